@@ -1,0 +1,2 @@
+import { render } from 'preact';
+render(<p>hello</p>, document.getElementById('app')!);

@@ -1,0 +1,47 @@
+/**
+ * The closed set of failures a page can be told about (design §5). Every API or background
+ * failure becomes exactly one of these; `message` is always fit to show a panelist.
+ */
+export type AppErrorKind =
+  | 'not_connected' // no token stored yet
+  | 'unauthorized' // 401/403: token not accepted; reconnect
+  | 'rejected' // 4xx with the server's own message (insufficient points, not writable, unknown option…)
+  | 'rate_limited' // 429; retryAfterSeconds where given
+  | 'server' // 5xx after retries
+  | 'network' // no answer: offline, DNS, refused
+  | 'timeout'
+  | 'unexpected' // body not of the documented shape, or `message` not `success` on a write
+  | 'busy' // a redemption is already pending
+  | 'invalid_input' // refused before sending
+  | 'permission_denied'; // the browser refused host access
+
+export interface AppError {
+  kind: AppErrorKind;
+  message: string;
+  status?: number;
+  /** Endpoint path, e.g. `/v1/panel/rewards`. */
+  endpoint?: string;
+  retryAfterSeconds?: number;
+  /** Variable name a refusal concerns, when the server or validation names one. */
+  field?: string;
+}
+
+export class AppErrorException extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+    this.name = 'AppErrorException';
+  }
+}
+
+export function appError(kind: AppErrorKind, message: string, extra: Partial<AppError> = {}): AppError {
+  return { kind, message, ...extra };
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AppError).kind === 'string' &&
+    typeof (value as AppError).message === 'string'
+  );
+}

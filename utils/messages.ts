@@ -1,0 +1,32 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { AppError } from './errors';
+import type { LedgerEntry, Preferences, ProfileData, RewardsData, SessionInfo } from './storage-items';
+import type { Redemption, StoredValues } from './types';
+
+/** Every handler answers with a Result, so a failure reaches the page typed, never as a thrown string. */
+export type Result<T> = { ok: true; data: T } | { ok: false; error: AppError };
+
+/**
+ * The one protocol between the pages and the background. Each message lists its request and
+ * response. `force` skips the freshness window and goes to the network.
+ */
+export interface ProtocolMap {
+  getSession(): Result<SessionInfo>;
+  /** Checks the token with a real API call before storing it. */
+  connect(data: { baseUrl: string; token: string }): Result<SessionInfo>;
+  /** Removes the token and every cached panelist data. */
+  disconnect(): Result<SessionInfo>;
+  refreshRewards(data: { force: boolean }): Result<RewardsData>;
+  /** Redeems once; refused with `busy` while another redemption is pending. */
+  redeem(data: { rewardId: number }): Result<LedgerEntry>;
+  /** Forgets a finished ledger entry once the panelist has seen its outcome. */
+  dismissRedemption(): Result<null>;
+  refreshHistory(data: { force: boolean }): Result<Redemption[]>;
+  refreshProfile(data: { force: boolean }): Result<ProfileData>;
+  /** Sends only the given variables, in one update. */
+  saveValues(data: { values: StoredValues }): Result<ProfileData>;
+  deleteValue(data: { name: string }): Result<ProfileData>;
+  setPreferences(data: Partial<Preferences>): Result<Preferences>;
+}
+
+export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

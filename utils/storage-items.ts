@@ -1,0 +1,91 @@
+import { storage } from 'wxt/utils/storage';
+import type { AppError } from './errors';
+import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
+
+/**
+ * Everything pages render comes from these items: the background writes them, pages read them at
+ * once and watch them. The token is not here: it lives in the background's own item
+ * (entrypoints/background/credentials.ts), which no page imports.
+ */
+
+export interface SessionInfo {
+  connected: boolean;
+  baseUrl: string;
+  /** Origin of baseUrl, shown to the panelist. */
+  origin: string;
+  /** Last 4 characters of the token, so the panelist can tell which one is in use. */
+  tokenHint: string;
+  /** Set when the server stopped accepting the token (401/403): the pages ask to reconnect. */
+  rejected: boolean;
+}
+
+export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false };
+
+export interface Cached<T> {
+  data: T;
+  /** Epoch ms of the fetch that produced data. */
+  fetchedAt: number;
+}
+
+export interface RewardsData {
+  rewards: Reward[];
+  balance: Balance;
+}
+
+export interface ProfileData {
+  definitions: VariableDefinition[];
+  values: StoredValues;
+}
+
+export type SyncArea = 'rewards' | 'history' | 'profile';
+
+/** The last attempt to refresh an area: pages show "loading", or the error beside stale data. */
+export interface SyncState {
+  loading: boolean;
+  error: AppError | null;
+  attemptedAt: number;
+}
+
+export type SyncStates = Record<SyncArea, SyncState>;
+
+const IDLE: SyncState = { loading: false, error: null, attemptedAt: 0 };
+
+export type LedgerState = 'pending' | 'done' | 'failed' | 'unknown';
+
+/** The redemption ledger (one entry: the latest redemption the panelist started). */
+export interface LedgerEntry {
+  requestId: string;
+  rewardId: number;
+  rewardName: string;
+  points: number | null;
+  startedAt: number;
+  state: LedgerState;
+  finishedAt?: number;
+  error?: AppError;
+  /** The history entry that records it, when found. */
+  redemption?: Redemption | null;
+  balanceAfter?: number | null;
+}
+
+export interface Preferences {
+  badge: boolean;
+  /** Background refresh interval, minutes. */
+  refreshMinutes: number;
+}
+
+export const DEFAULT_PREFERENCES: Preferences = { badge: true, refreshMinutes: 30 };
+
+export const sessionItem = storage.defineItem<SessionInfo>('local:session', { fallback: DISCONNECTED });
+export const rewardsItem = storage.defineItem<Cached<RewardsData> | null>('local:cache:rewards', { fallback: null });
+export const historyItem = storage.defineItem<Cached<Redemption[]> | null>('local:cache:history', { fallback: null });
+export const profileItem = storage.defineItem<Cached<ProfileData> | null>('local:cache:profile', { fallback: null });
+export const syncItem = storage.defineItem<SyncStates>('local:sync', {
+  fallback: { rewards: IDLE, history: IDLE, profile: IDLE },
+});
+export const ledgerItem = storage.defineItem<LedgerEntry | null>('local:ledger', { fallback: null });
+export const preferencesItem = storage.defineItem<Preferences>('local:preferences', { fallback: DEFAULT_PREFERENCES });
+/** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
+export const profileDraftItem = storage.defineItem<StoredValues>('local:draft:profile', { fallback: {} });
+
+/** Items holding the panelist's data: all removed on disconnect. */
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, profileDraftItem];

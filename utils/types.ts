@@ -1,0 +1,95 @@
+/** Domain types shared by every context. API shapes follow ../shared/seed/panel-interface.md. */
+
+export interface VariableOption {
+  id: number;
+  name: string;
+  text: string;
+  exclusive: boolean;
+}
+
+export interface VariableDefinition {
+  id: number;
+  name: string;
+  text: string;
+  uuid: string;
+  /** Observed `text`, `date`, `checkbox`; other choice types exist (design §4). */
+  type: string;
+  writable: boolean;
+  options: VariableOption[];
+}
+
+/**
+ * A variable's value in the extension (design §4): `text` → string, `date` → `YYYY-MM-DD`,
+ * single choice → one option id, `checkbox` with options → option ids.
+ */
+export type VariableValue = string | number | number[];
+
+export type StoredValues = Record<string, VariableValue>;
+
+/** Provider details; every field is optional because providers differ (wallets carry only image_url). */
+export interface RewardMeta {
+  utid?: string;
+  terms?: string;
+  brand_key?: string;
+  countries?: string[];
+  min_value?: string;
+  max_value?: string;
+  brand_name?: string;
+  disclaimer?: string;
+  image_urls?: Record<string, string>;
+  value_type?: string;
+  description?: string;
+  reward_name?: string;
+  reward_type?: string;
+  currency_code?: string;
+  short_description?: string;
+  redemption_instructions?: string;
+  image_url?: string;
+}
+
+export interface Reward {
+  id: number;
+  name: string;
+  cost: number;
+  cost_currency: string;
+  type: string;
+  image_url: string;
+  meta_data: RewardMeta;
+  /** Points needed; null inside a redemption's nested reward. */
+  reward_point_cost: number | null;
+}
+
+export interface Redemption {
+  id: number;
+  cost: number;
+  currency: string;
+  reward_point_cost: number;
+  reward: Reward;
+  approved: boolean;
+  processed: boolean;
+  /** `YYYY-MM-DDTHH:MM:SS`, no timezone: read as UTC (design §7). */
+  created_at: string;
+  updated_at: string;
+  failed: boolean;
+  refunded: boolean;
+  partner_status: string | null;
+  failed_reason: string | null;
+  transaction_id: string | null;
+}
+
+/** Design §6, in order of precedence; `other` carries an unknown partner_status as it came. */
+export type RedemptionStateKind = 'refunded' | 'failed' | 'complete' | 'unclaimed' | 'other' | 'approved' | 'pending';
+
+export interface RedemptionState {
+  kind: RedemptionStateKind;
+  /** failed_reason for `failed`, the raw partner_status for `other`. */
+  detail?: string;
+}
+
+/** Where the balance was found (design §2); `unknown` when nowhere. */
+export type BalanceSource = 'rewards' | 'variables' | 'stored-variable' | 'unknown';
+
+export interface Balance {
+  points: number | null;
+  source: BalanceSource;
+}
