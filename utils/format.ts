@@ -1,0 +1,63 @@
+/** Display formats (design §7, §8). The locale defaults to the browser's. */
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** API timestamps carry no timezone and are UTC (design §7). Returns epoch ms, or null when unreadable. */
+export function parseApiTimestamp(value: string): number | null {
+  const m = TIMESTAMP.exec(value.trim());
+  if (!m) return null;
+  const zone = m[7] ?? 'Z';
+  const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${zone === 'Z' ? 'Z' : zone.replace(/(\d{2})(\d{2})$/, '$1:$2')}`;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function formatDateTime(value: string, locale?: string): string {
+  const ms = parseApiTimestamp(value);
+  if (ms === null) return value;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+}
+
+/** Money with its currency code; an unknown code still shows the amount with the code. */
+export function formatMoney(amount: number, currency: string, locale?: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+  }
+}
+
+/** Points are whole numbers (design §8). */
+export function formatPoints(points: number, locale?: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.trunc(points));
+}
+
+/** Short form for the toolbar badge, which fits about four characters: 950, 1.2k, 12k, 1.2M. */
+export function compactPoints(points: number): string {
+  const n = Math.max(0, Math.trunc(points));
+  if (n < 1000) return String(n);
+  const units: Array<[number, string]> = [
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
+  for (const [size, suffix] of units) {
+    if (n >= size) {
+      const scaled = n / size;
+      const text = scaled < 10 ? (Math.floor(scaled * 10) / 10).toString() : Math.floor(scaled).toString();
+      return `${text}${suffix}`;
+    }
+  }
+  return String(n);
+}
+
+/** "just now", "2 min ago", "3 hours ago", "yesterday", in the browser's language. */
+export function formatRelative(thenMs: number, nowMs: number = Date.now(), locale?: string): string {
+  const seconds = Math.round((thenMs - nowMs) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return 'just now';
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
+  if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');
+  return rtf.format(Math.round(seconds / 86_400), 'day');
+}

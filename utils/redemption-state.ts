@@ -1,0 +1,31 @@
+import type { Redemption, RedemptionState } from './types';
+
+/** Design §6: the first rule that holds wins. */
+export function redemptionState(r: Pick<Redemption, 'refunded' | 'failed' | 'failed_reason' | 'processed' | 'partner_status' | 'approved'>): RedemptionState {
+  const status = r.partner_status?.trim().toUpperCase() ?? '';
+  if (r.refunded) return { kind: 'refunded' };
+  if (r.failed) return r.failed_reason ? { kind: 'failed', detail: r.failed_reason } : { kind: 'failed' };
+  if (r.processed || status === 'COMPLETE') return { kind: 'complete' };
+  if (status === 'UNCLAIMED') return { kind: 'unclaimed' };
+  // Unknown partner states are shown as they come rather than guessed at.
+  if (status) return { kind: 'other', detail: r.partner_status!.trim() };
+  if (r.approved) return { kind: 'approved' };
+  return { kind: 'pending' };
+}
+
+export const STATE_LABELS: Record<RedemptionState['kind'], string> = {
+  refunded: 'Refunded',
+  failed: 'Failed',
+  complete: 'Complete',
+  unclaimed: 'Unclaimed',
+  other: 'Status',
+  approved: 'Approved',
+  pending: 'Pending',
+};
+
+/** Words for a state, e.g. "Failed: card provider declined" or "IN_REVIEW". */
+export function describeState(state: RedemptionState): string {
+  if (state.kind === 'other') return state.detail ?? STATE_LABELS.other;
+  if (state.kind === 'failed' && state.detail) return `${STATE_LABELS.failed}: ${state.detail}`;
+  return STATE_LABELS[state.kind];
+}

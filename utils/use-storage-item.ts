@@ -1,0 +1,25 @@
+import { useSignal, type Signal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { WxtStorageItem } from 'wxt/utils/storage';
+
+/**
+ * A signal holding a storage item's value, read once on mount and kept current by the item's
+ * change events. `undefined` only until the first read resolves (a few ms).
+ */
+export function useStorageItem<T>(item: WxtStorageItem<T, Record<string, unknown>>): Signal<T | undefined> {
+  const value = useSignal<T | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    const unwatch = item.watch((next) => {
+      value.value = next;
+    });
+    void item.getValue().then((first) => {
+      if (live && value.value === undefined) value.value = first;
+    });
+    return () => {
+      live = false;
+      unwatch();
+    };
+  }, [item]);
+  return value;
+}
