@@ -6,6 +6,8 @@ import { buildSettings } from './utils/build-settings';
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   imports: false,
+  // Test builds go elsewhere so they never overwrite the release build in .output/.
+  outDir: process.env.PANEL_OUT_DIR ?? '.output',
   webExt: { disabled: true },
   vite: (env) => ({
     define: {

@@ -13,7 +13,8 @@ export type AppErrorKind =
   | 'unexpected' // body not of the documented shape, or `message` not `success` on a write
   | 'busy' // a redemption is already pending
   | 'invalid_input' // refused before sending
-  | 'permission_denied'; // the browser refused host access
+  | 'permission_denied' // the browser refused host access
+  | 'forbidden'; // the message came from outside this extension's own pages
 
 export interface AppError {
   kind: AppErrorKind;

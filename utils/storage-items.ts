@@ -59,6 +59,8 @@ export interface LedgerEntry {
   rewardName: string;
   points: number | null;
   startedAt: number;
+  /** History ids known before the request, so reconciling recognises only a new redemption. */
+  knownRedemptionIds?: number[];
   state: LedgerState;
   finishedAt?: number;
   error?: AppError;
@@ -72,6 +74,9 @@ export interface Preferences {
   /** Background refresh interval, minutes. */
   refreshMinutes: number;
 }
+
+/** Background refresh intervals offered, minutes; 0 turns it off. Alarms fire at most once a minute. */
+export const REFRESH_CHOICES = [0, 15, 30, 60, 180];
 
 export const DEFAULT_PREFERENCES: Preferences = { badge: true, refreshMinutes: 30 };
 

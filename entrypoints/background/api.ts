@@ -1,0 +1,11 @@
+import { createPanelApi, type PanelApi } from '../../utils/api/client';
+import { appError } from '../../utils/errors';
+import { credentialsItem } from './credentials';
+import { fail } from './result';
+
+/** The API for the stored credentials; refuses with `not_connected` when there are none. */
+export async function currentApi(): Promise<PanelApi> {
+  const credentials = await credentialsItem.getValue();
+  if (!credentials) fail(appError('not_connected', 'Not connected yet. Open the options page and connect your account.'));
+  return createPanelApi(credentials);
+}

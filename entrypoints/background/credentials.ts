@@ -1,0 +1,12 @@
+import { storage } from 'wxt/utils/storage';
+
+/**
+ * The access token and the base URL it belongs to. Only background modules import this file, so
+ * no page's code ever reads the token (tests/unit/token-secrecy.test.ts checks the page bundles).
+ */
+export interface Credentials {
+  baseUrl: string;
+  token: string;
+}
+
+export const credentialsItem = storage.defineItem<Credentials | null>('local:credentials', { fallback: null });

@@ -1,0 +1,40 @@
+import { appError } from '../../utils/errors';
+import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
+import { deleteValue, saveValues } from './profile';
+import { setPreferences } from './preferences';
+import { dismissRedemption, redeem } from './redeem';
+import { asResult } from './result';
+import { isOwnPage } from './sender';
+import { connect, disconnect, getSession } from './session';
+import { refreshHistory, refreshProfile, refreshRewards } from './sync';
+
+type Handlers = {
+  [K in keyof ProtocolMap]: (data: Parameters<ProtocolMap[K]>[0]) => Promise<ProtocolMap[K] extends (...a: never[]) => Result<infer T> ? T : never>;
+};
+
+/** The whole protocol in one table: each message maps to the background function that serves it. */
+export const handlers: Handlers = {
+  getSession: () => getSession(),
+  connect: (d) => connect(d.baseUrl, d.token),
+  disconnect: () => disconnect(),
+  refreshRewards: (d) => refreshRewards(d.force),
+  redeem: (d) => redeem(d.rewardId),
+  dismissRedemption: () => dismissRedemption(),
+  refreshHistory: (d) => refreshHistory(d.force),
+  refreshProfile: (d) => refreshProfile(d.force),
+  saveValues: (d) => saveValues(d.values),
+  deleteValue: (d) => deleteValue(d.name),
+  setPreferences: (d) => setPreferences(d),
+};
+
+const FORBIDDEN = appError('forbidden', 'This request did not come from the extension’s own pages and was refused.');
+
+export function registerHandlers(): void {
+  for (const type of Object.keys(handlers) as Array<keyof ProtocolMap>) {
+    onMessage(type, (message) => {
+      if (!isOwnPage(message.sender)) return { ok: false, error: FORBIDDEN } as never;
+      const handler = handlers[type] as (data: unknown) => Promise<unknown>;
+      return asResult(() => handler(message.data)) as never;
+    });
+  }
+}

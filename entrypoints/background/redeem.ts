@@ -1,0 +1,128 @@
+import { appError, type AppError } from '../../utils/errors';
+import { parseApiTimestamp } from '../../utils/format';
+import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
+import type { Redemption } from '../../utils/types';
+import { currentApi } from './api';
+import { fail, toAppError } from './result';
+import { refreshHistory, refreshRewards } from './sync';
+
+/** Server clocks drift: a redemption stamped this long before our start still counts as ours. */
+const CLOCK_SKEW_MS = 2 * 60_000;
+
+/** Set synchronously, before any await, so two messages arriving together cannot both start. */
+let redeeming = false;
+
+export async function redeem(rewardId: number): Promise<LedgerEntry> {
+  if (redeeming) fail(busyError());
+  redeeming = true;
+  try {
+    const previous = await ledgerItem.getValue();
+    if (previous?.state === 'pending') fail(busyError());
+    const api = await currentApi();
+    const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
+    const history = (await historyItem.getValue())?.data ?? [];
+    const entry: LedgerEntry = {
+      requestId: crypto.randomUUID(),
+      rewardId,
+      rewardName: reward?.name ?? `Reward ${rewardId}`,
+      points: reward?.reward_point_cost ?? null,
+      startedAt: Date.now(),
+      knownRedemptionIds: history.map((r) => r.id),
+      state: 'pending',
+    };
+    // Written before the request: if the worker stops mid-request, the next start finds this
+    // entry and reconciles instead of resending.
+    await ledgerItem.setValue(entry);
+    try {
+      await api.redeem(rewardId);
+    } catch (err) {
+      return settle(entry, toAppError(err));
+    }
+    return settle(entry, null);
+  } finally {
+    redeeming = false;
+  }
+}
+
+/** Whether the request may have reached the server even though we got no clear answer. */
+function ambiguous(error: AppError): boolean {
+  return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'server' || error.kind === 'unexpected';
+}
+
+async function settle(entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
+  if (error && !ambiguous(error)) return finish({ ...entry, state: 'failed', error: withNothingCharged(error) });
+  const found = await findRedemption(entry);
+  let outcome: LedgerEntry;
+  if (found.redemption) outcome = { ...entry, state: 'done', redemption: found.redemption };
+  else if (!error) outcome = { ...entry, state: 'done', redemption: null };
+  else if (found.checked) outcome = { ...entry, state: 'failed', error: withNothingCharged(error) };
+  else outcome = { ...entry, state: 'unknown', error };
+  if (outcome.state === 'done') outcome.balanceAfter = await balanceNow();
+  return finish(outcome);
+}
+
+async function finish(entry: LedgerEntry): Promise<LedgerEntry> {
+  const done = { ...entry, finishedAt: Date.now() };
+  await ledgerItem.setValue(done);
+  return done;
+}
+
+/** Reads the history (never resends): a new redemption of this reward settles the question. */
+async function findRedemption(entry: LedgerEntry): Promise<{ checked: boolean; redemption: Redemption | null }> {
+  try {
+    const history = await refreshHistory(true);
+    const known = new Set(entry.knownRedemptionIds ?? []);
+    const match = history
+      .filter((r) => r.reward.id === entry.rewardId && !known.has(r.id))
+      .filter((r) => (parseApiTimestamp(r.created_at) ?? 0) >= entry.startedAt - CLOCK_SKEW_MS)
+      .sort((a, b) => b.id - a.id)[0];
+    return { checked: true, redemption: match ?? null };
+  } catch {
+    return { checked: false, redemption: null };
+  }
+}
+
+async function balanceNow(): Promise<number | null> {
+  try {
+    return (await refreshRewards(true)).balance.points;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A worker that stopped mid-request leaves a pending entry behind. Nothing is resent: the history
+ * decides, and when it cannot, the panelist is told the outcome is unknown.
+ */
+export async function reconcilePendingRedemption(): Promise<void> {
+  if (redeeming) return;
+  const entry = await ledgerItem.getValue();
+  if (entry?.state !== 'pending') return;
+  const found = await findRedemption(entry);
+  if (found.redemption) {
+    await finish({ ...entry, state: 'done', redemption: found.redemption, balanceAfter: await balanceNow() });
+  } else {
+    await finish({
+      ...entry,
+      state: 'unknown',
+      error: appError('network', 'The extension stopped while redeeming, and your history does not show this redemption yet. Check your history before trying again.'),
+    });
+  }
+}
+
+export async function dismissRedemption(): Promise<null> {
+  const entry = await ledgerItem.getValue();
+  if (entry && entry.state !== 'pending') await ledgerItem.setValue(null);
+  return null;
+}
+
+function busyError(): AppError {
+  return appError('busy', 'A redemption is already in progress. Wait for its outcome before redeeming again.');
+}
+
+function withNothingCharged(error: AppError): AppError {
+  if (error.kind === 'unauthorized' || error.kind === 'rejected' || error.kind === 'rate_limited' || ambiguous(error)) {
+    return { ...error, message: `${error.message} No points were spent.` };
+  }
+  return error;
+}

@@ -1,0 +1,52 @@
+import { createPanelApi } from '../../utils/api/client';
+import { appError } from '../../utils/errors';
+import { DISCONNECTED, PANELIST_DATA_ITEMS, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import { credentialsItem } from './credentials';
+import { fail } from './result';
+import { loadRewards, refreshHistory, refreshProfile } from './sync';
+import { checkBaseUrl } from './base-url-check';
+
+export async function getSession(): Promise<SessionInfo> {
+  return sessionItem.getValue();
+}
+
+/**
+ * Checks the token with a real call (the rewards list, which the popup needs next anyway, so it
+ * is cached) and only then stores it. A different account's cached data is dropped first.
+ */
+export async function connect(baseUrlInput: string, tokenInput: string): Promise<SessionInfo> {
+  const baseUrl = checkBaseUrl(baseUrlInput);
+  const token = tokenInput.trim();
+  if (!token) fail(appError('invalid_input', 'Enter your access token.', { field: 'token' }));
+  if (/\s/.test(token)) fail(appError('invalid_input', 'The access token cannot contain spaces. Paste it again.', { field: 'token' }));
+
+  const api = createPanelApi({ baseUrl, token });
+  const rewards = await loadRewards(api);
+
+  await clearPanelistData();
+  await credentialsItem.setValue({ baseUrl, token });
+  const session: SessionInfo = {
+    connected: true,
+    baseUrl,
+    origin: new URL(baseUrl).origin,
+    tokenHint: token.slice(-4),
+    rejected: false,
+  };
+  await sessionItem.setValue(session);
+  await rewardsItem.setValue({ data: rewards, fetchedAt: Date.now() });
+  // Warm the other caches without making the panelist wait for them.
+  void refreshProfile(true).catch(() => undefined);
+  void refreshHistory(true).catch(() => undefined);
+  return session;
+}
+
+export async function disconnect(): Promise<SessionInfo> {
+  await credentialsItem.removeValue();
+  await clearPanelistData();
+  await sessionItem.setValue(DISCONNECTED);
+  return DISCONNECTED;
+}
+
+async function clearPanelistData(): Promise<void> {
+  await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
+}

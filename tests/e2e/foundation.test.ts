@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchExtension, type ExtensionSession } from './harness';
+
+let ext: ExtensionSession;
+beforeAll(async () => {
+  ext = await launchExtension();
+});
+afterAll(async () => {
+  await ext?.close();
+});
+
+test('a panelist connects on the options page and sees the seeded balance and rewards in the popup', async () => {
+  await ext.connect();
+  const popup = await ext.openPage('popup.html');
+  await expect.poll(() => popup.getByText('2,500').first().isVisible()).toBe(true);
+  for (const reward of ext.sandbox.state.rewards) {
+    await expect.poll(() => popup.getByText(reward.name, { exact: true }).first().isVisible()).toBe(true);
+  }
+});
+
+test('the service worker keeps the token to itself: no page-visible storage item holds it', async () => {
+  const sw = await ext.worker();
+  const everything = await sw.evaluate(() => chrome.storage.local.get(null));
+  const pageVisible = Object.entries(everything).filter(([key]) => key !== 'credentials');
+  expect(JSON.stringify(pageVisible)).not.toContain(ext.sandbox.token);
+});
+
+test('the release manifest asks only for storage, alarms and the configured API origin', async () => {
+  const sw = await ext.worker();
+  const manifest = await sw.evaluate(() => chrome.runtime.getManifest());
+  expect(manifest.permissions).toEqual(['storage', 'alarms']);
+  expect(manifest.host_permissions).toEqual([`${ext.sandbox.url}/*`]);
+  expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*']);
+  expect(manifest).not.toHaveProperty('content_scripts');
+  expect(manifest).not.toHaveProperty('externally_connectable');
+});

@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { CHROMIUM_PATH, E2E_EXTENSION_DIR, E2E_SANDBOX_PORT } from './config';
+
+export interface ExtensionSession {
+  context: BrowserContext;
+  extensionId: string;
+  sandbox: Sandbox;
+  userDataDir: string;
+  /** The extension's service worker (a new one after a restart). */
+  worker(): Promise<Worker>;
+  openPage(path: 'popup.html' | 'options.html'): Promise<Page>;
+  /** Connects through the options page, as a panelist would, and closes that page. */
+  connect(): Promise<void>;
+  /** Closes the browser; keeps the profile when `keepProfile` so it can be relaunched. */
+  close(options?: { keepProfile?: boolean }): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Relaunch an existing profile (browser-restart tests). */
+  userDataDir?: string;
+  /** Reuse a running sandbox instead of starting one. */
+  sandbox?: Sandbox;
+}
+
+// Flags recorded in ../shared/notes/browser-testing.md: without the networking ones Chromium
+// tries to reach Google's hosts, which this machine refuses.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
+  const extensionDir = resolve(E2E_EXTENSION_DIR);
+  const sandbox = options.sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
+  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'panel-e2e-')));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+  });
+  const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const extensionId = new URL(first.url()).host;
+
+  const worker = async (): Promise<Worker> => {
+    const live = context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`));
+    return live ?? context.waitForEvent('serviceworker');
+  };
+
+  const openPage = async (path: 'popup.html' | 'options.html'): Promise<Page> => {
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${extensionId}/${path}`);
+    return page;
+  };
+
+  const connect = async (): Promise<void> => {
+    const page = await openPage('options.html');
+    await page.getByLabel('API base URL').fill(sandbox.url);
+    await page.getByLabel('Access token').fill(sandbox.token);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    await page.close();
+  };
+
+  const close = async ({ keepProfile = false } = {}): Promise<void> => {
+    await context.close();
+    if (!options.sandbox && !keepProfile) await sandbox.close();
+    if (!keepProfile) await rm(userDataDir, { recursive: true, force: true });
+  };
+
+  return { context, extensionId, sandbox, userDataDir, worker, openPage, connect, close };
+}

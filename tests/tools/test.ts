@@ -1,0 +1,32 @@
+/**
+ * `npm test`: typecheck, then every vitest project (unit, then browser), then one plain closing
+ * line "N passed, N failed" that CI can read (Vitest's own summary is not a format it knows).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+
+const report = '.output/test-results.json';
+mkdirSync('.output', { recursive: true });
+
+const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
+if (typecheck.status !== 0) {
+  console.log('typecheck failed');
+  process.exit(1);
+}
+
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
+const run = spawnSync('npx', args, { stdio: 'inherit' });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const results = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  passed = results.numPassedTests;
+  failed = results.numFailedTests;
+  skipped = results.numPendingTests + results.numTodoTests;
+} catch {
+  failed = Math.max(failed, 1);
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
