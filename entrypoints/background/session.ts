@@ -4,7 +4,7 @@ import { DISCONNECTED, PANELIST_DATA_ITEMS, rewardsItem, sessionItem, type Sessi
 import { credentialsItem } from './credentials';
 import { fail } from './result';
 import { loadRewards, refreshHistory, refreshProfile } from './sync';
-import { checkBaseUrl } from './base-url-check';
+import { checkBaseUrl } from '../../utils/base-url';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();
@@ -15,7 +15,9 @@ export async function getSession(): Promise<SessionInfo> {
  * is cached) and only then stores it. A different account's cached data is dropped first.
  */
 export async function connect(baseUrlInput: string, tokenInput: string): Promise<SessionInfo> {
-  const baseUrl = checkBaseUrl(baseUrlInput);
+  const checked = checkBaseUrl(baseUrlInput);
+  if (!checked.ok) fail(appError('invalid_input', checked.message, { field: 'baseUrl' }));
+  const { baseUrl, origin } = checked;
   const token = tokenInput.trim();
   if (!token) fail(appError('invalid_input', 'Enter your access token.', { field: 'token' }));
   if (/\s/.test(token)) fail(appError('invalid_input', 'The access token cannot contain spaces. Paste it again.', { field: 'token' }));
@@ -28,7 +30,7 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   const session: SessionInfo = {
     connected: true,
     baseUrl,
-    origin: new URL(baseUrl).origin,
+    origin,
     tokenHint: token.slice(-4),
     rejected: false,
   };
