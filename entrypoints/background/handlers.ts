@@ -29,12 +29,14 @@ export const handlers: Handlers = {
 
 const FORBIDDEN = appError('forbidden', 'This request did not come from the extension’s own pages and was refused.');
 
-export function registerHandlers(): void {
-  for (const type of Object.keys(handlers) as Array<keyof ProtocolMap>) {
+/** Registers every handler; returns a function that removes them (tests re-register). */
+export function registerHandlers(): () => void {
+  const removers = (Object.keys(handlers) as Array<keyof ProtocolMap>).map((type) =>
     onMessage(type, (message) => {
       if (!isOwnPage(message.sender)) return { ok: false, error: FORBIDDEN } as never;
       const handler = handlers[type] as (data: unknown) => Promise<unknown>;
       return asResult(() => handler(message.data)) as never;
-    });
-  }
+    }),
+  );
+  return () => removers.forEach((remove) => remove());
 }

@@ -1,0 +1,79 @@
+// @vitest-environment node
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { credentialsItem } from '../../entrypoints/background/credentials';
+import { registerHandlers } from '../../entrypoints/background/handlers';
+import { sessionItem, rewardsItem } from '../../utils/storage-items';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { deliver, OWN_PAGE } from './background-helpers';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  fakeBrowser.reset();
+  sandbox.reset();
+  // @webext-core/messaging listens through the `chrome` global.
+  vi.stubGlobal('chrome', fakeBrowser);
+  unregister = registerHandlers();
+});
+afterEach(() => unregister());
+let unregister: () => void;
+
+describe('message protocol', () => {
+  it('answers the extension’s own pages', async () => {
+    expect(await deliver('getSession', undefined)).toMatchObject({ ok: true, data: { connected: false } });
+  });
+
+  it.each([
+    ['a web page relaying through a content script', { id: 'test-extension-id', url: 'https://evil.example/', tab: { id: 3 } }],
+    ['another extension', { id: 'other-extension', url: 'chrome-extension://other-extension/page.html' }],
+    ['a sender without a URL', { id: 'test-extension-id' }],
+  ])('refuses %s', async (_label, sender) => {
+    const reply = await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token }, sender);
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(sandbox.requests).toHaveLength(0);
+    expect(await credentialsItem.getValue()).toBeNull();
+  });
+
+  it('connects only after the API accepts the token, and never answers with the token', async () => {
+    const wrong = await deliver('connect', { baseUrl: sandbox.url, token: 'not-the-token' });
+    expect(wrong).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+    expect(await credentialsItem.getValue()).toBeNull();
+    expect((await sessionItem.getValue()).connected).toBe(false);
+
+    const right = await deliver('connect', { baseUrl: `${sandbox.url}/`, token: ` ${sandbox.token} ` }, OWN_PAGE);
+    expect(right).toMatchObject({ ok: true, data: { connected: true, tokenHint: sandbox.token.slice(-4), baseUrl: sandbox.url } });
+    expect(JSON.stringify(right)).not.toContain(sandbox.token);
+    expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
+  });
+
+  it('refuses a malformed base URL and a blank token without sending anything', async () => {
+    expect(await deliver('connect', { baseUrl: 'not a url', token: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(await deliver('connect', { baseUrl: 'http://panel.example.com', token: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(await deliver('connect', { baseUrl: sandbox.url, token: '   ' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('answers not_connected before a token is stored', async () => {
+    expect(await deliver('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'not_connected' } });
+  });
+
+  it('disconnecting removes the token and every cached panelist data', async () => {
+    await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
+    expect(await deliver('disconnect', undefined)).toMatchObject({ ok: true, data: { connected: false } });
+    expect(await credentialsItem.getValue()).toBeNull();
+    expect(await rewardsItem.getValue()).toBeNull();
+    const stored = await fakeBrowser.storage.local.get(null);
+    expect(JSON.stringify(stored)).not.toContain(sandbox.token);
+  });
+
+  it('flags the session when the server stops accepting the token', async () => {
+    await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
+    await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/panel/rewards', status: 401, body: '{"message":"Token expired"}' }) });
+    expect(await deliver('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+    expect((await sessionItem.getValue()).rejected).toBe(true);
+  });
+});

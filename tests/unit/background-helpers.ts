@@ -1,0 +1,31 @@
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { credentialsItem } from '../../entrypoints/background/credentials';
+import { sessionItem } from '../../utils/storage-items';
+import type { Sandbox } from '../sandbox/server';
+
+/** Puts the background in the connected state for `sandbox` without going through connect(). */
+export async function connectTo(sandbox: Sandbox): Promise<void> {
+  await credentialsItem.setValue({ baseUrl: sandbox.url, token: sandbox.token });
+  await sessionItem.setValue({
+    connected: true,
+    baseUrl: sandbox.url,
+    origin: sandbox.url,
+    tokenHint: sandbox.token.slice(-4),
+    rejected: false,
+  });
+}
+
+export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };
+
+/** Sends a message the way @webext-core/messaging frames it, from `sender`, and returns the reply. */
+export async function deliver(type: string, data: unknown, sender: object = OWN_PAGE): Promise<unknown> {
+  let reply!: (value: unknown) => void;
+  const replied = new Promise((resolve) => (reply = resolve));
+  await fakeBrowser.runtime.onMessage.trigger({ id: 1, type, data, timestamp: Date.now() }, sender, reply);
+  const framed = (await replied) as { res?: unknown; err?: unknown };
+  return framed.res;
+}
+
+export function apiRequests(sandbox: Sandbox, path: string): number {
+  return sandbox.requests.filter((r) => r.path === path && r.method !== 'OPTIONS').length;
+}

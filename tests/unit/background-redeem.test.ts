@@ -1,0 +1,135 @@
+// @vitest-environment node
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { dismissRedemption, reconcilePendingRedemption, redeem } from '../../entrypoints/background/redeem';
+import { refreshRewards } from '../../entrypoints/background/sync';
+import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { apiRequests, connectTo } from './background-helpers';
+
+const REDEEM = '/v1/panel/redemption';
+const COFFEE = 101; // 500 points; the seeded balance is 2,500
+const TRAVEL = 108; // 11,000 points: more than the balance
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  fakeBrowser.reset();
+  sandbox.reset();
+  await connectTo(sandbox);
+  await refreshRewards(true);
+});
+
+async function fault(rule: object): Promise<void> {
+  await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+}
+
+describe('redeeming', () => {
+  it('redeems once and records the outcome, the new balance and the history entry', async () => {
+    const before = sandbox.state.redemptions.length;
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'done', rewardId: COFFEE, points: 500, balanceAfter: 2000 });
+    expect(entry.redemption?.reward.id).toBe(COFFEE);
+    expect(sandbox.state.redemptions).toHaveLength(before + 1);
+    expect(sandbox.state.balance).toBe(2000);
+    expect(await ledgerItem.getValue()).toEqual(entry);
+  });
+
+  it('lets only one of several simultaneous redemptions through', async () => {
+    const outcomes = await Promise.allSettled([redeem(COFFEE), redeem(COFFEE), redeem(COFFEE)]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.map((o) => o.reason.error.kind)).toEqual(['busy', 'busy']);
+    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+    expect(sandbox.state.balance).toBe(2000);
+  });
+
+  it('refuses to start while the ledger holds a pending redemption', async () => {
+    await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'pending' });
+    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'busy' } });
+    expect(apiRequests(sandbox, REDEEM)).toBe(0);
+  });
+
+  it('never retries a redeem that met a server error, and says nothing was spent once the history confirms it', async () => {
+    await fault({ path: REDEEM, status: 500, body: '{"message":"Internal error"}' });
+    const entry = await redeem(COFFEE);
+    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+    expect(entry.state).toBe('failed');
+    expect(entry.error?.message).toMatch(/No points were spent/);
+    expect(sandbox.state.balance).toBe(2500);
+  });
+
+  it('shows the server’s reason when points are short', async () => {
+    const entry = await redeem(TRAVEL);
+    expect(entry).toMatchObject({ state: 'failed', error: { kind: 'rejected' } });
+    expect(entry.error?.message).toMatch(/Insufficient points/);
+    expect(sandbox.state.balance).toBe(2500);
+  });
+
+  it('settles a lost answer from the history: a dropped connection with no new redemption is a failure', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeem(COFFEE);
+    expect(entry.state).toBe('failed');
+    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+  });
+
+  it('waits for a slow redeem instead of resending it', async () => {
+    await fault({ path: REDEEM, delayMs: 300 });
+    const entry = await redeem(COFFEE);
+    expect(entry.state).toBe('done');
+    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+  });
+});
+
+describe('after the worker restarts with a pending entry', () => {
+  function pending(startedAt: number): LedgerEntry {
+    return {
+      requestId: 'restart',
+      rewardId: COFFEE,
+      rewardName: 'Bluefin Coffee $5 Gift Card',
+      points: 500,
+      startedAt,
+      knownRedemptionIds: sandbox.state.redemptions.map((r) => r.id),
+      state: 'pending',
+    };
+  }
+
+  it('marks it done when the history shows a new redemption of that reward, without resending', async () => {
+    await ledgerItem.setValue(pending(Date.now() - 1000));
+    await fetch(`${sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
+    await reconcilePendingRedemption();
+    expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000 });
+    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+  });
+
+  it('marks the outcome unknown when the history does not show it', async () => {
+    await ledgerItem.setValue(pending(Date.now()));
+    await reconcilePendingRedemption();
+    const entry = await ledgerItem.getValue();
+    expect(entry?.state).toBe('unknown');
+    expect(entry?.error?.message).toMatch(/Check your history/);
+    expect(apiRequests(sandbox, REDEEM)).toBe(0);
+  });
+
+  it('dismissing forgets a finished outcome but never a pending one', async () => {
+    await ledgerItem.setValue(pending(Date.now()));
+    await dismissRedemption();
+    expect(await ledgerItem.getValue()).not.toBeNull();
+    await reconcilePendingRedemption();
+    await dismissRedemption();
+    expect(await ledgerItem.getValue()).toBeNull();
+  });
+});
+
+describe('refreshing', () => {
+  it('serves a fresh cache without a request and shares one request between simultaneous callers', async () => {
+    sandbox.requests.length = 0;
+    await refreshRewards(false);
+    expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(0);
+    await Promise.all([refreshRewards(true), refreshRewards(true), refreshRewards(true)]);
+    expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(1);
+  });
+});
