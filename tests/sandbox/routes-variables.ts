@@ -1,0 +1,60 @@
+/** Endpoints 1–4: variable definitions, stored values, updating and deleting values. */
+import type { StoredValues, VariableValue } from '../../utils/types';
+import { failure, isJsonObject, success } from './http-util';
+import { variableByName } from './state';
+import type { ApiRequest, ApiResult, SandboxState } from './types';
+import { validateValue } from './validate';
+
+/** The name design §2 falls back to when the balance is exposed as a stored variable. */
+export const BALANCE_VARIABLE = 'POINTS_BALANCE';
+
+export function listDefinitions(state: SandboxState): ApiResult {
+  return success({ data: state.variables });
+}
+
+export function readValues(state: SandboxState, req: ApiRequest): ApiResult {
+  const filter = req.query.get('filter');
+  if (filter !== null && filter !== 'writable') return failure(400, `Unknown filter: ${filter}`);
+  const writableOnly = filter === 'writable';
+  const visible = (name: string): boolean => !writableOnly || variableByName(state, name)?.writable === true;
+
+  const values: StoredValues = {};
+  for (const [name, value] of Object.entries(state.values)) {
+    if (visible(name)) values[name] = value;
+  }
+  // Not a real definition, so a writable-only read leaves it out, as it would any read-only value.
+  if (state.balanceIn === 'stored-variable' && visible(BALANCE_VARIABLE)) {
+    values[BALANCE_VARIABLE] = String(state.balance);
+  }
+
+  const data =
+    state.valuesShape === 'map' ? values : Object.entries(values).map(([name, value]) => ({ name, value }));
+  return success(state.balanceIn === 'variables' ? { data, points: state.balance } : { data });
+}
+
+export function writeValues(state: SandboxState, req: ApiRequest): ApiResult {
+  if (!req.bodyIsJson) return failure(400, 'Request body is not valid JSON');
+  if (!isJsonObject(req.body)) return failure(400, 'Request body must be a JSON object of variable names to values');
+
+  // All or nothing: every entry is checked before any is stored.
+  const accepted: [string, VariableValue][] = [];
+  for (const [name, raw] of Object.entries(req.body)) {
+    const definition = variableByName(state, name);
+    if (!definition) return failure(422, `Unknown variable: ${name}`, { field: name });
+    if (!definition.writable) return failure(422, `Variable ${name} is not writable`, { field: name });
+    const result = validateValue(definition, raw);
+    if (!result.ok) return failure(422, result.message, { field: name });
+    accepted.push([name, result.value]);
+  }
+  for (const [name, value] of accepted) state.values[name] = value;
+  return success();
+}
+
+export function deleteValue(state: SandboxState, name: string): ApiResult {
+  const definition = variableByName(state, name);
+  if (!definition) return failure(404, `Unknown variable: ${name}`);
+  if (!definition.writable) return failure(422, `Variable ${name} is not writable`, { field: name });
+  // Deleting a value that is not stored succeeds too, so a retried delete is harmless.
+  delete state.values[name];
+  return success();
+}

@@ -1,0 +1,127 @@
+/**
+ * The sandbox panel API (design, "The sandbox panel API"): the seven endpoints over in-memory
+ * state, on 127.0.0.1 only, plus test-only controls under /__sandbox.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isAuthorized, unauthorized } from './auth';
+import { handleControl, isControlPath } from './control';
+import type { ControlContext } from './control';
+import { preflight } from './cors';
+import { FaultStore, applyFault } from './faults';
+import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResult } from './http-util';
+import { dispatch } from './router';
+import { loadDefaultSeed, resetState, stateFromSeed } from './state';
+import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
+
+export type { BalanceIn, FaultRule, JsonValue, RecordedRequest, SandboxSeed, SandboxState, ValuesShape } from './types';
+
+export const SANDBOX_TOKEN = 'sandbox-token-5f2c9a7e41d8';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  token?: string;
+  /** Defaults to tests/sandbox/seed.json. */
+  seed?: SandboxSeed;
+  /** Clock for new redemptions' timestamps; tests may pin it. Defaults to the real time. */
+  now?: () => Date;
+}
+
+export interface Sandbox {
+  /** e.g. http://127.0.0.1:PORT, no trailing slash. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+  /** Restores the seed and clears faults and recorded requests. */
+  reset(): void;
+  /** The live state; the same object for the sandbox's whole life. */
+  state: SandboxState;
+  /** Live list of API requests received, oldest first. */
+  requests: RecordedRequest[];
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const seed = structuredClone(options.seed ?? loadDefaultSeed());
+  const token = options.token ?? SANDBOX_TOKEN;
+  const now = options.now ?? (() => new Date());
+  const state = stateFromSeed(seed);
+  const requests: RecordedRequest[] = [];
+  const faults = new FaultStore();
+  // Aborted on close so that delayed fault responses do not keep the process alive.
+  const closing = new AbortController();
+
+  const control: ControlContext = {
+    state,
+    faults,
+    requests,
+    reset() {
+      resetState(state, seed);
+      faults.clear();
+      requests.length = 0;
+    },
+  };
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
+    requests.push(toRecord(request));
+    const fault = faults.take(request.method, request.path);
+    if (fault && (await applyFault(fault, req, res, closing.signal)) === 'answered') return;
+    const extraHeaders = fault?.headers ?? {};
+    if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
+    if (!isAuthorized(request.headers, token)) return writeResult(res, unauthorized(), extraHeaders);
+    writeResult(res, dispatch(state, request, now()), extraHeaders);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const request = parseRequest(req, await readBody(req));
+      if (!isControlPath(request.path)) return await handleApi(req, res, request);
+      if (request.method === 'OPTIONS') return writeResult(res, preflight(true));
+      writeResult(res, handleControl(control, request));
+    } catch (error) {
+      if (closing.signal.aborted) return;
+      if (error instanceof BodyTooLargeError) return writeResult(res, failure(413, error.message));
+      console.error('[sandbox] handler failed:', error);
+      writeResult(res, failure(500, `Sandbox internal error: ${String(error)}`));
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    token,
+    state,
+    requests,
+    reset: control.reset,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        closing.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets would otherwise hold close() open for seconds after each test file.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function toRecord(request: ApiRequest): RecordedRequest {
+  return {
+    method: request.method,
+    path: request.path,
+    query: Object.fromEntries(request.query),
+    headers: request.headers,
+    body: request.body,
+    at: Date.now(),
+  };
+}

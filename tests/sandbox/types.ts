@@ -1,0 +1,82 @@
+/** Shapes shared by the sandbox modules and by tests that drive the sandbox. */
+import type { Redemption, Reward, StoredValues, VariableDefinition } from '../../utils/types';
+
+/** How the read-variables response carries stored values (design §3 accepts both). */
+export type ValuesShape = 'records' | 'map';
+
+/** Where the points balance is exposed (design §2 reads it from these places, in this order). */
+export type BalanceIn = 'rewards' | 'variables' | 'stored-variable' | 'none';
+
+export const VALUES_SHAPES: readonly ValuesShape[] = ['records', 'map'];
+export const BALANCE_PLACES: readonly BalanceIn[] = ['rewards', 'variables', 'stored-variable', 'none'];
+
+/** The panelist's data as the sandbox holds it; `GET /__sandbox/state` returns exactly this. */
+export interface SandboxState {
+  balance: number;
+  rewards: Reward[];
+  variables: VariableDefinition[];
+  /** Stored values by variable name. */
+  values: StoredValues;
+  /** Oldest first, as the history endpoint answers. */
+  redemptions: Redemption[];
+  valuesShape: ValuesShape;
+  balanceIn: BalanceIn;
+}
+
+/** A seed is a state whose response-shape switches may be left to their defaults. */
+export type SandboxSeed = Omit<SandboxState, 'valuesShape' | 'balanceIn'> &
+  Partial<Pick<SandboxState, 'valuesShape' | 'balanceIn'>>;
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Parsed JSON when the body parses, the raw text when it does not, null when empty. */
+  body: JsonValue;
+  /** Epoch milliseconds when the request arrived. */
+  at: number;
+}
+
+/** A test-injected misbehaviour; see faults.ts for how rules match and expire. */
+export interface FaultRule {
+  method?: string;
+  /** Exact path without query, e.g. "/v1/panel/rewards"; absent = any API path. */
+  path?: string;
+  status?: number;
+  headers?: Record<string, string>;
+  /** Raw text sent as is; may be malformed JSON on purpose. */
+  body?: string;
+  /** Wait before answering; alone, the request is then handled normally. */
+  delayMs?: number;
+  /** How many matching requests the rule affects; default 1. */
+  times?: number;
+  /** Destroy the socket without answering. */
+  drop?: boolean;
+}
+
+/** What a handler decides; server.ts turns it into an HTTP response. */
+export interface ApiResult {
+  status: number;
+  /** Serialized as JSON; undefined means no body (204). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A request as handlers see it: already parsed, independent of Node's stream objects. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  /** The raw body text ('' when none). */
+  rawBody: string;
+  /** See RecordedRequest.body. */
+  body: JsonValue;
+  /** False when a non-empty body failed to parse as JSON. */
+  bodyIsJson: boolean;
+}
