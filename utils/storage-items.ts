@@ -1,4 +1,4 @@
-import { storage } from 'wxt/utils/storage';
+import { defineItem } from './storage-item';
 import type { AppError } from './errors';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
 
@@ -80,17 +80,15 @@ export const REFRESH_CHOICES = [0, 15, 30, 60, 180];
 
 export const DEFAULT_PREFERENCES: Preferences = { badge: true, refreshMinutes: 30 };
 
-export const sessionItem = storage.defineItem<SessionInfo>('local:session', { fallback: DISCONNECTED });
-export const rewardsItem = storage.defineItem<Cached<RewardsData> | null>('local:cache:rewards', { fallback: null });
-export const historyItem = storage.defineItem<Cached<Redemption[]> | null>('local:cache:history', { fallback: null });
-export const profileItem = storage.defineItem<Cached<ProfileData> | null>('local:cache:profile', { fallback: null });
-export const syncItem = storage.defineItem<SyncStates>('local:sync', {
-  fallback: { rewards: IDLE, history: IDLE, profile: IDLE },
-});
-export const ledgerItem = storage.defineItem<LedgerEntry | null>('local:ledger', { fallback: null });
-export const preferencesItem = storage.defineItem<Preferences>('local:preferences', { fallback: DEFAULT_PREFERENCES });
+export const sessionItem = defineItem<SessionInfo>('session', DISCONNECTED);
+export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null);
+export const historyItem = defineItem<Cached<Redemption[]> | null>('cache:history', null);
+export const profileItem = defineItem<Cached<ProfileData> | null>('cache:profile', null);
+export const syncItem = defineItem<SyncStates>('sync', { rewards: IDLE, history: IDLE, profile: IDLE });
+export const ledgerItem = defineItem<LedgerEntry | null>('ledger', null);
+export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
 /** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
-export const profileDraftItem = storage.defineItem<StoredValues>('local:draft:profile', { fallback: {} });
+export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
 
 /** Items holding the panelist's data: all removed on disconnect. */
 export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, profileDraftItem];

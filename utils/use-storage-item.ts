@@ -1,12 +1,12 @@
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { WxtStorageItem } from 'wxt/utils/storage';
+import type { StorageItem } from './storage-item';
 
 /**
  * A signal holding a storage item's value, read once on mount and kept current by the item's
  * change events. `undefined` only until the first read resolves (a few ms).
  */
-export function useStorageItem<T>(item: WxtStorageItem<T, Record<string, unknown>>): Signal<T | undefined> {
+export function useStorageItem<T>(item: StorageItem<T>): Signal<T | undefined> {
   const value = useSignal<T | undefined>(undefined);
   useEffect(() => {
     let live = true;

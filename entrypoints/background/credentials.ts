@@ -1,4 +1,4 @@
-import { storage } from 'wxt/utils/storage';
+import { defineItem } from '../../utils/storage-item';
 
 /**
  * The access token and the base URL it belongs to. Only background modules import this file, so
@@ -9,4 +9,4 @@ export interface Credentials {
   token: string;
 }
 
-export const credentialsItem = storage.defineItem<Credentials | null>('local:credentials', { fallback: null });
+export const credentialsItem = defineItem<Credentials | null>('credentials', null);
