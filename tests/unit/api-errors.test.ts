@@ -1,0 +1,475 @@
+// @vitest-environment node
+/**
+ * The panel API client's failures against the sandbox over real HTTP: every error class, what is
+ * retried and what is not (counted from the sandbox's recorded requests), and that no message
+ * ever carries the token.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPanelApi, type PanelApi } from '../../utils/api/client';
+import { UNAUTHORIZED_MESSAGE } from '../../utils/api/http';
+import { AppErrorException, type AppError } from '../../utils/errors';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+interface Recorded {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+let sandbox: Sandbox;
+let api: PanelApi;
+/** Every failure seen in this file, to check none carries the token. */
+const seen: AppError[] = [];
+
+async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
+  });
+  if (!response.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const patchState = (patch: Record<string, unknown>) => control('PATCH', '/state', patch);
+const fault = (rule: Record<string, unknown>) => control('POST', '/faults', rule);
+const recorded = async () => ((await control('GET', '/requests')) as { requests: Recorded[] }).requests;
+const count = async (path: string) => (await recorded()).filter((r) => r.path === path).length;
+
+/** The AppError a promise rejects with (fails the test if it resolves or throws anything else). */
+async function failureOf(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppErrorException);
+    const appError = (error as AppErrorException).error;
+    expect((error as AppErrorException).message).toBe(appError.message);
+    seen.push(appError);
+    return appError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function client(overrides: Partial<Parameters<typeof createPanelApi>[0]> = {}): PanelApi {
+  return createPanelApi({
+    baseUrl: sandbox.url,
+    token: sandbox.token,
+    timeoutMs: 1000,
+    retryBaseDelayMs: 5,
+    ...overrides,
+  });
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  // Whatever failed in this file, no message or field carried the token.
+  for (const error of seen) expect(JSON.stringify(error)).not.toContain(sandbox.token);
+});
+
+beforeEach(async () => {
+  await control('POST', '/reset');
+  api = client();
+});
+
+afterEach(async () => {
+  await control('DELETE', '/faults');
+});
+
+describe('401 / 403', () => {
+  it('a wrong token is unauthorized, asks to reconnect, and is not retried', async () => {
+    const wrong = client({ token: 'not-the-token-1234' });
+    const error = await failureOf(wrong.listRewards());
+    expect(error).toMatchObject({ kind: 'unauthorized', status: 401, endpoint: '/v1/panel/rewards' });
+    expect(error.message).toBe(UNAUTHORIZED_MESSAGE);
+    expect(error.message).toBe('Your access token was not accepted. Reconnect on the options page.');
+    expect(error.message).not.toContain('not-the-token-1234');
+    expect(await count('/v1/panel/rewards')).toBe(1);
+  });
+
+  it('403 is unauthorized too', async () => {
+    await fault({ path: '/v1/panel/variables/meta', status: 403, body: '{"message":"Forbidden"}' });
+    const error = await failureOf(api.listVariables());
+    expect(error).toMatchObject({ kind: 'unauthorized', status: 403 });
+    expect(await count('/v1/panel/variables/meta')).toBe(1);
+  });
+});
+
+describe('4xx refusals carry the server message', () => {
+  it('insufficient points: 402 → rejected with the server message; nothing redeemed', async () => {
+    await patchState({ balance: 100 });
+    const before = sandbox.state.redemptions.length;
+    const error = await failureOf(api.redeem(103));
+    expect(error).toMatchObject({ kind: 'rejected', status: 402, endpoint: '/v1/panel/redemption' });
+    expect(error.message).toBe('Insufficient points: this reward needs 2500 points and you have 100.');
+    expect(sandbox.state.balance).toBe(100);
+    expect(sandbox.state.redemptions).toHaveLength(before);
+    expect(await count('/v1/panel/redemption')).toBe(1);
+  });
+
+  it('non-writable variable: rejected with the field', async () => {
+    const error = await failureOf(api.updateValues({ PANELIST_COUNTRY: 'DE' }));
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      status: 422,
+      field: 'PANELIST_COUNTRY',
+      message: 'Variable PANELIST_COUNTRY is not writable',
+    });
+    expect(sandbox.state.values.PANELIST_COUNTRY).toBe('US');
+  });
+
+  it('deleting a non-writable value: rejected with the field', async () => {
+    const error = await failureOf(api.deleteValue('PANELIST_COUNTRY'));
+    expect(error).toMatchObject({ kind: 'rejected', status: 422, field: 'PANELIST_COUNTRY' });
+    expect(sandbox.state.values.PANELIST_COUNTRY).toBe('US');
+  });
+
+  it('an option that is not offered: rejected with the field and the server message', async () => {
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam', EMPLOYMENT: 999 }));
+    expect(error).toMatchObject({ kind: 'rejected', status: 422, field: 'EMPLOYMENT' });
+    expect(error.message).toBe('Option 999 is not offered for EMPLOYMENT');
+    expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
+  });
+
+  it('an exclusive option combined with another: rejected', async () => {
+    const hobbies = sandbox.state.variables.find((d) => d.name === 'HOBBIES')!;
+    const exclusive = hobbies.options.find((o) => o.exclusive)!;
+    const other = hobbies.options.find((o) => !o.exclusive)!;
+    const error = await failureOf(api.updateValues({ HOBBIES: [other.id, exclusive.id] }));
+    expect(error).toMatchObject({ kind: 'rejected', field: 'HOBBIES' });
+    expect(error.message).toContain('exclusive');
+  });
+
+  it('without a field in the body, the field is the variable the message names', async () => {
+    await fault({
+      method: 'POST',
+      path: '/v1/panel/variables/data',
+      status: 422,
+      body: JSON.stringify({ message: 'BIRTH_DATE must be in the past' }),
+    });
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam', BIRTH_DATE: '2999-01-01' }));
+    expect(error).toMatchObject({ kind: 'rejected', field: 'BIRTH_DATE', message: 'BIRTH_DATE must be in the past' });
+  });
+
+  it('a 4xx without a human message still says what happened', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 400, body: 'Bad Request' });
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'rejected', status: 400, message: 'The panel refused the request (HTTP 400).' });
+    expect(await count('/v1/panel/rewards')).toBe(1);
+  });
+
+  it('an unknown reward: 404 → rejected with the server message', async () => {
+    const error = await failureOf(api.redeem(424242));
+    expect(error).toMatchObject({ kind: 'rejected', status: 404, message: 'Unknown reward: 424242' });
+  });
+});
+
+describe('429', () => {
+  it('a read waits a short Retry-After and retries once', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 429, headers: { 'Retry-After': '1' } });
+    const started = Date.now();
+    const { rewards } = await api.listRewards();
+    const elapsed = Date.now() - started;
+    expect(rewards).toHaveLength(10);
+    expect(await count('/v1/panel/rewards')).toBe(2);
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    const [first, second] = (await recorded()) as (Recorded & { at: number })[];
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a read with a Retry-After above the cap fails at once as rate_limited', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 429, headers: { 'Retry-After': '30' } });
+    const started = Date.now();
+    const error = await failureOf(api.listRewards());
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 30 });
+    expect(error.message).toContain('Try again in 30 s');
+    expect(await count('/v1/panel/rewards')).toBe(1);
+  });
+
+  it('the cap is configurable, and an HTTP date counts as Retry-After', async () => {
+    const date = new Date(Date.now() + 120_000).toUTCString();
+    await fault({ path: '/v1/panel/redemptions', status: 429, headers: { 'Retry-After': date } });
+    const error = await failureOf(client({ maxRetryAfterSeconds: 60 }).listRedemptions());
+    expect(error.kind).toBe('rate_limited');
+    expect(error.retryAfterSeconds).toBeGreaterThan(100);
+    expect(error.retryAfterSeconds).toBeLessThanOrEqual(121);
+    expect(await count('/v1/panel/redemptions')).toBe(1);
+  });
+
+  it('a read is retried once only: a second 429 fails', async () => {
+    await fault({ path: '/v1/panel/variables/meta', status: 429, headers: { 'Retry-After': '0' }, times: 2 });
+    const error = await failureOf(api.listVariables());
+    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 0 });
+    expect(await count('/v1/panel/variables/meta')).toBe(2);
+  });
+
+  it('a write is not retried even with a short Retry-After', async () => {
+    await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 429, headers: { 'Retry-After': '0' } });
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 0 });
+    expect(await count('/v1/panel/variables/data')).toBe(1);
+    expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
+  });
+
+  it('a redeem is not retried either', async () => {
+    await fault({ path: '/v1/panel/redemption', status: 429, headers: { 'Retry-After': '0' } });
+    const error = await failureOf(api.redeem(101));
+    expect(error.kind).toBe('rate_limited');
+    expect(await count('/v1/panel/redemption')).toBe(1);
+    expect(sandbox.state.balance).toBe(2500);
+  });
+});
+
+describe('5xx', () => {
+  it('a read retries after a 500 and succeeds', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 500 });
+    const { rewards, balance } = await api.listRewards();
+    expect(rewards).toHaveLength(10);
+    expect(balance).toBe(2500);
+    expect(await count('/v1/panel/rewards')).toBe(2);
+  });
+
+  it('a read gives up after the configured retries with a server error', async () => {
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 10 });
+    const error = await failureOf(api.listRedemptions());
+    expect(error).toMatchObject({ kind: 'server', status: 503, endpoint: '/v1/panel/redemptions' });
+    expect(error.message).toContain('Try again later');
+    expect(await count('/v1/panel/redemptions')).toBe(3); // 1 + 2 retries (the default)
+  });
+
+  it('honours retries: 0', async () => {
+    await fault({ path: '/v1/panel/redemptions', status: 500, times: 10 });
+    await failureOf(client({ retries: 0 }).listRedemptions());
+    expect(await count('/v1/panel/redemptions')).toBe(1);
+  });
+
+  it('backs off between retries', async () => {
+    await fault({ path: '/v1/panel/redemptions', status: 500, times: 10 });
+    await failureOf(client({ retries: 2, retryBaseDelayMs: 100 }).listRedemptions());
+    const times = (await recorded()).map((r) => (r as Recorded & { at: number }).at);
+    expect(times).toHaveLength(3);
+    // base 100: first wait 50–100 ms, second 100–200 ms (jittered into the upper half).
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(45);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(95);
+  });
+
+  it('a redeem answered 500 is NOT retried and says to check the history', async () => {
+    await fault({ path: '/v1/panel/redemption', status: 500, times: 10 });
+    const error = await failureOf(api.redeem(101));
+    expect(error).toMatchObject({ kind: 'server', status: 500, endpoint: '/v1/panel/redemption' });
+    expect(error.message).toContain('redemption history');
+    expect(await count('/v1/panel/redemption')).toBe(1);
+  });
+
+  it('a write answered 500 is not retried', async () => {
+    await fault({ method: 'DELETE', status: 500, times: 10 });
+    const error = await failureOf(api.deleteValue('FIRST_NAME'));
+    expect(error).toMatchObject({ kind: 'server', status: 500 });
+    expect(await count('/v1/panel/variables/data/FIRST_NAME')).toBe(1);
+  });
+});
+
+describe('time-out', () => {
+  it('a read that takes too long fails as timeout after its retries', async () => {
+    await fault({ path: '/v1/panel/rewards', delayMs: 400, times: 10 });
+    const started = Date.now();
+    const error = await failureOf(client({ timeoutMs: 80, retries: 1 }).listRewards());
+    expect(Date.now() - started).toBeLessThan(380);
+    expect(error).toMatchObject({ kind: 'timeout', endpoint: '/v1/panel/rewards' });
+    expect(error.message).toContain('0.1 s');
+    expect(await count('/v1/panel/rewards')).toBe(2);
+  });
+
+  it('a read that times out once is retried and succeeds', async () => {
+    await fault({ path: '/v1/panel/variables/meta', delayMs: 300 });
+    const definitions = await client({ timeoutMs: 80 }).listVariables();
+    expect(definitions.length).toBeGreaterThan(0);
+    expect(await count('/v1/panel/variables/meta')).toBe(2);
+  });
+
+  it('a redeem that times out is not retried: it may still go through', async () => {
+    await fault({ path: '/v1/panel/redemption', delayMs: 250 });
+    const error = await failureOf(client({ timeoutMs: 60 }).redeem(101));
+    expect(error).toMatchObject({ kind: 'timeout', endpoint: '/v1/panel/redemption' });
+    expect(error.message).toContain('redemption history');
+    expect(await count('/v1/panel/redemption')).toBe(1);
+    // The sandbox finishes the redemption after the client gave up: a blind retry would redeem twice.
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(sandbox.state.balance).toBe(2000);
+    expect(await count('/v1/panel/redemption')).toBe(1);
+  });
+});
+
+describe('network', () => {
+  it('a dropped connection on a read is retried, then fails as network', async () => {
+    await fault({ path: '/v1/panel/rewards', drop: true, times: 10 });
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'network', endpoint: '/v1/panel/rewards' });
+    expect(error.message).toContain(sandbox.url);
+    expect(await count('/v1/panel/rewards')).toBe(3);
+  });
+
+  it('a connection dropped once on a read is retried and succeeds', async () => {
+    await fault({ path: '/v1/panel/redemptions', drop: true });
+    expect((await api.listRedemptions()).length).toBeGreaterThan(0);
+    expect(await count('/v1/panel/redemptions')).toBe(2);
+  });
+
+  it('a dropped redeem is not retried', async () => {
+    await fault({ path: '/v1/panel/redemption', drop: true, times: 10 });
+    const error = await failureOf(api.redeem(101));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('redemption history');
+    expect(await count('/v1/panel/redemption')).toBe(1);
+  });
+
+  it('nothing listening is a network failure', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const error = await failureOf(client({ baseUrl: `http://127.0.0.1:${port}`, retries: 1 }).listVariables());
+    expect(error.kind).toBe('network');
+  });
+});
+
+describe('unexpected responses', () => {
+  it('malformed JSON names the endpoint and is not retried', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 200, body: '{"message":"success","rewards":[{"id":1,' });
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/rewards' });
+    expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/rewards: the body is not JSON\./);
+    expect(await count('/v1/panel/rewards')).toBe(1);
+  });
+
+  it('an empty 200 body is unexpected', async () => {
+    await fault({ path: '/v1/panel/redemptions', status: 200, body: '' });
+    const error = await failureOf(api.listRedemptions());
+    expect(error.kind).toBe('unexpected');
+    expect(error.message).toContain('/v1/panel/redemptions: the body is empty');
+  });
+
+  it('a body of the wrong shape names the endpoint and the place', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 200, body: '{"message":"success","rewards":"none"}' });
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/rewards' });
+    expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/rewards: rewards: expected Array/);
+  });
+
+  it('a reward with a non-integer id is unexpected', async () => {
+    await patchState({ rewards: [{ ...sandbox.state.rewards[0], id: 'abc' }] });
+    const error = await failureOf(api.listRewards());
+    expect(error.kind).toBe('unexpected');
+    expect(error.message).toContain('rewards.0.id');
+  });
+
+  it('a redemption with a non-boolean flag is unexpected', async () => {
+    await patchState({ redemptions: [{ ...sandbox.state.redemptions[0], processed: 'yes' }] });
+    const error = await failureOf(api.listRedemptions());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/redemptions' });
+    expect(error.message).toContain('redemptions.0.processed');
+  });
+
+  it('a definition list that is not a list is unexpected', async () => {
+    await fault({ path: '/v1/panel/variables/meta', status: 200, body: '{"message":"success","data":{}}' });
+    const error = await failureOf(api.listVariables());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/meta' });
+  });
+
+  it('stored values in neither accepted shape are unexpected', async () => {
+    await fault({ path: '/v1/panel/variables/data', status: 200, body: '{"message":"success","data":"FIRST_NAME=Jordan"}' });
+    const error = await failureOf(api.readValues());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data' });
+    expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/variables\/data: data/);
+  });
+
+  it('stored-value records without a name are unexpected', async () => {
+    await fault({ path: '/v1/panel/variables/data', status: 200, body: '{"message":"success","data":[{"value":"x"}]}' });
+    const error = await failureOf(api.readValues());
+    expect(error.kind).toBe('unexpected');
+    expect(error.message).toContain('no variable name');
+  });
+});
+
+describe('a write whose message is not success', () => {
+  it('update: unexpected, quoting the server', async () => {
+    await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 200, body: '{"message":"queued for review"}' });
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data' });
+    expect(error.message).toContain('“queued for review”');
+    expect(error.message).toContain('Reload');
+  });
+
+  it('delete: a body without message is unexpected', async () => {
+    await fault({ method: 'DELETE', status: 200, body: '{}' });
+    const error = await failureOf(api.deleteValue('FIRST_NAME'));
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data/FIRST_NAME' });
+    expect(error.message).toContain('Unexpected response from /v1/panel/variables/data/FIRST_NAME: message');
+  });
+
+  it('redeem: unexpected, telling to check the history', async () => {
+    await fault({ path: '/v1/panel/redemption', status: 200, body: '{"message":"error"}' });
+    const error = await failureOf(api.redeem(101));
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/redemption' });
+    expect(error.message).toContain('“error”');
+    expect(error.message).toContain('redemption history');
+    expect(await count('/v1/panel/redemption')).toBe(1);
+  });
+});
+
+describe('the token never reaches a message', () => {
+  it('a server message echoing the token is redacted', async () => {
+    await fault({
+      path: '/v1/panel/rewards',
+      status: 400,
+      body: JSON.stringify({ message: `Token ${sandbox.token} is malformed`, field: sandbox.token }),
+    });
+    const error = await failureOf(api.listRewards());
+    expect(error.kind).toBe('rejected');
+    expect(error.message).toBe('Token [token] is malformed');
+    expect(error.field).toBe('[token]');
+  });
+
+  it('a write quoting the token is redacted', async () => {
+    await fault({ method: 'POST', status: 200, body: JSON.stringify({ message: `hello ${sandbox.token}` }) });
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+    expect(error.message).toContain('[token]');
+  });
+});
+
+describe('refused before sending', () => {
+  it('invalid ids, names and values are invalid_input and send nothing', async () => {
+    expect((await failureOf(api.redeem(1.5))).kind).toBe('invalid_input');
+    expect((await failureOf(api.redeem(-1))).kind).toBe('invalid_input');
+    expect((await failureOf(api.deleteValue(' '))).kind).toBe('invalid_input');
+    const badValue = await failureOf(api.updateValues({ FIRST_NAME: Number.NaN }));
+    expect(badValue).toMatchObject({ kind: 'invalid_input', field: 'FIRST_NAME' });
+    expect(await recorded()).toHaveLength(0);
+  });
+
+  it('a bad base URL or token throws invalid_input at creation', () => {
+    const creation = (config: Parameters<typeof createPanelApi>[0]) => {
+      try {
+        createPanelApi(config);
+      } catch (error) {
+        expect(error).toBeInstanceOf(AppErrorException);
+        seen.push((error as AppErrorException).error);
+        return (error as AppErrorException).error;
+      }
+      throw new Error('expected creation to fail');
+    };
+    expect(creation({ baseUrl: 'not a url', token: 't' }).kind).toBe('invalid_input');
+    expect(creation({ baseUrl: 'ftp://panel.example', token: 't' }).kind).toBe('invalid_input');
+    expect(creation({ baseUrl: 'https://user:pw@panel.example', token: 't' }).kind).toBe('invalid_input');
+    const spaced = creation({ baseUrl: sandbox.url, token: 'secret token\nX' });
+    expect(spaced.kind).toBe('invalid_input');
+    expect(spaced.message).not.toContain('secret');
+    expect(creation({ baseUrl: sandbox.url, token: '' }).kind).toBe('invalid_input');
+  });
+});

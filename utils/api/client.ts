@@ -1,0 +1,208 @@
+import { AppErrorException, appError, type AppError } from '../errors';
+import { balanceFromBody } from '../balance';
+import { toStoredValues } from '../stored-values';
+import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
+import { createHttp, type HttpConfig, type RequestKind } from './http';
+import {
+  SUCCESS_MESSAGE,
+  parseBody,
+  readValuesResponseSchema,
+  redemptionsResponseSchema,
+  rewardsResponseSchema,
+  variablesMetaResponseSchema,
+  writeResponseSchema,
+} from './schemas';
+
+/**
+ * The panel API (seed/panel-interface.md), one method per endpoint. Runs in the background only:
+ * it holds the token. Every method resolves with parsed, typed data or rejects with exactly one
+ * AppError inside an {@link AppErrorException}; no message ever contains the token.
+ */
+export interface PanelApi {
+  /** `GET /v1/panel/variables/meta` */
+  listVariables(): Promise<VariableDefinition[]>;
+  /**
+   * `GET /v1/panel/variables/data[?filter=writable]`. `balance` is a points value from a top-level
+   * `points`, `balance`, `points_balance` or `reward_points` field (design §2), else null.
+   */
+  readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: number | null }>;
+  /** `POST /v1/panel/variables/data` with the given values as the JSON body. */
+  updateValues(values: StoredValues): Promise<void>;
+  /** `DELETE /v1/panel/variables/data/{name}` */
+  deleteValue(name: string): Promise<void>;
+  /** `GET /v1/panel/redemptions` */
+  listRedemptions(): Promise<Redemption[]>;
+  /** `GET /v1/panel/rewards`; `balance` as for readValues. */
+  listRewards(): Promise<{ rewards: Reward[]; balance: number | null }>;
+  /** `GET /v1/panel/redemption?id=N`, without a body (design §1); sent once, never retried. */
+  redeem(rewardId: number): Promise<void>;
+}
+
+export type PanelApiConfig = HttpConfig;
+
+export const ENDPOINTS = {
+  variablesMeta: '/v1/panel/variables/meta',
+  variablesData: '/v1/panel/variables/data',
+  redemptions: '/v1/panel/redemptions',
+  rewards: '/v1/panel/rewards',
+  redemption: '/v1/panel/redemption',
+} as const;
+
+function invalid(message: string, field?: string): AppErrorException {
+  return new AppErrorException(appError('invalid_input', message, field ? { field } : {}));
+}
+
+function isVariableValue(value: unknown): value is VariableValue {
+  if (typeof value === 'string') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  return Array.isArray(value) && value.every((id) => typeof id === 'number' && Number.isSafeInteger(id));
+}
+
+/**
+ * The variable a refusal without a `field` is about: the one whose name appears as a whole word in
+ * the server's message, the longest such name when several do (FIRST_NAME over NAME).
+ */
+export function fieldNamedIn(message: string, names: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (const name of names) {
+    if (!name) continue;
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`).test(message)) {
+      if (!found || name.length > found.length) found = name;
+    }
+  }
+  return found;
+}
+
+/** Adds `field` to a `rejected` failure that lacks one, from the message or the only candidate. */
+function withField(error: unknown, names: readonly string[]): unknown {
+  if (!(error instanceof AppErrorException)) return error;
+  const e: AppError = error.error;
+  if (e.kind !== 'rejected' || e.field) return error;
+  const field = fieldNamedIn(e.message, names) ?? (names.length === 1 ? names[0] : undefined);
+  return field ? new AppErrorException({ ...e, field }) : error;
+}
+
+export function createPanelApi(config: {
+  baseUrl: string;
+  token: string;
+  timeoutMs?: number;
+  retries?: number;
+  retryBaseDelayMs?: number;
+  maxRetryAfterSeconds?: number;
+}): PanelApi {
+  const http = createHttp(config);
+
+  /**
+   * A write or redeem must answer `{ message: "success" }` (design §5). Another `message` is
+   * `unexpected`, with the server's words quoted: the change may or may not have been made, so
+   * the panelist is told to check rather than that it was refused.
+   */
+  function confirm(body: unknown, endpoint: string, kind: RequestKind): void {
+    const { message } = parseBody(writeResponseSchema, body, endpoint);
+    if (message.trim().toLowerCase() === SUCCESS_MESSAGE) return;
+    const quoted = message.replace(/\s+/g, ' ').trim().slice(0, 200);
+    const said = quoted ? `answered “${quoted}” instead of confirming` : 'did not confirm';
+    const next =
+      kind === 'redeem'
+        ? 'Check your redemption history before trying again.'
+        : 'Reload your profile to see what was saved.';
+    throw new AppErrorException(appError('unexpected', `The panel ${said} (${endpoint}). ${next}`, { endpoint }));
+  }
+
+  /** Keeps the token out of any message raised after the HTTP layer (parse failures quote data). */
+  async function guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof AppErrorException && config.token) {
+        const token = config.token.trim();
+        if (token && (error.error.message.includes(token) || error.error.field?.includes(token))) {
+          const scrub = (s: string) => s.split(token).join('[token]');
+          throw new AppErrorException({
+            ...error.error,
+            message: scrub(error.error.message),
+            ...(error.error.field ? { field: scrub(error.error.field) } : {}),
+          });
+        }
+      }
+      throw error;
+    }
+  }
+
+  return {
+    listVariables: () =>
+      guard(async () => {
+        const body = await http.request({ method: 'GET', path: ENDPOINTS.variablesMeta, kind: 'read' });
+        return parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data;
+      }),
+
+    readValues: (opts = {}) =>
+      guard(async () => {
+        const body = await http.request({
+          method: 'GET',
+          path: ENDPOINTS.variablesData,
+          ...(opts.writableOnly ? { query: { filter: 'writable' } } : {}),
+          kind: 'read',
+        });
+        const parsed = parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData);
+        return { values: toStoredValues(parsed.data, ENDPOINTS.variablesData), balance: balanceFromBody(body) };
+      }),
+
+    updateValues: (values) =>
+      guard(async () => {
+        if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+          throw invalid('Nothing to save.');
+        }
+        const names = Object.keys(values);
+        for (const name of names) {
+          if (!isVariableValue(values[name])) {
+            throw invalid(`The value of ${name} cannot be sent: use text, a date, or option ids.`, name);
+          }
+        }
+        try {
+          const body = await http.request({ method: 'POST', path: ENDPOINTS.variablesData, body: values, kind: 'write' });
+          confirm(body, ENDPOINTS.variablesData, 'write');
+        } catch (error) {
+          throw withField(error, names);
+        }
+      }),
+
+    deleteValue: (name) =>
+      guard(async () => {
+        if (typeof name !== 'string' || name.trim() === '') throw invalid('Choose a variable to delete.');
+        const path = `${ENDPOINTS.variablesData}/${encodeURIComponent(name)}`;
+        try {
+          const body = await http.request({ method: 'DELETE', path, kind: 'write' });
+          confirm(body, path, 'write');
+        } catch (error) {
+          throw withField(error, [name]);
+        }
+      }),
+
+    listRedemptions: () =>
+      guard(async () => {
+        const body = await http.request({ method: 'GET', path: ENDPOINTS.redemptions, kind: 'read' });
+        return parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions;
+      }),
+
+    listRewards: () =>
+      guard(async () => {
+        const body = await http.request({ method: 'GET', path: ENDPOINTS.rewards, kind: 'read' });
+        const parsed = parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards);
+        return { rewards: parsed.rewards, balance: balanceFromBody(body) };
+      }),
+
+    redeem: (rewardId) =>
+      guard(async () => {
+        if (!Number.isSafeInteger(rewardId) || rewardId < 0) throw invalid('This reward cannot be redeemed: its id is not valid.');
+        const body = await http.request({
+          method: 'GET',
+          path: ENDPOINTS.redemption,
+          query: { id: String(rewardId) },
+          kind: 'redeem',
+        });
+        confirm(body, ENDPOINTS.redemption, 'redeem');
+      }),
+  };
+}

@@ -1,0 +1,151 @@
+import * as v from 'valibot';
+import { VALUE_KEYS, VALUE_NAME_KEYS, describeIssues, storedValuesDataSchema, unexpectedResponse } from './api/schemas';
+import type { StoredValues, VariableDefinition, VariableValue } from './types';
+
+/**
+ * Design §3: the stored values of the read-variables response, whose shape the interface document
+ * does not show. Two shapes of `data` are accepted:
+ *
+ * - a list of records, each naming its variable (`name`, `variable_name` or `var_name`, tried in
+ *   that order) and carrying its value (`value`, else `values`);
+ * - an object from variable name to value.
+ *
+ * Anything else is an `unexpected` failure naming the endpoint. Individual values never fail:
+ * {@link normaliseValue} keeps what fits {@link VariableValue} and skips the rest.
+ */
+
+export const READ_VALUES_ENDPOINT = '/v1/panel/variables/data';
+
+const DIGITS = /^\s*\d+\s*$/;
+
+/** An option id given as an integer, a string of digits, or an option object `{ id }`. */
+function asOptionId(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : undefined;
+  if (typeof raw === 'string' && DIGITS.test(raw)) {
+    const n = Number(raw.trim());
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const id = (raw as { id?: unknown }).id;
+    return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * One stored value as the extension holds it, or undefined to skip it. Without the definition at
+ * hand (see {@link coerceValue} for that):
+ *
+ * - a string stays a string, numeric or not ("0042" is text until a definition says otherwise);
+ * - a number stays a number;
+ * - a boolean becomes "true" / "false" (edited as text; never dropped silently);
+ * - an array whose elements are all option ids (integers, digit strings, `{ id }` objects)
+ *   becomes `number[]`, including the empty array (a checkbox with nothing ticked) and a
+ *   one-element array (kept as an array: `values: [3]` may be a checkbox; coerceValue unwraps it
+ *   for a single-choice or text variable);
+ * - a one-element array holding a non-numeric string is unwrapped to that string (`values: ["Ann"]`);
+ * - an option object `{ id }` becomes its id;
+ * - null, undefined, other objects and other arrays are skipped.
+ */
+export function normaliseValue(raw: unknown): VariableValue | undefined {
+  switch (typeof raw) {
+    case 'string':
+      return raw;
+    case 'number':
+      return Number.isFinite(raw) ? raw : undefined;
+    case 'boolean':
+      return String(raw);
+    case 'object': {
+      if (raw === null) return undefined;
+      if (Array.isArray(raw)) {
+        const ids = raw.map(asOptionId);
+        if (ids.every((id): id is number => id !== undefined)) return ids;
+        if (raw.length === 1 && typeof raw[0] === 'string') return raw[0];
+        return undefined;
+      }
+      return asOptionId(raw);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function recordName(record: Record<string, unknown>): string {
+  for (const key of VALUE_NAME_KEYS) {
+    const name = record[key];
+    if (typeof name === 'string' && name !== '') return name;
+  }
+  return ''; // unreachable: the schema requires a name
+}
+
+function recordValue(record: Record<string, unknown>): unknown {
+  for (const key of VALUE_KEYS) {
+    const value = record[key];
+    if (value !== undefined && value !== null) return value;
+  }
+  return null;
+}
+
+/**
+ * The `data` of the read-variables response as {@link StoredValues}. Throws an `unexpected`
+ * AppErrorException naming `/v1/panel/variables/data` when `data` is neither accepted shape or a
+ * record lacks a name or a value key. A later record for the same name wins.
+ */
+export function toStoredValues(data: unknown, endpoint: string = READ_VALUES_ENDPOINT): StoredValues {
+  const parsed = v.safeParse(storedValuesDataSchema, data);
+  if (!parsed.success) throw unexpectedResponse(endpoint, `data: ${describeIssues(parsed.issues)}`);
+  const entries = new Map<string, VariableValue>();
+  const add = (name: string, raw: unknown) => {
+    // Never a variable name (upper snake case); dropped so no consumer can trip over it.
+    if (name === '__proto__') return;
+    const value = normaliseValue(raw);
+    if (value !== undefined) entries.set(name, value);
+  };
+  if (Array.isArray(parsed.output)) {
+    for (const record of parsed.output) add(recordName(record), recordValue(record));
+  } else {
+    for (const [name, raw] of Object.entries(parsed.output)) add(name, raw);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** Whether the definition is edited as a set of option ids (design §4). */
+function isMultiChoice(def: VariableDefinition): boolean {
+  return def.type === 'checkbox' && def.options.length > 0;
+}
+
+/**
+ * A normalised value in the format its definition calls for (design §4), or the value unchanged
+ * when it cannot be put in that format (the editor then shows it as it came):
+ *
+ * - `checkbox` with options → `number[]` (a lone id or digit string becomes a one-element list);
+ * - another type with options (single choice) → one option id (a one-element list is unwrapped);
+ * - a type without options (`text`, `date`, unknown) → a string (numbers are written out, a
+ *   one-element list is unwrapped).
+ */
+export function coerceValue(value: VariableValue, def: VariableDefinition): VariableValue {
+  if (isMultiChoice(def)) {
+    if (Array.isArray(value)) return value;
+    const id = asOptionId(value);
+    return id === undefined ? value : [id];
+  }
+  if (def.options.length > 0) {
+    const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    const id = asOptionId(single);
+    return id === undefined ? value : id;
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return value.length === 1 ? String(value[0]) : value;
+}
+
+/** {@link coerceValue} for every value whose definition is known; the others are left as they are. */
+export function coerceStoredValues(values: StoredValues, definitions: readonly VariableDefinition[]): StoredValues {
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const def = byName.get(name);
+      return [name, def ? coerceValue(value, def) : value];
+    }),
+  );
+}
