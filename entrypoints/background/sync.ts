@@ -1,6 +1,7 @@
 import type { PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
 import { settings } from '../../utils/settings';
+import { coerceStoredValues } from '../../utils/stored-values';
 import {
   historyItem,
   profileItem,
@@ -82,6 +83,7 @@ export function refreshProfile(force: boolean): Promise<ProfileData> {
   return refresh('profile', profileItem, force, async () => {
     const api = await currentApi();
     const [definitions, read] = await Promise.all([api.listVariables(), api.readValues()]);
-    return { definitions, values: read.values };
+    // Values arrive in loose shapes (design §3); pages get them in their definition's format (§4).
+    return { definitions, values: coerceStoredValues(read.values, definitions) };
   });
 }
