@@ -1,4 +1,5 @@
 import { defineConfig } from 'wxt';
+import { hostPermissionPattern } from './utils/base-url';
 import { buildSettings } from './utils/build-settings';
 
 // Build settings come from the environment so a panel operator can ship the extension
@@ -16,7 +17,7 @@ export default defineConfig({
   }),
   manifest: (env) => {
     const settings = buildSettings(process.env, env.mode);
-    const apiOrigin = settings.apiBaseUrl ? `${new URL(settings.apiBaseUrl).origin}/*` : undefined;
+    const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
     return {
       name: settings.panelName,
       description: `See your ${settings.panelName} points and redeem rewards from the toolbar.`,

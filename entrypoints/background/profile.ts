@@ -1,11 +1,19 @@
+import { appError } from '../../utils/errors';
 import { profileItem, type ProfileData } from '../../utils/storage-items';
+import { validateValues } from '../../utils/variable-values';
 import type { StoredValues } from '../../utils/types';
 import { currentApi } from './api';
+import { fail } from './result';
 import { refreshProfile } from './sync';
 
 /** Sends the changed values in one update, then re-reads the profile so the cache is the server's truth. */
 export async function saveValues(values: StoredValues): Promise<ProfileData> {
   const api = await currentApi();
+  // A page's input is not trusted: the same rules the options page applies, checked again here.
+  const definitions = (await profileItem.getValue())?.data.definitions ?? (await refreshProfile(false)).definitions;
+  if (Object.keys(values).length === 0) fail(appError('invalid_input', 'There are no changes to save.'));
+  const [problem] = Object.entries(validateValues(definitions, values));
+  if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
   await api.updateValues(values);
   await mergeIntoCache(values);
   return refreshProfile(true);

@@ -1,6 +1,6 @@
 import { createPanelApi } from '../../utils/api/client';
 import { appError } from '../../utils/errors';
-import { DISCONNECTED, PANELIST_DATA_ITEMS, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import { DISCONNECTED, PANELIST_DATA_ITEMS, profileDraftItem, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem } from './credentials';
 import { fail } from './result';
 import { loadRewards, refreshHistory, refreshProfile } from './sync';
@@ -25,7 +25,9 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   const api = createPanelApi({ baseUrl, token });
   const rewards = await loadRewards(api);
 
-  await clearPanelistData();
+  // Reconnecting to the same panel (say, after a token was rejected) keeps unsaved profile edits.
+  const previous = await sessionItem.getValue();
+  await clearPanelistData({ keepDraft: previous.origin === origin });
   await credentialsItem.setValue({ baseUrl, token });
   const session: SessionInfo = {
     connected: true,
@@ -49,6 +51,7 @@ export async function disconnect(): Promise<SessionInfo> {
   return DISCONNECTED;
 }
 
-async function clearPanelistData(): Promise<void> {
-  await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
+async function clearPanelistData({ keepDraft = false } = {}): Promise<void> {
+  const items = PANELIST_DATA_ITEMS.filter((item) => !(keepDraft && item === profileDraftItem));
+  await Promise.all(items.map((item) => item.removeValue()));
 }

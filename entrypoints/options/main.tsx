@@ -1,2 +1,9 @@
 import { render } from 'preact';
-render(<p>hello</p>, document.getElementById('app')!);
+import { OptionsApp } from '../../components/options/OptionsApp';
+import { applyBrand } from '../../utils/brand';
+import { settings } from '../../utils/settings';
+import './style.css';
+
+applyBrand();
+document.title = `${settings.panelName} settings`;
+render(<OptionsApp />, document.getElementById('app')!);

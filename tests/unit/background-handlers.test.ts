@@ -77,3 +77,26 @@ describe('message protocol', () => {
     expect((await sessionItem.getValue()).rejected).toBe(true);
   });
 });
+
+describe('profile writes', () => {
+  beforeEach(async () => {
+    await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
+    await deliver('refreshProfile', { force: true });
+    sandbox.requests.length = 0;
+  });
+
+  it('checks values again before sending them, whatever the page sent', async () => {
+    const cases = [{ BIRTH_DATE: '2024-02-30' }, { EMPLOYMENT: 999 }, { PANELIST_COUNTRY: 'DE' }, { NOT_A_QUESTION: 'x' }, {}];
+    for (const values of cases) {
+      expect(await deliver('saveValues', { values })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    }
+    expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('saves valid values in one update and re-reads the profile', async () => {
+    const reply = await deliver('saveValues', { values: { FIRST_NAME: 'Robin', HOBBIES: [135] } });
+    expect(reply).toMatchObject({ ok: true, data: { values: { FIRST_NAME: 'Robin', HOBBIES: [135] } } });
+    expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(sandbox.state.values).toMatchObject({ FIRST_NAME: 'Robin', HOBBIES: [135] });
+  });
+});

@@ -1,0 +1,36 @@
+import type { VariableDefinition } from '../../utils/types';
+import { toggleOption } from '../../utils/variable-values';
+
+interface Props {
+  def: VariableDefinition;
+  value: number[];
+  invalid: boolean;
+  onChange(ids: number[]): void;
+}
+
+/** A multiple-choice question; the exclusive rule (design §4) applies on every change. */
+export function CheckboxGroupEditor({ def, value, invalid, onChange }: Props) {
+  return (
+    <div class="choices">
+      {def.options.map((option) => {
+        const id = `var-${def.id}-opt-${option.id}`;
+        return (
+          <div class="choice" key={option.id}>
+            <input
+              id={id}
+              type="checkbox"
+              value={String(option.id)}
+              checked={value.includes(option.id)}
+              aria-invalid={invalid || undefined}
+              onChange={(e) => onChange(toggleOption(def, value, option.id, e.currentTarget.checked))}
+            />
+            <label for={id}>
+              {option.text}
+              {option.exclusive && <span class="hint"> (clears the others)</span>}
+            </label>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import type { SessionInfo } from '../../utils/storage-items';
+
+interface Props {
+  session: SessionInfo;
+  onDisconnect(): Promise<void>;
+}
+
+/** Which panel and which token are in use, and a confirmed way to disconnect. */
+export function ConnectedInfo({ session, onDisconnect }: Props) {
+  const confirming = useSignal(false);
+  const busy = useSignal(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const disconnectRef = useRef<HTMLButtonElement>(null);
+  const opened = useRef(false);
+
+  useEffect(() => {
+    if (confirming.value) confirmRef.current?.focus();
+    else if (opened.current) disconnectRef.current?.focus();
+    opened.current = confirming.value;
+  }, [confirming.value]);
+
+  async function disconnect() {
+    busy.value = true;
+    try {
+      await onDisconnect();
+    } finally {
+      busy.value = false;
+      confirming.value = false;
+    }
+  }
+
+  return (
+    <div class="connected">
+      <dl class="facts">
+        <div>
+          <dt>Connected to</dt>
+          <dd class="origin">{session.origin}</dd>
+        </div>
+        <div>
+          <dt>Access token</dt>
+          <dd>Token ending in ••••{session.tokenHint}</dd>
+        </div>
+      </dl>
+      {confirming.value ? (
+        <div class="inline-confirm" role="group" aria-label="Confirm disconnecting">
+          <span>
+            Disconnect? Your access token and the panel data kept in this browser are removed. Your answers on the panel stay.
+          </span>
+          <button type="button" class="danger" ref={confirmRef} disabled={busy.value} onClick={disconnect}>
+            {busy.value ? 'Disconnecting…' : 'Yes, disconnect'}
+          </button>
+          <button type="button" disabled={busy.value} onClick={() => (confirming.value = false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button type="button" ref={disconnectRef} onClick={() => (confirming.value = true)}>
+          Disconnect
+        </button>
+      )}
+    </div>
+  );
+}

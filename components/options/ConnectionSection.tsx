@@ -1,0 +1,66 @@
+import { useSignal } from '@preact/signals';
+import { sendMessage } from '../../utils/messages';
+import { settings } from '../../utils/settings';
+import { sessionItem } from '../../utils/storage-items';
+import { useStorageItem } from '../../utils/use-storage-item';
+import { ask } from './ask';
+import { ConnectedInfo } from './ConnectedInfo';
+import { ConnectForm } from './ConnectForm';
+import { errorText } from './error-text';
+
+/** Connecting the panelist's account: the form, or the connection in use. */
+export function ConnectionSection() {
+  const session = useStorageItem(sessionItem);
+  const status = useSignal('');
+  const alert = useSignal('');
+
+  async function disconnect() {
+    status.value = '';
+    alert.value = '';
+    const result = await ask(() => sendMessage('disconnect', undefined));
+    if (result.ok) status.value = 'Disconnected. Your access token was removed from this browser.';
+    else alert.value = errorText(result.error, 'Try disconnecting again.');
+  }
+
+  const current = session.value;
+  let body;
+  if (current === undefined) {
+    body = <p class="muted">Loading…</p>;
+  } else if (current.connected && !current.rejected) {
+    body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
+  } else {
+    body = (
+      <>
+        {current.rejected ? (
+          <p class="alert" role="alert">
+            Your access token was not accepted — reconnect. Paste a current token from your panel below.
+          </p>
+        ) : (
+          <p class="muted">Paste the access token your panel gave you to see your points, rewards and profile.</p>
+        )}
+        <ConnectForm
+          initialBaseUrl={current.baseUrl || settings.apiBaseUrl}
+          onConnected={(origin) => {
+            alert.value = '';
+            status.value = `Connected to ${origin}.`;
+          }}
+        />
+      </>
+    );
+  }
+
+  return (
+    <section class="card" aria-labelledby="connection-heading">
+      <h2 id="connection-heading">Connection</h2>
+      <p role="status" class="status">
+        {status.value}
+      </p>
+      {alert.value && (
+        <p role="alert" class="alert">
+          {alert.value}
+        </p>
+      )}
+      {body}
+    </section>
+  );
+}

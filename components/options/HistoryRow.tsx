@@ -1,0 +1,33 @@
+import { useSignal } from '@preact/signals';
+import { formatDateTime, formatMoney, formatPoints, parseApiTimestamp } from '../../utils/format';
+import { describeState, redemptionState } from '../../utils/redemption-state';
+import type { Redemption } from '../../utils/types';
+
+/** One redemption: what, how much, when, and where it stands (design §6, §7, §8). */
+export function HistoryRow({ redemption: r }: { redemption: Redemption }) {
+  const state = redemptionState(r);
+  const at = parseApiTimestamp(r.created_at);
+  const image = r.reward?.image_url || r.reward?.meta_data?.image_url;
+  // A provider's image that fails to load would otherwise show the browser's broken-image icon.
+  const broken = useSignal(false);
+  return (
+    <li class="history-row">
+      {image && !broken.value ? (
+        <img src={image} alt="" width={48} height={48} loading="lazy" decoding="async" onError={() => (broken.value = true)} />
+      ) : (
+        <span class="image-placeholder" />
+      )}
+      <div class="history-main">
+        <span class="reward-name">{r.reward?.name ?? `Reward #${r.id}`}</span>
+        <span class="muted">
+          {at === null ? r.created_at : <time dateTime={new Date(at).toISOString()}>{formatDateTime(r.created_at)}</time>}
+        </span>
+      </div>
+      <div class="history-amounts">
+        <span>{formatPoints(r.reward_point_cost)} points</span>
+        <span class="muted">{formatMoney(r.cost, r.currency)}</span>
+      </div>
+      <span class={`state state-${state.kind}`}>{describeState(state)}</span>
+    </li>
+  );
+}

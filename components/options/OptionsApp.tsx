@@ -1,0 +1,35 @@
+import { settings } from '../../utils/settings';
+import { sessionItem } from '../../utils/storage-items';
+import { useStorageItem } from '../../utils/use-storage-item';
+import { ConnectionSection } from './ConnectionSection';
+import { HistorySection } from './HistorySection';
+import { PreferencesSection } from './PreferencesSection';
+import { ProfileSection } from './ProfileSection';
+
+/** The options page: connection first, then what needs a connection, then preferences. */
+export function OptionsApp() {
+  const session = useStorageItem(sessionItem);
+  const connected = session.value?.connected ?? false;
+  // Remounting per connection keeps one account's screen state from leaking into the next.
+  const account = session.value ? `${session.value.origin}|${session.value.tokenHint}` : '';
+  return (
+    <main class="options">
+      <header class="page-head">
+        <h1>{settings.panelName}</h1>
+        <p class="muted">Settings</p>
+      </header>
+      <ConnectionSection />
+      {connected ? (
+        <>
+          <ProfileSection key={`profile|${account}`} />
+          <HistorySection key={`history|${account}`} />
+        </>
+      ) : (
+        session.value && (
+          <p class="card muted">Connect your account to see and edit your profile and your redemption history.</p>
+        )
+      )}
+      <PreferencesSection />
+    </main>
+  );
+}

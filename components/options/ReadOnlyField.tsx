@@ -1,0 +1,24 @@
+import type { VariableDefinition, VariableValue } from '../../utils/types';
+import { describeValue } from '../../utils/variable-values';
+
+interface Props {
+  def: VariableDefinition;
+  value: VariableValue | undefined;
+}
+
+/** A variable only the panel sets: its stored value, shown as the panelist reads it, and why. */
+export function ReadOnlyField({ def, value }: Props) {
+  const shown = describeValue(def, value);
+  return (
+    <div class="field read-only">
+      <dt>
+        {def.text}
+        {def.text.trim() !== def.name && <span class="var-name">{def.name}</span>}
+      </dt>
+      <dd>
+        <span class={shown ? 'value' : 'value empty'}>{shown || 'No answer stored'}</span>
+        <span class="hint">Set by your panel; you cannot change it here</span>
+      </dd>
+    </div>
+  );
+}

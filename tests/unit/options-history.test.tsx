@@ -1,0 +1,157 @@
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { HistorySection, PAGE_SIZE } from '../../components/options/HistorySection';
+import { formatDateTime, formatMoney } from '../../utils/format';
+import { sendMessage, type Result } from '../../utils/messages';
+import { historyItem } from '../../utils/storage-items';
+import type { Redemption } from '../../utils/types';
+
+vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
+
+const send = sendMessage as unknown as Mock<(type: string, data?: unknown) => Promise<Result<unknown>>>;
+
+let nextId = 1;
+function redemption(partial: Partial<Redemption>): Redemption {
+  const id = nextId++;
+  return {
+    id,
+    cost: 5,
+    currency: 'USD',
+    reward_point_cost: 500,
+    reward: {
+      id: 100 + id,
+      name: `Reward ${id}`,
+      cost: 5,
+      cost_currency: 'USD',
+      type: 'gift',
+      image_url: `https://img.example/${id}.png`,
+      meta_data: {},
+      reward_point_cost: null,
+    },
+    approved: false,
+    processed: false,
+    created_at: '2024-01-01T00:00:00',
+    updated_at: '2024-01-01T00:00:00',
+    failed: false,
+    refunded: false,
+    partner_status: null,
+    failed_reason: null,
+    transaction_id: null,
+    ...partial,
+  };
+}
+
+let container: HTMLElement;
+
+async function flush() {
+  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
+}
+
+async function mount() {
+  await act(() => render(<HistorySection />, container));
+  await flush();
+}
+
+const rows = () => [...container.querySelectorAll('.history-row')] as HTMLElement[];
+const stateOf = (row: HTMLElement) => row.querySelector('.state')?.textContent;
+const nameOf = (row: HTMLElement) => row.querySelector('.reward-name')?.textContent;
+
+function button(name: string): HTMLButtonElement {
+  const found = [...container.querySelectorAll('button')].find((b) => b.textContent?.trim() === name);
+  if (!found) throw new Error(`no button ${name}`);
+  return found;
+}
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  nextId = 1;
+  container = document.createElement('div');
+  document.body.append(container);
+  send.mockReset();
+  send.mockResolvedValue({ ok: true, data: [] });
+});
+
+afterEach(async () => {
+  await act(() => render(null, container));
+  container.remove();
+});
+
+describe('redemption history', () => {
+  it('renders every state, newest first (timestamps read as UTC)', async () => {
+    const list = [
+      redemption({ reward: { ...redemption({}).reward, name: 'Pending card' }, created_at: '2024-01-01T10:00:00' }),
+      redemption({ approved: true, created_at: '2024-02-01T10:00:00' }),
+      redemption({ processed: true, approved: true, created_at: '2024-03-01T10:00:00' }),
+      redemption({ partner_status: 'COMPLETE', created_at: '2024-04-01T10:00:00' }),
+      redemption({ partner_status: 'UNCLAIMED', created_at: '2024-05-01T10:00:00' }),
+      redemption({ failed: true, failed_reason: 'Out of stock', created_at: '2024-06-01T10:00:00' }),
+      redemption({ failed: true, refunded: true, failed_reason: 'Declined', created_at: '2024-07-01T10:00:00' }),
+      redemption({ partner_status: 'IN_REVIEW', approved: true, created_at: '2024-08-01T10:00:00' }),
+      // Same day, a later hour: order is by full UTC time, not by date text.
+      redemption({ failed: true, created_at: '2024-08-01T23:30:00' }),
+    ];
+    await historyItem.setValue({ data: list, fetchedAt: Date.now() });
+    await mount();
+    expect(rows().map(stateOf)).toEqual([
+      'Failed',
+      'IN_REVIEW',
+      'Refunded',
+      'Failed: Out of stock',
+      'Unclaimed',
+      'Complete',
+      'Complete',
+      'Approved',
+      'Pending',
+    ]);
+    expect(nameOf(rows()[8]!)).toBe('Pending card');
+    expect(send).toHaveBeenCalledWith('refreshHistory', { force: false });
+  });
+
+  it('shows name, small lazy image with empty alt, points, money and local date', async () => {
+    const r = redemption({ cost: 15, currency: 'EUR', reward_point_cost: 1500, created_at: '2024-10-21T11:05:19' });
+    await historyItem.setValue({ data: [r], fetchedAt: Date.now() });
+    await mount();
+    const row = rows()[0]!;
+    const img = row.querySelector('img')!;
+    expect(img.getAttribute('alt')).toBe('');
+    expect(img.getAttribute('loading')).toBe('lazy');
+    expect(img.getAttribute('src')).toBe(r.reward.image_url);
+    expect(row.textContent).toContain(r.reward.name);
+    expect(row.textContent).toContain('1,500 points');
+    expect(row.textContent).toContain(formatMoney(15, 'EUR'));
+    expect(row.querySelector('time')?.textContent).toBe(formatDateTime('2024-10-21T11:05:19'));
+    expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2024-10-21T11:05:19.000Z');
+  });
+
+  it('has an empty state', async () => {
+    await historyItem.setValue({ data: [], fetchedAt: Date.now() });
+    await mount();
+    expect(container.textContent).toContain('No redemptions yet');
+    expect(rows()).toHaveLength(0);
+  });
+
+  it('renders thousands of entries a page at a time', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) =>
+      redemption({ created_at: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 19) }),
+    );
+    await historyItem.setValue({ data: many, fetchedAt: Date.now() });
+    await mount();
+    expect(rows()).toHaveLength(PAGE_SIZE);
+    expect(nameOf(rows()[0]!)).toBe('Reward 2000');
+    await act(() => button('Show more').click());
+    expect(rows()).toHaveLength(PAGE_SIZE * 2);
+    expect(container.textContent).toContain(`Showing ${PAGE_SIZE * 2} of 2000`);
+  });
+
+  it('refreshes on request and shows a failure with what to do next', async () => {
+    await historyItem.setValue({ data: [], fetchedAt: Date.now() });
+    await mount();
+    send.mockResolvedValueOnce({ ok: false, error: { kind: 'server', message: 'The panel answered with an error (503).' } });
+    await act(() => button('Refresh history').click());
+    await flush();
+    expect(send).toHaveBeenLastCalledWith('refreshHistory', { force: true });
+    expect(container.querySelector('[role=alert]')?.textContent).toBe('The panel answered with an error (503). The panel’s server had a problem. Try again later.');
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { VariableDefinition } from '../../utils/types';
+import {
+  MAX_TEXT_LENGTH,
+  describeValue,
+  diffDraft,
+  editKind,
+  isValidDate,
+  toggleOption,
+  validateValue,
+  validateValues,
+  valuesEqual,
+} from '../../utils/variable-values';
+
+function def(partial: Partial<VariableDefinition>): VariableDefinition {
+  return { id: 1, name: 'X', text: 'X?', uuid: 'u', type: 'text', writable: true, options: [], ...partial };
+}
+
+const opt = (id: number, text: string, exclusive = false) => ({ id, name: text.toUpperCase(), text, exclusive });
+const checkbox = def({ name: 'HOBBIES', type: 'checkbox', options: [opt(1, 'Music'), opt(2, 'Sport'), opt(9, 'None of these', true)] });
+const radio = def({ name: 'GENDER', type: 'radio', options: [opt(10, 'Woman'), opt(11, 'Man')] });
+const date = def({ name: 'BIRTH', type: 'date' });
+const text = def({ name: 'JOB', type: 'text' });
+
+describe('editKind', () => {
+  it('edits each type as design §4 says', () => {
+    expect(editKind(text)).toBe('text');
+    expect(editKind(date)).toBe('date');
+    expect(editKind(checkbox)).toBe('multi');
+    expect(editKind(radio)).toBe('single');
+    expect(editKind(def({ type: 'select', options: [opt(1, 'a')] }))).toBe('single');
+    expect(editKind(def({ type: 'number' }))).toBe('text');
+    expect(editKind(def({ type: 'Checkbox', options: [opt(1, 'a')] }))).toBe('multi');
+  });
+});
+
+describe('toggleOption (exclusive rule)', () => {
+  it('adds and removes ordinary options', () => {
+    expect(toggleOption(checkbox, [1], 2, true)).toEqual([1, 2]);
+    expect(toggleOption(checkbox, [1, 2], 1, false)).toEqual([2]);
+  });
+  it('checking an exclusive option clears the others', () => {
+    expect(toggleOption(checkbox, [1, 2], 9, true)).toEqual([9]);
+  });
+  it('checking another option clears the exclusive one', () => {
+    expect(toggleOption(checkbox, [9], 1, true)).toEqual([1]);
+  });
+});
+
+describe('validateValue', () => {
+  it('accepts well-formed values', () => {
+    expect(validateValue(text, 'Nurse')).toBeNull();
+    expect(validateValue(text, 'x'.repeat(MAX_TEXT_LENGTH))).toBeNull();
+    expect(validateValue(date, '1990-02-28')).toBeNull();
+    expect(validateValue(radio, 11)).toBeNull();
+    expect(validateValue(checkbox, [1, 2])).toBeNull();
+    expect(validateValue(checkbox, [9])).toBeNull();
+  });
+  it('refuses text over the limit', () => {
+    expect(validateValue(text, 'x'.repeat(MAX_TEXT_LENGTH + 1))).toMatch(/1000 characters/);
+  });
+  it('refuses dates that are not real calendar dates', () => {
+    for (const bad of ['1990-02-30', '1990-13-01', '01/02/1990', '1990-2-3', 'tomorrow']) {
+      expect(validateValue(date, bad), bad).toMatch(/real date/);
+    }
+    expect(isValidDate('2024-02-29')).toBe(true);
+    expect(isValidDate('2023-02-29')).toBe(false);
+  });
+  it('refuses options that are not offered, and an exclusive option combined with others', () => {
+    expect(validateValue(radio, 99)).toMatch(/options offered/);
+    expect(validateValue(radio, '10')).toMatch(/options offered/);
+    expect(validateValue(checkbox, [1, 99])).toMatch(/options offered/);
+    expect(validateValue(checkbox, [1, 9])).toMatch(/None of these/);
+    expect(validateValue(checkbox, [1, 1])).toMatch(/once/);
+  });
+  it('refuses empty answers, pointing at Clear', () => {
+    expect(validateValue(text, '  ')).toMatch(/Clear/);
+    expect(validateValue(checkbox, [])).toMatch(/Clear/);
+  });
+});
+
+describe('validateValues', () => {
+  it('names every problem, including unknown and read-only variables', () => {
+    const ro = def({ name: 'PANEL_ID', writable: false });
+    expect(validateValues([text, date, ro], { JOB: 'ok', BIRTH: 'bad', PANEL_ID: 'x', NOPE: 'x' })).toEqual({
+      BIRTH: expect.stringMatching(/real date/),
+      PANEL_ID: expect.stringMatching(/Set by your panel/),
+      NOPE: expect.stringMatching(/does not ask/),
+    });
+  });
+});
+
+describe('diffDraft', () => {
+  it('keeps only drafted values that differ from the stored ones', () => {
+    const stored = { JOB: 'Nurse', HOBBIES: [2, 1], GENDER: 10 };
+    expect(diffDraft({ JOB: 'Nurse', HOBBIES: [1, 2], GENDER: 11, BIRTH: '1990-01-01' }, stored)).toEqual({
+      GENDER: 11,
+      BIRTH: '1990-01-01',
+    });
+    expect(diffDraft({ BIRTH: '' }, stored)).toEqual({});
+    expect(diffDraft({ JOB: '' }, stored)).toEqual({ JOB: '' });
+  });
+  it('treats an id stored as a numeric string as the same answer', () => {
+    expect(valuesEqual(10, '10')).toBe(true);
+    expect(valuesEqual([1, 2], ['2', '1'] as unknown as number[])).toBe(true);
+  });
+});
+
+describe('describeValue', () => {
+  it('shows option text rather than ids', () => {
+    expect(describeValue(checkbox, [2, 1])).toBe('Sport, Music');
+    expect(describeValue(radio, 11)).toBe('Man');
+    expect(describeValue(radio, 77)).toBe('Option 77');
+    expect(describeValue(text, 'Nurse')).toBe('Nurse');
+    expect(describeValue(text, undefined)).toBe('');
+  });
+});

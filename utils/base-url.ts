@@ -1,0 +1,56 @@
+/**
+ * Checking the API base URL a panelist types (issue 4). Shared by the options page, which refuses
+ * before sending, and the background, which must not trust what a page sends.
+ */
+
+export type BaseUrlCheck =
+  | { ok: true; /** Normalised: no trailing slash, no query or fragment. */ baseUrl: string; origin: string }
+  | { ok: false; message: string };
+
+/** Plain http is only acceptable where nothing crosses a network. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+const EXAMPLE = 'for example https://panel.example.com';
+
+export function checkBaseUrl(input: string): BaseUrlCheck {
+  const text = input.trim();
+  if (!text) return { ok: false, message: `Enter the API base URL, ${EXAMPLE}.` };
+
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, message: `“${text}” is not a complete web address. Enter it with https://, ${EXAMPLE}.` };
+  }
+
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { ok: false, message: `The API base URL must start with https://, ${EXAMPLE}.` };
+  }
+  if (!url.hostname) return { ok: false, message: `The API base URL has no host name; ${EXAMPLE}.` };
+  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
+    return {
+      ok: false,
+      message: 'Plain http:// is not safe for your access token. Use the https:// address of your panel.',
+    };
+  }
+  // A token must never be sent alongside credentials embedded in an address someone pasted.
+  if (url.username || url.password) {
+    return { ok: false, message: 'Remove the user name and password from the API base URL.' };
+  }
+  // Endpoint paths are appended to the base URL; a query or fragment would end up in the middle.
+  if (url.search || url.hash) {
+    return { ok: false, message: 'Remove the part after “?” or “#” from the API base URL.' };
+  }
+
+  const path = url.pathname.replace(/\/+$/, '');
+  return { ok: true, baseUrl: `${url.origin}${path}`, origin: url.origin };
+}
+
+/**
+ * The host permission pattern for an origin. Firefox refuses a port in a match pattern, and Chrome
+ * reads a pattern without one as "any port", so the port is left out on purpose.
+ */
+export function hostPermissionPattern(origin: string): string {
+  const url = new URL(origin);
+  return `${url.protocol}//${url.hostname}/*`;
+}

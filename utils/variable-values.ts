@@ -1,0 +1,150 @@
+import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
+
+/**
+ * Design §4 value rules as pure functions: how each variable is edited, the exclusive rule, the
+ * validation of a value before it is sent, and which drafted values differ from the stored ones.
+ * The options page and the background both use these, so a page and the server check agree.
+ */
+
+export type EditKind = 'text' | 'date' | 'single' | 'multi';
+
+export const MAX_TEXT_LENGTH = 1000;
+
+type Shape = Pick<VariableDefinition, 'type' | 'options'>;
+
+export function editKind(def: Shape): EditKind {
+  const type = def.type.trim().toLowerCase();
+  if (type === 'date') return 'date';
+  if (type === 'text' || def.options.length === 0) return 'text';
+  return type === 'checkbox' ? 'multi' : 'single';
+}
+
+/** Option ids held by a value, tolerating ids the server stored as numeric strings. */
+export function optionIds(value: VariableValue | undefined): number[] {
+  if (value === undefined || value === '') return [];
+  const list = Array.isArray(value) ? value : [value];
+  const ids: number[] = [];
+  for (const item of list) {
+    const id = typeof item === 'number' ? item : Number(item);
+    if (Number.isInteger(id) && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+export function optionId(value: VariableValue | undefined): number | null {
+  return optionIds(value)[0] ?? null;
+}
+
+export function textValue(value: VariableValue | undefined): string {
+  if (value === undefined) return '';
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+export function isEmptyValue(value: VariableValue | undefined): boolean {
+  if (value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'string' && value.trim() === '';
+}
+
+/** Same answer, whatever the order of checked options or how an id was typed. */
+export function valuesEqual(a: VariableValue | undefined, b: VariableValue | undefined): boolean {
+  if (isEmptyValue(a) && isEmptyValue(b)) return true;
+  if (isEmptyValue(a) || isEmptyValue(b)) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    const left = optionIds(a).sort((x, y) => x - y);
+    const right = optionIds(b).sort((x, y) => x - y);
+    return left.length === right.length && left.every((id, i) => id === right[i]);
+  }
+  return String(a) === String(b);
+}
+
+/**
+ * The checkbox group after the panelist (un)checks one option. Checking an exclusive option
+ * ("None of these") clears the others; checking another option clears any exclusive one.
+ */
+export function toggleOption(def: Pick<VariableDefinition, 'options'>, current: readonly number[], id: number, checked: boolean): number[] {
+  if (!checked) return current.filter((x) => x !== id);
+  const option = def.options.find((o) => o.id === id);
+  if (option?.exclusive) return [id];
+  const exclusive = new Set(def.options.filter((o) => o.exclusive).map((o) => o.id));
+  const kept = current.filter((x) => x !== id && !exclusive.has(x));
+  return [...kept, id];
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar date written `YYYY-MM-DD` (so 2023-02-30 is refused). */
+export function isValidDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function offered(def: Shape, id: unknown): VariableOption | undefined {
+  return typeof id === 'number' ? def.options.find((o) => o.id === id) : undefined;
+}
+
+/** Why a value cannot be sent for this variable, in words for the panelist; null when it can. */
+export function validateValue(def: Shape, value: unknown): string | null {
+  if (value === undefined || value === null || isEmptyValue(value as VariableValue)) {
+    return 'Give an answer, or use “Clear” to remove the stored one.';
+  }
+  switch (editKind(def)) {
+    case 'text':
+      if (typeof value !== 'string') return 'Enter your answer as text.';
+      return value.length > MAX_TEXT_LENGTH
+        ? `Keep this answer to ${MAX_TEXT_LENGTH} characters or fewer (it has ${value.length}).`
+        : null;
+    case 'date':
+      return typeof value === 'string' && isValidDate(value) ? null : 'Enter a real date: day, month and year.';
+    case 'single':
+      return offered(def, value) ? null : 'Choose one of the options offered.';
+    case 'multi': {
+      if (!Array.isArray(value) || !value.every((id) => offered(def, id))) {
+        return 'Choose only from the options offered.';
+      }
+      if (new Set(value).size !== value.length) return 'Each option can be chosen once.';
+      const exclusive = value.map((id) => offered(def, id)).find((o) => o?.exclusive);
+      return exclusive && value.length > 1 ? `“${exclusive.text}” cannot be combined with other answers.` : null;
+    }
+  }
+}
+
+/**
+ * Every problem with a set of values about to be sent, by variable name; empty when all can go.
+ * Also refuses names the panel does not define and variables the panelist may not change.
+ */
+export function validateValues(definitions: readonly VariableDefinition[], values: Record<string, unknown>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const def = definitions.find((d) => d.name === name);
+    const problem = !def
+      ? 'Your panel does not ask this question.'
+      : !def.writable
+        ? 'Set by your panel; you cannot change it here.'
+        : validateValue(def, value);
+    if (problem) problems[name] = problem;
+  }
+  return problems;
+}
+
+/** The drafted values that differ from what is stored: exactly what "Save changes" sends. */
+export function diffDraft(draft: StoredValues, stored: StoredValues): StoredValues {
+  const changes: StoredValues = {};
+  for (const [name, value] of Object.entries(draft)) {
+    if (!valuesEqual(value, stored[name])) changes[name] = value;
+  }
+  return changes;
+}
+
+/** A stored value as the panelist reads it: option labels rather than ids. */
+export function describeValue(def: Shape, value: VariableValue | undefined): string {
+  if (isEmptyValue(value)) return '';
+  const kind = editKind(def);
+  if (kind === 'text' || kind === 'date') return textValue(value);
+  return optionIds(value)
+    .map((id) => def.options.find((o) => o.id === id)?.text ?? `Option ${id}`)
+    .join(', ');
+}
