@@ -25,6 +25,8 @@ export interface AppError {
   retryAfterSeconds?: number;
   /** Variable name a refusal concerns, when the server or validation names one. */
   field?: string;
+  /** Set on a failed redemption once it is certain that no points were spent. */
+  nothingCharged?: boolean;
 }
 
 export class AppErrorException extends Error {

@@ -50,15 +50,33 @@ function ambiguous(error: AppError): boolean {
 }
 
 async function settle(entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
-  if (error && !ambiguous(error)) return finish({ ...entry, state: 'failed', error: withNothingCharged(error) });
+  // A clear refusal means the panel took nothing.
+  if (error && !ambiguous(error)) return finish({ ...entry, state: 'failed', error: { ...error, nothingCharged: true } });
   const found = await findRedemption(entry);
   let outcome: LedgerEntry;
   if (found.redemption) outcome = { ...entry, state: 'done', redemption: found.redemption };
   else if (!error) outcome = { ...entry, state: 'done', redemption: null };
-  else if (found.checked) outcome = { ...entry, state: 'failed', error: withNothingCharged(error) };
+  else if (found.checked) outcome = { ...entry, state: 'failed', error: notInHistory(entry, error) };
   else outcome = { ...entry, state: 'unknown', error };
   if (outcome.state === 'done') outcome.balanceAfter = await balanceNow();
   return finish(outcome);
+}
+
+const NO_ANSWER: Partial<Record<AppError['kind'], string>> = {
+  timeout: 'the panel took too long to answer',
+  network: 'the panel could not be reached',
+  server: 'the panel had a problem',
+  unexpected: 'the panel’s answer was not understood',
+};
+
+/** The answer was lost, but the history settles it: the redemption did not happen. */
+function notInHistory(entry: LedgerEntry, error: AppError): AppError {
+  const reason = NO_ANSWER[error.kind] ?? 'the panel did not confirm it';
+  return {
+    ...error,
+    message: `Redeeming ${entry.rewardName} did not go through (${reason}); your history shows no new redemption. Try again.`,
+    nothingCharged: true,
+  };
 }
 
 async function finish(entry: LedgerEntry): Promise<LedgerEntry> {
@@ -118,11 +136,4 @@ export async function dismissRedemption(): Promise<null> {
 
 function busyError(): AppError {
   return appError('busy', 'A redemption is already in progress. Wait for its outcome before redeeming again.');
-}
-
-function withNothingCharged(error: AppError): AppError {
-  if (error.kind === 'unauthorized' || error.kind === 'rejected' || error.kind === 'rate_limited' || ambiguous(error)) {
-    return { ...error, message: `${error.message} No points were spent.` };
-  }
-  return error;
 }

@@ -1,2 +1,7 @@
 import { render } from 'preact';
-render(<p>hello</p>, document.getElementById('app')!);
+import { App } from '../../components/popup/App';
+import { applyBrand } from '../../utils/brand';
+import './style.css';
+
+applyBrand();
+render(<App />, document.getElementById('app')!);

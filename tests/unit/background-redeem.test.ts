@@ -58,13 +58,14 @@ describe('redeeming', () => {
     const entry = await redeem(COFFEE);
     expect(apiRequests(sandbox, REDEEM)).toBe(1);
     expect(entry.state).toBe('failed');
-    expect(entry.error?.message).toMatch(/No points were spent/);
+    expect(entry.error).toMatchObject({ nothingCharged: true });
+    expect(entry.error?.message).toMatch(/did not go through/);
     expect(sandbox.state.balance).toBe(2500);
   });
 
   it('shows the server’s reason when points are short', async () => {
     const entry = await redeem(TRAVEL);
-    expect(entry).toMatchObject({ state: 'failed', error: { kind: 'rejected' } });
+    expect(entry).toMatchObject({ state: 'failed', error: { kind: 'rejected', nothingCharged: true } });
     expect(entry.error?.message).toMatch(/Insufficient points/);
     expect(sandbox.state.balance).toBe(2500);
   });

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'preact/hooks';
+import { appError, type AppError } from '../../utils/errors';
+import { sendMessage } from '../../utils/messages';
+import { latestRedemption } from '../../utils/reward-view';
+import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { ConfirmDialog } from './ConfirmDialog';
+import { ConnectPrompt } from './ConnectPrompt';
+import { Header } from './Header';
+import { LatestRedemption } from './LatestRedemption';
+import { RedeemOutcome } from './RedeemOutcome';
+import { RewardList } from './RewardList';
+import { Skeleton } from './Skeleton';
+import { SyncNotice } from './SyncNotice';
+import { useItem } from './use-item';
+import { useRedeemFlow } from './use-redeem-flow';
+
+/** Renders straight from storage; messages only ask the background to refresh or redeem. */
+export function App() {
+  const session = useItem(sessionItem);
+  const rewards = useItem(rewardsItem);
+  const history = useItem(historyItem);
+  const sync = useItem(syncItem);
+  const ledger = useItem(ledgerItem);
+  const flow = useRedeemFlow(ledger);
+  // Only for a background that does not answer at all; its own failures arrive through syncItem.
+  const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
+
+  const live = session?.connected === true && !session.rejected;
+  const refresh = (force: boolean) => {
+    setNoAnswer(null);
+    const failed = () => setNoAnswer(appError('unexpected', 'The extension is not responding. Try again.'));
+    sendMessage('refreshRewards', { force }).catch(failed);
+    sendMessage('refreshHistory', { force }).catch(failed);
+  };
+  useEffect(() => {
+    if (live) refresh(false);
+  }, [live]);
+
+  if (!session) return <Header />;
+  if (!live) {
+    return (
+      <>
+        <Header />
+        <ConnectPrompt rejected={session.rejected} />
+      </>
+    );
+  }
+
+  const balance = rewards?.data.balance.points ?? null;
+  const state = sync?.rewards;
+  const error = state?.error ?? noAnswer;
+  const pending = ledger?.state === 'pending';
+  const latest = latestRedemption(history?.data);
+  return (
+    <>
+      <div class="page" inert={flow.confirming !== null}>
+        <Header
+          balance={rewards?.data.balance}
+          fetchedAt={rewards?.fetchedAt}
+          stale={error !== null}
+          loading={state?.loading}
+          onRefresh={() => refresh(true)}
+        />
+        <main aria-busy={state?.loading === true}>
+          <SyncNotice error={error} loading={state?.loading === true} hasData={!!rewards} onRetry={() => refresh(true)} />
+          {ledger ? (
+            <RedeemOutcome entry={ledger} balance={balance} onDismiss={() => sendMessage('dismissRedemption').catch(() => {})} />
+          ) : (
+            latest && <LatestRedemption redemption={latest} />
+          )}
+          {rewards ? (
+            <RewardList
+              rewards={rewards.data.rewards}
+              balance={balance}
+              blocked={pending ? 'Wait for the current redemption to finish' : null}
+              onRedeem={flow.open}
+            />
+          ) : (
+            !error && <Skeleton />
+          )}
+        </main>
+      </div>
+      {flow.confirming && (
+        <ConfirmDialog
+          reward={flow.confirming}
+          balance={balance}
+          busy={pending || flow.inFlight}
+          error={flow.error}
+          onConfirm={flow.confirm}
+          onCancel={flow.cancel}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { AppError } from '../../utils/errors';
+import { formatPoints } from '../../utils/format';
+import type { Reward } from '../../utils/types';
+
+interface Props {
+  reward: Reward;
+  balance: number | null;
+  /** A redemption is pending in the ledger or this popup's request is still out. */
+  busy: boolean;
+  error: AppError | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** States the cost and the balance after; the panelist must say yes before anything is sent. */
+export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCancel }: Props) {
+  const dialog = useRef<HTMLDivElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // The least harmful choice gets focus, so a stray Enter never redeems.
+    cancel.current?.focus();
+  }, []);
+
+  const cost = reward.reward_point_cost ?? 0;
+  const after =
+    balance === null
+      ? 'Your balance is unknown here; the panel checks it when you confirm.'
+      : `Your balance will be ${formatPoints(balance - cost)} points.`;
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      onCancel();
+    } else if (e.key === 'Tab') {
+      trapTab(e, dialog.current);
+    }
+  };
+
+  return (
+    <div class="overlay">
+      <div
+        ref={dialog}
+        class="dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="confirm-title"
+        aria-describedby="confirm-text"
+        onKeyDown={onKeyDown}
+      >
+        <h2 id="confirm-title">Confirm redemption</h2>
+        <p id="confirm-text">
+          Redeem {reward.name} for {formatPoints(cost)} points? {after}
+        </p>
+        {busy && (
+          <p class="muted" role="status">
+            A redemption is in progress…
+          </p>
+        )}
+        {error && (
+          <p class="error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <div class="dialog-actions">
+          <button ref={cancel} type="button" class="btn" onClick={onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            class="btn btn-primary"
+            aria-label={`Confirm redeeming ${reward.name}`}
+            disabled={busy}
+            onClick={onConfirm}
+          >
+            Confirm
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Keeps Tab inside the dialog; the page behind it is inert as well. */
+function trapTab(e: KeyboardEvent, root: HTMLElement | null): void {
+  const focusable = Array.from(root?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? []);
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}

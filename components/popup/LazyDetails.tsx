@@ -1,0 +1,32 @@
+import type { FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Reward } from '../../utils/types';
+
+type Details = FunctionComponent<{ reward: Reward }>;
+let loaded: Details | undefined;
+
+/** The details view and its sanitizer load on first use, outside the popup's first chunk. */
+export function LazyDetails({ reward }: { reward: Reward }) {
+  const [View, setView] = useState<Details | undefined>(() => loaded);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (View) return;
+    let live = true;
+    import('./RewardDetails').then(
+      (m) => {
+        loaded = m.RewardDetails;
+        if (live) setView(() => m.RewardDetails);
+      },
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (View) return <View reward={reward} />;
+  return (
+    <p class="muted details" aria-busy={!failed}>
+      {failed ? 'Details could not be shown.' : 'Loading details…'}
+    </p>
+  );
+}

@@ -1,0 +1,24 @@
+import { useState } from 'preact/hooks';
+import { REWARD_IMAGE_WIDTH, rewardImage } from '../../utils/reward-view';
+import type { Reward } from '../../utils/types';
+
+/** Decorative: the reward's name is the text beside it, so the alt is empty. */
+export function RewardImage({ reward }: { reward: Reward }) {
+  const [broken, setBroken] = useState(false);
+  const image = rewardImage(reward);
+  if (!image || broken) return <span class="reward-img" aria-hidden="true" />;
+  return (
+    <img
+      class="reward-img"
+      src={image.src}
+      srcset={image.srcset}
+      sizes={image.sizes}
+      width={REWARD_IMAGE_WIDTH}
+      height={REWARD_IMAGE_WIDTH}
+      loading="lazy"
+      decoding="async"
+      alt=""
+      onError={() => setBroken(true)}
+    />
+  );
+}

@@ -1,0 +1,66 @@
+import { useMemo, useState } from 'preact/hooks';
+import { FILTER_THRESHOLD, filterRewards, sortRewards } from '../../utils/reward-view';
+import type { Reward } from '../../utils/types';
+import { RewardRow } from './RewardRow';
+
+interface Props {
+  rewards: Reward[];
+  balance: number | null;
+  blocked: string | null;
+  onRedeem: (reward: Reward) => void;
+}
+
+export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
+  const [query, setQuery] = useState('');
+  const [affordableOnly, setAffordableOnly] = useState(false);
+  const sorted = useMemo(() => sortRewards(rewards, balance), [rewards, balance]);
+  const filterable = rewards.length > FILTER_THRESHOLD;
+  const shown = filterable ? filterRewards(sorted, query, affordableOnly, balance) : sorted;
+
+  if (rewards.length === 0) {
+    return <p class="empty">No rewards are available for your panel right now.</p>;
+  }
+  return (
+    <section aria-labelledby="rewards-title">
+      <h2 id="rewards-title" class="visually-hidden">
+        Rewards
+      </h2>
+      {filterable && (
+        <div class="filters">
+          <label class="visually-hidden" for="reward-search">
+            Search rewards
+          </label>
+          <input
+            id="reward-search"
+            type="search"
+            placeholder="Search rewards"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
+          {balance !== null && (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={affordableOnly}
+                onChange={(e) => setAffordableOnly(e.currentTarget.checked)}
+              />
+              Affordable only
+            </label>
+          )}
+          <p class="visually-hidden" role="status">
+            {shown.length} of {rewards.length} rewards
+          </p>
+        </div>
+      )}
+      {shown.length === 0 ? (
+        <p class="empty">No rewards match.</p>
+      ) : (
+        <ul class="rewards">
+          {shown.map((r) => (
+            <RewardRow key={r.id} reward={r} balance={balance} blocked={blocked} onRedeem={onRedeem} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

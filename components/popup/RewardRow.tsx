@@ -1,0 +1,85 @@
+import { useState } from 'preact/hooks';
+import { formatMoney, formatPoints } from '../../utils/format';
+import { kindLabel, rewardProgress } from '../../utils/reward-view';
+import type { Reward } from '../../utils/types';
+import { LazyDetails } from './LazyDetails';
+import { RewardImage } from './RewardImage';
+
+interface Props {
+  reward: Reward;
+  balance: number | null;
+  /** Why no redemption can start now (another one is pending), or null. */
+  blocked: string | null;
+  onRedeem: (reward: Reward) => void;
+}
+
+export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
+  const [open, setOpen] = useState(false);
+  const cost = reward.reward_point_cost;
+  const progress = rewardProgress(balance, cost);
+  const base = `reward-${reward.id}`;
+  const short = progress.affordable === false ? `You need ${formatPoints(progress.missing ?? 0)} more points` : null;
+  // Being short is the reason that lasts; a pending redemption is only a wait.
+  const caption = short
+    ? { id: `${base}-need`, text: short, tone: 'muted' }
+    : blocked
+      ? { id: `${base}-wait`, text: blocked, tone: 'muted' }
+      : progress.affordable
+        ? { id: `${base}-need`, text: 'Enough points', tone: 'ok' }
+        : null;
+  const disabled = short !== null || blocked !== null;
+  return (
+    <li class="reward">
+      <div class="reward-main">
+        <RewardImage reward={reward} />
+        <div class="reward-body">
+          <h3 class="reward-name">{reward.name}</h3>
+          <p class="reward-meta">
+            <span class="tag">{kindLabel(reward)}</span> {formatMoney(reward.cost, reward.cost_currency)}
+            {cost !== null && (
+              <>
+                {' · '}
+                <strong>{formatPoints(cost)} points</strong>
+              </>
+            )}
+          </p>
+          {balance !== null && cost !== null && (
+            <progress
+              value={Math.min(balance, cost)}
+              max={Math.max(cost, 1)}
+              aria-label={`${formatPoints(Math.min(balance, cost))} of ${formatPoints(cost)} points`}
+            />
+          )}
+          <div class="reward-foot">
+            <span id={caption?.id} class={`small ${caption?.tone ?? ''}`}>
+              {caption?.text}
+            </span>
+            <button
+              type="button"
+              class="btn btn-quiet btn-small"
+              aria-expanded={open}
+              aria-controls={`${base}-details`}
+              aria-label={`Details for ${reward.name}`}
+              onClick={() => setOpen(!open)}
+            >
+              Details
+            </button>
+            <button
+              type="button"
+              class="btn btn-primary btn-small"
+              aria-label={`Redeem ${reward.name}`}
+              aria-describedby={disabled ? caption?.id : undefined}
+              disabled={disabled}
+              onClick={() => onRedeem(reward)}
+            >
+              Redeem
+            </button>
+          </div>
+        </div>
+      </div>
+      <div id={`${base}-details`} hidden={!open}>
+        {open && <LazyDetails reward={reward} />}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,276 @@
+/**
+ * The popup in Chromium against the sandbox (issue 3, "Done when"). Each test gets a fresh
+ * browser profile and sandbox, connected through the options page as a panelist would.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterEach, expect, test } from 'vitest';
+import { startSandbox, type FaultRule, type RecordedRequest, type SandboxState } from '../sandbox/server';
+import { E2E_SANDBOX_PORT } from './config';
+import { launchExtension, type ExtensionSession, type LaunchOptions } from './harness';
+
+const REDEEM_PATH = '/v1/panel/redemption';
+const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
+
+const sessions: ExtensionSession[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function start(options: LaunchOptions = {}): Promise<ExtensionSession> {
+  const ext = await launchExtension(options);
+  sessions.push(ext);
+  await ext.connect();
+  return ext;
+}
+
+async function openPopup(ext: ExtensionSession): Promise<Page> {
+  const page = await ext.openPage('popup.html');
+  await page.setViewportSize({ width: 400, height: 600 });
+  return page;
+}
+
+async function control<T>(ext: ExtensionSession, path: string, method = 'GET', body?: unknown): Promise<T> {
+  const response = await fetch(`${ext.sandbox.url}/__sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const serverState = (ext: ExtensionSession) => control<SandboxState>(ext, '/state');
+const injectFault = (ext: ExtensionSession, rule: FaultRule) => control(ext, '/faults', 'POST', rule);
+
+async function redeemRequests(ext: ExtensionSession): Promise<number> {
+  const { requests } = await control<{ requests: RecordedRequest[] }>(ext, '/requests');
+  return requests.filter((r) => r.path === REDEEM_PATH && r.method !== 'OPTIONS').length;
+}
+
+async function badgeText(ext: ExtensionSession): Promise<string> {
+  return (await ext.worker()).evaluate(() => chrome.action.getBadgeText({}));
+}
+
+async function ledgerState(ext: ExtensionSession): Promise<string | undefined> {
+  return (await ext.worker()).evaluate(async () => {
+    const { ledger } = await chrome.storage.local.get('ledger');
+    return (ledger as { state?: string } | null | undefined)?.state;
+  });
+}
+
+async function confirmRedeeming(popup: Page, name: string): Promise<void> {
+  await popup.getByRole('button', { name: `Redeem ${name}` }).click();
+  await popup.getByRole('button', { name: `Confirm redeeming ${name}` }).click();
+}
+
+test('shows the seeded balance and rewards, affordable first, and saves a screenshot', async () => {
+  const ext = await start();
+  const popup = await openPopup(ext);
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+  await expect.poll(() => popup.getByText(/^Updated /).textContent()).toMatch(/Updated (just now|.* ago)/);
+  const seeded = (await serverState(ext)).rewards;
+  const names = await popup.locator('.reward-name').allTextContents();
+  expect(names.toSorted()).toEqual(seeded.map((r) => r.name).toSorted());
+  // Affordable ones come first, then the rest.
+  const costOf = (name: string) => seeded.find((r) => r.name === name)!.reward_point_cost!;
+  const affordable = seeded.filter((r) => r.reward_point_cost! <= 2500).length;
+  expect(affordable).toBeGreaterThan(0);
+  expect(names.slice(0, affordable).every((n) => costOf(n) <= 2500)).toBe(true);
+  expect(names.slice(affordable).every((n) => costOf(n) > 2500)).toBe(true);
+  await expect.poll(() => popup.getByText('You need 2,500 more points').count()).toBe(1); // PixelPlay $50
+  expect(await popup.getByRole('searchbox', { name: 'Search rewards' }).isVisible()).toBe(true);
+  expect(await badgeText(ext)).toBe('2.5k');
+
+  await mkdir('tests/e2e/screenshots', { recursive: true });
+  await popup.screenshot({ path: 'tests/e2e/screenshots/popup.png' });
+});
+
+test('a redemption goes through: balance, history and badge change', async () => {
+  const ext = await start();
+  const popup = await openPopup(ext);
+  await confirmRedeeming(popup, COFFEE);
+
+  const outcome = popup.getByRole('region', { name: `Redeemed ${COFFEE}` });
+  await outcome.waitFor();
+  await expect.poll(() => outcome.textContent()).toContain('Your balance is now 2,000 points.');
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,000 points');
+  expect(await outcome.getByRole('region', { name: 'New history entry' }).textContent()).toContain(COFFEE);
+
+  const state = await serverState(ext);
+  expect(state.balance).toBe(2000);
+  expect(state.redemptions).toHaveLength(10);
+  expect(state.redemptions.at(-1)?.reward.name).toBe(COFFEE);
+  await expect.poll(() => badgeText(ext)).toBe('2k');
+
+  // Closing the outcome shows the history's latest entry instead.
+  await outcome.getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
+});
+
+test('clicking Confirm several times fast creates exactly one redemption', async () => {
+  const ext = await start();
+  // A slow answer keeps the window for a second request wide open.
+  await injectFault(ext, { path: REDEEM_PATH, delayMs: 1500 });
+  const popup = await openPopup(ext);
+  await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
+  const confirm = popup.getByRole('button', { name: `Confirm redeeming ${COFFEE}` });
+  await confirm.waitFor();
+  // Clicks in one task, before the popup can re-render and disable the button.
+  await confirm.evaluate((button: HTMLButtonElement) => {
+    button.click();
+    button.click();
+    button.click();
+  });
+  await popup.getByRole('region', { name: `Redeemed ${COFFEE}` }).waitFor();
+  expect(await redeemRequests(ext)).toBe(1);
+  const state = await serverState(ext);
+  expect(state.redemptions).toHaveLength(10);
+  expect(state.balance).toBe(2000);
+});
+
+test('a redemption confirmed in a popup that then closes still completes and shows on reopening', async () => {
+  const ext = await start();
+  await injectFault(ext, { path: REDEEM_PATH, delayMs: 3000 });
+  const popup = await openPopup(ext);
+  await confirmRedeeming(popup, COFFEE);
+  await popup.getByRole('region', { name: `Redeeming ${COFFEE}…` }).waitFor();
+  await popup.close();
+
+  await expect.poll(async () => (await serverState(ext)).redemptions.length, { timeout: 15_000 }).toBe(10);
+  await expect.poll(() => ledgerState(ext), { timeout: 15_000 }).toBe('done');
+  const reopened = await openPopup(ext);
+  const outcome = reopened.getByRole('region', { name: `Redeemed ${COFFEE}` });
+  await outcome.waitFor();
+  await expect.poll(() => outcome.textContent()).toContain('Your balance is now 2,000 points.');
+  expect(await redeemRequests(ext)).toBe(1);
+});
+
+test('an injected 500 shows a clear message and charges nothing', async () => {
+  const ext = await start();
+  await injectFault(ext, { path: REDEEM_PATH, status: 500 });
+  const popup = await openPopup(ext);
+  await confirmRedeeming(popup, COFFEE);
+
+  const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
+  await alert.waitFor();
+  expect(await alert.textContent()).toMatch(/Nothing was charged/);
+  const state = await serverState(ext);
+  expect(state.balance).toBe(2500);
+  expect(state.redemptions).toHaveLength(9);
+  // A redeem is never retried blindly.
+  expect(await redeemRequests(ext)).toBe(1);
+  expect(await popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+});
+
+test('insufficient points on the server shows its message and charges nothing', async () => {
+  const ext = await start();
+  const popup = await openPopup(ext);
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+  // The popup still believes its cached 2,500; the server now holds less.
+  await control(ext, '/state', 'PATCH', { balance: 100 });
+  await confirmRedeeming(popup, COFFEE);
+
+  const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
+  await alert.waitFor();
+  const text = await alert.textContent();
+  expect(text).toContain('Insufficient points');
+  expect(text).toMatch(/Nothing was charged/);
+  const state = await serverState(ext);
+  expect(state.balance).toBe(100);
+  expect(state.redemptions).toHaveLength(9);
+});
+
+test('shows cached data at once with the sandbox stopped, and the error on refresh', async () => {
+  const sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
+  let stopped = false;
+  cleanups.push(async () => {
+    if (!stopped) await sandbox.close();
+  });
+  const ext = await start({ sandbox });
+  const first = await openPopup(ext);
+  await expect.poll(() => first.locator('.hdr-balance').textContent()).toBe('2,500 points');
+  await first.close();
+  await sandbox.close();
+  stopped = true;
+
+  const popup = await openPopup(ext);
+  await popup.getByText(COFFEE, { exact: true }).waitFor({ timeout: 2000 });
+  expect(await popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+  await popup.getByRole('button', { name: 'Refresh' }).click();
+  const alert = popup.getByRole('alert').filter({ hasText: 'Showing saved data.' });
+  await alert.waitFor({ timeout: 30_000 });
+  expect(await popup.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+  expect(await popup.getByText(COFFEE, { exact: true }).isVisible()).toBe(true);
+});
+
+test('details show sanitized HTML: no script, handlers or javascript: links; links open in a new tab', async () => {
+  const sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
+  cleanups.push(() => sandbox.close());
+  const [coffee, ...others] = sandbox.state.rewards;
+  sandbox.state.rewards = [
+    {
+      ...coffee!,
+      meta_data: {
+        ...coffee!.meta_data,
+        description:
+          '<p>Good <b>coffee</b>.<script>window.__pwned = 1</script></p><img src="x" onerror="window.__pwned = 2">' +
+          '<a href="javascript:window.__pwned = 3">bad</a> <a href="https://brand.example/terms" target="_self">terms</a>' +
+          '<form action="https://evil.example"><input name="card"></form><style>body{display:none}</style>',
+      },
+    },
+    ...others,
+  ];
+  const ext = await start({ sandbox });
+  const popup = await openPopup(ext);
+  await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+  await popup.getByRole('heading', { name: 'Description' }).waitFor();
+
+  const html = await popup.locator('.details .html').first().innerHTML();
+  expect(html).toContain('<b>coffee</b>');
+  expect(html).not.toMatch(/<script|onerror|javascript:|<form|<input|<style/i);
+  const link = popup.getByRole('link', { name: 'terms', exact: true });
+  expect(await link.getAttribute('target')).toBe('_blank');
+  expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+  expect(await popup.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await popup.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
+});
+
+test('keyboard alone: Redeem opens the confirmation, Escape cancels, focus comes back; axe finds nothing', async () => {
+  const ext = await start();
+  const popup = await openPopup(ext);
+  const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
+  await redeem.focus();
+  await popup.keyboard.press('Enter');
+  const dialog = popup.getByRole('alertdialog', { name: 'Confirm redemption' });
+  await dialog.waitFor();
+  expect(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await axeViolations(popup)).toEqual([]);
+  await popup.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await redeem.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await redeemRequests(ext)).toBe(0);
+
+  await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+  await popup.getByRole('heading', { name: 'Description' }).waitFor();
+  expect(await axeViolations(popup)).toEqual([]);
+  await popup.emulateMedia({ colorScheme: 'dark' });
+  expect(await axeViolations(popup)).toEqual([]);
+});
+
+let axeSource: string | undefined;
+
+/** Runs axe-core in the page; evaluate() is not subject to the extension page's CSP. */
+async function axeViolations(page: Page): Promise<string[]> {
+  axeSource ??= await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
+  });
+}

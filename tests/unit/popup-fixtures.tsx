@@ -1,0 +1,260 @@
+/**
+ * Shared by the popup component tests: data builders, rendering, and role/name queries in the
+ * spirit of Testing Library (not installed) over plain DOM.
+ */
+import { render } from 'preact';
+import { expect } from 'vitest';
+import { App } from '../../components/popup/App';
+import type { Result } from '../../utils/messages';
+import {
+  historyItem,
+  ledgerItem,
+  rewardsItem,
+  sessionItem,
+  syncItem,
+  type LedgerEntry,
+  type SyncState,
+} from '../../utils/storage-items';
+import type { Redemption, Reward } from '../../utils/types';
+
+export const CONNECTED = {
+  connected: true,
+  baseUrl: 'https://panel.example',
+  origin: 'https://panel.example',
+  tokenHint: 'abcd',
+  rejected: false,
+};
+
+export function giftCard(id: number, name: string, points: number, extra: Partial<Reward> = {}): Reward {
+  return {
+    id,
+    name,
+    cost: points / 100,
+    cost_currency: 'USD',
+    type: 'giftcard_aggregator',
+    image_url: `https://img.example/${id}.png`,
+    meta_data: {
+      reward_type: 'gift card',
+      brand_name: name.split(' ')[0],
+      image_urls: { '80w-326ppi': `https://img.example/${id}-80.png`, '300w-326ppi': `https://img.example/${id}-300.png` },
+      value_type: 'FIXED_VALUE',
+      countries: ['US'],
+    },
+    reward_point_cost: points,
+    ...extra,
+  };
+}
+
+export function wallet(id: number, name: string, points: number): Reward {
+  return {
+    id,
+    name,
+    cost: points / 100,
+    cost_currency: 'EUR',
+    type: 'payment_wallet',
+    image_url: `https://img.example/${id}.png`,
+    meta_data: { image_url: `https://img.example/${id}-meta.png` },
+    reward_point_cost: points,
+  };
+}
+
+export function redemption(id: number, reward: Reward, createdAt: string, extra: Partial<Redemption> = {}): Redemption {
+  return {
+    id,
+    cost: reward.cost,
+    currency: reward.cost_currency,
+    reward_point_cost: reward.reward_point_cost ?? 0,
+    reward: { ...reward, reward_point_cost: null },
+    approved: false,
+    processed: false,
+    created_at: createdAt,
+    updated_at: createdAt,
+    failed: false,
+    refunded: false,
+    partner_status: null,
+    failed_reason: null,
+    transaction_id: null,
+    ...extra,
+  };
+}
+
+export const IDLE: SyncState = { loading: false, error: null, attemptedAt: 0 };
+
+export async function seed(options: {
+  rewards?: Reward[];
+  balance?: number | null;
+  fetchedAt?: number;
+  history?: Redemption[];
+  rewardsSync?: Partial<SyncState>;
+  ledger?: LedgerEntry | null;
+}): Promise<void> {
+  await sessionItem.setValue(CONNECTED);
+  if (options.rewards) {
+    await rewardsItem.setValue({
+      data: {
+        rewards: options.rewards,
+        balance: options.balance === null ? { points: null, source: 'unknown' } : { points: options.balance ?? 0, source: 'rewards' },
+      },
+      fetchedAt: options.fetchedAt ?? Date.now() - 120_000,
+    });
+  }
+  if (options.history) await historyItem.setValue({ data: options.history, fetchedAt: Date.now() });
+  await syncItem.setValue({ rewards: { ...IDLE, ...options.rewardsSync }, history: IDLE, profile: IDLE });
+  if (options.ledger !== undefined) await ledgerItem.setValue(options.ledger);
+}
+
+export function ledger(state: LedgerEntry['state'], extra: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    requestId: `req-${state}`,
+    rewardId: 1,
+    rewardName: 'Amazon $5',
+    points: 500,
+    startedAt: Date.now() - 1000,
+    state,
+    ...extra,
+  };
+}
+
+/**
+ * What the mocked messages module records. Each test file mocks '../../utils/messages' with
+ * a fake `sendMessage` over a `background` made with vi.hoisted (see popup-states.test.tsx).
+ */
+export interface FakeBackground {
+  calls: Array<{ type: string; data: unknown }>;
+  answers: Record<string, (data: unknown) => Promise<Result<unknown>> | Result<unknown>>;
+}
+
+let root: HTMLElement | null = null;
+
+export function mount(): HTMLElement {
+  unmount();
+  root = document.createElement('div');
+  document.body.append(root);
+  render(<App />, root);
+  return root;
+}
+
+export function unmount(): void {
+  if (root) {
+    render(null, root);
+    root.remove();
+    root = null;
+  }
+}
+
+/** Retries until the callback stops throwing, like Testing Library's waitFor. */
+export async function waitFor<T>(check: () => T, timeoutMs = 2000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+const IMPLICIT_ROLES: Record<string, (el: Element) => string | null> = {
+  BUTTON: () => 'button',
+  A: (el) => (el.hasAttribute('href') ? 'link' : null),
+  INPUT: (el) => {
+    const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+    if (type === 'checkbox') return 'checkbox';
+    if (type === 'search') return 'searchbox';
+    return 'textbox';
+  },
+  PROGRESS: () => 'progressbar',
+  SECTION: (el) => (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : null),
+  UL: () => 'list',
+  LI: () => 'listitem',
+  H1: () => 'heading',
+  H2: () => 'heading',
+  H3: () => 'heading',
+  H4: () => 'heading',
+};
+
+function roleOf(el: Element): string | null {
+  return el.getAttribute('role') ?? IMPLICIT_ROLES[el.tagName]?.(el) ?? null;
+}
+
+function text(el: Element | null | undefined): string {
+  return (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Accessible name, for the cases this popup uses: aria-label, aria-labelledby, label, text. */
+export function nameOf(el: Element): string {
+  const label = el.getAttribute('aria-label');
+  if (label) return label.trim();
+  const labelledBy = el.getAttribute('aria-labelledby');
+  if (labelledBy) return labelledBy.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ');
+  if (el.id) {
+    const forLabel = document.querySelector(`label[for="${el.id}"]`);
+    if (forLabel) return text(forLabel);
+  }
+  const wrapping = el.closest('label');
+  if (wrapping && el.tagName === 'INPUT') return text(wrapping);
+  return text(el);
+}
+
+/** Hidden by `hidden` or inside it; matches what a screen reader or a user can reach. */
+function isHidden(el: Element): boolean {
+  return el.closest('[hidden]') !== null;
+}
+
+export function queryAllByRole(container: ParentNode, role: string, name?: string | RegExp): HTMLElement[] {
+  return Array.from(container.querySelectorAll<HTMLElement>('*')).filter((el) => {
+    if (roleOf(el) !== role || isHidden(el)) return false;
+    if (name === undefined) return true;
+    const accessible = nameOf(el);
+    return typeof name === 'string' ? accessible === name : name.test(accessible);
+  });
+}
+
+export function getByRole(container: ParentNode, role: string, name?: string | RegExp): HTMLElement {
+  const found = queryAllByRole(container, role, name);
+  if (found.length !== 1) {
+    const all = queryAllByRole(container, role).map((el) => `"${nameOf(el)}"`);
+    throw new Error(`Expected one ${role} named ${String(name)}, found ${found.length}. ${role}s: ${all.join(', ')}`);
+  }
+  return found[0]!;
+}
+
+export function getByText(container: ParentNode, match: string | RegExp): HTMLElement {
+  const hits = Array.from(container.querySelectorAll<HTMLElement>('*')).filter((el) => {
+    const own = text(el);
+    const ok = typeof match === 'string' ? own.includes(match) : match.test(own);
+    // The innermost element holding the text, not each of its ancestors.
+    return ok && !Array.from(el.children).some((child) => (typeof match === 'string' ? text(child).includes(match) : match.test(text(child))));
+  });
+  if (hits.length === 0) throw new Error(`No element with text ${String(match)} in: ${text(container as Element)}`);
+  return hits[0]!;
+}
+
+export function queryByText(container: ParentNode, match: string | RegExp): HTMLElement | null {
+  try {
+    return getByText(container, match);
+  } catch {
+    return null;
+  }
+}
+
+/** Names of the reward rows in display order. */
+export function rewardOrder(container: ParentNode): string[] {
+  return Array.from(container.querySelectorAll('.reward-name')).map((el) => text(el));
+}
+
+export async function click(el: HTMLElement): Promise<void> {
+  el.click();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export async function type(input: HTMLInputElement, value: string): Promise<void> {
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export function expectDisabled(el: HTMLElement, disabled = true): void {
+  expect((el as HTMLButtonElement).disabled).toBe(disabled);
+}

@@ -1,0 +1,173 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import {
+  click,
+  getByRole,
+  getByText,
+  giftCard,
+  mount,
+  queryAllByRole,
+  rewardOrder,
+  seed,
+  type,
+  unmount,
+  waitFor,
+  wallet,
+  type FakeBackground,
+} from './popup-fixtures';
+
+const background = vi.hoisted((): FakeBackground => ({ calls: [], answers: {} }));
+vi.mock('../../utils/messages', () => ({
+  sendMessage: async (type: string, data?: unknown) => {
+    background.calls.push({ type, data });
+    return background.answers[type]?.(data) ?? { ok: true, data: null };
+  },
+}));
+// DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
+vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+});
+afterEach(unmount);
+
+const many = [
+  giftCard(1, 'Far Away Books', 9000),
+  giftCard(2, 'Amazon $5', 500),
+  wallet(3, 'PayWave $10', 1000),
+  giftCard(4, 'Close Cinema', 1200),
+  giftCard(5, 'Cheap Coffee', 200),
+  giftCard(6, 'Closer Games', 1100),
+  giftCard(7, 'Exact Market', 1000),
+  giftCard(8, 'Middle Music', 3000),
+  giftCard(9, 'Amazon $50', 5000),
+];
+
+describe('reward list', () => {
+  it('sorts affordable first, then the closest, then the cheapest', async () => {
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    expect(rewardOrder(root)).toEqual([
+      'Cheap Coffee',
+      'Amazon $5',
+      'Exact Market',
+      'PayWave $10',
+      'Closer Games',
+      'Close Cinema',
+      'Middle Music',
+      'Amazon $50',
+      'Far Away Books',
+    ]);
+  });
+
+  it('shows money, points, kind, and a progress bar named with the figures', async () => {
+    await seed({ rewards: [giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)], balance: 2000 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Target $50'));
+    const target = getByText(root, 'Target $50').closest('li')!;
+    expect(target.textContent).toContain('Gift card');
+    expect(target.textContent).toContain('$50.00');
+    expect(target.textContent).toContain('5,000 points');
+    const bar = getByRole(target, 'progressbar', '2,000 of 5,000 points') as HTMLProgressElement;
+    expect([bar.value, bar.max]).toEqual([2000, 5000]);
+    expect(target.textContent).toContain('You need 3,000 more points');
+
+    const paywave = getByText(root, 'PayWave $10').closest('li')!;
+    expect(paywave.textContent).toContain('Wallet');
+    expect(paywave.textContent).toContain('€10.00');
+    expect(getByRole(paywave, 'progressbar', '1,000 of 1,000 points')).toBeTruthy();
+    expect(paywave.textContent).toContain('Enough points');
+  });
+
+  it('disables Redeem with the reason when the known balance is short', async () => {
+    await seed({ rewards: [giftCard(2, 'Target $50', 5000), giftCard(3, 'Amazon $5', 500)], balance: 2000 });
+    const root = mount();
+    const redeem = (await waitFor(() => getByRole(root, 'button', 'Redeem Target $50'))) as HTMLButtonElement;
+    expect(redeem.disabled).toBe(true);
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('You need 3,000 more points');
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('gives images a srcset from image_urls, lazy loading and an empty alt', async () => {
+    await seed({ rewards: [giftCard(2, 'Amazon $5', 500)], balance: 2000 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    const img = root.querySelector('img')!;
+    expect(img.getAttribute('srcset')).toBe('https://img.example/2-80.png 80w, https://img.example/2-300.png 300w');
+    expect(img.getAttribute('sizes')).toBe('56px');
+    expect(img.getAttribute('src')).toBe('https://img.example/2.png');
+    expect(img.getAttribute('loading')).toBe('lazy');
+    expect(img.getAttribute('alt')).toBe('');
+  });
+
+  it('has no search or filter with 8 rewards or fewer', async () => {
+    await seed({ rewards: many.slice(0, 8), balance: 1000 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    expect(queryAllByRole(root, 'searchbox')).toHaveLength(0);
+    expect(queryAllByRole(root, 'checkbox')).toHaveLength(0);
+  });
+
+  it('with more than 8 rewards, searches by name and filters to affordable ones', async () => {
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    const search = (await waitFor(() => getByRole(root, 'searchbox', 'Search rewards'))) as HTMLInputElement;
+    await type(search, 'amazon');
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon $5', 'Amazon $50']));
+    expect(getByText(root, '2 of 9 rewards')).toBeTruthy();
+
+    await click(getByRole(root, 'checkbox', 'Affordable only'));
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon $5']));
+
+    await type(search, '');
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon $5', 'Exact Market', 'PayWave $10']));
+
+    await type(search, 'zzz');
+    await waitFor(() => getByText(root, 'No rewards match.'));
+  });
+
+  it('details: a toggle per reward shows sanitized HTML, the value range and countries', async () => {
+    const variable = giftCard(2, 'Visa Prepaid', 500, {
+      meta_data: {
+        reward_type: 'gift card',
+        value_type: 'VARIABLE_VALUE',
+        min_value: '5.00',
+        max_value: '100.00',
+        currency_code: 'USD',
+        countries: ['US', 'CA'],
+        description: '<p>Spend it <b>anywhere</b>.</p>',
+        terms: '<p>Terms apply.</p>',
+        disclaimer: '<p>Not a bank.</p>',
+        redemption_instructions: '<p>Enter the code.</p>',
+      },
+    });
+    await seed({ rewards: [variable], balance: 2000 });
+    const root = mount();
+    const toggle = await waitFor(() => getByRole(root, 'button', 'Details for Visa Prepaid'));
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(panel.hidden).toBe(true);
+
+    await click(toggle);
+    await waitFor(() => expect(panel.querySelectorAll('[data-sanitized]')).toHaveLength(4));
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(panel.hidden).toBe(false);
+    for (const heading of ['Description', 'How to redeem', 'Terms', 'Disclaimer']) {
+      expect(getByRole(panel, 'heading', heading)).toBeTruthy();
+    }
+    expect(panel.textContent).toContain('Spend it anywhere.');
+    expect(panel.textContent).toContain('Value: $5.00–$100.00');
+    expect(panel.textContent).toMatch(/Usable in: United States, Canada/);
+
+    await click(toggle);
+    expect(panel.hidden).toBe(true);
+  });
+
+  it('says so when there are no rewards', async () => {
+    await seed({ rewards: [], balance: 100 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'No rewards are available for your panel right now.'));
+  });
+});

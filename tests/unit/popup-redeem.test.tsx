@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { appError } from '../../utils/errors';
+import type { Result } from '../../utils/messages';
+import { ledgerItem } from '../../utils/storage-items';
+import {
+  click,
+  getByRole,
+  getByText,
+  giftCard,
+  ledger,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+  type FakeBackground,
+} from './popup-fixtures';
+
+const background = vi.hoisted((): FakeBackground => ({ calls: [], answers: {} }));
+vi.mock('../../utils/messages', () => ({
+  sendMessage: async (type: string, data?: unknown) => {
+    background.calls.push({ type, data });
+    return background.answers[type]?.(data) ?? { ok: true, data: null };
+  },
+}));
+
+const amazon = giftCard(1, 'Amazon $5', 500);
+const target = giftCard(2, 'Target $50', 5000);
+const redeemCalls = () => background.calls.filter((c) => c.type === 'redeem');
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+  background.answers = {};
+});
+afterEach(unmount);
+
+async function openConfirmation(root: HTMLElement, name = 'Amazon $5'): Promise<HTMLElement> {
+  const redeem = await waitFor(() => getByRole(root, 'button', `Redeem ${name}`));
+  redeem.focus();
+  await click(redeem);
+  return waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
+}
+
+describe('redeem confirmation', () => {
+  it('states the cost and the balance after, and moves focus into it', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    expect(getByText(dialog, /^Redeem/).textContent).toBe(
+      'Redeem Amazon $5 for 500 points? Your balance will be 2,000 points.',
+    );
+    expect(dialog.getAttribute('aria-describedby')).toBe('confirm-text');
+    await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
+    expect(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5')).toBeTruthy();
+    expect(root.querySelector('.page')?.hasAttribute('inert') || (root.querySelector('.page') as HTMLElement & { inert?: boolean }).inert).toBeTruthy();
+    expect(redeemCalls()).toEqual([]);
+  });
+
+  it('says the balance is unknown when it is', async () => {
+    await seed({ rewards: [amazon], balance: null });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    expect(dialog.textContent).toContain('Redeem Amazon $5 for 500 points? Your balance is unknown here');
+  });
+
+  it('Escape cancels and gives focus back to the Redeem button', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    dialog.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    await waitFor(() => expect(document.activeElement).toBe(getByRole(root, 'button', 'Redeem Amazon $5')));
+    expect(redeemCalls()).toEqual([]);
+  });
+
+  it('Cancel closes without redeeming', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Cancel'));
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    expect(redeemCalls()).toEqual([]);
+  });
+
+  it('Tab stays inside the confirmation', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5');
+    confirm.focus();
+    confirm.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true }));
+    expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel'));
+  });
+});
+
+describe('redeeming', () => {
+  it('Confirm sends one redeem however fast it is clicked, and is disabled while in flight', async () => {
+    let answer!: (r: Result<unknown>) => void;
+    background.answers.redeem = () => new Promise((resolve) => (answer = resolve));
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement;
+    // Three clicks before any re-render: the guard must not depend on the disabled attribute.
+    confirm.click();
+    confirm.click();
+    confirm.click();
+    await waitFor(() => expect(confirm.disabled).toBe(true));
+    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+    expect(dialog.textContent).toContain('A redemption is in progress');
+
+    await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: 1 }));
+    answer({ ok: true, data: ledger('done', { requestId: 'new' }) });
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    await waitFor(() => expect(document.activeElement?.id).toBe('redeem-outcome'));
+  });
+
+  it('hands over to the outcome as soon as the ledger shows the redemption pending', async () => {
+    background.answers.redeem = () => new Promise(() => {});
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: 1 }));
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    const outcome = getByRole(root, 'region', 'Redeeming Amazon $5…');
+    expect(outcome.textContent).toContain('This finishes even if the popup closes.');
+    expect(outcome.getAttribute('aria-busy')).toBe('true');
+  });
+
+  it('while a redemption is pending, Redeem and Confirm are disabled with the reason', async () => {
+    await seed({ rewards: [amazon, giftCard(3, 'Cheap', 100)], balance: 2500, ledger: ledger('pending', { rewardId: 3 }) });
+    const root = mount();
+    const redeem = (await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5'))) as HTMLButtonElement;
+    expect(redeem.disabled).toBe(true);
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Wait for the current redemption to finish',
+    );
+    // The close button is absent while pending: the outcome is not known yet.
+    expect(queryAllByRole(root, 'button', 'Close')).toHaveLength(0);
+  });
+
+  it('a redemption refused as busy keeps the confirmation open with the reason', async () => {
+    background.answers.redeem = () => ({
+      ok: false,
+      error: appError('busy', 'Another redemption is still being processed.'),
+    });
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(getByRole(dialog, 'alert').textContent).toBe('Another redemption is still being processed.'));
+    expect((getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('redemption outcome (from the ledger, so it survives the popup closing)', () => {
+  it('success: the new balance and the new history entry, then Close dismisses it', async () => {
+    const entry = redemption(77, amazon, '2025-03-01T10:00:00');
+    await seed({
+      rewards: [amazon, target],
+      balance: 2500,
+      ledger: ledger('done', { balanceAfter: 2000, redemption: entry }),
+    });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    expect(outcome.textContent).toContain('Your balance is now 2,000 points.');
+    const history = getByRole(outcome, 'region', 'New history entry');
+    expect(history.textContent).toContain('Amazon $5');
+    expect(history.textContent).toContain('Pending');
+    expect(history.textContent).toContain('500 points');
+    await click(getByRole(outcome, 'button', 'Close'));
+    expect(background.calls.filter((c) => c.type === 'dismissRedemption')).toHaveLength(1);
+  });
+
+  it('refused by the panel: its message, and that nothing was charged', async () => {
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('failed', {
+        error: appError('rejected', 'Insufficient points: this reward needs 500 points and you have 300.', { status: 402, nothingCharged: true }),
+      }),
+    });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toContain('Could not redeem Amazon $5');
+    expect(alert.textContent).toContain('Insufficient points: this reward needs 500 points and you have 300.');
+    expect(alert.textContent).toContain('Nothing was charged.');
+  });
+
+  it('a server error: its message, without promising nothing was charged', async () => {
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('failed', { error: appError('server', 'The panel had a problem (HTTP 500). Try again later.') }),
+    });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toContain('The panel had a problem (HTTP 500).');
+    expect(alert.textContent).not.toContain('Nothing was charged.');
+    expect(alert.textContent).toContain('Check your history before trying again.');
+  });
+
+  it('unknown: tells the panelist to check the history', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('unknown') });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Outcome unknown — check your history'));
+    expect(outcome.textContent).toContain('check there before redeeming again');
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('the outcome replaces the latest-redemption line until dismissed', async () => {
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      history: [redemption(5, target, '2025-01-01T00:00:00')],
+      ledger: ledger('done', { balanceAfter: 2000 }),
+    });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    expect(queryAllByRole(root, 'region', 'Latest redemption')).toHaveLength(0);
+    await ledgerItem.setValue(null);
+    await waitFor(() => getByRole(root, 'region', 'Latest redemption'));
+  });
+});

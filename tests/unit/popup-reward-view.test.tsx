@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  filterRewards,
+  kindLabel,
+  latestRedemption,
+  rewardImage,
+  rewardProgress,
+  sortRewards,
+  valueRange,
+} from '../../utils/reward-view';
+import { giftCard, redemption, wallet } from './popup-fixtures';
+
+const names = (list: { name: string }[]) => list.map((r) => r.name);
+
+describe('rewardProgress', () => {
+  it('counts the points still missing when short', () => {
+    expect(rewardProgress(200, 500)).toEqual({ ratio: 0.4, affordable: false, missing: 300 });
+  });
+  it('is affordable at exactly the cost and caps the ratio at 1', () => {
+    expect(rewardProgress(500, 500)).toEqual({ ratio: 1, affordable: true, missing: 0 });
+    expect(rewardProgress(900, 500).ratio).toBe(1);
+  });
+  it('knows nothing when the balance is unknown', () => {
+    expect(rewardProgress(null, 500)).toEqual({ ratio: null, affordable: null, missing: null });
+  });
+});
+
+describe('sortRewards', () => {
+  const list = [
+    giftCard(1, 'Far', 4000),
+    giftCard(2, 'Close', 1200),
+    giftCard(3, 'Cheap affordable', 100),
+    giftCard(4, 'Dear affordable', 900),
+    giftCard(5, 'Closer tie', 1100),
+  ];
+  it('puts affordable rewards first, then the closest, then the cheapest', () => {
+    expect(names(sortRewards(list, 1000))).toEqual(['Cheap affordable', 'Dear affordable', 'Closer tie', 'Close', 'Far']);
+  });
+  it('sorts by cost when the balance is unknown', () => {
+    expect(names(sortRewards(list, null))).toEqual(['Cheap affordable', 'Dear affordable', 'Closer tie', 'Close', 'Far']);
+  });
+  it('does not change its input', () => {
+    const copy = [...list];
+    sortRewards(list, 1000);
+    expect(list).toEqual(copy);
+  });
+});
+
+describe('filterRewards', () => {
+  const list = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)];
+  it('matches every word of the query, case-insensitively, in name, brand or kind', () => {
+    expect(names(filterRewards(list, 'amazon', false, null))).toEqual(['Amazon $5']);
+    expect(names(filterRewards(list, 'WALLET', false, null))).toEqual(['PayWave $10']);
+    expect(names(filterRewards(list, 'gift $50', false, null))).toEqual(['Target $50']);
+  });
+  it('keeps only affordable rewards when asked', () => {
+    expect(names(filterRewards(list, '', true, 1000))).toEqual(['Amazon $5', 'PayWave $10']);
+  });
+});
+
+describe('kindLabel', () => {
+  it('labels gift cards and wallets, and shows other types as they come', () => {
+    expect(kindLabel(giftCard(1, 'A', 1))).toBe('Gift card');
+    expect(kindLabel({ ...giftCard(1, 'A', 1), type: 'x', meta_data: { reward_type: 'gift card' } })).toBe('Gift card');
+    expect(kindLabel(wallet(2, 'B', 1))).toBe('Wallet');
+    expect(kindLabel({ ...wallet(3, 'C', 1), type: 'crypto_voucher', meta_data: {} })).toBe('crypto_voucher');
+  });
+});
+
+describe('rewardImage', () => {
+  it('turns image_urls size keys into a width srcset, smallest first', () => {
+    const image = rewardImage(giftCard(7, 'A', 1));
+    expect(image).toEqual({
+      src: 'https://img.example/7.png',
+      srcset: 'https://img.example/7-80.png 80w, https://img.example/7-300.png 300w',
+      sizes: '56px',
+    });
+  });
+  it('falls back to image_url, then meta_data.image_url', () => {
+    expect(rewardImage(wallet(3, 'W', 1))).toEqual({ src: 'https://img.example/3.png' });
+    expect(rewardImage({ ...wallet(3, 'W', 1), image_url: '' })).toEqual({ src: 'https://img.example/3-meta.png' });
+    expect(rewardImage({ ...wallet(3, 'W', 1), image_url: '', meta_data: {} })).toBeNull();
+  });
+});
+
+describe('latestRedemption and valueRange', () => {
+  it('picks the newest by created_at, whatever the order', () => {
+    const r = giftCard(1, 'A', 500);
+    const history = [redemption(1, r, '2025-01-09T16:25:40'), redemption(2, r, '2025-02-11T19:03:37'), redemption(3, r, '2024-12-01T00:00:00')];
+    expect(latestRedemption(history)?.id).toBe(2);
+    expect(latestRedemption([])).toBeNull();
+  });
+  it('reads a VARIABLE_VALUE range and ignores fixed ones', () => {
+    const variable = giftCard(1, 'A', 500, {
+      meta_data: { value_type: 'VARIABLE_VALUE', min_value: '5.00', max_value: '100.00' },
+    });
+    expect(valueRange(variable)).toEqual({ min: 5, max: 100 });
+    expect(valueRange(giftCard(2, 'B', 500))).toBeNull();
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * DOMPurify does not work on happy-dom (its maintainers call the combination unsupported and
+ * unsafe; it returns scripts untouched there), so this file checks how utils/sanitize.ts drives
+ * DOMPurify: the config and the link hook. The real removal of script, onerror and javascript:
+ * is checked in Chromium by tests/e2e/popup.test.ts ("details show sanitized HTML").
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const purify = vi.hoisted(() => ({
+  hooks: new Map<string, (node: Element) => void>(),
+  configs: [] as unknown[],
+  factoryCalls: 0,
+}));
+
+vi.mock('dompurify', () => ({
+  default: () => {
+    purify.factoryCalls += 1;
+    return {
+      addHook: (name: string, hook: (node: Element) => void) => purify.hooks.set(name, hook),
+      sanitize: (html: string, config: unknown) => {
+        purify.configs.push(config);
+        return `clean:${html}`;
+      },
+    };
+  },
+}));
+
+const { sanitizeHtml } = await import('../../utils/sanitize');
+
+describe('sanitizeHtml', () => {
+  beforeEach(() => {
+    purify.configs.length = 0;
+  });
+
+  it('loads one private DOMPurify instance on first use and reuses it', async () => {
+    expect(purify.factoryCalls).toBe(0);
+    expect(await sanitizeHtml('<p>a</p>')).toBe('clean:<p>a</p>');
+    await sanitizeHtml('<p>b</p>');
+    expect(purify.factoryCalls).toBe(1);
+  });
+
+  it('forbids style and form controls', async () => {
+    await sanitizeHtml('<p>x</p>');
+    const config = purify.configs[0] as { FORBID_TAGS: string[]; FORBID_ATTR: string[] };
+    expect(config.FORBID_TAGS).toEqual(expect.arrayContaining(['style', 'form', 'input', 'button', 'textarea', 'select']));
+    expect(config.FORBID_ATTR).toEqual(expect.arrayContaining(['style']));
+  });
+
+  it('makes every link open in a new tab without the opener', async () => {
+    await sanitizeHtml('');
+    const hook = purify.hooks.get('afterSanitizeAttributes')!;
+    const link = document.createElement('a');
+    link.setAttribute('href', 'https://brand.example/terms');
+    link.setAttribute('target', '_self');
+    hook(link);
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+
+    const other = document.createElement('p');
+    hook(other);
+    expect(other.hasAttribute('target')).toBe(false);
+  });
+});

@@ -1,0 +1,177 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { appError } from '../../utils/errors';
+import { rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import {
+  CONNECTED,
+  click,
+  getByRole,
+  getByText,
+  giftCard,
+  IDLE,
+  mount,
+  queryAllByRole,
+  queryByText,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+  type FakeBackground,
+} from './popup-fixtures';
+
+const background = vi.hoisted((): FakeBackground => ({ calls: [], answers: {} }));
+vi.mock('../../utils/messages', () => ({
+  sendMessage: async (type: string, data?: unknown) => {
+    background.calls.push({ type, data });
+    return background.answers[type]?.(data) ?? { ok: true, data: null };
+  },
+}));
+
+const rewards = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000)];
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+  background.answers = {};
+});
+afterEach(() => {
+  unmount();
+  vi.restoreAllMocks();
+});
+
+describe('popup states', () => {
+  it('not connected: says so, offers to connect on the options page, and fetches nothing', async () => {
+    const open = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
+    const root = mount();
+    const connect = await waitFor(() => getByRole(root, 'button', 'Connect your account'));
+    expect(getByText(root, 'Not connected')).toBeTruthy();
+    await click(connect);
+    await waitFor(() => expect(open).toHaveBeenCalledOnce());
+    expect(background.calls).toEqual([]);
+  });
+
+  it('token rejected: asks to reconnect instead of showing data', async () => {
+    await seed({ rewards, balance: 2500 });
+    await sessionItem.setValue({ ...CONNECTED, rejected: true });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'button', 'Reconnect your account'));
+    expect(queryByText(root, 'Amazon $5')).toBeNull();
+  });
+
+  it('first load: skeleton rows marked busy until the background stores rewards', async () => {
+    await seed({ rewardsSync: { loading: true } });
+    const root = mount();
+    const skeleton = await waitFor(() => {
+      const el = root.querySelector('.skeleton');
+      if (!el) throw new Error('no skeleton');
+      return el;
+    });
+    expect(skeleton.getAttribute('aria-busy')).toBe('true');
+    expect(getByText(root, 'Loading rewards…')).toBeTruthy();
+
+    await rewardsItem.setValue({ data: { rewards, balance: { points: 2500, source: 'rewards' } }, fetchedAt: Date.now() });
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    expect(root.querySelector('.skeleton')).toBeNull();
+  });
+
+  it('cached data: shown at once with the balance, panel name and age, and refreshed without force', async () => {
+    await seed({ rewards, balance: 2500, fetchedAt: Date.now() - 120_000 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    expect(getByRole(root, 'heading', 'Panel Rewards')).toBeTruthy();
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
+    expect(getByText(root, /^Updated 2 min\. ago$/)).toBeTruthy();
+    await waitFor(() =>
+      expect(background.calls).toEqual([
+        { type: 'refreshRewards', data: { force: false } },
+        { type: 'refreshHistory', data: { force: false } },
+      ]),
+    );
+  });
+
+  it('the Refresh button forces a refresh of rewards and history', async () => {
+    await seed({ rewards, balance: 2500 });
+    const root = mount();
+    const refresh = await waitFor(() => getByRole(root, 'button', 'Refresh'));
+    await waitFor(() => expect(background.calls).toHaveLength(2));
+    await click(refresh);
+    expect(background.calls.slice(2)).toEqual([
+      { type: 'refreshRewards', data: { force: true } },
+      { type: 'refreshHistory', data: { force: true } },
+    ]);
+  });
+
+  it('the Options button opens the options page', async () => {
+    const open = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
+    await seed({ rewards, balance: 2500 });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Options')));
+    await waitFor(() => expect(open).toHaveBeenCalledOnce());
+  });
+
+  it('balance unknown: says so and still lists costs without progress bars', async () => {
+    await seed({ rewards, balance: null });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('Balance unknown');
+    expect(queryAllByRole(root, 'progressbar')).toHaveLength(0);
+    expect(getByText(root, '500 points')).toBeTruthy();
+    // The server decides when the balance is unknown (design §2).
+    expect((getByRole(root, 'button', 'Redeem Target $50') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('error: cached data stays, marked not current, with the error in words and a retry', async () => {
+    await seed({
+      rewards,
+      balance: 2500,
+      rewardsSync: { error: appError('network', 'The panel could not be reached. Check your connection.') },
+    });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toContain('Showing saved data.');
+    expect(alert.textContent).toContain('The panel could not be reached. Check your connection.');
+    expect(getByText(root, 'Amazon $5')).toBeTruthy();
+    expect(getByText(root, /not current/)).toBeTruthy();
+    await waitFor(() => expect(background.calls).toHaveLength(2));
+    await click(getByRole(root, 'button', 'Try again'));
+    expect(background.calls.slice(2).map((c) => c.data)).toEqual([{ force: true }, { force: true }]);
+  });
+
+  it('error on first load: no skeleton forever, the error and a retry instead', async () => {
+    await seed({ rewardsSync: { error: appError('server', 'The panel is having trouble (HTTP 503).') } });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toContain('Could not load rewards.');
+    expect(root.querySelector('.skeleton')).toBeNull();
+  });
+
+  it('loading: announces the update and marks the list busy while the background fetches', async () => {
+    await seed({ rewards, balance: 2500 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Amazon $5'));
+    expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('false');
+    await syncItem.setValue({ rewards: { ...IDLE, loading: true }, history: IDLE, profile: IDLE });
+    await waitFor(() => expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('true'));
+    expect(getByText(root, 'Updating…')).toBeTruthy();
+    expect(root.querySelector('.spinner')).not.toBeNull();
+  });
+
+  it('latest redemption: the newest history entry with its state', async () => {
+    const r = giftCard(9, 'Old Coffee', 500);
+    const newest = giftCard(10, 'New Books', 1000);
+    await seed({
+      rewards,
+      balance: 2500,
+      history: [
+        redemption(1, r, '2024-09-14T08:12:45', { processed: true }),
+        redemption(3, newest, '2025-02-11T19:03:37', { partner_status: 'UNCLAIMED' }),
+        redemption(2, r, '2025-01-09T16:25:40', { failed: true, failed_reason: 'declined' }),
+      ],
+    });
+    const root = mount();
+    const latest = await waitFor(() => getByRole(root, 'region', 'Latest redemption'));
+    expect(latest.textContent).toContain('New Books');
+    expect(latest.textContent).toContain('Unclaimed');
+    expect(latest.textContent).toContain('1,000 points');
+  });
+});

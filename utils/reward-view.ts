@@ -1,0 +1,132 @@
+import { parseApiTimestamp } from './format';
+import type { Redemption, Reward } from './types';
+
+/** Pure view logic of the popup's reward list, kept apart from components so it is tested alone. */
+
+/** CSS width of a reward image in the list; `sizes` tells the browser to pick from srcset for it. */
+export const REWARD_IMAGE_WIDTH = 56;
+
+export interface RewardImage {
+  src: string;
+  srcset?: string;
+  sizes?: string;
+}
+
+/**
+ * `meta_data.image_urls` keys look like `80w-326ppi`: the leading width becomes the srcset
+ * descriptor. Returns null when the reward has no image at all.
+ */
+export function rewardImage(reward: Reward, displayWidth = REWARD_IMAGE_WIDTH): RewardImage | null {
+  const candidates: Array<[number, string]> = [];
+  for (const [key, url] of Object.entries(reward.meta_data?.image_urls ?? {})) {
+    const width = /^(\d+)w/.exec(key)?.[1];
+    if (width && typeof url === 'string' && url) candidates.push([Number(width), url]);
+  }
+  candidates.sort((a, b) => a[0] - b[0]);
+  const fallback = reward.image_url || reward.meta_data?.image_url || '';
+  // Smallest candidate that still covers a 2x screen, so the src alone looks right too.
+  const best = candidates.find(([w]) => w >= displayWidth * 2) ?? candidates[candidates.length - 1];
+  const src = fallback || best?.[1] || '';
+  if (!src) return null;
+  if (candidates.length === 0) return { src };
+  return {
+    src,
+    srcset: candidates.map(([w, url]) => `${url} ${w}w`).join(', '),
+    sizes: `${displayWidth}px`,
+  };
+}
+
+export type RewardKind = 'gift' | 'wallet' | 'other';
+
+/**
+ * The interface names two provider kinds without their literal strings (brand names), so the
+ * kind is recognised by what each carries: gift cards say so in `type` or `reward_type`; wallets
+ * carry nothing in meta_data beyond an image.
+ */
+export function rewardKind(reward: Reward): RewardKind {
+  const type = reward.type?.toLowerCase() ?? '';
+  const metaType = reward.meta_data?.reward_type?.toLowerCase() ?? '';
+  if (type.includes('gift') || metaType.includes('gift')) return 'gift';
+  if (/wallet|paypal|venmo/.test(type)) return 'wallet';
+  const metaKeys = Object.keys(reward.meta_data ?? {});
+  if (metaKeys.length > 0 && metaKeys.every((k) => k === 'image_url')) return 'wallet';
+  return 'other';
+}
+
+export function kindLabel(reward: Reward): string {
+  const kind = rewardKind(reward);
+  if (kind === 'gift') return 'Gift card';
+  if (kind === 'wallet') return 'Wallet';
+  return reward.type;
+}
+
+export interface RewardProgress {
+  /** 0..1 of the cost the balance covers; null when either is unknown. */
+  ratio: number | null;
+  affordable: boolean | null;
+  /** Points still missing; 0 when affordable, null when unknown. */
+  missing: number | null;
+}
+
+export function rewardProgress(balance: number | null, cost: number | null): RewardProgress {
+  if (balance === null || cost === null) return { ratio: null, affordable: null, missing: null };
+  if (cost <= 0) return { ratio: 1, affordable: true, missing: 0 };
+  const missing = Math.max(0, Math.ceil(cost - balance));
+  return { ratio: Math.min(1, Math.max(0, balance / cost)), affordable: missing === 0, missing };
+}
+
+/** Affordable first, then the ones the panelist is closest to, then the cheapest. */
+export function sortRewards(rewards: readonly Reward[], balance: number | null): Reward[] {
+  const key = (r: Reward) => rewardProgress(balance, r.reward_point_cost);
+  return [...rewards].sort((a, b) => {
+    const pa = key(a);
+    const pb = key(b);
+    if (pa.affordable !== pb.affordable) return pa.affordable ? -1 : pb.affordable ? 1 : 0;
+    const ratio = (pb.ratio ?? 0) - (pa.ratio ?? 0);
+    if (ratio !== 0) return ratio;
+    const cost = (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity);
+    if (cost !== 0 && !Number.isNaN(cost)) return cost;
+    return a.name.localeCompare(b.name);
+  });
+}
+
+/** Lists longer than this get a search box and the affordable-only filter. */
+export const FILTER_THRESHOLD = 8;
+
+export function filterRewards(
+  rewards: readonly Reward[],
+  query: string,
+  affordableOnly: boolean,
+  balance: number | null,
+): Reward[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return rewards.filter((r) => {
+    if (affordableOnly && balance !== null && !rewardProgress(balance, r.reward_point_cost).affordable) return false;
+    if (words.length === 0) return true;
+    const haystack = [r.name, r.meta_data?.brand_name, kindLabel(r), r.cost_currency].join(' ').toLowerCase();
+    return words.every((w) => haystack.includes(w));
+  });
+}
+
+/** The newest redemption by `created_at`; unreadable timestamps sort last. */
+export function latestRedemption(history: readonly Redemption[] | null | undefined): Redemption | null {
+  let best: Redemption | null = null;
+  let bestAt = -Infinity;
+  for (const r of history ?? []) {
+    const at = parseApiTimestamp(r.created_at) ?? -Infinity;
+    if (best === null || at > bestAt || (at === bestAt && r.id > best.id)) {
+      best = r;
+      bestAt = at;
+    }
+  }
+  return best;
+}
+
+/** Decimal strings from meta_data (`"5.00"`); null when absent or unreadable. */
+export function valueRange(reward: Reward): { min: number; max: number } | null {
+  if (reward.meta_data?.value_type !== 'VARIABLE_VALUE') return null;
+  const min = Number.parseFloat(reward.meta_data.min_value ?? '');
+  const max = Number.parseFloat(reward.meta_data.max_value ?? '');
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return null;
+  return { min, max };
+}
