@@ -88,16 +88,33 @@ async function finish(entry: LedgerEntry): Promise<LedgerEntry> {
 /** Reads the history (never resends): a new redemption of this reward settles the question. */
 async function findRedemption(entry: LedgerEntry): Promise<{ checked: boolean; redemption: Redemption | null }> {
   try {
-    const history = await refreshHistory(true);
-    const known = new Set(entry.knownRedemptionIds ?? []);
-    const match = history
-      .filter((r) => r.reward.id === entry.rewardId && !known.has(r.id))
-      .filter((r) => (parseApiTimestamp(r.created_at) ?? 0) >= entry.startedAt - CLOCK_SKEW_MS)
-      .sort((a, b) => b.id - a.id)[0];
-    return { checked: true, redemption: match ?? null };
+    return { checked: true, redemption: matchInHistory(entry, await refreshHistory(true)) };
   } catch {
     return { checked: false, redemption: null };
   }
+}
+
+/** The newest redemption of the entry's reward that was not in the history when it started. */
+export function matchInHistory(entry: LedgerEntry, history: readonly Redemption[]): Redemption | null {
+  const known = new Set(entry.knownRedemptionIds ?? []);
+  const match = history
+    .filter((r) => r.reward.id === entry.rewardId && !known.has(r.id))
+    .filter((r) => (parseApiTimestamp(r.created_at) ?? 0) >= entry.startedAt - CLOCK_SKEW_MS)
+    .sort((a, b) => b.id - a.id)[0];
+  return match ?? null;
+}
+
+/**
+ * An outcome left unknown (the worker stopped, the answer was lost) is settled as soon as a later
+ * history refresh shows the redemption, so the popup stops asking the panelist to check.
+ */
+export async function settleUnknownFrom(history: readonly Redemption[]): Promise<void> {
+  const entry = await ledgerItem.getValue();
+  if (entry?.state !== 'unknown') return;
+  const redemption = matchInHistory(entry, history);
+  if (!redemption) return;
+  const { error: _lostAnswer, ...settled } = entry;
+  await finish({ ...settled, state: 'done', redemption });
 }
 
 async function balanceNow(): Promise<number | null> {

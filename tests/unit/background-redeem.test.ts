@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { dismissRedemption, reconcilePendingRedemption, redeem } from '../../entrypoints/background/redeem';
+import { dismissRedemption, reconcilePendingRedemption, redeem, settleUnknownFrom } from '../../entrypoints/background/redeem';
 import { refreshRewards } from '../../entrypoints/background/sync';
 import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -132,5 +132,28 @@ describe('refreshing', () => {
     expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(0);
     await Promise.all([refreshRewards(true), refreshRewards(true), refreshRewards(true)]);
     expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(1);
+  });
+});
+
+describe('an unknown outcome', () => {
+  it('becomes done when a later history refresh shows the redemption', async () => {
+    const startedAt = Date.now() - 1000;
+    await ledgerItem.setValue({
+      requestId: 'lost',
+      rewardId: COFFEE,
+      rewardName: 'Bluefin Coffee $5 Gift Card',
+      points: 500,
+      startedAt,
+      knownRedemptionIds: sandbox.state.redemptions.map((r) => r.id),
+      state: 'unknown',
+    });
+    await settleUnknownFrom(sandbox.state.redemptions);
+    expect((await ledgerItem.getValue())?.state).toBe('unknown');
+
+    await fetch(`${sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
+    await settleUnknownFrom(sandbox.state.redemptions);
+    const entry = await ledgerItem.getValue();
+    expect(entry?.state).toBe('done');
+    expect(entry?.redemption?.reward.id).toBe(COFFEE);
   });
 });
