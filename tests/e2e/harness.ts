@@ -12,6 +12,8 @@ export interface ExtensionSession {
   userDataDir: string;
   /** The extension's service worker (a new one after a restart). */
   worker(): Promise<Worker>;
+  /** Stops the service worker the way Chrome does when it is idle or under memory pressure. */
+  stopWorker(): Promise<void>;
   openPage(path: 'popup.html' | 'options.html'): Promise<Page>;
   /** Connects through the options page, as a panelist would, and closes that page. */
   connect(): Promise<void>;
@@ -47,12 +49,35 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     headless: true,
     args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
   });
+  // Follow the worker across restarts: a stopped one stays listed but can no longer evaluate.
+  let current: Worker | null = null;
+  const track = (w: Worker) => {
+    current = w;
+    w.on('close', () => {
+      if (current === w) current = null;
+    });
+  };
+  context.on('serviceworker', track);
   const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  if (!current) track(first);
   const extensionId = new URL(first.url()).host;
 
-  const worker = async (): Promise<Worker> => {
-    const live = context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`));
-    return live ?? context.waitForEvent('serviceworker');
+  const worker = async (): Promise<Worker> => current ?? context.waitForEvent('serviceworker');
+
+  const stopWorker = async (): Promise<void> => {
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${extensionId}/popup.html`);
+    const cdp = await context.newCDPSession(page);
+    const stopped = new Promise<void>((resolve) =>
+      cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+        if (e.versions.every((v) => v.runningStatus === 'stopped')) resolve();
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await stopped;
+    current = null;
+    await page.close();
   };
 
   const openPage = async (path: 'popup.html' | 'options.html'): Promise<Page> => {
@@ -76,5 +101,5 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     if (!keepProfile) await rm(userDataDir, { recursive: true, force: true });
   };
 
-  return { context, extensionId, sandbox, userDataDir, worker, openPage, connect, close };
+  return { context, extensionId, sandbox, userDataDir, worker, stopWorker, openPage, connect, close };
 }

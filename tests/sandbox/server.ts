@@ -105,8 +105,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     requests,
     reset: control.reset,
+    // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
         closing.abort();
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets would otherwise hold close() open for seconds after each test file.

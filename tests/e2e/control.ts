@@ -1,0 +1,28 @@
+/** Test-side access to the sandbox's /__sandbox controls and to the extension's worker state. */
+import type { FaultRule, RecordedRequest, SandboxState } from '../sandbox/server';
+import type { ExtensionSession } from './harness';
+
+export async function control<T>(ext: Pick<ExtensionSession, 'sandbox'>, path: string, method = 'GET', body?: unknown): Promise<T> {
+  const response = await fetch(`${ext.sandbox.url}/__sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export const serverState = (ext: Pick<ExtensionSession, 'sandbox'>) => control<SandboxState>(ext, '/state');
+export const injectFault = (ext: Pick<ExtensionSession, 'sandbox'>, rule: FaultRule) => control(ext, '/faults', 'POST', rule);
+
+/** API requests the sandbox received for `path` (preflights not counted). */
+export async function requestCount(ext: Pick<ExtensionSession, 'sandbox'>, path: string): Promise<number> {
+  const { requests } = await control<{ requests: RecordedRequest[] }>(ext, '/requests');
+  return requests.filter((r) => r.path === path && r.method !== 'OPTIONS').length;
+}
+
+/** A storage.local value as the worker sees it. */
+export async function stored<T>(ext: ExtensionSession, key: string): Promise<T | undefined> {
+  const sw = await ext.worker();
+  return sw.evaluate(async (k) => (await chrome.storage.local.get(k))[k], key) as Promise<T | undefined>;
+}
