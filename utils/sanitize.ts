@@ -6,6 +6,8 @@ import type { Config, DOMPurify } from 'dompurify';
  */
 
 const CONFIG: Config = {
+  // Reward texts are plain HTML: SVG and MathML only widen what a hostile catalogue could try.
+  USE_PROFILES: { html: true },
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'select', 'textarea', 'option', 'iframe', 'object', 'embed'],
   FORBID_ATTR: ['style', 'formaction', 'action'],
   ALLOW_DATA_ATTR: false,

@@ -1,0 +1,94 @@
+// @vitest-environment node
+/**
+ * Issue 5, point 4: the token reaches no message reply, log line, error text or cached object,
+ * whatever the server answers — even a server that echoes the token back in its errors.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { handlers, registerHandlers } from '../../entrypoints/background/handlers';
+import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
+import { deliver } from './background-helpers';
+
+const TOKEN = 'secret-token-7c1e9b2d4f';
+
+let sandbox: Sandbox;
+let unregister: () => void;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: TOKEN });
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  fakeBrowser.reset();
+  sandbox.reset();
+  vi.stubGlobal('chrome', fakeBrowser);
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+  }
+  unregister = registerHandlers();
+  await deliver('connect', { baseUrl: sandbox.url, token: TOKEN });
+});
+afterEach(() => {
+  unregister();
+  vi.restoreAllMocks();
+});
+
+/** Every message of the protocol, with data that makes it reach the server. */
+const CALLS: Array<[keyof typeof handlers, unknown]> = [
+  ['getSession', undefined],
+  ['refreshRewards', { force: true }],
+  ['refreshHistory', { force: true }],
+  ['refreshProfile', { force: true }],
+  ['saveValues', { values: { FIRST_NAME: 'Robin' } }],
+  ['deleteValue', { name: 'FIRST_NAME' }],
+  ['redeem', { rewardId: 101 }],
+  ['dismissRedemption', undefined],
+  ['setPreferences', { badge: false }],
+  ['disconnect', undefined],
+];
+
+const ECHOING_FAULTS: Array<[string, FaultRule]> = [
+  ['success', {}],
+  ['401 echoing the token', { status: 401, body: JSON.stringify({ message: `Token ${TOKEN} is not valid` }), times: 100 }],
+  ['422 naming the token as a field', { status: 422, body: JSON.stringify({ message: `Bad value ${TOKEN}`, field: TOKEN }), times: 100 }],
+  ['500 echoing the token', { status: 500, body: `Internal error for Bearer ${TOKEN}`, times: 100 }],
+  ['a wrong-shaped body carrying the token', { status: 200, body: JSON.stringify({ message: 'success', rewards: TOKEN, data: TOKEN, redemptions: TOKEN }), times: 100 }],
+];
+
+describe('the token stays in the background', () => {
+  it.each(ECHOING_FAULTS)('no reply, stored item or log line contains it: %s', async (_label, fault) => {
+    logged.length = 0;
+    if (fault.status !== undefined || fault.body !== undefined) {
+      await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(fault) });
+    }
+    const replies: unknown[] = [];
+    for (const [type, data] of CALLS) replies.push(await deliver(type, data));
+
+    expect(JSON.stringify(replies)).not.toContain(TOKEN);
+    const storage = await fakeBrowser.storage.local.get(null);
+    const pageVisible = Object.fromEntries(Object.entries(storage).filter(([key]) => key !== 'credentials'));
+    expect(JSON.stringify(pageVisible)).not.toContain(TOKEN);
+    expect(logged.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('is kept in the one item that only background code imports', () => {
+    const importers = sourceFiles(['components', 'entrypoints', 'utils']).filter((file) =>
+      /from '[^']*\/credentials'/.test(readFileSync(file, 'utf8')),
+    );
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((file) => !file.startsWith(join('entrypoints', 'background')))).toEqual([]);
+  });
+});
+
+function sourceFiles(roots: string[]): string[] {
+  return roots.flatMap((root) =>
+    readdirSync(root).flatMap((name) => {
+      const path = join(root, name);
+      if (statSync(path).isDirectory()) return sourceFiles([path]);
+      return /\.tsx?$/.test(name) ? [path] : [];
+    }),
+  );
+}
