@@ -2,6 +2,9 @@ import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { buildSettings } from './utils/build-settings';
 
+/** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
+const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
+
 // Build settings come from the environment so a panel operator can ship the extension
 // under their own name and API without touching code (see README, "Build settings").
 export default defineConfig({
@@ -20,18 +23,48 @@ export default defineConfig({
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
     return {
       name: settings.panelName,
-      description: `See your ${settings.panelName} points and redeem rewards from the toolbar.`,
+      description: `${settings.panelName}: __MSG_extDescription__`,
+      default_locale: 'en',
       permissions: ['storage', 'alarms'],
+      // MV2 (Firefox): WXT moves these into `permissions`, granted at install.
       host_permissions: apiOrigin ? [apiOrigin] : [],
-      optional_host_permissions: ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'],
-      action: { default_title: settings.panelName },
-      browser_specific_settings: {
-        gecko: {
-          id: settings.geckoId,
-          strict_min_version: '128.0',
-          data_collection_permissions: { required: ['none'] },
-        },
+      optional_host_permissions: OPTIONAL_HOSTS,
+      // MV2 has no optional_host_permissions (WXT drops the key without converting it): there the
+      // origins go in optional_permissions, or Firefox refuses permissions.request() for them.
+      ...(env.manifestVersion === 2 ? { optional_permissions: OPTIONAL_HOSTS } : {}),
+      // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
+      [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
+        default_title: settings.panelName,
+        // The toolbar button's own icon (public/icon/, all listed in `icons` by WXT), sharp at 1x and 2x.
+        default_icon: { 16: 'icon/16.png', 32: 'icon/32.png' },
       },
+      // Firefox only: Chrome reports the key as unrecognized.
+      ...(env.browser === 'firefox'
+        ? {
+            browser_specific_settings: {
+              gecko: {
+                id: settings.geckoId,
+                // data_collection_permissions needs Firefox 140 (Android 142); the linter warns below that.
+                strict_min_version: '140.0',
+                data_collection_permissions: { required: ['none'] },
+              },
+              gecko_android: { strict_min_version: '142.0' },
+            },
+          }
+        : {}),
     };
+  },
+  hooks: {
+    // Firefox MV2: an event page (persistent: false), unloaded when idle like Chrome's service
+    // worker; everything that matters is in storage and alarms (design, "Contexts").
+    'build:manifestGenerated': (wxt, manifest) => {
+      const background = manifest.background;
+      if (wxt.config.manifestVersion === 2 && background && 'scripts' in background) background.persistent = false;
+    },
+  },
+  zip: {
+    // Firefox's sources zip is what a reviewer rebuilds from: the build's inputs only. WXT already
+    // leaves out node_modules, the output directory, *.test.* files and dotfiles (.env, .git, .wxt).
+    excludeSources: ['tests/**', 'bench/**', 'web-ext-artifacts/**', '**/*.log', '**/*.zip', '**/*.pem', '**/*.key', 'vitest.config.ts'],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * `npm test`: typecheck, then every vitest project (unit, then browser), then one plain closing
+ * `npm test`: typecheck, Firefox lint, then every vitest project (unit, then browser), then one plain closing
  * line "N passed, N failed" that CI can read (Vitest's own summary is not a format it knows).
  */
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,13 @@ mkdirSync('.output', { recursive: true });
 const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
 if (typecheck.status !== 0) {
   console.log('typecheck failed');
+  process.exit(1);
+}
+
+// Mozilla's linter over a release build of the Firefox add-on (README, "Firefox lint").
+const firefoxLint = spawnSync('npx', ['tsx', 'tests/tools/lint-firefox.ts'], { stdio: 'inherit' });
+if (firefoxLint.status !== 0) {
+  console.log('firefox lint failed');
   process.exit(1);
 }
 

@@ -1,0 +1,99 @@
+/**
+ * The Firefox build in Debian's firefox-esr (issue 6): installed as a temporary add-on, connected
+ * through its options page, the popup shows balance and rewards, and a redemption goes through
+ * exactly once; another API origin is granted through optional_permissions. The popup is opened as
+ * a tab: WebDriver BiDi has no way to click the toolbar button.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type Browser from 'webextension-polyfill';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { E2E_SANDBOX_PORT } from './config';
+import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
+
+const REDEEM_PATH = '/v1/panel/redemption';
+const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
+
+let sandbox: Sandbox;
+let ff: FirefoxSession;
+let popup: Page;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
+  ff = await launchFirefox();
+  const { launchMs, installMs } = ff.timings;
+  console.log(`firefox-esr: launched in ${Math.round(launchMs)} ms, add-on installed in ${Math.round(installMs)} ms`);
+});
+
+afterAll(async () => {
+  await ff?.close();
+  await sandbox?.close();
+});
+
+/** Firefox's own `browser` inside an extension page (the global is typed as Chrome's here). */
+type InPage = { browser: Browser.Browser };
+
+/** What the toolbar badge says; MV2 has browserAction where MV3 has action. */
+const badgeText = (page: Page) => page.evaluate(() => (globalThis as unknown as InPage).browser.browserAction.getBadgeText({}));
+
+test('the add-on has its fixed UUID, and the build-time API origin was granted at install', async () => {
+  const options = await ff.openPage('options.html');
+  const seen = await options.evaluate(async () => {
+    const { browser } = globalThis as unknown as InPage;
+    return {
+      url: browser.runtime.getURL('/'),
+      permissions: await browser.permissions.getAll(),
+      background: browser.runtime.getManifest().background,
+    };
+  });
+  expect(seen.url).toBe(`${ff.origin}/`);
+  // MV2 lists host permissions in `permissions`, which Firefox grants at install; nothing optional
+  // is granted until asked for.
+  expect(seen.permissions.origins).toEqual(['http://127.0.0.1/*']);
+  expect(seen.permissions.permissions?.toSorted()).toEqual(['alarms', 'storage']);
+  expect(seen.background).toMatchObject({ persistent: false });
+  await options.close();
+});
+
+test('a panelist connects on the options page and sees the balance and every reward in the popup', async () => {
+  const options = await ff.openPage('options.html');
+  await fillField(options, 'API base URL', sandbox.url);
+  await fillField(options, 'Access token', sandbox.token);
+  await options.locator(byLabel('Connect', 'button')).click();
+  await options.locator(byLabel('Disconnect', 'button')).wait();
+  await options.close();
+
+  popup = await ff.openPage('popup.html');
+  await waitForTexts(popup, ['2,500 points', ...sandbox.state.rewards.map((r) => r.name)]);
+  await expect.poll(() => badgeText(popup)).toBe('2.5k');
+});
+
+test('a redemption goes through exactly once and the new balance shows', async () => {
+  await popup.locator(byLabel(`Redeem ${COFFEE}`, 'button')).click();
+  await popup.locator(byLabel(`Confirm redeeming ${COFFEE}`, 'button')).click();
+  await waitForTexts(popup, [`Redeemed ${COFFEE}`, 'Your balance is now 2,000 points.']);
+  expect(await popup.$eval('.hdr-balance', (el) => el.textContent)).toBe('2,000 points');
+
+  const redeems = sandbox.requests.filter((r) => r.path === REDEEM_PATH && r.method !== 'OPTIONS');
+  expect(redeems).toHaveLength(1);
+  expect(sandbox.state.balance).toBe(2000);
+  expect(sandbox.state.redemptions.at(-1)?.reward.name).toBe(COFFEE);
+  await expect.poll(() => badgeText(popup)).toBe('2k');
+});
+
+test('an API origin the build does not name is asked for on Connect (optional_permissions) and then used', async () => {
+  const options = await ff.openPage('options.html');
+  await options.locator(byLabel('Disconnect', 'button')).click();
+  await options.locator(byLabel('Yes, disconnect', 'button')).click();
+  // Same sandbox, another origin: http://localhost is one of the manifest's optional permissions.
+  const viaLocalhost = sandbox.url.replace('127.0.0.1', 'localhost');
+  await fillField(options, 'API base URL', viaLocalhost);
+  await fillField(options, 'Access token', sandbox.token);
+  const before = sandbox.requests.length;
+  await options.locator(byLabel('Connect', 'button')).click();
+  await options.locator(byLabel('Disconnect', 'button')).wait();
+  const origins = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins);
+  expect(origins?.toSorted()).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
+  expect(sandbox.requests.length).toBeGreaterThan(before);
+  await options.close();
+});

@@ -1,0 +1,146 @@
+/**
+ * What `npm run zip` ships (issue 6, "Packages"): a release build for each browser made without
+ * any development setting, checked for leaked sandbox details, least permissions, icons, and a
+ * Firefox sources zip that holds the build's inputs and nothing else.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { SANDBOX_DEV_URL } from '../../utils/build-settings';
+import { SANDBOX_TOKEN } from '../sandbox/server';
+
+/** README, "Permissions": what a panelist may grant on "Connect", never at install. */
+const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
+const ICON_SIZES = ['16', '32', '48', '96', '128'];
+
+let outDir: string;
+let zips: { chrome: string; firefox: string; sources: string };
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'panel-release-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: outDir };
+  delete env.PANEL_API_BASE_URL;
+  delete env.PANEL_DEV_TOKEN;
+  // What `npm run zip` runs: each builds the release build, then zips it.
+  for (const args of [['wxt', 'zip'], ['wxt', 'zip', '-b', 'firefox']]) {
+    execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+  }
+  const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { name: string; version: string };
+  const zip = (suffix: string) => join(outDir, `${pkg.name}-${pkg.version}-${suffix}.zip`);
+  zips = { chrome: zip('chrome'), firefox: zip('firefox'), sources: zip('sources') };
+}, 180_000);
+
+afterAll(async () => {
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+async function manifest(build: 'chrome-mv3' | 'firefox-mv2'): Promise<Record<string, any>> {
+  return JSON.parse(await readFile(join(outDir, build, 'manifest.json'), 'utf8'));
+}
+
+test('npm run zip makes the Chrome zip, the Firefox zip and the Firefox sources zip', async () => {
+  const sizes: string[] = [];
+  for (const [name, path] of Object.entries(zips)) {
+    const { size } = await stat(path);
+    sizes.push(`${name} ${(size / 1024).toFixed(1)} KiB`);
+    expect(size).toBeGreaterThan(0);
+  }
+  console.log(`zip sizes: ${sizes.join(', ')}`);
+  // Each extension zip holds exactly its build.
+  for (const [zip, build] of [[zips.chrome, 'chrome-mv3'], [zips.firefox, 'firefox-mv2']] as const) {
+    expect((await zipEntries(zip)).toSorted()).toEqual((await filesUnder(join(outDir, build))).toSorted());
+  }
+});
+
+test('the release builds contain neither the sandbox URL nor the sandbox token', async () => {
+  const needles = [new URL(SANDBOX_DEV_URL).host, SANDBOX_TOKEN];
+  for (const build of ['chrome-mv3', 'firefox-mv2']) {
+    const files = await filesUnder(join(outDir, build));
+    expect(files).toContain('manifest.json');
+    for (const file of files) {
+      const text = (await readFile(join(outDir, build, file))).toString('latin1');
+      for (const needle of needles) expect(text.includes(needle), `${build}/${file} contains ${needle}`).toBe(false);
+    }
+  }
+});
+
+test('the manifests ask for storage and alarms only; API origins are optional', async () => {
+  const chrome = await manifest('chrome-mv3');
+  expect(chrome.permissions).toEqual(['storage', 'alarms']);
+  expect(chrome.host_permissions ?? []).toEqual([]);
+  expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
+  expect(chrome).not.toHaveProperty('optional_permissions');
+  expect(chrome).not.toHaveProperty('browser_specific_settings');
+
+  // MV2 has one list for permissions and host permissions, and optional_permissions for both.
+  const firefox = await manifest('firefox-mv2');
+  expect(firefox.manifest_version).toBe(2);
+  expect(firefox.permissions).toEqual(['storage', 'alarms']);
+  expect(firefox).not.toHaveProperty('host_permissions');
+  expect(firefox.optional_permissions).toEqual(OPTIONAL_HOSTS);
+  expect(firefox.background).toEqual({ persistent: false, scripts: ['background.js'] });
+  expect(firefox.browser_action).toMatchObject({ default_popup: 'popup.html' });
+  expect(firefox.browser_specific_settings.gecko).toMatchObject({
+    id: 'panel-rewards@panelist.example',
+    data_collection_permissions: { required: ['none'] },
+  });
+
+  for (const m of [chrome, firefox]) {
+    expect(m).not.toHaveProperty('content_scripts');
+    expect(m).not.toHaveProperty('externally_connectable');
+    expect(m).not.toHaveProperty('web_accessible_resources');
+  }
+});
+
+test('both builds carry PNG icons in every size the stores ask for, listed in the manifest', async () => {
+  for (const build of ['chrome-mv3', 'firefox-mv2'] as const) {
+    const icons = (await manifest(build)).icons as Record<string, string>;
+    expect(Object.keys(icons)).toEqual(expect.arrayContaining(ICON_SIZES));
+    for (const [size, path] of Object.entries(icons)) {
+      const png = await readFile(join(outDir, build, path));
+      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], `${build}/${path}`).toEqual([Number(size), Number(size)]);
+    }
+  }
+});
+
+test("the sources zip holds the build's inputs, and no dependencies, outputs, tests or secrets", async () => {
+  const entries = await zipEntries(zips.sources);
+  for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'wxt.config.ts', 'README.md', 'entrypoints/background/index.ts', 'public/icon/128.png']) {
+    expect(entries).toContain(needed);
+  }
+  const unwanted = entries.filter((e) =>
+    /(^|\/)(node_modules|\.output|tests|bench|web-ext-artifacts)\//.test(e) ||
+    /(^|\/)\./.test(e) || // .env, .git, .wxt, .ci, any dotfile
+    /\.(test|spec)\.[cm]?[jt]sx?$|\.(log|zip|pem|key|crx|xpi)$/.test(e),
+  );
+  expect(unwanted).toEqual([]);
+  // The sandbox's token lives in tests/, which stays out.
+  for (const e of entries) expect(e.startsWith('tests/')).toBe(false);
+});
+
+/** Names in a zip's central directory (enough of the format for a listing; no extraction). */
+async function zipEntries(path: string): Promise<string[]> {
+  const zip = await readFile(path);
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error(`${path}: no end of central directory`);
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`${path}: bad central directory entry ${i}`);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    names.push(zip.subarray(at + 46, at + 46 + nameLength).toString('utf8'));
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
