@@ -12,6 +12,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          setupFiles: ['tests/unit/i18n-setup.ts'],
           testTimeout: 20_000,
         },
       },

@@ -1,3 +1,5 @@
+import { t } from './i18n';
+
 /**
  * Checking the API base URL a panelist types (issue 4). Shared by the options page, which refuses
  * before sending, and the background, which must not trust what a page sends.
@@ -10,36 +12,31 @@ export type BaseUrlCheck =
 /** Plain http is only acceptable where nothing crosses a network. */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 
-const EXAMPLE = 'for example https://panel.example.com';
-
 export function checkBaseUrl(input: string): BaseUrlCheck {
   const text = input.trim();
-  if (!text) return { ok: false, message: `Enter the API base URL, ${EXAMPLE}.` };
+  if (!text) return { ok: false, message: t('urlEmpty') };
 
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, message: `“${text}” is not a complete web address. Enter it with https://, ${EXAMPLE}.` };
+    return { ok: false, message: t('urlIncomplete', text) };
   }
 
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, message: `The API base URL must start with https://, ${EXAMPLE}.` };
+    return { ok: false, message: t('urlScheme') };
   }
-  if (!url.hostname) return { ok: false, message: `The API base URL has no host name; ${EXAMPLE}.` };
+  if (!url.hostname) return { ok: false, message: t('urlNoHost') };
   if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
-    return {
-      ok: false,
-      message: 'Plain http:// is not safe for your access token. Use the https:// address of your panel.',
-    };
+    return { ok: false, message: t('urlPlainHttp') };
   }
   // A token must never be sent alongside credentials embedded in an address someone pasted.
   if (url.username || url.password) {
-    return { ok: false, message: 'Remove the user name and password from the API base URL.' };
+    return { ok: false, message: t('urlCredentials') };
   }
   // Endpoint paths are appended to the base URL; a query or fragment would end up in the middle.
   if (url.search || url.hash) {
-    return { ok: false, message: 'Remove the part after “?” or “#” from the API base URL.' };
+    return { ok: false, message: t('urlQuery') };
   }
 
   const path = url.pathname.replace(/\/+$/, '');

@@ -1,4 +1,6 @@
-/** Display formats (design §7, §8). The locale defaults to the browser's. */
+import { t, uiLocale } from './i18n';
+
+/** Display formats (design §7, §8). The locale defaults to the browser's UI language. */
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -12,14 +14,14 @@ export function parseApiTimestamp(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-export function formatDateTime(value: string, locale?: string): string {
+export function formatDateTime(value: string, locale = uiLocale()): string {
   const ms = parseApiTimestamp(value);
   if (ms === null) return value;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 }
 
 /** Money with its currency code; an unknown code still shows the amount with the code. */
-export function formatMoney(amount: number, currency: string, locale?: string): string {
+export function formatMoney(amount: number, currency: string, locale = uiLocale()): string {
   try {
     return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
   } catch {
@@ -28,7 +30,7 @@ export function formatMoney(amount: number, currency: string, locale?: string): 
 }
 
 /** Points are whole numbers (design §8). */
-export function formatPoints(points: number, locale?: string): string {
+export function formatPoints(points: number, locale = uiLocale()): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.trunc(points));
 }
 
@@ -52,10 +54,10 @@ export function compactPoints(points: number): string {
 }
 
 /** "just now", "2 min ago", "3 hours ago", "yesterday", in the browser's language. */
-export function formatRelative(thenMs: number, nowMs: number = Date.now(), locale?: string): string {
+export function formatRelative(thenMs: number, nowMs: number = Date.now(), locale = uiLocale()): string {
   const seconds = Math.round((thenMs - nowMs) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
+  if (abs < 45) return t('justNow');
   const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
   if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
   if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');

@@ -1,3 +1,4 @@
+import { t, type MessageKey } from './i18n';
 import type { Redemption, RedemptionState } from './types';
 
 /** Design §6: the first rule that holds wins. */
@@ -13,19 +14,19 @@ export function redemptionState(r: Pick<Redemption, 'refunded' | 'failed' | 'fai
   return { kind: 'pending' };
 }
 
-export const STATE_LABELS: Record<RedemptionState['kind'], string> = {
-  refunded: 'Refunded',
-  failed: 'Failed',
-  complete: 'Complete',
-  unclaimed: 'Unclaimed',
-  other: 'Status',
-  approved: 'Approved',
-  pending: 'Pending',
+export const STATE_LABELS: Record<RedemptionState['kind'], MessageKey> = {
+  refunded: 'stateRefunded',
+  failed: 'stateFailed',
+  complete: 'stateComplete',
+  unclaimed: 'stateUnclaimed',
+  other: 'stateOther',
+  approved: 'stateApproved',
+  pending: 'statePending',
 };
 
 /** Words for a state, e.g. "Failed: card provider declined" or "IN_REVIEW". */
 export function describeState(state: RedemptionState): string {
-  if (state.kind === 'other') return state.detail ?? STATE_LABELS.other;
-  if (state.kind === 'failed' && state.detail) return `${STATE_LABELS.failed}: ${state.detail}`;
-  return STATE_LABELS[state.kind];
+  if (state.kind === 'other') return state.detail ?? t(STATE_LABELS.other);
+  if (state.kind === 'failed' && state.detail) return t('stateFailedBecause', state.detail);
+  return t(STATE_LABELS[state.kind]);
 }

@@ -1,4 +1,5 @@
 import { parseApiTimestamp } from './format';
+import { t } from './i18n';
 import type { Redemption, Reward } from './types';
 
 /** Pure view logic of the popup's reward list, kept apart from components so it is tested alone. */
@@ -55,8 +56,8 @@ export function rewardKind(reward: Reward): RewardKind {
 
 export function kindLabel(reward: Reward): string {
   const kind = rewardKind(reward);
-  if (kind === 'gift') return 'Gift card';
-  if (kind === 'wallet') return 'Wallet';
+  if (kind === 'gift') return t('kindGiftCard');
+  if (kind === 'wallet') return t('kindWallet');
   return reward.type;
 }
 

@@ -1,3 +1,4 @@
+import { t } from './i18n';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
 
 /**
@@ -89,25 +90,23 @@ function offered(def: Shape, id: unknown): VariableOption | undefined {
 /** Why a value cannot be sent for this variable, in words for the panelist; null when it can. */
 export function validateValue(def: Shape, value: unknown): string | null {
   if (value === undefined || value === null || isEmptyValue(value as VariableValue)) {
-    return 'Give an answer, or use “Clear” to remove the stored one.';
+    return t('valGiveAnswer');
   }
   switch (editKind(def)) {
     case 'text':
-      if (typeof value !== 'string') return 'Enter your answer as text.';
-      return value.length > MAX_TEXT_LENGTH
-        ? `Keep this answer to ${MAX_TEXT_LENGTH} characters or fewer (it has ${value.length}).`
-        : null;
+      if (typeof value !== 'string') return t('valText');
+      return value.length > MAX_TEXT_LENGTH ? t('valTooLong', MAX_TEXT_LENGTH, value.length) : null;
     case 'date':
-      return typeof value === 'string' && isValidDate(value) ? null : 'Enter a real date: day, month and year.';
+      return typeof value === 'string' && isValidDate(value) ? null : t('valDate');
     case 'single':
-      return offered(def, value) ? null : 'Choose one of the options offered.';
+      return offered(def, value) ? null : t('valChooseOne');
     case 'multi': {
       if (!Array.isArray(value) || !value.every((id) => offered(def, id))) {
-        return 'Choose only from the options offered.';
+        return t('valChooseOffered');
       }
-      if (new Set(value).size !== value.length) return 'Each option can be chosen once.';
+      if (new Set(value).size !== value.length) return t('valOnce');
       const exclusive = value.map((id) => offered(def, id)).find((o) => o?.exclusive);
-      return exclusive && value.length > 1 ? `“${exclusive.text}” cannot be combined with other answers.` : null;
+      return exclusive && value.length > 1 ? t('valExclusive', exclusive.text) : null;
     }
   }
 }
@@ -121,9 +120,9 @@ export function validateValues(definitions: readonly VariableDefinition[], value
   for (const [name, value] of Object.entries(values)) {
     const def = definitions.find((d) => d.name === name);
     const problem = !def
-      ? 'Your panel does not ask this question.'
+      ? t('valUnknownQuestion')
       : !def.writable
-        ? 'Set by your panel; you cannot change it here.'
+        ? t('valNotWritable')
         : validateValue(def, value);
     if (problem) problems[name] = problem;
   }
@@ -145,6 +144,6 @@ export function describeValue(def: Shape, value: VariableValue | undefined): str
   const kind = editKind(def);
   if (kind === 'text' || kind === 'date') return textValue(value);
   return optionIds(value)
-    .map((id) => def.options.find((o) => o.id === id)?.text ?? `Option ${id}`)
+    .map((id) => def.options.find((o) => o.id === id)?.text ?? t('optionNumber', id))
     .join(', ');
 }

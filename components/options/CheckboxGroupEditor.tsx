@@ -1,3 +1,4 @@
+import { t } from '../../utils/i18n';
 import type { VariableDefinition } from '../../utils/types';
 import { toggleOption } from '../../utils/variable-values';
 
@@ -26,7 +27,7 @@ export function CheckboxGroupEditor({ def, value, invalid, onChange }: Props) {
             />
             <label for={id}>
               {option.text}
-              {option.exclusive && <span class="hint"> (clears the others)</span>}
+              {option.exclusive && <span class="hint"> {t('clearsOthers')}</span>}
             </label>
           </div>
         );

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { t } from '../../utils/i18n';
 
 interface Props {
   question: string;
@@ -28,7 +29,8 @@ export function ClearValue({ question, onConfirm }: Props) {
   if (!confirming.value) {
     return (
       <button type="button" class="link-button" ref={clearRef} onClick={() => (confirming.value = true)}>
-        Clear<span class="visually-hidden"> {question}</span>
+        {t('clearAnswer')}
+        <span class="visually-hidden"> {question}</span>
       </button>
     );
   }
@@ -45,10 +47,10 @@ export function ClearValue({ question, onConfirm }: Props) {
   }
 
   return (
-    <div class="inline-confirm" role="group" aria-label={`Remove your answer to ${question}?`}>
-      <span>Remove your stored answer? This cannot be undone.</span>
+    <div class="inline-confirm" role="group" aria-label={t('removeAnswerTo', question)}>
+      <span>{t('removeAnswerWarning')}</span>
       <button type="button" class="danger" ref={confirmRef} disabled={busy.value} onClick={confirm}>
-        {busy.value ? 'Removing…' : 'Remove answer'}
+        {t(busy.value ? 'removing' : 'removeAnswer')}
       </button>
       <button
         type="button"
@@ -58,7 +60,7 @@ export function ClearValue({ question, onConfirm }: Props) {
           confirming.value = false;
         }}
       >
-        Cancel
+        {t('cancel')}
       </button>
     </div>
   );

@@ -3,10 +3,12 @@ import { useRef } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { checkBaseUrl, hostPermissionPattern } from '../../utils/base-url';
 import { appError, type AppError } from '../../utils/errors';
+import { t, type MessageKey } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { settings } from '../../utils/settings';
 import { ask } from './ask';
 import { errorText } from './error-text';
+import { focusLater } from './focus-later';
 
 interface Props {
   initialBaseUrl: string;
@@ -27,10 +29,10 @@ function requestHostAccess(origin: string): Promise<boolean> {
   }
 }
 
-const NEXT_STEP: Partial<Record<AppError['kind'], string>> = {
-  unauthorized: 'Check that you copied the whole access token from your panel, then connect again.',
-  network: 'Check the API base URL and your internet connection, then connect again.',
-  invalid_input: 'Correct it and connect again.',
+const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
+  unauthorized: 'stepConnectUnauthorized',
+  network: 'stepConnectNetwork',
+  invalid_input: 'stepConnectInvalid',
 };
 
 /** Base URL and access token, checked here first and then by the background with a real call. */
@@ -43,6 +45,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
   const busy = useSignal(false);
   const urlRef = useRef<HTMLInputElement>(null);
   const tokenRef = useRef<HTMLInputElement>(null);
+  const errorRef = useRef<HTMLParagraphElement>(null);
 
   function submit(event: Event) {
     event.preventDefault();
@@ -51,7 +54,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     const checked = checkBaseUrl(baseUrl.value);
     const secret = token.value.trim();
     urlError.value = checked.ok ? '' : checked.message;
-    tokenError.value = secret ? '' : 'Enter the access token your panel gave you.';
+    tokenError.value = secret ? '' : t('enterAccessToken');
     if (!checked.ok) return urlRef.current?.focus();
     if (!secret) return tokenRef.current?.focus();
     // Nothing may be awaited before this call, or the browser no longer sees a user gesture.
@@ -66,23 +69,19 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
       ? await ask(() => sendMessage('connect', { baseUrl: url, token: secret }))
       : {
           ok: false as const,
-          error: appError(
-            'permission_denied',
-            `The browser did not allow this extension to reach ${origin}.`,
-          ),
+          error: appError('permission_denied', t('hostAccessDenied', origin)),
         };
     busy.value = false;
     if (!result.ok) {
-      const step =
-        result.error.kind === 'permission_denied'
-          ? 'Choose “Connect” again and allow access when the browser asks.'
-          : NEXT_STEP[result.error.kind];
+      const stepKey = result.error.kind === 'permission_denied' ? 'stepAllowAccess' : NEXT_STEP[result.error.kind];
+      const step = stepKey && t(stepKey);
       // The generic refusal says to reconnect on this very page; here the useful news is which
       // server refused the token.
       const error =
-        result.error.kind === 'unauthorized' ? { ...result.error, message: `${origin} did not accept this access token.` } : result.error;
+        result.error.kind === 'unauthorized' ? { ...result.error, message: t('tokenRefusedBy', origin) } : result.error;
       // The typed token stays in the field so a typo in the URL does not cost re-pasting it.
       formError.value = errorText(error, step);
+      focusLater(() => errorRef.current);
       return;
     }
     token.value = '';
@@ -92,7 +91,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
   return (
     <form class="connect-form" onSubmit={submit} noValidate aria-labelledby="connection-heading">
       <div class="field">
-        <label for="api-base-url">API base URL</label>
+        <label for="api-base-url">{t('apiBaseUrl')}</label>
         <input
           id="api-base-url"
           ref={urlRef}
@@ -112,12 +111,12 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
           </p>
         ) : (
           <p id="api-base-url-hint" class="hint">
-            The address of your panel’s API, given by your panel.
+            {t('apiBaseUrlHint')}
           </p>
         )}
       </div>
       <div class="field">
-        <label for="access-token">Access token</label>
+        <label for="access-token">{t('accessToken')}</label>
         <input
           id="access-token"
           ref={tokenRef}
@@ -138,12 +137,12 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
         )}
       </div>
       {formError.value && (
-        <p role="alert" class="alert">
+        <p role="alert" class="alert" ref={errorRef} tabIndex={-1}>
           {formError.value}
         </p>
       )}
       <button type="submit" class="primary" disabled={busy.value}>
-        {busy.value ? 'Connecting…' : 'Connect'}
+        {t(busy.value ? 'connecting' : 'connect')}
       </button>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { t } from '../../utils/i18n';
 import type { SessionInfo } from '../../utils/storage-items';
 
 interface Props {
@@ -35,29 +36,27 @@ export function ConnectedInfo({ session, onDisconnect }: Props) {
     <div class="connected">
       <dl class="facts">
         <div>
-          <dt>Connected to</dt>
+          <dt>{t('connectedTo')}</dt>
           <dd class="origin">{session.origin}</dd>
         </div>
         <div>
-          <dt>Access token</dt>
-          <dd>Token ending in ••••{session.tokenHint}</dd>
+          <dt>{t('accessToken')}</dt>
+          <dd>{t('tokenEndingIn', session.tokenHint)}</dd>
         </div>
       </dl>
       {confirming.value ? (
-        <div class="inline-confirm" role="group" aria-label="Confirm disconnecting">
-          <span>
-            Disconnect? Your access token and the panel data kept in this browser are removed. Your answers on the panel stay.
-          </span>
+        <div class="inline-confirm" role="group" aria-label={t('confirmDisconnecting')}>
+          <span>{t('disconnectWarning')}</span>
           <button type="button" class="danger" ref={confirmRef} disabled={busy.value} onClick={disconnect}>
-            {busy.value ? 'Disconnecting…' : 'Yes, disconnect'}
+            {t(busy.value ? 'disconnecting' : 'yesDisconnect')}
           </button>
           <button type="button" disabled={busy.value} onClick={() => (confirming.value = false)}>
-            Cancel
+            {t('cancel')}
           </button>
         </div>
       ) : (
         <button type="button" ref={disconnectRef} onClick={() => (confirming.value = true)}>
-          Disconnect
+          {t('disconnect')}
         </button>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
@@ -18,14 +19,14 @@ export function ConnectionSection() {
     status.value = '';
     alert.value = '';
     const result = await ask(() => sendMessage('disconnect', undefined));
-    if (result.ok) status.value = 'Disconnected. Your access token was removed from this browser.';
-    else alert.value = errorText(result.error, 'Try disconnecting again.');
+    if (result.ok) status.value = t('disconnected');
+    else alert.value = errorText(result.error, t('stepDisconnectAgain'));
   }
 
   const current = session.value;
   let body;
   if (current === undefined) {
-    body = <p class="muted">Loading…</p>;
+    body = <p class="muted">{t('loading')}</p>;
   } else if (current.connected && !current.rejected) {
     body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
   } else {
@@ -33,16 +34,16 @@ export function ConnectionSection() {
       <>
         {current.rejected ? (
           <p class="alert" role="alert">
-            Your access token was not accepted — reconnect. Paste a current token from your panel below.
+            {t('tokenRejectedReconnect')}
           </p>
         ) : (
-          <p class="muted">Paste the access token your panel gave you to see your points, rewards and profile.</p>
+          <p class="muted">{t('connectIntro')}</p>
         )}
         <ConnectForm
           initialBaseUrl={current.baseUrl || settings.apiBaseUrl}
           onConnected={(origin) => {
             alert.value = '';
-            status.value = `Connected to ${origin}.`;
+            status.value = t('connectedToOrigin', origin);
           }}
         />
       </>
@@ -51,7 +52,7 @@ export function ConnectionSection() {
 
   return (
     <section class="card" aria-labelledby="connection-heading">
-      <h2 id="connection-heading">Connection</h2>
+      <h2 id="connection-heading">{t('connectionHeading')}</h2>
       <p role="status" class="status">
         {status.value}
       </p>

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
-import { formatDateTime, formatMoney, formatPoints, parseApiTimestamp } from '../../utils/format';
+import { formatDateTime, formatMoney, parseApiTimestamp } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
 import { describeState, redemptionState } from '../../utils/redemption-state';
 import type { Redemption } from '../../utils/types';
 
@@ -18,13 +19,13 @@ export function HistoryRow({ redemption: r }: { redemption: Redemption }) {
         <span class="image-placeholder" />
       )}
       <div class="history-main">
-        <span class="reward-name">{r.reward?.name ?? `Reward #${r.id}`}</span>
+        <span class="reward-name">{r.reward?.name ?? t('rewardNumber', r.id)}</span>
         <span class="muted">
           {at === null ? r.created_at : <time dateTime={new Date(at).toISOString()}>{formatDateTime(r.created_at)}</time>}
         </span>
       </div>
       <div class="history-amounts">
-        <span>{formatPoints(r.reward_point_cost)} points</span>
+        <span>{tp('points', r.reward_point_cost)}</span>
         <span class="muted">{formatMoney(r.cost, r.currency)}</span>
       </div>
       <span class={`state state-${state.kind}`}>{describeState(state)}</span>

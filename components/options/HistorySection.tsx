@@ -1,12 +1,14 @@
 import { useSignal } from '@preact/signals';
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatRelative, parseApiTimestamp } from '../../utils/format';
+import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { historyItem, syncItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 import { errorText } from './error-text';
+import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
 
 /** Rows rendered per step: thousands of redemptions would otherwise make the page sluggish. */
@@ -26,14 +28,17 @@ export function HistorySection() {
   const status = useSignal('');
   const alert = useSignal('');
   const refreshing = useSignal(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const alertRef = useRef<HTMLParagraphElement>(null);
 
   async function refresh(force: boolean) {
     refreshing.value = true;
-    if (force) status.value = 'Refreshing history…';
+    if (force) status.value = t('historyRefreshing');
     const result = await ask(() => sendMessage('refreshHistory', { force }));
     refreshing.value = false;
     alert.value = result.ok ? '' : errorText(result.error);
-    if (force) status.value = result.ok ? 'History is up to date.' : '';
+    if (force) status.value = result.ok ? t('historyUpToDate') : '';
+    if (force) focusLater(() => (result.ok ? buttonRef.current : alertRef.current), result.ok);
   }
 
   useEffect(() => {
@@ -48,9 +53,9 @@ export function HistorySection() {
 
   let body;
   if (!entries) {
-    body = <p class="muted">{loading || history.value === undefined ? 'Loading your history…' : 'Your history has not been loaded yet.'}</p>;
+    body = <p class="muted">{t(loading || history.value === undefined ? 'historyLoading' : 'historyNotLoaded')}</p>;
   } else if (!sorted.length) {
-    body = <p class="empty-state">No redemptions yet. Rewards you redeem from the toolbar show up here.</p>;
+    body = <p class="empty-state">{t('historyEmpty')}</p>;
   } else {
     const visible = sorted.slice(0, shown.value);
     body = (
@@ -61,11 +66,11 @@ export function HistorySection() {
           ))}
         </ul>
         <p class="muted">
-          Showing {visible.length} of {sorted.length}
+          {t('historyShowing', visible.length, sorted.length)}
         </p>
         {visible.length < sorted.length && (
           <button type="button" onClick={() => (shown.value += PAGE_SIZE)}>
-            Show more
+            {t('showMore')}
           </button>
         )}
       </>
@@ -75,17 +80,17 @@ export function HistorySection() {
   return (
     <section class="card" aria-labelledby="history-heading">
       <div class="section-head">
-        <h2 id="history-heading">Redemption history</h2>
-        <button type="button" disabled={refreshing.value} onClick={() => refresh(true)}>
-          Refresh history
+        <h2 id="history-heading">{t('historyHeading')}</h2>
+        <button type="button" ref={buttonRef} disabled={refreshing.value} onClick={() => refresh(true)}>
+          {t('refreshHistory')}
         </button>
       </div>
-      {history.value && <p class="muted">Updated {formatRelative(history.value.fetchedAt)}</p>}
+      {history.value && <p class="muted">{t('updatedAt', formatRelative(history.value.fetchedAt))}</p>}
       <p role="status" class="status">
         {status.value}
       </p>
       {shownAlert && (
-        <p role="alert" class="alert">
+        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
           {shownAlert}
         </p>
       )}

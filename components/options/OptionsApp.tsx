@@ -1,3 +1,4 @@
+import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -16,7 +17,7 @@ export function OptionsApp() {
     <main class="options">
       <header class="page-head">
         <h1>{settings.panelName}</h1>
-        <p class="muted">Settings</p>
+        <p class="muted">{t('settingsSubtitle')}</p>
       </header>
       <ConnectionSection />
       {connected ? (
@@ -26,7 +27,7 @@ export function OptionsApp() {
         </>
       ) : (
         session.value && (
-          <p class="card muted">Connect your account to see and edit your profile and your redemption history.</p>
+          <p class="card muted">{t('connectForMore')}</p>
         )
       )}
       <PreferencesSection />

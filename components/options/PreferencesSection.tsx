@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import { t, uiLocale } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { DEFAULT_PREFERENCES, preferencesItem, type Preferences } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -7,8 +8,11 @@ import { errorText } from './error-text';
 
 const INTERVALS = [15, 30, 60, 180];
 
+/** "15 minutes", "1 hour", "3 hours" in the browser's language. */
 function intervalLabel(minutes: number): string {
-  return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
+  const hours = minutes % 60 === 0;
+  const format = new Intl.NumberFormat(uiLocale(), { style: 'unit', unit: hours ? 'hour' : 'minute', unitDisplay: 'long' });
+  return format.format(hours ? minutes / 60 : minutes);
 }
 
 /** Toolbar badge and background refresh interval; the background stores and applies them. */
@@ -28,13 +32,13 @@ export function PreferencesSection() {
     alert.value = '';
     const result = await ask(() => sendMessage('setPreferences', update));
     pending.value = {};
-    if (result.ok) status.value = 'Preferences saved.';
-    else alert.value = errorText(result.error, 'Your previous choice is kept; try again.');
+    if (result.ok) status.value = t('preferencesSaved');
+    else alert.value = errorText(result.error, t('stepPreferenceKept'));
   }
 
   return (
     <section class="card" aria-labelledby="preferences-heading">
-      <h2 id="preferences-heading">Preferences</h2>
+      <h2 id="preferences-heading">{t('preferencesHeading')}</h2>
       <div class="field check">
         <input
           id="pref-badge"
@@ -42,10 +46,10 @@ export function PreferencesSection() {
           checked={prefs.badge}
           onChange={(e) => change({ badge: e.currentTarget.checked })}
         />
-        <label for="pref-badge">Show points on the toolbar icon</label>
+        <label for="pref-badge">{t('prefBadge')}</label>
       </div>
       <div class="field">
-        <label for="pref-refresh">Refresh every</label>
+        <label for="pref-refresh">{t('prefRefreshEvery')}</label>
         <select
           id="pref-refresh"
           class="input"
@@ -60,7 +64,7 @@ export function PreferencesSection() {
           ))}
         </select>
         <p id="pref-refresh-hint" class="hint">
-          How often your points, rewards and history are updated in the background.
+          {t('prefRefreshHint')}
         </p>
       </div>
       <p role="status" class="status">

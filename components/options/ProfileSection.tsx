@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { profileItem, syncItem } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
@@ -7,8 +8,9 @@ import { useStorageItem } from '../../utils/use-storage-item';
 import { diffDraft, validateValues, valuesEqual } from '../../utils/variable-values';
 import { ask } from './ask';
 import { errorText } from './error-text';
+import { focusLater } from './focus-later';
 import { ReadOnlyField } from './ReadOnlyField';
-import { plural, SaveBar } from './SaveBar';
+import { SaveBar } from './SaveBar';
 import { useProfileDraft } from './use-profile-draft';
 import { WritableField } from './WritableField';
 
@@ -23,13 +25,16 @@ export function ProfileSection() {
   const saving = useSignal(false);
   const reloading = useSignal(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const reloadRef = useRef<HTMLButtonElement>(null);
+  const alertRef = useRef<HTMLParagraphElement>(null);
 
   async function reload(force: boolean) {
     reloading.value = true;
     const result = await ask(() => sendMessage('refreshProfile', { force }));
     reloading.value = false;
     alert.value = result.ok ? '' : errorText(result.error);
-    if (result.ok && force) status.value = 'Profile updated.';
+    if (result.ok && force) status.value = t('profileUpdated');
+    if (force) focusLater(() => (result.ok ? reloadRef.current : alertRef.current), result.ok);
   }
 
   useEffect(() => {
@@ -59,7 +64,7 @@ export function ProfileSection() {
     const def = definitions.find((d) => d.name === name);
     if (def && name) {
       fieldErrors.value = { ...fieldErrors.value, [name]: message };
-      alert.value = `Nothing was saved. “${def.text}”: ${message}`;
+      alert.value = t('nothingSavedField', def.text, message);
       focusFirstProblem();
     } else {
       alert.value = message;
@@ -74,7 +79,7 @@ export function ProfileSection() {
     fieldErrors.value = problems;
     const problemCount = Object.keys(problems).length;
     if (problemCount) {
-      alert.value = `Nothing was saved: ${plural(problemCount, 'answer needs', 'answers need')} attention.`;
+      alert.value = tp('answersNeedAttention', problemCount);
       focusFirstProblem();
       return;
     }
@@ -90,7 +95,7 @@ export function ProfileSection() {
     // Only what was sent is forgotten: an edit made while saving stays in the draft.
     const current = draft.value ?? {};
     forget(Object.keys(changes).filter((name) => valuesEqual(current[name], changes[name])));
-    status.value = `Saved ${plural(changeCount, 'change', 'changes')}.`;
+    status.value = tp('savedChanges', changeCount);
   }
 
   async function clear(def: VariableDefinition) {
@@ -104,7 +109,7 @@ export function ProfileSection() {
     forget([def.name]);
     const { [def.name]: _, ...rest } = fieldErrors.value;
     fieldErrors.value = rest;
-    status.value = `Removed your answer to “${def.text}”.`;
+    status.value = t('removedAnswer', def.text);
     // The Clear control disappears with the value; keep keyboard focus on the same question.
     requestAnimationFrame(() =>
       formRef.current?.querySelector<HTMLElement>(`#var-${def.id}, [id^="var-${def.id}-opt-"]`)?.focus(),
@@ -115,7 +120,7 @@ export function ProfileSection() {
     forget();
     fieldErrors.value = {};
     alert.value = '';
-    status.value = 'Unsaved changes discarded.';
+    status.value = t('changesDiscarded');
   }
 
   function edit(def: VariableDefinition, value: StoredValues[string]) {
@@ -128,15 +133,15 @@ export function ProfileSection() {
 
   let body;
   if (!data || draft.value === undefined) {
-    body = <p class="muted">{loading || profile.value === undefined ? 'Loading your profile…' : 'Your profile has not been loaded yet.'}</p>;
+    body = <p class="muted">{t(loading || profile.value === undefined ? 'profileLoading' : 'profileNotLoaded')}</p>;
   } else if (!definitions.length) {
-    body = <p class="muted">Your panel has no profile questions.</p>;
+    body = <p class="muted">{t('profileNoQuestions')}</p>;
   } else {
     body = (
       <>
         {writable.length > 0 && (
           <form ref={formRef} onSubmit={save} noValidate aria-labelledby="profile-writable-heading">
-            <h3 id="profile-writable-heading">Answers you can change</h3>
+            <h3 id="profile-writable-heading">{t('writableHeading')}</h3>
             {writable.map((def) => (
               <WritableField
                 key={def.name}
@@ -154,7 +159,7 @@ export function ProfileSection() {
         )}
         {readOnly.length > 0 && (
           <>
-            <h3>Set by your panel</h3>
+            <h3>{t('readOnlyHeading')}</h3>
             <dl class="read-only-list">
               {readOnly.map((def) => (
                 <ReadOnlyField key={def.name} def={def} value={stored[def.name]} />
@@ -170,17 +175,17 @@ export function ProfileSection() {
   return (
     <section class="card" aria-labelledby="profile-heading">
       <div class="section-head">
-        <h2 id="profile-heading">Your profile</h2>
-        <button type="button" disabled={loading} onClick={() => reload(true)}>
-          {loading ? 'Loading…' : 'Reload profile'}
+        <h2 id="profile-heading">{t('profileHeading')}</h2>
+        <button type="button" ref={reloadRef} disabled={loading} onClick={() => reload(true)}>
+          {t(loading ? 'loading' : 'reloadProfile')}
         </button>
       </div>
-      <p class="muted">Your panel matches you to surveys with these answers; keep them current.</p>
+      <p class="muted">{t('profileIntro')}</p>
       <p role="status" class="status">
         {status.value}
       </p>
       {shownAlert && (
-        <p role="alert" class="alert">
+        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
           {shownAlert}
         </p>
       )}

@@ -1,3 +1,4 @@
+import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { describeValue } from '../../utils/variable-values';
 
@@ -16,8 +17,8 @@ export function ReadOnlyField({ def, value }: Props) {
         {def.text.trim() !== def.name && <span class="var-name">{def.name}</span>}
       </dt>
       <dd>
-        <span class={shown ? 'value' : 'value empty'}>{shown || 'No answer stored'}</span>
-        <span class="hint">Set by your panel; you cannot change it here</span>
+        <span class={shown ? 'value' : 'value empty'}>{shown || t('noAnswerStored')}</span>
+        <span class="hint">{t('setByPanel')}</span>
       </dd>
     </div>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
@@ -31,7 +32,7 @@ export function WritableField({ def, value, stored, edited, error, onChange, onC
           {def.name}
         </span>
       )}
-      {edited && <span class="tag">Unsaved</span>}
+      {edited && <span class="tag">{t('unsavedTag')}</span>}
     </>
   );
   const footer = (

@@ -1,4 +1,5 @@
 import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import type { Result } from '../../utils/messages';
 
 /**
@@ -12,7 +13,7 @@ export async function ask<T>(send: () => Promise<Result<T>>): Promise<Result<T>>
   } catch {
     return {
       ok: false,
-      error: appError('unexpected', 'The extension did not answer. Close this page, open it again and retry.'),
+      error: appError('unexpected', t('extensionNoAnswerPage')),
     };
   }
 }

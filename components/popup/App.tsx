@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
 import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
@@ -10,7 +11,7 @@ import { LatestRedemption } from './LatestRedemption';
 import { RedeemOutcome } from './RedeemOutcome';
 import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
-import { SyncNotice } from './SyncNotice';
+import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useItem } from './use-item';
 import { useRedeemFlow } from './use-redeem-flow';
 
@@ -24,31 +25,43 @@ export function App() {
   const flow = useRedeemFlow(ledger);
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
   const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
+  const state = sync?.rewards;
+  const error = state?.error ?? noAnswer;
+  // When the panelist asked for a refresh: the sync attempt it started from. Its failure takes focus.
+  const asked = useRef<number | undefined>(undefined);
 
   const live = session?.connected === true && !session.rejected;
   const refresh = (force: boolean) => {
+    if (force) asked.current = state?.attemptedAt ?? 0;
     setNoAnswer(null);
-    const failed = () => setNoAnswer(appError('unexpected', 'The extension is not responding. Try again.'));
+    const failed = () => setNoAnswer(appError('unexpected', t('extensionNotResponding')));
     sendMessage('refreshRewards', { force }).catch(failed);
     sendMessage('refreshHistory', { force }).catch(failed);
   };
   useEffect(() => {
     if (live) refresh(false);
   }, [live]);
+  useEffect(() => {
+    if (asked.current === undefined || state?.loading) return;
+    if (noAnswer || (state?.attemptedAt ?? 0) !== asked.current) {
+      asked.current = undefined;
+      if (error) document.getElementById(SYNC_ERROR_ID)?.focus();
+    }
+  }, [state?.attemptedAt, state?.loading, noAnswer]);
 
   if (!session) return <Header />;
   if (!live) {
     return (
       <>
         <Header />
-        <ConnectPrompt rejected={session.rejected} />
+        <main>
+          <ConnectPrompt rejected={session.rejected} />
+        </main>
       </>
     );
   }
 
   const balance = rewards?.data.balance.points ?? null;
-  const state = sync?.rewards;
-  const error = state?.error ?? noAnswer;
   const pending = ledger?.state === 'pending';
   const latest = latestRedemption(history?.data);
   return (
@@ -72,7 +85,7 @@ export function App() {
             <RewardList
               rewards={rewards.data.rewards}
               balance={balance}
-              blocked={pending ? 'Wait for the current redemption to finish' : null}
+              blocked={pending ? t('waitForRedemption') : null}
               onRedeem={flow.open}
             />
           ) : (

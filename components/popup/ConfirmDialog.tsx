@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { AppError } from '../../utils/errors';
-import { formatPoints } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
 import type { Reward } from '../../utils/types';
 
 interface Props {
@@ -23,10 +23,7 @@ export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCance
   }, []);
 
   const cost = reward.reward_point_cost ?? 0;
-  const after =
-    balance === null
-      ? 'Your balance is unknown here; the panel checks it when you confirm.'
-      : `Your balance will be ${formatPoints(balance - cost)} points.`;
+  const after = balance === null ? t('confirmBalanceUnknown') : tp('confirmBalanceAfter', balance - cost);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
@@ -48,13 +45,13 @@ export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCance
         aria-describedby="confirm-text"
         onKeyDown={onKeyDown}
       >
-        <h2 id="confirm-title">Confirm redemption</h2>
+        <h2 id="confirm-title">{t('confirmTitle')}</h2>
         <p id="confirm-text">
-          Redeem {reward.name} for {formatPoints(cost)} points? {after}
+          {tp('confirmQuestion', cost, reward.name)} {after}
         </p>
         {busy && (
           <p class="muted" role="status">
-            A redemption is in progress…
+            {t('confirmInProgress')}
           </p>
         )}
         {error && (
@@ -64,16 +61,16 @@ export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCance
         )}
         <div class="dialog-actions">
           <button ref={cancel} type="button" class="btn" onClick={onCancel}>
-            Cancel
+            {t('cancel')}
           </button>
           <button
             type="button"
             class="btn btn-primary"
-            aria-label={`Confirm redeeming ${reward.name}`}
+            aria-label={t('confirmRedeeming', reward.name)}
             disabled={busy}
             onClick={onConfirm}
           >
-            Confirm
+            {t('confirmButton')}
           </button>
         </div>
       </div>

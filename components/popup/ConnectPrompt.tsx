@@ -1,3 +1,4 @@
+import { t } from '../../utils/i18n';
 import { openOptions } from './open-options';
 
 interface Props {
@@ -8,14 +9,12 @@ interface Props {
 export function ConnectPrompt({ rejected }: Props) {
   return (
     <section class="prompt" aria-labelledby="connect-title">
-      <h2 id="connect-title">{rejected ? 'Please reconnect' : 'Not connected'}</h2>
+      <h2 id="connect-title">{t(rejected ? 'reconnectTitle' : 'connectTitle')}</h2>
       <p>
-        {rejected
-          ? 'Your panel no longer accepts the saved access token. Reconnect to see your points and redeem rewards.'
-          : 'Connect your panel account to see your points and redeem rewards.'}
+        {t(rejected ? 'reconnectText' : 'connectText')}
       </p>
       <button type="button" class="btn btn-primary" onClick={openOptions}>
-        {rejected ? 'Reconnect your account' : 'Connect your account'}
+        {t(rejected ? 'reconnectButton' : 'connectButton')}
       </button>
     </section>
   );

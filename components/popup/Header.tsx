@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { formatPoints, formatRelative } from '../../utils/format';
+import { formatRelative } from '../../utils/format';
+import { t, tpParts } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import type { Balance } from '../../utils/types';
 import { openOptions } from './open-options';
@@ -21,32 +22,38 @@ export function Header({ balance, fetchedAt, stale, loading, onRefresh }: Props)
         <h1 class="hdr-name">{settings.panelName}</h1>
         {onRefresh && (
           <button type="button" class="btn btn-quiet" onClick={onRefresh} aria-busy={loading}>
-            Refresh
+            {t('popupRefresh')}
           </button>
         )}
         <button type="button" class="btn btn-quiet" onClick={openOptions}>
-          Options
+          {t('popupOptions')}
         </button>
       </div>
       {balance && (
         <p class="hdr-balance">
-          {balance.points === null ? (
-            'Balance unknown'
-          ) : (
-            <>
-              <strong>{formatPoints(balance.points)}</strong> points
-            </>
-          )}
+          {balance.points === null ? t('balanceUnknown') : <Points points={balance.points} />}
         </p>
       )}
       {fetchedAt !== undefined && (
         <p class="muted hdr-updated">
-          Updated {formatRelative(fetchedAt, now)}
-          {stale && ' · not current'}
+          {t('updatedAt', formatRelative(fetchedAt, now))}
+          {stale && ` · ${t('notCurrent')}`}
           {loading && <span class="spinner" aria-hidden="true" />}
         </p>
       )}
     </header>
+  );
+}
+
+/** "2,500 points" with the number set large. */
+function Points({ points }: { points: number }) {
+  const [before, number, after] = tpParts('balancePoints', points);
+  return (
+    <>
+      {before}
+      <strong>{number}</strong>
+      {after}
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
-import { formatDateTime, formatPoints } from '../../utils/format';
+import { formatDateTime } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
 import { describeState, redemptionState } from '../../utils/redemption-state';
 import type { Redemption } from '../../utils/types';
 
@@ -8,17 +9,17 @@ interface Props {
 }
 
 /** One history entry with its state (design §6). */
-export function LatestRedemption({ redemption, heading = 'Latest redemption' }: Props) {
+export function LatestRedemption({ redemption, heading = t('latestRedemption') }: Props) {
   const state = redemptionState(redemption);
   return (
     <section class="latest" aria-label={heading}>
       <p class="muted small">{heading}</p>
       <p class="latest-row">
-        <span class="latest-name">{redemption.reward?.name ?? `Reward #${redemption.id}`}</span>
+        <span class="latest-name">{redemption.reward?.name ?? t('rewardNumber', redemption.id)}</span>
         <span class={`state state-${state.kind}`}>{describeState(state)}</span>
       </p>
       <p class="muted small">
-        {formatPoints(redemption.reward_point_cost)} points · {formatDateTime(redemption.created_at)}
+        {tp('points', redemption.reward_point_cost)} · {formatDateTime(redemption.created_at)}
       </p>
     </section>
   );

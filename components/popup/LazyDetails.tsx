@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../utils/i18n';
 import type { Reward } from '../../utils/types';
 
 type Details = FunctionComponent<{ reward: Reward }>;
@@ -26,7 +27,7 @@ export function LazyDetails({ reward }: { reward: Reward }) {
   if (View) return <View reward={reward} />;
   return (
     <p class="muted details" aria-busy={!failed}>
-      {failed ? 'Details could not be shown.' : 'Loading details…'}
+      {t(failed ? 'detailsFailed' : 'detailsLoading')}
     </p>
   );
 }

@@ -1,4 +1,4 @@
-import { formatPoints } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { LatestRedemption } from './LatestRedemption';
 
@@ -32,11 +32,11 @@ export function RedeemOutcome({ entry, balance, onDismiss }: Props) {
         {body(entry, balance)}
       </div>
       {entry.state === 'done' && entry.redemption && (
-        <LatestRedemption redemption={entry.redemption} heading="New history entry" />
+        <LatestRedemption redemption={entry.redemption} heading={t('newHistoryEntry')} />
       )}
       {!pending && (
         <button type="button" class="btn" onClick={onDismiss}>
-          Close
+          {t('close')}
         </button>
       )}
     </section>
@@ -46,37 +46,31 @@ export function RedeemOutcome({ entry, balance, onDismiss }: Props) {
 function title(entry: LedgerEntry): string {
   switch (entry.state) {
     case 'pending':
-      return `Redeeming ${entry.rewardName}…`;
+      return t('outcomePending', entry.rewardName);
     case 'done':
-      return `Redeemed ${entry.rewardName}`;
+      return t('outcomeDone', entry.rewardName);
     case 'failed':
-      return `Could not redeem ${entry.rewardName}`;
+      return t('outcomeFailed', entry.rewardName);
     case 'unknown':
-      return 'Outcome unknown — check your history';
+      return t('outcomeUnknown');
   }
 }
 
 function body(entry: LedgerEntry, balance: number | null) {
   if (entry.state === 'pending') {
-    return <p>This finishes even if the popup closes.</p>;
+    return <p>{t('outcomePendingText')}</p>;
   }
   if (entry.state === 'done') {
     const after = entry.balanceAfter ?? balance;
-    return after === null || after === undefined ? null : <p>Your balance is now {formatPoints(after)} points.</p>;
+    return after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>;
   }
   if (entry.state === 'failed') {
-    const message = entry.error?.message ?? 'The panel did not accept the redemption.';
+    const message = entry.error?.message ?? t('outcomeRefused');
     return (
       <p>
-        {message}
-        {entry.error?.nothingCharged ? ' Nothing was charged.' : ' Check your history before trying again.'}
+        {message} {t(entry.error?.nothingCharged ? 'nothingCharged' : 'checkHistoryFirst')}
       </p>
     );
   }
-  return (
-    <p>
-      The panel did not say whether {entry.rewardName} was redeemed. If it went through, it appears in your
-      history; check there before redeeming again.
-    </p>
-  );
+  return <p>{t('outcomeUnknownText', entry.rewardName)}</p>;
 }

@@ -1,24 +1,25 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatMoney } from '../../utils/format';
+import { t, uiLocale, type MessageKey } from '../../utils/i18n';
 import { valueRange } from '../../utils/reward-view';
 import { sanitizeHtml } from '../../utils/sanitize';
 import type { Reward } from '../../utils/types';
 
-const SECTIONS = [
-  ['Description', (r: Reward) => r.meta_data?.description || r.meta_data?.short_description],
-  ['How to redeem', (r: Reward) => r.meta_data?.redemption_instructions],
-  ['Terms', (r: Reward) => r.meta_data?.terms],
-  ['Disclaimer', (r: Reward) => r.meta_data?.disclaimer],
-] as const;
+const SECTIONS: ReadonlyArray<readonly [MessageKey, (r: Reward) => string | undefined]> = [
+  ['detailsDescription', (r: Reward) => r.meta_data?.description || r.meta_data?.short_description],
+  ['detailsHowToRedeem', (r: Reward) => r.meta_data?.redemption_instructions],
+  ['detailsTerms', (r: Reward) => r.meta_data?.terms],
+  ['detailsDisclaimer', (r: Reward) => r.meta_data?.disclaimer],
+];
 
 /** Expanded details of one reward; its HTML fields pass through the lazily loaded sanitizer. */
 export function RewardDetails({ reward }: { reward: Reward }) {
-  const [html, setHtml] = useState<Array<[string, string]> | null>(null);
+  const [html, setHtml] = useState<Array<[MessageKey, string]> | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
     const fields = SECTIONS.map(([label, pick]) => [label, pick(reward) ?? ''] as const).filter(([, v]) => v.trim());
-    Promise.all(fields.map(async ([label, raw]) => [label, await sanitizeHtml(raw)] as [string, string])).then(
+    Promise.all(fields.map(async ([label, raw]) => [label, await sanitizeHtml(raw)] as [MessageKey, string])).then(
       (clean) => live && setHtml(clean),
       () => live && setFailed(true),
     );
@@ -34,30 +35,30 @@ export function RewardDetails({ reward }: { reward: Reward }) {
     <div class="details">
       {range && (
         <p>
-          <strong>Value:</strong> {formatMoney(range.min, currency)}–{formatMoney(range.max, currency)}
+          <strong>{t('detailsValue')}</strong> {formatMoney(range.min, currency)}–{formatMoney(range.max, currency)}
         </p>
       )}
       {countries.length > 0 && (
         <p>
-          <strong>Usable in:</strong> {countries.map(countryName).join(', ')}
+          <strong>{t('detailsUsableIn')}</strong> {countries.map(countryName).join(', ')}
         </p>
       )}
-      {failed && <p class="muted">Details could not be shown.</p>}
-      {!html && !failed && <p class="muted" aria-busy="true">Loading details…</p>}
+      {failed && <p class="muted">{t('detailsFailed')}</p>}
+      {!html && !failed && <p class="muted" aria-busy="true">{t('detailsLoading')}</p>}
       {html?.map(([label, clean]) => (
         <section key={label} class="details-part">
-          <h4>{label}</h4>
+          <h4>{t(label)}</h4>
           <div class="html" dangerouslySetInnerHTML={{ __html: clean }} />
         </section>
       ))}
-      {html?.length === 0 && range === null && countries.length === 0 && <p class="muted">No further details.</p>}
+      {html?.length === 0 && range === null && countries.length === 0 && <p class="muted">{t('detailsNone')}</p>}
     </div>
   );
 }
 
 function countryName(code: string): string {
   try {
-    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code.toUpperCase()) ?? code;
+    return new Intl.DisplayNames(uiLocale(), { type: 'region' }).of(code.toUpperCase()) ?? code;
   } catch {
     return code;
   }

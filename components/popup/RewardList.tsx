@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { FILTER_THRESHOLD, filterRewards, sortRewards } from '../../utils/reward-view';
+import { t } from '../../utils/i18n';
 import type { Reward } from '../../utils/types';
 import { RewardRow } from './RewardRow';
 
@@ -18,22 +19,22 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
   const shown = filterable ? filterRewards(sorted, query, affordableOnly, balance) : sorted;
 
   if (rewards.length === 0) {
-    return <p class="empty">No rewards are available for your panel right now.</p>;
+    return <p class="empty">{t('noRewards')}</p>;
   }
   return (
     <section aria-labelledby="rewards-title">
       <h2 id="rewards-title" class="visually-hidden">
-        Rewards
+        {t('rewardsHeading')}
       </h2>
       {filterable && (
         <div class="filters">
           <label class="visually-hidden" for="reward-search">
-            Search rewards
+            {t('searchRewards')}
           </label>
           <input
             id="reward-search"
             type="search"
-            placeholder="Search rewards"
+            placeholder={t('searchRewards')}
             value={query}
             onInput={(e) => setQuery(e.currentTarget.value)}
           />
@@ -44,16 +45,16 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
                 checked={affordableOnly}
                 onChange={(e) => setAffordableOnly(e.currentTarget.checked)}
               />
-              Affordable only
+              {t('affordableOnly')}
             </label>
           )}
           <p class="visually-hidden" role="status">
-            {shown.length} of {rewards.length} rewards
+            {t('rewardsShown', shown.length, rewards.length)}
           </p>
         </div>
       )}
       {shown.length === 0 ? (
-        <p class="empty">No rewards match.</p>
+        <p class="empty">{t('noRewardsMatch')}</p>
       ) : (
         <ul class="rewards">
           {shown.map((r) => (

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatMoney, formatPoints } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
 import { kindLabel, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { LazyDetails } from './LazyDetails';
@@ -18,14 +19,14 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
   const cost = reward.reward_point_cost;
   const progress = rewardProgress(balance, cost);
   const base = `reward-${reward.id}`;
-  const short = progress.affordable === false ? `You need ${formatPoints(progress.missing ?? 0)} more points` : null;
+  const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
   // Being short is the reason that lasts; a pending redemption is only a wait.
   const caption = short
     ? { id: `${base}-need`, text: short, tone: 'muted' }
     : blocked
       ? { id: `${base}-wait`, text: blocked, tone: 'muted' }
       : progress.affordable
-        ? { id: `${base}-need`, text: 'Enough points', tone: 'ok' }
+        ? { id: `${base}-need`, text: t('enoughPoints'), tone: 'ok' }
         : null;
   const disabled = short !== null || blocked !== null;
   return (
@@ -39,7 +40,7 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
             {cost !== null && (
               <>
                 {' · '}
-                <strong>{formatPoints(cost)} points</strong>
+                <strong>{tp('points', cost)}</strong>
               </>
             )}
           </p>
@@ -47,7 +48,7 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
             <progress
               value={Math.min(balance, cost)}
               max={Math.max(cost, 1)}
-              aria-label={`${formatPoints(Math.min(balance, cost))} of ${formatPoints(cost)} points`}
+              aria-label={tp('progressPoints', cost, formatPoints(Math.min(balance, cost)))}
             />
           )}
           <div class="reward-foot">
@@ -59,20 +60,20 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
               class="btn btn-quiet btn-small"
               aria-expanded={open}
               aria-controls={`${base}-details`}
-              aria-label={`Details for ${reward.name}`}
+              aria-label={t('detailsFor', reward.name)}
               onClick={() => setOpen(!open)}
             >
-              Details
+              {t('detailsButton')}
             </button>
             <button
               type="button"
               class="btn btn-primary btn-small"
-              aria-label={`Redeem ${reward.name}`}
+              aria-label={t('redeemReward', reward.name)}
               aria-describedby={disabled ? caption?.id : undefined}
               disabled={disabled}
               onClick={() => onRedeem(reward)}
             >
-              Redeem
+              {t('redeemButton')}
             </button>
           </div>
         </div>

@@ -1,9 +1,11 @@
+import { t } from '../../utils/i18n';
+
 /** Placeholder rows for the very first load, before anything is cached. */
 export function Skeleton() {
   return (
     <div class="skeleton" aria-busy="true">
       <p class="visually-hidden" role="status">
-        Loading rewards…
+        {t('loadingRewards')}
       </p>
       {[0, 1, 2].map((i) => (
         <div key={i} class="skel-row" aria-hidden="true">

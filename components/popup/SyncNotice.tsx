@@ -1,4 +1,8 @@
 import type { AppError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
+
+/** The error notice's id: a refresh the panelist asked for moves focus here when it fails. */
+export const SYNC_ERROR_ID = 'sync-error';
 
 interface Props {
   error: AppError | null;
@@ -11,20 +15,19 @@ interface Props {
 export function SyncNotice({ error, loading, hasData, onRetry }: Props) {
   if (error) {
     return (
-      <div class="notice notice-error" role="alert">
+      <div id={SYNC_ERROR_ID} class="notice notice-error" role="alert" tabIndex={-1}>
         <p>
-          <strong>{hasData ? 'Showing saved data. ' : 'Could not load rewards. '}</strong>
-          {error.message}
+          <strong>{t(hasData ? 'syncShowingSaved' : 'syncCouldNotLoad')}</strong> {error.message}
         </p>
         <button type="button" class="btn" onClick={onRetry}>
-          Try again
+          {t('tryAgain')}
         </button>
       </div>
     );
   }
   return (
     <p class="visually-hidden" role="status">
-      {loading ? 'Updating…' : ''}
+      {loading ? t('syncUpdating') : ''}
     </p>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
@@ -52,7 +53,7 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
         if (result.ok || isOurs(await ledgerItem.getValue(), reward)) close(true);
         else setError(result.error);
       })
-      .catch(() => setError(appError('unexpected', 'The extension did not answer. Close the popup and try again.')))
+      .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
       .finally(() => {
         sending.current = false;
         setInFlight(false);

@@ -1,4 +1,5 @@
 import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
@@ -27,7 +28,7 @@ export const handlers: Handlers = {
   setPreferences: (d) => setPreferences(d),
 };
 
-const FORBIDDEN = appError('forbidden', 'This request did not come from the extension’s own pages and was refused.');
+const FORBIDDEN = appError('forbidden', t('errForbidden'));
 
 /** Registers every handler; returns a function that removes them (tests re-register). */
 export function registerHandlers(): () => void {

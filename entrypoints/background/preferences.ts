@@ -1,11 +1,12 @@
 import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
 import { scheduleRefresh } from './alarms';
 import { fail } from './result';
 
 export async function setPreferences(patch: Partial<Preferences>): Promise<Preferences> {
   if (patch.refreshMinutes !== undefined && !REFRESH_CHOICES.includes(patch.refreshMinutes)) {
-    fail(appError('invalid_input', `Choose a refresh interval of ${REFRESH_CHOICES.filter(Boolean).join(', ')} minutes, or off.`));
+    fail(appError('invalid_input', t('errRefreshInterval', REFRESH_CHOICES.filter(Boolean).join(', '))));
   }
   const current = await preferencesItem.getValue();
   const next: Preferences = {

@@ -1,4 +1,5 @@
 import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { profileItem, type ProfileData } from '../../utils/storage-items';
 import { validateValues } from '../../utils/variable-values';
 import type { StoredValues } from '../../utils/types';
@@ -11,7 +12,7 @@ export async function saveValues(values: StoredValues): Promise<ProfileData> {
   const api = await currentApi();
   // A page's input is not trusted: the same rules the options page applies, checked again here.
   const definitions = (await profileItem.getValue())?.data.definitions ?? (await refreshProfile(false)).definitions;
-  if (Object.keys(values).length === 0) fail(appError('invalid_input', 'There are no changes to save.'));
+  if (Object.keys(values).length === 0) fail(appError('invalid_input', t('errNoChanges')));
   const [problem] = Object.entries(validateValues(definitions, values));
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
   await api.updateValues(values);

@@ -1,5 +1,6 @@
 import { appError, type AppError } from '../../utils/errors';
 import { parseApiTimestamp } from '../../utils/format';
+import { t, type MessageKey } from '../../utils/i18n';
 import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { currentApi } from './api';
@@ -62,19 +63,19 @@ async function settle(entry: LedgerEntry, error: AppError | null): Promise<Ledge
   return finish(outcome);
 }
 
-const NO_ANSWER: Partial<Record<AppError['kind'], string>> = {
-  timeout: 'the panel took too long to answer',
-  network: 'the panel could not be reached',
-  server: 'the panel had a problem',
-  unexpected: 'the panel’s answer was not understood',
+const NO_ANSWER: Partial<Record<AppError['kind'], MessageKey>> = {
+  timeout: 'reasonTimeout',
+  network: 'reasonNetwork',
+  server: 'reasonServer',
+  unexpected: 'reasonUnexpected',
 };
 
 /** The answer was lost, but the history settles it: the redemption did not happen. */
 function notInHistory(entry: LedgerEntry, error: AppError): AppError {
-  const reason = NO_ANSWER[error.kind] ?? 'the panel did not confirm it';
+  const reason = t(NO_ANSWER[error.kind] ?? 'reasonUnconfirmed');
   return {
     ...error,
-    message: `Redeeming ${entry.rewardName} did not go through (${reason}); your history shows no new redemption. Try again.`,
+    message: t('errRedeemNotInHistory', entry.rewardName, reason),
     nothingCharged: true,
   };
 }
@@ -140,7 +141,7 @@ export async function reconcilePendingRedemption(): Promise<void> {
     await finish({
       ...entry,
       state: 'unknown',
-      error: appError('network', 'The extension stopped while redeeming, and your history does not show this redemption yet. Check your history before trying again.'),
+      error: appError('network', t('errRedeemInterrupted')),
     });
   }
 }
@@ -152,5 +153,5 @@ export async function dismissRedemption(): Promise<null> {
 }
 
 function busyError(): AppError {
-  return appError('busy', 'A redemption is already in progress. Wait for its outcome before redeeming again.');
+  return appError('busy', t('errRedeemBusy'));
 }

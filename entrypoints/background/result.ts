@@ -1,4 +1,5 @@
 import { appError, AppErrorException, isAppError, type AppError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import type { Result } from '../../utils/messages';
 import { sessionItem } from '../../utils/storage-items';
 
@@ -6,7 +7,7 @@ import { sessionItem } from '../../utils/storage-items';
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppErrorException) return err.error;
   if (isAppError(err)) return err;
-  return appError('unexpected', 'Something went wrong inside the extension. Try again; if it keeps happening, reload the extension.');
+  return appError('unexpected', t('errInternal'));
 }
 
 export async function asResult<T>(work: () => Promise<T>): Promise<Result<T>> {

@@ -1,5 +1,6 @@
 import { createPanelApi } from '../../utils/api/client';
 import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { DISCONNECTED, PANELIST_DATA_ITEMS, profileDraftItem, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem } from './credentials';
 import { fail } from './result';
@@ -19,8 +20,8 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   if (!checked.ok) fail(appError('invalid_input', checked.message, { field: 'baseUrl' }));
   const { baseUrl, origin } = checked;
   const token = tokenInput.trim();
-  if (!token) fail(appError('invalid_input', 'Enter your access token.', { field: 'token' }));
-  if (/\s/.test(token)) fail(appError('invalid_input', 'The access token cannot contain spaces. Paste it again.', { field: 'token' }));
+  if (!token) fail(appError('invalid_input', t('errTokenEmpty'), { field: 'token' }));
+  if (/\s/.test(token)) fail(appError('invalid_input', t('errTokenSpaces'), { field: 'token' }));
 
   const api = createPanelApi({ baseUrl, token });
   const rewards = await loadRewards(api);

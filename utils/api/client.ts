@@ -1,5 +1,6 @@
 import { AppErrorException, appError, type AppError } from '../errors';
 import { balanceFromBody } from '../balance';
+import { t } from '../i18n';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
 import { createHttp, type HttpConfig, type RequestKind } from './http';
@@ -101,13 +102,11 @@ export function createPanelApi(config: {
   function confirm(body: unknown, endpoint: string, kind: RequestKind): void {
     const { message } = parseBody(writeResponseSchema, body, endpoint);
     if (message.trim().toLowerCase() === SUCCESS_MESSAGE) return;
-    const quoted = message.replace(/\s+/g, ' ').trim().slice(0, 200);
-    const said = quoted ? `answered “${quoted}” instead of confirming` : 'did not confirm';
-    const next =
-      kind === 'redeem'
-        ? 'Check your redemption history before trying again.'
-        : 'Reload your profile to see what was saved.';
-    throw new AppErrorException(appError('unexpected', `The panel ${said} (${endpoint}). ${next}`, { endpoint }));
+    // Redacted before the cut, for the same reason as in http.ts's serverDetail.
+    const quoted = message.split(config.token.trim()).join('[token]').replace(/\s+/g, ' ').trim().slice(0, 200);
+    const said = quoted ? t('writeAnsweredInstead', quoted, endpoint) : t('writeNotConfirmed', endpoint);
+    const next = t(kind === 'redeem' ? 'checkRedemptionHistory' : 'reloadProfileToSee');
+    throw new AppErrorException(appError('unexpected', `${said} ${next}`, { endpoint }));
   }
 
   /** Keeps the token out of any message raised after the HTTP layer (parse failures quote data). */
@@ -152,12 +151,12 @@ export function createPanelApi(config: {
     updateValues: (values) =>
       guard(async () => {
         if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-          throw invalid('Nothing to save.');
+          throw invalid(t('apiNothingToSave'));
         }
         const names = Object.keys(values);
         for (const name of names) {
           if (!isVariableValue(values[name])) {
-            throw invalid(`The value of ${name} cannot be sent: use text, a date, or option ids.`, name);
+            throw invalid(t('apiValueUnsendable', name), name);
           }
         }
         try {
@@ -170,7 +169,7 @@ export function createPanelApi(config: {
 
     deleteValue: (name) =>
       guard(async () => {
-        if (typeof name !== 'string' || name.trim() === '') throw invalid('Choose a variable to delete.');
+        if (typeof name !== 'string' || name.trim() === '') throw invalid(t('apiChooseVariable'));
         const path = `${ENDPOINTS.variablesData}/${encodeURIComponent(name)}`;
         try {
           const body = await http.request({ method: 'DELETE', path, kind: 'write' });
@@ -195,7 +194,7 @@ export function createPanelApi(config: {
 
     redeem: (rewardId) =>
       guard(async () => {
-        if (!Number.isSafeInteger(rewardId) || rewardId < 0) throw invalid('This reward cannot be redeemed: its id is not valid.');
+        if (!Number.isSafeInteger(rewardId) || rewardId < 0) throw invalid(t('apiRewardIdInvalid'));
         const body = await http.request({
           method: 'GET',
           path: ENDPOINTS.redemption,

@@ -1,5 +1,6 @@
 import { ofetch } from 'ofetch';
 import { AppErrorException, appError, type AppError } from '../errors';
+import { t, uiLocale } from '../i18n';
 import { unexpectedResponse } from './schemas';
 
 /**
@@ -54,7 +55,7 @@ export interface HttpClient {
   request(req: HttpRequest): Promise<unknown>;
 }
 
-export const UNAUTHORIZED_MESSAGE = 'Your access token was not accepted. Reconnect on the options page.';
+export const UNAUTHORIZED_MESSAGE = t('httpTokenNotAccepted');
 
 /** Longest server message passed on to the panelist. */
 const MAX_SERVER_MESSAGE = 300;
@@ -74,17 +75,17 @@ export function normaliseBaseUrl(baseUrl: string): string {
     url = new URL(baseUrl.trim());
   } catch {
     throw new AppErrorException(
-      appError('invalid_input', 'The panel address is not a valid URL. Enter it as https://… on the options page.'),
+      appError('invalid_input', t('httpAddressInvalid')),
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new AppErrorException(
-      appError('invalid_input', 'The panel address must start with https:// (or http:// for a local panel).'),
+      appError('invalid_input', t('httpAddressScheme')),
     );
   }
   if (url.username || url.password) {
     throw new AppErrorException(
-      appError('invalid_input', 'The panel address must not contain a user name or password. Remove them and try again.'),
+      appError('invalid_input', t('httpAddressCredentials')),
     );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -134,17 +135,20 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** The server's human message and field from an error body, when it has them. */
-function serverDetail(text: string): { message?: string; field?: string } {
+/**
+ * The server's human message and field from an error body, when it has them. The token is
+ * redacted before anything is cut, or a cut through it would leave a piece no later check finds.
+ */
+function serverDetail(text: string, token: string): { message?: string; field?: string } {
   const parsed = parseJson(text);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return {};
   const body = parsed.value as { message?: unknown; field?: unknown; error?: unknown };
   const raw = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
   // Collapse whitespace (no line breaks or markup layout in a status line) and cap the length.
-  let message = raw.replace(/\s+/g, ' ').trim();
+  let message = redact(raw, token).replace(/\s+/g, ' ').trim();
   if (message.toLowerCase() === 'success') message = '';
   if (message.length > MAX_SERVER_MESSAGE) message = `${message.slice(0, MAX_SERVER_MESSAGE - 1)}…`;
-  const field = typeof body.field === 'string' && body.field.trim() !== '' ? body.field.trim() : undefined;
+  const field = typeof body.field === 'string' && body.field.trim() !== '' ? redact(body.field, token).trim().slice(0, MAX_SERVER_MESSAGE) : undefined;
   return { ...(message ? { message } : {}), ...(field ? { field } : {}) };
 }
 
@@ -165,9 +169,7 @@ export function createHttp(config: HttpConfig): HttpClient {
     throw new AppErrorException(
       appError(
         'invalid_input',
-        token
-          ? 'The access token contains spaces or characters that cannot be sent. Paste it again on the options page.'
-          : 'No access token was given. Paste your token on the options page.',
+        token ? t('httpTokenUnsendable') : t('httpTokenMissing'),
       ),
     );
   }
@@ -228,14 +230,14 @@ export function createHttp(config: HttpConfig): HttpClient {
   function failure(req: HttpRequest, result: Attempt, retryAfterSeconds?: number): AppError {
     const endpoint = req.path.split('?')[0] ?? req.path;
     const redeem = req.kind === 'redeem';
-    const checkHistory = ' It may or may not have gone through: check your redemption history before trying again.';
+    const checkHistory = ` ${t('httpMayHaveGoneThrough')}`;
     if (result.type === 'timeout') {
-      const seconds = Math.round(timeoutMs / 100) / 10;
+      const seconds = new Intl.NumberFormat(uiLocale()).format(Math.round(timeoutMs / 100) / 10);
       return appError(
         'timeout',
         redeem
-          ? `The panel did not answer the redemption within ${seconds} s.${checkHistory}`
-          : `The panel did not answer within ${seconds} s. Try again in a moment.`,
+          ? `${t('httpRedeemTimeout', seconds)}${checkHistory}`
+          : t('httpTimeout', seconds),
         { endpoint },
       );
     }
@@ -243,8 +245,8 @@ export function createHttp(config: HttpConfig): HttpClient {
       return appError(
         'network',
         redeem
-          ? `The redemption request could not reach the panel at ${origin} or its answer was lost.${checkHistory}`
-          : `Could not reach the panel at ${origin}. Check your internet connection and try again.`,
+          ? `${t('httpRedeemNetwork', origin)}${checkHistory}`
+          : t('httpNetwork', origin),
         { endpoint },
       );
     }
@@ -253,20 +255,20 @@ export function createHttp(config: HttpConfig): HttpClient {
     if (status === 429) {
       const when =
         retryAfterSeconds !== undefined
-          ? `Try again in ${Math.max(1, Math.ceil(retryAfterSeconds))} s.`
-          : 'Wait a moment and try again.';
-      return appError('rate_limited', `The panel is receiving too many requests. ${when}`, {
+          ? t('httpRetryInSeconds', Math.max(1, Math.ceil(retryAfterSeconds)))
+          : t('httpWaitAMoment');
+      return appError('rate_limited', `${t('httpTooManyRequests')} ${when}`, {
         status,
         endpoint,
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterSeconds) } : {}),
       });
     }
     if (status >= 400 && status < 500) {
-      const detail = serverDetail(result.text);
+      const detail = serverDetail(result.text, token);
       const fallback =
         status === 404
-          ? `The panel does not know ${endpoint} (HTTP 404). Check the panel address on the options page.`
-          : `The panel refused the request (HTTP ${status}).`;
+          ? t('httpNotFound', endpoint)
+          : t('httpRefused', status);
       return appError('rejected', detail.message ?? fallback, {
         status,
         endpoint,
@@ -277,8 +279,8 @@ export function createHttp(config: HttpConfig): HttpClient {
       return appError(
         'server',
         redeem
-          ? `The panel had a problem with the redemption (HTTP ${status}).${checkHistory}`
-          : `The panel had a problem (HTTP ${status}). Try again later.`,
+          ? `${t('httpRedeemServer', status)}${checkHistory}`
+          : t('httpServer', status),
         { status, endpoint },
       );
     }
@@ -299,7 +301,7 @@ export function createHttp(config: HttpConfig): HttpClient {
         if (!parsed.ok) {
           throw unexpectedResponse(
             endpoint,
-            result.text.trim() === '' ? 'the body is empty' : 'the body is not JSON',
+            t(result.text.trim() === '' ? 'httpBodyEmpty' : 'httpBodyNotJson'),
             result.status,
           );
         }
@@ -332,7 +334,7 @@ export function createHttp(config: HttpConfig): HttpClient {
         if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, token));
         // Not expected (attempt() never throws); still one AppError, and never the raw text.
         throw new AppErrorException(
-          redactError(appError('network', `Could not complete the request to ${req.path}. Try again.`), token),
+          redactError(appError('network', t('httpIncomplete', req.path)), token),
         );
       }
     },

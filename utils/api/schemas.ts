@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AppErrorException, appError } from '../errors';
+import { t } from '../i18n';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
 
 /**
@@ -13,8 +14,8 @@ import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption
  * the bottom of this file).
  */
 
-const integer = v.pipe(v.number(), v.integer('expected an integer'));
-const finiteNumber = v.pipe(v.number(), v.finite('expected a finite number'));
+const integer = v.pipe(v.number(), v.integer(() => t('issueInteger')));
+const finiteNumber = v.pipe(v.number(), v.finite(() => t('issueFinite')));
 /** `string | null`; a missing field reads as null. */
 const nullableString = v.nullish(v.string(), null);
 /** `message` is documented on every body but reads do not depend on it. */
@@ -44,7 +45,7 @@ export const variableOptionSchema = v.pipe(
 export const variableDefinitionSchema = v.pipe(
   v.object({
     id: integer,
-    name: v.pipe(v.string(), v.nonEmpty('expected a non-empty name')),
+    name: v.pipe(v.string(), v.nonEmpty(() => t('issueNonEmptyName'))),
     /** The question; "may equal name", so a missing text falls back to the name. */
     text: v.optional(v.string()),
     uuid: v.nullish(v.string(), ''),
@@ -86,16 +87,16 @@ export const storedValueRecordSchema = v.pipe(
   v.looseObject({}),
   v.check(
     (r) => VALUE_NAME_KEYS.some((k) => typeof r[k] === 'string' && r[k] !== ''),
-    'a stored value record has no variable name (name, variable_name or var_name)',
+    () => t('issueRecordNoName'),
   ),
-  v.check((r) => VALUE_KEYS.some((k) => k in r), 'a stored value record has no value (value or values)'),
+  v.check((r) => VALUE_KEYS.some((k) => k in r), () => t('issueRecordNoValue')),
 );
 
 /** The object-map shape: variable name → value. Arrays are not maps. */
 export const storedValueMapSchema = v.pipe(
   v.custom<Record<string, unknown>>(
     (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
-    'neither a list of name/value records nor an object from variable name to value',
+    () => t('issueValuesShape'),
   ),
   v.record(v.string(), v.unknown()),
 );
@@ -103,7 +104,7 @@ export const storedValueMapSchema = v.pipe(
 /** `data` of `GET /v1/panel/variables/data`: the two accepted shapes (design §3). */
 export const storedValuesDataSchema = v.union(
   [v.array(storedValueRecordSchema), storedValueMapSchema],
-  'neither a list of name/value records nor an object from variable name to value',
+  () => t('issueValuesShape'),
 );
 
 /** `GET /v1/panel/variables/data[?filter=writable]` (a top-level balance is read separately). */
@@ -212,11 +213,10 @@ export const SUCCESS_MESSAGE = 'success';
  * endpoint, says what was wrong in a few words and what the panelist can do.
  */
 export function unexpectedResponse(endpoint: string, detail: string, status?: number): AppErrorException {
-  const what = detail ? `: ${detail}` : '';
   return new AppErrorException(
     appError(
       'unexpected',
-      `Unexpected response from ${endpoint}${what}. The panel may have changed; try again later, and tell the panel if it keeps happening.`,
+      detail ? t('unexpectedResponseDetail', endpoint, detail) : t('unexpectedResponse', endpoint),
       { endpoint, ...(status !== undefined ? { status } : {}) },
     ),
   );
@@ -225,15 +225,15 @@ export function unexpectedResponse(endpoint: string, detail: string, status?: nu
 /** A short, human description of the first problem valibot found ("rewards.3.id: expected number"). */
 export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
-  if (!issue) return 'not the documented shape';
+  if (!issue) return t('issueNotDocumented');
   // A union reports its options' issues: the deepest first one is the most specific.
   const inner = issue.issues?.[0];
   const chosen = inner && inner.path && (!issue.path || inner.path.length > issue.path.length) ? inner : issue;
   const path = v.getDotPath(chosen);
   let described: string;
-  if (chosen.kind === 'schema' && chosen.received === 'undefined') described = 'missing';
+  if (chosen.kind === 'schema' && chosen.received === 'undefined') described = t('issueMissing');
   else if (chosen.kind === 'schema' && chosen.type !== 'union' && chosen.type !== 'custom' && chosen.expected) {
-    described = `expected ${chosen.expected}`; // never echoes the received value
+    described = t('issueExpected', chosen.expected); // never echoes the received value
   } else described = chosen.message; // our own messages (checks, integer, union)
   const text = path ? `${path}: ${described}` : described;
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;

@@ -1,0 +1,278 @@
+/**
+ * Accessibility in Chromium (issue 6): axe-core finds no violations on the popup and the options page
+ * in each state, in the light and the dark colour scheme; focus is visible and goes where the
+ * panelist's attention must go (after Confirm, to the outcome; after an error, to the error).
+ * Then the same pages with the browser in German.
+ *
+ * axe-core is added to the page as a script tag. Extension pages forbid inline scripts (CSP
+ * `script-src 'self'`), so each audited page is opened with CSP bypassed over the DevTools protocol;
+ * nothing else about the page changes.
+ */
+import { createRequire } from 'node:module';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { CHROMIUM_PATH, E2E_EXTENSION_DIR } from './config';
+import { injectFault } from './control';
+import { launchExtension, type ExtensionSession } from './harness';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SCHEMES = ['light', 'dark'] as const;
+const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
+const FIRST_NAME = 'What is your first name?';
+
+/** Every audit, for the summary printed at the end: page, state, scheme, violations. */
+const audits: Array<{ page: string; state: string; scheme: string; violations: string[]; unsure: number }> = [];
+
+afterAll(() => {
+  const rows = audits.map(
+    (a) =>
+      `${a.page.padEnd(8)} ${a.state.padEnd(44)} ${a.scheme.padEnd(6)} ${a.violations.length ? a.violations.join('; ') : 'no violations'}` +
+      (a.unsure ? ` (contrast undecided for ${a.unsure} element(s))` : ''),
+  );
+  console.log(`axe-core results\n${rows.join('\n')}`);
+});
+
+/** An extension page whose CSP lets axe-core's script tag in (see above). */
+async function openAudited(context: BrowserContext, extensionId: string, path: 'popup.html' | 'options.html'): Promise<Page> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Page.setBypassCSP', { enabled: true });
+  if (path === 'popup.html') await page.setViewportSize({ width: 400, height: 600 });
+  else await page.setViewportSize({ width: 900, height: 1200 });
+  await page.goto(`chrome-extension://${extensionId}/${path}`);
+  return page;
+}
+
+/** Violations, and how many elements axe could not decide the colour contrast of (text over an overlay). */
+async function runAxe(page: Page): Promise<{ violations: string[]; unsure: number }> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    type Rule = { id: string; nodes: Array<{ target: unknown; failureSummary?: string }> };
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Rule[]; incomplete: Rule[] }> } }).axe;
+    const { violations, incomplete } = await axe.run(document);
+    return {
+      violations: violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`),
+      unsure: incomplete.find((r) => r.id === 'color-contrast')?.nodes.length ?? 0,
+    };
+  });
+}
+
+/** axe in both colour schemes; every violation is reported before the test fails. */
+async function audit(page: Page, where: string, state: string): Promise<void> {
+  const backgrounds = new Set<string>();
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    backgrounds.add(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor));
+    const { violations, unsure } = await runAxe(page);
+    audits.push({ page: where, state, scheme, violations, unsure });
+    expect.soft(violations, `${where}, ${state}, ${scheme}`).toEqual([]);
+  }
+  // The page did follow the scheme: light and dark backgrounds differ.
+  expect(backgrounds.size).toBe(2);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return { id: el?.id ?? '', tag: el?.tagName ?? '', text: el?.textContent?.trim() ?? '', role: el?.getAttribute('role') ?? '' };
+  });
+
+/** The focused element draws a visible outline that stands out against the page, in both schemes. */
+async function expectVisibleFocus(page: Page): Promise<void> {
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const ring = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const style = getComputedStyle(el);
+      return { matches: el.matches(':focus-visible'), style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor };
+    });
+    expect(ring.matches, scheme).toBe(true);
+    expect(ring.style, scheme).not.toBe('none');
+    expect(ring.width, scheme).toBeGreaterThanOrEqual(2);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('axe-core, light and dark, every state', () => {
+  let ext: ExtensionSession;
+  let sandbox: Sandbox;
+  const open = (path: 'popup.html' | 'options.html') => openAudited(ext.context, ext.extensionId, path);
+
+  beforeAll(async () => {
+    // A sandbox on a free port of its own, so another test run on this machine cannot collide with it.
+    sandbox = await startSandbox();
+    ext = await launchExtension({ sandbox });
+  });
+  afterAll(async () => {
+    await ext?.close();
+    await sandbox?.close();
+  });
+
+  test('popup, not connected; keyboard focus is visible', async () => {
+    const popup = await open('popup.html');
+    await popup.getByRole('button', { name: 'Connect your account' }).waitFor();
+    await audit(popup, 'popup', 'not connected');
+    await popup.keyboard.press('Tab');
+    expect((await focused(popup)).tag).toBe('BUTTON');
+    await expectVisibleFocus(popup);
+    await popup.close();
+  });
+
+  test('options, not connected, with validation errors shown; focus goes to the first problem', async () => {
+    const options = await open('options.html');
+    const url = options.getByLabel('API base URL');
+    await url.fill('');
+    await options.getByRole('button', { name: 'Connect', exact: true }).click();
+    await options.locator('#api-base-url-error').waitFor();
+    expect(await options.locator('#api-base-url-error').textContent()).toContain('Enter the API base URL');
+    expect(await options.locator('#access-token-error').textContent()).toContain('Enter the access token');
+    expect((await focused(options)).id).toBe('api-base-url');
+    await audit(options, 'options', 'not connected, validation errors');
+    await expectVisibleFocus(options);
+
+    // A token the panel refuses: the error takes focus.
+    await url.fill(ext.sandbox.url);
+    await options.getByLabel('Access token').fill('not-the-token');
+    await options.getByRole('button', { name: 'Connect', exact: true }).click();
+    const refused = options.getByRole('alert').filter({ hasText: 'did not accept this access token' });
+    await refused.waitFor();
+    await expect.poll(() => refused.evaluate((el) => el === document.activeElement)).toBe(true);
+    await audit(options, 'options', 'not connected, connect refused');
+    await options.close();
+  });
+
+  test('popup: loaded, details open, confirmation open; after Confirm focus is on the outcome', async () => {
+    await ext.connect();
+    const popup = await open('popup.html');
+    await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+    await audit(popup, 'popup', 'loaded');
+
+    await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+    await popup.getByRole('heading', { name: 'Description' }).waitFor();
+    await audit(popup, 'popup', 'details open');
+
+    const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
+    await redeem.focus();
+    await popup.keyboard.press('Enter');
+    const dialog = popup.getByRole('alertdialog', { name: 'Confirm redemption' });
+    await dialog.waitFor();
+    expect(await focused(popup)).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
+    await expectVisibleFocus(popup);
+    await audit(popup, 'popup', 'confirmation dialog open');
+
+    await popup.keyboard.press('Tab'); // to Confirm: Cancel has focus first, so a stray Enter never redeems
+    expect((await focused(popup)).text).toBe('Confirm');
+    await popup.keyboard.press('Enter');
+    const outcome = popup.getByRole('region', { name: `Redeemed ${COFFEE}` });
+    await outcome.waitFor();
+    await expect.poll(async () => (await focused(popup)).id).toBe('redeem-outcome');
+    await expect.poll(() => outcome.textContent()).toContain('Your balance is now 2,000 points.');
+    await audit(popup, 'popup', 'redemption outcome (focused)');
+    await popup.close();
+  });
+
+  test('popup, error: a failed refresh shows the error and focus moves to it', async () => {
+    const popup = await open('popup.html');
+    await popup.locator('.hdr-balance').waitFor();
+    await injectFault(ext, { path: '/v1/panel/rewards', status: 500, times: 5 });
+    await popup.getByRole('button', { name: 'Refresh' }).click();
+    const error = popup.getByRole('alert').filter({ hasText: 'Showing saved data.' });
+    await error.waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await focused(popup)).id).toBe('sync-error');
+    await audit(popup, 'popup', 'error (refresh failed)');
+    await popup.close();
+  });
+
+  test('options: loaded, a profile validation error, a failed history refresh', async () => {
+    const options = await open('options.html');
+    await options.locator('.history-row').first().waitFor();
+    await options.getByLabel(FIRST_NAME).waitFor();
+    await audit(options, 'options', 'loaded (profile, history)');
+
+    await options.getByLabel(FIRST_NAME).fill('x'.repeat(1001));
+    await options.getByRole('button', { name: 'Save changes' }).click();
+    await options.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
+    expect((await focused(options)).id).toBe((await options.getByLabel(FIRST_NAME).getAttribute('id')) ?? '-');
+    await audit(options, 'options', 'profile validation error');
+    await options.getByRole('button', { name: 'Discard changes' }).click();
+    await options.getByText('No unsaved changes').waitFor();
+
+    await injectFault(ext, { path: '/v1/panel/redemptions', status: 500, times: 5 });
+    await options.getByRole('button', { name: 'Refresh history' }).click();
+    const error = options.locator('section[aria-labelledby="history-heading"] [role=alert]');
+    await error.waitFor({ timeout: 30_000 });
+    await expect.poll(() => error.evaluate((el) => el === document.activeElement)).toBe(true);
+    await audit(options, 'options', 'error (history refresh failed)');
+    await options.close();
+  });
+});
+
+/**
+ * The harness launches an English browser; here Chromium runs with its UI in German (`--lang`, and
+ * the page locale for `navigator.language` and `chrome.i18n.getUILanguage()`).
+ */
+describe('in German', () => {
+  let context: BrowserContext;
+  let sandbox: Sandbox;
+  let userDataDir: string;
+  let extensionId: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    userDataDir = await mkdtemp(join(tmpdir(), 'panel-a11y-de-'));
+    const dir = resolve(E2E_EXTENSION_DIR);
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      locale: 'de-DE',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--lang=de',
+        `--disable-extensions-except=${dir}`,
+        `--load-extension=${dir}`,
+      ],
+    });
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    extensionId = new URL(worker.url()).host;
+  });
+  afterAll(async () => {
+    await context?.close();
+    await sandbox?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  test('connects, shows points and rewards in German with German numbers, and axe finds nothing', async () => {
+    const options = await openAudited(context, extensionId, 'options.html');
+    expect(await options.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await options.title()).toBe('Panel Rewards – Einstellungen');
+    await options.getByLabel('API-Basis-URL').fill(sandbox.url);
+    await options.getByLabel('Zugangstoken').fill(sandbox.token);
+    await options.getByRole('button', { name: 'Verbinden', exact: true }).click();
+    await options.getByRole('button', { name: 'Verbindung trennen' }).waitFor();
+    await options.locator('.history-row').first().waitFor();
+    await options.getByRole('heading', { name: 'Ihr Profil' }).waitFor();
+    expect(await options.locator('.history-row .state').allTextContents()).toContain('Abgeschlossen');
+    await audit(options, 'options', 'German, loaded');
+
+    const popup = await openAudited(context, extensionId, 'popup.html');
+    await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2.500 Punkte');
+    expect(await popup.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await popup.getByText('Ihnen fehlen 2.500 Punkte').count()).toBe(1);
+    await popup.getByRole('button', { name: `${COFFEE} einlösen` }).click();
+    const dialog = popup.getByRole('alertdialog', { name: 'Einlösung bestätigen' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(`${COFFEE} für 500 Punkte einlösen? Ihr Punktestand beträgt danach 2.000 Punkte.`);
+    await audit(popup, 'popup', 'German, confirmation dialog open');
+  });
+});

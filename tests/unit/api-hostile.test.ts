@@ -1,0 +1,425 @@
+// @vitest-environment node
+/**
+ * Issue 5, point 2: hostile responses. For each of the seven endpoints of the panel API client,
+ * fast-check generates 1,000 responses (see ./hostile-bodies.ts: valid bodies, valid bodies with one
+ * field mutated, wrong types, nulls, huge strings and arrays, deeply nested junk, non-JSON text,
+ * empty bodies; statuses 200, 204, 400, 401, 403, 404, 422, 429, 500, 503; odd headers; dropped
+ * connections). Each one is served by the sandbox over real HTTP (a one-shot fault rule) to the
+ * real client, and the call must:
+ *
+ * - settle (no hang);
+ * - either resolve with data of the documented type (the HTTP answer was a 2xx with a body),
+ * - or reject with an AppErrorException whose kind is in the closed set, is the one design §5
+ *   gives for that status, and whose message is a non-empty text without the token or any piece
+ *   of it (8 characters or more);
+ * - and never anything else: no TypeError, no raw Error, no prototype pollution.
+ *
+ * Bodies carry the token whole or not at all, so a piece of it in a message was cut by the client.
+ * A read answered 429 may try once more (Retry-After 0 or unreadable); the real sandbox handler
+ * answers that retry, so such a read may resolve.
+ *
+ * Valid bodies answered with 200 must resolve, so the success path is exercised too; a write or
+ * redeem resolves only on `{ message: "success" }` and is sent exactly once.
+ */
+import { Agent, request } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS, createPanelApi, type PanelApi } from '../../utils/api/client';
+import { AppErrorException, type AppErrorKind } from '../../utils/errors';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import {
+  ENDPOINT_NAMES,
+  FAMILIES,
+  STATUSES,
+  WRITE_ENDPOINTS,
+  describeResponse,
+  hostileResponse,
+  type EndpointName,
+  type Family,
+  type HostileResponse,
+} from './hostile-bodies';
+
+/** High-entropy, so that no 8-character piece of it can appear in a message by chance. */
+const TOKEN = 'hq7ZtR2xWm9KpL4vNc8BsD3f';
+/** The shortest piece of the token a message must not carry. */
+const LEAK_MIN = 8;
+const RUNS = 1000;
+const TIMEOUT_MS = 3000;
+/** Below tests/sandbox/http-util.ts's MAX_BODY_BYTES (1 MiB), with room to spare. */
+const MAX_RULE_BYTES = 900_000;
+/** Two attempts at most (a read retried once after a 429), plus slack. */
+const DEADLINE_MS = 2 * TIMEOUT_MS + 2000;
+
+/** The closed set of utils/errors.ts; the Record type makes the compiler keep it complete. */
+const KINDS: Record<AppErrorKind, true> = {
+  not_connected: true,
+  unauthorized: true,
+  rejected: true,
+  rate_limited: true,
+  server: true,
+  network: true,
+  timeout: true,
+  unexpected: true,
+  busy: true,
+  invalid_input: true,
+  permission_denied: true,
+  forbidden: true,
+};
+
+interface Call {
+  method: string;
+  path: string;
+  run(api: PanelApi, flag: boolean): Promise<unknown>;
+}
+
+const CALLS: Record<EndpointName, Call> = {
+  listVariables: { method: 'GET', path: ENDPOINTS.variablesMeta, run: (api) => api.listVariables() },
+  readValues: {
+    method: 'GET',
+    path: ENDPOINTS.variablesData,
+    run: (api, writableOnly) => api.readValues({ writableOnly }),
+  },
+  updateValues: {
+    method: 'POST',
+    path: ENDPOINTS.variablesData,
+    run: (api) => api.updateValues({ FIRST_NAME: 'Ann', HOBBIES: [1, 2] }),
+  },
+  deleteValue: { method: 'DELETE', path: `${ENDPOINTS.variablesData}/FIRST_NAME`, run: (api) => api.deleteValue('FIRST_NAME') },
+  listRedemptions: { method: 'GET', path: ENDPOINTS.redemptions, run: (api) => api.listRedemptions() },
+  listRewards: { method: 'GET', path: ENDPOINTS.rewards, run: (api) => api.listRewards() },
+  redeem: { method: 'GET', path: ENDPOINTS.redemption, run: (api) => api.redeem(101) },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Checks of resolved data against the documented types (utils/types.ts)
+
+class Violation extends Error {}
+
+function need(condition: boolean, at: string, expected: string): asserts condition {
+  if (!condition) throw new Violation(`${at} is not ${expected}`);
+}
+
+type Obj = Record<string, unknown>;
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
+const isFinite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
+const isNullableString = (value: unknown) => value === null || isString(value);
+
+function checkArray(value: unknown, at: string, each: (item: unknown, at: string) => void): void {
+  need(Array.isArray(value), at, 'an array');
+  value.forEach((item, i) => each(item, `${at}[${i}]`));
+}
+
+function checkBalance(value: unknown, at: string): void {
+  need(value === null || (Number.isSafeInteger(value) && (value as number) >= 0), at, 'null or a points value');
+}
+
+function checkOption(o: unknown, at: string): void {
+  need(isObject(o), at, 'an object');
+  need(isInteger(o.id), `${at}.id`, 'an integer');
+  need(isString(o.name), `${at}.name`, 'a string');
+  need(isString(o.text), `${at}.text`, 'a string');
+  need(isBoolean(o.exclusive), `${at}.exclusive`, 'a boolean');
+}
+
+function checkVariable(d: unknown, at: string): void {
+  need(isObject(d), at, 'an object');
+  need(isInteger(d.id), `${at}.id`, 'an integer');
+  need(isString(d.name) && d.name !== '', `${at}.name`, 'a non-empty string');
+  need(isString(d.text), `${at}.text`, 'a string');
+  need(isString(d.uuid), `${at}.uuid`, 'a string');
+  need(isString(d.type), `${at}.type`, 'a string');
+  need(isBoolean(d.writable), `${at}.writable`, 'a boolean');
+  checkArray(d.options, `${at}.options`, checkOption);
+}
+
+const META_LISTS: Record<string, (value: unknown) => boolean> = {
+  countries: (value) => Array.isArray(value) && value.every(isString),
+  image_urls: (value) => isObject(value) && Object.values(value).every(isString),
+};
+
+function checkReward(r: unknown, at: string): void {
+  need(isObject(r), at, 'an object');
+  need(isInteger(r.id), `${at}.id`, 'an integer');
+  need(isString(r.name), `${at}.name`, 'a string');
+  need(isFinite(r.cost), `${at}.cost`, 'a finite number');
+  need(isString(r.cost_currency), `${at}.cost_currency`, 'a string');
+  need(isString(r.type), `${at}.type`, 'a string');
+  need(isString(r.image_url), `${at}.image_url`, 'a string');
+  need(r.reward_point_cost === null || isInteger(r.reward_point_cost), `${at}.reward_point_cost`, 'null or an integer');
+  need(isObject(r.meta_data), `${at}.meta_data`, 'an object');
+  for (const [key, value] of Object.entries(r.meta_data)) {
+    need((META_LISTS[key] ?? isString)(value), `${at}.meta_data.${key}`, 'of its documented type');
+  }
+}
+
+function checkRedemption(r: unknown, at: string): void {
+  need(isObject(r), at, 'an object');
+  need(isInteger(r.id), `${at}.id`, 'an integer');
+  need(isFinite(r.cost), `${at}.cost`, 'a finite number');
+  need(isString(r.currency), `${at}.currency`, 'a string');
+  need(isInteger(r.reward_point_cost), `${at}.reward_point_cost`, 'an integer');
+  checkReward(r.reward, `${at}.reward`);
+  for (const key of ['approved', 'processed', 'failed', 'refunded']) need(isBoolean(r[key]), `${at}.${key}`, 'a boolean');
+  for (const key of ['created_at', 'updated_at']) need(isString(r[key]), `${at}.${key}`, 'a string');
+  for (const key of ['partner_status', 'failed_reason', 'transaction_id']) {
+    need(isNullableString(r[key]), `${at}.${key}`, 'a string or null');
+  }
+}
+
+function checkStoredValues(values: unknown, at: string): void {
+  need(isObject(values) && Object.getPrototypeOf(values) === Object.prototype, at, 'a plain object');
+  for (const [name, value] of Object.entries(values)) {
+    const ok =
+      isString(value) ||
+      isFinite(value) ||
+      (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
+    need(ok, `${at}.${name}`, 'text, a number or a list of option ids');
+  }
+}
+
+function checkData(endpoint: EndpointName, data: unknown): void {
+  switch (endpoint) {
+    case 'listVariables':
+      return checkArray(data, 'variables', checkVariable);
+    case 'readValues':
+      need(isObject(data), 'result', 'an object');
+      checkStoredValues(data.values, 'values');
+      return checkBalance(data.balance, 'balance');
+    case 'listRedemptions':
+      return checkArray(data, 'redemptions', checkRedemption);
+    case 'listRewards':
+      need(isObject(data), 'result', 'an object');
+      checkArray(data.rewards, 'rewards', checkReward);
+      return checkBalance(data.balance, 'balance');
+    case 'updateValues':
+    case 'deleteValue':
+    case 'redeem':
+      return need(data === undefined, 'result', 'undefined');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What each response must produce
+
+/** The kind design §5 gives a failed call, from how the server answered. */
+function expectedKind(r: HostileResponse): AppErrorKind {
+  if (r.drop) return 'network';
+  if (r.status >= 200 && r.status < 300) return 'unexpected';
+  if (r.status === 401 || r.status === 403) return 'unauthorized';
+  if (r.status === 429) return 'rate_limited';
+  if (r.status >= 500) return 'server';
+  return 'rejected';
+}
+
+/** The piece of the token (LEAK_MIN characters or more) that `text` carries, if any. */
+function tokenPiece(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  for (let i = 0; i + LEAK_MIN <= TOKEN.length; i += 1) {
+    const piece = TOKEN.slice(i, i + LEAK_MIN);
+    if (text.includes(piece)) return piece;
+  }
+  return undefined;
+}
+
+function confirmsSuccess(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return isObject(parsed) && isString(parsed.message) && parsed.message.trim().toLowerCase() === 'success';
+  } catch {
+    return false;
+  }
+}
+
+type Outcome = { type: 'resolved'; value: unknown } | { type: 'rejected'; error: unknown } | { type: 'hang' };
+
+async function settle(work: () => Promise<unknown>): Promise<Outcome> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve({ type: 'hang' }), DEADLINE_MS);
+  });
+  const settled = Promise.resolve()
+    .then(work)
+    .then(
+      (value): Outcome => ({ type: 'resolved', value }),
+      (error: unknown): Outcome => ({ type: 'rejected', error }),
+    );
+  try {
+    return await Promise.race([settled, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Tally {
+  samples: number;
+  outcomes: Record<string, number>;
+  families: Partial<Record<Family, number>>;
+  statuses: Record<string, number>;
+  bodyBytes: number;
+  ms: number;
+}
+
+function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, requests: number): void {
+  const isWrite = WRITE_ENDPOINTS.includes(endpoint);
+  const ok2xx = !r.drop && r.status >= 200 && r.status < 300;
+
+  // Writes and redeems are sent exactly once; a read is retried at most once, after a 429.
+  const maxRequests = !isWrite && !r.drop && r.status === 429 ? 2 : 1;
+  need(requests >= 1 && requests <= maxRequests, `the number of requests sent (${requests})`, `between 1 and ${maxRequests}`);
+  need(Object.keys(Object.prototype).length === 0, 'Object.prototype', 'free of injected properties');
+
+  if (outcome.type === 'hang') throw new Violation(`the call did not settle within ${DEADLINE_MS} ms`);
+
+  if (outcome.type === 'resolved') {
+    // After a 429 a read tries once more, which the sandbox's real handler answers.
+    const retriedRead = !isWrite && !r.drop && r.status === 429 && requests === 2;
+    need((ok2xx && r.status !== 204) || retriedRead, `a resolved call after ${describeResponse(r)}`, 'possible');
+    if (isWrite) need(confirmsSuccess(r.body), 'a resolved write', 'answered with { message: "success" }');
+    checkData(endpoint, outcome.value);
+    return;
+  }
+
+  const { error } = outcome;
+  if (!(error instanceof AppErrorException)) {
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new Violation(`the rejection (${what.slice(0, 300)}) is not an AppErrorException`);
+  }
+  const { kind, message, field } = error.error;
+  need(Object.hasOwn(KINDS, kind), `kind ${JSON.stringify(kind)}`, 'in the closed set of utils/errors.ts');
+  need(isString(message) && message.trim() !== '', `the message ${JSON.stringify(message)}`, 'a non-empty text');
+  for (const [name, text] of [
+    ['error.message', message],
+    ['error.field', field],
+    ['Error#message', error.message],
+  ] as const) {
+    const piece = tokenPiece(text);
+    need(piece === undefined, `${name} ${JSON.stringify(text)}`, `free of the token (it carries "${piece}")`);
+  }
+  need(kind === expectedKind(r), `kind "${kind}"`, `"${expectedKind(r)}" (design §5)`);
+  if ((r.family === 'valid' || r.family === 'valid-huge') && r.status === 200 && !r.drop) {
+    throw new Violation(`a valid body answered with 200 was refused: ${kind}: ${message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let sandbox: Sandbox;
+let api: PanelApi;
+const tallies = new Map<EndpointName, Tally>();
+
+/** One keep-alive connection for the control channel: two local requests per sample add up. */
+const controlAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** Posts a fault rule to the sandbox; throws when the sandbox refuses it (a generator bug). */
+function postFault(rule: Record<string, unknown>): Promise<void> {
+  const body = JSON.stringify(rule);
+  const bytes = Buffer.byteLength(body);
+  // The sandbox reads at most 1 MiB of a request and cuts the connection beyond it.
+  if (bytes > MAX_RULE_BYTES) return Promise.reject(new Error(`a generated fault rule has ${bytes} bytes, over the sandbox's limit`));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${sandbox.url}/__sandbox/faults`,
+      {
+        method: 'POST',
+        agent: controlAgent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': bytes },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          if (res.statusCode === 200) resolve();
+          else reject(new Error(`sandbox refused the fault rule: HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, token: TOKEN });
+  api = createPanelApi({
+    baseUrl: sandbox.url,
+    token: TOKEN,
+    timeoutMs: TIMEOUT_MS,
+    retries: 0,
+    retryBaseDelayMs: 1,
+    maxRetryAfterSeconds: 0,
+  });
+});
+
+afterAll(async () => {
+  const lines = [...tallies].map(([endpoint, t]) => {
+    const outcomes = Object.entries(t.outcomes)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    return `  ${endpoint}: ${t.samples} samples in ${(t.ms / 1000).toFixed(1)} s, ${(t.bodyBytes / 1e6).toFixed(1)} MB of bodies; ${outcomes}`;
+  });
+  const total = [...tallies.values()].reduce((sum, t) => sum + t.ms, 0);
+  console.info(`hostile responses (${(total / 1000).toFixed(1)} s in all):\n${lines.join('\n')}`);
+  controlAgent.destroy();
+  await sandbox?.close();
+});
+
+describe('the panel API client under hostile responses (fast-check, real HTTP)', () => {
+  for (const endpoint of ENDPOINT_NAMES) {
+    it(
+      `${endpoint}: ${RUNS} generated responses each yield typed data or one typed error`,
+      async () => {
+        const call = CALLS[endpoint];
+        const tally: Tally = { samples: 0, outcomes: {}, families: {}, statuses: {}, bodyBytes: 0, ms: 0 };
+        const started = Date.now();
+        await fc.assert(
+          fc.asyncProperty(hostileResponse(endpoint, TOKEN), fc.boolean(), async (response, flag) => {
+            await postFault({
+              method: call.method,
+              path: call.path,
+              status: response.status,
+              body: response.body,
+              headers: response.headers,
+              ...(response.drop ? { drop: true } : {}),
+              times: 1,
+            });
+            sandbox.requests.length = 0;
+            const outcome = await settle(() => call.run(api, flag));
+            const requests = sandbox.requests.length;
+            tally.samples += 1;
+            tally.bodyBytes += response.body.length;
+            const key = outcome.type === 'rejected' && outcome.error instanceof AppErrorException ? outcome.error.error.kind : outcome.type;
+            tally.outcomes[key] = (tally.outcomes[key] ?? 0) + 1;
+            tally.families[response.family] = (tally.families[response.family] ?? 0) + 1;
+            const status = response.drop ? 'drop' : String(response.status);
+            tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+            try {
+              judge(endpoint, response, outcome, requests);
+            } catch (violation) {
+              if (violation instanceof Violation) throw new Error(`${endpoint}: ${violation.message}`);
+              throw violation;
+            }
+          }),
+          { numRuns: RUNS },
+        );
+        tally.ms = Date.now() - started;
+        tallies.set(endpoint, tally);
+
+        // The generators really covered what the issue lists, and the success path ran.
+        expect(tally.samples).toBeGreaterThanOrEqual(RUNS);
+        expect(tally.outcomes.resolved ?? 0).toBeGreaterThanOrEqual(RUNS / 10);
+        for (const status of STATUSES) expect(tally.statuses[String(status)] ?? 0, `HTTP ${status}`).toBeGreaterThan(0);
+        const families = FAMILIES.filter((f) => f !== 'refusal' || WRITE_ENDPOINTS.includes(endpoint));
+        for (const family of families) expect(tally.families[family] ?? 0, family).toBeGreaterThan(0);
+      },
+      180_000,
+    );
+  }
+});
