@@ -8,18 +8,13 @@
  * `script-src 'self'`), so each audited page is opened with CSP bypassed over the DevTools protocol;
  * nothing else about the page changes.
  */
-import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { CHROMIUM_PATH, E2E_EXTENSION_DIR } from './config';
+import { runAxe } from './axe';
 import { injectFault } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SCHEMES = ['light', 'dark'] as const;
 const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
 const FIRST_NAME = 'What is your first name?';
@@ -36,29 +31,13 @@ afterAll(() => {
   console.log(`axe-core results\n${rows.join('\n')}`);
 });
 
-/** An extension page whose CSP lets axe-core's script tag in (see above). */
+/** An extension page at the size it is used at. */
 async function openAudited(context: BrowserContext, extensionId: string, path: 'popup.html' | 'options.html'): Promise<Page> {
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Page.setBypassCSP', { enabled: true });
   if (path === 'popup.html') await page.setViewportSize({ width: 400, height: 600 });
   else await page.setViewportSize({ width: 900, height: 1200 });
   await page.goto(`chrome-extension://${extensionId}/${path}`);
   return page;
-}
-
-/** Violations, and how many elements axe could not decide the colour contrast of (text over an overlay). */
-async function runAxe(page: Page): Promise<{ violations: string[]; unsure: number }> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    type Rule = { id: string; nodes: Array<{ target: unknown; failureSummary?: string }> };
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Rule[]; incomplete: Rule[] }> } }).axe;
-    const { violations, incomplete } = await axe.run(document);
-    return {
-      violations: violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`),
-      unsure: incomplete.find((r) => r.id === 'color-contrast')?.nodes.length ?? 0,
-    };
-  });
 }
 
 /** axe in both colour schemes; every violation is reported before the test fails. */
@@ -213,47 +192,23 @@ describe('axe-core, light and dark, every state', () => {
 });
 
 /**
- * The harness launches an English browser; here Chromium runs with its UI in German (`--lang`, and
- * the page locale for `navigator.language` and `chrome.i18n.getUILanguage()`).
+ * Chromium with its UI in German: the extension's messages, numbers and dates follow.
  */
 describe('in German', () => {
-  let context: BrowserContext;
   let sandbox: Sandbox;
-  let userDataDir: string;
-  let extensionId: string;
+  let german: ExtensionSession;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    userDataDir = await mkdtemp(join(tmpdir(), 'panel-a11y-de-'));
-    const dir = resolve(E2E_EXTENSION_DIR);
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      locale: 'de-DE',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--lang=de',
-        `--disable-extensions-except=${dir}`,
-        `--load-extension=${dir}`,
-      ],
-    });
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    extensionId = new URL(worker.url()).host;
+    german = await launchExtension({ sandbox, locale: 'de' });
   });
   afterAll(async () => {
-    await context?.close();
+    await german?.close();
     await sandbox?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   test('connects, shows points and rewards in German with German numbers, and axe finds nothing', async () => {
-    const options = await openAudited(context, extensionId, 'options.html');
+    const options = await openAudited(german.context, german.extensionId, 'options.html');
     expect(await options.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await options.title()).toBe('Panel Rewards – Einstellungen');
     await options.getByLabel('API-Basis-URL').fill(sandbox.url);
@@ -265,7 +220,7 @@ describe('in German', () => {
     expect(await options.locator('.history-row .state').allTextContents()).toContain('Abgeschlossen');
     await audit(options, 'options', 'German, loaded');
 
-    const popup = await openAudited(context, extensionId, 'popup.html');
+    const popup = await openAudited(german.context, german.extensionId, 'popup.html');
     await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2.500 Punkte');
     expect(await popup.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await popup.getByText('Ihnen fehlen 2.500 Punkte').count()).toBe(1);

@@ -26,6 +26,8 @@ export interface LaunchOptions {
   userDataDir?: string;
   /** Reuse a running sandbox instead of starting one. */
   sandbox?: Sandbox;
+  /** The browser's UI language, e.g. `de` (messages and `chrome.i18n.getUILanguage()`). */
+  locale?: string;
 }
 
 // Flags recorded in ../shared/notes/browser-testing.md: without the networking ones Chromium
@@ -47,7 +49,14 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+    // --lang picks the extension's messages; headless Chromium takes getUILanguage() from the page locale.
+    ...(options.locale ? { locale: options.locale } : {}),
+    args: [
+      ...CHROMIUM_ARGS,
+      ...(options.locale ? [`--lang=${options.locale}`] : []),
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+    ],
   });
   // Follow the worker across restarts: a stopped one stays listed but can no longer evaluate.
   let current: Worker | null = null;

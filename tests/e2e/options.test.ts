@@ -1,8 +1,8 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StoredValues } from '../../utils/types';
+import { axeViolations } from './axe';
+import { serverState } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 
 /**
@@ -23,8 +23,7 @@ const Q = {
 };
 
 async function serverValues(): Promise<StoredValues> {
-  const response = await fetch(`${ext.sandbox.url}/__sandbox/state`);
-  return ((await response.json()) as { values: StoredValues }).values;
+  return (await serverState(ext)).values as StoredValues;
 }
 
 async function storedKeys(): Promise<Record<string, unknown>> {
@@ -166,21 +165,11 @@ describe('options page against the sandbox', () => {
     await status('History is up to date.').waitFor();
   });
 
-  test('the connected page has no axe violations; screenshot for the README', async () => {
+  test('the connected page has no axe violations', async () => {
     await page.reload();
     await page.locator('.history-row').first().waitFor();
     await page.getByLabel(Q.firstName).waitFor();
-    // Evaluated over the debugging protocol, which the extension page's script policy does not cover.
-    const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    await page.evaluate(axe);
-    const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run();
-      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
-    });
-    expect(violations).toEqual([]);
-
-    await mkdir('tests/e2e/screenshots', { recursive: true });
-    await page.screenshot({ path: 'tests/e2e/screenshots/options.png' });
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   test('disconnecting removes the token, and the popup then asks to connect', async () => {

@@ -2,11 +2,12 @@
  * The popup in Chromium against the sandbox (issue 3, "Done when"). Each test gets a fresh
  * browser profile and sandbox, connected through the options page as a panelist would.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
-import { startSandbox, type FaultRule, type RecordedRequest, type SandboxState } from '../sandbox/server';
+import type { LedgerEntry } from '../../utils/storage-items';
+import { startSandbox } from '../sandbox/server';
+import { axeViolations } from './axe';
+import { control, injectFault, requestCount, serverState, stored } from './control';
 import { E2E_SANDBOX_PORT } from './config';
 import { launchExtension, type ExtensionSession, type LaunchOptions } from './harness';
 
@@ -34,33 +35,14 @@ async function openPopup(ext: ExtensionSession): Promise<Page> {
   return page;
 }
 
-async function control<T>(ext: ExtensionSession, path: string, method = 'GET', body?: unknown): Promise<T> {
-  const response = await fetch(`${ext.sandbox.url}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-const serverState = (ext: ExtensionSession) => control<SandboxState>(ext, '/state');
-const injectFault = (ext: ExtensionSession, rule: FaultRule) => control(ext, '/faults', 'POST', rule);
-
-async function redeemRequests(ext: ExtensionSession): Promise<number> {
-  const { requests } = await control<{ requests: RecordedRequest[] }>(ext, '/requests');
-  return requests.filter((r) => r.path === REDEEM_PATH && r.method !== 'OPTIONS').length;
-}
+const redeemRequests = (ext: ExtensionSession) => requestCount(ext, REDEEM_PATH);
 
 async function badgeText(ext: ExtensionSession): Promise<string> {
   return (await ext.worker()).evaluate(() => chrome.action.getBadgeText({}));
 }
 
 async function ledgerState(ext: ExtensionSession): Promise<string | undefined> {
-  return (await ext.worker()).evaluate(async () => {
-    const { ledger } = await chrome.storage.local.get('ledger');
-    return (ledger as { state?: string } | null | undefined)?.state;
-  });
+  return (await stored<LedgerEntry | null>(ext, 'ledger'))?.state;
 }
 
 async function confirmRedeeming(popup: Page, name: string): Promise<void> {
@@ -68,7 +50,7 @@ async function confirmRedeeming(popup: Page, name: string): Promise<void> {
   await popup.getByRole('button', { name: `Confirm redeeming ${name}` }).click();
 }
 
-test('shows the seeded balance and rewards, affordable first, and saves a screenshot', async () => {
+test('shows the seeded balance and rewards, affordable first', async () => {
   const ext = await start();
   const popup = await openPopup(ext);
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
@@ -85,9 +67,6 @@ test('shows the seeded balance and rewards, affordable first, and saves a screen
   await expect.poll(() => popup.getByText('You need 2,500 more points').count()).toBe(1); // PixelPlay $50
   expect(await popup.getByRole('searchbox', { name: 'Search rewards' }).isVisible()).toBe(true);
   expect(await badgeText(ext)).toBe('2.5k');
-
-  await mkdir('tests/e2e/screenshots', { recursive: true });
-  await popup.screenshot({ path: 'tests/e2e/screenshots/popup.png' });
 });
 
 test('a redemption goes through: balance, history and badge change', async () => {
@@ -262,15 +241,3 @@ test('keyboard alone: Redeem opens the confirmation, Escape cancels, focus comes
   expect(await axeViolations(popup)).toEqual([]);
 });
 
-let axeSource: string | undefined;
-
-/** Runs axe-core in the page; evaluate() is not subject to the extension page's CSP. */
-async function axeViolations(page: Page): Promise<string[]> {
-  axeSource ??= await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const { violations } = await axe.run(document);
-    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
-  });
-}
