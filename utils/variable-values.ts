@@ -74,6 +74,9 @@ export function toggleOption(def: Pick<VariableDefinition, 'options'>, current: 
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** Years a profile date may fall in: wide enough for any birth or event date, narrow enough to catch typos like 0199. */
+export const DATE_YEARS = { min: 1900, max: 2100 } as const;
+
 /** A real calendar date written `YYYY-MM-DD` (so 2023-02-30 is refused). */
 export function isValidDate(value: string): boolean {
   const m = DATE.exec(value);
@@ -96,8 +99,11 @@ export function validateValue(def: Shape, value: unknown): string | null {
     case 'text':
       if (typeof value !== 'string') return t('valText');
       return value.length > MAX_TEXT_LENGTH ? t('valTooLong', MAX_TEXT_LENGTH, value.length) : null;
-    case 'date':
-      return typeof value === 'string' && isValidDate(value) ? null : t('valDate');
+    case 'date': {
+      if (typeof value !== 'string' || !isValidDate(value)) return t('valDate');
+      const year = Number(value.slice(0, 4));
+      return year < DATE_YEARS.min || year > DATE_YEARS.max ? t('valDateRange', DATE_YEARS.min, DATE_YEARS.max) : null;
+    }
     case 'single':
       return offered(def, value) ? null : t('valChooseOne');
     case 'multi': {

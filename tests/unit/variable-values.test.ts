@@ -66,6 +66,12 @@ describe('validateValue', () => {
     expect(isValidDate('2024-02-29')).toBe(true);
     expect(isValidDate('2023-02-29')).toBe(false);
   });
+  it('refuses real dates outside the years a profile date can take', () => {
+    expect(validateValue(date, '0199-05-06')).toMatch(/between 1900 and 2100/);
+    expect(validateValue(date, '2190-05-06')).toMatch(/between 1900 and 2100/);
+    expect(validateValue(date, '1900-01-01')).toBeNull();
+    expect(validateValue(date, '2100-12-31')).toBeNull();
+  });
   it('refuses options that are not offered, and an exclusive option combined with others', () => {
     expect(validateValue(radio, 99)).toMatch(/options offered/);
     expect(validateValue(radio, '10')).toMatch(/options offered/);
