@@ -1,3 +1,5 @@
+import { DATE_YEARS } from '../../utils/variable-values';
+
 interface Props {
   id: string;
   value: string;
@@ -17,5 +19,9 @@ export function TextEditor({ id, value, type, describedBy, invalid, onChange }: 
     'aria-invalid': invalid || undefined,
     onInput: (e: { currentTarget: HTMLInputElement }) => onChange(e.currentTarget.value),
   };
-  return type === 'date' ? <input type="date" {...common} /> : <input type="text" {...common} />;
+  return type === 'date' ? (
+    <input type="date" min={`${DATE_YEARS.min}-01-01`} max={`${DATE_YEARS.max}-12-31`} {...common} />
+  ) : (
+    <input type="text" {...common} />
+  );
 }
