@@ -2,19 +2,22 @@
  * The closed set of failures a page can be told about (design §5). Every API or background
  * failure becomes exactly one of these; `message` is always fit to show a panelist.
  */
-export type AppErrorKind =
-  | 'not_connected' // no token stored yet
-  | 'unauthorized' // 401/403: token not accepted; reconnect
-  | 'rejected' // 4xx with the server's own message (insufficient points, not writable, unknown option…)
-  | 'rate_limited' // 429; retryAfterSeconds where given
-  | 'server' // 5xx after retries
-  | 'network' // no answer: offline, DNS, refused
-  | 'timeout'
-  | 'unexpected' // body not of the documented shape, or `message` not `success` on a write
-  | 'busy' // a redemption is already pending
-  | 'invalid_input' // refused before sending
-  | 'permission_denied' // the browser refused host access
-  | 'forbidden'; // the message came from outside this extension's own pages
+export const APP_ERROR_KINDS = [
+  'not_connected', // no token stored yet
+  'unauthorized', // 401/403: token not accepted; reconnect
+  'rejected', // 4xx with the server's own message (insufficient points, not writable, unknown option…)
+  'rate_limited', // 429; retryAfterSeconds where given
+  'server', // 5xx after retries
+  'network', // no answer: offline, DNS, refused
+  'timeout',
+  'unexpected', // body not of the documented shape, or `message` not `success` on a write
+  'busy', // a redemption is already pending
+  'invalid_input', // refused before sending
+  'permission_denied', // the browser refused host access
+  'forbidden', // the message came from outside this extension's own pages
+] as const;
+
+export type AppErrorKind = (typeof APP_ERROR_KINDS)[number];
 
 export interface AppError {
   kind: AppErrorKind;

@@ -1,0 +1,98 @@
+/**
+ * Issue 5, point 2 (second half): whatever failure reaches a page — every kind of the closed
+ * set, and the real errors the client makes of hostile responses — is shown as a message.
+ */
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { HistorySection } from '../../components/options/HistorySection';
+import { createPanelApi } from '../../utils/api/client';
+import { APP_ERROR_KINDS, AppErrorException, appError, type AppError } from '../../utils/errors';
+import { historyItem } from '../../utils/storage-items';
+import seed from '../sandbox/seed.json';
+import { startSandbox, type FaultRule, type Sandbox, type SandboxSeed } from '../sandbox/server';
+import { giftCard, mount, seed as seedPopup, unmount, waitFor } from './popup-fixtures';
+
+const answer = vi.hoisted(() => ({ error: null as AppError | null }));
+vi.mock('../../utils/messages', () => ({
+  sendMessage: async () => (answer.error ? { ok: false, error: answer.error } : { ok: true, data: null }),
+}));
+
+const HOSTILE: Array<[string, FaultRule]> = [
+  ['malformed JSON', { status: 200, body: '{"message": "success", "rewards": [' }],
+  ['a wrong shape', { status: 200, body: JSON.stringify({ message: 'success', rewards: [{ id: 'one', name: null }] }) }],
+  ['an empty body', { status: 200, body: '' }],
+  ['HTML from a proxy', { status: 502, body: '<html><body>Bad gateway</body></html>' }],
+  ['a 422 with a long message', { status: 422, body: JSON.stringify({ message: 'No. '.repeat(500) }) }],
+  ['a 429', { status: 429, headers: { 'Retry-After': '3600' } }],
+  ['a 401', { status: 401 }],
+  ['a dropped connection', { drop: true }],
+];
+
+let sandbox: Sandbox;
+const generated: Array<[string, AppError]> = [];
+
+beforeAll(async () => {
+  // Passed in: the default seed is read through a file URL, which happy-dom's URL does not make.
+  sandbox = await startSandbox({ seed: seed as SandboxSeed });
+  const api = createPanelApi({ baseUrl: sandbox.url, token: sandbox.token, retries: 0, maxRetryAfterSeconds: 0 });
+  for (const [label, rule] of HOSTILE) {
+    await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ ...rule, path: '/v1/panel/rewards' }) });
+    const error = await api.listRewards().then(
+      () => null,
+      (e: unknown) => (e instanceof AppErrorException ? e.error : null),
+    );
+    if (!error) throw new Error(`${label}: the client did not turn it into a typed error`);
+    generated.push([label, error]);
+  }
+});
+afterAll(() => sandbox.close());
+beforeEach(() => fakeBrowser.reset());
+afterEach(() => {
+  unmount();
+  answer.error = null;
+});
+
+const EVERY_KIND = APP_ERROR_KINDS.map((kind): [string, AppError] => [kind, appError(kind, `A ${kind} failure happened.`)]);
+const cases = () => [...EVERY_KIND, ...generated];
+
+describe('the popup', () => {
+  it('shows every failure in words beside the saved data', async () => {
+    for (const [label, error] of cases()) {
+      await seedPopup({ rewards: [giftCard(1, 'Amazon $5', 500)], balance: 2500, rewardsSync: { error } });
+      const root = mount();
+      const alert = await waitFor(() => root.querySelector('[role=alert]') ?? fail(label));
+      expect(alert.textContent, label).toContain(error.message.slice(0, 80));
+      unmount();
+    }
+  });
+});
+
+describe('the options page', () => {
+  it('shows every failure of a refresh in words', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    await historyItem.setValue({ data: [], fetchedAt: Date.now() });
+    await act(() => render(<HistorySection />, container));
+    await settle();
+    for (const [label, error] of cases()) {
+      answer.error = error;
+      const refresh = [...container.querySelectorAll('button')].find((b) => b.textContent === 'Refresh history')!;
+      await act(() => refresh.click());
+      await settle();
+      const alert = container.querySelector('[role=alert]') ?? fail(label);
+      expect(alert.textContent, label).toContain(error.message.slice(0, 80));
+    }
+    render(null, container);
+  });
+});
+
+/** Lets the page's message round trips and re-renders finish. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
+}
+
+function fail(label: string): never {
+  throw new Error(`no alert yet for ${label}`);
+}
