@@ -10,15 +10,10 @@ import { formatDateTime } from '../../utils/format';
 import { DISCONNECTED, historyItem, profileItem, sessionItem } from '../../utils/storage-items';
 import type { VariableDefinition } from '../../utils/types';
 import { installI18n } from './i18n-setup';
-import { CONNECTED, click, getByRole, giftCard, mount, redemption, seed, unmount, waitFor, wallet, type FakeBackground } from './popup-fixtures';
+import { CONNECTED, click, getByRole, giftCard, mount, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import { background } from './fake-background';
 
-const background = vi.hoisted((): FakeBackground => ({ calls: [], answers: {} }));
-vi.mock('../../utils/messages', () => ({
-  sendMessage: async (type: string, data?: unknown) => {
-    background.calls.push({ type, data });
-    return background.answers[type]?.(data) ?? { ok: true, data: null };
-  },
-}));
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
 const REWARDS = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)];
 const unit = (unit: string, n: number) => new Intl.NumberFormat('en-US', { style: 'unit', unit, unitDisplay: 'long' }).format(n);

@@ -115,15 +115,6 @@ export function ledger(state: LedgerEntry['state'], extra: Partial<LedgerEntry> 
   };
 }
 
-/**
- * What the mocked messages module records. Each test file mocks '../../utils/messages' with
- * a fake `sendMessage` over a `background` made with vi.hoisted (see popup-states.test.tsx).
- */
-export interface FakeBackground {
-  calls: Array<{ type: string; data: unknown }>;
-  answers: Record<string, (data: unknown) => Promise<Result<unknown>> | Result<unknown>>;
-}
-
 let root: HTMLElement | null = null;
 
 export function mount(): HTMLElement {

@@ -13,16 +13,10 @@ import {
   unmount,
   waitFor,
   wallet,
-  type FakeBackground,
 } from './popup-fixtures';
+import { background } from './fake-background';
 
-const background = vi.hoisted((): FakeBackground => ({ calls: [], answers: {} }));
-vi.mock('../../utils/messages', () => ({
-  sendMessage: async (type: string, data?: unknown) => {
-    background.calls.push({ type, data });
-    return background.answers[type]?.(data) ?? { ok: true, data: null };
-  },
-}));
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
 vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
 

@@ -16,16 +16,10 @@ import {
   seed,
   unmount,
   waitFor,
-  type FakeBackground,
 } from './popup-fixtures';
+import { background } from './fake-background';
 
-const background = vi.hoisted((): FakeBackground => ({ calls: [], answers: {} }));
-vi.mock('../../utils/messages', () => ({
-  sendMessage: async (type: string, data?: unknown) => {
-    background.calls.push({ type, data });
-    return background.answers[type]?.(data) ?? { ok: true, data: null };
-  },
-}));
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
 const rewards = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000)];
 
