@@ -8,6 +8,7 @@ import { ask } from './ask';
 import { ConnectedInfo } from './ConnectedInfo';
 import { ConnectForm } from './ConnectForm';
 import { errorText } from './error-text';
+import { SectionFeedback } from './SectionFeedback';
 
 /** Connecting the panelist's account: the form, or the connection in use. */
 export function ConnectionSection() {
@@ -53,14 +54,7 @@ export function ConnectionSection() {
   return (
     <section class="card" aria-labelledby="connection-heading">
       <h2 id="connection-heading">{t('connectionHeading')}</h2>
-      <p role="status" class="status">
-        {status.value}
-      </p>
-      {alert.value && (
-        <p role="alert" class="alert">
-          {alert.value}
-        </p>
-      )}
+      <SectionFeedback status={status.value} alert={alert.value} />
       {body}
     </section>
   );

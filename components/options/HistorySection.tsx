@@ -10,6 +10,7 @@ import { ask } from './ask';
 import { errorText } from './error-text';
 import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
+import { SectionFeedback } from './SectionFeedback';
 
 /** Rows rendered per step: thousands of redemptions would otherwise make the page sluggish. */
 export const PAGE_SIZE = 50;
@@ -86,14 +87,7 @@ export function HistorySection() {
         </button>
       </div>
       {history.value && <p class="muted">{t('updatedAt', formatRelative(history.value.fetchedAt))}</p>}
-      <p role="status" class="status">
-        {status.value}
-      </p>
-      {shownAlert && (
-        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
-          {shownAlert}
-        </p>
-      )}
+      <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {body}
     </section>
   );

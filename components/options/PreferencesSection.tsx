@@ -5,6 +5,7 @@ import { DEFAULT_PREFERENCES, preferencesItem, type Preferences } from '../../ut
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 import { errorText } from './error-text';
+import { SectionFeedback } from './SectionFeedback';
 
 const INTERVALS = [15, 30, 60, 180];
 
@@ -67,14 +68,7 @@ export function PreferencesSection() {
           {t('prefRefreshHint')}
         </p>
       </div>
-      <p role="status" class="status">
-        {status.value}
-      </p>
-      {alert.value && (
-        <p role="alert" class="alert">
-          {alert.value}
-        </p>
-      )}
+      <SectionFeedback status={status.value} alert={alert.value} />
     </section>
   );
 }

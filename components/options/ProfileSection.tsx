@@ -13,6 +13,7 @@ import { ReadOnlyField } from './ReadOnlyField';
 import { SaveBar } from './SaveBar';
 import { useProfileDraft } from './use-profile-draft';
 import { WritableField } from './WritableField';
+import { SectionFeedback } from './SectionFeedback';
 
 /** The profile editor (issue 4): writable questions first, then those only the panel sets. */
 export function ProfileSection() {
@@ -181,14 +182,7 @@ export function ProfileSection() {
         </button>
       </div>
       <p class="muted">{t('profileIntro')}</p>
-      <p role="status" class="status">
-        {status.value}
-      </p>
-      {shownAlert && (
-        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
-          {shownAlert}
-        </p>
-      )}
+      <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {body}
     </section>
   );

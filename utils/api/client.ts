@@ -84,14 +84,7 @@ function withField(error: unknown, names: readonly string[]): unknown {
   return field ? new AppErrorException({ ...e, field }) : error;
 }
 
-export function createPanelApi(config: {
-  baseUrl: string;
-  token: string;
-  timeoutMs?: number;
-  retries?: number;
-  retryBaseDelayMs?: number;
-  maxRetryAfterSeconds?: number;
-}): PanelApi {
+export function createPanelApi(config: PanelApiConfig): PanelApi {
   const http = createHttp(config);
 
   /**
