@@ -8,30 +8,11 @@ import { createPanelApi, type PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
 import { AppErrorException } from '../../utils/errors';
 import type { Reward } from '../../utils/types';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-
-interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
-}
+import type { Sandbox } from '../sandbox/server';
+import { client, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
 
 let sandbox: Sandbox;
 let api: PanelApi;
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-const patchState = (patch: Record<string, unknown>) => control('PATCH', '/state', patch);
-const recorded = async () => ((await control('GET', '/requests')) as { requests: Recorded[] }).requests;
 
 async function only(): Promise<Recorded> {
   const requests = await recorded();
@@ -45,7 +26,7 @@ function expectStandardHeaders(request: Recorded, token: string) {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startApiSandbox();
 });
 
 afterAll(async () => {
@@ -53,8 +34,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await control('POST', '/reset');
-  api = createPanelApi({ baseUrl: sandbox.url, token: sandbox.token, retryBaseDelayMs: 5, timeoutMs: 2000 });
+  await resetSandbox();
+  api = client({ timeoutMs: 2000 });
 });
 
 describe('listVariables', () => {

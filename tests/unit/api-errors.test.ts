@@ -10,32 +10,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createPanelApi, type PanelApi } from '../../utils/api/client';
 import { UNAUTHORIZED_MESSAGE } from '../../utils/api/http';
 import { AppErrorException, type AppError } from '../../utils/errors';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-
-interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: unknown;
-}
+import type { Sandbox } from '../sandbox/server';
+import { clearFaults, client, fault, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
 
 let sandbox: Sandbox;
 let api: PanelApi;
 /** Every failure seen in this file, to check none carries the token. */
 const seen: AppError[] = [];
 
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-const patchState = (patch: Record<string, unknown>) => control('PATCH', '/state', patch);
-const fault = (rule: Record<string, unknown>) => control('POST', '/faults', rule);
-const recorded = async () => ((await control('GET', '/requests')) as { requests: Recorded[] }).requests;
 const count = async (path: string) => (await recorded()).filter((r) => r.path === path).length;
 
 /** The AppError a promise rejects with (fails the test if it resolves or throws anything else). */
@@ -52,18 +34,8 @@ async function failureOf(promise: Promise<unknown>): Promise<AppError> {
   throw new Error('expected the call to fail');
 }
 
-function client(overrides: Partial<Parameters<typeof createPanelApi>[0]> = {}): PanelApi {
-  return createPanelApi({
-    baseUrl: sandbox.url,
-    token: sandbox.token,
-    timeoutMs: 1000,
-    retryBaseDelayMs: 5,
-    ...overrides,
-  });
-}
-
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startApiSandbox();
 });
 
 afterAll(async () => {
@@ -73,12 +45,12 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await control('POST', '/reset');
+  await resetSandbox();
   api = client();
 });
 
 afterEach(async () => {
-  await control('DELETE', '/faults');
+  await clearFaults();
 });
 
 describe('401 / 403', () => {

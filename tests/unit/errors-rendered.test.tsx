@@ -2,8 +2,6 @@
  * Issue 5, point 2 (second half): whatever failure reaches a page — every kind of the closed
  * set, and the real errors the client makes of hostile responses — is shown as a message.
  */
-import { render } from 'preact';
-import { act } from 'preact/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { HistorySection } from '../../components/options/HistorySection';
@@ -12,6 +10,7 @@ import { APP_ERROR_KINDS, AppErrorException, appError, type AppError } from '../
 import { historyItem } from '../../utils/storage-items';
 import seed from '../sandbox/seed.json';
 import { startSandbox, type FaultRule, type Sandbox, type SandboxSeed } from '../sandbox/server';
+import { button, click, dropContainer, mountInto, newContainer } from './options-fixtures';
 import { giftCard, mount, seed as seedPopup, unmount, waitFor } from './popup-fixtures';
 
 const answer = vi.hoisted(() => ({ error: null as AppError | null }));
@@ -71,27 +70,18 @@ describe('the popup', () => {
 
 describe('the options page', () => {
   it('shows every failure of a refresh in words', async () => {
-    const container = document.createElement('div');
-    document.body.append(container);
+    const container = newContainer();
     await historyItem.setValue({ data: [], fetchedAt: Date.now() });
-    await act(() => render(<HistorySection />, container));
-    await settle();
+    await mountInto(container, <HistorySection />);
     for (const [label, error] of cases()) {
       answer.error = error;
-      const refresh = [...container.querySelectorAll('button')].find((b) => b.textContent === 'Refresh history')!;
-      await act(() => refresh.click());
-      await settle();
+      await click(button(container, 'Refresh history'));
       const alert = container.querySelector('[role=alert]') ?? fail(label);
       expect(alert.textContent, label).toContain(error.message.slice(0, 80));
     }
-    render(null, container);
+    await dropContainer(container);
   });
 });
-
-/** Lets the page's message round trips and re-renders finish. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
-}
 
 function fail(label: string): never {
   throw new Error(`no alert yet for ${label}`);

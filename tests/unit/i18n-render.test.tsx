@@ -2,7 +2,6 @@
  * The pages as rendered, not as written: in a pseudo-locale that brackets every message, whatever
  * text is left outside brackets did not come from the catalogue; in German, the popup reads German.
  */
-import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsApp } from '../../components/options/OptionsApp';
@@ -10,6 +9,7 @@ import { formatDateTime } from '../../utils/format';
 import { DISCONNECTED, historyItem, profileItem, sessionItem } from '../../utils/storage-items';
 import type { VariableDefinition } from '../../utils/types';
 import { installI18n } from './i18n-setup';
+import { dropContainer, mountInto, newContainer, option, question } from './options-fixtures';
 import { CONNECTED, click, getByRole, giftCard, mount, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
 import { background } from './fake-background';
 
@@ -27,16 +27,6 @@ beforeEach(() => {
 });
 afterEach(() => unmount());
 
-const option = (id: number, text: string, exclusive = false) => ({ id, name: text.toUpperCase(), text, exclusive });
-const question = (id: number, name: string, text: string, type: string, writable: boolean, options: VariableDefinition['options'] = []) => ({
-  id,
-  name,
-  text,
-  uuid: `u${id}`,
-  type,
-  writable,
-  options,
-});
 const DEFINITIONS: VariableDefinition[] = [
   question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
   question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
@@ -58,6 +48,15 @@ DATA.push(
   'IN_REVIEW',
   CONNECTED.origin,
 );
+
+/** The popup in `locale`, loaded with REWARDS and 2,500 points. */
+async function popupWithRewards(locale: Parameters<typeof installI18n>[0]): Promise<HTMLElement> {
+  installI18n(locale);
+  await seed({ rewards: REWARDS, balance: 2500 });
+  const root = mount();
+  await waitFor(() => getByRole(root, 'heading', 'Amazon $5'));
+  return root;
+}
 
 /** Page text and accessible-name attributes with every ⟦message⟧ and every piece of data removed. */
 function unbracketed(root: Element): string[] {
@@ -84,10 +83,7 @@ function unbracketed(root: Element): string[] {
 
 describe('every word on the pages comes from the messages', () => {
   it('popup: loaded, with a reward short of points, details and the confirmation dialog open', async () => {
-    installI18n('pseudo');
-    await seed({ rewards: REWARDS, balance: 2500 });
-    const root = mount();
-    await waitFor(() => getByRole(root, 'heading', 'Amazon $5'));
+    const root = await popupWithRewards('pseudo');
     expect(root.textContent).toContain('⟦Redeem⟧');
     await click(root.querySelector<HTMLElement>('[aria-controls="reward-1-details"]')!);
     await click(root.querySelector<HTMLElement>('.reward .btn-primary:not([disabled])')!);
@@ -98,15 +94,13 @@ describe('every word on the pages comes from the messages', () => {
   it('options page: not connected', async () => {
     installI18n('pseudo');
     await sessionItem.setValue(DISCONNECTED);
-    const root = document.createElement('div');
-    document.body.append(root);
-    render(<OptionsApp />, root);
+    const root = newContainer();
+    await mountInto(root, <OptionsApp />);
     await waitFor(() => expect(root.textContent).toContain('⟦Connect⟧'));
     const form = root.querySelector('form')!;
     await click(form.querySelector<HTMLElement>('button[type=submit]')!);
     expect(unbracketed(root)).toEqual([]);
-    render(null, root);
-    root.remove();
+    await dropContainer(root);
   });
 });
 
@@ -116,9 +110,8 @@ describe('every word on the options page, connected, comes from the messages', (
     await sessionItem.setValue(CONNECTED);
     await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { FIRST_NAME: 'Jordan', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US' } }, fetchedAt: Date.now() });
     await historyItem.setValue({ data: HISTORY, fetchedAt: Date.now() });
-    const root = document.createElement('div');
-    document.body.append(root);
-    render(<OptionsApp />, root);
+    const root = newContainer();
+    await mountInto(root, <OptionsApp />);
     await waitFor(() => expect(root.querySelectorAll('.history-row')).toHaveLength(3));
     const name = await waitFor(() => root.querySelector<HTMLInputElement>('#var-1')!);
     name.value = 'x'.repeat(1001);
@@ -127,17 +120,13 @@ describe('every word on the options page, connected, comes from the messages', (
     await click(root.querySelector<HTMLElement>('.save-bar button[type=submit]')!);
     await waitFor(() => expect(root.querySelector('.field-error')).not.toBeNull());
     expect(unbracketed(root)).toEqual([]);
-    render(null, root);
-    root.remove();
+    await dropContainer(root);
   });
 });
 
 describe('German', () => {
   it('the popup reads German, with German numbers', async () => {
-    installI18n('de');
-    await seed({ rewards: REWARDS, balance: 2500 });
-    const root = mount();
-    await waitFor(() => getByRole(root, 'heading', 'Amazon $5'));
+    const root = await popupWithRewards('de');
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2.500 Punkte');
     expect(root.textContent).toContain('Ihnen fehlen 2.500 Punkte');
     expect(root.textContent).toContain('Genug Punkte');

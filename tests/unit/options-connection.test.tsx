@@ -1,10 +1,10 @@
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ConnectionSection } from '../../components/options/ConnectionSection';
 import { sendMessage, type Result } from '../../utils/messages';
 import { DISCONNECTED, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 vi.mock('../../utils/settings', () => ({
@@ -12,7 +12,7 @@ vi.mock('../../utils/settings', () => ({
 }));
 
 type Handler = (data: any) => Result<unknown> | Promise<Result<unknown>>;
-const send = sendMessage as unknown as Mock<(type: string, data?: unknown) => Promise<Result<unknown>>>;
+const send = sendMessage as unknown as page.SendMock;
 const sent = (type: string) => send.mock.calls.filter(([t]) => t === type).map(([, data]) => data);
 
 const CONNECTED: SessionInfo = {
@@ -27,39 +27,10 @@ let container: HTMLElement;
 let handlers: Record<string, Handler>;
 let permissionRequest: Mock<(p: { origins?: string[] }) => Promise<boolean>>;
 
-async function flush() {
-  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
-}
-
-async function mount() {
-  await act(() => render(<ConnectionSection />, container));
-  await flush();
-}
-
-function byLabel(text: string): HTMLInputElement {
-  const label = [...container.querySelectorAll('label')].find((l) => l.textContent?.trim() === text);
-  const input = label && (container.querySelector(`#${CSS.escape(label.htmlFor)}`) as HTMLInputElement | null);
-  if (!input) throw new Error(`no control labelled ${text}`);
-  return input;
-}
-
-function button(name: string): HTMLButtonElement {
-  const found = [...container.querySelectorAll('button')].find((b) => b.textContent?.trim() === name);
-  if (!found) throw new Error(`no button ${name}`);
-  return found;
-}
-
-async function type(input: HTMLInputElement, value: string) {
-  await act(() => {
-    input.value = value;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-
-async function click(element: HTMLElement) {
-  await act(() => element.click());
-  await flush();
-}
+const mount = () => page.mountInto(container, <ConnectionSection />);
+const byLabel = (text: string) => page.byLabel(container, text);
+const button = (name: string) => page.button(container, name);
+const { click, settle, type } = page;
 
 async function fill(url: string, token: string) {
   await type(byLabel('API base URL'), url);
@@ -70,8 +41,7 @@ const alerts = () => [...container.querySelectorAll('[role=alert]')].map((e) => 
 
 beforeEach(() => {
   fakeBrowser.reset();
-  container = document.createElement('div');
-  document.body.append(container);
+  container = page.newContainer();
   handlers = {};
   send.mockReset();
   send.mockImplementation(async (type, data) => (await handlers[type]?.(data)) ?? { ok: true, data: null });
@@ -79,10 +49,7 @@ beforeEach(() => {
   fakeBrowser.permissions.request = permissionRequest as unknown as typeof fakeBrowser.permissions.request;
 });
 
-afterEach(async () => {
-  await act(() => render(null, container));
-  container.remove();
-});
+afterEach(() => page.dropContainer(container));
 
 describe('connect form', () => {
   it('prefills the build URL and keeps the token field private', async () => {
@@ -148,7 +115,7 @@ describe('connect form', () => {
       // Synchronously within the click: the browser's user-gesture window.
       expect(permissionRequest).toHaveBeenCalledWith({ origins: ['http://localhost/*'] });
     });
-    await flush();
+    await settle();
     expect(requestedBeforeSend).toBe(true);
     expect(sent('connect')).toEqual([{ baseUrl: 'http://localhost:8787', token: 'tok-9999' }]);
   });

@@ -1,16 +1,16 @@
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { HistorySection, PAGE_SIZE } from '../../components/options/HistorySection';
 import { formatDateTime, formatMoney } from '../../utils/format';
-import { sendMessage, type Result } from '../../utils/messages';
+import { sendMessage } from '../../utils/messages';
 import { historyItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
+import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
-const send = sendMessage as unknown as Mock<(type: string, data?: unknown) => Promise<Result<unknown>>>;
+const send = sendMessage as unknown as page.SendMock;
 
 let nextId = 1;
 function redemption(partial: Partial<Redemption>): Redemption {
@@ -45,38 +45,21 @@ function redemption(partial: Partial<Redemption>): Redemption {
 
 let container: HTMLElement;
 
-async function flush() {
-  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
-}
-
-async function mount() {
-  await act(() => render(<HistorySection />, container));
-  await flush();
-}
-
+const mount = () => page.mountInto(container, <HistorySection />);
+const button = (name: string) => page.button(container, name);
 const rows = () => [...container.querySelectorAll('.history-row')] as HTMLElement[];
 const stateOf = (row: HTMLElement) => row.querySelector('.state')?.textContent;
 const nameOf = (row: HTMLElement) => row.querySelector('.reward-name')?.textContent;
 
-function button(name: string): HTMLButtonElement {
-  const found = [...container.querySelectorAll('button')].find((b) => b.textContent?.trim() === name);
-  if (!found) throw new Error(`no button ${name}`);
-  return found;
-}
-
 beforeEach(() => {
   fakeBrowser.reset();
   nextId = 1;
-  container = document.createElement('div');
-  document.body.append(container);
+  container = page.newContainer();
   send.mockReset();
   send.mockResolvedValue({ ok: true, data: [] });
 });
 
-afterEach(async () => {
-  await act(() => render(null, container));
-  container.remove();
-});
+afterEach(() => page.dropContainer(container));
 
 describe('redemption history', () => {
   it('renders every state, newest first (timestamps read as UTC)', async () => {
@@ -150,7 +133,7 @@ describe('redemption history', () => {
     await mount();
     send.mockResolvedValueOnce({ ok: false, error: { kind: 'server', message: 'The panel answered with an error (503).' } });
     await act(() => button('Refresh history').click());
-    await flush();
+    await page.settle();
     expect(send).toHaveBeenLastCalledWith('refreshHistory', { force: true });
     expect(container.querySelector('[role=alert]')?.textContent).toBe('The panel answered with an error (503). The panel’s server had a problem. Try again later.');
   });

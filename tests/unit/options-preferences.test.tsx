@@ -1,32 +1,23 @@
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsApp } from '../../components/options/OptionsApp';
 import { PreferencesSection } from '../../components/options/PreferencesSection';
-import { sendMessage, type Result } from '../../utils/messages';
+import { sendMessage } from '../../utils/messages';
 import { preferencesItem, type Preferences } from '../../utils/storage-items';
+import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
-const send = sendMessage as unknown as Mock<(type: string, data?: unknown) => Promise<Result<unknown>>>;
+const send = sendMessage as unknown as page.SendMock;
 let container: HTMLElement;
 
-async function flush() {
-  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
-}
-
-function byLabel<T extends HTMLElement>(text: string): T {
-  const label = [...container.querySelectorAll('label')].find((l) => l.textContent?.trim() === text);
-  const control = label && container.querySelector<T>(`#${CSS.escape(label.htmlFor)}`);
-  if (!control) throw new Error(`no control labelled ${text}`);
-  return control;
-}
+const byLabel = <T extends HTMLElement>(text: string) => page.byLabel<T>(container, text);
+const { click, mountInto, settle } = page;
 
 beforeEach(() => {
   fakeBrowser.reset();
-  container = document.createElement('div');
-  document.body.append(container);
+  container = page.newContainer();
   send.mockReset();
   send.mockImplementation(async (type, data) => {
     if (type !== 'setPreferences') return { ok: true, data: null };
@@ -36,24 +27,19 @@ beforeEach(() => {
   });
 });
 
-afterEach(async () => {
-  await act(() => render(null, container));
-  container.remove();
-});
+afterEach(() => page.dropContainer(container));
 
 describe('preferences', () => {
   it('shows the stored preferences and sends each change', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 60 });
-    await act(() => render(<PreferencesSection />, container));
-    await flush();
+    await mountInto(container, <PreferencesSection />);
     const badge = byLabel<HTMLInputElement>('Show points on the toolbar icon');
     const every = byLabel<HTMLSelectElement>('Refresh every');
     expect(badge.checked).toBe(true);
     expect(every.value).toBe('60');
     expect([...every.options].map((o) => o.value)).toEqual(['15', '30', '60', '180']);
 
-    await act(() => badge.click());
-    await flush();
+    await click(badge);
     expect(send).toHaveBeenLastCalledWith('setPreferences', { badge: false });
     expect(badge.checked).toBe(false);
 
@@ -61,7 +47,7 @@ describe('preferences', () => {
       every.value = '180';
       every.dispatchEvent(new Event('change', { bubbles: true }));
     });
-    await flush();
+    await settle();
     expect(send).toHaveBeenLastCalledWith('setPreferences', { refreshMinutes: 180 });
     expect(await preferencesItem.getValue()).toEqual({ badge: false, refreshMinutes: 180 });
     expect(container.querySelector('[role=status]')?.textContent).toBe('Preferences saved.');
@@ -69,11 +55,9 @@ describe('preferences', () => {
 
   it('returns to the stored choice when the background refuses a change', async () => {
     send.mockResolvedValue({ ok: false, error: { kind: 'unexpected', message: 'Could not save preferences.' } });
-    await act(() => render(<PreferencesSection />, container));
-    await flush();
+    await mountInto(container, <PreferencesSection />);
     const badge = byLabel<HTMLInputElement>('Show points on the toolbar icon');
-    await act(() => badge.click());
-    await flush();
+    await click(badge);
     expect(badge.checked).toBe(true);
     expect(container.querySelector('[role=alert]')?.textContent).toMatch(/Could not save preferences\. Your previous choice is kept/);
   });
@@ -81,8 +65,7 @@ describe('preferences', () => {
 
 describe('options page', () => {
   it('offers only connecting and preferences until connected, with every control labelled', async () => {
-    await act(() => render(<OptionsApp />, container));
-    await flush();
+    await mountInto(container, <OptionsApp />);
     expect([...container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Connection', 'Preferences']);
     expect(send).not.toHaveBeenCalled();
     for (const control of container.querySelectorAll('input, select')) {

@@ -1,97 +1,42 @@
-import { render } from 'preact';
-import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ProfileSection } from '../../components/options/ProfileSection';
 import { sendMessage, type Result } from '../../utils/messages';
 import { profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
+import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
 type Handler = (data: any) => Result<unknown>;
-const send = sendMessage as unknown as Mock<(type: string, data?: unknown) => Promise<Result<unknown>>>;
+const send = sendMessage as unknown as page.SendMock;
 const sent = (type: string) => send.mock.calls.filter(([t]) => t === type).map(([, data]) => data);
-
-const opt = (id: number, text: string, exclusive = false) => ({ id, name: text.toUpperCase(), text, exclusive });
-const v = (id: number, name: string, text: string, type: string, writable: boolean, options = [] as VariableDefinition['options']) => ({
-  id,
-  name,
-  text,
-  uuid: `u${id}`,
-  type,
-  writable,
-  options,
-});
+const { option, question } = page;
 
 // Read-only first on purpose: the page must still list writable ones first.
 const DEFINITIONS: VariableDefinition[] = [
-  v(6, 'COUNTRY', 'Country of residence', 'text', false),
-  v(7, 'SOURCE', 'How did you join?', 'radio', false, [opt(71, 'Website'), opt(72, 'A friend')]),
-  v(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
-  v(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
-  v(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [opt(31, 'Reading'), opt(32, 'Cooking'), opt(35, 'None of these', true)]),
-  v(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [opt(41, 'Full-time'), opt(42, 'Student')]),
-  v(5, 'POSTAL_CODE', 'POSTAL_CODE', 'zipcode', true),
-  v(8, 'EDUCATION', 'Highest education', 'select', true, [opt(81, 'Secondary'), opt(82, 'Bachelor')]),
+  question(6, 'COUNTRY', 'Country of residence', 'text', false),
+  question(7, 'SOURCE', 'How did you join?', 'radio', false, [option(71, 'Website'), option(72, 'A friend')]),
+  question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
+  question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
+  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(32, 'Cooking'), option(35, 'None of these', true)]),
+  question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
+  question(5, 'POSTAL_CODE', 'POSTAL_CODE', 'zipcode', true),
+  question(8, 'EDUCATION', 'Highest education', 'select', true, [option(81, 'Secondary'), option(82, 'Bachelor')]),
 ];
 const STORED: StoredValues = { FIRST_NAME: 'Jordan', BIRTH_DATE: '1988-04-17', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US', SOURCE: 72 };
 
 let container: HTMLElement;
 let handlers: Record<string, Handler>;
 
-async function flush() {
-  for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
-}
-
-async function mount() {
-  await act(() => render(<ProfileSection />, container));
-  await flush();
-}
-
-async function unmount() {
-  await act(() => render(null, container));
-}
-
+const mount = () => page.mountInto(container, <ProfileSection />);
+const unmount = () => page.unmountFrom(container);
 const q = <T extends Element = HTMLElement>(selector: string) => container.querySelector<T & HTMLElement>(selector);
-
-function byLabel(text: string): HTMLInputElement {
-  const label = [...container.querySelectorAll('label')].find((l) => l.textContent?.trim() === text);
-  const input = label && (container.querySelector(`#${CSS.escape(label.htmlFor)}`) as HTMLInputElement | null);
-  if (!input) throw new Error(`no control labelled ${text}`);
-  return input;
-}
-
-function group(legend: string): HTMLFieldSetElement {
-  const found = [...container.querySelectorAll('fieldset')].find((f) => f.querySelector('legend')?.textContent?.trim() === legend);
-  if (!found) throw new Error(`no group ${legend}`);
-  return found;
-}
-
-function option(legend: string, text: string): HTMLInputElement {
-  const fieldset = group(legend);
-  const label = [...fieldset.querySelectorAll('label')].find((l) => l.textContent?.trim().startsWith(text));
-  return fieldset.querySelector(`#${CSS.escape(label!.htmlFor)}`) as HTMLInputElement;
-}
-
-function button(name: string): HTMLButtonElement {
-  const found = [...container.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s+/g, ' ').trim() === name);
-  if (!found) throw new Error(`no button ${name}`);
-  return found;
-}
-
-async function type(input: HTMLInputElement, value: string) {
-  await act(() => {
-    input.value = value;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await flush();
-}
-
-async function click(element: HTMLElement) {
-  await act(() => element.click());
-  await flush();
-}
+const byLabel = (text: string) => page.byLabel(container, text);
+const button = (name: string) => page.button(container, name);
+const group = (legend: string) => page.group(container, legend);
+const choice = (legend: string, text: string) => page.choice(container, legend, text);
+const { click, type } = page;
 
 const fieldOf = (input: Element) => input.closest('.field') as HTMLElement;
 const checked = (legend: string) =>
@@ -99,18 +44,14 @@ const checked = (legend: string) =>
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  container = document.createElement('div');
-  document.body.append(container);
+  container = page.newContainer();
   await profileItem.setValue({ data: { definitions: DEFINITIONS, values: STORED }, fetchedAt: Date.now() });
   handlers = {};
   send.mockReset();
   send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? { ok: true, data: null });
 });
 
-afterEach(async () => {
-  await unmount();
-  container.remove();
-});
+afterEach(() => page.dropContainer(container));
 
 describe('profile editor', () => {
   it('lists writable questions first, labelled by their text with the name where it differs', async () => {
@@ -160,11 +101,11 @@ describe('profile editor', () => {
 
   it('applies the exclusive rule in the checkbox group', async () => {
     await mount();
-    await click(option('Which hobbies do you enjoy?', 'Cooking'));
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     expect(checked('Which hobbies do you enjoy?')).toEqual(['Reading', 'Cooking']);
-    await click(option('Which hobbies do you enjoy?', 'None of these'));
+    await click(choice('Which hobbies do you enjoy?', 'None of these'));
     expect(checked('Which hobbies do you enjoy?')).toEqual(['None of these (clears the others)']);
-    await click(option('Which hobbies do you enjoy?', 'Reading'));
+    await click(choice('Which hobbies do you enjoy?', 'Reading'));
     expect(checked('Which hobbies do you enjoy?')).toEqual(['Reading']);
   });
 
@@ -175,10 +116,10 @@ describe('profile editor', () => {
 
     await type(byLabel('What is your first name?'), 'Sam');
     await type(byLabel('What is your date of birth?'), '1990-01-02');
-    await click(option('Employment status', 'Student'));
-    await click(option('Highest education', 'Bachelor'));
+    await click(choice('Employment status', 'Student'));
+    await click(choice('Highest education', 'Bachelor'));
     await type(byLabel('POSTAL_CODE'), '12345');
-    await click(option('Which hobbies do you enjoy?', 'Cooking'));
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     expect(container.textContent).toContain('6 unsaved changes');
 
     // Editing back to the stored value is no change.
@@ -212,7 +153,7 @@ describe('profile editor', () => {
   it('keeps the draft in storage so edits survive closing and reopening the page', async () => {
     await mount();
     await type(byLabel('What is your first name?'), 'Sam');
-    await click(option('Which hobbies do you enjoy?', 'None of these'));
+    await click(choice('Which hobbies do you enjoy?', 'None of these'));
     await unmount();
     expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam', HOBBIES: [35] });
 
