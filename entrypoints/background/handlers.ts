@@ -3,7 +3,7 @@ import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
-import { dismissRedemption, redeem } from './redeem';
+import { dismissRedemption, outcomeUnknown, redeem } from './redeem';
 import { asResult } from './result';
 import { isOwnPage } from './sender';
 import { connect, disconnect, getSession } from './session';
@@ -21,7 +21,8 @@ export const handlers: Handlers = {
   refreshRewards: (d) => refreshRewards(d.force),
   redeem: (d) => redeem(d.rewardId),
   dismissRedemption: () => dismissRedemption(),
-  refreshHistory: (d) => refreshHistory(d.force),
+  // An unsettled redemption outcome skips the freshness window: the history is what settles it.
+  refreshHistory: async (d) => refreshHistory(d.force || (await outcomeUnknown())),
   refreshProfile: (d) => refreshProfile(d.force),
   saveValues: (d) => saveValues(d.values),
   deleteValue: (d) => deleteValue(d.name),

@@ -146,6 +146,10 @@ export async function reconcilePendingRedemption(): Promise<void> {
   }
 }
 
+export async function outcomeUnknown(): Promise<boolean> {
+  return (await ledgerItem.getValue())?.state === 'unknown';
+}
+
 export async function dismissRedemption(): Promise<null> {
   const entry = await ledgerItem.getValue();
   if (entry && entry.state !== 'pending') await ledgerItem.setValue(null);

@@ -74,8 +74,8 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   const worker = async (): Promise<Worker> => current ?? context.waitForEvent('serviceworker');
 
   const stopWorker = async (): Promise<void> => {
+    // A blank page: an extension page would message the worker and could wake it straight away.
     const page = await context.newPage();
-    await page.goto(`chrome-extension://${extensionId}/popup.html`);
     const cdp = await context.newCDPSession(page);
     const stopped = new Promise<void>((resolve) =>
       cdp.on('ServiceWorker.workerVersionUpdated', (e) => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { sessionItem, rewardsItem } from '../../utils/storage-items';
+import { ledgerItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { deliver, OWN_PAGE } from './background-helpers';
 
@@ -98,5 +98,20 @@ describe('profile writes', () => {
     expect(reply).toMatchObject({ ok: true, data: { values: { FIRST_NAME: 'Robin', HOBBIES: [135] } } });
     expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     expect(sandbox.state.values).toMatchObject({ FIRST_NAME: 'Robin', HOBBIES: [135] });
+  });
+});
+
+describe('history refresh', () => {
+  it('skips the freshness window while a redemption outcome is unknown', async () => {
+    await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
+    await deliver('refreshHistory', { force: true });
+    const historyRequests = () => sandbox.requests.filter((r) => r.path === '/v1/panel/redemptions').length;
+    const before = historyRequests();
+    await deliver('refreshHistory', { force: false });
+    expect(historyRequests()).toBe(before);
+
+    await ledgerItem.setValue({ requestId: 'r', rewardId: 101, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'unknown' });
+    await deliver('refreshHistory', { force: false });
+    expect(historyRequests()).toBe(before + 1);
   });
 });
