@@ -1,8 +1,14 @@
 import { useMemo, useState } from 'preact/hooks';
 import { FILTER_THRESHOLD, filterRewards, sortRewards } from '../../utils/reward-view';
-import { t } from '../../utils/i18n';
+import { t, tp } from '../../utils/i18n';
 import type { Reward } from '../../utils/types';
 import { RewardRow } from './RewardRow';
+
+/**
+ * Rows rendered at first and per "Show more": a popup shows about five at a time, and a catalogue
+ * of thousands would otherwise cost its whole size in DOM before anything paints.
+ */
+export const REWARDS_PAGE = 30;
 
 interface Props {
   rewards: Reward[];
@@ -17,6 +23,8 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
   const sorted = useMemo(() => sortRewards(rewards, balance), [rewards, balance]);
   const filterable = rewards.length > FILTER_THRESHOLD;
   const shown = filterable ? filterRewards(sorted, query, affordableOnly, balance) : sorted;
+  const [limit, setLimit] = useState(REWARDS_PAGE);
+  const more = Math.min(REWARDS_PAGE, shown.length - limit);
 
   if (rewards.length === 0) {
     return <p class="empty">{t('noRewards')}</p>;
@@ -36,14 +44,21 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
             type="search"
             placeholder={t('searchRewards')}
             value={query}
-            onInput={(e) => setQuery(e.currentTarget.value)}
+            onInput={(e) => {
+              // A new search starts again from the top of its results.
+              setQuery(e.currentTarget.value);
+              setLimit(REWARDS_PAGE);
+            }}
           />
           {balance !== null && (
             <label class="check">
               <input
                 type="checkbox"
                 checked={affordableOnly}
-                onChange={(e) => setAffordableOnly(e.currentTarget.checked)}
+                onChange={(e) => {
+                  setAffordableOnly(e.currentTarget.checked);
+                  setLimit(REWARDS_PAGE);
+                }}
               />
               {t('affordableOnly')}
             </label>
@@ -56,11 +71,18 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
       {shown.length === 0 ? (
         <p class="empty">{t('noRewardsMatch')}</p>
       ) : (
-        <ul class="rewards">
-          {shown.map((r) => (
-            <RewardRow key={r.id} reward={r} balance={balance} blocked={blocked} onRedeem={onRedeem} />
-          ))}
-        </ul>
+        <>
+          <ul class="rewards">
+            {shown.slice(0, limit).map((r) => (
+              <RewardRow key={r.id} reward={r} balance={balance} blocked={blocked} onRedeem={onRedeem} />
+            ))}
+          </ul>
+          {more > 0 && (
+            <button type="button" class="btn more" onClick={() => setLimit(limit + REWARDS_PAGE)}>
+              {tp('showMoreRewards', more)}
+            </button>
+          )}
+        </>
       )}
     </section>
   );

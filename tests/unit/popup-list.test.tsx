@@ -1,3 +1,4 @@
+import { REWARDS_PAGE } from '../../components/popup/RewardList';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
@@ -120,6 +121,21 @@ describe('reward list', () => {
 
     await type(search, 'zzz');
     await waitFor(() => getByText(root, 'No rewards match.'));
+  });
+
+  it('renders a long catalogue a page at a time, and a search starts again from the top', async () => {
+    const catalogue = Array.from({ length: 75 }, (_, i) => giftCard(1000 + i, `Card ${i + 1}`, 100 + i));
+    await seed({ rewards: catalogue, balance: 10_000 });
+    const root = mount();
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
+    await click(getByRole(root, 'button', 'Show 30 more rewards'));
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(60));
+    await click(getByRole(root, 'button', 'Show 15 more rewards'));
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(75));
+    expect(queryAllByRole(root, 'button', /more rewards/)).toHaveLength(0);
+
+    await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, 'card');
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
   });
 
   it('details: a toggle per reward shows sanitized HTML, the value range and countries', async () => {
