@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { dismissRedemption, reconcilePendingRedemption, redeem, settleUnknownFrom } from '../../entrypoints/background/redeem';
-import { refreshRewards } from '../../entrypoints/background/sync';
-import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
+import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import { ledgerItem, syncItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { apiRequests, connectTo } from './background-helpers';
 
@@ -155,5 +155,14 @@ describe('an unknown outcome', () => {
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
     expect(entry?.redemption?.reward.id).toBe(COFFEE);
+  });
+});
+
+describe('sync state', () => {
+  it('ends with no area left loading when areas refresh side by side', async () => {
+    await Promise.all([refreshRewards(true), refreshHistory(true), refreshRewards(true), refreshHistory(true)]);
+    const sync = await syncItem.getValue();
+    expect(sync.rewards.loading).toBe(false);
+    expect(sync.history.loading).toBe(false);
   });
 });
