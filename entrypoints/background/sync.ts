@@ -27,7 +27,7 @@ let syncWrites: Promise<void> = Promise.resolve();
  * Areas refresh side by side but share one item: each update is a read-modify-write, so they are
  * queued, or one area's write would put back another's stale `loading` flag.
  */
-function setSync(area: SyncArea, patch: Partial<{ loading: boolean; error: ReturnType<typeof toAppError> | null }>): Promise<void> {
+export function setSync(area: SyncArea, patch: Partial<{ loading: boolean; error: ReturnType<typeof toAppError> | null }>): Promise<void> {
   syncWrites = syncWrites.then(async () => {
     const all = await syncItem.getValue();
     await syncItem.setValue({ ...all, [area]: { ...all[area], ...patch, attemptedAt: Date.now() } });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { dismissRedemption, reconcilePendingRedemption, redeem, settleUnknownFrom } from '../../entrypoints/background/redeem';
-import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import { refreshRewards, setSync } from '../../entrypoints/background/sync';
 import { ledgerItem, syncItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { apiRequests, connectTo } from './background-helpers';
@@ -159,10 +159,11 @@ describe('an unknown outcome', () => {
 });
 
 describe('sync state', () => {
-  it('ends with no area left loading when areas refresh side by side', async () => {
-    await Promise.all([refreshRewards(true), refreshHistory(true), refreshRewards(true), refreshHistory(true)]);
+  it('keeps every area’s update when areas finish at the same moment', async () => {
+    const loading = { loading: true, error: null, attemptedAt: 1 };
+    await syncItem.setValue({ rewards: loading, history: loading, profile: loading });
+    await Promise.all([setSync('rewards', { loading: false }), setSync('history', { loading: false }), setSync('profile', { loading: false })]);
     const sync = await syncItem.getValue();
-    expect(sync.rewards.loading).toBe(false);
-    expect(sync.history.loading).toBe(false);
+    expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
   });
 });
