@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { dismissRedemption, reconcilePendingRedemption, redeem, settleUnknownFrom } from '../../entrypoints/background/redeem';
-import { refreshRewards, setSync } from '../../entrypoints/background/sync';
+import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
 import { ledgerItem, syncItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { apiRequests, connectTo } from './background-helpers';
@@ -165,5 +165,30 @@ describe('sync state', () => {
     await Promise.all([setSync('rewards', { loading: false }), setSync('history', { loading: false }), setSync('profile', { loading: false })]);
     const sync = await syncItem.getValue();
     expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
+  });
+});
+
+describe('the history cache', () => {
+  it('keeps of each nested reward only what the history shows, so 10,000 redemptions fit in storage', async () => {
+    const history = await refreshHistory(true);
+    const seeded = sandbox.state.redemptions;
+    expect(history).toHaveLength(seeded.length);
+    for (const [i, r] of history.entries()) {
+      const source = seeded[i]!;
+      expect(r.reward).toEqual({
+        id: source.reward.id,
+        name: source.reward.name,
+        cost: source.reward.cost,
+        cost_currency: source.reward.cost_currency,
+        type: source.reward.type,
+        image_url: source.reward.image_url || source.reward.meta_data.image_url,
+        meta_data: {},
+        reward_point_cost: null,
+      });
+      expect(r).toMatchObject({ id: source.id, created_at: source.created_at, processed: source.processed });
+    }
+    const perEntry = JSON.stringify(history).length / history.length;
+    // storage.local holds 10 MiB in Chrome without unlimitedStorage.
+    expect(perEntry * 10_000).toBeLessThan(6 * 1024 * 1024);
   });
 });
