@@ -2,12 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import type { StorageItem } from '../../utils/storage-item';
 
 /**
- * A storage item's current value, read on mount and kept current by its change events;
- * `undefined` until the first read. Plain hook state instead of utils/use-storage-item's signal
- * keeps @preact/signals (about 3 KiB gzip) out of the popup's size budget.
+ * A storage item's current value, kept current by its change events: at once when the page
+ * preloaded it (main.tsx), otherwise `undefined` until its own read returns. Plain hook state
+ * instead of utils/use-storage-item's signal keeps @preact/signals (about 3 KiB gzip) out of the
+ * popup's size budget.
  */
 export function useItem<T>(item: StorageItem<T>): T | undefined {
-  const [value, setValue] = useState<T | undefined>(undefined);
+  const [value, setValue] = useState<T | undefined>(() => item.peek());
   useEffect(() => {
     let live = true;
     let changed = false;
@@ -15,10 +16,16 @@ export function useItem<T>(item: StorageItem<T>): T | undefined {
       changed = true;
       setValue(next);
     });
-    void item.getValue().then((first) => {
-      // A change event that beat the first read is newer; keep it.
-      if (live && !changed) setValue(first);
-    });
+    const preloaded = item.peek();
+    if (preloaded !== undefined) {
+      // A change between the first render and this watch is already in the preloaded value.
+      setValue(preloaded);
+    } else {
+      void item.getValue().then((first) => {
+        // A change event that beat the first read is newer; keep it.
+        if (live && !changed) setValue(first);
+      });
+    }
     return () => {
       live = false;
       unwatch();
