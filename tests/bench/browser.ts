@@ -1,0 +1,90 @@
+/**
+ * Chromium with the bench build loaded, launched as tests/e2e/harness.ts does (same flags,
+ * headless, a throwaway profile), plus the page-side probe (probe.ts) in every page.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM_PATH } from './config';
+import { NAME_SHIM, installProbe } from './probe';
+
+// The same flags as tests/e2e/harness.ts (see ../shared/notes/browser-testing.md).
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export type ExtensionPath = 'popup.html' | 'options.html' | 'blank.html';
+
+export interface Bench {
+  context: BrowserContext;
+  extensionId: string;
+  browserVersion: string;
+  worker(): Promise<Worker>;
+  /** Opens a new tab at an extension page; returns once the navigation commits (the probe is in). */
+  open(path: ExtensionPath, viewport: { width: number; height: number }): Promise<Page>;
+  /**
+   * Navigates the benchmark's reusable tab to an extension page (a new document each time, like
+   * each popup opening; timings start at that navigation, so the tab's reuse costs nothing measured).
+   */
+  load(path: ExtensionPath, viewport: { width: number; height: number }): Promise<Page>;
+  /** Runs `fn(arg)` inside the service worker (chrome.* available there). */
+  inWorker<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  close(): Promise<void>;
+}
+
+export async function launchBench(extensionDir: string): Promise<Bench> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'panel-bench-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+  });
+  await installProbe(context);
+  const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const extensionId = new URL(first.url()).host;
+  const browserVersion = context.browser()?.version() ?? (await first.evaluate(() => navigator.userAgent));
+
+  const worker = async (): Promise<Worker> =>
+    context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`)) ??
+    context.waitForEvent('serviceworker');
+
+  const shimmed = new WeakSet<Worker>();
+  let tab: Page | undefined;
+  const url = (path: ExtensionPath) => `chrome-extension://${extensionId}/${path}`;
+
+  return {
+    context,
+    extensionId,
+    browserVersion,
+    worker,
+    async open(path, viewport) {
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      await page.goto(url(path), { waitUntil: 'commit' });
+      return page;
+    },
+    async load(path, viewport) {
+      if (!tab || tab.isClosed()) tab = await context.newPage();
+      await tab.setViewportSize(viewport);
+      await tab.goto(url(path), { waitUntil: 'commit' });
+      return tab;
+    },
+    async inWorker(fn, arg) {
+      const live = await worker();
+      if (!shimmed.has(live)) await live.evaluate(NAME_SHIM);
+      shimmed.add(live);
+      return live.evaluate(fn as never, arg) as never;
+    },
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Page-side timing, injected before any of the page's own scripts (Playwright init script, which
+ * the extension's CSP does not apply to). All times are performance.now(), i.e. milliseconds since
+ * the navigation started. For each awaited state it records:
+ *  - dom: when a MutationObserver callback first sees it in the DOM;
+ *  - paint: the first task after the next animation frame (the frame that shows it has been produced);
+ *  - element: Element Timing's renderTime of the text that shows it; the probe adds the
+ *    `elementtiming` attribute when the element appears, before its first paint. This is the same
+ *    clock and the same paint machinery as the browser's first-contentful-paint entry.
+ */
+import type { BrowserContext } from 'playwright-core';
+
+export interface Mark {
+  dom: number;
+  paint?: number;
+  /** Input event's own timestamp, for the click mark. */
+  event?: number;
+}
+
+export interface ProbeState {
+  marks: Record<string, Mark>;
+  element: Record<string, number>;
+  /** Long tasks (≥ 50 ms) on the page's main thread: [start, duration]. */
+  long: Array<[number, number]>;
+  fp?: number;
+  fcp?: number;
+}
+
+declare global {
+  interface Window {
+    __bench: ProbeState & { watch(name: string, test: () => unknown): void };
+  }
+}
+
+function probe(): void {
+  if (location.protocol !== 'chrome-extension:') return;
+  const marks: Record<string, Mark> = {};
+  const element: Record<string, number> = {};
+  const long: Array<[number, number]> = [];
+  const watchers: Array<{ name: string; test: () => unknown }> = [];
+  const check = () => {
+    for (let i = watchers.length - 1; i >= 0; i -= 1) {
+      const w = watchers[i]!;
+      if (!w.test()) continue;
+      watchers.splice(i, 1);
+      const mark: Mark = { dom: performance.now() };
+      marks[w.name] = mark;
+      requestAnimationFrame(() => setTimeout(() => (mark.paint = performance.now()), 0));
+    }
+  };
+  // Elements whose first paint Element Timing reports, by identifier; each is tagged once.
+  const page = location.pathname;
+  const tags: Array<[string, string]> =
+    page === '/popup.html'
+      ? [['balance', '.hdr-balance'], ['reward', '.reward-name']]
+      : page === '/options.html'
+        ? [['profile', '#profile-writable-heading, .read-only-list dt'], ['history', '.history-row .reward-name']]
+        : [];
+  const tag = () => {
+    for (let i = tags.length - 1; i >= 0; i -= 1) {
+      const found = document.querySelector(tags[i]![1]);
+      if (!found) continue;
+      found.setAttribute('elementtiming', tags[i]![0]);
+      tags.splice(i, 1);
+    }
+  };
+  const has = (selector: string) => () => document.querySelector(selector) !== null;
+  const all = (...tests: Array<() => boolean>) => () => tests.every((t) => t());
+  if (page === '/popup.html') watchers.push({ name: 'content', test: all(has('.hdr-balance'), has('.reward-name')) });
+  if (page === '/blank.html') watchers.push({ name: 'content', test: has('#bench-blank') });
+  if (page === '/options.html') {
+    const profile = has('#profile-writable-heading, .read-only-list');
+    const history = has('.history-row');
+    watchers.push({ name: 'profile', test: profile }, { name: 'history', test: history }, { name: 'content', test: all(profile, history) });
+  }
+  // Once nothing is awaited the callback costs nothing, however large the page grows.
+  new MutationObserver(() => {
+    if (tags.length) tag();
+    if (watchers.length) check();
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'hidden'] });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { identifier?: string; renderTime?: number; loadTime?: number }>) {
+      if (entry.identifier) element[entry.identifier] ??= entry.renderTime || entry.loadTime || entry.startTime;
+    }
+  }).observe({ type: 'element', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) long.push([entry.startTime, entry.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('click', (e) => (marks.click = { dom: performance.now(), event: e.timeStamp }), true);
+  const state = {
+    marks,
+    element,
+    long,
+    watch(name: string, test: () => unknown) {
+      watchers.push({ name, test });
+      check();
+    },
+    get fp() {
+      return performance.getEntriesByName('first-paint')[0]?.startTime;
+    },
+    get fcp() {
+      return performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+    },
+  };
+  Object.defineProperty(window, '__bench', { value: state });
+}
+
+/**
+ * tsx compiles with esbuild's keepNames, which wraps inner functions in `__name(...)`; functions
+ * sent to a page or the worker as source text need that helper there too.
+ */
+export const NAME_SHIM = 'globalThis.__name ??= (fn) => fn;';
+
+export async function installProbe(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: `${NAME_SHIM}\n(${probe.toString()})();` });
+}

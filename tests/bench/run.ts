@@ -1,0 +1,86 @@
+/**
+ * `npm run bench`: builds the release extension into .output/bench (API base URL = the bench
+ * sandbox's port), starts the sandbox, loads the build into headless Chromium and measures size,
+ * popup speed against a blank page, scale and API requests. Writes tests/bench/results.json and
+ * results.md and prints the table. Measures only: nothing here asserts a timing.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
+import { startSandbox, type Sandbox, type SandboxSeed } from '../sandbox/server';
+import { launchBench } from './browser';
+import { buildForBench } from './build';
+import { BENCH_PORT } from './config';
+import { markdown, type Machine, type Results } from './report';
+import { measureRequests } from './requests';
+import { measureScale } from './scale';
+import { measureSizes } from './sizes';
+import { connectThroughOptions, stuckFlags } from './state';
+import { measureTiming } from './timing';
+
+const started = Date.now();
+const loadStart = loadavg().map((n) => Math.round(n * 100) / 100);
+const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${line}`);
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim();
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  log('building the release extension into .output/bench');
+  const build = buildForBench();
+  const sizes = measureSizes(build.extensionDir, build.zipPath);
+
+  let sandbox: Sandbox = await startSandbox({ port: BENCH_PORT });
+  const reseed = async (seed: SandboxSeed) => {
+    await sandbox.close();
+    sandbox = await startSandbox({ port: BENCH_PORT, seed });
+  };
+  const bench = await launchBench(build.extensionDir);
+  let results: Omit<Results, 'machine'>;
+  try {
+    log(`Chromium ${bench.browserVersion}; connecting through the options page`);
+    await connectThroughOptions(bench, sandbox.url, sandbox.token);
+    log('popup timings (warm, stale with a slow API, cold) against the blank page');
+    const timing = await measureTiming(bench, sandbox.url, log);
+    log('API requests');
+    const requests = await measureRequests(bench, () => sandbox);
+    log('scale');
+    const scale = await measureScale(bench, reseed, log);
+    results = { sizes, timing, requests, scale, stuckLoadingFlags: stuckFlags };
+  } finally {
+    await bench.close();
+    await sandbox.close();
+  }
+
+  const cpu = cpus();
+  const machine: Machine = {
+    date: new Date().toISOString(),
+    commit: commit(),
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    os: `${type()} ${release()}`,
+    node: process.version,
+    chromium: bench.browserVersion,
+    loadAverage: { start: loadStart, end: loadavg().map((n) => Math.round(n * 100) / 100) },
+    runSeconds: Math.round((Date.now() - started) / 1000),
+  };
+  const full: Results = { machine, ...results };
+  const table = markdown(full);
+  writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(full, null, 2)}\n`);
+  writeFileSync(new URL('./results.md', import.meta.url), `${table}\n`);
+  console.log(`\n${table}\n`);
+  log('wrote tests/bench/results.json and tests/bench/results.md');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

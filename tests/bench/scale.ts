@@ -1,0 +1,168 @@
+/**
+ * The sandbox seeded with growing lists (one dimension at a time, the others at the default
+ * seed's size); for each size: the first load after the cache was emptied (fetch, validation,
+ * storage and render), then warm loads with time to content, time to interactive and the JS heap.
+ */
+import { makeScaledSeed } from '../sandbox/scale';
+import type { SandboxSeed } from '../sandbox/server';
+import type { Bench } from './browser';
+import { HEAP_RUNS, OPTIONS_VIEWPORT, RUNS, SCALE } from './config';
+import { heapAfterLoad, LoadError, measureLoad, type LoadResult, type LoadSpec } from './page-run';
+import { ageCache, clearCache, clearDraft, storageBytes, syncSnapshot, waitIdle } from './state';
+import { growth, summarize, type Growth, type Summary } from './stats';
+import { BLANK, POPUP } from './timing';
+
+export type Dimension = keyof typeof SCALE;
+
+export interface ScaleCase {
+  dimension: Dimension;
+  n: number;
+  page: string;
+  /** JSON size of what the API answers for this list (rewards, variables + values, or redemptions). */
+  payloadBytes: number;
+  /** One load right after the cache was emptied: includes the API round trip, validation and storage. */
+  firstLoad: number | null;
+  visible?: Summary;
+  interactive?: Summary;
+  clickToAnswer?: Summary;
+  /** Reward details: click → the lazily loaded, sanitized details painted. */
+  clickToDetails?: Summary;
+  /** Main-thread long tasks after the content was visible, until the click was answered (median, ms). */
+  busyAfterContent?: number;
+  heapBytes?: number;
+  storageBytes?: number;
+  /** Why the case could not be measured (the extension's own error where it reported one). */
+  failure?: string;
+}
+
+export interface ScaleReport {
+  blankHeapBytes: number;
+  /** storage.local's quota (no unlimitedStorage permission in the manifest). */
+  storageQuotaBytes: number;
+  runsNote: string;
+  cases: ScaleCase[];
+  growth: Record<Dimension, { visible: Growth; interactive: Growth; heap: Growth }>;
+}
+
+const SPECS: Record<Dimension, LoadSpec> = {
+  rewards: { ...POPUP, interaction: 'reward-details' },
+  variables: { path: 'options.html', viewport: OPTIONS_VIEWPORT, mark: 'profile', elements: ['profile'], interaction: 'profile-choice' },
+  redemptions: { path: 'options.html', viewport: OPTIONS_VIEWPORT, mark: 'history', elements: ['history'], interaction: 'show-more' },
+};
+const AREA: Record<Dimension, string> = { rewards: 'rewards', variables: 'profile', redemptions: 'history' };
+
+/**
+ * Fewer runs where one load takes many seconds, to stay within the 10-minute budget (the report
+ * says so): BENCH_HEAVY_RUNS, default 3. The cold first load already ran the page's code once, so
+ * one warm-up load is enough before the measured runs, and none for the heavy cases.
+ */
+export const HEAVY_RUNS = Math.min(RUNS, Number(process.env.BENCH_HEAVY_RUNS ?? 3));
+
+export function runsFor(dimension: Dimension, n: number): { runs: number; warmup: number; heap: number } {
+  const heavy = (dimension === 'rewards' && n >= 5_000) || (dimension === 'redemptions' && n >= 10_000);
+  return heavy ? { runs: HEAVY_RUNS, warmup: 0, heap: 2 } : { runs: RUNS, warmup: 1, heap: HEAP_RUNS };
+}
+
+const median = (list: number[]) => summarize(list).median;
+
+function payloadOf(seed: SandboxSeed, dimension: Dimension): number {
+  const list = dimension === 'rewards' ? seed.rewards : dimension === 'variables' ? [seed.variables, seed.values] : seed.redemptions;
+  return JSON.stringify(list).length;
+}
+
+async function measureCase(bench: Bench, dimension: Dimension, n: number, payloadBytes: number): Promise<ScaleCase> {
+  const spec = SPECS[dimension];
+  const area = AREA[dimension];
+  const result: ScaleCase = { dimension, n, page: spec.path, payloadBytes, firstLoad: null };
+  const context = `${n} ${dimension}`;
+
+  await clearCache(bench);
+  // An error stored for the area, with no fetch running, ends the wait for content at once.
+  const reported = async () => {
+    const snap = await syncSnapshot(bench);
+    const error = snap.errors[area];
+    return error && !snap.loading.includes(area) ? `the extension reported “${error}”` : null;
+  };
+  try {
+    result.firstLoad = (await measureLoad(bench, { ...spec, interaction: undefined, timeoutMs: 120_000 }, reported)).visible;
+  } catch (error) {
+    if (!(error instanceof LoadError)) throw error;
+    result.failure = error.message;
+    result.storageBytes = await storageBytes(bench);
+    return result;
+  }
+  await waitIdle(bench, 120_000, `${context}, empty cache`);
+
+  const runs: LoadResult[] = [];
+  const plan = runsFor(dimension, n);
+  for (let i = 0; i < plan.warmup + plan.runs; i += 1) {
+    await ageCache(bench, 0, 30_000);
+    if (dimension === 'variables') await clearDraft(bench);
+    const run = await measureLoad(bench, { ...spec, timeoutMs: 120_000 });
+    if (i >= plan.warmup) runs.push(run);
+  }
+  const heap: number[] = [];
+  for (let i = 0; i < plan.heap; i += 1) heap.push(await heapAfterLoad(bench, { ...spec, timeoutMs: 120_000 }));
+
+  const pick = (key: 'visible' | 'interactive' | 'clickToAnswer' | 'clickToDetails') => {
+    const values = runs.map((r) => r[key]).filter((v): v is number => v !== undefined);
+    return values.length ? summarize(values) : undefined;
+  };
+  const interacted = runs.filter((r) => r.interactive !== undefined);
+  Object.assign(result, {
+    visible: pick('visible'),
+    interactive: pick('interactive'),
+    clickToAnswer: pick('clickToAnswer'),
+    clickToDetails: pick('clickToDetails'),
+    busyAfterContent: interacted.length ? median(interacted.map((r) => r.longTasksAfter)) : undefined,
+    heapBytes: median(heap),
+    storageBytes: await storageBytes(bench),
+  });
+  const errors = (await syncSnapshot(bench)).errors;
+  if (Object.keys(errors).length) result.failure = `sync errors: ${JSON.stringify(errors)}`;
+  return result;
+}
+
+export async function measureScale(
+  bench: Bench,
+  reseed: (seed: SandboxSeed) => Promise<void>,
+  log: (line: string) => void,
+): Promise<ScaleReport> {
+  const blankHeap: number[] = [];
+  for (let i = 0; i < HEAP_RUNS; i += 1) blankHeap.push(await heapAfterLoad(bench, BLANK));
+  const cases: ScaleCase[] = [];
+  for (const dimension of Object.keys(SCALE) as Dimension[]) {
+    for (const n of SCALE[dimension]) {
+      const started = Date.now();
+      const seed = makeScaledSeed({ [dimension]: n });
+      await reseed(seed);
+      const measured = await measureCase(bench, dimension, n, payloadOf(seed, dimension));
+      cases.push(measured);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      log(`scale ${n} ${dimension}: ${measured.visible ? `visible ${measured.visible.median} ms` : measured.failure} (${seconds} s)`);
+    }
+  }
+  await reseed(makeScaledSeed({}));
+  await clearCache(bench);
+  const storageQuotaBytes = await bench.inWorker(() => (chrome.storage.local as unknown as { QUOTA_BYTES: number }).QUOTA_BYTES, null);
+
+  const series = (dimension: Dimension, pick: (c: ScaleCase) => number | undefined) =>
+    growth(cases.filter((c) => c.dimension === dimension && pick(c) !== undefined).map((c) => ({ n: c.n, cost: pick(c)! })));
+  const growthOf = (d: Dimension) => ({
+    visible: series(d, (c) => c.visible?.median),
+    interactive: series(d, (c) => c.interactive?.median),
+    heap: series(d, (c) => c.heapBytes),
+  });
+  const heavy = (Object.keys(SCALE) as Dimension[]).flatMap((d) =>
+    SCALE[d].filter((n) => runsFor(d, n).runs < RUNS).map((n) => `${n.toLocaleString('en')} ${d}`),
+  );
+  return {
+    blankHeapBytes: median(blankHeap),
+    storageQuotaBytes,
+    runsNote: heavy.length
+      ? `${RUNS} runs per case, except ${heavy.join(' and ')}: ${HEAVY_RUNS} runs (one load takes seconds there, and the whole bench must stay under 10 minutes).`
+      : `${RUNS} runs per case.`,
+    cases,
+    growth: { rewards: growthOf('rewards'), variables: growthOf('variables'), redemptions: growthOf('redemptions') },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The extension's stored state, as the benchmark prepares it between runs. Connecting goes
+ * through the options page once, as a panelist does (it checks the token with a real request and
+ * writes `credentials`, `session` and the first cache); between runs the cache items are edited
+ * in storage.local from the service worker, which is what the background itself does.
+ */
+import type { Bench } from './browser';
+import { OPTIONS_VIEWPORT } from './config';
+
+export const CACHE_KEYS = ['cache:rewards', 'cache:history', 'cache:profile'] as const;
+
+export async function connectThroughOptions(bench: Bench, baseUrl: string, token: string): Promise<void> {
+  const page = await bench.open('options.html', OPTIONS_VIEWPORT);
+  await page.getByLabel('API base URL').fill(baseUrl);
+  await page.getByLabel('Access token').fill(token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+  await waitIdle(bench);
+  await page.close();
+}
+
+/** When the harness last made the cache fresh; lets ageCache skip reading a huge cache back. */
+let freshSince = 0;
+
+/** Empties the cache and the sync states (credentials and session stay): the next page load is cold. */
+export async function clearCache(bench: Bench): Promise<void> {
+  freshSince = 0;
+  await bench.inWorker((keys) => chrome.storage.local.remove([...keys, 'sync', 'ledger', 'draft:profile']), [...CACHE_KEYS]);
+}
+
+/**
+ * Dates the cached items: `ageMs` 0 makes them fresh (younger than FRESH_MS, 60 s), a large age
+ * makes them stale. With `skipWithinMs`, a cache made fresh that recently is left alone, so huge
+ * caches are not read and rewritten before every run.
+ */
+export async function ageCache(bench: Bench, ageMs: number, skipWithinMs = 0): Promise<void> {
+  if (ageMs === 0 && skipWithinMs && Date.now() - freshSince < skipWithinMs) return;
+  freshSince = ageMs === 0 ? Date.now() : 0;
+  await bench.inWorker(
+    async ({ keys, ageMs }) => {
+      const now = Date.now();
+      const stored = await chrome.storage.local.get(keys);
+      const changed: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(stored) as Array<[string, { fetchedAt: number } | null]>) {
+        if (!item) continue;
+        changed[key] = { ...item, fetchedAt: now - ageMs };
+      }
+      if (Object.keys(changed).length) await chrome.storage.local.set(changed);
+    },
+    { keys: [...CACHE_KEYS], ageMs },
+  );
+}
+
+export async function clearDraft(bench: Bench): Promise<void> {
+  await bench.inWorker(() => chrome.storage.local.remove('draft:profile'), null);
+}
+
+export interface SyncSnapshot {
+  loading: string[];
+  /** attemptedAt of each area's last sync state. */
+  attempts: Record<string, number>;
+  errors: Record<string, string>;
+  cached: string[];
+}
+
+export async function syncSnapshot(bench: Bench): Promise<SyncSnapshot> {
+  return bench.inWorker(async (keys) => {
+    const { sync } = (await chrome.storage.local.get('sync')) as {
+      sync?: Record<string, { loading: boolean; attemptedAt: number; error: { message: string } | null }>;
+    };
+    // Sizes, not values: reading a cache of many megabytes back on every poll would load the worker.
+    const sizes = await Promise.all(keys.map((k) => chrome.storage.local.getBytesInUse(k)));
+    const areas = Object.entries(sync ?? {});
+    return {
+      loading: areas.filter(([, s]) => s.loading).map(([a]) => a),
+      attempts: Object.fromEntries(areas.map(([a, s]) => [a, s.attemptedAt])),
+      errors: Object.fromEntries(areas.filter(([, s]) => s.error).map(([a, s]) => [a, s.error!.message])),
+      cached: keys.filter((_, i) => sizes[i]! > 4),
+    };
+  }, [...CACHE_KEYS]);
+}
+
+/** A refresh that has run this long is taken as finished too (its flag was left on). */
+const LONGEST_REFRESH_MS = 30_000;
+
+/**
+ * Areas whose cache was written after their sync state's `attemptedAt` (their fetch has
+ * finished), or whose attempt started more than LONGEST_REFRESH_MS ago.
+ */
+async function finishedAreas(bench: Bench, snap: SyncSnapshot): Promise<string[]> {
+  const fetched = await bench.inWorker(async (areas) => {
+    const out: Record<string, number> = {};
+    for (const area of areas) {
+      const key = `cache:${area}`;
+      const cached = (await chrome.storage.local.get(key))[key] as { fetchedAt: number } | undefined;
+      if (cached) out[area] = cached.fetchedAt;
+    }
+    return out;
+  }, snap.loading);
+  const now = Date.now();
+  return snap.loading.filter((area) => {
+    const attempt = snap.attempts[area] ?? now;
+    return (fetched[area] ?? -Infinity) >= attempt || now - attempt > LONGEST_REFRESH_MS;
+  });
+}
+
+/** Each `loading` flag found still on after its area's fetch had finished (area, attempt, where). */
+export const stuckFlags: Array<{ area: string; attemptedAt: number; at: string }> = [];
+
+/**
+ * Waits until the background has no refresh running (and a short quiet spell has passed). A
+ * `loading` flag that stays on while its area's cache is already newer than the attempt (or for
+ * longer than any refresh takes) is a flag the background failed to clear: recorded once in
+ * `stuckFlags`, not waited on.
+ */
+export async function waitIdle(bench: Bench, timeoutMs = 60_000, context = ''): Promise<SyncSnapshot> {
+  const started = Date.now();
+  let quiet = 0;
+  let nextStuckCheck = started + 300;
+  // A flag seen "finished but loading" once may be a refresh between its cache write and its
+  // final sync write; it counts as stuck only when it stays so for 2 s.
+  const suspects = new Map<string, number>();
+  for (;;) {
+    const snap = await syncSnapshot(bench);
+    quiet = snap.loading.length ? 0 : quiet + 1;
+    if (quiet >= 3 || Date.now() - started > timeoutMs) return snap;
+    if (snap.loading.length && Date.now() >= nextStuckCheck) {
+      nextStuckCheck = Date.now() + 500;
+      const now = Date.now();
+      const stuck = (await finishedAreas(bench, snap)).filter((area) => {
+        const key = `${area}:${snap.attempts[area]}`;
+        if (!suspects.has(key)) suspects.set(key, now);
+        return now - suspects.get(key)! >= 2_000;
+      });
+      for (const area of stuck) {
+        const attemptedAt = snap.attempts[area]!;
+        if (!stuckFlags.some((f) => f.area === area && f.attemptedAt === attemptedAt)) stuckFlags.push({ area, attemptedAt, at: context });
+      }
+      if (stuck.length === snap.loading.length) return snap;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function storageBytes(bench: Bench): Promise<number> {
+  return bench.inWorker(() => chrome.storage.local.getBytesInUse(null), null);
+}
