@@ -1,14 +1,16 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AppError } from './errors';
-import type { LedgerEntry, Preferences, ProfileData, RewardsData, SessionInfo } from './storage-items';
-import type { Redemption, StoredValues } from './types';
+import type { LedgerEntry, Preferences, SessionInfo } from './storage-items';
+import type { StoredValues } from './types';
 
 /** Every handler answers with a Result, so a failure reaches the page typed, never as a thrown string. */
 export type Result<T> = { ok: true; data: T } | { ok: false; error: AppError };
 
 /**
  * The one protocol between the pages and the background. Each message lists its request and
- * response. `force` skips the freshness window and goes to the network.
+ * response. `force` skips the freshness window and goes to the network. Refreshes and writes
+ * answer `null`: what they fetched is in storage, which the pages already watch, so the data is
+ * not sent twice (at 5,000 rewards a reply carrying it took 0.7 s).
  */
 export interface ProtocolMap {
   getSession(): Result<SessionInfo>;
@@ -16,16 +18,16 @@ export interface ProtocolMap {
   connect(data: { baseUrl: string; token: string }): Result<SessionInfo>;
   /** Removes the token and every cached panelist data. */
   disconnect(): Result<SessionInfo>;
-  refreshRewards(data: { force: boolean }): Result<RewardsData>;
+  refreshRewards(data: { force: boolean }): Result<null>;
   /** Redeems once; refused with `busy` while another redemption is pending. */
   redeem(data: { rewardId: number }): Result<LedgerEntry>;
   /** Forgets a finished ledger entry once the panelist has seen its outcome. */
   dismissRedemption(): Result<null>;
-  refreshHistory(data: { force: boolean }): Result<Redemption[]>;
-  refreshProfile(data: { force: boolean }): Result<ProfileData>;
+  refreshHistory(data: { force: boolean }): Result<null>;
+  refreshProfile(data: { force: boolean }): Result<null>;
   /** Sends only the given variables, in one update. */
-  saveValues(data: { values: StoredValues }): Result<ProfileData>;
-  deleteValue(data: { name: string }): Result<ProfileData>;
+  saveValues(data: { values: StoredValues }): Result<null>;
+  deleteValue(data: { name: string }): Result<null>;
   setPreferences(data: Partial<Preferences>): Result<Preferences>;
 }
 

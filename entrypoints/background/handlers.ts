@@ -13,19 +13,22 @@ type Handlers = {
   [K in keyof ProtocolMap]: (data: Parameters<ProtocolMap[K]>[0]) => Promise<ProtocolMap[K] extends (...a: never[]) => Result<infer T> ? T : never>;
 };
 
+/** The outcome is in storage; the reply only says it is there. */
+const done = (): null => null;
+
 /** The whole protocol in one table: each message maps to the background function that serves it. */
 export const handlers: Handlers = {
   getSession: () => getSession(),
   connect: (d) => connect(d.baseUrl, d.token),
   disconnect: () => disconnect(),
-  refreshRewards: (d) => refreshRewards(d.force),
+  refreshRewards: (d) => refreshRewards(d.force).then(done),
   redeem: (d) => redeem(d.rewardId),
   dismissRedemption: () => dismissRedemption(),
   // An unsettled redemption outcome skips the freshness window: the history is what settles it.
-  refreshHistory: async (d) => refreshHistory(d.force || (await outcomeUnknown())),
-  refreshProfile: (d) => refreshProfile(d.force),
-  saveValues: (d) => saveValues(d.values),
-  deleteValue: (d) => deleteValue(d.name),
+  refreshHistory: async (d) => refreshHistory(d.force || (await outcomeUnknown())).then(done),
+  refreshProfile: (d) => refreshProfile(d.force).then(done),
+  saveValues: (d) => saveValues(d.values).then(done),
+  deleteValue: (d) => deleteValue(d.name).then(done),
   setPreferences: (d) => setPreferences(d),
 };
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { ledgerItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { deliver, OWN_PAGE } from './background-helpers';
 
@@ -95,7 +95,8 @@ describe('profile writes', () => {
 
   it('saves valid values in one update and re-reads the profile', async () => {
     const reply = await deliver('saveValues', { values: { FIRST_NAME: 'Robin', HOBBIES: [135] } });
-    expect(reply).toMatchObject({ ok: true, data: { values: { FIRST_NAME: 'Robin', HOBBIES: [135] } } });
+    expect(reply).toEqual({ ok: true, data: null });
+    expect((await profileItem.getValue())?.data.values).toMatchObject({ FIRST_NAME: 'Robin', HOBBIES: [135] });
     expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     expect(sandbox.state.values).toMatchObject({ FIRST_NAME: 'Robin', HOBBIES: [135] });
   });
