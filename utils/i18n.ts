@@ -38,7 +38,14 @@ export function uiLocale(): string | undefined {
   return api()?.getUILanguage() || undefined;
 }
 
-const formatCount = (count: number) => new Intl.NumberFormat(uiLocale(), { maximumFractionDigits: 0 }).format(count);
+let counts: { locale: string | undefined; format: Intl.NumberFormat } | undefined;
+
+/** Counts in the UI language; the formatter is made once (see utils/format.ts on the cost). */
+function formatCount(count: number): string {
+  const locale = uiLocale();
+  if (counts?.locale !== locale) counts = { locale, format: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }) };
+  return counts.format.format(count);
+}
 
 /** The plural form of `base` for `count` (truncated to a whole number); `$1` is the count, formatted, `subs` `$2`, … */
 export function tp(base: PluralKey, count: number, ...subs: Substitution[]): string {
