@@ -43,7 +43,7 @@ let counts: { locale: string | undefined; format: Intl.NumberFormat } | undefine
 /** Counts in the UI language; the formatter is made once (see utils/format.ts on the cost). */
 function formatCount(count: number): string {
   const locale = uiLocale();
-  if (counts?.locale !== locale) counts = { locale, format: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }) };
+  if (!counts || counts.locale !== locale) counts = { locale, format: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }) };
   return counts.format.format(count);
 }
 
