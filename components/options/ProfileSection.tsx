@@ -16,6 +16,12 @@ import { WritableField } from './WritableField';
 import { SectionFeedback } from './SectionFeedback';
 
 /** The profile editor (issue 4): writable questions first, then those only the panel sets. */
+/**
+ * Questions rendered at first and per "Show more": a panel with a thousand variables took over two
+ * seconds to mount them all at once (benchmark), and a panelist works through them in order.
+ */
+export const PROFILE_PAGE = 100;
+
 export function ProfileSection() {
   const profile = useStorageItem(profileItem);
   const sync = useStorageItem(syncItem);
@@ -28,6 +34,7 @@ export function ProfileSection() {
   const formRef = useRef<HTMLFormElement>(null);
   const reloadRef = useRef<HTMLButtonElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  const shown = useSignal(PROFILE_PAGE);
 
   async function reload(force: boolean) {
     reloading.value = true;
@@ -57,7 +64,14 @@ export function ProfileSection() {
   const syncError = sync.value?.profile.error;
   const loading = reloading.value || Boolean(sync.value?.profile.loading);
 
+  /** Questions with a problem are shown even if they lie past the questions rendered so far. */
+  function reveal(names: string[]) {
+    const last = Math.max(-1, ...names.map((name) => writable.findIndex((d) => d.name === name)));
+    if (last >= shown.value) shown.value = last + 1;
+  }
+
   function focusFirstProblem() {
+    reveal(Object.keys(fieldErrors.value));
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   }
 
@@ -132,6 +146,7 @@ export function ProfileSection() {
     }
   }
 
+  const hidden = definitions.length - shown.value;
   let body;
   if (!data || draft.value === undefined) {
     body = <p class="muted">{t(loading || profile.value === undefined ? 'profileLoading' : 'profileNotLoaded')}</p>;
@@ -143,7 +158,7 @@ export function ProfileSection() {
         {writable.length > 0 && (
           <form ref={formRef} onSubmit={save} noValidate aria-labelledby="profile-writable-heading">
             <h3 id="profile-writable-heading">{t('writableHeading')}</h3>
-            {writable.map((def) => (
+            {writable.slice(0, shown.value).map((def) => (
               <WritableField
                 key={def.name}
                 def={def}
@@ -162,11 +177,16 @@ export function ProfileSection() {
           <>
             <h3>{t('readOnlyHeading')}</h3>
             <dl class="read-only-list">
-              {readOnly.map((def) => (
+              {readOnly.slice(0, Math.max(0, shown.value - writable.length)).map((def) => (
                 <ReadOnlyField key={def.name} def={def} value={stored[def.name]} />
               ))}
             </dl>
           </>
+        )}
+        {hidden > 0 && (
+          <button type="button" class="more" onClick={() => (shown.value += PROFILE_PAGE)}>
+            {tp('showMoreQuestions', Math.min(hidden, PROFILE_PAGE))}
+          </button>
         )}
       </>
     );

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ProfileSection } from '../../components/options/ProfileSection';
+import { PROFILE_PAGE, ProfileSection } from '../../components/options/ProfileSection';
 import { sendMessage, type Result } from '../../utils/messages';
 import { profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
@@ -227,5 +227,24 @@ describe('profile editor', () => {
     expect(byLabel('What is your date of birth?').value).toBe('');
     expect(document.activeElement).toBe(byLabel('What is your date of birth?'));
     expect(q('[role=status]')?.textContent).toBe('Removed your answer to “What is your date of birth?”.');
+  });
+
+  it('renders a long questionnaire a page at a time, and reveals a hidden question with a problem', async () => {
+    const many = Array.from({ length: 230 }, (_, i) => page.question(1000 + i, `Q_${i}`, `Question ${i + 1}?`, 'text', i < 200));
+    await profileItem.setValue({ data: { definitions: many, values: {} }, fetchedAt: Date.now() });
+    await profileDraftItem.setValue({ Q_150: 'x'.repeat(1001) });
+    await mount();
+    const fields = () => [...container.querySelectorAll('label, dt')].filter((e) => /^Question \d+\?/.test(e.textContent?.trim() ?? '')).length;
+    expect(container.querySelectorAll('input').length).toBe(PROFILE_PAGE);
+    expect(fields()).toBe(PROFILE_PAGE);
+
+    await page.click(page.button(container, 'Save changes'));
+    expect(byLabel('Question 151?').getAttribute('aria-invalid')).toBe('true');
+    expect(container.querySelectorAll('input').length).toBe(151);
+
+    await page.click(page.button(container, 'Show 79 more questions'));
+    expect(fields()).toBe(230);
+    expect(container.querySelectorAll('input').length).toBe(200);
+    expect([...container.querySelectorAll('button')].some((b) => /more questions/.test(b.textContent ?? ''))).toBe(false);
   });
 });
