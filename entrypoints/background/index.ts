@@ -9,7 +9,7 @@ import { reconcilePendingRedemption, settleUnknownFrom } from './redeem';
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.
   registerHandlers();
-  browser.alarms.onAlarm.addListener((alarm) => void onRefreshAlarm(alarm.name));
+  browser.alarms.onAlarm.addListener((alarm) => void onRefreshAlarm(alarm));
   watchBadge();
   historyItem.watch((history) => void (history && settleUnknownFrom(history.data)));
 
