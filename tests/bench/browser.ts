@@ -6,19 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../e2e/config';
 import { CHROMIUM_PATH } from './config';
 import { NAME_SHIM, installProbe } from './probe';
 
-// The same flags as tests/e2e/harness.ts (see ../shared/notes/browser-testing.md).
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
 
 export type ExtensionPath = 'popup.html' | 'options.html' | 'blank.html';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { CHROMIUM_PATH, E2E_EXTENSION_DIR, E2E_SANDBOX_PORT } from './config';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_EXTENSION_DIR, E2E_SANDBOX_PORT } from './config';
 
 export interface ExtensionSession {
   context: BrowserContext;
@@ -30,17 +30,6 @@ export interface LaunchOptions {
   locale?: string;
 }
 
-// Flags recorded in ../shared/notes/browser-testing.md: without the networking ones Chromium
-// tries to reach Google's hosts, which this machine refuses.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
 
 export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
   const extensionDir = resolve(E2E_EXTENSION_DIR);
