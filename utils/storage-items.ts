@@ -1,3 +1,4 @@
+import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
 import { defineItem } from './storage-item';
 import type { AppError } from './errors';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
@@ -69,16 +70,7 @@ export interface LedgerEntry {
   balanceAfter?: number | null;
 }
 
-export interface Preferences {
-  badge: boolean;
-  /** Background refresh interval, minutes. */
-  refreshMinutes: number;
-}
-
-/** Background refresh intervals offered, minutes; 0 turns it off. Alarms fire at most once a minute. */
-export const REFRESH_CHOICES = [0, 15, 30, 60, 180];
-
-export const DEFAULT_PREFERENCES: Preferences = { badge: true, refreshMinutes: 30 };
+export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';
 
 export const sessionItem = defineItem<SessionInfo>('session', DISCONNECTED);
 export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null);

@@ -10,6 +10,7 @@ import { OPTIONS_VIEWPORT } from './config';
 import { measureLoad, type LoadSpec } from './page-run';
 import { ageCache, clearCache, waitIdle } from './state';
 import { POPUP } from './timing';
+import { DEFAULT_PREFERENCES } from '../../utils/preferences';
 
 export interface Count {
   total: number;
@@ -78,8 +79,8 @@ async function fireAlarm(bench: Bench, sandbox: Sandbox): Promise<AlarmInfo> {
   const alarm = before.alarms.find((a) => a.name === 'refresh') ?? before.alarms[0];
   const info: AlarmInfo = {
     name: alarm?.name ?? '(none)',
-    // One-shot alarms re-armed at 0.75–1.25 × the interval: the interval is their mean period.
-    periodInMinutes: before.refreshMinutes,
+    // One-shot alarms re-armed at 0.75–1.25 × the interval (the defaults when never set): the mean period.
+    periodInMinutes: before.refreshMinutes ?? DEFAULT_PREFERENCES.refreshMinutes,
     preferencesRefreshMinutes: before.refreshMinutes,
     firedAfterMs: null,
     perFiring: { total: 0, byEndpoint: {} },
