@@ -38,7 +38,8 @@ const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
 /** Base URL and access token, checked here first and then by the background with a real call. */
 export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
   const baseUrl = useSignal(initialBaseUrl);
-  const token = useSignal('');
+  // Development builds (npm start) carry the sandbox's token; release builds carry none.
+  const token = useSignal(settings.devToken);
   const urlError = useSignal('');
   const tokenError = useSignal('');
   const formError = useSignal('');

@@ -162,3 +162,10 @@ describe('connected', () => {
     expect(byLabel('Access token').value).toBe('');
   });
 });
+
+describe('build settings', () => {
+  it('a release build prefills no token', async () => {
+    await mount();
+    expect(byLabel('Access token').value).toBe('');
+  });
+});
