@@ -7,6 +7,8 @@ import { sessionItem } from '../../utils/storage-items';
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppErrorException) return err.error;
   if (isAppError(err)) return err;
+  // storage.local holds 10 MiB; a panel with an enormous catalogue and history could fill it.
+  if (err instanceof Error && /quota/i.test(err.message)) return appError('unexpected', t('errStorageFull'));
   return appError('unexpected', t('errInternal'));
 }
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
+import { toAppError } from '../../entrypoints/background/result';
 import { ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { deliver, OWN_PAGE } from './background-helpers';
@@ -114,5 +115,14 @@ describe('history refresh', () => {
     await ledgerItem.setValue({ requestId: 'r', rewardId: 101, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'unknown' });
     await deliver('refreshHistory', { force: false });
     expect(historyRequests()).toBe(before + 1);
+  });
+});
+
+describe('storage full', () => {
+  it('says so in words instead of a generic failure', () => {
+    const error = toAppError(new Error('Resource::kQuotaBytes quota exceeded'));
+    expect(error.kind).toBe('unexpected');
+    expect(error.message).toMatch(/storage is full/);
+    expect(toAppError(new Error('boom')).message).toMatch(/Something went wrong/);
   });
 });
