@@ -1,21 +1,11 @@
 // @vitest-environment node
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { onRefreshAlarm, REFRESH_ALARM, scheduleRefresh } from '../../entrypoints/background/alarms';
 import { preferencesItem } from '../../utils/storage-items';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { apiRequests, connectTo } from './background-helpers';
+import { apiRequests, connectedSandbox } from './background-helpers';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  fakeBrowser.reset();
-  sandbox.reset();
-  await connectTo(sandbox);
-});
+const env = connectedSandbox();
 
 const minutesAhead = async () => ((await fakeBrowser.alarms.get(REFRESH_ALARM))!.scheduledTime - Date.now()) / 60_000;
 
@@ -33,14 +23,14 @@ describe('the refresh alarm', () => {
 
   it('on time: refreshes rewards and history once each, and re-arms', async () => {
     await onRefreshAlarm({ name: REFRESH_ALARM, scheduledTime: Date.now() });
-    expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(1);
-    expect(apiRequests(sandbox, '/v1/panel/redemptions')).toBe(1);
+    expect(apiRequests(env.sandbox, '/v1/panel/rewards')).toBe(1);
+    expect(apiRequests(env.sandbox, '/v1/panel/redemptions')).toBe(1);
     expect(await minutesAhead()).toBeGreaterThan(20);
   });
 
   it('overdue after the browser was closed: spreads the refresh over the next minutes instead of calling now', async () => {
     await onRefreshAlarm({ name: REFRESH_ALARM, scheduledTime: Date.now() - 3 * 3600_000 });
-    expect(sandbox.requests).toHaveLength(0);
+    expect(env.sandbox.requests).toHaveLength(0);
     expect(await minutesAhead()).toBeGreaterThanOrEqual(0.99);
     expect(await minutesAhead()).toBeLessThanOrEqual(10);
   });

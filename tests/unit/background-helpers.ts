@@ -1,7 +1,8 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
-import type { Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../sandbox/server';
 
 /** Puts the background in the connected state for `sandbox` without going through connect(). */
 export async function connectTo(sandbox: Sandbox): Promise<void> {
@@ -28,4 +29,22 @@ export async function deliver(type: string, data: unknown, sender: object = OWN_
 
 export function apiRequests(sandbox: Sandbox, path: string): number {
   return sandbox.requests.filter((r) => r.path === path && r.method !== 'OPTIONS').length;
+}
+
+/**
+ * Registers the hooks the background tests share: one sandbox per file, and before each test
+ * fresh fake storage, a reset sandbox and stored credentials for it.
+ */
+export function connectedSandbox(): { sandbox: Sandbox } {
+  const env = {} as { sandbox: Sandbox };
+  beforeAll(async () => {
+    env.sandbox = await startSandbox();
+  });
+  afterAll(() => env.sandbox.close());
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    env.sandbox.reset();
+    await connectTo(env.sandbox);
+  });
+  return env;
 }

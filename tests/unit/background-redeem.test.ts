@@ -1,40 +1,31 @@
 // @vitest-environment node
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dismissRedemption, reconcilePendingRedemption, redeem, settleUnknownFrom } from '../../entrypoints/background/redeem';
 import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
 import { ledgerItem, syncItem, type LedgerEntry } from '../../utils/storage-items';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { apiRequests, connectTo } from './background-helpers';
+import { apiRequests, connectedSandbox } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500
 const TRAVEL = 108; // 11,000 points: more than the balance
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const env = connectedSandbox();
 beforeEach(async () => {
-  fakeBrowser.reset();
-  sandbox.reset();
-  await connectTo(sandbox);
   await refreshRewards(true);
 });
 
 async function fault(rule: object): Promise<void> {
-  await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+  await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 }
 
 describe('redeeming', () => {
   it('redeems once and records the outcome, the new balance and the history entry', async () => {
-    const before = sandbox.state.redemptions.length;
+    const before = env.sandbox.state.redemptions.length;
     const entry = await redeem(COFFEE);
     expect(entry).toMatchObject({ state: 'done', rewardId: COFFEE, points: 500, balanceAfter: 2000 });
     expect(entry.redemption?.reward.id).toBe(COFFEE);
-    expect(sandbox.state.redemptions).toHaveLength(before + 1);
-    expect(sandbox.state.balance).toBe(2000);
+    expect(env.sandbox.state.redemptions).toHaveLength(before + 1);
+    expect(env.sandbox.state.balance).toBe(2000);
     expect(await ledgerItem.getValue()).toEqual(entry);
   });
 
@@ -43,45 +34,45 @@ describe('redeeming', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(refused.map((o) => o.reason.error.kind)).toEqual(['busy', 'busy']);
-    expect(apiRequests(sandbox, REDEEM)).toBe(1);
-    expect(sandbox.state.balance).toBe(2000);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+    expect(env.sandbox.state.balance).toBe(2000);
   });
 
   it('refuses to start while the ledger holds a pending redemption', async () => {
     await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'pending' });
     await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'busy' } });
-    expect(apiRequests(sandbox, REDEEM)).toBe(0);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
   });
 
   it('never retries a redeem that met a server error, and says nothing was spent once the history confirms it', async () => {
     await fault({ path: REDEEM, status: 500, body: '{"message":"Internal error"}' });
     const entry = await redeem(COFFEE);
-    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
     expect(entry.state).toBe('failed');
     expect(entry.error).toMatchObject({ nothingCharged: true });
     expect(entry.error?.message).toMatch(/did not go through/);
-    expect(sandbox.state.balance).toBe(2500);
+    expect(env.sandbox.state.balance).toBe(2500);
   });
 
   it('shows the server’s reason when points are short', async () => {
     const entry = await redeem(TRAVEL);
     expect(entry).toMatchObject({ state: 'failed', error: { kind: 'rejected', nothingCharged: true } });
     expect(entry.error?.message).toMatch(/Insufficient points/);
-    expect(sandbox.state.balance).toBe(2500);
+    expect(env.sandbox.state.balance).toBe(2500);
   });
 
   it('settles a lost answer from the history: a dropped connection with no new redemption is a failure', async () => {
     await fault({ path: REDEEM, drop: true });
     const entry = await redeem(COFFEE);
     expect(entry.state).toBe('failed');
-    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
 
   it('waits for a slow redeem instead of resending it', async () => {
     await fault({ path: REDEEM, delayMs: 300 });
     const entry = await redeem(COFFEE);
     expect(entry.state).toBe('done');
-    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
 });
 
@@ -93,17 +84,17 @@ describe('after the worker restarts with a pending entry', () => {
       rewardName: 'Bluefin Coffee $5 Gift Card',
       points: 500,
       startedAt,
-      knownRedemptionIds: sandbox.state.redemptions.map((r) => r.id),
+      knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
       state: 'pending',
     };
   }
 
   it('marks it done when the history shows a new redemption of that reward, without resending', async () => {
     await ledgerItem.setValue(pending(Date.now() - 1000));
-    await fetch(`${sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
+    await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
     await reconcilePendingRedemption();
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000 });
-    expect(apiRequests(sandbox, REDEEM)).toBe(1);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
 
   it('marks the outcome unknown when the history does not show it', async () => {
@@ -112,7 +103,7 @@ describe('after the worker restarts with a pending entry', () => {
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('unknown');
     expect(entry?.error?.message).toMatch(/Check your history/);
-    expect(apiRequests(sandbox, REDEEM)).toBe(0);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
   });
 
   it('dismissing forgets a finished outcome but never a pending one', async () => {
@@ -127,11 +118,11 @@ describe('after the worker restarts with a pending entry', () => {
 
 describe('refreshing', () => {
   it('serves a fresh cache without a request and shares one request between simultaneous callers', async () => {
-    sandbox.requests.length = 0;
+    env.sandbox.requests.length = 0;
     await refreshRewards(false);
-    expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(0);
+    expect(apiRequests(env.sandbox, '/v1/panel/rewards')).toBe(0);
     await Promise.all([refreshRewards(true), refreshRewards(true), refreshRewards(true)]);
-    expect(apiRequests(sandbox, '/v1/panel/rewards')).toBe(1);
+    expect(apiRequests(env.sandbox, '/v1/panel/rewards')).toBe(1);
   });
 });
 
@@ -144,14 +135,14 @@ describe('an unknown outcome', () => {
       rewardName: 'Bluefin Coffee $5 Gift Card',
       points: 500,
       startedAt,
-      knownRedemptionIds: sandbox.state.redemptions.map((r) => r.id),
+      knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
       state: 'unknown',
     });
-    await settleUnknownFrom(sandbox.state.redemptions);
+    await settleUnknownFrom(env.sandbox.state.redemptions);
     expect((await ledgerItem.getValue())?.state).toBe('unknown');
 
-    await fetch(`${sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
-    await settleUnknownFrom(sandbox.state.redemptions);
+    await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
+    await settleUnknownFrom(env.sandbox.state.redemptions);
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
     expect(entry?.redemption?.reward.id).toBe(COFFEE);
@@ -171,7 +162,7 @@ describe('sync state', () => {
 describe('the history cache', () => {
   it('keeps of each nested reward only what the history shows, so 10,000 redemptions fit in storage', async () => {
     const history = await refreshHistory(true);
-    const seeded = sandbox.state.redemptions;
+    const seeded = env.sandbox.state.redemptions;
     expect(history).toHaveLength(seeded.length);
     for (const [i, r] of history.entries()) {
       const source = seeded[i]!;
