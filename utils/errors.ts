@@ -4,7 +4,8 @@
  */
 export const APP_ERROR_KINDS = [
   'not_connected', // no token stored yet
-  'unauthorized', // 401/403: token not accepted; reconnect
+  'unauthorized', // 401: token not accepted; reconnect
+  'not_allowed', // 403: the panel does not allow this action; the session stays
   'rejected', // 4xx with the server's own message (insufficient points, not writable, unknown option…)
   'rate_limited', // 429; retryAfterSeconds where given
   'server', // 5xx after retries
@@ -12,6 +13,7 @@ export const APP_ERROR_KINDS = [
   'timeout',
   'unexpected', // body not of the documented shape, or `message` not `success` on a write
   'busy', // a redemption is already pending
+  'unsettled', // the same reward's previous redemption is still being checked: confirm explicitly
   'invalid_input', // refused before sending
   'permission_denied', // the browser refused host access
   'forbidden', // the message came from outside this extension's own pages
@@ -28,6 +30,11 @@ export interface AppError {
   retryAfterSeconds?: number;
   /** Variable name a refusal concerns, when the server or validation names one. */
   field?: string;
+  /**
+   * Laravel-style validation errors (`errors: {NAME: ["…"]}` in a 422 body): each variable's own
+   * text, shown next to that field; `message` stays the section's text.
+   */
+  fields?: Record<string, string>;
   /** Set on a failed redemption once it is certain that no points were spent. */
   nothingCharged?: boolean;
 }

@@ -19,8 +19,14 @@ export interface ProtocolMap {
   /** Removes the token and every cached panelist data. */
   disconnect(): Result<SessionInfo>;
   refreshRewards(data: { force: boolean }): Result<null>;
-  /** Redeems once; refused with `busy` while another redemption is pending. */
-  redeem(data: { rewardId: number }): Result<LedgerEntry>;
+  /**
+   * Redeems once; refused with `busy` while another redemption is pending, and with `unsettled`
+   * while an earlier redemption of the same reward has an unknown outcome, unless the panelist
+   * confirmed again knowing that (`confirmUnsettled`).
+   */
+  redeem(data: { rewardId: number; confirmUnsettled?: boolean }): Result<LedgerEntry>;
+  /** "Check now": reads the history at once to settle an unknown outcome; answers the ledger entry. */
+  checkRedemption(): Result<LedgerEntry | null>;
   /** Forgets a finished ledger entry once the panelist has seen its outcome. */
   dismissRedemption(): Result<null>;
   refreshHistory(data: { force: boolean }): Result<null>;

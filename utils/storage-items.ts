@@ -51,7 +51,16 @@ export type SyncStates = Record<SyncArea, SyncState>;
 
 const IDLE: SyncState = { loading: false, error: null, attemptedAt: 0 };
 
-export type LedgerState = 'pending' | 'done' | 'failed' | 'unknown';
+/**
+ * - `pending`: the redeem request is in flight.
+ * - `done`: the panel confirmed it, or the history shows it.
+ * - `failed`: the panel refused it with a 4xx: nothing was charged.
+ * - `unknown`: no clear answer (time-out, dropped connection, 5xx, unexpected body); the history is
+ *   being checked on alarms (`checks`). Never told as "did not go through".
+ * - `not_found`: the last scheduled check (about 30 min after sending) still found nothing in the
+ *   history: it most likely did not go through, and the reward may be redeemed again.
+ */
+export type LedgerState = 'pending' | 'done' | 'failed' | 'unknown' | 'not_found';
 
 /** The redemption ledger (one entry: the latest redemption the panelist started). */
 export interface LedgerEntry {
@@ -67,7 +76,10 @@ export interface LedgerEntry {
   error?: AppError;
   /** The history entry that records it, when found. */
   redemption?: Redemption | null;
+  /** The balance read after the outcome (done, failed, not_found), when it could be read. */
   balanceAfter?: number | null;
+  /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
+  checks?: { done: number; nextAt: number | null; lastAt: number | null };
 }
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';

@@ -53,6 +53,8 @@ function title(entry: LedgerEntry): string {
       return t('outcomeFailed', entry.rewardName);
     case 'unknown':
       return t('outcomeUnknown');
+    case 'not_found':
+      return t('outcomeNotFound', entry.rewardName);
   }
 }
 
@@ -72,5 +74,6 @@ function body(entry: LedgerEntry, balance: number | null) {
       </p>
     );
   }
+  if (entry.state === 'not_found') return <p>{t('outcomeNotFoundText')}</p>;
   return <p>{t('outcomeUnknownText', entry.rewardName)}</p>;
 }

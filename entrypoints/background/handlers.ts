@@ -3,7 +3,7 @@ import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
-import { dismissRedemption, outcomeUnknown, redeem } from './redeem';
+import { checkRedemption, dismissRedemption, outcomeUnknown, redeem } from './redeem';
 import { asResult } from './result';
 import { isOwnPage } from './sender';
 import { connect, disconnect, getSession } from './session';
@@ -24,6 +24,7 @@ export const handlers: Handlers = {
   refreshRewards: (d) => refreshRewards(d.force).then(done),
   redeem: (d) => redeem(d.rewardId),
   dismissRedemption: () => dismissRedemption(),
+  checkRedemption: () => checkRedemption(),
   // An unsettled redemption outcome skips the freshness window: the history is what settles it.
   refreshHistory: async (d) => refreshHistory(d.force || (await outcomeUnknown())).then(done),
   refreshProfile: (d) => refreshProfile(d.force).then(done),

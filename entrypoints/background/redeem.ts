@@ -146,6 +146,14 @@ export async function reconcilePendingRedemption(): Promise<void> {
   }
 }
 
+/** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
+export async function checkRedemption(): Promise<LedgerEntry | null> {
+  const entry = await ledgerItem.getValue();
+  if (entry?.state !== 'unknown') return entry;
+  await settleUnknownFrom(await refreshHistory(true));
+  return ledgerItem.getValue();
+}
+
 export async function outcomeUnknown(): Promise<boolean> {
   return (await ledgerItem.getValue())?.state === 'unknown';
 }
