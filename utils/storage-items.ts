@@ -93,6 +93,11 @@ export const ledgerItem = defineItem<LedgerEntry | null>('ledger', null);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
 /** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
 export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
+/**
+ * Set by the background when connecting another account discarded unsaved profile edits typed for
+ * the previous one (issue 10): the options page tells the panelist, then removes it.
+ */
+export const draftDiscardedItem = defineItem<{ count: number; at: number } | null>('notice:draft-discarded', null);
 
 /** Items holding the panelist's data: all removed on disconnect. */
 export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, profileDraftItem];
