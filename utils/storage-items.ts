@@ -90,6 +90,11 @@ export const historyItem = defineItem<Cached<Redemption[]> | null>('cache:histor
 export const profileItem = defineItem<Cached<ProfileData> | null>('cache:profile', null);
 export const syncItem = defineItem<SyncStates>('sync', { rewards: IDLE, history: IDLE, profile: IDLE });
 export const ledgerItem = defineItem<LedgerEntry | null>('ledger', null);
+/**
+ * Unknown outcomes the ledger no longer shows (another redemption started, or the panelist closed
+ * the card): still checked against the history until settled. The background's own.
+ */
+export const unsettledItem = defineItem<LedgerEntry[]>('ledger:unsettled', []);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
 /** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
 export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
@@ -100,4 +105,4 @@ export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
 export const draftDiscardedItem = defineItem<{ count: number; at: number } | null>('notice:draft-discarded', null);
 
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, profileDraftItem];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, profileDraftItem];

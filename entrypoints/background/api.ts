@@ -1,12 +1,59 @@
-import { createPanelApi, type PanelApi } from '../../utils/api/client';
-import { appError } from '../../utils/errors';
+import { createPanelApi, type PanelApi, type PanelApiConfig } from '../../utils/api/client';
+import { AppErrorException, appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { sessionItem } from '../../utils/storage-items';
 import { credentialsItem } from './credentials';
+import { currentGeneration, isCurrent } from './generation';
 import { fail } from './result';
 
-/** The API for the stored credentials; refuses with `not_connected` when there are none. */
-export async function currentApi(): Promise<PanelApi> {
+/** The API of one session: answers that arrive after the session changed are never used. */
+export interface SessionApi {
+  api: PanelApi;
+  gen: number;
+}
+
+/** Time-outs and retry delays; tests shorten them (the model-based test runs hundreds of sessions). */
+export const httpTuning: Omit<Partial<PanelApiConfig>, 'baseUrl' | 'token'> = {};
+
+/** The work of a session that has ended: dropped without a word written to storage. */
+export function staleSession(): AppErrorException {
+  return new AppErrorException(appError('not_connected', t('errSessionChanged')));
+}
+
+/**
+ * The API for the stored credentials, bound to the session current when called; refuses with
+ * `not_connected` when there are none. The generation is taken before the credentials are read,
+ * so a connect landing in between cannot pair the old generation with the new token.
+ */
+export async function currentApi(): Promise<SessionApi> {
+  const gen = currentGeneration();
   const credentials = await credentialsItem.getValue();
+  if (!isCurrent(gen)) throw staleSession();
   if (!credentials) fail(appError('not_connected', t('errNotConnected')));
-  return createPanelApi(credentials);
+  return { api: rejectingOn401(createPanelApi({ ...credentials, ...httpTuning }), gen), gen };
+}
+
+/**
+ * A 401 on any call, a redeem included, means the panel no longer takes the token: the session
+ * is marked so the pages ask to reconnect. Only the session the call belonged to: a late 401 of
+ * an old session says nothing about the new one.
+ */
+function rejectingOn401(api: PanelApi, gen: number): PanelApi {
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(api) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await method(...args);
+      } catch (err) {
+        if (err instanceof AppErrorException && err.error.kind === 'unauthorized') await markRejected(gen);
+        throw err;
+      }
+    };
+  }
+  return wrapped as unknown as PanelApi;
+}
+
+async function markRejected(gen: number): Promise<void> {
+  const session = await sessionItem.getValue();
+  if (isCurrent(gen) && session.connected && !session.rejected) await sessionItem.setValue({ ...session, rejected: true });
 }

@@ -3,7 +3,8 @@ import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
-import { checkRedemption, dismissRedemption, outcomeUnknown, redeem } from './redeem';
+import { dismissRedemption, redeem } from './redeem';
+import { checkRedemption, openEntries } from './redemption-checks';
 import { asResult } from './result';
 import { isOwnPage } from './sender';
 import { connect, disconnect, getSession } from './session';
@@ -22,11 +23,11 @@ export const handlers: Handlers = {
   connect: (d) => connect(d.baseUrl, d.token),
   disconnect: () => disconnect(),
   refreshRewards: (d) => refreshRewards(d.force).then(done),
-  redeem: (d) => redeem(d.rewardId),
+  redeem: (d) => redeem(d.rewardId, d.confirmUnsettled === true),
   dismissRedemption: () => dismissRedemption(),
   checkRedemption: () => checkRedemption(),
   // An unsettled redemption outcome skips the freshness window: the history is what settles it.
-  refreshHistory: async (d) => refreshHistory(d.force || (await outcomeUnknown())).then(done),
+  refreshHistory: async (d) => refreshHistory(d.force || (await openEntries()).length > 0).then(done),
   refreshProfile: (d) => refreshProfile(d.force).then(done),
   saveValues: (d) => saveValues(d.values).then(done),
   deleteValue: (d) => deleteValue(d.name).then(done),

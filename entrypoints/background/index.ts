@@ -4,14 +4,17 @@ import { ensureRefreshScheduled, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { registerHandlers } from './handlers';
 import { historyItem } from '../../utils/storage-items';
-import { reconcilePendingRedemption, settleUnknownFrom } from './redeem';
+import { reconcilePendingRedemption } from './redeem';
+import { checkOutcomes, onCheckAlarm } from './redemption-checks';
 
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.
   registerHandlers();
   browser.alarms.onAlarm.addListener((alarm) => void onRefreshAlarm(alarm));
+  browser.alarms.onAlarm.addListener((alarm) => void onCheckAlarm(alarm));
   watchBadge();
-  historyItem.watch((history) => void (history && settleUnknownFrom(history.data)));
+  // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
+  historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
 
   void ensureRefreshScheduled();
   void updateBadge();

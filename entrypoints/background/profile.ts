@@ -4,35 +4,41 @@ import { profileItem, type ProfileData } from '../../utils/storage-items';
 import { validateValues } from '../../utils/variable-values';
 import type { StoredValues } from '../../utils/types';
 import { currentApi } from './api';
+import { isCurrent, markWritten } from './generation';
 import { fail } from './result';
 import { refreshProfile } from './sync';
 
 /** Sends the changed values in one update, then re-reads the profile so the cache is the server's truth. */
 export async function saveValues(values: StoredValues): Promise<ProfileData> {
-  const api = await currentApi();
+  const { api, gen } = await currentApi();
   // A page's input is not trusted: the same rules the options page applies, checked again here.
   const definitions = (await profileItem.getValue())?.data.definitions ?? (await refreshProfile(false)).definitions;
   if (Object.keys(values).length === 0) fail(appError('invalid_input', t('errNoChanges')));
   const [problem] = Object.entries(validateValues(definitions, values));
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
-  await api.updateValues(values);
-  await mergeIntoCache(values);
+  try {
+    await api.updateValues(values);
+  } finally {
+    // Even a lost answer may have changed the values: no read from before this may be kept.
+    markWritten('profile');
+  }
+  await patchCache(gen, (cached) => ({ ...cached, ...values }));
   return refreshProfile(true);
 }
 
 export async function deleteValue(name: string): Promise<ProfileData> {
-  const api = await currentApi();
-  await api.deleteValue(name);
-  const cached = await profileItem.getValue();
-  if (cached) {
-    const { [name]: _removed, ...rest } = cached.data.values;
-    await profileItem.setValue({ ...cached, data: { ...cached.data, values: rest } });
+  const { api, gen } = await currentApi();
+  try {
+    await api.deleteValue(name);
+  } finally {
+    markWritten('profile');
   }
+  await patchCache(gen, ({ [name]: _removed, ...rest }) => rest);
   return refreshProfile(true);
 }
 
-/** Saved values show at once even if the re-read that follows fails. */
-async function mergeIntoCache(values: StoredValues): Promise<void> {
+/** A written change shows at once, even if the re-read that follows fails; never in another session. */
+async function patchCache(gen: number, change: (values: StoredValues) => StoredValues): Promise<void> {
   const cached = await profileItem.getValue();
-  if (cached) await profileItem.setValue({ ...cached, data: { ...cached.data, values: { ...cached.data.values, ...values } } });
+  if (cached && isCurrent(gen)) await profileItem.setValue({ ...cached, data: { ...cached.data, values: change(cached.data.values) } });
 }

@@ -1,25 +1,30 @@
 import { appError, type AppError } from '../../utils/errors';
-import { parseApiTimestamp } from '../../utils/format';
-import { t, type MessageKey } from '../../utils/i18n';
-import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
-import { currentApi } from './api';
+import { t, uiLocale } from '../../utils/i18n';
+import { historyItem, ledgerItem, rewardsItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import { currentApi, staleSession } from './api';
+import { currentGeneration, isCurrent, markWritten } from './generation';
+import { balanceNow, claimedIds, firstCheck, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
+import { claimRedemptions } from './redemption-match';
 import { fail, toAppError } from './result';
-import { refreshHistory, refreshRewards } from './sync';
+import { refreshHistory } from './sync';
 
-/** Server clocks drift: a redemption stamped this long before our start still counts as ours. */
-const CLOCK_SKEW_MS = 2 * 60_000;
+/**
+ * Set synchronously, before any await, so two messages arriving together cannot both start. Per
+ * session: a redeem of an account that was just left cannot hold up the next account's.
+ */
+let redeemingGen: number | null = null;
 
-/** Set synchronously, before any await, so two messages arriving together cannot both start. */
-let redeeming = false;
-
-export async function redeem(rewardId: number): Promise<LedgerEntry> {
-  if (redeeming) fail(busyError());
-  redeeming = true;
+export async function redeem(rewardId: number, confirmUnsettled = false): Promise<LedgerEntry> {
+  const gen = currentGeneration();
+  if (redeemingGen === gen) fail(busyError());
+  redeemingGen = gen;
   try {
     const previous = await ledgerItem.getValue();
     if (previous?.state === 'pending') fail(busyError());
-    const api = await currentApi();
+    const { api } = await currentApi();
+    const open = await openEntries(previous);
+    const earlier = open.find((entry) => entry.rewardId === rewardId);
+    if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
     const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
     const history = (await historyItem.getValue())?.data ?? [];
     const entry: LedgerEntry = {
@@ -31,139 +36,111 @@ export async function redeem(rewardId: number): Promise<LedgerEntry> {
       knownRedemptionIds: history.map((r) => r.id),
       state: 'pending',
     };
+    if (!isCurrent(gen)) throw staleSession();
+    // The outcome the ledger shows now is replaced; an unknown one is still checked on its own.
+    if (previous?.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), previous]);
     // Written before the request: if the worker stops mid-request, the next start finds this
-    // entry and reconciles instead of resending.
+    // entry and checks the history instead of resending.
     await ledgerItem.setValue(entry);
+    let error: AppError | null = null;
     try {
       await api.redeem(rewardId);
     } catch (err) {
-      return settle(entry, toAppError(err));
+      error = toAppError(err);
+    } finally {
+      // Whatever the answer, reads that left before it may predate the redemption.
+      markWritten('rewards', 'history');
     }
-    return settle(entry, null);
+    // The old account's outcome is not this session's to show.
+    if (!isCurrent(gen)) throw staleSession();
+    return await settle(gen, entry, error);
   } finally {
-    redeeming = false;
+    if (redeemingGen === gen) redeemingGen = null;
   }
 }
 
-/** Whether the request may have reached the server even though we got no clear answer. */
-function ambiguous(error: AppError): boolean {
+/**
+ * Only a clear answer settles a redemption at once. A 4xx is the panel's refusal: nothing was
+ * charged. Success is done. Anything else (time-out, dropped connection, 5xx, a body that is not
+ * the documented one) may have been charged: the outcome stays unknown until the history shows
+ * the redemption, or still does not after the last scheduled check.
+ */
+async function settle(gen: number, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
+  if (error && !ambiguous(error)) {
+    const balanceAfter = await balanceNow();
+    return finish(gen, { ...entry, state: 'failed', error: { ...error, nothingCharged: true }, balanceAfter });
+  }
+  if (!error) {
+    const redemption = (await lookUp(entry)) ?? null;
+    return finish(gen, { ...entry, state: 'done', redemption, balanceAfter: await balanceNow() });
+  }
+  const unknown: LedgerEntry = { ...entry, state: 'unknown', error, checks: firstCheck(entry) };
+  // A quick look can only find it, never rule it out: a panel this slow may not have committed yet.
+  const redemption = await lookUp(unknown);
+  const outcome: LedgerEntry = redemption
+    ? { ...withoutLostAnswer(unknown), state: 'done', redemption }
+    : unknown;
+  const balanceAfter = await balanceNow();
+  const done = await finish(gen, { ...outcome, ...(redemption ? { balanceAfter } : {}) });
+  await scheduleChecks();
+  return done;
+}
+
+/** Whether the request may have reached the panel even though no clear answer came back. */
+export function ambiguous(error: AppError): boolean {
   return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'server' || error.kind === 'unexpected';
 }
 
-async function settle(entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
-  // A clear refusal means the panel took nothing.
-  if (error && !ambiguous(error)) return finish({ ...entry, state: 'failed', error: { ...error, nothingCharged: true } });
-  const found = await findRedemption(entry);
-  let outcome: LedgerEntry;
-  if (found.redemption) outcome = { ...entry, state: 'done', redemption: found.redemption };
-  else if (!error) outcome = { ...entry, state: 'done', redemption: null };
-  else if (found.checked) outcome = { ...entry, state: 'failed', error: notInHistory(entry, error) };
-  else outcome = { ...entry, state: 'unknown', error };
-  if (outcome.state === 'done') outcome.balanceAfter = await balanceNow();
-  return finish(outcome);
+/** A fresh history read (never a resend); the redemption this entry made, if it shows. */
+async function lookUp(entry: LedgerEntry): Promise<LedgerEntry['redemption']> {
+  try {
+    const history = await refreshHistory(true);
+    return claimRedemptions([entry], history, await claimedIds()).get(entry.requestId);
+  } catch {
+    return undefined;
+  }
 }
 
-const NO_ANSWER: Partial<Record<AppError['kind'], MessageKey>> = {
-  timeout: 'reasonTimeout',
-  network: 'reasonNetwork',
-  server: 'reasonServer',
-  unexpected: 'reasonUnexpected',
-};
-
-/** The answer was lost, but the history settles it: the redemption did not happen. */
-function notInHistory(entry: LedgerEntry, error: AppError): AppError {
-  const reason = t(NO_ANSWER[error.kind] ?? 'reasonUnconfirmed');
-  return {
-    ...error,
-    message: t('errRedeemNotInHistory', entry.rewardName, reason),
-    nothingCharged: true,
-  };
-}
-
-async function finish(entry: LedgerEntry): Promise<LedgerEntry> {
+async function finish(gen: number, entry: LedgerEntry): Promise<LedgerEntry> {
   const done = { ...entry, finishedAt: Date.now() };
+  if (!isCurrent(gen)) throw staleSession();
   await ledgerItem.setValue(done);
   return done;
 }
 
-/** Reads the history (never resends): a new redemption of this reward settles the question. */
-async function findRedemption(entry: LedgerEntry): Promise<{ checked: boolean; redemption: Redemption | null }> {
-  try {
-    return { checked: true, redemption: matchInHistory(entry, await refreshHistory(true)) };
-  } catch {
-    return { checked: false, redemption: null };
-  }
-}
-
-/** The newest redemption of the entry's reward that was not in the history when it started. */
-export function matchInHistory(entry: LedgerEntry, history: readonly Redemption[]): Redemption | null {
-  const known = new Set(entry.knownRedemptionIds ?? []);
-  const match = history
-    .filter((r) => r.reward.id === entry.rewardId && !known.has(r.id))
-    .filter((r) => (parseApiTimestamp(r.created_at) ?? 0) >= entry.startedAt - CLOCK_SKEW_MS)
-    .sort((a, b) => b.id - a.id)[0];
-  return match ?? null;
-}
-
 /**
- * An outcome left unknown (the worker stopped, the answer was lost) is settled as soon as a later
- * history refresh shows the redemption, so the popup stops asking the panelist to check.
- */
-export async function settleUnknownFrom(history: readonly Redemption[]): Promise<void> {
-  const entry = await ledgerItem.getValue();
-  if (entry?.state !== 'unknown') return;
-  const redemption = matchInHistory(entry, history);
-  if (!redemption) return;
-  const { error: _lostAnswer, ...settled } = entry;
-  await finish({ ...settled, state: 'done', redemption });
-}
-
-async function balanceNow(): Promise<number | null> {
-  try {
-    return (await refreshRewards(true)).balance.points;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A worker that stopped mid-request leaves a pending entry behind. Nothing is resent: the history
- * decides, and when it cannot, the panelist is told the outcome is unknown.
+ * A worker that stopped mid-request leaves a pending entry behind. Nothing is resent: it becomes
+ * unknown, and the history checks that follow decide.
  */
 export async function reconcilePendingRedemption(): Promise<void> {
-  if (redeeming) return;
+  if (redeemingGen !== null) return;
+  const gen = currentGeneration();
   const entry = await ledgerItem.getValue();
-  if (entry?.state !== 'pending') return;
-  const found = await findRedemption(entry);
-  if (found.redemption) {
-    await finish({ ...entry, state: 'done', redemption: found.redemption, balanceAfter: await balanceNow() });
-  } else {
-    await finish({
-      ...entry,
-      state: 'unknown',
-      error: appError('network', t('errRedeemInterrupted')),
-    });
+  if (entry?.state !== 'pending') {
+    await scheduleChecks();
+    return;
   }
-}
-
-/** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
-export async function checkRedemption(): Promise<LedgerEntry | null> {
-  const entry = await ledgerItem.getValue();
-  if (entry?.state !== 'unknown') return entry;
-  await settleUnknownFrom(await refreshHistory(true));
-  return ledgerItem.getValue();
-}
-
-export async function outcomeUnknown(): Promise<boolean> {
-  return (await ledgerItem.getValue())?.state === 'unknown';
+  const unknown: LedgerEntry = { ...entry, state: 'unknown', error: appError('network', t('errRedeemInterrupted')), checks: firstCheck(entry) };
+  await finish(gen, unknown);
+  const redemption = await lookUp(unknown);
+  if (redemption) await finish(gen, { ...withoutLostAnswer(unknown), state: 'done', redemption, balanceAfter: await balanceNow() });
+  await scheduleChecks();
 }
 
 export async function dismissRedemption(): Promise<null> {
   const entry = await ledgerItem.getValue();
-  if (entry && entry.state !== 'pending') await ledgerItem.setValue(null);
+  if (!entry || entry.state === 'pending') return null;
+  // Closing the card does not end the checks: the outcome is still owed to the panelist.
+  if (entry.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), entry]);
+  await ledgerItem.setValue(null);
   return null;
+}
+
+function timeOf(ms: number): string {
+  return new Date(ms).toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit' });
 }
 
 function busyError(): AppError {
   return appError('busy', t('errRedeemBusy'));
 }
+

@@ -1,11 +1,22 @@
 import { createPanelApi } from '../../utils/api/client';
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { DISCONNECTED, PANELIST_DATA_ITEMS, profileDraftItem, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
-import { credentialsItem } from './credentials';
-import { fail } from './result';
-import { loadRewards, refreshHistory, refreshProfile } from './sync';
+import {
+  DISCONNECTED,
+  PANELIST_DATA_ITEMS,
+  draftDiscardedItem,
+  profileDraftItem,
+  rewardsItem,
+  sessionItem,
+  syncItem,
+  type SessionInfo,
+} from '../../utils/storage-items';
 import { checkBaseUrl } from '../../utils/base-url';
+import { httpTuning, staleSession } from './api';
+import { credentialsItem, type Credentials } from './credentials';
+import { isCurrent, nextGeneration } from './generation';
+import { fail } from './result';
+import { loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();
@@ -13,7 +24,8 @@ export async function getSession(): Promise<SessionInfo> {
 
 /**
  * Checks the token with a real call (the rewards list, which the popup needs next anyway, so it
- * is cached) and only then stores it. A different account's cached data is dropped first.
+ * is cached) and only then stores it. From then on the session is a new one: whatever the old one
+ * still has in flight is dropped when it lands, and another account's cached data goes first.
  */
 export async function connect(baseUrlInput: string, tokenInput: string): Promise<SessionInfo> {
   const checked = checkBaseUrl(baseUrlInput);
@@ -23,21 +35,19 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   if (!token) fail(appError('invalid_input', t('errTokenEmpty'), { field: 'token' }));
   if (/\s/.test(token)) fail(appError('invalid_input', t('errTokenSpaces'), { field: 'token' }));
 
-  const api = createPanelApi({ baseUrl, token });
-  const rewards = await loadRewards(api);
+  // Not bound to any session: a refusal here says nothing about the session in place.
+  const rewards = await loadRewards(createPanelApi({ baseUrl, token, ...httpTuning }));
 
-  // Reconnecting to the same panel (say, after a token was rejected) keeps unsaved profile edits.
-  const previous = await sessionItem.getValue();
-  await clearPanelistData({ keepDraft: previous.origin === origin });
-  await credentialsItem.setValue({ baseUrl, token });
-  const session: SessionInfo = {
-    connected: true,
-    baseUrl,
-    origin,
-    tokenHint: token.slice(-4),
-    rejected: false,
-  };
+  const [previous, previousSession] = await Promise.all([credentialsItem.getValue(), sessionItem.getValue()]);
+  const gen = nextGeneration();
+  const next: Credentials = { baseUrl, token };
+  await clearPanelistData({ keepDraft: sameAccount(previous, previousSession, next) });
+  if (!isCurrent(gen)) throw staleSession();
+  await credentialsItem.setValue(next);
+  const session: SessionInfo = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false };
+  if (!isCurrent(gen)) throw staleSession();
   await sessionItem.setValue(session);
+  if (!isCurrent(gen)) throw staleSession();
   await rewardsItem.setValue({ data: rewards, fetchedAt: Date.now() });
   // Warm the other caches without making the panelist wait for them.
   void refreshProfile(true).catch(() => undefined);
@@ -45,14 +55,32 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   return session;
 }
 
+/**
+ * The panel API has no "who am I": the same token on the same panel is the same account, and so is
+ * a new token for a session the panel had stopped accepting (that is what reconnecting is for).
+ */
+function sameAccount(previous: Credentials | null, session: SessionInfo, next: Credentials): boolean {
+  if (!previous || previous.baseUrl !== next.baseUrl) return false;
+  return previous.token === next.token || session.rejected;
+}
+
 export async function disconnect(): Promise<SessionInfo> {
+  nextGeneration();
   await credentialsItem.removeValue();
-  await clearPanelistData();
+  await clearPanelistData({ keepDraft: false, announce: false });
   await sessionItem.setValue(DISCONNECTED);
   return DISCONNECTED;
 }
 
-async function clearPanelistData({ keepDraft = false } = {}): Promise<void> {
-  const items = PANELIST_DATA_ITEMS.filter((item) => !(keepDraft && item === profileDraftItem));
-  await Promise.all(items.map((item) => item.removeValue()));
+/**
+ * Everything of the previous account goes. Unsaved profile edits typed for another account go too,
+ * with a notice for the options page (on disconnect the panelist chose it, so without one).
+ */
+async function clearPanelistData({ keepDraft, announce = true }: { keepDraft: boolean; announce?: boolean }): Promise<void> {
+  const draft = keepDraft ? {} : await profileDraftItem.getValue();
+  const discarded = Object.keys(draft).length;
+  const items = PANELIST_DATA_ITEMS.filter((item) => item !== syncItem && !(keepDraft && item === profileDraftItem));
+  await Promise.all([...items.map((item) => item.removeValue()), resetSync()]);
+  if (announce && discarded > 0) await draftDiscardedItem.setValue({ count: discarded, at: Date.now() });
+  else await draftDiscardedItem.removeValue();
 }

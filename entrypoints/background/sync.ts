@@ -1,5 +1,6 @@
 import type { PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
+import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { coerceStoredValues } from '../../utils/stored-values';
 import {
@@ -13,60 +14,106 @@ import {
   type SyncArea,
 } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
-import { currentApi } from './api';
+import { currentApi, staleSession } from './api';
+import { epochOf, isCurrent } from './generation';
 import { toAppError } from './result';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
 export const FRESH_MS = 60_000;
 
-const inFlight = new Map<SyncArea, Promise<unknown>>();
+interface Running {
+  promise: Promise<unknown>;
+  gen: number;
+  epoch: number;
+}
+
+const inFlight = new Map<SyncArea, Running>();
 
 let syncWrites: Promise<void> = Promise.resolve();
 
 /**
  * Areas refresh side by side but share one item: each update is a read-modify-write, so they are
- * queued, or one area's write would put back another's stale `loading` flag.
+ * queued, or one area's write would put back another's stale `loading` flag. A write of a session
+ * that has ended is skipped, and one failed write (a full storage) does not stop the queue.
  */
-export function setSync(area: SyncArea, patch: Partial<{ loading: boolean; error: ReturnType<typeof toAppError> | null }>): Promise<void> {
-  syncWrites = syncWrites.then(async () => {
+export function setSync(gen: number, area: SyncArea, patch: Partial<{ loading: boolean; error: AppError | null }>): Promise<void> {
+  const write = syncWrites.then(async () => {
+    if (!isCurrent(gen)) return;
     const all = await syncItem.getValue();
     await syncItem.setValue({ ...all, [area]: { ...all[area], ...patch, attemptedAt: Date.now() } });
   });
-  return syncWrites;
+  syncWrites = write.catch(() => undefined);
+  return write;
+}
+
+/** Runs after every queued sync-state write, so a reset cannot be overtaken by an older write. */
+export function resetSync(): Promise<void> {
+  const write = syncWrites.then(() => syncItem.removeValue());
+  syncWrites = write.catch(() => undefined);
+  return write;
 }
 
 /**
- * One refresh of an area at a time: callers arriving while a fetch runs share it, so opening the
- * popup twice (or popup + alarm) makes one request, not two.
+ * One refresh of an area at a time. A caller joins a running fetch only when it belongs to the same
+ * session and started after the area's last write; otherwise it waits for it and fetches again,
+ * so a read asked for after a write never reuses a request that left before it. A result is stored
+ * only while its session is current and no write overtook it.
  */
 async function refresh<T>(
   area: SyncArea,
   item: { getValue(): Promise<Cached<T> | null>; setValue(v: Cached<T>): Promise<void> },
   force: boolean,
-  load: () => Promise<T>,
+  load: (api: PanelApi) => Promise<T>,
 ): Promise<T> {
-  const cached = await item.getValue();
-  if (!force && cached && Date.now() - cached.fetchedAt < FRESH_MS) return cached.data;
-  const running = inFlight.get(area);
-  if (running) return running as Promise<T>;
-  const work = (async () => {
-    await setSync(area, { loading: true });
-    try {
-      const data = await load();
-      await item.setValue({ data, fetchedAt: Date.now() });
-      await setSync(area, { loading: false, error: null });
-      return data;
-    } catch (err) {
-      await setSync(area, { loading: false, error: toAppError(err) });
-      throw err;
-    }
-  })();
-  inFlight.set(area, work);
-  try {
-    return await work;
-  } finally {
-    inFlight.delete(area);
+  if (!force) {
+    const cached = await item.getValue();
+    if (cached && Date.now() - cached.fetchedAt < FRESH_MS) return cached.data;
   }
+  for (;;) {
+    const { api, gen } = await currentApi();
+    const epoch = epochOf(area);
+    const running = inFlight.get(area);
+    if (running && running.gen === gen && running.epoch === epoch) return running.promise as Promise<T>;
+    // The same session's read from before a write: wait for it rather than run two side by side.
+    // Another session's read is dropped when it lands, so it is not waited for.
+    if (running && running.gen === gen) {
+      await running.promise.catch(() => undefined);
+      continue;
+    }
+    const promise = fetchArea(area, item, api, gen, epoch, load);
+    const entry: Running = { promise, gen, epoch };
+    inFlight.set(area, entry);
+    try {
+      return await promise;
+    } finally {
+      if (inFlight.get(area) === entry) inFlight.delete(area);
+    }
+  }
+}
+
+async function fetchArea<T>(
+  area: SyncArea,
+  item: { setValue(v: Cached<T>): Promise<void> },
+  api: PanelApi,
+  gen: number,
+  epoch: number,
+  load: (api: PanelApi) => Promise<T>,
+): Promise<T> {
+  await setSync(gen, area, { loading: true });
+  let data: T;
+  try {
+    data = await load(api);
+  } catch (err) {
+    if (!isCurrent(gen)) throw staleSession();
+    await setSync(gen, area, { loading: false, error: toAppError(err) });
+    throw err;
+  }
+  if (!isCurrent(gen)) throw staleSession();
+  // A write landed while this read was out: its data may predate it, and the write's own
+  // follow-up read is the one to keep.
+  if (epochOf(area) === epoch) await item.setValue({ data, fetchedAt: Date.now() });
+  await setSync(gen, area, { loading: false, error: null });
+  return data;
 }
 
 /** Rewards plus the balance, looked up in the design's order (§2). */
@@ -81,11 +128,11 @@ export async function loadRewards(api: PanelApi): Promise<RewardsData> {
 }
 
 export function refreshRewards(force: boolean): Promise<RewardsData> {
-  return refresh('rewards', rewardsItem, force, async () => loadRewards(await currentApi()));
+  return refresh('rewards', rewardsItem, force, loadRewards);
 }
 
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
-  return refresh('history', historyItem, force, async () => (await currentApi()).listRedemptions().then((all) => all.map(forHistory)));
+  return refresh('history', historyItem, force, async (api) => (await api.listRedemptions()).map(forHistory));
 }
 
 /**
@@ -100,8 +147,7 @@ export function forHistory(r: Redemption): Redemption {
 }
 
 export function refreshProfile(force: boolean): Promise<ProfileData> {
-  return refresh('profile', profileItem, force, async () => {
-    const api = await currentApi();
+  return refresh('profile', profileItem, force, async (api) => {
     const [definitions, read] = await Promise.all([api.listVariables(), api.readValues()]);
     // Values arrive in loose shapes (design §3); pages get them in their definition's format (§4).
     return { definitions, values: coerceStoredValues(read.values, definitions) };

@@ -20,6 +20,7 @@ const FIELD_CHECKS: Record<keyof FaultRule, { check: (value: JsonValue) => boole
   delayMs: { check: isWhole(0, 120_000), expected: 'a whole number of milliseconds up to 120000' },
   times: { check: isWhole(1, 1_000_000), expected: 'a positive whole number' },
   drop: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
+  commit: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
 };
 
 function isRuleKey(key: string): key is keyof FaultRule {
@@ -32,6 +33,10 @@ export function parseFaultRule(value: JsonValue): FaultParse {
     if (!isRuleKey(key)) return { error: `Unknown fault rule key: ${key}` };
     const { check, expected } = FIELD_CHECKS[key];
     if (!check(field)) return { error: `Fault rule key ${key} must be ${expected}` };
+  }
+  // Committing and then answering normally would make the change twice.
+  if (value.commit === true && value.status === undefined && value.body === undefined && value.drop !== true) {
+    return { error: 'Fault rule key commit needs status, body or drop: the answer that replaces the real one' };
   }
   // Every key was checked against FaultRule's field types just above.
   return { rule: value as FaultRule };

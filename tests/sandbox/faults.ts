@@ -3,7 +3,8 @@
  * `times` matching requests. A rule with `status` or `body` answers instead of the real handler,
  * so the state does not change (status defaults to 200 when only a body is given; the body to a
  * JSON message when only a status is). A rule with only `delayMs` and/or `headers` delays the
- * real answer and/or adds headers to it. Control paths (/__sandbox) are never faulted.
+ * real answer and/or adds headers to it. With `commit`, the real handler makes its change first and
+ * the rule's answer (or drop) replaces its response. Control paths (/__sandbox) are never faulted.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,8 +60,10 @@ export async function applyFault(
   req: IncomingMessage,
   res: ServerResponse,
   signal: AbortSignal,
+  commit: () => void,
 ): Promise<'answered' | 'continue'> {
   if (rule.delayMs) await sleep(rule.delayMs, undefined, { signal });
+  if (rule.commit) commit();
   if (rule.drop) {
     req.socket.destroy();
     return 'answered';

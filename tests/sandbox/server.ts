@@ -67,7 +67,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handleApi(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
     requests.push(toRecord(request));
     const fault = faults.take(request.method, request.path);
-    if (fault && (await applyFault(fault, req, res, closing.signal)) === 'answered') return;
+    const commit = () => void (isAuthorized(request.headers, token) && dispatch(state, request, now()));
+    if (fault && (await applyFault(fault, req, res, closing.signal, commit)) === 'answered') return;
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
     if (!isAuthorized(request.headers, token)) return writeResult(res, unauthorized(), extraHeaders);

@@ -57,6 +57,11 @@ export interface FaultRule {
   times?: number;
   /** Destroy the socket without answering. */
   drop?: boolean;
+  /**
+   * Make the real change first (after `delayMs`), then answer with the rule's status/body or
+   * drop: a panel that commits and then fails to say so.
+   */
+  commit?: boolean;
 }
 
 /** What a handler decides; server.ts turns it into an HTTP response. */

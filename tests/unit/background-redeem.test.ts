@@ -1,8 +1,13 @@
 // @vitest-environment node
 import { beforeEach, describe, expect, it } from 'vitest';
-import { dismissRedemption, reconcilePendingRedemption, redeem, settleUnknownFrom } from '../../entrypoints/background/redeem';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { afterAll, beforeAll } from 'vitest';
+import { httpTuning } from '../../entrypoints/background/api';
+import { currentGeneration } from '../../entrypoints/background/generation';
+import { dismissRedemption, reconcilePendingRedemption, redeem } from '../../entrypoints/background/redeem';
+import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
 import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
-import { ledgerItem, syncItem, type LedgerEntry } from '../../utils/storage-items';
+import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
 import { apiRequests, connectedSandbox } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
@@ -10,9 +15,32 @@ const COFFEE = 101; // 500 points; the seeded balance is 2,500
 const TRAVEL = 108; // 11,000 points: more than the balance
 
 const env = connectedSandbox();
+beforeAll(() => {
+  // Real time-outs, only shorter: a panel that commits after 300 ms is one that answers too late.
+  Object.assign(httpTuning, { timeoutMs: 150, retryBaseDelayMs: 1 });
+});
+afterAll(() => {
+  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
+});
 beforeEach(async () => {
   await refreshRewards(true);
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Fires the history-check alarm at the time it was set for, as the browser would. */
+async function fireCheckAlarm(): Promise<void> {
+  const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
+  expect(alarm, 'a history check is scheduled').toBeDefined();
+  await onCheckAlarm(alarm!);
+}
+
+const sandboxRedemptionsOf = (rewardId: number) => env.sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
+
+/** Waits for the sandbox's late commit, so it never lands in the next test's state. */
+async function lateCommit(rewardId: number, before: number): Promise<void> {
+  while (sandboxRedemptionsOf(rewardId) === before) await sleep(20);
+}
 
 async function fault(rule: object): Promise<void> {
   await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
@@ -44,14 +72,101 @@ describe('redeeming', () => {
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
   });
 
-  it('never retries a redeem that met a server error, and says nothing was spent once the history confirms it', async () => {
+  it('never retries a redeem that met a server error, never says nothing was charged, and checks the history on alarms', async () => {
     await fault({ path: REDEEM, status: 500, body: '{"message":"Internal error"}' });
     const entry = await redeem(COFFEE);
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
-    expect(entry.state).toBe('failed');
-    expect(entry.error).toMatchObject({ nothingCharged: true });
-    expect(entry.error?.message).toMatch(/did not go through/);
+    expect(entry).toMatchObject({ state: 'unknown', checks: { done: 0, nextAt: entry.startedAt + CHECK_AFTER_MS[0] } });
+    expect(entry.error?.nothingCharged).toBeUndefined();
+    const reads = apiRequests(env.sandbox, '/v1/panel/redemptions');
+    for (const [i] of CHECK_AFTER_MS.entries()) {
+      expect((await ledgerItem.getValue())?.state).toBe('unknown');
+      expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(entry.startedAt + CHECK_AFTER_MS[i]!);
+      await fireCheckAlarm();
+    }
+    // Each scheduled check read the history afresh; only the last may conclude.
+    expect(apiRequests(env.sandbox, '/v1/panel/redemptions')).toBe(reads + CHECK_AFTER_MS.length);
+    expect(await ledgerItem.getValue()).toMatchObject({ state: 'not_found', balanceAfter: 2500 });
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
     expect(env.sandbox.state.balance).toBe(2500);
+  });
+
+  it('settles as done at once when the panel committed and then answered 500', async () => {
+    await fault({ path: REDEEM, commit: true, status: 500 });
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
+    expect(entry.redemption?.reward.id).toBe(COFFEE);
+    expect(entry.error).toBeUndefined();
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+  });
+
+  it('a panel that commits after the time-out: unknown first, then done at the next check with the new balance', async () => {
+    const before = sandboxRedemptionsOf(COFFEE);
+    await fault({ path: REDEEM, delayMs: 1500 });
+    const entry = await redeem(COFFEE);
+    expect(entry.state).toBe('unknown');
+    expect(sandboxRedemptionsOf(COFFEE)).toBe(before);
+    await lateCommit(COFFEE, before);
+    await fireCheckAlarm();
+    expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000, redemption: { reward: { id: COFFEE } } });
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(2000);
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+  });
+
+  it('a dropped connection is unknown, never a failure', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeem(COFFEE);
+    expect(entry.state).toBe('unknown');
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+  });
+
+  it('refuses to redeem a reward again while its earlier outcome is unknown, unless confirmed', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const first = await redeem(COFFEE);
+    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+    const second = await redeem(COFFEE, true);
+    expect(second.state).toBe('done');
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(2);
+    // The first is still checked, and the second's redemption is not taken for it.
+    expect((await unsettledItem.getValue()).map((e) => e.requestId)).toEqual([first.requestId]);
+    await checkOutcomes(first.checks!.nextAt!);
+    expect((await unsettledItem.getValue())[0]).toMatchObject({ requestId: first.requestId, state: 'unknown', checks: { done: 1 } });
+  });
+
+  it('reads the balance again after a refusal, so the rows show what the panel said', async () => {
+    env.sandbox.state.balance = 300;
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(2500);
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'failed', balanceAfter: 300, error: { kind: 'rejected', nothingCharged: true } });
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(300);
+  });
+
+  it('a 401 to the redeem is a refusal that marks the session rejected', async () => {
+    await fault({ path: REDEEM, status: 401 });
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'failed', error: { kind: 'unauthorized', nothingCharged: true } });
+    expect((await sessionItem.getValue()).rejected).toBe(true);
+  });
+
+  it('Check now settles an unknown outcome as soon as the history shows it', async () => {
+    const before = sandboxRedemptionsOf(COFFEE);
+    await fault({ path: REDEEM, delayMs: 1500 });
+    await redeem(COFFEE);
+    expect((await checkRedemption())?.state).toBe('unknown');
+    await lateCommit(COFFEE, before);
+    expect(await checkRedemption()).toMatchObject({ state: 'done', balanceAfter: 2000 });
+  });
+
+  it('a scheduled check that cannot read the history counts for nothing and comes again', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeem(COFFEE);
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
+    await fireCheckAlarm();
+    const after = await ledgerItem.getValue();
+    expect(after).toMatchObject({ state: 'unknown', checks: { done: 0 } });
+    expect(after!.checks!.nextAt!).toBeGreaterThan(entry.startedAt + CHECK_AFTER_MS[0]);
   });
 
   it('shows the server’s reason when points are short', async () => {
@@ -61,15 +176,8 @@ describe('redeeming', () => {
     expect(env.sandbox.state.balance).toBe(2500);
   });
 
-  it('settles a lost answer from the history: a dropped connection with no new redemption is a failure', async () => {
-    await fault({ path: REDEEM, drop: true });
-    const entry = await redeem(COFFEE);
-    expect(entry.state).toBe('failed');
-    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
-  });
-
   it('waits for a slow redeem instead of resending it', async () => {
-    await fault({ path: REDEEM, delayMs: 300 });
+    await fault({ path: REDEEM, delayMs: 100 });
     const entry = await redeem(COFFEE);
     expect(entry.state).toBe('done');
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
@@ -102,17 +210,20 @@ describe('after the worker restarts with a pending entry', () => {
     await reconcilePendingRedemption();
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('unknown');
-    expect(entry?.error?.message).toMatch(/Check your history/);
+    expect(entry?.error?.message).toMatch(/history is being checked/);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
   });
 
-  it('dismissing forgets a finished outcome but never a pending one', async () => {
+  it('dismissing forgets a finished outcome but never a pending one, and keeps checking an unknown one', async () => {
     await ledgerItem.setValue(pending(Date.now()));
     await dismissRedemption();
     expect(await ledgerItem.getValue()).not.toBeNull();
     await reconcilePendingRedemption();
     await dismissRedemption();
     expect(await ledgerItem.getValue()).toBeNull();
+    expect((await unsettledItem.getValue()).map((e) => e.requestId)).toEqual(['restart']);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
   });
 });
 
@@ -129,7 +240,7 @@ describe('refreshing', () => {
 describe('an unknown outcome', () => {
   it('becomes done when a later history refresh shows the redemption', async () => {
     const startedAt = Date.now() - 1000;
-    await ledgerItem.setValue({
+    const lost: LedgerEntry = {
       requestId: 'lost',
       rewardId: COFFEE,
       rewardName: 'Bluefin Coffee $5 Gift Card',
@@ -137,15 +248,25 @@ describe('an unknown outcome', () => {
       startedAt,
       knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
       state: 'unknown',
-    });
-    await settleUnknownFrom(env.sandbox.state.redemptions);
+      checks: { done: 0, nextAt: startedAt + CHECK_AFTER_MS[0], lastAt: null },
+    };
+    await ledgerItem.setValue(lost);
+    await checkOutcomes(null, env.sandbox.state.redemptions);
     expect((await ledgerItem.getValue())?.state).toBe('unknown');
 
     await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
-    await settleUnknownFrom(env.sandbox.state.redemptions);
+    await checkOutcomes(null, env.sandbox.state.redemptions);
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
     expect(entry?.redemption?.reward.id).toBe(COFFEE);
+  });
+
+  it('a history refresh without the redemption never concludes anything', async () => {
+    await fault({ path: REDEEM, drop: true });
+    await redeem(COFFEE);
+    for (let i = 0; i < 6; i++) await refreshHistory(true);
+    await checkOutcomes(null);
+    expect(await ledgerItem.getValue()).toMatchObject({ state: 'unknown', checks: { done: 0 } });
   });
 });
 
@@ -153,9 +274,30 @@ describe('sync state', () => {
   it('keeps every area’s update when areas finish at the same moment', async () => {
     const loading = { loading: true, error: null, attemptedAt: 1 };
     await syncItem.setValue({ rewards: loading, history: loading, profile: loading });
-    await Promise.all([setSync('rewards', { loading: false }), setSync('history', { loading: false }), setSync('profile', { loading: false })]);
+    const gen = currentGeneration();
+    await Promise.all([setSync(gen, 'rewards', { loading: false }), setSync(gen, 'history', { loading: false }), setSync(gen, 'profile', { loading: false })]);
     const sync = await syncItem.getValue();
     expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
+  });
+
+  it('goes on after one write failed (a full storage once does not stop every later refresh)', async () => {
+    const gen = currentGeneration();
+    const set = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
+    let failOnce = true;
+    fakeBrowser.storage.local.set = async (items: Record<string, unknown>) => {
+      if (failOnce && 'sync' in items) {
+        failOnce = false;
+        throw new Error('QUOTA_BYTES quota exceeded');
+      }
+      return set(items);
+    };
+    try {
+      await expect(setSync(gen, 'rewards', { loading: true })).rejects.toThrow(/quota/);
+      await setSync(gen, 'rewards', { loading: false });
+      expect((await syncItem.getValue()).rewards.loading).toBe(false);
+    } finally {
+      fakeBrowser.storage.local.set = set;
+    }
   });
 });
 

@@ -1,0 +1,139 @@
+import { browser } from 'wxt/browser';
+import { ledgerItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import type { Redemption } from '../../utils/types';
+import { currentGeneration, isCurrent } from './generation';
+import { claimRedemptions } from './redemption-match';
+import { refreshHistory, refreshRewards } from './sync';
+
+export const CHECK_ALARM = 'redemption-check';
+
+/**
+ * When the history is read again after a lost answer, from the moment the request was sent. A
+ * panel slow enough to time out may commit well after; only the last check may conclude that the
+ * redemption most likely did not happen.
+ */
+export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
+
+/** A scheduled check whose history read failed is tried again this much later. */
+const READ_RETRY_MS = 5 * 60_000;
+/** Alarms fire a little early or late; a check this close to its time counts as due. */
+const DUE_SLACK_MS = 5_000;
+
+export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks']> {
+  return { done: 0, nextAt: entry.startedAt + CHECK_AFTER_MS[0], lastAt: null };
+}
+
+/** Unknown outcomes still being checked: the ledger's own and those it no longer shows. */
+export async function openEntries(latest?: LedgerEntry | null): Promise<LedgerEntry[]> {
+  const shown = latest === undefined ? await ledgerItem.getValue() : latest;
+  const others = await unsettledItem.getValue();
+  return [...others, ...(shown?.state === 'unknown' ? [shown] : [])];
+}
+
+/** Redemptions already attributed to a settled outcome, which no other entry may claim. */
+export async function claimedIds(): Promise<Set<number>> {
+  const latest = await ledgerItem.getValue();
+  return new Set(latest?.redemption ? [latest.redemption.id] : []);
+}
+
+export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
+  const { error: _lostAnswer, checks: _checks, ...rest } = entry;
+  return rest;
+}
+
+/** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
+export async function balanceNow(): Promise<number | null> {
+  try {
+    return (await refreshRewards(true)).balance.points;
+  } catch {
+    return null;
+  }
+}
+
+/** One alarm for all open outcomes, at the earliest check due. */
+export async function scheduleChecks(): Promise<void> {
+  const due = (await openEntries()).map((entry) => entry.checks?.nextAt ?? Date.now());
+  if (due.length === 0) {
+    await browser.alarms.clear(CHECK_ALARM);
+    return;
+  }
+  await browser.alarms.create(CHECK_ALARM, { when: Math.min(...due) });
+}
+
+let queue: Promise<void> = Promise.resolve();
+
+/** Checks read and write the ledger: one at a time, or two would settle one outcome twice. */
+function serial(work: () => Promise<void>): Promise<void> {
+  const run = queue.then(work);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Settles open outcomes against the history: found means done. `at` is a scheduled check's time:
+ * entries due by then count one check more, and after the last one, still not found means
+ * `not_found`. Without `at` (Check now, a history refresh) it can only find, never rule out.
+ * `history` is a read already made; otherwise the history is read afresh.
+ */
+export function checkOutcomes(at: number | null, history?: readonly Redemption[]): Promise<void> {
+  return serial(async () => {
+    const gen = currentGeneration();
+    if ((await openEntries()).length === 0) return;
+    let read = history;
+    if (!read) {
+      try {
+        read = await refreshHistory(true);
+      } catch {
+        if (at !== null) await postpone(gen, at);
+        return;
+      }
+    }
+    const latest = await ledgerItem.getValue();
+    const others = await unsettledItem.getValue();
+    const found = claimRedemptions(await openEntries(latest), read, await claimedIds());
+    const advance = (entry: LedgerEntry): LedgerEntry => {
+      const redemption = found.get(entry.requestId);
+      if (redemption) return { ...withoutLostAnswer(entry), state: 'done', redemption, finishedAt: Date.now() };
+      const checks = entry.checks ?? firstCheck(entry);
+      if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
+      const done = checks.done + 1;
+      const nextAfter = CHECK_AFTER_MS[done];
+      if (nextAfter === undefined) return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: Date.now() };
+      return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
+    };
+    const stillOpen = others.map(advance).filter((entry) => entry.state === 'unknown');
+    let shown = latest?.state === 'unknown' ? advance(latest) : latest;
+    if (shown && shown !== latest && shown.state !== 'unknown') shown = { ...shown, balanceAfter: await balanceNow() };
+    if (!isCurrent(gen)) return;
+    await unsettledItem.setValue(stillOpen);
+    // The ledger may have moved on (a new redemption started) while the history was read.
+    if (shown !== latest && (await ledgerItem.getValue())?.requestId === latest?.requestId && isCurrent(gen)) {
+      await ledgerItem.setValue(shown);
+    }
+    await scheduleChecks();
+  });
+}
+
+/** The history could not be read at a scheduled check: it counts as not made, and comes again. */
+async function postpone(gen: number, at: number): Promise<void> {
+  const later = (entry: LedgerEntry): LedgerEntry =>
+    entry.checks && entry.checks.nextAt !== null && entry.checks.nextAt <= at + DUE_SLACK_MS
+      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, Date.now()) + READ_RETRY_MS } }
+      : entry;
+  const latest = await ledgerItem.getValue();
+  const others = await unsettledItem.getValue();
+  if (!isCurrent(gen)) return;
+  await unsettledItem.setValue(others.map(later));
+  if (latest?.state === 'unknown') await ledgerItem.setValue(later(latest));
+  await scheduleChecks();
+}
+
+export async function onCheckAlarm(alarm: { name: string; scheduledTime: number }): Promise<void> {
+  if (alarm.name === CHECK_ALARM) await checkOutcomes(alarm.scheduledTime);
+}
+
+/** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
+export async function checkRedemption(): Promise<LedgerEntry | null> {
+  await checkOutcomes(null);
+  return ledgerItem.getValue();
+}
