@@ -21,6 +21,7 @@ const FIELD_CHECKS: Record<keyof FaultRule, { check: (value: JsonValue) => boole
   times: { check: isWhole(1, 1_000_000), expected: 'a positive whole number' },
   drop: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   commit: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
+  holdMs: { check: isWhole(0, 120_000), expected: 'a whole number of milliseconds up to 120000' },
 };
 
 function isRuleKey(key: string): key is keyof FaultRule {

@@ -3,6 +3,7 @@
  * state, on 127.0.0.1 only, plus test-only controls under /__sandbox.
  */
 import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAuthorized, unauthorized } from './auth';
@@ -72,7 +73,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
     if (!isAuthorized(request.headers, token)) return writeResult(res, unauthorized(), extraHeaders);
-    writeResult(res, dispatch(state, request, now()), extraHeaders);
+    const result = dispatch(state, request, now());
+    if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal: closing.signal });
+    writeResult(res, result, extraHeaders);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -62,6 +62,11 @@ export interface FaultRule {
    * drop: a panel that commits and then fails to say so.
    */
   commit?: boolean;
+  /**
+   * Answer with the real result computed on arrival, but send it this much later: a slow way
+   * back, so a read that left before a write answers with what was true before it.
+   */
+  holdMs?: number;
 }
 
 /** What a handler decides; server.ts turns it into an HTTP response. */

@@ -1,0 +1,164 @@
+// @vitest-environment node
+/**
+ * Issue 10, points 2 and 3: every request belongs to the session it started under, and a read
+ * asked for after a write never reuses a request that left before it.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { httpTuning } from '../../entrypoints/background/api';
+import { saveValues } from '../../entrypoints/background/profile';
+import { redeem } from '../../entrypoints/background/redeem';
+import { connect, disconnect } from '../../entrypoints/background/session';
+import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
+import {
+  draftDiscardedItem,
+  historyItem,
+  profileDraftItem,
+  profileItem,
+  rewardsItem,
+  sessionItem,
+  syncItem,
+} from '../../utils/storage-items';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { isAccountB, SEED_A, SEED_B } from './accounts';
+import { apiRequests } from './background-helpers';
+
+let a: Sandbox;
+let b: Sandbox;
+beforeAll(async () => {
+  a = await startSandbox({ seed: SEED_A, token: 'token-account-a' });
+  b = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
+  Object.assign(httpTuning, { timeoutMs: 2000, retryBaseDelayMs: 1 });
+});
+afterAll(async () => {
+  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
+  await Promise.all([a.close(), b.close()]);
+});
+beforeEach(async () => {
+  fakeBrowser.reset();
+  a.reset();
+  b.reset();
+  await connect(a.url, a.token);
+  await settle();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets every request still out (up to the slowest fault below) land. */
+const settle = () => sleep(400);
+
+async function fault(sandbox: Sandbox, rule: object): Promise<void> {
+  await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+}
+
+/** Every reward and redemption id in storage, and the balance: whose are they? */
+async function stored(): Promise<{ ids: number[]; balance: number | null | undefined }> {
+  const rewards = await rewardsItem.getValue();
+  const history = await historyItem.getValue();
+  return {
+    ids: [...(rewards?.data.rewards ?? []).map((r) => r.id), ...(history?.data ?? []).flatMap((r) => [r.id, r.reward.id])],
+    balance: rewards?.data.balance.points,
+  };
+}
+
+describe('sessions', () => {
+  it('a refresh that was out when the panelist disconnected writes nothing afterwards', async () => {
+    await fault(a, { path: '/v1/panel/redemptions', delayMs: 200 });
+    const late = refreshHistory(true).catch((err) => err);
+    await sleep(50);
+    await disconnect();
+    expect((await late).error?.kind).toBe('not_connected');
+    await settle();
+    expect(await historyItem.getValue()).toBeNull();
+    expect(await rewardsItem.getValue()).toBeNull();
+    expect((await syncItem.getValue()).history.loading).toBe(false);
+  });
+
+  it('connecting another account neither joins the old account’s refresh nor keeps what it brings', async () => {
+    await fault(a, { path: '/v1/panel/redemptions', delayMs: 250 });
+    await fault(a, { path: '/v1/panel/rewards', delayMs: 250 });
+    void refreshHistory(true).catch(() => undefined);
+    void refreshRewards(true).catch(() => undefined);
+    await sleep(50);
+    await connect(b.url, b.token);
+    await settle();
+    const { ids, balance } = await stored();
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every(isAccountB)).toBe(true);
+    expect(balance).toBe(9000);
+    expect(apiRequests(b, '/v1/panel/redemptions')).toBe(1);
+  });
+
+  it('a late 401 of the old account does not mark the new session rejected', async () => {
+    await fault(a, { path: '/v1/panel/rewards', delayMs: 200, status: 401 });
+    const late = refreshRewards(true).catch((err) => err);
+    await sleep(50);
+    await connect(b.url, b.token);
+    await late;
+    await settle();
+    expect(await sessionItem.getValue()).toMatchObject({ connected: true, baseUrl: b.url, rejected: false });
+    expect((await syncItem.getValue()).rewards.error).toBeNull();
+  });
+
+  it('a refused token while connecting says nothing about the session in place', async () => {
+    await expect(connect(b.url, 'not-the-token')).rejects.toMatchObject({ error: { kind: 'unauthorized' } });
+    expect(await sessionItem.getValue()).toMatchObject({ baseUrl: a.url, rejected: false });
+  });
+
+  it('keeps the profile draft for the same account and discards it, with a notice, for another', async () => {
+    await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
+    await connect(a.url, a.token);
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Jo' });
+    expect(await draftDiscardedItem.getValue()).toBeNull();
+    await connect(b.url, b.token);
+    expect(await profileDraftItem.getValue()).toEqual({});
+    expect(await draftDiscardedItem.getValue()).toMatchObject({ count: 1 });
+  });
+
+  it('keeps the draft when a rejected session reconnects with a new token to the same panel', async () => {
+    await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
+    await sessionItem.setValue({ ...(await sessionItem.getValue()), rejected: true });
+    // The same panel; the panelist pasted the token again (a renewed one would do the same).
+    await connect(a.url, ` ${a.token} `);
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Jo' });
+  });
+});
+
+describe('a read asked for after a write', () => {
+  it('the balance after a redemption comes from a request that left after it', async () => {
+    await fault(a, { path: '/v1/panel/rewards', holdMs: 250 });
+    const before = refreshRewards(true);
+    await sleep(30);
+    const entry = await redeem(101);
+    expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
+    expect((await before).balance.points).toBe(2500);
+    await settle();
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(2000);
+  });
+
+  it('a saved value is never shown reverted by a read that left before the save', async () => {
+    await refreshProfile(true);
+    await fault(a, { path: '/v1/panel/variables/data', method: 'GET', holdMs: 250 });
+    const before = refreshProfile(true);
+    await sleep(30);
+    const shown: unknown[] = [];
+    const stop = profileItem.watch((cached) => shown.push(cached?.data.values.FIRST_NAME));
+    await saveValues({ FIRST_NAME: 'Sam' });
+    stop();
+    // From the moment the saved value showed, it never went back, not even for a moment.
+    expect(shown.slice(shown.indexOf('Sam'))).toEqual(shown.slice(shown.indexOf('Sam')).map(() => 'Sam'));
+    expect(shown).toContain('Sam');
+    expect((await before).values.FIRST_NAME).toBe('Jordan');
+    await settle();
+    expect((await profileItem.getValue())?.data.values.FIRST_NAME).toBe('Sam');
+  });
+
+  it('the check after a lost answer reads a history from after the redeem', async () => {
+    await fault(a, { path: '/v1/panel/redemptions', holdMs: 250 });
+    void refreshHistory(true);
+    await sleep(30);
+    await fault(a, { path: '/v1/panel/redemption', commit: true, status: 502 });
+    const entry = await redeem(101);
+    expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
+    expect(apiRequests(a, '/v1/panel/redemptions')).toBeGreaterThanOrEqual(3);
+  });
+});
