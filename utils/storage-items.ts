@@ -95,6 +95,8 @@ export const ledgerItem = defineItem<LedgerEntry | null>('ledger', null);
  * the card): still checked against the history until settled. The background's own.
  */
 export const unsettledItem = defineItem<LedgerEntry[]>('ledger:unsettled', []);
+/** How those settled, newest last (a few kept): what the panelist is owed word of. */
+export const settledItem = defineItem<LedgerEntry[]>('ledger:settled', []);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
 /** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
 export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
@@ -105,4 +107,4 @@ export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
 export const draftDiscardedItem = defineItem<{ count: number; at: number } | null>('notice:draft-discarded', null);
 
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, profileDraftItem];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem];

@@ -4,7 +4,7 @@ import { ensureRefreshScheduled, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { registerHandlers } from './handlers';
 import { historyItem } from '../../utils/storage-items';
-import { reconcilePendingRedemption } from './redeem';
+import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption-checks';
 
 export default defineBackground(() => {
@@ -18,5 +18,5 @@ export default defineBackground(() => {
 
   void ensureRefreshScheduled();
   void updateBadge();
-  void reconcilePendingRedemption();
+  void recoverAfterStop();
 });

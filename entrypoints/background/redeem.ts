@@ -1,9 +1,9 @@
 import { appError, type AppError } from '../../utils/errors';
 import { t, uiLocale } from '../../utils/i18n';
-import { historyItem, ledgerItem, rewardsItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
 import { currentApi, staleSession } from './api';
 import { currentGeneration, isCurrent, markWritten } from './generation';
-import { balanceNow, claimedIds, firstCheck, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
+import { balanceNow, claimedIds, firstCheck, keepChecking, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
 import { claimRedemptions } from './redemption-match';
 import { fail, toAppError } from './result';
 import { refreshHistory } from './sync';
@@ -38,7 +38,7 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
     };
     if (!isCurrent(gen)) throw staleSession();
     // The outcome the ledger shows now is replaced; an unknown one is still checked on its own.
-    if (previous?.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), previous]);
+    if (previous?.state === 'unknown') await keepChecking(previous);
     // Written before the request: if the worker stops mid-request, the next start finds this
     // entry and checks the history instead of resending.
     await ledgerItem.setValue(entry);
@@ -71,7 +71,7 @@ async function settle(gen: number, entry: LedgerEntry, error: AppError | null): 
     return finish(gen, { ...entry, state: 'failed', error: { ...error, nothingCharged: true }, balanceAfter });
   }
   if (!error) {
-    const redemption = (await lookUp(entry)) ?? null;
+    const redemption = (await lookUp(entry, true)) ?? null;
     return finish(gen, { ...entry, state: 'done', redemption, balanceAfter: await balanceNow() });
   }
   const unknown: LedgerEntry = { ...entry, state: 'unknown', error, checks: firstCheck(entry) };
@@ -91,11 +91,16 @@ export function ambiguous(error: AppError): boolean {
   return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'server' || error.kind === 'unexpected';
 }
 
-/** A fresh history read (never a resend); the redemption this entry made, if it shows. */
-async function lookUp(entry: LedgerEntry): Promise<LedgerEntry['redemption']> {
+/**
+ * A fresh history read (never a resend); the redemption this entry made, if it shows, among the
+ * outcomes still open: a confirmed entry chooses first, an unconfirmed one in start order.
+ */
+async function lookUp(entry: LedgerEntry, confirmed = false): Promise<LedgerEntry['redemption']> {
   try {
     const history = await refreshHistory(true);
-    return claimRedemptions([entry], history, await claimedIds()).get(entry.requestId);
+    const open = (await openEntries()).filter((other) => other.requestId !== entry.requestId);
+    const entries = confirmed ? { confirmed: [entry], open } : { open: [...open, entry] };
+    return claimRedemptions(entries, history, await claimedIds()).get(entry.requestId);
   } catch {
     return undefined;
   }
@@ -131,7 +136,7 @@ export async function dismissRedemption(): Promise<null> {
   const entry = await ledgerItem.getValue();
   if (!entry || entry.state === 'pending') return null;
   // Closing the card does not end the checks: the outcome is still owed to the panelist.
-  if (entry.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), entry]);
+  if (entry.state === 'unknown') await keepChecking(entry);
   await ledgerItem.setValue(null);
   return null;
 }

@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { ledgerItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import { ledgerItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { currentGeneration, isCurrent } from './generation';
 import { claimRedemptions } from './redemption-match';
@@ -14,6 +14,8 @@ export const CHECK_ALARM = 'redemption-check';
  */
 export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
 
+/** Settled outcomes the ledger did not show, kept for the panelist to be told of. */
+const SETTLED_KEPT = 20;
 /** A scheduled check whose history read failed is tried again this much later. */
 const READ_RETRY_MS = 5 * 60_000;
 /** Alarms fire a little early or late; a check this close to its time counts as due. */
@@ -32,9 +34,12 @@ export async function openEntries(latest?: LedgerEntry | null): Promise<LedgerEn
 
 /** Redemptions already attributed to a settled outcome, which no other entry may claim. */
 export async function claimedIds(): Promise<Set<number>> {
-  const latest = await ledgerItem.getValue();
-  return new Set(latest?.redemption ? [latest.redemption.id] : []);
+  const settled = [await ledgerItem.getValue(), ...(await settledItem.getValue())];
+  return new Set(settled.flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])));
 }
+
+/** A redemption the panel confirmed but the history did not show yet: it owns one still unnamed. */
+const confirmedUnnamed = (entry: LedgerEntry | null): entry is LedgerEntry => entry?.state === 'done' && !entry.redemption;
 
 export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
   const { error: _lostAnswer, checks: _checks, ...rest } = entry;
@@ -60,13 +65,23 @@ export async function scheduleChecks(): Promise<void> {
   await browser.alarms.create(CHECK_ALARM, { when: Math.min(...due) });
 }
 
-let queue: Promise<void> = Promise.resolve();
+let queue: Promise<unknown> = Promise.resolve();
 
-/** Checks read and write the ledger: one at a time, or two would settle one outcome twice. */
-function serial(work: () => Promise<void>): Promise<void> {
+/**
+ * Everything that reads and rewrites the list of open outcomes runs one at a time: two at once
+ * would settle one outcome twice, or write back a list that misses the other's entry.
+ */
+export function serial<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work);
   queue = run.catch(() => undefined);
   return run;
+}
+
+/** An unknown outcome the ledger stops showing is still checked until it settles. */
+export function keepChecking(entry: LedgerEntry): Promise<void> {
+  return serial(async () => {
+    await unsettledItem.setValue([...(await unsettledItem.getValue()), entry]);
+  });
 }
 
 /**
@@ -90,7 +105,8 @@ export function checkOutcomes(at: number | null, history?: readonly Redemption[]
     }
     const latest = await ledgerItem.getValue();
     const others = await unsettledItem.getValue();
-    const found = claimRedemptions(await openEntries(latest), read, await claimedIds());
+    const confirmed = confirmedUnnamed(latest) ? [latest] : [];
+    const found = claimRedemptions({ confirmed, open: await openEntries(latest) }, read, await claimedIds());
     const advance = (entry: LedgerEntry): LedgerEntry => {
       const redemption = found.get(entry.requestId);
       if (redemption) return { ...withoutLostAnswer(entry), state: 'done', redemption, finishedAt: Date.now() };
@@ -101,10 +117,15 @@ export function checkOutcomes(at: number | null, history?: readonly Redemption[]
       if (nextAfter === undefined) return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: Date.now() };
       return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
     };
-    const stillOpen = others.map(advance).filter((entry) => entry.state === 'unknown');
+    const advanced = others.map(advance);
+    const stillOpen = advanced.filter((entry) => entry.state === 'unknown');
+    const settled = advanced.filter((entry) => entry.state !== 'unknown');
     let shown = latest?.state === 'unknown' ? advance(latest) : latest;
-    if (shown && shown !== latest && shown.state !== 'unknown') shown = { ...shown, balanceAfter: await balanceNow() };
+    const named = confirmedUnnamed(latest) ? found.get(latest.requestId) : undefined;
+    if (named) shown = { ...latest!, redemption: named };
+    if (shown && shown !== latest && latest?.state === 'unknown' && shown.state !== 'unknown') shown = { ...shown, balanceAfter: await balanceNow() };
     if (!isCurrent(gen)) return;
+    if (settled.length > 0) await settledItem.setValue([...(await settledItem.getValue()), ...settled].slice(-SETTLED_KEPT));
     await unsettledItem.setValue(stillOpen);
     // The ledger may have moved on (a new redemption started) while the history was read.
     if (shown !== latest && (await ledgerItem.getValue())?.requestId === latest?.requestId && isCurrent(gen)) {

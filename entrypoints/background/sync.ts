@@ -12,6 +12,7 @@ import {
   type ProfileData,
   type RewardsData,
   type SyncArea,
+  type SyncState,
 } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
@@ -41,6 +42,18 @@ export function setSync(gen: number, area: SyncArea, patch: Partial<{ loading: b
     if (!isCurrent(gen)) return;
     const all = await syncItem.getValue();
     await syncItem.setValue({ ...all, [area]: { ...all[area], ...patch, attemptedAt: Date.now() } });
+  });
+  syncWrites = write.catch(() => undefined);
+  return write;
+}
+
+/** At worker start: no refresh is running, whatever a stopped worker left in storage. */
+export function clearLoadingFlags(): Promise<void> {
+  const write = syncWrites.then(async () => {
+    const all = await syncItem.getValue();
+    if (!Object.values(all).some((state) => state.loading)) return;
+    const idle = (state: SyncState) => ({ ...state, loading: false });
+    await syncItem.setValue({ rewards: idle(all.rewards), history: idle(all.history), profile: idle(all.profile) });
   });
   syncWrites = write.catch(() => undefined);
   return write;

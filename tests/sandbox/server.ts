@@ -36,8 +36,10 @@ export interface Sandbox {
   port: number;
   token: string;
   close(): Promise<void>;
-  /** Restores the seed and clears faults and recorded requests. */
+  /** Restores the seed and clears faults and recorded requests; answers still held back are cut off. */
   reset(): void;
+  /** Resolves once no API request is being handled (a held or delayed one included). */
+  idle(): Promise<void>;
   /** The live state; the same object for the sandbox's whole life. */
   state: SandboxState;
   /** Live list of API requests received, oldest first. */
@@ -53,12 +55,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultStore();
   // Aborted on close so that delayed fault responses do not keep the process alive.
   const closing = new AbortController();
+  // Aborted on reset: a delayed answer of before the reset never changes the state after it.
+  let resetting = new AbortController();
+  const interruptible = () => AbortSignal.any([closing.signal, resetting.signal]);
+  // API requests being handled, and who waits for there to be none.
+  let active = 0;
+  let idleWaiters: Array<() => void> = [];
 
   const control: ControlContext = {
     state,
     faults,
     requests,
     reset() {
+      resetting.abort();
+      resetting = new AbortController();
       resetState(state, seed);
       faults.clear();
       requests.length = 0;
@@ -69,26 +79,41 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.push(toRecord(request));
     const fault = faults.take(request.method, request.path);
     const commit = () => void (isAuthorized(request.headers, token) && dispatch(state, request, now()));
-    if (fault && (await applyFault(fault, req, res, closing.signal, commit)) === 'answered') return;
+    const signal = interruptible();
+    if (fault && (await applyFault(fault, req, res, signal, commit)) === 'answered') return;
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
     if (!isAuthorized(request.headers, token)) return writeResult(res, unauthorized(), extraHeaders);
     const result = dispatch(state, request, now());
-    if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal: closing.signal });
+    if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const request = parseRequest(req, await readBody(req));
-      if (!isControlPath(request.path)) return await handleApi(req, res, request);
+      if (!isControlPath(request.path)) return await counted(() => handleApi(req, res, request));
       if (request.method === 'OPTIONS') return writeResult(res, preflight(true));
       writeResult(res, handleControl(control, request));
     } catch (error) {
       if (closing.signal.aborted) return;
+      if (error instanceof Error && error.name === 'AbortError') return void req.socket.destroy();
       if (error instanceof BodyTooLargeError) return writeResult(res, failure(413, error.message));
       console.error('[sandbox] handler failed:', error);
       writeResult(res, failure(500, `Sandbox internal error: ${String(error)}`));
+    }
+  }
+
+  async function counted(work: () => Promise<void>): Promise<void> {
+    active += 1;
+    try {
+      await work();
+    } finally {
+      active -= 1;
+      if (active === 0) {
+        for (const wake of idleWaiters) wake();
+        idleWaiters = [];
+      }
     }
   }
 
@@ -109,6 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     requests,
     reset: control.reset,
+    idle: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.
     close: () =>
       new Promise<void>((resolve, reject) => {

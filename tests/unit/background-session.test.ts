@@ -55,7 +55,7 @@ async function stored(): Promise<{ ids: number[]; balance: number | null | undef
   const rewards = await rewardsItem.getValue();
   const history = await historyItem.getValue();
   return {
-    ids: [...(rewards?.data.rewards ?? []).map((r) => r.id), ...(history?.data ?? []).flatMap((r) => [r.id, r.reward.id])],
+    ids: [...(rewards?.data.rewards ?? []).map((r) => r.id), ...(history?.data ?? []).map((r) => r.reward.id)],
     balance: rewards?.data.balance.points,
   };
 }

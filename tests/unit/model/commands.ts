@@ -1,0 +1,234 @@
+/**
+ * What a panelist, the browser and the panel can do, as fast-check commands. Each runs against the
+ * real background (World) and then checks the invariants against the sandboxes' own records.
+ */
+import fc from 'fast-check';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { FaultRule } from '../../sandbox/server';
+import { B_OFFSET } from '../accounts';
+import { checkInvariants, type Model } from './invariants';
+import { TIMEOUT_MS, sleep, type Account, type World } from './world';
+
+type Command = fc.AsyncCommand<Model, World, boolean>;
+
+const REDEEM = '/v1/panel/redemption';
+const AREA_PATHS = { rewards: '/v1/panel/rewards', history: '/v1/panel/redemptions', profile: '/v1/panel/variables/data' } as const;
+type Area = keyof typeof AREA_PATHS;
+const REFRESH = { rewards: 'refreshRewards', history: 'refreshHistory', profile: 'refreshProfile' } as const;
+
+/** 500 and 1,000 points (the balance is 2,500, so both run out) and 11,000 (always refused). */
+const REWARDS = [101, 102, 108];
+const rewardOf = (account: Account, slot: number) => REWARDS[slot]! + (account === 'B' ? B_OFFSET : 0);
+
+/** How the panel treats the redeem: committing or not, answering or not. */
+const REDEEM_FAULTS: Record<string, FaultRule | null> = {
+  none: null,
+  commitsAfterTimeOut: { delayMs: TIMEOUT_MS + 40 },
+  commitsThen500: { commit: true, status: 500 },
+  commitsThenDrops: { commit: true, drop: true },
+  commitsThenOddBody: { commit: true, status: 200, body: '{"message":"queued"}' },
+  drops: { drop: true },
+  answers500: { status: 500 },
+  answers503Late: { delayMs: TIMEOUT_MS + 40, status: 503 },
+  refuses402: { status: 402, body: '{"message":"Insufficient points"}' },
+  refuses401: { status: 401 },
+};
+
+const READ_FAULTS: Record<string, FaultRule | null> = {
+  none: null,
+  holdsOldAnswer: { holdMs: 80 },
+  slow: { delayMs: 40 },
+  answers500: { status: 500, times: 2 },
+  answers401Late: { status: 401, delayMs: 70 },
+};
+
+abstract class Step implements Command {
+  abstract check(m: Readonly<Model>): boolean;
+  protected abstract act(m: Model, w: World): Promise<void>;
+  abstract toString(): string;
+  async run(m: Model, w: World): Promise<void> {
+    await this.act(m, w);
+    w.steps += 1;
+    await checkInvariants(m, w);
+  }
+}
+
+class Redeem extends Step {
+  constructor(readonly slot: number, readonly fault: string, readonly confirmUnsettled: boolean) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const account = m.account!;
+    const rule = REDEEM_FAULTS[this.fault];
+    if (rule) await w.fault(account, { ...rule, path: REDEEM });
+    if (rule?.status === 401) m.rejectable[account] = true;
+    const sandbox = w.sandbox(account);
+    const before = sandbox.requests.filter((r) => r.path === REDEEM).length;
+    await w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
+    const sent = sandbox.requests.filter((r) => r.path === REDEEM).length - before;
+    if (sent > 1) throw new Error(`one confirmation sent ${sent} redeem requests`);
+    // A fault the redeem never reached (refused as busy or unsettled) is not left for the next one.
+    if (rule && sent === 0) await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' });
+  }
+  toString = () => `Redeem(${this.slot}, ${this.fault}${this.confirmUnsettled ? ', confirmed again' : ''})`;
+}
+
+class Refresh extends Step {
+  constructor(readonly area: Area, readonly force: boolean, readonly fault: string, readonly wait: boolean) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const rule = READ_FAULTS[this.fault];
+    if (rule) await w.fault(m.account!, { ...rule, method: 'GET', path: AREA_PATHS[this.area] });
+    if (rule?.status === 401) m.rejectable[m.account!] = true;
+    const reply = w.worker.send(REFRESH[this.area], { force: this.force });
+    if (this.wait) await reply;
+  }
+  toString = () => `Refresh(${this.area}${this.force ? ', force' : ''}, ${this.fault}${this.wait ? '' : ', not awaited'})`;
+}
+
+/** The refresh alarm: both areas, forced, nobody waiting. */
+class AlarmRefresh extends Step {
+  check = () => true;
+  async act(_m: Model, w: World) {
+    void w.worker.send('refreshRewards', { force: true });
+    void w.worker.send('refreshHistory', { force: true });
+  }
+  toString = () => 'AlarmRefresh';
+}
+
+/**
+ * The history-check alarm fires at its time. Checks are minutes apart, a late commit seconds: before
+ * a check that may conclude, everything the panel still had in hand has landed.
+ */
+class CheckAlarm extends Step {
+  check = () => true;
+  async act(_m: Model, w: World) {
+    const { checks, items } = w.worker.mods;
+    const alarm = await fakeBrowser.alarms.get(checks.CHECK_ALARM);
+    if (!alarm) return;
+    const open = [...(await items.unsettledItem.getValue()), await items.ledgerItem.getValue()];
+    if (open.some((e) => e?.state === 'unknown' && (e.checks?.done ?? 0) >= checks.CHECK_AFTER_MS.length - 1)) await w.settled();
+    await w.worker.run(() => checks.onCheckAlarm(alarm));
+  }
+  toString = () => 'CheckAlarm';
+}
+
+class CheckNow extends Step {
+  check = () => true;
+  async act(_m: Model, w: World) {
+    await w.worker.send('checkRedemption', undefined);
+  }
+  toString = () => 'CheckNow';
+}
+
+class Dismiss extends Step {
+  check = () => true;
+  async act(_m: Model, w: World) {
+    await w.worker.send('dismissRedemption', undefined);
+  }
+  toString = () => 'Dismiss';
+}
+
+class Restart extends Step {
+  check = () => true;
+  async act(_m: Model, w: World) {
+    await w.restart();
+  }
+  toString = () => 'RestartWorker';
+}
+
+class Disconnect extends Step {
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    await w.disconnect();
+    m.account = null;
+  }
+  toString = () => 'Disconnect';
+}
+
+class Connect extends Step {
+  constructor(readonly account: Account) {
+    super();
+  }
+  check = () => true;
+  async act(m: Model, w: World) {
+    const reply = await w.connect(this.account);
+    if (!reply.ok) return;
+    m.account = this.account;
+    // A new session; a 401 arranged before it and not yet met may still meet it.
+    m.rejectable[this.account] = await w.pending401(this.account);
+    // Another session: what was saved before is re-read from the panel, not remembered.
+    m.saved[this.account] = undefined;
+  }
+  toString = () => `Connect(${this.account})`;
+}
+
+const SAVE_FAULTS: Record<string, FaultRule | null> = {
+  none: null,
+  refuses422: { status: 422, body: '{"message":"The given data was invalid.","errors":{"FIRST_NAME":["Too odd."]}}' },
+  answers500: { status: 500 },
+  commitsThen500: { commit: true, status: 500 },
+};
+
+/** Saves FIRST_NAME, sometimes while a read that left before the save is still out. */
+class Save extends Step {
+  constructor(readonly n: number, readonly fault: string, readonly readOut: boolean) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const account = m.account!;
+    if (this.readOut) {
+      await w.fault(account, { holdMs: 80, method: 'GET', path: AREA_PATHS.profile });
+      void w.worker.send('refreshProfile', { force: true });
+      await sleep(10);
+    }
+    const rule = SAVE_FAULTS[this.fault];
+    if (rule) await w.fault(account, { ...rule, method: 'POST', path: AREA_PATHS.profile });
+    const value = `${account}-${this.n}`;
+    const reply = await w.worker.send('saveValues', { values: { FIRST_NAME: value } });
+    if (reply.ok) m.saved[account] = value;
+    else if (this.fault !== 'refuses422') m.saved[account] = undefined; // may or may not be saved
+  }
+  toString = () => `Save(${this.n}, ${this.fault}${this.readOut ? ', a read out' : ''})`;
+}
+
+class Delete extends Step {
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const reply = await w.worker.send('deleteValue', { name: 'FIRST_NAME' });
+    m.saved[m.account!] = reply.ok ? null : undefined;
+  }
+  toString = () => 'Delete(FIRST_NAME)';
+}
+
+class Wait extends Step {
+  constructor(readonly ms: number) {
+    super();
+  }
+  check = () => true;
+  async act() {
+    await sleep(this.ms);
+  }
+  toString = () => `Wait(${this.ms})`;
+}
+
+const key = <T extends object>(o: T) => fc.constantFrom(...(Object.keys(o) as Array<keyof T & string>));
+
+export const COMMANDS = [
+  fc.tuple(fc.integer({ min: 0, max: 2 }), key(REDEEM_FAULTS), fc.boolean()).map(([s, f, c]) => new Redeem(s, f, c)),
+  fc.tuple(key(AREA_PATHS), fc.boolean(), key(READ_FAULTS), fc.boolean()).map(([a, force, f, wait]) => new Refresh(a, force, f, wait)),
+  fc.constant(new AlarmRefresh()),
+  fc.constant(new CheckAlarm()),
+  fc.constant(new CheckNow()),
+  fc.constant(new Dismiss()),
+  fc.constant(new Restart()),
+  fc.constant(new Disconnect()),
+  fc.constantFrom<Account>('A', 'B').map((a) => new Connect(a)),
+  fc.tuple(fc.integer({ min: 1, max: 9 }), key(SAVE_FAULTS), fc.boolean()).map(([n, f, r]) => new Save(n, f, r)),
+  fc.constant(new Delete()),
+  fc.integer({ min: 0, max: 100 }).map((ms) => new Wait(ms)),
+];
