@@ -18,6 +18,7 @@ const HOSTILE = [
   '<iframe srcdoc="<script>parent.__pwned = \'iframe\'</script>"></iframe><iframe src="https://evil.example/"></iframe>',
   '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned = \'mxss\'">',
   '<a href="https://brand.example/terms" target="_self">brand terms</a>',
+  '<img src="x" usemap="#m" alt="map"><map name="m"><area shape="rect" coords="0,0,9,9" href="https://brand.example/area" target="_top" alt="area link"></map>',
 ].join('');
 
 let sandbox: Sandbox;
@@ -55,7 +56,8 @@ test('server HTML is shown sanitized in every field, and none of it runs', async
     expect(html).toContain('<b>print</b>');
     expect(html).not.toMatch(/<script|<iframe|<svg|<math|<style|onerror|onload|javascript:|srcdoc/i);
   }
-  const links = popup.locator('.details .html a[href]');
+  const links = popup.locator('.details .html a[href], .details .html area[href]');
+  expect(await popup.locator('.details .html area[href]').count()).toBe(4);
   for (const link of await links.all()) {
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
