@@ -234,6 +234,11 @@ describe('balance sources (design §2) end to end', () => {
     expect(await resolved()).toEqual({ points: 1234, source: 'rewards' });
   });
 
+  it.each(['rewards', 'variables', 'stored-variable'] as const)('a negative balance in the %s source is a balance', async (balanceIn) => {
+    await patchState({ balanceIn, balance: -40 });
+    expect(await resolved()).toEqual({ points: -40, source: balanceIn });
+  });
+
   it('read-variables response', async () => {
     await patchState({ balanceIn: 'variables', balance: 777 });
     expect((await api.listRewards()).balance).toBeNull();
