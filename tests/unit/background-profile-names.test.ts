@@ -80,6 +80,14 @@ describe('403 is not a rejected token', () => {
     expect((await sessionItem.getValue()).rejected).toBe(true);
   });
 
+  it('a redeem answered 403 keeps the session and redeems nothing', async () => {
+    await fault({ path: '/v1/panel/redemption', status: 403, body: '{"message":"Redemptions are paused for your account."}' });
+    await deliver('redeem', { rewardId: 101 });
+    expect((await sessionItem.getValue()).rejected).toBe(false);
+    expect(env.sandbox.state.balance).toBe(2500);
+    expect(env.sandbox.requests.filter((r) => r.path === '/v1/panel/redemption')).toHaveLength(1);
+  });
+
   it('a delete answered 403 carries the panel message and keeps the session', async () => {
     await fault({ method: 'DELETE', status: 403, body: '{"message":"Your name can no longer be removed."}' });
     const reply = await deliver('deleteValue', { name: 'FIRST_NAME' });
