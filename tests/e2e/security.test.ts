@@ -11,6 +11,7 @@ const COFFEE = 'Bluefin Coffee $5 Gift Card';
 
 /** Each field gets every trick; a trick that ran would set window.__pwned or open a dialog. */
 const HOSTILE = [
+  '<img src="x" usemap="#m" alt="map"><map name="m"><area shape="rect" coords="0,0,9,9" href="https://brand.example/area" target="_top" alt="area link"></map>',
   '<p>Fine <b>print</b>.</p><script>window.__pwned = "script"; alert(1)</script>',
   '<img src="x" onerror="window.__pwned = \'onerror\'; alert(2)">',
   '<a href="javascript:window.__pwned = \'href\'">javascript link</a>',
@@ -18,7 +19,6 @@ const HOSTILE = [
   '<iframe srcdoc="<script>parent.__pwned = \'iframe\'</script>"></iframe><iframe src="https://evil.example/"></iframe>',
   '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned = \'mxss\'">',
   '<a href="https://brand.example/terms" target="_self">brand terms</a>',
-  '<img src="x" usemap="#m" alt="map"><map name="m"><area shape="rect" coords="0,0,9,9" href="https://brand.example/area" target="_top" alt="area link"></map>',
 ].join('');
 
 let sandbox: Sandbox;
