@@ -205,7 +205,10 @@ function serverDetail(text: string, token: string): ServerDetail {
 
 type Attempt =
   | { type: 'response'; status: number; text: string; headers: Headers }
-  /** A redirect answer to a write or redeem (not followed), or a read that ended at another origin. */
+  /**
+   * A redirect answer to a write or redeem (not followed; a browser hides its status and
+   * Location), or a read that ended at another origin `to`.
+   */
   | { type: 'redirected'; status?: number; to?: string }
   | { type: 'timeout' }
   | { type: 'network' };
@@ -221,11 +224,11 @@ function isRedirectStatus(status: number): boolean {
   return status >= 300 && status < 400 && status !== 304;
 }
 
-/** The origin a URL or Location header points to, or undefined when it cannot be read. */
-function originOf(location: string | null | undefined, base: string): string | undefined {
-  if (!location) return undefined;
+/** The origin of the URL a response came from, or undefined when it is not given or unreadable. */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
   try {
-    return new URL(location, base).origin;
+    return new URL(url).origin;
   } catch {
     return undefined;
   }
@@ -268,12 +271,11 @@ export function createHttp(config: HttpConfig): HttpClient {
     };
     const hasBody = req.body !== undefined;
     if (hasBody) headers['Content-Type'] = 'application/json';
-    const target = url(req);
     const follow = req.kind === 'read';
     try {
       // ofetch with its own retries, time-out and error throwing switched off: the policy above is
       // ours. The body is read as text (inside the time-out) and parsed strictly below.
-      const response = await ofetch.raw<string, 'text'>(target, {
+      const response = await ofetch.raw<string, 'text'>(url(req), {
         method: req.method,
         headers,
         ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
@@ -288,10 +290,9 @@ export function createHttp(config: HttpConfig): HttpClient {
       // Browsers hide a manual redirect behind an opaque response (status 0, no Location);
       // Node's fetch gives the 3xx itself.
       if (!follow && (response.type === 'opaqueredirect' || isRedirectStatus(response.status))) {
-        const to = originOf(response.headers.get('location'), target);
-        return { type: 'redirected', ...(response.status ? { status: response.status } : {}), ...(to ? { to } : {}) };
+        return { type: 'redirected', ...(response.status ? { status: response.status } : {}) };
       }
-      const landed = originOf(response.url, target);
+      const landed = originOf(response.url);
       if (landed !== undefined && landed !== origin) return { type: 'redirected', to: landed };
       return {
         type: 'response',
@@ -390,8 +391,8 @@ export function createHttp(config: HttpConfig): HttpClient {
       return appError('unexpected', `${t('httpRedeemRedirected', host)} ${t('httpMayHaveGoneThrough')}`, extra);
     }
     if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', host), extra);
-    const elsewhere = result.to ? new URL(result.to).host : '';
-    return appError('unexpected', t('httpReadRedirected', host, elsewhere || '?'), extra);
+    // A read is only refused once it landed somewhere, so `to` is known.
+    return appError('unexpected', t('httpReadRedirected', host, result.to ? new URL(result.to).host : ''), extra);
   }
 
   async function run(req: HttpRequest): Promise<unknown> {
