@@ -3,22 +3,19 @@ import type { Balance, StoredValues } from './types';
 /** Top-level response fields that may carry the balance, in the order they are tried (design §2). */
 export const BALANCE_FIELDS = ['points', 'balance', 'points_balance', 'reward_points'] as const;
 
-const DIGITS = /^\s*\d+\s*$/;
+const WHOLE = /^\s*-?\d+\s*$/;
 
 /**
- * A points value, or null when `value` is not one. Points are whole numbers (design §8): a
- * non-negative safe integer, or a string of digits ("2500"). Negative numbers, fractions, NaN,
- * infinities, empty or non-numeric strings, booleans, arrays and objects are not points.
+ * A balance in points, or null when `value` is not one. Points are whole numbers (design §8): a
+ * safe integer, or a string of one ("2500", "-40"). A balance may be below zero (a panel may
+ * take back points, e.g. after a refunded survey): it is shown as it is, never as "unknown".
+ * Fractions, NaN, infinities, empty or non-numeric strings, booleans, arrays and objects are
+ * not points. Costs never come through here: the schemas check `reward_point_cost`.
  */
 export function toPoints(value: unknown): number | null {
-  if (typeof value === 'number') {
-    return Number.isSafeInteger(value) && value >= 0 ? value : null;
-  }
-  if (typeof value === 'string' && DIGITS.test(value)) {
-    const n = Number(value.trim());
-    return Number.isSafeInteger(n) ? n : null;
-  }
-  return null;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && WHOLE.test(value) ? Number(value.trim()) : NaN;
+  // `+ 0` turns -0 (from "-0") into 0, which is what a panelist should read.
+  return Number.isSafeInteger(n) ? n + 0 : null;
 }
 
 /**
@@ -38,8 +35,8 @@ export function balanceFromBody(body: unknown): number | null {
 /**
  * Design §2: the balance from, in order, the rewards response, the read-variables response, the
  * stored variable named at build time; `unknown` (points null) when none of them holds points.
- * Every input is checked again with {@link toPoints}, so a negative or fractional number is
- * passed over, not shown.
+ * Every input is checked again with {@link toPoints}, so a fractional number is passed over,
+ * not shown; a negative one is a balance.
  */
 export function resolveBalance(input: {
   rewards: number | null;

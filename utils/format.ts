@@ -54,10 +54,14 @@ export function formatPoints(points: number, locale = uiLocale()): string {
   return numberFormat(locale, { maximumFractionDigits: 0 }).format(Math.trunc(points));
 }
 
-/** Short form for the toolbar badge, which fits about four characters: 950, 1.2k, 12k, 1.2M. */
+/**
+ * Short form for the toolbar badge, which fits about four characters: 950, 1.2k, 12k, 1.2M. A
+ * balance below zero keeps its sign (-40, -1.2k): it is owed points, not none.
+ */
 export function compactPoints(points: number): string {
-  const n = Math.max(0, Math.trunc(points));
-  if (n < 1000) return String(n);
+  const n = Math.trunc(points);
+  if (n < 0) return `-${compactPoints(-n)}`;
+  if (n < 1000) return String(n + 0);
   const units: Array<[number, string]> = [
     [1e9, 'B'],
     [1e6, 'M'],

@@ -71,8 +71,9 @@ export interface RewardProgress {
 
 export function rewardProgress(balance: number | null, cost: number | null): RewardProgress {
   if (balance === null || cost === null) return { ratio: null, affordable: null, missing: null };
-  if (cost <= 0) return { ratio: 1, affordable: true, missing: 0 };
+  // A balance below zero covers nothing, not even a free reward: the panel wants it back first.
   const missing = Math.max(0, Math.ceil(cost - balance));
+  if (cost <= 0) return { ratio: missing === 0 ? 1 : 0, affordable: missing === 0, missing };
   return { ratio: Math.min(1, Math.max(0, balance / cost)), affordable: missing === 0, missing };
 }
 

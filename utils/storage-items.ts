@@ -16,7 +16,7 @@ export interface SessionInfo {
   origin: string;
   /** Last 4 characters of the token, so the panelist can tell which one is in use. */
   tokenHint: string;
-  /** Set when the server stopped accepting the token (401/403): the pages ask to reconnect. */
+  /** Set when the server stopped accepting the token (401; a 403 is `not_allowed`, not this): the pages ask to reconnect. */
   rejected: boolean;
 }
 

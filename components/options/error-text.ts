@@ -4,6 +4,7 @@ import { t, tp, type MessageKey } from '../../utils/i18n';
 /** What the panelist can do about each kind of failure; the message itself says what happened. */
 const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
   unauthorized: 'stepUnauthorized',
+  not_allowed: 'stepNotAllowed',
   network: 'stepNetwork',
   timeout: 'stepTimeout',
   server: 'stepServer',

@@ -29,6 +29,8 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
         ? { id: `${base}-need`, text: t('enoughPoints'), tone: 'ok' }
         : null;
   const disabled = short !== null || blocked !== null;
+  // What the bar shows as covered: nothing while the balance is below zero.
+  const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
   return (
     <li class="reward">
       <div class="reward-main">
@@ -46,9 +48,9 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
           </p>
           {balance !== null && cost !== null && (
             <progress
-              value={Math.min(balance, cost)}
+              value={covered}
               max={Math.max(cost, 1)}
-              aria-label={tp('progressPoints', cost, formatPoints(Math.min(balance, cost)))}
+              aria-label={tp('progressPoints', cost, formatPoints(covered))}
             />
           )}
           <div class="reward-foot">

@@ -3,6 +3,7 @@ import { t } from '../../utils/i18n';
 import { profileItem, type ProfileData } from '../../utils/storage-items';
 import { validateValues } from '../../utils/variable-values';
 import type { StoredValues } from '../../utils/types';
+import { shownName } from '../../utils/api/client';
 import { currentApi } from './api';
 import { isCurrent, markWritten } from './generation';
 import { fail } from './result';
@@ -12,7 +13,7 @@ import { refreshProfile } from './sync';
 export async function saveValues(values: StoredValues): Promise<ProfileData> {
   const { api, gen } = await currentApi();
   // A page's input is not trusted: the same rules the options page applies, checked again here.
-  const definitions = (await profileItem.getValue())?.data.definitions ?? (await refreshProfile(false)).definitions;
+  const definitions = await knownDefinitions();
   if (Object.keys(values).length === 0) fail(appError('invalid_input', t('errNoChanges')));
   const [problem] = Object.entries(validateValues(definitions, values));
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
@@ -28,6 +29,11 @@ export async function saveValues(values: StoredValues): Promise<ProfileData> {
 
 export async function deleteValue(name: string): Promise<ProfileData> {
   const { api, gen } = await currentApi();
+  // Only a question the panel lists as writable may be named in the delete path.
+  const definitions = await knownDefinitions();
+  if (!definitions.some((d) => d.name === name && d.writable)) {
+    fail(appError('invalid_input', t('errVariableNotWritable', shownName(name)), { field: name }));
+  }
   try {
     await api.deleteValue(name);
   } finally {
@@ -35,6 +41,11 @@ export async function deleteValue(name: string): Promise<ProfileData> {
   }
   await patchCache(gen, ({ [name]: _removed, ...rest }) => rest);
   return refreshProfile(true);
+}
+
+/** The cached variable definitions, loaded from the panel when nothing is cached yet. */
+async function knownDefinitions() {
+  return (await profileItem.getValue())?.data.definitions ?? (await refreshProfile(false)).definitions;
 }
 
 /** A written change shows at once, even if the re-read that follows fails; never in another session. */

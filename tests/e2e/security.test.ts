@@ -11,6 +11,7 @@ const COFFEE = 'Bluefin Coffee $5 Gift Card';
 
 /** Each field gets every trick; a trick that ran would set window.__pwned or open a dialog. */
 const HOSTILE = [
+  '<img src="x" usemap="#m" alt="map"><map name="m"><area shape="rect" coords="0,0,9,9" href="https://brand.example/area" target="_top" alt="area link"></map>',
   '<p>Fine <b>print</b>.</p><script>window.__pwned = "script"; alert(1)</script>',
   '<img src="x" onerror="window.__pwned = \'onerror\'; alert(2)">',
   '<a href="javascript:window.__pwned = \'href\'">javascript link</a>',
@@ -55,7 +56,8 @@ test('server HTML is shown sanitized in every field, and none of it runs', async
     expect(html).toContain('<b>print</b>');
     expect(html).not.toMatch(/<script|<iframe|<svg|<math|<style|onerror|onload|javascript:|srcdoc/i);
   }
-  const links = popup.locator('.details .html a[href]');
+  const links = popup.locator('.details .html a[href], .details .html area[href]');
+  expect(await popup.locator('.details .html area[href]').count()).toBe(4);
   for (const link of await links.all()) {
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');

@@ -3,7 +3,7 @@ import type { StoredValues, VariableValue } from '../../utils/types';
 import { failure, isJsonObject, success } from './http-util';
 import { variableByName } from './state';
 import type { ApiRequest, ApiResult, SandboxState } from './types';
-import { validateValue } from './validate';
+import { validateValue, type Validation } from './validate';
 
 /** The name design §2 falls back to when the balance is exposed as a stored variable. */
 export const BALANCE_VARIABLE = 'POINTS_BALANCE';
@@ -32,22 +32,40 @@ export function readValues(state: SandboxState, req: ApiRequest): ApiResult {
   return success(state.balanceIn === 'variables' ? { data, points: state.balance } : { data });
 }
 
+/**
+ * Refusals answer as Laravel does (422, `{message, errors: {NAME: ["…"]}}`), naming every bad
+ * entry at once; `message` is the first text, with "(and N more errors)" as Laravel words it.
+ */
 export function writeValues(state: SandboxState, req: ApiRequest): ApiResult {
   if (!req.bodyIsJson) return failure(400, 'Request body is not valid JSON');
   if (!isJsonObject(req.body)) return failure(400, 'Request body must be a JSON object of variable names to values');
 
   // All or nothing: every entry is checked before any is stored.
   const accepted: [string, VariableValue][] = [];
+  // A Map, not an object: a body key such as `__proto__` must stay a name.
+  const refused = new Map<string, string[]>();
   for (const [name, raw] of Object.entries(req.body)) {
     const definition = variableByName(state, name);
-    if (!definition) return failure(422, `Unknown variable: ${name}`, { field: name });
-    if (!definition.writable) return failure(422, `Variable ${name} is not writable`, { field: name });
-    const result = validateValue(definition, raw);
-    if (!result.ok) return failure(422, result.message, { field: name });
-    accepted.push([name, result.value]);
+    const result = !definition
+      ? refuse(`Unknown variable: ${name}`)
+      : !definition.writable
+        ? refuse(`Variable ${name} is not writable`)
+        : validateValue(definition, raw);
+    if (result.ok) accepted.push([name, result.value]);
+    else refused.set(name, [result.message]);
   }
+  if (refused.size > 0) return validationFailure(refused);
   for (const [name, value] of accepted) state.values[name] = value;
   return success();
+}
+
+const refuse = (message: string): Validation => ({ ok: false, message });
+
+function validationFailure(refused: Map<string, string[]>): ApiResult {
+  const texts = [...refused.values()].flat();
+  const more = texts.length - 1;
+  const message = more > 0 ? `${texts[0]} (and ${more} more ${more === 1 ? 'error' : 'errors'})` : (texts[0] ?? '');
+  return failure(422, message, { errors: Object.fromEntries(refused) });
 }
 
 export function deleteValue(state: SandboxState, name: string): ApiResult {

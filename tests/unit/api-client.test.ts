@@ -123,13 +123,13 @@ describe('deleteValue', () => {
   });
 
   it('encodes the name as one path segment', async () => {
-    const failure = await api.deleteValue('ODD NAME/1?x').catch((error: unknown) => error);
+    const failure = await api.deleteValue('ODD NAME#1?x=%2e').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppErrorException);
-    expect((failure as AppErrorException).error).toMatchObject({ kind: 'rejected', status: 404, field: 'ODD NAME/1?x' });
-    // The sandbox decoded the whole segment back: nothing leaked into the path or the query.
-    expect((failure as AppErrorException).error.message).toBe('Unknown variable: ODD NAME/1?x');
+    expect((failure as AppErrorException).error).toMatchObject({ kind: 'rejected', status: 404, field: 'ODD NAME#1?x=%2e' });
+    // The sandbox decoded the whole segment back: nothing leaked into the path, query or fragment.
+    expect((failure as AppErrorException).error.message).toBe('Unknown variable: ODD NAME#1?x=%2e');
     const request = await only();
-    expect(request.path).toBe('/v1/panel/variables/data/ODD%20NAME%2F1%3Fx');
+    expect(request.path).toBe('/v1/panel/variables/data/ODD%20NAME%231%3Fx%3D%252e');
     expect(request.query).toEqual({});
   });
 });
@@ -232,6 +232,11 @@ describe('balance sources (design §2) end to end', () => {
   it('rewards response', async () => {
     await patchState({ balanceIn: 'rewards', balance: 1234 });
     expect(await resolved()).toEqual({ points: 1234, source: 'rewards' });
+  });
+
+  it.each(['rewards', 'variables', 'stored-variable'] as const)('a negative balance in the %s source is a balance', async (balanceIn) => {
+    await patchState({ balanceIn, balance: -40 });
+    expect(await resolved()).toEqual({ points: -40, source: balanceIn });
   });
 
   it('read-variables response', async () => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createPanelApi, type PanelApi } from '../../utils/api/client';
 import { UNAUTHORIZED_MESSAGE } from '../../utils/api/http';
 import { AppErrorException, type AppError } from '../../utils/errors';
-import type { Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../sandbox/server';
 import { clearFaults, client, fault, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
 
 let sandbox: Sandbox;
@@ -64,11 +64,127 @@ describe('401 / 403', () => {
     expect(await count('/v1/panel/rewards')).toBe(1);
   });
 
-  it('403 is unauthorized too', async () => {
-    await fault({ path: '/v1/panel/variables/meta', status: 403, body: '{"message":"Forbidden"}' });
+  it('403 is not a rejected token: not_allowed with the panel\'s own message, not retried', async () => {
+    await fault({
+      path: '/v1/panel/variables/meta',
+      status: 403,
+      body: JSON.stringify({ message: `  Profile editing is\n closed for   your account (${sandbox.token}).  ` }),
+    });
     const error = await failureOf(api.listVariables());
-    expect(error).toMatchObject({ kind: 'unauthorized', status: 403 });
+    expect(error).toMatchObject({ kind: 'not_allowed', status: 403, endpoint: '/v1/panel/variables/meta' });
+    expect(error.message).toBe('Profile editing is closed for your account ([token]).');
+    expect(error.message).not.toBe(UNAUTHORIZED_MESSAGE);
     expect(await count('/v1/panel/variables/meta')).toBe(1);
+  });
+
+  it('a 403 without a message says the panel does not allow it and what to do', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 403, body: '<html>Forbidden</html>' });
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'not_allowed', status: 403 });
+    expect(error.message).toBe(
+      'The panel does not allow this action for your account (HTTP 403). If you think this should be allowed, contact your panel’s support.',
+    );
+  });
+
+  it('a long 403 message is cut like every server message', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 403, body: JSON.stringify({ message: 'No. '.repeat(200) }) });
+    const error = await failureOf(api.listRewards());
+    expect(error.kind).toBe('not_allowed');
+    expect(error.message.length).toBeLessThanOrEqual(300);
+    expect(error.message.endsWith('…')).toBe(true);
+  });
+
+  it('a redeem answered 403 is not_allowed, sent once, and nothing is redeemed', async () => {
+    await fault({ path: '/v1/panel/redemption', status: 403, body: '{"message":"Redemptions are paused for your account."}' });
+    const error = await failureOf(api.redeem(101));
+    expect(error).toMatchObject({ kind: 'not_allowed', status: 403, message: 'Redemptions are paused for your account.' });
+    expect(await count('/v1/panel/redemption')).toBe(1);
+    expect(sandbox.state.balance).toBe(2500);
+  });
+});
+
+describe('Laravel-style 422 bodies', () => {
+  it('the sandbox\'s refusal of several fields at once gives each field its own text', async () => {
+    const error = await failureOf(
+      api.updateValues({ FIRST_NAME: 'Sam', BIRTH_DATE: '2023-02-29', EMPLOYMENT: 999, PANELIST_COUNTRY: 'DE' }),
+    );
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      status: 422,
+      field: 'BIRTH_DATE',
+      message: '2023-02-29 is not a valid date for BIRTH_DATE (and 2 more errors)',
+      fields: {
+        BIRTH_DATE: '2023-02-29 is not a valid date for BIRTH_DATE',
+        EMPLOYMENT: 'Option 999 is not offered for EMPLOYMENT',
+        PANELIST_COUNTRY: 'Variable PANELIST_COUNTRY is not writable',
+      },
+    });
+    expect(Object.keys(error.fields!)).toEqual(['BIRTH_DATE', 'EMPLOYMENT', 'PANELIST_COUNTRY']);
+    expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
+  });
+
+  it('joins a field\'s texts, files nested keys under their variable, redacts and bounds them', async () => {
+    await fault({
+      method: 'POST',
+      path: '/v1/panel/variables/data',
+      status: 422,
+      body: JSON.stringify({
+        message: 'The given data was invalid.',
+        errors: {
+          FIRST_NAME: ['The first name is required.', `  It may not\n contain ${sandbox.token}. `],
+          'HOBBIES.0': ['Option 9 is not offered.'],
+          'HOBBIES.1': ['Option 8 is not offered.'],
+          POSTAL_CODE: ['x'.repeat(400)],
+        },
+      }),
+    });
+    const error = await failureOf(api.updateValues({ FIRST_NAME: '', HOBBIES: [9, 8], POSTAL_CODE: '1' }));
+    expect(error).toMatchObject({ kind: 'rejected', status: 422, field: 'FIRST_NAME', message: 'The given data was invalid.' });
+    expect(error.fields).toEqual({
+      FIRST_NAME: 'The first name is required. It may not contain [token].',
+      HOBBIES: 'Option 9 is not offered. Option 8 is not offered.',
+      POSTAL_CODE: `${'x'.repeat(299)}…`,
+    });
+  });
+
+  it('without a top-level message, the first field\'s text is the message', async () => {
+    await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: '{"errors":{"BIRTH_DATE":["Must be in the past."]}}' });
+    const error = await failureOf(api.updateValues({ BIRTH_DATE: '2999-01-01' }));
+    expect(error).toMatchObject({ kind: 'rejected', field: 'BIRTH_DATE', message: 'Must be in the past.', fields: { BIRTH_DATE: 'Must be in the past.' } });
+  });
+
+  it('hostile `errors` shapes never crash and never pollute a prototype', async () => {
+    const shapes: unknown[] = [
+      null,
+      'FIRST_NAME is wrong',
+      ['FIRST_NAME'],
+      42,
+      { FIRST_NAME: 5, BIRTH_DATE: null, HOBBIES: { 0: 'x' } },
+      { FIRST_NAME: [1, null, {}, ['nested']], '': ['no name'], '   ': ['blank name'] },
+      JSON.parse('{"__proto__": ["polluted"], "constructor": ["c"]}'),
+      Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`NAME_${i}`, ['bad']])),
+    ];
+    for (const errors of shapes) {
+      await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: JSON.stringify({ message: 'Invalid.', errors }) });
+      const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+      expect(error).toMatchObject({ kind: 'rejected', status: 422, message: 'Invalid.' });
+      if (error.fields !== undefined) {
+        expect(Object.keys(error.fields).length).toBeLessThanOrEqual(100);
+        for (const [name, text] of Object.entries(error.fields)) {
+          expect(name.trim()).not.toBe('');
+          expect(typeof text).toBe('string');
+          expect(text.trim()).not.toBe('');
+        }
+      }
+      expect(Object.keys(Object.prototype)).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+    const proto = await (async () => {
+      await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: '{"errors":{"__proto__":["p"]}}' });
+      return failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+    })();
+    expect(Object.hasOwn(proto.fields!, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(proto.fields)).toBe(Object.prototype);
   });
 });
 
@@ -395,6 +511,76 @@ describe('a write whose message is not success', () => {
   });
 });
 
+describe('an answer redirected to another origin', () => {
+  /** A second server on 127.0.0.1, standing for wherever a hijacked or misconfigured panel points. */
+  let elsewhere: Sandbox;
+  const panelHost = () => new URL(sandbox.url).host;
+  const redirect = (method: string, path: string, status: number, to = `${elsewhere.url}${path}`) =>
+    fault({ method, path, status, headers: { Location: to }, body: '{"message":"Moved"}' });
+
+  beforeAll(async () => {
+    elsewhere = await startSandbox({ port: 0, token: sandbox.token });
+  });
+  beforeEach(() => elsewhere.reset());
+  afterAll(() => elsewhere.close());
+
+  it('a read that ends at another origin is refused, naming both hosts, and not retried', async () => {
+    await redirect('GET', '/v1/panel/rewards', 302);
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/rewards' });
+    expect(error.message).toBe(
+      `The panel at ${panelHost()} sent the request on to another site (${new URL(elsewhere.url).host}), so its answer was not used. ` +
+        `The extension only talks to ${panelHost()}: check the API base URL on the options page, or contact your panel.`,
+    );
+    expect(await count('/v1/panel/rewards')).toBe(1);
+  });
+
+  it('a read redirected within the panel\'s own origin is followed', async () => {
+    await redirect('GET', '/v1/panel/redemptions', 301, `${sandbox.url}/v1/panel/redemptions`);
+    expect((await api.listRedemptions()).length).toBeGreaterThan(0);
+    expect(await count('/v1/panel/redemptions')).toBe(2);
+  });
+
+  it.each([307, 308, 302])('a write answered %i is refused and its body never re-sent elsewhere', async (status) => {
+    await redirect('POST', '/v1/panel/variables/data', status);
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+    expect(error).toMatchObject({ kind: 'unexpected', status, endpoint: '/v1/panel/variables/data' });
+    expect(error.message).toContain(`The panel at ${panelHost()} answered with a redirect`);
+    expect(elsewhere.requests).toEqual([]);
+    expect(elsewhere.state.values.FIRST_NAME).toBe('Jordan');
+    expect(await count('/v1/panel/variables/data')).toBe(1);
+  });
+
+  it('a delete answered 307 is refused and not re-sent', async () => {
+    await redirect('DELETE', '/v1/panel/variables/data/FIRST_NAME', 307);
+    const error = await failureOf(api.deleteValue('FIRST_NAME'));
+    expect(error).toMatchObject({ kind: 'unexpected', status: 307 });
+    expect(elsewhere.requests).toEqual([]);
+    expect(elsewhere.state.values.FIRST_NAME).toBe('Jordan');
+  });
+
+  it('a write redirected within the panel is not re-sent either', async () => {
+    await redirect('POST', '/v1/panel/variables/data', 307, `${sandbox.url}/v1/panel/variables/data?again=1`);
+    const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
+    expect(error.kind).toBe('unexpected');
+    expect(await count('/v1/panel/variables/data')).toBe(1);
+    expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
+  });
+
+  it.each([307, 308, 303])('a redeem answered %i is ambiguous (unexpected), sent once, and never re-sent elsewhere', async (status) => {
+    await redirect('GET', '/v1/panel/redemption', status);
+    const error = await failureOf(api.redeem(101));
+    expect(error).toMatchObject({ kind: 'unexpected', status, endpoint: '/v1/panel/redemption' });
+    expect(error.message).toBe(
+      `The panel at ${panelHost()} answered the redemption with a redirect; the request was not sent on anywhere else. ` +
+        'It may or may not have gone through: check your redemption history before trying again.',
+    );
+    expect(elsewhere.requests).toEqual([]);
+    expect(elsewhere.state.balance).toBe(2500);
+    expect(await count('/v1/panel/redemption')).toBe(1);
+  });
+});
+
 describe('the token never reaches a message', () => {
   it('a server message echoing the token is redacted', async () => {
     await fault({
@@ -416,6 +602,23 @@ describe('the token never reaches a message', () => {
 });
 
 describe('refused before sending', () => {
+  it('variable names that could step out of the path or break the body are refused, with nothing sent', async () => {
+    for (const name of ['.', '..', '', 'A/B', '../rewards', 'FIRST\u0000NAME', 'FIRST_NAME\n', '\u007f', 'A\u0085B']) {
+      const deleted = await failureOf(api.deleteValue(name));
+      expect(deleted.kind, JSON.stringify(name)).toBe('invalid_input');
+      const updated = await failureOf(api.updateValues({ FIRST_NAME: 'Sam', [name]: 'x' }));
+      expect(updated.kind, JSON.stringify(name)).toBe('invalid_input');
+    }
+    expect((await failureOf(api.deleteValue('..'))).message).toBe(
+      '“..” is not a variable name the extension can send. Reload your profile and try again.',
+    );
+    expect((await failureOf(api.deleteValue('A\u0000B'))).message).toContain('“A\uFFFDB”');
+    expect(await recorded()).toHaveLength(0);
+    // Dots inside a name are fine: only a whole `.` or `..` segment is a path step.
+    await failureOf(api.deleteValue('A..B'));
+    expect((await recorded()).map((r) => r.path)).toEqual(['/v1/panel/variables/data/A..B']);
+  });
+
   it('invalid ids, names and values are invalid_input and send nothing', async () => {
     expect((await failureOf(api.redeem(1.5))).kind).toBe('invalid_input');
     expect((await failureOf(api.redeem(-1))).kind).toBe('invalid_input');

@@ -3,7 +3,7 @@
  * Issue 5, point 2: hostile responses. For each of the seven endpoints of the panel API client,
  * fast-check generates 1,000 responses (see ./hostile-bodies.ts: valid bodies, valid bodies with one
  * field mutated, wrong types, nulls, huge strings and arrays, deeply nested junk, non-JSON text,
- * empty bodies; statuses 200, 204, 400, 401, 403, 404, 422, 429, 500, 503; odd headers; dropped
+ * empty bodies; statuses 200, 204, 307, 400, 401, 403, 404, 422, 429, 500, 503; odd headers; dropped
  * connections). Each one is served by the sandbox over real HTTP (a one-shot fault rule) to the
  * real client, and the call must:
  *
@@ -103,7 +103,8 @@ function checkArray(value: unknown, at: string, each: (item: unknown, at: string
 }
 
 function checkBalance(value: unknown, at: string): void {
-  need(value === null || (Number.isSafeInteger(value) && (value as number) >= 0), at, 'null or a points value');
+  // A balance may be negative (a panel may let it go below zero); it is still whole points.
+  need(value === null || Number.isSafeInteger(value), at, 'null or a points value');
 }
 
 function checkOption(o: unknown, at: string): void {
@@ -198,7 +199,11 @@ function checkData(endpoint: EndpointName, data: unknown): void {
 function expectedKind(r: HostileResponse): AppErrorKind {
   if (r.drop) return 'network';
   if (r.status >= 200 && r.status < 300) return 'unexpected';
-  if (r.status === 401 || r.status === 403) return 'unauthorized';
+  if (r.status === 401) return 'unauthorized';
+  // 403 is the panel refusing one action, not the token (design §5).
+  if (r.status === 403) return 'not_allowed';
+  // A redirect without a Location (a write or redeem never follows one) is no answer to use.
+  if (r.status >= 300 && r.status < 400) return 'unexpected';
   if (r.status === 429) return 'rate_limited';
   if (r.status >= 500) return 'server';
   return 'rejected';
@@ -277,7 +282,7 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
     const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new Violation(`the rejection (${what.slice(0, 300)}) is not an AppErrorException`);
   }
-  const { kind, message, field } = error.error;
+  const { kind, message, field, fields } = error.error;
   need(KINDS.has(kind), `kind ${JSON.stringify(kind)}`, 'in the closed set of utils/errors.ts');
   need(isString(message) && message.trim() !== '', `the message ${JSON.stringify(message)}`, 'a non-empty text');
   for (const [name, text] of [
@@ -287,6 +292,20 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
   ] as const) {
     const piece = tokenPiece(text);
     need(piece === undefined, `${name} ${JSON.stringify(text)}`, `free of the token (it carries "${piece}")`);
+  }
+  if (fields !== undefined) {
+    need(isObject(fields) && Object.getPrototypeOf(fields) === Object.prototype, 'error.fields', 'a plain object');
+    const entries = Object.entries(fields);
+    need(entries.length > 0 && entries.length <= 100, `error.fields (${entries.length} names)`, 'between 1 and 100 names');
+    for (const [name, text] of entries) {
+      need(name.trim() !== '' && name.length <= 100, `the field name ${JSON.stringify(name)}`, 'a short non-empty text');
+      need(isString(text) && text.trim() !== '' && text.length <= 300, `error.fields.${name}`, 'a non-empty text of at most 300 characters');
+      for (const [what, value] of [['field name', name], ['field text', text]] as const) {
+        const piece = tokenPiece(value);
+        need(piece === undefined, `the ${what} ${JSON.stringify(value)}`, `free of the token (it carries "${piece}")`);
+      }
+    }
+    need(field !== undefined, 'error.field', 'set when fields are');
   }
   need(kind === expectedKind(r), `kind "${kind}"`, `"${expectedKind(r)}" (design §5)`);
   if ((r.family === 'valid' || r.family === 'valid-huge') && r.status === 200 && !r.drop) {

@@ -6,24 +6,34 @@ import { balanceFromBody, resolveBalance, toPoints } from '../../utils/balance';
 const VAR = 'POINTS_BALANCE';
 
 describe('toPoints', () => {
-  it('accepts non-negative integers and digit strings', () => {
+  it('accepts integers and strings of one', () => {
     expect(toPoints(0)).toBe(0);
     expect(toPoints(2500)).toBe(2500);
     expect(toPoints('2500')).toBe(2500);
     expect(toPoints(' 42 ')).toBe(42);
   });
 
-  it('refuses negatives, fractions, NaN, infinities and non-numbers', () => {
-    for (const value of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '-5', '1.5', '', 'abc', '12abc', true, null, undefined, [1], { points: 1 }, 2 ** 60]) {
+  it('a balance below zero is a balance, not "unknown"', () => {
+    expect(toPoints(-1)).toBe(-1);
+    expect(toPoints(-2500)).toBe(-2500);
+    expect(toPoints('-40')).toBe(-40);
+    expect(toPoints(' -7 ')).toBe(-7);
+    expect(toPoints(-Number.MAX_SAFE_INTEGER)).toBe(-Number.MAX_SAFE_INTEGER);
+    expect(Object.is(toPoints('-0'), 0)).toBe(true);
+    expect(Object.is(toPoints(-0), 0)).toBe(true);
+  });
+
+  it('refuses fractions, NaN, infinities and non-numbers', () => {
+    for (const value of [1.5, -1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '1.5', '-', '--5', '- 5', '+5', '', 'abc', '12abc', true, null, undefined, [1], { points: 1 }, 2 ** 60, -(2 ** 60), '-99999999999999999999']) {
       expect(toPoints(value), String(value)).toBeNull();
     }
   });
 
-  it('never returns anything but null or a non-negative safe integer', () => {
+  it('never returns anything but null or a safe integer', () => {
     fc.assert(
       fc.property(fc.anything(), (value) => {
         const points = toPoints(value);
-        return points === null || (Number.isSafeInteger(points) && points >= 0);
+        return points === null || Number.isSafeInteger(points);
       }),
     );
   });
@@ -35,7 +45,8 @@ describe('balanceFromBody', () => {
     expect(balanceFromBody({ balance: 20, points_balance: 30 })).toBe(20);
     expect(balanceFromBody({ points_balance: 30, reward_points: 40 })).toBe(30);
     expect(balanceFromBody({ reward_points: 40 })).toBe(40);
-    expect(balanceFromBody({ points: 'lots', balance: -3, points_balance: '75' })).toBe(75);
+    expect(balanceFromBody({ points: 'lots', balance: 2.5, points_balance: '75' })).toBe(75);
+    expect(balanceFromBody({ points: 'lots', balance: -3, points_balance: '75' })).toBe(-3);
   });
 
   it('is null without a usable field or for a non-object body', () => {
@@ -92,17 +103,26 @@ describe('resolveBalance (design §2)', () => {
     });
   });
 
-  it('passes over negative, fractional and NaN values to the next source', () => {
-    expect(resolveBalance({ rewards: -5, variables: 1.5, stored: { [VAR]: 'NaN' }, variableName: VAR }).source).toBe(
+  it('passes over fractional and NaN values to the next source', () => {
+    expect(resolveBalance({ rewards: 2.5, variables: 1.5, stored: { [VAR]: 'NaN' }, variableName: VAR }).source).toBe(
       'unknown',
     );
-    expect(resolveBalance({ rewards: Number.NaN, variables: -1, stored: { [VAR]: '12' }, variableName: VAR })).toEqual({
+    expect(resolveBalance({ rewards: Number.NaN, variables: 0.5, stored: { [VAR]: '12' }, variableName: VAR })).toEqual({
       points: 12,
       source: 'stored-variable',
     });
     expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: [12] }, variableName: VAR }).source).toBe(
       'unknown',
     );
+  });
+
+  it('a negative balance is shown from its source, never as unknown', () => {
+    expect(resolveBalance({ rewards: -5, variables: 10, stored: null, variableName: VAR })).toEqual({ points: -5, source: 'rewards' });
+    expect(resolveBalance({ rewards: null, variables: -1, stored: null, variableName: VAR })).toEqual({ points: -1, source: 'variables' });
+    expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: '-300' }, variableName: VAR })).toEqual({
+      points: -300,
+      source: 'stored-variable',
+    });
   });
 
   it('zero is a balance, not a missing one', () => {

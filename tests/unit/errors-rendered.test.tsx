@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { errorText } from '../../components/options/error-text';
 import { HistorySection } from '../../components/options/HistorySection';
 import { createPanelApi } from '../../utils/api/client';
 import { APP_ERROR_KINDS, AppErrorException, appError, type AppError } from '../../utils/errors';
@@ -26,6 +27,8 @@ const HOSTILE: Array<[string, FaultRule]> = [
   ['a 422 with a long message', { status: 422, body: JSON.stringify({ message: 'No. '.repeat(500) }) }],
   ['a 429', { status: 429, headers: { 'Retry-After': '3600' } }],
   ['a 401', { status: 401 }],
+  ['a 403 with the panel\'s message', { status: 403, body: JSON.stringify({ message: 'Rewards are closed for your country.' }) }],
+  ['a Laravel-style 422', { status: 422, body: JSON.stringify({ message: 'The given data was invalid.', errors: { FIRST_NAME: ['Too long.'] } }) }],
   ['a dropped connection', { drop: true }],
 ];
 
@@ -86,3 +89,15 @@ describe('the options page', () => {
 function fail(label: string): never {
   throw new Error(`no alert yet for ${label}`);
 }
+
+describe('not allowed (403)', () => {
+  it('the options page adds what to do to the panel\'s own message, once', () => {
+    const own = generated.find(([label]) => label.startsWith('a 403'))![1];
+    expect(own).toMatchObject({ kind: 'not_allowed', message: 'Rewards are closed for your country.' });
+    expect(errorText(own)).toBe(
+      'Rewards are closed for your country. If you think this should be allowed, contact your panel’s support.',
+    );
+    const fallback = errorText(appError('not_allowed', 'The panel does not allow this action for your account (HTTP 403). If you think this should be allowed, contact your panel’s support.'));
+    expect(fallback.match(/contact your panel’s support/g)).toHaveLength(1);
+  });
+});

@@ -40,7 +40,7 @@ export type Family =
   /** Text that is not strict JSON (checked). */
   | 'non-json'
   | 'empty'
-  /** An error-style body: `message`, `error` and `field` of any type, often carrying the token. */
+  /** An error-style body: `message`, `error`, `field` and Laravel's `errors` of any type, often carrying the token. */
   | 'error-body';
 
 export const FAMILIES: readonly Family[] = [
@@ -57,7 +57,7 @@ export const FAMILIES: readonly Family[] = [
   'error-body',
 ];
 
-export const STATUSES = [200, 204, 400, 401, 403, 404, 422, 429, 500, 503] as const;
+export const STATUSES = [200, 204, 307, 400, 401, 403, 404, 422, 429, 500, 503] as const;
 
 export interface HostileResponse {
   family: Family;
@@ -632,11 +632,35 @@ function nonJson(endpoint: EndpointName, token: string): fc.Arbitrary<string> {
     .filter((t) => t.trim() !== '' && !parsesAsJson(t));
 }
 
+/**
+ * Laravel-style `errors` (`{NAME: ["…"]}`) and hostile variations of it: names that are empty,
+ * nested (`HOBBIES.0`), `__proto__` or carry the token; texts of any type; not an object at all.
+ */
+function validationErrors(token: string): fc.Arbitrary<Json> {
+  const name = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('FIRST_NAME', 'HOBBIES.0', 'HOBBIES.1', '__proto__', 'constructor', '', ' ') },
+    { weight: 2, arbitrary: text(token) },
+  );
+  const texts = fc.oneof(
+    { weight: 4, arbitrary: fc.array(fc.oneof(text(token), tokenText(token), junk(token)), { maxLength: 4 }) as fc.Arbitrary<Json> },
+    { weight: 1, arbitrary: junk(token) },
+  );
+  const object = fc.array(fc.tuple(name, texts), { maxLength: 8 }).map((entries) => {
+    const out: Record<string, Json> = {};
+    for (const [key, value] of entries) defineOwn(out, key, value);
+    return out as Json;
+  });
+  return fc.oneof({ weight: 4, arbitrary: object }, { weight: 1, arbitrary: junk(token) });
+}
+
 function errorBody(token: string): fc.Arbitrary<Json> {
   const value = fc.oneof(text(token), tokenText(token), junk(token));
   // One huge value at most, so that the body stays within what the sandbox accepts as a fault.
   const message = fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: hugeString(token) });
-  return fc.record({ message, error: value, field: value, code: junk(token) }, { requiredKeys: [] }) as fc.Arbitrary<Json>;
+  return fc.record(
+    { message, error: value, field: value, errors: validationErrors(token), code: junk(token) },
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<Json>;
 }
 
 function bodyOf(endpoint: EndpointName, token: string): fc.Arbitrary<{ family: Family; body: string }> {

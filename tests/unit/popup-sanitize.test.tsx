@@ -60,4 +60,20 @@ describe('sanitizeHtml', () => {
     hook(other);
     expect(other.hasAttribute('target')).toBe(false);
   });
+
+  it('treats an image map\'s <area href> as the link it is', async () => {
+    await sanitizeHtml('');
+    const hook = purify.hooks.get('afterSanitizeAttributes')!;
+    const area = document.createElement('area');
+    area.setAttribute('href', 'https://brand.example/map');
+    area.setAttribute('target', '_top');
+    area.setAttribute('rel', 'opener');
+    hook(area);
+    expect(area.getAttribute('target')).toBe('_blank');
+    expect(area.getAttribute('rel')).toBe('noopener noreferrer');
+
+    const noHref = document.createElement('area');
+    hook(noHref);
+    expect(noHref.hasAttribute('target')).toBe(false);
+  });
 });

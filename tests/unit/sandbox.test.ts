@@ -242,10 +242,32 @@ describe('sandbox: variables', () => {
     [{ HOBBIES: ['131'] }, 'Variable HOBBIES expects an array of option ids (integers)', 'HOBBIES'],
     [{ HOBBIES: [131, 131] }, 'Option 131 is given more than once for HOBBIES', 'HOBBIES'],
     [{ HOBBIES: [131, 135] }, 'Option 135 (None of these) is exclusive and cannot be combined with other options for HOBBIES', 'HOBBIES'],
-  ])('refuses %j with 422', async (body, message, field) => {
+  ])('refuses %j with 422, Laravel-style', async (body, message, field) => {
     const reply = await writeVariables(body);
     expect(reply.status).toBe(422);
-    expect(reply.body).toEqual({ message, field });
+    expect(reply.body).toEqual({ message, errors: { [field]: [message] } });
+  });
+
+  it('names every refused entry at once, as Laravel does', async () => {
+    const reply = await writeVariables({ FIRST_NAME: 42, EDUCATION: 183, BIRTH_DATE: '2023-02-29', PANELIST_COUNTRY: 'DE' });
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual({
+      message: 'Variable FIRST_NAME expects a text value (string) (and 2 more errors)',
+      errors: {
+        FIRST_NAME: ['Variable FIRST_NAME expects a text value (string)'],
+        BIRTH_DATE: ['2023-02-29 is not a valid date for BIRTH_DATE'],
+        PANELIST_COUNTRY: ['Variable PANELIST_COUNTRY is not writable'],
+      },
+    });
+    const two = await writeVariables({ EMPLOYMENT: 99, NICKNAME: 'x' });
+    expect(two.body.message).toBe('Option 99 is not offered for EMPLOYMENT (and 1 more error)');
+  });
+
+  it('keeps a body key like __proto__ a name in its refusal', async () => {
+    const reply = await call('/v1/panel/variables/data', { method: 'POST', body: '{"__proto__": "x", "FIRST_NAME": "Sam"}' });
+    expect(reply.status).toBe(422);
+    expect(Object.keys(reply.body.errors as object)).toEqual(['__proto__']);
+    expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
   });
 
   it('changes nothing when any entry is refused', async () => {

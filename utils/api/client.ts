@@ -53,6 +53,28 @@ function invalid(message: string, field?: string): AppErrorException {
   return new AppErrorException(appError('invalid_input', message, field ? { field } : {}));
 }
 
+/**
+ * Whether a variable name may go into the delete path or the update body. `.` and `..` would be
+ * read as path steps (`/data/..` is `/variables/`), a `/` would start another segment, and
+ * control characters have no place in a name.
+ */
+export function isSendableName(name: unknown): name is string {
+  return (
+    typeof name === 'string' &&
+    name.trim() !== '' &&
+    name !== '.' &&
+    name !== '..' &&
+    !name.includes('/') &&
+    !/[\u0000-\u001f\u007f-\u009f]/.test(name)
+  );
+}
+
+/** A refused name as it can be shown: control characters made visible, at most 40 characters. */
+export function shownName(name: unknown): string {
+  const text = String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
 function isVariableValue(value: unknown): value is VariableValue {
   if (typeof value === 'string') return true;
   if (typeof value === 'number') return Number.isFinite(value);
@@ -148,6 +170,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
         }
         const names = Object.keys(values);
         for (const name of names) {
+          if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
           if (!isVariableValue(values[name])) {
             throw invalid(t('apiValueUnsendable', name), name);
           }
@@ -163,6 +186,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
     deleteValue: (name) =>
       guard(async () => {
         if (typeof name !== 'string' || name.trim() === '') throw invalid(t('apiChooseVariable'));
+        if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
         const path = `${ENDPOINTS.variablesData}/${encodeURIComponent(name)}`;
         try {
           const body = await http.request({ method: 'DELETE', path, kind: 'write' });

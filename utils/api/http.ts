@@ -16,6 +16,11 @@ import { unexpectedResponse } from './schemas';
  *   unreadable), otherwise it fails at once with `rate_limited` and `retryAfterSeconds`;
  * - writes and redeems are sent exactly once, whatever happens: a redeem is never retried blindly.
  * - 401/403 and other 4xx are never retried.
+ *
+ * Redirects (design §5): a write or redeem is sent with `redirect: 'manual'`, because fetch would
+ * re-send its body on a 307/308 to wherever the panel points; any redirect answer to one is refused
+ * as `unexpected` (the request reached the panel, so a redeem's outcome is unknown). A read may
+ * follow a redirect within the panel's origin; one that ends at another origin is refused.
  */
 
 export type RequestKind = 'read' | 'write' | 'redeem';
@@ -59,6 +64,10 @@ export const UNAUTHORIZED_MESSAGE = t('httpTokenNotAccepted');
 
 /** Longest server message passed on to the panelist. */
 const MAX_SERVER_MESSAGE = 300;
+/** Most per-field texts taken from a Laravel-style `errors` object; a profile has far fewer. */
+const MAX_FIELDS = 100;
+/** Longest variable name taken from an `errors` object. */
+const MAX_FIELD_NAME = 100;
 /** Backoff delays never exceed this, whatever the configuration. */
 const MAX_BACKOFF_MS = 30_000;
 
@@ -122,6 +131,9 @@ function redact(text: string, token: string): string {
 function redactError(error: AppError, token: string): AppError {
   const out: AppError = { ...error, message: redact(error.message, token) };
   if (out.field !== undefined) out.field = redact(out.field, token);
+  if (out.fields !== undefined) {
+    out.fields = Object.fromEntries(Object.entries(out.fields).map(([name, text]) => [redact(name, token), redact(text, token)]));
+  }
   return out;
 }
 
@@ -136,30 +148,90 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
- * The server's human message and field from an error body, when it has them. The token is
- * redacted before anything is cut, or a cut through it would leave a piece no later check finds.
+ * A server text fit for a status line: the token redacted before anything is cut (a cut through
+ * it would leave a piece no later check finds), whitespace collapsed, at most `max` characters.
  */
-function serverDetail(text: string, token: string): { message?: string; field?: string } {
+function tidy(raw: string, token: string, max: number): string {
+  const text = redact(raw, token).replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * Laravel-style validation texts, `errors: {NAME: ["…", "…"]}`: each name with its texts joined.
+ * A nested key (`HOBBIES.0`) belongs to its variable (`HOBBIES`). Anything that is not an object
+ * of strings or lists of strings is passed over; undefined when nothing usable is there.
+ */
+function fieldTexts(errors: unknown, token: string): Record<string, string> | undefined {
+  if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
+  const texts = new Map<string, string[]>();
+  let seen = 0;
+  for (const key in errors) {
+    if (!Object.hasOwn(errors, key)) continue;
+    if ((seen += 1) > MAX_FIELDS) break;
+    const name = tidy(key.split('.')[0] ?? '', token, MAX_FIELD_NAME);
+    const raw = (errors as Record<string, unknown>)[key];
+    const list = (Array.isArray(raw) ? raw.slice(0, MAX_FIELDS) : [raw]).filter((x): x is string => typeof x === 'string');
+    const parts = list.map((text) => tidy(text, token, MAX_SERVER_MESSAGE)).filter(Boolean);
+    if (!name || parts.length === 0) continue;
+    texts.set(name, [...(texts.get(name) ?? []), ...parts]);
+  }
+  if (texts.size === 0) return undefined;
+  // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
+  return Object.fromEntries([...texts].map(([name, parts]) => [name, tidy(parts.join(' '), token, MAX_SERVER_MESSAGE)]));
+}
+
+interface ServerDetail {
+  message?: string;
+  field?: string;
+  fields?: Record<string, string>;
+}
+
+/** The server's human message, field and per-field texts from an error body, when it has them. */
+function serverDetail(text: string, token: string): ServerDetail {
   const parsed = parseJson(text);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return {};
-  const body = parsed.value as { message?: unknown; field?: unknown; error?: unknown };
+  const body = parsed.value as { message?: unknown; field?: unknown; error?: unknown; errors?: unknown };
   const raw = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
-  // Collapse whitespace (no line breaks or markup layout in a status line) and cap the length.
-  let message = redact(raw, token).replace(/\s+/g, ' ').trim();
+  const fields = fieldTexts(body.errors, token);
+  const [firstField, firstText] = Object.entries(fields ?? {})[0] ?? [];
+  let message = tidy(raw, token, MAX_SERVER_MESSAGE);
   if (message.toLowerCase() === 'success') message = '';
-  if (message.length > MAX_SERVER_MESSAGE) message = `${message.slice(0, MAX_SERVER_MESSAGE - 1)}…`;
-  const field = typeof body.field === 'string' && body.field.trim() !== '' ? redact(body.field, token).trim().slice(0, MAX_SERVER_MESSAGE) : undefined;
-  return { ...(message ? { message } : {}), ...(field ? { field } : {}) };
+  // Without a top-level message, the first field's own text says best what was wrong.
+  if (!message && firstText) message = firstText;
+  const named = typeof body.field === 'string' ? tidy(body.field, token, MAX_FIELD_NAME) : '';
+  const field = named || firstField;
+  return { ...(message ? { message } : {}), ...(field ? { field } : {}), ...(fields ? { fields } : {}) };
 }
 
 type Attempt =
   | { type: 'response'; status: number; text: string; headers: Headers }
+  /**
+   * A redirect answer to a write or redeem (not followed; a browser hides its status and
+   * Location), or a read that ended at another origin `to`.
+   */
+  | { type: 'redirected'; status?: number; to?: string }
   | { type: 'timeout' }
   | { type: 'network' };
 
 /** Whether a read may try again after this attempt (429 is handled on its own). */
 function retryable(attempt: Attempt): boolean {
+  if (attempt.type === 'redirected') return false;
   return attempt.type !== 'response' || attempt.status >= 500;
+}
+
+/** A redirect status that `redirect: 'manual'` hands back instead of following (304 is not one). */
+function isRedirectStatus(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
+/** The origin of the URL a response came from, or undefined when it is not given or unreadable. */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createHttp(config: HttpConfig): HttpClient {
@@ -178,6 +250,7 @@ export function createHttp(config: HttpConfig): HttpClient {
   const baseDelay = Math.max(0, config.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
   const maxRetryAfter = config.maxRetryAfterSeconds ?? HTTP_DEFAULTS.maxRetryAfterSeconds;
   const origin = new URL(base).origin;
+  const host = new URL(base).host;
 
   function url(req: HttpRequest): string {
     const query = req.query && Object.keys(req.query).length > 0 ? `?${new URLSearchParams(req.query)}` : '';
@@ -198,6 +271,7 @@ export function createHttp(config: HttpConfig): HttpClient {
     };
     const hasBody = req.body !== undefined;
     if (hasBody) headers['Content-Type'] = 'application/json';
+    const follow = req.kind === 'read';
     try {
       // ofetch with its own retries, time-out and error throwing switched off: the policy above is
       // ours. The body is read as text (inside the time-out) and parsed strictly below.
@@ -209,10 +283,17 @@ export function createHttp(config: HttpConfig): HttpClient {
         ignoreResponseError: true,
         retry: false,
         signal: controller.signal,
-        redirect: 'follow',
+        redirect: follow ? 'follow' : 'manual',
         credentials: 'omit',
         cache: 'no-store',
       });
+      // Browsers hide a manual redirect behind an opaque response (status 0, no Location);
+      // Node's fetch gives the 3xx itself.
+      if (!follow && (response.type === 'opaqueredirect' || isRedirectStatus(response.status))) {
+        return { type: 'redirected', ...(response.status ? { status: response.status } : {}) };
+      }
+      const landed = originOf(response.url);
+      if (landed !== undefined && landed !== origin) return { type: 'redirected', to: landed };
       return {
         type: 'response',
         status: response.status,
@@ -250,8 +331,19 @@ export function createHttp(config: HttpConfig): HttpClient {
         { endpoint },
       );
     }
+    if (result.type === 'redirected') return redirected(req, endpoint, result);
     const { status } = result;
-    if (status === 401 || status === 403) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
+    if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
+    if (status === 403) {
+      // Not a rejected token: the panel refuses this one action and the session stays (design §5).
+      const detail = serverDetail(result.text, token);
+      return appError('not_allowed', detail.message ?? t('httpNotAllowed'), {
+        status,
+        endpoint,
+        ...(detail.field ? { field: detail.field } : {}),
+        ...(detail.fields ? { fields: detail.fields } : {}),
+      });
+    }
     if (status === 429) {
       const when =
         retryAfterSeconds !== undefined
@@ -273,6 +365,7 @@ export function createHttp(config: HttpConfig): HttpClient {
         status,
         endpoint,
         ...(detail.field ? { field: detail.field } : {}),
+        ...(detail.fields ? { fields: detail.fields } : {}),
       });
     }
     if (status >= 500) {
@@ -286,6 +379,20 @@ export function createHttp(config: HttpConfig): HttpClient {
     }
     // 1xx/3xx that fetch did not resolve itself.
     return unexpectedResponse(endpoint, `HTTP ${status}`, status).error;
+  }
+
+  /**
+   * A redirect is refused, named by the panel's host. `unexpected`, not `rejected`: the request
+   * reached the panel, so for a redeem nothing proves that no points were spent.
+   */
+  function redirected(req: HttpRequest, endpoint: string, result: { status?: number; to?: string }): AppError {
+    const extra = { endpoint, ...(result.status ? { status: result.status } : {}) };
+    if (req.kind === 'redeem') {
+      return appError('unexpected', `${t('httpRedeemRedirected', host)} ${t('httpMayHaveGoneThrough')}`, extra);
+    }
+    if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', host), extra);
+    // A read is only refused once it landed somewhere, so `to` is known.
+    return appError('unexpected', t('httpReadRedirected', host, result.to ? new URL(result.to).host : ''), extra);
   }
 
   async function run(req: HttpRequest): Promise<unknown> {

@@ -1,0 +1,101 @@
+/**
+ * Issue 10, point 4: a balance below zero (a panel that takes points back) is shown as negative
+ * everywhere it is formatted or compared, never as "unknown", never as zero.
+ */
+import { render } from 'preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ConfirmDialog } from '../../components/popup/ConfirmDialog';
+import { updateBadge } from '../../entrypoints/background/badge';
+import { compactPoints } from '../../utils/format';
+import { filterRewards, rewardProgress, sortRewards } from '../../utils/reward-view';
+import { rewardsItem, sessionItem } from '../../utils/storage-items';
+import { CONNECTED, getByRole, giftCard, ledger, mount, seed, unmount, waitFor } from './popup-fixtures';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(() => unmount());
+
+const amazon = giftCard(1, 'Amazon $5', 500);
+const free = giftCard(2, 'Free sticker', 0);
+
+describe('compactPoints (the badge text)', () => {
+  it('keeps the sign of a balance below zero', () => {
+    expect(compactPoints(-1)).toBe('-1');
+    expect(compactPoints(-950)).toBe('-950');
+    expect(compactPoints(-1250)).toBe('-1.2k');
+    expect(compactPoints(-12_500)).toBe('-12k');
+    expect(compactPoints(-2_300_000)).toBe('-2.3M');
+    expect(compactPoints(-0)).toBe('0');
+    expect(compactPoints(-0.5)).toBe('0');
+  });
+
+  it('is unchanged for zero and above', () => {
+    expect(compactPoints(0)).toBe('0');
+    expect(compactPoints(950)).toBe('950');
+    expect(compactPoints(1250)).toBe('1.2k');
+  });
+});
+
+describe('reward progress with a negative balance', () => {
+  it('needs the cost plus what is owed, and covers nothing', () => {
+    expect(rewardProgress(-100, 500)).toEqual({ ratio: 0, affordable: false, missing: 600 });
+  });
+
+  it('a free reward is not affordable while points are owed', () => {
+    expect(rewardProgress(-100, 0)).toEqual({ ratio: 0, affordable: false, missing: 100 });
+    expect(rewardProgress(0, 0)).toEqual({ ratio: 1, affordable: true, missing: 0 });
+  });
+
+  it('sorting and the affordable-only filter treat it as a balance', () => {
+    expect(sortRewards([amazon, free], -100).map((r) => r.name)).toEqual(['Free sticker', 'Amazon $5']);
+    expect(filterRewards([amazon, free], '', true, -100)).toEqual([]);
+  });
+});
+
+describe('the toolbar badge', () => {
+  it('shows a negative balance with its sign', async () => {
+    await sessionItem.setValue(CONNECTED);
+    await rewardsItem.setValue({ data: { rewards: [], balance: { points: -1250, source: 'rewards' } }, fetchedAt: Date.now() });
+    await updateBadge();
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('-1.2k');
+  });
+});
+
+describe('the popup', () => {
+  it('shows the negative balance in the header, and what each reward still needs', async () => {
+    await seed({ rewards: [amazon], balance: -100 });
+    const root = mount();
+    const header = await waitFor(() => root.querySelector('.hdr-balance') ?? fail('no balance'));
+    expect(header.textContent).toBe('-100 points');
+    expect(root.textContent).not.toContain('unknown');
+    expect(root.textContent).toContain('You need 600 more points');
+    const bar = root.querySelector('progress')!;
+    expect(bar.getAttribute('value')).toBe('0');
+    expect(bar.getAttribute('aria-label')).toBe('0 of 500 points');
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says the balance after a redemption is negative when it is', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('done', { balanceAfter: -20 }) });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    expect(outcome.textContent).toContain('Your balance is now -20 points.');
+  });
+});
+
+describe('the confirmation dialog', () => {
+  it('states a negative balance after redeeming as negative, not unknown', () => {
+    const host = document.createElement('div');
+    document.body.append(host);
+    render(<ConfirmDialog reward={amazon} balance={-100} busy={false} error={null} onConfirm={() => {}} onCancel={() => {}} />, host);
+    expect(host.querySelector('#confirm-text')?.textContent).toBe('Redeem Amazon $5 for 500 points? Your balance will be -600 points.');
+    render(null, host);
+    host.remove();
+  });
+});
+
+function fail(what: string): never {
+  throw new Error(what);
+}
