@@ -12,6 +12,9 @@ import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
 import { SectionFeedback } from './SectionFeedback';
 
+/** The fragment that opens this page at the history (`options.html#history`). */
+export const HISTORY_ID = 'history';
+
 /** Rows rendered per step: thousands of redemptions would otherwise make the page sluggish. */
 export const PAGE_SIZE = 50;
 
@@ -31,6 +34,7 @@ export function HistorySection() {
   const refreshing = useSignal(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
 
   async function refresh(force: boolean) {
     refreshing.value = true;
@@ -44,6 +48,22 @@ export function HistorySection() {
 
   useEffect(() => {
     void refresh(false);
+  }, []);
+
+  // The popup's "History" opens this page at #history (issue 14): the section is rendered only
+  // once the session is read, after the browser's own jump to the fragment, so it is done here.
+  useEffect(() => {
+    const go = () => {
+      if (location.hash !== `#${HISTORY_ID}`) return;
+      requestAnimationFrame(() => {
+        const heading = headingRef.current;
+        heading?.focus({ preventScroll: true });
+        heading?.closest('section')?.scrollIntoView?.({ block: 'start' });
+      });
+    };
+    go();
+    addEventListener('hashchange', go);
+    return () => removeEventListener('hashchange', go);
   }, []);
 
   const entries = history.value?.data;
@@ -79,9 +99,11 @@ export function HistorySection() {
   }
 
   return (
-    <section class="card" aria-labelledby="history-heading">
+    <section class="card" id={HISTORY_ID} aria-labelledby="history-heading">
       <div class="section-head">
-        <h2 id="history-heading">{t('historyHeading')}</h2>
+        <h2 id="history-heading" ref={headingRef} tabIndex={-1}>
+          {t('historyHeading')}
+        </h2>
         <button type="button" ref={buttonRef} disabled={refreshing.value} onClick={() => refresh(true)}>
           {t('refreshHistory')}
         </button>
