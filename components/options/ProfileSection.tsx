@@ -42,6 +42,7 @@ export function ProfileSection() {
   const reloading = useSignal(false);
   const formRef = useRef<HTMLFormElement>(null);
   const reloadRef = useRef<HTMLButtonElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
   const saveStatus = useSignal('');
   const saveAlert = useSignal('');
@@ -263,13 +264,15 @@ export function ProfileSection() {
   return (
     <section class="card" aria-labelledby="profile-heading">
       <div class="section-head">
-        <h2 id="profile-heading">{t('profileHeading')}</h2>
+        <h2 id="profile-heading" ref={headingRef} tabIndex={-1}>
+          {t('profileHeading')}
+        </h2>
         <button type="button" ref={reloadRef} disabled={loading} onClick={() => reload(true)}>
           {t(loading ? 'loading' : 'reloadProfile')}
         </button>
       </div>
       <p class="muted">{t('profileIntro')}</p>
-      <DraftDiscardedNotice />
+      <DraftDiscardedNotice onDismissed={() => headingRef.current?.focus()} />
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {body}
     </section>

@@ -338,6 +338,7 @@ describe('failures and notices', () => {
     expect(notice.textContent).toContain('3 unsaved profile changes were discarded: they were made for the account connected before.');
     await click(button('Dismiss this notice'));
     expect(q('.notice')).toBeNull();
+    expect(document.activeElement).toBe(q('#profile-heading'));
     expect(await draftDiscardedItem.getValue()).toBeNull();
   });
 
