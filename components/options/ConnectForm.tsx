@@ -87,7 +87,6 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     if (!result.ok) {
       const stepKey = result.error.kind === 'permission_denied' ? 'stepAllowAccess' : NEXT_STEP[result.error.kind];
       const step = stepKey && t(stepKey);
-      if (result.error.kind === 'network' && builtIn && url !== settings.apiBaseUrl) advanced.value = true;
       // The generic refusal says to reconnect on this very page; here the useful news is that this
       // key was refused, by the panel named as the panelist knows it.
       // The typed key stays in the field so a typo in the address does not cost re-pasting it.
