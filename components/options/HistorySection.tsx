@@ -52,13 +52,17 @@ export function HistorySection() {
 
   // The popup's "History" opens this page at #history (issue 14): the section is rendered only
   // once the session is read, after the browser's own jump to the fragment, so it is done here.
+  const goingToHistory = useRef(false);
+  const scrollToHistory = () => headingRef.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
   useEffect(() => {
     const go = () => {
       if (location.hash !== `#${HISTORY_ID}`) return;
+      goingToHistory.current = true;
       requestAnimationFrame(() => {
-        const heading = headingRef.current;
-        heading?.focus({ preventScroll: true });
-        heading?.closest('section')?.scrollIntoView?.({ block: 'start' });
+        headingRef.current?.focus({ preventScroll: true });
+        scrollToHistory();
+        // With the rows already shown, this scroll is the last one.
+        if (history.value?.data) goingToHistory.current = false;
       });
     };
     go();
@@ -68,6 +72,13 @@ export function HistorySection() {
 
   const entries = history.value?.data;
   const sorted = useMemo(() => (entries ? newestFirst(entries) : []), [entries]);
+  // Before its rows arrive the page may be too short to bring the section to the top; once they
+  // are in, it is scrolled there again, unless the panelist has moved on meanwhile.
+  useEffect(() => {
+    if (!entries || !goingToHistory.current) return;
+    goingToHistory.current = false;
+    if (document.activeElement === headingRef.current) scrollToHistory();
+  }, [entries]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
   const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
