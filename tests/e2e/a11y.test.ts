@@ -234,6 +234,11 @@ describe('in German', () => {
     await options.locator('.history-row').first().waitFor();
     await options.getByRole('heading', { name: 'Ihr Profil' }).waitFor();
     expect(await options.locator('.history-row .state').allTextContents()).toContain('Abgeschlossen');
+    // One word per concept (issue 14): "Einstellungen" is this page, an answer is removed with
+    // "Antwort entfernen", and no developer words.
+    const text = await options.locator('body').innerText();
+    expect(text).not.toMatch(/Zugangstoken|API-Basis|Token|Voreinstellungen|Optionen|Löschen|HTTP/);
+    expect(await options.getByRole('button', { name: /^Antwort entfernen / }).count()).toBeGreaterThan(0);
     await audit(options, 'options', 'German, loaded');
 
     const popup = await openAudited(german.context, german.extensionId, 'popup.html');
