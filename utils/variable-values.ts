@@ -102,7 +102,8 @@ export function validateValue(def: Shape, value: unknown): string | null {
     case 'date': {
       if (typeof value !== 'string' || !isValidDate(value)) return t('valDate');
       const year = Number(value.slice(0, 4));
-      return year < DATE_YEARS.min || year > DATE_YEARS.max ? t('valDateRange', DATE_YEARS.min, DATE_YEARS.max) : null;
+      if (year < DATE_YEARS.min) return t('valDateTooEarly', DATE_YEARS.min);
+      return year > DATE_YEARS.max ? t('valDateTooLate', DATE_YEARS.max) : null;
     }
     case 'single':
       return offered(def, value) ? null : t('valChooseOne');

@@ -16,12 +16,15 @@ interface Props {
   onConnected(origin: string): void;
 }
 
-const BUILD = checkBaseUrl(settings.apiBaseUrl);
-const BUILD_ORIGIN = BUILD.ok ? BUILD.origin : '';
+/** The origin of the panel this build was made for (granted at install), or '' when it has none. */
+function buildOrigin(): string {
+  const build = checkBaseUrl(settings.apiBaseUrl);
+  return build.ok ? build.origin : '';
+}
 
 /** Must run inside the click's task: browsers only grant host access on a user gesture. */
-function requestHostAccess(origin: string): Promise<boolean> {
-  if (origin === BUILD_ORIGIN) return Promise.resolve(true);
+function requestHostAccess(origin: string, builtIn: string): Promise<boolean> {
+  if (origin === builtIn) return Promise.resolve(true);
   try {
     return browser.permissions.request({ origins: [hostPermissionPattern(origin)] }).catch(() => false);
   } catch {
@@ -35,8 +38,12 @@ const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
   invalid_input: 'stepConnectInvalid',
 };
 
-/** Base URL and access token, checked here first and then by the background with a real call. */
+/**
+ * The panelist's personal key (the API token) and, behind "Advanced" when the build knows the panel,
+ * its address; checked here first and then by the background with a real call.
+ */
 export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
+  const builtIn = buildOrigin();
   const baseUrl = useSignal(initialBaseUrl);
   // Development builds (npm start) carry the sandbox's token; release builds carry none.
   const token = useSignal(settings.devToken);
@@ -44,6 +51,8 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
   const tokenError = useSignal('');
   const formError = useSignal('');
   const busy = useSignal(false);
+  // The address stays open once it differs from the build's, so what will be used is in view.
+  const advanced = useSignal(Boolean(builtIn) && initialBaseUrl !== settings.apiBaseUrl);
   const urlRef = useRef<HTMLInputElement>(null);
   const tokenRef = useRef<HTMLInputElement>(null);
   const errorRef = useRef<HTMLParagraphElement>(null);
@@ -56,10 +65,12 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     const secret = token.value.trim();
     urlError.value = checked.ok ? '' : checked.message;
     tokenError.value = secret ? '' : t('enterAccessToken');
-    if (!checked.ok) return urlRef.current?.focus();
+    // A wrong address is shown even when it sits behind "Advanced".
+    if (!checked.ok) advanced.value = true;
     if (!secret) return tokenRef.current?.focus();
+    if (!checked.ok) return focusLater(() => urlRef.current);
     // Nothing may be awaited before this call, or the browser no longer sees a user gesture.
-    const access = requestHostAccess(checked.origin);
+    const access = requestHostAccess(checked.origin, builtIn);
     void connect(access, checked.baseUrl, checked.origin, secret);
   }
 
@@ -76,12 +87,11 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     if (!result.ok) {
       const stepKey = result.error.kind === 'permission_denied' ? 'stepAllowAccess' : NEXT_STEP[result.error.kind];
       const step = stepKey && t(stepKey);
-      // The generic refusal says to reconnect on this very page; here the useful news is which
-      // server refused the token.
-      const error =
-        result.error.kind === 'unauthorized' ? { ...result.error, message: t('tokenRefusedBy', origin) } : result.error;
-      // The typed token stays in the field so a typo in the URL does not cost re-pasting it.
-      formError.value = errorText(error, step);
+      // The generic refusal says to reconnect on this very page; here the useful news is that this
+      // key was refused, by the panel named as the panelist knows it.
+      // The typed key stays in the field so a typo in the address does not cost re-pasting it.
+      formError.value =
+        result.error.kind === 'unauthorized' ? `${t('tokenRefusedBy', settings.panelName)} ${step}` : errorText(result.error, step);
       focusLater(() => errorRef.current);
       return;
     }
@@ -89,35 +99,49 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     onConnected(result.data.origin || origin);
   }
 
+  const urlField = (
+    <div class="field">
+      <label for="api-base-url">{t('apiBaseUrl')}</label>
+      <input
+        id="api-base-url"
+        ref={urlRef}
+        class="input"
+        type="url"
+        inputMode="url"
+        autocomplete="url"
+        spellcheck={false}
+        value={baseUrl.value}
+        aria-invalid={urlError.value ? true : undefined}
+        aria-describedby={urlError.value ? 'api-base-url-error' : 'api-base-url-hint'}
+        onInput={(e) => (baseUrl.value = e.currentTarget.value)}
+      />
+      {urlError.value ? (
+        <p id="api-base-url-error" class="field-error" role="alert">
+          {urlError.value}
+        </p>
+      ) : (
+        <p id="api-base-url-hint" class="hint">
+          {builtIn ? t('addressHintBuild', settings.panelName) : t('apiBaseUrlHint')}
+        </p>
+      )}
+    </div>
+  );
+
   return (
     <form class="connect-form" onSubmit={submit} noValidate aria-labelledby="connection-heading">
       <div class="field">
-        <label for="api-base-url">{t('apiBaseUrl')}</label>
-        <input
-          id="api-base-url"
-          ref={urlRef}
-          class="input"
-          type="url"
-          inputMode="url"
-          autocomplete="url"
-          spellcheck={false}
-          value={baseUrl.value}
-          aria-invalid={urlError.value ? true : undefined}
-          aria-describedby={urlError.value ? 'api-base-url-error' : 'api-base-url-hint'}
-          onInput={(e) => (baseUrl.value = e.currentTarget.value)}
-        />
-        {urlError.value ? (
-          <p id="api-base-url-error" class="field-error" role="alert">
-            {urlError.value}
-          </p>
-        ) : (
-          <p id="api-base-url-hint" class="hint">
-            {t('apiBaseUrlHint')}
-          </p>
-        )}
-      </div>
-      <div class="field">
         <label for="access-token">{t('accessToken')}</label>
+        <p id="access-token-hint" class="hint">
+          {t('tokenHint', settings.panelName)}
+          {settings.tokenHelpUrl && (
+            <>
+              {' '}
+              <a href={settings.tokenHelpUrl} target="_blank" rel="noopener noreferrer">
+                {t('tokenHelpLink')}
+              </a>
+            </>
+          )}
+        </p>
         <input
           id="access-token"
           ref={tokenRef}
@@ -128,7 +152,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
           spellcheck={false}
           value={token.value}
           aria-invalid={tokenError.value ? true : undefined}
-          aria-describedby={tokenError.value ? 'access-token-error' : undefined}
+          aria-describedby={tokenError.value ? 'access-token-hint access-token-error' : 'access-token-hint'}
           onInput={(e) => (token.value = e.currentTarget.value)}
         />
         {tokenError.value && (
@@ -137,6 +161,15 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
           </p>
         )}
       </div>
+      {builtIn ? (
+        // The build knows the panel: the address is there for the rare panelist told to change it.
+        <details class="advanced" open={advanced.value} onToggle={(e) => (advanced.value = e.currentTarget.open)}>
+          <summary>{t('connectAdvanced')}</summary>
+          {urlField}
+        </details>
+      ) : (
+        urlField
+      )}
       {formError.value && (
         <p role="alert" class="alert" ref={errorRef} tabIndex={-1}>
           {formError.value}

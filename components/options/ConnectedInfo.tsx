@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
+import { settings } from '../../utils/settings';
 import type { SessionInfo } from '../../utils/storage-items';
 
 interface Props {
@@ -8,7 +9,7 @@ interface Props {
   onDisconnect(): Promise<void>;
 }
 
-/** Which panel and which token are in use, and a confirmed way to disconnect. */
+/** Which panel (by name, with its address for support) and which key are in use, and a confirmed way to disconnect. */
 export function ConnectedInfo({ session, onDisconnect }: Props) {
   const confirming = useSignal(false);
   const busy = useSignal(false);
@@ -36,8 +37,10 @@ export function ConnectedInfo({ session, onDisconnect }: Props) {
     <div class="connected">
       <dl class="facts">
         <div>
-          <dt>{t('connectedTo')}</dt>
-          <dd class="origin">{session.origin}</dd>
+          <dt>{t('connectedPanel')}</dt>
+          <dd>
+            {settings.panelName} <span class="origin muted">{session.origin}</span>
+          </dd>
         </div>
         <div>
           <dt>{t('accessToken')}</dt>

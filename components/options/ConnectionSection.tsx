@@ -35,16 +35,17 @@ export function ConnectionSection() {
       <>
         {current.rejected ? (
           <p class="alert" role="alert">
-            {t('tokenRejectedReconnect')}
+            {t('tokenRejectedReconnect', settings.panelName)}
           </p>
         ) : (
-          <p class="muted">{t('connectIntro')}</p>
+          <p class="muted">{t('connectIntro', settings.panelName)}</p>
         )}
         <ConnectForm
           initialBaseUrl={current.baseUrl || settings.apiBaseUrl}
-          onConnected={(origin) => {
+          onConnected={() => {
             alert.value = '';
-            status.value = t('connectedToOrigin', origin);
+            // The panel by its name; the address is among the connection's details below.
+            status.value = t('connectedToOrigin', settings.panelName);
           }}
         />
       </>

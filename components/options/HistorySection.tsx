@@ -12,6 +12,9 @@ import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
 import { SectionFeedback } from './SectionFeedback';
 
+/** The fragment that opens this page at the history (`options.html#history`). */
+export const HISTORY_ID = 'history';
+
 /** Rows rendered per step: thousands of redemptions would otherwise make the page sluggish. */
 export const PAGE_SIZE = 50;
 
@@ -31,6 +34,7 @@ export function HistorySection() {
   const refreshing = useSignal(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
 
   async function refresh(force: boolean) {
     refreshing.value = true;
@@ -46,8 +50,35 @@ export function HistorySection() {
     void refresh(false);
   }, []);
 
+  // The popup's "History" opens this page at #history (issue 14): the section is rendered only
+  // once the session is read, after the browser's own jump to the fragment, so it is done here.
+  const goingToHistory = useRef(false);
+  const scrollToHistory = () => headingRef.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
+  useEffect(() => {
+    const go = () => {
+      if (location.hash !== `#${HISTORY_ID}`) return;
+      goingToHistory.current = true;
+      requestAnimationFrame(() => {
+        headingRef.current?.focus({ preventScroll: true });
+        scrollToHistory();
+        // With the rows already shown, this scroll is the last one.
+        if (history.value?.data) goingToHistory.current = false;
+      });
+    };
+    go();
+    addEventListener('hashchange', go);
+    return () => removeEventListener('hashchange', go);
+  }, []);
+
   const entries = history.value?.data;
   const sorted = useMemo(() => (entries ? newestFirst(entries) : []), [entries]);
+  // Before its rows arrive the page may be too short to bring the section to the top; once they
+  // are in, it is scrolled there again, unless the panelist has moved on meanwhile.
+  useEffect(() => {
+    if (!entries || !goingToHistory.current) return;
+    goingToHistory.current = false;
+    if (document.activeElement === headingRef.current) scrollToHistory();
+  }, [entries]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
   const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
@@ -79,9 +110,11 @@ export function HistorySection() {
   }
 
   return (
-    <section class="card" aria-labelledby="history-heading">
+    <section class="card" id={HISTORY_ID} aria-labelledby="history-heading">
       <div class="section-head">
-        <h2 id="history-heading">{t('historyHeading')}</h2>
+        <h2 id="history-heading" ref={headingRef} tabIndex={-1}>
+          {t('historyHeading')}
+        </h2>
         <button type="button" ref={buttonRef} disabled={refreshing.value} onClick={() => refresh(true)}>
           {t('refreshHistory')}
         </button>

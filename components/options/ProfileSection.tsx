@@ -5,13 +5,16 @@ import { sendMessage } from '../../utils/messages';
 import { profileItem, syncItem } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import { useStorageItem } from '../../utils/use-storage-item';
-import { diffDraft, validateValues, valuesEqual } from '../../utils/variable-values';
+import type { AppError } from '../../utils/errors';
+import { diffDraft, isEmptyValue, validateValues, valuesEqual } from '../../utils/variable-values';
 import { ask } from './ask';
-import { errorText } from './error-text';
+import { DraftDiscardedNotice } from './DraftDiscardedNotice';
+import { errorText, plainMessage } from './error-text';
 import { focusLater } from './focus-later';
 import { ReadOnlyField } from './ReadOnlyField';
 import { SaveBar } from './SaveBar';
 import { useProfileDraft } from './use-profile-draft';
+import { questionText } from './question-text';
 import { WritableField } from './WritableField';
 import { SectionFeedback } from './SectionFeedback';
 
@@ -21,6 +24,12 @@ import { SectionFeedback } from './SectionFeedback';
  * seconds to mount them all at once (benchmark), and a panelist works through them in order.
  */
 export const PROFILE_PAGE = 100;
+
+/** A text that ends as a sentence, so another can follow it. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
 
 export function ProfileSection() {
   const profile = useStorageItem(profileItem);
@@ -33,7 +42,13 @@ export function ProfileSection() {
   const reloading = useSignal(false);
   const formRef = useRef<HTMLFormElement>(null);
   const reloadRef = useRef<HTMLButtonElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  const saveStatus = useSignal('');
+  const saveAlert = useSignal('');
+  const saveStatusRef = useRef<HTMLParagraphElement>(null);
+  const saveAlertRef = useRef<HTMLParagraphElement>(null);
+  const focusTo = useSignal<{ target: 'problem' | 'alert' | 'status' } | null>(null);
   const shown = useSignal(PROFILE_PAGE);
 
   async function reload(force: boolean) {
@@ -70,76 +85,121 @@ export function ProfileSection() {
     if (last >= shown.value) shown.value = last + 1;
   }
 
+  /**
+   * Focus on the first question with a problem, with the whole question (its label above the
+   * control) in view rather than just the control under the sticky save bar.
+   */
   function focusFirstProblem() {
     reveal(Object.keys(fieldErrors.value));
-    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    focusTo.value = { target: 'problem' };
   }
 
-  function showRefusal(message: string, name: string | undefined) {
-    const def = definitions.find((d) => d.name === name);
-    if (def && name) {
-      fieldErrors.value = { ...fieldErrors.value, [name]: message };
-      alert.value = t('nothingSavedField', def.text, message);
-      focusFirstProblem();
+  // Focus moves once the outcome is rendered (the effect runs after that render), not on a timer.
+  useEffect(() => {
+    const request = focusTo.value;
+    if (!request) return;
+    if (request.target === 'problem') {
+      const control = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+      control?.focus({ preventScroll: true });
+      control?.closest('.field')?.scrollIntoView?.({ block: 'center' });
+    } else if (request.target === 'alert') {
+      saveAlertRef.current?.focus();
     } else {
-      alert.value = message;
+      // Save and Discard leave the bar with the changes: focus stays there, on the confirmation,
+      // unless the panelist has already moved on.
+      const active = document.activeElement;
+      if (!active || active === document.body || (active as HTMLButtonElement).disabled) saveStatusRef.current?.focus();
     }
+  }, [focusTo.value]);
+
+  /**
+   * A failed save. Per-question texts (a Laravel-style 422, or a refusal naming one question) go
+   * next to their questions, with the panel's own message for the section; anything else is said
+   * in the save bar, where Save was pressed. Every edit stays in the draft.
+   */
+  function showFailure(error: AppError, done: number, removalOf?: string) {
+    const byName = error.fields && Object.keys(error.fields).length ? error.fields : error.field ? { [error.field]: error.message } : removalOf ? { [removalOf]: plainMessage(error) } : {};
+    const known = Object.entries(byName).filter(([name]) => writable.some((d) => d.name === name));
+    const unknown = Object.entries(byName).filter(([name]) => !writable.some((d) => d.name === name));
+    const savedBefore = done ? `${tp('savedChanges', done)} ` : '';
+    if (!known.length) {
+      saveAlert.value = savedBefore + errorText(error);
+      focusTo.value = { target: 'alert' };
+      return;
+    }
+    fieldErrors.value = { ...fieldErrors.value, ...Object.fromEntries(known) };
+    const def = definitions.find((d) => d.name === known[0]![0])!;
+    let text: string;
+    if (removalOf) text = t('notRemovedField', questionText(def), known[0]![1]);
+    else if (error.fields && (known.length > 1 || unknown.length || error.message.trim() !== known[0]![1].trim()))
+      text = t('nothingSavedMarked', sentence([error.message, ...unknown.map(([, text]) => text)].join(' ')));
+    else text = t('nothingSavedField', questionText(def), known[0]![1]);
+    saveAlert.value = savedBefore + text;
+    focusFirstProblem();
   }
 
+  /**
+   * Save: the changed answers in one update, then each emptied answer as a removal (design §4
+   * keeps an empty value out of an update). A refused update sends nothing more.
+   */
   async function save(event: Event) {
     event.preventDefault();
     if (!changeCount || saving.value) return;
-    status.value = '';
-    const problems = validateValues(definitions, changes);
+    saveStatus.value = '';
+    saveAlert.value = '';
+    const removals = Object.keys(changes).filter((name) => isEmptyValue(changes[name]));
+    const writes = Object.fromEntries(Object.entries(changes).filter(([name]) => !removals.includes(name)));
+    const problems = validateValues(definitions, writes);
     fieldErrors.value = problems;
     const problemCount = Object.keys(problems).length;
     if (problemCount) {
-      alert.value = tp('answersNeedAttention', problemCount);
+      saveAlert.value = tp('answersNeedAttention', problemCount);
       focusFirstProblem();
       return;
     }
-    alert.value = '';
     saving.value = true;
-    const result = await ask(() => sendMessage('saveValues', { values: changes }));
-    saving.value = false;
-    if (!result.ok) {
-      const { error } = result;
-      showRefusal(error.kind === 'rejected' ? error.message : errorText(error), error.field);
-      return;
-    }
+    const sent: string[] = [];
     // Only what was sent is forgotten: an edit made while saving stays in the draft.
-    const current = draft.value ?? {};
-    forget(Object.keys(changes).filter((name) => valuesEqual(current[name], changes[name])));
-    status.value = tp('savedChanges', changeCount);
-  }
-
-  async function clear(def: VariableDefinition) {
-    status.value = '';
-    alert.value = '';
-    const result = await ask(() => sendMessage('deleteValue', { name: def.name }));
-    if (!result.ok) {
-      showRefusal(result.error.kind === 'rejected' ? result.error.message : errorText(result.error), result.error.field ?? def.name);
-      return;
+    const forgetSent = () => {
+      const current = draft.value ?? {};
+      forget(sent.filter((name) => valuesEqual(current[name], changes[name])));
+    };
+    if (Object.keys(writes).length) {
+      const result = await ask(() => sendMessage('saveValues', { values: writes }));
+      if (!result.ok) {
+        saving.value = false;
+        showFailure(result.error, 0);
+        return;
+      }
+      sent.push(...Object.keys(writes));
     }
-    forget([def.name]);
-    const { [def.name]: _, ...rest } = fieldErrors.value;
-    fieldErrors.value = rest;
-    status.value = t('removedAnswer', def.text);
-    // The Clear control disappears with the value; keep keyboard focus on the same question.
-    requestAnimationFrame(() =>
-      formRef.current?.querySelector<HTMLElement>(`#var-${def.id}, [id^="var-${def.id}-opt-"]`)?.focus(),
-    );
+    for (const name of removals) {
+      const result = await ask(() => sendMessage('deleteValue', { name }));
+      if (!result.ok) {
+        saving.value = false;
+        forgetSent();
+        showFailure(result.error, sent.length, name);
+        return;
+      }
+      sent.push(name);
+    }
+    saving.value = false;
+    forgetSent();
+    saveStatus.value = tp('savedChanges', sent.length);
+    focusTo.value = { target: 'status' };
   }
 
   function discard() {
     forget();
     fieldErrors.value = {};
-    alert.value = '';
-    status.value = t('changesDiscarded');
+    saveAlert.value = '';
+    saveStatus.value = t('changesDiscarded');
+    focusTo.value = { target: 'status' };
   }
 
   function edit(def: VariableDefinition, value: StoredValues[string]) {
     set(def.name, value, stored[def.name]);
+    saveStatus.value = '';
     if (fieldErrors.value[def.name]) {
       const { [def.name]: _, ...rest } = fieldErrors.value;
       fieldErrors.value = rest;
@@ -167,10 +227,18 @@ export function ProfileSection() {
                 edited={def.name in changes}
                 error={fieldErrors.value[def.name]}
                 onChange={(value) => edit(def, value)}
-                onClear={() => clear(def)}
               />
             ))}
-            <SaveBar changes={changeCount} saving={saving.value} canDiscard={Object.keys(edits).length > 0} onDiscard={discard} />
+            <SaveBar
+              changes={changeCount}
+              saving={saving.value}
+              canDiscard={Object.keys(edits).length > 0}
+              onDiscard={discard}
+              status={saveStatus.value}
+              alert={saveAlert.value}
+              statusRef={saveStatusRef}
+              alertRef={saveAlertRef}
+            />
           </form>
         )}
         {readOnly.length > 0 && (
@@ -196,12 +264,15 @@ export function ProfileSection() {
   return (
     <section class="card" aria-labelledby="profile-heading">
       <div class="section-head">
-        <h2 id="profile-heading">{t('profileHeading')}</h2>
+        <h2 id="profile-heading" ref={headingRef} tabIndex={-1}>
+          {t('profileHeading')}
+        </h2>
         <button type="button" ref={reloadRef} disabled={loading} onClick={() => reload(true)}>
           {t(loading ? 'loading' : 'reloadProfile')}
         </button>
       </div>
       <p class="muted">{t('profileIntro')}</p>
+      <DraftDiscardedNotice onDismissed={() => headingRef.current?.focus()} />
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {body}
     </section>

@@ -1,6 +1,7 @@
 import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { describeValue } from '../../utils/variable-values';
+import { questionText } from './question-text';
 
 interface Props {
   def: VariableDefinition;
@@ -12,10 +13,7 @@ export function ReadOnlyField({ def, value }: Props) {
   const shown = describeValue(def, value);
   return (
     <div class="field read-only">
-      <dt>
-        {def.text}
-        {def.text.trim() !== def.name && <span class="var-name">{def.name}</span>}
-      </dt>
+      <dt>{questionText(def)}</dt>
       <dd>
         <span class={shown ? 'value' : 'value empty'}>{shown || t('noAnswerStored')}</span>
         <span class="hint">{t('setByPanel')}</span>

@@ -1,3 +1,4 @@
+import type { Ref } from 'preact';
 import { t, tp } from '../../utils/i18n';
 
 interface Props {
@@ -5,23 +6,44 @@ interface Props {
   saving: boolean;
   canDiscard: boolean;
   onDiscard(): void;
+  /** The outcome of the last Save or Discard, announced politely where the panelist pressed it. */
+  status: string;
+  /** A Save failure that no single question explains (no connection, not allowed…). */
+  alert: string;
+  statusRef: Ref<HTMLParagraphElement>;
+  alertRef: Ref<HTMLParagraphElement>;
 }
 
-/** The dirty indicator with Save and Discard; it stays in view while a long profile scrolls. */
-export function SaveBar({ changes, saving, canDiscard, onDiscard }: Props) {
+/**
+ * The dirty indicator with Save and Discard, and what became of the last Save: it stays in view
+ * while a long profile scrolls, so the confirmation is seen where the button was (issue 14). With
+ * no changes it shrinks to one short line.
+ */
+export function SaveBar({ changes, saving, canDiscard, onDiscard, status, alert, statusRef, alertRef }: Props) {
+  const dirty = changes > 0 || canDiscard;
   return (
-    <div class="save-bar">
-      <span class={changes ? 'dirty' : 'clean'}>
-        {changes ? tp('unsavedChanges', changes) : t('noUnsavedChanges')}
-      </span>
-      <span class="actions">
-        <button type="button" disabled={!canDiscard || saving} onClick={onDiscard}>
-          {t('discardChanges')}
-        </button>
-        <button type="submit" class="primary" disabled={!changes || saving}>
-          {t(saving ? 'saving' : 'saveChanges')}
-        </button>
-      </span>
+    <div class={`save-bar ${dirty ? 'dirty' : 'clean'}`}>
+      <div class="save-state">
+        <span class="count">{changes ? tp('unsavedChanges', changes) : t('noUnsavedChanges')}</span>
+        <p role="status" class="save-status" ref={statusRef} tabIndex={-1}>
+          {status}
+        </p>
+        {alert && (
+          <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
+            {alert}
+          </p>
+        )}
+      </div>
+      {dirty && (
+        <span class="actions">
+          <button type="button" disabled={!canDiscard || saving} onClick={onDiscard}>
+            {t('discardChanges')}
+          </button>
+          <button type="submit" class="primary" disabled={!changes || saving}>
+            {t(saving ? 'saving' : 'saveChanges')}
+          </button>
+        </span>
+      )}
     </div>
   );
 }

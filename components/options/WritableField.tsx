@@ -2,8 +2,9 @@ import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
-import { ClearValue } from './ClearValue';
+import { questionText } from './question-text';
 import { RadioGroupEditor } from './RadioGroupEditor';
+import { RemoveAnswer } from './RemoveAnswer';
 import { TextEditor } from './TextEditor';
 
 interface Props {
@@ -14,27 +15,26 @@ interface Props {
   edited: boolean;
   error: string | undefined;
   onChange(value: VariableValue): void;
-  onClear(): Promise<void>;
 }
 
-/** One question the panelist may answer, edited as design §4 says for its type. */
-export function WritableField({ def, value, stored, edited, error, onChange, onClear }: Props) {
+/** The empty answer that Save turns into a removal of the stored one. */
+function emptyAnswer(def: VariableDefinition): VariableValue {
+  return editKind(def) === 'multi' ? [] : '';
+}
+
+/**
+ * One question the panelist may answer, edited as design §4 says for its type. Emptying it (or
+ * "Remove answer") drafts the removal of the stored answer; Save sends it.
+ */
+export function WritableField({ def, value, stored, edited, error, onChange }: Props) {
   const kind = editKind(def);
   const base = `var-${def.id}`;
-  const showName = def.text.trim() !== def.name;
-  const describedBy = [showName ? `${base}-name` : '', error ? `${base}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const question = questionText(def);
+  const describedBy = error ? `${base}-error` : undefined;
   const invalid = Boolean(error);
+  const removing = edited && isEmptyValue(value) && !isEmptyValue(stored);
 
-  const details = (
-    <>
-      {showName && (
-        <span id={`${base}-name`} class="var-name">
-          {def.name}
-        </span>
-      )}
-      {edited && <span class="tag">{t('unsavedTag')}</span>}
-    </>
-  );
+  const details = edited && <span class="tag">{t(removing ? 'willBeRemoved' : 'unsavedTag')}</span>;
   const footer = (
     <>
       {error && (
@@ -42,7 +42,16 @@ export function WritableField({ def, value, stored, edited, error, onChange, onC
           {error}
         </p>
       )}
-      {!isEmptyValue(stored) && <ClearValue question={def.text} onConfirm={onClear} />}
+      {!isEmptyValue(value) && !isEmptyValue(stored) && (
+        <RemoveAnswer
+          question={question}
+          onRemove={() => {
+            onChange(emptyAnswer(def));
+            // The button goes with the answer; keyboard focus stays on the same question.
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(`#${base}, [id^="${base}-opt-"]`)?.focus());
+          }}
+        />
+      )}
     </>
   );
 
@@ -50,7 +59,7 @@ export function WritableField({ def, value, stored, edited, error, onChange, onC
     return (
       <div class={`field${edited ? ' edited' : ''}`}>
         <div class="field-head">
-          <label for={base}>{def.text}</label>
+          <label for={base}>{question}</label>
           {details}
         </div>
         <TextEditor id={base} type={kind} value={textValue(value)} describedBy={describedBy} invalid={invalid} onChange={onChange} />
@@ -61,8 +70,8 @@ export function WritableField({ def, value, stored, edited, error, onChange, onC
 
   return (
     <fieldset class={`field${edited ? ' edited' : ''}`} aria-describedby={describedBy}>
-      <legend>{def.text}</legend>
-      <div class="field-head">{details}</div>
+      <legend>{question}</legend>
+      {details && <div class="field-head">{details}</div>}
       {kind === 'single' ? (
         <RadioGroupEditor def={def} value={optionId(value)} invalid={invalid} onChange={onChange} />
       ) : (

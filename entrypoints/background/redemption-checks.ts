@@ -106,8 +106,12 @@ export function checkOutcomes(at: number | null, history?: readonly Redemption[]
     const latest = await ledgerItem.getValue();
     const others = await unsettledItem.getValue();
     const confirmed = confirmedUnnamed(latest) ? [latest] : [];
-    const found = claimRedemptions({ confirmed, open: await openEntries(latest) }, read, await claimedIds());
+    // While a redeem of the same reward is out, a new redemption may be its: wait for its answer.
+    const inFlight = latest?.state === 'pending' ? latest.rewardId : null;
+    const decidable = (await openEntries(latest)).filter((entry) => entry.rewardId !== inFlight);
+    const found = claimRedemptions({ confirmed, open: decidable }, read, await claimedIds());
     const advance = (entry: LedgerEntry): LedgerEntry => {
+      if (entry.rewardId === inFlight) return at === null ? entry : deferred(entry, at);
       const redemption = found.get(entry.requestId);
       if (redemption) return { ...withoutLostAnswer(entry), state: 'done', redemption, finishedAt: Date.now() };
       const checks = entry.checks ?? firstCheck(entry);
@@ -133,6 +137,12 @@ export function checkOutcomes(at: number | null, history?: readonly Redemption[]
     }
     await scheduleChecks();
   });
+}
+
+/** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */
+function deferred(entry: LedgerEntry, at: number): LedgerEntry {
+  const checks = entry.checks ?? firstCheck(entry);
+  return { ...entry, checks: { ...checks, nextAt: Math.max(checks.nextAt ?? 0, at + CHECK_AFTER_MS[0]) } };
 }
 
 /** The history could not be read at a scheduled check: it counts as not made, and comes again. */

@@ -11,8 +11,12 @@ export const CACHE_KEYS = ['cache:rewards', 'cache:history', 'cache:profile'] as
 
 export async function connectThroughOptions(bench: Bench, baseUrl: string, token: string): Promise<void> {
   const page = await bench.open('options.html', OPTIONS_VIEWPORT);
-  await page.getByLabel('API base URL').fill(baseUrl);
-  await page.getByLabel('Access token').fill(token);
+  await page.getByLabel('Personal key').waitFor();
+  // The build's own panel address sits behind "Advanced" on the options page.
+  const address = page.getByLabel('Panel address');
+  if (!(await address.isVisible())) await page.getByText('Advanced', { exact: true }).click();
+  await address.fill(baseUrl);
+  await page.getByLabel('Personal key').fill(token);
   await page.getByRole('button', { name: 'Connect' }).click();
   await page.getByRole('button', { name: 'Disconnect' }).waitFor();
   await waitIdle(bench);

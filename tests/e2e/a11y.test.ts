@@ -104,21 +104,24 @@ describe('axe-core, light and dark, every state', () => {
 
   test('options, not connected, with validation errors shown; focus goes to the first problem', async () => {
     const options = await open('options.html');
-    const url = options.getByLabel('API base URL');
+    await options.getByLabel('Personal key').waitFor();
+    // The build's panel address is behind "Advanced"; this sandbox runs on a port of its own.
+    await options.getByText('Advanced', { exact: true }).click();
+    const url = options.getByLabel('Panel address');
     await url.fill('');
     await options.getByRole('button', { name: 'Connect', exact: true }).click();
     await options.locator('#api-base-url-error').waitFor();
-    expect(await options.locator('#api-base-url-error').textContent()).toContain('Enter the API base URL');
-    expect(await options.locator('#access-token-error').textContent()).toContain('Enter the access token');
-    expect((await focused(options)).id).toBe('api-base-url');
+    expect(await options.locator('#api-base-url-error').textContent()).toContain('Enter your panel’s address');
+    expect(await options.locator('#access-token-error').textContent()).toContain('Paste your personal key');
+    expect((await focused(options)).id).toBe('access-token');
     await audit(options, 'options', 'not connected, validation errors');
     await expectVisibleFocus(options);
 
-    // A token the panel refuses: the error takes focus.
+    // A key the panel refuses: the error takes focus.
     await url.fill(ext.sandbox.url);
-    await options.getByLabel('Access token').fill('not-the-token');
+    await options.getByLabel('Personal key').fill('not-the-token');
     await options.getByRole('button', { name: 'Connect', exact: true }).click();
-    const refused = options.getByRole('alert').filter({ hasText: 'did not accept this access token' });
+    const refused = options.getByRole('alert').filter({ hasText: 'did not accept this key' });
     await refused.waitFor();
     await expect.poll(() => refused.evaluate((el) => el === document.activeElement)).toBe(true);
     await audit(options, 'options', 'not connected, connect refused');
@@ -181,6 +184,17 @@ describe('axe-core, light and dark, every state', () => {
     await options.getByRole('button', { name: 'Discard changes' }).click();
     await options.getByText('No unsaved changes').waitFor();
 
+    // A removal drafted ("Will be removed") and the notice of discarded edits.
+    await options.getByRole('button', { name: `Remove answer ${FIRST_NAME}` }).click();
+    await options.getByText('Will be removed').waitFor();
+    const worker = await ext.worker();
+    await worker.evaluate(() => chrome.storage.local.set({ 'notice:draft-discarded': { count: 1, at: Date.now() } }));
+    await options.getByRole('button', { name: 'Dismiss this notice' }).waitFor();
+    await audit(options, 'options', 'removal drafted, draft-discarded notice');
+    await options.getByRole('button', { name: 'Dismiss this notice' }).click();
+    await options.getByRole('button', { name: 'Discard changes' }).click();
+    await options.getByText('No unsaved changes').waitFor();
+
     await injectFault(ext, { path: '/v1/panel/redemptions', status: 500, times: 5 });
     await options.getByRole('button', { name: 'Refresh history' }).click();
     const error = options.locator('section[aria-labelledby="history-heading"] [role=alert]');
@@ -211,13 +225,20 @@ describe('in German', () => {
     const options = await openAudited(german.context, german.extensionId, 'options.html');
     expect(await options.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await options.title()).toBe('Panel Rewards – Einstellungen');
-    await options.getByLabel('API-Basis-URL').fill(sandbox.url);
-    await options.getByLabel('Zugangstoken').fill(sandbox.token);
+    await options.getByLabel('Persönlicher Schlüssel').waitFor();
+    await options.getByText('Erweitert', { exact: true }).click();
+    await options.getByLabel('Panel-Adresse').fill(sandbox.url);
+    await options.getByLabel('Persönlicher Schlüssel').fill(sandbox.token);
     await options.getByRole('button', { name: 'Verbinden', exact: true }).click();
     await options.getByRole('button', { name: 'Verbindung trennen' }).waitFor();
     await options.locator('.history-row').first().waitFor();
     await options.getByRole('heading', { name: 'Ihr Profil' }).waitFor();
     expect(await options.locator('.history-row .state').allTextContents()).toContain('Abgeschlossen');
+    // One word per concept (issue 14): "Einstellungen" is this page, an answer is removed with
+    // "Antwort entfernen", and no developer words.
+    const text = await options.locator('body').innerText();
+    expect(text).not.toMatch(/Zugangstoken|API-Basis|Token|Voreinstellungen|Optionen|Löschen|HTTP/);
+    expect(await options.getByRole('button', { name: /^Antwort entfernen / }).count()).toBeGreaterThan(0);
     await audit(options, 'options', 'German, loaded');
 
     const popup = await openAudited(german.context, german.extensionId, 'popup.html');

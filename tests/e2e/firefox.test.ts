@@ -33,6 +33,12 @@ afterAll(async () => {
 /** Firefox's own `browser` inside an extension page (the global is typed as Chrome's here). */
 type InPage = { browser: Browser.Browser };
 
+/** Opens "Advanced", where the options page keeps the build's panel address, unless it is open. */
+async function showAddress(page: Page): Promise<void> {
+  await page.waitForSelector('details.advanced > summary');
+  if (!(await page.$eval('details.advanced', (d) => (d as HTMLDetailsElement).open))) await page.click('details.advanced > summary');
+}
+
 /** What the toolbar badge says; MV2 has browserAction where MV3 has action. */
 const badgeText = (page: Page) => page.evaluate(() => (globalThis as unknown as InPage).browser.browserAction.getBadgeText({}));
 
@@ -57,8 +63,9 @@ test('the add-on has its fixed UUID, and the build-time API origin was granted a
 
 test('a panelist connects on the options page and sees the balance and every reward in the popup', async () => {
   const options = await ff.openPage('options.html');
-  await fillField(options, 'API base URL', sandbox.url);
-  await fillField(options, 'Access token', sandbox.token);
+  await showAddress(options);
+  await fillField(options, 'Panel address', sandbox.url);
+  await fillField(options, 'Personal key', sandbox.token);
   await options.locator(byLabel('Connect', 'button')).click();
   await options.locator(byLabel('Disconnect', 'button')).wait();
   await options.close();
@@ -87,8 +94,9 @@ test('an API origin the build does not name is asked for on Connect (optional_pe
   await options.locator(byLabel('Yes, disconnect', 'button')).click();
   // Same sandbox, another origin: http://localhost is one of the manifest's optional permissions.
   const viaLocalhost = sandbox.url.replace('127.0.0.1', 'localhost');
-  await fillField(options, 'API base URL', viaLocalhost);
-  await fillField(options, 'Access token', sandbox.token);
+  await showAddress(options);
+  await fillField(options, 'Panel address', viaLocalhost);
+  await fillField(options, 'Personal key', sandbox.token);
   const before = sandbox.requests.length;
   await options.locator(byLabel('Connect', 'button')).click();
   await options.locator(byLabel('Disconnect', 'button')).wait();

@@ -86,8 +86,12 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
 
   const connect = async (): Promise<void> => {
     const page = await openPage('options.html');
-    await page.getByLabel('API base URL').fill(sandbox.url);
-    await page.getByLabel('Access token').fill(sandbox.token);
+    await page.getByLabel('Personal key').waitFor();
+    // The build's own panel address sits behind "Advanced"; a test sandbox may run elsewhere.
+    const address = page.getByLabel('Panel address');
+    if (!(await address.isVisible())) await page.getByText('Advanced', { exact: true }).click();
+    await address.fill(sandbox.url);
+    await page.getByLabel('Personal key').fill(sandbox.token);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
     await page.close();

@@ -6,8 +6,9 @@ import { serverState } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 
 /**
- * Issue 4's "Done when", in Chromium against the sandbox, driven by what a panelist sees: labels,
- * roles and button names. The tests run in order on one browser and one sandbox.
+ * Issue 4's "Done when", and the options page of issue 14, in Chromium against the sandbox, driven
+ * by what a panelist sees: labels, roles and button names. The tests run in order on one browser
+ * and one sandbox.
  */
 
 let ext: ExtensionSession;
@@ -18,7 +19,8 @@ const Q = {
   birthDate: 'What is your date of birth?',
   hobbies: 'Which of these hobbies do you enjoy? Select all that apply.',
   employment: 'Which best describes your current employment status?',
-  postalCode: 'POSTAL_CODE',
+  // The panel sent only its internal name, POSTAL_CODE: shown in words.
+  postalCode: 'Postal code',
   education: 'What is the highest level of education you have completed?',
 };
 
@@ -34,8 +36,16 @@ async function storedKeys(): Promise<Record<string, unknown>> {
 const group = (name: string) => page.getByRole('group', { name, exact: true });
 const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 
-async function openOptions(): Promise<Page> {
-  const opened = await ext.openPage('options.html');
+/** Where an element is on screen, and how tall the window is. */
+async function box(selector: string) {
+  return page.locator(selector).first().evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height, viewport: innerHeight };
+  });
+}
+
+async function openOptions(path = 'options.html'): Promise<Page> {
+  const opened = await ext.openPage(path as 'options.html');
   await opened.setViewportSize({ width: 900, height: 1200 });
   return opened;
 }
@@ -50,19 +60,27 @@ afterAll(async () => {
 });
 
 describe('options page against the sandbox', () => {
-  test('a wrong token gets a clear error and stores nothing; the right one connects', async () => {
-    const url = page.getByLabel('API base URL');
-    const token = page.getByLabel('Access token');
-    await expect.poll(() => url.inputValue()).toBe(ext.sandbox.url);
+  test('a wrong key gets a clear error in plain words and stores nothing; the right one connects', async () => {
+    const token = page.getByLabel('Personal key');
+    await token.waitFor();
     expect(await token.getAttribute('type')).toBe('password');
     expect(await token.getAttribute('autocomplete')).toBe('off');
     expect(await token.getAttribute('spellcheck')).toBe('false');
+    const help = page.getByRole('link', { name: 'Where do I find this?' });
+    expect(await help.getAttribute('href')).toBe('https://panel.example.com/help/personal-key');
+    // The build knows its panel: the address waits behind "Advanced".
+    const url = page.getByLabel('Panel address');
+    expect(await url.isVisible()).toBe(false);
+    await page.getByText('Advanced', { exact: true }).click();
+    await url.waitFor();
+    expect(await url.inputValue()).toBe(ext.sandbox.url);
+    expect(await page.locator('body').innerText()).not.toMatch(/API base URL|access token|Token/i);
 
     await token.fill('not-the-right-token');
     await page.getByRole('button', { name: 'Connect' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe(`${ext.sandbox.url} did not accept this access token. Check that you copied the whole access token from your panel, then connect again.`);
+    expect(await alert.textContent()).toBe('Panel Rewards did not accept this key. Check that you copied the whole key, then connect again.');
     expect(await token.inputValue()).toBe('not-the-right-token');
     const afterWrong = await storedKeys();
     expect(afterWrong).not.toHaveProperty('credentials');
@@ -71,10 +89,12 @@ describe('options page against the sandbox', () => {
     await token.fill(ext.sandbox.token);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
-    expect(await page.getByText(`Token ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(true);
+    expect(await page.getByText(`Ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(true);
     expect(await page.getByText(ext.sandbox.url, { exact: true }).isVisible()).toBe(true);
-    expect(await page.getByLabel('Access token').count()).toBe(0);
-    expect(await status(`Connected to ${ext.sandbox.url}.`).count()).toBe(1);
+    expect(await page.getByLabel('Personal key').count()).toBe(0);
+    expect(await status('Connected to Panel Rewards.').count()).toBe(1);
+    // Said once: the details name the panel, they do not say "Connected to" again.
+    expect((await page.locator('section[aria-labelledby="connection-heading"]').innerText()).match(/Connected to/g)).toHaveLength(1);
   });
 
   test('one edit of each writable type is saved in one update and lands on the server', async () => {
@@ -87,9 +107,16 @@ describe('options page against the sandbox', () => {
     await page.getByLabel(Q.postalCode).fill('10115');
     await page.getByText('6 unsaved changes').waitFor();
 
+    // Questions are shown by their text; internal names stay out of view.
+    expect(await page.locator('main').innerText()).not.toMatch(/FIRST_NAME|BIRTH_DATE|POSTAL_CODE/);
+
     const before = ext.sandbox.requests.length;
     await page.getByRole('button', { name: 'Save changes' }).click();
     await status('Saved 6 changes.').waitFor();
+    // The confirmation shows in the sticky save bar, in view where Save was pressed.
+    const saved = await box('.save-bar [role=status]');
+    expect(saved.top).toBeGreaterThanOrEqual(0);
+    expect(saved.bottom).toBeLessThanOrEqual(saved.viewport);
     const writes = ext.sandbox.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/panel/variables/data');
     expect(writes).toHaveLength(1);
     expect(Object.keys(writes[0]!.body as object).sort()).toEqual(['BIRTH_DATE', 'EDUCATION', 'EMPLOYMENT', 'FIRST_NAME', 'HOBBIES', 'POSTAL_CODE']);
@@ -121,6 +148,12 @@ describe('options page against the sandbox', () => {
     await page.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
     const field = page.locator('.field').filter({ has: page.getByLabel(Q.firstName) });
     expect(await field.locator('.field-error').textContent()).toContain('FIRST_NAME is not writable');
+    // Focus is on the question, with its label in view and its control clear of the sticky bar.
+    expect(await page.getByLabel(Q.firstName).evaluate((el) => el === document.activeElement)).toBe(true);
+    const label = await box(`label:text-is("${Q.firstName}")`);
+    const bar = await box('.save-bar');
+    expect(label.top).toBeGreaterThanOrEqual(0);
+    expect((await box(`#${await page.getByLabel(Q.firstName).getAttribute('id')}`)).bottom).toBeLessThanOrEqual(bar.top);
     expect(await page.getByLabel(Q.firstName).inputValue()).toBe('Alex');
     expect(await hobbies.getByLabel('None of these').isChecked()).toBe(true);
     expect((await serverValues()).FIRST_NAME).toBe('Sam');
@@ -137,12 +170,45 @@ describe('options page against the sandbox', () => {
     expect(await page.getByLabel(Q.firstName).inputValue()).toBe('Sam');
   });
 
-  test('clearing a value, once confirmed, deletes it on the server', async () => {
-    await page.getByRole('button', { name: `Clear ${Q.postalCode}` }).click();
-    await page.getByRole('button', { name: 'Remove answer' }).click();
-    await status(`Removed your answer to “${Q.postalCode}”.`).waitFor();
-    expect(await serverValues()).not.toHaveProperty('POSTAL_CODE');
+  test('removing answers goes through Save: "Remove answer" and an emptied field, one DELETE each', async () => {
+    await page.getByRole('button', { name: `Remove answer ${Q.postalCode}` }).click();
     expect(await page.getByLabel(Q.postalCode).inputValue()).toBe('');
+    await page.getByLabel(Q.birthDate).fill('');
+    await page.getByText('2 unsaved changes').waitFor();
+    expect((await serverValues()).POSTAL_CODE).toBe('10115');
+
+    const before = ext.sandbox.requests.length;
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await status('Saved 2 changes.').waitFor();
+    const deletes = ext.sandbox.requests.slice(before).filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => r.path).sort()).toEqual(['/v1/panel/variables/data/BIRTH_DATE', '/v1/panel/variables/data/POSTAL_CODE']);
+    const values = await serverValues();
+    expect(values).not.toHaveProperty('POSTAL_CODE');
+    expect(values).not.toHaveProperty('BIRTH_DATE');
+    expect(await page.getByLabel(Q.postalCode).inputValue()).toBe('');
+  });
+
+  test('the save bar shrinks to one line without changes; focus never hides under the page edge or the bar', async () => {
+    const clean = await box('.save-bar');
+    await page.getByLabel(Q.firstName).fill('Robin');
+    await page.getByText('1 unsaved change').waitFor();
+    const dirty = await box('.save-bar');
+    expect(clean.height).toBeLessThanOrEqual(40);
+    expect(clean.height).toBeLessThan(dirty.height);
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByText('No unsaved changes').waitFor();
+    expect(parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingTop))).toBeGreaterThanOrEqual(16);
+    expect(parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingBottom))).toBeGreaterThanOrEqual(dirty.height);
+  });
+
+  test('a notice says how many edits connecting another account discarded, until dismissed', async () => {
+    const worker = await ext.worker();
+    await worker.evaluate(() => chrome.storage.local.set({ 'notice:draft-discarded': { count: 2, at: Date.now() } }));
+    const notice = page.getByText('2 unsaved profile changes were discarded: they were made for the account connected before.');
+    await notice.waitFor();
+    await page.getByRole('button', { name: 'Dismiss this notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    expect(await storedKeys()).not.toHaveProperty('notice:draft-discarded');
   });
 
   test('history shows the seeded redemptions newest first with their states', async () => {
@@ -153,7 +219,7 @@ describe('options page against the sandbox', () => {
     expect(await rows.locator('.state').allTextContents()).toEqual([
       'Pending',
       'Approved',
-      'IN_REVIEW',
+      'In review',
       'Complete',
       'Unclaimed',
       'Failed: Gift card out of stock for this denomination',
@@ -161,8 +227,35 @@ describe('options page against the sandbox', () => {
       'Complete',
       'Complete',
     ]);
+    expect(await rows.locator('.state-other').getAttribute('title')).toBe('Status reported by the provider: IN_REVIEW');
+    expect(await rows.filter({ hasText: 'Unclaimed' }).textContent()).toContain('Not claimed yet: open the e-mail from the reward provider');
+    // The theme's state colours, as in the popup: done, failed and under way each look different.
+    const colour = (kind: string) => rows.locator(`.state-${kind}`).first().evaluate((el) => getComputedStyle(el).color);
+    expect(new Set([await colour('complete'), await colour('failed'), await colour('pending')]).size).toBe(3);
     await page.getByRole('button', { name: 'Refresh history' }).click();
     await status('History is up to date.').waitFor();
+  });
+
+  test('options.html#history opens at the history, focused, and a later #history goes there again', async () => {
+    const opened = await openOptions('options.html#history');
+    await opened.locator('.history-row').first().waitFor();
+    const heading = opened.getByRole('heading', { name: 'Redemption history' });
+    await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
+    const top = async () => heading.evaluate((el) => el.getBoundingClientRect().top);
+    // At the top of the window, even when the rows arrived after the first scroll.
+    await expect.poll(top).toBeLessThan(100);
+    expect(await top()).toBeGreaterThanOrEqual(0);
+
+    await opened.evaluate(() => {
+      history.replaceState(null, '', '#');
+      scrollTo(0, 0);
+      (document.activeElement as HTMLElement).blur();
+    });
+    expect(await top()).toBeGreaterThan(300);
+    await opened.evaluate(() => (location.hash = 'history'));
+    await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(top).toBeLessThan(100);
+    await opened.close();
   });
 
   test('the connected page has no axe violations', async () => {
@@ -175,7 +268,7 @@ describe('options page against the sandbox', () => {
   test('disconnecting removes the token, and the popup then asks to connect', async () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
-    await page.getByLabel('Access token').waitFor();
+    await page.getByLabel('Personal key').waitFor();
     const stored = await storedKeys();
     expect(stored).not.toHaveProperty('credentials');
     expect(JSON.stringify(stored)).not.toContain(ext.sandbox.token);

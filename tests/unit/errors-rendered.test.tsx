@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { errorText } from '../../components/options/error-text';
+import { errorText, plainMessage } from '../../components/options/error-text';
 import { HistorySection } from '../../components/options/HistorySection';
 import { createPanelApi } from '../../utils/api/client';
 import { APP_ERROR_KINDS, AppErrorException, appError, type AppError } from '../../utils/errors';
@@ -80,7 +80,9 @@ describe('the options page', () => {
       answer.error = error;
       await click(button(container, 'Refresh history'));
       const alert = container.querySelector('[role=alert]') ?? fail(label);
-      expect(alert.textContent, label).toContain(error.message.slice(0, 80));
+      // In the panelist's words: the panel by its name, no address, endpoint or HTTP status (issue 14).
+      expect(alert.textContent, label).toContain(plainMessage(error).slice(0, 80));
+      expect(alert.textContent, label).not.toMatch(/HTTP \d|https?:\/\/|\/v1\/|\bexpected\b/);
     }
     await dropContainer(container);
   });

@@ -46,6 +46,8 @@ DATA.push(
   'US',
   'Out of stock',
   'IN_REVIEW',
+  // The provider's status in words (utils/humanise.ts): the panel's data, not a message.
+  'In review',
   CONNECTED.origin,
 );
 

@@ -7,9 +7,19 @@ import { DISCONNECTED, sessionItem, type SessionInfo } from '../../utils/storage
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
-vi.mock('../../utils/settings', () => ({
-  settings: { apiBaseUrl: 'https://panel.example.com/api', panelName: 'Test Panel', brandColor: '#000', balanceVariable: 'P', geckoId: 'x', devToken: '' },
+const build = vi.hoisted(() => ({
+  settings: {
+    apiBaseUrl: 'https://panel.example.com/api',
+    panelName: 'Test Panel',
+    brandColor: '#000',
+    balanceVariable: 'P',
+    tokenHelpUrl: 'https://panel.example.com/account/extension',
+    geckoId: 'x',
+    devToken: '',
+  },
 }));
+vi.mock('../../utils/settings', () => build);
+const RELEASE = { ...build.settings };
 
 type Handler = (data: any) => Result<unknown> | Promise<Result<unknown>>;
 const send = sendMessage as unknown as page.SendMock;
@@ -33,13 +43,18 @@ const button = (name: string) => page.button(container, name);
 const { click, settle, type } = page;
 
 async function fill(url: string, token: string) {
-  await type(byLabel('API base URL'), url);
-  await type(byLabel('Access token'), token);
+  await type(byLabel('Panel address'), url);
+  await type(byLabel('Personal key'), token);
 }
+
+const advanced = () => container.querySelector('details');
+/** Words a panelist must not meet on this page (issue 14). */
+const DEVELOPER_WORDS = /API base URL|access token|\btoken\b|HTTP \d|https?:\/\/127/i;
 
 const alerts = () => [...container.querySelectorAll('[role=alert]')].map((e) => e.textContent);
 
 beforeEach(() => {
+  Object.assign(build.settings, RELEASE);
   fakeBrowser.reset();
   container = page.newContainer();
   handlers = {};
@@ -52,27 +67,50 @@ beforeEach(() => {
 afterEach(() => page.dropContainer(container));
 
 describe('connect form', () => {
-  it('prefills the build URL and keeps the token field private', async () => {
+  it('asks for the personal key in plain words, with the build\'s address behind "Advanced"', async () => {
     await mount();
-    expect(byLabel('API base URL').value).toBe('https://panel.example.com/api');
-    const token = byLabel('Access token');
+    const token = byLabel('Personal key');
     expect(token.type).toBe('password');
     expect(token.getAttribute('autocomplete')).toBe('off');
     // spellcheck is a DOM property happy-dom lacks; the e2e test reads it in Chromium.
+    const hint = container.querySelector(`#${token.getAttribute('aria-describedby')}`)!;
+    expect(hint.textContent).toContain('A code from your Test Panel account');
+    const help = [...hint.querySelectorAll('a')].find((a) => a.textContent === 'Where do I find this?')!;
+    expect(help.getAttribute('href')).toBe('https://panel.example.com/account/extension');
+    expect(help.getAttribute('target')).toBe('_blank');
+    expect(help.getAttribute('rel')).toBe('noopener noreferrer');
+
+    expect(advanced()?.querySelector('summary')?.textContent).toBe('Advanced');
+    expect(advanced()?.open).toBe(false);
+    expect(advanced()?.contains(byLabel('Panel address'))).toBe(true);
+    expect(byLabel('Panel address').value).toBe('https://panel.example.com/api');
+    expect(container.textContent).toContain('Change this only if Test Panel asks you to.');
+    expect(container.textContent).not.toMatch(DEVELOPER_WORDS);
+  });
+
+  it('shows the address field itself when the build has no panel address, and no help link without one', async () => {
+    Object.assign(build.settings, { apiBaseUrl: '', tokenHelpUrl: '' });
+    await mount();
+    expect(advanced()).toBeNull();
+    expect(byLabel('Panel address').value).toBe('');
+    expect(container.textContent).toContain('For example https://panel.example.com');
+    expect(container.querySelector('a')).toBeNull();
   });
 
   it('prefills the URL of a stored session whose token was refused, and says to reconnect', async () => {
     await sessionItem.setValue({ ...CONNECTED, baseUrl: 'https://other.example.org', rejected: true });
     await mount();
-    expect(alerts()).toEqual([expect.stringContaining('Your access token was not accepted — reconnect')]);
-    expect(byLabel('API base URL').value).toBe('https://other.example.org');
+    expect(alerts()).toEqual(['Test Panel no longer accepts your personal key. Paste a current key below to reconnect.']);
+    expect(byLabel('Panel address').value).toBe('https://other.example.org');
+    // An address other than the build's is not hidden: it is what Connect will use.
+    expect(advanced()?.open).toBe(true);
     expect(container.textContent).not.toContain('Disconnect');
   });
 
   it.each([
     ['a malformed URL', 'panel.example.com', 'tok-1234', /not a complete web address/],
     ['plain http to another host', 'http://panel.example.com', 'tok-1234', /Plain http:\/\/ is not safe/],
-    ['an empty token', 'https://panel.example.com', '   ', /Enter the access token/],
+    ['an empty key', 'https://panel.example.com', '   ', /Paste your personal key/],
   ])('refuses %s with a message and sends nothing', async (_, url, token, message) => {
     await mount();
     await fill(url, token);
@@ -80,7 +118,8 @@ describe('connect form', () => {
     expect(alerts()).toEqual([expect.stringMatching(message)]);
     expect(send).not.toHaveBeenCalled();
     expect(permissionRequest).not.toHaveBeenCalled();
-    expect(byLabel('Access token').value).toBe(token);
+    expect(byLabel('Personal key').value).toBe(token);
+    if (url !== 'https://panel.example.com') expect(advanced()?.open).toBe(true);
   });
 
   it('connects to the build origin without asking for a permission, then clears the token', async () => {
@@ -94,9 +133,12 @@ describe('connect form', () => {
     await click(button('Connect'));
     expect(permissionRequest).not.toHaveBeenCalled();
     expect(sent('connect')).toEqual([{ baseUrl: 'https://panel.example.com/api', token: 'secret-token-abcd' }]);
-    expect(container.querySelector('[role=status]')?.textContent).toBe('Connected to https://panel.example.com.');
-    expect(container.textContent).toContain('Token ending in ••••abcd');
+    expect(container.querySelector('[role=status]')?.textContent).toBe('Connected to Test Panel.');
+    expect(container.textContent).toContain('Ending in ••••abcd');
     expect(container.textContent).toContain('https://panel.example.com');
+    // Said once, by the status; the details name the panel and its address.
+    expect(container.textContent?.match(/Connected to/g)).toHaveLength(1);
+    expect(container.querySelector('dl')?.textContent).toBe('PanelTest Panel https://panel.example.comPersonal keyEnding in ••••abcd');
     expect(container.querySelector('input[type=password]')).toBeNull();
   });
 
@@ -127,7 +169,19 @@ describe('connect form', () => {
     await click(button('Connect'));
     expect(send).not.toHaveBeenCalled();
     expect(alerts()).toEqual([expect.stringMatching(/did not allow .*elsewhere\.example\.net.*allow access/)]);
-    expect(byLabel('Access token').value).toBe('tok-1234');
+    expect(byLabel('Personal key').value).toBe('tok-1234');
+  });
+
+  it('names the panel, not its address, when it cannot be reached', async () => {
+    handlers.connect = () => ({
+      ok: false,
+      error: { kind: 'network', message: 'Could not reach the panel at https://panel.example.com. Check your internet connection and try again.', endpoint: '/v1/panel/rewards' },
+    });
+    await mount();
+    await type(byLabel('Personal key'), 'tok-1234');
+    await click(button('Connect'));
+    expect(alerts()).toEqual(['Test Panel could not be reached. Check your internet connection and the panel address, then connect again.']);
+    expect(byLabel('Personal key').value).toBe('tok-1234');
   });
 
   it('shows a refused token with what to do next and keeps the typed token', async () => {
@@ -135,10 +189,8 @@ describe('connect form', () => {
     await mount();
     await fill('https://panel.example.com/api', 'wrong-token');
     await click(button('Connect'));
-    expect(alerts()).toEqual([
-      'https://panel.example.com did not accept this access token. Check that you copied the whole access token from your panel, then connect again.',
-    ]);
-    expect(byLabel('Access token').value).toBe('wrong-token');
+    expect(alerts()).toEqual(['Test Panel did not accept this key. Check that you copied the whole key, then connect again.']);
+    expect(byLabel('Personal key').value).toBe('wrong-token');
     expect(button('Connect').disabled).toBe(false);
   });
 });
@@ -159,13 +211,13 @@ describe('connected', () => {
     await click(button('Yes, disconnect'));
     expect(sent('disconnect')).toHaveLength(1);
     expect(container.querySelector('[role=status]')?.textContent).toMatch(/Disconnected/);
-    expect(byLabel('Access token').value).toBe('');
+    expect(byLabel('Personal key').value).toBe('');
   });
 });
 
 describe('build settings', () => {
   it('a release build prefills no token', async () => {
     await mount();
-    expect(byLabel('Access token').value).toBe('');
+    expect(byLabel('Personal key').value).toBe('');
   });
 });

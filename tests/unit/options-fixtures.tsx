@@ -17,6 +17,12 @@ export async function settle(): Promise<void> {
   for (let i = 0; i < 4; i++) await act(() => new Promise<void>((r) => setTimeout(r, 0)));
 }
 
+/** Lets work the page put off to the next frame (moving focus) run. */
+export async function nextFrame(): Promise<void> {
+  await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+  await settle();
+}
+
 /** A fresh element in the document to render a page or section into. */
 export function newContainer(): HTMLElement {
   const container = document.createElement('div');

@@ -79,7 +79,7 @@ describe('redemption history', () => {
     await mount();
     expect(rows().map(stateOf)).toEqual([
       'Failed',
-      'IN_REVIEW',
+      'In review',
       'Refunded',
       'Failed: Out of stock',
       'Unclaimed',
@@ -89,6 +89,23 @@ describe('redemption history', () => {
       'Pending',
     ]);
     expect(nameOf(rows()[8]!)).toBe('Pending card');
+    // Each state has the theme's state colour class; the provider's raw status stays for support.
+    expect(rows().map((r) => r.querySelector('.state')?.className)).toEqual([
+      'state state-failed',
+      'state state-other',
+      'state state-refunded',
+      'state state-failed',
+      'state state-unclaimed',
+      'state state-complete',
+      'state state-complete',
+      'state state-approved',
+      'state state-pending',
+    ]);
+    expect(rows()[1]!.querySelector('.state')?.getAttribute('title')).toBe('Status reported by the provider: IN_REVIEW');
+    expect(container.textContent).not.toContain('IN_REVIEW');
+    // Unclaimed says what to do next.
+    expect(rows()[4]!.textContent).toContain('Not claimed yet: open the e-mail from the reward provider and follow its link.');
+    expect(rows().filter((r) => r.textContent?.includes('Not claimed yet'))).toHaveLength(1);
     expect(send).toHaveBeenCalledWith('refreshHistory', { force: false });
   });
 
@@ -131,10 +148,50 @@ describe('redemption history', () => {
   it('refreshes on request and shows a failure with what to do next', async () => {
     await historyItem.setValue({ data: [], fetchedAt: Date.now() });
     await mount();
-    send.mockResolvedValueOnce({ ok: false, error: { kind: 'server', message: 'The panel answered with an error (503).' } });
+    send.mockResolvedValueOnce({ ok: false, error: { kind: 'server', message: 'The panel had a problem (HTTP 503). Try again later.', status: 503 } });
     await act(() => button('Refresh history').click());
     await page.settle();
     expect(send).toHaveBeenLastCalledWith('refreshHistory', { force: true });
-    expect(container.querySelector('[role=alert]')?.textContent).toBe('The panel answered with an error (503). The panel’s server had a problem. Try again later.');
+    // The panel by its name, without the HTTP status (issue 14).
+    expect(container.querySelector('[role=alert]')?.textContent).toBe('Panel Rewards had a problem. Try again later.');
+  });
+});
+
+describe('opened at #history', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname));
+
+  it('focuses and scrolls to the history when the page opens at #history, and on a later hash change', async () => {
+    const scrolled: Element[] = [];
+    const spy = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    await historyItem.setValue({ data: [redemption({})], fetchedAt: Date.now() });
+    history.replaceState(null, '', '#history');
+    await mount();
+    await page.nextFrame();
+    const heading = container.querySelector('#history-heading');
+    expect(document.activeElement).toBe(heading);
+    // happy-dom may also announce the fragment set before mounting as a hash change: once or twice, always the section.
+    expect([...new Set(scrolled.map((e) => e.tagName + e.id))]).toEqual(['SECTIONhistory']);
+    const before = scrolled.length;
+
+    (document.activeElement as HTMLElement).blur();
+    history.replaceState(null, '', '#');
+    await act(() => void dispatchEvent(new HashChangeEvent('hashchange')));
+    await page.nextFrame();
+    expect(document.activeElement).not.toBe(heading);
+    history.replaceState(null, '', '#history');
+    await act(() => void dispatchEvent(new HashChangeEvent('hashchange')));
+    await page.nextFrame();
+    expect(document.activeElement).toBe(heading);
+    expect(scrolled.length).toBeGreaterThan(before);
+    spy.mockRestore();
+  });
+
+  it('leaves focus alone without the fragment', async () => {
+    await historyItem.setValue({ data: [], fetchedAt: Date.now() });
+    await mount();
+    await page.nextFrame();
+    expect(document.activeElement).toBe(document.body);
   });
 });

@@ -50,7 +50,7 @@ describe('preferences', () => {
     await settle();
     expect(send).toHaveBeenLastCalledWith('setPreferences', { refreshMinutes: 180 });
     expect(await preferencesItem.getValue()).toEqual({ badge: false, refreshMinutes: 180 });
-    expect(container.querySelector('[role=status]')?.textContent).toBe('Preferences saved.');
+    expect(container.querySelector('[role=status]')?.textContent).toBe('Your choice was saved.');
   });
 
   it('returns to the stored choice when the background refuses a change', async () => {
@@ -66,7 +66,7 @@ describe('preferences', () => {
 describe('options page', () => {
   it('offers only connecting and preferences until connected, with every control labelled', async () => {
     await mountInto(container, <OptionsApp />);
-    expect([...container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Connection', 'Preferences']);
+    expect([...container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Connection', 'Toolbar and updates']);
     expect(send).not.toHaveBeenCalled();
     for (const control of container.querySelectorAll('input, select')) {
       expect(control.id && container.querySelector(`label[for="${control.id}"]`), control.outerHTML).toBeTruthy();

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { PROFILE_PAGE, ProfileSection } from '../../components/options/ProfileSection';
 import { sendMessage, type Result } from '../../utils/messages';
-import { profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
+import { draftDiscardedItem, profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import * as page from './options-fixtures';
 
@@ -39,6 +39,7 @@ const choice = (legend: string, text: string) => page.choice(container, legend, 
 const { click, type } = page;
 
 const fieldOf = (input: Element) => input.closest('.field') as HTMLElement;
+const saveBar = () => q('.save-bar')!;
 const checked = (legend: string) =>
   [...group(legend).querySelectorAll<HTMLInputElement>('input')].filter((i) => i.checked).map((i) => i.labels?.[0]?.textContent?.trim());
 
@@ -54,7 +55,7 @@ beforeEach(async () => {
 afterEach(() => page.dropContainer(container));
 
 describe('profile editor', () => {
-  it('lists writable questions first, labelled by their text with the name where it differs', async () => {
+  it('lists writable questions first, labelled by their text, humanising a bare name, never showing raw names', async () => {
     await mount();
     const labels = [...container.querySelectorAll('label[for^="var-"]:not([for*="-opt-"]), legend, dt')].map((e) =>
       e.firstChild?.textContent?.trim(),
@@ -64,14 +65,13 @@ describe('profile editor', () => {
       'What is your date of birth?',
       'Which hobbies do you enjoy?',
       'Employment status',
-      'POSTAL_CODE',
+      'Postal code',
       'Highest education',
       'Country of residence',
       'How did you join?',
     ]);
-    expect(fieldOf(byLabel('What is your first name?')).querySelector('.var-name')?.textContent).toBe('FIRST_NAME');
-    // Text equal to the name is not repeated.
-    expect(fieldOf(byLabel('POSTAL_CODE')).querySelector('.var-name')).toBeNull();
+    // Internal names stay out of the panelist's view (issue 14).
+    for (const name of ['FIRST_NAME', 'BIRTH_DATE', 'POSTAL_CODE', 'COUNTRY']) expect(container.textContent).not.toContain(name);
     expect(sent('refreshProfile')).toEqual([{ force: false }]);
   });
 
@@ -80,7 +80,7 @@ describe('profile editor', () => {
     expect(byLabel('What is your first name?')).toMatchObject({ type: 'text', value: 'Jordan' });
     expect(byLabel('What is your date of birth?')).toMatchObject({ type: 'date', value: '1988-04-17' });
     // An unknown type without options is edited as text.
-    expect(byLabel('POSTAL_CODE')).toMatchObject({ type: 'text', value: '' });
+    expect(byLabel('Postal code')).toMatchObject({ type: 'text', value: '' });
     expect(group('Which hobbies do you enjoy?').querySelectorAll('input[type=checkbox]')).toHaveLength(3);
     expect(checked('Which hobbies do you enjoy?')).toEqual(['Reading']);
     // Any choice type other than checkbox is a radio group.
@@ -112,13 +112,15 @@ describe('profile editor', () => {
   it('tracks unsaved changes and saves only the changed names in one call', async () => {
     await mount();
     expect(container.textContent).toContain('No unsaved changes');
-    expect(button('Save changes').disabled).toBe(true);
+    // With nothing to save, the bar is one line without buttons.
+    expect(saveBar().classList.contains('clean')).toBe(true);
+    expect(saveBar().querySelector('button')).toBeNull();
 
     await type(byLabel('What is your first name?'), 'Sam');
     await type(byLabel('What is your date of birth?'), '1990-01-02');
     await click(choice('Employment status', 'Student'));
     await click(choice('Highest education', 'Bachelor'));
-    await type(byLabel('POSTAL_CODE'), '12345');
+    await type(byLabel('Postal code'), '12345');
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     expect(container.textContent).toContain('6 unsaved changes');
 
@@ -138,7 +140,8 @@ describe('profile editor', () => {
       },
     ]);
     expect(container.textContent).toContain('No unsaved changes');
-    expect(q('[role=status]')?.textContent).toBe('Saved 6 changes.');
+    // The confirmation is in the sticky bar, where Save was pressed.
+    expect(saveBar().querySelector('[role=status]')?.textContent).toBe('Saved 6 changes.');
     expect(await profileDraftItem.getValue()).toEqual({});
   });
 
@@ -185,13 +188,13 @@ describe('profile editor', () => {
       error: { kind: 'rejected', message: 'Variable POSTAL_CODE is not writable', status: 422, field: 'POSTAL_CODE' },
     });
     await mount();
-    await type(byLabel('POSTAL_CODE'), '12345');
+    await type(byLabel('Postal code'), '12345');
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Save changes'));
     expect(sent('saveValues')).toHaveLength(1);
-    expect(fieldOf(byLabel('POSTAL_CODE')).querySelector('.field-error')?.textContent).toBe('Variable POSTAL_CODE is not writable');
-    expect(q('[role=alert]')?.textContent).toContain('Nothing was saved');
-    expect(byLabel('POSTAL_CODE').value).toBe('12345');
+    expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe('Variable POSTAL_CODE is not writable');
+    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe('Nothing was saved. “Postal code”: Variable POSTAL_CODE is not writable');
+    expect(byLabel('Postal code').value).toBe('12345');
     expect(byLabel('What is your first name?').value).toBe('Sam');
     expect(await profileDraftItem.getValue()).toEqual({ POSTAL_CODE: '12345', FIRST_NAME: 'Sam' });
     expect(container.textContent).toContain('2 unsaved changes');
@@ -206,27 +209,58 @@ describe('profile editor', () => {
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
 
-  it('clears a stored value only after an inline confirmation', async () => {
+  it('removes an answer through Save: "Remove answer", an emptied field, unticking every option', async () => {
+    const server = { ...STORED };
     handlers.deleteValue = ({ name }) => {
-      const { [name]: _, ...rest } = STORED;
-      void profileItem.setValue({ data: { definitions: DEFINITIONS, values: rest }, fetchedAt: Date.now() });
-      return { ok: true, data: { definitions: DEFINITIONS, values: rest } };
+      delete server[name];
+      void profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...server } }, fetchedAt: Date.now() });
+      return { ok: true, data: null };
+    };
+    handlers.saveValues = ({ values }) => {
+      Object.assign(server, values);
+      void profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...server } }, fetchedAt: Date.now() });
+      return { ok: true, data: null };
     };
     await mount();
-    // Only answered writable questions can be cleared.
+    // Only answered writable questions offer it, in the same words as everywhere on the page.
     expect(container.querySelectorAll('.field .link-button')).toHaveLength(4);
-    await click(button('Clear What is your date of birth?'));
-    expect(sent('deleteValue')).toEqual([]);
-    await click(button('Cancel'));
-    expect(sent('deleteValue')).toEqual([]);
-
-    await click(button('Clear What is your date of birth?'));
-    expect(document.activeElement?.textContent).toBe('Remove answer');
-    await click(button('Remove answer'));
-    expect(sent('deleteValue')).toEqual([{ name: 'BIRTH_DATE' }]);
+    await click(button('Remove answer What is your date of birth?'));
+    expect(send.mock.calls.filter(([t]) => t !== 'refreshProfile')).toEqual([]);
     expect(byLabel('What is your date of birth?').value).toBe('');
     expect(document.activeElement).toBe(byLabel('What is your date of birth?'));
-    expect(q('[role=status]')?.textContent).toBe('Removed your answer to “What is your date of birth?”.');
+    expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.tag')?.textContent).toBe('Will be removed');
+
+    await type(byLabel('What is your first name?'), '');
+    await click(choice('Which hobbies do you enjoy?', 'Reading'));
+    await type(byLabel('Postal code'), '10115');
+    expect(saveBar().textContent).toContain('4 unsaved changes');
+    // An emptied answer is not refused: it is a removal.
+    await click(button('Save changes'));
+    expect(q('.field-error')).toBeNull();
+    expect(send.mock.calls.filter(([t]) => t === 'saveValues' || t === 'deleteValue')).toEqual([
+      ['saveValues', { values: { POSTAL_CODE: '10115' } }],
+      ['deleteValue', { name: 'BIRTH_DATE' }],
+      ['deleteValue', { name: 'FIRST_NAME' }],
+      ['deleteValue', { name: 'HOBBIES' }],
+    ]);
+    expect(saveBar().querySelector('[role=status]')?.textContent).toBe('Saved 4 changes.');
+    expect(await profileDraftItem.getValue()).toEqual({});
+    expect(server).toEqual({ EMPLOYMENT: 41, COUNTRY: 'US', SOURCE: 72, POSTAL_CODE: '10115' });
+  });
+
+  it('keeps a removal that failed in the draft, beside its question, after what was saved', async () => {
+    handlers.deleteValue = () => ({ ok: false, error: { kind: 'not_allowed', message: 'Your panel does not let you remove this answer.', status: 403 } });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Remove answer Employment status'));
+    await click(button('Save changes'));
+    expect(fieldOf(group('Employment status')).querySelector('.field-error')?.textContent).toBe('Your panel does not let you remove this answer.');
+    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
+      'Saved 1 change. Your answer to “Employment status” was not removed: Your panel does not let you remove this answer.',
+    );
+    expect(await profileDraftItem.getValue()).toEqual({ EMPLOYMENT: '' });
+    // Not allowed is not a refused key: nothing says to reconnect.
+    expect(container.textContent).not.toMatch(/reconnect/i);
   });
 
   it('renders a long questionnaire a page at a time, and reveals a hidden question with a problem', async () => {
@@ -246,5 +280,70 @@ describe('profile editor', () => {
     expect(fields()).toBe(230);
     expect(container.querySelectorAll('input').length).toBe(200);
     expect([...container.querySelectorAll('button')].some((b) => /more questions/.test(b.textContent ?? ''))).toBe(false);
+  });
+});
+
+describe('failures and notices', () => {
+  it('shows a Laravel-style 422 beside each field, the panel\'s message for the section, keeps every edit, focuses the first', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: {
+        kind: 'rejected',
+        status: 422,
+        message: 'The given data was invalid.',
+        fields: { BIRTH_DATE: 'The birth date must be a date before today.', POSTAL_CODE: 'The postal code format is invalid.', NICKNAME: 'Unknown.' },
+      },
+    });
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await type(byLabel('What is your date of birth?'), '2030-01-01');
+    await type(byLabel('Postal code'), 'ABC');
+    await click(button('Save changes'));
+    await page.nextFrame();
+    expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.field-error')?.textContent).toBe('The birth date must be a date before today.');
+    expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe('The postal code format is invalid.');
+    expect(fieldOf(byLabel('What is your first name?')).querySelector('.field-error')).toBeNull();
+    expect(byLabel('Postal code').getAttribute('aria-invalid')).toBe('true');
+    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
+      'Nothing was saved. The given data was invalid. Unknown. Correct the marked answers, then save again.',
+    );
+    expect([byLabel('What is your first name?').value, byLabel('What is your date of birth?').value, byLabel('Postal code').value]).toEqual(['Sam', '2030-01-01', 'ABC']);
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam', BIRTH_DATE: '2030-01-01', POSTAL_CODE: 'ABC' });
+    // Focus on the first problem, with its whole question brought into view.
+    expect(document.activeElement).toBe(byLabel('What is your date of birth?'));
+    expect(scrolled.at(-1)).toBe(fieldOf(byLabel('What is your date of birth?')));
+    scrollIntoView.mockRestore();
+  });
+
+  it('shows a failure no question explains in the save bar, and focuses it', async () => {
+    handlers.saveValues = () => ({ ok: false, error: { kind: 'not_allowed', message: 'Profile changes are closed during the survey week.', status: 403 } });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    await page.nextFrame();
+    const alert = saveBar().querySelector('[role=alert]');
+    expect(alert?.textContent).toBe('Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support.');
+    expect(document.activeElement).toBe(alert);
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+  });
+
+  it('says how many unsaved edits connecting another account discarded, until dismissed', async () => {
+    await draftDiscardedItem.setValue({ count: 3, at: Date.now() });
+    await mount();
+    const notice = q('.notice')!;
+    expect(notice.textContent).toContain('3 unsaved profile changes were discarded: they were made for the account connected before.');
+    await click(button('Dismiss this notice'));
+    expect(q('.notice')).toBeNull();
+    expect(document.activeElement).toBe(q('#profile-heading'));
+    expect(await draftDiscardedItem.getValue()).toBeNull();
+  });
+
+  it('has no notice without discarded edits', async () => {
+    await mount();
+    expect(q('.notice')).toBeNull();
   });
 });

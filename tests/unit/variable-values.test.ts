@@ -67,8 +67,9 @@ describe('validateValue', () => {
     expect(isValidDate('2023-02-29')).toBe(false);
   });
   it('refuses real dates outside the years a profile date can take', () => {
-    expect(validateValue(date, '0199-05-06')).toMatch(/between 1900 and 2100/);
-    expect(validateValue(date, '2190-05-06')).toMatch(/between 1900 and 2100/);
+    // In plain words, naming only the side that was crossed ("between 1900 and 2100" read oddly for a birth date).
+    expect(validateValue(date, '0199-05-06')).toBe('Check the year: dates before 1900 are not accepted.');
+    expect(validateValue(date, '2190-05-06')).toBe('Check the year: dates after 2100 are not accepted.');
     expect(validateValue(date, '1900-01-01')).toBeNull();
     expect(validateValue(date, '2100-12-31')).toBeNull();
   });
@@ -79,9 +80,9 @@ describe('validateValue', () => {
     expect(validateValue(checkbox, [1, 9])).toMatch(/None of these/);
     expect(validateValue(checkbox, [1, 1])).toMatch(/once/);
   });
-  it('refuses empty answers, pointing at Clear', () => {
-    expect(validateValue(text, '  ')).toMatch(/Clear/);
-    expect(validateValue(checkbox, [])).toMatch(/Clear/);
+  it('refuses empty answers, pointing at Remove answer', () => {
+    expect(validateValue(text, '  ')).toMatch(/Remove answer/);
+    expect(validateValue(checkbox, [])).toMatch(/Remove answer/);
   });
 });
 

@@ -1,0 +1,28 @@
+import { tp, t } from '../../utils/i18n';
+import { draftDiscardedItem } from '../../utils/storage-items';
+import { useStorageItem } from '../../utils/use-storage-item';
+
+/**
+ * Says that connecting another account discarded unsaved profile edits made for the previous one
+ * (the background sets the item, issue 10), until the panelist dismisses it.
+ */
+export function DraftDiscardedNotice({ onDismissed }: { onDismissed(): void }) {
+  const notice = useStorageItem(draftDiscardedItem);
+  const count = notice.value?.count ?? 0;
+  if (count <= 0) return null;
+  return (
+    <div class="notice" role="status">
+      <p>{tp('draftDiscarded', count)}</p>
+      <button
+        type="button"
+        onClick={() => {
+          void draftDiscardedItem.removeValue();
+          // The button goes with the notice: keyboard focus stays in the section.
+          onDismissed();
+        }}
+      >
+        {t('dismissNotice')}
+      </button>
+    </div>
+  );
+}
