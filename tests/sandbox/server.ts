@@ -5,13 +5,14 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isAuthorized, unauthorized } from './auth';
+import { bearerToken, isAuthorized, unauthorized } from './auth';
 import { handleControl, isControlPath } from './control';
 import type { ControlContext } from './control';
 import { preflight } from './cors';
 import { FaultStore, applyFault } from './faults';
 import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResult } from './http-util';
-import { dispatch } from './router';
+import { OAuthServer } from './oauth';
+import { dispatch, dispatchOpen } from './router';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
@@ -41,6 +42,8 @@ export interface Sandbox {
   state: SandboxState;
   /** Live list of API requests received, oldest first. */
   requests: RecordedRequest[];
+  /** The sandbox's authorization server (sign-in with OAuth); reset with the rest. */
+  oauth: OAuthServer;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -50,6 +53,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = stateFromSeed(seed);
   const requests: RecordedRequest[] = [];
   const faults = new FaultStore();
+  const oauth = new OAuthServer();
   // Aborted on close so that delayed fault responses do not keep the process alive.
   const closing = new AbortController();
 
@@ -57,9 +61,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     faults,
     requests,
+    oauth,
     reset() {
       resetState(state, seed);
       faults.clear();
+      oauth.reset();
       requests.length = 0;
     },
   };
@@ -70,7 +76,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault && (await applyFault(fault, req, res, closing.signal)) === 'answered') return;
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
-    if (!isAuthorized(request.headers, token)) return writeResult(res, unauthorized(), extraHeaders);
+    const open = dispatchOpen(oauth, request);
+    if (open) return writeResult(res, open, extraHeaders);
+    if (!isAuthorized(request.headers, token) && !oauth.accepts(bearerToken(request.headers))) return writeResult(res, unauthorized(), extraHeaders);
     writeResult(res, dispatch(state, request, now()), extraHeaders);
   }
 
@@ -104,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     token,
     state,
     requests,
+    oauth,
     reset: control.reset,
     // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.
     close: () =>
