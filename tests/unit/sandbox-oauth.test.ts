@@ -103,7 +103,7 @@ describe('sandbox authorization server', () => {
   });
 
   it('never redirects for an unknown client or an unregistered redirect URL', async () => {
-    for (const overrides of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example/' }]) {
+    for (const overrides of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example/' }] as Record<string, string>[]) {
       const page = await fetch(authorizeUrl(overrides), { redirect: 'manual' });
       expect(page.status).toBe(400);
       expect(page.headers.get('location')).toBeNull();
@@ -113,7 +113,7 @@ describe('sandbox authorization server', () => {
   });
 
   it('refuses an authorization request without S256 PKCE, back at the redirect URL', async () => {
-    for (const overrides of [{ code_challenge_method: 'plain' }, { code_challenge: null }]) {
+    for (const overrides of [{ code_challenge_method: 'plain' }, { code_challenge: null }] as Record<string, string | null>[]) {
       const page = await fetch(authorizeUrl(overrides), { redirect: 'manual' });
       expect(page.status).toBe(302);
       expect(new URL(page.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
