@@ -1,12 +1,10 @@
-import { createPanelApi, type PanelApi } from '../../utils/api/client';
-import { appError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
-import { credentialsItem } from './credentials';
-import { fail } from './result';
+import type { PanelApi } from '../../utils/api/client';
+import { renewingApi, usableCredentials } from './tokens';
 
-/** The API for the stored credentials; refuses with `not_connected` when there are none. */
+/**
+ * The API for the stored credentials; refuses with `not_connected` when there are none. Signed-in
+ * credentials are renewed first when expired, and again once on a 401 (tokens.ts).
+ */
 export async function currentApi(): Promise<PanelApi> {
-  const credentials = await credentialsItem.getValue();
-  if (!credentials) fail(appError('not_connected', t('errNotConnected')));
-  return createPanelApi(credentials);
+  return renewingApi(await usableCredentials());
 }

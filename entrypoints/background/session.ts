@@ -2,7 +2,7 @@ import { createPanelApi } from '../../utils/api/client';
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { DISCONNECTED, PANELIST_DATA_ITEMS, profileDraftItem, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
-import { credentialsItem } from './credentials';
+import { credentialsItem, type Credentials } from './credentials';
 import { fail } from './result';
 import { loadRewards, refreshHistory, refreshProfile } from './sync';
 import { checkBaseUrl } from '../../utils/base-url';
@@ -23,19 +23,29 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   if (!token) fail(appError('invalid_input', t('errTokenEmpty'), { field: 'token' }));
   if (/\s/.test(token)) fail(appError('invalid_input', t('errTokenSpaces'), { field: 'token' }));
 
+  return storeCheckedSession({ baseUrl, token }, origin);
+}
+
+/**
+ * Checks credentials with a real call and only then stores them with the session; shared by
+ * connect() and sign-in (sign-in.ts), which adds the refresh token and `signedIn`.
+ */
+export async function storeCheckedSession(credentials: Credentials, origin: string, extra: Partial<SessionInfo> = {}): Promise<SessionInfo> {
+  const { baseUrl, token } = credentials;
   const api = createPanelApi({ baseUrl, token });
   const rewards = await loadRewards(api);
 
   // Reconnecting to the same panel (say, after a token was rejected) keeps unsaved profile edits.
   const previous = await sessionItem.getValue();
   await clearPanelistData({ keepDraft: previous.origin === origin });
-  await credentialsItem.setValue({ baseUrl, token });
+  await credentialsItem.setValue(credentials);
   const session: SessionInfo = {
     connected: true,
     baseUrl,
     origin,
     tokenHint: token.slice(-4),
     rejected: false,
+    ...extra,
   };
   await sessionItem.setValue(session);
   await rewardsItem.setValue({ data: rewards, fetchedAt: Date.now() });
