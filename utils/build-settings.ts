@@ -26,7 +26,8 @@ export interface OAuthSettings {
 
 /** Sign-in is offered when the operator set the endpoints, the client id and the API base URL. */
 export function signInConfigured(settings: BuildSettings): boolean {
-  const { authorizationEndpoint, tokenEndpoint, clientId } = settings.oauth;
+  // Optional chaining: settings made by hand (older builds' shape, tests) may lack the block.
+  const { authorizationEndpoint, tokenEndpoint, clientId } = settings.oauth ?? {};
   return !!(authorizationEndpoint && tokenEndpoint && clientId && settings.apiBaseUrl);
 }
 

@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
+import { signInConfigured } from '../../utils/build-settings';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -9,6 +10,9 @@ import { ConnectedInfo } from './ConnectedInfo';
 import { ConnectForm } from './ConnectForm';
 import { errorText } from './error-text';
 import { SectionFeedback } from './SectionFeedback';
+import { SignIn } from './SignIn';
+
+const SIGN_IN = signInConfigured(settings);
 
 /** Connecting the panelist's account: the form, or the connection in use. */
 export function ConnectionSection() {
@@ -31,22 +35,30 @@ export function ConnectionSection() {
   } else if (current.connected && !current.rejected) {
     body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
   } else {
+    const onConnected = (origin: string) => {
+      alert.value = '';
+      status.value = t('connectedToOrigin', origin);
+    };
+    const form = <ConnectForm initialBaseUrl={current.baseUrl || settings.apiBaseUrl} onConnected={onConnected} />;
     body = (
       <>
         {current.rejected ? (
           <p class="alert" role="alert">
-            {t('tokenRejectedReconnect')}
+            {t(current.signedIn ? 'signInExpired' : 'tokenRejectedReconnect')}
           </p>
         ) : (
-          <p class="muted">{t('connectIntro')}</p>
+          <p class="muted">{SIGN_IN ? t('signInIntro', settings.panelName) : t('connectIntro')}</p>
         )}
-        <ConnectForm
-          initialBaseUrl={current.baseUrl || settings.apiBaseUrl}
-          onConnected={(origin) => {
-            alert.value = '';
-            status.value = t('connectedToOrigin', origin);
-          }}
-        />
+        {SIGN_IN && <SignIn onSignedIn={onConnected} />}
+        {/* With sign-in offered, the token form stays one click away. */}
+        {SIGN_IN ? (
+          <details class="token-instead" open={current.rejected && !current.signedIn}>
+            <summary>{t('useTokenInstead')}</summary>
+            {form}
+          </details>
+        ) : (
+          form
+        )}
       </>
     );
   }

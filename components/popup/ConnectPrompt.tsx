@@ -1,4 +1,7 @@
+import { signInConfigured } from '../../utils/build-settings';
 import { t } from '../../utils/i18n';
+import { settings } from '../../utils/settings';
+import { SignIn } from '../options/SignIn';
 import { openOptions } from './open-options';
 
 interface Props {
@@ -13,7 +16,8 @@ export function ConnectPrompt({ rejected }: Props) {
       <p>
         {t(rejected ? 'reconnectText' : 'connectText')}
       </p>
-      <button type="button" class="btn btn-primary" onClick={openOptions}>
+      {signInConfigured(settings) && <SignIn buttonClass="btn btn-primary" alertClass="error" />}
+      <button type="button" class={signInConfigured(settings) ? 'btn' : 'btn btn-primary'} onClick={openOptions}>
         {t(rejected ? 'reconnectButton' : 'connectButton')}
       </button>
     </section>
