@@ -5,8 +5,9 @@ export const OAUTH_PANEL_NAME = 'Sandbox Panel';
 
 const HTML_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
-  // The page runs no script and loads nothing; forms post only to this server.
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  // The page runs no script and loads nothing.
+  // No form-action: Chrome applies it to the redirect that follows a form post, which goes to the extension.
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
   'X-Frame-Options': 'DENY',
 };
 
@@ -27,8 +28,10 @@ function page(status: number, title: string, body: string): ApiResult {
 }
 
 export function signInPage(txn: string, clientName: string, email = '', error = ''): ApiResult {
+  // 200 even for a wrong password: Chrome's sign-in window closes on any error status ("Authorization
+  // page could not be loaded"), and the panelist must be able to try again on the page.
   return page(
-    error ? 401 : 200,
+    200,
     `Sign in to ${OAUTH_PANEL_NAME}`,
     `<p>${escape(clientName)} asks to use your ${OAUTH_PANEL_NAME} account.</p>` +
       (error ? `<p class="error" role="alert">${escape(error)}</p>` : '') +
