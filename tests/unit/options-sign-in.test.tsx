@@ -93,3 +93,19 @@ describe('sign in from the popup', () => {
     expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
   });
 });
+
+describe('a signed-in session', () => {
+  it('the options page says it is signed in instead of showing a token hint', async () => {
+    const { ConnectedInfo } = await import('../../components/options/ConnectedInfo');
+    const session = { connected: true, baseUrl: 'https://panel.example.com/api', origin: 'https://panel.example.com', tokenHint: 'abcd', rejected: false, signedIn: true };
+    await page.mountInto(container, <ConnectedInfo session={session} onDisconnect={async () => undefined} />);
+    expect(container.textContent).toContain('Signed in; renews itself');
+    expect(container.textContent).not.toContain('abcd');
+  });
+
+  it('the popup asks to sign in again when a signed-in session was refused', async () => {
+    await page.mountInto(container, <ConnectPrompt rejected signedIn />);
+    expect(container.textContent).toContain('Your sign-in has expired');
+    expect(signInButton()).toBeTruthy();
+  });
+});
