@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
+import { axeViolations } from './axe';
 import { control, requestCount, stored } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 import { signInBuild } from './sign-in-build';
@@ -68,8 +69,10 @@ test('closing the sign-in window, denying access or an unreachable panel is expl
   const ext = await start();
   const options = await ext.openPage('options.html');
 
+  expect(await axeViolations(options)).toEqual([]);
   await (await openSignInWindow(ext, options)).close();
   await options.getByText('The sign-in window was closed before you finished').waitFor();
+  expect(await axeViolations(options)).toEqual([]);
 
   const window = await openSignInWindow(ext, options);
   await signInThrough(window);
