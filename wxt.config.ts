@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
-import { buildSettings } from './utils/build-settings';
+import { buildSettings, signInConfigured } from './utils/build-settings';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
@@ -21,17 +21,23 @@ export default defineConfig({
   manifest: (env) => {
     const settings = buildSettings(process.env, env.mode);
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
+    // The token endpoint is called by the background like the API, so its origin is granted too.
+    const tokenOrigin = settings.oauth.tokenEndpoint ? hostPermissionPattern(settings.oauth.tokenEndpoint) : undefined;
+    const hosts = [...new Set([apiOrigin, tokenOrigin].filter((o): o is string => !!o))];
     return {
       name: settings.panelName,
       description: `${settings.panelName}: __MSG_extDescription__`,
       default_locale: 'en',
-      permissions: ['storage', 'alarms'],
+      // Firefox has no optional `identity` (its schema lists it among the permissions that need no
+      // prompt): a Firefox build that offers sign-in asks for it at install, silently.
+      permissions: ['storage', 'alarms', ...(env.manifestVersion === 2 && signInConfigured(settings) ? ['identity'] : [])],
       // MV2 (Firefox): WXT moves these into `permissions`, granted at install.
-      host_permissions: apiOrigin ? [apiOrigin] : [],
+      host_permissions: hosts,
       optional_host_permissions: OPTIONAL_HOSTS,
       // MV2 has no optional_host_permissions (WXT drops the key without converting it): there the
       // origins go in optional_permissions, or Firefox refuses permissions.request() for them.
-      ...(env.manifestVersion === 2 ? { optional_permissions: OPTIONAL_HOSTS } : {}),
+      // Chrome: `identity` (the sign-in window) is asked for when the panelist presses "Sign in".
+      optional_permissions: env.manifestVersion === 2 ? OPTIONAL_HOSTS : ['identity'],
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
         default_title: settings.panelName,

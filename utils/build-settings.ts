@@ -12,6 +12,42 @@ export interface BuildSettings {
   geckoId: string;
   /** Sandbox connection, filled in for development builds only, never in a release build. */
   devToken: string;
+  /** OAuth 2.0 sign-in (authorization code + PKCE); empty endpoints or client id: token form only. */
+  oauth: OAuthSettings;
+}
+
+export interface OAuthSettings {
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  clientId: string;
+  /** Space-separated; empty sends no `scope`. */
+  scopes: string;
+  /** Compared with an `iss` the server returns (RFC 9207); defaults to the authorization endpoint's origin. */
+  issuer: string;
+}
+
+/** Sign-in is offered when the operator set the endpoints, the client id and the API base URL. */
+export function signInConfigured(settings: BuildSettings): boolean {
+  // Optional chaining: settings made by hand (older builds' shape, tests) may lack the block.
+  const { authorizationEndpoint, tokenEndpoint, clientId } = settings.oauth ?? {};
+  return !!(authorizationEndpoint && tokenEndpoint && clientId && settings.apiBaseUrl);
+}
+
+function oauthSettings(env: Env): OAuthSettings {
+  const authorizationEndpoint = env.PANEL_OAUTH_AUTHORIZATION_ENDPOINT ?? '';
+  let origin = '';
+  try {
+    origin = authorizationEndpoint ? new URL(authorizationEndpoint).origin : '';
+  } catch {
+    // A malformed endpoint fails at sign-in with a clear message; the build itself still works.
+  }
+  return {
+    authorizationEndpoint,
+    tokenEndpoint: env.PANEL_OAUTH_TOKEN_ENDPOINT ?? '',
+    clientId: env.PANEL_OAUTH_CLIENT_ID ?? '',
+    scopes: env.PANEL_OAUTH_SCOPES ?? '',
+    issuer: env.PANEL_OAUTH_ISSUER ?? origin,
+  };
 }
 
 export const SANDBOX_DEV_URL = 'http://127.0.0.1:8787';
@@ -28,6 +64,7 @@ export function buildSettings(env: Env, mode: string): BuildSettings {
     tokenHelpUrl: webPage(env.PANEL_TOKEN_HELP_URL),
     geckoId: env.PANEL_GECKO_ID ?? 'panel-rewards@panelist.example',
     devToken: dev ? (env.PANEL_DEV_TOKEN ?? '') : '',
+    oauth: oauthSettings(env),
   };
 }
 

@@ -35,6 +35,12 @@ export interface ProtocolMap {
   saveValues(data: { values: StoredValues }): Result<null>;
   deleteValue(data: { name: string }): Result<null>;
   setPreferences(data: Partial<Preferences>): Result<Preferences>;
+  /**
+   * Signs in with the panel's authorization server (OAuth 2.0 code + PKCE) in the browser's sign-in
+   * window, checks the token with a real API call and only then stores it. The page asks for the
+   * `identity` permission first, inside the click.
+   */
+  signIn(): Result<SessionInfo>;
 }
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

@@ -18,6 +18,8 @@ export interface SessionInfo {
   tokenHint: string;
   /** Set when the server stopped accepting the token (401; a 403 is `not_allowed`, not this): the pages ask to reconnect. */
   rejected: boolean;
+  /** Connected through "Sign in" (OAuth) rather than a pasted token: reconnecting means signing in again. */
+  signedIn?: boolean;
 }
 
 export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false };

@@ -43,8 +43,8 @@ export function ConnectedInfo({ session, onDisconnect }: Props) {
           </dd>
         </div>
         <div>
-          <dt>{t('accessToken')}</dt>
-          <dd>{t('tokenEndingIn', session.tokenHint)}</dd>
+          <dt>{t(session.signedIn ? 'accessHeading' : 'accessToken')}</dt>
+          <dd>{session.signedIn ? t('signedInRenews') : t('tokenEndingIn', session.tokenHint)}</dd>
         </div>
       </dl>
       {confirming.value ? (

@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
+import { signInConfigured } from '../../utils/build-settings';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -9,6 +10,9 @@ import { ConnectedInfo } from './ConnectedInfo';
 import { ConnectForm } from './ConnectForm';
 import { errorText } from './error-text';
 import { SectionFeedback } from './SectionFeedback';
+import { SignIn } from './SignIn';
+
+const SIGN_IN = signInConfigured(settings);
 
 /** Connecting the panelist's account: the form, or the connection in use. */
 export function ConnectionSection() {
@@ -31,23 +35,31 @@ export function ConnectionSection() {
   } else if (current.connected && !current.rejected) {
     body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
   } else {
+    const onConnected = () => {
+      alert.value = '';
+      // The panel by its name; the address is among the connection's details below.
+      status.value = t('connectedToOrigin', settings.panelName);
+    };
+    const form = <ConnectForm initialBaseUrl={current.baseUrl || settings.apiBaseUrl} onConnected={onConnected} />;
     body = (
       <>
         {current.rejected ? (
           <p class="alert" role="alert">
-            {t('tokenRejectedReconnect', settings.panelName)}
+            {current.signedIn ? t('signInExpired') : t('tokenRejectedReconnect', settings.panelName)}
           </p>
         ) : (
-          <p class="muted">{t('connectIntro', settings.panelName)}</p>
+          <p class="muted">{SIGN_IN ? t('signInIntro', settings.panelName) : t('connectIntro', settings.panelName)}</p>
         )}
-        <ConnectForm
-          initialBaseUrl={current.baseUrl || settings.apiBaseUrl}
-          onConnected={() => {
-            alert.value = '';
-            // The panel by its name; the address is among the connection's details below.
-            status.value = t('connectedToOrigin', settings.panelName);
-          }}
-        />
+        {SIGN_IN && <SignIn onSignedIn={onConnected} />}
+        {/* With sign-in offered, the token form stays one click away. */}
+        {SIGN_IN ? (
+          <details class="token-instead" open={current.rejected && !current.signedIn}>
+            <summary>{t('useTokenInstead')}</summary>
+            {form}
+          </details>
+        ) : (
+          form
+        )}
       </>
     );
   }

@@ -55,7 +55,7 @@ export function App() {
       <>
         <Header />
         <main>
-          <ConnectPrompt rejected={session.rejected} />
+          <ConnectPrompt rejected={session.rejected} signedIn={session.signedIn} />
         </main>
       </>
     );

@@ -1,19 +1,17 @@
-import { createPanelApi, type PanelApi, type PanelApiConfig } from '../../utils/api/client';
+import type { PanelApi } from '../../utils/api/client';
 import { AppErrorException, appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { sessionItem } from '../../utils/storage-items';
-import { credentialsItem } from './credentials';
 import { currentGeneration, isCurrent } from './generation';
-import { fail } from './result';
+import { renewingApi, usableCredentials } from './tokens';
+
+export { httpTuning } from './http-tuning';
 
 /** The API of one session: answers that arrive after the session changed are never used. */
 export interface SessionApi {
   api: PanelApi;
   gen: number;
 }
-
-/** Time-outs and retry delays; tests shorten them (the model-based test runs hundreds of sessions). */
-export const httpTuning: Omit<Partial<PanelApiConfig>, 'baseUrl' | 'token'> = {};
 
 /** The work of a session that has ended: dropped without a word written to storage. */
 export function staleSession(): AppErrorException {
@@ -22,15 +20,15 @@ export function staleSession(): AppErrorException {
 
 /**
  * The API for the stored credentials, bound to the session current when called; refuses with
- * `not_connected` when there are none. The generation is taken before the credentials are read,
- * so a connect landing in between cannot pair the old generation with the new token.
+ * `not_connected` when there are none. Signed-in credentials are renewed first when expired, and
+ * again once on a 401 (tokens.ts). The generation is taken before the credentials are read, so a
+ * connect landing in between cannot pair the old generation with the new token.
  */
 export async function currentApi(): Promise<SessionApi> {
   const gen = currentGeneration();
-  const credentials = await credentialsItem.getValue();
+  const credentials = await usableCredentials();
   if (!isCurrent(gen)) throw staleSession();
-  if (!credentials) fail(appError('not_connected', t('errNotConnected')));
-  return { api: rejectingOn401(createPanelApi({ ...credentials, ...httpTuning }), gen), gen };
+  return { api: rejectingOn401(renewingApi(credentials), gen), gen };
 }
 
 /**

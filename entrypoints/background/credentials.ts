@@ -7,6 +7,10 @@ import { defineItem } from '../../utils/storage-item';
 export interface Credentials {
   baseUrl: string;
   token: string;
+  /** From sign-in (tokens.ts), where the server gave one: a secret like the token. */
+  refreshToken?: string;
+  /** Epoch ms when the access token expires, from the token answer's `expires_in`. */
+  expiresAt?: number;
 }
 
 export const credentialsItem = defineItem<Credentials | null>('credentials', null);

@@ -8,6 +8,7 @@ import { checkRedemption, openEntries } from './redemption-checks';
 import { asResult } from './result';
 import { isOwnPage } from './sender';
 import { connect, disconnect, getSession } from './session';
+import { signIn } from './sign-in';
 import { refreshHistory, refreshProfile, refreshRewards } from './sync';
 
 type Handlers = {
@@ -32,6 +33,7 @@ export const handlers: Handlers = {
   saveValues: (d) => saveValues(d.values).then(done),
   deleteValue: (d) => deleteValue(d.name).then(done),
   setPreferences: (d) => setPreferences(d),
+  signIn: () => signIn(),
 };
 
 const FORBIDDEN = appError('forbidden', t('errForbidden'));

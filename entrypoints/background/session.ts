@@ -12,7 +12,8 @@ import {
   type SessionInfo,
 } from '../../utils/storage-items';
 import { checkBaseUrl } from '../../utils/base-url';
-import { httpTuning, staleSession } from './api';
+import { staleSession } from './api';
+import { httpTuning } from './http-tuning';
 import { credentialsItem, type Credentials } from './credentials';
 import { isCurrent, nextGeneration } from './generation';
 import { fail } from './result';
@@ -22,11 +23,7 @@ export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();
 }
 
-/**
- * Checks the token with a real call (the rewards list, which the popup needs next anyway, so it
- * is cached) and only then stores it. From then on the session is a new one: whatever the old one
- * still has in flight is dropped when it lands, and another account's cached data goes first.
- */
+/** A pasted token: checked, then stored as the session. */
 export async function connect(baseUrlInput: string, tokenInput: string): Promise<SessionInfo> {
   const checked = checkBaseUrl(baseUrlInput);
   if (!checked.ok) fail(appError('invalid_input', checked.message, { field: 'baseUrl' }));
@@ -35,16 +32,27 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   if (!token) fail(appError('invalid_input', t('errTokenEmpty'), { field: 'token' }));
   if (/\s/.test(token)) fail(appError('invalid_input', t('errTokenSpaces'), { field: 'token' }));
 
+  return storeCheckedSession({ baseUrl, token }, origin);
+}
+
+/**
+ * Checks credentials with a real call (the rewards list, which the popup needs next anyway, so it
+ * is cached) and only then stores them with the session; shared by connect() and sign-in
+ * (sign-in.ts), which adds the refresh token and `signedIn`. From then on the session is a new one:
+ * whatever the old one still has in flight is dropped when it lands, and another account's cached
+ * data goes first.
+ */
+export async function storeCheckedSession(credentials: Credentials, origin: string, extra: Partial<SessionInfo> = {}): Promise<SessionInfo> {
+  const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
   const rewards = await loadRewards(createPanelApi({ baseUrl, token, ...httpTuning }));
 
   const [previous, previousSession] = await Promise.all([credentialsItem.getValue(), sessionItem.getValue()]);
   const gen = nextGeneration();
-  const next: Credentials = { baseUrl, token };
-  await clearPanelistData({ keepDraft: sameAccount(previous, previousSession, next) });
+  await clearPanelistData({ keepDraft: sameAccount(previous, previousSession, credentials) });
   if (!isCurrent(gen)) throw staleSession();
-  await credentialsItem.setValue(next);
-  const session: SessionInfo = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false };
+  await credentialsItem.setValue(credentials);
+  const session: SessionInfo = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
   if (!isCurrent(gen)) throw staleSession();
   await sessionItem.setValue(session);
   if (!isCurrent(gen)) throw staleSession();
@@ -57,7 +65,8 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
 
 /**
  * The panel API has no "who am I": the same token on the same panel is the same account, and so is
- * a new token for a session the panel had stopped accepting (that is what reconnecting is for).
+ * a new token (pasted, or from signing in again) for a session the panel had stopped accepting:
+ * that is what reconnecting is for.
  */
 function sameAccount(previous: Credentials | null, session: SessionInfo, next: Credentials): boolean {
   if (!previous || previous.baseUrl !== next.baseUrl) return false;

@@ -29,8 +29,9 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(): Promise<FirefoxSession> {
-  const extensionDir = resolve(E2E_FIREFOX_DIR);
+/** `extensionDir`: another build than the shared e2e one (sign-in tests use one with the OAuth settings). */
+export async function launchFirefox(options: { extensionDir?: string } = {}): Promise<FirefoxSession> {
+  const extensionDir = resolve(options.extensionDir ?? E2E_FIREFOX_DIR);
   const manifest = JSON.parse(await readFile(join(extensionDir, 'manifest.json'), 'utf8')) as {
     browser_specific_settings: { gecko: { id: string } };
   };

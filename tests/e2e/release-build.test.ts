@@ -76,7 +76,8 @@ test('the manifests ask for storage and alarms only; API origins are optional', 
   expect(chrome.permissions).toEqual(['storage', 'alarms']);
   expect(chrome.host_permissions ?? []).toEqual([]);
   expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
-  expect(chrome).not.toHaveProperty('optional_permissions');
+  // Asked for when the panelist presses "Sign in" (issue 12), never at install.
+  expect(chrome.optional_permissions).toEqual(['identity']);
   expect(chrome).not.toHaveProperty('browser_specific_settings');
 
   // MV2 has one list for permissions and host permissions, and optional_permissions for both.
@@ -84,6 +85,7 @@ test('the manifests ask for storage and alarms only; API origins are optional', 
   expect(firefox.manifest_version).toBe(2);
   expect(firefox.permissions).toEqual(['storage', 'alarms']);
   expect(firefox).not.toHaveProperty('host_permissions');
+  // Firefox cannot make `identity` optional; a build without sign-in settings does not ask for it.
   expect(firefox.optional_permissions).toEqual(OPTIONAL_HOSTS);
   expect(firefox.background).toEqual({ persistent: false, scripts: ['background.js'] });
   expect(firefox.browser_action).toMatchObject({ default_popup: 'popup.html' });

@@ -5,8 +5,11 @@ import type { ApiResult } from './types';
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized: missing or invalid access token';
 
 export function isAuthorized(headers: Record<string, string>, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
-  return match?.[1] === token;
+  return bearerToken(headers) === token;
+}
+
+export function bearerToken(headers: Record<string, string>): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '')?.[1] ?? null;
 }
 
 export function unauthorized(): ApiResult {

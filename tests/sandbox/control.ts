@@ -1,6 +1,8 @@
 /** Test-only endpoints under /__sandbox: reset, state, faults, recorded requests. No auth. */
 import type { FaultStore } from './faults';
 import { parseFaultRule } from './fault-rule';
+import type { OAuthServer } from './oauth';
+import { OAUTH_CONTROLS } from './oauth-control';
 import { failure, json, success } from './http-util';
 import { patchState } from './state-patch';
 import type { ApiRequest, ApiResult, RecordedRequest, SandboxState } from './types';
@@ -11,6 +13,7 @@ export interface ControlContext {
   state: SandboxState;
   faults: FaultStore;
   requests: RecordedRequest[];
+  oauth: OAuthServer;
   reset(): void;
 }
 
@@ -51,6 +54,7 @@ const HANDLERS: Record<string, Partial<Record<string, ControlHandler>>> = {
       return success();
     },
   },
+  ...OAUTH_CONTROLS,
 };
 
 export function isControlPath(path: string): boolean {

@@ -85,11 +85,11 @@ export function failure(
 /** Writes a handler's result; a socket already gone (client aborted, sandbox closed) is ignored. */
 export function writeResult(res: ServerResponse, result: ApiResult, extraHeaders: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
-  if (result.body === undefined) {
+  if (result.body === undefined && result.text === undefined) {
     res.writeHead(result.status, mergeHeaders(BASE_HEADERS, result.headers, extraHeaders)).end();
     return;
   }
-  writeRaw(res, result.status, JSON.stringify(result.body), mergeHeaders(result.headers, extraHeaders));
+  writeRaw(res, result.status, result.text ?? JSON.stringify(result.body), mergeHeaders(result.headers, extraHeaders));
 }
 
 /** Sends text exactly as given, so faults can serve malformed JSON. */

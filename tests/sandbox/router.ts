@@ -1,5 +1,6 @@
 /** Maps method and path of an authorized API request to its handler. */
 import { failure } from './http-util';
+import { isOAuthPath, type OAuthServer } from './oauth';
 import { listRedemptions, listRewards, redeem } from './routes-rewards';
 import { deleteValue, listDefinitions, readValues, writeValues } from './routes-variables';
 import type { ApiRequest, ApiResult, SandboxState } from './types';
@@ -26,6 +27,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/panel/rewards', handle: ({ state }) => listRewards(state) },
   { method: 'GET', path: '/v1/panel/redemption', handle: ({ state, req, now }) => redeem(state, req, now) },
 ];
+
+/** Answered before the bearer-token check: the OAuth endpoints are how a token is obtained. */
+export function dispatchOpen(oauth: OAuthServer, req: ApiRequest): ApiResult | null {
+  return isOAuthPath(req.path) ? oauth.handle(req) : null;
+}
 
 /** The decoded path parameter, '' for a literal match, or null when the route does not match. */
 function matchPath(route: Route, path: string): string | null {

@@ -6,13 +6,14 @@ import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isAuthorized, unauthorized } from './auth';
+import { bearerToken, isAuthorized, unauthorized } from './auth';
 import { handleControl, isControlPath } from './control';
 import type { ControlContext } from './control';
 import { preflight } from './cors';
 import { FaultStore, applyFault } from './faults';
 import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResult } from './http-util';
-import { dispatch } from './router';
+import { OAuthServer } from './oauth';
+import { dispatch, dispatchOpen } from './router';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
@@ -44,6 +45,8 @@ export interface Sandbox {
   state: SandboxState;
   /** Live list of API requests received, oldest first. */
   requests: RecordedRequest[];
+  /** The sandbox's authorization server (sign-in with OAuth); reset with the rest. */
+  oauth: OAuthServer;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -53,6 +56,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = stateFromSeed(seed);
   const requests: RecordedRequest[] = [];
   const faults = new FaultStore();
+  const oauth = new OAuthServer();
   // Aborted on close so that delayed fault responses do not keep the process alive.
   const closing = new AbortController();
   // Aborted on reset: a delayed answer of before the reset never changes the state after it.
@@ -66,11 +70,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     faults,
     requests,
+    oauth,
     reset() {
       resetting.abort();
       resetting = new AbortController();
       resetState(state, seed);
       faults.clear();
+      oauth.reset();
       requests.length = 0;
     },
   };
@@ -78,12 +84,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handleApi(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
     requests.push(toRecord(request));
     const fault = faults.take(request.method, request.path);
-    const commit = () => void (isAuthorized(request.headers, token) && dispatch(state, request, now()));
+    const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
+    const commit = () => void (authorized() && dispatch(state, request, now()));
     const signal = interruptible();
     if (fault && (await applyFault(fault, req, res, signal, commit)) === 'answered') return;
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
-    if (!isAuthorized(request.headers, token)) return writeResult(res, unauthorized(), extraHeaders);
+    const open = dispatchOpen(oauth, request);
+    if (open) return writeResult(res, open, extraHeaders);
+    if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
     const result = dispatch(state, request, now());
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);
@@ -133,6 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     token,
     state,
     requests,
+    oauth,
     reset: control.reset,
     idle: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.

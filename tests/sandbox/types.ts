@@ -74,6 +74,8 @@ export interface ApiResult {
   status: number;
   /** Serialized as JSON; undefined means no body (204). */
   body?: unknown;
+  /** Sent exactly as given instead of `body` (the OAuth pages are HTML). */
+  text?: string;
   headers?: Record<string, string>;
 }
 

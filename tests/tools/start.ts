@@ -1,6 +1,6 @@
 /**
  * `npm start`: the sandbox panel API on 127.0.0.1:8787 plus a development build of the extension
- * pointed at it (URL and token prefilled — development builds only). Opens Chromium with the
+ * pointed at it (URL and token prefilled, sign-in through the sandbox — development builds only). Opens Chromium with the
  * extension loaded when there is a display; otherwise says how to load it by hand.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,18 +8,30 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SANDBOX_DEV_URL } from '../../utils/build-settings';
+import { OAUTH_PATHS, SANDBOX_CLIENT_ID, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { startSandbox } from '../sandbox/server';
 
 const DEV_DIR = resolve('.output/chrome-mv3-dev');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const sandbox = await startSandbox({ port: Number(new URL(SANDBOX_DEV_URL).port) });
-console.log(`Sandbox panel API: ${sandbox.url}\nAccess token:      ${sandbox.token}\n`);
+console.log(
+  `Sandbox panel API: ${sandbox.url}\nAccess token:      ${sandbox.token}\n` +
+    `Sign in with:      ${SANDBOX_EMAIL} / ${SANDBOX_PASSWORD}\n`,
+);
 
 const children: ChildProcess[] = [];
 const dev = spawn('npx', ['wxt'], {
   stdio: 'inherit',
-  env: { ...process.env, PANEL_API_BASE_URL: sandbox.url, PANEL_DEV_TOKEN: sandbox.token },
+  env: {
+    ...process.env,
+    PANEL_API_BASE_URL: sandbox.url,
+    PANEL_DEV_TOKEN: sandbox.token,
+    // "Sign in to …" goes to the sandbox's own authorization server.
+    PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${sandbox.url}${OAUTH_PATHS.authorize}`,
+    PANEL_OAUTH_TOKEN_ENDPOINT: `${sandbox.url}${OAUTH_PATHS.token}`,
+    PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
+  },
 });
 children.push(dev);
 

@@ -123,9 +123,9 @@ function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
-/** Replaces every occurrence of the token, so no message can carry it. */
-function redact(text: string, token: string): string {
-  return token ? text.split(token).join('[token]') : text;
+/** Replaces every occurrence of the token (and of any other secret given), so no message can carry it. */
+export function redact(text: string, ...secrets: string[]): string {
+  return secrets.reduce((out, secret) => (secret ? out.split(secret).join('[token]') : out), text);
 }
 
 function redactError(error: AppError, token: string): AppError {

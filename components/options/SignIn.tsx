@@ -1,0 +1,75 @@
+import { useSignal } from '@preact/signals';
+import { useRef } from 'preact/hooks';
+import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
+import { sendMessage } from '../../utils/messages';
+import { settings } from '../../utils/settings';
+import { ask } from './ask';
+import { errorText } from './error-text';
+import { focusLater } from './focus-later';
+
+interface Props {
+  /** The button's classes: the popup and the options page style buttons differently. */
+  buttonClass?: string;
+  /** Class of the error paragraph. */
+  alertClass?: string;
+  onSignedIn?(origin: string): void;
+}
+
+type Permissions = { request(p: { permissions: string[] }): Promise<boolean>; };
+type Runtime = { getManifest(): { optional_permissions?: string[] } };
+
+/**
+ * Chrome lists `identity` as optional: it must be requested inside the click, before any await, or
+ * the browser no longer sees a user gesture. Firefox has it from install (it cannot be optional
+ * there). The raw API rather than the polyfill keeps the popup's first chunk small.
+ */
+function requestIdentity(): Promise<boolean> {
+  const api = (globalThis as { browser?: { permissions: Permissions; runtime: Runtime }; chrome?: { permissions: Permissions; runtime: Runtime } });
+  const ext = api.browser ?? api.chrome;
+  if (!ext) return Promise.resolve(false);
+  if (!ext.runtime.getManifest().optional_permissions?.includes('identity')) return Promise.resolve(true);
+  try {
+    return ext.permissions.request({ permissions: ['identity'] }).catch(() => false);
+  } catch {
+    return Promise.resolve(false);
+  }
+}
+
+/** "Sign in to <panel>": the background runs the sign-in window and stores the session it checked. */
+export function SignIn({ buttonClass = 'primary', alertClass = 'alert', onSignedIn }: Props) {
+  const busy = useSignal(false);
+  const error = useSignal('');
+  const errorRef = useRef<HTMLParagraphElement>(null);
+
+  function start() {
+    if (busy.value) return;
+    error.value = '';
+    void run(requestIdentity());
+  }
+
+  async function run(granted: Promise<boolean>) {
+    busy.value = true;
+    const result = (await granted)
+      ? await ask(() => sendMessage('signIn', undefined))
+      : { ok: false as const, error: appError('permission_denied', t('errSignInPermission')) };
+    busy.value = false;
+    if (result.ok) return onSignedIn?.(result.data.origin);
+    // The background's sign-in messages already say what to do next.
+    error.value = errorText(result.error, '');
+    focusLater(() => errorRef.current);
+  }
+
+  return (
+    <div class="sign-in">
+      <button type="button" class={buttonClass} disabled={busy.value} onClick={start}>
+        {busy.value ? t('signingIn') : t('signInTo', settings.panelName)}
+      </button>
+      {error.value && (
+        <p role="alert" class={alertClass} ref={errorRef} tabIndex={-1}>
+          {error.value}
+        </p>
+      )}
+    </div>
+  );
+}

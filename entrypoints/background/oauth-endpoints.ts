@@ -1,0 +1,34 @@
+import * as oauth from 'oauth4webapi';
+import { settings } from '../../utils/settings';
+
+/**
+ * The operator's authorization server as oauth4webapi describes it, from the build settings (read
+ * on each call, so tests can point them at a sandbox). The client is public: an extension cannot
+ * keep a secret, which is what PKCE is for (RFC 8252 §8.1).
+ */
+export function authorizationServer(): oauth.AuthorizationServer {
+  const { issuer, authorizationEndpoint, tokenEndpoint } = settings.oauth;
+  return { issuer, authorization_endpoint: authorizationEndpoint, token_endpoint: tokenEndpoint };
+}
+
+export function oauthClient(): oauth.Client {
+  return { client_id: settings.oauth.clientId };
+}
+
+/** Same time-out as an API call: a token answer that does not come is a network failure. */
+const TOKEN_TIMEOUT_MS = 10_000;
+
+/** Options for every token endpoint request; plain http only on this machine (the sandbox), as for the API. */
+export function tokenRequestOptions(): oauth.TokenEndpointRequestOptions {
+  const { hostname, protocol } = new URL(settings.oauth.tokenEndpoint);
+  const loopback = protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
+  return { [oauth.allowInsecureRequests]: loopback, signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS) };
+}
+
+export function tokenOrigin(): string {
+  try {
+    return new URL(settings.oauth.tokenEndpoint).origin;
+  } catch {
+    return settings.oauth.tokenEndpoint;
+  }
+}

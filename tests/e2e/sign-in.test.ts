@@ -1,0 +1,111 @@
+/**
+ * Sign-in (issue 12) in Chromium, by visible labels: the sign-in window launchWebAuthFlow opens is a
+ * page of the browser context, driven like any other; then the popup shows the balance, and an
+ * access token that expires during use is renewed without the panelist noticing.
+ */
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
+import { axeViolations } from './axe';
+import { control, requestCount, stored } from './control';
+import { launchExtension, type ExtensionSession } from './harness';
+import { signInBuild } from './sign-in-build';
+
+let extensionDir: string;
+const sessions: ExtensionSession[] = [];
+
+beforeAll(() => {
+  extensionDir = signInBuild('chrome');
+}, 240_000);
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close();
+});
+
+async function start(): Promise<ExtensionSession> {
+  const ext = await launchExtension({ extensionDir });
+  sessions.push(ext);
+  return ext;
+}
+
+/** Presses "Sign in to …" on `page` and returns the sign-in window the browser opened. */
+async function openSignInWindow(ext: ExtensionSession, page: Page): Promise<Page> {
+  const opened = ext.context.waitForEvent('page', (p) => p.url().includes('/oauth/authorize'));
+  await page.getByRole('button', { name: 'Sign in to Panel Rewards' }).click();
+  const window = await opened;
+  await window.getByLabel('E-mail').waitFor();
+  return window;
+}
+
+async function signInThrough(window: Page, password = SANDBOX_PASSWORD): Promise<void> {
+  await window.getByLabel('E-mail').fill(SANDBOX_EMAIL);
+  await window.getByLabel('Password').fill(password);
+  await window.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a panelist signs in with e-mail and password, allows access, and the popup shows the balance', async () => {
+  const ext = await start();
+  const options = await ext.openPage('options.html');
+  // The token form is still there, one click away.
+  await expect.poll(() => options.getByText('Use a personal key instead').count()).toBe(1);
+
+  const window = await openSignInWindow(ext, options);
+  // A wrong password is answered by the panel's own page.
+  await signInThrough(window, 'not-the-password');
+  await window.getByText('Wrong e-mail or password').waitFor();
+  await signInThrough(window);
+  await window.getByRole('button', { name: 'Allow' }).click();
+
+  await options.getByRole('button', { name: 'Disconnect' }).waitFor();
+  const popup = await ext.openPage('popup.html');
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+
+  const credentials = await stored<{ refreshToken?: string; token: string }>(ext, 'credentials');
+  expect(credentials?.refreshToken).toBeTruthy();
+  expect(await stored<{ signedIn?: boolean }>(ext, 'session')).toMatchObject({ connected: true, signedIn: true });
+});
+
+test('closing the sign-in window, denying access or an unreachable panel is explained, and nothing is stored', async () => {
+  const ext = await start();
+  const options = await ext.openPage('options.html');
+
+  expect(await axeViolations(options)).toEqual([]);
+  await (await openSignInWindow(ext, options)).close();
+  await options.getByText('The sign-in window was closed before you finished').waitFor();
+  expect(await axeViolations(options)).toEqual([]);
+
+  const window = await openSignInWindow(ext, options);
+  await signInThrough(window);
+  await window.getByRole('button', { name: 'Deny' }).click();
+  await options.getByText('You chose not to allow access').waitFor();
+
+  // The panel is down.
+  await ext.sandbox.close();
+  await options.getByRole('button', { name: 'Sign in to Panel Rewards' }).click();
+  await options.getByText('Could not reach the panel’s sign-in at').waitFor();
+
+  expect(await stored(ext, 'credentials')).toBeFalsy();
+  expect(await stored<{ connected: boolean }>(ext, 'session')).toBeFalsy();
+});
+
+test('an access token that expires during use is renewed without the panelist noticing', async () => {
+  const ext = await start();
+  const popup = await ext.openPage('popup.html');
+  const window = await openSignInWindow(ext, popup);
+  await signInThrough(window);
+  await window.getByRole('button', { name: 'Allow' }).click();
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+  const before = await stored<{ token: string }>(ext, 'credentials');
+
+  // The server ends every access token now, and the panelist's balance changes meanwhile.
+  await control(ext, '/oauth/expire', 'POST');
+  await control(ext, '/state', 'PATCH', { balance: 3000 });
+  const tokenRequests = await requestCount(ext, '/oauth/token');
+  await popup.getByRole('button', { name: 'Refresh' }).click();
+
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('3,000 points');
+  expect(await requestCount(ext, '/oauth/token')).toBe(tokenRequests + 1);
+  expect((await stored<{ token: string }>(ext, 'credentials'))?.token).not.toBe(before?.token);
+  expect(await popup.getByRole('alert').count()).toBe(0);
+  expect(await stored<{ rejected: boolean }>(ext, 'session')).toMatchObject({ rejected: false });
+});

@@ -1,0 +1,127 @@
+// @vitest-environment node
+/** Sign-in (issue 12) in the background, against the sandbox's authorization server over HTTP. */
+import { describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { credentialsItem } from '../../entrypoints/background/credentials';
+import { signIn } from '../../entrypoints/background/sign-in';
+import { settings } from '../../utils/settings';
+import { rewardsItem, sessionItem } from '../../utils/storage-items';
+import { deliver } from './background-helpers';
+import { registerHandlers } from '../../entrypoints/background/handlers';
+import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox } from './sign-in-helpers';
+
+const env = signInSandbox();
+
+async function nothingStored(): Promise<void> {
+  expect(await credentialsItem.getValue()).toBeNull();
+  expect((await sessionItem.getValue()).connected).toBe(false);
+  expect(await rewardsItem.getValue()).toBeNull();
+}
+
+async function signInError(): Promise<{ kind: string; message: string }> {
+  const unregister = registerHandlers();
+  try {
+    const reply = (await deliver('signIn', undefined)) as { ok: boolean; error: { kind: string; message: string } };
+    expect(reply.ok).toBe(false);
+    return reply.error;
+  } finally {
+    unregister();
+  }
+}
+
+describe('sign-in', () => {
+  it('sends PKCE S256 and a random state, exchanges the code, checks the token with a real call, then stores it', async () => {
+    const window = installIdentity((url) => actAsPanelist(url));
+    const session = await signIn();
+
+    const sent = new URL(window.urls[0] ?? '');
+    expect(sent.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(sent.searchParams.get('redirect_uri')).toBe(REDIRECT_URL);
+    expect(sent.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const exchange = env.sandbox.requests.find((r) => r.path === '/oauth/token');
+    expect(String(exchange?.body)).toContain('code_verifier=');
+
+    expect(session).toMatchObject({ connected: true, signedIn: true, origin: env.sandbox.url, rejected: false });
+    const credentials = await credentialsItem.getValue();
+    expect(credentials?.refreshToken).toBeTruthy();
+    expect(credentials?.expiresAt).toBeGreaterThan(Date.now());
+    expect(env.sandbox.oauth.accepts(credentials?.token ?? null)).toBe(true);
+    expect((await rewardsItem.getValue())?.data.rewards.length).toBeGreaterThan(0);
+  });
+
+  it('a second sign-in uses a new state and verifier', async () => {
+    const window = installIdentity((url) => actAsPanelist(url));
+    await signIn();
+    await signIn();
+    const [a, b] = window.urls.map((u) => new URL(u).searchParams);
+    expect(a?.get('state')).not.toBe(b?.get('state'));
+    expect(a?.get('code_challenge')).not.toBe(b?.get('code_challenge'));
+  });
+
+  it('a closed sign-in window says so and stores nothing', async () => {
+    installIdentity(() => Promise.reject(new Error('The user did not approve access.')));
+    const error = await signInError();
+    expect(error.message).toMatch(/window was closed/);
+    await nothingStored();
+  });
+
+  it('denied access says so and stores nothing', async () => {
+    installIdentity((url) => actAsPanelist(url, 'deny'));
+    const error = await signInError();
+    expect(error.message).toMatch(/chose not to allow access/);
+    await nothingStored();
+  });
+
+  it('an answer whose state is not ours is ignored and nothing is stored', async () => {
+    installIdentity(async (url) => {
+      const back = new URL(await actAsPanelist(url));
+      back.searchParams.set('state', 'forged-state');
+      return back.href;
+    });
+    const error = await signInError();
+    expect(error).toMatchObject({ kind: 'unexpected' });
+    expect(error.message).toMatch(/did not belong to this sign-in/);
+    expect(env.sandbox.requests.filter((r) => r.path === '/oauth/token')).toHaveLength(0);
+    await nothingStored();
+  });
+
+  it('an unreachable panel is told as such, not as a closed window', async () => {
+    const saved = settings.oauth;
+    settings.oauth = { ...saved, authorizationEndpoint: 'http://127.0.0.1:9/oauth/authorize' };
+    try {
+      // What Firefox says for every ending; the extension then finds the server is not there.
+      installIdentity(() => Promise.reject(new Error('User cancelled or denied access.')));
+      const error = await signInError();
+      expect(error).toMatchObject({ kind: 'network' });
+      expect(error.message).toContain('http://127.0.0.1:9');
+      // Chrome names the failed load itself.
+      installIdentity(() => Promise.reject(new Error('Authorization page could not be loaded.')));
+      expect(await signInError()).toMatchObject({ kind: 'network' });
+    } finally {
+      settings.oauth = saved;
+    }
+    await nothingStored();
+  });
+
+  it('a refused code exchange (the verifier does not match) is told with its OAuth error, nothing stored', async () => {
+    installIdentity((url) => {
+      // Someone else's challenge reached the server: the extension's verifier cannot match it.
+      const tampered = new URL(url);
+      tampered.searchParams.set('code_challenge', 'A'.repeat(43));
+      return actAsPanelist(tampered.href);
+    });
+    const error = await signInError();
+    expect(error).toMatchObject({ kind: 'rejected' });
+    expect(error.message).toContain('invalid_grant');
+    await nothingStored();
+  });
+
+  it('without the identity permission the panelist is told to allow the sign-in window', async () => {
+    (fakeBrowser as unknown as { identity?: unknown }).identity = undefined;
+    try {
+      expect(await signInError()).toMatchObject({ kind: 'permission_denied' });
+    } finally {
+      fakeBrowser.reset();
+    }
+  });
+});

@@ -1,0 +1,143 @@
+// @vitest-environment node
+/** Signed-in tokens renew themselves (issue 12): expiry, 401, single flight, redeem, refusal. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsItem } from '../../entrypoints/background/credentials';
+import { registerHandlers } from '../../entrypoints/background/handlers';
+import { ledgerItem, profileDraftItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { apiRequests, deliver } from './background-helpers';
+import { signInSandbox, storeSignedIn } from './sign-in-helpers';
+
+const env = signInSandbox();
+let unregister: () => void;
+beforeEach(() => {
+  unregister = registerHandlers();
+});
+afterEach(() => unregister());
+
+type Reply = { ok: boolean; data?: unknown; error?: { kind: string; message: string } };
+const send = (type: string, data?: unknown) => deliver(type, data) as Promise<Reply>;
+const control = (path: string, body?: unknown) =>
+  fetch(`${env.sandbox.url}/__sandbox${path}`, { method: body === undefined ? 'POST' : 'PATCH', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === '/oauth/token');
+const clearRequests = () => void (env.sandbox.requests.length = 0);
+
+describe('tokens that renew themselves', () => {
+  it('an access token past its expires_in is renewed before the call, which then goes out once', async () => {
+    const first = await storeSignedIn(env.sandbox);
+    const stored = await credentialsItem.getValue();
+    await credentialsItem.setValue({ ...stored!, expiresAt: Date.now() - 1 });
+    clearRequests();
+
+    expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
+    expect(env.sandbox.requests.map((r) => r.path)).toEqual(['/oauth/token', '/v1/panel/rewards']);
+    expect(String(tokenRequests()[0]?.body)).toContain('grant_type=refresh_token');
+    const renewed = await credentialsItem.getValue();
+    expect(renewed?.token).not.toBe(first.token);
+    expect(renewed?.refreshToken).not.toBe(first.refreshToken);
+    expect(renewed?.expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it('a 401 is met by one renewal and the read is repeated once', async () => {
+    await storeSignedIn(env.sandbox);
+    await control('/oauth/expire');
+    clearRequests();
+
+    expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
+    expect(env.sandbox.requests.map((r) => r.path)).toEqual(['/v1/panel/rewards', '/oauth/token', '/v1/panel/rewards']);
+    expect((await sessionItem.getValue()).rejected).toBe(false);
+  });
+
+  it('concurrent calls wait for the one renewal (single flight)', async () => {
+    await storeSignedIn(env.sandbox);
+    await control('/oauth/expire');
+    clearRequests();
+
+    const replies = await Promise.all([
+      send('refreshRewards', { force: true }),
+      send('refreshHistory', { force: true }),
+      send('refreshProfile', { force: true }),
+    ]);
+    expect(replies.every((r) => r.ok)).toBe(true);
+    expect(tokenRequests()).toHaveLength(1);
+    // The one rotated refresh token is the one kept: a second use of the old one would be refused.
+    expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
+  });
+
+  it('a redeem that met a 401 is not repeated: nothing was spent and the panelist confirms again', async () => {
+    await storeSignedIn(env.sandbox);
+    const balance = env.sandbox.state.balance;
+    await control('/oauth/expire');
+    clearRequests();
+
+    const reply = await send('redeem', { rewardId: 101 });
+    expect(apiRequests(env.sandbox, '/v1/panel/redemption')).toBe(1);
+    expect(tokenRequests()).toHaveLength(1);
+    expect(env.sandbox.state.balance).toBe(balance);
+    const entry = await ledgerItem.getValue();
+    expect(entry).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
+    expect(entry?.error?.message).toMatch(/renewed.*redeem the reward again/);
+    expect(JSON.stringify(reply)).toContain('failed');
+    expect((await sessionItem.getValue()).rejected).toBe(false);
+
+    // Confirming again goes through with the renewed token.
+    await send('dismissRedemption');
+    await send('redeem', { rewardId: 101 });
+    expect(apiRequests(env.sandbox, '/v1/panel/redemption')).toBe(2);
+    expect((await ledgerItem.getValue())?.state).toBe('done');
+  });
+
+  it('a refused refresh asks to sign in again and loses nothing else', async () => {
+    await storeSignedIn(env.sandbox);
+    expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
+    await profileDraftItem.setValue({ FIRST_NAME: 'Robin' });
+    await control('/oauth/revoke');
+    clearRequests();
+
+    const reply = await send('refreshRewards', { force: true });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+    expect(reply.error?.message).toMatch(/Sign in again/);
+    expect(tokenRequests()).toHaveLength(1);
+    expect(await sessionItem.getValue()).toMatchObject({ connected: true, rejected: true, signedIn: true });
+    expect(await rewardsItem.getValue()).not.toBeNull();
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Robin' });
+    // The refused refresh token is not sent again.
+    expect((await credentialsItem.getValue())?.refreshToken).toBeUndefined();
+    await send('refreshRewards', { force: true });
+    expect(tokenRequests()).toHaveLength(1);
+  });
+
+  it('an unreachable token endpoint is not a refusal: the session and refresh token stay', async () => {
+    const { refreshToken } = await storeSignedIn(env.sandbox);
+    await control('/oauth/expire');
+    await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/oauth/token', drop: true }) });
+
+    const reply = await send('refreshRewards', { force: true });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'network' } });
+    expect((await sessionItem.getValue()).rejected).toBe(false);
+    expect((await credentialsItem.getValue())?.refreshToken).toBe(refreshToken);
+    // The next try renews.
+    expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
+  });
+
+  it('a renewal answer that arrives after disconnecting is dropped', async () => {
+    await storeSignedIn(env.sandbox);
+    await control('/oauth/expire');
+    await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/oauth/token', delayMs: 300 }) });
+
+    const pending = send('refreshRewards', { force: true });
+    // Disconnect once the renewal has left.
+    while (tokenRequests().length === 0) await new Promise((r) => setTimeout(r, 10));
+    await send('disconnect');
+    const reply = await pending;
+    expect(reply.ok).toBe(false);
+    expect(await credentialsItem.getValue()).toBeNull();
+  });
+
+  it('pasted tokens are used as they are, never renewed', async () => {
+    await credentialsItem.setValue({ baseUrl: env.sandbox.url, token: 'wrong-token' });
+    await sessionItem.setValue({ connected: true, baseUrl: env.sandbox.url, origin: env.sandbox.url, tokenHint: 'oken', rejected: false });
+    clearRequests();
+    expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+    expect(tokenRequests()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,111 @@
+/** "Sign in to <panel>" on the options page and in the popup's connect prompt (issue 12). */
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ConnectionSection } from '../../components/options/ConnectionSection';
+import { ConnectPrompt } from '../../components/popup/ConnectPrompt';
+import { appError } from '../../utils/errors';
+import { sendMessage, type Result } from '../../utils/messages';
+import { DISCONNECTED, sessionItem } from '../../utils/storage-items';
+import * as page from './options-fixtures';
+
+vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
+vi.mock('../../utils/settings', () => ({
+  settings: {
+    apiBaseUrl: 'https://panel.example.com/api',
+    panelName: 'Test Panel',
+    brandColor: '#000',
+    balanceVariable: 'P',
+    geckoId: 'x',
+    devToken: '',
+    oauth: { authorizationEndpoint: 'https://login.example.com/authorize', tokenEndpoint: 'https://login.example.com/token', clientId: 'ext', scopes: '', issuer: 'https://login.example.com' },
+  },
+}));
+
+const send = sendMessage as unknown as page.SendMock;
+let container: HTMLElement;
+let request: Mock<(p: { permissions: string[] }) => Promise<boolean>>;
+let answer: () => Result<unknown>;
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  container = page.newContainer();
+  answer = () => ({ ok: true, data: { connected: true, origin: 'https://panel.example.com' } });
+  send.mockReset();
+  send.mockImplementation(async () => answer());
+  request = vi.fn(async () => true);
+  vi.stubGlobal('browser', { permissions: { request }, runtime: { getManifest: () => ({ optional_permissions: ['identity'] }) } });
+  await sessionItem.setValue(DISCONNECTED);
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await page.dropContainer(container);
+});
+
+const signInButton = () => page.button(container, 'Sign in to Test Panel');
+const alerts = () => [...container.querySelectorAll('[role=alert]')].map((e) => e.textContent);
+
+describe('sign in on the options page', () => {
+  it('offers sign-in, keeps the token form behind "Use a personal key instead"', async () => {
+    await page.mountInto(container, <ConnectionSection />);
+    expect(signInButton()).toBeTruthy();
+    const details = container.querySelector('details');
+    expect(details?.querySelector('summary')?.textContent).toBe('Use a personal key instead');
+    expect(details?.open).toBe(false);
+    expect(details?.querySelector('#access-token')).toBeTruthy();
+  });
+
+  it('asks for the identity permission in the click, then asks the background to sign in', async () => {
+    await page.mountInto(container, <ConnectionSection />);
+    await page.click(signInButton());
+    expect(request).toHaveBeenCalledWith({ permissions: ['identity'] });
+    expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
+    expect(container.textContent).toContain('Connected to Test Panel.');
+  });
+
+  it('a refused permission is explained and nothing is sent', async () => {
+    request.mockResolvedValue(false);
+    await page.mountInto(container, <ConnectionSection />);
+    await page.click(signInButton());
+    expect(send).not.toHaveBeenCalled();
+    expect(alerts().join(' ')).toMatch(/did not allow the sign-in window/);
+  });
+
+  it('shows the background’s error as it is, with what to do, and the button stays usable', async () => {
+    answer = () => ({ ok: false, error: appError('rejected', 'The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.') });
+    await page.mountInto(container, <ConnectionSection />);
+    await page.click(signInButton());
+    expect(alerts()).toContain('The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.');
+    expect(signInButton().disabled).toBe(false);
+  });
+
+  it('an expired sign-in asks to sign in again', async () => {
+    await sessionItem.setValue({ connected: true, baseUrl: 'https://panel.example.com/api', origin: 'https://panel.example.com', tokenHint: 'abcd', rejected: true, signedIn: true });
+    await page.mountInto(container, <ConnectionSection />);
+    expect(alerts().join(' ')).toMatch(/sign-in has expired/);
+    expect(signInButton()).toBeTruthy();
+  });
+});
+
+describe('sign in from the popup', () => {
+  it('the connect prompt offers sign-in next to opening the options', async () => {
+    await page.mountInto(container, <ConnectPrompt rejected={false} />);
+    await page.click(signInButton());
+    expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
+  });
+});
+
+describe('a signed-in session', () => {
+  it('the options page says it is signed in instead of showing a token hint', async () => {
+    const { ConnectedInfo } = await import('../../components/options/ConnectedInfo');
+    const session = { connected: true, baseUrl: 'https://panel.example.com/api', origin: 'https://panel.example.com', tokenHint: 'abcd', rejected: false, signedIn: true };
+    await page.mountInto(container, <ConnectedInfo session={session} onDisconnect={async () => undefined} />);
+    expect(container.textContent).toContain('Signed in; renews itself');
+    expect(container.textContent).not.toContain('abcd');
+  });
+
+  it('the popup asks to sign in again when a signed-in session was refused', async () => {
+    await page.mountInto(container, <ConnectPrompt rejected signedIn />);
+    expect(container.textContent).toContain('Your sign-in has expired');
+    expect(signInButton()).toBeTruthy();
+  });
+});
