@@ -16,7 +16,7 @@ export interface ExtensionSession {
   stopWorker(): Promise<void>;
   openPage(path: 'popup.html' | 'options.html'): Promise<Page>;
   /** Connects through the options page, as a panelist would, and closes that page. */
-  connect(): Promise<void>;
+  connect(account?: { url: string; token: string }): Promise<void>;
   /** Closes the browser; keeps the profile when `keepProfile` so it can be relaunched. */
   close(options?: { keepProfile?: boolean }): Promise<void>;
 }
@@ -86,14 +86,14 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     return page;
   };
 
-  const connect = async (): Promise<void> => {
+  const connect = async (account: { url: string; token: string } = sandbox): Promise<void> => {
     const page = await openPage('options.html');
     await page.getByLabel('Personal key').waitFor();
     // The build's own panel address sits behind "Advanced"; a test sandbox may run elsewhere.
     const address = page.getByLabel('Panel address');
     if (!(await address.isVisible())) await page.getByText('Advanced', { exact: true }).click();
-    await address.fill(sandbox.url);
-    await page.getByLabel('Personal key').fill(sandbox.token);
+    await address.fill(account.url);
+    await page.getByLabel('Personal key').fill(account.token);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
     await page.close();

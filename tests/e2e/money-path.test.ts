@@ -1,0 +1,110 @@
+/**
+ * Issue 10, point 7, in Chromium: a lost answer to a redeem is never told as a refusal, the history
+ * settles it, and an account switch during a slow refresh leaves nothing of the old account behind.
+ */
+import type { Page } from 'playwright-core';
+import { afterEach, expect, test } from 'vitest';
+import type { LedgerEntry, SessionInfo } from '../../utils/storage-items';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { SEED_B } from '../unit/accounts';
+import { injectFault, requestCount, serverState, stored } from './control';
+import { launchExtension, type ExtensionSession } from './harness';
+
+const REDEEM = '/v1/panel/redemption';
+const COFFEE = 'Bluefin Coffee $5 Gift Card';
+/** What the popup must never say of an outcome it does not know. */
+const OVERSTATEMENT = /nothing was (charged|spent)|did not go through|not redeemed/i;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(): Promise<ExtensionSession> {
+  const ext = await launchExtension();
+  cleanups.push(() => ext.close());
+  await ext.connect();
+  return ext;
+}
+
+async function confirmRedeem(popup: Page, name: string): Promise<void> {
+  await popup.getByRole('button', { name: `Redeem ${name}` }).click();
+  await popup.getByRole('button', { name: `Confirm redeeming ${name}` }).click();
+}
+
+/** Watches the popup's text for as long as the outcome is open: it must never claim a refusal. */
+function neverOverstates(popup: Page): { stop: () => Promise<string[]> } {
+  const seen: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const text = await popup.locator('body').innerText().catch(() => '');
+      if (OVERSTATEMENT.test(text)) seen.push(text);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return seen;
+    },
+  };
+}
+
+test('a panel that commits after the time-out: never "nothing charged", then redeemed with the new balance, one request', async () => {
+  const ext = await start();
+  // The client gives up after 10 s; this panel commits at 12 s.
+  await injectFault(ext, { path: REDEEM, delayMs: 12_000 });
+  const popup = await ext.openPage('popup.html');
+  const watch = neverOverstates(popup);
+  await confirmRedeem(popup, COFFEE);
+  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state, { timeout: 20_000 }).toBe('unknown');
+  await expect.poll(async () => (await serverState(ext)).balance, { timeout: 10_000 }).toBe(2000);
+  // The first scheduled history check, 30 s after sending, settles it.
+  await popup.getByText(`Redeemed ${COFFEE}`).waitFor({ timeout: 60_000 });
+  expect(await watch.stop()).toEqual([]);
+  await popup.getByText('2,000').first().waitFor();
+  expect(await requestCount(ext, REDEEM)).toBe(1);
+}, 120_000);
+
+test('a panel that commits and then answers 500: redeemed with the new balance, one request', async () => {
+  const ext = await start();
+  await injectFault(ext, { path: REDEEM, commit: true, status: 500 });
+  const popup = await ext.openPage('popup.html');
+  const watch = neverOverstates(popup);
+  await confirmRedeem(popup, COFFEE);
+  await popup.getByText(`Redeemed ${COFFEE}`).waitFor({ timeout: 30_000 });
+  expect(await watch.stop()).toEqual([]);
+  await popup.getByText('2,000').first().waitFor();
+  expect(await requestCount(ext, REDEEM)).toBe(1);
+  expect((await serverState(ext)).balance).toBe(2000);
+});
+
+test('disconnect during a slow refresh, connect another account: only its own balance and history, and no reconnect prompt', async () => {
+  const ext = await start();
+  const other: Sandbox = await startSandbox({ seed: SEED_B, token: 'e2e-token-account-b' });
+  cleanups.push(() => other.close());
+  // The old account's answers come late, and the rewards one says the token is no longer good.
+  await injectFault(ext, { path: '/v1/panel/rewards', delayMs: 4000, status: 401 });
+  await injectFault(ext, { path: '/v1/panel/redemptions', holdMs: 4000 });
+  const popup = await ext.openPage('popup.html');
+  await popup.getByRole('button', { name: 'Refresh' }).click();
+
+  const options = await ext.openPage('options.html');
+  await options.getByRole('button', { name: 'Disconnect' }).click();
+  await options.getByRole('button', { name: 'Yes, disconnect' }).click();
+  await options.close();
+  await ext.connect({ url: other.url, token: other.token });
+
+  // Past the old answers: they landed and were dropped.
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const session = await stored<SessionInfo>(ext, 'session');
+  expect(session).toMatchObject({ connected: true, baseUrl: other.url, rejected: false });
+  const reopened = await ext.openPage('popup.html');
+  await reopened.getByText('9,000').first().waitFor();
+  await reopened.getByText(`B ${COFFEE}`).first().waitFor();
+  expect(await reopened.getByText(/no longer accepts|sign in again|reconnect/i).count()).toBe(0);
+  const history = await stored<{ data: Array<{ id: number }> }>(ext, 'cache:history');
+  expect(history?.data.every((r) => r.id >= 100_000)).toBe(true);
+}, 90_000);
