@@ -8,6 +8,8 @@ export interface BuildSettings {
   /** Stored variable that holds the points balance when no response carries it (design §2). */
   balanceVariable: string;
   geckoId: string;
+  /** The panel's page where panelists earn points (its surveys); empty hides "Earn more points". */
+  earnUrl: string;
   /** Sandbox connection, filled in for development builds only, never in a release build. */
   devToken: string;
 }
@@ -24,6 +26,7 @@ export function buildSettings(env: Env, mode: string): BuildSettings {
     brandColor: env.PANEL_BRAND_COLOR ?? '#2458d6',
     balanceVariable: env.PANEL_BALANCE_VARIABLE ?? 'POINTS_BALANCE',
     geckoId: env.PANEL_GECKO_ID ?? 'panel-rewards@panelist.example',
+    earnUrl: env.PANEL_EARN_URL ?? '',
     devToken: dev ? (env.PANEL_DEV_TOKEN ?? '') : '',
   };
 }

@@ -1,12 +1,20 @@
 import { useState } from 'preact/hooks';
 import { REWARD_IMAGE_WIDTH, rewardImage } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
+import { brandTile } from './brand-tile';
 
 /** Decorative: the reward's name is the text beside it, so the alt is empty. */
 export function RewardImage({ reward }: { reward: Reward }) {
   const [broken, setBroken] = useState(false);
   const image = rewardImage(reward);
-  if (!image || broken) return <span class="reward-img" aria-hidden="true" />;
+  if (!image || broken) {
+    const tile = brandTile(reward);
+    return (
+      <span class="reward-img reward-tile" style={{ background: tile.color }} aria-hidden="true">
+        {tile.initial}
+      </span>
+    );
+  }
   return (
     <img
       class="reward-img"
