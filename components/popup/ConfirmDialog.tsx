@@ -82,7 +82,7 @@ export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfi
             disabled={busy}
             onClick={onConfirm}
           >
-            {t(unsettled ? 'confirmAgainButton' : 'confirmButton')}
+            {t('confirmButton')}
           </button>
         </div>
       </div>
