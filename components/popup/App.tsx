@@ -4,10 +4,10 @@ import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
 import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
-import { ConfirmDialog } from './ConfirmDialog';
-import { ConnectPrompt } from './ConnectPrompt';
 import { Header, useNow } from './Header';
 import { LatestRedemption } from './LatestRedemption';
+import { LazyConfirm, preloadConfirm } from './LazyConfirm';
+import { lazyView } from './lazy-view';
 import { RedeemOutcome } from './RedeemOutcome';
 import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
@@ -15,6 +15,12 @@ import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './seen-outcome';
 import { useItem } from './use-item';
 import { useRedeemFlow } from './use-redeem-flow';
+
+/** Only a panelist without a working connection sees it: loaded then, outside the first chunk. */
+const { Lazy: ConnectPrompt } = lazyView<{ rejected: boolean }>(
+  () => import('./ConnectPrompt').then((m) => m.ConnectPrompt),
+  () => null,
+);
 
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
@@ -42,7 +48,9 @@ export function App() {
     sendMessage('refreshHistory', { force }).catch(failed);
   };
   useEffect(() => {
-    if (live) refresh(false);
+    if (!live) return;
+    refresh(false);
+    void preloadConfirm().catch(() => {});
   }, [live]);
   useEffect(() => {
     if (asked.current === undefined || state?.loading) return;
@@ -100,7 +108,7 @@ export function App() {
         </main>
       </div>
       {flow.confirming && (
-        <ConfirmDialog
+        <LazyConfirm
           reward={flow.confirming.reward}
           unsettled={flow.confirming.unsettled}
           balance={balance}

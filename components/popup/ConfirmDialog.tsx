@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { AppError } from '../../utils/errors';
 import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
+import './dialog.css';
 import type { Reward } from '../../utils/types';
 import { clockTime } from './when';
 

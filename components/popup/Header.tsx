@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { AppError } from '../../utils/errors';
 import { formatRelative } from '../../utils/format';
 import { t, tp, tpParts } from '../../utils/i18n';
@@ -22,17 +22,14 @@ interface Props {
   onRefresh?: (() => void) | undefined;
 }
 
-/** The panel could not be reached at all: the one failure that needs no more words than "Offline". */
-const OFFLINE_KINDS: ReadonlyArray<AppError['kind']> = ['network'];
-
 /** Panel name, balance, the next reward and freshness; the only part shown in every state. */
 export function Header({ now, live, balance, rewards, fetchedAt, error, loading, onRefresh }: Props) {
-  const ref = useStickyOffset();
   const points = balance?.points ?? null;
   const next = rewards && points !== null ? nextReward(rewards, points) : null;
   const age = fetchedAt === undefined ? '' : formatRelative(fetchedAt, now);
+  const offline = error?.kind === 'network';
   return (
-    <header class="hdr" ref={ref}>
+    <header class="hdr">
       <div class="hdr-row">
         <h1 class="hdr-name">{settings.panelName}</h1>
         {live && <HistoryLink class="btn btn-quiet" sentence={t('popupHistory')} />}
@@ -57,28 +54,31 @@ export function Header({ now, live, balance, rewards, fetchedAt, error, loading,
       {fetchedAt !== undefined && onRefresh && (
         error ? (
           <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>
-            <p>
-              {t(OFFLINE_KINDS.includes(error.kind) ? 'offlineSince' : 'notUpdatedSince', age)}
-              {' · '}
-              <button type="button" class="btn-link" onClick={onRefresh} aria-busy={loading}>
-                {t('retry')}
-              </button>
-              {loading && <span class="spinner" aria-hidden="true" />}
-            </p>
-            {!OFFLINE_KINDS.includes(error.kind) && <p class="small">{error.message}</p>}
+            <Freshness text={t(offline ? 'offlineSince' : 'notUpdatedSince', age)} action={t('retry')} loading={loading} onRefresh={onRefresh} />
+            {!offline && <p class="small">{error.message}</p>}
           </div>
         ) : (
-          <p class="muted hdr-updated">
-            {t('updatedAt', age)}
-            {' · '}
-            <button type="button" class="btn-link" onClick={onRefresh} aria-busy={loading}>
-              {t('popupRefresh')}
-            </button>
-            {loading && <span class="spinner" aria-hidden="true" />}
-          </p>
+          <Freshness text={t('updatedAt', age)} action={t('popupRefresh')} loading={loading} onRefresh={onRefresh} />
         )
       )}
     </header>
+  );
+}
+
+/**
+ * How old the points are, and the way to fresh ones: "Updated 2 min ago · Refresh", or, after a
+ * failed refresh, "Offline — points from 1 min ago · Retry" (a network failure needs no more words).
+ */
+function Freshness({ text, action, loading, onRefresh }: { text: string; action: string; loading?: boolean | undefined; onRefresh: () => void }) {
+  return (
+    <p class="muted hdr-updated">
+      {text}
+      {' · '}
+      <button type="button" class="btn-link" onClick={onRefresh} aria-busy={loading}>
+        {action}
+      </button>
+      {loading && <span class="spinner" aria-hidden="true" />}
+    </p>
   );
 }
 
@@ -102,22 +102,4 @@ export function useNow(ms: number): number {
     return () => clearInterval(id);
   }, [ms]);
   return now;
-}
-
-/**
- * The sticky header's height as the page's scroll padding, so an element reached with Tab or
- * Shift+Tab scrolls into view below the header instead of under it (issue 14).
- */
-function useStickyOffset() {
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
-    const header = ref.current;
-    if (!header || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      document.documentElement.style.scrollPaddingTop = `${header.offsetHeight + 8}px`;
-    });
-    observer.observe(header);
-    return () => observer.disconnect();
-  }, []);
-  return ref;
 }

@@ -1,11 +1,9 @@
-import { useState } from 'preact/hooks';
-import { appError, type AppError } from '../../utils/errors';
 import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
-import { sendMessage } from '../../utils/messages';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
 import { LatestRedemption } from './LatestRedemption';
+import { lazyView } from './lazy-view';
 import { clockTime } from './when';
 
 export const OUTCOME_ID = 'redeem-outcome';
@@ -43,10 +41,10 @@ export function RedeemOutcome({ entry, balance, now, onDismiss, onRedeemAgain }:
         <p id={`${OUTCOME_ID}-title`}>
           <strong>{title(entry)}</strong>
         </p>
-        {body(entry, balance, now)}
+        {body(entry, balance)}
       </div>
       {state === 'done' && entry.redemption && <LatestRedemption redemption={entry.redemption} heading={t('newHistoryEntry')} />}
-      {state === 'unknown' && <CheckNow entry={entry} />}
+      {state === 'unknown' && <LazyCheckNow entry={entry} now={now} />}
       {settled && (
         <div class="notice-actions">
           {onRedeemAgain && (
@@ -78,7 +76,7 @@ function title(entry: LedgerEntry): string {
   }
 }
 
-function body(entry: LedgerEntry, balance: number | null, now: number) {
+function body(entry: LedgerEntry, balance: number | null) {
   switch (entry.state) {
     case 'pending':
       return (
@@ -105,12 +103,7 @@ function body(entry: LedgerEntry, balance: number | null, now: number) {
     case 'not_found':
       return <p>{t('outcomeNotFoundText')}</p>;
     case 'unknown':
-      return (
-        <>
-          <p>{t('outcomeUnknownText', clockTime(entry.startedAt))}</p>
-          <p>{nextCheck(entry, now)}</p>
-        </>
-      );
+      return <p>{t('outcomeUnknownText', clockTime(entry.startedAt))}</p>;
   }
 }
 
@@ -127,48 +120,11 @@ export function refusal(entry: LedgerEntry, balance: number | null): string {
   return entry.error?.message ?? t('outcomeRefused');
 }
 
-function nextCheck(entry: LedgerEntry, now: number): string {
-  const checks = entry.checks;
-  const last = checks?.lastAt ? t('lastChecked', clockTime(checks.lastAt)) + ' ' : '';
-  if (checks?.nextAt) {
-    return last + (checks.nextAt <= now ? t('checkingNow') : t('nextCheckAt', clockTime(checks.nextAt)));
-  }
-  return last + t('noMoreChecks');
-}
-
-/** "Check now": asks the background to read the history at once; the ledger change re-renders the card. */
-function CheckNow({ entry }: { entry: LedgerEntry }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
-  const check = () => {
-    setBusy(true);
-    setError(null);
-    sendMessage('checkRedemption')
-      .then((result) => !result.ok && setError(result.error))
-      .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
-      .finally(() => setBusy(false));
-  };
-  return (
-    <>
-      {error && (
-        <p class="error" role="alert">
-          {error.message}
-        </p>
-      )}
-      <div class="notice-actions">
-        <button
-          type="button"
-          class="btn"
-          // The visible words stay part of the name (WCAG 2.5.3): the reward only while idle.
-          aria-label={busy ? undefined : t('checkNowFor', entry.rewardName)}
-          aria-busy={busy}
-          disabled={busy}
-          onClick={check}
-        >
-          {t(busy ? 'checking' : 'checkNow')}
-        </button>
-        <HistoryLink />
-      </div>
-    </>
-  );
-}
+/**
+ * Only an unknown outcome has the check times and "Check now": their code loads with it (outside
+ * the first load), their lines' height kept meanwhile.
+ */
+const { Lazy: LazyCheckNow } = lazyView<{ entry: LedgerEntry; now: number }>(
+  () => import('./CheckNow').then((m) => m.CheckNow),
+  () => <div class="check-now" />,
+);

@@ -4,6 +4,7 @@ import { formatMoney } from '../../utils/format';
 import { t, uiLocale, type MessageKey } from '../../utils/i18n';
 import { valueRange } from '../../utils/reward-view';
 import { sanitizeHtml } from '../../utils/sanitize';
+import './details.css';
 import type { Reward } from '../../utils/types';
 
 /** Summary first; legal text comes collapsed (issue 14), so details are not a wall of terms. */

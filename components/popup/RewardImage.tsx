@@ -1,20 +1,22 @@
 import { useState } from 'preact/hooks';
 import { REWARD_IMAGE_WIDTH, rewardImage } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
-import { brandTile } from './brand-tile';
+import { lazyView } from './lazy-view';
+
+/**
+ * Rows without a usable image are the exception: the tile's code loads then, and until it is
+ * there the same-sized blank square holds its place.
+ */
+const { Lazy: BrandTile } = lazyView<{ reward: Reward }>(
+  () => import('./BrandTile').then((m) => m.BrandTile),
+  () => <span class="reward-img" aria-hidden="true" />,
+);
 
 /** Decorative: the reward's name is the text beside it, so the alt is empty. */
 export function RewardImage({ reward }: { reward: Reward }) {
   const [broken, setBroken] = useState(false);
   const image = rewardImage(reward);
-  if (!image || broken) {
-    const tile = brandTile(reward);
-    return (
-      <span class="reward-img reward-tile" style={{ background: tile.color }} aria-hidden="true">
-        {tile.initial}
-      </span>
-    );
-  }
+  if (!image || broken) return <BrandTile reward={reward} />;
   return (
     <img
       class="reward-img"

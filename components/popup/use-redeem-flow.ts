@@ -70,7 +70,9 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
         const stored = await ledgerItem.getValue();
         if (result.error.kind === 'unsettled') {
           // The background knows of an unknown outcome this popup had not seen: ask again, naming it.
-          setConfirming({ reward, unsettled: unsettledFor(stored, reward) ?? placeholder(reward) });
+          // Named by its reward alone when this popup never saw the entry (startedAt 0: no time).
+          const named = { rewardId: reward.id, rewardName: reward.name, points: reward.reward_point_cost, startedAt: 0 };
+          setConfirming({ reward, unsettled: unsettledFor(stored, reward) ?? { ...named, requestId: '', state: 'unknown' } });
           return;
         }
         // Refusals the background recorded show in the outcome panel; others (busy) stay here.
@@ -101,9 +103,4 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
     cancel: () => close(false),
     confirm,
   };
-}
-
-/** Stands for an unsettled redemption the ledger no longer shows; the dialog then names the reward only. */
-function placeholder(reward: Reward): LedgerEntry {
-  return { requestId: '', rewardId: reward.id, rewardName: reward.name, points: reward.reward_point_cost, startedAt: 0, state: 'unknown' };
 }

@@ -47,6 +47,8 @@ describe('unknown outcome: the panel is being checked', () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: entry });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    // The check times and "Check now" load with the first unknown outcome (outside the first chunk).
+    await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
     const text = outcome.textContent!;
     expect(text).toContain(`The panel did not answer clearly when you redeemed it at ${clockTime(SENT)}.`);
     expect(text).toContain('The extension is checking your history and shows the outcome here');
@@ -64,7 +66,7 @@ describe('unknown outcome: the panel is being checked', () => {
     await seed({ rewards: [amazon], balance: 2500, ledger: unknown({ checks: { done: 4, nextAt: null, lastAt: null } }) });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
-    expect(outcome.textContent).toContain('No further check is planned: open your history to see whether it went through.');
+    await waitFor(() => expect(outcome.textContent).toContain('No further check is planned: open your history to see whether it went through.'));
   });
 
   it('"Check now" asks the background once, is busy meanwhile, and shows its error', async () => {
