@@ -267,6 +267,10 @@ describe('in German', () => {
     await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2.500 Punkte');
     expect(await popup.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await popup.getByText('Ihnen fehlen 2.500 Punkte').count()).toBe(1);
+    // The longer German words still fit the popup's width: nothing sticks out or scrolls sideways.
+    expect(await popup.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    const widest = await popup.locator('main').evaluate((main) => Math.max(...Array.from(main.querySelectorAll('*'), (el) => el.getBoundingClientRect().right)));
+    expect(widest).toBeLessThanOrEqual(await popup.evaluate(() => document.body.getBoundingClientRect().right));
     await popup.getByRole('button', { name: `${COFFEE} einlösen` }).click();
     const dialog = popup.getByRole('alertdialog', { name: 'Einlösung bestätigen' });
     await dialog.waitFor();
