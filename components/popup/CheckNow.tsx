@@ -7,7 +7,8 @@ import { HistoryLink } from './HistoryLink';
 import { clockTime } from './when';
 
 /**
- * An unknown outcome's checks: when the history was last read and when it is read next, and
+ * An unknown outcome's body: when it was sent, when the history was last read and when it is read
+ * next (never "did not go through"), and
  * "Check now", which asks the background to read it at once (the ledger change re-renders the card).
  */
 export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
@@ -23,6 +24,7 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
   };
   return (
     <>
+      <p>{t('outcomeUnknownText', clockTime(entry.startedAt))}</p>
       <p aria-live="polite">{nextCheck(entry, now)}</p>
       {error && (
         <p class="error" role="alert">

@@ -4,7 +4,6 @@ import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
 import { LatestRedemption } from './LatestRedemption';
 import { lazyView } from './lazy-view';
-import { clockTime } from './when';
 
 export const OUTCOME_ID = 'redeem-outcome';
 /** The pending banner's sentence; every disabled Redeem button points here instead of a caption of its own. */
@@ -103,7 +102,7 @@ function body(entry: LedgerEntry, balance: number | null) {
     case 'not_found':
       return <p>{t('outcomeNotFoundText')}</p>;
     case 'unknown':
-      return <p>{t('outcomeUnknownText', clockTime(entry.startedAt))}</p>;
+      return null;
   }
 }
 
@@ -121,8 +120,8 @@ export function refusal(entry: LedgerEntry, balance: number | null): string {
 }
 
 /**
- * Only an unknown outcome has the check times and "Check now": their code loads with it (outside
- * the first load), their lines' height kept meanwhile.
+ * Only an unknown outcome has its explanation, the check times and "Check now": their code (and
+ * the time formats) load with it, outside the first load, their height kept meanwhile.
  */
 const { Lazy: LazyCheckNow } = lazyView<{ entry: LedgerEntry; now: number }>(
   () => import('./CheckNow').then((m) => m.CheckNow),

@@ -204,7 +204,7 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     await seed({ rewards: [amazon], balance: 2500, ledger: ledger('unknown') });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
-    expect(outcome.textContent).toContain('The extension is checking your history');
+    await waitFor(() => expect(outcome.textContent).toContain('The extension is checking your history'));
     expect(outcome.textContent).not.toMatch(/did not go through|Nothing was charged/);
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
   });
