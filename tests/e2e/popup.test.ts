@@ -129,15 +129,16 @@ test('a redemption confirmed in a popup that then closes still completes and sho
   expect(await redeemRequests(ext)).toBe(1);
 });
 
-test('an injected 500 shows a clear message and charges nothing', async () => {
+test('an injected 500 charges nothing, is never resent, and the balance stays', async () => {
   const ext = await start();
   await injectFault(ext, { path: REDEEM_PATH, status: 500 });
   const popup = await openPopup(ext);
   await confirmRedeeming(popup, COFFEE);
 
-  const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
-  await alert.waitFor();
-  expect(await alert.textContent()).toMatch(/Nothing was charged/);
+  // Issue 10: a 500 is an ambiguous answer. What the popup says about it is pinned by "an
+  // ambiguous redeem answer …" below and by the component tests; here, what the panel recorded.
+  await expect.poll(() => ledgerState(ext)).not.toBe('pending');
+  await popup.locator('#redeem-outcome').waitFor();
   const state = await serverState(ext);
   expect(state.balance).toBe(2500);
   expect(state.redemptions).toHaveLength(9);
