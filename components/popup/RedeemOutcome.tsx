@@ -14,7 +14,7 @@ interface Props {
   balance: number | null;
   now: number;
   onDismiss: () => void;
-  /** Opens the confirmation for the entry's reward again (not_found, or a refusal worth retrying). */
+  /** Opens the confirmation for the entry's reward again (after not_found, while the points allow). */
   onRedeemAgain?: (() => void) | undefined;
 }
 
