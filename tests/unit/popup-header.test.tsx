@@ -163,3 +163,24 @@ describe('details', () => {
     expect(panel.querySelectorAll('p')).toHaveLength(1);
   });
 });
+
+describe('in German (copy of issue 14)', () => {
+  it('one word for the settings page, the next reward, the offline line, and a no-break space before "…"', async () => {
+    const { installI18n } = await import('./i18n-setup');
+    installI18n('de');
+    await seed({
+      rewards: [amazon, greenleaf],
+      balance: 2500,
+      rewardsSync: { error: appError('network', 'x') },
+      ledger: { requestId: 'r', rewardId: 1, rewardName: 'Amazon $5', points: 500, startedAt: Date.now(), state: 'pending' },
+    });
+    const root = mount();
+    const history = await waitFor(() => getByRole(root, 'link', 'Verlauf'));
+    expect(history.getAttribute('href')).toBe('options.html#history');
+    expect(getByRole(root, 'button', 'Einstellungen')).toBeTruthy();
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30');
+    expect(getByRole(root, 'alert').textContent).toBe('Offline – Punktestand von vor 2 Min. · Wiederholen');
+    // The raw text: accessible names fold a no-break space into a plain one.
+    expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…');
+  });
+});
