@@ -5,6 +5,11 @@ import { buildSettings, signInConfigured } from './utils/build-settings';
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
 
+// A link the popup shows as "Earn more points": only a web address may become one.
+if (process.env.PANEL_EARN_URL && !/^https?:\/\/[^\s]+$/.test(process.env.PANEL_EARN_URL)) {
+  throw new Error('PANEL_EARN_URL must be an https:// (or http://) address');
+}
+
 // Build settings come from the environment so a panel operator can ship the extension
 // under their own name and API without touching code (see README, "Build settings").
 export default defineConfig({

@@ -10,6 +10,8 @@ export interface BuildSettings {
   /** Page of the panel that shows the panelist their key ("Where do I find this?"); empty hides the link. */
   tokenHelpUrl: string;
   geckoId: string;
+  /** The panel's page where panelists earn points (its surveys); empty hides "Earn more points". */
+  earnUrl: string;
   /** Sandbox connection, filled in for development builds only, never in a release build. */
   devToken: string;
   /** OAuth 2.0 sign-in (authorization code + PKCE); empty endpoints or client id: token form only. */
@@ -63,6 +65,7 @@ export function buildSettings(env: Env, mode: string): BuildSettings {
     balanceVariable: env.PANEL_BALANCE_VARIABLE ?? 'POINTS_BALANCE',
     tokenHelpUrl: webPage(env.PANEL_TOKEN_HELP_URL),
     geckoId: env.PANEL_GECKO_ID ?? 'panel-rewards@panelist.example',
+    earnUrl: env.PANEL_EARN_URL ?? '',
     devToken: dev ? (env.PANEL_DEV_TOKEN ?? '') : '',
     oauth: oauthSettings(env),
   };

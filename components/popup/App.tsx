@@ -4,16 +4,23 @@ import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
 import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
-import { ConfirmDialog } from './ConfirmDialog';
-import { ConnectPrompt } from './ConnectPrompt';
-import { Header } from './Header';
+import { Header, useNow } from './Header';
 import { LatestRedemption } from './LatestRedemption';
+import { LazyConfirm, preloadConfirm } from './LazyConfirm';
+import { lazyView } from './lazy-view';
 import { RedeemOutcome } from './RedeemOutcome';
 import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
+import { useFreshOutcome } from './seen-outcome';
 import { useItem } from './use-item';
 import { useRedeemFlow } from './use-redeem-flow';
+
+/** Only a panelist without a working connection sees it: loaded then, outside the first chunk. */
+const { Lazy: ConnectPrompt } = lazyView<{ rejected: boolean; signedIn?: boolean | undefined }>(
+  () => import('./ConnectPrompt').then((m) => m.ConnectPrompt),
+  () => null,
+);
 
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
@@ -21,8 +28,10 @@ export function App() {
   const rewards = useItem(rewardsItem);
   const history = useItem(historyItem);
   const sync = useItem(syncItem);
-  const ledger = useItem(ledgerItem);
+  const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
+  const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
   const flow = useRedeemFlow(ledger);
+  const now = useNow(30_000);
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
   const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
   const state = sync?.rewards;
@@ -39,7 +48,9 @@ export function App() {
     sendMessage('refreshHistory', { force }).catch(failed);
   };
   useEffect(() => {
-    if (live) refresh(false);
+    if (!live) return;
+    refresh(false);
+    void preloadConfirm().catch(() => {});
   }, [live]);
   useEffect(() => {
     if (asked.current === undefined || state?.loading) return;
@@ -49,11 +60,11 @@ export function App() {
     }
   }, [state?.attemptedAt, state?.loading, noAnswer]);
 
-  if (!session) return <Header />;
+  if (!session) return <Header now={now} />;
   if (!live) {
     return (
       <>
-        <Header />
+        <Header now={now} />
         <main>
           <ConnectPrompt rejected={session.rejected} signedIn={session.signedIn} />
         </main>
@@ -64,38 +75,42 @@ export function App() {
   const balance = rewards?.data.balance.points ?? null;
   const pending = ledger?.state === 'pending';
   const latest = latestRedemption(history?.data);
+  // After "not found in your history", the next step is to redeem again, if the points still allow.
+  const again = ledger?.state === 'not_found' ? rewards?.data.rewards.find((r) => r.id === ledger.rewardId) : undefined;
+  const redeemAgain =
+    again && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
   return (
     <>
       <div class="page" inert={flow.confirming !== null}>
         <Header
+          now={now}
+          live
           balance={rewards?.data.balance}
+          rewards={rewards?.data.rewards}
           fetchedAt={rewards?.fetchedAt}
-          stale={error !== null}
+          // With data on screen a failed refresh is one line in the header, not a card (issue 14).
+          error={rewards ? error : null}
           loading={state?.loading}
           onRefresh={() => refresh(true)}
         />
         <main aria-busy={state?.loading === true}>
-          <SyncNotice error={error} loading={state?.loading === true} hasData={!!rewards} onRetry={() => refresh(true)} />
-          {ledger ? (
-            <RedeemOutcome entry={ledger} balance={balance} onDismiss={() => sendMessage('dismissRedemption').catch(() => {})} />
-          ) : (
-            latest && <LatestRedemption redemption={latest} />
+          <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
+          {ledger && (
+            <RedeemOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
           )}
           {rewards ? (
-            <RewardList
-              rewards={rewards.data.rewards}
-              balance={balance}
-              blocked={pending ? t('waitForRedemption') : null}
-              onRedeem={flow.open}
-            />
+            <RewardList rewards={rewards.data.rewards} balance={balance} blocked={pending} onRedeem={flow.open} />
           ) : (
             !error && <Skeleton />
           )}
+          {/* History usually arrives after the rewards: below them it pushes nothing out of place. */}
+          {!ledger && latest && <LatestRedemption redemption={latest} />}
         </main>
       </div>
       {flow.confirming && (
-        <ConfirmDialog
-          reward={flow.confirming}
+        <LazyConfirm
+          reward={flow.confirming.reward}
+          unsettled={flow.confirming.unsettled}
           balance={balance}
           busy={pending || flow.inFlight}
           error={flow.error}

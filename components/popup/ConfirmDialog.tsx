@@ -1,10 +1,15 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { AppError } from '../../utils/errors';
 import { t, tp } from '../../utils/i18n';
+import type { LedgerEntry } from '../../utils/storage-items';
+import './dialog.css';
 import type { Reward } from '../../utils/types';
+import { clockTime } from './when';
 
 interface Props {
   reward: Reward;
+  /** The same reward's earlier redemption, still being checked: named, and confirmed knowingly. */
+  unsettled?: LedgerEntry | null | undefined;
   balance: number | null;
   /** A redemption is pending in the ledger or this popup's request is still out. */
   busy: boolean;
@@ -14,7 +19,7 @@ interface Props {
 }
 
 /** States the cost and the balance after; the panelist must say yes before anything is sent. */
-export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfirm, onCancel }: Props) {
   const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -42,10 +47,18 @@ export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCance
         role="alertdialog"
         aria-modal="true"
         aria-labelledby="confirm-title"
-        aria-describedby="confirm-text"
+        aria-describedby={unsettled ? 'confirm-unsettled confirm-text' : 'confirm-text'}
         onKeyDown={onKeyDown}
       >
-        <h2 id="confirm-title">{t('confirmTitle')}</h2>
+        <h2 id="confirm-title">{t(unsettled ? 'confirmAgainTitle' : 'confirmTitle')}</h2>
+        {unsettled && (
+          <p id="confirm-unsettled" class="warn-text">
+            {unsettled.startedAt
+              ? t('unsettledSent', unsettled.rewardName, clockTime(unsettled.startedAt))
+              : t('unsettledSentEarlier', unsettled.rewardName)}{' '}
+            {tp('unsettledRisk', unsettled.points ?? cost)}
+          </p>
+        )}
         <p id="confirm-text">
           {tp('confirmQuestion', cost, reward.name)} {after}
         </p>
@@ -66,7 +79,7 @@ export function ConfirmDialog({ reward, balance, busy, error, onConfirm, onCance
           <button
             type="button"
             class="btn btn-primary"
-            aria-label={t('confirmRedeeming', reward.name)}
+            aria-label={t(unsettled ? 'confirmRedeemingAgain' : 'confirmRedeeming', reward.name)}
             disabled={busy}
             onClick={onConfirm}
           >

@@ -1,14 +1,26 @@
 import { formatDateTime } from '../../utils/format';
-import { t, tp } from '../../utils/i18n';
+import { t, tp, type MessageKey } from '../../utils/i18n';
 import { describeState, redemptionState } from '../../utils/redemption-state';
-import type { Redemption } from '../../utils/types';
+import type { Redemption, RedemptionState } from '../../utils/types';
+import { HistoryLink } from './HistoryLink';
 
 interface Props {
   redemption: Redemption;
   heading?: string;
 }
 
-/** One history entry with its state (design §6). */
+/** What each state means for the panelist, in plain words (issue 14). */
+const MEANING: Record<RedemptionState['kind'], MessageKey> = {
+  pending: 'meaningPending',
+  approved: 'meaningApproved',
+  complete: 'meaningComplete',
+  unclaimed: 'meaningUnclaimed',
+  failed: 'meaningFailed',
+  refunded: 'meaningRefunded',
+  other: 'meaningOther',
+};
+
+/** One history entry with its state (design §6), what that state means, and the way to the history. */
 export function LatestRedemption({ redemption, heading = t('latestRedemption') }: Props) {
   const state = redemptionState(redemption);
   return (
@@ -20,6 +32,9 @@ export function LatestRedemption({ redemption, heading = t('latestRedemption') }
       </p>
       <p class="muted small">
         {tp('points', redemption.reward_point_cost)} · {formatDateTime(redemption.created_at)}
+      </p>
+      <p class="small">
+        {t(MEANING[state.kind])} <HistoryLink />
       </p>
     </section>
   );

@@ -1,33 +1,14 @@
-import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import { t } from '../../utils/i18n';
 import type { Reward } from '../../utils/types';
-
-type Details = FunctionComponent<{ reward: Reward }>;
-let loaded: Details | undefined;
+import { lazyView } from './lazy-view';
 
 /** The details view and its sanitizer load on first use, outside the popup's first chunk. */
-export function LazyDetails({ reward }: { reward: Reward }) {
-  const [View, setView] = useState<Details | undefined>(() => loaded);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    if (View) return;
-    let live = true;
-    import('./RewardDetails').then(
-      (m) => {
-        loaded = m.RewardDetails;
-        if (live) setView(() => m.RewardDetails);
-      },
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  if (View) return <View reward={reward} />;
-  return (
+export const { Lazy: LazyDetails } = lazyView<{ reward: Reward; redeem: ComponentChildren }>(
+  () => import('./RewardDetails').then((m) => m.RewardDetails),
+  (_, failed) => (
     <p class="muted details" aria-busy={!failed}>
       {t(failed ? 'detailsFailed' : 'detailsLoading')}
     </p>
-  );
-}
+  ),
+);

@@ -1,22 +1,33 @@
+import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
+import { HistoryLink } from './HistoryLink';
 import { LatestRedemption } from './LatestRedemption';
+import { lazyView } from './lazy-view';
 
 export const OUTCOME_ID = 'redeem-outcome';
+/** The pending banner's sentence; every disabled Redeem button points here instead of a caption of its own. */
+export const REDEEM_WAIT_ID = 'redeem-wait';
 
 interface Props {
   entry: LedgerEntry;
   balance: number | null;
+  now: number;
   onDismiss: () => void;
+  /** Opens the confirmation for the entry's reward again (after not_found, while the points allow). */
+  onRedeemAgain?: (() => void) | undefined;
 }
 
 /**
  * The ledger entry, which the background keeps: it survives the popup closing mid-request, so
- * this is what the panelist sees on reopening.
+ * this is what the panelist sees on reopening. An unknown outcome is never told as a failure: the
+ * background is still checking the history (issue 10).
  */
-export function RedeemOutcome({ entry, balance, onDismiss }: Props) {
-  const pending = entry.state === 'pending';
-  const tone = entry.state === 'done' ? 'ok' : entry.state === 'failed' ? 'error' : pending ? 'info' : 'warn';
+export function RedeemOutcome({ entry, balance, now, onDismiss, onRedeemAgain }: Props) {
+  const { state } = entry;
+  const pending = state === 'pending';
+  const settled = state === 'done' || state === 'failed' || state === 'not_found';
+  const tone = state === 'done' ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
   return (
     <section
       id={OUTCOME_ID}
@@ -25,19 +36,25 @@ export function RedeemOutcome({ entry, balance, onDismiss }: Props) {
       aria-labelledby={`${OUTCOME_ID}-title`}
       aria-busy={pending}
     >
-      <div role={entry.state === 'failed' ? 'alert' : 'status'}>
+      <div role={state === 'failed' ? 'alert' : 'status'}>
         <p id={`${OUTCOME_ID}-title`}>
           <strong>{title(entry)}</strong>
         </p>
         {body(entry, balance)}
       </div>
-      {entry.state === 'done' && entry.redemption && (
-        <LatestRedemption redemption={entry.redemption} heading={t('newHistoryEntry')} />
-      )}
-      {!pending && (
-        <button type="button" class="btn" onClick={onDismiss}>
-          {t('close')}
-        </button>
+      {state === 'done' && entry.redemption && <LatestRedemption redemption={entry.redemption} heading={t('newHistoryEntry')} />}
+      {state === 'unknown' && <LazyCheckNow entry={entry} now={now} />}
+      {settled && (
+        <div class="notice-actions">
+          {onRedeemAgain && (
+            <button type="button" class="btn" aria-label={t('redeemAgainFor', entry.rewardName)} onClick={onRedeemAgain}>
+              {t('redeemAgain')}
+            </button>
+          )}
+          <button type="button" class="btn btn-quiet" onClick={onDismiss}>
+            {t('close')}
+          </button>
+        </div>
       )}
     </section>
   );
@@ -52,28 +69,61 @@ function title(entry: LedgerEntry): string {
     case 'failed':
       return t('outcomeFailed', entry.rewardName);
     case 'unknown':
-      return t('outcomeUnknown');
+      return t('outcomeUnknown', entry.rewardName);
     case 'not_found':
       return t('outcomeNotFound', entry.rewardName);
   }
 }
 
 function body(entry: LedgerEntry, balance: number | null) {
-  if (entry.state === 'pending') {
-    return <p>{t('outcomePendingText')}</p>;
+  switch (entry.state) {
+    case 'pending':
+      return (
+        <>
+          <p>{t('outcomePendingText')}</p>
+          <p id={REDEEM_WAIT_ID}>{t('waitForRedemption')}</p>
+        </>
+      );
+    case 'done': {
+      const after = entry.balanceAfter ?? balance;
+      return after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>;
+    }
+    case 'failed':
+      return (
+        <p>
+          {refusal(entry, balance)}{' '}
+          {entry.error?.nothingCharged ? (
+            t('nothingCharged')
+          ) : (
+            <HistoryLink sentence={t('checkHistoryFirst')} />
+          )}
+        </p>
+      );
+    case 'not_found':
+      return <p>{t('outcomeNotFoundText')}</p>;
+    case 'unknown':
+      return null;
   }
-  if (entry.state === 'done') {
-    const after = entry.balanceAfter ?? balance;
-    return after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>;
-  }
-  if (entry.state === 'failed') {
-    const message = entry.error?.message ?? t('outcomeRefused');
-    return (
-      <p>
-        {message} {t(entry.error?.nothingCharged ? 'nothingCharged' : 'checkHistoryFirst')}
-      </p>
-    );
-  }
-  if (entry.state === 'not_found') return <p>{t('outcomeNotFoundText')}</p>;
-  return <p>{t('outcomeUnknownText', entry.rewardName)}</p>;
 }
+
+/**
+ * The panelist's own numbers when the points fell short (issue 14): after a refusal the background
+ * reads the balance again, so "You have 300 points; this reward needs 1,000" holds even when the
+ * panel's own message is raw or in another language.
+ */
+export function refusal(entry: LedgerEntry, balance: number | null): string {
+  const have = entry.balanceAfter ?? balance;
+  if (have !== null && have !== undefined && entry.points !== null && have < entry.points) {
+    return t('outcomeShort', tp('points', have), formatPoints(entry.points));
+  }
+  return entry.error?.message ?? t('outcomeRefused');
+}
+
+/**
+ * Only an unknown outcome has its explanation, the check times and "Check now": their code (and
+ * the time formats) load with it, outside the first load, their height kept meanwhile.
+ */
+const { Lazy: LazyCheckNow } = lazyView<{ entry: LedgerEntry; now: number }>(
+  () => import('./CheckNow').then((m) => m.CheckNow),
+  () => <div class="check-now" />,
+);

@@ -1,9 +1,14 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatMoney } from '../../utils/format';
 import { t, uiLocale, type MessageKey } from '../../utils/i18n';
 import { valueRange } from '../../utils/reward-view';
 import { sanitizeHtml } from '../../utils/sanitize';
+import './details.css';
 import type { Reward } from '../../utils/types';
+
+/** Summary first; legal text comes collapsed (issue 14), so details are not a wall of terms. */
+const COLLAPSED: ReadonlySet<MessageKey> = new Set(['detailsTerms', 'detailsDisclaimer']);
 
 const SECTIONS: ReadonlyArray<readonly [MessageKey, (r: Reward) => string | undefined]> = [
   ['detailsDescription', (r: Reward) => r.meta_data?.description || r.meta_data?.short_description],
@@ -12,8 +17,11 @@ const SECTIONS: ReadonlyArray<readonly [MessageKey, (r: Reward) => string | unde
   ['detailsDisclaimer', (r: Reward) => r.meta_data?.disclaimer],
 ];
 
-/** Expanded details of one reward; its HTML fields pass through the lazily loaded sanitizer. */
-export function RewardDetails({ reward }: { reward: Reward }) {
+/**
+ * Expanded details of one reward; its HTML fields pass through the lazily loaded sanitizer. Ends
+ * with the reward's Redeem button, so a panelist who read to the end need not scroll back.
+ */
+export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: ComponentChildren }) {
   const [html, setHtml] = useState<Array<[MessageKey, string]> | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -45,13 +53,23 @@ export function RewardDetails({ reward }: { reward: Reward }) {
       )}
       {failed && <p class="muted">{t('detailsFailed')}</p>}
       {!html && !failed && <p class="muted" aria-busy="true">{t('detailsLoading')}</p>}
-      {html?.map(([label, clean]) => (
-        <section key={label} class="details-part">
-          <h4>{t(label)}</h4>
-          <div class="html" dangerouslySetInnerHTML={{ __html: clean }} />
-        </section>
-      ))}
+      {html?.map(([label, clean]) =>
+        COLLAPSED.has(label) ? (
+          <details key={label} class="details-part">
+            <summary>
+              <h4>{t(label)}</h4>
+            </summary>
+            <div class="html" dangerouslySetInnerHTML={{ __html: clean }} />
+          </details>
+        ) : (
+          <section key={label} class="details-part">
+            <h4>{t(label)}</h4>
+            <div class="html" dangerouslySetInnerHTML={{ __html: clean }} />
+          </section>
+        ),
+      )}
       {html?.length === 0 && range === null && countries.length === 0 && <p class="muted">{t('detailsNone')}</p>}
+      <div class="details-end">{redeem}</div>
     </div>
   );
 }

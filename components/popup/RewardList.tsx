@@ -13,7 +13,8 @@ export const REWARDS_PAGE = 30;
 interface Props {
   rewards: Reward[];
   balance: number | null;
-  blocked: string | null;
+  /** A redemption is pending: Redeem waits (the outcome banner says why). */
+  blocked: boolean;
   onRedeem: (reward: Reward) => void;
 }
 
@@ -69,7 +70,25 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
         </div>
       )}
       {shown.length === 0 ? (
-        <p class="empty">{t('noRewardsMatch')}</p>
+        <div class="empty">
+          <p>
+            {query.trim()
+              ? t(affordableOnly ? 'noAffordableMatch' : 'noRewardsMatch', query.trim())
+              : t('noneAffordable')}
+          </p>
+          <p class="empty-actions">
+            {query && (
+              <button type="button" class="btn" onClick={() => setQuery('')}>
+                {t('clearSearch')}
+              </button>
+            )}
+            {affordableOnly && (
+              <button type="button" class="btn" onClick={() => setAffordableOnly(false)}>
+                {t('showAllRewards')}
+              </button>
+            )}
+          </p>
+        </div>
       ) : (
         <>
           <ul class="rewards">

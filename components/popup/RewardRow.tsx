@@ -4,13 +4,14 @@ import { t, tp } from '../../utils/i18n';
 import { kindLabel, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { LazyDetails } from './LazyDetails';
+import { REDEEM_WAIT_ID } from './RedeemOutcome';
 import { RewardImage } from './RewardImage';
 
 interface Props {
   reward: Reward;
   balance: number | null;
-  /** Why no redemption can start now (another one is pending), or null. */
-  blocked: string | null;
+  /** Another redemption is pending: the one banner above the list says so (issue 14), not each row. */
+  blocked: boolean;
   onRedeem: (reward: Reward) => void;
 }
 
@@ -20,17 +21,17 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
   const progress = rewardProgress(balance, cost);
   const base = `reward-${reward.id}`;
   const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
-  // Being short is the reason that lasts; a pending redemption is only a wait.
-  const caption = short
-    ? { id: `${base}-need`, text: short, tone: 'muted' }
-    : blocked
-      ? { id: `${base}-wait`, text: blocked, tone: 'muted' }
-      : progress.affordable
-        ? { id: `${base}-need`, text: t('enoughPoints'), tone: 'ok' }
-        : null;
-  const disabled = short !== null || blocked !== null;
+  const disabled = short !== null || blocked;
   // What the bar shows as covered: nothing while the balance is below zero.
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
+  // Being short is the reason that lasts; a pending redemption is only a wait.
+  const reason = short ? `${base}-need` : blocked ? REDEEM_WAIT_ID : undefined;
+  const redeem = {
+    label: t('redeemReward', reward.name),
+    disabled,
+    describedBy: reason,
+    onClick: () => onRedeem(reward),
+  };
   return (
     <li class="reward">
       <div class="reward-main">
@@ -46,43 +47,53 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
               </>
             )}
           </p>
-          {balance !== null && cost !== null && (
-            <progress
-              value={covered}
-              max={Math.max(cost, 1)}
-              aria-label={tp('progressPoints', cost, formatPoints(covered))}
-            />
+          {/* A bar only where it says something: on affordable rows every bar would be full. */}
+          {short && balance !== null && cost !== null && (
+            <progress value={covered} max={Math.max(cost, 1)} aria-label={tp('progressPoints', cost, formatPoints(covered))} />
           )}
           <div class="reward-foot">
-            <span id={caption?.id} class={`small ${caption?.tone ?? ''}`}>
-              {caption?.text}
+            <span id={short ? `${base}-need` : undefined} class={`small ${short ? 'muted' : progress.affordable ? 'ok' : ''}`}>
+              {short ?? (progress.affordable ? t('enoughPoints') : '')}
             </span>
             <button
               type="button"
               class="btn btn-quiet btn-small"
               aria-expanded={open}
               aria-controls={`${base}-details`}
-              aria-label={t('detailsFor', reward.name)}
+              aria-label={t(open ? 'hideDetailsFor' : 'detailsFor', reward.name)}
               onClick={() => setOpen(!open)}
             >
-              {t('detailsButton')}
+              {t(open ? 'hideDetails' : 'detailsButton')}
             </button>
-            <button
-              type="button"
-              class="btn btn-primary btn-small"
-              aria-label={t('redeemReward', reward.name)}
-              aria-describedby={disabled ? caption?.id : undefined}
-              disabled={disabled}
-              onClick={() => onRedeem(reward)}
-            >
-              {t('redeemButton')}
-            </button>
+            <RedeemButton {...redeem} />
           </div>
         </div>
       </div>
       <div id={`${base}-details`} hidden={!open}>
-        {open && <LazyDetails reward={reward} />}
+        {open && <LazyDetails reward={reward} redeem={<RedeemButton {...redeem} />} />}
       </div>
     </li>
+  );
+}
+
+interface RedeemProps {
+  label: string;
+  disabled: boolean;
+  describedBy: string | undefined;
+  onClick: () => void;
+}
+
+function RedeemButton({ label, disabled, describedBy, onClick }: RedeemProps) {
+  return (
+    <button
+      type="button"
+      class="btn btn-primary btn-small"
+      aria-label={label}
+      aria-describedby={disabled ? describedBy : undefined}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {t('redeemButton')}
+    </button>
   );
 }

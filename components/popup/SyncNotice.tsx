@@ -1,23 +1,23 @@
 import type { AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 
-/** The error notice's id: a refresh the panelist asked for moves focus here when it fails. */
+/** The error's id: a refresh the panelist asked for moves focus here when it fails. */
 export const SYNC_ERROR_ID = 'sync-error';
 
 interface Props {
+  /** Only when nothing is saved yet; with saved data the header says it in one line. */
   error: AppError | null;
   loading: boolean;
-  hasData: boolean;
   onRetry: () => void;
 }
 
-/** The last refresh's outcome: a quiet "updating" note, or the error beside the saved data. */
-export function SyncNotice({ error, loading, hasData, onRetry }: Props) {
+/** The last refresh's outcome: a quiet "updating" note, or why nothing could be loaded. */
+export function SyncNotice({ error, loading, onRetry }: Props) {
   if (error) {
     return (
       <div id={SYNC_ERROR_ID} class="notice notice-error" role="alert" tabIndex={-1}>
         <p>
-          <strong>{t(hasData ? 'syncShowingSaved' : 'syncCouldNotLoad')}</strong> {error.message}
+          <strong>{t('syncCouldNotLoad')}</strong> {error.message}
         </p>
         <button type="button" class="btn" onClick={onRetry}>
           {t('tryAgain')}

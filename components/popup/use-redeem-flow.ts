@@ -6,8 +6,17 @@ import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { OUTCOME_ID } from './RedeemOutcome';
 
+export interface Confirming {
+  reward: Reward;
+  /**
+   * The same reward's earlier redemption whose outcome is still unknown: the dialog names it, and
+   * only confirming that dialog sends `confirmUnsettled` (issue 10).
+   */
+  unsettled: LedgerEntry | null;
+}
+
 export interface RedeemFlow {
-  confirming: Reward | null;
+  confirming: Confirming | null;
   inFlight: boolean;
   error: AppError | null;
   open: (reward: Reward) => void;
@@ -15,21 +24,27 @@ export interface RedeemFlow {
   confirm: () => void;
 }
 
+const unsettledFor = (entry: LedgerEntry | null | undefined, reward: Reward): LedgerEntry | null =>
+  entry?.state === 'unknown' && entry.rewardId === reward.id ? entry : null;
+
 /**
  * Only which dialog is open lives here: the redemption itself and its outcome belong to the
  * background's ledger, because the popup may close at any moment.
  */
 export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlow {
-  const [confirming, setConfirming] = useState<Reward | null>(null);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [inFlight, setInFlight] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
   // A ref, not state: several clicks can land before the re-render that disables Confirm.
   const sending = useRef(false);
   const ledgerBefore = useRef<string | undefined>(undefined);
+  const sentAt = useRef(0);
   const returnFocus = useRef<HTMLElement | null>(null);
 
+  // A new entry for this reward, started by this request: not an older one that only now reached
+  // this popup (an unsettled redemption the background names when refusing this one).
   const isOurs = (entry: LedgerEntry | null | undefined, reward: Reward) =>
-    !!entry && entry.requestId !== ledgerBefore.current && entry.rewardId === reward.id;
+    !!entry && entry.requestId !== ledgerBefore.current && entry.rewardId === reward.id && entry.startedAt >= sentAt.current - 5000;
 
   const close = (focusOutcome: boolean) => {
     setConfirming(null);
@@ -41,16 +56,27 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
   };
 
   const confirm = () => {
-    const reward = confirming;
-    if (!reward || sending.current) return;
+    const current = confirming;
+    if (!current || sending.current) return;
+    const { reward, unsettled } = current;
     sending.current = true;
     ledgerBefore.current = ledger?.requestId;
+    sentAt.current = Date.now();
     setInFlight(true);
     setError(null);
-    void sendMessage('redeem', { rewardId: reward.id })
+    void sendMessage('redeem', unsettled ? { rewardId: reward.id, confirmUnsettled: true } : { rewardId: reward.id })
       .then(async (result) => {
+        if (result.ok) return close(true);
+        const stored = await ledgerItem.getValue();
+        if (result.error.kind === 'unsettled') {
+          // The background knows of an unknown outcome this popup had not seen: ask again, naming it.
+          // Named by its reward alone when this popup never saw the entry (startedAt 0: no time).
+          const named = { rewardId: reward.id, rewardName: reward.name, points: reward.reward_point_cost, startedAt: 0 };
+          setConfirming({ reward, unsettled: unsettledFor(stored, reward) ?? { ...named, requestId: '', state: 'unknown' } });
+          return;
+        }
         // Refusals the background recorded show in the outcome panel; others (busy) stay here.
-        if (result.ok || isOurs(await ledgerItem.getValue(), reward)) close(true);
+        if (isOurs(stored, reward)) close(true);
         else setError(result.error);
       })
       .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
@@ -62,7 +88,7 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
 
   // Once the ledger shows this redemption started, the outcome panel takes over from the dialog.
   useEffect(() => {
-    if (confirming && sending.current && isOurs(ledger, confirming)) close(true);
+    if (confirming && sending.current && isOurs(ledger, confirming.reward)) close(true);
   }, [ledger, confirming]);
 
   return {
@@ -72,7 +98,7 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
     open: (reward) => {
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setError(null);
-      setConfirming(reward);
+      setConfirming({ reward, unsettled: unsettledFor(ledger, reward) });
     },
     cancel: () => close(false),
     confirm,

@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { App } from '../../components/popup/App';
+import { outcomeSeenItem } from '../../components/popup/seen-outcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
 import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
@@ -7,6 +8,6 @@ import './style.css';
 
 applyBrand();
 // One storage read before the first render, so the first frame already shows the cached balance.
-void preload([sessionItem, rewardsItem, historyItem, syncItem, ledgerItem]).finally(() =>
+void preload([sessionItem, rewardsItem, historyItem, syncItem, ledgerItem, outcomeSeenItem]).finally(() =>
   render(<App />, document.getElementById('app')!),
 );

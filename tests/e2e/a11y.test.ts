@@ -55,6 +55,29 @@ async function audit(page: Page, where: string, state: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/**
+ * Puts a redemption outcome in the ledger as the background stores it, for the states that take
+ * the background minutes to reach (checks 30 s to 30 min apart). Every redemption the sandbox has
+ * is marked known, so no history read settles it under the audit.
+ */
+async function setLedger(ext: ExtensionSession, state: 'unknown' | 'not_found' | null): Promise<void> {
+  const coffee = ext.sandbox.state.rewards.find((r) => r.name === COFFEE)!;
+  const entry =
+    state === null
+      ? null
+      : {
+          requestId: `audit-${state}`,
+          rewardId: coffee.id,
+          rewardName: COFFEE,
+          points: coffee.reward_point_cost,
+          startedAt: Date.now() - 60_000,
+          knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => r.id),
+          state,
+          checks: state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
+        };
+  await (await ext.worker()).evaluate((value) => chrome.storage.local.set({ ledger: value }), entry);
+}
+
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
@@ -138,7 +161,8 @@ describe('axe-core, light and dark, every state', () => {
     await popup.getByRole('heading', { name: 'Description' }).waitFor();
     await audit(popup, 'popup', 'details open');
 
-    const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
+    // Open details end with the reward's Redeem button too (issue 14): the row's own comes first.
+    const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` }).first();
     await redeem.focus();
     await popup.keyboard.press('Enter');
     const dialog = popup.getByRole('alertdialog', { name: 'Confirm redemption' });
@@ -163,11 +187,30 @@ describe('axe-core, light and dark, every state', () => {
     await popup.locator('.hdr-balance').waitFor();
     await injectFault(ext, { path: '/v1/panel/rewards', status: 500, times: 5 });
     await popup.getByRole('button', { name: 'Refresh' }).click();
-    const error = popup.getByRole('alert').filter({ hasText: 'Showing saved data.' });
+    const error = popup.getByRole('alert').filter({ hasText: 'Not updated — points from' });
     await error.waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await focused(popup)).id).toBe('sync-error');
     await audit(popup, 'popup', 'error (refresh failed)');
     await popup.close();
+  });
+
+  test('popup: an outcome being checked, the confirmation before redeeming it again, and not found', async () => {
+    await setLedger(ext, 'unknown');
+    const popup = await open('popup.html');
+    const checking = popup.getByRole('region', { name: `Checking whether ${COFFEE} went through` });
+    await checking.waitFor();
+    await audit(popup, 'popup', 'outcome unknown (being checked)');
+    await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
+    await popup.getByRole('alertdialog', { name: 'Redeem again?' }).waitFor();
+    await audit(popup, 'popup', 'confirmation naming an unsettled redemption');
+    await popup.close();
+
+    await setLedger(ext, 'not_found');
+    const later = await open('popup.html');
+    await later.getByRole('region', { name: `${COFFEE} was not found in your history` }).waitFor();
+    await audit(later, 'popup', 'outcome not found');
+    await later.close();
+    await setLedger(ext, null);
   });
 
   test('options: loaded, a profile validation error, a failed history refresh', async () => {
@@ -245,10 +288,20 @@ describe('in German', () => {
     await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2.500 Punkte');
     expect(await popup.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await popup.getByText('Ihnen fehlen 2.500 Punkte').count()).toBe(1);
+    // The longer German words still fit the popup's width: nothing sticks out or scrolls sideways.
+    expect(await popup.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    const widest = await popup.locator('main').evaluate((main) => Math.max(...Array.from(main.querySelectorAll('*'), (el) => el.getBoundingClientRect().right)));
+    expect(widest).toBeLessThanOrEqual(await popup.evaluate(() => document.body.getBoundingClientRect().right));
     await popup.getByRole('button', { name: `${COFFEE} einlösen` }).click();
     const dialog = popup.getByRole('alertdialog', { name: 'Einlösung bestätigen' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain(`${COFFEE} für 500 Punkte einlösen? Ihr Punktestand beträgt danach 2.000 Punkte.`);
     await audit(popup, 'popup', 'German, confirmation dialog open');
+    await popup.close();
+
+    await setLedger(german, 'unknown');
+    const checking = await openAudited(german.context, german.extensionId, 'popup.html');
+    await checking.getByRole('region', { name: `Wird geprüft: Wurde ${COFFEE} eingelöst?` }).waitFor();
+    await audit(checking, 'popup', 'German, outcome unknown (being checked)');
   });
 });

@@ -61,7 +61,7 @@ test('a worker stopped mid-redeem that the panel never completed is reported as 
   await ext.stopWorker();
 
   const reopened = await ext.openPage('popup.html');
-  await reopened.getByText('Outcome unknown — check your history').waitFor();
+  await reopened.getByText(`Checking whether ${COFFEE} went through`).waitFor();
   expect(await requestCount(ext, REDEEM)).toBe(1);
   expect((await serverState(ext)).balance).toBe(2500);
 });
@@ -80,7 +80,7 @@ test('a burst of server errors shows the cached data as stale with a retry, afte
   await expect.poll(() => popup.getByText(COFFEE, { exact: true }).first().isVisible()).toBe(true);
   // One refresh: the first try and two retries with backoff, never a storm.
   expect((await requestCount(ext, REWARDS)) - before).toBe(3);
-  await popup.getByRole('button', { name: 'Try again' }).waitFor();
+  await popup.getByRole('button', { name: 'Retry' }).waitFor();
 });
 
 test('429 with a long Retry-After is not retried and tells the panelist to wait', async () => {
@@ -104,7 +104,7 @@ test('a dead server: the popup shows the cache, marked stale, and offers a retry
   await popup.getByRole('button', { name: 'Refresh' }).click();
   await popup.getByRole('alert').waitFor({ timeout: 15_000 });
   expect(await popup.getByText('2,500').first().isVisible()).toBe(true);
-  await popup.getByRole('button', { name: 'Try again' }).waitFor();
+  await popup.getByRole('button', { name: 'Retry' }).waitFor();
   expect(await popup.getByRole('alert').textContent()).toMatch(/reach|connection|offline/i);
 });
 

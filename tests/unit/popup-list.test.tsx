@@ -57,11 +57,12 @@ describe('reward list', () => {
     ]);
   });
 
-  it('shows money, points, kind, and a progress bar named with the figures', async () => {
+  it('shows money, points, kind, and a progress bar named with the figures only where points are short', async () => {
     await seed({ rewards: [giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)], balance: 2000 });
     const root = mount();
     await waitFor(() => getByText(root, 'Target $50'));
-    const target = getByText(root, 'Target $50').closest('li')!;
+    // The header names Target $50 as the next reward too: the row is found by its heading.
+    const target = getByRole(root, 'heading', 'Target $50').closest('li')!;
     expect(target.textContent).toContain('Gift card');
     expect(target.textContent).toContain('$50.00');
     expect(target.textContent).toContain('5,000 points');
@@ -69,10 +70,11 @@ describe('reward list', () => {
     expect([bar.value, bar.max]).toEqual([2000, 5000]);
     expect(target.textContent).toContain('You need 3,000 more points');
 
-    const paywave = getByText(root, 'PayWave $10').closest('li')!;
+    const paywave = getByRole(root, 'heading', 'PayWave $10').closest('li')!;
     expect(paywave.textContent).toContain('Wallet');
     expect(paywave.textContent).toContain('€10.00');
-    expect(getByRole(paywave, 'progressbar', '1,000 of 1,000 points')).toBeTruthy();
+    // Issue 14: a full bar on every affordable row is noise.
+    expect(queryAllByRole(paywave, 'progressbar')).toHaveLength(0);
     expect(paywave.textContent).toContain('Enough points');
   });
 
@@ -119,8 +121,30 @@ describe('reward list', () => {
     await type(search, '');
     await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon $5', 'Exact Market', 'PayWave $10']));
 
+    // Issue 14: the empty result names the active filter and offers a way out.
     await type(search, 'zzz');
-    await waitFor(() => getByText(root, 'No rewards match.'));
+    await waitFor(() => getByText(root, 'No affordable rewards match “zzz”: “Affordable only” is on.'));
+    await click(getByRole(root, 'button', 'Clear search'));
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon $5', 'Exact Market', 'PayWave $10']));
+    expect(search.value).toBe('');
+
+    await click(getByRole(root, 'checkbox', 'Affordable only'));
+    await type(search, 'zzz');
+    await waitFor(() => getByText(root, 'No rewards match “zzz”.'));
+    expect(queryAllByRole(root, 'button', 'Show all rewards')).toHaveLength(0);
+    await click(getByRole(root, 'button', 'Clear search'));
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(9));
+  });
+
+  it('with "Affordable only" on and nothing affordable, says so and offers every reward', async () => {
+    await seed({ rewards: many, balance: 10 });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'checkbox', 'Affordable only')));
+    await waitFor(() => getByText(root, 'You do not have enough points for any reward yet.'));
+    expect(queryAllByRole(root, 'button', 'Clear search')).toHaveLength(0);
+    await click(getByRole(root, 'button', 'Show all rewards'));
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(9));
+    expect((getByRole(root, 'checkbox', 'Affordable only') as HTMLInputElement).checked).toBe(false);
   });
 
   it('renders a long catalogue a page at a time, and a search starts again from the top', async () => {

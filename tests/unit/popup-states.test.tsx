@@ -74,7 +74,7 @@ describe('popup states', () => {
     await waitFor(() => getByText(root, 'Amazon $5'));
     expect(getByRole(root, 'heading', 'Panel Rewards')).toBeTruthy();
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
-    expect(getByText(root, /^Updated 2 min\. ago$/)).toBeTruthy();
+    expect(getByText(root, /^Updated 2 min\. ago · Refresh$/)).toBeTruthy();
     await waitFor(() =>
       expect(background.calls).toEqual([
         { type: 'refreshRewards', data: { force: false } },
@@ -95,11 +95,11 @@ describe('popup states', () => {
     ]);
   });
 
-  it('the Options button opens the options page', async () => {
+  it('the Settings button opens the options page (one word for the page everywhere, issue 14)', async () => {
     const open = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
     await seed({ rewards, balance: 2500 });
     const root = mount();
-    await click(await waitFor(() => getByRole(root, 'button', 'Options')));
+    await click(await waitFor(() => getByRole(root, 'button', 'Settings')));
     await waitFor(() => expect(open).toHaveBeenCalledOnce());
   });
 
@@ -114,7 +114,7 @@ describe('popup states', () => {
     expect((getByRole(root, 'button', 'Redeem Target $50') as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('error: cached data stays, marked not current, with the error in words and a retry', async () => {
+  it('offline: cached data stays, with one amber line in the header saying how old the points are, and Retry', async () => {
     await seed({
       rewards,
       balance: 2500,
@@ -122,12 +122,14 @@ describe('popup states', () => {
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.textContent).toContain('Showing saved data.');
-    expect(alert.textContent).toContain('The panel could not be reached. Check your connection.');
+    // Issue 14: a compact line inside the header, not a card pushing the rewards down.
+    expect(alert.closest('header')).not.toBeNull();
+    expect(alert.className).toContain('hdr-offline');
+    expect(alert.textContent).toBe('Offline — points from 2 min. ago · Retry');
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
-    expect(getByText(root, /not current/)).toBeTruthy();
+    expect(root.querySelectorAll('.notice')).toHaveLength(0);
     await waitFor(() => expect(background.calls).toHaveLength(2));
-    await click(getByRole(root, 'button', 'Try again'));
+    await click(getByRole(root, 'button', 'Retry'));
     expect(background.calls.slice(2).map((c) => c.data)).toEqual([{ force: true }, { force: true }]);
   });
 

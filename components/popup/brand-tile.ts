@@ -1,0 +1,16 @@
+import type { Reward } from '../../utils/types';
+
+/**
+ * A reward without a usable image gets a tile with its brand's initial on a colour derived from
+ * the brand's name (issue 14): the same brand looks the same in every row and on every opening,
+ * and different brands differ, which a blank grey square never did.
+ */
+export function brandTile(reward: Reward): { initial: string; color: string } {
+  const brand = (reward.meta_data?.brand_name || reward.name).trim();
+  // The first letter or digit as one user-perceived character (so "Écoute" gives "É").
+  const initial = Array.from(brand.normalize('NFC')).find((c) => /[\p{L}\p{N}]/u.test(c))?.toLocaleUpperCase() ?? '★';
+  let hash = 0;
+  for (const c of brand.toLowerCase()) hash = (hash * 31 + (c.codePointAt(0) ?? 0)) >>> 0;
+  // Dark enough for white text (at least 4.5:1) at any hue.
+  return { initial, color: `hsl(${hash % 360} 55% 30%)` };
+}

@@ -1,0 +1,186 @@
+/**
+ * Issue 14 in the popup's header and rows: History at hand, the next reward and "Earn more
+ * points", a failed refresh as one line, brand tiles for missing images, and details that start
+ * with the summary and end with Redeem.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { brandTile } from '../../components/popup/brand-tile';
+import { nextReward } from '../../components/popup/next-reward';
+import { appError } from '../../utils/errors';
+import { settings } from '../../utils/settings';
+import { sessionItem } from '../../utils/storage-items';
+import { background } from './fake-background';
+import { click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor, wallet } from './popup-fixtures';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+
+const amazon = giftCard(1, 'Amazon $5', 500);
+const greenleaf = giftCard(2, 'Greenleaf €30', 3300);
+const target = giftCard(3, 'Target $50', 5000);
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+  background.answers = {};
+});
+afterEach(() => {
+  unmount();
+  settings.earnUrl = '';
+});
+
+describe('header', () => {
+  it('has History, a link to the options page at its history, next to Settings', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const history = await waitFor(() => getByRole(root, 'link', 'History'));
+    expect(history.closest('header')).not.toBeNull();
+    expect(history.getAttribute('href')).toBe('options.html#history');
+    expect(history.getAttribute('target')).toBe('_blank');
+    expect(getByRole(root, 'button', 'Settings')).toBeTruthy();
+  });
+
+  it('not connected: no History (there is none yet), Settings still there', async () => {
+    const root = mount();
+    await waitFor(() => getByRole(root, 'button', 'Connect your account'));
+    expect(queryAllByRole(root, 'link', 'History')).toHaveLength(0);
+    expect(getByRole(root, 'button', 'Settings')).toBeTruthy();
+    expect(root.textContent).toContain('Settings shows you what to enter.');
+  });
+
+  it('names the next reward not yet affordable under the balance', async () => {
+    await seed({ rewards: [amazon, target, greenleaf], balance: 2500 });
+    const root = mount();
+    await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('800 points to Greenleaf €30'));
+    expect(root.querySelector('.hdr-next')?.closest('header')).not.toBeNull();
+  });
+
+  it('"Earn more points" links to the operator\'s page, also when nothing is affordable', async () => {
+    settings.earnUrl = 'https://panel.example/surveys';
+    await seed({ rewards: [greenleaf, target], balance: 100 });
+    const root = mount();
+    const earn = await waitFor(() => getByRole(root, 'link', 'Earn more points'));
+    expect(earn.getAttribute('href')).toBe('https://panel.example/surveys');
+    expect(earn.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('3,200 points to Greenleaf €30 · Earn more points');
+  });
+
+  it('without an earn page set at build time there is no such link; with every reward affordable, no next line', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'heading', 'Amazon $5'));
+    expect(queryAllByRole(root, 'link', 'Earn more points')).toHaveLength(0);
+    expect(root.querySelector('.hdr-next')).toBeNull();
+  });
+
+  it('a refresh failure other than being offline: one amber line with the reason, still no card', async () => {
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('server', 'The panel had a problem (HTTP 503).') } });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.closest('header')).not.toBeNull();
+    expect(alert.textContent).toBe('Not updated — points from 2 min. ago · RetryThe panel had a problem (HTTP 503).');
+    expect(root.querySelectorAll('.notice')).toHaveLength(0);
+  });
+
+  it('a rejected session shows the reconnect prompt with a header in the same layout', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    await sessionItem.setValue({ connected: true, baseUrl: 'https://p', origin: 'https://p', tokenHint: 'x', rejected: true });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'button', 'Reconnect your account'));
+    expect(root.querySelector('header.hdr')).not.toBeNull();
+  });
+});
+
+describe('nextReward', () => {
+  it('picks the smallest shortfall, ignores affordable and unknown costs', () => {
+    const free = giftCard(9, 'Unknown cost', 0, { reward_point_cost: null });
+    expect(nextReward([amazon, target, greenleaf, free], 2500)).toEqual({ reward: greenleaf, missing: 800 });
+    expect(nextReward([amazon], 2500)).toBeNull();
+    expect(nextReward([target], null)).toBeNull();
+  });
+});
+
+describe('reward image fallback', () => {
+  it('a reward without an image gets a tile with its brand initial and a colour of its own', async () => {
+    const noImage = { ...wallet(4, 'PayWave $10', 1000), image_url: '', meta_data: {} };
+    const other = { ...giftCard(5, 'Bluefin Coffee', 300), image_url: '', meta_data: { brand_name: 'Bluefin' } };
+    await seed({ rewards: [noImage, other], balance: 2500 });
+    const root = mount();
+    await waitFor(() => expect(root.querySelectorAll('.reward-tile')).toHaveLength(2));
+    const [a, b] = Array.from(root.querySelectorAll<HTMLElement>('.reward-tile'));
+    expect(a!.textContent).toBe('B');
+    expect(b!.textContent).toBe('P');
+    expect(a!.getAttribute('aria-hidden')).toBe('true');
+    expect(a!.style.background).not.toBe(b!.style.background);
+  });
+
+  it('brandTile is stable per brand and readable at every hue', () => {
+    const tile = brandTile(giftCard(1, 'écoute Music', 1));
+    expect(tile.initial).toBe('É');
+    expect(brandTile(giftCard(2, 'écoute Music', 1))).toEqual(tile);
+    expect(tile.color).toMatch(/^hsl\(\d+ 55% 30%\)$/);
+  });
+});
+
+describe('details', () => {
+  const full = giftCard(2, 'Visa Prepaid', 500, {
+    meta_data: {
+      reward_type: 'gift card',
+      description: '<p>Spend it anywhere.</p>',
+      terms: '<p>Terms apply.</p>',
+      disclaimer: '<p>Not a bank.</p>',
+      redemption_instructions: '<p>Enter the code.</p>',
+    },
+  });
+
+  it('toggle says "Hide details" when open; terms and disclaimer start collapsed; Redeem at the end', async () => {
+    await seed({ rewards: [full], balance: 2000 });
+    const root = mount();
+    const toggle = await waitFor(() => getByRole(root, 'button', 'Details for Visa Prepaid'));
+    await click(toggle);
+    await waitFor(() => expect(toggle.getAttribute('aria-label')).toBe('Hide details for Visa Prepaid'));
+    expect(toggle.textContent).toBe('Hide details');
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    await waitFor(() => expect(panel.querySelectorAll('details')).toHaveLength(2));
+    const collapsed = Array.from(panel.querySelectorAll('details'));
+    expect(collapsed.map((d) => d.querySelector('summary')?.textContent)).toEqual(['Terms', 'Disclaimer']);
+    expect(collapsed.every((d) => !d.open)).toBe(true);
+    // Summary first: the description comes before the legal text.
+    const text = panel.textContent!;
+    expect(text.indexOf('Spend it anywhere.')).toBeLessThan(text.indexOf('Terms'));
+    const redeem = panel.querySelector('.details-end button')!;
+    expect(redeem.getAttribute('aria-label')).toBe('Redeem Visa Prepaid');
+    await click(redeem as HTMLElement);
+    await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
+  });
+
+  it('a wallet with nothing more to show says so in one line', async () => {
+    await seed({ rewards: [wallet(3, 'PayWave $10', 1000)], balance: 2000 });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Details for PayWave $10')));
+    const panel = document.getElementById('reward-3-details')!;
+    await waitFor(() => expect(panel.textContent).toContain('No further details.'));
+    expect(panel.querySelectorAll('p')).toHaveLength(1);
+  });
+});
+
+describe('in German (copy of issue 14)', () => {
+  it('one word for the settings page, the next reward, the offline line, and a no-break space before "…"', async () => {
+    const { installI18n } = await import('./i18n-setup');
+    installI18n('de');
+    await seed({
+      rewards: [amazon, greenleaf],
+      balance: 2500,
+      rewardsSync: { error: appError('network', 'x') },
+      ledger: { requestId: 'r', rewardId: 1, rewardName: 'Amazon $5', points: 500, startedAt: Date.now(), state: 'pending' },
+    });
+    const root = mount();
+    const history = await waitFor(() => getByRole(root, 'link', 'Verlauf'));
+    expect(history.getAttribute('href')).toBe('options.html#history');
+    expect(getByRole(root, 'button', 'Einstellungen')).toBeTruthy();
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30');
+    expect(getByRole(root, 'alert').textContent).toBe('Offline – Punktestand von vor 2 Min. · Wiederholen');
+    // The raw text: accessible names fold a no-break space into a plain one.
+    expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…');
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * Redemption outcomes the background settles later (issue 10) and what a refusal tells the
+ * panelist (issue 14, item 1): unknown is "being checked", never "failed"; Check now; not found;
+ * the explicit confirmation before redeeming a reward whose earlier redemption is unsettled; the
+ * panelist's own numbers after a refusal; outcome cards that expire once seen.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { clockTime } from '../../components/popup/when';
+import { appError } from '../../utils/errors';
+import type { Result } from '../../utils/messages';
+import { ledgerItem, rewardsItem } from '../../utils/storage-items';
+import { background } from './fake-background';
+import {
+  click,
+  getByRole,
+  giftCard,
+  ledger,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+} from './popup-fixtures';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+
+const amazon = giftCard(1, 'Amazon $5', 500);
+const books = giftCard(2, 'Northwind Books $10', 1000);
+const calls = (type: string) => background.calls.filter((c) => c.type === type);
+const SENT = Date.now() - 90_000;
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+  background.answers = {};
+});
+afterEach(unmount);
+
+const unknown = (extra = {}) =>
+  ledger('unknown', { startedAt: SENT, checks: { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 }, ...extra });
+
+describe('unknown outcome: the panel is being checked', () => {
+  it('says so in plain words with when it was sent and when the next check is, never that it failed', async () => {
+    const entry = unknown();
+    await seed({ rewards: [amazon, books], balance: 2500, ledger: entry });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    // The check times and "Check now" load with the first unknown outcome (outside the first chunk).
+    await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
+    const text = outcome.textContent!;
+    expect(text).toContain(`The panel did not answer clearly when you redeemed it at ${clockTime(SENT)}.`);
+    expect(text).toContain('The extension is checking your history and shows the outcome here');
+    expect(text).toContain(`Not in your history yet at ${clockTime(entry.checks!.lastAt!)}.`);
+    expect(text).toContain(`Next check at ${clockTime(entry.checks!.nextAt!)}.`);
+    expect(text).not.toMatch(/did not go through|Nothing was charged|Could not redeem/);
+    expect(getByRole(outcome, 'status')).toBeTruthy();
+    expect(queryAllByRole(outcome, 'alert')).toHaveLength(0);
+    // Not settled: nothing to close yet, and the history is a link away.
+    expect(queryAllByRole(outcome, 'button', 'Close')).toHaveLength(0);
+    expect(getByRole(outcome, 'link', 'Open your history').getAttribute('href')).toBe('options.html#history');
+  });
+
+  it('when no check is left it points to the history instead of a time', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown({ checks: { done: 4, nextAt: null, lastAt: null } }) });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await waitFor(() => expect(outcome.textContent).toContain('No further check is planned: open your history to see whether it went through.'));
+  });
+
+  it('"Check now" asks the background once, is busy meanwhile, and shows its error', async () => {
+    let answer!: (r: Result<unknown>) => void;
+    background.answers.checkRedemption = () => new Promise((resolve) => (answer = resolve));
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
+    const root = mount();
+    const check = (await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'))) as HTMLButtonElement;
+    expect(check.textContent).toBe('Check now');
+    await click(check);
+    await waitFor(() => expect(check.disabled).toBe(true));
+    expect(check.textContent).toBe('Checking…');
+    expect(calls('checkRedemption')).toEqual([{ type: 'checkRedemption', data: undefined }]);
+    answer({ ok: false, error: appError('network', 'The panel could not be reached. Check your connection.') });
+    await waitFor(() => expect(check.disabled).toBe(false));
+    expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.');
+  });
+
+  it('turns into "Redeemed" with the balance as soon as the background finds it in the history', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await ledgerItem.setValue({
+      ...unknown(),
+      state: 'done',
+      balanceAfter: 2000,
+      redemption: redemption(50, amazon, '2025-03-01T10:00:00'),
+    });
+    const done = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    expect(done.textContent).toContain('Your balance is now 2,000 points.');
+  });
+});
+
+describe('not found after the last check', () => {
+  it('has its own words and offers to redeem again through the normal confirmation', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('not_found', { startedAt: SENT }) });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    expect(outcome.textContent).toContain('it most likely did not go through. You can redeem it again.');
+    expect(getByRole(outcome, 'button', 'Close')).toBeTruthy();
+    await click(getByRole(outcome, 'button', 'Redeem again: Amazon $5'));
+    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+  });
+
+  it('does not offer to redeem again when the points no longer cover it', async () => {
+    await seed({ rewards: [amazon], balance: 100, ledger: ledger('not_found') });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    expect(queryAllByRole(outcome, 'button', /again/)).toHaveLength(0);
+  });
+});
+
+describe('redeeming a reward whose earlier redemption is unsettled', () => {
+  it('asks first, naming that redemption and when it was sent; only that confirmation sends confirmUnsettled', async () => {
+    await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5')));
+    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
+    expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`);
+    expect(dialog.textContent).toContain('If it went through, redeeming again spends another 500 points.');
+    const described = dialog.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(described.join(' ')).toContain('is still being checked');
+    await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } }]);
+  });
+
+  it('another reward redeems with the plain confirmation', async () => {
+    await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Redeem Northwind Books $10')));
+    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Northwind Books $10'));
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 2 } }]);
+  });
+
+  it('an "unsettled" refusal reopens the confirmation naming the unsettled redemption; nothing is resent by itself', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: null });
+    background.answers.redeem = async () => {
+      // The background knew of an unknown outcome this popup had not rendered yet.
+      await ledgerItem.setValue(unknown());
+      return { ok: false, error: appError('unsettled', 'An earlier redemption of this reward is still being checked.') };
+    };
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5')));
+    await click(getByRole(await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption')), 'button', 'Confirm redeeming Amazon $5'));
+    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
+    expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`);
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+    background.answers.redeem = () => ({ ok: true, data: ledger('pending') });
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { rewardId: 1 } },
+      { type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } },
+    ]);
+  });
+});
+
+describe('a refusal in the panelist\'s numbers (issue 14, item 1)', () => {
+  it('says "You have 300 points; this reward needs 1,000" instead of the raw text, and the rows follow the new balance', async () => {
+    await seed({
+      rewards: [amazon, books],
+      balance: 2500,
+      ledger: ledger('failed', {
+        rewardId: 2,
+        rewardName: 'Northwind Books $10',
+        points: 1000,
+        balanceAfter: 300,
+        error: appError('rejected', 'Insufficient points: this reward needs 1000 points and you have 300', { status: 402, nothingCharged: true }),
+      }),
+    });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toBe('Could not redeem Northwind Books $10You have 300 points; this reward needs 1,000. Nothing was charged.');
+    // The background refreshed the balance after the refusal: header and rows follow it.
+    await rewardsItem.setValue({ data: { rewards: [amazon, books], balance: { points: 300, source: 'rewards' } }, fetchedAt: Date.now() });
+    await waitFor(() => expect(root.querySelector('.hdr-balance')?.textContent).toBe('300 points'));
+    const redeem = getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement;
+    expect(redeem.disabled).toBe(true);
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('You need 700 more points');
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('uses the current balance when the entry has none, and the panel\'s own words for other refusals', async () => {
+    await seed({
+      rewards: [books],
+      balance: 300,
+      ledger: ledger('failed', { rewardId: 2, points: 1000, error: appError('rejected', 'x', { nothingCharged: true }) }),
+    });
+    const root = mount();
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toContain('You have 300 points; this reward needs 1,000.'));
+    unmount();
+    fakeBrowser.reset();
+    await seed({
+      rewards: [books],
+      balance: 2500,
+      ledger: ledger('failed', { rewardId: 2, points: 1000, error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }) }),
+    });
+    const again = mount();
+    await waitFor(() => expect(getByRole(again, 'alert').textContent).toContain('This reward is not available in your country. Nothing was charged.'));
+  });
+
+  it('"check your history" is a link to the history', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('failed', { error: appError('server', 'The panel had a problem.') }) });
+    const root = mount();
+    const link = await waitFor(() => getByRole(root, 'link', 'Check your history before trying again.'));
+    expect(link.getAttribute('href')).toBe('options.html#history');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+});
+
+describe('an outcome card expires once seen (issue 14, item 6)', () => {
+  it('a settled outcome shown in one opening is dismissed at the next', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('failed', { error: appError('rejected', 'No.', { nothingCharged: true }) }) });
+    const first = mount();
+    await waitFor(() => getByRole(first, 'region', 'Could not redeem Amazon $5'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    unmount();
+    expect(calls('dismissRedemption')).toHaveLength(0);
+
+    const second = mount();
+    await waitFor(() => getByRole(second, 'button', 'Redeem Amazon $5'));
+    await waitFor(() => expect(calls('dismissRedemption')).toHaveLength(1));
+    expect(queryAllByRole(second, 'region', 'Could not redeem Amazon $5')).toHaveLength(0);
+  });
+
+  it('an outcome that settles while the popup is open counts as seen; one still being checked never expires', async () => {
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
+    const first = mount();
+    await waitFor(() => getByRole(first, 'region', 'Checking whether Amazon $5 went through'));
+    unmount();
+    const second = mount();
+    await waitFor(() => getByRole(second, 'region', 'Checking whether Amazon $5 went through'));
+    await ledgerItem.setValue({ ...unknown(), state: 'done', balanceAfter: 2000 });
+    await waitFor(() => getByRole(second, 'region', 'Redeemed Amazon $5'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    unmount();
+    expect(calls('dismissRedemption')).toHaveLength(0);
+
+    const third = mount();
+    await waitFor(() => expect(calls('dismissRedemption')).toHaveLength(1));
+    expect(queryAllByRole(third, 'region', 'Redeemed Amazon $5')).toHaveLength(0);
+  });
+});
