@@ -6,7 +6,7 @@ import type { StoredValues } from '../../utils/types';
 import { shownName } from '../../utils/api/client';
 import { currentApi } from './api';
 import { isCurrent, markWritten } from './generation';
-import { fail } from './result';
+import { ambiguous, fail, toAppError } from './result';
 import { refreshProfile } from './sync';
 
 /** Sends the changed values in one update, then re-reads the profile so the cache is the server's truth. */
@@ -19,6 +19,9 @@ export async function saveValues(values: StoredValues): Promise<ProfileData> {
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
   try {
     await api.updateValues(values);
+  } catch (err) {
+    rereadAfterUnclearWrite(err);
+    throw err;
   } finally {
     // Even a lost answer may have changed the values: no read from before this may be kept.
     markWritten('profile');
@@ -36,11 +39,25 @@ export async function deleteValue(name: string): Promise<ProfileData> {
   }
   try {
     await api.deleteValue(name);
+  } catch (err) {
+    rereadAfterUnclearWrite(err);
+    throw err;
   } finally {
     markWritten('profile');
   }
   await patchCache(gen, ({ [name]: _removed, ...rest }) => rest);
   return refreshProfile(true);
+}
+
+/**
+ * A write whose answer was lost may or may not have been made: the profile is read again, so the
+ * page shows what the panel holds (the panelist's edits stay in the draft either way).
+ */
+function rereadAfterUnclearWrite(err: unknown): void {
+  if (ambiguous(toAppError(err))) {
+    // After markWritten below has run: this read must not be joined to one from before the write.
+    queueMicrotask(() => void refreshProfile(true).catch(() => undefined));
+  }
 }
 
 /** The cached variable definitions, loaded from the panel when nothing is cached yet. */

@@ -5,7 +5,7 @@ import { currentApi, staleSession } from './api';
 import { currentGeneration, isCurrent, markWritten } from './generation';
 import { balanceNow, claimedIds, firstCheck, keepChecking, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
 import { claimRedemptions } from './redemption-match';
-import { fail, toAppError } from './result';
+import { ambiguous, fail, toAppError } from './result';
 import { refreshHistory } from './sync';
 
 /**
@@ -84,11 +84,6 @@ async function settle(gen: number, entry: LedgerEntry, error: AppError | null): 
   const done = await finish(gen, { ...outcome, ...(redemption ? { balanceAfter } : {}) });
   await scheduleChecks();
   return done;
-}
-
-/** Whether the request may have reached the panel even though no clear answer came back. */
-export function ambiguous(error: AppError): boolean {
-  return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'server' || error.kind === 'unexpected';
 }
 
 /**

@@ -23,3 +23,8 @@ export async function asResult<T>(work: () => Promise<T>): Promise<Result<T>> {
 export function fail(error: AppError): never {
   throw new AppErrorException(error);
 }
+
+/** Whether a write may have reached the panel even though no clear answer came back (design §5). */
+export function ambiguous(error: AppError): boolean {
+  return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'server' || error.kind === 'unexpected';
+}
