@@ -1,6 +1,7 @@
 import { appError, type AppError } from '../../utils/errors';
 import { t, uiLocale } from '../../utils/i18n';
 import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
+import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { currentGeneration, isCurrent, markWritten } from './generation';
 import { balanceNow, claimedIds, firstCheck, keepChecking, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
@@ -26,14 +27,15 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
     const earlier = open.find((entry) => entry.rewardId === rewardId);
     if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
     const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
-    const history = (await historyItem.getValue())?.data ?? [];
+    const history = await historyBefore();
     const entry: LedgerEntry = {
       requestId: crypto.randomUUID(),
       rewardId,
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      knownRedemptionIds: history.map((r) => r.id),
+      // The outcome it replaces may name a redemption the cached history does not show yet.
+      knownRedemptionIds: [...history.map((r) => r.id), ...(previous?.redemption ? [previous.redemption.id] : [])],
       state: 'pending',
     };
     if (!isCurrent(gen)) throw staleSession();
@@ -57,6 +59,17 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
   } finally {
     if (redeemingGen === gen) redeemingGen = null;
   }
+}
+
+/**
+ * The redemptions that exist before this one, so that none of them is ever taken for it. Read
+ * from the panel when nothing is cached (just connected, or a worker stopped mid-read): an empty
+ * baseline would let a redemption made minutes earlier pass for this one.
+ */
+async function historyBefore(): Promise<Redemption[]> {
+  const cached = await historyItem.getValue();
+  if (cached) return cached.data;
+  return refreshHistory(false).catch(() => []);
 }
 
 /**
