@@ -147,7 +147,7 @@ test('an injected 500 charges nothing, is never resent, and the balance stays', 
   expect(await popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
 });
 
-test('insufficient points on the server shows its message and charges nothing', async () => {
+test('insufficient points on the server: the panelist’s numbers, the refreshed balance, nothing charged', async () => {
   const ext = await start();
   const popup = await openPopup(ext);
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
@@ -158,8 +158,11 @@ test('insufficient points on the server shows its message and charges nothing', 
   const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
   await alert.waitFor();
   const text = await alert.textContent();
-  expect(text).toContain('Insufficient points');
+  // Issue 14, point 1: the refusal in the panelist's own, formatted numbers, and a header that
+  // no longer contradicts it.
+  expect(text).toContain('You have 100 points; this reward needs 500');
   expect(text).toMatch(/Nothing was charged/);
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('100 points');
   const state = await serverState(ext);
   expect(state.balance).toBe(100);
   expect(state.redemptions).toHaveLength(9);
