@@ -97,7 +97,10 @@ export const ledgerItem = defineItem<LedgerEntry | null>('ledger', null);
  * the card): still checked against the history until settled. The background's own.
  */
 export const unsettledItem = defineItem<LedgerEntry[]>('ledger:unsettled', []);
-/** How those settled, newest last (a few kept): what the panelist is owed word of. */
+/**
+ * Recent settled outcomes the ledger no longer shows, newest last (a few kept): the redemptions
+ * they claimed stay claimed, and the panelist is owed word of those that settled unseen.
+ */
 export const settledItem = defineItem<LedgerEntry[]>('ledger:settled', []);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
 /** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */

@@ -4,7 +4,7 @@ import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../ut
 import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { currentGeneration, isCurrent, markWritten } from './generation';
-import { balanceNow, claimedIds, firstCheck, keepChecking, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
+import { balanceNow, claimedIds, firstCheck, stopShowing, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
 import { claimRedemptions } from './redemption-match';
 import { ambiguous, fail, toAppError } from './result';
 import { refreshHistory } from './sync';
@@ -34,13 +34,13 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      // The outcome it replaces may name a redemption the cached history does not show yet.
-      knownRedemptionIds: [...history.map((r) => r.id), ...(previous?.redemption ? [previous.redemption.id] : [])],
+      knownRedemptionIds: history.map((r) => r.id),
       state: 'pending',
     };
     if (!isCurrent(gen)) throw staleSession();
-    // The outcome the ledger shows now is replaced; an unknown one is still checked on its own.
-    if (previous?.state === 'unknown') await keepChecking(previous);
+    // The outcome the ledger shows now is replaced: an unknown one is still checked on its own,
+    // a settled one keeps its claim on the redemption it found.
+    if (previous) await stopShowing(previous);
     // Written before the request: if the worker stops mid-request, the next start finds this
     // entry and checks the history instead of resending.
     await ledgerItem.setValue(entry);
@@ -144,7 +144,7 @@ export async function dismissRedemption(): Promise<null> {
   const entry = await ledgerItem.getValue();
   if (!entry || entry.state === 'pending') return null;
   // Closing the card does not end the checks: the outcome is still owed to the panelist.
-  if (entry.state === 'unknown') await keepChecking(entry);
+  await stopShowing(entry);
   await ledgerItem.setValue(null);
   return null;
 }

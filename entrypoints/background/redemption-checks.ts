@@ -14,7 +14,7 @@ export const CHECK_ALARM = 'redemption-check';
  */
 export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
 
-/** Settled outcomes the ledger did not show, kept for the panelist to be told of. */
+/** Recent settled outcomes the ledger no longer shows: their claims stand, and the panelist may be told of them. */
 const SETTLED_KEPT = 20;
 /** A scheduled check whose history read failed is tried again this much later. */
 const READ_RETRY_MS = 5 * 60_000;
@@ -77,10 +77,15 @@ export function serial<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** An unknown outcome the ledger stops showing is still checked until it settles. */
-export function keepChecking(entry: LedgerEntry): Promise<void> {
+/**
+ * An outcome the ledger stops showing (another redemption started, the card was closed): an
+ * unknown one is still checked until it settles; a settled one is kept among the recent outcomes,
+ * so the redemption it claimed is never claimed again.
+ */
+export function stopShowing(entry: LedgerEntry): Promise<void> {
   return serial(async () => {
-    await unsettledItem.setValue([...(await unsettledItem.getValue()), entry]);
+    if (entry.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), entry]);
+    else if (entry.state !== 'pending') await settledItem.setValue([...(await settledItem.getValue()), entry].slice(-SETTLED_KEPT));
   });
 }
 
