@@ -160,7 +160,7 @@ async function postpone(gen: number, at: number): Promise<void> {
   const others = await unsettledItem.getValue();
   if (!isCurrent(gen)) return;
   await unsettledItem.setValue(others.map(later));
-  if (latest?.state === 'unknown') await ledgerItem.setValue(later(latest));
+  if (latest?.state === 'unknown' && (await ledgerItem.getValue())?.requestId === latest.requestId) await ledgerItem.setValue(later(latest));
   await scheduleChecks();
 }
 
