@@ -4,6 +4,8 @@ import { buildSettings } from './utils/build-settings';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
+/** APIs granted only when the panelist turns on what needs them (the preferences). */
+const OPTIONAL_APIS = ['notifications'];
 
 // Build settings come from the environment so a panel operator can ship the extension
 // under their own name and API without touching code (see README, "Build settings").
@@ -31,7 +33,8 @@ export default defineConfig({
       optional_host_permissions: OPTIONAL_HOSTS,
       // MV2 has no optional_host_permissions (WXT drops the key without converting it): there the
       // origins go in optional_permissions, or Firefox refuses permissions.request() for them.
-      ...(env.manifestVersion === 2 ? { optional_permissions: OPTIONAL_HOSTS } : {}),
+      // Notifications (issue 11) are asked for when the panelist turns them on, never at install.
+      optional_permissions: env.manifestVersion === 2 ? [...OPTIONAL_HOSTS, ...OPTIONAL_APIS] : OPTIONAL_APIS,
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
         default_title: settings.panelName,

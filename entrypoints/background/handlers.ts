@@ -1,6 +1,7 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
+import { setGoal } from './goal';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
 import { dismissRedemption, redeem } from './redeem';
@@ -32,6 +33,7 @@ export const handlers: Handlers = {
   saveValues: (d) => saveValues(d.values).then(done),
   deleteValue: (d) => deleteValue(d.name).then(done),
   setPreferences: (d) => setPreferences(d),
+  setGoal: (d) => setGoal(d.rewardId),
 };
 
 const FORBIDDEN = appError('forbidden', t('errForbidden'));

@@ -71,12 +71,13 @@ test('the release builds contain neither the sandbox URL nor the sandbox token',
   }
 });
 
-test('the manifests ask for storage and alarms only; API origins are optional', async () => {
+test('the manifests ask for storage and alarms only; API origins and notifications are optional', async () => {
   const chrome = await manifest('chrome-mv3');
   expect(chrome.permissions).toEqual(['storage', 'alarms']);
   expect(chrome.host_permissions ?? []).toEqual([]);
   expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
-  expect(chrome).not.toHaveProperty('optional_permissions');
+  // Issue 11: asked for when the panelist turns notifications on, never at install.
+  expect(chrome.optional_permissions).toEqual(['notifications']);
   expect(chrome).not.toHaveProperty('browser_specific_settings');
 
   // MV2 has one list for permissions and host permissions, and optional_permissions for both.
@@ -84,7 +85,7 @@ test('the manifests ask for storage and alarms only; API origins are optional', 
   expect(firefox.manifest_version).toBe(2);
   expect(firefox.permissions).toEqual(['storage', 'alarms']);
   expect(firefox).not.toHaveProperty('host_permissions');
-  expect(firefox.optional_permissions).toEqual(OPTIONAL_HOSTS);
+  expect(firefox.optional_permissions).toEqual([...OPTIONAL_HOSTS, 'notifications']);
   expect(firefox.background).toEqual({ persistent: false, scripts: ['background.js'] });
   expect(firefox.browser_action).toMatchObject({ default_popup: 'popup.html' });
   expect(firefox.browser_specific_settings.gecko).toMatchObject({
