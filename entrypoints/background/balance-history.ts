@@ -21,6 +21,11 @@ export function recordBalance(gen: number, points: number | null, at = Date.now(
   return write;
 }
 
+/** Resolves once every balance seen so far is recorded. */
+export function balanceIdle(): Promise<void> {
+  return writes;
+}
+
 /** Every stored rewards read carries the balance. */
 export function watchBalance(): () => void {
   return onStored((area, data, gen) => {

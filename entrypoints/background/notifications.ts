@@ -118,6 +118,11 @@ function onStorageChanged(changes: Record<string, { oldValue?: unknown; newValue
   }).catch(() => undefined);
 }
 
+/** Resolves once every change seen so far has been handled (tests wait on it rather than on time). */
+export function notificationsIdle(): Promise<void> {
+  return queue.then(() => undefined);
+}
+
 /** Clicking a notification opens where the panelist acts on it: the history, or the connection to renew. */
 function onClicked(id: string): void {
   const target = id.startsWith('rejected:') ? '#connection' : '#history';
