@@ -2,6 +2,7 @@ import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
+import { BalanceSection } from './BalanceSection';
 import { ConnectionSection } from './ConnectionSection';
 import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
@@ -24,6 +25,7 @@ export function OptionsApp() {
         <>
           <ProfileSection key={`profile|${account}`} />
           <HistorySection key={`history|${account}`} />
+          <BalanceSection key={`balance|${account}`} />
         </>
       ) : (
         session.value && (
