@@ -28,11 +28,13 @@ export interface LaunchOptions {
   sandbox?: Sandbox;
   /** The browser's UI language, e.g. `de` (messages and `chrome.i18n.getUILanguage()`). */
   locale?: string;
+  /** Another build to load than the browser-test build (e.g. one granting an optional permission). */
+  extensionDir?: string;
 }
 
 
 export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
-  const extensionDir = resolve(E2E_EXTENSION_DIR);
+  const extensionDir = resolve(options.extensionDir ?? E2E_EXTENSION_DIR);
   const sandbox = options.sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'panel-e2e-')));
   const context = await chromium.launchPersistentContext(userDataDir, {
