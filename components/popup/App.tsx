@@ -3,10 +3,12 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
-import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { accountOf, balanceHistoryItem, goalItem, historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConnectPrompt } from './ConnectPrompt';
+import { GoalContext } from './GoalButton';
 import { Header } from './Header';
+import { LazyGoal } from './LazyGoal';
 import { LatestRedemption } from './LatestRedemption';
 import { RedeemOutcome } from './RedeemOutcome';
 import { RewardList } from './RewardList';
@@ -22,6 +24,8 @@ export function App() {
   const history = useItem(historyItem);
   const sync = useItem(syncItem);
   const ledger = useItem(ledgerItem);
+  const goal = useItem(goalItem);
+  const samples = useItem(balanceHistoryItem);
   const flow = useRedeemFlow(ledger);
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
   const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
@@ -64,8 +68,10 @@ export function App() {
   const balance = rewards?.data.balance.points ?? null;
   const pending = ledger?.state === 'pending';
   const latest = latestRedemption(history?.data);
+  const account = accountOf(session);
+  const blocked = pending ? t('waitForRedemption') : null;
   return (
-    <>
+    <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>
       <div class="page" inert={flow.confirming !== null}>
         <Header
           balance={rewards?.data.balance}
@@ -73,6 +79,15 @@ export function App() {
           stale={error !== null}
           loading={state?.loading}
           onRefresh={() => refresh(true)}
+        />
+        <LazyGoal
+          goal={goal ?? null}
+          account={account}
+          rewards={rewards?.data.rewards ?? null}
+          points={balance}
+          samples={samples ?? []}
+          blocked={blocked}
+          onRedeem={flow.open}
         />
         <main aria-busy={state?.loading === true}>
           <SyncNotice error={error} loading={state?.loading === true} hasData={!!rewards} onRetry={() => refresh(true)} />
@@ -85,7 +100,7 @@ export function App() {
             <RewardList
               rewards={rewards.data.rewards}
               balance={balance}
-              blocked={pending ? t('waitForRedemption') : null}
+              blocked={blocked}
               onRedeem={flow.open}
             />
           ) : (
@@ -103,6 +118,6 @@ export function App() {
           onCancel={flow.cancel}
         />
       )}
-    </>
+    </GoalContext.Provider>
   );
 }

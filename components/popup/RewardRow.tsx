@@ -3,6 +3,7 @@ import { formatMoney, formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { kindLabel, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
+import { GoalButton } from './GoalButton';
 import { LazyDetails } from './LazyDetails';
 import { RewardImage } from './RewardImage';
 
@@ -67,6 +68,7 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
             >
               {t('detailsButton')}
             </button>
+            <GoalButton reward={reward} />
             <button
               type="button"
               class="btn btn-primary btn-small"
