@@ -7,6 +7,7 @@ import { ConnectionSection } from './ConnectionSection';
 import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
 import { ProfileSection } from './ProfileSection';
+import { useScrollToHash } from './scroll-to-hash';
 
 /** The options page: connection first, then what needs a connection, then preferences. */
 export function OptionsApp() {
@@ -14,6 +15,7 @@ export function OptionsApp() {
   const connected = session.value?.connected ?? false;
   // Remounting per connection keeps one account's screen state from leaking into the next.
   const account = session.value ? `${session.value.origin}|${session.value.tokenHint}` : '';
+  useScrollToHash(session.value !== undefined);
   return (
     <main class="options">
       <header class="page-head">
