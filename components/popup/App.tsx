@@ -80,16 +80,16 @@ export function App() {
           loading={state?.loading}
           onRefresh={() => refresh(true)}
         />
-        <LazyGoal
-          goal={goal ?? null}
-          account={account}
-          rewards={rewards?.data.rewards ?? null}
-          points={balance}
-          samples={samples ?? []}
-          blocked={blocked}
-          onRedeem={flow.open}
-        />
         <main aria-busy={state?.loading === true}>
+          <LazyGoal
+            goal={goal ?? null}
+            account={account}
+            rewards={rewards?.data.rewards ?? null}
+            points={balance}
+            samples={samples ?? []}
+            blocked={blocked}
+            onRedeem={flow.open}
+          />
           <SyncNotice error={error} loading={state?.loading === true} hasData={!!rewards} onRetry={() => refresh(true)} />
           {ledger ? (
             <RedeemOutcome entry={ledger} balance={balance} onDismiss={() => sendMessage('dismissRedemption').catch(() => {})} />

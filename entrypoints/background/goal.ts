@@ -3,6 +3,7 @@ import { t } from '../../utils/i18n';
 import { accountOf, goalItem, rewardsItem, sessionItem, type Goal, type SessionInfo } from '../../utils/storage-items';
 import { staleSession } from './api';
 import { currentGeneration, isCurrent } from './generation';
+import { onGoalSet } from './notifications';
 import { fail } from './result';
 
 /** Sets the goal to a reward of the catalogue, for the session's account; `null` clears it. */
@@ -19,6 +20,7 @@ export async function setGoal(rewardId: number | null): Promise<Goal | null> {
   const goal: Goal = { account: accountOf(session), rewardId, rewardName: reward.name, setAt: Date.now() };
   if (!isCurrent(gen)) throw staleSession();
   await goalItem.setValue(goal);
+  await onGoalSet(gen).catch(() => undefined);
   return goal;
 }
 

@@ -8,6 +8,7 @@ import {
   goalItem,
   notifyStateItem,
   preferencesItem,
+  rewardsItem,
   sessionItem,
   type LedgerEntry,
   type NotifyState,
@@ -82,6 +83,19 @@ export function onHistory(gen: number, history: readonly Redemption[]): Promise<
 
 /** A rewards read of session `gen`: whether the goal became affordable. */
 export function onRewards(gen: number, rewards: RewardsData): Promise<void> {
+  return goalCheck(gen, rewards, true);
+}
+
+/**
+ * A goal just set: whether the cached balance already covers it is where it starts from, so the
+ * next read that reaches it is told (and one that already could is not).
+ */
+export async function onGoalSet(gen: number): Promise<void> {
+  const cached = await rewardsItem.getValue();
+  if (cached) await goalCheck(gen, cached.data, false);
+}
+
+function goalCheck(gen: number, rewards: RewardsData, announce: boolean): Promise<void> {
   return serial(async () => {
     const [state, session, goal] = await Promise.all([notifyStateItem.getValue(), sessionItem.getValue(), goalItem.getValue()]);
     if (!isCurrent(gen) || !session.connected) return;
@@ -90,7 +104,7 @@ export function onRewards(gen: number, rewards: RewardsData): Promise<void> {
       goal && (view.kind === 'saving' || view.kind === 'affordable')
         ? { key: `${goal.rewardId}@${goal.setAt}`, affordable: view.kind === 'affordable', rewardName: view.reward.name }
         : null;
-    const events = goalReached(state.goal, now);
+    const events = announce ? goalReached(state.goal, now) : [];
     await tell({ ...state, goal: now && { key: now.key, affordable: now.affordable } }, events, gen);
   });
 }

@@ -121,3 +121,45 @@ describe('balance over time', () => {
     }
   });
 });
+
+describe('the goal, end to end', () => {
+  const PIXEL = 'PixelPlay Games $50 Gift Card'; // 5,000 points
+  const badge = () => probe.evaluate(() => chrome.action.getBadgeText({}));
+
+  test('set from the popup, counted down on the badge, told once when affordable, redeemable from the header', async () => {
+    const options = await ext.openPage('options.html');
+    await options.getByLabel('The badge shows').selectOption({ label: 'the points still needed for your goal' });
+    await options.getByRole('status').filter({ hasText: 'Preferences saved.' }).waitFor();
+    await options.close();
+
+    const popup = await ext.openPage('popup.html');
+    await popup.getByRole('button', { name: `Set as goal: ${PIXEL}` }).click();
+    const goal = popup.getByRole('region', { name: 'Your goal' });
+    await goal.getByText('1,250 points to go').waitFor();
+    await expect.poll(badge).toBe('1.2k');
+    expect(await popup.locator('.goal-change').textContent()).toBe('+1,250 in 30 days');
+    for (const scheme of ['light', 'dark'] as const) {
+      await popup.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(popup), scheme).toEqual([]);
+    }
+    await popup.emulateMedia({ colorScheme: 'light' });
+
+    await control(ext, '/state', 'PATCH', { balance: 5200 });
+    await refreshAlarm();
+    await goal.getByText('You can redeem it now').waitFor();
+    await expect.poll(badge).toBe('✓');
+    const goalNotes = async () => (await shown()).filter((id) => id.startsWith('goal:'));
+    await expect.poll(goalNotes).toHaveLength(1);
+    await refreshAlarm();
+    await expect.poll(historyFetchedAt).toBeGreaterThan(Date.now() - 1000);
+    expect(await goalNotes()).toHaveLength(1);
+
+    await goal.getByRole('button', { name: `Redeem ${PIXEL}` }).click();
+    await popup.getByRole('alertdialog', { name: 'Confirm redemption' }).waitFor();
+    await popup.keyboard.press('Escape');
+    await goal.getByRole('button', { name: `Remove goal: ${PIXEL}` }).click();
+    await goal.waitFor({ state: 'detached' });
+    await expect.poll(badge).toBe('');
+    await popup.close();
+  });
+});

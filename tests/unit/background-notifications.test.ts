@@ -211,8 +211,8 @@ describe('the goal and the token', () => {
     await idle();
     expect(created).toEqual([]);
 
+    // Set, and the very next read reaches it: no read in between to compare with but the cached one.
     await setGoal(106); // 5,000 points
-    await refreshRewards(true);
     sandbox.state.balance = 5200;
     await refreshRewards(true);
     await idle();

@@ -25,10 +25,10 @@ afterEach(unmount);
 const goalSection = (root: HTMLElement) => waitFor(() => getByRole(root, 'region', 'Your goal'));
 
 describe('setting a goal', () => {
-  it('every reward offers "Set as goal", named with the reward', async () => {
+  it('every reward offers "Set as goal", its accessible name the visible text and the reward', async () => {
     await seed({ rewards, balance: 1000 });
     const root = mount();
-    const set = await waitFor(() => getByRole(root, 'button', 'Set Target $50 as goal'));
+    const set = await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50'));
     expect(set.textContent).toBe('Set as goal');
     expect(queryAllByRole(root, 'region', 'Your goal')).toHaveLength(0);
     await click(set);
@@ -48,8 +48,8 @@ describe('the goal header', () => {
     expect(queryAllByRole(goal, 'button', 'Redeem Target $50')).toHaveLength(0);
     expect(goal.textContent).not.toContain('pace');
     // In the goal header and on the reward's row.
-    expect(queryAllByRole(root, 'button', 'Remove Target $50 as goal')).toHaveLength(2);
-    await click(getByRole(goal, 'button', 'Remove Target $50 as goal'));
+    expect(queryAllByRole(root, 'button', 'Remove goal: Target $50')).toHaveLength(2);
+    await click(getByRole(goal, 'button', 'Remove goal: Target $50'));
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: null } });
   });
 
@@ -79,7 +79,7 @@ describe('the goal header', () => {
     const root = mount();
     const goal = await goalSection(root);
     expect(goal.textContent).toContain('Old Voucher is no longer offered.');
-    await click(getByRole(goal, 'button', 'Remove Old Voucher as goal'));
+    await click(getByRole(goal, 'button', 'Remove goal: Old Voucher'));
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: null } });
   });
 
@@ -87,7 +87,7 @@ describe('the goal header', () => {
     await seed({ rewards, balance: 800 });
     await goalOf(2, 'Target $50', 'https://other.example|zzzz');
     const root = mount();
-    await waitFor(() => getByRole(root, 'button', 'Set Target $50 as goal'));
+    await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50'));
     expect(queryAllByRole(root, 'region', 'Your goal')).toHaveLength(0);
   });
 
@@ -98,6 +98,6 @@ describe('the goal header', () => {
     const root = mount();
     const goal = await waitFor(() => getByRole(root, 'region', 'Ihr Ziel'));
     expect(goal.textContent).toContain('Noch 4.000 Punkte');
-    expect(getByRole(goal, 'button', 'Target $50 als Ziel entfernen').textContent).toBe('Ziel entfernen');
+    expect(getByRole(goal, 'button', 'Ziel entfernen: Target $50').textContent).toBe('Ziel entfernen');
   });
 });
