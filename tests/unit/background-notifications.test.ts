@@ -82,10 +82,14 @@ beforeEach(async () => {
   startWorker();
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
   await connect(sandbox.url, sandbox.token);
-  // connect() warms the history in the background: that is the session's first sync.
-  await sleep(200);
-  await idle();
+  await firstSync();
 });
+
+/** connect() warms the history without waiting for it: that read is the session's first sync. Joined, not timed. */
+async function firstSync(): Promise<void> {
+  await refreshHistory(false);
+  await idle();
+}
 afterEach(() => {
   stop.forEach((s) => s());
   stop = [];
@@ -168,7 +172,7 @@ describe('redemption state changes', () => {
     expect(await notifyStateItem.getValue()).toEqual({ states: null, goal: null, told: [] });
     Object.assign(redemption(5009), { processed: true });
     await connect(sandbox.url, sandbox.token);
-    await sleep(200);
+    await firstSync();
     await refreshHistory(true);
     await idle();
     expect(created).toEqual([]);
@@ -252,12 +256,11 @@ describe('the balance history', () => {
   it('a late answer of the old session never adds a point to the next one', async () => {
     const other = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
     try {
-      await fault({ path: '/v1/panel/rewards', delayMs: 100 });
+      await fault({ path: '/v1/panel/rewards', delayMs: 1000 });
       const late = refreshRewards(true).catch(() => undefined);
       await sleep(20);
       await connect(other.url, other.token);
       await late;
-      await sleep(200);
       await idle();
       // Only account B's balance (9,000), read at connect: account A's 2,500 landed after the switch.
       expect((await balanceHistoryItem.getValue()).map((s) => s.points)).toEqual([9000]);
