@@ -4,6 +4,8 @@ import { buildSettings, signInConfigured } from './utils/build-settings';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
+/** APIs granted only when the panelist turns on what needs them (the preferences). */
+const OPTIONAL_APIS = ['notifications'];
 
 // A link the popup shows as "Earn more points": only a web address may become one.
 if (process.env.PANEL_EARN_URL && !/^https?:\/\/[^\s]+$/.test(process.env.PANEL_EARN_URL)) {
@@ -41,8 +43,10 @@ export default defineConfig({
       optional_host_permissions: OPTIONAL_HOSTS,
       // MV2 has no optional_host_permissions (WXT drops the key without converting it): there the
       // origins go in optional_permissions, or Firefox refuses permissions.request() for them.
-      // Chrome: `identity` (the sign-in window) is asked for when the panelist presses "Sign in".
-      optional_permissions: env.manifestVersion === 2 ? OPTIONAL_HOSTS : ['identity'],
+      // Asked for when needed, never at install: `identity` (Chrome) when the panelist presses "Sign
+      // in", `notifications` (issue 11) when they turn notifications on. Firefox cannot make
+      // `identity` optional (see the README).
+      optional_permissions: env.manifestVersion === 2 ? [...OPTIONAL_HOSTS, ...OPTIONAL_APIS] : ['identity', ...OPTIONAL_APIS],
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
         default_title: settings.panelName,

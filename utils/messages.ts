@@ -1,6 +1,6 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AppError } from './errors';
-import type { LedgerEntry, Preferences, SessionInfo } from './storage-items';
+import type { Goal, LedgerEntry, Preferences, SessionInfo } from './storage-items';
 import type { StoredValues } from './types';
 
 /** Every handler answers with a Result, so a failure reaches the page typed, never as a thrown string. */
@@ -41,6 +41,8 @@ export interface ProtocolMap {
    * `identity` permission first, inside the click.
    */
   signIn(): Result<SessionInfo>;
+  /** Sets the account's goal to a reward of the catalogue; `null` removes it. */
+  setGoal(data: { rewardId: number | null }): Result<Goal | null>;
 }
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

@@ -86,6 +86,31 @@ export interface LedgerEntry {
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';
 
+/** The reward a panelist saves for (issue 11), tagged with the account it was set for. */
+export interface Goal {
+  /** {@link accountOf} the session it was set in: another account never shows it. */
+  account: string;
+  rewardId: number;
+  rewardName: string;
+  setAt: number;
+}
+
+/** The balance when it changed (epoch ms, points), oldest first. */
+export interface BalanceSample {
+  at: number;
+  points: number;
+}
+
+/** What the background last saw, to tell a change from the first sync (the background's own). */
+export interface NotifyState {
+  /** Redemption id → its state; null until the first history read of this session. */
+  states: Record<string, string> | null;
+  /** The goal (reward and when it was set) and whether the last balance read could afford it; null before the first read. */
+  goal: { key: string; affordable: boolean } | null;
+  /** Events already notified (newest last, a few hundred kept), so none is told twice. */
+  told: string[];
+}
+
 export const sessionItem = defineItem<SessionInfo>('session', DISCONNECTED);
 export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null);
 export const historyItem = defineItem<Cached<Redemption[]> | null>('cache:history', null);
@@ -111,5 +136,17 @@ export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
  */
 export const draftDiscardedItem = defineItem<{ count: number; at: number } | null>('notice:draft-discarded', null);
 
+export const goalItem = defineItem<Goal | null>('goal', null);
+/** Written by the background only; survives restarts, goes with the account. */
+export const balanceHistoryItem = defineItem<BalanceSample[]>('balance:history', []);
+export const notifyStateItem = defineItem<NotifyState>('notify:state', { states: null, goal: null, told: [] });
+
+/** Which account a session is, as far as pages can tell: the panel and the token's last characters. */
+export function accountOf(session: Pick<SessionInfo, 'baseUrl' | 'tokenHint'>): string {
+  return `${session.baseUrl}|${session.tokenHint}`;
+}
+
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem];
+/** Of those, what reconnecting the same account keeps (a new token after a 401, the same token again). */
+export const SAME_ACCOUNT_ITEMS = [profileDraftItem, goalItem, balanceHistoryItem];

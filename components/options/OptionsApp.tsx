@@ -2,10 +2,12 @@ import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
+import { BalanceSection } from './BalanceSection';
 import { ConnectionSection } from './ConnectionSection';
 import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
 import { ProfileSection } from './ProfileSection';
+import { useScrollToHash } from './scroll-to-hash';
 
 /** The options page: connection first, then what needs a connection, then preferences. */
 export function OptionsApp() {
@@ -13,6 +15,7 @@ export function OptionsApp() {
   const connected = session.value?.connected ?? false;
   // Remounting per connection keeps one account's screen state from leaking into the next.
   const account = session.value ? `${session.value.origin}|${session.value.tokenHint}` : '';
+  useScrollToHash(session.value !== undefined);
   return (
     <main class="options">
       <header class="page-head">
@@ -24,6 +27,7 @@ export function OptionsApp() {
         <>
           <ProfileSection key={`profile|${account}`} />
           <HistorySection key={`history|${account}`} />
+          <BalanceSection key={`balance|${account}`} />
         </>
       ) : (
         session.value && (

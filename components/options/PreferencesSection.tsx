@@ -5,6 +5,8 @@ import { DEFAULT_PREFERENCES, preferencesItem, type Preferences } from '../../ut
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 import { errorText } from './error-text';
+import { releaseNotifications, requestNotifications } from './notification-permission';
+import { NotificationPreferences } from './NotificationPreferences';
 import { SectionFeedback } from './SectionFeedback';
 
 const INTERVALS = [15, 30, 60, 180];
@@ -37,6 +39,22 @@ export function PreferencesSection() {
     else alert.value = errorText(result.error, t('stepPreferenceKept'));
   }
 
+  /** Runs in the click's task: the permission prompt needs the gesture. */
+  function toggleNotify(on: boolean) {
+    if (!on) {
+      void change({ notify: false }).then(releaseNotifications);
+      return;
+    }
+    pending.value = { ...pending.value, notify: true };
+    void requestNotifications().then((granted) => {
+      if (granted) return change({ notify: true });
+      const { notify: _refused, ...rest } = pending.value;
+      pending.value = rest;
+      status.value = '';
+      alert.value = t('errNotifyDenied');
+    });
+  }
+
   return (
     <section class="card" aria-labelledby="preferences-heading">
       <h2 id="preferences-heading">{t('preferencesHeading')}</h2>
@@ -49,6 +67,7 @@ export function PreferencesSection() {
         />
         <label for="pref-badge">{t('prefBadge')}</label>
       </div>
+      <NotificationPreferences prefs={prefs} onToggle={toggleNotify} change={change} />
       <div class="field">
         <label for="pref-refresh">{t('prefRefreshEvery')}</label>
         <select

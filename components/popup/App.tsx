@@ -3,8 +3,10 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
-import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { accountOf, balanceHistoryItem, goalItem, historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { GoalContext } from './GoalButton';
 import { Header, useNow } from './Header';
+import { LazyGoal } from './LazyGoal';
 import { LatestRedemption } from './LatestRedemption';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
 import { lazyView } from './lazy-view';
@@ -30,6 +32,8 @@ export function App() {
   const sync = useItem(syncItem);
   const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
   const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
+  const goal = useItem(goalItem);
+  const samples = useItem(balanceHistoryItem);
   const flow = useRedeemFlow(ledger);
   const now = useNow(30_000);
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
@@ -75,12 +79,13 @@ export function App() {
   const balance = rewards?.data.balance.points ?? null;
   const pending = ledger?.state === 'pending';
   const latest = latestRedemption(history?.data);
+  const account = accountOf(session);
   // After "not found in your history", the next step is to redeem again, if the points still allow.
   const again = ledger?.state === 'not_found' ? rewards?.data.rewards.find((r) => r.id === ledger.rewardId) : undefined;
   const redeemAgain =
     again && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
   return (
-    <>
+    <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>
       <div class="page" inert={flow.confirming !== null}>
         <Header
           now={now}
@@ -94,6 +99,15 @@ export function App() {
           onRefresh={() => refresh(true)}
         />
         <main aria-busy={state?.loading === true}>
+          <LazyGoal
+            goal={goal ?? null}
+            account={account}
+            rewards={rewards?.data.rewards ?? null}
+            points={balance}
+            samples={samples ?? []}
+            blocked={pending ? t('waitForRedemption') : null}
+            onRedeem={flow.open}
+          />
           <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
           {ledger && (
             <RedeemOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
@@ -118,6 +132,6 @@ export function App() {
           onCancel={flow.cancel}
         />
       )}
-    </>
+    </GoalContext.Provider>
   );
 }

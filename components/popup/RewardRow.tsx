@@ -3,6 +3,7 @@ import { formatMoney, formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { kindLabel, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
+import { GoalButton } from './GoalButton';
 import { LazyDetails } from './LazyDetails';
 import { REDEEM_WAIT_ID } from './RedeemOutcome';
 import { RewardImage } from './RewardImage';
@@ -65,6 +66,7 @@ export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
             >
               {t(open ? 'hideDetails' : 'detailsButton')}
             </button>
+            <GoalButton reward={reward} />
             <RedeemButton {...redeem} />
           </div>
         </div>

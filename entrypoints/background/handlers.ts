@@ -1,6 +1,7 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
+import { setGoal } from './goal';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
 import { dismissRedemption, redeem } from './redeem';
@@ -34,6 +35,7 @@ export const handlers: Handlers = {
   deleteValue: (d) => deleteValue(d.name).then(done),
   setPreferences: (d) => setPreferences(d),
   signIn: () => signIn(),
+  setGoal: (d) => setGoal(d.rewardId),
 };
 
 const FORBIDDEN = appError('forbidden', t('errForbidden'));

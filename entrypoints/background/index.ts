@@ -2,6 +2,8 @@ import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { ensureRefreshScheduled, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
+import { watchBalance } from './balance-history';
+import { watchNotifications } from './notifications';
 import { registerHandlers } from './handlers';
 import { historyItem } from '../../utils/storage-items';
 import { recoverAfterStop } from './recover';
@@ -13,6 +15,8 @@ export default defineBackground(() => {
   browser.alarms.onAlarm.addListener((alarm) => void onRefreshAlarm(alarm));
   browser.alarms.onAlarm.addListener((alarm) => void onCheckAlarm(alarm));
   watchBadge();
+  watchBalance();
+  watchNotifications();
   // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
   historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
 

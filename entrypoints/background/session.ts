@@ -4,6 +4,7 @@ import { t } from '../../utils/i18n';
 import {
   DISCONNECTED,
   PANELIST_DATA_ITEMS,
+  SAME_ACCOUNT_ITEMS,
   draftDiscardedItem,
   profileDraftItem,
   rewardsItem,
@@ -17,7 +18,8 @@ import { httpTuning } from './http-tuning';
 import { credentialsItem, type Credentials } from './credentials';
 import { isCurrent, nextGeneration } from './generation';
 import { fail } from './result';
-import { loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
+import { keepGoalFor } from './goal';
+import { announceStored, loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();
@@ -57,6 +59,8 @@ export async function storeCheckedSession(credentials: Credentials, origin: stri
   await sessionItem.setValue(session);
   if (!isCurrent(gen)) throw staleSession();
   await rewardsItem.setValue({ data: rewards, fetchedAt: Date.now() });
+  await keepGoalFor(gen, session);
+  announceStored('rewards', rewards, gen);
   // Warm the other caches without making the panelist wait for them.
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);
@@ -88,7 +92,8 @@ export async function disconnect(): Promise<SessionInfo> {
 async function clearPanelistData({ keepDraft, announce = true }: { keepDraft: boolean; announce?: boolean }): Promise<void> {
   const draft = keepDraft ? {} : await profileDraftItem.getValue();
   const discarded = Object.keys(draft).length;
-  const items = PANELIST_DATA_ITEMS.filter((item) => item !== syncItem && !(keepDraft && item === profileDraftItem));
+  const kept: readonly unknown[] = keepDraft ? SAME_ACCOUNT_ITEMS : [];
+  const items = PANELIST_DATA_ITEMS.filter((item) => item !== syncItem && !kept.includes(item));
   await Promise.all([...items.map((item) => item.removeValue()), resetSync()]);
   if (announce && discarded > 0) await draftDiscardedItem.setValue({ count: discarded, at: Date.now() });
   else await draftDiscardedItem.removeValue();

@@ -30,6 +30,22 @@ interface Running {
 
 const inFlight = new Map<SyncArea, Running>();
 
+type StoredListener = (area: SyncArea, data: unknown, gen: number) => void;
+const storedListeners = new Set<StoredListener>();
+
+/**
+ * Called after fresh data of an area is stored, with the session it belongs to, so what follows
+ * from it (the balance history, notifications) can drop it when that session has ended.
+ */
+export function onStored(listener: StoredListener): () => void {
+  storedListeners.add(listener);
+  return () => storedListeners.delete(listener);
+}
+
+export function announceStored(area: SyncArea, data: unknown, gen: number): void {
+  for (const listener of storedListeners) listener(area, data, gen);
+}
+
 let syncWrites: Promise<void> = Promise.resolve();
 
 /**
@@ -124,7 +140,10 @@ async function fetchArea<T>(
   if (!isCurrent(gen)) throw staleSession();
   // A write landed while this read was out: its data may predate it, and the write's own
   // follow-up read is the one to keep.
-  if (epochOf(area) === epoch) await item.setValue({ data, fetchedAt: Date.now() });
+  if (epochOf(area) === epoch) {
+    await item.setValue({ data, fetchedAt: Date.now() });
+    announceStored(area, data, gen);
+  }
   await setSync(gen, area, { loading: false, error: null });
   return data;
 }

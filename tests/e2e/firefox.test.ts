@@ -105,3 +105,31 @@ test('an API origin the build does not name is asked for on Connect (optional_pe
   expect(sandbox.requests.length).toBeGreaterThan(before);
   await options.close();
 });
+
+test('turning notifications on grants the optional permission, and a redemption moved to complete is told once', async () => {
+  const options = await ff.openPage('options.html');
+  await options.locator(byLabel('Notify me of changes')).click();
+  await waitForTexts(options, ['Preferences saved.', 'Notify me when']);
+  const granted = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions);
+  expect(granted?.toSorted()).toEqual(['alarms', 'notifications', 'storage']);
+
+  // PayWave $10 Transfer (5009) is pending in the seed; the background's refresh alarm reads it.
+  const pending = sandbox.state.redemptions.find((r) => r.id === 5009)!;
+  Object.assign(pending, { approved: true, processed: true });
+  const refresh = () => options.evaluate(() => (globalThis as unknown as InPage).browser.alarms.create('refresh', { when: Date.now() }));
+  // Headless Firefox has no alert service: notifications.getAll() stays empty even for one a page
+  // creates itself, so what the background told (recorded before it shows one) is read instead.
+  const told = () =>
+    options.evaluate(async () => {
+      const stored = await (globalThis as unknown as InPage).browser.storage.local.get('notify:state');
+      return (stored['notify:state'] as { told: string[] } | undefined)?.told ?? [];
+    });
+  await refresh();
+  await expect.poll(told).toEqual(['redemption:5009:complete']);
+  const reads = () => sandbox.requests.filter((r) => r.path === '/v1/panel/redemptions' && r.method === 'GET').length;
+  const before = reads();
+  await refresh();
+  await expect.poll(reads).toBeGreaterThan(before);
+  expect(await told()).toEqual(['redemption:5009:complete']);
+  await options.close();
+});

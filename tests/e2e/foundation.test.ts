@@ -32,7 +32,7 @@ test('the release manifest asks only for storage, alarms and the configured API 
   // No port: Firefox refuses one in a match pattern, and Chrome reads none as any port.
   expect(manifest.host_permissions).toEqual(['http://127.0.0.1/*']);
   expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*']);
-  expect(manifest.optional_permissions).toEqual(['identity']);
+  expect(manifest.optional_permissions).toEqual(['identity', 'notifications']);
   expect(manifest).not.toHaveProperty('content_scripts');
   expect(manifest).not.toHaveProperty('externally_connectable');
 });

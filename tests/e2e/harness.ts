@@ -28,7 +28,7 @@ export interface LaunchOptions {
   sandbox?: Sandbox;
   /** The browser's UI language, e.g. `de` (messages and `chrome.i18n.getUILanguage()`). */
   locale?: string;
-  /** Another build than the shared e2e one (sign-in tests use a build with the OAuth settings). */
+  /** Another build than the shared e2e one: sign-in tests use one with the OAuth settings, notification tests one granting that optional permission. */
   extensionDir?: string;
 }
 

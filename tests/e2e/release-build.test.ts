@@ -71,13 +71,13 @@ test('the release builds contain neither the sandbox URL nor the sandbox token',
   }
 });
 
-test('the manifests ask for storage and alarms only; API origins are optional', async () => {
+test('the manifests ask for storage and alarms only; API origins and notifications are optional', async () => {
   const chrome = await manifest('chrome-mv3');
   expect(chrome.permissions).toEqual(['storage', 'alarms']);
   expect(chrome.host_permissions ?? []).toEqual([]);
   expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
-  // Asked for when the panelist presses "Sign in" (issue 12), never at install.
-  expect(chrome.optional_permissions).toEqual(['identity']);
+  // Asked for when the panelist presses "Sign in" (issue 12) or turns notifications on (issue 11), never at install.
+  expect(chrome.optional_permissions).toEqual(['identity', 'notifications']);
   expect(chrome).not.toHaveProperty('browser_specific_settings');
 
   // MV2 has one list for permissions and host permissions, and optional_permissions for both.
@@ -86,7 +86,7 @@ test('the manifests ask for storage and alarms only; API origins are optional', 
   expect(firefox.permissions).toEqual(['storage', 'alarms']);
   expect(firefox).not.toHaveProperty('host_permissions');
   // Firefox cannot make `identity` optional; a build without sign-in settings does not ask for it.
-  expect(firefox.optional_permissions).toEqual(OPTIONAL_HOSTS);
+  expect(firefox.optional_permissions).toEqual([...OPTIONAL_HOSTS, 'notifications']);
   expect(firefox.background).toEqual({ persistent: false, scripts: ['background.js'] });
   expect(firefox.browser_action).toMatchObject({ default_popup: 'popup.html' });
   expect(firefox.browser_specific_settings.gecko).toMatchObject({

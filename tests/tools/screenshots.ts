@@ -1,7 +1,7 @@
 /**
  * `npm run screenshots`: the README's pictures of the popup and the options page, in the light and
  * the dark colour scheme, taken from the end-to-end build in Chromium against the sandbox:
- * tests/e2e/screenshots/{popup,options}-{light,dark}.png.
+ * tests/e2e/screenshots/{popup,options,options-balance}-{light,dark}.png.
  *
  * Uses the browser-test harness; builds the extension the way the browser tests do when that build
  * is missing. The sandbox listens on a free port of its own.
@@ -15,6 +15,19 @@ import buildForBrowserTests from '../e2e/global-setup';
 import { launchExtension } from '../e2e/harness';
 
 const OUT = 'tests/e2e/screenshots';
+const DAY_MS = 86_400_000;
+
+/**
+ * Five weeks of balance changes, as the background records them when it reads the balance (one
+ * redemption among them), ending at the sandbox's 2,500: a session of a few seconds has no history
+ * to draw, so the pictures of the chart and the goal's pace get one.
+ */
+function pictureHistory(now: number): Array<{ at: number; points: number }> {
+  const changes: Array<[number, number]> = [
+    [35, 1250], [31, 1450], [27, 1690], [24, 1190], [20, 1600], [16, 1810], [12, 2010], [8, 2120], [4, 2330], [0.05, 2500],
+  ];
+  return changes.map(([daysAgo, points]) => ({ at: Math.round(now - daysAgo * DAY_MS), points }));
+}
 const SCHEMES = ['light', 'dark'] as const;
 
 async function main(): Promise<void> {
@@ -27,6 +40,8 @@ async function main(): Promise<void> {
   const ext = await launchExtension({ sandbox });
   try {
     await ext.connect();
+    const worker = await ext.worker();
+    await worker.evaluate((history) => chrome.storage.local.set({ 'balance:history': history }), pictureHistory(Date.now()));
 
     const popup = await ext.openPage('popup.html');
     await popup.setViewportSize({ width: 380, height: 600 });
@@ -34,6 +49,10 @@ async function main(): Promise<void> {
     await popup.locator('.reward').first().waitFor();
     // Wait for the popup's own refresh to settle, so no spinner is caught mid-turn.
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+    await popup.getByRole('button', { name: 'Set as goal: Atlas Travel £100 Gift Card' }).click();
+    await popup.getByRole('region', { name: 'Your goal' }).getByText(/at your pace/).waitFor();
+    // The click scrolled its row into view; the picture starts at the top, with the goal.
+    await popup.evaluate(() => [document.documentElement, document.body].forEach((el) => el.scrollTo(0, 0)));
 
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1100 });
@@ -51,6 +70,10 @@ async function main(): Promise<void> {
         await page.screenshot({ path, animations: 'disabled' });
         console.log(`wrote ${path}`);
       }
+      const chart = options.getByRole('region', { name: 'Balance over time' });
+      const path = `${OUT}/options-balance-${scheme}.png`;
+      await chart.screenshot({ path, animations: 'disabled' });
+      console.log(`wrote ${path}`);
     }
   } finally {
     await ext.close();

@@ -1,0 +1,62 @@
+import { t, type MessageKey } from '../../utils/i18n';
+import { NOTIFICATION_KINDS, type NotificationKind, type Preferences } from '../../utils/preferences';
+
+const KIND_LABELS: Record<NotificationKind, MessageKey> = {
+  redemption: 'notifyKindRedemption',
+  outcome: 'notifyKindOutcome',
+  goal: 'notifyKindGoal',
+  rejected: 'notifyKindRejected',
+};
+
+interface Props {
+  prefs: Preferences;
+  /** Turning on asks for the permission first (inside the click); the section reports a refusal. */
+  onToggle(on: boolean): void;
+  change(update: Partial<Preferences>): void;
+}
+
+/** Issue 11: what the badge shows, notifications on or off, and each kind on its own. */
+export function NotificationPreferences({ prefs, onToggle, change }: Props) {
+  const off = prefs.notifyOff ?? [];
+  const on = prefs.notify === true;
+  return (
+    <>
+      <div class="field">
+        <label for="pref-badge-shows">{t('prefBadgeShows')}</label>
+        <select
+          id="pref-badge-shows"
+          class="input"
+          value={prefs.badgeShows ?? 'balance'}
+          disabled={!prefs.badge}
+          onChange={(e) => change({ badgeShows: e.currentTarget.value === 'goal' ? 'goal' : 'balance' })}
+        >
+          <option value="balance">{t('badgeShowsBalance')}</option>
+          <option value="goal">{t('badgeShowsGoal')}</option>
+        </select>
+      </div>
+      <div class="field check">
+        <input id="pref-notify" type="checkbox" checked={on} aria-describedby="pref-notify-hint" onChange={(e) => onToggle(e.currentTarget.checked)} />
+        <label for="pref-notify">{t('prefNotify')}</label>
+      </div>
+      <p id="pref-notify-hint" class="hint">
+        {t('prefNotifyHint')}
+      </p>
+      {on && (
+        <fieldset class="field">
+          <legend>{t('prefNotifyKinds')}</legend>
+          {NOTIFICATION_KINDS.map((kind) => (
+            <div class="field check" key={kind}>
+              <input
+                id={`pref-notify-${kind}`}
+                type="checkbox"
+                checked={!off.includes(kind)}
+                onChange={(e) => change({ notifyOff: e.currentTarget.checked ? off.filter((k) => k !== kind) : [...off, kind] })}
+              />
+              <label for={`pref-notify-${kind}`}>{t(KIND_LABELS[kind])}</label>
+            </div>
+          ))}
+        </fieldset>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { redemptionState } from '../../utils/redemption-state';
+import type { NotificationKind } from '../../utils/preferences';
+import type { LedgerEntry } from '../../utils/storage-items';
+import type { Redemption, RedemptionState } from '../../utils/types';
+
+/**
+ * What is worth telling the panelist (issue 11), found by comparing what the background saw
+ * before with what it sees now. Pure: the ids make each event unique, so it is told once.
+ */
+export type NotifyEvent =
+  | { id: string; kind: 'redemption'; rewardName: string; state: RedemptionState }
+  | { id: string; kind: 'outcome'; rewardName: string; found: boolean }
+  | { id: string; kind: 'goal'; rewardName: string }
+  | { id: string; kind: 'rejected' };
+
+export type EventKind = NotificationKind;
+
+const stateKey = (state: RedemptionState) => (state.detail ? `${state.kind}:${state.detail}` : state.kind);
+
+/**
+ * Redemptions whose state changed since the last history read. With no earlier read (`before`
+ * null: the first sync of a session) there is nothing to compare: states are only recorded.
+ * A redemption new to the history is not a change: its panelist just made it.
+ */
+export function redemptionChanges(
+  before: Record<string, string> | null,
+  history: readonly Redemption[],
+): { states: Record<string, string>; events: NotifyEvent[] } {
+  const states: Record<string, string> = {};
+  const events: NotifyEvent[] = [];
+  for (const r of history) {
+    const state = redemptionState(r);
+    const key = stateKey(state);
+    states[r.id] = key;
+    const was = before?.[r.id];
+    if (was !== undefined && was !== key) events.push({ id: `redemption:${r.id}:${key}`, kind: 'redemption', rewardName: r.reward.name, state });
+  }
+  return { states, events };
+}
+
+const settledOutcome = (entry: LedgerEntry): NotifyEvent | null =>
+  entry.state === 'done' || entry.state === 'not_found'
+    ? { id: `outcome:${entry.requestId}`, kind: 'outcome', rewardName: entry.rewardName, found: entry.state === 'done' }
+    : null;
+
+/** The ledger's own unknown outcome settled: found in the history, or not found after the last check. */
+export function ledgerSettled(before: LedgerEntry | null | undefined, after: LedgerEntry | null | undefined): NotifyEvent[] {
+  if (before?.state !== 'unknown' || !after || after.requestId !== before.requestId) return [];
+  const event = settledOutcome(after);
+  return event ? [event] : [];
+}
+
+/** Unknown outcomes the ledger no longer showed that settled (`settledItem` grew). */
+export function newlySettled(before: readonly LedgerEntry[] | undefined, after: readonly LedgerEntry[] | undefined): NotifyEvent[] {
+  const seen = new Set((before ?? []).map((e) => e.requestId));
+  return (after ?? []).flatMap((entry) => {
+    const event = seen.has(entry.requestId) ? null : settledOutcome(entry);
+    return event ? [event] : [];
+  });
+}
+
+/** The goal became affordable: it was not at the last read of the same goal. */
+export function goalReached(
+  before: { key: string; affordable: boolean } | null,
+  now: { key: string; affordable: boolean; rewardName: string } | null,
+): NotifyEvent[] {
+  if (!now || !before || before.key !== now.key || before.affordable || !now.affordable) return [];
+  return [{ id: `goal:${now.key}`, kind: 'goal', rewardName: now.rewardName }];
+}

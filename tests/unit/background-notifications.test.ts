@@ -1,0 +1,271 @@
+// @vitest-environment node
+/**
+ * Issue 11: notifications from the background's own reads of the sandbox over real HTTP. Each
+ * change is told once (also after a worker restart), none on a session's first sync, none when
+ * turned off, none for a kind switched off, none without the permission.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { httpTuning } from '../../entrypoints/background/api';
+import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
+import { setGoal } from '../../entrypoints/background/goal';
+import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
+import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption-checks';
+import { connect, disconnect } from '../../entrypoints/background/session';
+import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import { installI18n } from './i18n-setup';
+import {
+  balanceHistoryItem,
+  goalItem,
+  notifyStateItem,
+  preferencesItem,
+  sessionItem,
+  type Preferences,
+} from '../../utils/storage-items';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { SEED_B } from './accounts';
+
+let sandbox: Sandbox;
+let stop: Array<() => void> = [];
+let created: Array<{ id: string; title: string; message: string }>;
+let granted: boolean;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const idle = async () => {
+  await balanceIdle();
+  await notificationsIdle();
+};
+const ON: Partial<Preferences> = { notify: true };
+
+/** A worker start: the listeners index.ts registers, with everything else only in storage. */
+function startWorker(): void {
+  stop.forEach((s) => s());
+  stop = [watchBalance(), watchNotifications()];
+}
+
+async function fault(rule: object): Promise<void> {
+  await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+}
+
+function redemption(id: number) {
+  const found = sandbox.state.redemptions.find((r) => r.id === id);
+  if (!found) throw new Error(`no redemption ${id}`);
+  return found;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  Object.assign(httpTuning, { timeoutMs: 150, retryBaseDelayMs: 1 });
+});
+afterAll(async () => {
+  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
+  await sandbox.close();
+});
+beforeEach(async () => {
+  fakeBrowser.reset();
+  installI18n('en');
+  sandbox.reset();
+  created = [];
+  granted = true;
+  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted);
+  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
+    created.push({ id, title: options.title, message: options.message });
+    return id;
+  }) as never);
+  // Events the fake browser leaves unimplemented: clicks are checked in Chromium (tests/e2e/notifications.test.ts).
+  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
+    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
+    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
+    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
+  }
+  startWorker();
+  await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+  await connect(sandbox.url, sandbox.token);
+  await firstSync();
+});
+
+/** connect() warms the history without waiting for it: that read is the session's first sync. Joined, not timed. */
+async function firstSync(): Promise<void> {
+  await refreshHistory(false);
+  await idle();
+}
+afterEach(() => {
+  stop.forEach((s) => s());
+  stop = [];
+  vi.restoreAllMocks();
+});
+
+describe('redemption state changes', () => {
+  it('says nothing on the first sync after connecting, then tells a change from pending to complete once', async () => {
+    expect((await notifyStateItem.getValue()).states).not.toBeNull();
+    expect(created).toEqual([]);
+
+    Object.assign(redemption(5009), { approved: true, processed: true });
+    await refreshHistory(true);
+    await idle();
+    expect(created).toEqual([{ id: 'redemption:5009:complete', title: 'Your redemption changed', message: 'PayWave $10 Transfer: Complete' }]);
+
+    await refreshHistory(true);
+    await idle();
+    expect(created).toHaveLength(1);
+  });
+
+  it.each([
+    ['failed with the reason', { failed: true, failed_reason: 'Card provider declined' }, 'PayWave $10 Transfer: Failed: Card provider declined'],
+    ['refunded', { failed: true, refunded: true }, 'PayWave $10 Transfer: Refunded'],
+    ['approved', { approved: true }, 'PayWave $10 Transfer: Approved'],
+    ['an unknown partner state as it comes', { partner_status: 'IN_REVIEW' }, 'PayWave $10 Transfer: IN_REVIEW'],
+  ])('tells a redemption that became %s', async (_name, patch, message) => {
+    Object.assign(redemption(5009), patch);
+    await refreshHistory(true);
+    await idle();
+    expect(created.map((c) => c.message)).toEqual([message]);
+  });
+
+  it('does not tell a change again after the worker restarts, and tells the next one', async () => {
+    Object.assign(redemption(5008), { processed: true });
+    await refreshHistory(true);
+    await idle();
+    startWorker();
+    await refreshHistory(true);
+    await idle();
+    expect(created.map((c) => c.id)).toEqual(['redemption:5008:complete']);
+    Object.assign(redemption(5008), { refunded: true });
+    await refreshHistory(true);
+    await idle();
+    expect(created.map((c) => c.id)).toEqual(['redemption:5008:complete', 'redemption:5008:refunded']);
+  });
+
+  it('a redemption new to the history is not a change: the panelist just made it', async () => {
+    await redeem(101);
+    await idle();
+    expect(created).toEqual([]);
+  });
+
+  it('nothing when turned off, and a change seen while off is not told once turned on', async () => {
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: false });
+    Object.assign(redemption(5009), { processed: true });
+    await refreshHistory(true);
+    await idle();
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+    await refreshHistory(true);
+    await idle();
+    expect(created).toEqual([]);
+  });
+
+  it('nothing for a kind switched off, nor without the permission', async () => {
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, ...ON, notifyOff: ['redemption'] });
+    Object.assign(redemption(5009), { processed: true });
+    await refreshHistory(true);
+    await idle();
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, ...ON });
+    granted = false;
+    Object.assign(redemption(5008), { processed: true });
+    await refreshHistory(true);
+    await idle();
+    expect(created).toEqual([]);
+  });
+
+  it('none for changes made while not connected, nor on the first sync of the next connection', async () => {
+    await disconnect();
+    expect(await notifyStateItem.getValue()).toEqual({ states: null, goal: null, told: [] });
+    Object.assign(redemption(5009), { processed: true });
+    await connect(sandbox.url, sandbox.token);
+    await firstSync();
+    await refreshHistory(true);
+    await idle();
+    expect(created).toEqual([]);
+  });
+});
+
+describe('unknown outcomes', () => {
+  it('tells once when the history shows a redemption whose answer was lost', async () => {
+    const before = sandbox.state.redemptions.length;
+    await fault({ path: '/v1/panel/redemption', delayMs: 600 });
+    expect((await redeem(101)).state).toBe('unknown');
+    while (sandbox.state.redemptions.length === before) await sleep(20);
+    expect((await checkRedemption())?.state).toBe('done');
+    await idle();
+    await checkRedemption();
+    await idle();
+    expect(created.map((c) => [c.title, c.message])).toEqual([['Your redemption went through', 'Bluefin Coffee $5 Gift Card is in your redemption history: it went through.']]);
+  });
+
+  it('tells once when the last check still does not find it, also for an outcome the ledger no longer shows', async () => {
+    await fault({ path: '/v1/panel/redemption', drop: true });
+    const entry = await redeem(101);
+    expect(entry.state).toBe('unknown');
+    // Closing the card moves it to the outcomes checked in the background (settledItem once settled).
+    await dismissRedemption();
+    const late = entry.startedAt + CHECK_AFTER_MS[3] + 1000;
+    for (let i = 0; i < CHECK_AFTER_MS.length; i += 1) await checkOutcomes(late);
+    await idle();
+    expect(created.map((c) => c.title)).toEqual(['Redemption not found']);
+    await checkOutcomes(late);
+    await idle();
+    expect(created).toHaveLength(1);
+  });
+});
+
+describe('the goal and the token', () => {
+  it('tells once when the goal becomes affordable; not when it already was', async () => {
+    await setGoal(104); // 1,650 points; the balance is 2,500
+    await refreshRewards(true);
+    await idle();
+    expect(created).toEqual([]);
+
+    // Set, and the very next read reaches it: no read in between to compare with but the cached one.
+    await setGoal(106); // 5,000 points
+    sandbox.state.balance = 5200;
+    await refreshRewards(true);
+    await idle();
+    expect(created.map((c) => [c.title, c.message])).toEqual([['You can redeem your goal', 'You now have enough points for PixelPlay Games $50 Gift Card.']]);
+    sandbox.state.balance = 5300;
+    await refreshRewards(true);
+    await idle();
+    expect(created).toHaveLength(1);
+  });
+
+  it('tells once that the panel stopped accepting the token', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 401 });
+    await expect(refreshRewards(true)).rejects.toThrow();
+    await idle();
+    expect((await sessionItem.getValue()).rejected).toBe(true);
+    expect(created.map((c) => c.title)).toEqual(['Please reconnect']);
+  });
+});
+
+describe('the balance history', () => {
+  it('records only changes, survives a restart, and goes on disconnect with the goal', async () => {
+    await refreshRewards(true);
+    await idle();
+    expect((await balanceHistoryItem.getValue()).map((s) => s.points)).toEqual([2500]);
+    sandbox.state.balance = 2600;
+    startWorker();
+    await refreshRewards(true);
+    await refreshRewards(true);
+    await idle();
+    expect((await balanceHistoryItem.getValue()).map((s) => s.points)).toEqual([2500, 2600]);
+    await setGoal(106);
+    await disconnect();
+    expect(await balanceHistoryItem.getValue()).toEqual([]);
+    expect(await goalItem.getValue()).toBeNull();
+  });
+
+  it('a late answer of the old session never adds a point to the next one', async () => {
+    const other = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
+    try {
+      await fault({ path: '/v1/panel/rewards', delayMs: 1000 });
+      const late = refreshRewards(true).catch(() => undefined);
+      await sleep(20);
+      await connect(other.url, other.token);
+      await late;
+      await idle();
+      // Only account B's balance (9,000), read at connect: account A's 2,500 landed after the switch.
+      expect((await balanceHistoryItem.getValue()).map((s) => s.points)).toEqual([9000]);
+    } finally {
+      await other.close();
+    }
+  });
+});

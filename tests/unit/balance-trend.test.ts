@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { changeOver, DAY_MS, KEPT_SAMPLES, paceTo, roughDuration, withSample } from '../../utils/balance-trend';
+import type { BalanceSample } from '../../utils/storage-items';
+
+const NOW = Date.UTC(2026, 10, 23, 12);
+const daysAgo = (days: number) => NOW - days * DAY_MS;
+const sample = (days: number, points: number): BalanceSample => ({ at: daysAgo(days), points });
+
+describe('recording the balance', () => {
+  it('adds a sample only when the balance changed', () => {
+    const one = withSample([], 2500, daysAgo(2));
+    expect(one).toEqual([sample(2, 2500)]);
+    expect(withSample(one, 2500, daysAgo(1))).toBe(one);
+    expect(withSample(one, 2600, daysAgo(1))).toEqual([sample(2, 2500), sample(1, 2600)]);
+  });
+
+  it('keeps a year, with the last older sample as where the year starts', () => {
+    const samples = [sample(400, 100), sample(380, 200), sample(300, 300)];
+    expect(withSample(samples, 400, NOW)).toEqual([sample(380, 200), sample(300, 300), { at: NOW, points: 400 }]);
+  });
+
+  it('keeps at most a few thousand samples', () => {
+    let samples: readonly BalanceSample[] = [];
+    for (let i = 0; i < KEPT_SAMPLES + 10; i += 1) samples = withSample(samples, i, NOW - (KEPT_SAMPLES + 10 - i) * 60_000);
+    expect(samples).toHaveLength(KEPT_SAMPLES);
+    expect(samples[samples.length - 1]!.points).toBe(KEPT_SAMPLES + 9);
+  });
+
+  it('keeps samples in order when the clock was set back', () => {
+    const samples = withSample([sample(1, 10)], 20, daysAgo(3));
+    expect(samples[1]!.at).toBe(daysAgo(1));
+  });
+});
+
+describe('change over a period', () => {
+  const samples = [sample(100, 1000), sample(40, 1500), sample(20, 900), sample(5, 2150)];
+
+  it('compares with the balance in effect at the start of the period', () => {
+    expect(changeOver(samples, 30, NOW)).toEqual({ change: 2150 - 1500, since: daysAgo(30), whole: true });
+    expect(changeOver(samples, 365, NOW)).toEqual({ change: 1150, since: daysAgo(100), whole: false });
+    expect(changeOver(samples, 90, NOW)).toEqual({ change: 1150, since: daysAgo(90), whole: true });
+  });
+
+  it('says nothing with fewer than two samples', () => {
+    expect(changeOver([], 30, NOW)).toBeNull();
+    expect(changeOver([sample(3, 10)], 30, NOW)).toBeNull();
+  });
+});
+
+describe('the pace', () => {
+  it('410 points a week: about 3 weeks for 1,230 more', () => {
+    // 4 weeks of history, 1,640 points earned in 4 gains.
+    const samples = [sample(28, 0), sample(21, 410), sample(14, 820), sample(7, 1230), sample(0, 1640)];
+    const pace = paceTo(samples, 1230, NOW);
+    expect(pace?.pointsPerWeek).toBeCloseTo(410);
+    expect(pace?.weeks).toBeCloseTo(3);
+    expect(roughDuration(pace!.weeks)).toEqual({ unit: 'week', count: 3 });
+  });
+
+  it('points spent on a redemption are not a slower pace', () => {
+    const earning = [sample(28, 1000), sample(21, 1410), sample(14, 1820), sample(0, 2230)];
+    const spending = [sample(28, 1000), sample(21, 1410), sample(15, 410), sample(14, 820), sample(0, 1230)];
+    expect(paceTo(spending, 500, NOW)?.pointsPerWeek).toBeCloseTo(paceTo(earning, 500, NOW)!.pointsPerWeek);
+  });
+
+  it('says nothing with too little history to be honest', () => {
+    expect(paceTo([sample(3, 0), sample(1, 500), sample(0, 900)], 100, NOW)).toBeNull(); // under a week
+    expect(paceTo([sample(20, 0), sample(0, 900)], 100, NOW)).toBeNull(); // one gain
+    expect(paceTo([sample(20, 900), sample(10, 500), sample(0, 100)], 100, NOW)).toBeNull(); // nothing earned
+    expect(paceTo([sample(20, 0), sample(10, 500), sample(0, 900)], 0, NOW)).toBeNull(); // nothing to go
+  });
+
+  it('only the last 30 days count', () => {
+    const samples = [sample(200, 0), sample(100, 10_000), sample(20, 10_100), sample(10, 10_200), sample(0, 10_300)];
+    expect(paceTo(samples, 700, NOW)?.pointsPerWeek).toBeCloseTo((300 * 7) / 30);
+  });
+
+  it('rounds durations to days, weeks, months and years', () => {
+    expect(roughDuration(0.1)).toEqual({ unit: 'day', count: 1 });
+    expect(roughDuration(1.5)).toEqual({ unit: 'day', count: 11 });
+    expect(roughDuration(6)).toEqual({ unit: 'week', count: 6 });
+    expect(roughDuration(26)).toEqual({ unit: 'month', count: 6 });
+    expect(roughDuration(200)).toEqual({ unit: 'year', count: 4 });
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../utils/balance-trend';
+import { goalView, pointsToGoal } from '../../utils/goal-view';
+import type { Goal } from '../../utils/storage-items';
+import { giftCard } from './popup-fixtures';
+
+const NOW = Date.UTC(2026, 10, 23);
+const ACCOUNT = 'http://127.0.0.1:8787|9a7e';
+const REWARDS = [giftCard(101, 'Bluefin Coffee $5 Gift Card', 500), giftCard(106, 'PixelPlay Games $50 Gift Card', 5000)];
+const reward = REWARDS[1]!;
+const cost = reward.reward_point_cost!;
+const goal: Goal = { account: ACCOUNT, rewardId: reward.id, rewardName: reward.name, setAt: NOW - DAY_MS };
+const view = (over: Partial<Parameters<typeof goalView>[0]>) =>
+  goalView({ goal, account: ACCOUNT, rewards: REWARDS, points: 0, samples: [], now: NOW, ...over });
+
+describe('the goal view', () => {
+  it('none without a goal, for another account, or before the catalogue is loaded', () => {
+    expect(view({ goal: null }).kind).toBe('none');
+    expect(view({ account: 'http://127.0.0.1:8787|ffff' }).kind).toBe('none');
+    expect(view({ rewards: null }).kind).toBe('none');
+  });
+
+  it('no longer offered when the reward left the catalogue', () => {
+    expect(view({ rewards: REWARDS.filter((r) => r.id !== reward.id) })).toEqual({ kind: 'gone', name: reward.name });
+  });
+
+  it('progress and points to go while saving, with a pace only from enough history', () => {
+    const saving = view({ points: cost - 100 });
+    expect(saving).toMatchObject({ kind: 'saving', toGo: 100, pace: null });
+    expect(saving.kind === 'saving' && saving.progress).toBeCloseTo((cost - 100) / cost);
+    expect(pointsToGoal(saving)).toBe(100);
+    const samples = [0, 1, 2, 3].map((week) => ({ at: NOW - (21 - week * 7) * DAY_MS, points: cost - 100 - (3 - week) * 50 }));
+    const paced = view({ points: cost - 100, samples });
+    expect(paced.kind === 'saving' && paced.pace?.pointsPerWeek).toBeCloseTo(50);
+  });
+
+  it('affordable once the balance covers the cost; a negative balance is no progress', () => {
+    expect(view({ points: cost })).toMatchObject({ kind: 'affordable', progress: 1 });
+    expect(pointsToGoal(view({ points: cost + 5 }))).toBe(0);
+    expect(view({ points: -40 })).toMatchObject({ kind: 'saving', progress: 0, toGo: cost + 40 });
+  });
+
+  it('an unknown balance shows the cost without progress', () => {
+    expect(view({ points: null })).toMatchObject({ kind: 'unknown', cost });
+    expect(pointsToGoal(view({ points: null }))).toBeNull();
+  });
+});

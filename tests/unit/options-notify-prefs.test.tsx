@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { PreferencesSection } from '../../components/options/PreferencesSection';
+import { sendMessage } from '../../utils/messages';
+import { preferencesItem, type Preferences } from '../../utils/storage-items';
+import * as page from './options-fixtures';
+
+vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
+
+const send = sendMessage as unknown as page.SendMock;
+let container: HTMLElement;
+let answer: boolean;
+let request: ReturnType<typeof vi.fn>;
+let remove: ReturnType<typeof vi.fn>;
+
+const byLabel = <T extends HTMLElement>(text: string) => page.byLabel<T>(container, text);
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  container = page.newContainer();
+  answer = true;
+  request = vi.fn(async () => answer);
+  remove = vi.fn(async () => true);
+  vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(request as never);
+  vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(remove as never);
+  send.mockReset();
+  send.mockImplementation(async (type, data) => {
+    const next = { ...(await preferencesItem.getValue()), ...(data as Partial<Preferences>) };
+    await preferencesItem.setValue(next);
+    return { ok: true, data: next };
+  });
+  await preferencesItem.setValue({ badge: true, refreshMinutes: 30 });
+});
+afterEach(async () => {
+  await page.dropContainer(container);
+  vi.restoreAllMocks();
+});
+
+describe('notification preferences', () => {
+  it('are off until turned on; turning on asks for the permission, then offers each kind', async () => {
+    await page.mountInto(container, <PreferencesSection />);
+    const notify = byLabel<HTMLInputElement>('Notify me of changes');
+    expect(notify.checked).toBe(false);
+    expect(container.querySelector('fieldset')).toBeNull();
+
+    await page.click(notify);
+    expect(request).toHaveBeenCalledWith({ permissions: ['notifications'] });
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notify: true });
+    expect(notify.checked).toBe(true);
+    const kinds = page.group(container, 'Notify me when');
+    expect([...kinds.querySelectorAll('label')].map((l) => l.textContent)).toEqual([
+      'a redemption changes state (completed, failed, refunded)',
+      'a redemption with an unclear outcome is found, or not found',
+      'you can redeem your goal',
+      'the panel stops accepting your access token',
+    ]);
+
+    await page.click(byLabel('you can redeem your goal'));
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOff: ['goal'] });
+    expect(byLabel<HTMLInputElement>('you can redeem your goal').checked).toBe(false);
+    await page.click(byLabel('you can redeem your goal'));
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOff: [] });
+  });
+
+  it('stay off, with what to do, when the browser refuses the permission', async () => {
+    answer = false;
+    await page.mountInto(container, <PreferencesSection />);
+    const notify = byLabel<HTMLInputElement>('Notify me of changes');
+    await page.click(notify);
+    expect(notify.checked).toBe(false);
+    expect(send).not.toHaveBeenCalled();
+    expect(container.querySelector('[role=alert]')?.textContent).toBe(
+      'Notifications stay off: the browser did not allow them. Turn them on again and choose Allow.',
+    );
+  });
+
+  it('turning off gives the permission back', async () => {
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+    await page.mountInto(container, <PreferencesSection />);
+    await page.click(byLabel('Notify me of changes'));
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notify: false });
+    expect(remove).toHaveBeenCalledWith({ permissions: ['notifications'] });
+  });
+
+  it('the badge shows the balance or the points to the goal, and nothing when turned off', async () => {
+    await page.mountInto(container, <PreferencesSection />);
+    const shows = byLabel<HTMLSelectElement>('The badge shows');
+    expect(shows.value).toBe('balance');
+    shows.value = 'goal';
+    shows.dispatchEvent(new Event('change', { bubbles: true }));
+    await page.settle();
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { badgeShows: 'goal' });
+    await page.click(byLabel('Show points on the toolbar icon'));
+    expect(byLabel<HTMLSelectElement>('The badge shows').disabled).toBe(true);
+  });
+});

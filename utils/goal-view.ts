@@ -1,0 +1,42 @@
+import { paceTo, type Pace } from './balance-trend';
+import type { BalanceSample, Goal } from './storage-items';
+import type { Reward } from './types';
+
+/** What the goal header says (issue 11), from the goal, the catalogue and the balance. Pure. */
+export type GoalView =
+  | { kind: 'none' }
+  /** The reward left the catalogue: shown as no longer offered, with a way to clear it. */
+  | { kind: 'gone'; name: string }
+  /** The balance is unknown: the cost is shown, no progress. */
+  | { kind: 'unknown'; reward: Reward; cost: number }
+  | { kind: 'saving'; reward: Reward; cost: number; points: number; toGo: number; progress: number; pace: Pace | null }
+  | { kind: 'affordable'; reward: Reward; cost: number; points: number; progress: 1 };
+
+export function goalView(input: {
+  goal: Goal | null;
+  /** The current session's {@link accountOf}; a goal of another account is not shown. */
+  account: string;
+  rewards: readonly Reward[] | null;
+  points: number | null;
+  samples: readonly BalanceSample[];
+  now: number;
+}): GoalView {
+  const { goal, rewards, points } = input;
+  if (!goal || goal.account !== input.account) return { kind: 'none' };
+  const reward = rewards?.find((r) => r.id === goal.rewardId);
+  // Before the catalogue is loaded nothing says the reward is gone.
+  if (!rewards) return { kind: 'none' };
+  if (!reward || reward.reward_point_cost === null) return { kind: 'gone', name: reward?.name ?? goal.rewardName };
+  const cost = reward.reward_point_cost;
+  if (points === null) return { kind: 'unknown', reward, cost };
+  if (points >= cost) return { kind: 'affordable', reward, cost, points, progress: 1 };
+  const toGo = cost - points;
+  const progress = cost > 0 ? Math.max(0, points) / cost : 0;
+  return { kind: 'saving', reward, cost, points, toGo, progress, pace: paceTo(input.samples, toGo, input.now) };
+}
+
+/** Points still needed for the goal (0 when affordable), or null when there is none to count. */
+export function pointsToGoal(view: GoalView): number | null {
+  if (view.kind === 'affordable') return 0;
+  return view.kind === 'saving' ? view.toGo : null;
+}
