@@ -37,7 +37,7 @@ export default defineConfig({
       default_locale: 'en',
       // Firefox has no optional `identity` (its schema lists it among the permissions that need no
       // prompt): a Firefox build that offers sign-in asks for it at install, silently.
-      permissions: ['storage', 'alarms', ...(env.manifestVersion === 2 && signInConfigured(settings) ? ['identity'] : [])],
+      permissions: ['storage', 'alarms', 'idle', ...(env.manifestVersion === 2 && signInConfigured(settings) ? ['identity'] : [])],
       // MV2 (Firefox): WXT moves these into `permissions`, granted at install.
       host_permissions: hosts,
       optional_host_permissions: OPTIONAL_HOSTS,

@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
-import { preferencesItem, sessionItem } from '../../utils/storage-items';
+import { preferencesItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { historyNeedsRefresh } from './refresh-policy';
 import { refreshHistory, refreshRewards } from './sync';
 
 export const REFRESH_ALARM = 'refresh';
@@ -34,5 +35,35 @@ export async function onRefreshAlarm(alarm: { name: string; scheduledTime: numbe
   await scheduleRefresh();
   const session = await sessionItem.getValue();
   if (!session.connected || session.rejected) return;
-  await Promise.allSettled([refreshRewards(true), refreshHistory(true)]);
+  // Nobody looks at the badge of a locked or untouched machine; coming back brings the refresh forward.
+  if (await panelistAway()) return;
+  const history = await historyNeedsRefresh();
+  await Promise.allSettled([refreshRewards(true), ...(history ? [refreshHistory(true)] : [])]);
+}
+
+/** No input for this long, or a locked screen, counts as away (the idle API's own measure). */
+export const AWAY_AFTER_SECONDS = 10 * 60;
+
+async function panelistAway(): Promise<boolean> {
+  try {
+    return (await browser.idle.queryState(AWAY_AFTER_SECONDS)) !== 'active';
+  } catch {
+    // Without the idle API (or a browser that will not say), refresh as before.
+    return false;
+  }
+}
+
+/**
+ * Back at the machine after refreshes were skipped: the next one comes within a couple of minutes
+ * (spread, as many panelists come back at 9:00) instead of at the end of a full interval.
+ */
+export async function onIdleStateChanged(state: string, now = Date.now()): Promise<void> {
+  if (state !== 'active') return;
+  const [{ refreshMinutes }, rewards, session] = await Promise.all([preferencesItem.getValue(), rewardsItem.getValue(), sessionItem.getValue()]);
+  if (refreshMinutes <= 0 || !session.connected || session.rejected) return;
+  if (rewards && now - rewards.fetchedAt < refreshMinutes * 60_000) return;
+  const soon = now + (0.5 + Math.random() * 1.5) * 60_000;
+  const existing = await browser.alarms.get(REFRESH_ALARM);
+  if (existing && existing.scheduledTime <= soon) return;
+  await browser.alarms.create(REFRESH_ALARM, { when: soon });
 }

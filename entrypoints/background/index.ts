@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { ensureRefreshScheduled, onRefreshAlarm } from './alarms';
+import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { watchBalance } from './balance-history';
 import { watchNotifications } from './notifications';
@@ -14,6 +14,8 @@ export default defineBackground(() => {
   registerHandlers();
   browser.alarms.onAlarm.addListener((alarm) => void onRefreshAlarm(alarm));
   browser.alarms.onAlarm.addListener((alarm) => void onCheckAlarm(alarm));
+  browser.idle.setDetectionInterval(AWAY_AFTER_SECONDS);
+  browser.idle.onStateChanged.addListener((state) => void onIdleStateChanged(state));
   watchBadge();
   watchBalance();
   watchNotifications();

@@ -25,10 +25,10 @@ test('the service worker keeps the token to itself: no page-visible storage item
   expect(JSON.stringify(pageVisible)).not.toContain(ext.sandbox.token);
 });
 
-test('the release manifest asks only for storage, alarms and the configured API origin', async () => {
+test('the release manifest asks only for storage, alarms, idle and the configured API origin', async () => {
   const sw = await ext.worker();
   const manifest = await sw.evaluate(() => chrome.runtime.getManifest());
-  expect(manifest.permissions).toEqual(['storage', 'alarms']);
+  expect(manifest.permissions).toEqual(['storage', 'alarms', 'idle']);
   // No port: Firefox refuses one in a match pattern, and Chrome reads none as any port.
   expect(manifest.host_permissions).toEqual(['http://127.0.0.1/*']);
   expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*']);

@@ -71,9 +71,9 @@ test('the release builds contain neither the sandbox URL nor the sandbox token',
   }
 });
 
-test('the manifests ask for storage and alarms only; API origins and notifications are optional', async () => {
+test('the manifests ask for storage, alarms and idle only (none warns at install); API origins and notifications are optional', async () => {
   const chrome = await manifest('chrome-mv3');
-  expect(chrome.permissions).toEqual(['storage', 'alarms']);
+  expect(chrome.permissions).toEqual(['storage', 'alarms', 'idle']);
   expect(chrome.host_permissions ?? []).toEqual([]);
   expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
   // Asked for when the panelist presses "Sign in" (issue 12) or turns notifications on (issue 11), never at install.
@@ -83,7 +83,7 @@ test('the manifests ask for storage and alarms only; API origins and notificatio
   // MV2 has one list for permissions and host permissions, and optional_permissions for both.
   const firefox = await manifest('firefox-mv2');
   expect(firefox.manifest_version).toBe(2);
-  expect(firefox.permissions).toEqual(['storage', 'alarms']);
+  expect(firefox.permissions).toEqual(['storage', 'alarms', 'idle']);
   expect(firefox).not.toHaveProperty('host_permissions');
   // Firefox cannot make `identity` optional; a build without sign-in settings does not ask for it.
   expect(firefox.optional_permissions).toEqual([...OPTIONAL_HOSTS, 'notifications']);
