@@ -1,5 +1,5 @@
 import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
-import { defineItem } from './storage-item';
+import { defineItem, type StorageItem } from './storage-item';
 import type { AppError } from './errors';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
 
@@ -146,7 +146,25 @@ export function accountOf(session: Pick<SessionInfo, 'baseUrl' | 'tokenHint'>): 
   return `${session.baseUrl}|${session.tokenHint}`;
 }
 
+/**
+ * The panel's validators (`ETag`, `Last-Modified`) for each read of an area's last refresh, with the
+ * `fetchedAt` of the cached copy they came with: sent back so unchanged data costs a 304 without a
+ * body. The background's own. Removed with the caches, so a 304 only ever confirms this account's copy.
+ */
+export interface AreaValidators {
+  fetchedAt: number;
+  /** The area's write epoch of that read (entrypoints/background/generation.ts): no 304 across a write. */
+  epoch: number;
+  reads: Record<string, { etag?: string; lastModified?: string }>;
+}
+
+export const validatorItems: Record<SyncArea, StorageItem<AreaValidators | null>> = {
+  rewards: defineItem<AreaValidators | null>('validators:rewards', null),
+  history: defineItem<AreaValidators | null>('validators:history', null),
+  profile: defineItem<AreaValidators | null>('validators:profile', null),
+};
+
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem, ...Object.values(validatorItems)];
 /** Of those, what reconnecting the same account keeps (a new token after a 401, the same token again). */
 export const SAME_ACCOUNT_ITEMS = [profileDraftItem, goalItem, balanceHistoryItem];

@@ -8,15 +8,18 @@ import {
   profileItem,
   rewardsItem,
   syncItem,
+  validatorItems,
   type Cached,
   type ProfileData,
   type RewardsData,
+  type AreaValidators,
   type SyncArea,
   type SyncState,
 } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { epochOf, isCurrent } from './generation';
+import { reader, type Reader } from './revalidate';
 import { toAppError } from './result';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
@@ -88,12 +91,15 @@ export function resetSync(): Promise<void> {
  * so a read asked for after a write never reuses a request that left before it. A result is stored
  * only while its session is current and no write overtook it.
  */
-async function refresh<T>(
-  area: SyncArea,
-  item: { getValue(): Promise<Cached<T> | null>; setValue(v: Cached<T>): Promise<void> },
-  force: boolean,
-  load: (api: PanelApi) => Promise<T>,
-): Promise<T> {
+/** Loads an area's data; `cached` is the copy a 304 confirms (present whenever one can come). */
+type Load<T> = (read: Reader, cached: T | undefined) => Promise<T>;
+
+interface CacheItem<T> {
+  getValue(): Promise<Cached<T> | null>;
+  setValue(v: Cached<T>): Promise<void>;
+}
+
+async function refresh<T>(area: SyncArea, item: CacheItem<T>, force: boolean, load: Load<T>): Promise<T> {
   if (!force) {
     const cached = await item.getValue();
     if (cached && Date.now() - cached.fetchedAt < FRESH_MS) return cached.data;
@@ -120,18 +126,13 @@ async function refresh<T>(
   }
 }
 
-async function fetchArea<T>(
-  area: SyncArea,
-  item: { setValue(v: Cached<T>): Promise<void> },
-  api: PanelApi,
-  gen: number,
-  epoch: number,
-  load: (api: PanelApi) => Promise<T>,
-): Promise<T> {
+async function fetchArea<T>(area: SyncArea, item: CacheItem<T>, api: PanelApi, gen: number, epoch: number, load: Load<T>): Promise<T> {
   await setSync(gen, area, { loading: true });
   let data: T;
+  const seen = {};
   try {
-    data = await load(api);
+    const { cached, known } = await revalidation(area, item, epoch);
+    data = await load(reader(api, known, seen), cached);
   } catch (err) {
     if (!isCurrent(gen)) throw staleSession();
     await setSync(gen, area, { loading: false, error: toAppError(err) });
@@ -141,30 +142,58 @@ async function fetchArea<T>(
   // A write landed while this read was out: its data may predate it, and the write's own
   // follow-up read is the one to keep.
   if (epochOf(area) === epoch) {
-    await item.setValue({ data, fetchedAt: Date.now() });
+    const fetchedAt = Date.now();
+    await item.setValue({ data, fetchedAt });
     announceStored(area, data, gen);
+    // After the data: a worker stopped in between leaves validators that match no copy, never
+    // validators that vouch for data they did not come with.
+    if (isCurrent(gen)) await validatorItems[area].setValue({ fetchedAt, epoch, reads: seen });
   }
   await setSync(gen, area, { loading: false, error: null });
   return data;
 }
 
-/** Rewards plus the balance, looked up in the design's order (§2). */
-export async function loadRewards(api: PanelApi): Promise<RewardsData> {
-  const { rewards, balance } = await api.listRewards();
-  if (balance !== null) return { rewards, balance: resolveBalance({ rewards: balance, variables: null, stored: null, variableName: settings.balanceVariable }) };
-  const read = await api.readValues();
+/**
+ * The cached copy and the validators it came with, when both are there and belong together: the
+ * same fetch, and no write of this worker since (after one, the panel's answer is read whole).
+ */
+async function revalidation<T>(area: SyncArea, item: CacheItem<T>, epoch: number): Promise<{ cached?: T; known?: AreaValidators['reads'] }> {
+  const validators = await validatorItems[area].getValue();
+  if (!validators || validators.epoch !== epoch) return {};
+  const copy = await item.getValue();
+  return copy && copy.fetchedAt === validators.fetchedAt ? { cached: copy.data, known: validators.reads } : {};
+}
+
+/**
+ * Rewards plus the balance, looked up in the design's order (§2). With a cached copy, an answer
+ * that did not change (304) keeps its part of it: the rewards, and the balance when it came from
+ * the rewards answer or from a values answer that did not change either.
+ */
+async function rewardsFrom(read: Reader, cached?: RewardsData): Promise<RewardsData> {
+  const listed = await read('rewards');
+  const rewards = listed?.rewards ?? cached!.rewards;
+  if (listed ? listed.balance !== null : cached!.balance.source === 'rewards') {
+    return listed ? { rewards, balance: resolveBalance({ rewards: listed.balance, variables: null, stored: null, variableName: settings.balanceVariable }) } : cached!;
+  }
+  const values = await read('variablesData');
+  if (!values) return { rewards, balance: cached!.balance };
   return {
     rewards,
-    balance: resolveBalance({ rewards: null, variables: read.balance, stored: read.values, variableName: settings.balanceVariable }),
+    balance: resolveBalance({ rewards: null, variables: values.balance, stored: values.values, variableName: settings.balanceVariable }),
   };
 }
 
+/** Rewards plus the balance, read whole (connecting checks the token with it). */
+export function loadRewards(api: PanelApi): Promise<RewardsData> {
+  return rewardsFrom(reader(api));
+}
+
 export function refreshRewards(force: boolean): Promise<RewardsData> {
-  return refresh('rewards', rewardsItem, force, loadRewards);
+  return refresh('rewards', rewardsItem, force, rewardsFrom);
 }
 
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
-  return refresh('history', historyItem, force, async (api) => (await api.listRedemptions()).map(forHistory));
+  return refresh('history', historyItem, force, async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!);
 }
 
 /**
@@ -179,9 +208,13 @@ export function forHistory(r: Redemption): Redemption {
 }
 
 export function refreshProfile(force: boolean): Promise<ProfileData> {
-  return refresh('profile', profileItem, force, async (api) => {
-    const [definitions, read] = await Promise.all([api.listVariables(), api.readValues()]);
-    // Values arrive in loose shapes (design §3); pages get them in their definition's format (§4).
-    return { definitions, values: coerceStoredValues(read.values, definitions) };
+  return refresh('profile', profileItem, force, async (read, cached) => {
+    const [listed, values] = await Promise.all([read('variablesMeta'), read('variablesData')]);
+    if (!listed && !values) return cached!;
+    const definitions = listed ?? cached!.definitions;
+    // Values arrive in loose shapes (design §3); pages get them in their definition's format (§4),
+    // so new definitions need the values as sent, which a 304 does not carry: read them whole.
+    const raw = values ?? (await read('variablesData', true))!;
+    return { definitions, values: coerceStoredValues(raw.values, definitions) };
   });
 }

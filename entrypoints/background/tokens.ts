@@ -137,5 +137,6 @@ export function renewingApi(credentials: Credentials): PanelApi {
     listRedemptions: () => call(false, (api) => api.listRedemptions()),
     listRewards: () => call(false, (api) => api.listRewards()),
     redeem: (rewardId) => call(true, (api) => api.redeem(rewardId)),
+    revalidate: (name, validator) => call(false, (api) => api.revalidate(name, validator)),
   };
 }

@@ -14,6 +14,7 @@ import { FaultStore, applyFault } from './faults';
 import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResult } from './http-util';
 import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
+import { createValidators } from './conditional';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
@@ -57,6 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requests: RecordedRequest[] = [];
   const faults = new FaultStore();
   const oauth = new OAuthServer();
+  const validators = createValidators();
   // Aborted on close so that delayed fault responses do not keep the process alive.
   const closing = new AbortController();
   // Aborted on reset: a delayed answer of before the reset never changes the state after it.
@@ -77,6 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       resetState(state, seed);
       faults.clear();
       oauth.reset();
+      validators.clear();
       requests.length = 0;
     },
   };
@@ -93,7 +96,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const open = dispatchOpen(oauth, request);
     if (open) return writeResult(res, open, extraHeaders);
     if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
-    const result = dispatch(state, request, now());
+    const at = now();
+    const result = validators.apply(request, dispatch(state, request, at), at);
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);
   }

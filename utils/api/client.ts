@@ -3,9 +3,10 @@ import { balanceFromBody } from '../balance';
 import { t } from '../i18n';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
-import { createHttp, type HttpConfig, type RequestKind } from './http';
+import { createHttp, type HttpConfig, type RequestKind, type Validator } from './http';
 import {
   SUCCESS_MESSAGE,
+  unexpectedResponse,
   parseBody,
   readValuesResponseSchema,
   redemptionsResponseSchema,
@@ -37,7 +38,26 @@ export interface PanelApi {
   listRewards(): Promise<{ rewards: Reward[]; balance: number | null }>;
   /** `GET /v1/panel/redemption?id=N`, without a body (design §1); sent once, never retried. */
   redeem(rewardId: number): Promise<void>;
+  /**
+   * One of the four reads sent with the validator of the copy the caller holds (none: a plain
+   * read). `notModified` (a 304, no body) means that copy is still the panel's answer.
+   */
+  revalidate<K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>>;
 }
+
+/** What each read resolves with (readValues without a filter). */
+export interface Reads {
+  rewards: { rewards: Reward[]; balance: number | null };
+  redemptions: Redemption[];
+  variablesMeta: VariableDefinition[];
+  variablesData: { values: StoredValues; balance: number | null };
+}
+
+export type ReadName = keyof Reads;
+
+export type Revalidated<T> = { notModified: false; data: T; validator: Validator | null } | { notModified: true; validator: Validator };
+
+export type { Validator };
 
 export type PanelApiConfig = HttpConfig;
 
@@ -106,8 +126,31 @@ function withField(error: unknown, names: readonly string[]): unknown {
   return field ? new AppErrorException({ ...e, field }) : error;
 }
 
+/** Each read's body check, shared by the plain and the conditional read. */
+const PARSE: { [K in ReadName]: (body: unknown) => Reads[K] } = {
+  rewards: (body) => ({ rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards, balance: balanceFromBody(body) }),
+  redemptions: (body) => parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions,
+  variablesMeta: (body) => parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data,
+  variablesData: (body) => ({
+    values: toStoredValues(parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData).data, ENDPOINTS.variablesData),
+    balance: balanceFromBody(body),
+  }),
+};
+
 export function createPanelApi(config: PanelApiConfig): PanelApi {
   const http = createHttp(config);
+
+  const read = <K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>> =>
+    guard(async () => {
+      const answer = await http.read({ method: 'GET', path: ENDPOINTS[name], kind: 'read', validator });
+      return answer.notModified ? answer : { notModified: false, data: PARSE[name](answer.body), validator: answer.validator };
+    });
+  const plain = async <K extends ReadName>(name: K): Promise<Reads[K]> => {
+    const answer = await read(name, null);
+    // Unreachable: without a validator a 304 is refused as unexpected by the HTTP layer.
+    if (answer.notModified) throw unexpectedResponse(ENDPOINTS[name], 'HTTP 304', 304);
+    return answer.data;
+  };
 
   /**
    * A write or redeem must answer `{ message: "success" }` (design §5). Another `message` is
@@ -145,23 +188,14 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
   }
 
   return {
-    listVariables: () =>
-      guard(async () => {
-        const body = await http.request({ method: 'GET', path: ENDPOINTS.variablesMeta, kind: 'read' });
-        return parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data;
-      }),
+    listVariables: () => plain('variablesMeta'),
 
     readValues: (opts = {}) =>
-      guard(async () => {
-        const body = await http.request({
-          method: 'GET',
-          path: ENDPOINTS.variablesData,
-          ...(opts.writableOnly ? { query: { filter: 'writable' } } : {}),
-          kind: 'read',
-        });
-        const parsed = parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData);
-        return { values: toStoredValues(parsed.data, ENDPOINTS.variablesData), balance: balanceFromBody(body) };
-      }),
+      opts.writableOnly
+        ? guard(async () =>
+            PARSE.variablesData(await http.request({ method: 'GET', path: ENDPOINTS.variablesData, query: { filter: 'writable' }, kind: 'read' })),
+          )
+        : plain('variablesData'),
 
     updateValues: (values) =>
       guard(async () => {
@@ -196,18 +230,9 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
         }
       }),
 
-    listRedemptions: () =>
-      guard(async () => {
-        const body = await http.request({ method: 'GET', path: ENDPOINTS.redemptions, kind: 'read' });
-        return parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions;
-      }),
+    listRedemptions: () => plain('redemptions'),
 
-    listRewards: () =>
-      guard(async () => {
-        const body = await http.request({ method: 'GET', path: ENDPOINTS.rewards, kind: 'read' });
-        const parsed = parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards);
-        return { rewards: parsed.rewards, balance: balanceFromBody(body) };
-      }),
+    listRewards: () => plain('rewards'),
 
     redeem: (rewardId) =>
       guard(async () => {
@@ -220,5 +245,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
         });
         confirm(body, ENDPOINTS.redemption, 'redeem');
       }),
+
+    revalidate: read,
   };
 }

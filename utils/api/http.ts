@@ -54,10 +54,23 @@ export interface HttpRequest {
   /** Sent as JSON, with `Content-Type: application/json`; omit for no body. */
   body?: unknown;
   kind: RequestKind;
+  /** A read's validator for the copy the caller holds: sent as If-None-Match / If-Modified-Since. */
+  validator?: Validator | null;
 }
+
+/** What the panel said identifies an answer (`ETag`, `Last-Modified`), to ask later whether it changed. */
+export interface Validator {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** A read's answer: the body, or `notModified` (304) when the caller's copy is still current. */
+export type ReadAnswer = { notModified: false; body: unknown; validator: Validator | null } | { notModified: true; validator: Validator };
 
 export interface HttpClient {
   request(req: HttpRequest): Promise<unknown>;
+  /** As {@link HttpClient.request}, with the answer's validator, and a 304 when `req.validator` still holds. */
+  read(req: HttpRequest): Promise<ReadAnswer>;
 }
 
 export const UNAUTHORIZED_MESSAGE = t('httpTokenNotAccepted');
@@ -271,6 +284,9 @@ export function createHttp(config: HttpConfig): HttpClient {
     };
     const hasBody = req.body !== undefined;
     if (hasBody) headers['Content-Type'] = 'application/json';
+    // Set by hand: with cache 'no-store' the browser adds none of its own, and hands a 304 back.
+    if (req.validator?.etag) headers['If-None-Match'] = req.validator.etag;
+    if (req.validator?.lastModified) headers['If-Modified-Since'] = req.validator.lastModified;
     const follow = req.kind === 'read';
     try {
       // ofetch with its own retries, time-out and error throwing switched off: the policy above is
@@ -395,7 +411,7 @@ export function createHttp(config: HttpConfig): HttpClient {
     return appError('unexpected', t('httpReadRedirected', host, result.to ? new URL(result.to).host : ''), extra);
   }
 
-  async function run(req: HttpRequest): Promise<unknown> {
+  async function run(req: HttpRequest): Promise<ReadAnswer> {
     const endpoint = req.path.split('?')[0] ?? req.path;
     const isRead = req.kind === 'read';
     let retriesLeft = isRead ? retries : 0;
@@ -403,6 +419,10 @@ export function createHttp(config: HttpConfig): HttpClient {
     let rateLimitRetried = !isRead;
     for (;;) {
       const result = await attempt(req);
+      // Only an answer to a conditional read may be a 304; any other falls through to `unexpected`.
+      if (result.type === 'response' && result.status === 304 && req.validator && (req.validator.etag || req.validator.lastModified)) {
+        return { notModified: true, validator: validatorOf(result.headers) ?? req.validator };
+      }
       if (result.type === 'response' && result.status >= 200 && result.status < 300) {
         const parsed = parseJson(result.text);
         if (!parsed.ok) {
@@ -412,7 +432,7 @@ export function createHttp(config: HttpConfig): HttpClient {
             result.status,
           );
         }
-        return parsed.value;
+        return { notModified: false, body: parsed.value, validator: validatorOf(result.headers) };
       }
       if (result.type === 'response' && result.status === 429) {
         const retryAfter = parseRetryAfter(result.headers.get('retry-after'));
@@ -433,17 +453,32 @@ export function createHttp(config: HttpConfig): HttpClient {
     }
   }
 
+  async function read(req: HttpRequest): Promise<ReadAnswer> {
+    try {
+      return await run(req);
+    } catch (error) {
+      if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, token));
+      // Not expected (attempt() never throws); still one AppError, and never the raw text.
+      throw new AppErrorException(redactError(appError('network', t('httpIncomplete', req.path)), token));
+    }
+  }
+
   return {
+    read,
     async request(req) {
-      try {
-        return await run(req);
-      } catch (error) {
-        if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, token));
-        // Not expected (attempt() never throws); still one AppError, and never the raw text.
-        throw new AppErrorException(
-          redactError(appError('network', t('httpIncomplete', req.path)), token),
-        );
-      }
+      const answer = await read({ ...req, validator: null });
+      return answer.notModified ? undefined : answer.body;
     },
   };
+}
+
+/** Longer validators are not kept: no real one comes near, and each is stored and sent back. */
+const MAX_VALIDATOR = 512;
+
+/** The validators an answer carries, or null when it has none (a 304 may repeat them). */
+function validatorOf(headers: Headers): Validator | null {
+  const kept = (value: string | null) => (value && value.length <= MAX_VALIDATOR ? value : undefined);
+  const etag = kept(headers.get('etag'));
+  const lastModified = kept(headers.get('last-modified'));
+  return etag || lastModified ? { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } : null;
 }

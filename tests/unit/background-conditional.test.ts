@@ -1,0 +1,111 @@
+// @vitest-environment node
+/**
+ * The background's refreshes send the validators of the cached copy: unchanged data costs a 304
+ * and keeps the cache (its time renewed); changed data, a write in between, a cache that is not
+ * the one the validators came with, or another session's validators never give a 304.
+ */
+import { describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { redeem } from '../../entrypoints/background/redeem';
+import { connect } from '../../entrypoints/background/session';
+import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
+import { historyItem, profileItem, rewardsItem, validatorItems } from '../../utils/storage-items';
+import { startSandbox } from '../sandbox/server';
+import { connectedSandbox } from './background-helpers';
+
+const env = connectedSandbox();
+
+/** The requests to `path` since the last call, as [status-relevant header] pairs. */
+function sent(path: string) {
+  const list = env.sandbox.requests.filter((r) => r.path === path && r.method === 'GET');
+  env.sandbox.requests.length = 0;
+  return list.map((r) => r.headers['if-none-match'] ?? null);
+}
+
+describe('conditional refreshes', () => {
+  it('a second refresh of unchanged history is a 304 and keeps the cache', async () => {
+    await refreshHistory(true);
+    const first = (await historyItem.getValue())!;
+    expect(sent('/v1/panel/redemptions')).toEqual([null]);
+    const stored = (await validatorItems.history.getValue())!;
+    expect(stored.fetchedAt).toBe(first.fetchedAt);
+    expect(stored.reads.redemptions?.etag).toBeTruthy();
+
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await refreshHistory(true);
+    expect(sent('/v1/panel/redemptions')).toEqual([stored.reads.redemptions!.etag]);
+    const second = (await historyItem.getValue())!;
+    expect(again).toEqual(first.data);
+    expect(second.data).toEqual(first.data);
+    expect(second.fetchedAt).toBeGreaterThan(first.fetchedAt);
+    expect((await validatorItems.history.getValue())!.fetchedAt).toBe(second.fetchedAt);
+  });
+
+  it('rewards and profile: a 304 keeps the balance and the coerced values', async () => {
+    const rewards = await refreshRewards(true);
+    const profile = await refreshProfile(true);
+    env.sandbox.requests.length = 0;
+    expect(await refreshRewards(true)).toEqual(rewards);
+    expect(await refreshProfile(true)).toEqual(profile);
+    const statuses = env.sandbox.requests.map((r) => [r.path, r.headers['if-none-match'] !== undefined]);
+    expect(statuses.every(([, conditional]) => conditional)).toBe(true);
+    expect(statuses.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('changed data is read whole and replaces the cache', async () => {
+    await refreshRewards(true);
+    env.sandbox.state.balance = 777;
+    expect((await refreshRewards(true)).balance.points).toBe(777);
+    expect((await rewardsItem.getValue())!.data.balance.points).toBe(777);
+  });
+
+  it('new definitions with unchanged values: the values are read again whole and coerced by the new definitions', async () => {
+    await refreshProfile(true);
+    const def = env.sandbox.state.variables.find((d) => d.writable)!;
+    def.text = `${def.text} (changed)`;
+    env.sandbox.requests.length = 0;
+    const profile = await refreshProfile(true);
+    expect(profile.definitions.find((d) => d.name === def.name)?.text).toBe(def.text);
+    const values = env.sandbox.requests.filter((r) => r.path === '/v1/panel/variables/data');
+    expect(values.map((r) => r.headers['if-none-match'] !== undefined)).toEqual([true, false]);
+    expect((await profileItem.getValue())!.data).toEqual(profile);
+  });
+
+  it('after a redeem the history is read whole, never confirmed by a validator from before it', async () => {
+    await refreshHistory(true);
+    sent('/v1/panel/redemptions');
+    await redeem(101);
+    const afterWrite = sent('/v1/panel/redemptions');
+    expect(afterWrite[0]).toBeNull();
+  });
+
+  it('validators that do not belong to the cached copy are not sent', async () => {
+    await refreshHistory(true);
+    const cached = (await historyItem.getValue())!;
+    await historyItem.setValue({ ...cached, fetchedAt: cached.fetchedAt - 1 });
+    sent('/v1/panel/redemptions');
+    await refreshHistory(true);
+    expect(sent('/v1/panel/redemptions')).toEqual([null]);
+  });
+
+  it('are kept in storage (a restarted worker finds them) and go with the session: another account is read whole', async () => {
+    await refreshHistory(true);
+    await refreshRewards(true);
+    const keys = Object.keys(await fakeBrowser.storage.local.get(null));
+    expect(keys).toEqual(expect.arrayContaining(['validators:history', 'validators:rewards']));
+    const other = await startSandbox({ token: 'token-of-another-account' });
+    try {
+      await connect(other.url, other.token);
+      await other.idle();
+      await refreshHistory(true);
+      const reads = other.requests.filter((r) => r.method === 'GET');
+      expect(reads.map((r) => r.path)).toEqual(expect.arrayContaining(['/v1/panel/rewards', '/v1/panel/redemptions']));
+      // Only the read after the other account's own first answer may be conditional.
+      const history = reads.filter((r) => r.path === '/v1/panel/redemptions');
+      expect(history[0]!.headers['if-none-match']).toBeUndefined();
+      expect(reads.filter((r) => r.path === '/v1/panel/rewards')[0]!.headers['if-none-match']).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});
