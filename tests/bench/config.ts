@@ -6,6 +6,8 @@ export { CHROMIUM_PATH } from '../e2e/config';
 /** Measured runs per timing (the issue asks for at least 20) and unmeasured warm-up runs before them. */
 export const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 export const WARMUP = 3;
+/** Series of RUNS each for the popup-against-blank timings; their spread shows how much one series can be trusted. */
+export const SERIES = Number(process.env.BENCH_SERIES ?? 3);
 /** Loads per case whose JS heap is read (after a forced GC); heap size barely varies. */
 export const HEAP_RUNS = 3;
 /** The popup's window: Chromium's popups are at most 800×600; ours is a narrow column. */

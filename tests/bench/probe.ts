@@ -52,7 +52,7 @@ function probe(): void {
   const page = location.pathname;
   const tags: Array<[string, string]> =
     page === '/popup.html'
-      ? [['balance', '.hdr-balance'], ['reward', '.reward-name']]
+      ? [['balance', '.hdr-balance'], ['reward', '.reward-name'], ['prompt', '#connect-title']]
       : page === '/options.html'
         ? [['profile', '#profile-writable-heading, .read-only-list dt'], ['history', '.history-row .reward-name']]
         : [];
@@ -67,6 +67,7 @@ function probe(): void {
   const has = (selector: string) => () => document.querySelector(selector) !== null;
   const all = (...tests: Array<() => boolean>) => () => tests.every((t) => t());
   if (page === '/popup.html') watchers.push({ name: 'content', test: all(has('.hdr-balance'), has('.reward-name')) });
+  if (page === '/popup.html') watchers.push({ name: 'prompt', test: has('#connect-title') });
   if (page === '/blank.html') watchers.push({ name: 'content', test: has('#bench-blank') });
   if (page === '/options.html') {
     const profile = has('#profile-writable-heading, .read-only-list');

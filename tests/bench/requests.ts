@@ -24,16 +24,30 @@ export interface AlarmInfo {
   periodInMinutes: number | null;
   /** The refresh interval in preferences (the default when the panelist never changed it). */
   preferencesRefreshMinutes: number | null;
-  /** How long after we re-armed it the alarm fired, ms. */
-  firedAfterMs: number | null;
-  perFiring: Count;
+  /** What chrome.idle.queryState(600) said in the bench's browser before the firings. */
+  browserIdleState: string;
+  /** One firing in each state, after an unmeasured firing that brought the validators up to date. */
+  firings: AlarmFiring[];
   restored: boolean;
+}
+
+export interface AlarmFiring {
+  /** Which state the panel and the machine were in. */
+  state: 'unfinished' | 'settled' | 'away';
+  label: string;
+  perFiring: Count;
+  /** Bytes the sandbox sent for the firing: status line, headers and body of every answer. */
+  bytes: number;
+  statuses: number[];
+  perHour: { requests: number; bytes: number };
+  fleet: Array<{ installs: number; requestsPerSecond: number; kilobytesPerSecond: number }>;
 }
 
 export interface RequestsReport {
   popup: { emptyCache: Count; freshCache: Count; staleCache: Count; twoPopupsStaleCache: Count };
   options: { emptyCache: Count; freshCache: Count };
   alarm: AlarmInfo;
+  /** The typical idle hour: panelist at the machine, every redemption in the history final. */
   perIdleBrowserPerHour: number;
   fleet: Array<{ installs: number; requestsPerHour: number; requestsPerSecond: number }>;
   jitterNote: string;
@@ -70,39 +84,90 @@ async function opening(bench: Bench, sandbox: Sandbox, cache: 'empty' | 'fresh' 
   return { ...count(sandbox), cacheAgeMs };
 }
 
-async function fireAlarm(bench: Bench, sandbox: Sandbox): Promise<AlarmInfo> {
+const INSTALLS = [100_000, 1_000_000];
+
+/**
+ * Fires the refresh alarm the way the browser does: re-armed to fire now under the same name, so
+ * the background's own onAlarm listener runs what it runs each time (re-arming itself; unpacked
+ * extensions may use short delays). Returns once it re-armed and every refresh has settled.
+ */
+async function fire(bench: Bench, sandbox: Sandbox, name: string): Promise<Count & { bytes: number; statuses: number[] }> {
+  await waitIdle(bench);
+  await sandbox.idle();
+  sandbox.requests.length = 0;
+  sandbox.answers.length = 0;
+  const armedAt = Date.now();
+  await bench.inWorker(({ name }) => chrome.alarms.create(name, { when: Date.now() + 100 }), { name });
+  const deadline = Date.now() + 45_000;
+  // Re-armed (minutes ahead) means the handler ran past its first await; requests follow it.
+  while (Date.now() < deadline) {
+    const next = await bench.inWorker(async ({ name }) => (await chrome.alarms.get(name))?.scheduledTime ?? 0, { name });
+    if (next > armedAt + 60_000) break;
+    await sleep(50);
+  }
+  await sleep(500);
+  await waitIdle(bench, 60_000, 'refresh alarm');
+  await sandbox.idle();
+  return {
+    ...count(sandbox),
+    bytes: sandbox.answers.reduce((n, a) => n + a.bytes, 0),
+    statuses: sandbox.answers.map((a) => a.status),
+  };
+}
+
+/** Makes the background's idle check answer `state` until the worker stops (the bench cannot walk away). */
+const pretendIdle = (bench: Bench, state: string | null) =>
+  bench.inWorker(({ state }) => {
+    const idle = chrome.idle as unknown as { queryState: typeof chrome.idle.queryState; __real?: typeof chrome.idle.queryState };
+    idle.__real ??= idle.queryState.bind(chrome.idle);
+    idle.queryState = (state ? () => Promise.resolve(state) : idle.__real) as typeof chrome.idle.queryState;
+  }, { state });
+
+async function fireAlarm(bench: Bench, sandbox: () => Sandbox): Promise<AlarmInfo> {
   const before = await bench.inWorker(async () => {
     const alarms = await chrome.alarms.getAll();
     const { preferences } = (await chrome.storage.local.get('preferences')) as { preferences?: { refreshMinutes: number } };
-    return { alarms, refreshMinutes: preferences?.refreshMinutes ?? null };
+    const idle = await chrome.idle.queryState(600).catch((e: Error) => `unavailable: ${e.message}`);
+    return { alarms, refreshMinutes: preferences?.refreshMinutes ?? null, idle };
   }, null);
   const alarm = before.alarms.find((a) => a.name === 'refresh') ?? before.alarms[0];
+  // One-shot alarms re-armed at 0.75–1.25 × the interval (the defaults when never set): the mean period.
+  const period = before.refreshMinutes ?? DEFAULT_PREFERENCES.refreshMinutes;
   const info: AlarmInfo = {
     name: alarm?.name ?? '(none)',
-    // One-shot alarms re-armed at 0.75–1.25 × the interval (the defaults when never set): the mean period.
-    periodInMinutes: before.refreshMinutes ?? DEFAULT_PREFERENCES.refreshMinutes,
+    periodInMinutes: period,
     preferencesRefreshMinutes: before.refreshMinutes,
-    firedAfterMs: null,
-    perFiring: { total: 0, byEndpoint: {} },
+    browserIdleState: before.idle,
+    firings: [],
     restored: false,
   };
   if (!alarm) return info;
-  await waitIdle(bench);
-  sandbox.requests.length = 0;
-  // Re-armed to fire now under the same name: the background's own onAlarm listener then runs
-  // exactly what it runs each time, re-arming itself. Unpacked extensions may use short delays.
-  const armedAt = Date.now();
-  await bench.inWorker(({ name }) => chrome.alarms.create(name, { when: Date.now() + 100 }), { name: alarm.name });
-  const deadline = Date.now() + 45_000;
-  while (sandbox.requests.length === 0 && Date.now() < deadline) await sleep(50);
-  if (sandbox.requests.length) info.firedAfterMs = sandbox.requests[0]!.at - armedAt;
-  await sleep(500);
-  await waitIdle(bench, 60_000, 'refresh alarm');
-  info.perFiring = count(sandbox);
-  // The handler re-armed the next run itself.
+  const measure = async (state: AlarmFiring['state'], label: string) => {
+    // The first firing after the bench aged or emptied the caches reads whole; the steady state is the next one.
+    await pretendIdle(bench, 'active');
+    await fire(bench, sandbox(), alarm.name);
+    await pretendIdle(bench, state === 'away' ? 'locked' : 'active');
+    const fired = await fire(bench, sandbox(), alarm.name);
+    await pretendIdle(bench, null);
+    const perHour = { requests: round2(fired.total * (60 / period)), bytes: Math.round(fired.bytes * (60 / period)) };
+    const fleet = INSTALLS.map((installs) => ({
+      installs,
+      requestsPerSecond: round2((installs * perHour.requests) / 3600),
+      kilobytesPerSecond: round2((installs * perHour.bytes) / 3600 / 1000),
+    }));
+    const { bytes, statuses, ...perFiring } = fired;
+    info.firings.push({ state, label, perFiring, bytes, statuses, perHour, fleet });
+  };
+  await measure('unfinished', 'at the machine, a redemption still pending in the history (the seed: pending, approved, unclaimed, IN_REVIEW)');
+  // Every redemption final: the panel completes them.
+  for (const r of sandbox().state.redemptions) if (!r.refunded && !r.failed) Object.assign(r, { processed: true, partner_status: 'COMPLETE' });
+  await measure('settled', 'at the machine, every redemption in the history final');
+  await measure('away', 'away: machine locked or idle for 10 min (idle.queryState made to say "locked")');
   info.restored = await bench.inWorker(async ({ name }) => (await chrome.alarms.get(name)) !== undefined, { name: alarm.name });
   return info;
 }
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function measureRequests(bench: Bench, sandbox: () => Sandbox): Promise<RequestsReport> {
   const popup = {
@@ -115,10 +180,10 @@ export async function measureRequests(bench: Bench, sandbox: () => Sandbox): Pro
     emptyCache: await opening(bench, sandbox(), 'empty', OPTIONS),
     freshCache: await opening(bench, sandbox(), 'fresh', OPTIONS),
   };
-  const alarm = await fireAlarm(bench, sandbox());
-  const period = alarm.periodInMinutes ?? alarm.preferencesRefreshMinutes ?? 0;
-  const perHour = period > 0 ? Math.round(alarm.perFiring.total * (60 / period) * 100) / 100 : 0;
-  const fleet = [100_000, 1_000_000].map((installs) => ({
+  const alarm = await fireAlarm(bench, sandbox);
+  const period = alarm.periodInMinutes ?? 0;
+  const perHour = alarm.firings.find((f) => f.state === 'settled')?.perHour.requests ?? NaN;
+  const fleet = INSTALLS.map((installs) => ({
     installs,
     requestsPerHour: Math.round(installs * perHour),
     requestsPerSecond: Math.round(((installs * perHour) / 3600) * 10) / 10,
@@ -127,6 +192,8 @@ export async function measureRequests(bench: Bench, sandbox: () => Sandbox): Pro
     `Each refresh re-arms a one-shot alarm ${period} min × a random 0.75–1.25 ahead (entrypoints/background/alarms.ts), ` +
     'so installs drift apart and the average above is also the expected steady rate. An alarm that fell due while the ' +
     'browser was closed does not refresh at start-up: it is moved a random 1–10 min ahead, so browsers started together ' +
-    '(mornings, after an update) do not call the panel together.';
+    '(mornings, after an update) do not call the panel together. Away from the machine the alarm sends nothing; coming ' +
+    'back after a skipped refresh brings the next one to a random 0.5–2 min ahead (one refresh per absence). Reads send ' +
+    'the validators of the cached copy, so unchanged data is a 304 without a body.';
   return { popup, options, alarm, perIdleBrowserPerHour: perHour, fleet, jitterNote };
 }

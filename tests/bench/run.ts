@@ -10,29 +10,46 @@ import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { startSandbox, type Sandbox, type SandboxSeed } from '../sandbox/server';
 import { launchBench } from './browser';
 import { buildForBench } from './build';
-import { BENCH_PORT } from './config';
+import { BENCH_PORT, SERIES } from './config';
 import { markdown, type Machine, type Results } from './report';
 import { measureRequests } from './requests';
 import { measureScale } from './scale';
 import { measureSizes } from './sizes';
 import { connectThroughOptions, stuckFlags } from './state';
-import { measureTiming } from './timing';
+import { measureNotConnected, measureTiming } from './timing';
 
 const started = Date.now();
 const loadStart = loadavg().map((n) => Math.round(n * 100) / 100);
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${line}`);
 
+/**
+ * The commit measured. Published figures come from a clean tree: with uncommitted changes (untracked
+ * files included, except the bench's own output) the bench stops, unless BENCH_ALLOW_DIRTY=1, and
+ * then every figure is marked as not from a commit.
+ */
 function commit(): string {
+  let head = 'unknown';
+  let dirty: string[] = [];
   try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim();
-    return dirty ? `${head} + uncommitted changes` : head;
+    head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() && !/tests\/bench\/results\.(json|md)$/.test(line));
   } catch {
-    return 'unknown';
+    dirty = ['(git status failed)'];
   }
+  if (dirty.length === 0) return head;
+  if (process.env.BENCH_ALLOW_DIRTY !== '1') {
+    console.error(`[bench] refusing to measure ${head} with uncommitted changes (commit them, or BENCH_ALLOW_DIRTY=1 for figures not to publish):\n${dirty.join('\n')}`);
+    process.exit(2);
+  }
+  return `${head} + uncommitted changes (NOT FOR PUBLICATION)`;
 }
 
+const measured = commit();
+
 async function main(): Promise<void> {
+  log(`measuring commit ${measured}`);
   log('building the release extension into .output/bench');
   const build = buildForBench();
   const sizes = measureSizes(build.extensionDir, build.zipPath);
@@ -45,10 +62,12 @@ async function main(): Promise<void> {
   const bench = await launchBench(build.extensionDir);
   let results: Omit<Results, 'machine'>;
   try {
-    log(`Chromium ${bench.browserVersion}; connecting through the options page`);
+    log(`Chromium ${bench.browserVersion}; popup before connecting against the blank page, ${SERIES} series`);
+    const notConnected = await measureNotConnected(bench);
+    log('connecting through the options page');
     await connectThroughOptions(bench, sandbox.url, sandbox.token);
     log('popup timings (warm, stale with a slow API, cold) against the blank page');
-    const timing = await measureTiming(bench, sandbox.url, log);
+    const timing = await measureTiming(bench, sandbox.url, notConnected, log);
     log('API requests');
     const requests = await measureRequests(bench, () => sandbox);
     log('scale');
@@ -62,7 +81,7 @@ async function main(): Promise<void> {
   const cpu = cpus();
   const machine: Machine = {
     date: new Date().toISOString(),
-    commit: commit(),
+    commit: measured,
     cpu: cpu[0]?.model ?? 'unknown',
     cores: cpu.length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),

@@ -1,24 +1,43 @@
 /**
  * The popup's load against the blank baseline page, in the same browser and the same run, runs
- * interleaved so that drift on a noisy machine hits both alike.
+ * interleaved so that drift on a noisy machine hits both alike, in alternating order (blank first
+ * on even runs, the popup first on odd ones) so neither always pays for a cold process, and in
+ * SERIES series of RUNS pairs, so the spread between series shows how far one series can be off.
+ *  - not connected: the popup before any token is stored (its prompt to connect);
  *  - warm: cache younger than FRESH_MS (no request at all);
- *  - stale: cache older than FRESH_MS while every API answer is delayed by 1 s: the popup must
- *    still show the cache at once (stale-while-revalidate), not wait for the answer;
+ *  - stale: cache older than FRESH_MS while every API answer is delayed by STALE_API_DELAY_MS
+ *    (500 ms): the popup must still show the cache at once (stale-while-revalidate), not wait for it;
  *  - cold: cache emptied, so the content includes the API round trip.
  */
 import type { Bench } from './browser';
-import { POPUP_VIEWPORT, RUNS, WARMUP } from './config';
+import { POPUP_VIEWPORT, RUNS, SERIES, WARMUP } from './config';
 import { measureLoad, type LoadResult, type LoadSpec } from './page-run';
 import { ageCache, clearCache, waitIdle } from './state';
 import { summarize, type Summary } from './stats';
 
 export const POPUP: LoadSpec = { path: 'popup.html', viewport: POPUP_VIEWPORT, elements: ['balance', 'reward'] };
 export const BLANK: LoadSpec = { path: 'blank.html', viewport: POPUP_VIEWPORT, elements: ['blank'] };
+/** The popup before connecting: its prompt's heading painted. */
+export const POPUP_NOT_CONNECTED: LoadSpec = { path: 'popup.html', viewport: POPUP_VIEWPORT, elements: ['prompt'], mark: 'prompt' };
+/** Every API answer is held this long in the stale-cache case. */
+export const STALE_API_DELAY_MS = 500;
+
+/** A page against the blank page, pair by pair: the whole and each series' own ratio. */
+export interface Paired {
+  visible: Summary;
+  blankFcp: Summary;
+  ratioToBlankFcp: number;
+  /** Each series' median ÷ its own blank median; the spread is their min–max. */
+  seriesRatios: number[];
+  spread: { min: number; max: number };
+}
 
 export interface TimingReport {
   method: string;
+  series: number;
   baseline: { firstPaint: Summary; firstContentfulPaint: Summary; textPainted: Summary };
-  warm: { visible: Summary; dom: Summary; firstContentfulPaint: Summary; ratioToBlankFcp: number };
+  notConnected: Paired;
+  warm: { visible: Summary; dom: Summary; firstContentfulPaint: Summary; ratioToBlankFcp: number; seriesRatios: number[]; spread: { min: number; max: number } };
   stale: { visible: Summary; apiDelayMs: number; ratioToWarm: number };
   cold: { visible: Summary; ratioToBlankFcp: number };
 }
@@ -36,23 +55,59 @@ async function series(n: number, run: (i: number) => Promise<void>): Promise<voi
   for (let i = 0; i < WARMUP + n; i += 1) await run(i - WARMUP);
 }
 
-export async function measureTiming(bench: Bench, baseUrl: string, log: (line: string) => void = () => {}): Promise<TimingReport> {
+/** SERIES × RUNS pairs of the blank page and `spec`, in alternating order; `prepare` runs before each pair. */
+async function pairs(bench: Bench, spec: LoadSpec, prepare: () => Promise<void>): Promise<{ blank: LoadResult[][]; page: LoadResult[][] }> {
+  const blank: LoadResult[][] = [];
+  const page: LoadResult[][] = [];
+  for (let s = 0; s < SERIES; s += 1) {
+    blank.push([]);
+    page.push([]);
+    await series(RUNS, async (i) => {
+      await prepare();
+      const blankFirst = (i + WARMUP) % 2 === 0;
+      const first = await measureLoad(bench, blankFirst ? BLANK : spec);
+      const second = await measureLoad(bench, blankFirst ? spec : BLANK);
+      if (i >= 0) blank[s]!.push(blankFirst ? first : second), page[s]!.push(blankFirst ? second : first);
+    });
+  }
+  return { blank, page };
+}
+
+function paired(blank: LoadResult[][], page: LoadResult[][]): Paired {
+  const all = (list: LoadResult[][], key: 'visible' | 'fcp') => summarize(list.flat().map((r) => r[key] ?? NaN));
+  const visible = all(page, 'visible');
+  const blankFcp = all(blank, 'fcp');
+  const seriesRatios = page.map((runs, s) =>
+    ratio(summarize(runs.map((r) => r.visible)).median, summarize(blank[s]!.map((r) => r.fcp ?? NaN)).median),
+  );
+  return {
+    visible,
+    blankFcp,
+    ratioToBlankFcp: ratio(visible.median, blankFcp.median),
+    seriesRatios,
+    spread: { min: Math.min(...seriesRatios), max: Math.max(...seriesRatios) },
+  };
+}
+
+/** Before connecting: the popup's prompt against the blank page. Run before the bench connects. */
+export async function measureNotConnected(bench: Bench): Promise<Paired> {
+  const { blank, page } = await pairs(bench, POPUP_NOT_CONNECTED, async () => {});
+  return paired(blank, page);
+}
+
+export async function measureTiming(bench: Bench, baseUrl: string, notConnected: Paired, log: (line: string) => void = () => {}): Promise<TimingReport> {
   let since = Date.now();
   const done = (what: string) => {
     log(`${what} (${((Date.now() - since) / 1000).toFixed(1)} s)`);
     since = Date.now();
   };
-  const blank: LoadResult[] = [];
-  const warm: LoadResult[] = [];
-  await series(RUNS, async (i) => {
-    await ageCache(bench, 0, 30_000);
-    const b = await measureLoad(bench, BLANK);
-    const p = await measureLoad(bench, POPUP);
-    if (i >= 0) blank.push(b), warm.push(p);
-  });
-  done('blank page and warm popup');
+  const warmPairs = await pairs(bench, POPUP, () => ageCache(bench, 0, 30_000));
+  const blank = warmPairs.blank.flat();
+  const warm = warmPairs.page.flat();
+  const warmPaired = paired(warmPairs.blank, warmPairs.page);
+  done(`blank page and warm popup, ${SERIES} series`);
 
-  const apiDelayMs = 500;
+  const apiDelayMs = STALE_API_DELAY_MS;
   const stale: LoadResult[] = [];
   await fetch(`${baseUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ delayMs: apiDelayMs, times: 100_000 }) });
   try {
@@ -83,8 +138,17 @@ export async function measureTiming(bench: Bench, baseUrl: string, log: (line: s
   const coldVisible = pick(cold, 'visible');
   return {
     method: METHOD,
+    series: SERIES,
     baseline: { firstPaint: pick(blank, 'fp'), firstContentfulPaint: blankFcp, textPainted: pick(blank, 'visible') },
-    warm: { visible: warmVisible, dom: pick(warm, 'dom'), firstContentfulPaint: pick(warm, 'fcp'), ratioToBlankFcp: ratio(warmVisible.median, blankFcp.median) },
+    notConnected,
+    warm: {
+      visible: warmVisible,
+      dom: pick(warm, 'dom'),
+      firstContentfulPaint: pick(warm, 'fcp'),
+      ratioToBlankFcp: ratio(warmVisible.median, blankFcp.median),
+      seriesRatios: warmPaired.seriesRatios,
+      spread: warmPaired.spread,
+    },
     stale: { visible: staleVisible, apiDelayMs, ratioToWarm: ratio(staleVisible.median, warmVisible.median) },
     cold: { visible: coldVisible, ratioToBlankFcp: ratio(coldVisible.median, blankFcp.median) },
   };

@@ -48,6 +48,11 @@ export interface Sandbox {
   requests: RecordedRequest[];
   /** The sandbox's authorization server (sign-in with OAuth); reset with the rest. */
   oauth: OAuthServer;
+  /**
+   * What each answered API request cost on the wire: status, and bytes of status line, headers
+   * and body (the benchmark's bytes per idle hour). In answer order; cleared with the requests.
+   */
+  answers: Array<{ method: string; path: string; status: number; bytes: number }>;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -56,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? (() => new Date());
   const state = stateFromSeed(seed);
   const requests: RecordedRequest[] = [];
+  const answers: Sandbox['answers'] = [];
   const faults = new FaultStore();
   const oauth = new OAuthServer();
   const validators = createValidators();
@@ -81,11 +87,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       oauth.reset();
       validators.clear();
       requests.length = 0;
+      answers.length = 0;
     },
   };
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
     requests.push(toRecord(request));
+    measure(res, request, answers);
     const fault = faults.take(request.method, request.path);
     const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
     const commit = () => void (authorized() && dispatch(state, request, now()));
@@ -147,6 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     requests,
     oauth,
+    answers,
     reset: control.reset,
     idle: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.
@@ -159,6 +168,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       }),
   };
+}
+
+/** Counts the answer's bytes as they leave: the body through end(), the head once finished. */
+function measure(res: ServerResponse, request: ApiRequest, answers: Sandbox['answers']): void {
+  let body = 0;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const chunk = args[0];
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) body += Buffer.byteLength(chunk);
+    return end(...args);
+  }) as ServerResponse['end'];
+  res.once('finish', () => {
+    const head = Object.entries(res.getHeaders()).reduce((n, [name, value]) => n + Buffer.byteLength(`${name}: ${String(value)}\r\n`), 0);
+    const statusLine = Buffer.byteLength(`HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`);
+    answers.push({ method: request.method, path: request.path, status: res.statusCode, bytes: statusLine + head + body });
+  });
 }
 
 function toRecord(request: ApiRequest): RecordedRequest {
