@@ -116,11 +116,12 @@ export function markdown(r: Results): string {
     `**Refresh alarm** (period ${requests.alarm.periodInMinutes} min; one firing in each state after one that brought the validators ` +
       `up to date; bytes: status line, headers and body as the sandbox sent them; the browser's own idle state: ${requests.alarm.browserIdleState})`,
     '',
-    '| state | one firing | answers | bytes | per idle hour | 100,000 installs | 1,000,000 installs |',
-    '|---|---|---|---:|---|---|---|',
+    '| state | one firing | answers | bytes | bytes without validators | per idle hour | 100,000 installs | 1,000,000 installs |',
+    '|---|---|---|---:|---:|---|---|---|',
     ...requests.alarm.firings.map(
       (f) =>
         `| ${f.label} | ${endpoints(f.perFiring)} | ${f.statuses.join(', ') || '–'} | ${f.bytes.toLocaleString('en')} | ` +
+        `${f.bytesWithoutValidators.toLocaleString('en')} | ` +
         `${f.perHour.requests} requests, ${f.perHour.bytes.toLocaleString('en')} bytes | ` +
         f.fleet.map((x) => `${x.requestsPerSecond} requests/s, ${x.kilobytesPerSecond} kB/s`).join(' | ') +
         ' |',

@@ -170,7 +170,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-/** Counts the answer's bytes as they leave: the body through end(), the head once finished. */
+/**
+ * Counts the answer's bytes as they leave: the body through end(), the head as Node wrote it
+ * (status line and every header, Date and Connection included) once finished.
+ */
 function measure(res: ServerResponse, request: ApiRequest, answers: Sandbox['answers']): void {
   let body = 0;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -180,9 +183,8 @@ function measure(res: ServerResponse, request: ApiRequest, answers: Sandbox['ans
     return end(...args);
   }) as ServerResponse['end'];
   res.once('finish', () => {
-    const head = Object.entries(res.getHeaders()).reduce((n, [name, value]) => n + Buffer.byteLength(`${name}: ${String(value)}\r\n`), 0);
-    const statusLine = Buffer.byteLength(`HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`);
-    answers.push({ method: request.method, path: request.path, status: res.statusCode, bytes: statusLine + head + body });
+    const head = (res as unknown as { _header?: string | null })._header ?? '';
+    answers.push({ method: request.method, path: request.path, status: res.statusCode, bytes: Buffer.byteLength(head) + body });
   });
 }
 
