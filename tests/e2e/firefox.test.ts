@@ -56,7 +56,7 @@ test('the add-on has its fixed UUID, and the build-time API origin was granted a
   // MV2 lists host permissions in `permissions`, which Firefox grants at install; nothing optional
   // is granted until asked for.
   expect(seen.permissions.origins).toEqual(['http://127.0.0.1/*']);
-  expect(seen.permissions.permissions?.toSorted()).toEqual(['alarms', 'storage']);
+  expect(seen.permissions.permissions?.toSorted()).toEqual(['alarms', 'idle', 'storage']);
   expect(seen.background).toMatchObject({ persistent: false });
   await options.close();
 });
