@@ -111,7 +111,7 @@ test('turning notifications on grants the optional permission, and a redemption 
   await options.locator(byLabel('Notify me of changes')).click();
   await waitForTexts(options, ['Preferences saved.', 'Notify me when']);
   const granted = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions);
-  expect(granted?.toSorted()).toEqual(['alarms', 'notifications', 'storage']);
+  expect(granted?.toSorted()).toEqual(['alarms', 'idle', 'notifications', 'storage']);
 
   // PayWave $10 Transfer (5009) is pending in the seed; the background's refresh alarm reads it.
   const pending = sandbox.state.redemptions.find((r) => r.id === 5009)!;

@@ -29,9 +29,9 @@ async function granting(): Promise<string> {
   await cp(E2E_EXTENSION_DIR, dir, { recursive: true });
   const manifestPath = join(dir, 'manifest.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-  expect(manifest.optional_permissions).toEqual(['notifications']);
+  expect(manifest.optional_permissions).toEqual(['identity', 'notifications']);
   manifest.permissions = [...manifest.permissions, 'notifications'];
-  delete manifest.optional_permissions;
+  manifest.optional_permissions = ['identity'];
   await writeFile(manifestPath, JSON.stringify(manifest));
   return dir;
 }
