@@ -109,7 +109,7 @@ test('an API origin the build does not name is asked for on Connect (optional_pe
 test('turning notifications on grants the optional permission, and a redemption moved to complete is told once', async () => {
   const options = await ff.openPage('options.html');
   await options.locator(byLabel('Notify me of changes')).click();
-  await waitForTexts(options, ['Preferences saved.', 'Notify me when']);
+  await waitForTexts(options, ['Your choice was saved.', 'Notify me when']);
   const granted = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions);
   expect(granted?.toSorted()).toEqual(['alarms', 'idle', 'notifications', 'storage']);
 

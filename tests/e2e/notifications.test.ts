@@ -76,7 +76,7 @@ describe('notifications', () => {
     const notify = options.getByLabel('Notify me of changes');
     expect(await notify.isChecked()).toBe(false);
     await notify.click();
-    await options.getByRole('status').filter({ hasText: 'Preferences saved.' }).waitFor();
+    await options.getByRole('status').filter({ hasText: 'Your choice was saved.' }).waitFor();
     expect(await notify.isChecked()).toBe(true);
     await options.getByRole('group', { name: 'Notify me when' }).waitFor();
     await options.close();
@@ -129,7 +129,7 @@ describe('the goal, end to end', () => {
   test('set from the popup, counted down on the badge, told once when affordable, redeemable from the header', async () => {
     const options = await ext.openPage('options.html');
     await options.getByLabel('The badge shows').selectOption({ label: 'the points still needed for your goal' });
-    await options.getByRole('status').filter({ hasText: 'Preferences saved.' }).waitFor();
+    await options.getByRole('status').filter({ hasText: 'Your choice was saved.' }).waitFor();
     await options.close();
 
     const popup = await ext.openPage('popup.html');
