@@ -108,5 +108,25 @@ export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
  */
 export const draftDiscardedItem = defineItem<{ count: number; at: number } | null>('notice:draft-discarded', null);
 
+/**
+ * What the popup's first frame needs, a few KiB whatever the catalogue's size: kept by the
+ * background from the two caches (entrypoints/background/popup-view.ts), so the popup's first read
+ * never parses the whole catalogue or history (issue 13). A part is null while its cache is absent.
+ */
+export interface PopupView {
+  rewards: {
+    balance: Balance;
+    fetchedAt: number;
+    /** How many rewards the whole catalogue holds. */
+    total: number;
+    /** The first rows in the list's order, without their HTML (details read the catalogue). */
+    first: Reward[];
+    /** The reward the panelist is closest to, from the whole catalogue. */
+    next: Reward | null;
+  } | null;
+  latest: Redemption | null;
+}
+export const popupViewItem = defineItem<PopupView | null>('view:popup', null);
+
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, popupViewItem];

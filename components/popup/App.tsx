@@ -3,7 +3,7 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
-import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { historyItem, ledgerItem, popupViewItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { Header, useNow } from './Header';
 import { LatestRedemption } from './LatestRedemption';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
@@ -25,8 +25,13 @@ const { Lazy: ConnectPrompt } = lazyView<{ rejected: boolean; signedIn?: boolean
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
   const session = useItem(sessionItem);
-  const rewards = useItem(rewardsItem);
-  const history = useItem(historyItem);
+  // The first frame renders from the small view (preloaded by main.tsx); the whole catalogue is read
+  // after it, for "Show more", search and details (issue 13). Without a view (before the background
+  // made one) both caches are read, as they always were.
+  const view = useItem(popupViewItem);
+  const full = useItem(rewardsItem);
+  const history = useItem(historyItem, view === null);
+  const part = view?.rewards;
   const sync = useItem(syncItem);
   const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
   const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
@@ -72,9 +77,10 @@ export function App() {
     );
   }
 
+  const rewards = full ?? (part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt });
   const balance = rewards?.data.balance.points ?? null;
   const pending = ledger?.state === 'pending';
-  const latest = latestRedemption(history?.data);
+  const latest = view ? view.latest : latestRedemption(history?.data);
   // After "not found in your history", the next step is to redeem again, if the points still allow.
   const again = ledger?.state === 'not_found' ? rewards?.data.rewards.find((r) => r.id === ledger.rewardId) : undefined;
   const redeemAgain =
@@ -86,7 +92,7 @@ export function App() {
           now={now}
           live
           balance={rewards?.data.balance}
-          rewards={rewards?.data.rewards}
+          rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
           fetchedAt={rewards?.fetchedAt}
           // With data on screen a failed refresh is one line in the header, not a card (issue 14).
           error={rewards ? error : null}
@@ -99,7 +105,7 @@ export function App() {
             <RedeemOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
           )}
           {rewards ? (
-            <RewardList rewards={rewards.data.rewards} balance={balance} blocked={pending} onRedeem={flow.open} />
+            <RewardList rewards={rewards.data.rewards} total={full ? undefined : part?.total} balance={balance} blocked={pending} onRedeem={flow.open} />
           ) : (
             !error && <Skeleton />
           )}

@@ -3,11 +3,12 @@ import { App } from '../../components/popup/App';
 import { outcomeSeenItem } from '../../components/popup/seen-outcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
-import { historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { ledgerItem, popupViewItem, sessionItem, syncItem } from '../../utils/storage-items';
 import './style.css';
 
 applyBrand();
-// One storage read before the first render, so the first frame already shows the cached balance.
-void preload([sessionItem, rewardsItem, historyItem, syncItem, ledgerItem, outcomeSeenItem]).finally(() =>
+// One storage read before the first render, so the first frame already shows the cached balance;
+// it holds the small popup view, not the catalogue or the history, whatever their size (issue 13).
+void preload([sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem]).finally(() =>
   render(<App />, document.getElementById('app')!),
 );

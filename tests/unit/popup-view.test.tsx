@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { latestPart, rewardsPart, VIEW_ROWS, watchPopupView } from '../../entrypoints/background/popup-view';
+import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardsItem } from '../../utils/storage-items';
+import type { Reward } from '../../utils/types';
+import { getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import { background } from './fake-background';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+});
+afterEach(unmount);
+
+const withTerms = (id: number, name: string, points: number): Reward => {
+  const reward = giftCard(id, name, points);
+  return { ...reward, meta_data: { ...reward.meta_data, terms: '<p>Long terms</p>', description: '<p>About it</p>' } };
+};
+// 40 rewards: the first 25 affordable with 2,500 points, then ones further and further away.
+const catalogue = Array.from({ length: 40 }, (_, i) => withTerms(i + 1, `Card ${String(i + 1).padStart(2, '0')}`, 100 * (i + 1)));
+const cache = { data: { rewards: catalogue, balance: { points: 2_500, source: 'rewards' as const } }, fetchedAt: 1_000 };
+
+describe('popup view (background)', () => {
+  it('holds the first rows in the list order without their HTML, the catalogue size, and the next reward of the whole catalogue', () => {
+    const part = rewardsPart(cache)!;
+    expect(part.total).toBe(40);
+    expect(part.first).toHaveLength(VIEW_ROWS);
+    // Affordable first, the cheapest first among them.
+    expect(part.first.map((r) => r.name)).toEqual(catalogue.slice(0, VIEW_ROWS).map((r) => r.name));
+    expect(part.first.every((r) => r.meta_data.terms === undefined && r.meta_data.description === undefined)).toBe(true);
+    expect(part.first[0]!.meta_data.brand_name).toBe('Card');
+    expect(part.next?.name).toBe('Card 26');
+    expect(part.balance.points).toBe(2_500);
+    expect(part.fetchedAt).toBe(1_000);
+    expect(rewardsPart(null)).toBeNull();
+  });
+
+  it('the latest redemption is the newest one in the history', () => {
+    const history = [redemption(1, catalogue[0]!, '2026-01-01T10:00:00'), redemption(2, catalogue[1]!, '2026-03-01T10:00:00')];
+    expect(latestPart({ data: history, fetchedAt: 1 })?.id).toBe(2);
+    expect(latestPart(null)).toBeNull();
+  });
+
+  it('follows every write of the caches, is built once when missing, and goes with the panelist data', async () => {
+    await rewardsItem.setValue(cache);
+    watchPopupView();
+    await vi.waitFor(async () => expect((await popupViewItem.getValue())?.rewards?.total).toBe(40));
+    await historyItem.setValue({ data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
+    await vi.waitFor(async () => expect((await popupViewItem.getValue())?.latest?.id).toBe(7));
+    await rewardsItem.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
+    await vi.waitFor(async () => expect((await popupViewItem.getValue())?.rewards?.total).toBe(3));
+    expect(PANELIST_DATA_ITEMS).toContain(popupViewItem);
+    // Disconnecting removes the caches: the view keeps nothing of them.
+    await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
+    await vi.waitFor(async () => expect(await popupViewItem.getValue()).toBeNull());
+  });
+});
+
+describe('popup view (popup)', () => {
+  it('the first frame comes from the view alone; the catalogue is read for the rest', async () => {
+    await seed({ rewards: catalogue, balance: 2_500 });
+    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: redemption(9, catalogue[30]!, '2026-02-01T10:00:00') });
+    // The history is not read when the view has the latest redemption.
+    await historyItem.setValue({ data: [redemption(8, catalogue[38]!, '2026-03-01T10:00:00')], fetchedAt: 2 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Card 31'));
+    // "Show more" pages through the whole catalogue, read after the first frame.
+    await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(30));
+    getByRole(root, 'button', /Show 10 more/);
+    getByRole(root, 'heading', 'Card 30');
+    expect(root.textContent).not.toContain('Card 39');
+  });
+
+  it('shows the view while the catalogue is not stored, with the catalogue size and the next reward', async () => {
+    await seed({});
+    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
+    const root = mount();
+    await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(VIEW_ROWS));
+    expect(root.textContent).toContain('Card 26');
+    getByRole(root, 'searchbox');
+    expect(root.textContent).toContain('of 40');
+  });
+});
