@@ -8,7 +8,7 @@ import { Header, useNow } from './Header';
 import { LatestRedemption } from './LatestRedemption';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
 import { lazyView } from './lazy-view';
-import { RedeemOutcome } from './RedeemOutcome';
+import { LazyOutcome, preloadOutcome } from './LazyOutcome';
 import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
@@ -56,6 +56,7 @@ export function App() {
     if (!live) return;
     refresh(false);
     void preloadConfirm().catch(() => {});
+    void preloadOutcome().catch(() => {});
   }, [live]);
   useEffect(() => {
     if (asked.current === undefined || state?.loading) return;
@@ -102,7 +103,7 @@ export function App() {
         <main aria-busy={state?.loading === true}>
           <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
           {ledger && (
-            <RedeemOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
+            <LazyOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
           )}
           {rewards ? (
             <RewardList rewards={rewards.data.rewards} total={full ? undefined : part?.total} balance={balance} blocked={pending} onRedeem={flow.open} />

@@ -4,7 +4,7 @@ import { t, tp } from '../../utils/i18n';
 import { kindLabel, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { LazyDetails } from './LazyDetails';
-import { REDEEM_WAIT_ID } from './RedeemOutcome';
+import { REDEEM_WAIT_ID } from './outcome-ids';
 import { RewardImage } from './RewardImage';
 
 interface Props {

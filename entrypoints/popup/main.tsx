@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { App } from '../../components/popup/App';
+import { preloadOutcome } from '../../components/popup/LazyOutcome';
 import { outcomeSeenItem } from '../../components/popup/seen-outcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
@@ -9,6 +10,8 @@ import './style.css';
 applyBrand();
 // One storage read before the first render, so the first frame already shows the cached balance;
 // it holds the small popup view, not the catalogue or the history, whatever their size (issue 13).
-void preload([sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem]).finally(() =>
-  render(<App />, document.getElementById('app')!),
-);
+// A redemption's outcome card is in the first frame when there is one, so its code is loaded first.
+void preload([sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem])
+  .then(() => ledgerItem.peek() && preloadOutcome())
+  .catch(() => {})
+  .finally(() => render(<App />, document.getElementById('app')!));
