@@ -4,7 +4,7 @@ import { ensureRefreshScheduled, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { registerHandlers } from './handlers';
 import { historyItem } from '../../utils/storage-items';
-import { watchPopupView } from './popup-view';
+import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption-checks';
 
@@ -14,11 +14,11 @@ export default defineBackground(() => {
   browser.alarms.onAlarm.addListener((alarm) => void onRefreshAlarm(alarm));
   browser.alarms.onAlarm.addListener((alarm) => void onCheckAlarm(alarm));
   watchBadge();
-  watchPopupView();
   // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
   historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
 
   void ensureRefreshScheduled();
   void updateBadge();
+  void ensurePopupView();
   void recoverAfterStop();
 });

@@ -1,3 +1,4 @@
+import { browser } from 'wxt/browser';
 import { nextReward } from '../../components/popup/next-reward';
 import { latestRedemption, sortRewards } from '../../utils/reward-view';
 import {
@@ -9,6 +10,7 @@ import {
   type RewardsData,
 } from '../../utils/storage-items';
 import type { Redemption, Reward } from '../../utils/types';
+import { currentGeneration, isCurrent } from './generation';
 
 /** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;
@@ -36,27 +38,43 @@ export function latestPart(cache: Cached<Redemption[]> | null): Redemption | nul
 let writes: Promise<void> = Promise.resolve();
 
 /**
- * One update at a time, in the order the caches changed, each from the value that change stored:
- * the view follows the caches, so it never holds data they no longer hold (another session's,
- * once the disconnect removed them). It goes when both parts are gone.
+ * A cache and the popup view made from it, written in one `storage.local.set`: the view never
+ * shows what its cache does not hold. Writes are queued (each merges its part into the view the
+ * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
  */
-function update(patch: Partial<PopupView>): void {
-  writes = writes
-    .then(async () => {
-      const view = { rewards: null, latest: null, ...(await popupViewItem.getValue()), ...patch };
-      if (!view.rewards && !view.latest) await popupViewItem.removeValue();
-      else await popupViewItem.setValue(view);
-    })
-    .catch(() => undefined); // a full storage: the popup falls back to the caches themselves
+function writeBoth(key: string, cache: unknown, patch: Partial<PopupView>): Promise<void> {
+  const gen = currentGeneration();
+  const write = writes.then(async () => {
+    if (!isCurrent(gen)) return;
+    const view: PopupView = { rewards: null, latest: null, ...(await popupViewItem.getValue()), ...patch };
+    if (!isCurrent(gen)) return;
+    await browser.storage.local.set({ [key]: cache, [popupViewItem.key]: view });
+  });
+  writes = write.catch(() => undefined);
+  return write;
 }
 
-/** Keeps the popup view in step with the rewards and history caches; builds it once if missing (an update). */
-export function watchPopupView(): void {
-  rewardsItem.watch((cache) => update({ rewards: rewardsPart(cache) }));
-  historyItem.watch((cache) => update({ latest: latestPart(cache) }));
-  writes = writes.then(async () => {
+/** The rewards cache as sync.ts and session.ts write it: together with its part of the popup view. */
+export const rewardsWriter = {
+  getValue: () => rewardsItem.getValue(),
+  setValue: (cache: Cached<RewardsData>) => writeBoth(rewardsItem.key, cache, { rewards: rewardsPart(cache) }),
+};
+
+/** The history cache, together with the latest redemption the popup shows. */
+export const historyWriter = {
+  getValue: () => historyItem.getValue(),
+  setValue: (cache: Cached<Redemption[]>) => writeBoth(historyItem.key, cache, { latest: latestPart(cache) }),
+};
+
+/** At worker start: a view for caches written before there was one (the update that brought it). */
+export function ensurePopupView(): Promise<void> {
+  const gen = currentGeneration();
+  const write = writes.then(async () => {
     if (await popupViewItem.getValue()) return;
     const [rewards, history] = await Promise.all([rewardsItem.getValue(), historyItem.getValue()]);
-    if (rewards || history) await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history) });
-  }).catch(() => undefined);
+    if (!isCurrent(gen) || (!rewards && !history)) return;
+    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history) });
+  });
+  writes = write.catch(() => undefined);
+  return write;
 }

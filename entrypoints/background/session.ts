@@ -6,7 +6,6 @@ import {
   PANELIST_DATA_ITEMS,
   draftDiscardedItem,
   profileDraftItem,
-  rewardsItem,
   sessionItem,
   syncItem,
   type SessionInfo,
@@ -16,6 +15,7 @@ import { staleSession } from './api';
 import { httpTuning } from './http-tuning';
 import { credentialsItem, type Credentials } from './credentials';
 import { isCurrent, nextGeneration } from './generation';
+import { rewardsWriter } from './popup-view';
 import { fail } from './result';
 import { loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
 
@@ -56,7 +56,7 @@ export async function storeCheckedSession(credentials: Credentials, origin: stri
   if (!isCurrent(gen)) throw staleSession();
   await sessionItem.setValue(session);
   if (!isCurrent(gen)) throw staleSession();
-  await rewardsItem.setValue({ data: rewards, fetchedAt: Date.now() });
+  await rewardsWriter.setValue({ data: rewards, fetchedAt: Date.now() });
   // Warm the other caches without making the panelist wait for them.
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);

@@ -4,9 +4,7 @@ import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { coerceStoredValues } from '../../utils/stored-values';
 import {
-  historyItem,
   profileItem,
-  rewardsItem,
   syncItem,
   type Cached,
   type ProfileData,
@@ -17,6 +15,7 @@ import {
 import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { epochOf, isCurrent } from './generation';
+import { historyWriter, rewardsWriter } from './popup-view';
 import { toAppError } from './result';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
@@ -141,11 +140,11 @@ export async function loadRewards(api: PanelApi): Promise<RewardsData> {
 }
 
 export function refreshRewards(force: boolean): Promise<RewardsData> {
-  return refresh('rewards', rewardsItem, force, loadRewards);
+  return refresh('rewards', rewardsWriter, force, loadRewards);
 }
 
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
-  return refresh('history', historyItem, force, async (api) => (await api.listRedemptions()).map(forHistory));
+  return refresh('history', historyWriter, force, async (api) => (await api.listRedemptions()).map(forHistory));
 }
 
 /**

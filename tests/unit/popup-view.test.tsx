@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { latestPart, rewardsPart, VIEW_ROWS, watchPopupView } from '../../entrypoints/background/popup-view';
+import { nextGeneration } from '../../entrypoints/background/generation';
+import { ensurePopupView, historyWriter, latestPart, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
 import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardsItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
@@ -43,18 +44,39 @@ describe('popup view (background)', () => {
     expect(latestPart(null)).toBeNull();
   });
 
-  it('follows every write of the caches, is built once when missing, and goes with the panelist data', async () => {
-    await rewardsItem.setValue(cache);
-    watchPopupView();
-    await vi.waitFor(async () => expect((await popupViewItem.getValue())?.rewards?.total).toBe(40));
-    await historyItem.setValue({ data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
-    await vi.waitFor(async () => expect((await popupViewItem.getValue())?.latest?.id).toBe(7));
-    await rewardsItem.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
-    await vi.waitFor(async () => expect((await popupViewItem.getValue())?.rewards?.total).toBe(3));
+  it('is written with each cache in one storage write, dropped with a write of an ended session', async () => {
+    const changes: string[][] = [];
+    fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c).sort()));
+    await rewardsWriter.setValue(cache);
+    expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
+    await historyWriter.setValue({ data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
+    const view = await popupViewItem.getValue();
+    expect(view?.latest?.id).toBe(7);
+    // Each part keeps the other's.
+    expect(view?.rewards?.total).toBe(40);
+    expect(changes).toEqual([
+      ['cache:rewards', 'view:popup'],
+      ['cache:history', 'view:popup'],
+    ]);
+    // Another session began before the write got its turn: neither the cache nor the view is written.
+    const late = rewardsWriter.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
+    nextGeneration();
+    await late;
+    expect((await rewardsItem.getValue())?.data.rewards).toHaveLength(40);
+    expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
+    // Disconnecting removes the panelist data, the view with it.
     expect(PANELIST_DATA_ITEMS).toContain(popupViewItem);
-    // Disconnecting removes the caches: the view keeps nothing of them.
     await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
-    await vi.waitFor(async () => expect(await popupViewItem.getValue()).toBeNull());
+    expect(await popupViewItem.getValue()).toBeNull();
+  });
+
+  it('at worker start, makes the view of caches written before there was one, and only then', async () => {
+    await ensurePopupView();
+    expect(await popupViewItem.getValue()).toBeNull();
+    await rewardsItem.setValue(cache);
+    await ensurePopupView();
+    expect((await popupViewItem.getValue())?.rewards?.first).toHaveLength(VIEW_ROWS);
+    expect((await popupViewItem.getValue())?.latest).toBeNull();
   });
 });
 
