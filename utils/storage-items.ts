@@ -1,6 +1,7 @@
 import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
 import { defineItem } from './storage-item';
 import type { AppError } from './errors';
+import type { RewardHtml } from './reward-html';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
 
 /**
@@ -127,6 +128,8 @@ export interface PopupView {
   latest: Redemption | null;
 }
 export const popupViewItem = defineItem<PopupView | null>('view:popup', null);
+/** The catalogue's provider HTML, each text once (utils/reward-html.ts); read when details open. */
+export const rewardHtmlItem = defineItem<RewardHtml | null>('cache:reward-html', null);
 
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, popupViewItem];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, popupViewItem, rewardHtmlItem];

@@ -4,22 +4,19 @@ import { latestRedemption, sortRewards } from '../../utils/reward-view';
 import {
   historyItem,
   popupViewItem,
+  rewardHtmlItem,
   rewardsItem,
   type Cached,
   type PopupView,
   type RewardsData,
 } from '../../utils/storage-items';
-import type { Redemption, Reward } from '../../utils/types';
+import { splitHtml, withoutHtml } from '../../utils/reward-html';
+import type { Redemption } from '../../utils/types';
 import { currentGeneration, isCurrent } from './generation';
 
 /** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;
 
-/** Provider HTML (terms, descriptions) is most of a reward's size and only the details show it. */
-function withoutHtml(reward: Reward): Reward {
-  const { terms, disclaimer, description, short_description, redemption_instructions, ...meta } = reward.meta_data ?? {};
-  return { ...reward, meta_data: meta };
-}
 
 export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewards'] {
   if (!cache) return null;
@@ -42,13 +39,13 @@ let writes: Promise<void> = Promise.resolve();
  * shows what its cache does not hold. Writes are queued (each merges its part into the view the
  * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
  */
-function writeBoth(key: string, cache: unknown, patch: Partial<PopupView>): Promise<void> {
+function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView>): Promise<void> {
   const gen = currentGeneration();
   const write = writes.then(async () => {
     if (!isCurrent(gen)) return;
     const view: PopupView = { rewards: null, latest: null, ...(await popupViewItem.getValue()), ...patch };
     if (!isCurrent(gen)) return;
-    await browser.storage.local.set({ [key]: cache, [popupViewItem.key]: view });
+    await browser.storage.local.set({ ...items, [popupViewItem.key]: view });
   });
   writes = write.catch(() => undefined);
   return write;
@@ -57,13 +54,19 @@ function writeBoth(key: string, cache: unknown, patch: Partial<PopupView>): Prom
 /** The rewards cache as sync.ts and session.ts write it: together with its part of the popup view. */
 export const rewardsWriter = {
   getValue: () => rewardsItem.getValue(),
-  setValue: (cache: Cached<RewardsData>) => writeBoth(rewardsItem.key, cache, { rewards: rewardsPart(cache) }),
+  // The HTML goes to its own item (each text once), so the catalogue the popup reads after its first
+  // frame is a third smaller and no read but the details' parses it.
+  setValue: (cache: Cached<RewardsData>) => {
+    const { rewards, html } = splitHtml(cache.data.rewards);
+    const plain = { ...cache, data: { ...cache.data, rewards } };
+    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, { rewards: rewardsPart(plain) });
+  },
 };
 
 /** The history cache, together with the latest redemption the popup shows. */
 export const historyWriter = {
   getValue: () => historyItem.getValue(),
-  setValue: (cache: Cached<Redemption[]>) => writeBoth(historyItem.key, cache, { latest: latestPart(cache) }),
+  setValue: (cache: Cached<Redemption[]>) => writeBoth({ [historyItem.key]: cache }, { latest: latestPart(cache) }),
 };
 
 /** At worker start: a view for caches written before there was one (the update that brought it). */

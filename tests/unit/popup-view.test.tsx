@@ -2,12 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { nextGeneration } from '../../entrypoints/background/generation';
 import { ensurePopupView, historyWriter, latestPart, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
-import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardsItem } from '../../utils/storage-items';
+import { splitHtml, withHtml } from '../../utils/reward-html';
+import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, rewardsItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 import { background } from './fake-background';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+// DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
+vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -55,7 +58,7 @@ describe('popup view (background)', () => {
     // Each part keeps the other's.
     expect(view?.rewards?.total).toBe(40);
     expect(changes).toEqual([
-      ['cache:rewards', 'view:popup'],
+      ['cache:reward-html', 'cache:rewards', 'view:popup'],
       ['cache:history', 'view:popup'],
     ]);
     // Another session began before the write got its turn: neither the cache nor the view is written.
@@ -68,6 +71,25 @@ describe('popup view (background)', () => {
     expect(PANELIST_DATA_ITEMS).toContain(popupViewItem);
     await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
     expect(await popupViewItem.getValue()).toBeNull();
+  });
+
+  it('keeps the catalogue without its HTML, each distinct text once in its own item', async () => {
+    await rewardsWriter.setValue(cache);
+    const stored = (await rewardsItem.getValue())!.data.rewards;
+    expect(stored).toHaveLength(40);
+    expect(stored.every((r) => r.meta_data.terms === undefined && r.meta_data.brand_name === 'Card')).toBe(true);
+    const html = await rewardHtmlItem.getValue();
+    // 40 rewards share one text of terms and one of description.
+    expect(html?.texts).toEqual(['<p>About it</p>', '<p>Long terms</p>']);
+    expect(withHtml(stored[7]!, html)).toEqual(catalogue[7]);
+    expect(PANELIST_DATA_ITEMS).toContain(rewardHtmlItem);
+  });
+
+  it('a reward that carries its own HTML keeps it; one the texts do not know stays as it is', () => {
+    const { rewards, html } = splitHtml([catalogue[0]!, giftCard(99, 'Plain', 100)]);
+    expect(withHtml(catalogue[1]!, html)).toBe(catalogue[1]);
+    expect(withHtml(rewards[1]!, html)).toBe(rewards[1]);
+    expect(withHtml(rewards[0]!, null)).toBe(rewards[0]);
   });
 
   it('at worker start, makes the view of caches written before there was one, and only then', async () => {
@@ -93,6 +115,15 @@ describe('popup view (popup)', () => {
     getByRole(root, 'button', /Show 10 more/);
     getByRole(root, 'heading', 'Card 30');
     expect(root.textContent).not.toContain('Card 39');
+  });
+
+  it('details read the HTML the stored catalogue keeps apart', async () => {
+    await seed({});
+    await rewardsWriter.setValue(cache);
+    const root = mount();
+    await waitFor(() => getByText(root, 'Card 01'));
+    click(getByRole(root, 'button', 'Details for Card 01'));
+    await vi.waitFor(() => expect(root.querySelector('[data-sanitized]')?.textContent).toContain('About it'));
   });
 
   it('shows the view while the catalogue is not stored, with the catalogue size and the next reward', async () => {
