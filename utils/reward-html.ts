@@ -10,8 +10,10 @@ export type HtmlField = (typeof HTML_FIELDS)[number];
  */
 export interface RewardHtml {
   texts: string[];
-  /** Reward id → field → index in `texts`. */
-  byReward: Record<number, Partial<Record<HtmlField, number>>>;
+  /** Each distinct set of a reward's texts: field → index in `texts` (a brand's rewards share one). */
+  sets: Array<Partial<Record<HtmlField, number>>>;
+  /** Reward id → index in `sets`. */
+  byReward: Record<number, number>;
 }
 
 export function withoutHtml(reward: Reward): Reward {
@@ -22,25 +24,35 @@ export function withoutHtml(reward: Reward): Reward {
 
 export function splitHtml(rewards: readonly Reward[]): { rewards: Reward[]; html: RewardHtml } {
   const texts: string[] = [];
-  const index = new Map<string, number>();
+  const sets: RewardHtml['sets'] = [];
+  const textAt = new Map<string, number>();
+  const setAt = new Map<string, number>();
   const byReward: RewardHtml['byReward'] = {};
   const plain = rewards.map((reward) => {
+    const set: Partial<Record<HtmlField, number>> = {};
     for (const field of HTML_FIELDS) {
       const text = reward.meta_data?.[field];
       if (!text) continue;
-      let at = index.get(text);
-      if (at === undefined) index.set(text, (at = texts.push(text) - 1));
-      (byReward[reward.id] ??= {})[field] = at;
+      let at = textAt.get(text);
+      if (at === undefined) textAt.set(text, (at = texts.push(text) - 1));
+      set[field] = at;
+    }
+    const key = JSON.stringify(set);
+    if (key !== '{}') {
+      let at = setAt.get(key);
+      if (at === undefined) setAt.set(key, (at = sets.push(set) - 1));
+      byReward[reward.id] = at;
     }
     return withoutHtml(reward);
   });
-  return { rewards: plain, html: { texts, byReward } };
+  return { rewards: plain, html: { texts, sets, byReward } };
 }
 
 /** The reward with its HTML back, from the stored texts; as it is when it still carries its own. */
 export function withHtml(reward: Reward, html: RewardHtml | null): Reward {
-  const refs = html?.byReward[reward.id];
-  if (!refs || HTML_FIELDS.some((field) => reward.meta_data?.[field])) return reward;
+  const set = html?.byReward[reward.id];
+  const refs = set === undefined ? undefined : html?.sets[set];
+  if (!html || !refs || HTML_FIELDS.some((field) => reward.meta_data?.[field])) return reward;
   const meta: RewardMeta = { ...reward.meta_data };
   for (const field of HTML_FIELDS) {
     const at = refs[field];
