@@ -78,7 +78,8 @@ export function App() {
     );
   }
 
-  const rewards = full ?? (part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt });
+  // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
+  const rewards = full !== undefined ? full : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
   const pending = ledger?.state === 'pending';
   const latest = view ? view.latest : latestRedemption(history?.data);

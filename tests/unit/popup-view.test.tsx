@@ -3,7 +3,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { nextGeneration } from '../../entrypoints/background/generation';
 import { ensurePopupView, historyWriter, latestPart, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
 import { splitHtml, withHtml } from '../../utils/reward-html';
-import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, rewardsItem } from '../../utils/storage-items';
+import { preload } from '../../utils/storage-item';
+import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 import { background } from './fake-background';
@@ -126,13 +127,25 @@ describe('popup view (popup)', () => {
     await vi.waitFor(() => expect(root.querySelector('[data-sanitized]')?.textContent).toContain('About it'));
   });
 
-  it('shows the view while the catalogue is not stored, with the catalogue size and the next reward', async () => {
+  it('an absent catalogue is not shown from a view left behind', async () => {
     await seed({});
     await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
     const root = mount();
-    await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(VIEW_ROWS));
+    await waitFor(() => expect(root.querySelector('.skeleton, [aria-busy="true"]')).not.toBeNull());
+    expect(queryAllByRole(root, 'listitem')).toHaveLength(0);
+  });
+
+  // Last in the file: what preload read stays in the module for the tests after it.
+  it('with the view preloaded (main.tsx), the first render has the balance, rows, catalogue size and next reward', async () => {
+    await seed({});
+    await rewardsWriter.setValue(cache);
+    await preload([sessionItem, popupViewItem]);
+    const root = mount();
+    // No await: this is the first frame, before the catalogue's own read.
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
+    expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
     expect(root.textContent).toContain('Card 26');
-    getByRole(root, 'searchbox');
-    expect(root.textContent).toContain('of 40');
+    expect(root.textContent).toContain('10 of 40 rewards');
+    await waitFor(() => expect(queryAllByRole(root, 'listitem')).toHaveLength(30));
   });
 });
