@@ -1,6 +1,7 @@
 import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
 import { defineItem, type StorageItem } from './storage-item';
 import type { AppError } from './errors';
+import type { RewardHtml } from './reward-html';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
 
 /**
@@ -164,7 +165,29 @@ export const validatorItems: Record<SyncArea, StorageItem<AreaValidators | null>
   profile: defineItem<AreaValidators | null>('validators:profile', null),
 };
 
+/**
+ * What the popup's first frame needs, a few KiB whatever the catalogue's size: kept by the
+ * background from the two caches (entrypoints/background/popup-view.ts), so the popup's first read
+ * never parses the whole catalogue or history (issue 13). A part is null while its cache is absent.
+ */
+export interface PopupView {
+  rewards: {
+    balance: Balance;
+    fetchedAt: number;
+    /** How many rewards the whole catalogue holds. */
+    total: number;
+    /** The first rows in the list's order, without their HTML (details read the catalogue). */
+    first: Reward[];
+    /** The reward the panelist is closest to, from the whole catalogue. */
+    next: Reward | null;
+  } | null;
+  latest: Redemption | null;
+}
+export const popupViewItem = defineItem<PopupView | null>('view:popup', null);
+/** The catalogue's provider HTML, each text once (utils/reward-html.ts); read when details open. */
+export const rewardHtmlItem = defineItem<RewardHtml | null>('cache:reward-html', null);
+
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem, ...Object.values(validatorItems)];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem, popupViewItem, rewardHtmlItem, ...Object.values(validatorItems)];
 /** Of those, what reconnecting the same account keeps (a new token after a 401, the same token again). */
 export const SAME_ACCOUNT_ITEMS = [profileDraftItem, goalItem, balanceHistoryItem];

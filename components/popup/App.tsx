@@ -3,14 +3,14 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { latestRedemption } from '../../utils/reward-view';
-import { accountOf, balanceHistoryItem, goalItem, historyItem, ledgerItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { accountOf, balanceHistoryItem, goalItem, historyItem, ledgerItem, popupViewItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { GoalContext } from './GoalButton';
 import { Header, useNow } from './Header';
 import { LazyGoal } from './LazyGoal';
 import { LatestRedemption } from './LatestRedemption';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
 import { lazyView } from './lazy-view';
-import { RedeemOutcome } from './RedeemOutcome';
+import { LazyOutcome, preloadOutcome } from './LazyOutcome';
 import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
@@ -27,8 +27,13 @@ const { Lazy: ConnectPrompt } = lazyView<{ rejected: boolean; signedIn?: boolean
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
   const session = useItem(sessionItem);
-  const rewards = useItem(rewardsItem);
-  const history = useItem(historyItem);
+  // The first frame renders from the small view (preloaded by main.tsx); the whole catalogue is read
+  // after it, for "Show more", search and details (issue 13). Without a view (before the background
+  // made one) both caches are read, as they always were.
+  const view = useItem(popupViewItem);
+  const full = useItem(rewardsItem);
+  const history = useItem(historyItem, view === null);
+  const part = view?.rewards;
   const sync = useItem(syncItem);
   const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
   const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
@@ -55,6 +60,7 @@ export function App() {
     if (!live) return;
     refresh(false);
     void preloadConfirm().catch(() => {});
+    void preloadOutcome().catch(() => {});
   }, [live]);
   useEffect(() => {
     if (asked.current === undefined || state?.loading) return;
@@ -76,9 +82,11 @@ export function App() {
     );
   }
 
+  // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
+  const rewards = full !== undefined ? full : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
   const pending = ledger?.state === 'pending';
-  const latest = latestRedemption(history?.data);
+  const latest = view ? view.latest : latestRedemption(history?.data);
   const account = accountOf(session);
   // After "not found in your history", the next step is to redeem again, if the points still allow.
   const again = ledger?.state === 'not_found' ? rewards?.data.rewards.find((r) => r.id === ledger.rewardId) : undefined;
@@ -91,7 +99,7 @@ export function App() {
           now={now}
           live
           balance={rewards?.data.balance}
-          rewards={rewards?.data.rewards}
+          rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
           fetchedAt={rewards?.fetchedAt}
           // With data on screen a failed refresh is one line in the header, not a card (issue 14).
           error={rewards ? error : null}
@@ -102,7 +110,8 @@ export function App() {
           <LazyGoal
             goal={goal ?? null}
             account={account}
-            rewards={rewards?.data.rewards ?? null}
+            // The whole catalogue, not the view's first rows: a goal further down is not "no longer offered".
+            rewards={full ? full.data.rewards : null}
             points={balance}
             samples={samples ?? []}
             blocked={pending ? t('waitForRedemption') : null}
@@ -110,10 +119,10 @@ export function App() {
           />
           <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
           {ledger && (
-            <RedeemOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
+            <LazyOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
           )}
           {rewards ? (
-            <RewardList rewards={rewards.data.rewards} balance={balance} blocked={pending} onRedeem={flow.open} />
+            <RewardList rewards={rewards.data.rewards} total={full ? undefined : part?.total} balance={balance} blocked={pending} onRedeem={flow.open} />
           ) : (
             !error && <Skeleton />
           )}

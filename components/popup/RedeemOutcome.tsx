@@ -5,9 +5,7 @@ import { HistoryLink } from './HistoryLink';
 import { LatestRedemption } from './LatestRedemption';
 import { lazyView } from './lazy-view';
 
-export const OUTCOME_ID = 'redeem-outcome';
-/** The pending banner's sentence; every disabled Redeem button points here instead of a caption of its own. */
-export const REDEEM_WAIT_ID = 'redeem-wait';
+import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
 
 interface Props {
   entry: LedgerEntry;

@@ -2,9 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatMoney } from '../../utils/format';
 import { t, uiLocale, type MessageKey } from '../../utils/i18n';
+import { withHtml } from '../../utils/reward-html';
 import { valueRange } from '../../utils/reward-view';
 import { sanitizeHtml } from '../../utils/sanitize';
 import './details.css';
+import { rewardHtmlItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 
 /** Summary first; legal text comes collapsed (issue 14), so details are not a wall of terms. */
@@ -26,8 +28,13 @@ export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: Comp
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    const fields = SECTIONS.map(([label, pick]) => [label, pick(reward) ?? ''] as const).filter(([, v]) => v.trim());
-    Promise.all(fields.map(async ([label, raw]) => [label, await sanitizeHtml(raw)] as [MessageKey, string])).then(
+    // The stored catalogue keeps its HTML apart (utils/reward-html.ts): read here, when it is shown.
+    const sanitized = rewardHtmlItem.getValue().then((html) => {
+      const full = withHtml(reward, html);
+      const fields = SECTIONS.map(([label, pick]) => [label, pick(full) ?? ''] as const).filter(([, v]) => v.trim());
+      return Promise.all(fields.map(async ([label, raw]) => [label, await sanitizeHtml(raw)] as [MessageKey, string]));
+    });
+    sanitized.then(
       (clean) => live && setHtml(clean),
       () => live && setFailed(true),
     );

@@ -12,17 +12,19 @@ export const REWARDS_PAGE = 30;
 
 interface Props {
   rewards: Reward[];
+  /** The catalogue's size while `rewards` holds only its first rows (the popup view). */
+  total?: number | undefined;
   balance: number | null;
   /** A redemption is pending: Redeem waits (the outcome banner says why). */
   blocked: boolean;
   onRedeem: (reward: Reward) => void;
 }
 
-export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
+export function RewardList({ rewards, total = rewards.length, balance, blocked, onRedeem }: Props) {
   const [query, setQuery] = useState('');
   const [affordableOnly, setAffordableOnly] = useState(false);
   const sorted = useMemo(() => sortRewards(rewards, balance), [rewards, balance]);
-  const filterable = rewards.length > FILTER_THRESHOLD;
+  const filterable = total > FILTER_THRESHOLD;
   const shown = filterable ? filterRewards(sorted, query, affordableOnly, balance) : sorted;
   const [limit, setLimit] = useState(REWARDS_PAGE);
   const more = Math.min(REWARDS_PAGE, shown.length - limit);
@@ -65,7 +67,7 @@ export function RewardList({ rewards, balance, blocked, onRedeem }: Props) {
             </label>
           )}
           <p class="visually-hidden" role="status">
-            {t('rewardsShown', shown.length, rewards.length)}
+            {t('rewardsShown', shown.length, total)}
           </p>
         </div>
       )}

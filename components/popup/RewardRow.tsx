@@ -5,7 +5,7 @@ import { kindLabel, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { GoalButton } from './GoalButton';
 import { LazyDetails } from './LazyDetails';
-import { REDEEM_WAIT_ID } from './RedeemOutcome';
+import { REDEEM_WAIT_ID } from './outcome-ids';
 import { RewardImage } from './RewardImage';
 
 interface Props {

@@ -5,11 +5,14 @@ import type { StorageItem } from '../../utils/storage-item';
  * A storage item's current value, kept current by its change events: at once when the page
  * preloaded it (main.tsx), otherwise `undefined` until its own read returns. Plain hook state
  * instead of utils/use-storage-item's signal keeps @preact/signals (about 3 KiB gzip) out of the
- * popup's size budget.
+ * popup's size budget. With `on` false it reads nothing: the popup reads the history only without a
+ * popup view (issue 13).
  */
-export function useItem<T>(item: StorageItem<T>): T | undefined {
+export function useItem<T>(item: StorageItem<T>, on = true): T | undefined {
   const [value, setValue] = useState<T | undefined>(() => item.peek());
   useEffect(() => {
+    // Not needed (yet): nothing read, nothing watched.
+    if (!on) return;
     let live = true;
     let changed = false;
     const unwatch = item.watch((next) => {
@@ -30,6 +33,6 @@ export function useItem<T>(item: StorageItem<T>): T | undefined {
       live = false;
       unwatch();
     };
-  }, [item]);
-  return value;
+  }, [item, on]);
+  return on ? value : undefined;
 }

@@ -4,7 +4,7 @@ import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { OUTCOME_ID } from './RedeemOutcome';
+import { OUTCOME_ID } from './outcome-ids';
 
 export interface Confirming {
   reward: Reward;

@@ -6,6 +6,7 @@ import { watchBalance } from './balance-history';
 import { watchNotifications } from './notifications';
 import { registerHandlers } from './handlers';
 import { historyItem } from '../../utils/storage-items';
+import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption-checks';
 
@@ -24,5 +25,6 @@ export default defineBackground(() => {
 
   void ensureRefreshScheduled();
   void updateBadge();
+  void ensurePopupView();
   void recoverAfterStop();
 });

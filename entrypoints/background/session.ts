@@ -7,7 +7,6 @@ import {
   SAME_ACCOUNT_ITEMS,
   draftDiscardedItem,
   profileDraftItem,
-  rewardsItem,
   sessionItem,
   syncItem,
   type SessionInfo,
@@ -17,6 +16,7 @@ import { staleSession } from './api';
 import { httpTuning } from './http-tuning';
 import { credentialsItem, type Credentials } from './credentials';
 import { isCurrent, nextGeneration } from './generation';
+import { rewardsWriter } from './popup-view';
 import { fail } from './result';
 import { keepGoalFor } from './goal';
 import { announceStored, loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
@@ -58,7 +58,7 @@ export async function storeCheckedSession(credentials: Credentials, origin: stri
   if (!isCurrent(gen)) throw staleSession();
   await sessionItem.setValue(session);
   if (!isCurrent(gen)) throw staleSession();
-  await rewardsItem.setValue({ data: rewards, fetchedAt: Date.now() });
+  await rewardsWriter.setValue({ data: rewards, fetchedAt: Date.now() });
   await keepGoalFor(gen, session);
   announceStored('rewards', rewards, gen);
   // Warm the other caches without making the panelist wait for them.

@@ -4,9 +4,7 @@ import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { coerceStoredValues } from '../../utils/stored-values';
 import {
-  historyItem,
   profileItem,
-  rewardsItem,
   syncItem,
   validatorItems,
   type Cached,
@@ -20,6 +18,7 @@ import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { epochOf, isCurrent } from './generation';
 import { reader, type Reader } from './revalidate';
+import { historyWriter, rewardsWriter } from './popup-view';
 import { toAppError } from './result';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
@@ -189,11 +188,11 @@ export function loadRewards(api: PanelApi): Promise<RewardsData> {
 }
 
 export function refreshRewards(force: boolean): Promise<RewardsData> {
-  return refresh('rewards', rewardsItem, force, rewardsFrom);
+  return refresh('rewards', rewardsWriter, force, rewardsFrom);
 }
 
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
-  return refresh('history', historyItem, force, async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!);
+  return refresh('history', historyWriter, force, async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!);
 }
 
 /**

@@ -29,7 +29,9 @@ let freshSince = 0;
 /** Empties the cache and the sync states (credentials and session stay): the next page load is cold. */
 export async function clearCache(bench: Bench): Promise<void> {
   freshSince = 0;
-  await bench.inWorker((keys) => chrome.storage.local.remove([...keys, 'sync', 'ledger', 'draft:profile']), [...CACHE_KEYS]);
+  // The popup view and the reward HTML go with the caches they are made from, or a cold popup would
+  // paint the old view.
+  await bench.inWorker((keys) => chrome.storage.local.remove([...keys, 'view:popup', 'cache:reward-html', 'sync', 'ledger', 'draft:profile']), [...CACHE_KEYS]);
 }
 
 /**

@@ -1,0 +1,87 @@
+import { browser } from 'wxt/browser';
+import { nextReward } from '../../components/popup/next-reward';
+import { latestRedemption, sortRewards } from '../../utils/reward-view';
+import {
+  historyItem,
+  popupViewItem,
+  rewardHtmlItem,
+  rewardsItem,
+  type Cached,
+  type PopupView,
+  type RewardsData,
+} from '../../utils/storage-items';
+import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
+import type { Redemption } from '../../utils/types';
+import { currentGeneration, isCurrent } from './generation';
+
+/** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
+export const VIEW_ROWS = 10;
+
+
+export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewards'] {
+  if (!cache) return null;
+  const { rewards, balance } = cache.data;
+  const points = balance.points;
+  // Only the first rows need sorting; a full sort of thousands here is what the popup no longer does at open.
+  const first = sortRewards(rewards, points).slice(0, VIEW_ROWS).map(withoutHtml);
+  const next = nextReward(rewards, points)?.reward;
+  return { balance, fetchedAt: cache.fetchedAt, total: rewards.length, first, next: next ? withoutHtml(next) : null };
+}
+
+export function latestPart(cache: Cached<Redemption[]> | null): Redemption | null {
+  return latestRedemption(cache?.data);
+}
+
+let writes: Promise<void> = Promise.resolve();
+
+/**
+ * A cache and the popup view made from it, written in one `storage.local.set`: the view never
+ * shows what its cache does not hold. Writes are queued (each merges its part into the view the
+ * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
+ */
+function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView>): Promise<void> {
+  const gen = currentGeneration();
+  const write = writes.then(async () => {
+    if (!isCurrent(gen)) return;
+    const view: PopupView = { rewards: null, latest: null, ...(await popupViewItem.getValue()), ...patch };
+    if (!isCurrent(gen)) return;
+    await browser.storage.local.set({ ...items, [popupViewItem.key]: view });
+  });
+  writes = write.catch(() => undefined);
+  return write;
+}
+
+/** The rewards cache as sync.ts and session.ts write it: together with its part of the popup view. */
+export const rewardsWriter = {
+  // Read back whole, HTML included, so a cache kept as it is (a 304) is written back as it was.
+  getValue: async (): Promise<Cached<RewardsData> | null> => {
+    const [cache, html] = await Promise.all([rewardsItem.getValue(), rewardHtmlItem.getValue()]);
+    return cache && { ...cache, data: { ...cache.data, rewards: cache.data.rewards.map((r) => withHtml(r, html)) } };
+  },
+  // The HTML goes to its own item (each text once), so the catalogue the popup reads after its first
+  // frame is a third smaller and no read but the details' parses it.
+  setValue: (cache: Cached<RewardsData>) => {
+    const { rewards, html } = splitHtml(cache.data.rewards);
+    const plain = { ...cache, data: { ...cache.data, rewards } };
+    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, { rewards: rewardsPart(plain) });
+  },
+};
+
+/** The history cache, together with the latest redemption the popup shows. */
+export const historyWriter = {
+  getValue: () => historyItem.getValue(),
+  setValue: (cache: Cached<Redemption[]>) => writeBoth({ [historyItem.key]: cache }, { latest: latestPart(cache) }),
+};
+
+/** At worker start: a view for caches written before there was one (the update that brought it). */
+export function ensurePopupView(): Promise<void> {
+  const gen = currentGeneration();
+  const write = writes.then(async () => {
+    if (await popupViewItem.getValue()) return;
+    const [rewards, history] = await Promise.all([rewardsItem.getValue(), historyItem.getValue()]);
+    if (!isCurrent(gen) || (!rewards && !history)) return;
+    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history) });
+  });
+  writes = write.catch(() => undefined);
+  return write;
+}

@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { nextGeneration } from '../../entrypoints/background/generation';
+import { ensurePopupView, historyWriter, latestPart, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
+import { splitHtml, withHtml } from '../../utils/reward-html';
+import { preload } from '../../utils/storage-item';
+import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import type { Reward } from '../../utils/types';
+import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import { background } from './fake-background';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+// DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
+vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+});
+afterEach(unmount);
+
+const withTerms = (id: number, name: string, points: number): Reward => {
+  const reward = giftCard(id, name, points);
+  return { ...reward, meta_data: { ...reward.meta_data, terms: '<p>Long terms</p>', description: '<p>About it</p>' } };
+};
+// 40 rewards: the first 25 affordable with 2,500 points, then ones further and further away.
+const catalogue = Array.from({ length: 40 }, (_, i) => withTerms(i + 1, `Card ${String(i + 1).padStart(2, '0')}`, 100 * (i + 1)));
+const cache = { data: { rewards: catalogue, balance: { points: 2_500, source: 'rewards' as const } }, fetchedAt: 1_000 };
+
+describe('popup view (background)', () => {
+  it('holds the first rows in the list order without their HTML, the catalogue size, and the next reward of the whole catalogue', () => {
+    const part = rewardsPart(cache)!;
+    expect(part.total).toBe(40);
+    expect(part.first).toHaveLength(VIEW_ROWS);
+    // Affordable first, the cheapest first among them.
+    expect(part.first.map((r) => r.name)).toEqual(catalogue.slice(0, VIEW_ROWS).map((r) => r.name));
+    expect(part.first.every((r) => r.meta_data.terms === undefined && r.meta_data.description === undefined)).toBe(true);
+    expect(part.first[0]!.meta_data.brand_name).toBe('Card');
+    expect(part.next?.name).toBe('Card 26');
+    expect(part.balance.points).toBe(2_500);
+    expect(part.fetchedAt).toBe(1_000);
+    expect(rewardsPart(null)).toBeNull();
+  });
+
+  it('the latest redemption is the newest one in the history', () => {
+    const history = [redemption(1, catalogue[0]!, '2026-01-01T10:00:00'), redemption(2, catalogue[1]!, '2026-03-01T10:00:00')];
+    expect(latestPart({ data: history, fetchedAt: 1 })?.id).toBe(2);
+    expect(latestPart(null)).toBeNull();
+  });
+
+  it('is written with each cache in one storage write, dropped with a write of an ended session', async () => {
+    const changes: string[][] = [];
+    fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c).sort()));
+    await rewardsWriter.setValue(cache);
+    expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
+    await historyWriter.setValue({ data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
+    const view = await popupViewItem.getValue();
+    expect(view?.latest?.id).toBe(7);
+    // Each part keeps the other's.
+    expect(view?.rewards?.total).toBe(40);
+    expect(changes).toEqual([
+      ['cache:reward-html', 'cache:rewards', 'view:popup'],
+      ['cache:history', 'view:popup'],
+    ]);
+    // Another session began before the write got its turn: neither the cache nor the view is written.
+    const late = rewardsWriter.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
+    nextGeneration();
+    await late;
+    expect((await rewardsItem.getValue())?.data.rewards).toHaveLength(40);
+    expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
+    // Disconnecting removes the panelist data, the view with it.
+    expect(PANELIST_DATA_ITEMS).toContain(popupViewItem);
+    await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
+    expect(await popupViewItem.getValue()).toBeNull();
+  });
+
+  it('keeps the catalogue without its HTML, each distinct text once in its own item', async () => {
+    await rewardsWriter.setValue(cache);
+    const stored = (await rewardsItem.getValue())!.data.rewards;
+    expect(stored).toHaveLength(40);
+    expect(stored.every((r) => r.meta_data.terms === undefined && r.meta_data.brand_name === 'Card')).toBe(true);
+    const html = await rewardHtmlItem.getValue();
+    // 40 rewards share one text of terms and one of description.
+    expect(html?.texts).toEqual(['<p>About it</p>', '<p>Long terms</p>']);
+    expect(withHtml(stored[7]!, html)).toEqual(catalogue[7]);
+    expect(PANELIST_DATA_ITEMS).toContain(rewardHtmlItem);
+  });
+
+  it('a reward that carries its own HTML keeps it; one the texts do not know stays as it is', () => {
+    const { rewards, html } = splitHtml([catalogue[0]!, giftCard(99, 'Plain', 100)]);
+    expect(withHtml(catalogue[1]!, html)).toBe(catalogue[1]);
+    expect(withHtml(rewards[1]!, html)).toBe(rewards[1]);
+    expect(withHtml(rewards[0]!, null)).toBe(rewards[0]);
+  });
+
+  it('at worker start, makes the view of caches written before there was one, and only then', async () => {
+    await ensurePopupView();
+    expect(await popupViewItem.getValue()).toBeNull();
+    await rewardsItem.setValue(cache);
+    await ensurePopupView();
+    expect((await popupViewItem.getValue())?.rewards?.first).toHaveLength(VIEW_ROWS);
+    expect((await popupViewItem.getValue())?.latest).toBeNull();
+  });
+});
+
+describe('popup view (popup)', () => {
+  it('the first frame comes from the view alone; the catalogue is read for the rest', async () => {
+    await seed({ rewards: catalogue, balance: 2_500 });
+    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: redemption(9, catalogue[30]!, '2026-02-01T10:00:00') });
+    // The history is not read when the view has the latest redemption.
+    await historyItem.setValue({ data: [redemption(8, catalogue[38]!, '2026-03-01T10:00:00')], fetchedAt: 2 });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Card 31'));
+    // "Show more" pages through the whole catalogue, read after the first frame.
+    await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(30));
+    getByRole(root, 'button', /Show 10 more/);
+    getByRole(root, 'heading', 'Card 30');
+    expect(root.textContent).not.toContain('Card 39');
+  });
+
+  it('details read the HTML the stored catalogue keeps apart', async () => {
+    await seed({});
+    await rewardsWriter.setValue(cache);
+    const root = mount();
+    await waitFor(() => getByText(root, 'Card 01'));
+    click(getByRole(root, 'button', 'Details for Card 01'));
+    await vi.waitFor(() => expect(root.querySelector('[data-sanitized]')?.textContent).toContain('About it'));
+  });
+
+  it('an absent catalogue is not shown from a view left behind', async () => {
+    await seed({});
+    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
+    const root = mount();
+    await waitFor(() => expect(root.querySelector('.skeleton, [aria-busy="true"]')).not.toBeNull());
+    expect(queryAllByRole(root, 'listitem')).toHaveLength(0);
+  });
+
+  // Last in the file: what preload read stays in the module for the tests after it.
+  it('with the view preloaded (main.tsx), the first render has the balance, rows, catalogue size and next reward', async () => {
+    await seed({});
+    await rewardsWriter.setValue(cache);
+    await preload([sessionItem, popupViewItem]);
+    const root = mount();
+    // No await: this is the first frame, before the catalogue's own read.
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
+    expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
+    expect(root.textContent).toContain('Card 26');
+    expect(root.textContent).toContain('10 of 40 rewards');
+    await waitFor(() => expect(queryAllByRole(root, 'listitem')).toHaveLength(30));
+  });
+});

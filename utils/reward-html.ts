@@ -1,0 +1,62 @@
+import type { Reward, RewardMeta } from './types';
+
+/** The providers' HTML fields: most of a reward's size, and only the details view shows them. */
+export const HTML_FIELDS = ['description', 'short_description', 'redemption_instructions', 'terms', 'disclaimer'] as const;
+export type HtmlField = (typeof HTML_FIELDS)[number];
+
+/**
+ * The catalogue's HTML apart from it, each distinct text once: a brand's denominations share their
+ * terms and descriptions, so this is a small part of what the rewards carried (issue 13).
+ */
+export interface RewardHtml {
+  texts: string[];
+  /** Each distinct set of a reward's texts: field → index in `texts` (a brand's rewards share one). */
+  sets: Array<Partial<Record<HtmlField, number>>>;
+  /** Reward id → index in `sets`. */
+  byReward: Record<number, number>;
+}
+
+export function withoutHtml(reward: Reward): Reward {
+  const meta: RewardMeta = { ...reward.meta_data };
+  for (const field of HTML_FIELDS) delete meta[field];
+  return { ...reward, meta_data: meta };
+}
+
+export function splitHtml(rewards: readonly Reward[]): { rewards: Reward[]; html: RewardHtml } {
+  const texts: string[] = [];
+  const sets: RewardHtml['sets'] = [];
+  const textAt = new Map<string, number>();
+  const setAt = new Map<string, number>();
+  const byReward: RewardHtml['byReward'] = {};
+  const plain = rewards.map((reward) => {
+    const set: Partial<Record<HtmlField, number>> = {};
+    for (const field of HTML_FIELDS) {
+      const text = reward.meta_data?.[field];
+      if (!text) continue;
+      let at = textAt.get(text);
+      if (at === undefined) textAt.set(text, (at = texts.push(text) - 1));
+      set[field] = at;
+    }
+    const key = JSON.stringify(set);
+    if (key !== '{}') {
+      let at = setAt.get(key);
+      if (at === undefined) setAt.set(key, (at = sets.push(set) - 1));
+      byReward[reward.id] = at;
+    }
+    return withoutHtml(reward);
+  });
+  return { rewards: plain, html: { texts, sets, byReward } };
+}
+
+/** The reward with its HTML back, from the stored texts; as it is when it still carries its own. */
+export function withHtml(reward: Reward, html: RewardHtml | null): Reward {
+  const set = html?.byReward[reward.id];
+  const refs = set === undefined ? undefined : html?.sets[set];
+  if (!html || !refs || HTML_FIELDS.some((field) => reward.meta_data?.[field])) return reward;
+  const meta: RewardMeta = { ...reward.meta_data };
+  for (const field of HTML_FIELDS) {
+    const at = refs[field];
+    if (at !== undefined && html.texts[at] !== undefined) meta[field] = html.texts[at];
+  }
+  return { ...reward, meta_data: meta };
+}
