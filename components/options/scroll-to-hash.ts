@@ -1,8 +1,11 @@
 import { useEffect } from 'preact/hooks';
 
-/** Where a link into the options page lands: `#history` from a notification, `#connection` to reconnect. */
+/**
+ * Where a link into the options page lands: `#connection` to reconnect, `#balance` to the chart.
+ * `#history` (the popup's History, a notification) is the history section's own (HistorySection),
+ * which also waits for its rows and follows a later `hashchange`.
+ */
 const TARGETS: Record<string, string> = {
-  '#history': 'history-heading',
   '#connection': 'connection-heading',
   '#balance': 'balance-heading',
 };
@@ -20,6 +23,5 @@ export function useScrollToHash(ready: boolean): void {
     target.setAttribute('tabindex', '-1');
     target.scrollIntoView({ block: 'start' });
     target.focus({ preventScroll: true });
-    history.replaceState(null, '', location.pathname);
   }, [ready]);
 }
