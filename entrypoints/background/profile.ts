@@ -17,15 +17,7 @@ export async function saveValues(values: StoredValues): Promise<ProfileData> {
   if (Object.keys(values).length === 0) fail(appError('invalid_input', t('errNoChanges')));
   const [problem] = Object.entries(validateValues(definitions, values));
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
-  try {
-    await api.updateValues(values);
-  } catch (err) {
-    rereadAfterUnclearWrite(err);
-    throw err;
-  } finally {
-    // Even a lost answer may have changed the values: no read from before this may be kept.
-    markWritten('profile');
-  }
+  await written(() => api.updateValues(values));
   await patchCache(gen, (cached) => ({ ...cached, ...values }));
   return refreshProfile(true);
 }
@@ -37,27 +29,25 @@ export async function deleteValue(name: string): Promise<ProfileData> {
   if (!definitions.some((d) => d.name === name && d.writable)) {
     fail(appError('invalid_input', t('errVariableNotWritable', shownName(name)), { field: name }));
   }
-  try {
-    await api.deleteValue(name);
-  } catch (err) {
-    rereadAfterUnclearWrite(err);
-    throw err;
-  } finally {
-    markWritten('profile');
-  }
+  await written(() => api.deleteValue(name));
   await patchCache(gen, ({ [name]: _removed, ...rest }) => rest);
   return refreshProfile(true);
 }
 
 /**
- * A write whose answer was lost may or may not have been made: the profile is read again, so the
- * page shows what the panel holds (the panelist's edits stay in the draft either way).
+ * Sends one profile write. Whatever its answer, no read from before it may be kept (even a lost
+ * answer may have changed the values); and a write whose answer was lost may or may not have been
+ * made, so the profile is read again to show what the panel holds (the edits stay in the draft).
  */
-function rereadAfterUnclearWrite(err: unknown): void {
-  if (ambiguous(toAppError(err))) {
-    // After markWritten below has run: this read must not be joined to one from before the write.
-    queueMicrotask(() => void refreshProfile(true).catch(() => undefined));
+async function written(send: () => Promise<void>): Promise<void> {
+  try {
+    await send();
+  } catch (err) {
+    markWritten('profile');
+    if (ambiguous(toAppError(err))) void refreshProfile(true).catch(() => undefined);
+    throw err;
   }
+  markWritten('profile');
 }
 
 /** The cached variable definitions, loaded from the panel when nothing is cached yet. */
