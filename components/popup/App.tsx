@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { sendMessage } from '../../utils/messages';
+import { send as sendMessage } from './send';
 import { latestRedemption } from '../../utils/reward-view';
 import { accountOf, balanceHistoryItem, goalItem, historyItem, ledgerItem, popupViewItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { GoalContext } from './GoalButton';

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { sendMessage } from '../../utils/messages';
+import { send as sendMessage } from './send';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
 import { clockTime } from './when';

@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { t } from '../../utils/i18n';
-import { sendMessage } from '../../utils/messages';
+import { send as sendMessage } from './send';
 import type { Reward } from '../../utils/types';
 
 /** The id of the account's goal reward, or null: one value for every row, without threading it through the list. */

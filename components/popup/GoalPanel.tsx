@@ -2,9 +2,10 @@ import { changeOver, roughDuration } from '../../utils/balance-trend';
 import { formatPoints } from '../../utils/format';
 import { goalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
-import { sendMessage } from '../../utils/messages';
+import { send as sendMessage } from './send';
 import type { BalanceSample, Goal } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
+import './goal.css';
 
 export interface GoalPanelProps {
   goal: Goal | null;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { sendMessage } from '../../utils/messages';
+import { send as sendMessage } from './send';
 import { ledgerItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { OUTCOME_ID } from './outcome-ids';
