@@ -5,7 +5,7 @@ import { t, tp, tpParts } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import type { Balance, Reward } from '../../utils/types';
 import { HistoryLink } from './HistoryLink';
-import { nextReward } from './next-reward';
+import { nextReward } from '../../utils/next-reward';
 import { openOptions } from './open-options';
 import { SYNC_ERROR_ID } from './SyncNotice';
 

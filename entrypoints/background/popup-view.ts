@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { nextReward } from '../../components/popup/next-reward';
+import { nextReward } from '../../utils/next-reward';
 import { latestRedemption, sortRewards } from '../../utils/reward-view';
 import {
   historyItem,

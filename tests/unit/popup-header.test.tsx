@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { brandTile } from '../../components/popup/brand-tile';
-import { nextReward } from '../../components/popup/next-reward';
+import { nextReward } from '../../utils/next-reward';
 import { appError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';

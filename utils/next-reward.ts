@@ -1,5 +1,5 @@
-import { rewardProgress } from '../../utils/reward-view';
-import type { Reward } from '../../utils/types';
+import { rewardProgress } from './reward-view';
+import type { Reward } from './types';
 
 /**
  * The reward the panelist is closest to without affording it yet, for "800 points to Greenleaf
