@@ -4,7 +4,7 @@ import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../ut
 import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { currentGeneration, isCurrent, markWritten } from './generation';
-import { balanceNow, claimedIds, firstCheck, stopShowing, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
+import { balanceNow, claimedIds, firstCheck, showInstead, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
 import { claimRedemptions } from './redemption-match';
 import { ambiguous, fail, toAppError } from './result';
 import { refreshHistory } from './sync';
@@ -38,12 +38,10 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
       state: 'pending',
     };
     if (!isCurrent(gen)) throw staleSession();
-    // The outcome the ledger shows now is replaced: an unknown one is still checked on its own,
-    // a settled one keeps its claim on the redemption it found.
-    if (previous) await stopShowing(previous);
     // Written before the request: if the worker stops mid-request, the next start finds this
-    // entry and checks the history instead of resending.
-    await ledgerItem.setValue(entry);
+    // entry and checks the history instead of resending. The outcome shown until now is replaced:
+    // an unknown one is still checked on its own, a settled one keeps its claim.
+    if (!(await showInstead(entry))) fail(busyError());
     let error: AppError | null = null;
     try {
       await api.redeem(rewardId);
@@ -140,12 +138,9 @@ export async function reconcilePendingRedemption(): Promise<void> {
   await scheduleChecks();
 }
 
+/** Closing the card does not end the checks: an unknown outcome is still owed to the panelist. */
 export async function dismissRedemption(): Promise<null> {
-  const entry = await ledgerItem.getValue();
-  if (!entry || entry.state === 'pending') return null;
-  // Closing the card does not end the checks: the outcome is still owed to the panelist.
-  await stopShowing(entry);
-  await ledgerItem.setValue(null);
+  await showInstead(null);
   return null;
 }
 

@@ -78,14 +78,21 @@ export function serial<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * An outcome the ledger stops showing (another redemption started, the card was closed): an
- * unknown one is still checked until it settles; a settled one is kept among the recent outcomes,
- * so the redemption it claimed is never claimed again.
+ * The ledger shows `next` instead of its entry (another redemption started, or null: the card was
+ * closed). The entry it stops showing is taken as it is at that moment, in the queue the checks
+ * use, so a check that settled it a moment ago is not undone by an older copy: an unknown one is
+ * still checked until it settles; a settled one is kept among the recent outcomes, so the
+ * redemption it claimed is never claimed again. A pending entry is never replaced.
  */
-export function stopShowing(entry: LedgerEntry): Promise<void> {
+export function showInstead(next: LedgerEntry | null): Promise<boolean> {
   return serial(async () => {
-    if (entry.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), entry]);
-    else if (entry.state !== 'pending') await settledItem.setValue([...(await settledItem.getValue()), entry].slice(-SETTLED_KEPT));
+    const shown = await ledgerItem.getValue();
+    if (shown?.state === 'pending') return false;
+    if (shown?.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), shown]);
+    else if (shown) await settledItem.setValue([...(await settledItem.getValue()), shown].slice(-SETTLED_KEPT));
+    await ledgerItem.setValue(next);
+    if (shown?.state === 'unknown') await scheduleChecks();
+    return true;
   });
 }
 
