@@ -28,9 +28,9 @@ export default defineConfig({
   manifest: (env) => {
     const settings = buildSettings(process.env, env.mode);
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
-    // The token endpoint is called by the background like the API, so its origin is granted too.
-    const tokenOrigin = settings.oauth.tokenEndpoint ? hostPermissionPattern(settings.oauth.tokenEndpoint) : undefined;
-    const hosts = [...new Set([apiOrigin, tokenOrigin].filter((o): o is string => !!o))];
+    // The token and revocation endpoints are called by the background like the API, so their origins are granted too.
+    const oauthOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map(hostPermissionPattern);
+    const hosts = [...new Set([apiOrigin, ...oauthOrigins].filter((o): o is string => !!o))];
     return {
       name: settings.panelName,
       description: `${settings.panelName}: __MSG_extDescription__`,
