@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../utils/api/body-limit';
 import { settings } from '../../utils/settings';
 
 /**
@@ -30,7 +31,12 @@ const TOKEN_TIMEOUT_MS = 10_000;
 export function tokenRequestOptions(endpoint = settings.oauth.tokenEndpoint): oauth.TokenEndpointRequestOptions {
   const { hostname, protocol } = new URL(endpoint);
   const loopback = protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
-  return { [oauth.allowInsecureRequests]: loopback, signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS) };
+  return {
+    [oauth.allowInsecureRequests]: loopback,
+    // Its answers are read here, with a size limit, before oauth4webapi parses them.
+    [oauth.customFetch]: limitedFetch(MAX_OAUTH_BODY_BYTES),
+    signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+  };
 }
 
 export function tokenOrigin(): string {
