@@ -19,7 +19,16 @@ import { background } from './fake-background';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
-vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
+vi.mock('../../utils/sanitize', () => ({
+  sanitizeHtml: async (html: string) => {
+    const template = document.createElement('template');
+    template.innerHTML = `<div data-sanitized="">${html}</div>`;
+    return template.content;
+  },
+}));
+/** What the details show of the reward HTML: each field sits in a shadow root of its own. */
+const inHtmlBoxes = (root: ParentNode, selector: string) =>
+  [...root.querySelectorAll('.html')].flatMap((box) => [...(box.shadowRoot?.querySelectorAll(selector) ?? [])]);
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -185,13 +194,13 @@ describe('reward list', () => {
     expect(panel.hidden).toBe(true);
 
     await click(toggle);
-    await waitFor(() => expect(panel.querySelectorAll('[data-sanitized]')).toHaveLength(4));
+    await waitFor(() => expect(inHtmlBoxes(panel, '[data-sanitized]')).toHaveLength(4));
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(panel.hidden).toBe(false);
     for (const heading of ['Description', 'How to redeem', 'Terms', 'Disclaimer']) {
       expect(getByRole(panel, 'heading', heading)).toBeTruthy();
     }
-    expect(panel.textContent).toContain('Spend it anywhere.');
+    expect(inHtmlBoxes(panel, '[data-sanitized]')[0]?.textContent).toBe('Spend it anywhere.');
     expect(panel.textContent).toContain('Value: $5.00–$100.00');
     expect(panel.textContent).toMatch(/Usable in: United States, Canada/);
 

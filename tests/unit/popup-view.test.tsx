@@ -11,7 +11,16 @@ import { background } from './fake-background';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
-vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
+vi.mock('../../utils/sanitize', () => ({
+  sanitizeHtml: async (html: string) => {
+    const template = document.createElement('template');
+    template.innerHTML = `<div data-sanitized="">${html}</div>`;
+    return template.content;
+  },
+}));
+/** What the details show of the reward HTML: each field sits in a shadow root of its own. */
+const inHtmlBoxes = (root: ParentNode, selector: string) =>
+  [...root.querySelectorAll('.html')].flatMap((box) => [...(box.shadowRoot?.querySelectorAll(selector) ?? [])]);
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -124,7 +133,7 @@ describe('popup view (popup)', () => {
     const root = mount();
     await waitFor(() => getByText(root, 'Card 01'));
     click(getByRole(root, 'button', 'Details for Card 01'));
-    await vi.waitFor(() => expect(root.querySelector('[data-sanitized]')?.textContent).toContain('About it'));
+    await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'));
   });
 
   it('an absent catalogue is not shown from a view left behind', async () => {
