@@ -4,20 +4,19 @@
  * loads nothing from a third party, and an origin granted on Connect is given back on Disconnect.
  * A second server on 127.0.0.1 stands for the third party and counts what reaches it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
 import type Browser from 'webextension-polyfill';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
+import { addAndWatch, probe, startThirdParty, type ThirdParty } from './third-party';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const PANEL_IMAGE = '/__probe/panel-image.png';
 
-let thirdParty: Server;
-let hits: string[] = [];
+let party: ThirdParty;
+/** The third party's address. */
 let third: string;
 let sandbox: Sandbox;
 let ff: FirefoxSession;
@@ -25,12 +24,8 @@ let ff: FirefoxSession;
 type InPage = { browser: Browser.Browser };
 
 beforeAll(async () => {
-  thirdParty = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => thirdParty.listen(0, '127.0.0.1', resolve));
-  third = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
+  party = await startThirdParty();
+  third = party.url;
   sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
   const [coffee, ...others] = sandbox.state.rewards;
   const description =
@@ -43,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ff?.close();
   await sandbox?.close();
-  await new Promise<void>((resolve) => thirdParty.close(() => resolve()));
+  await party?.close();
 });
 
 async function connect(url: string): Promise<void> {
@@ -59,18 +54,7 @@ async function connect(url: string): Promise<void> {
 
 const grantedOrigins = (page: Page) => page.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins ?? []);
 
-/** Adds `html` to the page; the policy violations and third-party hits that follow. */
-async function probe(page: Page, html: string): Promise<{ violations: string[]; hits: string[] }> {
-  const before = hits.length;
-  const violations = await page.evaluate(async (markup) => {
-    const seen: string[] = [];
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${new URL(e.blockedURI).pathname}`));
-    document.body.insertAdjacentHTML('beforeend', markup);
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    return seen;
-  }, html);
-  return { violations, hits: hits.slice(before) };
-}
+const add = (page: Page, html: string) => probe(party, () => page.evaluate(addAndWatch, html));
 
 test('an origin allowed on Connect is given back on Disconnect; the build’s own stays', async () => {
   await connect(sandbox.url.replace('127.0.0.1', 'localhost'));
@@ -86,19 +70,19 @@ test('an origin allowed on Connect is given back on Disconnect; the build’s ow
 test('the manifest’s policy refuses media; the popup’s, added before reward HTML, refuses images from anywhere but the panel and the catalogue', async () => {
   await connect(sandbox.url);
   const options = await ff.openPage('options.html');
-  expect(await probe(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`)).toEqual({
+  expect(await add(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`)).toEqual({
     violations: ['media-src /static-video'],
     hits: ['/static-img'],
   });
   await options.close();
 
-  hits = [];
+  party.hits.length = 0;
   const popup = await ff.openPage('popup.html');
   await popup.locator(byLabel(`Details for ${COFFEE}`, 'button')).click();
   const show = byLabel(`Show images from 127.0.0.1:${E2E_SANDBOX_PORT}`, 'button');
   await popup.waitForSelector(show);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  expect(hits).toEqual([]);
+  expect(party.hits).toEqual([]);
   expect(sandbox.requests.filter((r) => r.path === PANEL_IMAGE)).toHaveLength(0);
   expect(await popup.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => (m as HTMLMetaElement).content)).toBe(
     `img-src 'self' data: ${sandbox.url} https://images.sandbox.invalid; media-src 'none'`,
@@ -106,7 +90,7 @@ test('the manifest’s policy refuses media; the popup’s, added before reward 
 
   await popup.locator(show).click();
   await expect.poll(() => sandbox.requests.filter((r) => r.path === PANEL_IMAGE).length).toBeGreaterThan(0);
-  expect(await probe(popup, `<img src="${third}/after-details">`)).toEqual({ violations: ['img-src /after-details'], hits: [] });
-  expect(hits).toEqual([]);
+  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({ violations: ['img-src /after-details'], hits: [] });
+  expect(party.hits).toEqual([]);
   await popup.close();
 });

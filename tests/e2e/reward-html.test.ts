@@ -3,14 +3,13 @@
  * on 127.0.0.1 stands for a third party (a tracker, another brand's CDN) and counts every request
  * that reaches it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { axeViolations } from './axe';
 import { E2E_SANDBOX_PORT } from './config';
 import { launchExtension, type ExtensionSession } from './harness';
+import { addAndWatch, probe, startThirdParty, type ThirdParty } from './third-party';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const PANEL_IMAGE = '/__probe/panel-image.png';
@@ -23,8 +22,8 @@ const LOOK_ALIKE =
   '<dialog open>An open dialog</dialog><div popover="manual">A popover</div><marquee>News</marquee>' +
   `<p>${'A long description line. '.repeat(400)}</p>`;
 
-let thirdParty: Server;
-let hits: string[] = [];
+let party: ThirdParty;
+/** The third party's address. */
 let third: string;
 let sandbox: Sandbox;
 let ext: ExtensionSession;
@@ -46,12 +45,8 @@ function tracking(panel: string): string {
 }
 
 beforeAll(async () => {
-  thirdParty = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => thirdParty.listen(0, '127.0.0.1', resolve));
-  third = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
+  party = await startThirdParty();
+  third = party.url;
 
   sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
   const [coffee, ...others] = sandbox.state.rewards;
@@ -64,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ext?.close();
   await sandbox?.close();
-  await new Promise<void>((resolve) => thirdParty.close(() => resolve()));
+  await party?.close();
 });
 
 async function openDetails(): Promise<Page> {
@@ -143,11 +138,11 @@ test('reward HTML in the popup’s own class names cannot cover a control, and i
 });
 
 test('opening details sends nothing to a host other than the panel; the panel’s images load only when asked for', async () => {
-  hits = [];
+  party.hits.length = 0;
   const panelImage = () => sandbox.requests.filter((r) => r.path === PANEL_IMAGE).length;
   const popup = await openDetails();
   await popup.waitForTimeout(1000); // time for anything that slipped through to load
-  expect(hits).toEqual([]);
+  expect(party.hits).toEqual([]);
   expect(panelImage()).toBe(0);
 
   const show = popup.getByRole('button', { name: `Show images from 127.0.0.1:${E2E_SANDBOX_PORT}` });
@@ -160,28 +155,16 @@ test('opening details sends nothing to a host other than the panel; the panel’
   await expect.poll(() => popup.locator('.details .html').first().evaluate((h) => h.shadowRoot!.querySelectorAll('img').length)).toBe(0);
   expect(await popup.locator('.details .html').first().evaluate((h) => h.shadowRoot!.textContent)).toContain('Panel image');
   await popup.waitForTimeout(500);
-  expect(hits).toEqual([]);
+  expect(party.hits).toEqual([]);
   expect(await axeViolations(popup)).toEqual([]);
   await popup.close();
 });
 
 test('the content security policy: the manifest allows no media, the popup then allows images only from the panel and the catalogue', async () => {
-  /** Adds `html` to the page and reports the policy violations and third-party hits that follow. */
-  const probe = async (page: Page, html: string) => {
-    const before = hits.length;
-    const violations = await page.evaluate(async (markup) => {
-      const seen: string[] = [];
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${new URL(e.blockedURI).pathname}`));
-      document.body.insertAdjacentHTML('beforeend', markup);
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      return seen;
-    }, html);
-    return { violations, hits: hits.slice(before) };
-  };
-
+  const add = (page: Page, html: string) => probe(party, () => page.evaluate(addAndWatch, html));
   const options = await ext.openPage('options.html');
   // The manifest's policy: images from where a panel may be (the third party counts, on 127.0.0.1), no media at all.
-  expect(await probe(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`)).toEqual({
+  expect(await add(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`)).toEqual({
     violations: ['media-src /static-video'],
     hits: ['/static-img'],
   });
@@ -195,6 +178,6 @@ test('the content security policy: the manifest allows no media, the popup then 
   const popup = await openDetails();
   const policy = await popup.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(policy).toBe(`img-src 'self' data: ${sandbox.url} https://images.sandbox.invalid; media-src 'none'`);
-  expect(await probe(popup, `<img src="${third}/after-details">`)).toEqual({ violations: ['img-src /after-details'], hits: [] });
+  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({ violations: ['img-src /after-details'], hits: [] });
   await popup.close();
 });

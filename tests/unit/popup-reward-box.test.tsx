@@ -13,17 +13,9 @@ import { RewardDetails } from '../../components/popup/RewardDetails';
 import { splitHtml } from '../../utils/reward-html';
 import { rewardHtmlItem, sessionItem } from '../../utils/storage-items';
 import { click, CONNECTED, getByRole, giftCard, waitFor } from './popup-fixtures';
+import { inert, inHtmlBoxes } from './sanitize-stub';
 
-vi.mock('../../utils/sanitize', () => ({
-  sanitizeHtml: async (html: string) => inert(html),
-}));
-
-/** Markup as DOMPurify returns it: a fragment of a document that loads nothing. */
-function inert(html: string): DocumentFragment {
-  const template = document.createElement('template');
-  template.innerHTML = html;
-  return template.content;
-}
+vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 const ALLOWED = new Set(['https://img.example', 'https://panel.example']);
 
@@ -122,7 +114,7 @@ describe('the details view', () => {
     const policy = document.querySelector<HTMLMetaElement>('meta[http-equiv="Content-Security-Policy"]')!.content;
     expect(policy).toBe("img-src 'self' data: https://panel.example https://img.example https://cdn.other.example; media-src 'none'");
 
-    const [description, terms] = [...container.querySelectorAll('.html')].map((b) => b.shadowRoot!);
+    const [description, terms] = inHtmlBoxes(container, 'div[data-sanitized]');
     expect(description!.querySelector('h5')?.textContent).toBe('Coffee');
     expect(description!.querySelectorAll('img')).toHaveLength(0);
     expect(description!.textContent).toContain('A cup');

@@ -8,19 +8,11 @@ import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, reward
 import type { Reward } from '../../utils/types';
 import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 import { background } from './fake-background';
+import { inHtmlBoxes } from './sanitize-stub';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
-vi.mock('../../utils/sanitize', () => ({
-  sanitizeHtml: async (html: string) => {
-    const template = document.createElement('template');
-    template.innerHTML = `<div data-sanitized="">${html}</div>`;
-    return template.content;
-  },
-}));
-/** What the details show of the reward HTML: each field sits in a shadow root of its own. */
-const inHtmlBoxes = (root: ParentNode, selector: string) =>
-  [...root.querySelectorAll('.html')].flatMap((box) => [...(box.shadowRoot?.querySelectorAll(selector) ?? [])]);
+vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 beforeEach(() => {
   fakeBrowser.reset();
