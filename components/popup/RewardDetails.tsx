@@ -22,7 +22,7 @@ const SECTIONS: ReadonlyArray<readonly [MessageKey, (r: Reward) => string | unde
   ['detailsDisclaimer', (r: Reward) => r.meta_data?.disclaimer],
 ];
 
-interface Shown {
+interface Prepared {
   sections: Array<[MessageKey, PreparedHtml]>;
   /** Origins images are held back from, each once. */
   held: string[];
@@ -44,7 +44,7 @@ async function imagePolicyFor(html: { imageOrigins?: string[] } | null): Promise
  * reward's Redeem button, so a panelist who read to the end need not scroll back.
  */
 export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: ComponentChildren }) {
-  const [html, setHtml] = useState<Shown | null>(null);
+  const [html, setHtml] = useState<Prepared | null>(null);
   const [failed, setFailed] = useState(false);
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => {
