@@ -1,6 +1,7 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { buildSettings, signInConfigured } from './utils/build-settings';
+import { EXTENSION_PAGES_CSP } from './utils/content-policy';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
@@ -28,9 +29,9 @@ export default defineConfig({
   manifest: (env) => {
     const settings = buildSettings(process.env, env.mode);
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
-    // The token endpoint is called by the background like the API, so its origin is granted too.
-    const tokenOrigin = settings.oauth.tokenEndpoint ? hostPermissionPattern(settings.oauth.tokenEndpoint) : undefined;
-    const hosts = [...new Set([apiOrigin, tokenOrigin].filter((o): o is string => !!o))];
+    // The token and revocation endpoints are called by the background like the API, so their origins are granted too.
+    const oauthOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map(hostPermissionPattern);
+    const hosts = [...new Set([apiOrigin, ...oauthOrigins].filter((o): o is string => !!o))];
     return {
       name: settings.panelName,
       description: `${settings.panelName}: __MSG_extDescription__`,
@@ -47,6 +48,9 @@ export default defineConfig({
       // in", `notifications` (issue 11) when they turn notifications on. Firefox cannot make
       // `identity` optional (see the README).
       optional_permissions: env.manifestVersion === 2 ? [...OPTIONAL_HOSTS, ...OPTIONAL_APIS] : ['identity', ...OPTIONAL_APIS],
+      // Images only from the extension, data: and where a panel may be, no media (utils/content-policy.ts).
+      // WXT writes it as MV2's plain string for Firefox.
+      content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
         default_title: settings.panelName,

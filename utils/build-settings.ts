@@ -26,6 +26,8 @@ export interface OAuthSettings {
   scopes: string;
   /** Compared with an `iss` the server returns (RFC 9207); defaults to the authorization endpoint's origin. */
   issuer: string;
+  /** Token revocation (RFC 7009): Disconnect ends the sign-in's refresh token there; empty: only forgotten locally. */
+  revocationEndpoint: string;
 }
 
 /** Sign-in is offered when the operator set the endpoints, the client id and the API base URL. */
@@ -49,6 +51,7 @@ function oauthSettings(env: Env): OAuthSettings {
     clientId: env.PANEL_OAUTH_CLIENT_ID ?? '',
     scopes: env.PANEL_OAUTH_SCOPES ?? '',
     issuer: env.PANEL_OAUTH_ISSUER ?? origin,
+    revocationEndpoint: env.PANEL_OAUTH_REVOCATION_ENDPOINT ?? '',
   };
 }
 

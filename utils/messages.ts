@@ -16,8 +16,8 @@ export interface ProtocolMap {
   getSession(): Result<SessionInfo>;
   /** Checks the token with a real API call before storing it. */
   connect(data: { baseUrl: string; token: string }): Result<SessionInfo>;
-  /** Removes the token and every cached panelist data. */
-  disconnect(): Result<SessionInfo>;
+  /** Removes the token and every cached panelist data, and ends a sign-in at the panel where it can. */
+  disconnect(): Result<Disconnected>;
   refreshRewards(data: { force: boolean }): Result<null>;
   /**
    * Redeems once; refused with `busy` while another redemption is pending, and with `unsettled`
@@ -44,5 +44,8 @@ export interface ProtocolMap {
   /** Sets the account's goal to a reward of the catalogue; `null` removes it. */
   setGoal(data: { rewardId: number | null }): Result<Goal | null>;
 }
+
+/** Disconnect's answer: the session now, and whether the panel could not be told to end the sign-in. */
+export type Disconnected = SessionInfo & { revocationFailed?: boolean };
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

@@ -1,3 +1,4 @@
+import { imageOrigin } from './content-policy';
 import type { Reward, RewardMeta } from './types';
 
 /** The providers' HTML fields: most of a reward's size, and only the details view shows them. */
@@ -14,6 +15,24 @@ export interface RewardHtml {
   sets: Array<Partial<Record<HtmlField, number>>>;
   /** Reward id → index in `sets`. */
   byReward: Record<number, number>;
+  /**
+   * Origins the catalogue's own images come from: with the panel's, the only ones the details
+   * allow images from (utils/content-policy.ts). Absent in a cache written before issue 18.
+   */
+  imageOrigins?: string[];
+}
+
+/** Origins of every reward's image (`image_url`, `meta_data.image_url`, `meta_data.image_urls`) a policy may name. */
+export function rewardImageOrigins(rewards: readonly Reward[]): string[] {
+  const origins = new Set<string>();
+  for (const reward of rewards) {
+    const meta = reward.meta_data;
+    for (const url of [reward.image_url, meta?.image_url, ...Object.values(meta?.image_urls ?? {})]) {
+      const origin = imageOrigin(typeof url === 'string' ? url : null);
+      if (origin) origins.add(origin);
+    }
+  }
+  return [...origins];
 }
 
 export function withoutHtml(reward: Reward): Reward {
@@ -45,7 +64,7 @@ export function splitHtml(rewards: readonly Reward[]): { rewards: Reward[]; html
     }
     return withoutHtml(reward);
   });
-  return { rewards: plain, html: { texts, sets, byReward } };
+  return { rewards: plain, html: { texts, sets, byReward, imageOrigins: rewardImageOrigins(rewards) } };
 }
 
 /** The reward with its HTML back, from the stored texts; as it is when it still carries its own. */

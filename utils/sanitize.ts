@@ -3,15 +3,31 @@ import type { Config, DOMPurify } from 'dompurify';
 /**
  * Reward HTML fields come from a third-party catalogue (design §9). DOMPurify is imported
  * lazily so only the details view pays for it, not the popup's first chunk.
+ *
+ * What survives is text, links and plain structure, and nothing that reaches outside its box
+ * (issue 18): no `class`, `id` or `style` to borrow the page's own look, no element that loads
+ * something by being there (media, `srcset`, `poster`, `background`; `<img>` is held back by the
+ * details view, components/popup/reward-box.ts), nothing that sits above the page (dialogs,
+ * popovers), takes focus first (`tabindex`) or claims to be one of the extension's controls (`role`,
+ * `aria-*`).
  */
-
 const CONFIG: Config = {
   // Reward texts are plain HTML: SVG and MathML only widen what a hostile catalogue could try.
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ['style', 'form', 'input', 'button', 'select', 'textarea', 'option', 'iframe', 'object', 'embed'],
-  FORBID_ATTR: ['style', 'formaction', 'action'],
+  FORBID_TAGS: [
+    'style', 'form', 'input', 'button', 'select', 'textarea', 'option', 'iframe', 'object', 'embed',
+    'audio', 'video', 'source', 'track', 'picture', 'dialog', 'marquee', 'slot',
+  ],
+  FORBID_ATTR: [
+    'style', 'class', 'id', 'formaction', 'action', 'srcset', 'sizes', 'poster', 'background',
+    'popover', 'popovertarget', 'popovertargetaction', 'command', 'commandfor', 'tabindex', 'role',
+    'slot', 'part', 'exportparts', 'autoplay',
+  ],
   ALLOW_DATA_ATTR: false,
-  RETURN_TRUSTED_TYPE: false,
+  ALLOW_ARIA_ATTR: false,
+  // A fragment of DOMPurify's own inert document: nothing in it loads before the details view
+  // has held its images back.
+  RETURN_DOM_FRAGMENT: true,
 };
 
 let instance: Promise<DOMPurify> | undefined;
@@ -33,7 +49,7 @@ function purifier(): Promise<DOMPurify> {
   return instance;
 }
 
-export async function sanitizeHtml(html: string): Promise<string> {
+export async function sanitizeHtml(html: string): Promise<DocumentFragment> {
   const purify = await purifier();
-  return purify.sanitize(html, CONFIG) as string;
+  return purify.sanitize(html, CONFIG) as unknown as DocumentFragment;
 }

@@ -24,7 +24,7 @@ export function ConnectionSection() {
     status.value = '';
     alert.value = '';
     const result = await ask(() => sendMessage('disconnect', undefined));
-    if (result.ok) status.value = t('disconnected');
+    if (result.ok) status.value = result.data.revocationFailed ? t('disconnectedNotEnded', settings.panelName) : t('disconnected');
     else alert.value = errorText(result.error, t('stepDisconnectAgain'));
   }
 

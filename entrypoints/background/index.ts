@@ -5,6 +5,7 @@ import { updateBadge, watchBadge } from './badge';
 import { watchBalance } from './balance-history';
 import { watchNotifications } from './notifications';
 import { registerHandlers } from './handlers';
+import { settleHostAccess } from './host-access';
 import { historyItem } from '../../utils/storage-items';
 import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
@@ -22,6 +23,10 @@ export default defineBackground(() => {
   watchNotifications();
   // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
   historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
+  // No page can be half-way through Connect when the browser or the extension starts: what a page
+  // was granted and never used is given back (host-access.ts).
+  browser.runtime.onStartup.addListener(() => void settleHostAccess());
+  browser.runtime.onInstalled.addListener(() => void settleHostAccess());
 
   void ensureRefreshScheduled();
   void updateBadge();

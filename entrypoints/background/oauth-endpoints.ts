@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../utils/api/body-limit';
 import { settings } from '../../utils/settings';
 
 /**
@@ -7,8 +8,13 @@ import { settings } from '../../utils/settings';
  * keep a secret, which is what PKCE is for (RFC 8252 §8.1).
  */
 export function authorizationServer(): oauth.AuthorizationServer {
-  const { issuer, authorizationEndpoint, tokenEndpoint } = settings.oauth;
-  return { issuer, authorization_endpoint: authorizationEndpoint, token_endpoint: tokenEndpoint };
+  const { issuer, authorizationEndpoint, tokenEndpoint, revocationEndpoint } = settings.oauth;
+  return {
+    issuer,
+    authorization_endpoint: authorizationEndpoint,
+    token_endpoint: tokenEndpoint,
+    ...(revocationEndpoint ? { revocation_endpoint: revocationEndpoint } : {}),
+  };
 }
 
 export function oauthClient(): oauth.Client {
@@ -18,11 +24,19 @@ export function oauthClient(): oauth.Client {
 /** Same time-out as an API call: a token answer that does not come is a network failure. */
 const TOKEN_TIMEOUT_MS = 10_000;
 
-/** Options for every token endpoint request; plain http only on this machine (the sandbox), as for the API. */
-export function tokenRequestOptions(): oauth.TokenEndpointRequestOptions {
-  const { hostname, protocol } = new URL(settings.oauth.tokenEndpoint);
+/**
+ * Options for every request to the token endpoint (or, given, the revocation endpoint); plain http
+ * only on this machine (the sandbox), as for the API.
+ */
+export function tokenRequestOptions(endpoint = settings.oauth.tokenEndpoint): oauth.TokenEndpointRequestOptions {
+  const { hostname, protocol } = new URL(endpoint);
   const loopback = protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
-  return { [oauth.allowInsecureRequests]: loopback, signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS) };
+  return {
+    [oauth.allowInsecureRequests]: loopback,
+    // Its answers are read here, with a size limit, before oauth4webapi parses them.
+    [oauth.customFetch]: limitedFetch(MAX_OAUTH_BODY_BYTES),
+    signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+  };
 }
 
 export function tokenOrigin(): string {

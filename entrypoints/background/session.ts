@@ -12,6 +12,7 @@ import {
   type SessionInfo,
 } from '../../utils/storage-items';
 import { checkBaseUrl } from '../../utils/base-url';
+import type { Disconnected } from '../../utils/messages';
 import { staleSession } from './api';
 import { httpTuning } from './http-tuning';
 import { credentialsItem, type Credentials } from './credentials';
@@ -19,6 +20,8 @@ import { isCurrent, nextGeneration } from './generation';
 import { rewardsWriter } from './popup-view';
 import { fail } from './result';
 import { keepGoalFor } from './goal';
+import { settleHostAccess, usingHostAccess } from './host-access';
+import { revokeRefreshToken } from './revoke';
 import { announceStored, loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
 
 export async function getSession(): Promise<SessionInfo> {
@@ -34,7 +37,7 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
   if (!token) fail(appError('invalid_input', t('errTokenEmpty'), { field: 'token' }));
   if (/\s/.test(token)) fail(appError('invalid_input', t('errTokenSpaces'), { field: 'token' }));
 
-  return storeCheckedSession({ baseUrl, token }, origin);
+  return usingHostAccess(origin, () => storeCheckedSession({ baseUrl, token }, origin));
 }
 
 /**
@@ -54,6 +57,8 @@ export async function storeCheckedSession(credentials: Credentials, origin: stri
   await clearPanelistData({ keepDraft: sameAccount(previous, previousSession, credentials) });
   if (!isCurrent(gen)) throw staleSession();
   await credentialsItem.setValue(credentials);
+  // A sign-in this one replaces is ended at the panel too, not only forgotten here.
+  void revokeRefreshToken(previous);
   const session: SessionInfo = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
   if (!isCurrent(gen)) throw staleSession();
   await sessionItem.setValue(session);
@@ -77,12 +82,18 @@ function sameAccount(previous: Credentials | null, session: SessionInfo, next: C
   return previous.token === next.token || session.rejected;
 }
 
-export async function disconnect(): Promise<SessionInfo> {
+/**
+ * Forgets the credentials and everything of the account, gives back the panel's host access, then
+ * ends a sign-in's refresh token at the panel (revoke.ts); says when the panel could not be told.
+ */
+export async function disconnect(): Promise<Disconnected> {
   nextGeneration();
+  const previous = await credentialsItem.getValue();
   await credentialsItem.removeValue();
   await clearPanelistData({ keepDraft: false, announce: false });
   await sessionItem.setValue(DISCONNECTED);
-  return DISCONNECTED;
+  await settleHostAccess();
+  return (await revokeRefreshToken(previous)) === 'failed' ? { ...DISCONNECTED, revocationFailed: true } : DISCONNECTED;
 }
 
 /**

@@ -7,6 +7,7 @@ import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import type { SessionInfo } from '../../utils/storage-items';
 import { authorizationServer, oauthClient, tokenRequestOptions } from './oauth-endpoints';
+import { usingHostAccess } from './host-access';
 import { fail } from './result';
 import { storeCheckedSession } from './session';
 import { credentialsFrom, tokenEndpointError } from './tokens';
@@ -63,7 +64,7 @@ export async function signIn(): Promise<SessionInfo> {
   } catch (error) {
     fail(tokenEndpointError(error, 'sign-in', [params.get('code') ?? '', verifier]));
   }
-  return storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true });
+  return usingHostAccess(api.origin, () => storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }));
 }
 
 /**

@@ -1,8 +1,9 @@
 import * as oauth from 'oauth4webapi';
 import { createPanelApi, ENDPOINTS, type PanelApi } from '../../utils/api/client';
+import { BodyTooLargeError, sizeText } from '../../utils/api/body-limit';
 import { redact } from '../../utils/api/http';
 import { AppErrorException, appError, type AppError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
+import { t, uiLocale } from '../../utils/i18n';
 import { credentialsItem, type Credentials } from './credentials';
 import { httpTuning } from './http-tuning';
 import { authorizationServer, oauthClient, tokenOrigin, tokenRequestOptions } from './oauth-endpoints';
@@ -95,6 +96,7 @@ export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', s
   const origin = tokenOrigin();
   const status = error instanceof oauth.ResponseBodyError ? error.status : error instanceof oauth.OperationProcessingError && error.cause instanceof Response ? error.cause.status : undefined;
   const endpoint = 'token';
+  if (error instanceof BodyTooLargeError) return appError('unexpected', t('errSignInTooLarge', origin, sizeText(error.limit, uiLocale())), { endpoint });
   if (status !== undefined && status >= 400 && status < 500) {
     if (stage === 'renew') return appError('unauthorized', t('errSignInAgain'), { status: 401, endpoint });
     const code = error instanceof oauth.ResponseBodyError && /^[a-z_]{1,40}$/.test(error.error) ? error.error : `HTTP ${status}`;

@@ -73,6 +73,8 @@ test('closing the sign-in window is explained', async () => {
   const options = await ff.openPage('options.html');
   await options.locator(byLabel('Disconnect', 'button')).click();
   await options.locator(byLabel('Yes, disconnect', 'button')).click();
+  // The sign-in was ended at the panel's revocation endpoint too (issue 18).
+  await expect.poll(() => sandbox.oauth.revocations).toEqual(['refresh_token']);
   const opened = signInWindow();
   await options.locator(byLabel('Sign in to Panel Rewards', 'button')).click();
   await (await opened).close();

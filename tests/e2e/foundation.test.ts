@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { EXTENSION_PAGES_CSP } from '../../utils/content-policy';
 import { launchExtension, type ExtensionSession } from './harness';
 
 let ext: ExtensionSession;
@@ -35,4 +36,5 @@ test('the release manifest asks only for storage, alarms, idle and the configure
   expect(manifest.optional_permissions).toEqual(['identity', 'notifications']);
   expect(manifest).not.toHaveProperty('content_scripts');
   expect(manifest).not.toHaveProperty('externally_connectable');
+  expect(manifest.content_security_policy).toEqual({ extension_pages: EXTENSION_PAGES_CSP });
 });

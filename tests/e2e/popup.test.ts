@@ -215,7 +215,8 @@ test('details show sanitized HTML: no script, handlers or javascript: links; lin
   await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
   await popup.getByRole('heading', { name: 'Description' }).waitFor();
 
-  const html = await popup.locator('.details .html').first().innerHTML();
+  // The field sits in a shadow root of its own, after that root's own styles (issue 18).
+  const html = await popup.locator('.details .html').first().evaluate((box) => box.shadowRoot?.lastElementChild?.innerHTML ?? '');
   expect(html).toContain('<b>coffee</b>');
   expect(html).not.toMatch(/<script|onerror|javascript:|<form|<input|<style/i);
   const link = popup.getByRole('link', { name: 'terms', exact: true });

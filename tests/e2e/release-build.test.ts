@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { SANDBOX_DEV_URL } from '../../utils/build-settings';
+import { EXTENSION_PAGES_CSP } from '../../utils/content-policy';
 import { SANDBOX_TOKEN } from '../sandbox/server';
 
 /** README, "Permissions": what a panelist may grant on "Connect", never at install. */
@@ -93,6 +94,13 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
     id: 'panel-rewards@panelist.example',
     data_collection_permissions: { required: ['none'] },
   });
+
+  // Images only from the extension, data: and where a panel may be, and no media (issue 18); MV2's policy is a string.
+  expect(chrome.content_security_policy).toEqual({ extension_pages: EXTENSION_PAGES_CSP });
+  expect(firefox.content_security_policy).toBe(EXTENSION_PAGES_CSP);
+  expect(EXTENSION_PAGES_CSP).toBe(
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-src 'none'; img-src 'self' data: https: http://localhost:* http://127.0.0.1:*; media-src 'none'",
+  );
 
   for (const m of [chrome, firefox]) {
     expect(m).not.toHaveProperty('content_scripts');

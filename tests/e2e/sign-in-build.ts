@@ -18,6 +18,7 @@ export function signInBuild(browser: 'chrome' | 'firefox'): string {
     PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${url}${OAUTH_PATHS.authorize}`,
     PANEL_OAUTH_TOKEN_ENDPOINT: `${url}${OAUTH_PATHS.token}`,
     PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
+    PANEL_OAUTH_REVOCATION_ENDPOINT: `${url}${OAUTH_PATHS.revocation}`,
   };
   execFileSync('npx', ['wxt', 'build', '--browser', browser], { stdio: ['ignore', 'ignore', 'inherit'], env });
   return dir;

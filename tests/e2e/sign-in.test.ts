@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, expect, test } from 'vitest';
-import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
+import { SANDBOX_CLIENT_ID, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { axeViolations } from './axe';
 import { control, requestCount, stored } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
@@ -63,6 +63,18 @@ test('a panelist signs in with e-mail and password, allows access, and the popup
   const credentials = await stored<{ refreshToken?: string; token: string }>(ext, 'credentials');
   expect(credentials?.refreshToken).toBeTruthy();
   expect(await stored<{ signedIn?: boolean }>(ext, 'session')).toMatchObject({ connected: true, signedIn: true });
+
+  // Disconnect ends the sign-in at the panel's revocation endpoint too (issue 18), not only here.
+  await options.getByRole('button', { name: 'Disconnect' }).click();
+  await options.getByRole('button', { name: 'Yes, disconnect' }).click();
+  await options.getByRole('status').filter({ hasText: /^Disconnected\./ }).waitFor();
+  expect(ext.sandbox.oauth.revocations).toEqual(['refresh_token']);
+  expect(await stored(ext, 'credentials')).toBeFalsy();
+  const refresh = await fetch(`${ext.sandbox.url}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: credentials!.refreshToken! }),
+  });
+  expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
 });
 
 test('closing the sign-in window, denying access or an unreachable panel is explained, and nothing is stored', async () => {

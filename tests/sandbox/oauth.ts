@@ -1,7 +1,7 @@
 /**
  * What a panel operator's authorization server does, for the sandbox: the authorization code flow
- * with PKCE (RFC 6749 §4.1, RFC 7636 S256 only), refresh tokens rotated on every use, and the
- * standard error bodies (RFC 6749 §5.2). Access tokens it issues are accepted by the panel API
+ * with PKCE (RFC 6749 §4.1, RFC 7636 S256 only), refresh tokens rotated on every use, token
+ * revocation (RFC 7009) and the standard error bodies (RFC 6749 §5.2). Access tokens it issues are accepted by the panel API
  * until they expire. Test controls live in oauth-control.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ export const SANDBOX_CLIENT_ID = 'panel-rewards-extension';
 export const SANDBOX_EMAIL = 'panelist@sandbox.example';
 export const SANDBOX_PASSWORD = 'sandbox-password-42';
 
-export const OAUTH_PATHS = { authorize: '/oauth/authorize', decision: '/oauth/decision', token: '/oauth/token' } as const;
+export const OAUTH_PATHS = { authorize: '/oauth/authorize', decision: '/oauth/decision', token: '/oauth/token', revocation: '/oauth/revocation' } as const;
 
 const CLIENT_NAME = 'Panel Rewards';
 const CODE_TTL_MS = 10 * 60_000;
@@ -72,11 +72,14 @@ export class OAuthServer {
   private refreshTokens = new Map<string, Grant>();
   private spent = new Map<string, string>();
   private revoked = new Set<string>();
+  /** What the revocation endpoint was asked to end, in order: which kind of token it turned out to be. */
+  readonly revocations: Array<'refresh_token' | 'access_token' | 'unknown'> = [];
 
   reset(): void {
     this.settings = { accessTokenTtlSeconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS, redirectUris: null };
     for (const store of [this.pending, this.codes, this.accessTokens, this.refreshTokens, this.spent]) store.clear();
     this.revoked.clear();
+    this.revocations.length = 0;
   }
 
   /** Whether the bearer token is an access token this server issued and that has not expired. */
@@ -97,8 +100,8 @@ export class OAuthServer {
     for (const issued of this.accessTokens.values()) this.revoked.add(issued.family);
   }
 
-  counts(): { accessTokens: number; refreshTokens: number } {
-    return { accessTokens: this.accessTokens.size, refreshTokens: this.refreshTokens.size };
+  counts(): { accessTokens: number; refreshTokens: number; revocations: number } {
+    return { accessTokens: this.accessTokens.size, refreshTokens: this.refreshTokens.size, revocations: this.revocations.length };
   }
 
   handle(req: ApiRequest): ApiResult {
@@ -107,6 +110,7 @@ export class OAuthServer {
     if (req.path === OAUTH_PATHS.authorize && req.method === 'POST') return this.signIn(form);
     if (req.path === OAUTH_PATHS.decision && req.method === 'POST') return this.decide(form);
     if (req.path === OAUTH_PATHS.token && req.method === 'POST') return this.token(form);
+    if (req.path === OAUTH_PATHS.revocation && req.method === 'POST') return this.revoke(form);
     return json(405, { error: 'invalid_request', error_description: `${req.method} is not allowed on ${req.path}` }, { Allow: req.path === OAUTH_PATHS.authorize ? 'GET, POST' : 'POST' });
   }
 
@@ -205,6 +209,31 @@ export class OAuthServer {
     this.refreshTokens.delete(presented);
     this.spent.set(presented, grant.family);
     return this.issue(grant);
+  }
+
+  /**
+   * RFC 7009: a public client identifies itself by `client_id`. A refresh token ends with its whole
+   * grant, access tokens included (§2.1); an access token ends alone. A token that is unknown,
+   * expired or already revoked is answered 200 all the same (§2.2), and `token_type_hint` only
+   * says where to look first, so it changes nothing here.
+   */
+  private revoke(form: URLSearchParams): ApiResult {
+    const clientId = form.get('client_id') ?? '';
+    if (clientId !== SANDBOX_CLIENT_ID) return oauthError(401, 'invalid_client', 'Unknown client.');
+    const token = form.get('token');
+    if (!token) return oauthError(400, 'invalid_request', 'The token to revoke is missing.');
+    const grant = this.refreshTokens.get(token);
+    if (grant && grant.clientId !== clientId) return oauthError(400, 'invalid_request', 'The token was issued to another client.');
+    if (grant) {
+      this.revoked.add(grant.family);
+      this.refreshTokens.delete(token);
+      this.revocations.push('refresh_token');
+    } else if (this.accessTokens.delete(token)) {
+      this.revocations.push('access_token');
+    } else {
+      this.revocations.push('unknown');
+    }
+    return { status: 200 };
   }
 
   private issue(grant: Grant): ApiResult {

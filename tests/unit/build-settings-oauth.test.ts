@@ -18,8 +18,11 @@ describe('sign-in build settings', () => {
       clientId: 'extension',
       scopes: 'panel offline_access',
       issuer: 'https://login.panel.example',
+      revocationEndpoint: '',
     });
     expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_ISSUER: 'https://id.example/' }, 'production').oauth.issuer).toBe('https://id.example/');
+    const revocation = 'https://login.panel.example/oauth/revoke';
+    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_REVOCATION_ENDPOINT: revocation }, 'production').oauth.revocationEndpoint).toBe(revocation);
   });
 
   it('offer sign-in only with both endpoints, the client id and the API base URL', () => {

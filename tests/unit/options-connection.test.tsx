@@ -213,6 +213,20 @@ describe('connected', () => {
     expect(container.querySelector('[role=status]')?.textContent).toMatch(/Disconnected/);
     expect(byLabel('Personal key').value).toBe('');
   });
+
+  it('says so when the panel could not be told to end the sign-in', async () => {
+    await sessionItem.setValue({ ...CONNECTED, signedIn: true });
+    handlers.disconnect = async () => {
+      await sessionItem.setValue(DISCONNECTED);
+      return { ok: true, data: { ...DISCONNECTED, revocationFailed: true } };
+    };
+    await mount();
+    await click(button('Disconnect'));
+    await click(button('Yes, disconnect'));
+    const status = container.querySelector('[role=status]')?.textContent ?? '';
+    expect(status).toMatch(/^Disconnected: nothing of your account is kept in this browser any more\. Test Panel could not be reached to end the sign-in there too/);
+    expect(status).toContain('remove this extension’s access in your account');
+  });
 });
 
 describe('build settings', () => {

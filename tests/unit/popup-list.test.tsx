@@ -16,10 +16,11 @@ import {
   wallet,
 } from './popup-fixtures';
 import { background } from './fake-background';
+import { inHtmlBoxes } from './sanitize-stub';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
-vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
+vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -185,13 +186,13 @@ describe('reward list', () => {
     expect(panel.hidden).toBe(true);
 
     await click(toggle);
-    await waitFor(() => expect(panel.querySelectorAll('[data-sanitized]')).toHaveLength(4));
+    await waitFor(() => expect(inHtmlBoxes(panel, '[data-sanitized]')).toHaveLength(4));
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(panel.hidden).toBe(false);
     for (const heading of ['Description', 'How to redeem', 'Terms', 'Disclaimer']) {
       expect(getByRole(panel, 'heading', heading)).toBeTruthy();
     }
-    expect(panel.textContent).toContain('Spend it anywhere.');
+    expect(inHtmlBoxes(panel, '[data-sanitized]')[0]?.textContent).toBe('Spend it anywhere.');
     expect(panel.textContent).toContain('Value: $5.00–$100.00');
     expect(panel.textContent).toMatch(/Usable in: United States, Canada/);
 

@@ -8,10 +8,11 @@ import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, reward
 import type { Reward } from '../../utils/types';
 import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 import { background } from './fake-background';
+import { inHtmlBoxes } from './sanitize-stub';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
-vi.mock('../../utils/sanitize', () => ({ sanitizeHtml: async (html: string) => `<div data-sanitized="">${html}</div>` }));
+vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -124,7 +125,7 @@ describe('popup view (popup)', () => {
     const root = mount();
     await waitFor(() => getByText(root, 'Card 01'));
     click(getByRole(root, 'button', 'Details for Card 01'));
-    await vi.waitFor(() => expect(root.querySelector('[data-sanitized]')?.textContent).toContain('About it'));
+    await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'));
   });
 
   it('an absent catalogue is not shown from a view left behind', async () => {

@@ -179,4 +179,34 @@ describe('sandbox authorization server', () => {
     const response = await fetch(`${sandbox.url}/oauth/token`, form({}));
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('revokes a refresh token with its grant (RFC 7009): the refresh is refused and its access token too', async () => {
+    const tokens = await signedIn();
+    const other = await signedIn();
+    const answer = await fetch(`${sandbox.url}/oauth/revocation`, form({ token: tokens.refresh, token_type_hint: 'refresh_token', client_id: SANDBOX_CLIENT_ID }));
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('');
+    expect(await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await rewards(tokens.access)).toBe(401);
+    // Another sign-in's grant is untouched.
+    expect(await rewards(other.access)).toBe(200);
+    expect(sandbox.oauth.revocations).toEqual(['refresh_token']);
+  });
+
+  it('revokes an access token alone, answers 200 for a token it does not know, and refuses an unknown client or no token', async () => {
+    const tokens = await signedIn();
+    const revoke = (fields: Record<string, string>) => fetch(`${sandbox.url}/oauth/revocation`, form({ client_id: SANDBOX_CLIENT_ID, ...fields }));
+    expect((await revoke({ token: tokens.access })).status).toBe(200);
+    expect(await rewards(tokens.access)).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh })).status).toBe(200);
+    expect((await revoke({ token: 'never-issued', token_type_hint: 'refresh_token' })).status).toBe(200);
+    expect(sandbox.oauth.revocations).toEqual(['access_token', 'unknown']);
+
+    const foreign = await fetch(`${sandbox.url}/oauth/revocation`, form({ client_id: 'someone-else', token: 'x' }));
+    expect(foreign.status).toBe(401);
+    expect(await foreign.json()).toMatchObject({ error: 'invalid_client' });
+    const empty = await revoke({});
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: 'invalid_request' });
+  });
 });

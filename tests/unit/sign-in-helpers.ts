@@ -20,6 +20,8 @@ export function oauthSettingsFor(sandbox: Sandbox): OAuthSettings {
     clientId: SANDBOX_CLIENT_ID,
     scopes: '',
     issuer: sandbox.url,
+    // Set by the tests of revocation (background-revoke.test.ts); the others disconnect without it.
+    revocationEndpoint: '',
   };
 }
 

@@ -1,6 +1,7 @@
 import { ofetch } from 'ofetch';
 import { AppErrorException, appError, type AppError } from '../errors';
 import { t, uiLocale } from '../i18n';
+import { discard, MAX_API_BODY_BYTES, readLimited, sizeText } from './body-limit';
 import { unexpectedResponse } from './schemas';
 
 /**
@@ -223,12 +224,14 @@ type Attempt =
    * Location), or a read that ended at another origin `to`.
    */
   | { type: 'redirected'; status?: number; to?: string }
+  /** A 2xx whose body is over {@link MAX_API_BODY_BYTES}: not read past the limit. */
+  | { type: 'too_large'; status: number }
   | { type: 'timeout' }
   | { type: 'network' };
 
 /** Whether a read may try again after this attempt (429 is handled on its own). */
 function retryable(attempt: Attempt): boolean {
-  if (attempt.type === 'redirected') return false;
+  if (attempt.type === 'redirected' || attempt.type === 'too_large') return false;
   return attempt.type !== 'response' || attempt.status >= 500;
 }
 
@@ -290,12 +293,13 @@ export function createHttp(config: HttpConfig): HttpClient {
     const follow = req.kind === 'read';
     try {
       // ofetch with its own retries, time-out and error throwing switched off: the policy above is
-      // ours. The body is read as text (inside the time-out) and parsed strictly below.
-      const response = await ofetch.raw<string, 'text'>(url(req), {
+      // ours. The body is read here as a stream (inside the time-out, up to the size limit) and
+      // parsed strictly below.
+      const response = await ofetch.raw<ReadableStream<Uint8Array>, 'stream'>(url(req), {
         method: req.method,
         headers,
         ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
-        responseType: 'text',
+        responseType: 'stream',
         ignoreResponseError: true,
         retry: false,
         signal: controller.signal,
@@ -306,16 +310,19 @@ export function createHttp(config: HttpConfig): HttpClient {
       // Browsers hide a manual redirect behind an opaque response (status 0, no Location);
       // Node's fetch gives the 3xx itself.
       if (!follow && (response.type === 'opaqueredirect' || isRedirectStatus(response.status))) {
+        await discard(response._data);
         return { type: 'redirected', ...(response.status ? { status: response.status } : {}) };
       }
       const landed = originOf(response.url);
-      if (landed !== undefined && landed !== origin) return { type: 'redirected', to: landed };
-      return {
-        type: 'response',
-        status: response.status,
-        text: typeof response._data === 'string' ? response._data : '',
-        headers: response.headers,
-      };
+      if (landed !== undefined && landed !== origin) {
+        await discard(response._data);
+        return { type: 'redirected', to: landed };
+      }
+      const body = await readLimited(response._data, response.headers, MAX_API_BODY_BYTES);
+      const ok = response.status >= 200 && response.status < 300;
+      if (!body.complete && ok) return { type: 'too_large', status: response.status };
+      // An error answer that large says nothing more than its status does.
+      return { type: 'response', status: response.status, text: body.complete ? body.text : '', headers: response.headers };
     } catch {
       return timedOut ? { type: 'timeout' } : { type: 'network' };
     } finally {
@@ -348,6 +355,9 @@ export function createHttp(config: HttpConfig): HttpClient {
       );
     }
     if (result.type === 'redirected') return redirected(req, endpoint, result);
+    if (result.type === 'too_large') {
+      return unexpectedResponse(endpoint, t('httpBodyTooLarge', sizeText(MAX_API_BODY_BYTES, uiLocale())), result.status).error;
+    }
     const { status } = result;
     if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
     if (status === 403) {
