@@ -20,23 +20,16 @@ import {
   sessionItem,
   type LedgerEntry,
 } from '../../utils/storage-items';
-import type { VariableDefinition } from '../../utils/types';
 import { background } from './fake-background';
 import { LANGUAGES, catalogue, en, langOf, substitutions } from './catalogues';
 import { installI18n, missedMessages } from './i18n-setup';
-import { dropContainer, mountInto, newContainer, option, question } from './options-fixtures';
+import { EVERY_KIND_OF_QUESTION, dropContainer, mountInto, newContainer } from './options-fixtures';
 import { CONNECTED, click, getByRole, giftCard, ledger, mount, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
 const REWARDS = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)];
-const DEFINITIONS: VariableDefinition[] = [
-  question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
-  question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
-  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(35, 'None of these', true)]),
-  question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
-  question(6, 'COUNTRY', 'Country of residence', 'text', false),
-];
+const DEFINITIONS = EVERY_KIND_OF_QUESTION;
 const HISTORY = [
   redemption(1, REWARDS[0]!, '2024-10-21T11:05:19', { processed: true }),
   redemption(2, REWARDS[1]!, '2024-11-02T08:00:00', { failed: true, failed_reason: 'Out of stock' }),
