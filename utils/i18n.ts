@@ -7,7 +7,11 @@ import type en from '../public/_locales/en/messages.json';
  *
  * Messages take `$1`…`$9` substitutions. Plurals are separate messages per CLDR category
  * (`unsavedChanges_one`, `unsavedChanges_other`), chosen with `Intl.PluralRules`; the count, a
- * whole number (points, changes, seconds), is always `$1`.
+ * whole number (points, changes, seconds), is always `$1`. Each language has exactly its own
+ * categories (Polish `_few` and `_many`, Arabic `_zero` to `_other`, Japanese `_other` alone), so
+ * the keys other languages add are never named in code: the types below come from English, whose
+ * `_other` names every plural base. A form a language lacked would be answered by the browser from
+ * English (its default locale), silently; tests/unit/i18n-catalogues.test.ts rules that out.
  */
 
 type Key = Extract<keyof typeof en, string>;

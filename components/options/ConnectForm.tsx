@@ -5,6 +5,7 @@ import { checkBaseUrl, hostPermissionPattern } from '../../utils/base-url';
 import { appError, type AppError } from '../../utils/errors';
 import { t, type MessageKey } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
+import { sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 import { ask } from './ask';
 import { errorText } from './error-text';
@@ -91,7 +92,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
       // key was refused, by the panel named as the panelist knows it.
       // The typed key stays in the field so a typo in the address does not cost re-pasting it.
       formError.value =
-        result.error.kind === 'unauthorized' ? `${t('tokenRefusedBy', settings.panelName)} ${step}` : errorText(result.error, step);
+        result.error.kind === 'unauthorized' ? sentences(t('tokenRefusedBy', settings.panelName), step ?? '') : errorText(result.error, step);
       focusLater(() => errorRef.current);
       return;
     }

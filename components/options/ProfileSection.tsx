@@ -2,6 +2,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
+import { asSentence, sentences } from '../../utils/sentences';
 import { profileItem, syncItem } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -24,12 +25,6 @@ import { SectionFeedback } from './SectionFeedback';
  * seconds to mount them all at once (benchmark), and a panelist works through them in order.
  */
 export const PROFILE_PAGE = 100;
-
-/** A text that ends as a sentence, so another can follow it. */
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
 
 export function ProfileSection() {
   const profile = useStorageItem(profileItem);
@@ -121,9 +116,9 @@ export function ProfileSection() {
     const byName = error.fields && Object.keys(error.fields).length ? error.fields : error.field ? { [error.field]: error.message } : removalOf ? { [removalOf]: plainMessage(error) } : {};
     const known = Object.entries(byName).filter(([name]) => writable.some((d) => d.name === name));
     const unknown = Object.entries(byName).filter(([name]) => !writable.some((d) => d.name === name));
-    const savedBefore = done ? `${tp('savedChanges', done)} ` : '';
+    const savedBefore = done ? tp('savedChanges', done) : '';
     if (!known.length) {
-      saveAlert.value = savedBefore + errorText(error);
+      saveAlert.value = sentences(savedBefore, errorText(error));
       focusTo.value = { target: 'alert' };
       return;
     }
@@ -132,9 +127,9 @@ export function ProfileSection() {
     let text: string;
     if (removalOf) text = t('notRemovedField', questionText(def), known[0]![1]);
     else if (error.fields && (known.length > 1 || unknown.length || error.message.trim() !== known[0]![1].trim()))
-      text = t('nothingSavedMarked', sentence([error.message, ...unknown.map(([, text]) => text)].join(' ')));
+      text = t('nothingSavedMarked', asSentence(sentences(error.message, ...unknown.map(([, text]) => text))));
     else text = t('nothingSavedField', questionText(def), known[0]![1]);
-    saveAlert.value = savedBefore + text;
+    saveAlert.value = sentences(savedBefore, text);
     focusFirstProblem();
   }
 

@@ -1,5 +1,6 @@
 import type { AppError } from '../../utils/errors';
 import { t, tp, type MessageKey } from '../../utils/i18n';
+import { asSentence, sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 
 /** What the panelist can do about each kind of failure; the message itself says what happened. */
@@ -60,5 +61,5 @@ export function errorText(error: AppError, nextStep?: string): string {
       : stepKey && t(stepKey));
   const message = plainMessage(error).trim();
   if (!step || message.includes(step)) return message;
-  return `${/[.!?]$/.test(message) ? message : `${message}.`} ${step}`;
+  return sentences(asSentence(message), step);
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { sentences } from '../../utils/sentences';
 import { send as sendMessage } from './send';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
@@ -51,9 +52,9 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
 
 function nextCheck(entry: LedgerEntry, now: number): string {
   const checks = entry.checks;
-  const last = checks?.lastAt ? t('lastChecked', clockTime(checks.lastAt)) + ' ' : '';
+  const last = checks?.lastAt ? t('lastChecked', clockTime(checks.lastAt)) : '';
   if (checks?.nextAt) {
-    return last + (checks.nextAt <= now ? t('checkingNow') : t('nextCheckAt', clockTime(checks.nextAt)));
+    return sentences(last, checks.nextAt <= now ? t('checkingNow') : t('nextCheckAt', clockTime(checks.nextAt)));
   }
-  return last + t('noMoreChecks');
+  return sentences(last, t('noMoreChecks'));
 }

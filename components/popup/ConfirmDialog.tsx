@@ -4,6 +4,7 @@ import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
 import './dialog.css';
 import type { Reward } from '../../utils/types';
+import { sentences } from '../../utils/sentences';
 import { clockTime } from './when';
 
 interface Props {
@@ -53,14 +54,16 @@ export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfi
         <h2 id="confirm-title">{t(unsettled ? 'confirmAgainTitle' : 'confirmTitle')}</h2>
         {unsettled && (
           <p id="confirm-unsettled" class="warn-text">
-            {unsettled.startedAt
-              ? t('unsettledSent', unsettled.rewardName, clockTime(unsettled.startedAt))
-              : t('unsettledSentEarlier', unsettled.rewardName)}{' '}
-            {tp('unsettledRisk', unsettled.points ?? cost)}
+            {sentences(
+              unsettled.startedAt
+                ? t('unsettledSent', unsettled.rewardName, clockTime(unsettled.startedAt))
+                : t('unsettledSentEarlier', unsettled.rewardName),
+              tp('unsettledRisk', unsettled.points ?? cost),
+            )}
           </p>
         )}
         <p id="confirm-text">
-          {tp('confirmQuestion', cost, reward.name)} {after}
+          {sentences(tp('confirmQuestion', cost, reward.name), after)}
         </p>
         {busy && (
           <p class="muted" role="status">

@@ -1,6 +1,7 @@
 import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
+import { gap } from '../../utils/sentences';
 import { HistoryLink } from './HistoryLink';
 import { LatestRedemption } from './LatestRedemption';
 import { lazyView } from './lazy-view';
@@ -86,10 +87,12 @@ function body(entry: LedgerEntry, balance: number | null) {
       const after = entry.balanceAfter ?? balance;
       return after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>;
     }
-    case 'failed':
+    case 'failed': {
+      const said = refusal(entry, balance);
       return (
         <p>
-          {refusal(entry, balance)}{' '}
+          {said}
+          {gap(said)}
           {entry.error?.nothingCharged ? (
             t('nothingCharged')
           ) : (
@@ -97,6 +100,7 @@ function body(entry: LedgerEntry, balance: number | null) {
           )}
         </p>
       );
+    }
     case 'not_found':
       return <p>{t('outcomeNotFoundText')}</p>;
     case 'unknown':

@@ -7,9 +7,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsApp } from '../../components/options/OptionsApp';
 import { formatDateTime } from '../../utils/format';
 import { DISCONNECTED, historyItem, profileItem, sessionItem } from '../../utils/storage-items';
-import type { VariableDefinition } from '../../utils/types';
 import { installI18n } from './i18n-setup';
-import { dropContainer, mountInto, newContainer, option, question } from './options-fixtures';
+import { EVERY_KIND_OF_QUESTION, dropContainer, mountInto, newContainer } from './options-fixtures';
 import { CONNECTED, click, getByRole, giftCard, mount, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
 import { background } from './fake-background';
 
@@ -27,13 +26,7 @@ beforeEach(() => {
 });
 afterEach(() => unmount());
 
-const DEFINITIONS: VariableDefinition[] = [
-  question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
-  question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
-  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(35, 'None of these', true)]),
-  question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
-  question(6, 'COUNTRY', 'Country of residence', 'text', false),
-];
+const DEFINITIONS = EVERY_KIND_OF_QUESTION;
 const HISTORY = [
   redemption(1, REWARDS[0]!, '2024-10-21T11:05:19', { processed: true }),
   redemption(2, REWARDS[1]!, '2024-11-02T08:00:00', { failed: true, failed_reason: 'Out of stock' }),

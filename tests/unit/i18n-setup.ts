@@ -3,36 +3,72 @@
  * come from public/_locales as Chrome reads them, so components render English unless a test
  * switches with {@link installI18n}. Every test starts in English again.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import de from '../../public/_locales/de/messages.json';
-import en from '../../public/_locales/en/messages.json';
 
-interface Entry {
+export interface Entry {
   message: string;
+  description?: string;
   placeholders?: Record<string, { content: string }>;
 }
+export type Catalogue = Record<string, Entry>;
 
+const LOCALES_DIR = join(__dirname, '../../public/_locales');
+const read = (locale: string): Catalogue => JSON.parse(readFileSync(join(LOCALES_DIR, locale, 'messages.json'), 'utf8'));
+
+/** Every locale directory in public/_locales (`en`, `de`, `pt_BR`…), English first. */
+export const LANGUAGES: readonly string[] = readdirSync(LOCALES_DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
+
+const en = read('en');
 /** `pseudo` is English in ⟦brackets⟧: text on a page outside brackets did not come from a message. */
-const pseudo = Object.fromEntries(Object.entries(en as Record<string, Entry>).map(([k, v]) => [k, { ...v, message: `⟦${v.message}⟧` }]));
+const pseudo = Object.fromEntries(Object.entries(en).map(([k, v]) => [k, { ...v, message: `⟦${v.message}⟧` }]));
 
-export const LOCALES: Record<string, Record<string, Entry>> = { en, de, pseudo };
-export type TestLocale = 'en' | 'de' | 'pseudo';
-const UI_LANGUAGE: Record<TestLocale, string> = { en: 'en-US', de: 'de-DE', pseudo: 'en-US' };
+export const LOCALES: Record<string, Catalogue> = { ...Object.fromEntries(LANGUAGES.map((l) => [l, read(l)])), pseudo };
+export type TestLocale = string;
+
+/** What `chrome.i18n.getUILanguage()` says in a browser set to `locale`: the messages' own `lang` for most. */
+function uiLanguage(locale: string): string {
+  const fixed: Record<string, string> = { en: 'en-US', de: 'de-DE', pseudo: 'en-US' };
+  return fixed[locale] ?? LOCALES[locale]!.lang!.message;
+}
+
+/** Names asked for since the last {@link installI18n} that the locale's own file lacks. */
+const missed = new Set<string>();
 
 /**
- * Chrome's rules: names are case-insensitive, named `$PLACEHOLDER$`s take their content, then
- * `$1`…`$9` take the substitutions (a missing one is empty) and `$$` is a dollar sign; an unknown
- * name gives ''.
+ * Messages the page asked for that the chosen language's file does not have: Chrome then answers
+ * from the default locale (English) or, for a name English lacks too, with ''. Empty when every
+ * word came from the language's own file.
+ */
+export function missedMessages(): string[] {
+  return [...missed];
+}
+
+/**
+ * Chrome's rules: names are case-insensitive; a name the locale lacks comes from the default
+ * locale (English), and one neither has gives ''; named `$PLACEHOLDER$`s take their content, then
+ * `$1`…`$9` take the substitutions (a missing one is empty) and `$$` is a dollar sign.
  */
 export function getMessageIn(locale: string) {
-  const byName = new Map(Object.entries(LOCALES[locale] ?? {}).map(([name, entry]) => [name.toLowerCase(), entry]));
+  const index = (catalogue: Catalogue) => new Map(Object.entries(catalogue).map(([name, entry]) => [name.toLowerCase(), entry]));
+  const own = index(LOCALES[locale] ?? {});
+  const fallback = index(en);
   return (name: string, substitutions?: string | string[]): string => {
-    const entry = byName.get(name.toLowerCase());
+    const key = name.toLowerCase();
+    let entry = own.get(key);
+    if (!entry) {
+      missed.add(name);
+      entry = fallback.get(key);
+    }
     if (!entry) return '';
     const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-    const named = entry.message.replace(/\$([A-Za-z0-9_@]+)\$/g, (whole, key: string) => {
-      const found = Object.entries(entry.placeholders ?? {}).find(([k]) => k.toLowerCase() === key.toLowerCase());
+    const named = entry.message.replace(/\$([A-Za-z0-9_@]+)\$/g, (whole, placeholder: string) => {
+      const found = Object.entries(entry.placeholders ?? {}).find(([k]) => k.toLowerCase() === placeholder.toLowerCase());
       return found ? found[1].content : whole;
     });
     return named.replace(/\$(\$|[1-9])/g, (_, what: string) => (what === '$' ? '$' : (subs[Number(what) - 1] ?? '')));
@@ -41,9 +77,11 @@ export function getMessageIn(locale: string) {
 
 /** Makes `chrome.i18n` (and the fake browser's, which some tests install as `chrome`) speak `locale`. */
 export function installI18n(locale: TestLocale = 'en'): void {
+  if (!LOCALES[locale]) throw new Error(`no messages for ${locale}: ${Object.keys(LOCALES).join(', ')}`);
+  missed.clear();
   const api = {
     getMessage: getMessageIn(locale),
-    getUILanguage: () => UI_LANGUAGE[locale],
+    getUILanguage: () => uiLanguage(locale),
   };
   const global = globalThis as { chrome?: { i18n?: unknown } };
   global.chrome ??= {};

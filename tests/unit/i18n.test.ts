@@ -1,37 +1,19 @@
 /**
- * The message catalogues (public/_locales) and their use: every locale has exactly English's keys
- * with the same substitutions, every key the code names exists, every key exists for a reason,
- * and no user-facing text is written into a component. Then t/tp themselves, in English and German.
+ * The messages in the code: every key the code names exists, every key exists for a reason, and
+ * no user-facing text is written into a component. Then t/tp themselves: English and German as
+ * they always read, and each language's own plural forms and numbers.
+ * (The catalogues themselves: i18n-catalogues.test.ts.)
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatPoints, formatRelative } from '../../utils/format';
-import { t, tp, tpParts } from '../../utils/i18n';
+import { t, tp, tpParts, type PluralKey } from '../../utils/i18n';
 import { describeState } from '../../utils/redemption-state';
-import { installI18n } from './i18n-setup';
+import { PLURAL, catalogue, en, pluralBases } from './catalogues';
+import { installI18n, missedMessages } from './i18n-setup';
 
 const ROOT = join(__dirname, '../..');
-const LOCALES_DIR = join(ROOT, 'public/_locales');
-
-interface Entry {
-  message: string;
-  description?: string;
-  placeholders?: Record<string, { content: string; example?: string }>;
-}
-type Catalogue = Record<string, Entry>;
-
-const read = (locale: string): Catalogue => JSON.parse(readFileSync(join(LOCALES_DIR, locale, 'messages.json'), 'utf8'));
-const locales = readdirSync(LOCALES_DIR).filter((name) => statSync(join(LOCALES_DIR, name)).isDirectory());
-const en = read('en');
-const others = locales.filter((l) => l !== 'en');
-
-/** `$1`-style substitutions a message uses, sorted: "1,2". */
-const substitutions = (message: string) => [...new Set([...message.matchAll(/\$([1-9])/g)].map((m) => m[1]))].sort().join(',');
-
-const PLURAL = /^(.+)_(zero|one|two|few|many|other)$/;
-const pluralBases = (catalogue: Catalogue) =>
-  new Set(Object.keys(catalogue).flatMap((key) => (key.endsWith('_other') ? [key.slice(0, -'_other'.length)] : [])));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -42,70 +24,6 @@ function sourceFiles(dir: string): string[] {
 }
 const SOURCES = ['components', 'entrypoints', 'utils'].flatMap((dir) => sourceFiles(join(ROOT, dir)));
 const sourceText = new Map(SOURCES.map((file) => [relative(ROOT, file), readFileSync(file, 'utf8')]));
-
-describe('message catalogues', () => {
-  it('has English and at least one more complete language', () => {
-    expect(locales).toContain('en');
-    expect(others.length).toBeGreaterThanOrEqual(1);
-    expect(others).toContain('de');
-  });
-
-  it('uses key names both browsers accept, none differing only in case (Chrome ignores case)', () => {
-    const seen = new Map<string, string>();
-    for (const key of Object.keys(en)) {
-      expect(key, key).toMatch(/^[A-Za-z0-9_]+$/);
-      expect(seen.get(key.toLowerCase()), `${key} clashes`).toBeUndefined();
-      seen.set(key.toLowerCase(), key);
-    }
-  });
-
-  it.each(others)('%s has exactly the English keys: none missing, none extra', (locale) => {
-    const keys = Object.keys(read(locale));
-    expect({ missing: Object.keys(en).filter((k) => !keys.includes(k)), extra: keys.filter((k) => !(k in en)) }).toEqual({
-      missing: [],
-      extra: [],
-    });
-  });
-
-  it.each(others)('%s uses the same numbered substitutions as English in every message', (locale) => {
-    const catalogue = read(locale);
-    const differ = Object.keys(en)
-      .filter((key) => catalogue[key] && substitutions(catalogue[key].message) !== substitutions(en[key]!.message))
-      .map((key) => `${key}: en ${substitutions(en[key]!.message) || '-'}, ${locale} ${substitutions(catalogue[key]!.message) || '-'}`);
-    expect(differ).toEqual([]);
-  });
-
-  it.each(locales)('%s: every message is written, and a dollar sign only ever starts a numbered substitution', (locale) => {
-    for (const [key, entry] of Object.entries(read(locale))) {
-      expect(entry.message.trim(), `${locale}/${key}`).not.toBe('');
-      expect(entry.message, `${locale}/${key}`).toBe(entry.message.trim());
-      // "$$" (a literal $) and named $PLACEHOLDERS$ are not used, so any other "$" is a mistake.
-      expect(entry.message.replace(/\$[1-9]/g, ''), `${locale}/${key}`).not.toContain('$');
-    }
-  });
-
-  it.each(locales)('%s: each plural message has every form its language needs, each with the count', (locale) => {
-    const catalogue = read(locale);
-    const lang = catalogue.lang?.message ?? locale;
-    const needed = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
-    for (const base of pluralBases(en)) {
-      for (const category of needed) {
-        const entry = catalogue[`${base}_${category}`];
-        expect(entry, `${locale}/${base}_${category}`).toBeDefined();
-        expect(entry?.message, `${locale}/${base}_${category}`).toContain('$1');
-      }
-    }
-    // No stray forms: each plural-looking key belongs to a base with an _other form.
-    for (const key of Object.keys(catalogue)) {
-      const m = PLURAL.exec(key);
-      if (m) expect(pluralBases(en).has(m[1]!), key).toBe(true);
-    }
-  });
-
-  it.each(locales)("%s: 'lang' names the file's own language", (locale) => {
-    expect(read(locale).lang?.message.split('-')[0]).toBe(locale.split('_')[0]);
-  });
-});
 
 describe('messages in the code', () => {
   /** Keys named in t('…'), tp('…') and tpParts('…') calls, with where. */
@@ -178,6 +96,91 @@ describe('t and tp', () => {
     expect(formatPoints(1234567)).toBe('1.234.567');
     expect(formatRelative(Date.now())).toBe('gerade eben');
     expect(describeState({ kind: 'complete' })).toBe('Abgeschlossen');
+  });
+
+  it.each(['en', 'de'])('%s still reads as before: the one form for 1, the other for every other count', (locale) => {
+    installI18n(locale);
+    const messages = catalogue(locale);
+    const fill = (key: string, count: string) => messages[key]!.message.replace('$1', count).replace('$2', 'X');
+    for (const base of pluralBases(en)) {
+      for (const count of [0, 1, 2, 5, 21, 1_000_000]) {
+        const form = count === 1 ? 'one' : 'other';
+        expect(tp(base as PluralKey, count, 'X'), `${base} ${count}`).toBe(fill(`${base}_${form}`, formatPoints(count)));
+      }
+    }
+    expect(missedMessages()).toEqual([]);
+  });
+
+  it('English and German, word for word', () => {
+    expect([0, 1, 1_000_000].map((n) => tp('points', n))).toEqual(['0 points', '1 point', '1,000,000 points']);
+    expect(tp('durationWeek', 1)).toBe('1 week');
+    installI18n('de');
+    expect([0, 1, 1_000_000].map((n) => tp('points', n))).toEqual(['0 Punkte', '1 Punkt', '1.000.000 Punkte']);
+    expect(tp('durationWeek', 1)).toBe('1 Woche');
+    expect(tp('progressPoints', 500, '200')).toBe('200 von 500 Punkten');
+  });
+
+  /** Each language's own forms, as a native reader expects them (numbers in the language's format). */
+  const READINGS: Record<string, Array<[PluralKey, number, string]>> = {
+    pl: [
+      ['points', 0, '0 punktów'],
+      ['points', 1, '1 punkt'],
+      ['points', 2, '2 punkty'],
+      ['points', 5, '5 punktów'],
+      ['points', 12, '12 punktów'],
+      ['points', 22, '22 punkty'],
+      ['points', 1_000_000, '1\u00a0000\u00a0000 punktów'],
+      ['needMorePoints', 1, 'Brakuje Ci 1 punktu'],
+      ['unsavedChanges', 3, '3 niezapisane zmiany'],
+      ['durationWeek', 5, '5 tygodni'],
+    ],
+    ar: [
+      ['points', 0, '0 نقطة'],
+      ['points', 1, 'نقطة واحدة'],
+      ['points', 2, 'نقطتان'],
+      ['points', 3, '3 نقاط'],
+      ['points', 11, '11 نقطة'],
+      ['points', 100, '100 نقطة'],
+      ['savedChanges', 11, 'تم حفظ 11 تغييرًا.'],
+      ['durationWeek', 2, 'أسبوعان'],
+    ],
+    fr: [
+      ['points', 0, '0 point'],
+      ['points', 2, '2 points'],
+      ['points', 1_000_000, '1\u202f000\u202f000 points'],
+    ],
+    es: [
+      ['points', 1, '1 punto'],
+      ['points', 2500, '2500 puntos'],
+      ['points', 1_000_000, '1.000.000 puntos'],
+    ],
+    it: [['points', 1_000_000, '1.000.000 punti']],
+    pt_BR: [
+      ['points', 0, '0 ponto'],
+      ['points', 2, '2 pontos'],
+      ['points', 1_000_000, '1.000.000 pontos'],
+    ],
+    nl: [
+      ['points', 1, '1 punt'],
+      ['points', 2500, '2.500 punten'],
+    ],
+    ja: [
+      ['points', 1, '1 ポイント'],
+      ['points', 2500, '2,500 ポイント'],
+    ],
+  };
+
+  it.each(Object.keys(READINGS))('%s: plural forms and numbers read as the language writes them', (locale) => {
+    installI18n(locale);
+    for (const [base, count, text] of READINGS[locale]!) expect(tp(base, count), `${base} ${count}`).toBe(text);
+    expect(missedMessages()).toEqual([]);
+  });
+
+  it('Arabic: the balance keeps its number to set large, whatever the form', () => {
+    installI18n('ar');
+    expect(tpParts('balancePoints', 1)).toEqual(['', '1', ' نقطة']);
+    expect(tpParts('balancePoints', 2)).toEqual(['', '2', ' نقطة']);
+    expect(tpParts('balancePoints', 7)).toEqual(['', '7', ' نقاط']);
   });
 
   it('an unknown key shows the key rather than nothing', () => {

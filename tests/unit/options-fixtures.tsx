@@ -92,6 +92,15 @@ export function option(id: number, text: string, exclusive = false): VariableOpt
   return { id, name: text.toUpperCase(), text, exclusive };
 }
 
+/** A profile with every kind of question: text, date, checkboxes with an exclusive option, radio, read-only. */
+export const EVERY_KIND_OF_QUESTION: VariableDefinition[] = [
+  question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
+  question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
+  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(35, 'None of these', true)]),
+  question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
+  question(6, 'COUNTRY', 'Country of residence', 'text', false),
+];
+
 export function question(
   id: number,
   name: string,

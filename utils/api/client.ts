@@ -1,6 +1,7 @@
 import { AppErrorException, appError, type AppError } from '../errors';
 import { balanceFromBody } from '../balance';
 import { t } from '../i18n';
+import { sentences } from '../sentences';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
 import { createHttp, type HttpConfig, type RequestKind, type Validator } from './http';
@@ -164,7 +165,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
     const quoted = message.split(config.token.trim()).join('[token]').replace(/\s+/g, ' ').trim().slice(0, 200);
     const said = quoted ? t('writeAnsweredInstead', quoted, endpoint) : t('writeNotConfirmed', endpoint);
     const next = t(kind === 'redeem' ? 'checkRedemptionHistory' : 'reloadProfileToSee');
-    throw new AppErrorException(appError('unexpected', `${said} ${next}`, { endpoint }));
+    throw new AppErrorException(appError('unexpected', sentences(said, next), { endpoint }));
   }
 
   /** Keeps the token out of any message raised after the HTTP layer (parse failures quote data). */

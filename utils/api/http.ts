@@ -1,6 +1,7 @@
 import { ofetch } from 'ofetch';
 import { AppErrorException, appError, type AppError } from '../errors';
 import { t, uiLocale } from '../i18n';
+import { sentences } from '../sentences';
 import { discard, MAX_API_BODY_BYTES, readLimited, sizeText } from './body-limit';
 import { unexpectedResponse } from './schemas';
 
@@ -375,7 +376,7 @@ export function createHttp(config: HttpConfig): HttpClient {
         retryAfterSeconds !== undefined
           ? t('httpRetryInSeconds', Math.max(1, Math.ceil(retryAfterSeconds)))
           : t('httpWaitAMoment');
-      return appError('rate_limited', `${t('httpTooManyRequests')} ${when}`, {
+      return appError('rate_limited', sentences(t('httpTooManyRequests'), when), {
         status,
         endpoint,
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterSeconds) } : {}),
@@ -414,7 +415,7 @@ export function createHttp(config: HttpConfig): HttpClient {
   function redirected(req: HttpRequest, endpoint: string, result: { status?: number; to?: string }): AppError {
     const extra = { endpoint, ...(result.status ? { status: result.status } : {}) };
     if (req.kind === 'redeem') {
-      return appError('unexpected', `${t('httpRedeemRedirected', host)} ${t('httpMayHaveGoneThrough')}`, extra);
+      return appError('unexpected', sentences(t('httpRedeemRedirected', host), t('httpMayHaveGoneThrough')), extra);
     }
     if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', host), extra);
     // A read is only refused once it landed somewhere, so `to` is known.

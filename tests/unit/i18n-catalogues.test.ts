@@ -1,0 +1,166 @@
+/**
+ * The message catalogues (public/_locales) as a translator leaves them: every language has
+ * English's messages, with each plural message in exactly the CLDR categories its language uses,
+ * the same substitutions, its own `lang`, a manifest description that fits the stores, and
+ * accessible names that contain the visible words of their buttons.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, PLURAL, catalogue, categoriesOf, en, holdsOneNumber, langOf, pluralBases, substitutions } from './catalogues';
+
+const ROOT = join(__dirname, '../..');
+const others = LANGUAGES.filter((l) => l !== 'en');
+const bases = pluralBases(en);
+/** English's messages that are not plural forms. */
+const singular = Object.keys(en).filter((key) => !bases.has(PLURAL.exec(key)?.[1] ?? ''));
+
+describe('the languages', () => {
+  it('are English (the default locale), German and the eight of issue 22', () => {
+    expect(LANGUAGES).toEqual(['en', 'ar', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt_BR']);
+  });
+
+  it('are each named in the README with their directory', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(LANGUAGES.filter((locale) => !readme.includes(`\`${locale}\``))).toEqual([]);
+  });
+
+  it.each(LANGUAGES)("%s: 'lang' is the directory's BCP 47 tag (pt_BR → pt-BR), which Intl knows", (locale) => {
+    const lang = langOf(locale);
+    expect(lang).toBe(locale.replace('_', '-'));
+    expect(Intl.PluralRules.supportedLocalesOf([lang])).toEqual([lang]);
+  });
+
+  it('use key names both browsers accept, none differing only in case (Chrome ignores case)', () => {
+    const seen = new Map<string, string>();
+    for (const key of Object.keys(en)) {
+      expect(key, key).toMatch(/^[A-Za-z0-9_]+$/);
+      expect(seen.get(key.toLowerCase()), `${key} clashes`).toBeUndefined();
+      seen.set(key.toLowerCase(), key);
+    }
+  });
+});
+
+describe.each(others)('%s has every English message', (locale) => {
+  const messages = catalogue(locale);
+  const lang = langOf(locale);
+
+  it('with the same keys, apart from plural categories', () => {
+    const keys = Object.keys(messages);
+    const plain = keys.filter((key) => !bases.has(PLURAL.exec(key)?.[1] ?? ''));
+    expect({ missing: singular.filter((k) => !(k in messages)), extra: plain.filter((k) => !(k in en)) }).toEqual({ missing: [], extra: [] });
+    expect([...pluralBases(messages)].sort()).toEqual([...bases].sort());
+  });
+
+  it('with each plural message in exactly the categories of its language (Intl.PluralRules)', () => {
+    const needed = categoriesOf(lang).sort();
+    for (const base of bases) {
+      const present = Object.keys(messages)
+        .flatMap((key) => (PLURAL.exec(key)?.[1] === base ? [PLURAL.exec(key)![2]!] : []))
+        .sort();
+      expect(present, `${locale}/${base}`).toEqual(needed);
+    }
+  });
+
+  it('with the same numbered substitutions as English', () => {
+    const differ: string[] = [];
+    for (const [key, entry] of Object.entries(messages)) {
+      const plural = PLURAL.exec(key);
+      const english = plural ? en[`${plural[1]}_other`]! : en[key]!;
+      let want = substitutions(english.message);
+      // A form for one single number may say it in words (Arabic "نقطتان", two points).
+      if (plural && holdsOneNumber(lang, plural[2] as Intl.LDMLPluralRule) && !entry.message.includes('$1')) want = want.filter((s) => s !== '1');
+      const got = substitutions(entry.message);
+      if (got.join() !== want.join()) differ.push(`${key}: en ${want.join() || '-'}, ${locale} ${got.join() || '-'}`);
+    }
+    expect(differ).toEqual([]);
+  });
+});
+
+/**
+ * Messages a language writes exactly as English does: words it shares ("Panel", "Details",
+ * "Status", "1 week" in Dutch). Any other English copy is a message left untranslated.
+ */
+const SAME_AS_ENGLISH: Record<string, string[]> = {
+  ar: ['notifyRedemptionText'],
+  de: ['stateOther', 'detailsButton', 'optionNumber', 'connectedPanel', 'notifyRedemptionText'],
+  es: ['connectedPanel', 'notifyRedemptionText'],
+  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'balanceUp_one', 'balanceUp_other', 'balanceDown_one', 'balanceDown_other', 'detailsDescription', 'optionNumber', 'connectedPanel'],
+  it: ['connectedPanel', 'notifyRedemptionText'],
+  ja: ['notifyRedemptionText'],
+  nl: ['stateOther', 'detailsButton', 'detailsDisclaimer', 'connectedPanel', 'notifyRedemptionText', 'durationWeek_one'],
+  pl: ['stateOther', 'connectedPanel', 'notifyRedemptionText'],
+  pt_BR: ['stateOther', 'notifyRedemptionText'],
+};
+
+it.each(others)('%s: no message is left in English, apart from the words the language shares with it', (locale) => {
+  const messages = catalogue(locale);
+  const copies = Object.keys(messages).filter((key) => en[key]?.message === messages[key]!.message);
+  expect(copies.sort()).toEqual([...(SAME_AS_ENGLISH[locale] ?? [])].sort());
+});
+
+describe.each(LANGUAGES)('%s: plural forms', (locale) => {
+  const messages = catalogue(locale);
+  const lang = langOf(locale);
+
+  it('each category of the language is there, and no other: every count finds its own form', () => {
+    const rules = new Intl.PluralRules(lang);
+    for (const base of bases) {
+      for (const count of [0, 1, 2, 3, 5, 11, 12, 21, 22, 25, 100, 101, 102, 111, 1000, 1_000_000]) {
+        expect(messages[`${base}_${rules.select(count)}`], `${locale}/${base}, ${count}`).toBeDefined();
+      }
+    }
+    for (const key of Object.keys(messages)) {
+      const plural = PLURAL.exec(key);
+      if (plural) expect(categoriesOf(lang), key).toContain(plural[2]);
+    }
+  });
+
+  it('each form shows the count, unless its category holds one number it can say in words', () => {
+    for (const [key, entry] of Object.entries(messages)) {
+      const plural = PLURAL.exec(key);
+      if (!plural || entry.message.includes('$1')) continue;
+      expect(holdsOneNumber(lang, plural[2] as Intl.LDMLPluralRule), `${locale}/${key} has no $1`).toBe(true);
+    }
+  });
+});
+
+describe.each(LANGUAGES)('%s: every message', (locale) => {
+  const messages = catalogue(locale);
+
+  it('is written, and a dollar sign only ever starts a numbered substitution', () => {
+    for (const [key, entry] of Object.entries(messages)) {
+      expect(entry.message.trim(), `${locale}/${key}`).not.toBe('');
+      expect(entry.message, `${locale}/${key}`).toBe(entry.message.trim());
+      // "$$" (a literal $) and named $PLACEHOLDERS$ are not used, so any other "$" is a mistake.
+      expect(entry.message.replace(/\$[1-9]/g, ''), `${locale}/${key}`).not.toContain('$');
+    }
+  });
+
+  it('the manifest description fits the Chrome Web Store (132 characters with the default name)', () => {
+    const description = `Panel Rewards: ${messages.extDescription!.message}`;
+    expect(description.length, description).toBeLessThanOrEqual(132);
+  });
+
+  /** [visible text, accessible name]: the name holds the visible words (WCAG 2.5.3, label in name). */
+  const LABEL_IN_NAME = [
+    ['redeemButton', 'redeemReward'],
+    ['detailsButton', 'detailsFor'],
+    ['hideDetails', 'hideDetailsFor'],
+    ['checkNow', 'checkNowFor'],
+    ['redeemAgain', 'redeemAgainFor'],
+    ['confirmButton', 'confirmRedeeming'],
+    ['confirmButton', 'confirmRedeemingAgain'],
+    ['setGoalShort', 'setGoal'],
+    ['removeGoalShort', 'removeGoal'],
+  ] as const;
+
+  it.each(LABEL_IN_NAME)('the accessible name %s is part of %s', (visible, name) => {
+    const label = messages[visible]!.message.toLocaleLowerCase();
+    const full = messages[name]!.message.toLocaleLowerCase();
+    // Whole, or word by word where the language puts the reward's name between them (German
+    // "Details zu $1 ausblenden").
+    const words = label.split(/\s+/);
+    expect(full.includes(label) || words.every((w) => full.split(/[\s:]+/).includes(w)), `${locale}: “${label}” in “${full}”`).toBe(true);
+  });
+});
