@@ -14,7 +14,7 @@ import { focusLater } from './focus-later';
 import { ReadOnlyField } from './ReadOnlyField';
 import { SaveBar } from './SaveBar';
 import { useProfileDraft } from './use-profile-draft';
-import { questionText } from './question-text';
+import { questionText } from '../../utils/question-text';
 import { WritableField } from './WritableField';
 import { SectionFeedback } from './SectionFeedback';
 

@@ -2,7 +2,7 @@ import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
-import { questionText } from './question-text';
+import { questionText } from '../../utils/question-text';
 import { RadioGroupEditor } from './RadioGroupEditor';
 import { RemoveAnswer } from './RemoveAnswer';
 import { TextEditor } from './TextEditor';
