@@ -1,5 +1,6 @@
 import { t, type MessageKey } from '../../utils/i18n';
-import { BADGE_SHOWS, kindOn, NOTIFICATION_KINDS, switchKind, type BadgeShows, type NotificationKind, type Preferences } from '../../utils/preferences';
+import { BADGE_SHOWS, kindOn, NOTIFICATION_KINDS, switchKind, type BadgeShows, type NotificationKind } from '../../utils/preference-choices';
+import type { Preferences } from '../../utils/preferences';
 
 const KIND_LABELS: Record<NotificationKind, MessageKey> = {
   redemption: 'notifyKindRedemption',

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { goalView } from '../../utils/goal-view';
 import { t } from '../../utils/i18n';
-import { notifies } from '../../utils/preferences';
+import { notifies } from '../../utils/preference-choices';
 import { answerHash } from '../../utils/profile-link';
 import { questionText } from '../../utils/question-text';
 import { describeState } from '../../utils/redemption-state';

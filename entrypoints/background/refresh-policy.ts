@@ -1,4 +1,4 @@
-import { notifies } from '../../utils/preferences';
+import { notifies } from '../../utils/preference-choices';
 import { redemptionState } from '../../utils/redemption-state';
 import { historyItem, popupViewItem, preferencesItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
