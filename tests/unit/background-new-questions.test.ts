@@ -18,13 +18,13 @@ import { popupViewItem, preferencesItem, questionsItem, sessionItem, type Prefer
 import type { VariableDefinition } from '../../utils/types';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
-import { deliver } from './background-helpers';
+import { deliver, recordNotifications, type ShownNotification } from './background-helpers';
 import { installI18n } from './i18n-setup';
 
 let a: Sandbox;
 let b: Sandbox;
 let stop: Array<() => void> = [];
-let created: Array<{ id: string; title: string; message: string }>;
+let created: ShownNotification[];
 
 const TOLD: Partial<Preferences> = { notify: true, notifyOn: ['question'] };
 const PETS: VariableDefinition = {
@@ -81,16 +81,7 @@ beforeEach(async () => {
   a.reset();
   b.reset();
   created = [];
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => true);
-  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
-    created.push({ id, title: options.title, message: options.message });
-    return id;
-  }) as never);
-  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
-    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
-  }
+  recordNotifications(created);
   startWorker();
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, ...TOLD });
   await connectTo(a);
