@@ -34,6 +34,8 @@ export interface ProtocolMap {
   /** Sends only the given variables, in one update. */
   saveValues(data: { values: StoredValues }): Result<null>;
   deleteValue(data: { name: string }): Result<null>;
+  /** The options page showed these new questions to the panelist of `account` (issue 20): no longer "New". */
+  seeQuestions(data: { account: string; names: string[] }): Result<null>;
   setPreferences(data: Partial<Preferences>): Result<Preferences>;
   /**
    * Signs in with the panel's authorization server (OAuth 2.0 code + PKCE) in the browser's sign-in

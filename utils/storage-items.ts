@@ -182,12 +182,50 @@ export interface PopupView {
     next: Reward | null;
   } | null;
   latest: Redemption | null;
+  /**
+   * Open profile questions (issue 20), from the profile cache: null while it is absent, so the popup
+   * never guesses; absent in a view written before there was a profile part.
+   */
+  profile?: ProfileSummary | null;
+}
+
+/** The profile's completeness as the popup and the badge need it (utils/profile-completeness.ts). */
+export interface ProfileSummary {
+  /** Writable questions without an answer. */
+  open: number;
+  total: number;
+  /** The first open question's name, where "Answer now" starts; null when none is open. */
+  first: string | null;
+  /** When the profile was read. */
+  fetchedAt: number;
 }
 export const popupViewItem = defineItem<PopupView | null>('view:popup', null);
 /** The catalogue's provider HTML, each text once (utils/reward-html.ts); read when details open. */
 export const rewardHtmlItem = defineItem<RewardHtml | null>('cache:reward-html', null);
 
+/** A question the panel added since the last read (issue 20): shown as "New" until answered or seen. */
+export interface NewQuestion {
+  name: string;
+  /** The question's text when last read, for the notification. */
+  text: string;
+}
+
+/**
+ * What the background knows of the panel's questions in this session (issue 20), tagged with the
+ * account it belongs to; null until the session's first profile read. The background's own: pages
+ * read it and report a question seen with the `seeQuestions` message.
+ */
+export interface QuestionsRecord {
+  /** {@link accountOf} the session: another account's record is never read as this one's. */
+  account: string;
+  /** Every variable name the panel has listed to this session, writable or not. */
+  known: string[];
+  /** New writable questions not answered or seen yet, in the order they appeared. */
+  fresh: NewQuestion[];
+}
+export const questionsItem = defineItem<QuestionsRecord | null>('questions:new', null);
+
 /** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem, popupViewItem, rewardHtmlItem, ...Object.values(validatorItems)];
+export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem, popupViewItem, rewardHtmlItem, questionsItem, ...Object.values(validatorItems)];
 /** Of those, what reconnecting the same account keeps (a new token after a 401, the same token again). */
 export const SAME_ACCOUNT_ITEMS = [profileDraftItem, goalItem, balanceHistoryItem];

@@ -1,11 +1,19 @@
 import { t, type MessageKey } from '../../utils/i18n';
-import { NOTIFICATION_KINDS, type NotificationKind, type Preferences } from '../../utils/preferences';
+import { BADGE_SHOWS, kindOn, NOTIFICATION_KINDS, switchKind, type BadgeShows, type NotificationKind } from '../../utils/preference-choices';
+import type { Preferences } from '../../utils/preferences';
 
 const KIND_LABELS: Record<NotificationKind, MessageKey> = {
   redemption: 'notifyKindRedemption',
   outcome: 'notifyKindOutcome',
   goal: 'notifyKindGoal',
   rejected: 'notifyKindRejected',
+  question: 'notifyKindQuestion',
+};
+
+const BADGE_LABELS: Record<BadgeShows, MessageKey> = {
+  balance: 'badgeShowsBalance',
+  goal: 'badgeShowsGoal',
+  questions: 'badgeShowsQuestions',
 };
 
 interface Props {
@@ -15,9 +23,8 @@ interface Props {
   change(update: Partial<Preferences>): void;
 }
 
-/** Issue 11: what the badge shows, notifications on or off, and each kind on its own. */
+/** Issue 11: what the badge shows, notifications on or off, and each kind on its own (issue 20's new questions off until chosen). */
 export function NotificationPreferences({ prefs, onToggle, change }: Props) {
-  const off = prefs.notifyOff ?? [];
   const on = prefs.notify === true;
   return (
     <>
@@ -28,10 +35,13 @@ export function NotificationPreferences({ prefs, onToggle, change }: Props) {
           class="input"
           value={prefs.badgeShows ?? 'balance'}
           disabled={!prefs.badge}
-          onChange={(e) => change({ badgeShows: e.currentTarget.value === 'goal' ? 'goal' : 'balance' })}
+          onChange={(e) => change({ badgeShows: BADGE_SHOWS.find((shows) => shows === e.currentTarget.value) ?? 'balance' })}
         >
-          <option value="balance">{t('badgeShowsBalance')}</option>
-          <option value="goal">{t('badgeShowsGoal')}</option>
+          {BADGE_SHOWS.map((shows) => (
+            <option key={shows} value={shows}>
+              {t(BADGE_LABELS[shows])}
+            </option>
+          ))}
         </select>
       </div>
       <div class="field check">
@@ -49,8 +59,8 @@ export function NotificationPreferences({ prefs, onToggle, change }: Props) {
               <input
                 id={`pref-notify-${kind}`}
                 type="checkbox"
-                checked={!off.includes(kind)}
-                onChange={(e) => change({ notifyOff: e.currentTarget.checked ? off.filter((k) => k !== kind) : [...off, kind] })}
+                checked={kindOn(prefs, kind)}
+                onChange={(e) => change(switchKind(prefs, kind, e.currentTarget.checked))}
               />
               <label for={`pref-notify-${kind}`}>{t(KIND_LABELS[kind])}</label>
             </div>

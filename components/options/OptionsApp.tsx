@@ -1,6 +1,6 @@
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
-import { sessionItem } from '../../utils/storage-items';
+import { accountOf, sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceSection } from './BalanceSection';
 import { ConnectionSection } from './ConnectionSection';
@@ -25,7 +25,7 @@ export function OptionsApp() {
       <ConnectionSection />
       {connected ? (
         <>
-          <ProfileSection key={`profile|${account}`} />
+          <ProfileSection key={`profile|${account}`} account={accountOf(session.value!)} />
           <HistorySection key={`history|${account}`} />
           <BalanceSection key={`balance|${account}`} />
         </>

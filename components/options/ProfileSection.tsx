@@ -2,38 +2,43 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
-import { asSentence, sentences } from '../../utils/sentences';
+import { completeness } from '../../utils/profile-completeness';
+import { answerTarget } from '../../utils/profile-link';
 import { profileItem, syncItem } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import { useStorageItem } from '../../utils/use-storage-item';
-import type { AppError } from '../../utils/errors';
-import { diffDraft, isEmptyValue, validateValues, valuesEqual } from '../../utils/variable-values';
+import { diffDraft } from '../../utils/variable-values';
+import { AnswerFlow } from './AnswerFlow';
 import { ask } from './ask';
 import { DraftDiscardedNotice } from './DraftDiscardedNotice';
-import { errorText, plainMessage } from './error-text';
+import { errorText } from './error-text';
 import { focusLater } from './focus-later';
+import { ProfileProgress } from './ProfileProgress';
 import { ReadOnlyField } from './ReadOnlyField';
 import { SaveBar } from './SaveBar';
-import { useProfileDraft } from './use-profile-draft';
-import { questionText } from './question-text';
-import { WritableField } from './WritableField';
 import { SectionFeedback } from './SectionFeedback';
+import { useNewQuestions } from './use-new-questions';
+import { useProfileDraft } from './use-profile-draft';
+import { useProfileSave } from './use-profile-save';
+import { WritableField } from './WritableField';
 
-/** The profile editor (issue 4): writable questions first, then those only the panel sets. */
 /**
  * Questions rendered at first and per "Show more": a panel with a thousand variables took over two
  * seconds to mount them all at once (benchmark), and a panelist works through them in order.
  */
 export const PROFILE_PAGE = 100;
 
-export function ProfileSection() {
+/**
+ * The profile editor (issue 4): how complete it is and the next step (issue 20), writable questions
+ * first, then those only the panel sets. `account` tells which account's new questions to mark.
+ */
+export function ProfileSection({ account = '' }: { account?: string }) {
   const profile = useStorageItem(profileItem);
   const sync = useStorageItem(syncItem);
   const { draft, set, forget } = useProfileDraft();
-  const fieldErrors = useSignal<Record<string, string>>({});
+  const fresh = useNewQuestions(account);
   const status = useSignal('');
   const alert = useSignal('');
-  const saving = useSignal(false);
   const reloading = useSignal(false);
   const formRef = useRef<HTMLFormElement>(null);
   const reloadRef = useRef<HTMLButtonElement>(null);
@@ -43,8 +48,13 @@ export function ProfileSection() {
   const saveAlert = useSignal('');
   const saveStatusRef = useRef<HTMLParagraphElement>(null);
   const saveAlertRef = useRef<HTMLParagraphElement>(null);
-  const focusTo = useSignal<{ target: 'problem' | 'alert' | 'status' } | null>(null);
+  const focusTo = useSignal<{ target: 'problem' | 'alert' | 'status' | 'progress' } | null>(null);
   const shown = useSignal(PROFILE_PAGE);
+  const openOnly = useSignal(false);
+  /** Answering one at a time: the questions to ask, and a new key per start. */
+  const answering = useSignal<{ queue: string[]; key: number } | null>(null);
+  // `#answer-NAME` (the popup's "Answer now", a new question's notification): answered once the profile is there.
+  const asked = useRef(answerTarget(location.hash));
 
   async function reload(force: boolean) {
     reloading.value = true;
@@ -65,6 +75,11 @@ export function ProfileSection() {
   const writable = definitions.filter((d) => d.writable);
   const readOnly = definitions.filter((d) => !d.writable);
   const edits = draft.value ?? {};
+  const saver = useProfileSave(definitions, { draft, forget });
+  const count = completeness(definitions, stored);
+  const open = new Set(count.open);
+  // Answered questions step aside while the filter is on, except one being edited; with none open, all show.
+  const listed = openOnly.value && open.size > 0 ? writable.filter((d) => open.has(d.name) || d.name in edits) : writable;
   // Edits to questions the panel no longer asks (or no longer lets the panelist change) are ignored.
   const changes = diffDraft(
     Object.fromEntries(Object.entries(edits).filter(([name]) => writable.some((d) => d.name === name))),
@@ -73,20 +88,36 @@ export function ProfileSection() {
   const changeCount = Object.keys(changes).length;
   const syncError = sync.value?.profile.error;
   const loading = reloading.value || Boolean(sync.value?.profile.loading);
+  const ready = Boolean(data) && draft.value !== undefined;
+
+  /** Starts answering one at a time at `name` (or the first open question), then the rest in order. */
+  function answer(name: string | null) {
+    if (!count.open.length) {
+      focusTo.value = { target: 'progress' };
+      return;
+    }
+    const from = Math.max(0, name === null ? 0 : count.open.indexOf(name));
+    answering.value = { queue: [...count.open.slice(from), ...count.open.slice(0, from)], key: (answering.value?.key ?? 0) + 1 };
+  }
+
+  function stopAnswering() {
+    answering.value = null;
+    focusTo.value = { target: 'progress' };
+  }
+
+  useEffect(() => {
+    if (!ready || asked.current === undefined) return;
+    const name = asked.current;
+    asked.current = undefined;
+    // Answered once: a reload, or the section remounting for another account, does not start it again.
+    history.replaceState(null, '', location.pathname + location.search);
+    answer(name);
+  }, [ready]);
 
   /** Questions with a problem are shown even if they lie past the questions rendered so far. */
   function reveal(names: string[]) {
-    const last = Math.max(-1, ...names.map((name) => writable.findIndex((d) => d.name === name)));
+    const last = Math.max(-1, ...names.map((name) => listed.findIndex((d) => d.name === name)));
     if (last >= shown.value) shown.value = last + 1;
-  }
-
-  /**
-   * Focus on the first question with a problem, with the whole question (its label above the
-   * control) in view rather than just the control under the sticky save bar.
-   */
-  function focusFirstProblem() {
-    reveal(Object.keys(fieldErrors.value));
-    focusTo.value = { target: 'problem' };
   }
 
   // Focus moves once the outcome is rendered (the effect runs after that render), not on a timer.
@@ -94,11 +125,16 @@ export function ProfileSection() {
     const request = focusTo.value;
     if (!request) return;
     if (request.target === 'problem') {
+      // Focus on the first question with a problem, with the whole question (its label above the
+      // control) in view rather than just the control under the sticky save bar.
       const control = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
       control?.focus({ preventScroll: true });
       control?.closest('.field')?.scrollIntoView?.({ block: 'center' });
     } else if (request.target === 'alert') {
       saveAlertRef.current?.focus();
+    } else if (request.target === 'progress') {
+      const next = document.querySelector<HTMLElement>('.progress-actions button') ?? headingRef.current;
+      next?.focus();
     } else {
       // Save and Discard leave the bar with the changes: focus stays there, on the confirmation,
       // unless the panelist has already moved on.
@@ -107,86 +143,26 @@ export function ProfileSection() {
     }
   }, [focusTo.value]);
 
-  /**
-   * A failed save. Per-question texts (a Laravel-style 422, or a refusal naming one question) go
-   * next to their questions, with the panel's own message for the section; anything else is said
-   * in the save bar, where Save was pressed. Every edit stays in the draft.
-   */
-  function showFailure(error: AppError, done: number, removalOf?: string) {
-    const byName = error.fields && Object.keys(error.fields).length ? error.fields : error.field ? { [error.field]: error.message } : removalOf ? { [removalOf]: plainMessage(error) } : {};
-    const known = Object.entries(byName).filter(([name]) => writable.some((d) => d.name === name));
-    const unknown = Object.entries(byName).filter(([name]) => !writable.some((d) => d.name === name));
-    const savedBefore = done ? tp('savedChanges', done) : '';
-    if (!known.length) {
-      saveAlert.value = sentences(savedBefore, errorText(error));
-      focusTo.value = { target: 'alert' };
-      return;
-    }
-    fieldErrors.value = { ...fieldErrors.value, ...Object.fromEntries(known) };
-    const def = definitions.find((d) => d.name === known[0]![0])!;
-    let text: string;
-    if (removalOf) text = t('notRemovedField', questionText(def), known[0]![1]);
-    else if (error.fields && (known.length > 1 || unknown.length || error.message.trim() !== known[0]![1].trim()))
-      text = t('nothingSavedMarked', asSentence(sentences(error.message, ...unknown.map(([, text]) => text))));
-    else text = t('nothingSavedField', questionText(def), known[0]![1]);
-    saveAlert.value = sentences(savedBefore, text);
-    focusFirstProblem();
-  }
-
-  /**
-   * Save: the changed answers in one update, then each emptied answer as a removal (design §4
-   * keeps an empty value out of an update). A refused update sends nothing more.
-   */
+  /** Save: every changed answer, through the profile's one Save path. */
   async function save(event: Event) {
     event.preventDefault();
-    if (!changeCount || saving.value) return;
+    if (!changeCount || saver.saving.value) return;
     saveStatus.value = '';
     saveAlert.value = '';
-    const removals = Object.keys(changes).filter((name) => isEmptyValue(changes[name]));
-    const writes = Object.fromEntries(Object.entries(changes).filter(([name]) => !removals.includes(name)));
-    const problems = validateValues(definitions, writes);
-    fieldErrors.value = problems;
-    const problemCount = Object.keys(problems).length;
-    if (problemCount) {
-      saveAlert.value = tp('answersNeedAttention', problemCount);
-      focusFirstProblem();
+    const outcome = await saver.save(changes);
+    if (outcome.ok) {
+      saveStatus.value = tp('savedChanges', outcome.saved);
+      focusTo.value = { target: 'status' };
       return;
     }
-    saving.value = true;
-    const sent: string[] = [];
-    // Only what was sent is forgotten: an edit made while saving stays in the draft.
-    const forgetSent = () => {
-      const current = draft.value ?? {};
-      forget(sent.filter((name) => valuesEqual(current[name], changes[name])));
-    };
-    if (Object.keys(writes).length) {
-      const result = await ask(() => sendMessage('saveValues', { values: writes }));
-      if (!result.ok) {
-        saving.value = false;
-        showFailure(result.error, 0);
-        return;
-      }
-      sent.push(...Object.keys(writes));
-    }
-    for (const name of removals) {
-      const result = await ask(() => sendMessage('deleteValue', { name }));
-      if (!result.ok) {
-        saving.value = false;
-        forgetSent();
-        showFailure(result.error, sent.length, name);
-        return;
-      }
-      sent.push(name);
-    }
-    saving.value = false;
-    forgetSent();
-    saveStatus.value = tp('savedChanges', sent.length);
-    focusTo.value = { target: 'status' };
+    saveAlert.value = outcome.alert;
+    if (outcome.fields) reveal(Object.keys(saver.fieldErrors.value));
+    focusTo.value = { target: outcome.fields ? 'problem' : 'alert' };
   }
 
   function discard() {
     forget();
-    fieldErrors.value = {};
+    saver.fieldErrors.value = {};
     saveAlert.value = '';
     saveStatus.value = t('changesDiscarded');
     focusTo.value = { target: 'status' };
@@ -195,38 +171,56 @@ export function ProfileSection() {
   function edit(def: VariableDefinition, value: StoredValues[string]) {
     set(def.name, value, stored[def.name]);
     saveStatus.value = '';
-    if (fieldErrors.value[def.name]) {
-      const { [def.name]: _, ...rest } = fieldErrors.value;
-      fieldErrors.value = rest;
-    }
+    saver.clearError(def.name);
   }
 
-  const hidden = definitions.length - shown.value;
+  const field = (def: VariableDefinition) => (
+    <WritableField
+      key={def.name}
+      def={def}
+      value={def.name in edits ? edits[def.name] : stored[def.name]}
+      stored={stored[def.name]}
+      edited={def.name in changes}
+      error={saver.fieldErrors.value[def.name]}
+      onChange={(value) => edit(def, value)}
+      isNew={open.has(def.name) && fresh.isNew(def.name)}
+      onSeen={() => fresh.seen(def.name)}
+    />
+  );
+
+  const shownReadOnly = listed === writable ? readOnly : [];
+  const hidden = listed.length + shownReadOnly.length - shown.value;
   let body;
-  if (!data || draft.value === undefined) {
+  if (!ready) {
     body = <p class="muted">{t(loading || profile.value === undefined ? 'profileLoading' : 'profileNotLoaded')}</p>;
   } else if (!definitions.length) {
     body = <p class="muted">{t('profileNoQuestions')}</p>;
+  } else if (answering.value) {
+    body = (
+      <AnswerFlow
+        key={answering.value.key}
+        queue={answering.value.queue}
+        writable={writable}
+        stored={stored}
+        edits={edits}
+        saver={saver}
+        fresh={fresh}
+        onEdit={edit}
+        answered={count.answered}
+        total={count.total}
+        onClose={stopAnswering}
+      />
+    );
   } else {
     body = (
       <>
         {writable.length > 0 && (
           <form ref={formRef} onSubmit={save} noValidate aria-labelledby="profile-writable-heading">
             <h3 id="profile-writable-heading">{t('writableHeading')}</h3>
-            {writable.slice(0, shown.value).map((def) => (
-              <WritableField
-                key={def.name}
-                def={def}
-                value={def.name in edits ? edits[def.name] : stored[def.name]}
-                stored={stored[def.name]}
-                edited={def.name in changes}
-                error={fieldErrors.value[def.name]}
-                onChange={(value) => edit(def, value)}
-              />
-            ))}
+            {listed.slice(0, shown.value).map(field)}
             <SaveBar
               changes={changeCount}
-              saving={saving.value}
+              saving={saver.saving.value}
               canDiscard={Object.keys(edits).length > 0}
               onDiscard={discard}
               status={saveStatus.value}
@@ -236,11 +230,11 @@ export function ProfileSection() {
             />
           </form>
         )}
-        {readOnly.length > 0 && (
+        {shownReadOnly.length > 0 && (
           <>
             <h3>{t('readOnlyHeading')}</h3>
             <dl class="read-only-list">
-              {readOnly.slice(0, Math.max(0, shown.value - writable.length)).map((def) => (
+              {shownReadOnly.slice(0, Math.max(0, shown.value - listed.length)).map((def) => (
                 <ReadOnlyField key={def.name} def={def} value={stored[def.name]} />
               ))}
             </dl>
@@ -267,6 +261,16 @@ export function ProfileSection() {
         </button>
       </div>
       <p class="muted">{t('profileIntro')}</p>
+      {ready && (
+        <ProfileProgress
+          answered={count.answered}
+          total={count.total}
+          answering={answering.value !== null}
+          openOnly={openOnly.value}
+          onOpenOnly={(on) => (openOnly.value = on)}
+          onAnswerNext={() => answer(null)}
+        />
+      )}
       <DraftDiscardedNotice onDismissed={() => headingRef.current?.focus()} />
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {body}

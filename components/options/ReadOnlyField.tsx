@@ -1,7 +1,7 @@
 import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { describeValue } from '../../utils/variable-values';
-import { questionText } from './question-text';
+import { questionText } from '../../utils/question-text';
 
 interface Props {
   def: VariableDefinition;

@@ -1,11 +1,13 @@
+import { useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
 import { editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
-import { questionText } from './question-text';
+import { questionText } from '../../utils/question-text';
 import { RadioGroupEditor } from './RadioGroupEditor';
 import { RemoveAnswer } from './RemoveAnswer';
 import { TextEditor } from './TextEditor';
+import { useSeen } from './use-new-questions';
 
 interface Props {
   def: VariableDefinition;
@@ -15,6 +17,10 @@ interface Props {
   edited: boolean;
   error: string | undefined;
   onChange(value: VariableValue): void;
+  /** Added by the panel since the panelist last looked (issue 20): tagged "New". */
+  isNew?: boolean | undefined;
+  /** Called once the question has been on screen while tagged "New". */
+  onSeen?: (() => void) | undefined;
 }
 
 /** The empty answer that Save turns into a removal of the stored one. */
@@ -26,15 +32,26 @@ function emptyAnswer(def: VariableDefinition): VariableValue {
  * One question the panelist may answer, edited as design §4 says for its type. Emptying it (or
  * "Remove answer") drafts the removal of the stored answer; Save sends it.
  */
-export function WritableField({ def, value, stored, edited, error, onChange }: Props) {
+export function WritableField({ def, value, stored, edited, error, onChange, isNew = false, onSeen }: Props) {
   const kind = editKind(def);
   const base = `var-${def.id}`;
   const question = questionText(def);
-  const describedBy = error ? `${base}-error` : undefined;
+  const describedBy = [isNew && `${base}-new`, error && `${base}-error`].filter(Boolean).join(' ') || undefined;
   const invalid = Boolean(error);
   const removing = edited && isEmptyValue(value) && !isEmptyValue(stored);
+  const root = useRef<HTMLDivElement & HTMLFieldSetElement>(null);
+  useSeen(root, isNew, onSeen);
 
-  const details = edited && <span class="tag">{t(removing ? 'willBeRemoved' : 'unsavedTag')}</span>;
+  const details = (isNew || edited) && (
+    <>
+      {isNew && (
+        <span id={`${base}-new`} class="tag tag-new">
+          {t('newTag')}
+        </span>
+      )}
+      {edited && <span class="tag">{t(removing ? 'willBeRemoved' : 'unsavedTag')}</span>}
+    </>
+  );
   const footer = (
     <>
       {error && (
@@ -57,7 +74,7 @@ export function WritableField({ def, value, stored, edited, error, onChange }: P
 
   if (kind === 'text' || kind === 'date') {
     return (
-      <div class={`field${edited ? ' edited' : ''}`}>
+      <div class={`field${edited ? ' edited' : ''}`} ref={root}>
         <div class="field-head">
           <label for={base}>{question}</label>
           {details}
@@ -69,7 +86,7 @@ export function WritableField({ def, value, stored, edited, error, onChange }: P
   }
 
   return (
-    <fieldset class={`field${edited ? ' edited' : ''}`} aria-describedby={describedBy}>
+    <fieldset class={`field${edited ? ' edited' : ''}`} aria-describedby={describedBy} ref={root}>
       <legend>{question}</legend>
       {details && <div class="field-head">{details}</div>}
       {kind === 'single' ? (

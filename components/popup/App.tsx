@@ -105,6 +105,7 @@ export function App() {
           error={rewards ? error : null}
           loading={state?.loading}
           onRefresh={() => refresh(true)}
+          questions={view?.profile}
         />
         <main aria-busy={state?.loading === true}>
           <LazyGoal

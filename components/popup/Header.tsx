@@ -4,7 +4,9 @@ import { formatRelative } from '../../utils/format';
 import { t, tp, tpParts } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import type { Balance, Reward } from '../../utils/types';
+import type { ProfileSummary } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
+import { ProfileLine } from './ProfileLine';
 import { nextReward } from '../../utils/next-reward';
 import { openOptions } from './open-options';
 import { SYNC_ERROR_ID } from './SyncNotice';
@@ -20,10 +22,12 @@ interface Props {
   error?: AppError | null;
   loading?: boolean | undefined;
   onRefresh?: (() => void) | undefined;
+  /** Open profile questions, from the popup view (issue 20). */
+  questions?: ProfileSummary | null | undefined;
 }
 
 /** Panel name, balance, the next reward and freshness; the only part shown in every state. */
-export function Header({ now, live, balance, rewards, fetchedAt, error, loading, onRefresh }: Props) {
+export function Header({ now, live, balance, rewards, fetchedAt, error, loading, onRefresh, questions }: Props) {
   const points = balance?.points ?? null;
   const next = rewards && points !== null ? nextReward(rewards, points) : null;
   const age = fetchedAt === undefined ? '' : formatRelative(fetchedAt, now);
@@ -51,6 +55,7 @@ export function Header({ now, live, balance, rewards, fetchedAt, error, loading,
           )}
         </p>
       )}
+      <ProfileLine summary={questions} />
       {fetchedAt !== undefined && onRefresh && (
         error ? (
           <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { preferencesItem, rewardsItem, sessionItem } from '../../utils/storage-items';
-import { historyNeedsRefresh } from './refresh-policy';
-import { refreshHistory, refreshRewards } from './sync';
+import { historyNeedsRefresh, profileNeedsRefresh } from './refresh-policy';
+import { refreshHistory, refreshProfile, refreshRewards } from './sync';
 
 export const REFRESH_ALARM = 'refresh';
 
@@ -37,8 +37,8 @@ export async function onRefreshAlarm(alarm: { name: string; scheduledTime: numbe
   if (!session.connected || session.rejected) return;
   // Nobody looks at the badge of a locked or untouched machine; coming back brings the refresh forward.
   if (await panelistAway()) return;
-  const history = await historyNeedsRefresh();
-  await Promise.allSettled([refreshRewards(true), ...(history ? [refreshHistory(true)] : [])]);
+  const [history, profile] = await Promise.all([historyNeedsRefresh(), profileNeedsRefresh(now)]);
+  await Promise.allSettled([refreshRewards(true), ...(history ? [refreshHistory(true)] : []), ...(profile ? [refreshProfile(true)] : [])]);
 }
 
 /** No input for this long, or a locked screen, counts as away (the idle API's own measure). */

@@ -2,6 +2,7 @@ import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
 import { setGoal } from './goal';
+import { seeQuestions } from './new-questions';
 import { deleteValue, saveValues } from './profile';
 import { setPreferences } from './preferences';
 import { dismissRedemption, redeem } from './redeem';
@@ -33,6 +34,7 @@ export const handlers: Handlers = {
   refreshProfile: (d) => refreshProfile(d.force).then(done),
   saveValues: (d) => saveValues(d.values).then(done),
   deleteValue: (d) => deleteValue(d.name).then(done),
+  seeQuestions: (d) => seeQuestions(d.account, d.names).then(done),
   setPreferences: (d) => setPreferences(d),
   signIn: () => signIn(),
   setGoal: (d) => setGoal(d.rewardId),

@@ -3,6 +3,7 @@ import { defineBackground } from 'wxt/utils/define-background';
 import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { watchBalance } from './balance-history';
+import { watchNewQuestions } from './new-questions';
 import { watchNotifications } from './notifications';
 import { registerHandlers } from './handlers';
 import { settleHostAccess } from './host-access';
@@ -21,6 +22,7 @@ export default defineBackground(() => {
   watchBadge();
   watchBalance();
   watchNotifications();
+  watchNewQuestions();
   // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
   historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
   // No page can be half-way through Connect when the browser or the extension starts: what a page

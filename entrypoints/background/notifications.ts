@@ -1,7 +1,9 @@
 import { browser } from 'wxt/browser';
 import { goalView } from '../../utils/goal-view';
 import { t } from '../../utils/i18n';
-import { notifies } from '../../utils/preferences';
+import { notifies } from '../../utils/preference-choices';
+import { answerHash } from '../../utils/profile-link';
+import { questionText } from '../../utils/question-text';
 import { describeState } from '../../utils/redemption-state';
 import {
   accountOf,
@@ -66,18 +68,27 @@ export function words(event: NotifyEvent): { title: string; message: string } {
       return { title: t('notifyGoalTitle'), message: t('notifyGoalText', event.rewardName) };
     case 'rejected':
       return { title: t('notifyRejectedTitle'), message: t('notifyRejectedText') };
+    case 'question':
+      return { title: t('notifyQuestionTitle'), message: t('notifyQuestionText', questionText(event)) };
   }
 }
 
 const connected = (session: SessionInfo) => session.connected && !session.rejected;
 
-/** A history read of session `gen`: the first of a session only records the states. */
-export function onHistory(gen: number, history: readonly Redemption[]): Promise<void> {
+/** Work on what session `gen` has told, in turn with the rest; skipped once that session has ended. */
+function forSession(gen: number, work: (state: NotifyState) => Promise<void>): Promise<void> {
   return serial(async () => {
     const [state, session] = await Promise.all([notifyStateItem.getValue(), sessionItem.getValue()]);
     if (!isCurrent(gen) || !session.connected) return;
+    await work(state);
+  });
+}
+
+/** A history read of session `gen`: the first of a session only records the states. */
+export function onHistory(gen: number, history: readonly Redemption[]): Promise<void> {
+  return forSession(gen, (state) => {
     const { states, events } = redemptionChanges(state.states, history);
-    await tell({ ...state, states }, events, gen);
+    return tell({ ...state, states }, events, gen);
   });
 }
 
@@ -109,6 +120,14 @@ function goalCheck(gen: number, rewards: RewardsData, announce: boolean): Promis
   });
 }
 
+/**
+ * Events another module found in a read of session `gen` (new profile questions): told once, like
+ * the others, and not at all once that session has ended.
+ */
+export function tellEvents(gen: number, events: NotifyEvent[]): Promise<void> {
+  return forSession(gen, (state) => tell(state, events, gen));
+}
+
 /** Outcomes and the session, as the background writes them (old and new value side by side). */
 function onStorageChanged(changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, area: string): void {
   if (area !== 'local') return;
@@ -137,9 +156,16 @@ export function notificationsIdle(): Promise<void> {
   return queue.then(() => undefined);
 }
 
-/** Clicking a notification opens where the panelist acts on it: the history, or the connection to renew. */
+/** Where a notification's click leads: the connection to renew, the new question to answer, or the history. */
+export function clickTarget(id: string): string {
+  if (id.startsWith('rejected:')) return '#connection';
+  if (id.startsWith('question:')) return answerHash(id.slice('question:'.length));
+  return '#history';
+}
+
+/** Clicking a notification opens where the panelist acts on it. */
 function onClicked(id: string): void {
-  const target = id.startsWith('rejected:') ? '#connection' : '#history';
+  const target = clickTarget(id);
   void browser.tabs.create({ url: browser.runtime.getURL(`/options.html${target}`) }).catch(() => undefined);
   void browser.notifications?.clear(id).catch(() => undefined);
 }

@@ -11,7 +11,8 @@ export type NotifyEvent =
   | { id: string; kind: 'redemption'; rewardName: string; state: RedemptionState }
   | { id: string; kind: 'outcome'; rewardName: string; found: boolean }
   | { id: string; kind: 'goal'; rewardName: string }
-  | { id: string; kind: 'rejected' };
+  | { id: string; kind: 'rejected' }
+  | { id: string; kind: 'question'; name: string; text: string };
 
 export type EventKind = NotificationKind;
 
@@ -57,6 +58,11 @@ export function newlySettled(before: readonly LedgerEntry[] | undefined, after: 
     const event = seen.has(entry.requestId) ? null : settledOutcome(entry);
     return event ? [event] : [];
   });
+}
+
+/** A question the panel added (issue 20); its id names the question, so it is told once. */
+export function questionAdded(question: { name: string; text: string }): NotifyEvent {
+  return { id: `question:${question.name}`, kind: 'question', name: question.name, text: question.text };
 }
 
 /** The goal became affordable: it was not at the last read of the same goal. */

@@ -1,13 +1,17 @@
 import { browser } from 'wxt/browser';
 import { nextReward } from '../../utils/next-reward';
+import { completeness } from '../../utils/profile-completeness';
 import { latestRedemption, sortRewards } from '../../utils/reward-view';
 import {
   historyItem,
   popupViewItem,
+  profileItem,
   rewardHtmlItem,
   rewardsItem,
   type Cached,
   type PopupView,
+  type ProfileData,
+  type ProfileSummary,
   type RewardsData,
 } from '../../utils/storage-items';
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
@@ -32,6 +36,13 @@ export function latestPart(cache: Cached<Redemption[]> | null): Redemption | nul
   return latestRedemption(cache?.data);
 }
 
+/** The popup's "N profile questions open" line and the badge's count (issue 20), so neither reads the profile. */
+export function profilePart(cache: Cached<ProfileData> | null): ProfileSummary | null {
+  if (!cache) return null;
+  const { open, total } = completeness(cache.data.definitions, cache.data.values);
+  return { open: open.length, total, first: open[0] ?? null, fetchedAt: cache.fetchedAt };
+}
+
 let writes: Promise<void> = Promise.resolve();
 
 /**
@@ -43,7 +54,7 @@ function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView>): P
   const gen = currentGeneration();
   const write = writes.then(async () => {
     if (!isCurrent(gen)) return;
-    const view: PopupView = { rewards: null, latest: null, ...(await popupViewItem.getValue()), ...patch };
+    const view: PopupView = { rewards: null, latest: null, profile: null, ...(await popupViewItem.getValue()), ...patch };
     if (!isCurrent(gen)) return;
     await browser.storage.local.set({ ...items, [popupViewItem.key]: view });
   });
@@ -73,14 +84,29 @@ export const historyWriter = {
   setValue: (cache: Cached<Redemption[]>) => writeBoth({ [historyItem.key]: cache }, { latest: latestPart(cache) }),
 };
 
-/** At worker start: a view for caches written before there was one (the update that brought it). */
+/** The profile cache, with the popup view's count of open questions. */
+export const profileWriter = {
+  getValue: () => profileItem.getValue(),
+  setValue: (cache: Cached<ProfileData>) => writeBoth({ [profileItem.key]: cache }, { profile: profilePart(cache) }),
+};
+
+/**
+ * At worker start: a view for caches written before there was one, or before it had the profile's
+ * part (the updates that brought them).
+ */
 export function ensurePopupView(): Promise<void> {
   const gen = currentGeneration();
   const write = writes.then(async () => {
-    if (await popupViewItem.getValue()) return;
+    const view = await popupViewItem.getValue();
+    if (view && view.profile !== undefined) return;
+    const profile = profilePart(await profileItem.getValue());
+    if (view) {
+      if (isCurrent(gen)) await popupViewItem.setValue({ ...view, profile });
+      return;
+    }
     const [rewards, history] = await Promise.all([rewardsItem.getValue(), historyItem.getValue()]);
-    if (!isCurrent(gen) || (!rewards && !history)) return;
-    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history) });
+    if (!isCurrent(gen) || (!rewards && !history && !profile)) return;
+    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history), profile });
   });
   writes = write.catch(() => undefined);
   return write;

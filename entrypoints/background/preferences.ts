@@ -1,6 +1,6 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { NOTIFICATION_KINDS, type BadgeShows } from '../../utils/preferences';
+import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../utils/preference-choices';
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
 import { scheduleRefresh } from './alarms';
 import { fail } from './result';
@@ -20,22 +20,27 @@ export async function setPreferences(patch: Partial<Preferences>): Promise<Prefe
   return next;
 }
 
-const BADGE_SHOWS: readonly BadgeShows[] = ['balance', 'goal'];
+const invalid = () => fail(appError('invalid_input', t('errPreferenceInvalid')));
 
-/** Issue 11's preferences, checked like the others; absent ones stay absent (their defaults apply). */
+/** A list of notification kinds as a page sent it, each once; undefined when none was sent. */
+function kinds(list: unknown): NotificationKind[] | undefined {
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list) || list.some((kind) => !NOTIFICATION_KINDS.includes(kind))) invalid();
+  return [...new Set(list as NotificationKind[])];
+}
+
+/** Issue 11's preferences (and issue 20's opt-in kinds), checked like the others; absent ones stay absent (their defaults apply). */
 function notificationPreferences(patch: Partial<Preferences>, current: Preferences): Partial<Preferences> {
-  if (patch.badgeShows !== undefined && !BADGE_SHOWS.includes(patch.badgeShows)) fail(appError('invalid_input', t('errPreferenceInvalid')));
-  if (patch.notify !== undefined && typeof patch.notify !== 'boolean') fail(appError('invalid_input', t('errPreferenceInvalid')));
-  const off = patch.notifyOff;
-  if (off !== undefined && (!Array.isArray(off) || off.some((kind) => !NOTIFICATION_KINDS.includes(kind)))) {
-    fail(appError('invalid_input', t('errPreferenceInvalid')));
-  }
+  if (patch.badgeShows !== undefined && !BADGE_SHOWS.includes(patch.badgeShows)) invalid();
+  if (patch.notify !== undefined && typeof patch.notify !== 'boolean') invalid();
   const badgeShows = patch.badgeShows ?? current.badgeShows;
   const notify = patch.notify ?? current.notify;
-  const notifyOff = off ? [...new Set(off)] : current.notifyOff;
+  const notifyOff = kinds(patch.notifyOff) ?? current.notifyOff;
+  const notifyOn = kinds(patch.notifyOn) ?? current.notifyOn;
   return {
     ...(badgeShows !== undefined ? { badgeShows } : {}),
     ...(notify !== undefined ? { notify } : {}),
     ...(notifyOff !== undefined ? { notifyOff } : {}),
+    ...(notifyOn !== undefined ? { notifyOn } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { validateValues } from '../../utils/variable-values';
 import type { StoredValues } from '../../utils/types';
 import { shownName } from '../../utils/api/client';
 import { currentApi } from './api';
+import { profileWriter } from './popup-view';
 import { isCurrent, markWritten } from './generation';
 import { ambiguous, fail, toAppError } from './result';
 import { refreshProfile } from './sync';
@@ -57,6 +58,6 @@ async function knownDefinitions() {
 
 /** A written change shows at once, even if the re-read that follows fails; never in another session. */
 async function patchCache(gen: number, change: (values: StoredValues) => StoredValues): Promise<void> {
-  const cached = await profileItem.getValue();
-  if (cached && isCurrent(gen)) await profileItem.setValue({ ...cached, data: { ...cached.data, values: change(cached.data.values) } });
+  const cached = await profileWriter.getValue();
+  if (cached && isCurrent(gen)) await profileWriter.setValue({ ...cached, data: { ...cached.data, values: change(cached.data.values) } });
 }

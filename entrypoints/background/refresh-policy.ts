@@ -1,5 +1,6 @@
+import { notifies } from '../../utils/preference-choices';
 import { redemptionState } from '../../utils/redemption-state';
-import { historyItem } from '../../utils/storage-items';
+import { historyItem, popupViewItem, preferencesItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { openEntries } from './redemption-checks';
 
@@ -30,4 +31,20 @@ export async function historyNeedsRefresh(): Promise<boolean> {
   if ((await openEntries()).length > 0) return true;
   for (const wanted of historyWanted) if (await wanted()) return true;
   return false;
+}
+
+/** How often the refresh alarm reads the profile for a panelist who watches for new questions. */
+export const PROFILE_WATCH_MS = 4 * 60 * 60_000;
+
+/**
+ * Whether the refresh alarm should read the profile (issue 20). Questions change rarely and the
+ * options page reads the profile when it opens, so only a panelist who asked to hear of new
+ * questions, or to count open ones on the badge, has it read in the background, every few hours
+ * (two conditional reads, each a 304 while nothing changed).
+ */
+export async function profileNeedsRefresh(now = Date.now()): Promise<boolean> {
+  const prefs = await preferencesItem.getValue();
+  if (!notifies(prefs, 'question') && !(prefs.badge && prefs.badgeShows === 'questions')) return false;
+  const part = (await popupViewItem.getValue())?.profile;
+  return !part || now - part.fetchedAt >= PROFILE_WATCH_MS;
 }

@@ -4,7 +4,6 @@ import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { coerceStoredValues } from '../../utils/stored-values';
 import {
-  profileItem,
   syncItem,
   validatorItems,
   type Cached,
@@ -18,7 +17,7 @@ import type { Redemption } from '../../utils/types';
 import { currentApi, staleSession } from './api';
 import { epochOf, isCurrent } from './generation';
 import { reader, type Reader } from './revalidate';
-import { historyWriter, rewardsWriter } from './popup-view';
+import { historyWriter, profileWriter, rewardsWriter } from './popup-view';
 import { toAppError } from './result';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
@@ -207,7 +206,7 @@ export function forHistory(r: Redemption): Redemption {
 }
 
 export function refreshProfile(force: boolean): Promise<ProfileData> {
-  return refresh('profile', profileItem, force, async (read, cached) => {
+  return refresh('profile', profileWriter, force, async (read, cached) => {
     const [listed, values] = await Promise.all([read('variablesMeta'), read('variablesData')]);
     if (!listed && !values) return cached!;
     const definitions = listed ?? cached!.definitions;

@@ -15,7 +15,8 @@ export const E2E_FIREFOX_DIR = `${E2E_OUT_DIR}/firefox-mv2`;
 /** Any fixed UUID: otherwise Firefox picks a random one per profile at install. */
 export const EXTENSION_UUID = '7d1f3c52-4b8e-4a61-9c2d-0e5f6a7b8c9d';
 
-export type ExtensionPagePath = 'popup.html' | 'options.html';
+/** A page, with a fragment where one is wanted (`options.html#answer-POSTAL_CODE`). */
+export type ExtensionPagePath = 'popup.html' | 'options.html' | `${'popup.html' | 'options.html'}#${string}`;
 
 export interface FirefoxSession {
   browser: Browser;
@@ -86,11 +87,13 @@ export async function launchFirefox(options: { extensionDir?: string } = {}): Pr
 
 async function waitForDocument(page: Page, url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const document = url.replace(/#.*$/, '');
   let seen = '';
   while (Date.now() < deadline) {
-    // Throws while the document is being replaced; that is just "not yet".
-    seen = await page.evaluate(() => `${location.href} ${document.readyState}`).catch(() => seen);
-    if (seen === `${url} complete`) return;
+    // Throws while the document is being replaced; that is just "not yet". The page may change its
+    // own fragment once loaded, so it is left out.
+    seen = await page.evaluate(() => `${location.href.replace(/#.*$/, '')} ${window.document.readyState}`).catch(() => seen);
+    if (seen === `${document} complete`) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${url} did not load within ${timeoutMs} ms (last seen: "${seen}")`);

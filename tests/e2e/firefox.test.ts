@@ -88,6 +88,27 @@ test('a redemption goes through exactly once and the new balance shows', async (
   await expect.poll(() => badgeText(popup)).toBe('2k');
 });
 
+test('the popup says how many profile questions are open; "Answer now" answers them one at a time', async () => {
+  // The seed leaves two open: the postal code, then the education.
+  await waitForTexts(popup, ['2 profile questions open · Answer now']);
+  const href = await popup.$eval('header a[href^="options.html#answer"]', (a) => a.getAttribute('href')!);
+  expect(href).toBe('options.html#answer-POSTAL_CODE');
+  // BiDi cannot follow a link into a new tab of an extension page: the same address is opened as one.
+  const options = await ff.openPage(href as `options.html#${string}`);
+  await waitForTexts(options, ['Question 1 of 2']);
+  await options.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent === 'Postal code');
+  await options.keyboard.type('10115');
+  await options.keyboard.press('Enter');
+  await waitForTexts(options, ['Question 2 of 2', 'Answer saved.']);
+  await options.locator(byLabel('Skip', 'button')).click();
+  await waitForTexts(options, ['Thank you!', 'You answered 1 question. Your profile now has 5 of 6 questions answered. 1 skipped question is still open.']);
+  expect(sandbox.state.values.POSTAL_CODE).toBe('10115');
+  await options.locator(byLabel('Back to your profile', 'button')).click();
+  await waitForTexts(options, ['5 of 6 answered']);
+  await waitForTexts(popup, ['1 profile question open · Answer now']);
+  await options.close();
+});
+
 test('an API origin the build does not name is asked for on Connect (optional_permissions) and then used', async () => {
   const options = await ff.openPage('options.html');
   await options.locator(byLabel('Disconnect', 'button')).click();

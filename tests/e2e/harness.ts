@@ -14,12 +14,15 @@ export interface ExtensionSession {
   worker(): Promise<Worker>;
   /** Stops the service worker the way Chrome does when it is idle or under memory pressure. */
   stopWorker(): Promise<void>;
-  openPage(path: 'popup.html' | 'options.html'): Promise<Page>;
+  /** An extension page, with a fragment where one is wanted (`options.html#answer`). */
+  openPage(path: PagePath): Promise<Page>;
   /** Connects through the options page, as a panelist would, and closes that page. */
   connect(account?: { url: string; token: string }): Promise<void>;
   /** Closes the browser; keeps the profile when `keepProfile` so it can be relaunched. */
   close(options?: { keepProfile?: boolean }): Promise<void>;
 }
+
+export type PagePath = 'popup.html' | 'options.html' | `${'popup.html' | 'options.html'}#${string}`;
 
 export interface LaunchOptions {
   /** Relaunch an existing profile (browser-restart tests). */
@@ -80,7 +83,7 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     await page.close();
   };
 
-  const openPage = async (path: 'popup.html' | 'options.html'): Promise<Page> => {
+  const openPage = async (path: PagePath): Promise<Page> => {
     const page = await context.newPage();
     await page.goto(`chrome-extension://${extensionId}/${path}`);
     return page;

@@ -98,6 +98,33 @@ describe('notifications', () => {
   });
 });
 
+describe('new profile questions (issue 20)', () => {
+  test('off until chosen; chosen, a question the panel adds is told exactly once', async () => {
+    const options = await ext.openPage('options.html');
+    const kind = options.getByLabel('your panel adds a profile question');
+    expect(await kind.isChecked()).toBe(false);
+    await kind.check();
+    await options.getByRole('status').filter({ hasText: 'Your choice was saved.' }).waitFor();
+
+    const { variables } = await control<{ variables: unknown[] }>(ext, '/state');
+    const pets = { id: 195, name: 'PETS', text: 'Do you have pets at home?', uuid: 'pets', type: 'radio', writable: true, options: [{ id: 196, name: 'YES', text: 'Yes', exclusive: false }] };
+    await control(ext, '/state', 'PATCH', { variables: [...variables, pets] });
+    const questions = async () => (await shown()).filter((id) => id.startsWith('question:'));
+    await options.getByRole('button', { name: 'Reload profile' }).click();
+    await options.getByRole('status').filter({ hasText: 'Profile updated.' }).waitFor();
+    await expect.poll(questions).toEqual(['question:PETS']);
+    // Read again: nothing new to tell.
+    const fetchedAt = async () => (await stored<{ fetchedAt: number }>('cache:profile')).fetchedAt;
+    const before = await fetchedAt();
+    await options.getByRole('button', { name: 'Reload profile' }).click();
+    await expect.poll(fetchedAt).toBeGreaterThan(before);
+    await options.getByRole('button', { name: 'Reload profile' }).waitFor();
+    expect(await told()).toContain('question:PETS');
+    expect(await questions()).toEqual(['question:PETS']);
+    await options.close();
+  });
+});
+
 describe('balance over time', () => {
   let page: Page;
 

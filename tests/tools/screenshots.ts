@@ -1,7 +1,7 @@
 /**
  * `npm run screenshots`: the README's pictures of the popup and the options page, in the light and
  * the dark colour scheme, taken from the end-to-end build in Chromium against the sandbox:
- * tests/e2e/screenshots/{popup,options,options-balance}-{light,dark}.png.
+ * tests/e2e/screenshots/{popup,options,options-balance,profile-answer}-{light,dark}.png.
  *
  * Uses the browser-test harness; builds the extension the way the browser tests do when that build
  * is missing. The sandbox listens on a free port of its own.
@@ -73,6 +73,20 @@ async function main(): Promise<void> {
       const chart = options.getByRole('region', { name: 'Balance over time' });
       const path = `${OUT}/options-balance-${scheme}.png`;
       await chart.screenshot({ path, animations: 'disabled' });
+      console.log(`wrote ${path}`);
+    }
+
+    // Answering one question at a time (issue 20), as "Answer now" in the popup opens it: the
+    // first open question, half answered.
+    const answering = await ext.openPage('options.html#answer');
+    await answering.setViewportSize({ width: 900, height: 1100 });
+    await answering.locator('#answer-flow-heading').filter({ hasText: 'Question 1 of 2' }).waitFor();
+    await answering.keyboard.type('10115');
+    const profile = answering.getByRole('region', { name: 'Your profile' });
+    for (const scheme of SCHEMES) {
+      await answering.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      const path = `${OUT}/profile-answer-${scheme}.png`;
+      await profile.screenshot({ path, animations: 'disabled' });
       console.log(`wrote ${path}`);
     }
   } finally {

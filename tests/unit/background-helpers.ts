@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
@@ -47,4 +47,28 @@ export function connectedSandbox(): { sandbox: Sandbox } {
     await connectTo(env.sandbox);
   });
   return env;
+}
+
+export interface ShownNotification {
+  id: string;
+  title: string;
+  message: string;
+}
+
+/**
+ * Records the notifications the background creates, in `into`, with the permission as `granted`
+ * says. The events the fake browser leaves unimplemented are stubbed: clicks are checked in
+ * Chromium (tests/e2e/notifications.test.ts).
+ */
+export function recordNotifications(into: ShownNotification[], granted: () => boolean = () => true): void {
+  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted());
+  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
+    into.push({ id, title: options.title, message: options.message });
+    return id;
+  }) as never);
+  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
+    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
+    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
+    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
+  }
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { updateBadge } from '../../entrypoints/background/badge';
-import { accountOf, goalItem, preferencesItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { accountOf, goalItem, popupViewItem, preferencesItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { CONNECTED, giftCard } from './popup-fixtures';
 
 const travel = giftCard(108, 'Atlas Travel £100 Gift Card', 11_000);
@@ -28,6 +28,17 @@ describe('the badge choice', () => {
     expect(await badge()).toBe('8.5k');
     await rewardsItem.setValue({ data: { rewards: [travel], balance: { points: 12_000, source: 'rewards' } }, fetchedAt: Date.now() });
     expect(await badge()).toBe('✓');
+  });
+
+  it('the open profile questions: nothing before the profile was read, nothing when all are answered', async () => {
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, badgeShows: 'questions' });
+    expect(await badge()).toBe('');
+    await popupViewItem.setValue({ rewards: null, latest: null, profile: null });
+    expect(await badge()).toBe('');
+    await popupViewItem.setValue({ rewards: null, latest: null, profile: { open: 3, total: 10, first: 'PETS', fetchedAt: 1 } });
+    expect(await badge()).toBe('3');
+    await popupViewItem.setValue({ rewards: null, latest: null, profile: { open: 0, total: 10, first: null, fetchedAt: 2 } });
+    expect(await badge()).toBe('');
   });
 
   it('never another account’s goal; nothing when the badge is off', async () => {

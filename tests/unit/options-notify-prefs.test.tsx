@@ -53,13 +53,24 @@ describe('notification preferences', () => {
       'a redemption with an unclear outcome is found, or not found',
       'you can redeem your goal',
       'the panel stops accepting your access token',
+      'your panel adds a profile question',
     ]);
+    // New questions are told only to a panelist who asks for them (issue 20).
+    expect(byLabel<HTMLInputElement>('your panel adds a profile question').checked).toBe(false);
+    expect(byLabel<HTMLInputElement>('you can redeem your goal').checked).toBe(true);
 
     await page.click(byLabel('you can redeem your goal'));
     expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOff: ['goal'] });
     expect(byLabel<HTMLInputElement>('you can redeem your goal').checked).toBe(false);
     await page.click(byLabel('you can redeem your goal'));
     expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOff: [] });
+
+    await page.click(byLabel('your panel adds a profile question'));
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOn: ['question'] });
+    expect(byLabel<HTMLInputElement>('your panel adds a profile question').checked).toBe(true);
+    await page.click(byLabel('your panel adds a profile question'));
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOn: [] });
+    expect(byLabel<HTMLInputElement>('your panel adds a profile question').checked).toBe(false);
   });
 
   it('stay off, with what to do, when the browser refuses the permission', async () => {
@@ -82,14 +93,21 @@ describe('notification preferences', () => {
     expect(remove).toHaveBeenCalledWith({ permissions: ['notifications'] });
   });
 
-  it('the badge shows the balance or the points to the goal, and nothing when turned off', async () => {
+  it('the badge shows the balance, the points to the goal or the open profile questions, and nothing when turned off', async () => {
     await page.mountInto(container, <PreferencesSection />);
     const shows = byLabel<HTMLSelectElement>('The badge shows');
     expect(shows.value).toBe('balance');
-    shows.value = 'goal';
-    shows.dispatchEvent(new Event('change', { bubbles: true }));
-    await page.settle();
-    expect(send).toHaveBeenLastCalledWith('setPreferences', { badgeShows: 'goal' });
+    expect([...shows.options].map((o) => o.textContent)).toEqual([
+      'your points balance',
+      'the points still needed for your goal',
+      'how many profile questions are open',
+    ]);
+    for (const choice of ['goal', 'questions'] as const) {
+      shows.value = choice;
+      shows.dispatchEvent(new Event('change', { bubbles: true }));
+      await page.settle();
+      expect(send).toHaveBeenLastCalledWith('setPreferences', { badgeShows: choice });
+    }
     await page.click(byLabel('Show points on the toolbar icon'));
     expect(byLabel<HTMLSelectElement>('The badge shows').disabled).toBe(true);
   });

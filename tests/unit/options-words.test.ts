@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { questionText } from '../../components/options/question-text';
+import { questionText } from '../../utils/question-text';
 import { buildSettings } from '../../utils/build-settings';
 import { humanise } from '../../utils/humanise';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { nextGeneration } from '../../entrypoints/background/generation';
-import { ensurePopupView, historyWriter, latestPart, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
+import { ensurePopupView, historyWriter, latestPart, profilePart, profileWriter, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
 import { splitHtml, withHtml } from '../../utils/reward-html';
 import { preload } from '../../utils/storage-item';
-import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, rewardHtmlItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, profileItem, rewardHtmlItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 import { background } from './fake-background';
@@ -101,6 +101,29 @@ describe('popup view (background)', () => {
     await ensurePopupView();
     expect((await popupViewItem.getValue())?.rewards?.first).toHaveLength(VIEW_ROWS);
     expect((await popupViewItem.getValue())?.latest).toBeNull();
+  });
+
+  it('counts the open profile questions with the profile cache, in the same write; none before the profile was read', async () => {
+    const text = (id: number, name: string, writable = true) => ({ id, name, text: name, uuid: `u${id}`, type: 'text', writable, options: [] });
+    const profile = { data: { definitions: [text(1, 'A'), text(2, 'B'), text(3, 'C'), text(4, 'R', false)], values: { A: 'x', C: ' ', R: 'y' } }, fetchedAt: 5 };
+    expect(profilePart(null)).toBeNull();
+    expect(profilePart(profile)).toEqual({ open: 2, total: 3, first: 'B', fetchedAt: 5 });
+    const changes: string[][] = [];
+    fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c).sort()));
+    await rewardsWriter.setValue(cache);
+    expect((await popupViewItem.getValue())?.profile).toBeNull();
+    await profileWriter.setValue(profile);
+    expect(changes.at(-1)).toEqual(['cache:profile', 'view:popup']);
+    expect((await popupViewItem.getValue())?.profile).toEqual({ open: 2, total: 3, first: 'B', fetchedAt: 5 });
+    expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
+  });
+
+  it('at worker start, adds the profile part to a view written before there was one', async () => {
+    const profile = { data: { definitions: [{ id: 1, name: 'A', text: 'A', uuid: 'u', type: 'text', writable: true, options: [] }], values: {} }, fetchedAt: 5 };
+    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
+    await profileItem.setValue(profile);
+    await ensurePopupView();
+    expect(await popupViewItem.getValue()).toEqual({ rewards: rewardsPart(cache), latest: null, profile: { open: 1, total: 1, first: 'A', fetchedAt: 5 } });
   });
 });
 

@@ -30,20 +30,21 @@ const accountOf = (id: number): Account => (isAccountB(id) ? 'B' : 'A');
 
 export async function checkInvariants(m: Model, w: World): Promise<void> {
   w.checks += 1;
-  const { rewardsItem, historyItem, profileItem, ledgerItem, unsettledItem, sessionItem } = w.items;
-  const [rewards, history, profile, ledger, unsettled, session] = await Promise.all([
+  const { rewardsItem, historyItem, profileItem, ledgerItem, unsettledItem, sessionItem, questionsItem } = w.items;
+  const [rewards, history, profile, ledger, unsettled, session, questions] = await Promise.all([
     rewardsItem.getValue(),
     historyItem.getValue(),
     profileItem.getValue(),
     ledgerItem.getValue(),
     unsettledItem.getValue(),
     sessionItem.getValue(),
+    questionsItem.getValue(),
   ]);
 
   // Storage holds only the current session's data.
   if (m.account === null) {
     expect(!session.connected, 'disconnected, but the session item says connected');
-    expect(!rewards && !history && !profile && !ledger && unsettled.length === 0, 'disconnected, but panelist data is still stored');
+    expect(!rewards && !history && !profile && !ledger && unsettled.length === 0 && !questions, 'disconnected, but panelist data is still stored');
   } else {
     const mine = (id: number) => accountOf(id) === m.account;
     const rewardIds = [
@@ -54,6 +55,7 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     const redemptionsMine = (history?.data ?? []).every((r) => isAccountBRedemption(r.id) === (m.account === 'B'));
     expect(rewardIds.every(mine) && redemptionsMine, `account ${m.account} is connected, but storage holds another account's rewards or history`);
     expect(session.baseUrl === w.sandbox(m.account).url, 'the session item names another panel');
+    expect(!questions || questions.account.startsWith(`${w.sandbox(m.account).url}|`), `account ${m.account} is connected, but the new-question record is another account's`);
     const name = profile?.data.values.FIRST_NAME;
     expect(
       name === undefined || name === SEED_NAME[m.account] || String(name).startsWith(`${m.account}-`),

@@ -24,6 +24,7 @@ type Modules = {
   api: typeof import('../../../entrypoints/background/api');
   checks: typeof import('../../../entrypoints/background/redemption-checks');
   recover: typeof import('../../../entrypoints/background/recover');
+  newQuestions: typeof import('../../../entrypoints/background/new-questions');
   items: typeof import('../../../utils/storage-items');
 };
 
@@ -46,15 +47,21 @@ class Worker {
       api: await import('../../../entrypoints/background/api'),
       checks: await import('../../../entrypoints/background/redemption-checks'),
       recover: await import('../../../entrypoints/background/recover'),
+      newQuestions: await import('../../../entrypoints/background/new-questions'),
       items: await import('../../../utils/storage-items'),
     };
     Object.assign(mods.api.httpTuning, { timeoutMs: TIMEOUT_MS, retryBaseDelayMs: 1, retries: 1, maxRetryAfterSeconds: 0 });
     const worker = new Worker(mods);
-    // What index.ts does at start: the history watch, then recovering from the stopped worker.
+    // What index.ts does at start: the history watch and the profile's new questions, then recovering from the stopped worker.
     await worker.run(async () => {
-      worker.stopWatching = mods.items.historyItem.watch(
+      const stopHistory = mods.items.historyItem.watch(
         (history) => void (history && worker.run(() => mods.checks.checkOutcomes(null, history.data)).catch(() => undefined)),
       );
+      const stopQuestions = mods.newQuestions.watchNewQuestions();
+      worker.stopWatching = () => {
+        stopHistory();
+        stopQuestions();
+      };
       await mods.recover.recoverAfterStop();
     });
     return worker;

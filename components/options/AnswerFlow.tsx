@@ -1,0 +1,184 @@
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { formatPoints } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
+import { isAnswered } from '../../utils/profile-completeness';
+import { sentences } from '../../utils/sentences';
+import type { StoredValues, VariableDefinition, VariableValue } from '../../utils/types';
+import { diffDraft, isEmptyValue } from '../../utils/variable-values';
+import type { NewQuestions } from './use-new-questions';
+import type { ProfileSave } from './use-profile-save';
+import { WritableField } from './WritableField';
+
+interface Props {
+  /** Names of the questions to ask, in order: those open when answering began. */
+  queue: readonly string[];
+  /** The writable questions as the panel lists them now. */
+  writable: readonly VariableDefinition[];
+  stored: StoredValues;
+  edits: StoredValues;
+  saver: ProfileSave;
+  fresh: NewQuestions;
+  onEdit(def: VariableDefinition, value: VariableValue): void;
+  /** The profile's completeness now, for the closing count. */
+  answered: number;
+  total: number;
+  onClose(): void;
+}
+
+/**
+ * "Answer the next question" (issue 20): one open question at a time, Save & next or Skip, ending
+ * with a thank-you and the count. Keyboard first: the question's control has focus, Enter saves and
+ * moves on. Answers go through the profile's one draft and Save path, so an edit survives an
+ * error, a skip or closing the page, and a panel's refusal shows beside the question.
+ */
+export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, answered, total, onClose }: Props) {
+  const at = useSignal(0);
+  const saved = useSignal(0);
+  const skipped = useSignal(0);
+  const status = useSignal('');
+  const alert = useSignal('');
+  /** "Give an answer, or Skip", beside the question. */
+  const empty = useSignal('');
+  const formRef = useRef<HTMLFormElement>(null);
+  const endRef = useRef<HTMLHeadingElement>(null);
+  const alertRef = useRef<HTMLParagraphElement>(null);
+  /** Where focus goes next; a new object each time, so asking twice moves it twice. */
+  const focusTo = useSignal<{ to: 'question' | 'problem' | 'alert' } | null>({ to: 'question' });
+  // What a handler reads after awaiting a save: the values as they are then, not as they were rendered.
+  const latest = useRef({ stored, writable });
+  latest.current = { stored, writable };
+
+  const byName = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
+  /** The first question from `from` on that the panel still asks and nobody has answered meanwhile. */
+  const openFrom = (from: number) => {
+    let i = from;
+    while (i < queue.length && (!byName(queue[i]) || isAnswered(latest.current.stored[queue[i]!]))) i++;
+    return i;
+  };
+
+  const def = writable.find((d) => d.name === queue[at.value]);
+  const done = at.value >= queue.length;
+
+  // A question the panel stopped asking while it was on screen: on to the next.
+  useEffect(() => {
+    if (done || def) return;
+    at.value = openFrom(at.value);
+    focusTo.value = { to: 'question' };
+  }, [done, def]);
+
+  // Focus moves once what it goes to is rendered (the effect runs after that render), not on a timer:
+  // the question's control, what is wrong with the answer, the failure, or the closing words.
+  useEffect(() => {
+    const request = focusTo.value?.to;
+    if (!request) return;
+    if (done) {
+      endRef.current?.focus();
+      return;
+    }
+    const form = formRef.current;
+    if (request === 'alert') alertRef.current?.focus();
+    else form?.querySelector<HTMLElement>(request === 'problem' ? '[aria-invalid="true"]' : '.field input, .field select, .field textarea')?.focus({ preventScroll: true });
+    if (request === 'question') form?.scrollIntoView?.({ block: 'nearest' });
+  }, [focusTo.value]);
+
+  function next(outcome: 'saved' | 'skipped') {
+    if (outcome === 'saved') saved.value += 1;
+    else skipped.value += 1;
+    empty.value = '';
+    alert.value = '';
+    at.value = openFrom(at.value + 1);
+    focusTo.value = { to: 'question' };
+  }
+
+  async function saveAndNext(event: Event) {
+    event.preventDefault();
+    if (!def || saver.saving.value) return;
+    status.value = '';
+    alert.value = '';
+    const value = def.name in edits ? edits[def.name] : stored[def.name];
+    if (isEmptyValue(value)) {
+      empty.value = t('flowGiveAnswer');
+      focusTo.value = { to: 'problem' };
+      return;
+    }
+    const change = diffDraft({ [def.name]: value! }, stored);
+    if (Object.keys(change).length > 0) {
+      const outcome = await saver.save(change);
+      if (!outcome.ok) {
+        alert.value = outcome.alert;
+        focusTo.value = { to: outcome.fields ? 'problem' : 'alert' };
+        return;
+      }
+    }
+    status.value = t('answerSaved');
+    next('saved');
+  }
+
+  /** Enter on a choice saves too: browsers submit a form by Enter only from text-like fields. */
+  function onKeyDown(event: KeyboardEvent) {
+    const target = event.target as HTMLInputElement;
+    if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (target.type === 'radio' || target.type === 'checkbox') {
+      event.preventDefault();
+      formRef.current?.requestSubmit();
+    }
+  }
+
+  if (done) {
+    return (
+      <div class="answer-flow" role="group" aria-labelledby="answer-flow-heading">
+        <h3 id="answer-flow-heading" ref={endRef} tabIndex={-1}>
+          {t(saved.value > 0 ? 'flowThanks' : 'flowEnd')}
+        </h3>
+        <p role="status">
+          {sentences(saved.value > 0 ? tp('flowAnswered', saved.value) : '', tp('flowProfileCount', answered, formatPoints(total)), skipped.value > 0 ? tp('flowSkipped', skipped.value) : '')}
+        </p>
+        <button type="button" class="primary" onClick={onClose}>
+          {t('backToProfile')}
+        </button>
+      </div>
+    );
+  }
+  if (!def) return null;
+
+  return (
+    <form ref={formRef} class="answer-flow" onSubmit={saveAndNext} onKeyDown={onKeyDown} noValidate aria-labelledby="answer-flow-heading">
+      <h3 id="answer-flow-heading">{t('flowPosition', formatPoints(at.value + 1), formatPoints(queue.length))}</h3>
+      <WritableField
+        key={def.name}
+        def={def}
+        value={def.name in edits ? edits[def.name] : stored[def.name]}
+        stored={stored[def.name]}
+        edited={def.name in edits}
+        error={saver.fieldErrors.value[def.name] ?? (empty.value || undefined)}
+        onChange={(value) => {
+          empty.value = '';
+          status.value = '';
+          onEdit(def, value);
+        }}
+        isNew={fresh.isNew(def.name)}
+        onSeen={() => fresh.seen(def.name)}
+      />
+      <p role="status" class="status">
+        {status.value}
+      </p>
+      {alert.value && (
+        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
+          {alert.value}
+        </p>
+      )}
+      <div class="flow-actions">
+        <button type="submit" class="primary" disabled={saver.saving.value}>
+          {t(saver.saving.value ? 'saving' : 'saveAndNext')}
+        </button>
+        <button type="button" disabled={saver.saving.value} onClick={() => next('skipped')}>
+          {t('skipQuestion')}
+        </button>
+        <button type="button" class="link-button" onClick={onClose}>
+          {t('backToAllQuestions')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,100 @@
+import { useSignal, type Signal } from '@preact/signals';
+import type { AppError } from '../../utils/errors';
+import { t, tp } from '../../utils/i18n';
+import { sendMessage } from '../../utils/messages';
+import { questionText } from '../../utils/question-text';
+import { asSentence, sentences } from '../../utils/sentences';
+import type { StoredValues, VariableDefinition } from '../../utils/types';
+import { isEmptyValue, validateValues, valuesEqual } from '../../utils/variable-values';
+import { ask } from './ask';
+import { errorText, plainMessage } from './error-text';
+import type { ProfileDraft } from './use-profile-draft';
+
+/**
+ * How a Save ended. `fields`: the texts are beside their questions (the caller moves focus to the
+ * first), otherwise `alert` alone says what happened and what to do.
+ */
+export type SaveOutcome = { ok: true; saved: number } | { ok: false; alert: string; fields: boolean };
+
+export interface ProfileSave {
+  /** Per-question texts (a refused value, a Laravel-style 422), shown beside each question. */
+  fieldErrors: Signal<Record<string, string>>;
+  saving: Signal<boolean>;
+  /** Sends these drafted changes: the answers in one update, then each emptied answer as a removal. */
+  save(changes: StoredValues): Promise<SaveOutcome>;
+  /** An edit clears its question's text. */
+  clearError(name: string): void;
+}
+
+/**
+ * The profile's one Save path (issue 4), used by the whole list and by answering one question at a
+ * time (issue 20): the same checks, the same messages, and only what was sent leaves the draft.
+ */
+export function useProfileSave(definitions: readonly VariableDefinition[], { draft, forget }: Pick<ProfileDraft, 'draft' | 'forget'>): ProfileSave {
+  const fieldErrors = useSignal<Record<string, string>>({});
+  const saving = useSignal(false);
+  const writable = (name: string) => definitions.some((d) => d.name === name && d.writable);
+
+  /**
+   * A failed save. Per-question texts (a Laravel-style 422, or a refusal naming one question) go
+   * next to their questions, with the panel's own message for the section; anything else is said
+   * where Save was pressed. Every edit stays in the draft.
+   */
+  function failure(error: AppError, done: number, removalOf?: string): SaveOutcome {
+    const byName = error.fields && Object.keys(error.fields).length ? error.fields : error.field ? { [error.field]: error.message } : removalOf ? { [removalOf]: plainMessage(error) } : {};
+    const known = Object.entries(byName).filter(([name]) => writable(name));
+    const unknown = Object.entries(byName).filter(([name]) => !writable(name));
+    const savedBefore = done ? tp('savedChanges', done) : '';
+    if (!known.length) return { ok: false, alert: sentences(savedBefore, errorText(error)), fields: false };
+    fieldErrors.value = { ...fieldErrors.value, ...Object.fromEntries(known) };
+    const def = definitions.find((d) => d.name === known[0]![0])!;
+    let text: string;
+    if (removalOf) text = t('notRemovedField', questionText(def), known[0]![1]);
+    else if (error.fields && (known.length > 1 || unknown.length || error.message.trim() !== known[0]![1].trim()))
+      text = t('nothingSavedMarked', asSentence(sentences(error.message, ...unknown.map(([, text]) => text))));
+    else text = t('nothingSavedField', questionText(def), known[0]![1]);
+    return { ok: false, alert: sentences(savedBefore, text), fields: true };
+  }
+
+  async function save(changes: StoredValues): Promise<SaveOutcome> {
+    // Design §4 keeps an empty value out of an update: it is a removal.
+    const removals = Object.keys(changes).filter((name) => isEmptyValue(changes[name]));
+    const writes = Object.fromEntries(Object.entries(changes).filter(([name]) => !removals.includes(name)));
+    const problems = validateValues(definitions, writes);
+    fieldErrors.value = problems;
+    const problemCount = Object.keys(problems).length;
+    if (problemCount) return { ok: false, alert: tp('answersNeedAttention', problemCount), fields: true };
+    saving.value = true;
+    const sent: string[] = [];
+    // Only what was sent is forgotten: an edit made while saving stays in the draft.
+    const forgetSent = () => {
+      const current = draft.value ?? {};
+      forget(sent.filter((name) => valuesEqual(current[name], changes[name])));
+    };
+    try {
+      if (Object.keys(writes).length) {
+        const result = await ask(() => sendMessage('saveValues', { values: writes }));
+        if (!result.ok) return failure(result.error, 0);
+        sent.push(...Object.keys(writes));
+      }
+      for (const name of removals) {
+        const result = await ask(() => sendMessage('deleteValue', { name }));
+        // A refused update sends nothing more.
+        if (!result.ok) return failure(result.error, sent.length, name);
+        sent.push(name);
+      }
+      return { ok: true, saved: sent.length };
+    } finally {
+      saving.value = false;
+      forgetSent();
+    }
+  }
+
+  function clearError(name: string) {
+    if (!fieldErrors.value[name]) return;
+    const { [name]: _, ...rest } = fieldErrors.value;
+    fieldErrors.value = rest;
+  }
+
+  return { fieldErrors, saving, save, clearError };
+}
