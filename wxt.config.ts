@@ -1,6 +1,7 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { signInConfigured } from './utils/build-settings';
+import { forgetOperatorIcon, renderOperatorIcon, useOperatorIcon } from './utils/operator/build-hooks';
 import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
@@ -70,6 +71,10 @@ export default defineConfig({
     };
   },
   hooks: {
+    // The operator's icon (`icon`): every size made from it, in place of public/icon/.
+    'build:before': (wxt) => renderOperatorIcon(settingsFor(wxt.config.mode).icon),
+    'build:publicAssets': (_wxt, files) => useOperatorIcon(files),
+    'build:done': () => forgetOperatorIcon(),
     // Firefox MV2: an event page (persistent: false), unloaded when idle like Chrome's service
     // worker; everything that matters is in storage and alarms (design, "Contexts").
     'build:manifestGenerated': (wxt, manifest) => {
