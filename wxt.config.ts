@@ -1,7 +1,7 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { signInConfigured } from './utils/build-settings';
-import { forgetOperatorIcon, renderOperatorIcon, useOperatorIcon } from './utils/operator/build-hooks';
+import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/operator/build-hooks';
 import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
@@ -54,6 +54,9 @@ export default defineConfig({
         // The toolbar button's own icon (public/icon/, all listed in `icons` by WXT), sharp at 1x and 2x.
         default_icon: { 16: 'icon/16.png', 32: 'icon/32.png' },
       },
+      // Chrome only: the store item's public key pins the extension id, so the sign-in redirect
+      // URL is known before publishing (`npm run ids`). The store's zip leaves it out (hooks below).
+      ...(env.browser !== 'firefox' && settings.chromeKey ? { key: settings.chromeKey } : {}),
       // Firefox only: Chrome reports the key as unrecognized.
       ...(env.browser === 'firefox'
         ? {
@@ -75,6 +78,9 @@ export default defineConfig({
     'build:before': (wxt) => renderOperatorIcon(settingsFor(wxt.config.mode).icon),
     'build:publicAssets': (_wxt, files) => useOperatorIcon(files),
     'build:done': () => forgetOperatorIcon(),
+    // The Chrome Web Store refuses a zip whose manifest has `key`; the unpacked build keeps it.
+    'zip:extension:start': (wxt) => takeKeyOut(wxt),
+    'zip:extension:done': () => putKeyBack(),
     // Firefox MV2: an event page (persistent: false), unloaded when idle like Chrome's service
     // worker; everything that matters is in storage and alarms (design, "Contexts").
     'build:manifestGenerated': (wxt, manifest) => {

@@ -1,11 +1,13 @@
 /**
  * What the operator's settings add to a build, as WXT hooks (wxt.config.ts names each one):
- * the icon set made from `icon` in place of public/icon/.
+ * the icon set made from `icon` in place of public/icon/, and the Chrome zip without the
+ * manifest's `key`, which the Chrome Web Store refuses on upload ("key field is not allowed in
+ * manifest") while the unpacked build keeps it, so its id is the store item's.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResolvedPublicFile } from 'wxt';
+import type { ResolvedPublicFile, Wxt } from 'wxt';
 import { ICON_SIZES, renderIcons } from './icons';
 
 const ICON_FILE = /^icon\/\d+\.png$/;
@@ -34,4 +36,24 @@ export function useOperatorIcon(files: ResolvedPublicFile[]): void {
 export function forgetOperatorIcon(): void {
   if (rendered) rmSync(rendered.dir, { recursive: true, force: true });
   rendered = null;
+}
+
+let keyTakenOut: { manifestPath: string; text: string } | null = null;
+
+/** `zip:extension:start`: the zipped Chrome manifest goes without `key`. */
+export function takeKeyOut(wxt: Wxt): void {
+  if (wxt.config.browser === 'firefox') return;
+  const manifestPath = join(wxt.config.outDir, 'manifest.json');
+  const text = readFileSync(manifestPath, 'utf8');
+  const manifest = JSON.parse(text) as { key?: string };
+  if (manifest.key === undefined) return;
+  delete manifest.key;
+  writeFileSync(manifestPath, JSON.stringify(manifest));
+  keyTakenOut = { manifestPath, text };
+}
+
+/** `zip:extension:done`: the unpacked build has its `key` again. */
+export function putKeyBack(): void {
+  if (keyTakenOut) writeFileSync(keyTakenOut.manifestPath, keyTakenOut.text);
+  keyTakenOut = null;
 }
