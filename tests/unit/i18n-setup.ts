@@ -7,6 +7,7 @@ import { afterEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import de from '../../public/_locales/de/messages.json';
 import en from '../../public/_locales/en/messages.json';
+import { messageLookup } from '../tools/node-i18n';
 
 interface Entry {
   message: string;
@@ -20,23 +21,9 @@ export const LOCALES: Record<string, Record<string, Entry>> = { en, de, pseudo }
 export type TestLocale = 'en' | 'de' | 'pseudo';
 const UI_LANGUAGE: Record<TestLocale, string> = { en: 'en-US', de: 'de-DE', pseudo: 'en-US' };
 
-/**
- * Chrome's rules: names are case-insensitive, named `$PLACEHOLDER$`s take their content, then
- * `$1`…`$9` take the substitutions (a missing one is empty) and `$$` is a dollar sign; an unknown
- * name gives ''.
- */
+/** Chrome's getMessage over the messages of `locale` (its rules: tests/tools/node-i18n.ts). */
 export function getMessageIn(locale: string) {
-  const byName = new Map(Object.entries(LOCALES[locale] ?? {}).map(([name, entry]) => [name.toLowerCase(), entry]));
-  return (name: string, substitutions?: string | string[]): string => {
-    const entry = byName.get(name.toLowerCase());
-    if (!entry) return '';
-    const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-    const named = entry.message.replace(/\$([A-Za-z0-9_@]+)\$/g, (whole, key: string) => {
-      const found = Object.entries(entry.placeholders ?? {}).find(([k]) => k.toLowerCase() === key.toLowerCase());
-      return found ? found[1].content : whole;
-    });
-    return named.replace(/\$(\$|[1-9])/g, (_, what: string) => (what === '$' ? '$' : (subs[Number(what) - 1] ?? '')));
-  };
+  return messageLookup(LOCALES[locale] ?? {});
 }
 
 /** Makes `chrome.i18n` (and the fake browser's, which some tests install as `chrome`) speak `locale`. */
