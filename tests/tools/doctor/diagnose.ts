@@ -156,7 +156,7 @@ function redirectFinding(redirected: Array<{ endpoint: string; exchange: Exchang
     level: 'fail',
     topic: 'Redirect',
     text:
-      `${hops.join(', ')}. ` +
+      `${hops[0]}${hops.length > 1 ? ` and ${hops.length - 1} more read${hops.length > 2 ? 's' : ''} the same way` : ''}. ` +
       (crossOrigin
         ? 'Reads that end at another origin are refused (design §5), and writes and redeems never follow a redirect.'
         : 'Reads follow it, but writes and redeems are never sent on through a redirect (design §5): every profile save and every redemption would fail.') +
@@ -223,7 +223,7 @@ function validatorFindings(reads: ReadRow[]): Finding[] {
     findings.push({
       level: 'warn',
       topic: 'Idle traffic',
-      text: `no ETag or Last-Modified on ${without.map((r) => r.endpoint).join(', ')}: each refresh (about two an hour per panelist) downloads ${bytes.toLocaleString('en')} bytes again instead of a 304 without a body.`,
+      text: `no ETag or Last-Modified on ${without.map((r) => r.endpoint).join(', ')}: each read again downloads the whole answer (${bytes.toLocaleString('en')} bytes for these) instead of a 304 without a body, and the refresh alarm reads the rewards about twice an hour for every panelist.`,
     });
   }
   if (ignored.length > 0) {
