@@ -142,7 +142,7 @@ export const SETTINGS = {
     schema: v.pipe(v.string(), v.regex(/\.(?:svg|png)$/i, 'must be an .svg or a .png file')),
     fallback: '',
     example: 'acme-icon.svg',
-    doc: "the extension's icon: an SVG, or a square PNG of at least 128 px; every size is made from it",
+    doc: "the extension's icon: an SVG, or a square PNG of at least 128 px, made into every size; without it the project's own (public/icon/)",
     buildOnly: true,
   },
   chromeKey: {
@@ -150,7 +150,7 @@ export const SETTINGS = {
     schema: chromeKey,
     fallback: '',
     example: '',
-    doc: "public key of the Chrome Web Store item, pinned as the manifest's key so the Chrome id is known before publishing",
+    doc: "the Chrome Web Store item's public key, pinned as the manifest's `key` (left out of the store's zip), so the Chrome id and sign-in redirect URL are known before publishing",
     buildOnly: true,
   },
   oauth: {
@@ -183,14 +183,14 @@ export const SETTINGS = {
       schema: v.pipe(v.string(), v.regex(SCOPES, 'must be scope names separated by single spaces')),
       fallback: '',
       example: 'panel offline_access',
-      doc: 'sign-in: space-separated scopes (none: no scope is sent)',
+      doc: 'sign-in: space-separated scopes (none: no `scope` is sent)',
     },
     issuer: {
       env: 'PANEL_OAUTH_ISSUER',
       schema: webAddress(),
       fallback: '',
       example: 'https://login.acme-panel.example',
-      doc: "sign-in: compared with an iss the server returns (RFC 9207); defaults to the authorization endpoint's origin",
+      doc: "sign-in: compared with an `iss` the server returns (RFC 9207); defaults to the authorization endpoint's origin",
     },
   },
 } as const satisfies Record<string, Setting | SettingGroup>;
@@ -228,3 +228,9 @@ export const SETTING_ROWS: readonly SettingRow[] = Object.entries(SETTINGS as Re
 
 /** The groups (`oauth`) and the top-level settings, by key. */
 export const GROUPS: readonly string[] = [...new Set(SETTING_ROWS.flatMap((row) => (row.group ? [row.group] : [])))];
+
+/** The row of the README's "Build settings" table for a setting (the docs check: tests/unit/settings-docs.test.ts). */
+export function readmeRow(row: SettingRow): string {
+  const fallback = row.setting.fallback ? `\`${row.setting.fallback}\`` : 'none';
+  return `| \`${row.path}\` | \`${row.setting.env}\` | ${fallback} | ${row.setting.doc} |`;
+}
