@@ -9,7 +9,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as v from 'valibot';
 import { SANDBOX_DEV_URL, type BuildSettings } from '../build-settings';
-import { GROUPS, SETTING_ROWS, type PanelSettings, type SettingRow } from './settings-table';
+import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
 
 /** Looked for at the project's root, in this order; both at once is an error. */
 export const CONFIG_FILES = ['panel.config.jsonc', 'panel.config.json'] as const;
@@ -57,8 +57,6 @@ export function configFilePath(env: Env, root: string): string | null {
 
 /** The file's structure: known keys only, every value a string (groups as objects of strings). */
 const fileSchema = v.strictObject({
-  // Editors' JSON schema link; not a setting.
-  $schema: v.optional(v.string()),
   ...Object.fromEntries(SETTING_ROWS.filter((row) => !row.group).map((row) => [row.key, v.optional(v.string('must be a string'))])),
   ...Object.fromEntries(
     GROUPS.map((group) => [
@@ -197,4 +195,3 @@ export function runtimeSettings(settings: ResolvedSettings): BuildSettings {
   return out as unknown as BuildSettings;
 }
 
-export type { SettingRow };
