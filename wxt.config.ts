@@ -51,7 +51,7 @@ export default defineConfig({
       optional_permissions: env.manifestVersion === 2 ? [...OPTIONAL_HOSTS, ...OPTIONAL_APIS] : ['identity', ...OPTIONAL_APIS],
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
-        // The toolbar button's own icon (public/icon/, all listed in `icons` by WXT), sharp at 1x and 2x.
+        // The toolbar button's own icon (public/icon/, or the operator's `icon`; all listed in `icons` by WXT), sharp at 1x and 2x.
         default_icon: { 16: 'icon/16.png', 32: 'icon/32.png' },
       },
       // Chrome only: the store item's public key pins the extension id, so the sign-in redirect
