@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
-import { buildSettings } from './utils/build-settings';
+import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
 
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [WxtVitest()],
-        define: { __BUILD_SETTINGS__: JSON.stringify(buildSettings({}, 'production')) },
+        define: { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))) },
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],

@@ -1,20 +1,22 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
-import { buildSettings, signInConfigured } from './utils/build-settings';
+import { signInConfigured } from './utils/build-settings';
 import { EXTENSION_PAGES_CSP } from './utils/content-policy';
+import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/operator/build-hooks';
+import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
 /** APIs granted only when the panelist turns on what needs them (the preferences). */
 const OPTIONAL_APIS = ['notifications'];
 
-// A link the popup shows as "Earn more points": only a web address may become one.
-if (process.env.PANEL_EARN_URL && !/^https?:\/\/[^\s]+$/.test(process.env.PANEL_EARN_URL)) {
-  throw new Error('PANEL_EARN_URL must be an https:// (or http://) address');
-}
+/**
+ * The operator's settings (panel.config.json, then the environment; README, "Build settings"),
+ * read through this one function and checked before anything is built: a wrong key or value
+ * stops the build with an error naming it.
+ */
+const settingsFor = (mode: string) => buildSettings(process.env, mode);
 
-// Build settings come from the environment so a panel operator can ship the extension
-// under their own name and API without touching code (see README, "Build settings").
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   imports: false,
@@ -23,11 +25,11 @@ export default defineConfig({
   webExt: { disabled: true },
   vite: (env) => ({
     define: {
-      __BUILD_SETTINGS__: JSON.stringify(buildSettings(process.env, env.mode)),
+      __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(settingsFor(env.mode))),
     },
   }),
   manifest: (env) => {
-    const settings = buildSettings(process.env, env.mode);
+    const settings = settingsFor(env.mode);
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
     // The token and revocation endpoints are called by the background like the API, so their origins are granted too.
     const oauthOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map(hostPermissionPattern);
@@ -53,10 +55,12 @@ export default defineConfig({
       content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
-        default_title: settings.panelName,
-        // The toolbar button's own icon (public/icon/, all listed in `icons` by WXT), sharp at 1x and 2x.
+        // The toolbar button's own icon (public/icon/, or the operator's `icon`; all listed in `icons` by WXT), sharp at 1x and 2x.
         default_icon: { 16: 'icon/16.png', 32: 'icon/32.png' },
       },
+      // Chrome only: the store item's public key pins the extension id, so the sign-in redirect
+      // URL is known before publishing (`npm run ids`). The store's zip leaves it out (hooks below).
+      ...(env.browser !== 'firefox' && settings.chromeKey ? { key: settings.chromeKey } : {}),
       // Firefox only: Chrome reports the key as unrecognized.
       ...(env.browser === 'firefox'
         ? {
@@ -74,11 +78,21 @@ export default defineConfig({
     };
   },
   hooks: {
+    // The operator's icon (`icon`): every size made from it, in place of public/icon/.
+    'build:before': (wxt) => renderOperatorIcon(settingsFor(wxt.config.mode).icon),
+    'build:publicAssets': (_wxt, files) => useOperatorIcon(files),
+    'build:done': () => forgetOperatorIcon(),
+    // The Chrome Web Store refuses a zip whose manifest has `key`; the unpacked build keeps it.
+    'zip:extension:start': (wxt) => takeKeyOut(wxt),
+    'zip:extension:done': () => putKeyBack(),
     // Firefox MV2: an event page (persistent: false), unloaded when idle like Chrome's service
     // worker; everything that matters is in storage and alarms (design, "Contexts").
     'build:manifestGenerated': (wxt, manifest) => {
       const background = manifest.background;
       if (wxt.config.manifestVersion === 2 && background && 'scripts' in background) background.persistent = false;
+      // WXT takes the toolbar button's title from popup.html's <title>; it is the operator's name.
+      const button = manifest.action ?? manifest.browser_action;
+      if (button) button.default_title = settingsFor(wxt.config.mode).panelName;
     },
   },
   zip: {

@@ -19,7 +19,7 @@ export function buildForBench(): BuildOutput {
   rmSync(BENCH_OUT_DIR, { recursive: true, force: true });
   execFileSync('npx', ['wxt', 'zip', '--browser', 'chrome'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PANEL_OUT_DIR: BENCH_OUT_DIR, PANEL_API_BASE_URL: apiBaseUrl },
+    env: { ...process.env, PANEL_OUT_DIR: BENCH_OUT_DIR, PANEL_API_BASE_URL: apiBaseUrl, PANEL_CONFIG: 'none' },
   });
   const zip = readdirSync(BENCH_OUT_DIR).find((name) => name.endsWith('-chrome.zip'));
   if (!zip) throw new Error(`wxt zip left no Chrome zip in ${BENCH_OUT_DIR}`);

@@ -7,6 +7,8 @@ export default function setup(): void {
   const env = {
     ...process.env,
     PANEL_OUT_DIR: E2E_OUT_DIR,
+    // The tests' own settings only, whatever panel.config.json a developer keeps here.
+    PANEL_CONFIG: 'none',
     PANEL_API_BASE_URL: `http://127.0.0.1:${E2E_SANDBOX_PORT}`,
     // The options page links to it ("Where do I find this?"); never opened by a test.
     PANEL_TOKEN_HELP_URL: 'https://panel.example.com/help/personal-key',

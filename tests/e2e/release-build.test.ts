@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { SANDBOX_DEV_URL } from '../../utils/build-settings';
 import { EXTENSION_PAGES_CSP } from '../../utils/content-policy';
 import { SANDBOX_TOKEN } from '../sandbox/server';
+import { zipEntries } from '../tools/zip-read';
 
 /** README, "Permissions": what a panelist may grant on "Connect", never at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
@@ -21,7 +22,8 @@ let zips: { chrome: string; firefox: string; sources: string };
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'panel-release-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: outDir };
+  // PANEL_CONFIG none: the project's release build, whatever panel.config.json a developer keeps here.
+  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: outDir, PANEL_CONFIG: 'none' };
   delete env.PANEL_API_BASE_URL;
   delete env.PANEL_DEV_TOKEN;
   // What `npm run zip` runs: each builds the release build, then zips it.
@@ -56,7 +58,7 @@ test('npm run zip makes the Chrome zip, the Firefox zip and the Firefox sources 
   console.log(`zip sizes: ${sizes.join(', ')}`);
   // Each extension zip holds exactly its build.
   for (const [zip, build] of [[zips.chrome, 'chrome-mv3'], [zips.firefox, 'firefox-mv2']] as const) {
-    expect((await zipEntries(zip)).toSorted()).toEqual((await filesUnder(join(outDir, build))).toSorted());
+    expect(zipEntries(zip).toSorted()).toEqual((await filesUnder(join(outDir, build))).toSorted());
   }
 });
 
@@ -122,7 +124,7 @@ test('both builds carry PNG icons in every size the stores ask for, listed in th
 });
 
 test("the sources zip holds the build's inputs, and no dependencies, outputs, tests or secrets", async () => {
-  const entries = await zipEntries(zips.sources);
+  const entries = zipEntries(zips.sources);
   for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'wxt.config.ts', 'README.md', 'entrypoints/background/index.ts', 'public/icon/128.png']) {
     expect(entries).toContain(needed);
   }
@@ -135,22 +137,3 @@ test("the sources zip holds the build's inputs, and no dependencies, outputs, te
   // The sandbox's token lives in tests/, which stays out.
   for (const e of entries) expect(e.startsWith('tests/')).toBe(false);
 });
-
-/** Names in a zip's central directory (enough of the format for a listing; no extraction). */
-async function zipEntries(path: string): Promise<string[]> {
-  const zip = await readFile(path);
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (end < 0) throw new Error(`${path}: no end of central directory`);
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const names: string[] = [];
-  for (let i = 0; i < count; i++) {
-    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`${path}: bad central directory entry ${i}`);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extraLength = zip.readUInt16LE(at + 30);
-    const commentLength = zip.readUInt16LE(at + 32);
-    names.push(zip.subarray(at + 46, at + 46 + nameLength).toString('utf8'));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return names;
-}

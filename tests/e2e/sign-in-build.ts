@@ -14,6 +14,7 @@ export function signInBuild(browser: 'chrome' | 'firefox'): string {
   const env = {
     ...process.env,
     PANEL_OUT_DIR: SIGN_IN_OUT_DIR,
+    PANEL_CONFIG: 'none',
     PANEL_API_BASE_URL: url,
     PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${url}${OAUTH_PATHS.authorize}`,
     PANEL_OAUTH_TOKEN_ENDPOINT: `${url}${OAUTH_PATHS.token}`,

@@ -14,7 +14,10 @@ export function listDefinitions(state: SandboxState): ApiResult {
 
 export function readValues(state: SandboxState, req: ApiRequest): ApiResult {
   const filter = req.query.get('filter');
-  if (filter !== null && filter !== 'writable') return failure(400, `Unknown filter: ${filter}`);
+  // As Laravel's `in:writable` rule refuses it: 422 with the field's own text under `errors`.
+  if (filter !== null && filter !== 'writable') {
+    return failure(422, 'The selected filter is invalid.', { errors: { filter: ['The selected filter is invalid.'] } });
+  }
   const writableOnly = filter === 'writable';
   const visible = (name: string): boolean => !writableOnly || variableByName(state, name)?.writable === true;
 

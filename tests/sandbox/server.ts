@@ -15,6 +15,7 @@ import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResu
 import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
 import { createValidators } from './conditional';
+import { routeMoved } from './moved';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
@@ -91,9 +92,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {
-    requests.push(toRecord(request));
-    measure(res, request, answers);
+  async function handleApi(req: IncomingMessage, res: ServerResponse, received: ApiRequest): Promise<void> {
+    requests.push(toRecord(received));
+    measure(res, received, answers);
+    const routed = routeMoved(state, received);
+    if ('answer' in routed) return writeResult(res, routed.answer);
+    const request = routed.request;
     const fault = faults.take(request.method, request.path);
     const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
     const commit = () => void (authorized() && dispatch(state, request, now()));
@@ -105,7 +109,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (open) return writeResult(res, open, extraHeaders);
     if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
     const at = now();
-    const result = validators.apply(request, dispatch(state, request, at), at);
+    const answer = dispatch(state, request, at);
+    const result = state.validators ? validators.apply(request, answer, at) : answer;
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);
   }

@@ -25,7 +25,19 @@ const CHECKS: Record<keyof SandboxState, { check: Check; expected: string }> = {
     check: (value) => BALANCE_PLACES.includes(value as BalanceIn),
     expected: `one of ${BALANCE_PLACES.join(', ')}`,
   },
+  validators: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
+  movedTo: { check: (value) => value === null || isMoveTarget(value), expected: 'null, an http(s) base URL, or a path prefix such as /api' },
 };
+
+function isMoveTarget(value: JsonValue): boolean {
+  if (typeof value !== 'string') return false;
+  if (/^\/[\w.-]+(\/[\w.-]+)*$/.test(value)) return true;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
 function isStateKey(key: string): key is keyof SandboxState {
   return Object.hasOwn(CHECKS, key);

@@ -21,6 +21,8 @@ export function stateFromSeed(seed: SandboxSeed): SandboxState {
     redemptions: copy.redemptions,
     valuesShape: copy.valuesShape ?? 'records',
     balanceIn: copy.balanceIn ?? 'rewards',
+    validators: copy.validators ?? true,
+    movedTo: copy.movedTo ?? null,
   };
 }
 

@@ -21,11 +21,22 @@ export interface SandboxState {
   redemptions: Redemption[];
   valuesShape: ValuesShape;
   balanceIn: BalanceIn;
+  /** Whether reads carry ETag / Last-Modified and answer 304 to them (a panel without validators: false). */
+  validators: boolean;
+  /**
+   * The API has moved: every API request is answered 301 to the same path and query under this
+   * base, an absolute URL (another origin) or a path prefix here (`/api`), under which this
+   * sandbox then serves it. Null: no redirect.
+   */
+  movedTo: string | null;
 }
 
+/** How the panel answers rather than what it holds: these a seed may leave to their defaults. */
+export const RESPONSE_SWITCHES = ['valuesShape', 'balanceIn', 'validators', 'movedTo'] as const;
+
 /** A seed is a state whose response-shape switches may be left to their defaults. */
-export type SandboxSeed = Omit<SandboxState, 'valuesShape' | 'balanceIn'> &
-  Partial<Pick<SandboxState, 'valuesShape' | 'balanceIn'>>;
+export type SandboxSeed = Omit<SandboxState, (typeof RESPONSE_SWITCHES)[number]> &
+  Partial<Pick<SandboxState, (typeof RESPONSE_SWITCHES)[number]>>;
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 

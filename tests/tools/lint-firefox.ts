@@ -43,7 +43,8 @@ const ACCEPTED: Array<{ why: string; code: string; file: RegExp; around: RegExp 
 
 function releaseBuild(): { dir: string; cleanup(): void } {
   const outDir = mkdtempSync(join(tmpdir(), 'panel-lint-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: outDir };
+  // PANEL_CONFIG none: the project's release build, whatever panel.config.json a developer keeps here.
+  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: outDir, PANEL_CONFIG: 'none' };
   // A release build: nothing from development may leak in.
   delete env.PANEL_API_BASE_URL;
   delete env.PANEL_DEV_TOKEN;

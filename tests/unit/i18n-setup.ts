@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { messageLookup } from '../tools/node-i18n';
 
 export interface Entry {
   message: string;
@@ -50,28 +51,18 @@ export function missedMessages(): string[] {
 }
 
 /**
- * Chrome's rules: names are case-insensitive; a name the locale lacks comes from the default
- * locale (English), and one neither has gives ''; named `$PLACEHOLDER$`s take their content, then
- * `$1`…`$9` take the substitutions (a missing one is empty) and `$$` is a dollar sign.
+ * Chrome's getMessage over the messages of `locale` (its rules: tests/tools/node-i18n.ts); a name
+ * the locale lacks comes from the default locale (English) and is recorded in {@link missedMessages}.
  */
 export function getMessageIn(locale: string) {
-  const index = (catalogue: Catalogue) => new Map(Object.entries(catalogue).map(([name, entry]) => [name.toLowerCase(), entry]));
-  const own = index(LOCALES[locale] ?? {});
-  const fallback = index(en);
+  const own = LOCALES[locale] ?? {};
+  const ownNames = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+  const inOwn = messageLookup(own);
+  const inEnglish = messageLookup(en);
   return (name: string, substitutions?: string | string[]): string => {
-    const key = name.toLowerCase();
-    let entry = own.get(key);
-    if (!entry) {
-      missed.add(name);
-      entry = fallback.get(key);
-    }
-    if (!entry) return '';
-    const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-    const named = entry.message.replace(/\$([A-Za-z0-9_@]+)\$/g, (whole, placeholder: string) => {
-      const found = Object.entries(entry.placeholders ?? {}).find(([k]) => k.toLowerCase() === placeholder.toLowerCase());
-      return found ? found[1].content : whole;
-    });
-    return named.replace(/\$(\$|[1-9])/g, (_, what: string) => (what === '$' ? '$' : (subs[Number(what) - 1] ?? '')));
+    if (ownNames.has(name.toLowerCase())) return inOwn(name, substitutions);
+    missed.add(name);
+    return inEnglish(name, substitutions);
   };
 }
 

@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { questionText } from '../../utils/question-text';
-import { buildSettings } from '../../utils/build-settings';
 import { humanise } from '../../utils/humanise';
 
 describe('names in words (issue 14)', () => {
@@ -18,16 +17,5 @@ describe('names in words (issue 14)', () => {
     expect(questionText({ name: 'FIRST_NAME', text: 'What is your first name?' })).toBe('What is your first name?');
     expect(questionText({ name: 'POSTAL_CODE', text: 'POSTAL_CODE' })).toBe('Postal code');
     expect(questionText({ name: 'POSTAL_CODE', text: '  ' })).toBe('Postal code');
-  });
-});
-
-describe('PANEL_TOKEN_HELP_URL', () => {
-  it('is empty unless set, and keeps only web pages', () => {
-    expect(buildSettings({}, 'production').tokenHelpUrl).toBe('');
-    expect(buildSettings({ PANEL_TOKEN_HELP_URL: 'https://panel.example.com/account#key' }, 'production').tokenHelpUrl).toBe(
-      'https://panel.example.com/account#key',
-    );
-    expect(buildSettings({ PANEL_TOKEN_HELP_URL: 'javascript:alert(1)' }, 'production').tokenHelpUrl).toBe('');
-    expect(buildSettings({ PANEL_TOKEN_HELP_URL: 'panel.example.com/help' }, 'production').tokenHelpUrl).toBe('');
   });
 });

@@ -196,7 +196,10 @@ describe('sandbox: variables', () => {
     });
     const writable = await call('/v1/panel/variables/data?filter=writable');
     expect((writable.body.data as { name: string }[]).map((record) => record.name)).toEqual(['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT']);
-    expect((await call('/v1/panel/variables/data?filter=bogus')).status).toBe(400);
+    expect(await call('/v1/panel/variables/data?filter=bogus')).toMatchObject({
+      status: 422,
+      body: { message: 'The selected filter is invalid.', errors: { filter: ['The selected filter is invalid.'] } },
+    });
   });
 
   it('reads stored values as a map when the state asks for it', async () => {
@@ -422,7 +425,7 @@ describe('sandbox: control endpoints', () => {
 
   it('returns the whole state and patches any subset of it', async () => {
     const state = (await control('/state')).body as unknown as SandboxState;
-    expect(Object.keys(state).sort()).toEqual(['balance', 'balanceIn', 'redemptions', 'rewards', 'values', 'valuesShape', 'variables']);
+    expect(Object.keys(state).sort()).toEqual(['balance', 'balanceIn', 'movedTo', 'redemptions', 'rewards', 'validators', 'values', 'valuesShape', 'variables']);
     expect(state.values).toMatchObject({ FIRST_NAME: 'Jordan' });
 
     const patched = await control('/state', 'PATCH', { balance: 10, valuesShape: 'map', redemptions: [] });

@@ -1,0 +1,64 @@
+/**
+ * `npm run ids`: the Chrome id, the Firefox id and both sign-in redirect URLs of the build the
+ * settings describe (panel.config.json, then the environment), to register with the OAuth server
+ * before publishing. `--json` prints them as JSON.
+ *
+ * `npm run ids -- --new-key [FILE]` makes a key pair of one's own (default FILE: chrome-key.pem,
+ * written with mode 600 and never overwritten; *.pem stays out of git and of the sources zip) and
+ * prints the public key for `chromeKey`.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { chromeIdFromKey, chromeRedirectUrl, extensionIds, newChromeKey } from '../../utils/operator/extension-ids';
+import { PanelConfigError, buildSettings } from '../../utils/operator/panel-config';
+
+function newKey(file: string): void {
+  if (existsSync(file)) {
+    console.error(`${file} is already there; it is not overwritten. Name another file: npm run ids -- --new-key other.pem`);
+    process.exit(2);
+  }
+  const { publicKey, privateKeyPem } = newChromeKey();
+  writeFileSync(file, privateKeyPem, { mode: 0o600 });
+  const id = chromeIdFromKey(publicKey);
+  console.log(
+    `Wrote the private key to ${file} (keep it safe and out of git; it signs a self-hosted CRX).\n\n` +
+      `Put this public key in panel.config.json as "chromeKey":\n\n${publicKey}\n\n` +
+      `Chrome id:           ${id}\nChrome redirect URL: ${chromeRedirectUrl(id)}\n\n` +
+      'For the Chrome Web Store, use the key of your store item instead (its dashboard: Package → View public key):\n' +
+      'the store gives an item its own key, and only that key gives the id the store publishes under.',
+  );
+}
+
+function show(json: boolean): void {
+  const settings = buildSettings(process.env, 'production');
+  const ids = extensionIds(settings);
+  if (json) {
+    console.log(JSON.stringify(ids, null, 2));
+    return;
+  }
+  const from = settings.configFile ? ` (${settings.configFile}, then the environment)` : ' (the environment; no panel.config.json)';
+  const lines = [`${settings.panelName}${from}`, ''];
+  if (ids.chrome) {
+    lines.push(`Chrome   id            ${ids.chrome.id}  (from chromeKey)`, `         redirect URL  ${ids.chrome.redirectUrl}`);
+  } else {
+    lines.push(
+      'Chrome   id            not known yet: no chromeKey is set, so the Chrome Web Store assigns one on the first upload.',
+      '                       Upload the Chrome zip as a draft, copy the item\'s public key (Package → View public key)',
+      '                       into chromeKey, and run npm run ids again. (npm run ids -- --new-key makes a key of your own.)',
+    );
+  }
+  lines.push(`Firefox  id            ${ids.firefox.id}  (geckoId)`, `         redirect URL  ${ids.firefox.redirectUrl}`, '');
+  const client = settings.oauth.clientId ? `client "${settings.oauth.clientId}"` : 'the extension\'s client';
+  lines.push(`Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (README, "Sign-in").`);
+  console.log(lines.join('\n'));
+}
+
+try {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--new-key');
+  if (at >= 0) newKey(args[at + 1] ?? 'chrome-key.pem');
+  else show(args.includes('--json'));
+} catch (error) {
+  if (!(error instanceof PanelConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}

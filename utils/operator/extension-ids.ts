@@ -1,0 +1,57 @@
+/**
+ * The extension's ids and the sign-in redirect URLs the browsers give it (`npm run ids`), worked
+ * out from the build settings as the browsers do:
+ *
+ * - Chrome: the id is the first 128 bits of the SHA-256 of the manifest `key` (the DER public
+ *   key), written with the letters a–p for the hex digits 0–f; `identity.getRedirectURL()` is
+ *   `https://<id>.chromiumapp.org/`.
+ * - Firefox: the id is the add-on id (`geckoId`); `identity.getRedirectURL()` is
+ *   `https://<SHA-1 of the id's UTF-8, lower-case hex>.extensions.allizom.org/` (Firefox's
+ *   ext-identity.js, with its default `extensions.webextensions.identity.redirectDomain`).
+ *
+ * Both are checked against real Chromium and Firefox ESR in tests/e2e/extension-ids.test.ts.
+ */
+import { createHash, generateKeyPairSync } from 'node:crypto';
+
+const FIREFOX_REDIRECT_DOMAIN = 'extensions.allizom.org';
+
+/** The Chrome extension id a manifest `key` (base64 DER public key) gives. */
+export function chromeIdFromKey(key: string): string {
+  const digest = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 32);
+  return [...digest].map((hex) => String.fromCharCode('a'.charCodeAt(0) + parseInt(hex, 16))).join('');
+}
+
+export function chromeRedirectUrl(extensionId: string): string {
+  return `https://${extensionId}.chromiumapp.org/`;
+}
+
+export function firefoxRedirectUrl(geckoId: string): string {
+  const hash = createHash('sha1').update(geckoId, 'utf8').digest('hex');
+  return `https://${hash}.${FIREFOX_REDIRECT_DOMAIN}/`;
+}
+
+/**
+ * A new RSA key pair for a Chrome extension id of one's own: the public key in the form
+ * `chromeKey` takes, the private key as PEM (for signing a self-hosted CRX; never committed).
+ */
+export function newChromeKey(): { publicKey: string; privateKeyPem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+export interface ExtensionIds {
+  chrome: { id: string; redirectUrl: string } | null;
+  firefox: { id: string; redirectUrl: string };
+}
+
+/** Both browsers' ids and redirect URLs; Chrome's is null without a `chromeKey` (the store then assigns one). */
+export function extensionIds(settings: { chromeKey: string; geckoId: string }): ExtensionIds {
+  const chromeId = settings.chromeKey ? chromeIdFromKey(settings.chromeKey) : null;
+  return {
+    chrome: chromeId ? { id: chromeId, redirectUrl: chromeRedirectUrl(chromeId) } : null,
+    firefox: { id: settings.geckoId, redirectUrl: firefoxRedirectUrl(settings.geckoId) },
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The operator's build settings: panel.config.json (or .jsonc) at the project's root, then the
+ * environment, which overrides the file, then each setting's default (README, "Build settings").
+ * Everything is checked against the settings table before anything is built; a problem is one
+ * error naming the key, where its value came from, and what to write instead.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import * as v from 'valibot';
+import { SANDBOX_DEV_URL, type BuildSettings } from '../build-settings';
+import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
+
+/** Looked for at the project's root, in this order; both at once is an error. */
+export const CONFIG_FILES = ['panel.config.jsonc', 'panel.config.json'] as const;
+/** PANEL_CONFIG: another file, or this word for none (the project's own test builds). */
+export const NO_CONFIG = 'none';
+
+type Env = Record<string, string | undefined>;
+
+/** The settings with where each came from; `icon` is an absolute path ('' for today's icon). */
+export interface ResolvedSettings extends PanelSettings {
+  /** Sandbox token for development builds only, from PANEL_DEV_TOKEN; never in a release build. */
+  devToken: string;
+  /** The config file read, absolute; null when there is none. */
+  configFile: string | null;
+  /** Each setting's path (`oauth.clientId`) → 'file', 'environment' or 'default'. */
+  sources: Record<string, 'file' | 'environment' | 'default'>;
+}
+
+export class PanelConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The panel settings have ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was built:\n` +
+        problems.map((p) => `  - ${p}`).join('\n') +
+        '\nEvery key is in panel.config.example.json and described in the README ("Build settings").',
+    );
+    this.name = 'PanelConfigError';
+    // The message says it all; a stack trace under it would only bury it.
+    this.stack = '';
+  }
+}
+
+/** The config file to read: PANEL_CONFIG's, else the one at the root, else none. */
+export function configFilePath(env: Env, root: string): string | null {
+  const chosen = env.PANEL_CONFIG?.trim();
+  if (chosen === NO_CONFIG) return null;
+  if (chosen) {
+    const path = resolve(root, chosen);
+    if (!existsSync(path)) throw new PanelConfigError([`PANEL_CONFIG names ${chosen}, and there is no such file`]);
+    return path;
+  }
+  const found = CONFIG_FILES.map((name) => resolve(root, name)).filter((path) => existsSync(path));
+  if (found.length > 1) throw new PanelConfigError([`both ${CONFIG_FILES.join(' and ')} are here: keep one`]);
+  return found[0] ?? null;
+}
+
+/** The file's structure: known keys only, every value a string (groups as objects of strings). */
+const fileSchema = v.strictObject({
+  ...Object.fromEntries(SETTING_ROWS.filter((row) => !row.group).map((row) => [row.key, v.optional(v.string('must be a string'))])),
+  ...Object.fromEntries(
+    GROUPS.map((group) => [
+      group,
+      v.optional(
+        v.strictObject(
+          Object.fromEntries(SETTING_ROWS.filter((row) => row.group === group).map((row) => [row.key, v.optional(v.string('must be a string'))])),
+          'must be an object',
+        ),
+      ),
+    ]),
+  ),
+}, 'must be an object of settings');
+
+function describeFileIssue(issue: v.BaseIssue<unknown>, name: string): string {
+  const path = v.getDotPath(issue);
+  if (issue.type === 'strict_object' && issue.kind === 'schema' && issue.expected === 'never') {
+    const where = path?.includes('.') ? path.slice(0, path.lastIndexOf('.')) : null;
+    const known = where ? SETTING_ROWS.filter((r) => r.group === where).map((r) => r.key) : [...SETTING_ROWS.filter((r) => !r.group).map((r) => r.key), ...GROUPS];
+    return `${name} › ${path}: unknown key (known${where ? ` in ${where}` : ''}: ${known.join(', ')})`;
+  }
+  return `${name}${path ? ` › ${path}` : ''}: ${issue.message}`;
+}
+
+/** A file named from the root when it is inside it, else by its whole path. */
+function shownPath(path: string, root: string): string {
+  const inside = relative(root, path);
+  return inside && !inside.startsWith('..') ? inside : path;
+}
+
+/** The file's values by setting path ('' and missing alike absent), and what is wrong with its shape. */
+function readFile(path: string, root: string): { values: Map<string, string>; problems: string[] } {
+  const name = shownPath(path, root);
+  const text = readFileSync(path, 'utf8');
+  const errors: ParseError[] = [];
+  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    throw new PanelConfigError(
+      errors.slice(0, 5).map((e) => {
+        const before = text.slice(0, e.offset).split('\n');
+        return `${name}:${before.length}:${(before.at(-1)?.length ?? 0) + 1}: not JSON (${printParseErrorCode(e.error)})`;
+      }),
+    );
+  }
+  const parsed = v.safeParse(fileSchema, data);
+  const problems = parsed.success ? [] : parsed.issues.map((issue) => describeFileIssue(issue, name));
+  const values = new Map<string, string>();
+  // What is well formed is still read, so every problem of the file is told at once.
+  const top = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  for (const row of SETTING_ROWS) {
+    const holder = row.group ? top[row.group] : top;
+    const value = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[row.key] : undefined;
+    if (typeof value === 'string' && value.trim()) values.set(row.path, value.trim());
+  }
+  return { values, problems };
+}
+
+/** panel.config.example.json as the table has it: every key, with its example value. */
+export function exampleConfig(): Record<string, unknown> {
+  return nest(Object.fromEntries(SETTING_ROWS.map((row) => [row.path, row.setting.example])));
+}
+
+/**
+ * The settings for a build in `mode` (`development` points at the sandbox by default), from the
+ * config file, then `env` over it. Throws a {@link PanelConfigError} naming every problem.
+ */
+export function buildSettings(env: Env, mode: string, root: string = process.cwd()): ResolvedSettings {
+  const file = configFilePath(env, root);
+  const { values: fromFile, problems } = file ? readFile(file, root) : { values: new Map<string, string>(), problems: [] };
+  const fileName = file ? shownPath(file, root) : '';
+  const values: Record<string, string> = {};
+  const sources: ResolvedSettings['sources'] = {};
+
+  for (const row of SETTING_ROWS) {
+    const fromEnv = env[row.setting.env]?.trim();
+    const raw = fromEnv || fromFile.get(row.path);
+    sources[row.path] = fromEnv ? 'environment' : raw ? 'file' : 'default';
+    if (!raw) {
+      values[row.path] = row.path === 'apiBaseUrl' && mode === 'development' ? SANDBOX_DEV_URL : row.setting.fallback;
+      continue;
+    }
+    const checked = v.safeParse(row.setting.schema, raw);
+    const where = fromEnv ? `${row.setting.env} (environment)` : `${fileName} › ${row.path}`;
+    if (checked.success) values[row.path] = checked.output;
+    // A long value (a key) is not repeated: it would bury the message, and may be a secret pasted by mistake.
+    else problems.push(`${where}: ${raw.length <= 60 ? `${JSON.stringify(raw)} ` : ''}${checked.issues[0]?.message ?? 'is not valid'}`);
+  }
+
+  problems.push(...groupProblems(values), ...signInProblems(values));
+  if (values.icon) {
+    // A path in the file is read from the file's folder; one from the environment from the root.
+    values.icon = resolve(sources.icon === 'file' && file ? dirname(file) : root, values.icon);
+    if (!existsSync(values.icon)) problems.push(`icon: there is no file at ${values.icon}`);
+  }
+  if (problems.length > 0) throw new PanelConfigError(problems);
+
+  const authorize = values['oauth.authorizationEndpoint'];
+  if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
+  return { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
+}
+
+/** A group that is set at all must have every one of its required settings ("a missing OAuth half"). */
+function groupProblems(values: Record<string, string>): string[] {
+  return GROUPS.flatMap((group) => {
+    const rows = SETTING_ROWS.filter((row) => row.group === group);
+    const set = rows.filter((row) => values[row.path]);
+    const missing = rows.filter((row) => row.setting.required && !values[row.path]);
+    if (set.length === 0 || missing.length === 0) return [];
+    return [
+      `${missing.map((row) => `${row.path} (${row.setting.env})`).join(' and ')} missing: ${group} needs ` +
+        `${rows.filter((row) => row.setting.required).map((row) => row.path).join(', ')} together (set: ${set.map((row) => row.path).join(', ')})`,
+    ];
+  });
+}
+
+function signInProblems(values: Record<string, string>): string[] {
+  const signIn = SETTING_ROWS.filter((row) => row.group === 'oauth' && row.setting.required).every((row) => values[row.path]);
+  return signIn && !values.apiBaseUrl ? ['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to'] : [];
+}
+
+/** `{ 'oauth.clientId': x }` → `{ oauth: { clientId: x } }`. */
+function nest(values: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const row of SETTING_ROWS) {
+    if (!row.group) out[row.key] = values[row.path];
+    else ((out[row.group] ??= {}) as Record<string, string>)[row.key] = values[row.path] ?? '';
+  }
+  return out;
+}
+
+/** What the pages and the worker are built with: no build-only setting, nothing about the file. */
+export function runtimeSettings(settings: ResolvedSettings): BuildSettings {
+  const { configFile: _file, sources: _sources, ...rest } = settings;
+  const out: Record<string, unknown> = { ...rest };
+  for (const row of SETTING_ROWS) if (row.setting.buildOnly && !row.group) delete out[row.key];
+  return out as unknown as BuildSettings;
+}
+

@@ -1,0 +1,243 @@
+/**
+ * Every build setting a panel operator chooses, in one table: its key in panel.config.json, its
+ * environment variable, its check, its default, its example and what it means. The config file's
+ * schema, the environment names, the settings' types and the README check all derive from it, so
+ * a new setting is one entry here (in a group when the file nests it, as `oauth` does).
+ *
+ * Build-time only (wxt.config.ts and the operator tools): the pages and the worker get the
+ * settings' values through `__BUILD_SETTINGS__`, never this module.
+ */
+import { createPublicKey } from 'node:crypto';
+import * as v from 'valibot';
+
+type Text = v.GenericSchema<string, string>;
+
+export interface Setting {
+  env: `PANEL_${string}`;
+  /** Checks a value from the file or the environment (a string either way, trimmed, never empty). */
+  schema: Text;
+  /** When neither the file nor the environment sets it ('' means none). */
+  fallback: string;
+  /** Its value in panel.config.example.json. */
+  example: string;
+  /** The README's "meaning" column, checked against this text's first words. */
+  doc: string;
+  /** Used by the build itself (wxt.config.ts); never written into the pages or the worker. */
+  buildOnly?: true;
+  /** In a group: the settings the group needs together (sign-in needs both endpoints and the client id). */
+  required?: true;
+}
+
+export type SettingGroup = Record<string, Setting>;
+
+/** Plain http is accepted only where nothing crosses a network (as the options page's address check does). */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/** An https:// address (http:// on localhost or 127.0.0.1), without a user name or password. */
+function webAddress(extra?: (url: URL) => string | null): Text {
+  return v.pipe(
+    v.string(),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      let url: URL;
+      try {
+        url = new URL(dataset.value);
+      } catch {
+        return addIssue({ message: 'is not a web address: write it whole, starting with https://' });
+      }
+      const problem =
+        url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))
+          ? url.username || url.password
+            ? 'must not hold a user name or password'
+            : (extra?.(url) ?? null)
+          : `must start with https:// (plain http:// only for localhost and 127.0.0.1), not "${url.protocol}//"`;
+      if (problem) addIssue({ message: problem });
+    }),
+  );
+}
+
+const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+/** Firefox's own pattern for an add-on id: an e-mail-like name or a GUID in braces. */
+const GECKO_ID = /^(?:\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
+/** RFC 6749 §3.3 scope tokens, separated by single spaces. */
+const SCOPES = /^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/;
+/** What an HTTP header and a form field can carry as an OAuth client id: visible ASCII. */
+const CLIENT_ID = /^[\x21-\x7e]+$/;
+
+/**
+ * The public key of the operator's Chrome Web Store item (Package → View public key), with or
+ * without its BEGIN/END lines and line breaks; stored as the one line of base64 the manifest's
+ * `key` takes.
+ */
+const chromeKey: Text = v.pipe(
+  v.string(),
+  v.check((text) => !/PRIVATE KEY/.test(text), 'is a private key: never put one in the config; give the public key (npm run ids -- --new-key prints it)'),
+  v.transform((text) => text.replace(/-----(?:BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '')),
+  v.check((base64) => {
+    try {
+      return createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType === 'rsa';
+    } catch {
+      return false;
+    }
+  }, 'is not an RSA public key: copy it from the Chrome Web Store dashboard (Package → View public key), or make one with npm run ids -- --new-key'),
+);
+
+export const SETTINGS = {
+  apiBaseUrl: {
+    env: 'PANEL_API_BASE_URL',
+    schema: webAddress((url) => (url.search || url.hash ? 'must not have a query (?…) or a fragment (#…): endpoint paths are added to it' : null)),
+    fallback: '',
+    example: 'https://api.acme-panel.example',
+    doc: "the panel API; its origin becomes the manifest's only host permission. Without it the panelist enters it (development builds: the sandbox)",
+  },
+  panelName: {
+    env: 'PANEL_NAME',
+    // 50: the longest name addons.mozilla.org takes (the Chrome Web Store takes 75).
+    schema: v.pipe(v.string(), v.maxLength(50, 'is longer than the 50 characters the stores take')),
+    fallback: 'Panel Rewards',
+    example: 'Acme Rewards',
+    doc: "the extension's name, the pages' title and the stores' listing title",
+  },
+  brandColor: {
+    env: 'PANEL_BRAND_COLOR',
+    schema: v.pipe(v.string(), v.regex(COLOUR, 'is not a colour: write it as #rgb or #rrggbb, e.g. #2458d6')),
+    fallback: '#2458d6',
+    example: '#0b7a75',
+    doc: 'accent colour of the pages, as #rgb or #rrggbb',
+  },
+  balanceVariable: {
+    env: 'PANEL_BALANCE_VARIABLE',
+    schema: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, 'is not a variable name: letters, digits, _ and - only')),
+    fallback: 'POINTS_BALANCE',
+    example: 'POINTS_BALANCE',
+    doc: 'stored variable that holds the balance when no response carries it',
+  },
+  tokenHelpUrl: {
+    env: 'PANEL_TOKEN_HELP_URL',
+    schema: webAddress(),
+    fallback: '',
+    example: 'https://www.acme-panel.example/account/personal-key',
+    doc: 'the panel\'s page where a panelist finds their key, linked as "Where do I find this?"',
+  },
+  earnUrl: {
+    env: 'PANEL_EARN_URL',
+    schema: webAddress(),
+    fallback: '',
+    example: 'https://www.acme-panel.example/surveys',
+    doc: 'the panel\'s page where panelists earn points, linked as "Earn more points" in the popup',
+  },
+  geckoId: {
+    env: 'PANEL_GECKO_ID',
+    schema: v.pipe(
+      v.string(),
+      v.maxLength(80, 'is longer than the 80 characters Firefox takes'),
+      v.regex(GECKO_ID, 'is not a Firefox add-on id: use name@your-domain or a {GUID}'),
+    ),
+    fallback: 'panel-rewards@panelist.example',
+    example: 'rewards@acme-panel.example',
+    doc: 'Firefox add-on id; its Firefox sign-in redirect URL derives from it, so it never changes once published',
+  },
+  icon: {
+    env: 'PANEL_ICON',
+    schema: v.pipe(v.string(), v.regex(/\.(?:svg|png)$/i, 'must be an .svg or a .png file')),
+    fallback: '',
+    example: 'acme-icon.svg',
+    doc: "the extension's icon: an SVG, or a square PNG of at least 128 px, made into every size; without it the project's own (public/icon/)",
+    buildOnly: true,
+  },
+  chromeKey: {
+    env: 'PANEL_CHROME_KEY',
+    schema: chromeKey,
+    fallback: '',
+    example: '',
+    doc: "the Chrome Web Store item's public key, pinned as the manifest's `key` (left out of the store's zip), so the Chrome id and sign-in redirect URL are known before publishing",
+    buildOnly: true,
+  },
+  oauth: {
+    authorizationEndpoint: {
+      env: 'PANEL_OAUTH_AUTHORIZATION_ENDPOINT',
+      schema: webAddress(),
+      fallback: '',
+      example: 'https://login.acme-panel.example/oauth/authorize',
+      doc: 'sign-in: the authorization endpoint (OAuth 2.0 code flow with PKCE)',
+      required: true,
+    },
+    tokenEndpoint: {
+      env: 'PANEL_OAUTH_TOKEN_ENDPOINT',
+      schema: webAddress(),
+      fallback: '',
+      example: 'https://login.acme-panel.example/oauth/token',
+      doc: 'sign-in: the token endpoint; its origin becomes a host permission',
+      required: true,
+    },
+    clientId: {
+      env: 'PANEL_OAUTH_CLIENT_ID',
+      schema: v.pipe(v.string(), v.regex(CLIENT_ID, 'must be visible characters without spaces')),
+      fallback: '',
+      example: 'acme-rewards-extension',
+      doc: "sign-in: the extension's client id (a public client, no secret)",
+      required: true,
+    },
+    scopes: {
+      env: 'PANEL_OAUTH_SCOPES',
+      schema: v.pipe(v.string(), v.regex(SCOPES, 'must be scope names separated by single spaces')),
+      fallback: '',
+      example: 'panel offline_access',
+      doc: 'sign-in: space-separated scopes (none: no `scope` is sent)',
+    },
+    issuer: {
+      env: 'PANEL_OAUTH_ISSUER',
+      schema: webAddress(),
+      fallback: '',
+      example: 'https://login.acme-panel.example',
+      doc: "sign-in: compared with an `iss` the server returns (RFC 9207); defaults to the authorization endpoint's origin",
+    },
+    revocationEndpoint: {
+      env: 'PANEL_OAUTH_REVOCATION_ENDPOINT',
+      schema: webAddress(),
+      fallback: '',
+      example: 'https://login.acme-panel.example/oauth/revoke',
+      doc: 'sign-in: token revocation (RFC 7009); *Disconnect* revokes the refresh token there; its origin becomes a host permission (none: tokens are only forgotten in the browser)',
+    },
+  },
+} as const satisfies Record<string, Setting | SettingGroup>;
+
+type Table = typeof SETTINGS;
+
+/** Every setting's value (a string; '' for none). */
+export type PanelSettings = {
+  -readonly [K in keyof Table]: Table[K] extends Setting ? string : { -readonly [J in keyof Table[K]]: string };
+};
+
+/** What the pages and the worker receive: the settings that are not build-only. */
+export type RuntimeSettings = {
+  -readonly [K in keyof Table as Table[K] extends { buildOnly: true } ? never : K]: PanelSettings[K];
+};
+
+/** One row of the table, named by its path in the file (`brandColor`, `oauth.tokenEndpoint`). */
+export interface SettingRow {
+  path: string;
+  group: string | null;
+  key: string;
+  setting: Setting;
+}
+
+function isSetting(entry: Setting | SettingGroup): entry is Setting {
+  return typeof (entry as Setting).env === 'string';
+}
+
+/** The table as a flat list, in its order. */
+export const SETTING_ROWS: readonly SettingRow[] = Object.entries(SETTINGS as Record<string, Setting | SettingGroup>).flatMap(([key, entry]): SettingRow[] =>
+  isSetting(entry)
+    ? [{ path: key, group: null, key, setting: entry }]
+    : Object.entries(entry).map(([inner, setting]) => ({ path: `${key}.${inner}`, group: key, key: inner, setting })),
+);
+
+/** The groups (`oauth`) and the top-level settings, by key. */
+export const GROUPS: readonly string[] = [...new Set(SETTING_ROWS.flatMap((row) => (row.group ? [row.group] : [])))];
+
+/** The row of the README's "Build settings" table for a setting (the docs check: tests/unit/settings-docs.test.ts). */
+export function readmeRow(row: SettingRow): string {
+  const fallback = row.setting.fallback ? `\`${row.setting.fallback}\`` : 'none';
+  return `| \`${row.path}\` | \`${row.setting.env}\` | ${fallback} | ${row.setting.doc} |`;
+}

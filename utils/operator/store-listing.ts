@@ -1,0 +1,64 @@
+/**
+ * The store listing of one language (`npm run store`), from that language's messages: the title
+ * is the operator's name, the summary the manifest's description, the description and the
+ * screenshots' headlines their own messages. Checked against what the stores take.
+ */
+
+/** The messages the listing is made of; each is in every public/_locales/<lang>/messages.json. */
+export const LISTING_MESSAGES = {
+  summary: 'extDescription',
+  description: 'storeDescription',
+  rewardsHeadline: 'storeShotRewards',
+  profileHeadline: 'storeShotProfile',
+} as const;
+
+/** The Chrome Web Store's limit for the summary, which is the manifest's description (addons.mozilla.org takes 250). */
+export const SUMMARY_MAX = 132;
+/** The Chrome Web Store's limit for the description (addons.mozilla.org has none this low). */
+export const DESCRIPTION_MAX = 16_000;
+
+export interface Listing {
+  locale: string;
+  title: string;
+  summary: string;
+  description: string;
+  headlines: { rewards: string; profile: string };
+}
+
+type Lookup = (key: string, substitutions?: string[]) => string;
+
+/** The listing in the language `lookup` speaks, with anything a store would refuse. */
+export function listingFor(locale: string, panelName: string, lookup: Lookup): { listing: Listing; problems: string[] } {
+  const text = (key: string) => lookup(key, [panelName]);
+  const listing: Listing = {
+    locale,
+    title: panelName,
+    // As the manifest has it: `${name}: __MSG_extDescription__`.
+    summary: `${panelName}: ${text(LISTING_MESSAGES.summary)}`,
+    description: text(LISTING_MESSAGES.description),
+    headlines: { rewards: text(LISTING_MESSAGES.rewardsHeadline), profile: text(LISTING_MESSAGES.profileHeadline) },
+  };
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(LISTING_MESSAGES)) {
+    if (!lookup(value)) problems.push(`${locale}: the message ${value} (${key}) is missing`);
+  }
+  if (listing.summary.length > SUMMARY_MAX) {
+    problems.push(`${locale}: the summary "${listing.summary}" has ${listing.summary.length} characters; the Chrome Web Store takes ${SUMMARY_MAX} (a shorter panelName or extDescription)`);
+  }
+  if (listing.description.length > DESCRIPTION_MAX) problems.push(`${locale}: the description is over ${DESCRIPTION_MAX} characters`);
+  return { listing, problems };
+}
+
+/** The listing as text to paste into the stores' forms. */
+export function listingText(listing: Listing): string {
+  return [
+    `Title: ${listing.title}`,
+    '',
+    `Summary (Chrome Web Store: at most ${SUMMARY_MAX} characters; addons.mozilla.org: the same text):`,
+    listing.summary,
+    '',
+    'Description:',
+    listing.description,
+    '',
+  ].join('\n');
+}
