@@ -1,6 +1,7 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { buildSettings, signInConfigured } from './utils/build-settings';
+import { firstFrameTemplates } from './utils/first-frame-html';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
@@ -20,11 +21,11 @@ export default defineConfig({
   // Test builds go elsewhere so they never overwrite the release build in .output/.
   outDir: process.env.PANEL_OUT_DIR ?? '.output',
   webExt: { disabled: true },
-  vite: (env) => ({
-    define: {
-      __BUILD_SETTINGS__: JSON.stringify(buildSettings(process.env, env.mode)),
-    },
-  }),
+  vite: (env) => {
+    const define = { __BUILD_SETTINGS__: JSON.stringify(buildSettings(process.env, env.mode)) };
+    // The popup's first-frame templates, rendered from its components into popup.html (issue 19).
+    return { define, plugins: [firstFrameTemplates(define)] };
+  },
   manifest: (env) => {
     const settings = buildSettings(process.env, env.mode);
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;

@@ -182,6 +182,11 @@ export interface PopupView {
     next: Reward | null;
   } | null;
   latest: Redemption | null;
+  /**
+   * The goal's reward as the catalogue has it (`reward` null: no longer offered), so the goal header
+   * needs no catalogue to be in the first frame (issue 19). Only for the goal of that `rewardId`.
+   */
+  goal?: { rewardId: number; reward: Reward | null } | null;
 }
 export const popupViewItem = defineItem<PopupView | null>('view:popup', null);
 /** The catalogue's provider HTML, each text once (utils/reward-html.ts); read when details open. */

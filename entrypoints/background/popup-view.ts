@@ -2,16 +2,18 @@ import { browser } from 'wxt/browser';
 import { nextReward } from '../../utils/next-reward';
 import { latestRedemption, sortRewards } from '../../utils/reward-view';
 import {
+  goalItem,
   historyItem,
   popupViewItem,
   rewardHtmlItem,
   rewardsItem,
   type Cached,
+  type Goal,
   type PopupView,
   type RewardsData,
 } from '../../utils/storage-items';
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
-import type { Redemption } from '../../utils/types';
+import type { Redemption, Reward } from '../../utils/types';
 import { currentGeneration, isCurrent } from './generation';
 
 /** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
@@ -28,6 +30,18 @@ export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewar
   return { balance, fetchedAt: cache.fetchedAt, total: rewards.length, first, next: next ? withoutHtml(next) : null };
 }
 
+/**
+ * The goal's reward as the catalogue has it (null: no longer offered), so the goal header is in the
+ * popup's first frame without the catalogue (issue 19: nothing moves after it).
+ */
+export function goalPart(goal: Goal | null, reward: Reward | null | undefined): PopupView['goal'] {
+  return goal ? { rewardId: goal.rewardId, reward: reward ? withoutHtml(reward) : null } : null;
+}
+
+function goalOf(cache: Cached<RewardsData> | null, goal: Goal | null): PopupView['goal'] {
+  return cache ? goalPart(goal, cache.data.rewards.find((r) => r.id === goal?.rewardId)) : null;
+}
+
 export function latestPart(cache: Cached<Redemption[]> | null): Redemption | null {
   return latestRedemption(cache?.data);
 }
@@ -39,11 +53,12 @@ let writes: Promise<void> = Promise.resolve();
  * shows what its cache does not hold. Writes are queued (each merges its part into the view the
  * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
  */
-function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView>): Promise<void> {
+function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView> | (() => Promise<Partial<PopupView>>)): Promise<void> {
   const gen = currentGeneration();
   const write = writes.then(async () => {
     if (!isCurrent(gen)) return;
-    const view: PopupView = { rewards: null, latest: null, ...(await popupViewItem.getValue()), ...patch };
+    const part = typeof patch === 'function' ? await patch() : patch;
+    const view: PopupView = { rewards: null, latest: null, goal: null, ...(await popupViewItem.getValue()), ...part };
     if (!isCurrent(gen)) return;
     await browser.storage.local.set({ ...items, [popupViewItem.key]: view });
   });
@@ -63,7 +78,10 @@ export const rewardsWriter = {
   setValue: (cache: Cached<RewardsData>) => {
     const { rewards, html } = splitHtml(cache.data.rewards);
     const plain = { ...cache, data: { ...cache.data, rewards } };
-    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, { rewards: rewardsPart(plain) });
+    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, async () => ({
+      rewards: rewardsPart(plain),
+      goal: goalOf(plain, await goalItem.getValue()),
+    }));
   },
 };
 
@@ -73,14 +91,19 @@ export const historyWriter = {
   setValue: (cache: Cached<Redemption[]>) => writeBoth({ [historyItem.key]: cache }, { latest: latestPart(cache) }),
 };
 
+/** A new goal, with its reward in the popup view, in one write. */
+export function writeGoal(goal: Goal, reward: Reward): Promise<void> {
+  return writeBoth({ [goalItem.key]: goal }, { goal: goalPart(goal, reward) });
+}
+
 /** At worker start: a view for caches written before there was one (the update that brought it). */
 export function ensurePopupView(): Promise<void> {
   const gen = currentGeneration();
   const write = writes.then(async () => {
     if (await popupViewItem.getValue()) return;
-    const [rewards, history] = await Promise.all([rewardsItem.getValue(), historyItem.getValue()]);
+    const [rewards, history, goal] = await Promise.all([rewardsItem.getValue(), historyItem.getValue(), goalItem.getValue()]);
     if (!isCurrent(gen) || (!rewards && !history)) return;
-    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history) });
+    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history), goal: goalOf(rewards, goal) });
   });
   writes = write.catch(() => undefined);
   return write;
