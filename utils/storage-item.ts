@@ -10,7 +10,8 @@
  */
 type Storage = typeof chrome.storage;
 const native = globalThis as { browser?: { storage?: Storage }; chrome?: { storage?: Storage } };
-const storage = (): Storage => (native.browser?.storage ?? native.chrome?.storage)!;
+/** The browser's own `storage` namespace (see above). */
+export const storage = (): Storage => (native.browser?.storage ?? native.chrome?.storage)!;
 
 export interface StorageItem<T> {
   readonly key: string;
@@ -48,6 +49,7 @@ export async function preload(items: ReadonlyArray<StorageItem<unknown>>): Promi
   for (const key of keys) if (!changed.has(key)) preloaded.set(key, values[key]);
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
   // Browsers report a removal without newValue, the test fake with null: for an item that
   // never stores null, both mean "absent".

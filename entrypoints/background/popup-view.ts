@@ -53,14 +53,19 @@ let writes: Promise<void> = Promise.resolve();
  * shows what its cache does not hold. Writes are queued (each merges its part into the view the
  * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
  */
-function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView> | (() => Promise<Partial<PopupView>>)): Promise<void> {
+type Plan = { set: Record<string, unknown>; remove?: string[] };
+
+function writeBoth(items: Record<string, unknown> | (() => Promise<Plan>), patch: Partial<PopupView> | (() => Promise<Partial<PopupView>>)): Promise<void> {
   const gen = currentGeneration();
   const write = writes.then(async () => {
     if (!isCurrent(gen)) return;
+    const { set, remove } = typeof items === 'function' ? await items() : { set: items };
     const part = typeof patch === 'function' ? await patch() : patch;
     const view: PopupView = { rewards: null, latest: null, goal: null, ...(await popupViewItem.getValue()), ...part };
     if (!isCurrent(gen)) return;
-    await browser.storage.local.set({ ...items, [popupViewItem.key]: view });
+    await browser.storage.local.set({ ...set, [popupViewItem.key]: view });
+    // Pages the previous copy had beyond this one's: nothing reads them once the head is written.
+    if (remove?.length) await browser.storage.local.remove(remove);
   });
   writes = write.catch(() => undefined);
   return write;
@@ -85,10 +90,10 @@ export const rewardsWriter = {
   },
 };
 
-/** The history cache, together with the latest redemption the popup shows. */
+/** The history cache (in its pages, newest first), together with the latest redemption the popup shows. */
 export const historyWriter = {
   getValue: () => historyItem.getValue(),
-  setValue: (cache: Cached<Redemption[]>) => writeBoth({ [historyItem.key]: cache }, { latest: latestPart(cache) }),
+  setValue: (cache: Cached<Redemption[]>) => writeBoth(() => historyItem.plan(cache), { latest: latestPart(cache) }),
 };
 
 /** A new goal, with its reward in the popup view, in one write. */

@@ -60,7 +60,7 @@ describe('popup view (background)', () => {
     expect(view?.rewards?.total).toBe(40);
     expect(changes).toEqual([
       ['cache:reward-html', 'cache:rewards', 'view:popup'],
-      ['cache:history', 'view:popup'],
+      ['cache:history', 'cache:history:0', 'view:popup'],
     ]);
     // Another session began before the write got its turn: neither the cache nor the view is written.
     const late = rewardsWriter.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
