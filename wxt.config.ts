@@ -1,7 +1,7 @@
 import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { buildSettings, signInConfigured } from './utils/build-settings';
-import { firstFrameTemplates } from './utils/first-frame-html';
+import { appAfterFirstFrame, firstFrameTemplates } from './utils/first-frame-html';
 
 /** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
@@ -23,8 +23,9 @@ export default defineConfig({
   webExt: { disabled: true },
   vite: (env) => {
     const define = { __BUILD_SETTINGS__: JSON.stringify(buildSettings(process.env, env.mode)) };
-    // The popup's first-frame templates, rendered from its components into popup.html (issue 19).
-    return { define, plugins: [firstFrameTemplates(define)] };
+    // The popup's first-frame templates, rendered from its components into popup.html, and its app
+    // started by the first-frame script (issue 19).
+    return { define, plugins: [firstFrameTemplates(define), appAfterFirstFrame()] };
   },
   manifest: (env) => {
     const settings = buildSettings(process.env, env.mode);

@@ -9,6 +9,8 @@ const noStyles: Plugin = {
   load: (id) => (id === '\0first-frame-style' ? 'export default ""' : null),
 };
 
+const FIRST_FRAME_SCRIPT = '<script src="/first-frame.js"></script>';
+
 /** Where popup.html wants the first frame's templates. */
 const PLACEHOLDER = '<!-- first-frame templates -->';
 
@@ -30,6 +32,28 @@ export function firstFrameTemplates(define: Record<string, string>): Plugin {
           { configFile: false, define, logLevel: 'error', plugins: [noStyles] },
         );
         return html.replace(PLACEHOLDER, module.renderTemplates());
+      },
+    },
+  };
+}
+
+/**
+ * Build step (wxt.config.ts): the app's module script is started by the first-frame script once the
+ * first frame is painted, not by the page: run as the page is parsed, the module (Preact and the
+ * app) would be evaluated before the first frame's storage read comes back and hold it up. Its
+ * address goes on the first-frame script's tag (`data-app`); its modulepreload links stay, so it is
+ * fetched meanwhile. Development builds keep the page's own module script.
+ */
+export function appAfterFirstFrame(): Plugin {
+  return {
+    name: 'panel:app-after-first-frame',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(html);
+        if (!entry || !html.includes(FIRST_FRAME_SCRIPT)) return html;
+        return html.replace(entry[0], '').replace(FIRST_FRAME_SCRIPT, `<script src="/first-frame.js" data-app="${entry[1]}"></script>`);
       },
     },
   };

@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
@@ -19,12 +20,10 @@ import { GoalContext } from './goal-context';
 import { Header, useNow } from './Header';
 import { PageLayout, PromptLayout } from './PopupLayout';
 import { LazyGoal } from './LazyGoal';
-import { LatestRedemption } from './LatestRedemption';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
 import { lazyView } from './lazy-view';
 import { LazyOutcome, preloadOutcome } from './LazyOutcome';
 import { RewardList } from './RewardList';
-import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './seen-outcome';
 import { useItem } from './use-item';
@@ -40,6 +39,20 @@ const { Lazy: ConnectPrompt, preload: preloadPrompt } = lazyView<{ rejected: boo
 );
 
 export { preloadPrompt };
+
+/**
+ * Below the rewards, and shown only in some states: loaded when shown, outside the first chunk
+ * (issue 19: the first-frame script shares the 20 KiB budget with it). Appearing below what is on
+ * screen, they move nothing.
+ */
+const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./LatestRedemption').LatestRedemption>>(
+  () => import('./LatestRedemption').then((m) => m.LatestRedemption),
+  () => null,
+);
+const { Lazy: Skeleton } = lazyView<object>(
+  () => import('./Skeleton').then((m) => m.Skeleton),
+  () => null,
+);
 
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {

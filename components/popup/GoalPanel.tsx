@@ -1,7 +1,6 @@
 import type { Reward } from '../../utils/types';
 import { goalModel, type GoalInput, type GoalModel } from './goal-model';
 import { send as sendMessage } from './send';
-import './goal.css';
 
 export interface GoalPanelProps extends Omit<GoalInput, 'now'> {
   onRedeem(reward: Reward): void;

@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { App, preloadPrompt } from '../../components/popup/App';
+import { replayEarlyClicks } from '../../components/popup/early-clicks';
 import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame';
 import { preloadGoal } from '../../components/popup/LazyGoal';
 import { preloadOutcome } from '../../components/popup/LazyOutcome';
@@ -27,4 +28,7 @@ void preload(FIRST_FRAME_ITEMS)
     ]);
   })
   .catch(() => {})
-  .finally(() => render(<App />, document.getElementById('app')!));
+  .finally(() => {
+    render(<App />, document.getElementById('app')!);
+    replayEarlyClicks();
+  });

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { App, preloadPrompt } from '../../components/popup/App';
+import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/early-clicks';
 import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame';
 import { renderTemplates } from '../../components/popup/frame-templates';
 import { preloadGoal } from '../../components/popup/LazyGoal';
@@ -223,6 +224,21 @@ describe('first frame (issue 19)', () => {
     await paint(root);
     expect(root.querySelector('.hdr-balance')).not.toBeNull();
     expect(root.querySelector('.reward')).toBeNull();
+  });
+
+  it('a click on a painted button before Preact took over is held, then answered', async () => {
+    installI18n('en');
+    await store({});
+    const root = document.createElement('div');
+    document.body.append(root);
+    await paint(root);
+    holdEarlyClicks(root);
+    (root.querySelector('[aria-label="Details for Lidl €5"]') as HTMLButtonElement).click();
+    expect(root.querySelector('[aria-label="Hide details for Lidl €5"]')).toBeNull();
+    await preact(root);
+    replayEarlyClicks();
+    await vi.waitFor(() => expect(root.querySelector('[aria-label="Hide details for Lidl €5"]')).not.toBeNull());
+    render(null, root);
   });
 
   it('paints nothing without the popup view, and nothing into a page Preact already rendered', async () => {
