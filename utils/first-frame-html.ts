@@ -47,11 +47,13 @@ export function firstFrameTemplates(define: Record<string, string>): Plugin {
 export function appAfterFirstFrame(): Plugin {
   return {
     name: 'panel:app-after-first-frame',
-    apply: 'build',
+    // WXT's development server writes its pages through a build too; those keep their scripts.
+    apply: (_, env) => env.command === 'build' && env.mode !== 'development',
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        const entry = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(html);
+        // The popup's own entry chunk (chunks/popup-<hash>.js), named after its entrypoint.
+        const entry = /<script type="module"[^>]*\ssrc="(\/chunks\/popup-[^"]+\.js)"[^>]*><\/script>\s*/.exec(html);
         if (!entry || !html.includes(FIRST_FRAME_SCRIPT)) return html;
         return html.replace(entry[0], '').replace(FIRST_FRAME_SCRIPT, `<script src="/first-frame.js" data-app="${entry[1]}"></script>`);
       },

@@ -6,8 +6,6 @@ import type { Reward } from '../../utils/types';
 import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
 import { RewardRow } from './RewardRow';
 
-export { REWARDS_PAGE };
-
 interface Props {
   rewards: Reward[];
   /** The catalogue's size while `rewards` holds only its first rows (the popup view). */

@@ -97,6 +97,7 @@ function render(part: PartName, model: Model): string {
   const views: Record<PartName, () => VNode> = {
     'prompt-page': () => <PromptLayout header={slot()}>{slot()}</PromptLayout>,
     page: () => (
+      // aria-busy takes its text from the model ("true" / "false"), where Preact is given a boolean.
       <PageLayout header={slot()} busy={(m as { busy: boolean }).busy} inert={false}>
         {slot()}
       </PageLayout>
