@@ -21,6 +21,12 @@ export const FIRST_FRAME_ITEMS = [sessionItem, popupViewItem, syncItem, ledgerIt
 /** The parts a template is rendered for (components/popup/frame-templates.tsx), by name. */
 export type PartName = 'page' | 'prompt-page' | 'header' | 'prompt' | 'goal' | 'status' | 'list' | 'row';
 
+/**
+ * Rows the first frame paints: what the popup's first screen shows. The view's other rows come with
+ * Preact, below them, so nothing painted moves; each row costs the first paint a few milliseconds.
+ */
+export const FIRST_FRAME_ROWS = 4;
+
 /** Where a part's children go in its template. */
 export const SLOT = 'ff-slot';
 
@@ -110,7 +116,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     if (!frame || m.empty !== null) return frame;
     const goalId = goal?.account === account ? goal.rewardId : null;
     const items = doc.createDocumentFragment();
-    for (const reward of sorted.slice(0, visible)) {
+    for (const reward of sorted.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
       const row = part('row', rowModel(reward, balance, pending, goalId === reward.id));
       if (!row) break;
       items.append(row);
