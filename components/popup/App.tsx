@@ -57,12 +57,11 @@ const { Lazy: Skeleton } = lazyView<object>(
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
   const session = useItem(sessionItem);
-  // The first frame renders from the small view (preloaded by main.tsx); the whole catalogue is read
-  // after it, for "Show more", search and details (issue 13). Without a view (before the background
-  // made one) both caches are read, as they always were.
+  // The first render comes from the small view (preloaded by main.tsx; issue 13). The whole catalogue
+  // is read only when its rows are asked for (a search, the filter, "Show more", redeeming again):
+  // with thousands of rewards its read alone is a long task (issue 19). Without a view (before the
+  // background made one) both caches are read.
   const view = useItem(popupViewItem);
-  // The catalogue only when its rows are asked for (a search, the filter, "Show more", redeeming
-  // again): with thousands of rewards its read alone is a long task (issue 19).
   const [wantAll, setWantAll] = useState(false);
   const part = view?.rewards;
   const full = useItem(rewardsItem, wantAll || (view !== undefined && !part));
