@@ -2,6 +2,7 @@ import { defineConfig } from 'wxt';
 import { hostPermissionPattern } from './utils/base-url';
 import { signInConfigured } from './utils/build-settings';
 import { EXTENSION_PAGES_CSP } from './utils/content-policy';
+import { appAfterFirstFrame, firstFrameTemplates } from './utils/first-frame-html';
 import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/operator/build-hooks';
 import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
 
@@ -23,11 +24,12 @@ export default defineConfig({
   // Test builds go elsewhere so they never overwrite the release build in .output/.
   outDir: process.env.PANEL_OUT_DIR ?? '.output',
   webExt: { disabled: true },
-  vite: (env) => ({
-    define: {
-      __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(settingsFor(env.mode))),
-    },
-  }),
+  vite: (env) => {
+    const define = { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(settingsFor(env.mode))) };
+    // The popup's first-frame templates, rendered from its components into popup.html, and its app
+    // started by the first-frame script (issue 19).
+    return { define, plugins: [firstFrameTemplates(define), appAfterFirstFrame()] };
+  },
   manifest: (env) => {
     const settings = settingsFor(env.mode);
     const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;

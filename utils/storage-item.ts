@@ -1,10 +1,18 @@
-import { browser } from 'wxt/browser';
-
 /**
  * A typed key in `storage.local` with a fallback and change events. Deliberately tiny: the same
  * surface from wxt's storage module costs about 3.7 KB gzip in every page and the worker, which
  * the popup's 20 KiB budget cannot spare.
+ *
+ * It talks to the browser's own storage API, not through the webextension polyfill: both browsers'
+ * `storage` answer with promises (Firefox as `browser`, Chrome's MV3 `chrome` alike), and leaving
+ * the polyfill out keeps it (about 3 KiB gzip) out of the popup's first chunk and out of the
+ * first-frame script (issue 19), which reads these items' keys.
  */
+type Storage = typeof chrome.storage;
+const native = globalThis as { browser?: { storage?: Storage }; chrome?: { storage?: Storage } };
+/** The browser's own `storage` namespace (see above). */
+export const storage = (): Storage => (native.browser?.storage ?? native.chrome?.storage)!;
+
 export interface StorageItem<T> {
   readonly key: string;
   getValue(): Promise<T>;
@@ -14,6 +22,8 @@ export interface StorageItem<T> {
   watch(callback: (value: T) => void): () => void;
   /** The value {@link preload} read (kept current since), synchronously; undefined if not preloaded. */
   peek(): T | undefined;
+  /** The item's value as it is when `stored` is what storage holds under its key (undefined: nothing). */
+  fromStored(stored: unknown): T;
 }
 
 /** Raw values read ahead by {@link preload}, kept current by one change listener. */
@@ -25,14 +35,21 @@ const preloaded = new Map<string, unknown>();
  */
 export async function preload(items: ReadonlyArray<StorageItem<unknown>>): Promise<void> {
   const keys = items.map((item) => item.key);
-  browser.storage.onChanged.addListener((changes: Record<string, { newValue?: unknown }>, area: string) => {
+  // A change that arrives while the read is under way is newer than what the read returns.
+  const changed = new Set<string>();
+  storage().onChanged.addListener((changes: Record<string, { newValue?: unknown }>, area: string) => {
     if (area !== 'local') return;
-    for (const key of keys) if (changes[key]) preloaded.set(key, changes[key].newValue);
+    for (const key of keys) {
+      if (!changes[key]) continue;
+      preloaded.set(key, changes[key].newValue);
+      changed.add(key);
+    }
   });
-  const values = await browser.storage.local.get(keys);
-  for (const key of keys) if (!preloaded.has(key)) preloaded.set(key, values[key]);
+  const values = await storage().local.get(keys);
+  for (const key of keys) if (!changed.has(key)) preloaded.set(key, values[key]);
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
   // Browsers report a removal without newValue, the test fake with null: for an item that
   // never stores null, both mean "absent".
@@ -40,25 +57,26 @@ export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
   return {
     key,
     async getValue() {
-      return read((await browser.storage.local.get(key))[key]);
+      return read((await storage().local.get(key))[key]);
     },
     async setValue(value) {
       // Storing undefined would throw in Firefox; null and objects are fine.
-      await browser.storage.local.set({ [key]: value });
+      await storage().local.set({ [key]: value });
     },
     async removeValue() {
-      await browser.storage.local.remove(key);
+      await storage().local.remove(key);
     },
     peek() {
       return preloaded.has(key) ? read(preloaded.get(key)) : undefined;
     },
+    fromStored: read,
     watch(callback) {
       const listener = (changes: Record<string, { newValue?: unknown }>, area: string) => {
         const change = changes[key];
         if (area === 'local' && change) callback(read(change.newValue));
       };
-      browser.storage.onChanged.addListener(listener);
-      return () => browser.storage.onChanged.removeListener(listener);
+      storage().onChanged.addListener(listener);
+      return () => storage().onChanged.removeListener(listener);
     },
   };
 }

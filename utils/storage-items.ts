@@ -1,4 +1,6 @@
 import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
+import { newestFirst } from './history-order';
+import { definePagedItem } from './paged-item';
 import { defineItem, type StorageItem } from './storage-item';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
@@ -114,7 +116,11 @@ export interface NotifyState {
 
 export const sessionItem = defineItem<SessionInfo>('session', DISCONNECTED);
 export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null);
-export const historyItem = defineItem<Cached<Redemption[]> | null>('cache:history', null);
+/**
+ * The redemption history, newest first, in pages (utils/paged-item.ts): the options page reads the
+ * pages it shows, not the whole history (issue 19).
+ */
+export const historyItem = definePagedItem<Redemption>('cache:history', newestFirst);
 export const profileItem = defineItem<Cached<ProfileData> | null>('cache:profile', null);
 export const syncItem = defineItem<SyncStates>('sync', { rewards: IDLE, history: IDLE, profile: IDLE });
 export const ledgerItem = defineItem<LedgerEntry | null>('ledger', null);
@@ -187,6 +193,11 @@ export interface PopupView {
    * never guesses; absent in a view written before there was a profile part.
    */
   profile?: ProfileSummary | null;
+  /**
+   * The goal's reward as the catalogue has it (`reward` null: no longer offered), so the goal header
+   * needs no catalogue to be in the first frame (issue 19). Only for the goal of that `rewardId`.
+   */
+  goal?: { rewardId: number; reward: Reward | null } | null;
 }
 
 /** The profile's completeness as the popup and the badge need it (utils/profile-completeness.ts). */

@@ -1,16 +1,16 @@
 import { useSignal } from '@preact/signals';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { formatRelative, parseApiTimestamp } from '../../utils/format';
+import { useEffect, useRef } from 'preact/hooks';
+import { formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
-import { historyItem, syncItem } from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
+import { syncItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 import { errorText } from './error-text';
 import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
 import { SectionFeedback } from './SectionFeedback';
+import { useHistoryPages } from './use-history-pages';
 
 /** The fragment that opens this page at the history (`options.html#history`). */
 export const HISTORY_ID = 'history';
@@ -18,17 +18,10 @@ export const HISTORY_ID = 'history';
 /** Rows rendered per step: thousands of redemptions would otherwise make the page sluggish. */
 export const PAGE_SIZE = 50;
 
-/** Newest first by creation time (UTC); unreadable times go last, ties by id so order is stable. */
-export function newestFirst(list: readonly Redemption[]): Redemption[] {
-  const keyed = list.map((r) => ({ r, at: parseApiTimestamp(r.created_at) ?? -Infinity }));
-  keyed.sort((a, b) => b.at - a.at || b.r.id - a.r.id);
-  return keyed.map((k) => k.r);
-}
-
 export function HistorySection() {
-  const history = useStorageItem(historyItem);
   const sync = useStorageItem(syncItem);
   const shown = useSignal(PAGE_SIZE);
+  const history = useHistoryPages(shown.value);
   const status = useSignal('');
   const alert = useSignal('');
   const refreshing = useSignal(false);
@@ -53,6 +46,7 @@ export function HistorySection() {
   // The popup's "History" opens this page at #history (issue 14): the section is rendered only
   // once the session is read, after the browser's own jump to the fragment, so it is done here.
   const goingToHistory = useRef(false);
+  const arrivedNow = useRef(false);
   const scrollToHistory = () => headingRef.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
   useEffect(() => {
     const go = () => {
@@ -62,7 +56,7 @@ export function HistorySection() {
         headingRef.current?.focus({ preventScroll: true });
         scrollToHistory();
         // With the rows already shown, this scroll is the last one.
-        if (history.value?.data) goingToHistory.current = false;
+        if (arrivedNow.current) goingToHistory.current = false;
       });
     };
     go();
@@ -70,26 +64,26 @@ export function HistorySection() {
     return () => removeEventListener('hashchange', go);
   }, []);
 
-  const entries = history.value?.data;
-  const sorted = useMemo(() => (entries ? newestFirst(entries) : []), [entries]);
+  const arrived = history.rows.length > 0 || history.fetchedAt === null;
+  arrivedNow.current = arrived;
   // Before its rows arrive the page may be too short to bring the section to the top; once they
   // are in, it is scrolled there again, unless the panelist has moved on meanwhile.
   useEffect(() => {
-    if (!entries || !goingToHistory.current) return;
+    if (!arrived || !goingToHistory.current) return;
     goingToHistory.current = false;
     if (document.activeElement === headingRef.current) scrollToHistory();
-  }, [entries]);
+  }, [arrived]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
   const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
 
   let body;
-  if (!entries) {
-    body = <p class="muted">{t(loading || history.value === undefined ? 'historyLoading' : 'historyNotLoaded')}</p>;
-  } else if (!sorted.length) {
+  if (!history.fetchedAt || (history.total > 0 && !history.rows.length)) {
+    body = <p class="muted">{t(loading || history.fetchedAt !== null ? 'historyLoading' : 'historyNotLoaded')}</p>;
+  } else if (!history.total) {
     body = <p class="empty-state">{t('historyEmpty')}</p>;
   } else {
-    const visible = sorted.slice(0, shown.value);
+    const visible = history.rows;
     body = (
       <>
         <ul class="history-list" aria-labelledby="history-heading">
@@ -98,9 +92,9 @@ export function HistorySection() {
           ))}
         </ul>
         <p class="muted">
-          {t('historyShowing', visible.length, sorted.length)}
+          {t('historyShowing', visible.length, history.total)}
         </p>
-        {visible.length < sorted.length && (
+        {visible.length < history.total && (
           <button type="button" onClick={() => (shown.value += PAGE_SIZE)}>
             {t('showMore')}
           </button>
@@ -119,7 +113,7 @@ export function HistorySection() {
           {t('refreshHistory')}
         </button>
       </div>
-      {history.value && <p class="muted">{t('updatedAt', formatRelative(history.value.fetchedAt))}</p>}
+      {history.fetchedAt && <p class="muted">{t('updatedAt', formatRelative(history.fetchedAt))}</p>}
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {body}
     </section>

@@ -1,39 +1,71 @@
+import type { ComponentProps } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
 import { latestRedemption } from '../../utils/reward-view';
-import { accountOf, balanceHistoryItem, goalItem, historyItem, ledgerItem, popupViewItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
-import { GoalContext } from './GoalButton';
+import {
+  accountOf,
+  balanceHistoryItem,
+  goalItem,
+  historyItem,
+  ledgerItem,
+  popupViewItem,
+  rewardsItem,
+  sessionItem,
+  syncItem,
+} from '../../utils/storage-items';
+import { goalRewards } from './goal-rewards';
+import { GoalContext } from './goal-context';
 import { Header, useNow } from './Header';
+import { PageLayout, PromptLayout } from './PopupLayout';
 import { LazyGoal } from './LazyGoal';
-import { LatestRedemption } from './LatestRedemption';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
 import { lazyView } from './lazy-view';
 import { LazyOutcome, preloadOutcome } from './LazyOutcome';
 import { RewardList } from './RewardList';
-import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './seen-outcome';
 import { useItem } from './use-item';
 import { useRedeemFlow } from './use-redeem-flow';
 
-/** Only a panelist without a working connection sees it: loaded then, outside the first chunk. */
-const { Lazy: ConnectPrompt } = lazyView<{ rejected: boolean; signedIn?: boolean | undefined }>(
+/**
+ * Only a panelist without a working connection sees it: loaded then (main.tsx, before the first
+ * render), outside the first chunk.
+ */
+const { Lazy: ConnectPrompt, preload: preloadPrompt } = lazyView<{ rejected: boolean; signedIn?: boolean | undefined }>(
   () => import('./ConnectPrompt').then((m) => m.ConnectPrompt),
+  () => null,
+);
+
+export { preloadPrompt };
+
+/**
+ * Below the rewards, and shown only in some states: loaded when shown, outside the first chunk
+ * (issue 19: the first-frame script shares the 20 KiB budget with it). Appearing below what is on
+ * screen, they move nothing.
+ */
+const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./LatestRedemption').LatestRedemption>>(
+  () => import('./LatestRedemption').then((m) => m.LatestRedemption),
+  () => null,
+);
+const { Lazy: Skeleton } = lazyView<object>(
+  () => import('./Skeleton').then((m) => m.Skeleton),
   () => null,
 );
 
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
   const session = useItem(sessionItem);
-  // The first frame renders from the small view (preloaded by main.tsx); the whole catalogue is read
-  // after it, for "Show more", search and details (issue 13). Without a view (before the background
-  // made one) both caches are read, as they always were.
+  // The first render comes from the small view (preloaded by main.tsx; issue 13). The whole catalogue
+  // is read only when its rows are asked for (a search, the filter, "Show more", redeeming again):
+  // with thousands of rewards its read alone is a long task (issue 19). Without a view (before the
+  // background made one) both caches are read.
   const view = useItem(popupViewItem);
-  const full = useItem(rewardsItem);
-  const history = useItem(historyItem, view === null);
+  const [wantAll, setWantAll] = useState(false);
   const part = view?.rewards;
+  const full = useItem(rewardsItem, wantAll || (view !== undefined && !part));
+  const history = useItem(historyItem, view === null);
   const sync = useItem(syncItem);
   const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
   const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
@@ -63,6 +95,10 @@ export function App() {
     void preloadOutcome().catch(() => {});
   }, [live]);
   useEffect(() => {
+    // Redeeming again needs the reward, which may be anywhere in the catalogue.
+    if (ledger?.state === 'not_found') setWantAll(true);
+  }, [ledger?.state]);
+  useEffect(() => {
     if (asked.current === undefined || state?.loading) return;
     if (noAnswer || (state?.attemptedAt ?? 0) !== asked.current) {
       asked.current = undefined;
@@ -73,12 +109,9 @@ export function App() {
   if (!session) return <Header now={now} />;
   if (!live) {
     return (
-      <>
-        <Header now={now} />
-        <main>
-          <ConnectPrompt rejected={session.rejected} signedIn={session.signedIn} />
-        </main>
-      </>
+      <PromptLayout header={<Header now={now} />}>
+        <ConnectPrompt rejected={session.rejected} signedIn={session.signedIn} />
+      </PromptLayout>
     );
   }
 
@@ -94,43 +127,54 @@ export function App() {
     again && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
   return (
     <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>
-      <div class="page" inert={flow.confirming !== null}>
-        <Header
-          now={now}
-          live
-          balance={rewards?.data.balance}
-          rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
-          fetchedAt={rewards?.fetchedAt}
-          // With data on screen a failed refresh is one line in the header, not a card (issue 14).
-          error={rewards ? error : null}
-          loading={state?.loading}
-          onRefresh={() => refresh(true)}
-          questions={view?.profile}
-        />
-        <main aria-busy={state?.loading === true}>
-          <LazyGoal
-            goal={goal ?? null}
-            account={account}
-            // The whole catalogue, not the view's first rows: a goal further down is not "no longer offered".
-            rewards={full ? full.data.rewards : null}
-            points={balance}
-            samples={samples ?? []}
-            blocked={pending ? t('waitForRedemption') : null}
-            onRedeem={flow.open}
+      <PageLayout
+        inert={flow.confirming !== null}
+        busy={state?.loading === true}
+        header={
+          <Header
+            now={now}
+            live
+            balance={rewards?.data.balance}
+            rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
+            fetchedAt={rewards?.fetchedAt}
+            // With data on screen a failed refresh is one line in the header, not a card (issue 14).
+            error={rewards ? error : null}
+            loading={state?.loading}
+            onRefresh={() => refresh(true)}
+            questions={view?.profile}
           />
-          <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
-          {ledger && (
-            <LazyOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
-          )}
-          {rewards ? (
-            <RewardList rewards={rewards.data.rewards} total={full ? undefined : part?.total} balance={balance} blocked={pending} onRedeem={flow.open} />
-          ) : (
-            !error && <Skeleton />
-          )}
-          {/* History usually arrives after the rewards: below them it pushes nothing out of place. */}
-          {!ledger && latest && <LatestRedemption redemption={latest} />}
-        </main>
-      </div>
+        }
+      >
+        <LazyGoal
+          goal={goal ?? null}
+          account={account}
+          // The whole catalogue, or the goal's reward as the view has it: never the view's first rows
+          // alone, where a goal further down would read as "no longer offered".
+          rewards={full ? full.data.rewards : goalRewards(view, goal)}
+          points={balance}
+          samples={samples ?? []}
+          blocked={pending ? t('waitForRedemption') : null}
+          onRedeem={flow.open}
+        />
+        <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
+        {ledger && (
+          <LazyOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
+        )}
+        {rewards ? (
+          <RewardList
+            rewards={rewards.data.rewards}
+            total={full ? undefined : part?.total}
+            balance={balance}
+            blocked={pending}
+            onRedeem={flow.open}
+            onWantAll={full ? undefined : () => setWantAll(true)}
+          />
+        ) : (
+          !error && <Skeleton />
+        )}
+        {/* History usually arrives after the rewards: below them it pushes nothing out of place. */}
+        {!ledger && latest && <LatestRedemption redemption={latest} />}
+      </PageLayout>
       {flow.confirming && (
         <LazyConfirm
           reward={flow.confirming.reward}

@@ -1,8 +1,7 @@
-import { signInConfigured } from '../../utils/build-settings';
-import { t } from '../../utils/i18n';
-import { settings } from '../../utils/settings';
 import { SignIn } from '../options/SignIn';
 import { openOptions } from './open-options';
+import { promptModel } from './prompt-model';
+import { PromptView } from './PromptView';
 
 interface Props {
   rejected: boolean;
@@ -13,15 +12,10 @@ interface Props {
 /** Shown instead of data when there is no token, or the server stopped accepting it. */
 export function ConnectPrompt({ rejected, signedIn }: Props) {
   return (
-    <section class="prompt" aria-labelledby="connect-title">
-      <h2 id="connect-title">{t(rejected ? 'reconnectTitle' : 'connectTitle')}</h2>
-      <p>
-        {t(rejected ? (signedIn ? 'signInExpired' : 'reconnectText') : 'connectText')}
-      </p>
-      {signInConfigured(settings) && <SignIn buttonClass="btn btn-primary" alertClass="error" />}
-      <button type="button" class={signInConfigured(settings) ? 'btn' : 'btn btn-primary'} onClick={openOptions}>
-        {t(rejected ? 'reconnectButton' : 'connectButton')}
-      </button>
-    </section>
+    <PromptView
+      m={promptModel(rejected, signedIn)}
+      signIn={<SignIn buttonClass="btn btn-primary" alertClass="error" />}
+      onConnect={openOptions}
+    />
   );
 }

@@ -1,20 +1,18 @@
-import { t, tp } from '../../utils/i18n';
-import { answerHash } from '../../utils/profile-link';
-import type { ProfileSummary } from '../../utils/storage-items';
+import type { HeaderModel } from './header-model';
 
 /**
  * "3 profile questions open · Answer now" (issue 20): one quiet line, only while questions are
  * open and only once the profile was read. A plain link to the options page at the first open
- * question: extension pages open `target="_blank"` links in a new tab.
+ * question: extension pages open `target="_blank"` links in a new tab. Rendered from the header's
+ * model, so the first frame paints it too (issue 19).
  */
-export function ProfileLine({ summary }: { summary: ProfileSummary | null | undefined }) {
-  if (!summary?.open) return null;
+export function ProfileLine({ m }: { m: NonNullable<HeaderModel['questions']> }) {
   return (
     <p class="hdr-next small muted">
-      {tp('openQuestions', summary.open)}
+      {m.text}
       {' · '}
-      <a class="link" href={`options.html${answerHash(summary.first)}`} target="_blank" rel="noopener">
-        {t('answerNow')}
+      <a class="link" href={m.href} target="_blank" rel="noopener">
+        {m.link}
       </a>
     </p>
   );

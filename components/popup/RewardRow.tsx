@@ -1,12 +1,10 @@
-import { useState } from 'preact/hooks';
-import { formatMoney, formatPoints } from '../../utils/format';
-import { t, tp } from '../../utils/i18n';
-import { kindLabel, rewardProgress } from '../../utils/reward-view';
+import { useContext, useState } from 'preact/hooks';
+import { send as sendMessage } from './send';
 import type { Reward } from '../../utils/types';
-import { GoalButton } from './GoalButton';
+import { GoalContext } from './goal-context';
 import { LazyDetails } from './LazyDetails';
-import { REDEEM_WAIT_ID } from './outcome-ids';
 import { RewardImage } from './RewardImage';
+import { rowModel, type RowModel } from './row-model';
 
 interface Props {
   reward: Reward;
@@ -18,84 +16,86 @@ interface Props {
 
 export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
   const [open, setOpen] = useState(false);
-  const cost = reward.reward_point_cost;
-  const progress = rewardProgress(balance, cost);
-  const base = `reward-${reward.id}`;
-  const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
-  const disabled = short !== null || blocked;
-  // What the bar shows as covered: nothing while the balance is below zero.
-  const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
-  // Being short is the reason that lasts; a pending redemption is only a wait.
-  const reason = short ? `${base}-need` : blocked ? REDEEM_WAIT_ID : undefined;
-  const redeem = {
-    label: t('redeemReward', reward.name),
-    disabled,
-    describedBy: reason,
-    onClick: () => onRedeem(reward),
-  };
+  const isGoal = useContext(GoalContext) === reward.id;
+  return (
+    <RowView
+      m={rowModel(reward, balance, blocked, isGoal, open)}
+      reward={reward}
+      onToggle={() => setOpen(!open)}
+      // The background stores the choice, which the popup then shows.
+      onGoal={() => void sendMessage('setGoal', { rewardId: isGoal ? null : reward.id }).catch(() => undefined)}
+      onRedeem={() => onRedeem(reward)}
+    />
+  );
+}
+
+interface ViewProps {
+  m: RowModel;
+  /** Absent in the first frame's template, which has no details to show. */
+  reward?: Reward;
+  onToggle?: () => void;
+  onGoal?: () => void;
+  onRedeem?: () => void;
+}
+
+/** One row's markup, from its model alone: the first frame's template renders it too (issue 19). */
+export function RowView({ m, reward, onToggle, onGoal, onRedeem }: ViewProps) {
+  const redeem = <RedeemButton {...m.redeem} onClick={onRedeem} />;
   return (
     <li class="reward">
       <div class="reward-main">
-        <RewardImage reward={reward} />
+        <RewardImage image={m.image} reward={reward} />
         <div class="reward-body">
-          <h3 class="reward-name">{reward.name}</h3>
+          <h3 class="reward-name">{m.name}</h3>
           <p class="reward-meta">
-            <span class="tag">{kindLabel(reward)}</span> {formatMoney(reward.cost, reward.cost_currency)}
-            {cost !== null && (
+            <span class="tag">{m.kind}</span> {m.money}
+            {m.points !== null && (
               <>
                 {' · '}
-                <strong>{tp('points', cost)}</strong>
+                <strong>{m.points}</strong>
               </>
             )}
           </p>
-          {/* A bar only where it says something: on affordable rows every bar would be full. */}
-          {short && balance !== null && cost !== null && (
-            <progress value={covered} max={Math.max(cost, 1)} aria-label={tp('progressPoints', cost, formatPoints(covered))} />
-          )}
+          {m.bar && <progress value={m.bar.value} max={m.bar.max} aria-label={m.bar.label} />}
           <div class="reward-foot">
-            <span id={short ? `${base}-need` : undefined} class={`small ${short ? 'muted' : progress.affordable ? 'ok' : ''}`}>
-              {short ?? (progress.affordable ? t('enoughPoints') : '')}
+            <span id={m.status.id ?? undefined} class={m.status.class}>
+              {m.status.text}
             </span>
             <button
               type="button"
               class="btn btn-quiet btn-small"
-              aria-expanded={open}
-              aria-controls={`${base}-details`}
-              aria-label={t(open ? 'hideDetailsFor' : 'detailsFor', reward.name)}
-              onClick={() => setOpen(!open)}
+              aria-expanded={m.details.open}
+              aria-controls={`${m.base}-details`}
+              aria-label={m.details.label}
+              onClick={onToggle}
             >
-              {t(open ? 'hideDetails' : 'detailsButton')}
+              {m.details.text}
             </button>
-            <GoalButton reward={reward} />
-            <RedeemButton {...redeem} />
+            <button type="button" class="btn btn-quiet btn-small" aria-label={m.goal.label} onClick={onGoal}>
+              {m.goal.text}
+            </button>
+            {redeem}
           </div>
         </div>
       </div>
-      <div id={`${base}-details`} hidden={!open}>
-        {open && <LazyDetails reward={reward} redeem={<RedeemButton {...redeem} />} />}
+      <div id={`${m.base}-details`} hidden={!m.details.open}>
+        {m.details.open && reward && <LazyDetails reward={reward} redeem={redeem} />}
       </div>
     </li>
   );
 }
 
-interface RedeemProps {
-  label: string;
-  disabled: boolean;
-  describedBy: string | undefined;
-  onClick: () => void;
-}
-
-function RedeemButton({ label, disabled, describedBy, onClick }: RedeemProps) {
+function RedeemButton({ label, text, disabled, describedBy, onClick }: RowModel['redeem'] & { onClick?: (() => void) | undefined }) {
   return (
     <button
       type="button"
       class="btn btn-primary btn-small"
       aria-label={label}
-      aria-describedby={disabled ? describedBy : undefined}
+      aria-describedby={describedBy ?? undefined}
       disabled={disabled}
       onClick={onClick}
     >
-      {t('redeemButton')}
+      {text}
     </button>
   );
 }

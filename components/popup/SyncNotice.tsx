@@ -1,5 +1,6 @@
 import type { AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { syncStatusModel } from './status-model';
 
 /** The error's id: a refresh the panelist asked for moves focus here when it fails. */
 export const SYNC_ERROR_ID = 'sync-error';
@@ -25,9 +26,13 @@ export function SyncNotice({ error, loading, onRetry }: Props) {
       </div>
     );
   }
+  return <SyncStatus m={syncStatusModel(loading)} />;
+}
+
+export function SyncStatus({ m }: { m: ReturnType<typeof syncStatusModel> }) {
   return (
     <p class="visually-hidden" role="status">
-      {loading ? t('syncUpdating') : ''}
+      {m.text}
     </p>
   );
 }

@@ -1,15 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { defineItem } from '../../utils/storage-item';
 import type { LedgerEntry } from '../../utils/storage-items';
+import { isSettled, outcomeSeenItem, outcomeShown } from './outcome-seen-item';
 
-/**
- * The request id of the last settled outcome a popup showed. An outcome card expires once seen
- * (issue 14): shown settled in one opening, it is dismissed at the next, so an old "Could not
- * redeem" does not greet the panelist for days. Only the popup reads or writes it.
- */
-export const outcomeSeenItem = defineItem<string>('popup:outcome-seen', '');
-
-const SETTLED: ReadonlyArray<LedgerEntry['state']> = ['done', 'failed', 'not_found'];
+export { outcomeSeenItem };
 
 /**
  * The ledger entry to show: null once it expired. Marks a settled entry as seen, and asks the
@@ -21,8 +14,8 @@ export function useFreshOutcome(ledger: LedgerEntry | null | undefined, dismiss:
   useEffect(() => {
     if (seenBefore === undefined) void outcomeSeenItem.getValue().then(setSeenBefore);
   }, []);
-  const settled = !!ledger && SETTLED.includes(ledger.state);
-  const expired = settled && seenBefore === ledger.requestId;
+  const settled = !!ledger && isSettled(ledger);
+  const expired = !!ledger && seenBefore !== undefined && !outcomeShown(ledger, seenBefore);
   useEffect(() => {
     if (!ledger || !settled || seenBefore === undefined) return;
     if (expired) dismiss();

@@ -7,6 +7,9 @@ import type * as Messages from '../../utils/messages';
  */
 let loaded: typeof Messages | undefined;
 const loading = import('../../utils/messages').then((m) => (loaded = m));
+// Where the library cannot load (the first frame's templates are rendered at build time, outside any
+// extension) importing this module must not fail; a message sent there fails as it would anyway.
+loading.catch(() => undefined);
 
 export const send = ((...args: Parameters<typeof Messages.sendMessage>) =>
   loaded ? loaded.sendMessage(...args) : loading.then((m) => m.sendMessage(...args))) as typeof Messages.sendMessage;

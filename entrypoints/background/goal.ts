@@ -4,6 +4,7 @@ import { accountOf, goalItem, rewardsItem, sessionItem, type Goal, type SessionI
 import { staleSession } from './api';
 import { currentGeneration, isCurrent } from './generation';
 import { onGoalSet } from './notifications';
+import { writeGoal } from './popup-view';
 import { fail } from './result';
 
 /** Sets the goal to a reward of the catalogue, for the session's account; `null` clears it. */
@@ -19,7 +20,7 @@ export async function setGoal(rewardId: number | null): Promise<Goal | null> {
   if (!reward) fail(appError('invalid_input', t('errGoalNotOffered')));
   const goal: Goal = { account: accountOf(session), rewardId, rewardName: reward.name, setAt: Date.now() };
   if (!isCurrent(gen)) throw staleSession();
-  await goalItem.setValue(goal);
+  await writeGoal(goal, reward);
   await onGoalSet(gen).catch(() => undefined);
   return goal;
 }

@@ -11,7 +11,7 @@ import { asResult } from './result';
 import { isOwnPage } from './sender';
 import { connect, disconnect, getSession } from './session';
 import { signIn } from './sign-in';
-import { refreshHistory, refreshProfile, refreshRewards } from './sync';
+import { refreshForPage, refreshProfile } from './sync';
 
 type Handlers = {
   [K in keyof ProtocolMap]: (data: Parameters<ProtocolMap[K]>[0]) => Promise<ProtocolMap[K] extends (...a: never[]) => Result<infer T> ? T : never>;
@@ -25,12 +25,12 @@ export const handlers: Handlers = {
   getSession: () => getSession(),
   connect: (d) => connect(d.baseUrl, d.token),
   disconnect: () => disconnect(),
-  refreshRewards: (d) => refreshRewards(d.force).then(done),
+  refreshRewards: (d) => refreshForPage('rewards', d.force).then(done),
   redeem: (d) => redeem(d.rewardId, d.confirmUnsettled === true),
   dismissRedemption: () => dismissRedemption(),
   checkRedemption: () => checkRedemption(),
   // An unsettled redemption outcome skips the freshness window: the history is what settles it.
-  refreshHistory: async (d) => refreshHistory(d.force || (await openEntries()).length > 0).then(done),
+  refreshHistory: async (d) => refreshForPage('history', d.force || (await openEntries()).length > 0).then(done),
   refreshProfile: (d) => refreshProfile(d.force).then(done),
   saveValues: (d) => saveValues(d.values).then(done),
   deleteValue: (d) => deleteValue(d.name).then(done),

@@ -3,24 +3,25 @@ import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
 import { latestRedemption, sortRewards } from '../../utils/reward-view';
 import {
+  goalItem,
   historyItem,
   popupViewItem,
   profileItem,
   rewardHtmlItem,
   rewardsItem,
   type Cached,
+  type Goal,
   type PopupView,
   type ProfileData,
   type ProfileSummary,
   type RewardsData,
 } from '../../utils/storage-items';
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
-import type { Redemption } from '../../utils/types';
+import type { Redemption, Reward } from '../../utils/types';
 import { currentGeneration, isCurrent } from './generation';
 
 /** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;
-
 
 export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewards'] {
   if (!cache) return null;
@@ -30,6 +31,18 @@ export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewar
   const first = sortRewards(rewards, points).slice(0, VIEW_ROWS).map(withoutHtml);
   const next = nextReward(rewards, points)?.reward;
   return { balance, fetchedAt: cache.fetchedAt, total: rewards.length, first, next: next ? withoutHtml(next) : null };
+}
+
+/**
+ * The goal's reward as the catalogue has it (null: no longer offered), so the goal header is in the
+ * popup's first frame without the catalogue (issue 19: nothing moves after it).
+ */
+export function goalPart(goal: Goal | null, reward: Reward | null | undefined): PopupView['goal'] {
+  return goal ? { rewardId: goal.rewardId, reward: reward ? withoutHtml(reward) : null } : null;
+}
+
+function goalOf(cache: Cached<RewardsData> | null, goal: Goal | null): PopupView['goal'] {
+  return cache ? goalPart(goal, cache.data.rewards.find((r) => r.id === goal?.rewardId)) : null;
 }
 
 export function latestPart(cache: Cached<Redemption[]> | null): Redemption | null {
@@ -50,13 +63,19 @@ let writes: Promise<void> = Promise.resolve();
  * shows what its cache does not hold. Writes are queued (each merges its part into the view the
  * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
  */
-function writeBoth(items: Record<string, unknown>, patch: Partial<PopupView>): Promise<void> {
+type Plan = { set: Record<string, unknown>; remove?: string[] };
+
+function writeBoth(items: Record<string, unknown> | (() => Promise<Plan>), patch: Partial<PopupView> | (() => Promise<Partial<PopupView>>)): Promise<void> {
   const gen = currentGeneration();
   const write = writes.then(async () => {
     if (!isCurrent(gen)) return;
-    const view: PopupView = { rewards: null, latest: null, profile: null, ...(await popupViewItem.getValue()), ...patch };
+    const { set, remove } = typeof items === 'function' ? await items() : { set: items };
+    const part = typeof patch === 'function' ? await patch() : patch;
+    const view: PopupView = { rewards: null, latest: null, profile: null, goal: null, ...(await popupViewItem.getValue()), ...part };
     if (!isCurrent(gen)) return;
-    await browser.storage.local.set({ ...items, [popupViewItem.key]: view });
+    await browser.storage.local.set({ ...set, [popupViewItem.key]: view });
+    // Pages the previous copy had beyond this one's: nothing reads them once the head is written.
+    if (remove?.length) await browser.storage.local.remove(remove);
   });
   writes = write.catch(() => undefined);
   return write;
@@ -74,14 +93,17 @@ export const rewardsWriter = {
   setValue: (cache: Cached<RewardsData>) => {
     const { rewards, html } = splitHtml(cache.data.rewards);
     const plain = { ...cache, data: { ...cache.data, rewards } };
-    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, { rewards: rewardsPart(plain) });
+    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, async () => ({
+      rewards: rewardsPart(plain),
+      goal: goalOf(plain, await goalItem.getValue()),
+    }));
   },
 };
 
-/** The history cache, together with the latest redemption the popup shows. */
+/** The history cache (in its pages, newest first), together with the latest redemption the popup shows. */
 export const historyWriter = {
   getValue: () => historyItem.getValue(),
-  setValue: (cache: Cached<Redemption[]>) => writeBoth({ [historyItem.key]: cache }, { latest: latestPart(cache) }),
+  setValue: (cache: Cached<Redemption[]>) => writeBoth(() => historyItem.plan(cache), { latest: latestPart(cache) }),
 };
 
 /** The profile cache, with the popup view's count of open questions. */
@@ -89,6 +111,11 @@ export const profileWriter = {
   getValue: () => profileItem.getValue(),
   setValue: (cache: Cached<ProfileData>) => writeBoth({ [profileItem.key]: cache }, { profile: profilePart(cache) }),
 };
+
+/** A new goal, with its reward in the popup view, in one write. */
+export function writeGoal(goal: Goal, reward: Reward): Promise<void> {
+  return writeBoth({ [goalItem.key]: goal }, { goal: goalPart(goal, reward) });
+}
 
 /**
  * At worker start: a view for caches written before there was one, or before it had the profile's
@@ -104,9 +131,9 @@ export function ensurePopupView(): Promise<void> {
       if (isCurrent(gen)) await popupViewItem.setValue({ ...view, profile });
       return;
     }
-    const [rewards, history] = await Promise.all([rewardsItem.getValue(), historyItem.getValue()]);
+    const [rewards, history, goal] = await Promise.all([rewardsItem.getValue(), historyItem.getValue(), goalItem.getValue()]);
     if (!isCurrent(gen) || (!rewards && !history && !profile)) return;
-    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history), profile });
+    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history), profile, goal: goalOf(rewards, goal) });
   });
   writes = write.catch(() => undefined);
   return write;

@@ -4,6 +4,8 @@ import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { coerceStoredValues } from '../../utils/stored-values';
 import {
+  historyItem,
+  popupViewItem,
   syncItem,
   validatorItems,
   type Cached,
@@ -192,6 +194,20 @@ export function refreshRewards(force: boolean): Promise<RewardsData> {
 
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
   return refresh('history', historyWriter, force, async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!);
+}
+
+/**
+ * A page's "refresh if stale": nothing when the cached copy is fresh, judged from a few bytes (the
+ * popup view's rewards, the history's head) rather than from the cache itself. Pages read storage in
+ * the same queue as the background, and a freshness check that read megabytes of catalogue or
+ * history held their own first reads up (issue 19).
+ */
+export async function refreshForPage(area: 'rewards' | 'history', force: boolean): Promise<void> {
+  if (!force) {
+    const at = area === 'rewards' ? (await popupViewItem.getValue())?.rewards?.fetchedAt : (await historyItem.readHead())?.fetchedAt;
+    if (at !== undefined && Date.now() - at < FRESH_MS) return;
+  }
+  await (area === 'rewards' ? refreshRewards(force) : refreshHistory(force));
 }
 
 /**

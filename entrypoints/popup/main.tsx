@@ -1,17 +1,34 @@
 import { render } from 'preact';
-import { App } from '../../components/popup/App';
+import { App, preloadPrompt } from '../../components/popup/App';
+import { replayEarlyClicks } from '../../components/popup/early-clicks';
+import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame';
+import { preloadGoal } from '../../components/popup/LazyGoal';
 import { preloadOutcome } from '../../components/popup/LazyOutcome';
-import { outcomeSeenItem } from '../../components/popup/seen-outcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
-import { goalItem, ledgerItem, popupViewItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { balanceHistoryItem, goalItem, ledgerItem, sessionItem } from '../../utils/storage-items';
 import './style.css';
 
 applyBrand();
-// One storage read before the first render, so the first frame already shows the cached balance;
-// it holds the small popup view, not the catalogue or the history, whatever their size (issue 13).
-// A redemption's outcome card is in the first frame when there is one, so its code is loaded first.
-void preload([sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem, goalItem])
-  .then(() => ledgerItem.peek() && preloadOutcome())
+/**
+ * One storage read before the first render, of what the first-frame script (entrypoints/first-frame.ts)
+ * read to paint the first frame: Preact's first render shows the same state, so it takes over the
+ * painted DOM without a visible change (issue 19). It holds the small popup view, not the catalogue or
+ * the history, whatever their size (issue 13). Whatever that first render shows is loaded first: the
+ * outcome card when there is one, the goal header, the prompt to connect.
+ */
+void preload(FIRST_FRAME_ITEMS)
+  .then(() => {
+    const session = sessionItem.peek();
+    const live = session?.connected && !session.rejected;
+    return Promise.all([
+      ledgerItem.peek() && preloadOutcome(),
+      live && (goalItem.peek() || (balanceHistoryItem.peek()?.length ?? 0) >= 2) && preloadGoal(),
+      !live && preloadPrompt(),
+    ]);
+  })
   .catch(() => {})
-  .finally(() => render(<App />, document.getElementById('app')!));
+  .finally(() => {
+    render(<App />, document.getElementById('app')!);
+    replayEarlyClicks();
+  });

@@ -11,11 +11,13 @@ import { CHROMIUM_PATH } from './config';
 import { NAME_SHIM, installProbe } from './probe';
 
 
-export type ExtensionPath = 'popup.html' | 'options.html' | 'blank.html';
+export type ExtensionPath = 'popup.html' | 'options.html' | 'blank.html' | 'floor.html';
 
 export interface Bench {
   context: BrowserContext;
   extensionId: string;
+  /** The minimal extension's id (tests/bench/minimal), loaded beside ours for the wake-up figures. */
+  minimalId: string;
   browserVersion: string;
   worker(): Promise<Worker>;
   /** Opens a new tab at an extension page; returns once the navigation commits (the probe is in). */
@@ -30,16 +32,27 @@ export interface Bench {
   close(): Promise<void>;
 }
 
-export async function launchBench(extensionDir: string): Promise<Bench> {
+export async function launchBench(extensionDir: string, minimalDir: string): Promise<Bench> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'panel-bench-'));
+  const dirs = `${extensionDir},${minimalDir}`;
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${dirs}`, `--load-extension=${dirs}`],
   });
   await installProbe(context);
-  const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  const extensionId = new URL(first.url()).host;
+  // Both extensions' workers start at install; each is told apart by its manifest's name.
+  const ids = new Map<string, string>();
+  while (ids.size < 2) {
+    for (const w of context.serviceWorkers()) {
+      const host = new URL(w.url()).host;
+      if (!ids.has(host)) ids.set(host, await w.evaluate(() => chrome.runtime.getManifest().name));
+    }
+    if (ids.size < 2) await context.waitForEvent('serviceworker');
+  }
+  const minimalId = [...ids].find(([, name]) => name === 'Bench minimal worker')![0];
+  const extensionId = [...ids.keys()].find((id) => id !== minimalId)!;
+  const first = context.serviceWorkers().find((w) => w.url().includes(extensionId))!;
   const browserVersion = context.browser()?.version() ?? (await first.evaluate(() => navigator.userAgent));
 
   const worker = async (): Promise<Worker> =>
@@ -53,6 +66,7 @@ export async function launchBench(extensionDir: string): Promise<Bench> {
   return {
     context,
     extensionId,
+    minimalId,
     browserVersion,
     worker,
     async open(path, viewport) {

@@ -1,18 +1,32 @@
 /**
  * The release build, zipped, into its own output directory and pointed at the benchmark's
- * sandbox. The blank baseline page is copied in afterwards, so the zip and every measured
- * bundle are exactly what a release build ships.
+ * sandbox. The blank baseline page and the floor page are copied in afterwards, so the zip and
+ * every measured bundle are exactly what a release build ships. Beside it, the minimal extension
+ * (tests/bench/minimal) whose worker the real one's wake-up is measured against, built the same way.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BENCH_EXTENSION_DIR, BENCH_OUT_DIR, BENCH_PORT } from './config';
+import { popupViewItem } from '../../utils/storage-items';
+import { BENCH_EXTENSION_DIR, BENCH_MINIMAL_DIR, BENCH_OUT_DIR, BENCH_PORT } from './config';
 
 export interface BuildOutput {
   extensionDir: string;
+  minimalDir: string;
   zipPath: string;
   apiBaseUrl: string;
 }
+
+/**
+ * The floor (issue 19): what the least a page can do to show the balance costs. A static header and
+ * a classic script that reads the popup view from storage.local and writes the balance as text.
+ */
+const FLOOR_SCRIPT = `const key = ${JSON.stringify(popupViewItem.key)};
+chrome.storage.local.get(key).then((stored) => {
+  const points = stored[key]?.rewards?.balance?.points;
+  document.querySelector('.hdr-balance').textContent = points == null ? '' : points + ' points';
+});
+`;
 
 export function buildForBench(): BuildOutput {
   const apiBaseUrl = `http://127.0.0.1:${BENCH_PORT}`;
@@ -24,5 +38,11 @@ export function buildForBench(): BuildOutput {
   const zip = readdirSync(BENCH_OUT_DIR).find((name) => name.endsWith('-chrome.zip'));
   if (!zip) throw new Error(`wxt zip left no Chrome zip in ${BENCH_OUT_DIR}`);
   copyFileSync(new URL('./blank.html', import.meta.url), join(BENCH_EXTENSION_DIR, 'blank.html'));
-  return { extensionDir: resolve(BENCH_EXTENSION_DIR), zipPath: resolve(BENCH_OUT_DIR, zip), apiBaseUrl };
+  copyFileSync(new URL('./floor.html', import.meta.url), join(BENCH_EXTENSION_DIR, 'floor.html'));
+  writeFileSync(join(BENCH_EXTENSION_DIR, 'floor.js'), FLOOR_SCRIPT);
+  execFileSync('npx', ['wxt', 'build', '--browser', 'chrome', 'tests/bench/minimal'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, BENCH_MINIMAL_OUT_DIR: resolve(BENCH_MINIMAL_DIR, '..') },
+  });
+  return { extensionDir: resolve(BENCH_EXTENSION_DIR), minimalDir: resolve(BENCH_MINIMAL_DIR), zipPath: resolve(BENCH_OUT_DIR, zip), apiBaseUrl };
 }

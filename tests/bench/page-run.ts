@@ -18,6 +18,10 @@ export interface LoadSpec {
   mark?: string;
   interaction?: Interaction;
   timeoutMs?: number;
+  /** After the content (and the answer to the click), how long to go on recording long tasks and layout shifts. */
+  settleMs?: number;
+  /** A selector whose presence at the end is reported (`found`). */
+  find?: string;
 }
 
 export interface LoadResult {
@@ -33,9 +37,17 @@ export interface LoadResult {
   clickToAnswer?: number;
   /** Reward details only: click → the lazily loaded, sanitized details painted. */
   clickToDetails?: number;
-  /** Main-thread long tasks between navigation and content visible, and after it (until the answer). */
+  /** Main-thread long tasks between navigation and content visible, and after it (until the answer and settleMs). */
   longTasksBefore: number;
   longTasksAfter: number;
+  /** How many of the long tasks after content visible there were. */
+  longTaskCountAfter: number;
+  /** Layout shift score after the first contentful paint (until the answer and settleMs). */
+  shiftAfterFirstPaint: number;
+  /** Element Timing renderTime of each identifier seen. */
+  element: Record<string, number>;
+  /** Whether the spec's `find` selector matched at the end. */
+  found?: boolean;
   marks: Record<string, Mark>;
 }
 
@@ -43,8 +55,8 @@ export class LoadError extends Error {}
 
 async function probeState(page: Page): Promise<ProbeState> {
   return page.evaluate(() => {
-    const { marks, element, long, fp, fcp } = window.__bench;
-    return { marks, element, long, fp, fcp };
+    const { marks, element, long, shifts, fp, fcp } = window.__bench;
+    return { marks, element, long, shifts, fp, fcp };
   });
 }
 
@@ -88,7 +100,7 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
   const ready = ({ mark, ids }: { mark: string; ids: string[] }) => {
     const probe = window.__bench;
     if (probe.marks[mark]?.paint === undefined || !ids.every((id) => probe.element[id] !== undefined)) return null;
-    return { marks: probe.marks, element: probe.element, long: probe.long, fp: probe.fp, fcp: probe.fcp };
+    return { marks: probe.marks, element: probe.element, long: probe.long, shifts: probe.shifts, fp: probe.fp, fcp: probe.fcp };
   };
   const deadline = Date.now() + timeout;
   let state: ProbeState | null = null;
@@ -122,6 +134,10 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
       state = await probeState(page);
     }
   }
+  if (spec.settleMs) {
+    await page.waitForTimeout(spec.settleMs);
+    state = await probeState(page);
+  }
   const content = state.marks[mark]!;
   const painted = spec.elements.map((id) => state.element[id]);
   const visible = painted.every((t) => t !== undefined) ? Math.max(...(painted as number[])) : content.paint!;
@@ -134,7 +150,11 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
     marks: state.marks,
     longTasksBefore: sum(state.long.filter(([start]) => start < visible)),
     longTasksAfter: sum(state.long.filter(([start]) => start >= visible)),
+    longTaskCountAfter: state.long.filter(([start]) => start >= visible).length,
+    shiftAfterFirstPaint: Math.round(state.shifts.filter(([start]) => start >= (state.fcp ?? 0)).reduce((n, [, v]) => n + v, 0) * 1000) / 1000,
+    element: state.element,
   };
+  if (spec.find) result.found = await page.evaluate((selector) => document.querySelector(selector) !== null, spec.find);
   if (clicked) {
     const click = state.marks.click!;
     result.interactive = state.marks.answer!.paint!;

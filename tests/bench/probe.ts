@@ -22,6 +22,8 @@ export interface ProbeState {
   element: Record<string, number>;
   /** Long tasks (≥ 50 ms) on the page's main thread: [start, duration]. */
   long: Array<[number, number]>;
+  /** Layout shifts not caused by input: [start, score]. */
+  shifts: Array<[number, number]>;
   fp?: number;
   fcp?: number;
 }
@@ -37,6 +39,7 @@ function probe(): void {
   const marks: Record<string, Mark> = {};
   const element: Record<string, number> = {};
   const long: Array<[number, number]> = [];
+  const shifts: Array<[number, number]> = [];
   const watchers: Array<{ name: string; test: () => unknown }> = [];
   const check = () => {
     for (let i = watchers.length - 1; i >= 0; i -= 1) {
@@ -53,15 +56,27 @@ function probe(): void {
   const tags: Array<[string, string]> =
     page === '/popup.html'
       ? [['balance', '.hdr-balance'], ['reward', '.reward-name'], ['prompt', '#connect-title']]
-      : page === '/options.html'
+      : page === '/floor.html'
+        ? [['balance', '.hdr-balance']]
+        : page === '/options.html'
         ? [['profile', '#profile-writable-heading, .read-only-list dt'], ['history', '.history-row .reward-name']]
         : [];
+  // Preact, taking over the first frame's DOM (issue 19), removes attributes it did not render: a tag
+  // it removed goes back on before the next paint, so Element Timing still sees the element painted.
+  const tagged = new Map<Element, string>();
   const tag = () => {
     for (let i = tags.length - 1; i >= 0; i -= 1) {
       const found = document.querySelector(tags[i]![1]);
       if (!found) continue;
       found.setAttribute('elementtiming', tags[i]![0]);
+      tagged.set(found, tags[i]![0]);
       tags.splice(i, 1);
+    }
+  };
+  const retag = () => {
+    for (const [el, id] of tagged) {
+      if (element[id] !== undefined) tagged.delete(el);
+      else if (!el.hasAttribute('elementtiming')) el.setAttribute('elementtiming', id);
     }
   };
   const has = (selector: string) => () => document.querySelector(selector) !== null;
@@ -69,6 +84,8 @@ function probe(): void {
   if (page === '/popup.html') watchers.push({ name: 'content', test: all(has('.hdr-balance'), has('.reward-name')) });
   if (page === '/popup.html') watchers.push({ name: 'prompt', test: has('#connect-title') });
   if (page === '/blank.html') watchers.push({ name: 'content', test: has('#bench-blank') });
+  // The floor's balance paragraph is there from the start; its text comes from storage.
+  if (page === '/floor.html') watchers.push({ name: 'content', test: () => !!document.querySelector('.hdr-balance')?.textContent });
   if (page === '/options.html') {
     const profile = has('#profile-writable-heading, .read-only-list');
     const history = has('.history-row');
@@ -77,8 +94,9 @@ function probe(): void {
   // Once nothing is awaited the callback costs nothing, however large the page grows.
   new MutationObserver(() => {
     if (tags.length) tag();
+    if (tagged.size) retag();
     if (watchers.length) check();
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'hidden'] });
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'hidden', 'elementtiming'] });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries() as Array<PerformanceEntry & { identifier?: string; renderTime?: number; loadTime?: number }>) {
       if (entry.identifier) element[entry.identifier] ??= entry.renderTime || entry.loadTime || entry.startTime;
@@ -87,11 +105,17 @@ function probe(): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) long.push([entry.startTime, entry.duration]);
   }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+      if (!entry.hadRecentInput) shifts.push([entry.startTime, entry.value]);
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
   document.addEventListener('click', (e) => (marks.click = { dom: performance.now(), event: e.timeStamp }), true);
   const state = {
     marks,
     element,
     long,
+    shifts,
     watch(name: string, test: () => unknown) {
       watchers.push({ name, test });
       check();

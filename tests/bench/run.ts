@@ -17,6 +17,7 @@ import { measureScale } from './scale';
 import { measureSizes } from './sizes';
 import { connectThroughOptions, stuckFlags } from './state';
 import { measureNotConnected, measureTiming } from './timing';
+import { measureWake } from './wake';
 
 const started = Date.now();
 const loadStart = loadavg().map((n) => Math.round(n * 100) / 100);
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
     await sandbox.close();
     sandbox = await startSandbox({ port: BENCH_PORT, seed });
   };
-  const bench = await launchBench(build.extensionDir);
+  const bench = await launchBench(build.extensionDir, build.minimalDir);
   let results: Omit<Results, 'machine'>;
   try {
     log(`Chromium ${bench.browserVersion}; popup before connecting against the blank page, ${SERIES} series`);
@@ -68,11 +69,13 @@ async function main(): Promise<void> {
     await connectThroughOptions(bench, sandbox.url, sandbox.token);
     log('popup timings (warm, stale with a slow API, cold) against the blank page');
     const timing = await measureTiming(bench, sandbox.url, notConnected, log);
+    log('the worker waking up, against a minimal worker');
+    const wake = await measureWake(bench, log);
     log('API requests');
     const requests = await measureRequests(bench, () => sandbox);
     log('scale');
     const scale = await measureScale(bench, reseed, log);
-    results = { sizes, timing, requests, scale, stuckLoadingFlags: stuckFlags };
+    results = { sizes, timing, wake, requests, scale, stuckLoadingFlags: stuckFlags };
   } finally {
     await bench.close();
     await sandbox.close();

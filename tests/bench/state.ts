@@ -31,7 +31,11 @@ export async function clearCache(bench: Bench): Promise<void> {
   freshSince = 0;
   // The popup view and the reward HTML go with the caches they are made from, or a cold popup would
   // paint the old view.
-  await bench.inWorker((keys) => chrome.storage.local.remove([...keys, 'view:popup', 'cache:reward-html', 'sync', 'ledger', 'draft:profile']), [...CACHE_KEYS]);
+  // The history's pages (utils/paged-item.ts) go with its head.
+  await bench.inWorker(async (keys) => {
+    const pages = (await chrome.storage.local.getKeys()).filter((k) => keys.some((key) => k.startsWith(`${key}:`)));
+    await chrome.storage.local.remove([...keys, ...pages, 'view:popup', 'cache:reward-html', 'sync', 'ledger', 'draft:profile']);
+  }, [...CACHE_KEYS]);
 }
 
 /**

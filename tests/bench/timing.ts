@@ -13,11 +13,14 @@ import type { Bench } from './browser';
 import { POPUP_VIEWPORT, RUNS, SERIES, WARMUP } from './config';
 import { measureLoad, type LoadResult, type LoadSpec } from './page-run';
 import { ageCache, clearCache, waitIdle } from './state';
+import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { summarize, type Summary } from './stats';
 
 export const POPUP: LoadSpec = { path: 'popup.html', viewport: POPUP_VIEWPORT, elements: ['balance', 'reward'] };
 export const BLANK: LoadSpec = { path: 'blank.html', viewport: POPUP_VIEWPORT, elements: ['blank'] };
 /** The popup before connecting: its prompt's heading painted. */
+/** The floor page (tests/bench/floor.html): its balance painted. */
+export const FLOOR: LoadSpec = { path: 'floor.html', viewport: POPUP_VIEWPORT, elements: ['balance'] };
 export const POPUP_NOT_CONNECTED: LoadSpec = { path: 'popup.html', viewport: POPUP_VIEWPORT, elements: ['prompt'], mark: 'prompt' };
 /** Every API answer is held this long in the stale-cache case. */
 export const STALE_API_DELAY_MS = 500;
@@ -32,12 +35,26 @@ export interface Paired {
   spread: { min: number; max: number };
 }
 
+export interface GoalShift {
+  runs: number;
+  /** Layout shift score after the first contentful paint, per load: median and max. */
+  median: number;
+  max: number;
+  /** Loads whose goal header was on screen when measured. */
+  goalShown: number;
+}
+
 export interface TimingReport {
   method: string;
   series: number;
   baseline: { firstPaint: Summary; firstContentfulPaint: Summary; textPainted: Summary };
   notConnected: Paired;
+  /** The floor page's balance painted, against the blank page. */
+  floor: Paired;
+  /** The popup's balance painted (the issue's figure), against the blank page, from the warm runs. */
+  warmBalance: Paired;
   warm: { visible: Summary; dom: Summary; firstContentfulPaint: Summary; ratioToBlankFcp: number; seriesRatios: number[]; spread: { min: number; max: number } };
+  goalShift: GoalShift;
   stale: { visible: Summary; apiDelayMs: number; ratioToWarm: number };
   cold: { visible: Summary; ratioToBlankFcp: number };
 }
@@ -73,13 +90,11 @@ async function pairs(bench: Bench, spec: LoadSpec, prepare: () => Promise<void>)
   return { blank, page };
 }
 
-function paired(blank: LoadResult[][], page: LoadResult[][]): Paired {
-  const all = (list: LoadResult[][], key: 'visible' | 'fcp') => summarize(list.flat().map((r) => r[key] ?? NaN));
-  const visible = all(page, 'visible');
-  const blankFcp = all(blank, 'fcp');
-  const seriesRatios = page.map((runs, s) =>
-    ratio(summarize(runs.map((r) => r.visible)).median, summarize(blank[s]!.map((r) => r.fcp ?? NaN)).median),
-  );
+/** `pick`: what counts as the page visible (default: every awaited element painted). */
+function paired(blank: LoadResult[][], page: LoadResult[][], pick: (r: LoadResult) => number = (r) => r.visible): Paired {
+  const visible = summarize(page.flat().map(pick));
+  const blankFcp = summarize(blank.flat().map((r) => r.fcp ?? NaN));
+  const seriesRatios = page.map((runs, s) => ratio(summarize(runs.map(pick)).median, summarize(blank[s]!.map((r) => r.fcp ?? NaN)).median));
   return {
     visible,
     blankFcp,
@@ -105,7 +120,11 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
   const blank = warmPairs.blank.flat();
   const warm = warmPairs.page.flat();
   const warmPaired = paired(warmPairs.blank, warmPairs.page);
+  const warmBalance = paired(warmPairs.blank, warmPairs.page, (r) => r.element.balance ?? r.visible);
   done(`blank page and warm popup, ${SERIES} series`);
+  const floorPairs = await pairs(bench, FLOOR, () => ageCache(bench, 0, 30_000));
+  const floor = paired(floorPairs.blank, floorPairs.page);
+  done(`blank page and the floor page, ${SERIES} series`);
 
   const apiDelayMs = STALE_API_DELAY_MS;
   const stale: LoadResult[] = [];
@@ -130,6 +149,8 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
     if (i >= 0) cold.push(p);
   });
   done('cold popup');
+  const goalShift = await measureGoalShift(bench);
+  done('popup with a goal set, layout shift');
 
   const pick = (list: LoadResult[], key: 'visible' | 'dom' | 'fp' | 'fcp') => summarize(list.map((r) => r[key] ?? NaN));
   const blankFcp = pick(blank, 'fcp');
@@ -141,6 +162,9 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
     series: SERIES,
     baseline: { firstPaint: pick(blank, 'fp'), firstContentfulPaint: blankFcp, textPainted: pick(blank, 'visible') },
     notConnected,
+    floor,
+    warmBalance,
+    goalShift,
     warm: {
       visible: warmVisible,
       dom: pick(warm, 'dom'),
@@ -152,4 +176,41 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
     stale: { visible: staleVisible, apiDelayMs, ratioToWarm: ratio(staleVisible.median, warmVisible.median) },
     cold: { visible: coldVisible, ratioToBlankFcp: ratio(coldVisible.median, blankFcp.median) },
   };
+}
+
+/**
+ * The popup with a goal set (the view's next reward, so the goal header shows progress) and a month
+ * of balance changes (the 30-day change above it): the layout shift after the first contentful
+ * paint, recorded until a second after the content. The goal is cleared afterwards.
+ */
+async function measureGoalShift(bench: Bench): Promise<GoalShift> {
+  const send = (type: string, data: unknown) =>
+    bench.load('blank.html', POPUP_VIEWPORT).then((page) =>
+      page.evaluate((message) => chrome.runtime.sendMessage(message), { id: 1, type, data, timestamp: Date.now() }),
+    );
+  const rewardId = await bench.inWorker(async (key) => {
+    const view = (await chrome.storage.local.get(key))[key] as { rewards?: { next?: { id: number } | null; first: Array<{ id: number }> } } | undefined;
+    return view?.rewards?.next?.id ?? view?.rewards?.first[0]?.id ?? null;
+  }, popupViewItem.key);
+  if (rewardId === null) throw new Error('no reward to set as the goal');
+  const now = Date.now();
+  const samples = [40, 30, 20, 10, 1].map((days, i) => ({ at: now - days * 86_400_000, points: 1_000 + 250 * i }));
+  await bench.inWorker(({ key, samples }) => chrome.storage.local.set({ [key]: samples }), { key: balanceHistoryItem.key, samples });
+  await send('setGoal', { rewardId });
+  const spec: LoadSpec = { ...POPUP, settleMs: 1_000, find: '.goal' };
+  const shifts: number[] = [];
+  let goalShown = 0;
+  try {
+    await series(RUNS, async (i) => {
+      await ageCache(bench, 0, 30_000);
+      const run = await measureLoad(bench, spec);
+      if (i < 0) return;
+      shifts.push(run.shiftAfterFirstPaint);
+      if (run.found) goalShown += 1;
+    });
+  } finally {
+    await send('setGoal', { rewardId: null });
+  }
+  const summary = summarize(shifts);
+  return { runs: shifts.length, median: summary.median, max: summary.max, goalShown };
 }

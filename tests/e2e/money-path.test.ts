@@ -105,6 +105,9 @@ test('disconnect during a slow refresh, connect another account: only its own ba
   await reopened.getByText('9,000').first().waitFor();
   await reopened.getByText(`B ${COFFEE}`).first().waitFor();
   expect(await reopened.getByText(/no longer accepts|sign in again|reconnect/i).count()).toBe(0);
-  const history = await stored<{ data: Array<{ id: number }> }>(ext, 'cache:history');
-  expect(history?.data.every((r) => r.id >= 100_000)).toBe(true);
+  // The history is kept in pages (utils/paged-item.ts): the head says how many.
+  const head = await stored<{ pages: number; total: number }>(ext, 'cache:history');
+  const pages = await Promise.all(Array.from({ length: head?.pages ?? 0 }, (_, i) => stored<Array<{ id: number }>>(ext, `cache:history:${i}`)));
+  expect(pages.flat()).toHaveLength(head?.total ?? -1);
+  expect(pages.flat().every((r) => r!.id >= 100_000)).toBe(true);
 }, 90_000);

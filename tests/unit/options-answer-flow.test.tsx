@@ -69,6 +69,8 @@ afterEach(async () => {
   await page.dropContainer(container);
   history.replaceState(null, '', location.pathname);
   vi.unstubAllGlobals();
+  // Pages reach storage through the browser's own namespace (utils/storage-item.ts): it stays the fake's.
+  vi.stubGlobal('browser', fakeBrowser);
 });
 
 describe('completeness summary and filter', () => {

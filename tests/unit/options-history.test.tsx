@@ -132,17 +132,31 @@ describe('redemption history', () => {
     expect(rows()).toHaveLength(0);
   });
 
-  it('renders thousands of entries a page at a time', async () => {
+  it('renders thousands of entries a page at a time, reading only the pages it shows (issue 19)', async () => {
     const many = Array.from({ length: 2000 }, (_, i) =>
       redemption({ created_at: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 19) }),
     );
     await historyItem.setValue({ data: many, fetchedAt: Date.now() });
+    const read: string[] = [];
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((keys) => (read.push(...[keys ?? []].flat().map(String)), get(keys)));
     await mount();
-    expect(rows()).toHaveLength(PAGE_SIZE);
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
     expect(nameOf(rows()[0]!)).toBe('Reward 2000');
+    // The head and the first of 20 pages.
+    expect(read.filter((k) => k.startsWith('cache:history'))).toEqual(['cache:history', 'cache:history:0']);
     await act(() => button('Show more').click());
-    expect(rows()).toHaveLength(PAGE_SIZE * 2);
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2));
     expect(container.textContent).toContain(`Showing ${PAGE_SIZE * 2} of 2000`);
+    expect(read.filter((k) => k.startsWith('cache:history:') && k !== 'cache:history:0')).toEqual([]);
+  });
+
+  it('still reads a history stored whole, as before pages, newest first', async () => {
+    const old = [redemption({ id: 1, created_at: '2020-01-01T10:00:00' }), redemption({ id: 2, created_at: '2021-01-01T10:00:00' })];
+    await fakeBrowser.storage.local.set({ [historyItem.key]: { data: old, fetchedAt: Date.now() } });
+    await mount();
+    await vi.waitFor(() => expect(rows()).toHaveLength(2));
+    expect((await historyItem.getValue())?.data).toHaveLength(2);
   });
 
   it('refreshes on request and shows a failure with what to do next', async () => {

@@ -33,11 +33,12 @@ beforeEach(async () => {
   send.mockReset();
   send.mockImplementation(async () => answer());
   request = vi.fn(async () => true);
-  vi.stubGlobal('browser', { permissions: { request }, runtime: { getManifest: () => ({ optional_permissions: ['identity'] }) } });
+  // Pages reach storage through the browser's own namespace (utils/storage-item.ts): it stays the fake's.
+  vi.stubGlobal('browser', { storage: fakeBrowser.storage, permissions: { request }, runtime: { getManifest: () => ({ optional_permissions: ['identity'] }) } });
   await sessionItem.setValue(DISCONNECTED);
 });
 afterEach(async () => {
-  vi.unstubAllGlobals();
+  vi.stubGlobal('browser', fakeBrowser);
   await page.dropContainer(container);
 });
 

@@ -61,7 +61,7 @@ describe('popup view (background)', () => {
     expect(view?.rewards?.total).toBe(40);
     expect(changes).toEqual([
       ['cache:reward-html', 'cache:rewards', 'view:popup'],
-      ['cache:history', 'view:popup'],
+      ['cache:history', 'cache:history:0', 'view:popup'],
     ]);
     // Another session began before the write got its turn: neither the cache nor the view is written.
     const late = rewardsWriter.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
@@ -128,20 +128,24 @@ describe('popup view (background)', () => {
 });
 
 describe('popup view (popup)', () => {
-  it('the first frame comes from the view alone; the catalogue is read for the rest', async () => {
+  it('the first frame comes from the view alone; the catalogue is read only for more rows (issue 19)', async () => {
     await seed({ rewards: catalogue, balance: 2_500 });
     await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: redemption(9, catalogue[30]!, '2026-02-01T10:00:00') });
     // The history is not read when the view has the latest redemption.
     await historyItem.setValue({ data: [redemption(8, catalogue[38]!, '2026-03-01T10:00:00')], fetchedAt: 2 });
+    const reads: string[] = [];
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((keys) => (reads.push(String(keys)), get(keys)));
     const root = mount();
     await waitFor(() => getByText(root, 'Card 31'));
-    // "Show more" pages through the whole catalogue, read after the first frame.
-    await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(30));
-    getByRole(root, 'button', /Show 10 more/);
-    getByRole(root, 'heading', 'Card 30');
-    expect(root.textContent).not.toContain('Card 39');
+    expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
+    expect(reads.some((k) => k.includes('cache:rewards'))).toBe(false);
+    // "Show more" reads the whole catalogue and pages through it.
+    click(getByRole(root, 'button', /Show 30 more/));
+    await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(40));
+    getByRole(root, 'heading', 'Card 40');
+    expect(reads.some((k) => k.includes('cache:rewards'))).toBe(true);
   });
-
   it('details read the HTML the stored catalogue keeps apart', async () => {
     await seed({});
     await rewardsWriter.setValue(cache);
@@ -151,10 +155,12 @@ describe('popup view (popup)', () => {
     await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'));
   });
 
-  it('an absent catalogue is not shown from a view left behind', async () => {
+  it('without the view (removed with its caches), the catalogue is read: an absent one shows nothing of the view', async () => {
     await seed({});
     await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
     const root = mount();
+    await waitFor(() => getByText(root, 'Card 01'));
+    await popupViewItem.removeValue();
     await waitFor(() => expect(root.querySelector('.skeleton, [aria-busy="true"]')).not.toBeNull());
     expect(queryAllByRole(root, 'listitem')).toHaveLength(0);
   });
@@ -170,6 +176,6 @@ describe('popup view (popup)', () => {
     expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
     expect(root.textContent).toContain('Card 26');
     expect(root.textContent).toContain('10 of 40 rewards');
-    await waitFor(() => expect(queryAllByRole(root, 'listitem')).toHaveLength(30));
+    getByRole(root, 'button', /Show 30 more/);
   });
 });

@@ -1,0 +1,19 @@
+import type { ComponentChildren } from 'preact';
+import type { PromptModel } from './prompt-model';
+
+/**
+ * The prompt to connect, from its model alone: the first frame's template renders it too (issue 19).
+ * `signIn` is the sign-in button, where the build offers sign-in.
+ */
+export function PromptView({ m, signIn, onConnect }: { m: PromptModel; signIn?: ComponentChildren; onConnect?: () => void }) {
+  return (
+    <section class="prompt" aria-labelledby="connect-title">
+      <h2 id="connect-title">{m.title}</h2>
+      <p>{m.text}</p>
+      {m.signIn && signIn}
+      <button type="button" class={m.button.class} onClick={onConnect}>
+        {m.button.text}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+import { t } from '../../utils/i18n';
+import { FILTER_THRESHOLD, sortRewards } from '../../utils/reward-view';
+import type { StorageItem } from '../../utils/storage-item';
+import { accountOf, balanceHistoryItem, goalItem, ledgerItem, popupViewItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { fill, shapeOf, type Model } from './frame-fill';
+import { goalModel } from './goal-model';
+import { goalRewards } from './goal-rewards';
+import { headerModel } from './header-model';
+import { listModel, REWARDS_PAGE } from './list-model';
+import { outcomeSeenItem, outcomeShown } from './outcome-seen-item';
+import { promptModel } from './prompt-model';
+import { rowModel } from './row-model';
+import { syncStatusModel } from './status-model';
+
+/**
+ * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
+ * main.tsx preloads for Preact's first render: the same items, so both frames show the same state.
+ */
+export const FIRST_FRAME_ITEMS = [sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem, goalItem, balanceHistoryItem] as const;
+
+/** The parts a template is rendered for (components/popup/frame-templates.tsx), by name. */
+export type PartName = 'page' | 'prompt-page' | 'header' | 'prompt' | 'goal' | 'status' | 'list' | 'row';
+
+/**
+ * Rows the first frame paints: what the popup's first screen shows. The view's other rows come with
+ * Preact, below them, so nothing painted moves; each row costs the first paint a few milliseconds.
+ */
+export const FIRST_FRAME_ROWS = 4;
+
+/** Where a part's children go in its template. */
+export const SLOT = 'ff-slot';
+
+/**
+ * Paints the popup's first frame into `root` from what storage holds (`stored`: key → value, as
+ * storage.local.get answers), without Preact: each part is a copy of the template its model fits,
+ * filled with the model's text. It goes down the page as App renders it and stops at the first part
+ * no template fits (the outcome of a redemption, an error card, sign-in): Preact adds those below
+ * what is painted, so nothing painted moves. Returns the number of parts painted.
+ */
+export function paintFirstFrame(root: Element, stored: Record<string, unknown>, now: number): number {
+  const templates = new Map<string, HTMLTemplateElement>();
+  for (const template of root.ownerDocument.querySelectorAll<HTMLTemplateElement>('template[data-part]')) {
+    templates.set(`${template.dataset.part} ${template.dataset.shape}`, template);
+  }
+  let painted = 0;
+  /** A filled copy of the part's template for `model`, or null when none fits. */
+  const part = (name: PartName, model: Model): DocumentFragment | null => {
+    const template = templates.get(`${name} ${shapeOf(model)}`);
+    if (!template) return null;
+    const copy = template.content.cloneNode(true) as DocumentFragment;
+    fill(copy, model);
+    painted += 1;
+    return copy;
+  };
+  /** Puts `children` into the fragment's slots in order; an empty slot goes. */
+  const slot = (into: DocumentFragment, ...children: Array<Node | null>) => {
+    into.querySelectorAll(SLOT).forEach((s, i) => (children[i] ? s.replaceWith(children[i]!) : s.remove()));
+    return into;
+  };
+  const get = <T>(item: StorageItem<T>): T => item.fromStored(stored[item.key]);
+  const session = get(sessionItem);
+  const live = session.connected && !session.rejected;
+
+  if (!live) {
+    const page = part('prompt-page', {});
+    const header = part('header', headerModel({ now }));
+    if (!page || !header) return 0;
+    root.replaceChildren(slot(page, header, part('prompt', promptModel(session.rejected, session.signedIn))));
+    return painted;
+  }
+
+  const view = get(popupViewItem);
+  const rows = view?.rewards;
+  // Without the view App reads the whole catalogue, which the first frame never does.
+  if (!rows) return 0;
+  const state = get(syncItem).rewards;
+  const balance = rows.balance.points;
+  const ledger = get(ledgerItem);
+  const shown = ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null;
+  const pending = shown?.state === 'pending';
+  const goal = get(goalItem);
+  const account = accountOf(session);
+  const header = part(
+    'header',
+    headerModel({
+      now,
+      live,
+      balance: rows.balance,
+      rewards: rows.next ? [rows.next] : [],
+      fetchedAt: rows.fetchedAt,
+      error: state.error,
+      loading: state.loading,
+      refreshable: true,
+      questions: view.profile,
+    }),
+  );
+  const page = part('page', { busy: String(state.loading === true) });
+  if (!page || !header) return 0;
+
+  const doc = root.ownerDocument;
+  const goalParts = goalModel({
+    goal,
+    account,
+    rewards: goalRewards(view, goal),
+    points: balance,
+    samples: get(balanceHistoryItem),
+    blocked: pending ? t('waitForRedemption') : null,
+    now,
+  }).m;
+  const list = () => {
+    const sorted = sortRewards(rows.first, balance);
+    const visible = Math.min(REWARDS_PAGE, sorted.length);
+    const m = listModel({
+      count: sorted.length,
+      total: rows.total,
+      balance,
+      filterable: rows.total > FILTER_THRESHOLD,
+      query: '',
+      affordableOnly: false,
+      shown: sorted.length,
+      visible,
+      // App has only the view's rows, so the whole catalogue is there to show (RewardList's onWantAll).
+      available: rows.total,
+    });
+    const frame = part('list', m);
+    if (!frame || m.empty !== null) return frame;
+    const goalId = goal?.account === account ? goal.rewardId : null;
+    const items = doc.createDocumentFragment();
+    for (const reward of sorted.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
+      const row = part('row', rowModel(reward, balance, pending, goalId === reward.id));
+      if (!row) break;
+      items.append(row);
+    }
+    return slot(frame, items);
+  };
+  // In App's order, each only once the one above it is painted; an empty fragment: nothing to show there.
+  const parts: Array<() => DocumentFragment | null> = [
+    () => (goalParts.change === null && !goalParts.goal ? doc.createDocumentFragment() : part('goal', goalParts)),
+    () => part('status', syncStatusModel(state.loading === true)),
+    // The outcome card: no template (its code loads with Preact), so the frame ends above it.
+    () => (shown ? null : doc.createDocumentFragment()),
+    list,
+  ];
+  const body = doc.createDocumentFragment();
+  for (const next of parts) {
+    const done = next();
+    if (!done) break;
+    body.append(done);
+  }
+  root.replaceChildren(slot(page, header, body));
+  return painted;
+}

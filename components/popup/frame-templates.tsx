@@ -1,0 +1,129 @@
+import { createElement, type VNode } from 'preact';
+import { renderToStaticMarkup } from 'preact-render-to-string';
+import type { AppError } from '../../utils/errors';
+import type { BalanceSample, Goal } from '../../utils/storage-items';
+import type { Reward } from '../../utils/types';
+import { SLOT, type PartName } from './first-frame';
+import { markers, shapeOf, type Model } from './frame-fill';
+import { GoalPanelView } from './GoalPanel';
+import { goalModel } from './goal-model';
+import { HeaderView } from './Header';
+import { headerModel } from './header-model';
+import { listModel } from './list-model';
+import { PageLayout, PromptLayout } from './PopupLayout';
+import { promptModel } from './prompt-model';
+import { PromptView } from './PromptView';
+import { ListView } from './RewardList';
+import { RowView } from './RewardRow';
+import { rowModel } from './row-model';
+import { syncStatusModel } from './status-model';
+import { SyncStatus } from './SyncNotice';
+
+/**
+ * The popup's first-frame templates (issue 19), rendered at build time from the popup's own view
+ * components (utils/first-frame-html.ts puts them into popup.html): for each part, one template per
+ * shape its model takes in the states sampled below, with markers where the text goes. A state whose
+ * shape is not among them is simply not painted by the first frame (Preact paints it), so the samples
+ * decide what the first frame covers, never whether it is right.
+ */
+
+const slot = () => createElement(SLOT, null);
+
+const NOW = Date.UTC(2026, 0, 15, 12);
+const DAY = 86_400_000;
+const OPEN_QUESTIONS = { open: 3, total: 8, first: 'PETS', fetchedAt: NOW - DAY };
+const network: AppError = { kind: 'network', message: 'offline' };
+const refused: AppError = { kind: 'server', message: 'refused' };
+
+function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'): Reward {
+  return {
+    id,
+    name: `Reward ${id}`,
+    cost: 5,
+    cost_currency: 'USD',
+    type: 'giftcard',
+    image_url: image === 'none' ? '' : `https://img.example/${id}.png`,
+    meta_data: image === 'set' ? { image_urls: { '80w-326ppi': `https://img.example/${id}-80.png`, '300w-326ppi': `https://img.example/${id}-300.png` } } : {},
+    reward_point_cost: points,
+  };
+}
+
+const samples: BalanceSample[] = [0, 1, 2, 3].map((i) => ({ at: NOW - (40 - i * 10) * DAY, points: 100 + i * 400 }));
+const goalOf = (rewardId: number): Goal => ({ account: 'a', rewardId, rewardName: 'Goal', setAt: NOW - DAY });
+
+/** Every model sampled for each part. */
+function sampleModels(): Array<[PartName, Model]> {
+  const out: Array<[PartName, Model]> = [['prompt-page', {}], ['page', { busy: 'false' }], ['status', syncStatusModel(false)]];
+  out.push(['header', headerModel({ now: NOW })]);
+  for (const points of [1000, null]) {
+    for (const next of [true, false]) {
+      for (const error of [null, network, refused]) {
+        for (const loading of [false, true]) {
+          const balance = { points, source: 'rewards' as const };
+          const rewards = next ? [reward(1, 5000, 'set')] : [];
+          out.push(['header', headerModel({ now: NOW, live: true, balance, rewards, fetchedAt: NOW - 60_000, error, loading, refreshable: true })]);
+          // Open profile questions (issue 20): the line shows in the common states, not beside an error.
+          if (!error) out.push(['header', headerModel({ now: NOW, live: true, balance, rewards, fetchedAt: NOW - 60_000, error, loading, refreshable: true, questions: OPEN_QUESTIONS })]);
+        }
+      }
+    }
+  }
+  out.push(['prompt', promptModel(false, false)]);
+  for (const balance of [1000, null, -10]) {
+    for (const image of ['set', 'one', 'none'] as const) {
+      for (const cost of [null, 0, 500, 5000]) {
+        for (const blocked of [false, true]) out.push(['row', rowModel(reward(2, cost, image), balance, blocked, false)]);
+      }
+    }
+  }
+  for (const total of [3, 20]) {
+    for (const balance of [1000, null]) {
+      for (const available of [3, 20]) {
+        out.push(['list', listModel({ count: 3, total, balance, filterable: total > 8, query: '', affordableOnly: false, shown: 3, visible: 3, available })]);
+      }
+    }
+  }
+  for (const [goalReward, points] of [[null, 1000], [reward(3, 500, 'one'), 1000], [reward(3, 5000, 'one'), 1000], [reward(3, 5000, 'one'), null]] as const) {
+    for (const history of [samples, []]) {
+      for (const blocked of [null, 'wait']) {
+        const input = { goal: goalOf(3), account: 'a', rewards: goalReward ? [goalReward] : [], points, samples: history, blocked, now: NOW };
+        out.push(['goal', goalModel(input).m]);
+      }
+    }
+  }
+  out.push(['goal', goalModel({ goal: null, account: 'a', rewards: null, points: 1000, samples, blocked: null, now: NOW }).m]);
+  return out;
+}
+
+function render(part: PartName, model: Model): string {
+  const m = markers(model) as never;
+  const views: Record<PartName, () => VNode> = {
+    'prompt-page': () => <PromptLayout header={slot()}>{slot()}</PromptLayout>,
+    page: () => (
+      // aria-busy takes its text from the model ("true" / "false"), where Preact is given a boolean.
+      <PageLayout header={slot()} busy={(m as { busy: boolean }).busy} inert={false}>
+        {slot()}
+      </PageLayout>
+    ),
+    header: () => <HeaderView m={m} />,
+    prompt: () => <PromptView m={m} />,
+    goal: () => <GoalPanelView m={m} />,
+    status: () => <SyncStatus m={m} />,
+    list: () => <ListView m={m}>{slot()}</ListView>,
+    row: () => <RowView m={m} />,
+  };
+  return renderToStaticMarkup(views[part]());
+}
+
+/** `<template>` elements for popup.html: one per part and shape. */
+export function renderTemplates(): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const [part, model] of sampleModels()) {
+    const shape = shapeOf(model);
+    if (seen.has(`${part} ${shape}`)) continue;
+    seen.add(`${part} ${shape}`);
+    out.push(`<template data-part="${part}" data-shape="${shape}">${render(part, model)}</template>`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,4 @@
+import { createContext } from 'preact';
+
+/** The id of the account's goal reward, or null: one value for every row, without threading it through the list. */
+export const GoalContext = createContext<number | null>(null);

@@ -1,0 +1,280 @@
+/**
+ * Issue 19: the first frame, painted by the classic script from the build-time templates, against
+ * Preact's render of the same state. Preact must take the painted DOM over without changing it, and
+ * what it paints must be what Preact renders on its own.
+ */
+import { render } from 'preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
+import { App, preloadPrompt } from '../../components/popup/App';
+import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/early-clicks';
+import { FIRST_FRAME_ITEMS, FIRST_FRAME_ROWS, paintFirstFrame } from '../../components/popup/first-frame';
+import { renderTemplates } from '../../components/popup/frame-templates';
+import { preloadGoal } from '../../components/popup/LazyGoal';
+import { preloadOutcome } from '../../components/popup/LazyOutcome';
+import { preload } from '../../utils/storage-item';
+import {
+  balanceHistoryItem,
+  goalItem,
+  ledgerItem,
+  popupViewItem,
+  sessionItem,
+  syncItem,
+  type BalanceSample,
+  type LedgerEntry,
+  type SyncState,
+} from '../../utils/storage-items';
+import type { Reward } from '../../utils/types';
+import { installI18n, type TestLocale } from './i18n-setup';
+import { CONNECTED, giftCard, ledger, redemption, wallet } from './popup-fixtures';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+
+const IDLE: SyncState = { loading: false, error: null, attemptedAt: 0 };
+const DAY = 86_400_000;
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  document.body.innerHTML = renderTemplates();
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+interface State {
+  session?: typeof CONNECTED & { signedIn?: boolean };
+  rewards?: Reward[];
+  balance?: number | null;
+  sync?: Partial<SyncState>;
+  ledger?: LedgerEntry;
+  goal?: number;
+  samples?: BalanceSample[];
+  history?: boolean;
+  /** Open profile questions in the view (issue 20). */
+  questions?: number;
+}
+
+const catalogue = [
+  giftCard(1, 'Amazon $5', 500),
+  giftCard(2, 'Target $10', 1_000),
+  wallet(3, 'PayPal €25', 2_500),
+  { ...giftCard(4, 'Café Noir', 900), image_url: '', meta_data: {} },
+  giftCard(5, 'Steam $50', 5_000),
+  { ...giftCard(6, 'Mystery', 100), reward_point_cost: null },
+  giftCard(7, 'Zalando €15', 1_500),
+  giftCard(8, 'IKEA €20', 2_000),
+  giftCard(9, 'Lidl €5', 480),
+  giftCard(10, 'Uber €10', 990),
+  giftCard(11, 'Spotify 1 month', 1_099),
+  giftCard(12, 'Netflix 1 month', 1_299),
+];
+
+async function store(state: State): Promise<void> {
+  const session = state.session ?? CONNECTED;
+  await sessionItem.setValue(session);
+  const rewards = state.rewards ?? catalogue;
+  const cache = {
+    data: { rewards, balance: state.balance === null ? { points: null, source: 'unknown' as const } : { points: state.balance ?? 1_000, source: 'rewards' as const } },
+    fetchedAt: Date.now() - 180_000,
+  };
+  const goal = state.goal === undefined ? null : { account: `${session.baseUrl}|${session.tokenHint}`, rewardId: state.goal, rewardName: 'x', setAt: 1 };
+  const latest = state.history ? redemption(9, rewards[0] ?? catalogue[0]!, '2026-01-02T10:00:00') : null;
+  const profile = state.questions === undefined ? null : { open: state.questions, total: 8, first: state.questions ? 'PETS' : null, fetchedAt: Date.now() - 60_000 };
+  await popupViewItem.setValue({ rewards: rewardsPart(cache), latest, profile, goal: goal && goalPart(goal, rewards.find((r) => r.id === goal.rewardId)) });
+  await syncItem.setValue({ rewards: { ...IDLE, ...state.sync }, history: IDLE, profile: IDLE });
+  if (state.ledger) await ledgerItem.setValue(state.ledger);
+  if (goal) await goalItem.setValue(goal);
+  if (state.samples) await balanceHistoryItem.setValue(state.samples);
+}
+
+/** Paints the first frame as entrypoints/first-frame.ts does: one read of the items' keys. */
+async function paint(root: HTMLElement): Promise<number> {
+  const stored = await fakeBrowser.storage.local.get(FIRST_FRAME_ITEMS.map((item) => item.key));
+  return paintFirstFrame(root, stored, Date.now());
+}
+
+/** Preact's first render, after what main.tsx loads before it. */
+async function preact(root: HTMLElement): Promise<void> {
+  await preload(FIRST_FRAME_ITEMS);
+  await Promise.all([preloadGoal(), preloadPrompt(), preloadOutcome()]);
+  render(<App />, root);
+}
+
+/** `text` up to where it stops matching `start`, and a little after: short failure messages. */
+const prefix = (text: string, start: string) => {
+  let i = 0;
+  while (i < start.length && text[i] === start[i]) i += 1;
+  return i === start.length ? start : `${text.slice(Math.max(0, i - 200), i)} ⟨here⟩ ${text.slice(i, i + 200)}`;
+};
+
+/**
+ * The DOM as the page shows it: attributes in name order (their order is not shown, and happy-dom
+ * moves an attribute a property sets to the end), an empty search box's `value` attribute left out
+ * (Preact sets the property; the template carries the attribute), adjacent text as one.
+ */
+function html(root: Node): string {
+  let out = '';
+  for (const node of Array.from(root.childNodes)) {
+    if (node.nodeType === 3) out += (node as Text).data.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    else if (node.nodeType === 1) {
+      const el = node as Element;
+      const attributes = Array.from(el.attributes)
+        .filter((a) => !(a.name === 'value' && a.value === '' && el.tagName === 'INPUT'))
+        .map((a) => ` ${a.name}="${a.value}"`)
+        .sort()
+        .join('');
+      const tag = el.tagName.toLowerCase();
+      out += `<${tag}${attributes}>${html(el)}${['img', 'input'].includes(tag) ? '' : `</${tag}>`}`;
+    }
+  }
+  return out;
+}
+
+/**
+ * Paints the frame, lets Preact take it over, and renders the same state with Preact alone.
+ * `kept`: the taken-over page without the elements Preact added (below where the frame stopped):
+ * what was painted, as it is after the takeover.
+ */
+async function compare(state: State, locale: TestLocale = 'en') {
+  installI18n(locale);
+  await store(state);
+  const painted = document.createElement('div');
+  document.body.append(painted);
+  const parts = await paint(painted);
+  const frame = html(painted);
+  const paintedElements = new Set(painted.querySelectorAll('*'));
+  await preact(painted);
+  const takenOver = html(painted);
+  for (const el of Array.from(painted.querySelectorAll('*'))) {
+    if (!paintedElements.has(el) && !Array.from(paintedElements).some((p) => el.contains(p))) el.remove();
+  }
+  const kept = html(painted);
+  const fresh = document.createElement('div');
+  document.body.append(fresh);
+  render(<App />, fresh);
+  const own = html(fresh);
+  render(null, painted);
+  render(null, fresh);
+  return { parts, frame, kept, takenOver, own };
+}
+
+describe('first frame (issue 19)', () => {
+  const cases: Array<[string, State]> = [
+    ['connected, warm cache', {}],
+    ['a search box over a long catalogue, a goal, balance over time', { goal: 5, samples: [0, 1, 2, 3].map((i) => ({ at: Date.now() - (40 - 10 * i) * DAY, points: 100 + 300 * i })) }],
+    ['the goal is affordable', { goal: 1 }],
+    ['the goal is no longer offered', { goal: 999 }],
+    ['the balance unknown', { balance: null }],
+    ['a balance below zero', { balance: -40 }],
+    ['a refresh running', { sync: { loading: true } }],
+    ['offline after a failed refresh', { sync: { error: { kind: 'network', message: 'No connection' } } }],
+    ['a refused refresh', { sync: { error: { kind: 'server', message: 'The panel had a problem' } } }],
+    ['a short catalogue without search', { rewards: catalogue.slice(0, 4) }],
+    ['an empty catalogue', { rewards: [] }],
+    ['a redemption pending', { ledger: ledger('pending') }],
+    ['a settled redemption seen before', { ledger: ledger('done') }],
+    ['open profile questions', { questions: 3 }],
+    ['open profile questions while a refresh runs', { questions: 1, sync: { loading: true } }],
+    ['every profile question answered', { questions: 0 }],
+  ];
+  for (const [name, state] of cases) {
+    it(`${name}: Preact takes the painted frame over unchanged, and renders the same on its own`, async () => {
+      const result = await compare(state);
+      expect(result.parts).toBeGreaterThan(0);
+      // Where the frame stopped (the rows after the first screen, an outcome card), Preact adds the
+      // rest below; nothing painted changes, and the page is then what Preact renders on its own.
+      expect(prefix(result.kept, result.frame)).toBe(result.frame);
+      expect(result.kept).toBe(result.frame);
+      expect(prefix(result.takenOver, result.own)).toBe(result.own);
+      expect(result.takenOver).toBe(result.own);
+    });
+  }
+
+  it('paints the balance, the next reward and the first rows, in the list order', async () => {
+    installI18n('en');
+    await store({});
+    const root = document.createElement('div');
+    await paint(root);
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('1,000 points');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('99 points to Spotify 1 month');
+    const names = [...root.querySelectorAll('.reward-name')].map((n) => n.textContent);
+    expect(names).toHaveLength(FIRST_FRAME_ROWS);
+    expect(names.slice(0, 2)).toEqual(['Lidl €5', 'Amazon $5']);
+    expect(root.querySelector('#reward-search')).not.toBeNull();
+    // Text only: a reward's name with markup in it stays text.
+    expect(root.querySelector('.hdr-updated')?.textContent).toMatch(/^Updated .* · Refresh$/);
+  });
+
+  it('paints the open profile questions line (issue 20) with its link to the first open question', async () => {
+    installI18n('en');
+    await store({ questions: 3 });
+    const root = document.createElement('div');
+    await paint(root);
+    const line = [...root.querySelectorAll('.hdr-next')].find((p) => p.textContent?.includes('profile questions'));
+    expect(line?.textContent).toBe('3 profile questions open · Answer now');
+    expect(line?.querySelector('a')?.getAttribute('href')).toBe('options.html#answer-PETS');
+  });
+
+  it('names are text, never markup', async () => {
+    installI18n('en');
+    await store({ rewards: [giftCard(1, '<img src=x onerror=alert(1)>', 10)] });
+    const root = document.createElement('div');
+    await paint(root);
+    expect(root.querySelector('.reward-name')?.textContent).toBe('<img src=x onerror=alert(1)>');
+    expect(root.querySelector('.reward-name img')).toBeNull();
+  });
+
+  it('speaks the panelist’s language and numbers, as Preact does', async () => {
+    const result = await compare({}, 'de');
+    expect(result.kept).toBe(result.frame);
+    expect(result.takenOver).toBe(result.own);
+    expect(result.frame).toContain('1.000');
+    expect(result.frame).toContain('Einstellungen');
+  });
+
+  it('paints the prompt to connect before any connection', async () => {
+    const result = await compare({ session: { ...CONNECTED, connected: false } });
+    expect(result.frame).toContain('connect-title');
+    expect(result.takenOver).toBe(result.frame);
+    expect(result.own).toBe(result.frame);
+  });
+
+  it('paints the prompt to reconnect after the token was refused', async () => {
+    const result = await compare({ session: { ...CONNECTED, rejected: true } });
+    expect(result.frame).toContain('connect-title');
+    expect(result.takenOver).toBe(result.frame);
+  });
+
+  it('stops above the outcome of a redemption, which Preact adds below what is painted', async () => {
+    installI18n('en');
+    await store({ ledger: ledger('unknown') });
+    const root = document.createElement('div');
+    await paint(root);
+    expect(root.querySelector('.hdr-balance')).not.toBeNull();
+    expect(root.querySelector('.reward')).toBeNull();
+  });
+
+  it('a click on a painted button before Preact took over is held, then answered', async () => {
+    installI18n('en');
+    await store({});
+    const root = document.createElement('div');
+    document.body.append(root);
+    await paint(root);
+    holdEarlyClicks(root);
+    (root.querySelector('[aria-label="Details for Lidl €5"]') as HTMLButtonElement).click();
+    expect(root.querySelector('[aria-label="Hide details for Lidl €5"]')).toBeNull();
+    await preact(root);
+    replayEarlyClicks();
+    await vi.waitFor(() => expect(root.querySelector('[aria-label="Hide details for Lidl €5"]')).not.toBeNull());
+    render(null, root);
+  });
+
+  it('paints nothing without the popup view, and nothing into a page Preact already rendered', async () => {
+    installI18n('en');
+    await sessionItem.setValue(CONNECTED);
+    const root = document.createElement('div');
+    expect(await paint(root)).toBe(0);
+    expect(root.innerHTML).toBe('');
+  });
+});

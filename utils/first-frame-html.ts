@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { runnerImport, type Plugin } from 'vite';
+
+/** Markup is all the templates need: the components' stylesheets are the page's business. */
+const noStyles: Plugin = {
+  name: 'panel:first-frame-no-styles',
+  enforce: 'pre',
+  resolveId: (id) => (id.endsWith('.css') ? '\0first-frame-style' : null),
+  load: (id) => (id === '\0first-frame-style' ? 'export default ""' : null),
+};
+
+const FIRST_FRAME_SCRIPT = '<script src="/first-frame.js"></script>';
+
+/** Where popup.html wants the first frame's templates. */
+const PLACEHOLDER = '<!-- first-frame templates -->';
+
+/**
+ * Build step (wxt.config.ts): renders the popup's first-frame templates from its own components
+ * (components/popup/frame-templates.tsx, with Preact's prerendering, preact-render-to-string) into
+ * popup.html, so the markup the first-frame script fills and the markup Preact takes over come from
+ * the same components and cannot drift (issue 19). `define` is the pages' own (the build settings).
+ */
+export function firstFrameTemplates(define: Record<string, string>): Plugin {
+  return {
+    name: 'panel:first-frame-templates',
+    transformIndexHtml: {
+      order: 'pre',
+      async handler(html) {
+        if (!html.includes(PLACEHOLDER)) return html;
+        const { module } = await runnerImport<typeof import('../components/popup/frame-templates')>(
+          resolve(import.meta.dirname ?? '.', '../components/popup/frame-templates.tsx'),
+          { configFile: false, define, logLevel: 'error', plugins: [noStyles] },
+        );
+        return html.replace(PLACEHOLDER, module.renderTemplates());
+      },
+    },
+  };
+}
+
+/**
+ * Build step (wxt.config.ts): the app's module script is started by the first-frame script once the
+ * first frame is painted, not by the page: run as the page is parsed, the module (Preact and the
+ * app) would be evaluated before the first frame's storage read comes back and hold it up. Its
+ * address goes on the first-frame script's tag (`data-app`); its modulepreload links stay, so it is
+ * fetched meanwhile. Development builds keep the page's own module script.
+ */
+export function appAfterFirstFrame(): Plugin {
+  return {
+    name: 'panel:app-after-first-frame',
+    // WXT's development server writes its pages through a build too; those keep their scripts.
+    apply: (_, env) => env.command === 'build' && env.mode !== 'development',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        // The popup's own entry chunk (chunks/popup-<hash>.js), named after its entrypoint.
+        const entry = /<script type="module"[^>]*\ssrc="(\/chunks\/popup-[^"]+\.js)"[^>]*><\/script>\s*/.exec(html);
+        if (!entry || !html.includes(FIRST_FRAME_SCRIPT)) return html;
+        return html.replace(entry[0], '').replace(FIRST_FRAME_SCRIPT, `<script src="/first-frame.js" data-app="${entry[1]}"></script>`);
+      },
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import { parseApiTimestamp } from './format';
+import type { Redemption } from './types';
+
+/** Newest first by creation time (UTC); unreadable times go last, ties by id so order is stable. */
+export function newestFirst(list: readonly Redemption[]): Redemption[] {
+  const keyed = list.map((r) => ({ r, at: parseApiTimestamp(r.created_at) ?? -Infinity }));
+  keyed.sort((a, b) => b.at - a.at || b.r.id - a.r.id);
+  return keyed.map((k) => k.r);
+}
