@@ -15,6 +15,7 @@ import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResu
 import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
 import { createValidators } from './conditional';
+import { Idempotency } from './idempotency';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
@@ -65,6 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultStore();
   const oauth = new OAuthServer();
   const validators = createValidators();
+  const idempotency = new Idempotency();
   // Aborted on close so that delayed fault responses do not keep the process alive.
   const closing = new AbortController();
   // Aborted on reset: a delayed answer of before the reset never changes the state after it.
@@ -79,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     requests,
     oauth,
+    idempotency,
     reset() {
       resetting.abort();
       resetting = new AbortController();
@@ -86,6 +89,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults.clear();
       oauth.reset();
       validators.clear();
+      idempotency.reset();
       requests.length = 0;
       answers.length = 0;
     },
@@ -96,16 +100,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     measure(res, request, answers);
     const fault = faults.take(request.method, request.path);
     const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
-    const commit = () => void (authorized() && dispatch(state, request, now()));
+    let arrival = idempotency.arrive(request);
+    let committed = false;
+    const commit = () => {
+      if (!authorized() || 'answer' in arrival) return;
+      committed = true;
+      idempotency.processed(arrival.key, dispatch(state, request, now()));
+    };
     const signal = interruptible();
-    if (fault && (await applyFault(fault, req, res, signal, commit)) === 'answered') return;
+    if (fault?.repeat) {
+      // The first copy is committed and its connection lost before any answer; the browser sends
+      // it again on a new connection (Chromium does, on a reused keep-alive one): this is that copy.
+      commit();
+      requests.push({ ...toRecord(request), repeated: true });
+      arrival = idempotency.arrive(request);
+      committed = false;
+    } else if (fault && (await applyFault(fault, req, res, signal, commit)) === 'answered') {
+      if (!committed && !('answer' in arrival)) idempotency.abandoned(arrival.key);
+      return;
+    }
+    if ('answer' in arrival) return writeResult(res, arrival.answer);
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
     const open = dispatchOpen(oauth, request);
     if (open) return writeResult(res, open, extraHeaders);
     if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
     const at = now();
-    const result = validators.apply(request, dispatch(state, request, at), at);
+    const result = validators.apply(request, idempotency.processed(arrival.key, dispatch(state, request, at)), at);
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);
   }
