@@ -1,14 +1,15 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import type { Redemption } from '../../utils/types';
 import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { watchBalance } from './balance-history';
 import { watchNotifications } from './notifications';
 import { registerHandlers } from './handlers';
-import { historyItem } from '../../utils/storage-items';
 import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption-checks';
+import { onStored } from './sync';
 
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.
@@ -20,8 +21,9 @@ export default defineBackground(() => {
   watchBadge();
   watchBalance();
   watchNotifications();
-  // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
-  historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
+  // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was
+  // lost: checked against the outcomes of the session that read it, only while it is the active one.
+  onStored((area, data, sid) => void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)));
 
   void ensureRefreshScheduled();
   void updateBadge();

@@ -1,19 +1,35 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
-/** Puts the background in the connected state for `sandbox` without going through connect(). */
-export async function connectTo(sandbox: Sandbox): Promise<void> {
-  await credentialsItem.setValue({ baseUrl: sandbox.url, token: sandbox.token });
-  await sessionItem.setValue({
-    connected: true,
-    baseUrl: sandbox.url,
-    origin: sandbox.url,
-    tokenHint: sandbox.token.slice(-4),
-    rejected: false,
+/**
+ * Puts the background in the connected state for `sandbox` without going through connect(): the
+ * credentials and the session item naming the same new session, as one write. Returns its id.
+ */
+export async function connectTo(sandbox: Sandbox, extra: Partial<Credentials> = {}): Promise<string> {
+  const id = crypto.randomUUID();
+  await fakeBrowser.storage.local.set({
+    [credentialsItem.key]: { session: id, baseUrl: sandbox.url, token: sandbox.token, ...extra },
+    [sessionItem.key]: {
+      connected: true,
+      baseUrl: sandbox.url,
+      origin: sandbox.url,
+      tokenHint: (extra.token ?? sandbox.token).slice(-4),
+      rejected: false,
+      ...(extra.refreshToken ? { signedIn: true } : {}),
+      id,
+    },
   });
+  return id;
+}
+
+/** The active session's id, as the background stores it. */
+export async function activeSessionId(): Promise<string> {
+  const id = (await sessionItem.getValue()).id;
+  if (!id) throw new Error('not connected');
+  return id;
 }
 
 export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };

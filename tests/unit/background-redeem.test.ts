@@ -3,12 +3,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterAll, beforeAll } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/api';
-import { currentGeneration } from '../../entrypoints/background/generation';
-import { dismissRedemption, reconcilePendingRedemption, redeem } from '../../entrypoints/background/redeem';
+import { recoverAfterStop } from '../../entrypoints/background/recover';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
 import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
 import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
 import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
-import { apiRequests, connectedSandbox } from './background-helpers';
+import { activeSessionId, apiRequests, connectedSandbox } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500
@@ -200,14 +200,14 @@ describe('after the worker restarts with a pending entry', () => {
   it('marks it done when the history shows a new redemption of that reward, without resending', async () => {
     await ledgerItem.setValue(pending(Date.now() - 1000));
     await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
-    await reconcilePendingRedemption();
+    await recoverAfterStop();
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
 
   it('marks the outcome unknown when the history does not show it', async () => {
     await ledgerItem.setValue(pending(Date.now()));
-    await reconcilePendingRedemption();
+    await recoverAfterStop();
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('unknown');
     expect(entry?.error?.message).toMatch(/history is being checked/);
@@ -219,7 +219,7 @@ describe('after the worker restarts with a pending entry', () => {
     await ledgerItem.setValue(pending(Date.now()));
     await dismissRedemption();
     expect(await ledgerItem.getValue()).not.toBeNull();
-    await reconcilePendingRedemption();
+    await recoverAfterStop();
     await dismissRedemption();
     expect(await ledgerItem.getValue()).toBeNull();
     expect((await unsettledItem.getValue()).map((e) => e.requestId)).toEqual(['restart']);
@@ -251,11 +251,11 @@ describe('an unknown outcome', () => {
       checks: { done: 0, nextAt: startedAt + CHECK_AFTER_MS[0], lastAt: null },
     };
     await ledgerItem.setValue(lost);
-    await checkOutcomes(null, env.sandbox.state.redemptions);
+    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
     expect((await ledgerItem.getValue())?.state).toBe('unknown');
 
     await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
-    await checkOutcomes(null, env.sandbox.state.redemptions);
+    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
     expect(entry?.redemption?.reward.id).toBe(COFFEE);
@@ -274,14 +274,14 @@ describe('sync state', () => {
   it('keeps every area’s update when areas finish at the same moment', async () => {
     const loading = { loading: true, error: null, attemptedAt: 1 };
     await syncItem.setValue({ rewards: loading, history: loading, profile: loading });
-    const gen = currentGeneration();
+    const gen = await activeSessionId();
     await Promise.all([setSync(gen, 'rewards', { loading: false }), setSync(gen, 'history', { loading: false }), setSync(gen, 'profile', { loading: false })]);
     const sync = await syncItem.getValue();
     expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
   });
 
   it('goes on after one write failed (a full storage once does not stop every later refresh)', async () => {
-    const gen = currentGeneration();
+    const gen = await activeSessionId();
     const set = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
     let failOnce = true;
     fakeBrowser.storage.local.set = async (items: Record<string, unknown>) => {

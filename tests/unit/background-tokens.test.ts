@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { ledgerItem, profileDraftItem, rewardsItem, sessionItem } from '../../utils/storage-items';
-import { apiRequests, deliver } from './background-helpers';
+import { apiRequests, connectTo, deliver } from './background-helpers';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';
 
 const env = signInSandbox();
@@ -134,8 +134,7 @@ describe('tokens that renew themselves', () => {
   });
 
   it('pasted tokens are used as they are, never renewed', async () => {
-    await credentialsItem.setValue({ baseUrl: env.sandbox.url, token: 'wrong-token' });
-    await sessionItem.setValue({ connected: true, baseUrl: env.sandbox.url, origin: env.sandbox.url, tokenHint: 'oken', rejected: false });
+    await connectTo(env.sandbox, { token: 'wrong-token' });
     clearRequests();
     expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
     expect(tokenRequests()).toHaveLength(0);

@@ -25,6 +25,7 @@ type Modules = {
   checks: typeof import('../../../entrypoints/background/redemption-checks');
   recover: typeof import('../../../entrypoints/background/recover');
   items: typeof import('../../../utils/storage-items');
+  sync: typeof import('../../../entrypoints/background/sync');
 };
 
 /**
@@ -47,13 +48,15 @@ class Worker {
       checks: await import('../../../entrypoints/background/redemption-checks'),
       recover: await import('../../../entrypoints/background/recover'),
       items: await import('../../../utils/storage-items'),
+      sync: await import('../../../entrypoints/background/sync'),
     };
     Object.assign(mods.api.httpTuning, { timeoutMs: TIMEOUT_MS, retryBaseDelayMs: 1, retries: 1, maxRetryAfterSeconds: 0 });
     const worker = new Worker(mods);
     // What index.ts does at start: the history watch, then recovering from the stopped worker.
     await worker.run(async () => {
-      worker.stopWatching = mods.items.historyItem.watch(
-        (history) => void (history && worker.run(() => mods.checks.checkOutcomes(null, history.data)).catch(() => undefined)),
+      worker.stopWatching = mods.sync.onStored(
+        (area, data, sid) =>
+          void (area === 'history' && worker.run(() => mods.checks.checkOutcomes(null, { sid, history: data as never })).catch(() => undefined)),
       );
       await mods.recover.recoverAfterStop();
     });
