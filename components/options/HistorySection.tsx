@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatRelative, parseApiTimestamp } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
-import { historyItem, syncItem } from '../../utils/storage-items';
+import { duplicatesItem, historyItem, syncItem } from '../../utils/storage-items';
+import { recordedAgainText } from '../../utils/recorded-again';
 import type { Redemption } from '../../utils/types';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
@@ -28,6 +29,7 @@ export function newestFirst(list: readonly Redemption[]): Redemption[] {
 export function HistorySection() {
   const history = useStorageItem(historyItem);
   const sync = useStorageItem(syncItem);
+  const duplicates = useStorageItem(duplicatesItem);
   const shown = useSignal(PAGE_SIZE);
   const status = useSignal('');
   const alert = useSignal('');
@@ -79,6 +81,8 @@ export function HistorySection() {
     goingToHistory.current = false;
     if (document.activeElement === headingRef.current) scrollToHistory();
   }, [entries]);
+  // Confirms the panel recorded more than once (issue 17): said above the list, and on each row.
+  const again = useMemo(() => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)), [duplicates.value]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
   const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
@@ -94,7 +98,7 @@ export function HistorySection() {
       <>
         <ul class="history-list" aria-labelledby="history-heading">
           {visible.map((r) => (
-            <HistoryRow key={r.id} redemption={r} />
+            <HistoryRow key={r.id} redemption={r} recordedAgain={again.has(r.id)} />
           ))}
         </ul>
         <p class="muted">
@@ -121,6 +125,13 @@ export function HistorySection() {
       </div>
       {history.value && <p class="muted">{t('updatedAt', formatRelative(history.value.fetchedAt))}</p>}
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
+      {(duplicates.value ?? []).map((d) => (
+        <div key={d.requestId} class="notice">
+          <p>
+            <strong>{d.rewardName}</strong>: {recordedAgainText(d.redemptionIds.length, d.points)}
+          </p>
+        </div>
+      ))}
       {body}
     </section>
   );
