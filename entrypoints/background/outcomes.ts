@@ -43,6 +43,16 @@ export function dueTimes(ledger: Pick<Ledger, 'latest' | 'unsettled'>): number[]
   return [...openOf(ledger).map((entry) => entry.checks?.nextAt ?? entry.startedAt + CHECK_AFTER_MS[0]), ...pending];
 }
 
+/**
+ * A pending entry no redeem of this worker has in flight: a stopped worker's, or one whose answer
+ * could not be written (a full storage). Its answer is lost: unknown, checked like any other.
+ */
+export function interrupted(ledger: Ledger, live: ReadonlySet<string>, error: LedgerEntry['error']): Ledger {
+  const latest = ledger.latest;
+  if (latest?.state !== 'pending' || live.has(latest.requestId)) return ledger;
+  return { ...ledger, latest: { ...latest, state: 'unknown', ...(error ? { error } : {}), checks: firstCheck(latest) } };
+}
+
 /** A redemption the panel confirmed but the history did not show yet: it owns one still unnamed. */
 export const confirmedUnnamed = (entry: LedgerEntry | null): entry is LedgerEntry => entry?.state === 'done' && !entry.redemption;
 

@@ -1,11 +1,11 @@
 import { appError, type AppError } from '../../utils/errors';
 import { t, uiLocale } from '../../utils/i18n';
-import { ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
+import { rewardsItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { currentApi } from './api';
 import { markWritten } from './epochs';
 import { firstCheck, settleOutcomes, type Ledger } from './outcomes';
-import { answerRedemption, balanceNow, dismissRedemption as dismiss, openEntries, readLedger, settlesHere, startRedemption, withBalance } from './redemption-checks';
+import { answerRedemption, balanceNow, dismissRedemption as dismiss, liveRedeems, openEntries, readLedger, settlesHere, startRedemption, withBalance } from './redemption-checks';
 import { ambiguous, fail, toAppError } from './result';
 import { activeCredentials, StaleSession, type SessionId } from './store';
 import { refreshHistory } from './sync';
@@ -25,9 +25,7 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
   if (redeeming.has(sid)) fail(busyError());
   redeeming.add(sid);
   try {
-    const previous = await ledgerItem.getValue();
-    if (previous?.state === 'pending') fail(busyError());
-    const earlier = (await openEntries(previous)).find((entry) => entry.rewardId === rewardId);
+    const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
     if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
     const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
     const requestId = crypto.randomUUID();
@@ -44,20 +42,26 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
     // Written before the request, with its check scheduled: if the worker stops mid-request, the
     // next start finds this entry and checks the history instead of resending. The outcome shown
     // until now is replaced: an unknown one is still checked on its own, a settled one keeps its claim.
-    if (!(await startRedemption(sid, entry))) fail(busyError());
-    let error: AppError | null = null;
+    liveRedeems.add(requestId);
     try {
-      // Leaves only while this session is still the active one (checked as it leaves, store.ts).
-      await api.redeem(rewardId, entry.idempotencyKey);
-    } catch (err) {
-      // Not sent: the session ended before it could leave; the switch emptied its ledger.
-      if (err instanceof StaleSession) throw err;
-      error = toAppError(err);
+      if (!(await startRedemption(sid, entry))) fail(busyError());
+      let error: AppError | null = null;
+      try {
+        // Leaves only while this session is still the active one (checked as it leaves, store.ts).
+        await api.redeem(rewardId, entry.idempotencyKey);
+      } catch (err) {
+        // Not sent: the session ended before it could leave; the switch emptied its ledger.
+        if (err instanceof StaleSession) throw err;
+        error = toAppError(err);
+      } finally {
+        // Whatever the answer, reads that left before it may predate the redemption.
+        markWritten('rewards', 'history');
+      }
+      return await settle(sid, entry, error);
     } finally {
-      // Whatever the answer, reads that left before it may predate the redemption.
-      markWritten('rewards', 'history');
+      // From here a pending entry left in storage (its answer could not be written) counts as lost.
+      liveRedeems.delete(requestId);
     }
-    return await settle(sid, entry, error);
   } finally {
     redeeming.delete(sid);
   }

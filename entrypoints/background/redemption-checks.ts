@@ -5,7 +5,7 @@ import { duplicatesItem, ledgerItem, settledItem, unsettledItem, type DuplicateR
 import type { Redemption } from '../../utils/types';
 import { recordedAgain, settledOutcome, type NotifyEvent } from './notify-events';
 import { tellWith } from './notify-tell';
-import { dueTimes, firstCheck, openOf, postponeOutcomes, READ_RETRY_MS, settleOutcomes, showInstead, type Ledger } from './outcomes';
+import { dueTimes, firstCheck, interrupted, openOf, postponeOutcomes, READ_RETRY_MS, settleOutcomes, showInstead, type Ledger } from './outcomes';
 import { activeCredentials, put, StaleSession, type Put, type SessionId } from './store';
 import { refreshHistory, refreshRewards } from './sync';
 import { workerReady } from './worker-ready';
@@ -14,15 +14,20 @@ export { CHECK_AFTER_MS, firstCheck, withoutLostAnswer } from './outcomes';
 
 export const CHECK_ALARM = 'redemption-check';
 
+/** Request ids of the redeems this worker has in flight: a pending entry not among them lost its answer. */
+export const liveRedeems = new Set<string>();
+
+const lostAnswer = () => appError('network', t('errRedeemInterrupted'));
+
+/** The ledger as it stands: a pending entry no redeem of this worker has in flight counts as unknown. */
 export async function readLedger(): Promise<Ledger> {
   const [latest, unsettled, settled] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), settledItem.getValue()]);
-  return { latest, unsettled, settled };
+  return interrupted({ latest, unsettled, settled }, liveRedeems, lostAnswer());
 }
 
 /** Unknown outcomes still being checked: the ledger's own and those it no longer shows. */
-export async function openEntries(latest?: LedgerEntry | null): Promise<LedgerEntry[]> {
-  const shown = latest === undefined ? await ledgerItem.getValue() : latest;
-  return openOf({ latest: shown, unsettled: await unsettledItem.getValue() });
+export async function openEntries(): Promise<LedgerEntry[]> {
+  return openOf(await readLedger());
 }
 
 /** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
@@ -58,15 +63,16 @@ const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) => a.length 
 async function record(sid: SessionId, decide: (ledger: Ledger) => Ledger | null): Promise<Ledger | null> {
   let written: Ledger | null = null;
   await tellWith(sid, [ledgerItem, unsettledItem, settledItem, duplicatesItem], (get) => {
-    const before: Ledger = { latest: get(ledgerItem), unsettled: get(unsettledItem), settled: get(settledItem) };
-    const after = decide(before);
+    const stored: Ledger = { latest: get(ledgerItem), unsettled: get(unsettledItem), settled: get(settledItem) };
+    const before = interrupted(stored, liveRedeems, lostAnswer());
+    const after = decide(before) ?? (before !== stored ? before : null);
     if (!after) return null;
     written = after;
     const { events, records } = toTell(before, after);
     const puts: Put[] = [
-      ...(after.latest !== before.latest ? [put(ledgerItem, after.latest)] : []),
-      ...(same(after.unsettled, before.unsettled) ? [] : [put(unsettledItem, [...after.unsettled])]),
-      ...(same(after.settled, before.settled) ? [] : [put(settledItem, [...after.settled])]),
+      ...(after.latest !== stored.latest ? [put(ledgerItem, after.latest)] : []),
+      ...(same(after.unsettled, stored.unsettled) ? [] : [put(unsettledItem, [...after.unsettled])]),
+      ...(same(after.settled, stored.settled) ? [] : [put(settledItem, [...after.settled])]),
       ...(records.length > 0 ? [put(duplicatesItem, [...get(duplicatesItem), ...records])] : []),
     ];
     return { puts, events };
@@ -183,18 +189,13 @@ export function checkOutcomes(at: number | null, seen?: { sid: SessionId; histor
 
 /**
  * At worker start, once: a worker that stopped mid-request left its entry pending. Nothing is
- * resent: it becomes unknown, and every open entry has its check scheduled (recover.ts then looks
- * at the history once).
+ * resent: it becomes unknown (as any pending entry no redeem of this worker has in flight), and
+ * every open entry has its check scheduled (recover.ts then looks at the history once).
  */
 export async function recoverPending(): Promise<void> {
   const credentials = await activeCredentials();
-  const interrupted = appError('network', t('errRedeemInterrupted'));
   await serial(async () => {
-    if (credentials) {
-      await record(credentials.session, (ledger) =>
-        ledger.latest?.state === 'pending' ? { ...ledger, latest: { ...ledger.latest, state: 'unknown', error: interrupted, checks: firstCheck(ledger.latest) } } : null,
-      ).catch(() => undefined);
-    }
+    if (credentials) await record(credentials.session, () => null).catch(() => undefined);
     await scheduleChecks();
   });
 }

@@ -138,11 +138,24 @@ async function fetchArea<T>(area: SyncArea, item: AreaCache<T>, credentials: Cre
       announceStored(area, data, sid);
     }
   } catch (err) {
-    if (!(err instanceof StaleSession)) await setSync(sid, area, { loading: false, error: toAppError(err) }).catch(() => undefined);
+    if (!(err instanceof StaleSession)) await endSync(sid, area, toAppError(err));
     throw err;
   }
-  await setSync(sid, area, { loading: false, error: null });
+  await endSync(sid, area, null);
   return data;
+}
+
+/**
+ * Turns the area's `loading` off, with its error. When storage is too full for even that (another
+ * write took the last bytes), every area's state is emptied instead, which takes no room: the
+ * error then reaches the page only as the reply, but no flag is ever left on.
+ */
+async function endSync(sid: SessionId, area: SyncArea, error: AppError | null): Promise<void> {
+  try {
+    await setSync(sid, area, { loading: false, error });
+  } catch (err) {
+    if (!(err instanceof StaleSession)) await write(sid, put(syncItem, null)).catch(() => undefined);
+  }
 }
 
 /**

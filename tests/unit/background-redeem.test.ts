@@ -66,10 +66,14 @@ describe('redeeming', () => {
     expect(env.sandbox.state.balance).toBe(2000);
   });
 
-  it('refuses to start while the ledger holds a pending redemption', async () => {
-    await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'pending' });
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'busy' } });
+  it('a pending entry no redeem has in flight (a stopped worker’s) blocks nothing: it is an unknown outcome, checked', async () => {
+    const known = env.sandbox.state.redemptions.map((r) => r.id);
+    await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), knownRedemptionIds: known, state: 'pending' });
+    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
+    expect((await redeem(COFFEE, true)).state).toBe('done');
+    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: 'r', state: 'unknown' })]);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
   });
 
   it('never retries a redeem that met a server error, never says nothing was charged, and checks the history on alarms', async () => {
@@ -215,10 +219,17 @@ describe('after the worker restarts with a pending entry', () => {
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
   });
 
-  it('dismissing forgets a finished outcome but never a pending one, and keeps checking an unknown one', async () => {
-    await ledgerItem.setValue(pending(Date.now()));
+  it('dismissing forgets a finished outcome but never one in flight, and keeps checking an unknown one', async () => {
+    await fault({ path: REDEEM, delayMs: 100 });
+    const inFlight = redeem(COFFEE);
+    while ((await ledgerItem.getValue())?.state !== 'pending') await sleep(5);
     await dismissRedemption();
-    expect(await ledgerItem.getValue()).not.toBeNull();
+    expect((await ledgerItem.getValue())?.state).toBe('pending');
+    expect((await inFlight).state).toBe('done');
+    await dismissRedemption();
+    expect(await ledgerItem.getValue()).toBeNull();
+
+    await ledgerItem.setValue(pending(Date.now()));
     await recoverAfterStop();
     await dismissRedemption();
     expect(await ledgerItem.getValue()).toBeNull();
