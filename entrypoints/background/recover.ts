@@ -11,11 +11,12 @@ import { startingWith } from './worker-ready';
  */
 export function recoverAfterStop(): Promise<void> {
   const since = Date.now();
+  // Each step on its own: a full storage refusing one does not keep the others from running.
   const ready = (async () => {
-    await settleStorage();
-    await clearLoadingFlags(since);
+    await settleStorage().catch(() => undefined);
+    await clearLoadingFlags(since).catch(() => undefined);
     await recoverPending();
   })();
   startingWith(ready);
-  return ready.then(() => checkOutcomes(null));
+  return ready.then(() => checkOutcomes(null)).catch(() => undefined);
 }

@@ -180,10 +180,16 @@ export function checkOutcomes(at: number | null, seen?: { sid: SessionId; histor
     const read = history;
     // The balance goes with the ledger's own outcome when it settles: read before the write.
     const balance = settlesHere(ledger.latest, settleOutcomes(ledger, read, at, Date.now()).latest) ? await balanceNow() : undefined;
-    await record(sid, (now) => withBalance(now.latest, settleOutcomes(now, read, at, Date.now()), balance)).catch((err) => {
-      if (!(err instanceof StaleSession)) throw err;
-    });
+    let failure: unknown = null;
+    try {
+      await record(sid, (now) => withBalance(now.latest, settleOutcomes(now, read, at, Date.now()), balance));
+    } catch (err) {
+      // An ended session's outcomes are not this one's; a full storage is said to who asked, and
+      // the outcomes stay open for the next check.
+      if (!(err instanceof StaleSession)) failure = err;
+    }
     await scheduleChecks();
+    if (failure) throw failure;
   });
 }
 
@@ -206,7 +212,8 @@ export async function onCheckAlarm(alarm: { name: string; scheduledTime: number 
   // The browser has removed the alarm that fired: one stands in until this check has run, so a
   // worker stopped during it leaves its outcomes checked again.
   await serial(() => checkBy(Date.now() + READ_RETRY_MS));
-  await checkOutcomes(alarm.scheduledTime);
+  // Nobody waits on an alarm: what it could not write, the next check tries again.
+  await checkOutcomes(alarm.scheduledTime).catch(() => undefined);
 }
 
 /** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
