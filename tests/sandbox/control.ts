@@ -17,6 +17,8 @@ export interface ControlContext {
   oauth: OAuthServer;
   idempotency: Idempotency;
   reset(): void;
+  /** Closes every keep-alive connection not carrying a request: the next request opens a new one. */
+  closeIdleConnections(): void;
 }
 
 type ControlHandler = (context: ControlContext, req: ApiRequest) => ApiResult;
@@ -53,6 +55,12 @@ const HANDLERS: Record<string, Partial<Record<string, ControlHandler>>> = {
     DELETE: ({ requests }) => {
       // Emptied in place: tests may hold `sandbox.requests` by reference.
       requests.length = 0;
+      return success();
+    },
+  },
+  '/connections': {
+    DELETE: (context) => {
+      context.closeIdleConnections();
       return success();
     },
   },

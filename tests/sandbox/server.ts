@@ -93,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       requests.length = 0;
       answers.length = 0;
     },
+    closeIdleConnections: () => server.closeIdleConnections(),
   };
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, request: ApiRequest): Promise<void> {

@@ -6,7 +6,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { VariableValue } from '../../../utils/types';
 import { isAccountB, isAccountBRedemption, SEED_A, SEED_B } from '../accounts';
-import { sleep, TIMEOUT_MS, type Account, type Confirmation, type World } from './world';
+import { sleep, type Account, type Confirmation, type World } from './world';
 
 export interface Model {
   /** The account of the session in storage (read after each step). */
@@ -135,15 +135,11 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
     await fakeBrowser.alarms.clear(CHECK_ALARM);
     await w.worker.run(() => w.worker.mods.checks.onCheckAlarm(alarm));
   }
-  await w.settled();
+  // Refreshes still out when the run ended finish; then no flag is on.
+  await w.quiet();
   await checkInvariants(m, w);
-  // Refreshes still out when the run ended finish within a time-out or two; then no flag is on.
-  const loading = async () => {
-    const sync = await w.items.syncItem.getValue();
-    return sync.rewards.loading || sync.history.loading || sync.profile.loading;
-  };
-  for (let waited = 0; (await loading()) && waited < 40; waited++) await sleep(TIMEOUT_MS / 2);
-  expect(!(await loading()), 'a loading flag was left on');
+  const sync = await w.items.syncItem.getValue();
+  expect(!sync.rewards.loading && !sync.history.loading && !sync.profile.loading, `a loading flag was left on: ${JSON.stringify(sync)}`);
   // A revoked sign-in cannot read the history: its outcomes wait for the panelist to sign in again.
   const session = await w.items.sessionItem.getValue();
   const unreadable = session.rejected && session.signedIn === true && w.revoked;

@@ -313,6 +313,27 @@ export class World {
     await this.storage.drain();
   }
 
+  private fetching = 0;
+  private lastActive = 0;
+
+  /** A request of the worker leaves (+1) or is answered (-1). */
+  busy(change: number): void {
+    this.fetching += change;
+    this.lastActive = Date.now();
+  }
+
+  /**
+   * The worker has nothing left to do: no request out, storage still, and nothing new for a while
+   * (work it started without waiting, such as the refreshes connecting warms, has begun and ended).
+   */
+  async quiet(): Promise<void> {
+    for (;;) {
+      await this.settled();
+      if (this.fetching === 0 && Date.now() - Math.max(this.lastActive, this.storage.lastActive) > 2 * TIMEOUT_MS) return;
+      await sleep(TIMEOUT_MS / 2);
+    }
+  }
+
   async clearFaults(): Promise<void> {
     await Promise.all(Object.values(this.sandboxes).map((s) => fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE' })));
   }
@@ -348,12 +369,17 @@ export class World {
       // Checked the moment the request is handed to fetch; the way there and back takes its time.
       if (!worker.call()) return never<Response>();
       world.leaving(input, init);
-      await world.jitter.wait();
-      if (worker.dead) return never<Response>();
-      const response = await realFetch(input, init);
-      await world.jitter.wait();
-      if (worker.dead) return never<Response>();
-      return response;
+      world.busy(+1);
+      let response: Response | null = null;
+      try {
+        await world.jitter.wait();
+        if (!worker.dead) response = await realFetch(input, init);
+        await world.jitter.wait();
+      } finally {
+        world.busy(-1);
+      }
+      // A stopped worker hears nothing back.
+      return response && !worker.dead ? response : never<Response>();
     } as typeof fetch;
     this.storage.install(() => scope.getStore());
   }
@@ -425,6 +451,8 @@ export class World {
 class ModelStorage {
   /** Bytes allowed in all (null: no limit). */
   quota: number | null = null;
+  /** When a call last took effect (epoch ms). */
+  lastActive = 0;
   private effects: Promise<unknown> = Promise.resolve();
   private sizes = new Map<string, number>();
 
@@ -460,6 +488,7 @@ class ModelStorage {
       const effect = this.effects.then(async () => {
         await this.jitter().wait();
         if (worker?.dead) return { dropped: true as const };
+        this.lastActive = Date.now();
         if (name === 'set') this.admit(args[0] as Record<string, unknown>);
         const value = await original[name].apply(fakeBrowser.storage.local, args);
         this.account(name, args[0]);
