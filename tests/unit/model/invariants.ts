@@ -127,13 +127,11 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   w.storage.quota = null;
   await w.settled();
   await w.clearFaults();
-  if (w.rateLimited) await sleep(1100);
-  const { CHECK_ALARM, CHECK_AFTER_MS } = w.worker.mods.checks;
-  for (let i = 0; i < CHECK_AFTER_MS.length + 2; i++) {
-    const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
-    if (!alarm) break;
-    await fakeBrowser.alarms.clear(CHECK_ALARM);
-    await w.worker.run(() => w.worker.mods.checks.onCheckAlarm(alarm));
+  await runEveryCheck(w);
+  // A renewal the token endpoint asked to wait for (Retry-After: 1) is tried again once the wait is over.
+  if (w.rateLimited && (await stillOpen(w))) {
+    await sleep(1100);
+    await runEveryCheck(w);
   }
   // Refreshes still out when the run ended finish; then no flag is on.
   await w.quiet();
@@ -160,6 +158,23 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
     const byCheck = c.wasUnknown && (c.state === 'done' || c.state === 'not_found');
     expect(told === (byCheck ? 1 : 0), `the outcome of ${c.requestId} (${c.state}${c.wasUnknown ? ', settled by a check' : ''}) was told ${told} times`);
   }
+}
+
+/** Fires the history-check alarm at its time until none is left, as half an hour would. */
+async function runEveryCheck(w: World): Promise<void> {
+  const { CHECK_ALARM, CHECK_AFTER_MS } = w.worker.mods.checks;
+  for (let i = 0; i < CHECK_AFTER_MS.length + 2; i++) {
+    const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
+    if (!alarm) break;
+    await fakeBrowser.alarms.clear(CHECK_ALARM);
+    await w.worker.run(() => w.worker.mods.checks.onCheckAlarm(alarm));
+  }
+  await w.settled();
+}
+
+async function stillOpen(w: World): Promise<boolean> {
+  const [ledger, unsettled] = await Promise.all([w.items.ledgerItem.getValue(), w.items.unsettledItem.getValue()]);
+  return open(ledger) || unsettled.length > 0;
 }
 
 /**

@@ -329,7 +329,7 @@ export class World {
   async quiet(): Promise<void> {
     for (;;) {
       await this.settled();
-      if (this.fetching === 0 && Date.now() - Math.max(this.lastActive, this.storage.lastActive) > 2 * TIMEOUT_MS) return;
+      if (this.fetching === 0 && Date.now() - Math.max(this.lastActive, this.storage.lastActive) > TIMEOUT_MS) return;
       await sleep(TIMEOUT_MS / 2);
     }
   }
