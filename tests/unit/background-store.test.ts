@@ -33,8 +33,9 @@ import {
   sessionItem,
   syncItem,
 } from '../../utils/storage-items';
+import { checkoutRoot } from './checkout-root';
 
-const BACKGROUND = join(import.meta.dirname, '../../entrypoints/background');
+const BACKGROUND = join(checkoutRoot(), 'entrypoints/background');
 
 const A = { baseUrl: 'https://a.example', token: 'token-a' };
 const B = { baseUrl: 'https://b.example', token: 'token-b' };

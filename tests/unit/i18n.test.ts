@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { formatPoints, formatRelative } from '../../utils/format';
 import { t, tp, tpParts } from '../../utils/i18n';
 import { describeState } from '../../utils/redemption-state';
+import { checkoutRoot } from './checkout-root';
 import { installI18n } from './i18n-setup';
 
-const ROOT = join(__dirname, '../..');
+const ROOT = checkoutRoot();
 const LOCALES_DIR = join(ROOT, 'public/_locales');
 
 interface Entry {

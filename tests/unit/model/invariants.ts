@@ -38,7 +38,7 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   await onlyTheSessionsData(m, w);
   const { ledgerItem, unsettledItem, sessionItem } = w.items;
   const [ledger, unsettled, session] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), sessionItem.getValue()]);
-  if (m.account) expect(!session.rejected || m.rejectable[m.account], 'the session was marked rejected by a refusal it never got');
+  if (m.account) expect(!session.rejected || m.rejectable[m.account] || w.panelRefused(m.account), 'the session was marked rejected by a refusal it never got');
 
   // Every pending or unknown outcome has its check scheduled, whatever stopped when.
   if (open(ledger) || unsettled.length > 0) {
@@ -138,9 +138,10 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   await checkInvariants(m, w);
   const sync = await w.items.syncItem.getValue();
   expect(!sync.rewards.loading && !sync.history.loading && !sync.profile.loading, `a loading flag was left on: ${JSON.stringify(sync)}`);
-  // A revoked sign-in cannot read the history: its outcomes wait for the panelist to sign in again.
+  // A sign-in the panel no longer renews (revoked, or its refresh token spent by a renewal a stopped
+  // worker never stored) cannot read the history: its outcomes wait for the panelist to sign in again.
   const session = await w.items.sessionItem.getValue();
-  const unreadable = session.rejected && session.signedIn === true && w.revoked;
+  const unreadable = session.rejected && m.account !== null && !(await w.tokenWorks(m.account));
   for (const [account, rewardId, group] of groups(w)) {
     const stillOpen = group.filter((c) => (c.state === 'pending' || c.state === 'unknown') && !c.abandoned);
     expect(unreadable || stillOpen.length === 0, `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check`);

@@ -287,7 +287,27 @@ export class World {
       if (c.state === 'pending' || c.state === 'unknown') c.abandoned = true;
     }
     this.session = { id: session.id, account };
+    for (const [name, sandbox] of Object.entries(this.sandboxes)) this.answersSeen[name as Account] = sandbox.answers.length;
     return true;
+  }
+
+  /** Whether the account's panel still takes the stored access token. */
+  async tokenWorks(account: Account): Promise<boolean> {
+    const stored = (await fakeBrowser.storage.local.get('credentials')).credentials as { token: string } | undefined;
+    const sandbox = this.sandboxes[account];
+    return !!stored && (stored.token === sandbox.token || sandbox.oauth.accepts(stored.token));
+  }
+
+  /** How many answers each panel had sent when the current session began. */
+  private answersSeen: Record<Account, number> = { A: 0, B: 0 };
+
+  /**
+   * Whether the account's panel itself refused this session since it began: a 401, or a refresh
+   * token its token endpoint refused (also one a stopped worker's renewal had rotated away, which
+   * the server takes for a replay).
+   */
+  panelRefused(account: Account): boolean {
+    return this.sandboxes[account].answers.slice(this.answersSeen[account]).some((a) => a.status === 401 || (a.path === '/oauth/token' && a.status === 400));
   }
 
   async fault(account: Account, rule: FaultRule): Promise<void> {
