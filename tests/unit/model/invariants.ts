@@ -137,7 +137,7 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   await w.quiet();
   await checkInvariants(m, w);
   const sync = await w.items.syncItem.getValue();
-  expect(!sync.rewards.loading && !sync.history.loading && !sync.profile.loading, `a loading flag was left on: ${JSON.stringify(sync)}`);
+  expect(!sync.rewards.loading && !sync.history.loading && !sync.profile.loading, `a loading flag was left on: ${JSON.stringify(sync)} (${w.describeActivity()})`);
   // A sign-in the panel no longer renews (revoked, or its refresh token spent by a renewal a stopped
   // worker never stored) cannot read the history: its outcomes wait for the panelist to sign in again.
   const session = await w.items.sessionItem.getValue();

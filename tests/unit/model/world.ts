@@ -342,6 +342,12 @@ export class World {
     this.lastActive = Date.now();
   }
 
+  /** For a failure's message: what was still going on. */
+  describeActivity(): string {
+    const now = Date.now();
+    return `now ${now}, requests out ${this.fetching}, last request ${now - this.lastActive} ms ago, last storage call ${now - this.storage.lastActive} ms ago, worker ${this.worker.dead ? 'stopped' : 'running'}`;
+  }
+
   /**
    * The worker has nothing left to do: no request out, storage still, and nothing new for a while
    * (work it started without waiting, such as the refreshes connecting warms, has begun and ended).
