@@ -8,25 +8,15 @@
  * And what it cannot do: no form of the request avoids the re-send, only a new connection does,
  * and `fetch` offers no way to ask for one (the last test shows both).
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { RecordedRequest } from '../sandbox/server';
 import { control, injectFault, serverState } from './control';
-import { launchExtension, type ExtensionSession } from './harness';
+import { connectedPerTest, type ExtensionSession } from './harness';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(): Promise<ExtensionSession> {
-  const ext = await launchExtension();
-  cleanups.push(() => ext.close());
-  await ext.connect();
-  return ext;
-}
+const { start } = connectedPerTest();
 
 async function requests(ext: ExtensionSession, path: string): Promise<RecordedRequest[]> {
   const { requests } = await control<{ requests: RecordedRequest[] }>(ext, '/requests');

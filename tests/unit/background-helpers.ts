@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
@@ -63,4 +63,30 @@ export function connectedSandbox(): { sandbox: Sandbox } {
     await connectTo(env.sandbox);
   });
   return env;
+}
+
+export interface Shown {
+  id: string;
+  title: string;
+  message: string;
+}
+
+/**
+ * The notifications API in the fake browser: returns the list of notifications created, in order;
+ * `granted` answers whether the permission is held. Events the fake browser leaves unimplemented are
+ * stubbed (clicks are checked in Chromium, tests/e2e/notifications.test.ts).
+ */
+export function fakeNotifications(granted: () => boolean = () => true): Shown[] {
+  const shown: Shown[] = [];
+  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted());
+  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
+    shown.push({ id, title: options.title, message: options.message });
+    return id;
+  }) as never);
+  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
+    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
+    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
+    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
+  }
+  return shown;
 }

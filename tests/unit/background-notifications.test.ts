@@ -25,10 +25,11 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
+import { fakeNotifications, type Shown } from './background-helpers';
 
 let sandbox: Sandbox;
 let stop: Array<() => void> = [];
-let created: Array<{ id: string; title: string; message: string }>;
+let created: Shown[];
 let granted: boolean;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,19 +67,8 @@ beforeEach(async () => {
   fakeBrowser.reset();
   installI18n('en');
   sandbox.reset();
-  created = [];
   granted = true;
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted);
-  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
-    created.push({ id, title: options.title, message: options.message });
-    return id;
-  }) as never);
-  // Events the fake browser leaves unimplemented: clicks are checked in Chromium (tests/e2e/notifications.test.ts).
-  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
-    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
-  }
+  created = fakeNotifications(() => granted);
   startWorker();
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
   await connect(sandbox.url, sandbox.token);

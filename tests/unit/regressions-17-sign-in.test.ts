@@ -9,21 +9,14 @@ import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { watchNotifications } from '../../entrypoints/background/notifications';
 import { preferencesItem, sessionItem, syncItem } from '../../utils/storage-items';
-import { deliver } from './background-helpers';
+import { deliver, fakeNotifications, type Shown } from './background-helpers';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';
 
 const env = signInSandbox();
 let stop: Array<() => void> = [];
-let created: string[];
+let created: Shown[];
 beforeEach(async () => {
-  created = [];
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => true);
-  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string) => void created.push(id)) as never);
-  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
-    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
-  }
+  created = fakeNotifications();
   stop = [registerHandlers(), watchNotifications()];
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
 });
@@ -119,7 +112,7 @@ describe('issue 17, signed-in sessions', () => {
     // The popup and the options page read the session: rejected, so both ask to sign in again.
     expect(await sessionItem.getValue()).toMatchObject({ connected: true, rejected: true, signedIn: true });
     expect((await syncItem.getValue()).rewards).toMatchObject({ loading: false, error: { kind: 'unauthorized' } });
-    expect(created).toEqual([expect.stringMatching(/^rejected:/)]);
+    expect(created.map((n) => n.id)).toEqual([expect.stringMatching(/^rejected:/)]);
     expect((await credentialsItem.getValue())?.refreshToken).toBeUndefined();
   });
 });

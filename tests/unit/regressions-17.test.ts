@@ -29,7 +29,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A, SEED_B } from './accounts';
-import { apiRequests } from './background-helpers';
+import { apiRequests, fakeNotifications, type Shown } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -39,7 +39,7 @@ const PAYWAVE = 109; // 1,000 points
 
 let a: Sandbox;
 let b: Sandbox;
-let created: string[];
+let created: Shown[];
 let stopWatching: Array<() => void> = [];
 
 beforeAll(async () => {
@@ -55,14 +55,7 @@ beforeEach(async () => {
   fakeBrowser.reset();
   a.reset();
   b.reset();
-  created = [];
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => true);
-  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string) => void created.push(id)) as never);
-  for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
-    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
-  }
+  created = fakeNotifications();
   stopWatching = [watchNotifications(), watchBalance()];
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
   await connect(a.url, a.token);
@@ -251,7 +244,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(await ledgerItem.getValue()).toBeNull();
     expect(await unsettledItem.getValue()).toEqual([]);
     expect(await settledItem.getValue()).toEqual([]);
-    expect(created.filter((id) => id.startsWith('outcome:'))).toEqual([]);
+    expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);
   });
 
   it('defect 8: each Confirm sends its own Idempotency-Key, kept in its ledger entry', async () => {
@@ -276,7 +269,7 @@ describe('issue 17, accounts and privacy', () => {
     await checkRedemption();
     await dismissRedemption();
     await settle();
-    expect(created).toEqual([`duplicate:${entry.requestId}`]);
+    expect(created.map((n) => n.id)).toEqual([`duplicate:${entry.requestId}`]);
   });
 
   it('defect 8: a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {
@@ -315,7 +308,7 @@ describe('issue 17, accounts and privacy', () => {
     expect((await redeem(BOOKS)).state).toBe('failed');
     await dismissRedemption();
     await settle();
-    expect(created.filter((id) => id.startsWith('outcome:'))).toEqual([]);
+    expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);
   });
 
   it('defect 10: an unknown outcome that a check settles is announced exactly once', async () => {
@@ -324,6 +317,6 @@ describe('issue 17, accounts and privacy', () => {
     await dismissRedemption();
     await checkRedemption();
     await settle();
-    expect(created).toEqual([`outcome:${entry.requestId}`]);
+    expect(created.map((n) => n.id)).toEqual([`outcome:${entry.requestId}`]);
   });
 });

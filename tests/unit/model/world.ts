@@ -12,6 +12,7 @@ import type { Result } from '../../../utils/messages';
 import type { LedgerEntry, SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
 import { isAccountB, SEED_A, SEED_B } from '../accounts';
+import { fakeNotifications, type Shown } from '../background-helpers';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from '../sign-in-helpers';
 import { Jitter } from './jitter';
 
@@ -157,8 +158,8 @@ export class World {
   readonly confirmations = new Map<string, Confirmation>();
   /** Invariants broken where no step could see them (a request leaving with an old session's token). */
   readonly violations: string[] = [];
-  /** Notifications shown, by id. */
-  readonly notified = new Map<string, number>();
+  /** Notifications shown, in order. */
+  shown: Shown[] = [];
   /** A worker of this run was stopped (between steps or inside one). */
   anyStop = false;
   /** Account A's sign-in was revoked: its session can no longer read anything. */
@@ -211,7 +212,6 @@ export class World {
     this.seeded = { A: countByReward(this.sandboxes.A), B: countByReward(this.sandboxes.B) };
     this.confirmations.clear();
     this.violations.length = 0;
-    this.notified.clear();
     this.anyStop = false;
     this.revoked = false;
     this.rateLimited = false;
@@ -342,6 +342,13 @@ export class World {
     this.lastActive = Date.now();
   }
 
+  /** How many times each notification was shown. */
+  notified(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { id } of this.shown) counts.set(id, (counts.get(id) ?? 0) + 1);
+    return counts;
+  }
+
   /** For a failure's message: what was still going on. */
   describeActivity(): string {
     const now = Date.now();
@@ -424,16 +431,7 @@ export class World {
   }
 
   private installBrowser(): void {
-    vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => true);
-    vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string) => {
-      this.notified.set(id, (this.notified.get(id) ?? 0) + 1);
-      return id;
-    }) as never);
-    for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
-      vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
-      vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
-      vi.spyOn(event, 'hasListener').mockImplementation(() => false);
-    }
+    this.shown = fakeNotifications();
     installIdentity(actAsPanelist);
   }
 
