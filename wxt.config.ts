@@ -100,6 +100,6 @@ export default defineConfig({
   zip: {
     // Firefox's sources zip is what a reviewer rebuilds from: the build's inputs only. WXT already
     // leaves out node_modules, the output directory, *.test.* files and dotfiles (.env, .git, .wxt).
-    excludeSources: ['tests/**', 'bench/**', 'web-ext-artifacts/**', '**/*.log', '**/*.zip', '**/*.pem', '**/*.key', 'vitest.config.ts'],
+    excludeSources: ['tests/**', 'bench/**', 'web-ext-artifacts/**', '**/*.log', '**/*.zip', '**/*.pem', '**/*.key', 'vitest.config.ts', 'stryker.config.mjs', 'reports/**', '.stryker-tmp/**'],
   },
 });

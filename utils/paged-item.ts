@@ -1,4 +1,4 @@
-import { storage, type StorageItem } from './storage-item';
+import { defineItem, storage, type StorageItem } from './storage-item';
 import type { Cached } from './storage-items';
 
 /**
@@ -24,17 +24,21 @@ export const isWhole = <E>(stored: Stored<E>): stored is Cached<E[]> => 'data' i
 
 export interface PagedItem<E> extends StorageItem<Cached<E[]> | null> {
   pageKey(index: number): string;
+  /** The head alone as an item, for a writer that reads it in the same turn as it writes (background store.ts). */
+  readonly head: StorageItem<Stored<E> | null>;
+  /**
+   * What storing `value` writes when `previous` is the head in storage: the head and every page, and
+   * the pages the previous copy had beyond the new one's (emptied; nothing reads past the head's count).
+   */
+  layout(value: Cached<E[]>, previous: Stored<E> | null): { set: Record<string, unknown>; remove: string[] };
+  /** Every key `head` stands for: the head's own and its pages'. */
+  keysOf(head: Stored<E> | null): string[];
   /** The head (or the whole list, stored before pages); null when nothing is stored. */
   readHead(): Promise<Stored<E> | null>;
   /** Calls back with each new head (null once removed); returns a function that stops watching. */
   watchHead(callback: (head: Stored<E> | null) => void): () => void;
   /** Entries `from` on, `count` of them at most, in one read of the pages that hold them. */
   readEntries(head: Stored<E>, from: number, count: number): Promise<E[]>;
-  /**
-   * The writes for `value`: what to set in one storage.local.set (with whatever must be written
-   * with it), then the pages the previous copy had beyond the new one's, to remove.
-   */
-  plan(value: Cached<E[]>): Promise<{ set: Record<string, unknown>; remove: string[] }>;
 }
 
 /** `order`: the order the list is kept in, whoever writes it (pages show it in that order). */
@@ -58,29 +62,31 @@ export function definePagedItem<E>(key: string, order: (list: readonly E[]) => E
     if (isWhole(head)) return head;
     return { data: await readEntries(head, 0, head.total), fetchedAt: head.fetchedAt };
   }
-  async function plan(value: Cached<E[]>) {
+  function layout(value: Cached<E[]>, previous: Stored<E> | null) {
     const list = order(value.data);
     const pages = Math.ceil(list.length / PAGE_ENTRIES);
     const set: Record<string, unknown> = { [key]: { fetchedAt: value.fetchedAt, total: list.length, pages } satisfies PagedHead };
     for (let i = 0; i < pages; i += 1) set[pageKey(i)] = list.slice(i * PAGE_ENTRIES, (i + 1) * PAGE_ENTRIES);
-    const before = pagesOf(await readHead());
+    const before = pagesOf(previous);
     return { set, remove: Array.from({ length: Math.max(0, before - pages) }, (_, i) => pageKey(pages + i)) };
   }
+  const keysOf = (head: Stored<E> | null) => [key, ...Array.from({ length: pagesOf(head) }, (_, i) => pageKey(i))];
   async function removeValue() {
-    const pages = pagesOf(await readHead());
-    await storage().local.remove([key, ...Array.from({ length: pages }, (_, i) => pageKey(i))]);
+    await storage().local.remove(keysOf(await readHead()));
   }
   return {
     key,
     pageKey,
+    head: defineItem<Stored<E> | null>(key, null),
+    layout,
+    keysOf,
     readHead,
     readEntries,
-    plan,
     getValue,
     removeValue,
     async setValue(value) {
       if (value === null) return removeValue();
-      const { set, remove } = await plan(value);
+      const { set, remove } = layout(value, await readHead());
       await storage().local.set(set);
       if (remove.length) await storage().local.remove(remove);
     },

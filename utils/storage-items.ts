@@ -23,6 +23,12 @@ export interface SessionInfo {
   rejected: boolean;
   /** Connected through "Sign in" (OAuth) rather than a pasted token: reconnecting means signing in again. */
   signedIn?: boolean;
+  /**
+   * The session's id, made at connect (issue 17): every session-scoped item belongs to the session
+   * this names, and the background writes them only while it is the active one. Absent when
+   * disconnected.
+   */
+  id?: string;
 }
 
 export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false };
@@ -74,8 +80,13 @@ export interface LedgerEntry {
   rewardName: string;
   points: number | null;
   startedAt: number;
-  /** History ids known before the request, so reconciling recognises only a new redemption. */
+  /**
+   * History ids known before the request (its baseline: a history read fresh before it was sent),
+   * so only a redemption new to them is taken for it, whatever its timestamp.
+   */
   knownRedemptionIds?: number[];
+  /** Sent as the request's `Idempotency-Key`: one per Confirm (issue 17). */
+  idempotencyKey?: string;
   state: LedgerState;
   finishedAt?: number;
   error?: AppError;
@@ -85,6 +96,24 @@ export interface LedgerEntry {
   balanceAfter?: number | null;
   /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
   checks?: { done: number; nextAt: number | null; lastAt: number | null };
+  /**
+   * Ids of further history entries of this reward that appeared for this one Confirm (a browser or
+   * proxy re-sent the request and the panel recorded it again): the panelist is told to have them
+   * reversed.
+   */
+  duplicates?: number[];
+}
+
+/**
+ * A Confirm the panel recorded more than once, kept for the options page's history: which
+ * redemptions those are, so each row can say so.
+ */
+export interface DuplicateRecord {
+  requestId: string;
+  rewardName: string;
+  points: number | null;
+  /** Every history id the one Confirm made, the first included. */
+  redemptionIds: number[];
 }
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';
@@ -134,6 +163,8 @@ export const unsettledItem = defineItem<LedgerEntry[]>('ledger:unsettled', []);
  * they claimed stay claimed, and the panelist is owed word of those that settled unseen.
  */
 export const settledItem = defineItem<LedgerEntry[]>('ledger:settled', []);
+/** Confirms the panel recorded more than once (oldest first): the history marks their rows. */
+export const duplicatesItem = defineItem<DuplicateRecord[]>('ledger:duplicates', []);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
 /** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
 export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
@@ -236,7 +267,28 @@ export interface QuestionsRecord {
 }
 export const questionsItem = defineItem<QuestionsRecord | null>('questions:new', null);
 
-/** Items holding the panelist's data: all removed on disconnect. */
-export const PANELIST_DATA_ITEMS = [rewardsItem, historyItem, profileItem, syncItem, ledgerItem, unsettledItem, settledItem, profileDraftItem, goalItem, balanceHistoryItem, notifyStateItem, popupViewItem, rewardHtmlItem, questionsItem, ...Object.values(validatorItems)];
+/**
+ * Every item scoped to a session (with the background's credentials, which live apart): emptied in
+ * the same `storage.local.set` that switches the session, so none ever shows another session's data.
+ */
+export const SESSION_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
+  rewardsItem,
+  historyItem,
+  profileItem,
+  syncItem,
+  ledgerItem,
+  unsettledItem,
+  settledItem,
+  duplicatesItem,
+  profileDraftItem,
+  draftDiscardedItem,
+  goalItem,
+  balanceHistoryItem,
+  notifyStateItem,
+  popupViewItem,
+  rewardHtmlItem,
+  questionsItem,
+  ...Object.values(validatorItems),
+];
 /** Of those, what reconnecting the same account keeps (a new token after a 401, the same token again). */
-export const SAME_ACCOUNT_ITEMS = [profileDraftItem, goalItem, balanceHistoryItem];
+export const SAME_ACCOUNT_ITEMS: ReadonlyArray<StorageItem<unknown>> = [profileDraftItem, goalItem, balanceHistoryItem];

@@ -7,7 +7,7 @@ import { settings } from '../../utils/settings';
 import type { Redemption } from '../../utils/types';
 
 /** One redemption: what, how much, when, and where it stands (design §6, §7, §8). */
-export function HistoryRow({ redemption: r }: { redemption: Redemption }) {
+export function HistoryRow({ redemption: r, recordedAgain = false }: { redemption: Redemption; recordedAgain?: boolean }) {
   const state = redemptionState(r);
   const at = parseApiTimestamp(r.created_at);
   const image = r.reward?.image_url || r.reward?.meta_data?.image_url;
@@ -36,6 +36,7 @@ export function HistoryRow({ redemption: r }: { redemption: Redemption }) {
         {raw ? humanise(raw) : describeState(state)}
       </span>
       {state.kind === 'unclaimed' && <p class="state-next hint">{t('unclaimedNextStep', settings.panelName)}</p>}
+      {recordedAgain && <p class="state-next hint recorded-again">{t('historyRecordedAgain')}</p>}
     </li>
   );
 }

@@ -1,9 +1,10 @@
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
-import { syncItem } from '../../utils/storage-items';
+import { duplicatesItem, syncItem } from '../../utils/storage-items';
+import { recordedAgainText } from '../../utils/recorded-again';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 import { errorText } from './error-text';
@@ -20,6 +21,7 @@ export const PAGE_SIZE = 50;
 
 export function HistorySection() {
   const sync = useStorageItem(syncItem);
+  const duplicates = useStorageItem(duplicatesItem);
   const shown = useSignal(PAGE_SIZE);
   const history = useHistoryPages(shown.value);
   const status = useSignal('');
@@ -73,6 +75,8 @@ export function HistorySection() {
     goingToHistory.current = false;
     if (document.activeElement === headingRef.current) scrollToHistory();
   }, [arrived]);
+  // Confirms the panel recorded more than once (issue 17): said above the list, and on each row.
+  const again = useMemo(() => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)), [duplicates.value]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
   const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
@@ -88,7 +92,7 @@ export function HistorySection() {
       <>
         <ul class="history-list" aria-labelledby="history-heading">
           {visible.map((r) => (
-            <HistoryRow key={r.id} redemption={r} />
+            <HistoryRow key={r.id} redemption={r} recordedAgain={again.has(r.id)} />
           ))}
         </ul>
         <p class="muted">
@@ -115,6 +119,13 @@ export function HistorySection() {
       </div>
       {history.fetchedAt && <p class="muted">{t('updatedAt', formatRelative(history.fetchedAt))}</p>}
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
+      {(duplicates.value ?? []).map((d) => (
+        <div key={d.requestId} class="notice">
+          <p>
+            <strong>{d.rewardName}</strong>: {recordedAgainText(d.redemptionIds.length, d.points)}
+          </p>
+        </div>
+      ))}
       {body}
     </section>
   );

@@ -1,4 +1,5 @@
 import { formatPoints } from '../../utils/format';
+import { recordedAgainText } from '../../utils/recorded-again';
 import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { gap } from '../../utils/sentences';
@@ -26,7 +27,9 @@ export function RedeemOutcome({ entry, balance, now, onDismiss, onRedeemAgain }:
   const { state } = entry;
   const pending = state === 'pending';
   const settled = state === 'done' || state === 'failed' || state === 'not_found';
-  const tone = state === 'done' ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
+  // One Confirm the panel recorded more than once (issue 17) is a warning, not a plain success.
+  const again = state === 'done' && (entry.duplicates?.length ?? 0) > 0;
+  const tone = state === 'done' && !again ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
   return (
     <section
       id={OUTCOME_ID}
@@ -85,7 +88,13 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     case 'done': {
       const after = entry.balanceAfter ?? balance;
-      return after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>;
+      const copies = 1 + (entry.duplicates?.length ?? 0);
+      return (
+        <>
+          {copies > 1 && <p>{recordedAgainText(copies, entry.points)}</p>}
+          {after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>}
+        </>
+      );
     }
     case 'failed': {
       const said = refusal(entry, balance);

@@ -1,23 +1,23 @@
 import { withSample } from '../../utils/balance-trend';
 import { balanceHistoryItem, type RewardsData } from '../../utils/storage-items';
-import { isCurrent } from './generation';
+import { put, update, type SessionId } from './store';
 import { onStored } from './sync';
 
 let writes: Promise<void> = Promise.resolve();
 
 /**
- * Adds the balance to the history when it changed. Only for the session `gen`: a late answer of
- * an old session never adds a point to the next one's history. Writes run one at a time, so two
- * reads landing together cannot each drop the other's sample.
+ * Adds the balance to the history when it changed. Only for the session `sid`: a late answer of
+ * an old session never adds a point to the next one's history (the store refuses it). Each read
+ * and write is one turn of the store, so two reads landing together cannot drop each other's sample.
  */
-export function recordBalance(gen: number, points: number | null, at = Date.now()): Promise<void> {
-  const write = writes.then(async () => {
-    if (points === null || !isCurrent(gen)) return;
-    const samples = await balanceHistoryItem.getValue();
+export function recordBalance(sid: SessionId, points: number | null, at = Date.now()): Promise<void> {
+  if (points === null) return writes;
+  const write = update(sid, [balanceHistoryItem], (get) => {
+    const samples = get(balanceHistoryItem);
     const next = withSample(samples, points, at);
-    if (next !== samples && isCurrent(gen)) await balanceHistoryItem.setValue([...next]);
+    return next === samples ? [] : [put(balanceHistoryItem, [...next])];
   });
-  writes = write.catch(() => undefined);
+  writes = writes.then(() => write).catch(() => undefined);
   return write;
 }
 
@@ -28,7 +28,7 @@ export function balanceIdle(): Promise<void> {
 
 /** Every stored rewards read carries the balance. */
 export function watchBalance(): () => void {
-  return onStored((area, data, gen) => {
-    if (area === 'rewards') void recordBalance(gen, (data as RewardsData).balance.points).catch(() => undefined);
+  return onStored((area, data, sid) => {
+    if (area === 'rewards') void recordBalance(sid, (data as RewardsData).balance.points).catch(() => undefined);
   });
 }

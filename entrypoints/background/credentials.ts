@@ -5,6 +5,8 @@ import { defineItem } from '../../utils/storage-item';
  * no page's code ever reads the token (tests/unit/token-secrecy.test.ts checks the page bundles).
  */
 export interface Credentials {
+  /** The session they belong to (SessionInfo.id): written together, in one `storage.local.set`. */
+  session: string;
   baseUrl: string;
   token: string;
   /** From sign-in (tokens.ts), where the server gave one: a secret like the token. */

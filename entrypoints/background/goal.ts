@@ -1,32 +1,30 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { accountOf, goalItem, rewardsItem, sessionItem, type Goal, type SessionInfo } from '../../utils/storage-items';
-import { staleSession } from './api';
-import { currentGeneration, isCurrent } from './generation';
+import { accountOf, goalItem, popupViewItem, rewardsItem, sessionItem, type Goal } from '../../utils/storage-items';
 import { onGoalSet } from './notifications';
-import { writeGoal } from './popup-view';
+import { goalPart, viewPut } from './popup-view';
 import { fail } from './result';
+import { activeCredentials, put, update } from './store';
 
-/** Sets the goal to a reward of the catalogue, for the session's account; `null` clears it. */
+/**
+ * Sets the goal to a reward of the catalogue, for the session's account; `null` clears it. The
+ * goal and its part of the popup view are one write, so the popup's first frame shows it as set.
+ */
 export async function setGoal(rewardId: number | null): Promise<Goal | null> {
-  const gen = currentGeneration();
-  const session = await sessionItem.getValue();
-  if (!session.connected) fail(appError('not_connected', t('errNotConnected')));
-  if (rewardId === null) {
-    await goalItem.removeValue();
-    return null;
-  }
-  const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
-  if (!reward) fail(appError('invalid_input', t('errGoalNotOffered')));
-  const goal: Goal = { account: accountOf(session), rewardId, rewardName: reward.name, setAt: Date.now() };
-  if (!isCurrent(gen)) throw staleSession();
-  await writeGoal(goal, reward);
-  await onGoalSet(gen).catch(() => undefined);
+  const credentials = await activeCredentials();
+  if (!credentials) fail(appError('not_connected', t('errNotConnected')));
+  const sid = credentials.session;
+  let goal: Goal | null = null;
+  let offered = rewardId === null;
+  await update(sid, [sessionItem, rewardsItem, popupViewItem], (get) => {
+    if (rewardId === null) return [put(goalItem, null), viewPut(get, { goal: null })];
+    const reward = get(rewardsItem)?.data.rewards.find((r) => r.id === rewardId);
+    if (!reward) return [];
+    offered = true;
+    goal = { account: accountOf(get(sessionItem)), rewardId, rewardName: reward.name, setAt: Date.now() };
+    return [put(goalItem, goal), viewPut(get, { goal: goalPart(goal, reward) })];
+  });
+  if (!offered) fail(appError('invalid_input', t('errGoalNotOffered')));
+  if (goal) await onGoalSet(sid).catch(() => undefined);
   return goal;
-}
-
-/** Reconnecting the same account (a new token after a 401) keeps its goal under the new session. */
-export async function keepGoalFor(gen: number, session: SessionInfo): Promise<void> {
-  const goal = await goalItem.getValue();
-  if (goal && isCurrent(gen) && goal.account !== accountOf(session)) await goalItem.setValue({ ...goal, account: accountOf(session) });
 }

@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import type { Redemption } from '../../utils/types';
 import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './alarms';
 import { updateBadge, watchBadge } from './badge';
 import { watchBalance } from './balance-history';
@@ -7,10 +8,10 @@ import { watchNewQuestions } from './new-questions';
 import { watchNotifications } from './notifications';
 import { registerHandlers } from './handlers';
 import { settleHostAccess } from './host-access';
-import { historyItem } from '../../utils/storage-items';
 import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption-checks';
+import { onStored } from './sync';
 
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.
@@ -23,8 +24,9 @@ export default defineBackground(() => {
   watchBalance();
   watchNotifications();
   watchNewQuestions();
-  // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was lost.
-  historyItem.watch((history) => void (history && checkOutcomes(null, history.data)));
+  // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was
+  // lost: checked against the outcomes of the session that read it, only while it is the active one.
+  onStored((area, data, sid) => void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)));
   // No page can be half-way through Connect when the browser or the extension starts: what a page
   // was granted and never used is given back (host-access.ts).
   browser.runtime.onStartup.addListener(() => void settleHostAccess());

@@ -1,5 +1,5 @@
 import { redemptionState } from '../../utils/redemption-state';
-import type { NotificationKind } from '../../utils/preferences';
+import type { NotificationKind } from '../../utils/preference-choices';
 import type { LedgerEntry } from '../../utils/storage-items';
 import type { Redemption, RedemptionState } from '../../utils/types';
 
@@ -12,9 +12,13 @@ export type NotifyEvent =
   | { id: string; kind: 'outcome'; rewardName: string; found: boolean }
   | { id: string; kind: 'goal'; rewardName: string }
   | { id: string; kind: 'rejected' }
-  | { id: string; kind: 'question'; name: string; text: string };
+  | { id: string; kind: 'question'; name: string; text: string }
+  | { id: string; kind: 'duplicate'; rewardName: string; copies: number; points: number | null };
 
-export type EventKind = NotificationKind;
+/** The preference that switches an event's kind on or off: a repeat is an outcome of a redemption. */
+export function preferenceOf(event: NotifyEvent): NotificationKind {
+  return event.kind === 'duplicate' ? 'outcome' : event.kind;
+}
 
 const stateKey = (state: RedemptionState) => (state.detail ? `${state.kind}:${state.detail}` : state.kind);
 
@@ -39,25 +43,20 @@ export function redemptionChanges(
   return { states, events };
 }
 
-const settledOutcome = (entry: LedgerEntry): NotifyEvent | null =>
-  entry.state === 'done' || entry.state === 'not_found'
+/**
+ * An unknown outcome settled by a history check: found, or not found after the last check. Told
+ * only when a check settles it, never when the panel's own answer did (the popup showed that).
+ */
+export function settledOutcome(entry: LedgerEntry): NotifyEvent | null {
+  return entry.state === 'done' || entry.state === 'not_found'
     ? { id: `outcome:${entry.requestId}`, kind: 'outcome', rewardName: entry.rewardName, found: entry.state === 'done' }
     : null;
-
-/** The ledger's own unknown outcome settled: found in the history, or not found after the last check. */
-export function ledgerSettled(before: LedgerEntry | null | undefined, after: LedgerEntry | null | undefined): NotifyEvent[] {
-  if (before?.state !== 'unknown' || !after || after.requestId !== before.requestId) return [];
-  const event = settledOutcome(after);
-  return event ? [event] : [];
 }
 
-/** Unknown outcomes the ledger no longer showed that settled (`settledItem` grew). */
-export function newlySettled(before: readonly LedgerEntry[] | undefined, after: readonly LedgerEntry[] | undefined): NotifyEvent[] {
-  const seen = new Set((before ?? []).map((e) => e.requestId));
-  return (after ?? []).flatMap((entry) => {
-    const event = seen.has(entry.requestId) ? null : settledOutcome(entry);
-    return event ? [event] : [];
-  });
+/** One Confirm the panel recorded more than once (issue 17): told once, with how many and what each cost. */
+export function recordedAgain(entry: LedgerEntry): NotifyEvent | null {
+  const copies = 1 + (entry.duplicates?.length ?? 0);
+  return copies > 1 ? { id: `duplicate:${entry.requestId}`, kind: 'duplicate', rewardName: entry.rewardName, copies, points: entry.points } : null;
 }
 
 /** A question the panel added (issue 20); its id names the question, so it is told once. */

@@ -1,4 +1,3 @@
-import { browser } from 'wxt/browser';
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
 import { latestRedemption, sortRewards } from '../../utils/reward-view';
@@ -18,7 +17,7 @@ import {
 } from '../../utils/storage-items';
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
 import type { Redemption, Reward } from '../../utils/types';
-import { currentGeneration, isCurrent } from './generation';
+import { activeCredentials, put, putPages, update, type Get, type Put, type SessionId } from './store';
 
 /** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;
@@ -56,85 +55,78 @@ export function profilePart(cache: Cached<ProfileData> | null): ProfileSummary |
   return { open: open.length, total, first: open[0] ?? null, fetchedAt: cache.fetchedAt };
 }
 
-let writes: Promise<void> = Promise.resolve();
-
-/**
- * A cache and the popup view made from it, written in one `storage.local.set`: the view never
- * shows what its cache does not hold. Writes are queued (each merges its part into the view the
- * last one left) and dropped when the session changed meanwhile, as the cache write itself would be.
- */
-type Plan = { set: Record<string, unknown>; remove?: string[] };
-
-function writeBoth(items: Record<string, unknown> | (() => Promise<Plan>), patch: Partial<PopupView> | (() => Promise<Partial<PopupView>>)): Promise<void> {
-  const gen = currentGeneration();
-  const write = writes.then(async () => {
-    if (!isCurrent(gen)) return;
-    const { set, remove } = typeof items === 'function' ? await items() : { set: items };
-    const part = typeof patch === 'function' ? await patch() : patch;
-    const view: PopupView = { rewards: null, latest: null, profile: null, goal: null, ...(await popupViewItem.getValue()), ...part };
-    if (!isCurrent(gen)) return;
-    await browser.storage.local.set({ ...set, [popupViewItem.key]: view });
-    // Pages the previous copy had beyond this one's: nothing reads them once the head is written.
-    if (remove?.length) await browser.storage.local.remove(remove);
-  });
-  writes = write.catch(() => undefined);
-  return write;
+/** A cache as sync.ts reads and stores it: with the puts that go with it (the popup view's part). */
+export interface AreaCache<T> {
+  getValue(): Promise<Cached<T> | null>;
+  /**
+   * Stores `cache` for session `sid` with `extra` (its validators), in one `storage.local.set`
+   * with its part of the popup view: the view never shows what its cache does not hold.
+   */
+  store(sid: SessionId, cache: Cached<T>, ...extra: Put[]): Promise<void>;
 }
 
-/** The rewards cache as sync.ts and session.ts write it: together with its part of the popup view. */
-export const rewardsWriter = {
+/** The popup view with `patch` merged into it as it is in the same turn. */
+export function viewPut(get: Get, patch: Partial<PopupView>): Put {
+  return put(popupViewItem, { rewards: null, latest: null, profile: null, goal: null, ...get(popupViewItem), ...patch });
+}
+
+/**
+ * The catalogue without its HTML, which goes to its own item (each text once), so the catalogue the
+ * popup reads after its first frame is a third smaller and no read but the details' parses it.
+ */
+export function rewardsPuts(cache: Cached<RewardsData>, goal: Goal | null): { puts: Put[]; view: Partial<PopupView> } {
+  const { rewards, html } = splitHtml(cache.data.rewards);
+  const plain = { ...cache, data: { ...cache.data, rewards } };
+  return { puts: [put(rewardsItem, plain), put(rewardHtmlItem, html)], view: { rewards: rewardsPart(plain), goal: goalOf(plain, goal) } };
+}
+
+export const rewardsWriter: AreaCache<RewardsData> = {
   // Read back whole, HTML included, so a cache kept as it is (a 304) is written back as it was.
-  getValue: async (): Promise<Cached<RewardsData> | null> => {
+  getValue: async () => {
     const [cache, html] = await Promise.all([rewardsItem.getValue(), rewardHtmlItem.getValue()]);
     return cache && { ...cache, data: { ...cache.data, rewards: cache.data.rewards.map((r) => withHtml(r, html)) } };
   },
-  // The HTML goes to its own item (each text once), so the catalogue the popup reads after its first
-  // frame is a third smaller and no read but the details' parses it.
-  setValue: (cache: Cached<RewardsData>) => {
-    const { rewards, html } = splitHtml(cache.data.rewards);
-    const plain = { ...cache, data: { ...cache.data, rewards } };
-    return writeBoth({ [rewardsItem.key]: plain, [rewardHtmlItem.key]: html }, async () => ({
-      rewards: rewardsPart(plain),
-      goal: goalOf(plain, await goalItem.getValue()),
-    }));
-  },
+  store: (sid, cache, ...extra) =>
+    update(sid, [popupViewItem, goalItem], (get) => {
+      const { puts, view } = rewardsPuts(cache, get(goalItem));
+      return [...puts, viewPut(get, view), ...extra];
+    }),
 };
 
 /** The history cache (in its pages, newest first), together with the latest redemption the popup shows. */
-export const historyWriter = {
+export const historyWriter: AreaCache<Redemption[]> = {
   getValue: () => historyItem.getValue(),
-  setValue: (cache: Cached<Redemption[]>) => writeBoth(() => historyItem.plan(cache), { latest: latestPart(cache) }),
+  store: (sid, cache, ...extra) =>
+    update(sid, [popupViewItem, historyItem.head], (get) => [
+      ...putPages(historyItem, cache, get(historyItem.head)),
+      viewPut(get, { latest: latestPart(cache) }),
+      ...extra,
+    ]),
 };
 
 /** The profile cache, with the popup view's count of open questions. */
-export const profileWriter = {
+export const profileWriter: AreaCache<ProfileData> = {
   getValue: () => profileItem.getValue(),
-  setValue: (cache: Cached<ProfileData>) => writeBoth({ [profileItem.key]: cache }, { profile: profilePart(cache) }),
+  store: (sid, cache, ...extra) => update(sid, [popupViewItem], (get) => [put(profileItem, cache), viewPut(get, { profile: profilePart(cache) }), ...extra]),
 };
-
-/** A new goal, with its reward in the popup view, in one write. */
-export function writeGoal(goal: Goal, reward: Reward): Promise<void> {
-  return writeBoth({ [goalItem.key]: goal }, { goal: goalPart(goal, reward) });
-}
 
 /**
  * At worker start: a view for caches written before there was one, or before it had the profile's
  * part (the updates that brought them).
  */
-export function ensurePopupView(): Promise<void> {
-  const gen = currentGeneration();
-  const write = writes.then(async () => {
-    const view = await popupViewItem.getValue();
-    if (view && view.profile !== undefined) return;
-    const profile = profilePart(await profileItem.getValue());
-    if (view) {
-      if (isCurrent(gen)) await popupViewItem.setValue({ ...view, profile });
-      return;
-    }
-    const [rewards, history, goal] = await Promise.all([rewardsItem.getValue(), historyItem.getValue(), goalItem.getValue()]);
-    if (!isCurrent(gen) || (!rewards && !history && !profile)) return;
-    await popupViewItem.setValue({ rewards: rewardsPart(rewards), latest: latestPart(history), profile, goal: goalOf(rewards, goal) });
+export async function ensurePopupView(): Promise<void> {
+  // Worker start is on the popup's path (issue 19): the caches are read only when the view needs them.
+  const current = await popupViewItem.getValue();
+  if (current && current.profile !== undefined) return;
+  const credentials = await activeCredentials();
+  if (!credentials) return;
+  await update(credentials.session, [popupViewItem, rewardsItem, historyItem, profileItem, goalItem], (get) => {
+    const view = get(popupViewItem);
+    if (view && view.profile !== undefined) return [];
+    const profile = profilePart(get(profileItem));
+    if (view) return [put(popupViewItem, { ...view, profile })];
+    const [rewards, history] = [get(rewardsItem), get(historyItem)];
+    if (!rewards && !history && !profile) return [];
+    return [put(popupViewItem, { rewards: rewardsPart(rewards), latest: latestPart(history), profile, goal: goalOf(rewards, get(goalItem)) })];
   });
-  writes = write.catch(() => undefined);
-  return write;
 }

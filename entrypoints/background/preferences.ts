@@ -4,6 +4,7 @@ import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../ut
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
 import { scheduleRefresh } from './alarms';
 import { fail } from './result';
+import { put, writeDevice } from './store';
 
 export async function setPreferences(patch: Partial<Preferences>): Promise<Preferences> {
   if (patch.refreshMinutes !== undefined && !REFRESH_CHOICES.includes(patch.refreshMinutes)) {
@@ -15,7 +16,7 @@ export async function setPreferences(patch: Partial<Preferences>): Promise<Prefe
     refreshMinutes: patch.refreshMinutes ?? current.refreshMinutes,
     ...notificationPreferences(patch, current),
   };
-  await preferencesItem.setValue(next);
+  await writeDevice(put(preferencesItem, next));
   if (next.refreshMinutes !== current.refreshMinutes) await scheduleRefresh();
   return next;
 }

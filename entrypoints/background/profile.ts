@@ -1,37 +1,38 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { profileItem, type ProfileData } from '../../utils/storage-items';
+import { popupViewItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import { validateValues } from '../../utils/variable-values';
 import type { StoredValues } from '../../utils/types';
 import { shownName } from '../../utils/api/client';
 import { currentApi } from './api';
-import { profileWriter } from './popup-view';
-import { isCurrent, markWritten } from './generation';
+import { markWritten } from './epochs';
+import { profilePart, viewPut } from './popup-view';
+import { put, update, type SessionId } from './store';
 import { ambiguous, fail, toAppError } from './result';
 import { refreshProfile } from './sync';
 
 /** Sends the changed values in one update, then re-reads the profile so the cache is the server's truth. */
 export async function saveValues(values: StoredValues): Promise<ProfileData> {
-  const { api, gen } = await currentApi();
+  const { api, sid } = await currentApi();
   // A page's input is not trusted: the same rules the options page applies, checked again here.
   const definitions = await knownDefinitions();
   if (Object.keys(values).length === 0) fail(appError('invalid_input', t('errNoChanges')));
   const [problem] = Object.entries(validateValues(definitions, values));
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
   await written(() => api.updateValues(values));
-  await patchCache(gen, (cached) => ({ ...cached, ...values }));
+  await patchCache(sid, (cached) => ({ ...cached, ...values }));
   return refreshProfile(true);
 }
 
 export async function deleteValue(name: string): Promise<ProfileData> {
-  const { api, gen } = await currentApi();
+  const { api, sid } = await currentApi();
   // Only a question the panel lists as writable may be named in the delete path.
   const definitions = await knownDefinitions();
   if (!definitions.some((d) => d.name === name && d.writable)) {
     fail(appError('invalid_input', t('errVariableNotWritable', shownName(name)), { field: name }));
   }
   await written(() => api.deleteValue(name));
-  await patchCache(gen, ({ [name]: _removed, ...rest }) => rest);
+  await patchCache(sid, ({ [name]: _removed, ...rest }) => rest);
   return refreshProfile(true);
 }
 
@@ -57,7 +58,12 @@ async function knownDefinitions() {
 }
 
 /** A written change shows at once, even if the re-read that follows fails; never in another session. */
-async function patchCache(gen: number, change: (values: StoredValues) => StoredValues): Promise<void> {
-  const cached = await profileWriter.getValue();
-  if (cached && isCurrent(gen)) await profileWriter.setValue({ ...cached, data: { ...cached.data, values: change(cached.data.values) } });
+async function patchCache(sid: SessionId, change: (values: StoredValues) => StoredValues): Promise<void> {
+  await update(sid, [profileItem, popupViewItem], (get) => {
+    const cached = get(profileItem);
+    if (!cached) return [];
+    const patched = { ...cached, data: { ...cached.data, values: change(cached.data.values) } };
+    // The popup's count of open questions changes with the answer.
+    return [put(profileItem, patched), viewPut(get, { profile: profilePart(patched) })];
+  });
 }

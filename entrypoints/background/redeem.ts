@@ -1,146 +1,115 @@
 import { appError, type AppError } from '../../utils/errors';
 import { t, uiLocale } from '../../utils/i18n';
-import { historyItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
+import { rewardsItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
-import { currentApi, staleSession } from './api';
-import { currentGeneration, isCurrent, markWritten } from './generation';
-import { balanceNow, claimedIds, firstCheck, showInstead, openEntries, scheduleChecks, withoutLostAnswer } from './redemption-checks';
-import { claimRedemptions } from './redemption-match';
+import { currentApi } from './api';
+import { markWritten } from './epochs';
+import { firstCheck, settleOutcomes, type Ledger } from './outcomes';
+import { answerRedemption, balanceNow, dismissRedemption as dismiss, liveRedeems, openEntries, readLedger, settlesHere, startRedemption, withBalance } from './redemption-checks';
 import { ambiguous, fail, toAppError } from './result';
+import { activeCredentials, StaleSession, type SessionId } from './store';
 import { refreshHistory } from './sync';
+import { workerReady } from './worker-ready';
 
 /**
- * Set synchronously, before any await, so two messages arriving together cannot both start. Per
- * session: a redeem of an account that was just left cannot hold up the next account's.
+ * Sessions with a redeem under way in this worker. Checked and set in one synchronous step, so two
+ * messages arriving together cannot both start; per session, so a redeem of an account that was
+ * just left cannot hold up the next account's.
  */
-let redeemingGen: number | null = null;
+const redeeming = new Set<SessionId>();
 
 export async function redeem(rewardId: number, confirmUnsettled = false): Promise<LedgerEntry> {
-  const gen = currentGeneration();
-  if (redeemingGen === gen) fail(busyError());
-  redeemingGen = gen;
+  // A pending entry a stopped worker left is turned unknown, with its check, before this looks at it.
+  await workerReady();
+  const { api, sid } = await currentApi();
+  if (redeeming.has(sid)) fail(busyError());
+  redeeming.add(sid);
   try {
-    const previous = await ledgerItem.getValue();
-    if (previous?.state === 'pending') fail(busyError());
-    const { api } = await currentApi();
-    const open = await openEntries(previous);
-    const earlier = open.find((entry) => entry.rewardId === rewardId);
+    const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
     if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
     const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
-    const history = await historyBefore();
+    const requestId = crypto.randomUUID();
     const entry: LedgerEntry = {
-      requestId: crypto.randomUUID(),
+      requestId,
       rewardId,
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      knownRedemptionIds: history.map((r) => r.id),
+      knownRedemptionIds: (await baseline()).map((r) => r.id),
+      idempotencyKey: requestId,
       state: 'pending',
     };
-    if (!isCurrent(gen)) throw staleSession();
-    // Written before the request: if the worker stops mid-request, the next start finds this
-    // entry and checks the history instead of resending. The outcome shown until now is replaced:
-    // an unknown one is still checked on its own, a settled one keeps its claim.
-    if (!(await showInstead(entry))) fail(busyError());
-    let error: AppError | null = null;
+    // Written before the request, with its check scheduled: if the worker stops mid-request, the
+    // next start finds this entry and checks the history instead of resending. The outcome shown
+    // until now is replaced: an unknown one is still checked on its own, a settled one keeps its claim.
+    liveRedeems.add(requestId);
     try {
-      await api.redeem(rewardId);
-    } catch (err) {
-      error = toAppError(err);
+      if (!(await startRedemption(sid, entry))) fail(busyError());
+      let error: AppError | null = null;
+      try {
+        // Leaves only while this session is still the active one (checked as it leaves, store.ts).
+        await api.redeem(rewardId, entry.idempotencyKey);
+      } catch (err) {
+        // Not sent: the session ended before it could leave; the switch emptied its ledger.
+        if (err instanceof StaleSession) throw err;
+        error = toAppError(err);
+      } finally {
+        // Whatever the answer, reads that left before it may predate the redemption.
+        markWritten('rewards', 'history');
+      }
+      return await settle(sid, entry, error);
     } finally {
-      // Whatever the answer, reads that left before it may predate the redemption.
-      markWritten('rewards', 'history');
+      // From here a pending entry left in storage (its answer could not be written) counts as lost.
+      liveRedeems.delete(requestId);
     }
-    // The old account's outcome is not this session's to show.
-    if (!isCurrent(gen)) throw staleSession();
-    return await settle(gen, entry, error);
   } finally {
-    if (redeemingGen === gen) redeemingGen = null;
+    redeeming.delete(sid);
   }
 }
 
 /**
- * The redemptions that exist before this one, so that none of them is ever taken for it. Read
- * from the panel when nothing is cached (just connected, or a worker stopped mid-read): an empty
- * baseline would let a redemption made minutes earlier pass for this one.
+ * The redemptions that exist before this one, read fresh from the panel (a 304 when nothing
+ * changed), so that none of them is ever taken for it. When the history cannot be read, the redeem
+ * is not sent: without a baseline, a redemption made minutes earlier could pass for this one.
  */
-async function historyBefore(): Promise<Redemption[]> {
-  const cached = await historyItem.getValue();
-  if (cached) return cached.data;
-  return refreshHistory(false).catch(() => []);
+async function baseline(): Promise<Redemption[]> {
+  try {
+    return await refreshHistory(true);
+  } catch (err) {
+    if (err instanceof StaleSession) throw err;
+    fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
+  }
 }
 
 /**
  * Only a clear answer settles a redemption at once. A 4xx is the panel's refusal: nothing was
  * charged. Success is done. Anything else (time-out, dropped connection, 5xx, a body that is not
  * the documented one) may have been charged: the outcome stays unknown until the history shows
- * the redemption, or still does not after the last scheduled check.
+ * the redemption, or still does not after the last scheduled check. Success or not, a fresh
+ * history read names the redemption and shows whether the panel recorded it more than once.
  */
-async function settle(gen: number, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
+async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
+  const finishedAt = Date.now();
   if (error && !ambiguous(error)) {
-    const balanceAfter = await balanceNow();
-    return finish(gen, { ...entry, state: 'failed', error: { ...error, nothingCharged: true }, balanceAfter });
+    const failed: LedgerEntry = { ...entry, state: 'failed', error: { ...error, nothingCharged: true }, balanceAfter: await balanceNow(), finishedAt };
+    return (await answerRedemption(sid, entry.requestId, (ledger) => ({ ...ledger, latest: failed }))) ?? failed;
   }
-  if (!error) {
-    const redemption = (await lookUp(entry, true)) ?? null;
-    return finish(gen, { ...entry, state: 'done', redemption, balanceAfter: await balanceNow() });
-  }
-  const unknown: LedgerEntry = { ...entry, state: 'unknown', error, checks: firstCheck(entry) };
+  const answered: LedgerEntry = error ? { ...entry, state: 'unknown', error, checks: firstCheck(entry) } : { ...entry, state: 'done', finishedAt };
   // A quick look can only find it, never rule it out: a panel this slow may not have committed yet.
-  const redemption = await lookUp(unknown);
-  const outcome: LedgerEntry = redemption
-    ? { ...withoutLostAnswer(unknown), state: 'done', redemption }
-    : unknown;
-  const balanceAfter = await balanceNow();
-  const done = await finish(gen, { ...outcome, ...(redemption ? { balanceAfter } : {}) });
-  await scheduleChecks();
-  return done;
-}
-
-/**
- * A fresh history read (never a resend); the redemption this entry made, if it shows, among the
- * outcomes still open: a confirmed entry chooses first, an unconfirmed one in start order.
- */
-async function lookUp(entry: LedgerEntry, confirmed = false): Promise<LedgerEntry['redemption']> {
-  try {
-    const history = await refreshHistory(true);
-    const open = (await openEntries()).filter((other) => other.requestId !== entry.requestId);
-    const entries = confirmed ? { confirmed: [entry], open } : { open: [...open, entry] };
-    return claimRedemptions(entries, history, await claimedIds()).get(entry.requestId);
-  } catch {
-    return undefined;
-  }
-}
-
-async function finish(gen: number, entry: LedgerEntry): Promise<LedgerEntry> {
-  const done = { ...entry, finishedAt: Date.now() };
-  if (!isCurrent(gen)) throw staleSession();
-  await ledgerItem.setValue(done);
-  return done;
-}
-
-/**
- * A worker that stopped mid-request leaves a pending entry behind. Nothing is resent: it becomes
- * unknown, and the history checks that follow decide.
- */
-export async function reconcilePendingRedemption(): Promise<void> {
-  if (redeemingGen !== null) return;
-  const gen = currentGeneration();
-  const entry = await ledgerItem.getValue();
-  if (entry?.state !== 'pending') {
-    await scheduleChecks();
-    return;
-  }
-  const unknown: LedgerEntry = { ...entry, state: 'unknown', error: appError('network', t('errRedeemInterrupted')), checks: firstCheck(entry) };
-  await finish(gen, unknown);
-  const redemption = await lookUp(unknown);
-  if (redemption) await finish(gen, { ...withoutLostAnswer(unknown), state: 'done', redemption, balanceAfter: await balanceNow() });
-  await scheduleChecks();
+  const history = await refreshHistory(true).catch(() => null);
+  const outcome = (ledger: Ledger): Ledger => {
+    const withAnswer = { ...ledger, latest: answered };
+    return history ? settleOutcomes(withAnswer, history, null, finishedAt) : withAnswer;
+  };
+  const preview = outcome(await readLedger());
+  const balance = settlesHere(entry, preview.latest) ? await balanceNow() : undefined;
+  return (await answerRedemption(sid, entry.requestId, (ledger) => withBalance(entry, outcome(ledger), balance))) ?? answered;
 }
 
 /** Closing the card does not end the checks: an unknown outcome is still owed to the panelist. */
 export async function dismissRedemption(): Promise<null> {
-  await showInstead(null);
+  const credentials = await activeCredentials();
+  if (credentials) await dismiss(credentials.session);
   return null;
 }
 
@@ -151,4 +120,3 @@ function timeOf(ms: number): string {
 function busyError(): AppError {
   return appError('busy', t('errRedeemBusy'));
 }
-

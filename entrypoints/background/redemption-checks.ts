@@ -1,49 +1,33 @@
 import { browser } from 'wxt/browser';
-import { ledgerItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
+import { duplicatesItem, ledgerItem, settledItem, unsettledItem, type DuplicateRecord, type LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
-import { currentGeneration, isCurrent } from './generation';
-import { claimRedemptions } from './redemption-match';
+import { recordedAgain, settledOutcome, type NotifyEvent } from './notify-events';
+import { tellWith } from './notify-tell';
+import { dueTimes, firstCheck, interrupted, openOf, postponeOutcomes, READ_RETRY_MS, settleOutcomes, showInstead, type Ledger } from './outcomes';
+import { activeCredentials, put, StaleSession, type Put, type SessionId } from './store';
 import { refreshHistory, refreshRewards } from './sync';
+import { workerReady } from './worker-ready';
+
+export { CHECK_AFTER_MS, firstCheck, withoutLostAnswer } from './outcomes';
 
 export const CHECK_ALARM = 'redemption-check';
 
-/**
- * When the history is read again after a lost answer, from the moment the request was sent. A
- * panel slow enough to time out may commit well after; only the last check may conclude that the
- * redemption most likely did not happen.
- */
-export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
+/** Request ids of the redeems this worker has in flight: a pending entry not among them lost its answer. */
+export const liveRedeems = new Set<string>();
 
-/** Recent settled outcomes the ledger no longer shows: their claims stand, and the panelist may be told of them. */
-const SETTLED_KEPT = 20;
-/** A scheduled check whose history read failed is tried again this much later. */
-const READ_RETRY_MS = 5 * 60_000;
-/** Alarms fire a little early or late; a check this close to its time counts as due. */
-const DUE_SLACK_MS = 5_000;
+const lostAnswer = () => appError('network', t('errRedeemInterrupted'));
 
-export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks']> {
-  return { done: 0, nextAt: entry.startedAt + CHECK_AFTER_MS[0], lastAt: null };
+/** The ledger as it stands: a pending entry no redeem of this worker has in flight counts as unknown. */
+export async function readLedger(): Promise<Ledger> {
+  const [latest, unsettled, settled] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), settledItem.getValue()]);
+  return interrupted({ latest, unsettled, settled }, liveRedeems, lostAnswer());
 }
 
 /** Unknown outcomes still being checked: the ledger's own and those it no longer shows. */
-export async function openEntries(latest?: LedgerEntry | null): Promise<LedgerEntry[]> {
-  const shown = latest === undefined ? await ledgerItem.getValue() : latest;
-  const others = await unsettledItem.getValue();
-  return [...others, ...(shown?.state === 'unknown' ? [shown] : [])];
-}
-
-/** Redemptions already attributed to a settled outcome, which no other entry may claim. */
-export async function claimedIds(): Promise<Set<number>> {
-  const settled = [await ledgerItem.getValue(), ...(await settledItem.getValue())];
-  return new Set(settled.flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])));
-}
-
-/** A redemption the panel confirmed but the history did not show yet: it owns one still unnamed. */
-const confirmedUnnamed = (entry: LedgerEntry | null): entry is LedgerEntry => entry?.state === 'done' && !entry.redemption;
-
-export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
-  const { error: _lostAnswer, checks: _checks, ...rest } = entry;
-  return rest;
+export async function openEntries(): Promise<LedgerEntry[]> {
+  return openOf(await readLedger());
 }
 
 /** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
@@ -55,124 +39,181 @@ export async function balanceNow(): Promise<number | null> {
   }
 }
 
-/** One alarm for all open outcomes, at the earliest check due. */
-export async function scheduleChecks(): Promise<void> {
-  const due = (await openEntries()).map((entry) => entry.checks?.nextAt ?? Date.now());
-  if (due.length === 0) {
-    await browser.alarms.clear(CHECK_ALARM);
-    return;
-  }
-  await browser.alarms.create(CHECK_ALARM, { when: Math.min(...due) });
-}
-
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Everything that reads and rewrites the list of open outcomes runs one at a time: two at once
- * would settle one outcome twice, or write back a list that misses the other's entry.
+ * Everything that reads and rewrites the ledger runs one at a time, each followed by the alarm
+ * it needs: two at once would read the history twice for one check, or leave an alarm for a
+ * ledger that moved on. (Each write is also one turn of the store: decided on what it writes over.)
  */
-export function serial<T>(work: () => Promise<T>): Promise<T> {
+function serial<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work);
   queue = run.catch(() => undefined);
   return run;
 }
 
+const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) => a.length === b.length && a.every((entry, i) => entry === b[i]);
+
 /**
- * The ledger shows `next` instead of its entry (another redemption started, or null: the card was
- * closed). The entry it stops showing is taken as it is at that moment, in the queue the checks
- * use, so a check that settled it a moment ago is not undone by an older copy: an unknown one is
- * still checked until it settles; a settled one is kept among the recent outcomes, so the
- * redemption it claimed is never claimed again. A pending entry is never replaced.
+ * Writes what `decide` makes of the ledger, for session `sid`, in one turn of the store that also
+ * records what it tells: each unknown outcome that settled here (found, or not found after the last
+ * check) and each Confirm the panel recorded more than once, once each. An outcome the panel's own
+ * answer settled is never told again when its card closes or the next redemption replaces it.
  */
-export function showInstead(next: LedgerEntry | null): Promise<boolean> {
-  return serial(async () => {
-    const shown = await ledgerItem.getValue();
-    if (shown?.state === 'pending') return false;
-    if (shown?.state === 'unknown') await unsettledItem.setValue([...(await unsettledItem.getValue()), shown]);
-    else if (shown) await settledItem.setValue([...(await settledItem.getValue()), shown].slice(-SETTLED_KEPT));
-    await ledgerItem.setValue(next);
-    if (shown?.state === 'unknown') await scheduleChecks();
-    return true;
+async function record(sid: SessionId, decide: (ledger: Ledger) => Ledger | null): Promise<Ledger | null> {
+  let written: Ledger | null = null;
+  await tellWith(sid, [ledgerItem, unsettledItem, settledItem, duplicatesItem], (get) => {
+    const stored: Ledger = { latest: get(ledgerItem), unsettled: get(unsettledItem), settled: get(settledItem) };
+    const before = interrupted(stored, liveRedeems, lostAnswer());
+    const after = decide(before) ?? (before !== stored ? before : null);
+    if (!after) return null;
+    written = after;
+    const { events, records } = toTell(before, after);
+    const puts: Put[] = [
+      ...(after.latest !== stored.latest ? [put(ledgerItem, after.latest)] : []),
+      ...(same(after.unsettled, stored.unsettled) ? [] : [put(unsettledItem, [...after.unsettled])]),
+      ...(same(after.settled, stored.settled) ? [] : [put(settledItem, [...after.settled])]),
+      ...(records.length > 0 ? [put(duplicatesItem, [...get(duplicatesItem), ...records])] : []),
+    ];
+    return { puts, events };
   });
+  return written;
+}
+
+function toTell(before: Ledger, after: Ledger): { events: NotifyEvent[]; records: DuplicateRecord[] } {
+  const wasOpen = new Set(openOf(before).map((entry) => entry.requestId));
+  const earlier = new Map([before.latest, ...before.unsettled, ...before.settled].flatMap((e) => (e ? [[e.requestId, e] as const] : [])));
+  const events: NotifyEvent[] = [];
+  const records: DuplicateRecord[] = [];
+  for (const entry of [after.latest, ...after.unsettled, ...after.settled]) {
+    if (!entry) continue;
+    const settled = wasOpen.has(entry.requestId) ? settledOutcome(entry) : null;
+    if (settled) events.push(settled);
+    const again = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
+    if (again && entry.redemption) {
+      events.push(again);
+      records.push({ requestId: entry.requestId, rewardName: entry.rewardName, points: entry.points, redemptionIds: [entry.redemption.id, ...entry.duplicates!] });
+    }
+  }
+  return { events, records };
+}
+
+/** One alarm for every outcome still to be settled, at the earliest check due; none when there is none. */
+async function scheduleChecks(): Promise<void> {
+  const due = dueTimes(await readLedger());
+  if (due.length === 0) await browser.alarms.clear(CHECK_ALARM);
+  else await browser.alarms.create(CHECK_ALARM, { when: Math.min(...due) });
+}
+
+/** Lowers the alarm to `when` if it is later or missing, before an entry due then is written. */
+async function checkBy(when: number): Promise<void> {
+  const alarm = await browser.alarms.get(CHECK_ALARM);
+  if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
 }
 
 /**
- * Settles open outcomes against the history: found means done. `at` is a scheduled check's time:
- * entries due by then count one check more, and after the last one, still not found means
- * `not_found`. Without `at` (Check now, a history refresh) it can only find, never rule out.
- * `history` is a read already made; otherwise the history is read afresh.
+ * A redemption starts: its pending entry replaces what the ledger shows (false when a pending one
+ * is still there). Its first check is scheduled before the entry is written, so a worker stopped
+ * at any point leaves no entry without a check.
  */
-export function checkOutcomes(at: number | null, history?: readonly Redemption[]): Promise<void> {
+export function startRedemption(sid: SessionId, entry: LedgerEntry): Promise<boolean> {
   return serial(async () => {
-    const gen = currentGeneration();
-    if ((await openEntries()).length === 0) return;
-    let read = history;
-    if (!read) {
-      try {
-        read = await refreshHistory(true);
-      } catch {
-        if (at !== null) await postpone(gen, at);
-        return;
-      }
-    }
-    const latest = await ledgerItem.getValue();
-    const others = await unsettledItem.getValue();
-    const confirmed = confirmedUnnamed(latest) ? [latest] : [];
-    // While a redeem of the same reward is out, a new redemption may be its: wait for its answer.
-    const inFlight = latest?.state === 'pending' ? latest.rewardId : null;
-    const decidable = (await openEntries(latest)).filter((entry) => entry.rewardId !== inFlight);
-    const found = claimRedemptions({ confirmed, open: decidable }, read, await claimedIds());
-    const advance = (entry: LedgerEntry): LedgerEntry => {
-      if (entry.rewardId === inFlight) return at === null ? entry : deferred(entry, at);
-      const redemption = found.get(entry.requestId);
-      if (redemption) return { ...withoutLostAnswer(entry), state: 'done', redemption, finishedAt: Date.now() };
-      const checks = entry.checks ?? firstCheck(entry);
-      if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
-      const done = checks.done + 1;
-      const nextAfter = CHECK_AFTER_MS[done];
-      if (nextAfter === undefined) return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: Date.now() };
-      return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
-    };
-    const advanced = others.map(advance);
-    const stillOpen = advanced.filter((entry) => entry.state === 'unknown');
-    const settled = advanced.filter((entry) => entry.state !== 'unknown');
-    let shown = latest?.state === 'unknown' ? advance(latest) : latest;
-    const named = confirmedUnnamed(latest) ? found.get(latest.requestId) : undefined;
-    if (named) shown = { ...latest!, redemption: named };
-    if (shown && shown !== latest && latest?.state === 'unknown' && shown.state !== 'unknown') shown = { ...shown, balanceAfter: await balanceNow() };
-    if (!isCurrent(gen)) return;
-    if (settled.length > 0) await settledItem.setValue([...(await settledItem.getValue()), ...settled].slice(-SETTLED_KEPT));
-    await unsettledItem.setValue(stillOpen);
-    // The ledger may have moved on (a new redemption started) while the history was read.
-    if (shown !== latest && (await ledgerItem.getValue())?.requestId === latest?.requestId && isCurrent(gen)) {
-      await ledgerItem.setValue(shown);
-    }
+    await checkBy(firstCheck(entry).nextAt!);
+    const written = await record(sid, (ledger) => showInstead(ledger, entry));
+    await scheduleChecks();
+    return written !== null;
+  });
+}
+
+/** Closing the card does not end the checks: an unknown outcome is still owed to the panelist. */
+export function dismissRedemption(sid: SessionId): Promise<void> {
+  return serial(async () => {
+    await record(sid, (ledger) => showInstead(ledger, null));
     await scheduleChecks();
   });
 }
 
-/** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */
-function deferred(entry: LedgerEntry, at: number): LedgerEntry {
-  const checks = entry.checks ?? firstCheck(entry);
-  return { ...entry, checks: { ...checks, nextAt: Math.max(checks.nextAt ?? 0, at + CHECK_AFTER_MS[0]) } };
+/**
+ * The redeem's own answer: the pending entry `requestId` becomes what `answered` makes of the
+ * ledger. Returns the ledger's entry as written.
+ */
+export function answerRedemption(sid: SessionId, requestId: string, answered: (ledger: Ledger) => Ledger): Promise<LedgerEntry | null> {
+  return serial(async () => {
+    const written = await record(sid, (ledger) => (ledger.latest?.requestId === requestId ? answered(ledger) : null));
+    await scheduleChecks();
+    return written?.latest ?? null;
+  });
 }
 
-/** The history could not be read at a scheduled check: it counts as not made, and comes again. */
-async function postpone(gen: number, at: number): Promise<void> {
-  const later = (entry: LedgerEntry): LedgerEntry =>
-    entry.checks && entry.checks.nextAt !== null && entry.checks.nextAt <= at + DUE_SLACK_MS
-      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, Date.now()) + READ_RETRY_MS } }
-      : entry;
-  const latest = await ledgerItem.getValue();
-  const others = await unsettledItem.getValue();
-  if (!isCurrent(gen)) return;
-  await unsettledItem.setValue(others.map(later));
-  if (latest?.state === 'unknown' && (await ledgerItem.getValue())?.requestId === latest.requestId) await ledgerItem.setValue(later(latest));
-  await scheduleChecks();
+/** Whether the ledger's own entry settles from `before` to `after`: the moment its balance is read. */
+export function settlesHere(before: LedgerEntry | null, after: LedgerEntry | null): after is LedgerEntry {
+  const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
+  return !!after && open(before) && !open(after) && before!.requestId === after.requestId;
+}
+
+/** The ledger's entry with the balance read after it, when it settled here. */
+export function withBalance(before: LedgerEntry | null, after: Ledger, balanceAfter: number | null | undefined): Ledger {
+  return balanceAfter !== undefined && settlesHere(before, after.latest) ? { ...after, latest: { ...after.latest, balanceAfter } } : after;
+}
+
+/**
+ * Settles open outcomes against the history (outcomes.ts): a scheduled check at `at`, or (null)
+ * Check now and history reads, which can only find. `seen` is a read already made, with the
+ * session it belongs to; otherwise the history is read afresh for the active session. Whatever
+ * it decides is written for that session only.
+ */
+export function checkOutcomes(at: number | null, seen?: { sid: SessionId; history: readonly Redemption[] }): Promise<void> {
+  return serial(async () => {
+    const credentials = await activeCredentials();
+    if (!credentials || (seen && seen.sid !== credentials.session)) return;
+    const sid = credentials.session;
+    const ledger = await readLedger();
+    if (openOf(ledger).length === 0 && !(seen && ledger.latest?.state === 'done' && !ledger.latest.redemption)) return;
+    let history = seen?.history;
+    try {
+      history ??= await refreshHistory(true);
+    } catch {
+      if (at !== null) await record(sid, (now) => postponeOutcomes(now, at, Date.now())).catch(() => undefined);
+      await scheduleChecks();
+      return;
+    }
+    const read = history;
+    // The balance goes with the ledger's own outcome when it settles: read before the write.
+    const balance = settlesHere(ledger.latest, settleOutcomes(ledger, read, at, Date.now()).latest) ? await balanceNow() : undefined;
+    let failure: unknown = null;
+    try {
+      await record(sid, (now) => withBalance(now.latest, settleOutcomes(now, read, at, Date.now()), balance));
+    } catch (err) {
+      // An ended session's outcomes are not this one's; a full storage is said to who asked, and
+      // the outcomes stay open for the next check.
+      if (!(err instanceof StaleSession)) failure = err;
+    }
+    await scheduleChecks();
+    if (failure) throw failure;
+  });
+}
+
+/**
+ * At worker start, once: a worker that stopped mid-request left its entry pending. Nothing is
+ * resent: it becomes unknown (as any pending entry no redeem of this worker has in flight), and
+ * every open entry has its check scheduled (recover.ts then looks at the history once).
+ */
+export async function recoverPending(): Promise<void> {
+  const credentials = await activeCredentials();
+  await serial(async () => {
+    if (credentials) await record(credentials.session, () => null).catch(() => undefined);
+    await scheduleChecks();
+  });
 }
 
 export async function onCheckAlarm(alarm: { name: string; scheduledTime: number }): Promise<void> {
-  if (alarm.name === CHECK_ALARM) await checkOutcomes(alarm.scheduledTime);
+  if (alarm.name !== CHECK_ALARM) return;
+  await workerReady();
+  // The browser has removed the alarm that fired: one stands in until this check has run, so a
+  // worker stopped during it leaves its outcomes checked again.
+  await serial(() => checkBy(Date.now() + READ_RETRY_MS));
+  // Nobody waits on an alarm: what it could not write, the next check tries again.
+  await checkOutcomes(alarm.scheduledTime).catch(() => undefined);
 }
 
 /** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */

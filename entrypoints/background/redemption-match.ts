@@ -1,35 +1,56 @@
-import { parseApiTimestamp } from '../../utils/format';
 import type { LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 
-/** Server clocks drift: a redemption stamped this long before our start still counts as ours. */
-export const CLOCK_SKEW_MS = 2 * 60_000;
+/** What a history read shows of the entries: the redemption each made, and any it made again. */
+export interface Claims {
+  /** Request id → the history entry that records it. */
+  found: Map<string, Redemption>;
+  /** Request id → further history ids of its reward that no entry explains: the panel recorded it again. */
+  again: Map<string, number[]>;
+}
 
 /**
- * Which history entry each redemption made. A redemption counts for an entry when it is of the
- * entry's reward, was not in the history when the entry started, is not older than that start, and
- * no other entry took it. Entries the panel confirmed certainly made one, so they choose first,
+ * Which history entry each redemption made, trusting the panel's ids and never its clock (issue 17):
+ * a redemption counts for an entry when it is of the entry's reward, was not among the ids of the
+ * history read fresh before the entry's request was sent (its baseline), and no other entry took
+ * it, whatever its timestamp. Entries the panel confirmed certainly made one, so they choose first,
  * the newest; entries whose answer was lost then take what is left, oldest entry first, each the
- * oldest redemption. Two entries never claim the same redemption.
+ * oldest redemption. Two entries never claim the same redemption, nor one in `alreadyClaimed`.
+ *
+ * A redemption of an entry's reward that is new to its baseline and left over once every entry
+ * chose is one more for an entry that claimed one here (a browser re-sent the request): `again`
+ * gives them to the first such entry, in the order they chose. Only entries with an
+ * `Idempotency-Key` (made since issue 17) are counted: older ones have no baseline to trust.
  */
 export function claimRedemptions(
   entries: { confirmed?: readonly LedgerEntry[]; open: readonly LedgerEntry[] },
   history: readonly Redemption[],
   alreadyClaimed: ReadonlySet<number> = new Set(),
-): Map<string, Redemption> {
+): Claims {
   const taken = new Set(alreadyClaimed);
-  const claims = new Map<string, Redemption>();
-  const claim = (entry: LedgerEntry, newest: boolean) => {
+  const found = new Map<string, Redemption>();
+  const claimants: LedgerEntry[] = [];
+  const newFor = (entry: LedgerEntry) => {
     const known = new Set(entry.knownRedemptionIds ?? []);
-    const match = history
-      .filter((r) => r.reward.id === entry.rewardId && !known.has(r.id) && !taken.has(r.id))
-      .filter((r) => (parseApiTimestamp(r.created_at) ?? 0) >= entry.startedAt - CLOCK_SKEW_MS)
-      .sort((a, b) => (newest ? b.id - a.id : a.id - b.id))[0];
+    return history.filter((r) => r.reward.id === entry.rewardId && !known.has(r.id) && !taken.has(r.id));
+  };
+  const claim = (entry: LedgerEntry, newest: boolean) => {
+    const match = newFor(entry).sort((a, b) => (newest ? b.id - a.id : a.id - b.id))[0];
     if (!match) return;
     taken.add(match.id);
-    claims.set(entry.requestId, match);
+    found.set(entry.requestId, match);
+    claimants.push(entry);
   };
   for (const entry of [...(entries.confirmed ?? [])].sort((a, b) => b.startedAt - a.startedAt)) claim(entry, true);
   for (const entry of [...entries.open].sort((a, b) => a.startedAt - b.startedAt)) claim(entry, false);
-  return claims;
+
+  const again = new Map<string, number[]>();
+  for (const entry of claimants) {
+    if (!entry.idempotencyKey) continue;
+    const extra = newFor(entry).map((r) => r.id);
+    if (extra.length === 0) continue;
+    extra.forEach((id) => taken.add(id));
+    again.set(entry.requestId, extra);
+  }
+  return { found, again };
 }

@@ -3,26 +3,25 @@ import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import {
   DISCONNECTED,
-  PANELIST_DATA_ITEMS,
-  SAME_ACCOUNT_ITEMS,
+  accountOf,
   draftDiscardedItem,
+  goalItem,
+  popupViewItem,
   profileDraftItem,
+  SAME_ACCOUNT_ITEMS,
   sessionItem,
-  syncItem,
   type SessionInfo,
 } from '../../utils/storage-items';
 import { checkBaseUrl } from '../../utils/base-url';
 import type { Disconnected } from '../../utils/messages';
-import { staleSession } from './api';
 import { httpTuning } from './http-tuning';
 import { credentialsItem, type Credentials } from './credentials';
-import { isCurrent, nextGeneration } from './generation';
-import { rewardsWriter } from './popup-view';
+import { rewardsPuts } from './popup-view';
 import { fail } from './result';
-import { keepGoalFor } from './goal';
 import { settleHostAccess, usingHostAccess } from './host-access';
 import { revokeRefreshToken } from './revoke';
-import { announceStored, loadRewards, refreshHistory, refreshProfile, resetSync } from './sync';
+import { put, switchSession } from './store';
+import { announceStored, loadRewards, refreshHistory, refreshProfile } from './sync';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();
@@ -42,30 +41,40 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
 
 /**
  * Checks credentials with a real call (the rewards list, which the popup needs next anyway, so it
- * is cached) and only then stores them with the session; shared by connect() and sign-in
- * (sign-in.ts), which adds the refresh token and `signedIn`. From then on the session is a new one:
- * whatever the old one still has in flight is dropped when it lands, and another account's cached
- * data goes first.
+ * is cached) and only then starts a new session with them; shared by connect() and sign-in
+ * (sign-in.ts), which adds the refresh token and `signedIn`. The new credentials, the new session's
+ * id, its first data and the old session's data emptied are one `storage.local.set` (store.ts):
+ * whatever the old session still has in flight is refused when it lands.
  */
-export async function storeCheckedSession(credentials: Credentials, origin: string, extra: Partial<SessionInfo> = {}): Promise<SessionInfo> {
+export async function storeCheckedSession(credentials: Omit<Credentials, 'session'>, origin: string, extra: Partial<SessionInfo> = {}): Promise<SessionInfo> {
   const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
   const rewards = await loadRewards(createPanelApi({ baseUrl, token, ...httpTuning }));
-
-  const [previous, previousSession] = await Promise.all([credentialsItem.getValue(), sessionItem.getValue()]);
-  const gen = nextGeneration();
-  await clearPanelistData({ keepDraft: sameAccount(previous, previousSession, credentials) });
-  if (!isCurrent(gen)) throw staleSession();
-  await credentialsItem.setValue(credentials);
+  const cache = { data: rewards, fetchedAt: Date.now() };
+  const info: Omit<SessionInfo, 'id'> = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
+  const replaced: { credentials: Credentials | null } = { credentials: null };
+  const session = await switchSession([credentialsItem, sessionItem, profileDraftItem, goalItem], (get) => {
+    replaced.credentials = get(credentialsItem);
+    const same = sameAccount(replaced.credentials, get(sessionItem), credentials);
+    // Unsaved profile edits typed for another account go, with a notice for the options page.
+    const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
+    // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
+    const goal = same ? get(goalItem) : null;
+    const first = rewardsPuts(cache, goal);
+    return {
+      next: { credentials, session: info },
+      keep: same ? SAME_ACCOUNT_ITEMS : [],
+      puts: [
+        ...first.puts,
+        put(popupViewItem, { rewards: first.view.rewards ?? null, latest: null, profile: null, goal: first.view.goal ?? null }),
+        ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
+        ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
+      ],
+    };
+  });
   // A sign-in this one replaces is ended at the panel too, not only forgotten here.
-  void revokeRefreshToken(previous);
-  const session: SessionInfo = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
-  if (!isCurrent(gen)) throw staleSession();
-  await sessionItem.setValue(session);
-  if (!isCurrent(gen)) throw staleSession();
-  await rewardsWriter.setValue({ data: rewards, fetchedAt: Date.now() });
-  await keepGoalFor(gen, session);
-  announceStored('rewards', rewards, gen);
+  if (replaced.credentials?.refreshToken !== credentials.refreshToken) void revokeRefreshToken(replaced.credentials);
+  announceStored('rewards', rewards, session.id!);
   // Warm the other caches without making the panelist wait for them.
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);
@@ -77,35 +86,22 @@ export async function storeCheckedSession(credentials: Credentials, origin: stri
  * a new token (pasted, or from signing in again) for a session the panel had stopped accepting:
  * that is what reconnecting is for.
  */
-function sameAccount(previous: Credentials | null, session: SessionInfo, next: Credentials): boolean {
+function sameAccount(previous: Credentials | null, session: SessionInfo, next: Pick<Credentials, 'baseUrl' | 'token'>): boolean {
   if (!previous || previous.baseUrl !== next.baseUrl) return false;
   return previous.token === next.token || session.rejected;
 }
 
 /**
- * Forgets the credentials and everything of the account, gives back the panel's host access, then
- * ends a sign-in's refresh token at the panel (revoke.ts); says when the panel could not be told.
+ * Removes the token and everything of the session in one write (a late answer of it is refused),
+ * gives back the panel's host access, then ends a sign-in's refresh token at the panel (revoke.ts);
+ * says when the panel could not be told.
  */
 export async function disconnect(): Promise<Disconnected> {
-  nextGeneration();
-  const previous = await credentialsItem.getValue();
-  await credentialsItem.removeValue();
-  await clearPanelistData({ keepDraft: false, announce: false });
-  await sessionItem.setValue(DISCONNECTED);
+  const ended: { credentials: Credentials | null } = { credentials: null };
+  await switchSession([credentialsItem], (get) => {
+    ended.credentials = get(credentialsItem);
+    return { next: null };
+  });
   await settleHostAccess();
-  return (await revokeRefreshToken(previous)) === 'failed' ? { ...DISCONNECTED, revocationFailed: true } : DISCONNECTED;
-}
-
-/**
- * Everything of the previous account goes. Unsaved profile edits typed for another account go too,
- * with a notice for the options page (on disconnect the panelist chose it, so without one).
- */
-async function clearPanelistData({ keepDraft, announce = true }: { keepDraft: boolean; announce?: boolean }): Promise<void> {
-  const draft = keepDraft ? {} : await profileDraftItem.getValue();
-  const discarded = Object.keys(draft).length;
-  const kept: readonly unknown[] = keepDraft ? SAME_ACCOUNT_ITEMS : [];
-  const items = PANELIST_DATA_ITEMS.filter((item) => item !== syncItem && !kept.includes(item));
-  await Promise.all([...items.map((item) => item.removeValue()), resetSync()]);
-  if (announce && discarded > 0) await draftDiscardedItem.setValue({ count: discarded, at: Date.now() });
-  else await draftDiscardedItem.removeValue();
+  return (await revokeRefreshToken(ended.credentials)) === 'failed' ? { ...DISCONNECTED, revocationFailed: true } : DISCONNECTED;
 }

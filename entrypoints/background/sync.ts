@@ -1,6 +1,7 @@
 import type { PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
-import type { AppError } from '../../utils/errors';
+import { appError, type AppError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { coerceStoredValues } from '../../utils/stored-values';
 import {
@@ -13,110 +14,99 @@ import {
   type RewardsData,
   type AreaValidators,
   type SyncArea,
-  type SyncState,
 } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
-import { currentApi, staleSession } from './api';
-import { epochOf, isCurrent } from './generation';
+import { sessionApi } from './api';
+import type { Credentials } from './credentials';
+import { epochOf } from './epochs';
 import { reader, type Reader } from './revalidate';
-import { historyWriter, profileWriter, rewardsWriter } from './popup-view';
-import { toAppError } from './result';
+import { historyWriter, profileWriter, rewardsWriter, type AreaCache } from './popup-view';
+import { fail, toAppError } from './result';
+import { activeCredentials, put, StaleSession, update, write, type SessionId } from './store';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
 export const FRESH_MS = 60_000;
 
 interface Running {
   promise: Promise<unknown>;
-  gen: number;
+  sid: SessionId;
   epoch: number;
 }
 
 const inFlight = new Map<SyncArea, Running>();
 
-type StoredListener = (area: SyncArea, data: unknown, gen: number) => void;
+type StoredListener = (area: SyncArea, data: unknown, sid: SessionId) => void;
 const storedListeners = new Set<StoredListener>();
 
 /**
  * Called after fresh data of an area is stored, with the session it belongs to, so what follows
- * from it (the balance history, notifications) can drop it when that session has ended.
+ * from it (the balance history, notifications) is written for that session only.
  */
 export function onStored(listener: StoredListener): () => void {
   storedListeners.add(listener);
   return () => storedListeners.delete(listener);
 }
 
-export function announceStored(area: SyncArea, data: unknown, gen: number): void {
-  for (const listener of storedListeners) listener(area, data, gen);
+export function announceStored(area: SyncArea, data: unknown, sid: SessionId): void {
+  for (const listener of storedListeners) listener(area, data, sid);
 }
-
-let syncWrites: Promise<void> = Promise.resolve();
 
 /**
- * Areas refresh side by side but share one item: each update is a read-modify-write, so they are
- * queued, or one area's write would put back another's stale `loading` flag. A write of a session
- * that has ended is skipped, and one failed write (a full storage) does not stop the queue.
+ * Areas refresh side by side but share one item: each update reads and writes it in one turn of
+ * the store, so no area puts back another's stale `loading` flag, and none lands in another session.
  */
-export function setSync(gen: number, area: SyncArea, patch: Partial<{ loading: boolean; error: AppError | null }>): Promise<void> {
-  const write = syncWrites.then(async () => {
-    if (!isCurrent(gen)) return;
-    const all = await syncItem.getValue();
-    await syncItem.setValue({ ...all, [area]: { ...all[area], ...patch, attemptedAt: Date.now() } });
+export function setSync(sid: SessionId, area: SyncArea, patch: Partial<{ loading: boolean; error: AppError | null }>): Promise<void> {
+  return update(sid, [syncItem], (get) => {
+    const all = get(syncItem);
+    return [put(syncItem, { ...all, [area]: { ...all[area], ...patch, attemptedAt: Date.now() } })];
   });
-  syncWrites = write.catch(() => undefined);
-  return write;
 }
 
-/** At worker start: no refresh is running, whatever a stopped worker left in storage. */
-export function clearLoadingFlags(): Promise<void> {
-  const write = syncWrites.then(async () => {
-    const all = await syncItem.getValue();
-    if (!Object.values(all).some((state) => state.loading)) return;
-    const idle = (state: SyncState) => ({ ...state, loading: false });
-    await syncItem.setValue({ rewards: idle(all.rewards), history: idle(all.history), profile: idle(all.profile) });
+/**
+ * At worker start: no refresh of an earlier worker is running, whatever it left in storage. Only
+ * flags from before `since`: a refresh this worker already started keeps its own.
+ */
+export async function clearLoadingFlags(since: number): Promise<void> {
+  const credentials = await activeCredentials();
+  if (!credentials) return;
+  await update(credentials.session, [syncItem], (get) => {
+    const all = get(syncItem);
+    const stale = (area: SyncArea) => all[area].loading && all[area].attemptedAt < since;
+    if (!stale('rewards') && !stale('history') && !stale('profile')) return [];
+    const idle = (area: SyncArea) => (stale(area) ? { ...all[area], loading: false } : all[area]);
+    return [put(syncItem, { rewards: idle('rewards'), history: idle('history'), profile: idle('profile') })];
   });
-  syncWrites = write.catch(() => undefined);
-  return write;
 }
 
-/** Runs after every queued sync-state write, so a reset cannot be overtaken by an older write. */
-export function resetSync(): Promise<void> {
-  const write = syncWrites.then(() => syncItem.removeValue());
-  syncWrites = write.catch(() => undefined);
-  return write;
-}
+/** Loads an area's data; `cached` is the copy a 304 confirms (present whenever one can come). */
+type Load<T> = (read: Reader, cached: T | undefined) => Promise<T>;
 
 /**
  * One refresh of an area at a time. A caller joins a running fetch only when it belongs to the same
  * session and started after the area's last write; otherwise it waits for it and fetches again,
  * so a read asked for after a write never reuses a request that left before it. A result is stored
- * only while its session is current and no write overtook it.
+ * only for its own session (the store refuses it otherwise) and only when no write overtook it.
  */
-/** Loads an area's data; `cached` is the copy a 304 confirms (present whenever one can come). */
-type Load<T> = (read: Reader, cached: T | undefined) => Promise<T>;
-
-interface CacheItem<T> {
-  getValue(): Promise<Cached<T> | null>;
-  setValue(v: Cached<T>): Promise<void>;
-}
-
-async function refresh<T>(area: SyncArea, item: CacheItem<T>, force: boolean, load: Load<T>): Promise<T> {
+async function refresh<T>(area: SyncArea, item: AreaCache<T>, force: boolean, load: Load<T>): Promise<T> {
   if (!force) {
     const cached = await item.getValue();
     if (cached && Date.now() - cached.fetchedAt < FRESH_MS) return cached.data;
   }
   for (;;) {
-    const { api, gen } = await currentApi();
+    const credentials = await activeCredentials();
+    if (!credentials) fail(appError('not_connected', t('errNotConnected')));
+    const sid = credentials.session;
     const epoch = epochOf(area);
     const running = inFlight.get(area);
-    if (running && running.gen === gen && running.epoch === epoch) return running.promise as Promise<T>;
+    if (running && running.sid === sid && running.epoch === epoch) return running.promise as Promise<T>;
     // The same session's read from before a write: wait for it rather than run two side by side.
     // Another session's read is dropped when it lands, so it is not waited for.
-    if (running && running.gen === gen) {
+    if (running && running.sid === sid) {
       await running.promise.catch(() => undefined);
       continue;
     }
-    const promise = fetchArea(area, item, api, gen, epoch, load);
-    const entry: Running = { promise, gen, epoch };
+    const promise = fetchArea(area, item, credentials, epoch, load);
+    const entry: Running = { promise, sid, epoch };
     inFlight.set(area, entry);
     try {
       return await promise;
@@ -126,38 +116,54 @@ async function refresh<T>(area: SyncArea, item: CacheItem<T>, force: boolean, lo
   }
 }
 
-async function fetchArea<T>(area: SyncArea, item: CacheItem<T>, api: PanelApi, gen: number, epoch: number, load: Load<T>): Promise<T> {
-  await setSync(gen, area, { loading: true });
+/**
+ * Marks the area loading, reads it, stores it with its validators in one write, and always ends
+ * with `loading` off: with the error when anything failed on the way — preparing the credentials
+ * (a renewal the panel refused or asked to wait for), the read, or storing it (a full storage) —
+ * unless the session ended meanwhile, when nothing more is written.
+ */
+async function fetchArea<T>(area: SyncArea, item: AreaCache<T>, credentials: Credentials, epoch: number, load: Load<T>): Promise<T> {
+  const sid = credentials.session;
+  await setSync(sid, area, { loading: true });
   let data: T;
-  const seen = {};
   try {
+    const { api } = await sessionApi(credentials);
+    const seen = {};
     const { cached, known } = await revalidation(area, item, epoch);
     data = await load(reader(api, known, seen), cached);
+    // A write landed while this read was out: its data may predate it, and the write's own
+    // follow-up read is the one to keep.
+    if (epochOf(area) === epoch) {
+      const fetchedAt = Date.now();
+      await item.store(sid, { data, fetchedAt }, put(validatorItems[area], { fetchedAt, epoch, reads: seen }));
+      announceStored(area, data, sid);
+    }
   } catch (err) {
-    if (!isCurrent(gen)) throw staleSession();
-    await setSync(gen, area, { loading: false, error: toAppError(err) });
+    if (!(err instanceof StaleSession)) await endSync(sid, area, toAppError(err));
     throw err;
   }
-  if (!isCurrent(gen)) throw staleSession();
-  // A write landed while this read was out: its data may predate it, and the write's own
-  // follow-up read is the one to keep.
-  if (epochOf(area) === epoch) {
-    const fetchedAt = Date.now();
-    await item.setValue({ data, fetchedAt });
-    announceStored(area, data, gen);
-    // After the data: a worker stopped in between leaves validators that match no copy, never
-    // validators that vouch for data they did not come with.
-    if (isCurrent(gen)) await validatorItems[area].setValue({ fetchedAt, epoch, reads: seen });
-  }
-  await setSync(gen, area, { loading: false, error: null });
+  await endSync(sid, area, null);
   return data;
+}
+
+/**
+ * Turns the area's `loading` off, with its error. When storage is too full for even that (another
+ * write took the last bytes), every area's state is emptied instead, which takes no room: the
+ * error then reaches the page only as the reply, but no flag is ever left on.
+ */
+async function endSync(sid: SessionId, area: SyncArea, error: AppError | null): Promise<void> {
+  try {
+    await setSync(sid, area, { loading: false, error });
+  } catch (err) {
+    if (!(err instanceof StaleSession)) await write(sid, put(syncItem, null)).catch(() => undefined);
+  }
 }
 
 /**
  * The cached copy and the validators it came with, when both are there and belong together: the
  * same fetch, and no write of this worker since (after one, the panel's answer is read whole).
  */
-async function revalidation<T>(area: SyncArea, item: CacheItem<T>, epoch: number): Promise<{ cached?: T; known?: AreaValidators['reads'] }> {
+async function revalidation<T>(area: SyncArea, item: AreaCache<T>, epoch: number): Promise<{ cached?: T; known?: AreaValidators['reads'] }> {
   const validators = await validatorItems[area].getValue();
   if (!validators || validators.epoch !== epoch) return {};
   const copy = await item.getValue();

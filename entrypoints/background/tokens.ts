@@ -1,26 +1,32 @@
 import * as oauth from 'oauth4webapi';
 import { createPanelApi, ENDPOINTS, type PanelApi } from '../../utils/api/client';
-import { BodyTooLargeError, sizeText } from '../../utils/api/body-limit';
-import { redact } from '../../utils/api/http';
+import { BodyTooLargeError, limitedFetch, MAX_OAUTH_BODY_BYTES, sizeText } from '../../utils/api/body-limit';
+import { parseRetryAfter, redact } from '../../utils/api/http';
 import { AppErrorException, appError, type AppError } from '../../utils/errors';
 import { t, uiLocale } from '../../utils/i18n';
 import { credentialsItem, type Credentials } from './credentials';
 import { httpTuning } from './http-tuning';
 import { authorizationServer, oauthClient, tokenOrigin, tokenRequestOptions } from './oauth-endpoints';
+import { markRejected } from './rejected';
 import { fail } from './result';
+import { activeCredentials, depart, put, staleSession, update, type SessionId } from './store';
 
 /**
  * Signed-in credentials renew themselves (issue 12): an access token past its `expires_in`, or one
  * the API answers with 401, is renewed with the refresh token once, and the call repeated once —
  * except a redeem, which is never sent twice. Pasted tokens have no refresh token and are used as is.
+ * A renewal belongs to the session it started under (issue 17): its request leaves only while that
+ * session is active, and its answer is stored only for it.
  */
 
 /** Renew this long before the stated expiry, so a token does not run out on its way to the server. */
 const EXPIRY_MARGIN_MS = 30_000;
+/** How long to leave the token endpoint alone after a 429 that named no time. */
+const DEFAULT_WAIT_SECONDS = 30;
 
-/** The stored credentials, renewed first when their access token has expired. */
-export async function usableCredentials(): Promise<Credentials> {
-  const credentials = await credentialsItem.getValue();
+/** `credentials` (the stored ones by default), renewed first when their access token has expired. */
+export async function usableCredentials(stored?: Credentials | null): Promise<Credentials> {
+  const credentials = stored === undefined ? await activeCredentials() : stored;
   if (!credentials) fail(appError('not_connected', t('errNotConnected')));
   if (credentials.refreshToken && credentials.expiresAt !== undefined && Date.now() >= credentials.expiresAt - EXPIRY_MARGIN_MS) {
     return renew(credentials);
@@ -29,7 +35,7 @@ export async function usableCredentials(): Promise<Credentials> {
 }
 
 /** Credentials to store from a token answer; a server that does not rotate keeps the old refresh token. */
-export function credentialsFrom(answer: oauth.TokenEndpointResponse, baseUrl: string, previousRefreshToken?: string): Credentials {
+export function credentialsFrom(answer: oauth.TokenEndpointResponse, baseUrl: string, previousRefreshToken?: string): Omit<Credentials, 'session'> {
   const refreshToken = answer.refresh_token ?? previousRefreshToken;
   return {
     baseUrl,
@@ -40,6 +46,8 @@ export function credentialsFrom(answer: oauth.TokenEndpointResponse, baseUrl: st
 }
 
 let renewing: { refreshToken: string; done: Promise<Credentials> } | null = null;
+/** A 429 from the token endpoint: no renewal is asked for before this time (epoch ms). */
+let waitUntil = 0;
 
 /**
  * Renews `stale` once however many callers ask at the same time: they all wait for the one request
@@ -57,50 +65,79 @@ export function renew(stale: Credentials): Promise<Credentials> {
 }
 
 async function renewWith(stale: Credentials, refreshToken: string): Promise<Credentials> {
-  const current = await credentialsItem.getValue();
-  if (!current || current.baseUrl !== stale.baseUrl) fail(appError('not_connected', t('errNotConnected')));
+  const sid = stale.session;
+  const current = await activeCredentials();
+  if (!current || current.session !== sid) throw staleSession();
   if (current.refreshToken !== refreshToken) return current;
+  const wait = Math.ceil((waitUntil - Date.now()) / 1000);
+  if (wait > 0) fail(rateLimited(wait));
   let answer: oauth.TokenEndpointResponse;
   try {
     const as = authorizationServer();
-    const response = await oauth.refreshTokenGrantRequest(as, oauthClient(), oauth.None(), refreshToken, tokenRequestOptions());
+    // Read with the token endpoint's size limit, and sent only while the session is the active one.
+    const options = { ...tokenRequestOptions(), [oauth.customFetch]: departing(sid, limitedFetch(MAX_OAUTH_BODY_BYTES)) };
+    const response = await oauth.refreshTokenGrantRequest(as, oauthClient(), oauth.None(), refreshToken, options);
     answer = await oauth.processRefreshTokenResponse(as, oauthClient(), response);
   } catch (error) {
+    // Not sent: the session ended before the request could leave.
+    if (error instanceof AppErrorException) throw error;
     const failure = tokenEndpointError(error, 'renew', [refreshToken, current.token]);
-    if (failure.kind === 'unauthorized') await forgetRefreshToken(refreshToken);
+    if (failure.kind === 'rate_limited') waitUntil = Date.now() + (failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+    // The panel refused the refresh token: sign in again, said at once everywhere; the refused
+    // token is forgotten in the same write, so it is never sent again.
+    if (failure.kind === 'unauthorized') {
+      const { refreshToken: _refused, expiresAt: _expiry, ...rest } = current;
+      await markRejected(sid, put(credentialsItem, rest));
+    }
     fail(failure);
   }
-  const renewed = credentialsFrom(answer, current.baseUrl, refreshToken);
-  // The answer belongs to the session it was asked for: after a disconnect or another sign-in, it is dropped.
-  const now = await credentialsItem.getValue();
-  if (now?.refreshToken !== refreshToken) fail(appError('not_connected', t('errNotConnected')));
-  await credentialsItem.setValue(renewed);
+  const renewed: Credentials = { ...credentialsFrom(answer, current.baseUrl, refreshToken), session: sid };
+  // Stored only for the session it was asked for, and only over the credentials it renewed.
+  let stored = false;
+  await update(sid, [credentialsItem], (get) => {
+    stored = get(credentialsItem)?.refreshToken === refreshToken;
+    return stored ? [put(credentialsItem, renewed)] : [];
+  });
+  if (!stored) throw staleSession();
   return renewed;
 }
 
-/** A refused refresh token is useless; keeping it would only send it again. */
-async function forgetRefreshToken(refreshToken: string): Promise<void> {
-  const current = await credentialsItem.getValue();
-  if (current?.refreshToken !== refreshToken) return;
-  const { refreshToken: _refused, expiresAt: _expiry, ...rest } = current;
-  await credentialsItem.setValue(rest);
+/** `send`, whose requests leave only while session `sid` is the active one (store.ts). */
+export function departing<A extends unknown[]>(sid: SessionId, send: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+  return (...args) => depart(sid, () => send(...args));
+}
+
+function rateLimited(seconds: number): AppError {
+  return appError('rate_limited', t('errRenewRateLimited', seconds), { status: 429, retryAfterSeconds: seconds, endpoint: 'token' });
+}
+
+function responseOf(error: unknown): Response | undefined {
+  if (error instanceof oauth.ResponseBodyError) return error.response;
+  return error instanceof oauth.OperationProcessingError && error.cause instanceof Response ? error.cause : undefined;
 }
 
 /**
- * One AppError for a failed token request. A 4xx answer (invalid_grant, invalid_client…) is a
- * refusal: at renewal that means signing in again (`unauthorized`); a 5xx, a time-out or no answer
- * leaves everything as it was. The server's words are not shown, only an OAuth error code, and
- * every secret is redacted anyway.
+ * One AppError for a failed token request. At sign-in a 4xx is a refusal. At renewal only the
+ * server's own OAuth error (`invalid_grant`: the password changed, the refresh token expired or
+ * was revoked) means signing in again (`unauthorized`); a 429 means wait (`Retry-After`), and a
+ * 5xx, a time-out, no answer or another 4xx without an OAuth error leave the session as it was,
+ * to be tried again later (design §5). The server's words are not shown, only an OAuth error
+ * code, and every secret is redacted anyway.
  */
 export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', secrets: readonly string[]): AppError {
   const origin = tokenOrigin();
-  const status = error instanceof oauth.ResponseBodyError ? error.status : error instanceof oauth.OperationProcessingError && error.cause instanceof Response ? error.cause.status : undefined;
+  const response = responseOf(error);
+  const status = response?.status;
   const endpoint = 'token';
   if (error instanceof BodyTooLargeError) return appError('unexpected', t('errSignInTooLarge', origin, sizeText(error.limit, uiLocale())), { endpoint });
+  if (status === 429 && stage === 'renew') return rateLimited(parseRetryAfter(response!.headers.get('retry-after')) ?? DEFAULT_WAIT_SECONDS);
   if (status !== undefined && status >= 400 && status < 500) {
-    if (stage === 'renew') return appError('unauthorized', t('errSignInAgain'), { status: 401, endpoint });
     const code = error instanceof oauth.ResponseBodyError && /^[a-z_]{1,40}$/.test(error.error) ? error.error : `HTTP ${status}`;
-    return appError('rejected', redact(t('errSignInRefused', code), ...secrets), { status, endpoint });
+    if (stage === 'sign-in') return appError('rejected', redact(t('errSignInRefused', code), ...secrets), { status, endpoint });
+    if (error instanceof oauth.ResponseBodyError && code !== 'temporarily_unavailable') {
+      return appError('unauthorized', t('errSignInAgain'), { status: 401, endpoint });
+    }
+    return appError('rejected', t('errRenewFailed', status), { status, endpoint });
   }
   if (status !== undefined && status >= 500) return appError('server', t('errSignInServer', status), { status, endpoint });
   if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
@@ -117,18 +154,22 @@ function isRejectedToken(error: unknown): boolean {
 /**
  * The panel API for `credentials`, renewing them once on a 401 when they carry a refresh token.
  * Reads and writes are then repeated once; a redeem is not: the panelist is asked to confirm again.
+ * Every request leaves only while the credentials' session is the active one, and no error text
+ * carries either token.
  */
 export function renewingApi(credentials: Credentials): PanelApi {
   let current = credentials;
+  const apiFor = (used: Credentials) =>
+    createPanelApi({ ...used, ...httpTuning, fetch: departing(used.session, fetch), secrets: used.refreshToken ? [used.refreshToken] : [] });
   async function call<T>(redeem: boolean, run: (api: PanelApi) => Promise<T>): Promise<T> {
     const used = current;
     try {
-      return await run(createPanelApi({ ...used, ...httpTuning }));
+      return await run(apiFor(used));
     } catch (error) {
       if (!used.refreshToken || !isRejectedToken(error)) throw error;
       current = await renew(used);
       if (redeem) fail(appError('rejected', t('errRedeemSignInRenewed'), { status: 401, endpoint: ENDPOINTS.redemption }));
-      return run(createPanelApi({ ...current, ...httpTuning }));
+      return run(apiFor(current));
     }
   }
   return {
@@ -138,7 +179,7 @@ export function renewingApi(credentials: Credentials): PanelApi {
     deleteValue: (name) => call(false, (api) => api.deleteValue(name)),
     listRedemptions: () => call(false, (api) => api.listRedemptions()),
     listRewards: () => call(false, (api) => api.listRewards()),
-    redeem: (rewardId) => call(true, (api) => api.redeem(rewardId)),
+    redeem: (rewardId, idempotencyKey) => call(true, (api) => api.redeem(rewardId, idempotencyKey)),
     revalidate: (name, validator) => call(false, (api) => api.revalidate(name, validator)),
   };
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { afterEach } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_EXTENSION_DIR, E2E_SANDBOX_PORT } from './config';
 
@@ -109,4 +110,24 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   };
 
   return { context, extensionId, sandbox, userDataDir, worker, stopWorker, openPage, connect, close };
+}
+
+/**
+ * For a test file whose tests each use their own browser: `start()` launches the extension and
+ * connects it; it, and whatever the test adds to `cleanups`, is closed after each test, last first.
+ */
+export function connectedPerTest(): { start(): Promise<ExtensionSession>; cleanups: Array<() => Promise<unknown>> } {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    cleanups,
+    async start() {
+      const ext = await launchExtension();
+      cleanups.push(() => ext.close());
+      await ext.connect();
+      return ext;
+    },
+  };
 }

@@ -3,29 +3,19 @@
  * settles it, and an account switch during a slow refresh leaves nothing of the old account behind.
  */
 import type { Page } from 'playwright-core';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { LedgerEntry, SessionInfo } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from '../unit/accounts';
 import { injectFault, requestCount, serverState, stored } from './control';
-import { launchExtension, type ExtensionSession } from './harness';
+import { connectedPerTest, type ExtensionSession } from './harness';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 /** What the popup must never say of an outcome it does not know. */
 const OVERSTATEMENT = /nothing was (charged|spent)|did not go through|not redeemed/i;
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(): Promise<ExtensionSession> {
-  const ext = await launchExtension();
-  cleanups.push(() => ext.close());
-  await ext.connect();
-  return ext;
-}
+const { start, cleanups } = connectedPerTest();
 
 async function confirmRedeem(popup: Page, name: string): Promise<void> {
   await popup.getByRole('button', { name: `Redeem ${name}` }).click();

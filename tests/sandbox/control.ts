@@ -1,9 +1,10 @@
 /** Test-only endpoints under /__sandbox: reset, state, faults, recorded requests. No auth. */
 import type { FaultStore } from './faults';
 import { parseFaultRule } from './fault-rule';
+import type { Idempotency } from './idempotency';
 import type { OAuthServer } from './oauth';
 import { OAUTH_CONTROLS } from './oauth-control';
-import { failure, json, success } from './http-util';
+import { failure, isJsonObject, json, success } from './http-util';
 import { patchState } from './state-patch';
 import type { ApiRequest, ApiResult, RecordedRequest, SandboxState } from './types';
 
@@ -14,7 +15,10 @@ export interface ControlContext {
   faults: FaultStore;
   requests: RecordedRequest[];
   oauth: OAuthServer;
+  idempotency: Idempotency;
   reset(): void;
+  /** Closes every keep-alive connection not carrying a request: the next request opens a new one. */
+  closeIdleConnections(): void;
 }
 
 type ControlHandler = (context: ControlContext, req: ApiRequest) => ApiResult;
@@ -52,6 +56,22 @@ const HANDLERS: Record<string, Partial<Record<string, ControlHandler>>> = {
       // Emptied in place: tests may hold `sandbox.requests` by reference.
       requests.length = 0;
       return success();
+    },
+  },
+  '/connections': {
+    DELETE: (context) => {
+      context.closeIdleConnections();
+      return success();
+    },
+  },
+  // Whether the redeem honours `Idempotency-Key` (the default) or ignores it, as a panel may.
+  '/idempotency': {
+    GET: ({ idempotency }) => success({ honour: idempotency.honour }),
+    PATCH: ({ idempotency }, req) => {
+      const honour = isJsonObject(req.body) ? req.body.honour : undefined;
+      if (typeof honour !== 'boolean') return failure(400, 'Body must be {"honour": true|false}');
+      idempotency.honour = honour;
+      return success({ honour });
     },
   },
   ...OAUTH_CONTROLS,

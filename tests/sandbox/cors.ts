@@ -10,7 +10,7 @@ export function preflight(forControl: boolean): ApiResult {
     status: 204,
     headers: {
       'Access-Control-Allow-Methods': forControl ? CONTROL_METHODS : API_METHODS,
-      'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept',
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Idempotency-Key',
       'Access-Control-Max-Age': '600',
     },
   };

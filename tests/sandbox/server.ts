@@ -16,6 +16,7 @@ import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
 import { createValidators } from './conditional';
 import { routeMoved } from './moved';
+import { Idempotency } from './idempotency';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
@@ -66,6 +67,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultStore();
   const oauth = new OAuthServer();
   const validators = createValidators();
+  const idempotency = new Idempotency();
   // Aborted on close so that delayed fault responses do not keep the process alive.
   const closing = new AbortController();
   // Aborted on reset: a delayed answer of before the reset never changes the state after it.
@@ -80,6 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     requests,
     oauth,
+    idempotency,
     reset() {
       resetting.abort();
       resetting = new AbortController();
@@ -87,9 +90,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults.clear();
       oauth.reset();
       validators.clear();
+      idempotency.reset();
       requests.length = 0;
       answers.length = 0;
     },
+    closeIdleConnections: () => server.closeIdleConnections(),
   };
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, received: ApiRequest): Promise<void> {
@@ -100,16 +105,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const request = routed.request;
     const fault = faults.take(request.method, request.path);
     const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
-    const commit = () => void (authorized() && dispatch(state, request, now()));
+    let arrival = idempotency.arrive(request);
+    let committed = false;
+    const commit = () => {
+      if (!authorized() || 'answer' in arrival) return;
+      committed = true;
+      idempotency.processed(arrival.key, dispatch(state, request, now()));
+    };
     const signal = interruptible();
-    if (fault && (await applyFault(fault, req, res, signal, commit)) === 'answered') return;
+    if (fault?.repeat) {
+      // The first copy is committed and its connection lost before any answer; the browser sends
+      // it again on a new connection (Chromium does, on a reused keep-alive one): this is that copy.
+      commit();
+      requests.push({ ...toRecord(request), repeated: true });
+      arrival = idempotency.arrive(request);
+      committed = false;
+    } else if (fault && (await applyFault(fault, req, res, signal, commit)) === 'answered') {
+      if (!committed && !('answer' in arrival)) idempotency.abandoned(arrival.key);
+      return;
+    }
+    if ('answer' in arrival) return writeResult(res, arrival.answer);
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
     const open = dispatchOpen(oauth, request);
     if (open) return writeResult(res, open, extraHeaders);
     if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
     const at = now();
-    const answer = dispatch(state, request, at);
+    const answer = idempotency.processed(arrival.key, dispatch(state, request, at));
     const result = state.validators ? validators.apply(request, answer, at) : answer;
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);

@@ -51,6 +51,8 @@ export interface RecordedRequest {
   body: JsonValue;
   /** Epoch milliseconds when the request arrived. */
   at: number;
+  /** A copy the `repeat` fault made: the browser's re-send, not a request of the extension. */
+  repeated?: true;
 }
 
 /** A test-injected misbehaviour; see faults.ts for how rules match and expire. */
@@ -78,6 +80,12 @@ export interface FaultRule {
    * back, so a read that left before a write answers with what was true before it.
    */
   holdMs?: number;
+  /**
+   * The request arrives twice, as when a browser re-sends it after its connection closed without
+   * an answer: the first copy is committed and lost, the second is handled as usual (recorded with
+   * `repeated`). A panel that honours the `Idempotency-Key` makes one redemption of the two.
+   */
+  repeat?: boolean;
 }
 
 /** What a handler decides; server.ts turns it into an HTTP response. */

@@ -14,6 +14,7 @@ import { MAX_API_BODY_BYTES, MAX_OAUTH_BODY_BYTES } from '../../utils/api/body-l
 import { createPanelApi } from '../../utils/api/client';
 import { AppErrorException, type AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
+import { sessionItem } from '../../utils/storage-items';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_, res) => res.end();
@@ -124,8 +125,9 @@ describe('the token endpoint is read with a limit too', () => {
     try {
       settings.oauth = { ...saved, tokenEndpoint: `${base}/oauth/token`, clientId: 'panel-rewards-extension', issuer: base };
       handler = stream(200, MAX_OAUTH_BODY_BYTES * 5);
-      const stale = { baseUrl: base, token: 'old-access', refreshToken: 'refresh-1', expiresAt: 0 };
+      const stale = { baseUrl: base, token: 'old-access', refreshToken: 'refresh-1', expiresAt: 0, session: 'S1' };
       await credentialsItem.setValue(stale);
+      await sessionItem.setValue({ connected: true, baseUrl: base, origin: base, tokenHint: 'cess', rejected: false, id: 'S1' });
       const error = await failureOf(renew(stale));
       expect(error).toMatchObject({ kind: 'unexpected', endpoint: 'token' });
       expect(error.message).toBe(

@@ -71,12 +71,16 @@ describe('conditional refreshes', () => {
     expect((await profileItem.getValue())!.data).toEqual(profile);
   });
 
-  it('after a redeem the history is read whole, never confirmed by a validator from before it', async () => {
+  it('the baseline before a redeem may be a 304; after it the history is read whole, never confirmed by a validator from before it', async () => {
     await refreshHistory(true);
+    const etag = (await validatorItems.history.getValue())!.reads.redemptions!.etag;
     sent('/v1/panel/redemptions');
     await redeem(101);
-    const afterWrite = sent('/v1/panel/redemptions');
-    expect(afterWrite[0]).toBeNull();
+    const order = env.sandbox.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/panel/redemption'));
+    const redeemAt = order.findIndex((r) => r.path === '/v1/panel/redemption');
+    const validator = (r: (typeof order)[number]) => r.headers['if-none-match'] ?? null;
+    expect(order.slice(0, redeemAt).map(validator)).toEqual([etag]);
+    expect(order.slice(redeemAt + 1).map(validator)).toEqual([null]);
   });
 
   it('validators that do not belong to the cached copy are not sent', async () => {

@@ -1,19 +1,35 @@
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
-/** Puts the background in the connected state for `sandbox` without going through connect(). */
-export async function connectTo(sandbox: Sandbox): Promise<void> {
-  await credentialsItem.setValue({ baseUrl: sandbox.url, token: sandbox.token });
-  await sessionItem.setValue({
-    connected: true,
-    baseUrl: sandbox.url,
-    origin: sandbox.url,
-    tokenHint: sandbox.token.slice(-4),
-    rejected: false,
+/**
+ * Puts the background in the connected state for `sandbox` without going through connect(): the
+ * credentials and the session item naming the same new session, as one write. Returns its id.
+ */
+export async function connectTo(sandbox: Sandbox, extra: Partial<Credentials> = {}): Promise<string> {
+  const id = crypto.randomUUID();
+  await fakeBrowser.storage.local.set({
+    [credentialsItem.key]: { session: id, baseUrl: sandbox.url, token: sandbox.token, ...extra },
+    [sessionItem.key]: {
+      connected: true,
+      baseUrl: sandbox.url,
+      origin: sandbox.url,
+      tokenHint: (extra.token ?? sandbox.token).slice(-4),
+      rejected: false,
+      ...(extra.refreshToken ? { signedIn: true } : {}),
+      id,
+    },
   });
+  return id;
+}
+
+/** The active session's id, as the background stores it. */
+export async function activeSessionId(): Promise<string> {
+  const id = (await sessionItem.getValue()).id;
+  if (!id) throw new Error('not connected');
+  return id;
 }
 
 export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };
@@ -49,21 +65,22 @@ export function connectedSandbox(): { sandbox: Sandbox } {
   return env;
 }
 
-export interface ShownNotification {
+export interface Shown {
   id: string;
   title: string;
   message: string;
 }
 
 /**
- * Records the notifications the background creates, in `into`, with the permission as `granted`
- * says. The events the fake browser leaves unimplemented are stubbed: clicks are checked in
- * Chromium (tests/e2e/notifications.test.ts).
+ * The notifications API in the fake browser: returns the list of notifications created, in order;
+ * `granted` answers whether the permission is held. Events the fake browser leaves unimplemented are
+ * stubbed (clicks are checked in Chromium, tests/e2e/notifications.test.ts).
  */
-export function recordNotifications(into: ShownNotification[], granted: () => boolean = () => true): void {
+export function fakeNotifications(granted: () => boolean = () => true): Shown[] {
+  const shown: Shown[] = [];
   vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted());
   vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
-    into.push({ id, title: options.title, message: options.message });
+    shown.push({ id, title: options.title, message: options.message });
     return id;
   }) as never);
   for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
@@ -71,4 +88,5 @@ export function recordNotifications(into: ShownNotification[], granted: () => bo
     vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
     vi.spyOn(event, 'hasListener').mockImplementation(() => false);
   }
+  return shown;
 }

@@ -1,9 +1,13 @@
 // @vitest-environment node
 /**
- * Issue 10, point 6: a model-based test of the background. Random interleavings of redeems (the
- * panel committing late, committing then failing, dropping, refusing), refreshes, alarms, worker
- * restarts, account switches and profile writes, against the real background modules and two
- * sandbox accounts over real HTTP. After every step and at the end, the invariants in
+ * Issue 10, point 6, and issue 17, point 4: a model-based test of the background. Random
+ * interleavings of redeems (the panel committing late, committing then failing, dropping, refusing,
+ * the browser re-sending one), refreshes, alarms, worker restarts and stops between any two storage
+ * or network calls, account switches (pasted keys and OAuth sign-in, whose tokens expire and rotate
+ * and whose token endpoint may answer 429, 500, invalid_grant or nothing), storage that is nearly
+ * full, and profile writes, against the real background modules and two sandbox accounts over real
+ * HTTP. Storage and the network answer after random small delays, in any order; each panel runs its
+ * own clock, up to 10 minutes off. After every step and at the end, the invariants in
  * model/invariants.ts are checked against the sandboxes' own records.
  *
  * MODEL_RUNS sets the number of runs (npm run soak: 10,000). A failure prints its seed, path and
@@ -11,7 +15,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { COMMANDS } from './model/commands';
+import { COMMANDS, RUN_SETTINGS } from './model/commands';
 import { checkFinal, initialModel } from './model/invariants';
 import { World } from './model/world';
 
@@ -37,9 +41,9 @@ it(`keeps every money and account invariant over ${RUNS} random runs`, async () 
   const started = performance.now();
   let runs = 0;
   await fc.assert(
-    fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 30, size: 'medium', ...(process.env.MODEL_REPLAY ? { replayPath: process.env.MODEL_REPLAY } : {}) }), async (commands) => {
+    fc.asyncProperty(RUN_SETTINGS, fc.commands(COMMANDS, { maxCommands: 30, size: 'medium', ...(process.env.MODEL_REPLAY ? { replayPath: process.env.MODEL_REPLAY } : {}) }), async (settings, commands) => {
       runs += 1;
-      await world.begin();
+      await world.begin(settings);
       const model = initialModel();
       await fc.asyncModelRun(() => ({ model, real: world }), commands);
       await checkFinal(model, world);
@@ -50,6 +54,8 @@ it(`keeps every money and account invariant over ${RUNS} random runs`, async () 
       ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
       // The message names the seed and the shrunk command list; print it whole.
       verbose: 1,
+      // A run that hangs is a failure with its command list, not a stalled suite.
+      timeout: 60_000,
     },
   );
   const seconds = (performance.now() - started) / 1000;

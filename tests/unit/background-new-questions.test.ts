@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/api';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { currentGeneration } from '../../entrypoints/background/generation';
+import { StaleSession } from '../../entrypoints/background/store';
 import { onProfile, questionsIdle, watchNewQuestions } from '../../entrypoints/background/new-questions';
 import { clickTarget, notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
 import { connect, disconnect } from '../../entrypoints/background/session';
@@ -18,13 +18,13 @@ import { popupViewItem, preferencesItem, questionsItem, sessionItem, type Prefer
 import type { VariableDefinition } from '../../utils/types';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
-import { deliver, recordNotifications, type ShownNotification } from './background-helpers';
+import { deliver, fakeNotifications, type Shown } from './background-helpers';
 import { installI18n } from './i18n-setup';
 
 let a: Sandbox;
 let b: Sandbox;
 let stop: Array<() => void> = [];
-let created: ShownNotification[];
+let created: Shown[];
 
 const TOLD: Partial<Preferences> = { notify: true, notifyOn: ['question'] };
 const PETS: VariableDefinition = {
@@ -80,8 +80,7 @@ beforeEach(async () => {
   installI18n('en');
   a.reset();
   b.reset();
-  created = [];
-  recordNotifications(created);
+  created = fakeNotifications();
   startWorker();
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, ...TOLD });
   await connectTo(a);
@@ -151,13 +150,13 @@ describe('new profile questions', () => {
     addQuestion(a);
     // A's read is slow; B connects meanwhile.
     await fetch(`${a.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path: '/v1/panel/variables/meta', delayMs: 300 }) });
-    const genA = currentGeneration();
+    const sidA = (await sessionItem.getValue()).id!;
     const late = refreshProfile(true).catch(() => undefined);
     addQuestion(b);
     await connectTo(b);
     await late;
-    // Even handed straight to the record keeper, A's read changes nothing now.
-    await onProfile(genA, { definitions: [...a.state.variables, { ...PETS, name: 'LATE' }], values: {} });
+    // Even handed straight to the record keeper, A's read is refused now.
+    await expect(onProfile(sidA, { definitions: [...a.state.variables, { ...PETS, name: 'LATE' }], values: {} })).rejects.toBeInstanceOf(StaleSession);
     await idle();
     expect(created).toEqual([]);
     const record = await questionsItem.getValue();

@@ -25,11 +25,11 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
-import { recordNotifications, type ShownNotification } from './background-helpers';
+import { fakeNotifications, type Shown } from './background-helpers';
 
 let sandbox: Sandbox;
 let stop: Array<() => void> = [];
-let created: ShownNotification[];
+let created: Shown[];
 let granted: boolean;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,9 +67,8 @@ beforeEach(async () => {
   fakeBrowser.reset();
   installI18n('en');
   sandbox.reset();
-  created = [];
   granted = true;
-  recordNotifications(created, () => granted);
+  created = fakeNotifications(() => granted);
   startWorker();
   await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
   await connect(sandbox.url, sandbox.token);

@@ -3,12 +3,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterAll, beforeAll } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/api';
-import { currentGeneration } from '../../entrypoints/background/generation';
-import { dismissRedemption, reconcilePendingRedemption, redeem } from '../../entrypoints/background/redeem';
+import { recoverAfterStop } from '../../entrypoints/background/recover';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
 import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
 import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
 import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
-import { apiRequests, connectedSandbox } from './background-helpers';
+import { activeSessionId, apiRequests, connectedSandbox } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500
@@ -66,10 +66,14 @@ describe('redeeming', () => {
     expect(env.sandbox.state.balance).toBe(2000);
   });
 
-  it('refuses to start while the ledger holds a pending redemption', async () => {
-    await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'pending' });
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'busy' } });
+  it('a pending entry no redeem has in flight (a stopped worker’s) blocks nothing: it is an unknown outcome, checked', async () => {
+    const known = env.sandbox.state.redemptions.map((r) => r.id);
+    await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), knownRedemptionIds: known, state: 'pending' });
+    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
+    expect((await redeem(COFFEE, true)).state).toBe('done');
+    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: 'r', state: 'unknown' })]);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
   });
 
   it('never retries a redeem that met a server error, never says nothing was charged, and checks the history on alarms', async () => {
@@ -200,14 +204,14 @@ describe('after the worker restarts with a pending entry', () => {
   it('marks it done when the history shows a new redemption of that reward, without resending', async () => {
     await ledgerItem.setValue(pending(Date.now() - 1000));
     await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
-    await reconcilePendingRedemption();
+    await recoverAfterStop();
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
 
   it('marks the outcome unknown when the history does not show it', async () => {
     await ledgerItem.setValue(pending(Date.now()));
-    await reconcilePendingRedemption();
+    await recoverAfterStop();
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('unknown');
     expect(entry?.error?.message).toMatch(/history is being checked/);
@@ -215,11 +219,18 @@ describe('after the worker restarts with a pending entry', () => {
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
   });
 
-  it('dismissing forgets a finished outcome but never a pending one, and keeps checking an unknown one', async () => {
-    await ledgerItem.setValue(pending(Date.now()));
+  it('dismissing forgets a finished outcome but never one in flight, and keeps checking an unknown one', async () => {
+    await fault({ path: REDEEM, delayMs: 100 });
+    const inFlight = redeem(COFFEE);
+    while ((await ledgerItem.getValue())?.state !== 'pending') await sleep(5);
     await dismissRedemption();
-    expect(await ledgerItem.getValue()).not.toBeNull();
-    await reconcilePendingRedemption();
+    expect((await ledgerItem.getValue())?.state).toBe('pending');
+    expect((await inFlight).state).toBe('done');
+    await dismissRedemption();
+    expect(await ledgerItem.getValue()).toBeNull();
+
+    await ledgerItem.setValue(pending(Date.now()));
+    await recoverAfterStop();
     await dismissRedemption();
     expect(await ledgerItem.getValue()).toBeNull();
     expect((await unsettledItem.getValue()).map((e) => e.requestId)).toEqual(['restart']);
@@ -251,11 +262,11 @@ describe('an unknown outcome', () => {
       checks: { done: 0, nextAt: startedAt + CHECK_AFTER_MS[0], lastAt: null },
     };
     await ledgerItem.setValue(lost);
-    await checkOutcomes(null, env.sandbox.state.redemptions);
+    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
     expect((await ledgerItem.getValue())?.state).toBe('unknown');
 
     await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
-    await checkOutcomes(null, env.sandbox.state.redemptions);
+    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
     expect(entry?.redemption?.reward.id).toBe(COFFEE);
@@ -274,14 +285,14 @@ describe('sync state', () => {
   it('keeps every area’s update when areas finish at the same moment', async () => {
     const loading = { loading: true, error: null, attemptedAt: 1 };
     await syncItem.setValue({ rewards: loading, history: loading, profile: loading });
-    const gen = currentGeneration();
+    const gen = await activeSessionId();
     await Promise.all([setSync(gen, 'rewards', { loading: false }), setSync(gen, 'history', { loading: false }), setSync(gen, 'profile', { loading: false })]);
     const sync = await syncItem.getValue();
     expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
   });
 
   it('goes on after one write failed (a full storage once does not stop every later refresh)', async () => {
-    const gen = currentGeneration();
+    const gen = await activeSessionId();
     const set = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
     let failOnce = true;
     fakeBrowser.storage.local.set = async (items: Record<string, unknown>) => {

@@ -10,9 +10,12 @@ import { saveValues } from '../../entrypoints/background/profile';
 import { redeem } from '../../entrypoints/background/redeem';
 import { connect, disconnect } from '../../entrypoints/background/session';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
+import { credentialsItem } from '../../entrypoints/background/credentials';
 import {
   draftDiscardedItem,
+  goalItem,
   historyItem,
+  popupViewItem,
   profileDraftItem,
   profileItem,
   rewardsItem,
@@ -160,5 +163,61 @@ describe('a read asked for after a write', () => {
     const entry = await redeem(101);
     expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(apiRequests(a, '/v1/panel/redemptions')).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('connecting (session.ts)', () => {
+  it('refuses what cannot be a panel address or a key, naming the field, before any request', async () => {
+    a.requests.length = 0;
+    await expect(connect('not a url', a.token)).rejects.toMatchObject({ error: { kind: 'invalid_input', field: 'baseUrl' } });
+    await expect(connect(a.url, '   ')).rejects.toMatchObject({ error: { kind: 'invalid_input', field: 'token', message: expect.stringMatching(/key/i) } });
+    await expect(connect(a.url, 'two words')).rejects.toMatchObject({ error: { kind: 'invalid_input', field: 'token', message: expect.stringMatching(/space/i) } });
+    expect(a.requests).toHaveLength(0);
+  });
+
+  it('stores the checked key trimmed, with the panel, its origin, the key’s last four characters and a new session id, and the first catalogue', async () => {
+    const before = (await sessionItem.getValue()).id;
+    const session = await connect(`${b.url}/`, `  ${b.token} `);
+    expect(session).toEqual({ connected: true, baseUrl: b.url, origin: b.url, tokenHint: b.token.slice(-4), rejected: false, id: expect.any(String) });
+    expect(session.id).not.toBe(before);
+    expect(await sessionItem.getValue()).toEqual(session);
+    expect(await credentialsItem.getValue()).toEqual({ session: session.id, baseUrl: b.url, token: b.token });
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(9000);
+    expect((await popupViewItem.getValue())?.rewards?.balance.points).toBe(9000);
+    expect((await popupViewItem.getValue())?.latest).toBeNull();
+  });
+
+  it('the same key again keeps the goal and the draft; another account loses them, with a notice counting the edits', async () => {
+    await goalItem.setValue({ account: `${a.url}|${a.token.slice(-4)}`, rewardId: 101, rewardName: 'x', setAt: 1 });
+    await profileDraftItem.setValue({ FIRST_NAME: 'Jo', LAST_NAME: 'Doe' });
+    const other = await startSandbox({ seed: SEED_A, token: 'token-account-c' });
+    try {
+      // A key the panel refuses changes nothing.
+      await expect(connect(a.url, other.token)).rejects.toMatchObject({ error: { kind: 'unauthorized' } });
+      await connect(a.url, a.token);
+      expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Jo', LAST_NAME: 'Doe' });
+      expect(await goalItem.getValue()).not.toBeNull();
+      await connect(other.url, other.token);
+      expect(await goalItem.getValue()).toBeNull();
+      expect(await draftDiscardedItem.getValue()).toMatchObject({ count: 2, at: expect.any(Number) });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reconnecting a rejected session with a new key keeps its goal, under the new key’s account', async () => {
+    await goalItem.setValue({ account: `${a.url}|${a.token.slice(-4)}`, rewardId: 101, rewardName: 'x', setAt: 1 });
+    await sessionItem.setValue({ ...(await sessionItem.getValue()), rejected: true, tokenHint: 'old!' });
+    await connect(a.url, a.token);
+    expect(await goalItem.getValue()).toMatchObject({ rewardId: 101, account: `${a.url}|${a.token.slice(-4)}` });
+    expect(await draftDiscardedItem.getValue()).toBeNull();
+  });
+
+  it('disconnecting leaves no credentials and nothing of the session', async () => {
+    await refreshHistory(true);
+    expect(await disconnect()).toEqual({ connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false });
+    expect(await credentialsItem.getValue()).toBeNull();
+    expect(await historyItem.getValue()).toBeNull();
+    expect(await popupViewItem.getValue()).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 // @vitest-environment node
 /** Signed-in tokens renew themselves (issue 12): expiry, 401, single flight, redeem, refusal. */
+import * as oauth from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
+import { credentialsFrom, tokenEndpointError, usableCredentials } from '../../entrypoints/background/tokens';
 import { ledgerItem, profileDraftItem, rewardsItem, sessionItem } from '../../utils/storage-items';
-import { apiRequests, deliver } from './background-helpers';
+import { apiRequests, connectTo, deliver } from './background-helpers';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';
 
 const env = signInSandbox();
@@ -134,10 +136,66 @@ describe('tokens that renew themselves', () => {
   });
 
   it('pasted tokens are used as they are, never renewed', async () => {
-    await credentialsItem.setValue({ baseUrl: env.sandbox.url, token: 'wrong-token' });
-    await sessionItem.setValue({ connected: true, baseUrl: env.sandbox.url, origin: env.sandbox.url, tokenHint: 'oken', rejected: false });
+    await connectTo(env.sandbox, { token: 'wrong-token' });
     clearRequests();
     expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
     expect(tokenRequests()).toHaveLength(0);
+  });
+});
+
+describe('what a token answer means (tokens.ts)', () => {
+  const body = (status: number, error: string, headers: Record<string, string> = {}) =>
+    new oauth.ResponseBodyError('refused', { cause: { error, error_description: 'no' }, response: new Response('{}', { status, headers }) });
+  const bare = (status: number, headers: Record<string, string> = {}) => new oauth.OperationProcessingError('status', { cause: new Response('', { status, headers }) });
+  const renewing = (error: unknown) => tokenEndpointError(error, 'renew', ['secret-refresh']);
+
+  it('at renewal only the server’s own OAuth refusal means signing in again; 429 waits, the rest keeps the session', () => {
+    expect(renewing(body(400, 'invalid_grant'))).toMatchObject({ kind: 'unauthorized', status: 401, endpoint: 'token', message: expect.stringMatching(/Sign in again/) });
+    expect(renewing(body(401, 'invalid_client'))).toMatchObject({ kind: 'unauthorized', status: 401 });
+    expect(renewing(body(400, 'temporarily_unavailable'))).toMatchObject({ kind: 'rejected', status: 400, message: expect.stringMatching(/could not be renewed just now \(HTTP 400\).*stay signed in/) });
+    expect(renewing(bare(403))).toMatchObject({ kind: 'rejected', status: 403, message: expect.stringMatching(/HTTP 403/) });
+    expect(renewing(bare(429, { 'Retry-After': '7' }))).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 7, message: expect.stringMatching(/7 seconds.*stay signed in/) });
+    expect(renewing(body(429, 'slow_down'))).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 30 });
+    expect(renewing(bare(503))).toMatchObject({ kind: 'server', status: 503, message: expect.stringMatching(/HTTP 503/) });
+    expect(renewing(bare(599))).toMatchObject({ kind: 'server' });
+    expect(renewing(new oauth.OperationProcessingError('odd'))).toMatchObject({ kind: 'unexpected', endpoint: 'token' });
+    expect(renewing(new oauth.UnsupportedOperationError('odd'))).toMatchObject({ kind: 'unexpected' });
+    expect(renewing(new DOMException('late', 'TimeoutError'))).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/renew your sign-in/) });
+    expect(renewing(new TypeError('fetch failed'))).toMatchObject({ kind: 'network', message: expect.stringMatching(/renew your sign-in/) });
+    expect(renewing(bare(399))).toMatchObject({ kind: 'unexpected' });
+  });
+
+  it('at sign-in a 4xx is a refusal naming the OAuth code (or the status), with nothing secret in it', () => {
+    const signingIn = (error: unknown) => tokenEndpointError(error, 'sign-in', ['secret-code']);
+    expect(signingIn(body(400, 'invalid_grant'))).toMatchObject({ kind: 'rejected', status: 400, message: expect.stringMatching(/\(invalid_grant\)/) });
+    expect(signingIn(body(400, 'Not A Code'))).toMatchObject({ message: expect.stringMatching(/\(HTTP 400\)/) });
+    expect(signingIn(body(400, 'secret-code'))).toMatchObject({ message: expect.not.stringMatching(/secret-code/) });
+    expect(signingIn(bare(429))).toMatchObject({ kind: 'rejected', status: 429 });
+    expect(signingIn(new TypeError('fetch failed'))).toMatchObject({ kind: 'network', message: expect.stringMatching(/press “Sign in” again/) });
+  });
+
+  it('credentials from a token answer keep the old refresh token when the server does not rotate, and the expiry when given', () => {
+    const at = Date.now();
+    const answer = { access_token: 'a', token_type: 'bearer' as Lowercase<string> };
+    expect(credentialsFrom({ ...answer, refresh_token: 'r2', expires_in: 60 }, 'https://p', 'r1')).toEqual({ baseUrl: 'https://p', token: 'a', refreshToken: 'r2', expiresAt: expect.any(Number) });
+    expect(credentialsFrom({ ...answer, expires_in: 60 }, 'https://p', 'r1').expiresAt).toBeGreaterThanOrEqual(at + 60_000);
+    expect(credentialsFrom(answer, 'https://p', 'r1')).toEqual({ baseUrl: 'https://p', token: 'a', refreshToken: 'r1' });
+    expect(credentialsFrom(answer, 'https://p')).toEqual({ baseUrl: 'https://p', token: 'a' });
+  });
+
+  it('renews an access token from 30 s before its expiry, not earlier', async () => {
+    await storeSignedIn(env.sandbox);
+    const stored = (await credentialsItem.getValue())!;
+    clearRequests();
+    await credentialsItem.setValue({ ...stored, expiresAt: Date.now() + 31_000 });
+    expect((await usableCredentials()).token).toBe(stored.token);
+    expect(tokenRequests()).toHaveLength(0);
+    await credentialsItem.setValue({ ...stored, expiresAt: Date.now() + 29_000 });
+    expect((await usableCredentials()).token).not.toBe(stored.token);
+    expect(tokenRequests()).toHaveLength(1);
+    await expect(usableCredentials(null)).rejects.toMatchObject({ error: { kind: 'not_connected' } });
+    // Without a refresh token an expired access token is used as it is: the panel says if it is refused.
+    const { refreshToken: _r, ...pasted } = stored;
+    expect(await usableCredentials({ ...pasted, expiresAt: 0 })).toMatchObject({ token: stored.token });
   });
 });

@@ -11,9 +11,10 @@ import { formatPoints, formatRelative } from '../../utils/format';
 import { t, tp, tpParts, type PluralKey } from '../../utils/i18n';
 import { describeState } from '../../utils/redemption-state';
 import { PLURAL, catalogue, en, pluralBases } from './catalogues';
+import { checkoutRoot } from './checkout-root';
 import { installI18n, missedMessages } from './i18n-setup';
 
-const ROOT = join(__dirname, '../..');
+const ROOT = checkoutRoot();
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

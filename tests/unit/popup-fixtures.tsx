@@ -23,6 +23,7 @@ export const CONNECTED = {
   origin: 'https://panel.example',
   tokenHint: 'abcd',
   rejected: false,
+  id: 'popup-test-session',
 };
 
 export function giftCard(id: number, name: string, points: number, extra: Partial<Reward> = {}): Reward {

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { nextGeneration } from '../../entrypoints/background/generation';
+import { StaleSession, switchSession } from '../../entrypoints/background/store';
 import { ensurePopupView, historyWriter, latestPart, profilePart, profileWriter, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
 import { splitHtml, withHtml } from '../../utils/reward-html';
 import { preload } from '../../utils/storage-item';
-import { historyItem, PANELIST_DATA_ITEMS, popupViewItem, profileItem, rewardHtmlItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { historyItem, popupViewItem, profileItem, rewardHtmlItem, rewardsItem, SESSION_ITEMS, sessionItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { click, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import { click, CONNECTED, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 import { background } from './fake-background';
 import { inHtmlBoxes } from './sanitize-stub';
 
@@ -28,7 +28,11 @@ const withTerms = (id: number, name: string, points: number): Reward => {
 const catalogue = Array.from({ length: 40 }, (_, i) => withTerms(i + 1, `Card ${String(i + 1).padStart(2, '0')}`, 100 * (i + 1)));
 const cache = { data: { rewards: catalogue, balance: { points: 2_500, source: 'rewards' as const } }, fetchedAt: 1_000 };
 
+const SID = CONNECTED.id;
+
 describe('popup view (background)', () => {
+  beforeEach(() => sessionItem.setValue(CONNECTED));
+
   it('holds the first rows in the list order without their HTML, the catalogue size, and the next reward of the whole catalogue', () => {
     const part = rewardsPart(cache)!;
     expect(part.total).toBe(40);
@@ -49,12 +53,12 @@ describe('popup view (background)', () => {
     expect(latestPart(null)).toBeNull();
   });
 
-  it('is written with each cache in one storage write, dropped with a write of an ended session', async () => {
+  it('is written with each cache in one storage write, refused for a session that ended', async () => {
     const changes: string[][] = [];
     fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c).sort()));
-    await rewardsWriter.setValue(cache);
+    await rewardsWriter.store(SID, cache);
     expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
-    await historyWriter.setValue({ data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
+    await historyWriter.store(SID, { data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
     const view = await popupViewItem.getValue();
     expect(view?.latest?.id).toBe(7);
     // Each part keeps the other's.
@@ -63,20 +67,19 @@ describe('popup view (background)', () => {
       ['cache:reward-html', 'cache:rewards', 'view:popup'],
       ['cache:history', 'cache:history:0', 'view:popup'],
     ]);
-    // Another session began before the write got its turn: neither the cache nor the view is written.
-    const late = rewardsWriter.setValue({ ...cache, data: { ...cache.data, rewards: catalogue.slice(0, 3) } });
-    nextGeneration();
-    await late;
-    expect((await rewardsItem.getValue())?.data.rewards).toHaveLength(40);
-    expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
-    // Disconnecting removes the panelist data, the view with it.
-    expect(PANELIST_DATA_ITEMS).toContain(popupViewItem);
-    await Promise.all(PANELIST_DATA_ITEMS.map((item) => item.removeValue()));
+    // Disconnecting empties the session's data, the view with it, in the write that ends it.
+    expect(SESSION_ITEMS).toContain(popupViewItem);
+    await switchSession([], () => ({ next: null }));
+    expect(await popupViewItem.getValue()).toBeNull();
+    expect(await rewardsItem.getValue()).toBeNull();
+    // A late answer of the ended session: neither the cache nor the view is written.
+    await expect(rewardsWriter.store(SID, cache)).rejects.toBeInstanceOf(StaleSession);
+    expect(await rewardsItem.getValue()).toBeNull();
     expect(await popupViewItem.getValue()).toBeNull();
   });
 
   it('keeps the catalogue without its HTML, each distinct text once in its own item', async () => {
-    await rewardsWriter.setValue(cache);
+    await rewardsWriter.store(SID, cache);
     const stored = (await rewardsItem.getValue())!.data.rewards;
     expect(stored).toHaveLength(40);
     expect(stored.every((r) => r.meta_data.terms === undefined && r.meta_data.brand_name === 'Card')).toBe(true);
@@ -84,7 +87,7 @@ describe('popup view (background)', () => {
     // 40 rewards share one text of terms and one of description.
     expect(html?.texts).toEqual(['<p>About it</p>', '<p>Long terms</p>']);
     expect(withHtml(stored[7]!, html)).toEqual(catalogue[7]);
-    expect(PANELIST_DATA_ITEMS).toContain(rewardHtmlItem);
+    expect(SESSION_ITEMS).toContain(rewardHtmlItem);
   });
 
   it('a reward that carries its own HTML keeps it; one the texts do not know stays as it is', () => {
@@ -95,6 +98,7 @@ describe('popup view (background)', () => {
   });
 
   it('at worker start, makes the view of caches written before there was one, and only then', async () => {
+    await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
     await ensurePopupView();
     expect(await popupViewItem.getValue()).toBeNull();
     await rewardsItem.setValue(cache);
@@ -110,9 +114,9 @@ describe('popup view (background)', () => {
     expect(profilePart(profile)).toEqual({ open: 2, total: 3, first: 'B', fetchedAt: 5 });
     const changes: string[][] = [];
     fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c).sort()));
-    await rewardsWriter.setValue(cache);
+    await rewardsWriter.store(SID, cache);
     expect((await popupViewItem.getValue())?.profile).toBeNull();
-    await profileWriter.setValue(profile);
+    await profileWriter.store(SID, profile);
     expect(changes.at(-1)).toEqual(['cache:profile', 'view:popup']);
     expect((await popupViewItem.getValue())?.profile).toEqual({ open: 2, total: 3, first: 'B', fetchedAt: 5 });
     expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
@@ -120,6 +124,7 @@ describe('popup view (background)', () => {
 
   it('at worker start, adds the profile part to a view written before there was one', async () => {
     const profile = { data: { definitions: [{ id: 1, name: 'A', text: 'A', uuid: 'u', type: 'text', writable: true, options: [] }], values: {} }, fetchedAt: 5 };
+    await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
     await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
     await profileItem.setValue(profile);
     await ensurePopupView();
@@ -148,7 +153,7 @@ describe('popup view (popup)', () => {
   });
   it('details read the HTML the stored catalogue keeps apart', async () => {
     await seed({});
-    await rewardsWriter.setValue(cache);
+    await rewardsWriter.store(SID, cache);
     const root = mount();
     await waitFor(() => getByText(root, 'Card 01'));
     click(getByRole(root, 'button', 'Details for Card 01'));
@@ -168,7 +173,7 @@ describe('popup view (popup)', () => {
   // Last in the file: what preload read stays in the module for the tests after it.
   it('with the view preloaded (main.tsx), the first render has the balance, rows, catalogue size and next reward', async () => {
     await seed({});
-    await rewardsWriter.setValue(cache);
+    await rewardsWriter.store(SID, cache);
     await preload([sessionItem, popupViewItem]);
     const root = mount();
     // No await: this is the first frame, before the catalogue's own read.

@@ -153,7 +153,7 @@ describe('sandbox: authentication and CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Accept');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Accept, Idempotency-Key');
     expect(response.headers.get('access-control-max-age')).toBe('600');
 
     const reply = await call('/v1/panel/rewards');
@@ -403,6 +403,56 @@ describe('sandbox: rewards, history and balance', () => {
     const unknown = await call('/v1/panel/redemption?id=999');
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Unknown reward: 999' } });
     expect(sandbox.state.balance).toBe(2500);
+  });
+});
+
+describe('sandbox: Idempotency-Key on the redeem', () => {
+  const redeemWith = (key: string, token = sandbox.token) =>
+    call('/v1/panel/redemption?id=101', { headers: { 'Idempotency-Key': key, Authorization: `Bearer ${token}` } });
+  const coffees = () => sandbox.state.redemptions.filter((r) => r.reward.id === 101).length;
+
+  it('answers a repeated key as the first request was answered, without a second redemption', async () => {
+    const before = coffees();
+    const first = await redeemWith('"key-1"');
+    const again = await redeemWith('"key-1"');
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(coffees()).toBe(before + 1);
+    // Another key (bare, as many clients send it) is another redemption.
+    expect((await redeemWith('key-2')).status).toBe(200);
+    expect(coffees()).toBe(before + 2);
+  });
+
+  it('refuses a repeat with 409 while the first is still being processed, and forgets a key nothing was done for', async () => {
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', delayMs: 150 });
+    const first = redeemWith('"slow"');
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await redeemWith('"slow"')).status).toBe(409);
+    expect((await first).status).toBe(200);
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', status: 503 });
+    const before = coffees();
+    expect((await redeemWith('"refused"')).status).toBe(503);
+    expect((await redeemWith('"refused"')).status).toBe(200);
+    expect(coffees()).toBe(before + 1);
+  });
+
+  it('a repeat fault commits the first copy and records the browser’s re-send; ignoring keys makes two redemptions', async () => {
+    const before = coffees();
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', repeat: true });
+    expect((await redeemWith('"once"')).status).toBe(200);
+    expect(coffees()).toBe(before + 1);
+    const recorded = sandbox.requests.filter((r) => r.path === '/v1/panel/redemption');
+    expect(recorded.map((r) => r.repeated ?? false)).toEqual([false, true]);
+    expect(recorded.every((r) => r.headers['idempotency-key'] === '"once"')).toBe(true);
+
+    expect((await control('/idempotency', 'PATCH', { honour: false })).body).toMatchObject({ honour: false });
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', repeat: true });
+    await redeemWith('"twice"');
+    expect(coffees()).toBe(before + 3);
+    expect((await control('/idempotency', 'PATCH', { honour: 'no' })).status).toBe(400);
+    sandbox.reset();
+    expect((await control('/idempotency')).body).toMatchObject({ honour: true });
   });
 });
 

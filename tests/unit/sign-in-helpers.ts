@@ -6,8 +6,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { OAuthSettings } from '../../utils/build-settings';
 import { settings } from '../../utils/settings';
-import { credentialsItem } from '../../entrypoints/background/credentials';
-import { sessionItem } from '../../utils/storage-items';
+import { connectTo } from './background-helpers';
 import { OAUTH_PATHS, SANDBOX_CLIENT_ID, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
@@ -94,7 +93,6 @@ export async function storeSignedIn(sandbox: Sandbox): Promise<{ token: string; 
   const answer = (await (
     await fetch(`${sandbox.url}${OAUTH_PATHS.token}`, form({ grant_type: 'authorization_code', client_id: SANDBOX_CLIENT_ID, code, redirect_uri: REDIRECT_URL, code_verifier: verifier }))
   ).json()) as { access_token: string; refresh_token: string; expires_in: number };
-  await credentialsItem.setValue({ baseUrl: sandbox.url, token: answer.access_token, refreshToken: answer.refresh_token, expiresAt: Date.now() + answer.expires_in * 1000 });
-  await sessionItem.setValue({ connected: true, baseUrl: sandbox.url, origin: sandbox.url, tokenHint: answer.access_token.slice(-4), rejected: false, signedIn: true });
+  await connectTo(sandbox, { token: answer.access_token, refreshToken: answer.refresh_token, expiresAt: Date.now() + answer.expires_in * 1000 });
   return { token: answer.access_token, refreshToken: answer.refresh_token };
 }

@@ -4,7 +4,7 @@ import { t } from '../i18n';
 import { sentences } from '../sentences';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
-import { createHttp, type HttpConfig, type RequestKind, type Validator } from './http';
+import { createHttp, redact, type HttpConfig, type RequestKind, type Validator } from './http';
 import {
   SUCCESS_MESSAGE,
   unexpectedResponse,
@@ -37,8 +37,12 @@ export interface PanelApi {
   listRedemptions(): Promise<Redemption[]>;
   /** `GET /v1/panel/rewards`; `balance` as for readValues. */
   listRewards(): Promise<{ rewards: Reward[]; balance: number | null }>;
-  /** `GET /v1/panel/redemption?id=N`, without a body (design §1); sent once, never retried. */
-  redeem(rewardId: number): Promise<void>;
+  /**
+   * `GET /v1/panel/redemption?id=N`, without a body (design §1); sent once, never retried. With an
+   * `Idempotency-Key` (IETF httpapi draft) made per Confirm: a panel that honours it records a
+   * request the browser re-sent once; one that ignores it loses nothing.
+   */
+  redeem(rewardId: number, idempotencyKey?: string): Promise<void>;
   /**
    * One of the four reads sent with the validator of the copy the caller holds (none: a plain
    * read). `notModified` (a 304, no body) means that copy is still the panel's answer.
@@ -140,6 +144,7 @@ const PARSE: { [K in ReadName]: (body: unknown) => Reads[K] } = {
 
 export function createPanelApi(config: PanelApiConfig): PanelApi {
   const http = createHttp(config);
+  const secrets = [config.token.trim(), ...(config.secrets ?? [])].filter(Boolean);
 
   const read = <K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>> =>
     guard(async () => {
@@ -162,25 +167,24 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
     const { message } = parseBody(writeResponseSchema, body, endpoint);
     if (message.trim().toLowerCase() === SUCCESS_MESSAGE) return;
     // Redacted before the cut, for the same reason as in http.ts's serverDetail.
-    const quoted = message.split(config.token.trim()).join('[token]').replace(/\s+/g, ' ').trim().slice(0, 200);
+    const quoted = redact(message, ...secrets).replace(/\s+/g, ' ').trim().slice(0, 200);
     const said = quoted ? t('writeAnsweredInstead', quoted, endpoint) : t('writeNotConfirmed', endpoint);
     const next = t(kind === 'redeem' ? 'checkRedemptionHistory' : 'reloadProfileToSee');
     throw new AppErrorException(appError('unexpected', sentences(said, next), { endpoint }));
   }
 
-  /** Keeps the token out of any message raised after the HTTP layer (parse failures quote data). */
+  /** Keeps the tokens out of any message raised after the HTTP layer (parse failures quote data). */
   async function guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof AppErrorException && config.token) {
-        const token = config.token.trim();
-        if (token && (error.error.message.includes(token) || error.error.field?.includes(token))) {
-          const scrub = (s: string) => s.split(token).join('[token]');
+      if (error instanceof AppErrorException) {
+        const { message, field } = error.error;
+        if (secrets.some((secret) => message.includes(secret) || field?.includes(secret))) {
           throw new AppErrorException({
             ...error.error,
-            message: scrub(error.error.message),
-            ...(error.error.field ? { field: scrub(error.error.field) } : {}),
+            message: redact(message, ...secrets),
+            ...(field ? { field: redact(field, ...secrets) } : {}),
           });
         }
       }
@@ -235,7 +239,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
 
     listRewards: () => plain('rewards'),
 
-    redeem: (rewardId) =>
+    redeem: (rewardId, idempotencyKey) =>
       guard(async () => {
         if (!Number.isSafeInteger(rewardId) || rewardId < 0) throw invalid(t('apiRewardIdInvalid'));
         const body = await http.request({
@@ -243,6 +247,8 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
           path: ENDPOINTS.redemption,
           query: { id: String(rewardId) },
           kind: 'redeem',
+          // A Structured Fields string, as the draft writes it.
+          ...(idempotencyKey ? { headers: { 'Idempotency-Key': `"${idempotencyKey}"` } } : {}),
         });
         confirm(body, ENDPOINTS.redemption, 'redeem');
       }),

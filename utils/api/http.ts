@@ -39,6 +39,14 @@ export interface HttpConfig {
   retryBaseDelayMs?: number;
   /** Longest `Retry-After` a read waits for before retrying once. Default 5. */
   maxRetryAfterSeconds?: number;
+  /**
+   * Sends each HTTP request (default: the global fetch). The background's checks, as the request
+   * leaves, that its session is still the active one; an AppErrorException it throws means the
+   * request was not sent, and is passed on as it is.
+   */
+  fetch?: typeof fetch;
+  /** Other secrets no error text may carry (a refresh token), redacted like the token. */
+  secrets?: readonly string[];
 }
 
 export const HTTP_DEFAULTS = {
@@ -58,6 +66,8 @@ export interface HttpRequest {
   kind: RequestKind;
   /** A read's validator for the copy the caller holds: sent as If-None-Match / If-Modified-Since. */
   validator?: Validator | null;
+  /** Further request headers (a redeem's `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /** What the panel said identifies an answer (`ETag`, `Last-Modified`), to ask later whether it changed. */
@@ -143,11 +153,11 @@ export function redact(text: string, ...secrets: string[]): string {
   return secrets.reduce((out, secret) => (secret ? out.split(secret).join('[token]') : out), text);
 }
 
-function redactError(error: AppError, token: string): AppError {
-  const out: AppError = { ...error, message: redact(error.message, token) };
-  if (out.field !== undefined) out.field = redact(out.field, token);
+function redactError(error: AppError, secrets: readonly string[]): AppError {
+  const out: AppError = { ...error, message: redact(error.message, ...secrets) };
+  if (out.field !== undefined) out.field = redact(out.field, ...secrets);
   if (out.fields !== undefined) {
-    out.fields = Object.fromEntries(Object.entries(out.fields).map(([name, text]) => [redact(name, token), redact(text, token)]));
+    out.fields = Object.fromEntries(Object.entries(out.fields).map(([name, text]) => [redact(name, ...secrets), redact(text, ...secrets)]));
   }
   return out;
 }
@@ -166,8 +176,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
  * A server text fit for a status line: the token redacted before anything is cut (a cut through
  * it would leave a piece no later check finds), whitespace collapsed, at most `max` characters.
  */
-function tidy(raw: string, token: string, max: number): string {
-  const text = redact(raw, token).replace(/\s+/g, ' ').trim();
+function tidy(raw: string, secrets: readonly string[], max: number): string {
+  const text = redact(raw, ...secrets).replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -176,23 +186,23 @@ function tidy(raw: string, token: string, max: number): string {
  * A nested key (`HOBBIES.0`) belongs to its variable (`HOBBIES`). Anything that is not an object
  * of strings or lists of strings is passed over; undefined when nothing usable is there.
  */
-function fieldTexts(errors: unknown, token: string): Record<string, string> | undefined {
+function fieldTexts(errors: unknown, secrets: readonly string[]): Record<string, string> | undefined {
   if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
   const texts = new Map<string, string[]>();
   let seen = 0;
   for (const key in errors) {
     if (!Object.hasOwn(errors, key)) continue;
     if ((seen += 1) > MAX_FIELDS) break;
-    const name = tidy(key.split('.')[0] ?? '', token, MAX_FIELD_NAME);
+    const name = tidy(key.split('.')[0] ?? '', secrets, MAX_FIELD_NAME);
     const raw = (errors as Record<string, unknown>)[key];
     const list = (Array.isArray(raw) ? raw.slice(0, MAX_FIELDS) : [raw]).filter((x): x is string => typeof x === 'string');
-    const parts = list.map((text) => tidy(text, token, MAX_SERVER_MESSAGE)).filter(Boolean);
+    const parts = list.map((text) => tidy(text, secrets, MAX_SERVER_MESSAGE)).filter(Boolean);
     if (!name || parts.length === 0) continue;
     texts.set(name, [...(texts.get(name) ?? []), ...parts]);
   }
   if (texts.size === 0) return undefined;
   // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
-  return Object.fromEntries([...texts].map(([name, parts]) => [name, tidy(parts.join(' '), token, MAX_SERVER_MESSAGE)]));
+  return Object.fromEntries([...texts].map(([name, parts]) => [name, tidy(parts.join(' '), secrets, MAX_SERVER_MESSAGE)]));
 }
 
 interface ServerDetail {
@@ -202,18 +212,18 @@ interface ServerDetail {
 }
 
 /** The server's human message, field and per-field texts from an error body, when it has them. */
-function serverDetail(text: string, token: string): ServerDetail {
+function serverDetail(text: string, secrets: readonly string[]): ServerDetail {
   const parsed = parseJson(text);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return {};
   const body = parsed.value as { message?: unknown; field?: unknown; error?: unknown; errors?: unknown };
   const raw = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
-  const fields = fieldTexts(body.errors, token);
+  const fields = fieldTexts(body.errors, secrets);
   const [firstField, firstText] = Object.entries(fields ?? {})[0] ?? [];
-  let message = tidy(raw, token, MAX_SERVER_MESSAGE);
+  let message = tidy(raw, secrets, MAX_SERVER_MESSAGE);
   if (message.toLowerCase() === 'success') message = '';
   // Without a top-level message, the first field's own text says best what was wrong.
   if (!message && firstText) message = firstText;
-  const named = typeof body.field === 'string' ? tidy(body.field, token, MAX_FIELD_NAME) : '';
+  const named = typeof body.field === 'string' ? tidy(body.field, secrets, MAX_FIELD_NAME) : '';
   const field = named || firstField;
   return { ...(message ? { message } : {}), ...(field ? { field } : {}), ...(fields ? { fields } : {}) };
 }
@@ -268,13 +278,15 @@ export function createHttp(config: HttpConfig): HttpClient {
   const maxRetryAfter = config.maxRetryAfterSeconds ?? HTTP_DEFAULTS.maxRetryAfterSeconds;
   const origin = new URL(base).origin;
   const host = new URL(base).host;
+  const secrets = [token, ...(config.secrets ?? [])];
+  const send = config.fetch ? ofetch.create({}, { fetch: config.fetch }) : ofetch;
 
   function url(req: HttpRequest): string {
     const query = req.query && Object.keys(req.query).length > 0 ? `?${new URLSearchParams(req.query)}` : '';
     return `${base}${req.path}${query}`;
   }
 
-  /** One HTTP exchange; never throws. */
+  /** One HTTP exchange; throws only when the request was not sent. */
   async function attempt(req: HttpRequest): Promise<Attempt> {
     const controller = new AbortController();
     let timedOut = false;
@@ -283,6 +295,7 @@ export function createHttp(config: HttpConfig): HttpClient {
       controller.abort();
     }, timeoutMs);
     const headers: Record<string, string> = {
+      ...req.headers,
       Authorization: `Bearer ${token}`,
       Accept: 'application/json',
     };
@@ -296,7 +309,7 @@ export function createHttp(config: HttpConfig): HttpClient {
       // ofetch with its own retries, time-out and error throwing switched off: the policy above is
       // ours. The body is read here as a stream (inside the time-out, up to the size limit) and
       // parsed strictly below.
-      const response = await ofetch.raw<ReadableStream<Uint8Array>, 'stream'>(url(req), {
+      const response = await send.raw<ReadableStream<Uint8Array>, 'stream'>(url(req), {
         method: req.method,
         headers,
         ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
@@ -324,7 +337,10 @@ export function createHttp(config: HttpConfig): HttpClient {
       if (!body.complete && ok) return { type: 'too_large', status: response.status };
       // An error answer that large says nothing more than its status does.
       return { type: 'response', status: response.status, text: body.complete ? body.text : '', headers: response.headers };
-    } catch {
+    } catch (error) {
+      // The request never left (its session had ended): not a network failure, said as it is.
+      const cause = (error as { cause?: unknown } | null)?.cause;
+      if (cause instanceof AppErrorException) throw cause;
       return timedOut ? { type: 'timeout' } : { type: 'network' };
     } finally {
       clearTimeout(timer);
@@ -363,7 +379,7 @@ export function createHttp(config: HttpConfig): HttpClient {
     if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
     if (status === 403) {
       // Not a rejected token: the panel refuses this one action and the session stays (design §5).
-      const detail = serverDetail(result.text, token);
+      const detail = serverDetail(result.text, secrets);
       return appError('not_allowed', detail.message ?? t('httpNotAllowed'), {
         status,
         endpoint,
@@ -383,7 +399,7 @@ export function createHttp(config: HttpConfig): HttpClient {
       });
     }
     if (status >= 400 && status < 500) {
-      const detail = serverDetail(result.text, token);
+      const detail = serverDetail(result.text, secrets);
       const fallback =
         status === 404
           ? t('httpNotFound', endpoint)
@@ -468,9 +484,9 @@ export function createHttp(config: HttpConfig): HttpClient {
     try {
       return await run(req);
     } catch (error) {
-      if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, token));
-      // Not expected (attempt() never throws); still one AppError, and never the raw text.
-      throw new AppErrorException(redactError(appError('network', t('httpIncomplete', req.path)), token));
+      if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, secrets));
+      // Not expected (attempt() throws only AppErrors); still one AppError, and never the raw text.
+      throw new AppErrorException(redactError(appError('network', t('httpIncomplete', req.path)), secrets));
     }
   }
 

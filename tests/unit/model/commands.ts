@@ -1,6 +1,7 @@
 /**
  * What a panelist, the browser and the panel can do, as fast-check commands. Each runs against the
- * real background (World) and then checks the invariants against the sandboxes' own records.
+ * real background (World), then a worker it stopped is started again (as the browser does on the
+ * next event), and the invariants are checked against the sandboxes' own records.
  */
 import fc from 'fast-check';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -12,6 +13,7 @@ import { TIMEOUT_MS, sleep, type Account, type World } from './world';
 type Command = fc.AsyncCommand<Model, World, boolean>;
 
 const REDEEM = '/v1/panel/redemption';
+const TOKEN = '/oauth/token';
 const AREA_PATHS = { rewards: '/v1/panel/rewards', history: '/v1/panel/redemptions', profile: '/v1/panel/variables/data' } as const;
 type Area = keyof typeof AREA_PATHS;
 const REFRESH = { rewards: 'refreshRewards', history: 'refreshHistory', profile: 'refreshProfile' } as const;
@@ -27,6 +29,8 @@ const REDEEM_FAULTS: Record<string, FaultRule | null> = {
   commitsThen500: { commit: true, status: 500 },
   commitsThenDrops: { commit: true, drop: true },
   commitsThenOddBody: { commit: true, status: 200, body: '{"message":"queued"}' },
+  // The browser re-sends it after the connection closed without an answer (item 8 of issue 17).
+  resentByBrowser: { repeat: true },
   drops: { drop: true },
   answers500: { status: 500 },
   answers503Late: { delayMs: TIMEOUT_MS + 40, status: 503 },
@@ -48,6 +52,16 @@ abstract class Step implements Command {
   abstract toString(): string;
   async run(m: Model, w: World): Promise<void> {
     await this.act(m, w);
+    await w.wakeIfStopped();
+    if (await w.syncSession()) {
+      m.account = w.session.account;
+      if (m.account) {
+        // A new session; a refusal arranged before it and not yet met may still meet it.
+        m.rejectable[m.account] = (await w.pendingRefusal(m.account)) || (m.account === 'A' && w.revoked);
+        // Another session: what was saved before is re-read from the panel, not remembered.
+        m.saved[m.account] = undefined;
+      }
+    }
     w.steps += 1;
     await checkInvariants(m, w);
   }
@@ -64,12 +78,13 @@ class Redeem extends Step {
     if (rule) await w.fault(account, { ...rule, path: REDEEM });
     if (rule?.status === 401) m.rejectable[account] = true;
     const sandbox = w.sandbox(account);
-    const before = sandbox.requests.filter((r) => r.path === REDEEM).length;
+    const sent = () => sandbox.requests.filter((r) => r.path === REDEEM && !r.repeated).length;
+    const before = sent();
     await w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
-    const sent = sandbox.requests.filter((r) => r.path === REDEEM).length - before;
-    if (sent > 1) throw new Error(`one confirmation sent ${sent} redeem requests`);
+    const count = sent() - before;
+    if (count > 1) throw new Error(`one confirmation sent ${count} redeem requests`);
     // A fault the redeem never reached (refused as busy or unsettled) is not left for the next one.
-    if (rule && sent === 0) await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' });
+    if (rule && count === 0) await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' });
   }
   toString = () => `Redeem(${this.slot}, ${this.fault}${this.confirmUnsettled ? ', confirmed again' : ''})`;
 }
@@ -100,8 +115,9 @@ class AlarmRefresh extends Step {
 }
 
 /**
- * The history-check alarm fires at its time. Checks are minutes apart, a late commit seconds: before
- * a check that may conclude, everything the panel still had in hand has landed.
+ * The history-check alarm fires at its time (the browser removes a one-shot alarm as it fires).
+ * Checks are minutes apart, a late commit seconds: before a check that may conclude, everything
+ * the panel still had in hand has landed.
  */
 class CheckAlarm extends Step {
   check = () => true;
@@ -111,7 +127,8 @@ class CheckAlarm extends Step {
     if (!alarm) return;
     const open = [...(await items.unsettledItem.getValue()), await items.ledgerItem.getValue()];
     if (open.some((e) => e?.state === 'unknown' && (e.checks?.done ?? 0) >= checks.CHECK_AFTER_MS.length - 1)) await w.settled();
-    await w.worker.run(() => checks.onCheckAlarm(alarm));
+    await fakeBrowser.alarms.clear(checks.CHECK_ALARM);
+    await w.worker.event(() => checks.onCheckAlarm(alarm), undefined);
   }
   toString = () => 'CheckAlarm';
 }
@@ -140,30 +157,89 @@ class Restart extends Step {
   toString = () => 'RestartWorker';
 }
 
+/** The browser stops the worker after its next `calls` storage or network calls, wherever that lands. */
+class StopWorker extends Step {
+  constructor(readonly calls: number) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    w.stopAfter(this.calls);
+  }
+  toString = () => `StopWorkerAfter(${this.calls} calls)`;
+}
+
 class Disconnect extends Step {
   check = (m: Readonly<Model>) => m.account !== null;
-  async act(m: Model, w: World) {
+  async act(_m: Model, w: World) {
     await w.disconnect();
-    m.account = null;
   }
   toString = () => 'Disconnect';
 }
 
 class Connect extends Step {
-  constructor(readonly account: Account) {
+  constructor(readonly account: Account, readonly how: 'key' | 'signIn') {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    await w.connect(this.account, this.how);
+  }
+  toString = () => `Connect(${this.account}${this.how === 'signIn' ? ', signing in' : ''})`;
+}
+
+/** Account A's authorization server: access tokens end, or its token endpoint misbehaves once. */
+const TOKEN_EVENTS = ['expireAccessTokens', 'answers429', 'answers500', 'drops', 'refusesGrant', 'revokesEverything'] as const;
+
+class TokenEvent extends Step {
+  constructor(readonly event: (typeof TOKEN_EVENTS)[number]) {
     super();
   }
   check = () => true;
   async act(m: Model, w: World) {
-    const reply = await w.connect(this.account);
-    if (!reply.ok) return;
-    m.account = this.account;
-    // A new session; a 401 arranged before it and not yet met may still meet it.
-    m.rejectable[this.account] = await w.pending401(this.account);
-    // Another session: what was saved before is re-read from the panel, not remembered.
-    m.saved[this.account] = undefined;
+    switch (this.event) {
+      case 'expireAccessTokens':
+        return w.control('A', '/oauth/expire');
+      case 'answers429':
+        w.rateLimited = true;
+        return w.fault('A', { path: TOKEN, status: 429, headers: { 'Retry-After': '1' }, body: '{"error":"slow_down"}' });
+      case 'answers500':
+        return w.fault('A', { path: TOKEN, status: 500 });
+      case 'drops':
+        return w.fault('A', { path: TOKEN, drop: true });
+      case 'refusesGrant':
+        m.rejectable.A = true;
+        return w.fault('A', { path: TOKEN, status: 400, body: '{"error":"invalid_grant"}' });
+      case 'revokesEverything':
+        // The panelist changed their password: no token of this sign-in works any more.
+        m.rejectable.A = true;
+        w.revoked = true;
+        return w.control('A', '/oauth/revoke');
+    }
   }
-  toString = () => `Connect(${this.account})`;
+  toString = () => `Token(${this.event})`;
+}
+
+/** Storage is left with `slack` bytes: writes that would take more are refused as Chrome refuses them. */
+class StorageFull extends Step {
+  constructor(readonly slack: number) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    await w.storage.drain();
+    w.storage.quota = w.storage.usage() + this.slack;
+    w.storageWasFull = true;
+  }
+  toString = () => `StorageNearlyFull(${this.slack} bytes left)`;
+}
+
+class StorageFreed extends Step {
+  check = () => true;
+  async act(_m: Model, w: World) {
+    w.storage.quota = null;
+  }
+  toString = () => 'StorageFreed';
 }
 
 const SAVE_FAULTS: Record<string, FaultRule | null> = {
@@ -191,7 +267,7 @@ class Save extends Step {
     const value = `${account}-${this.n}`;
     const reply = await w.worker.send('saveValues', { values: { FIRST_NAME: value } });
     if (reply.ok) m.saved[account] = value;
-    else if (this.fault !== 'refuses422') m.saved[account] = undefined; // may or may not be saved
+    else if (this.fault !== 'refuses422' || w.worker.dead) m.saved[account] = undefined; // may or may not be saved
   }
   toString = () => `Save(${this.n}, ${this.fault}${this.readOut ? ', a read out' : ''})`;
 }
@@ -226,9 +302,21 @@ export const COMMANDS = [
   fc.constant(new CheckNow()),
   fc.constant(new Dismiss()),
   fc.constant(new Restart()),
+  fc.integer({ min: 0, max: 15 }).map((calls) => new StopWorker(calls)),
   fc.constant(new Disconnect()),
-  fc.constantFrom<Account>('A', 'B').map((a) => new Connect(a)),
+  fc.constantFrom<[Account, 'key' | 'signIn']>(['A', 'key'], ['A', 'signIn'], ['A', 'signIn'], ['B', 'key']).map(([a, how]) => new Connect(a, how)),
+  fc.constantFrom(...TOKEN_EVENTS).map((event) => new TokenEvent(event)),
+  fc.integer({ min: 0, max: 6000 }).map((slack) => new StorageFull(slack)),
+  fc.constant(new StorageFreed()),
   fc.tuple(fc.integer({ min: 1, max: 9 }), key(SAVE_FAULTS), fc.boolean()).map(([n, f, r]) => new Save(n, f, r)),
   fc.constant(new Delete()),
   fc.integer({ min: 0, max: 100 }).map((ms) => new Wait(ms)),
 ];
+
+/** What a run draws besides its commands: the delays' seed, the panels' clocks, A's token lifetime, idempotency. */
+export const RUN_SETTINGS = fc.record({
+  seed: fc.integer({ min: 1, max: 0x7fffffff }),
+  skew: fc.record({ A: fc.integer({ min: -600_000, max: 600_000 }), B: fc.integer({ min: -600_000, max: 600_000 }) }),
+  tokenSeconds: fc.constantFrom(3600, 20),
+  idempotency: fc.boolean(),
+});

@@ -1,15 +1,17 @@
 /**
- * What must hold after every step, checked against the sandboxes' own records and the extension's
- * storage, never against the model's guess of what happened.
+ * What must hold after every step and at the end, checked against the sandboxes' own records and
+ * the extension's storage, never against the model's guess of what happened.
  */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { LedgerEntry } from '../../../utils/storage-items';
 import type { VariableValue } from '../../../utils/types';
 import { isAccountB, isAccountBRedemption, SEED_A, SEED_B } from '../accounts';
-import { sleep, TIMEOUT_MS, type Account, type Confirmation, type World } from './world';
+import { sleep, type Account, type Confirmation, type World } from './world';
 
 export interface Model {
+  /** The account of the session in storage (read after each step). */
   account: Account | null;
-  /** A 401 was arranged for this account's current session, so it may be marked rejected. */
+  /** A refusal was arranged for this account's current session, so it may be marked rejected. */
   rejectable: Record<Account, boolean>;
   /** FIRST_NAME as last saved (null: removed) in the current session; undefined: not known. */
   saved: Record<Account, VariableValue | null | undefined>;
@@ -26,93 +28,172 @@ function expect(condition: boolean, what: string): void {
 }
 
 const SEED_NAME: Record<Account, unknown> = { A: SEED_A.values.FIRST_NAME, B: SEED_B.values.FIRST_NAME };
-const accountOf = (id: number): Account => (isAccountB(id) ? 'B' : 'A');
+const accountOf = (rewardId: number): Account => (isAccountB(rewardId) ? 'B' : 'A');
+const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
 
 export async function checkInvariants(m: Model, w: World): Promise<void> {
   w.checks += 1;
-  const { rewardsItem, historyItem, profileItem, ledgerItem, unsettledItem, sessionItem, questionsItem } = w.items;
-  const [rewards, history, profile, ledger, unsettled, session, questions] = await Promise.all([
-    rewardsItem.getValue(),
-    historyItem.getValue(),
-    profileItem.getValue(),
-    ledgerItem.getValue(),
-    unsettledItem.getValue(),
-    sessionItem.getValue(),
-    questionsItem.getValue(),
-  ]);
+  // No request left with a token of a session that had ended (checked as each request left).
+  expect(w.violations.length === 0, w.violations[0] ?? '');
+  await onlyTheSessionsData(m, w);
+  const { ledgerItem, unsettledItem, sessionItem } = w.items;
+  const [ledger, unsettled, session] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), sessionItem.getValue()]);
+  if (m.account) expect(!session.rejected || m.rejectable[m.account] || w.panelRefused(m.account), 'the session was marked rejected by a refusal it never got');
 
-  // Storage holds only the current session's data.
-  if (m.account === null) {
-    expect(!session.connected, 'disconnected, but the session item says connected');
-    expect(!rewards && !history && !profile && !ledger && unsettled.length === 0 && !questions, 'disconnected, but panelist data is still stored');
-  } else {
-    const mine = (id: number) => accountOf(id) === m.account;
-    const rewardIds = [
-      ...(rewards?.data.rewards ?? []).map((r) => r.id),
-      ...(history?.data ?? []).map((r) => r.reward.id),
-      ...[ledger, ...unsettled].flatMap((e) => (e ? [e.rewardId] : [])),
-    ];
-    const redemptionsMine = (history?.data ?? []).every((r) => isAccountBRedemption(r.id) === (m.account === 'B'));
-    expect(rewardIds.every(mine) && redemptionsMine, `account ${m.account} is connected, but storage holds another account's rewards or history`);
-    expect(session.baseUrl === w.sandbox(m.account).url, 'the session item names another panel');
-    expect(!questions || questions.account.startsWith(`${w.sandbox(m.account).url}|`), `account ${m.account} is connected, but the new-question record is another account's`);
-    const name = profile?.data.values.FIRST_NAME;
-    expect(
-      name === undefined || name === SEED_NAME[m.account] || String(name).startsWith(`${m.account}-`),
-      `account ${m.account} shows another account's profile value ${String(name)}`,
-    );
-    // A saved value is never shown reverted.
-    const saved = m.saved[m.account];
-    if (saved !== undefined && profile) {
-      expect((name ?? null) === saved, `FIRST_NAME was saved as ${String(saved)} but shows ${String(name)}`);
-    }
-    expect(!session.rejected || m.rejectable[m.account], 'the session was marked rejected by a 401 it never got');
+  // Every pending or unknown outcome has its check scheduled, whatever stopped when.
+  if (open(ledger) || unsettled.length > 0) {
+    expect((await fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM)) !== undefined, 'an unsettled redemption has no history check scheduled');
   }
 
   for (const c of w.confirmations.values()) {
     expect(!c.resurrected, `a redemption of a session that ended came back into storage (${c.requestId})`);
+    expect(!c.reopened, `a settled redemption went back to pending or unknown (${c.requestId})`);
     // "Nothing was charged" only on the panel's own refusal.
     if (c.nothingCharged) {
       expect(c.state === 'failed' && c.errorStatus !== undefined && c.errorStatus >= 400 && c.errorStatus < 500, `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`);
     }
   }
+  // Each outcome and each repeat is told at most once.
+  for (const [id, times] of w.notified()) expect(times === 1, `notification ${id} was shown ${times} times`);
   for (const [account, rewardId, group] of groups(w)) {
     const commits = w.commits(account, rewardId);
-    const done = group.filter((c) => c.state === 'done' && !c.abandoned).length;
+    const done = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
     const ruledOut = group.filter((c) => (c.state === 'failed' || c.state === 'not_found') && !c.abandoned).length;
     expect(done <= commits, `${done} redemptions of ${rewardId} reported done, the panel made ${commits}`);
-    expect(commits + ruledOut <= group.length, `${ruledOut} of ${group.length} redemptions of ${rewardId} reported as not made, but the panel made ${commits}`);
+    expect(commits + ruledOut <= group.length + resent(w, account, rewardId), `${ruledOut} of ${group.length} redemptions of ${rewardId} reported as not made, but the panel made ${commits}`);
+  }
+}
+
+/** Storage holds only the current session's data: every id in every session-scoped item is its account's. */
+async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
+  const items = w.items;
+  const [rewards, history, profile, ledger, unsettled, settled, duplicates, goal, notify, view, questions, stored] = await Promise.all([
+    items.rewardsItem.getValue(),
+    items.historyItem.getValue(),
+    items.profileItem.getValue(),
+    items.ledgerItem.getValue(),
+    items.unsettledItem.getValue(),
+    items.settledItem.getValue(),
+    items.duplicatesItem.getValue(),
+    items.goalItem.getValue(),
+    items.notifyStateItem.getValue(),
+    items.popupViewItem.getValue(),
+    items.questionsItem.getValue(),
+    fakeBrowser.storage.local.get(null),
+  ]);
+  // The history's pages (issue 19) live under keys of their own, beside its head.
+  const pages = Object.keys(stored).filter((key) => key.startsWith(`${items.historyItem.key}:`) && stored[key]);
+  const credentials = stored.credentials as { baseUrl: string } | null | undefined;
+  const entries = [ledger, ...unsettled, ...settled].filter((e): e is LedgerEntry => e !== null);
+  if (m.account === null) {
+    const left = { rewards, history, profile, ledger, credentials, goal, view, questions, notify: notify.states, unsettled: unsettled.length, settled: settled.length, duplicates: duplicates.length, pages: pages.length };
+    expect(Object.values(left).every((v) => !v), `disconnected, but session data is still stored: ${JSON.stringify(Object.keys(left).filter((k) => left[k as keyof typeof left]))}`);
+    return;
+  }
+  const url = w.sandbox(m.account).url;
+  const rewardIds = [
+    ...(rewards?.data.rewards ?? []).map((r) => r.id),
+    ...(history?.data ?? []).map((r) => r.reward.id),
+    ...entries.map((e) => e.rewardId),
+    ...(view?.rewards?.first ?? []).map((r) => r.id),
+    ...(view?.rewards?.next ? [view.rewards.next.id] : []),
+    ...(view?.latest ? [view.latest.reward.id] : []),
+  ];
+  const redemptionIds = [
+    ...(history?.data ?? []).map((r) => r.id),
+    ...Object.keys(notify.states ?? {}).map(Number),
+    ...duplicates.flatMap((d) => d.redemptionIds),
+    ...entries.flatMap((e) => [...(e.redemption ? [e.redemption.id] : []), ...(e.duplicates ?? [])]),
+  ];
+  const mine = rewardIds.every((id) => accountOf(id) === m.account) && redemptionIds.every((id) => isAccountBRedemption(id) === (m.account === 'B'));
+  expect(mine, `account ${m.account} is connected, but storage holds another account's rewards, history or outcomes`);
+  expect(!credentials || credentials.baseUrl === url, 'the credentials name another panel than the session');
+  expect(!goal || goal.account.startsWith(`${url}|`), 'the goal is another account’s');
+  expect(!questions || questions.account.startsWith(`${url}|`), 'the new-question record is another account’s');
+  const name = profile?.data.values.FIRST_NAME;
+  expect(
+    name === undefined || name === SEED_NAME[m.account] || String(name).startsWith(`${m.account}-`),
+    `account ${m.account} shows another account's profile value ${String(name)}`,
+  );
+  // A saved value is never shown reverted.
+  const saved = m.saved[m.account];
+  if (saved !== undefined && profile) {
+    expect((name ?? null) === saved, `FIRST_NAME was saved as ${String(saved)} but shows ${String(name)}`);
   }
 }
 
 /** At the end: everything out has landed, every scheduled check has run; then outcomes are exact. */
 export async function checkFinal(m: Model, w: World): Promise<void> {
+  await w.wakeIfStopped();
+  // The panel is healthy again, there is room in storage, the browser leaves the worker running,
+  // and time passes: every scheduled check runs.
+  w.worker.stopAfter = null;
+  w.storage.quota = null;
   await w.settled();
-  // The panel is healthy again, and time passes: every scheduled check runs.
   await w.clearFaults();
-  const { checks } = w.worker.mods;
-  for (let i = 0; i < checks.CHECK_AFTER_MS.length + 2; i++) {
-    const alarm = await fakeBrowser.alarms.get(checks.CHECK_ALARM);
-    if (!alarm) break;
-    await w.worker.run(() => checks.onCheckAlarm(alarm));
+  await runEveryCheck(w);
+  // A renewal the token endpoint asked to wait for (Retry-After: 1) is tried again once the wait is over.
+  if (w.rateLimited && (await stillOpen(w))) {
+    await sleep(1100);
+    await runEveryCheck(w);
   }
-  await w.settled();
+  // Refreshes still out when the run ended finish (on a busy machine within a second or so); then no flag is on.
+  await w.quiet();
   await checkInvariants(m, w);
-  // Refreshes still out when the run ended finish within a time-out or two; then no flag is on.
   const loading = async () => {
     const sync = await w.items.syncItem.getValue();
     return sync.rewards.loading || sync.history.loading || sync.profile.loading;
   };
-  for (let waited = 0; (await loading()) && waited < 40; waited++) await sleep(TIMEOUT_MS / 2);
-  expect(!(await loading()), 'a loading flag was left on');
+  for (let waited = 0; (await loading()) && waited < 40; waited++) await sleep(25);
+  const sync = await w.items.syncItem.getValue();
+  expect(!sync.rewards.loading && !sync.history.loading && !sync.profile.loading, `a loading flag was left on: ${JSON.stringify(sync)} (${w.describeActivity()})`);
+  // A sign-in the panel no longer renews (revoked, or its refresh token spent by a renewal a stopped
+  // worker never stored) cannot read the history: its outcomes wait for the panelist to sign in again.
+  const session = await w.items.sessionItem.getValue();
+  const unreadable = session.rejected && m.account !== null && !(await w.tokenWorks(m.account));
   for (const [account, rewardId, group] of groups(w)) {
-    const open = group.filter((c) => (c.state === 'pending' || c.state === 'unknown') && !c.abandoned);
-    expect(open.length === 0, `${open.length} redemptions of ${rewardId} still unsettled after every check`);
-    const done = group.filter((c) => c.state === 'done' && !c.abandoned).length;
-    const abandoned = group.filter((c) => c.abandoned).length;
+    const stillOpen = group.filter((c) => (c.state === 'pending' || c.state === 'unknown') && !c.abandoned);
+    expect(unreadable || stillOpen.length === 0, `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check`);
+    const done = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
+    const abandoned = group.filter((c) => c.abandoned).length + (unreadable ? stillOpen.length : 0);
     const commits = w.commits(account, rewardId);
-    expect(commits <= done + abandoned, `the panel made ${commits} redemptions of ${rewardId}; ${done} were reported done`);
+    expect(commits <= done + abandoned + resent(w, account, rewardId), `the panel made ${commits} redemptions of ${rewardId}; ${done} were reported done`);
   }
+  // Told exactly once: each outcome a check settled, and none the panel's own answer settled. A
+  // worker stopped between recording and showing, or a write storage refused, may lose one.
+  if (w.anyStop || w.storageWasFull) return;
+  for (const c of w.confirmations.values()) {
+    if (c.abandoned || c.state === 'pending' || c.state === 'unknown') continue;
+    const told = w.notified().get(`outcome:${c.requestId}`) ?? 0;
+    const byCheck = c.wasUnknown && (c.state === 'done' || c.state === 'not_found');
+    expect(told === (byCheck ? 1 : 0), `the outcome of ${c.requestId} (${c.state}${c.wasUnknown ? ', settled by a check' : ''}) was told ${told} times`);
+  }
+}
+
+/** Fires the history-check alarm at its time until none is left, as half an hour would. */
+async function runEveryCheck(w: World): Promise<void> {
+  const { CHECK_ALARM, CHECK_AFTER_MS } = w.worker.mods.checks;
+  for (let i = 0; i < CHECK_AFTER_MS.length + 2; i++) {
+    const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
+    if (!alarm) break;
+    await fakeBrowser.alarms.clear(CHECK_ALARM);
+    await w.worker.run(() => w.worker.mods.checks.onCheckAlarm(alarm));
+  }
+  await w.settled();
+}
+
+async function stillOpen(w: World): Promise<boolean> {
+  const [ledger, unsettled] = await Promise.all([w.items.ledgerItem.getValue(), w.items.unsettledItem.getValue()]);
+  return open(ledger) || unsettled.length > 0;
+}
+
+/**
+ * Repeats the browser sent that a panel ignoring `Idempotency-Key` may have made a redemption of,
+ * beyond what the extension asked for.
+ */
+function resent(w: World, account: Account, rewardId: number): number {
+  if (w.settings.idempotency) return 0;
+  return w.sandbox(account).requests.filter((r) => r.repeated && r.path === '/v1/panel/redemption' && r.query.id === String(rewardId)).length;
 }
 
 function groups(w: World): Array<[Account, number, Confirmation[]]> {

@@ -1,6 +1,9 @@
 /**
  * The real background, two sandbox accounts over real HTTP, and workers that can be stopped: what
- * the model-based test (background-model.test.ts) drives and observes.
+ * the model-based test (background-model.test.ts) drives and observes. Storage and the network
+ * answer late and out of order (jitter.ts), storage can be full, a worker can be stopped between
+ * any two of its storage or network calls, account A's panel runs its own clock and signs in with
+ * OAuth (tokens that expire and rotate, a token endpoint that can refuse or ask to wait).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { vi } from 'vitest';
@@ -8,7 +11,10 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Result } from '../../../utils/messages';
 import type { LedgerEntry, SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
-import { SEED_A, SEED_B } from '../accounts';
+import { isAccountB, SEED_A, SEED_B } from '../accounts';
+import { fakeNotifications, type Shown } from '../background-helpers';
+import { actAsPanelist, installIdentity, oauthSettingsFor } from '../sign-in-helpers';
+import { Jitter } from './jitter';
 
 export type Account = 'A' | 'B';
 
@@ -18,6 +24,18 @@ export const TIMEOUT_MS = 50;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const never = <T>() => new Promise<T>(() => undefined);
 
+/** What one run draws besides its commands. */
+export interface RunSettings {
+  /** Seeds the delays of storage and network. */
+  seed: number;
+  /** Each panel's clock against the browser's, ms (±10 min). */
+  skew: Record<Account, number>;
+  /** Account A's access tokens' lifetime: under the renewal margin (30 s), every call renews first. */
+  tokenSeconds: number;
+  /** Whether the panels honour `Idempotency-Key`. */
+  idempotency: boolean;
+}
+
 type Modules = {
   handlers: typeof import('../../../entrypoints/background/handlers');
   result: typeof import('../../../entrypoints/background/result');
@@ -26,20 +44,31 @@ type Modules = {
   recover: typeof import('../../../entrypoints/background/recover');
   newQuestions: typeof import('../../../entrypoints/background/new-questions');
   items: typeof import('../../../utils/storage-items');
+  sync: typeof import('../../../entrypoints/background/sync');
+  notifications: typeof import('../../../entrypoints/background/notifications');
+  balance: typeof import('../../../entrypoints/background/balance-history');
+  settings: typeof import('../../../utils/settings');
 };
+
+/** A reply from a worker that was stopped before it answered. */
+const STOPPED = { ok: false, error: { kind: 'unexpected', message: 'the worker stopped' } } as const;
 
 /**
  * One run of the service worker: its own copy of every background module (module state is what a
  * stopped worker loses). Stopping it is final: its requests never answer back and its storage
- * writes never land, as when the browser kills a worker, even though this process goes on.
+ * calls never land, as when the browser kills a worker, even though this process goes on.
  */
 class Worker {
   dead = false;
-  private stopWatching: () => void = () => undefined;
+  /** Storage and network calls left before it stops (null: it runs on). */
+  stopAfter: number | null = null;
+  private stopWatching: Array<() => void> = [];
+  private killed!: () => void;
+  readonly died = new Promise<void>((resolve) => (this.killed = resolve));
 
   private constructor(readonly mods: Modules) {}
 
-  static async start(): Promise<Worker> {
+  static async start(oauth: ReturnType<typeof oauthSettingsFor>, apiBaseUrl: string): Promise<Worker> {
     vi.resetModules();
     const mods: Modules = {
       handlers: await import('../../../entrypoints/background/handlers'),
@@ -49,19 +78,25 @@ class Worker {
       recover: await import('../../../entrypoints/background/recover'),
       newQuestions: await import('../../../entrypoints/background/new-questions'),
       items: await import('../../../utils/storage-items'),
+      sync: await import('../../../entrypoints/background/sync'),
+      notifications: await import('../../../entrypoints/background/notifications'),
+      balance: await import('../../../entrypoints/background/balance-history'),
+      settings: await import('../../../utils/settings'),
     };
     Object.assign(mods.api.httpTuning, { timeoutMs: TIMEOUT_MS, retryBaseDelayMs: 1, retries: 1, maxRetryAfterSeconds: 0 });
+    Object.assign(mods.settings.settings, { apiBaseUrl, oauth });
     const worker = new Worker(mods);
-    // What index.ts does at start: the history watch and the profile's new questions, then recovering from the stopped worker.
+    // What index.ts does at start: the listeners, then recovering from the stopped worker.
     await worker.run(async () => {
-      const stopHistory = mods.items.historyItem.watch(
-        (history) => void (history && worker.run(() => mods.checks.checkOutcomes(null, history.data)).catch(() => undefined)),
-      );
-      const stopQuestions = mods.newQuestions.watchNewQuestions();
-      worker.stopWatching = () => {
-        stopHistory();
-        stopQuestions();
-      };
+      worker.stopWatching = [
+        mods.sync.onStored(
+          (area, data, sid) =>
+            void (area === 'history' && worker.run(() => mods.checks.checkOutcomes(null, { sid, history: data as never })).catch(() => undefined)),
+        ),
+        mods.notifications.watchNotifications(),
+        mods.balance.watchBalance(),
+        mods.newQuestions.watchNewQuestions(),
+      ];
       await mods.recover.recoverAfterStop();
     });
     return worker;
@@ -71,43 +106,33 @@ class Worker {
     return scope.run(this, work);
   }
 
-  /** A message from a page, answered as the real handler table answers it. */
+  /** A message from a page, answered as the real handler table answers it (or not, if the worker stops). */
   send<T = unknown>(type: keyof Modules['handlers']['handlers'], data: unknown): Promise<Result<T>> {
     const handler = this.mods.handlers.handlers[type] as (d: unknown) => Promise<T>;
-    return this.run(() => this.mods.result.asResult(() => handler(data)));
+    return this.event(() => this.mods.result.asResult(() => handler(data)), STOPPED as unknown as Result<T>);
+  }
+
+  /** An event the worker handles (a message, an alarm); `stopped` if the worker stops before it is done. */
+  event<T>(work: () => Promise<T>, stopped: T): Promise<T> {
+    return Promise.race([this.run(work), this.died.then(() => stopped)]);
+  }
+
+  /** Counts one storage or network call; false when the worker is (now) stopped and it must not happen. */
+  call(): boolean {
+    if (this.dead) return false;
+    if (this.stopAfter !== null && this.stopAfter-- <= 0) this.stop();
+    return !this.dead;
   }
 
   stop(): void {
+    if (this.dead) return;
     this.dead = true;
-    this.stopWatching();
+    this.stopWatching.forEach((stop) => stop());
+    this.killed();
   }
 }
 
 const scope = new AsyncLocalStorage<Worker>();
-
-/** Requests and storage writes of a stopped worker never complete. */
-function gateOnWorker(): void {
-  const realFetch = globalThis.fetch;
-  if (!(realFetch as { gated?: boolean }).gated) {
-    const gated = async (...args: Parameters<typeof fetch>) => {
-      const worker = scope.getStore();
-      if (worker?.dead) return never<Response>();
-      const response = await realFetch(...args);
-      if (worker?.dead) return never<Response>();
-      return response;
-    };
-    globalThis.fetch = Object.assign(gated, { gated: true }) as typeof fetch;
-  }
-  const local = fakeBrowser.storage.local as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  for (const name of ['set', 'remove', 'clear']) {
-    const original = local[name]!;
-    if ((original as { gated?: boolean }).gated) continue;
-    local[name] = Object.assign(
-      (...a: unknown[]) => (scope.getStore()?.dead ? never() : original.apply(fakeBrowser.storage.local, a)),
-      { gated: true },
-    );
-  }
-}
 
 /** What became of each redemption the panelist confirmed, as the ledger told it. */
 export interface Confirmation {
@@ -117,50 +142,94 @@ export interface Confirmation {
   state: LedgerEntry['state'];
   nothingCharged: boolean;
   errorStatus?: number;
+  /** Further redemptions the panel recorded for it (a re-sent request). */
+  duplicates: number;
+  /** It was unknown at some point: a check, not the panel's answer, settled it. */
+  wasUnknown: boolean;
   /** Still unsettled when its session ended: its outcome was never the new session's to tell. */
   abandoned: boolean;
   /** Seen in storage again after its session ended. */
   resurrected?: boolean;
+  /** Went back from settled to pending or unknown. */
+  reopened?: boolean;
 }
 
 export class World {
   worker!: Worker;
-  account: Account | null = null;
+  /** The session in storage after the last step: its id and account. */
+  session: { id: string | undefined; account: Account | null } = { id: undefined, account: null };
   readonly confirmations = new Map<string, Confirmation>();
+  /** Invariants broken where no step could see them (a request leaving with an old session's token). */
+  readonly violations: string[] = [];
+  /** Notifications shown, in order. */
+  shown: Shown[] = [];
+  /** A worker of this run was stopped (between steps or inside one). */
+  anyStop = false;
+  /** Account A's sign-in was revoked: its session can no longer read anything. */
+  revoked = false;
+  /** The token endpoint asked to wait (Retry-After: 1) in this run. */
+  rateLimited = false;
+  /** Storage was nearly full at some point of this run. */
+  storageWasFull = false;
+  settings!: RunSettings;
   /** Seeded redemptions per account and reward, so commits are counted from the sandbox itself. */
   private seeded!: Record<Account, Map<number, number>>;
+  private jitter = new Jitter(1);
   steps = 0;
   checks = 0;
 
   private constructor(readonly sandboxes: Record<Account, Sandbox>) {}
 
   static async create(): Promise<World> {
+    let world: World | undefined;
+    const clock = (account: Account) => () => new Date(Date.now() + (world?.settings?.skew[account] ?? 0));
     const [a, b] = await Promise.all([
-      startSandbox({ seed: SEED_A, token: 'model-token-a' }),
-      startSandbox({ seed: SEED_B, token: 'model-token-b' }),
+      startSandbox({ seed: SEED_A, token: 'model-token-a', now: clock('A') }),
+      startSandbox({ seed: SEED_B, token: 'model-token-b', now: clock('B') }),
     ]);
-    return new World({ A: a, B: b });
+    world = new World({ A: a, B: b });
+    world.install();
+    return world;
   }
 
   close(): Promise<unknown> {
     return Promise.all(Object.values(this.sandboxes).map((s) => s.close()));
   }
 
-  /** A fresh browser profile connected to account A. */
-  async begin(): Promise<void> {
+  /** A fresh browser profile connected to account A with its key. */
+  async begin(settings: RunSettings): Promise<void> {
     this.worker?.stop();
+    this.settings = settings;
+    this.jitter = new Jitter(settings.seed);
+    await this.storage.drain();
     fakeBrowser.reset();
-    gateOnWorker();
-    for (const sandbox of Object.values(this.sandboxes)) sandbox.reset();
+    this.storage.reset();
+    this.installBrowser();
+    for (const sandbox of Object.values(this.sandboxes)) {
+      sandbox.reset();
+      sandbox.oauth.settings.accessTokenTtlSeconds = settings.tokenSeconds;
+    }
+    await Promise.all(
+      Object.values(this.sandboxes).map((s) => fetch(`${s.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: settings.idempotency }) })),
+    );
     this.seeded = { A: countByReward(this.sandboxes.A), B: countByReward(this.sandboxes.B) };
     this.confirmations.clear();
-    this.account = null;
-    this.worker = await Worker.start();
+    this.violations.length = 0;
+    this.anyStop = false;
+    this.revoked = false;
+    this.rateLimited = false;
+    this.storageWasFull = false;
+    this.tokens.clear();
+    this.activeId = undefined;
+    this.session = { id: undefined, account: null };
+    this.worker = await this.startWorker();
     this.observeLedger();
+    await fakeBrowser.storage.local.set({ preferences: { badge: true, refreshMinutes: 30, notify: true } });
     // Set-up, not under test: on a busy machine the first call may time out.
-    for (let tries = 0; !(await this.connect('A')).ok; tries++) {
+    for (let tries = 0; !(await this.connect('A', 'key')).ok; tries++) {
       if (tries === 20) throw new Error('could not connect to the sandbox to begin a run');
     }
+    await this.syncSession();
   }
 
   get items(): Modules['items'] {
@@ -171,21 +240,77 @@ export class World {
     return this.sandboxes[account];
   }
 
-  async connect(account: Account): Promise<Result<SessionInfo>> {
-    const sandbox = this.sandboxes[account];
-    const reply = await this.worker.send<SessionInfo>('connect', { baseUrl: sandbox.url, token: sandbox.token });
-    if (reply.ok) this.sessionChanged(account);
-    return reply;
+  private startWorker(): Promise<Worker> {
+    return Worker.start(oauthSettingsFor(this.sandboxes.A), this.sandboxes.A.url);
   }
 
-  async disconnect(): Promise<void> {
-    await this.worker.send('disconnect', undefined);
-    this.sessionChanged(null);
+  /** A pasted key for either account, or signing in (account A's panel has the authorization server). */
+  connect(account: Account, how: 'key' | 'signIn'): Promise<Result<SessionInfo>> {
+    if (how === 'signIn') return this.worker.send<SessionInfo>('signIn', undefined);
+    const sandbox = this.sandboxes[account];
+    // Connecting checks the key with a real call before the session is its own: not an old session's request.
+    this.connecting = sandbox.token;
+    return this.worker.send<SessionInfo>('connect', { baseUrl: sandbox.url, token: sandbox.token }).finally(() => (this.connecting = null));
+  }
+
+  /** The key a connect is checking right now. */
+  private connecting: string | null = null;
+
+  disconnect(): Promise<Result<unknown>> {
+    return this.worker.send('disconnect', undefined);
   }
 
   async restart(): Promise<void> {
+    this.anyStop = true;
     this.worker.stop();
-    this.worker = await Worker.start();
+    this.worker = await this.startWorker();
+  }
+
+  /** The worker stops after `calls` more storage or network calls, wherever that lands. */
+  stopAfter(calls: number): void {
+    this.worker.stopAfter = calls;
+  }
+
+  /** A worker the last step stopped is started again, as the browser does on the next event. */
+  async wakeIfStopped(): Promise<void> {
+    if (!this.worker.dead) return;
+    this.anyStop = true;
+    this.worker = await this.startWorker();
+  }
+
+  /**
+   * Reads which session storage holds: when it changed, what was still unsettled belongs to the
+   * ended one (abandoned), and the model's per-session knowledge starts again. Returns whether it changed.
+   */
+  async syncSession(): Promise<boolean> {
+    const session = await this.items.sessionItem.getValue();
+    const account = !session.connected ? null : session.baseUrl === this.sandboxes.B.url ? 'B' : 'A';
+    if (session.id === this.session.id) return false;
+    for (const c of this.confirmations.values()) {
+      if (c.state === 'pending' || c.state === 'unknown') c.abandoned = true;
+    }
+    this.session = { id: session.id, account };
+    for (const [name, sandbox] of Object.entries(this.sandboxes)) this.answersSeen[name as Account] = sandbox.answers.length;
+    return true;
+  }
+
+  /** Whether the account's panel still takes the stored access token. */
+  async tokenWorks(account: Account): Promise<boolean> {
+    const stored = (await fakeBrowser.storage.local.get('credentials')).credentials as { token: string } | undefined;
+    const sandbox = this.sandboxes[account];
+    return !!stored && (stored.token === sandbox.token || sandbox.oauth.accepts(stored.token));
+  }
+
+  /** How many answers each panel had sent when the current session began. */
+  private answersSeen: Record<Account, number> = { A: 0, B: 0 };
+
+  /**
+   * Whether the account's panel itself refused this session since it began: a 401, or a refresh
+   * token its token endpoint refused (also one a stopped worker's renewal had rotated away, which
+   * the server takes for a replay).
+   */
+  panelRefused(account: Account): boolean {
+    return this.sandboxes[account].answers.slice(this.answersSeen[account]).some((a) => a.status === 401 || (a.path === '/oauth/token' && a.status === 400));
   }
 
   async fault(account: Account, rule: FaultRule): Promise<void> {
@@ -193,17 +318,56 @@ export class World {
     if (!response.ok) throw new Error(`fault refused: ${await response.text()}`);
   }
 
-  /** Whether a 401 arranged earlier is still waiting for a request of the account's panel. */
-  async pending401(account: Account): Promise<boolean> {
-    const response = await fetch(`${this.sandboxes[account].url}/__sandbox/faults`);
-    const { faults } = (await response.json()) as { faults: FaultRule[] };
-    return faults.some((rule) => rule.status === 401);
+  async control(account: Account, path: string): Promise<void> {
+    await fetch(`${this.sandboxes[account].url}/__sandbox${path}`, { method: 'POST' });
   }
 
-  /** Everything the panels had in hand has been answered (or committed). */
+  /** Whether a refusal arranged earlier (a 401, a refused refresh) is still waiting for a request of the account's panel. */
+  async pendingRefusal(account: Account): Promise<boolean> {
+    const response = await fetch(`${this.sandboxes[account].url}/__sandbox/faults`);
+    const { faults } = (await response.json()) as { faults: FaultRule[] };
+    return faults.some((rule) => rule.status === 401 || (rule.path === '/oauth/token' && rule.status === 400));
+  }
+
+  /** Everything the panels had in hand has been answered (or committed), and storage is still. */
   async settled(): Promise<void> {
     await Promise.all(Object.values(this.sandboxes).map((s) => s.idle()));
     await sleep(5);
+    await this.storage.drain();
+  }
+
+  private fetching = 0;
+  private lastActive = 0;
+
+  /** A request of the worker leaves (+1) or is answered (-1). */
+  busy(change: number): void {
+    this.fetching += change;
+    this.lastActive = Date.now();
+  }
+
+  /** How many times each notification was shown. */
+  notified(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { id } of this.shown) counts.set(id, (counts.get(id) ?? 0) + 1);
+    return counts;
+  }
+
+  /** For a failure's message: what was still going on. */
+  describeActivity(): string {
+    const now = Date.now();
+    return `now ${now}, requests out ${this.fetching}, last request ${now - this.lastActive} ms ago, last storage call ${now - this.storage.lastActive} ms ago, worker ${this.worker.dead ? 'stopped' : 'running'}`;
+  }
+
+  /**
+   * The worker has nothing left to do: no request out, storage still, and nothing new for a while
+   * (work it started without waiting, such as the refreshes connecting warms, has begun and ended).
+   */
+  async quiet(): Promise<void> {
+    for (;;) {
+      await this.settled();
+      if (this.fetching === 0 && Date.now() - Math.max(this.lastActive, this.storage.lastActive) > TIMEOUT_MS) return;
+      await sleep(TIMEOUT_MS / 2);
+    }
   }
 
   async clearFaults(): Promise<void> {
@@ -216,35 +380,190 @@ export class World {
     return now - (this.seeded[account].get(rewardId) ?? 0);
   }
 
-  private sessionChanged(account: Account | null): void {
-    for (const c of this.confirmations.values()) {
-      if (c.state === 'pending' || c.state === 'unknown') c.abandoned = true;
-    }
-    this.account = account;
+  /** Storage: its quota, and calls that answer late, out of order, and never for a stopped worker. */
+  readonly storage = new ModelStorage(() => this.jitter, (key, value) => this.stored(key, value));
+
+  /** Access and refresh tokens each session stored, by session id: a token is the session's that stored it last. */
+  private tokens = new Map<string, string>();
+  private activeId: string | undefined;
+
+  private stored(key: string, value: unknown): void {
+    if (key === 'session') this.activeId = (value as SessionInfo | null)?.id;
+    if (key !== 'credentials' || !value) return;
+    const { session, token, refreshToken } = value as { session: string; token: string; refreshToken?: string };
+    this.tokens.set(token, session);
+    if (refreshToken) this.tokens.set(refreshToken, session);
   }
 
-  /** Every state the ledger (or its list of unsettled outcomes) ever showed, per confirmation. */
+  /** Patched once per process: fetch and storage.local go through the world. */
+  private install(): void {
+    const realFetch = globalThis.fetch;
+    const world = this;
+    globalThis.fetch = async function modelFetch(input: RequestInfo | URL, init?: RequestInit) {
+      const worker = scope.getStore();
+      if (!worker) return realFetch(input, init);
+      // Checked the moment the request is handed to fetch; the way there and back takes its time.
+      if (!worker.call()) return never<Response>();
+      world.leaving(input, init);
+      world.busy(+1);
+      let response: Response | null = null;
+      try {
+        await world.jitter.wait();
+        if (!worker.dead) response = await realFetch(input, init);
+        await world.jitter.wait();
+      } finally {
+        world.busy(-1);
+      }
+      // A stopped worker hears nothing back.
+      return response && !worker.dead ? response : never<Response>();
+    } as typeof fetch;
+    this.storage.install(() => scope.getStore());
+  }
+
+  /** After a session change, no request leaves with a token an earlier session stored. */
+  private leaving(input: RequestInfo | URL, init?: RequestInit): void {
+    const headers = new Headers(init?.headers);
+    const bearer = /^Bearer (.+)$/.exec(headers.get('authorization') ?? '')?.[1];
+    const refresh = typeof init?.body === 'string' ? new URLSearchParams(init.body).get('refresh_token') : null;
+    for (const token of [bearer, refresh]) {
+      const owner = token ? this.tokens.get(token) : undefined;
+      if (owner !== undefined && owner !== this.activeId && token !== this.connecting) {
+        this.violations.push(`a request to ${String(input)} left with the token of ended session ${owner} (active: ${this.activeId ?? 'none'})`);
+      }
+    }
+  }
+
+  private installBrowser(): void {
+    this.shown = fakeNotifications();
+    installIdentity(actAsPanelist);
+  }
+
+  /** Every state the ledger (or its lists of outcomes) ever showed, per confirmation. */
   private observeLedger(): void {
     const { ledgerItem, unsettledItem, settledItem } = this.items;
+    const open = (state: LedgerEntry['state']) => state === 'pending' || state === 'unknown';
     const seen = (entry: LedgerEntry) => {
       const known = this.confirmations.get(entry.requestId);
       if (known?.abandoned) {
         known.resurrected = true;
         return;
       }
+      const reopened = known !== undefined && !open(known.state) && open(entry.state);
       this.confirmations.set(entry.requestId, {
         requestId: entry.requestId,
-        account: known?.account ?? this.account!,
+        account: isAccountB(entry.rewardId) ? 'B' : 'A',
         rewardId: entry.rewardId,
         state: entry.state,
         nothingCharged: entry.error?.nothingCharged === true,
         ...(entry.error?.status !== undefined ? { errorStatus: entry.error.status } : {}),
+        duplicates: entry.duplicates?.length ?? 0,
+        wasUnknown: known?.wasUnknown === true || entry.state === 'unknown',
         abandoned: false,
+        ...(known?.reopened || reopened ? { reopened: true } : {}),
       });
     };
     ledgerItem.watch((entry) => entry && seen(entry));
     unsettledItem.watch((entries) => entries.forEach(seen));
     settledItem.watch((entries) => entries.forEach(seen));
+  }
+}
+
+/**
+ * storage.local as the browser runs it, slowed down: calls take effect one after another in the
+ * order they were made (Chrome runs them on one sequence, Firefox's IndexedDB transactions in
+ * order of creation), each after a random delay, and each caller hears back after another random
+ * delay, so answers come back in any order. A stopped worker's calls never take effect nor answer.
+ * With a quota, a `set` that would take storage over it is refused as Chrome refuses it.
+ */
+class ModelStorage {
+  /** Bytes allowed in all (null: no limit). */
+  quota: number | null = null;
+  /** When a call last took effect (epoch ms). */
+  lastActive = 0;
+  private effects: Promise<unknown> = Promise.resolve();
+  private sizes = new Map<string, number>();
+
+  constructor(
+    private readonly jitter: () => Jitter,
+    private readonly onStored: (key: string, value: unknown) => void,
+  ) {}
+
+  reset(): void {
+    this.quota = null;
+    this.sizes.clear();
+  }
+
+  usage(): number {
+    let total = 0;
+    for (const [key, size] of this.sizes) total += key.length + size;
+    return total;
+  }
+
+  /** Resolves once every call made so far has taken effect. */
+  drain(): Promise<void> {
+    return this.effects.then(() => undefined);
+  }
+
+  install(current: () => Worker | undefined): void {
+    const local = fakeBrowser.storage.local as unknown as Record<string, (...a: unknown[]) => Promise<unknown>> & { modelled?: boolean };
+    if (local.modelled) return;
+    local.modelled = true;
+    const original = { get: local.get!, set: local.set!, remove: local.remove!, clear: local.clear! };
+    const call = (name: keyof typeof original) => (...args: unknown[]) => {
+      const worker = current();
+      if (worker && !worker.call()) return never();
+      const effect = this.effects.then(async () => {
+        await this.jitter().wait();
+        if (worker?.dead) return { dropped: true as const };
+        this.lastActive = Date.now();
+        if (name === 'set') this.admit(args[0] as Record<string, unknown>);
+        const value = await original[name].apply(fakeBrowser.storage.local, args);
+        this.account(name, args[0]);
+        return { value };
+      });
+      this.effects = effect.catch(() => undefined);
+      return effect.then(async (done) => {
+        await this.jitter().wait();
+        if ('dropped' in done || worker?.dead) return never();
+        return done.value;
+      });
+    };
+    local.get = call('get');
+    local.set = call('set');
+    local.remove = call('remove');
+    local.clear = call('clear');
+  }
+
+  /** Refuses a write that would take storage over its quota, as Chrome does (nothing of it is written). */
+  private admit(items: Record<string, unknown>): void {
+    if (this.quota === null) return;
+    const after = new Map(this.sizes);
+    for (const [key, value] of Object.entries(items)) {
+      if (value === null) after.delete(key);
+      else if (value !== undefined) after.set(key, JSON.stringify(value).length);
+    }
+    let total = 0;
+    for (const [key, size] of after) total += key.length + size;
+    if (total > this.quota) throw new Error('QUOTA_BYTES quota exceeded');
+  }
+
+  private account(name: string, arg: unknown): void {
+    if (name === 'set') {
+      for (const [key, value] of Object.entries(arg as Record<string, unknown>)) {
+        if (value === undefined) continue;
+        if (value === null) this.sizes.delete(key);
+        else this.sizes.set(key, JSON.stringify(value).length);
+        this.onStored(key, value);
+      }
+    } else if (name === 'remove') {
+      for (const key of Array.isArray(arg) ? arg : [arg]) {
+        this.sizes.delete(key as string);
+        this.onStored(key as string, null);
+      }
+    } else if (name === 'clear') {
+      for (const key of this.sizes.keys()) this.onStored(key, null);
+      this.sizes.clear();
+    }
   }
 }
 

@@ -1,0 +1,72 @@
+import { browser } from 'wxt/browser';
+import { t } from '../../utils/i18n';
+import { notifies } from '../../utils/preference-choices';
+import { questionText } from '../../utils/question-text';
+import { describeState } from '../../utils/redemption-state';
+import type { StorageItem } from '../../utils/storage-item';
+import { notifyStateItem, preferencesItem, type NotifyState } from '../../utils/storage-items';
+import { recordedAgainText } from '../../utils/recorded-again';
+import { preferenceOf, type NotifyEvent } from './notify-events';
+import { put, update, type Get, type Put, type SessionId } from './store';
+
+/** Told events kept, so an event seen again after a restart is recognised. */
+const TOLD_KEPT = 500;
+export const NOTIFICATION_PERMISSION = { permissions: ['notifications' as const] };
+
+/** What one write of a session changes, and what it has to tell the panelist. */
+export interface Telling {
+  puts?: readonly Put[];
+  events?: readonly NotifyEvent[];
+  /** The notification state's own part that changes with it (what the last read saw). */
+  state?: Partial<Omit<NotifyState, 'told'>>;
+}
+
+/**
+ * Writes what `change` makes of `items` for session `sid` and records its events as told in the
+ * same `storage.local.set`, then shows those the panelist asked for. Recorded with the change that
+ * caused them and whatever the preferences: a change seen while notifications were off is not told
+ * later, one told before the worker stopped is not told again, and an event of an ended session is
+ * neither recorded nor shown (the write is refused).
+ */
+export async function tellWith(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => Telling | null): Promise<void> {
+  let fresh: NotifyEvent[] = [];
+  await update(sid, [...items, notifyStateItem], (get) => {
+    const telling = change(get);
+    if (!telling) return [];
+    const state = get(notifyStateItem);
+    fresh = (telling.events ?? []).filter((event) => !state.told.includes(event.id));
+    const recorded = fresh.length > 0 || telling.state !== undefined;
+    const told = [...state.told, ...fresh.map((event) => event.id)].slice(-TOLD_KEPT);
+    return [...(telling.puts ?? []), ...(recorded ? [put(notifyStateItem, { ...state, ...telling.state, told })] : [])];
+  });
+  if (fresh.length === 0) return;
+  const prefs = await preferencesItem.getValue();
+  for (const event of fresh) if (notifies(prefs, preferenceOf(event))) await show(event).catch(() => undefined);
+}
+
+async function show(event: NotifyEvent): Promise<void> {
+  const api = browser.notifications;
+  if (!api || !(await browser.permissions.contains(NOTIFICATION_PERMISSION))) return;
+  const { title, message } = words(event);
+  await api.create(event.id, { type: 'basic', iconUrl: browser.runtime.getURL('/icon/128.png'), title, message });
+}
+
+/** Titles and texts in the browser's language. */
+export function words(event: NotifyEvent): { title: string; message: string } {
+  switch (event.kind) {
+    case 'redemption':
+      return { title: t('notifyRedemptionTitle'), message: t('notifyRedemptionText', event.rewardName, describeState(event.state)) };
+    case 'outcome':
+      return event.found
+        ? { title: t('notifyFoundTitle'), message: t('notifyFoundText', event.rewardName) }
+        : { title: t('notifyNotFoundTitle'), message: t('notifyNotFoundText', event.rewardName) };
+    case 'duplicate':
+      return { title: t('notifyDuplicateTitle', event.rewardName), message: recordedAgainText(event.copies, event.points) };
+    case 'goal':
+      return { title: t('notifyGoalTitle'), message: t('notifyGoalText', event.rewardName) };
+    case 'rejected':
+      return { title: t('notifyRejectedTitle'), message: t('notifyRejectedText') };
+    case 'question':
+      return { title: t('notifyQuestionTitle'), message: t('notifyQuestionText', questionText(event)) };
+  }
+}

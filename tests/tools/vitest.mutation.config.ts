@@ -1,0 +1,17 @@
+/** The unit project alone (no browsers), for Stryker's vitest runner (stryker.config.mjs). */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import { buildSettings, runtimeSettings } from '../../utils/operator/panel-config';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('../..', import.meta.url)),
+  plugins: [WxtVitest()],
+  define: { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))) },
+  test: {
+    include: ['tests/unit/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    setupFiles: ['tests/unit/i18n-setup.ts'],
+    testTimeout: 20_000,
+  },
+});

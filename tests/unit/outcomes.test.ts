@@ -1,0 +1,239 @@
+// @vitest-environment node
+/**
+ * Issue 17, point 3: how unknown redemption outcomes settle, as the pure functions they are
+ * (outcomes.ts, redemption-match.ts): the panel's ids decide, never its clock; every entry is
+ * checked on time; a repeat is counted for the one Confirm it came from.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  CHECK_AFTER_MS,
+  confirmedUnnamed,
+  dueTimes,
+  firstCheck,
+  interrupted,
+  openOf,
+  postponeOutcomes,
+  READ_RETRY_MS,
+  settleOutcomes,
+  SETTLED_KEPT,
+  showInstead,
+  withoutLostAnswer,
+  type Ledger,
+} from '../../entrypoints/background/outcomes';
+import { claimRedemptions } from '../../entrypoints/background/redemption-match';
+import type { LedgerEntry } from '../../utils/storage-items';
+import type { Redemption } from '../../utils/types';
+
+const T0 = 1_800_000_000_000;
+const COFFEE = 101;
+const BOOKS = 102;
+
+function entry(requestId: string, extra: Partial<LedgerEntry> = {}): LedgerEntry {
+  return { requestId, rewardId: COFFEE, rewardName: 'Coffee', points: 500, startedAt: T0, knownRedemptionIds: [1, 2], idempotencyKey: requestId, state: 'unknown', ...extra };
+}
+const unknown = (requestId: string, extra: Partial<LedgerEntry> = {}) => {
+  const e = entry(requestId, extra);
+  return { ...e, checks: firstCheck(e), error: { kind: 'network' as const, message: 'lost' }, ...extra };
+};
+function redemption(id: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00:00'): Redemption {
+  return {
+    id,
+    cost: 5,
+    currency: 'USD',
+    reward_point_cost: 500,
+    reward: { id: rewardId, name: 'x', cost: 5, cost_currency: 'USD', type: 'gift_card', image_url: '', meta_data: {}, reward_point_cost: null },
+    approved: false,
+    processed: false,
+    created_at: createdAt,
+    updated_at: createdAt,
+    failed: false,
+    refunded: false,
+    partner_status: null,
+    failed_reason: null,
+    transaction_id: null,
+  } as Redemption;
+}
+const ledger = (latest: LedgerEntry | null, unsettled: LedgerEntry[] = [], settled: LedgerEntry[] = []): Ledger => ({ latest, unsettled, settled });
+const BASELINE = [redemption(1), redemption(2, BOOKS)];
+
+describe('claiming redemptions by id', () => {
+  it('a new id of the entry’s reward is its redemption, whatever its timestamp; ids in its baseline and other rewards never are', () => {
+    const history = [...BASELINE, redemption(3, BOOKS), redemption(9, COFFEE, '1999-01-01T00:00:00')];
+    const { found, again } = claimRedemptions({ open: [entry('e')] }, history);
+    expect(found.get('e')?.id).toBe(9);
+    expect(again.size).toBe(0);
+    expect(claimRedemptions({ open: [entry('e', { knownRedemptionIds: [1, 2, 9] })] }, history).found.size).toBe(0);
+    expect(claimRedemptions({ open: [entry('e', { rewardId: 7 })] }, history).found.size).toBe(0);
+  });
+
+  it('confirmed entries choose first, the newest the newest; open ones then take the oldest left, oldest entry first', () => {
+    const history = [...BASELINE, redemption(5), redemption(6), redemption(7)];
+    const { found } = claimRedemptions(
+      { confirmed: [entry('c-old', { startedAt: T0 }), entry('c-new', { startedAt: T0 + 10 })], open: [entry('o-new', { startedAt: T0 + 5 }), entry('o-old', { startedAt: T0 - 5 })] },
+      history,
+    );
+    expect([found.get('c-new')?.id, found.get('c-old')?.id]).toEqual([7, 6]);
+    expect(found.get('o-old')?.id).toBe(5);
+    expect(found.has('o-new')).toBe(false);
+  });
+
+  it('never claims one already claimed, here or before', () => {
+    const history = [...BASELINE, redemption(5), redemption(6)];
+    const { found } = claimRedemptions({ open: [entry('a'), entry('b', { startedAt: T0 + 1 })] }, history, new Set([5]));
+    expect(found.get('a')?.id).toBe(6);
+    expect(found.has('b')).toBe(false);
+  });
+
+  it('what is left of an entry’s reward after every claim was recorded again for the first Confirm that claimed, if it sent a key', () => {
+    const history = [...BASELINE, redemption(5), redemption(6), redemption(8), redemption(4, BOOKS)];
+    const { found, again } = claimRedemptions({ confirmed: [entry('c')], open: [entry('o', { startedAt: T0 - 1 })] }, history);
+    expect(found.get('c')?.id).toBe(8);
+    expect(found.get('o')?.id).toBe(5);
+    expect(again.get('c')).toEqual([6]);
+    expect(again.has('o')).toBe(false);
+    // An entry from before keys were sent has no baseline to trust for that.
+    expect(claimRedemptions({ confirmed: [entry('c', { idempotencyKey: undefined })], open: [] }, history).again.size).toBe(0);
+    // Nothing left: nothing said.
+    expect(claimRedemptions({ confirmed: [entry('c')], open: [] }, [...BASELINE, redemption(8)]).again.size).toBe(0);
+  });
+
+  it('an entry without a baseline counts nothing as known', () => {
+    expect(claimRedemptions({ open: [entry('e', { knownRedemptionIds: undefined })] }, BASELINE).found.get('e')?.id).toBe(1);
+  });
+});
+
+describe('settling outcomes', () => {
+  it('finds an unknown outcome, drops its lost answer, and names what the panel recorded again', () => {
+    const lost = unknown('e');
+    const settled = settleOutcomes(ledger(lost), [...BASELINE, redemption(5), redemption(6)], null, T0 + 9);
+    expect(settled.latest).toEqual({ ...withoutLostAnswer(lost), state: 'done', finishedAt: T0 + 9, redemption: redemption(5), duplicates: [6] });
+    expect(settled.latest).not.toHaveProperty('error');
+    expect(settled.latest).not.toHaveProperty('checks');
+  });
+
+  it('names a confirmed entry, and leaves one the history does not show yet as it is', () => {
+    const confirmed = entry('c', { state: 'done' });
+    expect(confirmedUnnamed(confirmed)).toBe(true);
+    const named = settleOutcomes(ledger(confirmed), [...BASELINE, redemption(5)], null, T0);
+    expect(named.latest).toEqual({ ...confirmed, redemption: redemption(5) });
+    expect(confirmedUnnamed(named.latest)).toBe(false);
+    const same = ledger(confirmed);
+    expect(settleOutcomes(same, BASELINE, null, T0).latest).toBe(confirmed);
+    expect(confirmedUnnamed(entry('f', { state: 'failed' }))).toBe(false);
+    expect(confirmedUnnamed(null)).toBe(false);
+  });
+
+  it('without a check time it can only find; at each due check it counts one, and after the last it concludes', () => {
+    const lost = unknown('e');
+    expect(settleOutcomes(ledger(lost), BASELINE, null, T0).latest).toBe(lost);
+    let now = ledger(lost);
+    for (let i = 0; i < CHECK_AFTER_MS.length - 1; i++) {
+      const at = T0 + CHECK_AFTER_MS[i]!;
+      now = settleOutcomes(now, BASELINE, at, at);
+      expect(now.latest).toMatchObject({ state: 'unknown', checks: { done: i + 1, nextAt: T0 + CHECK_AFTER_MS[i + 1]!, lastAt: at } });
+    }
+    const last = T0 + CHECK_AFTER_MS[3];
+    now = settleOutcomes(now, BASELINE, last, last + 1);
+    expect(now.latest).toMatchObject({ state: 'not_found', checks: { done: 4, nextAt: null, lastAt: last }, finishedAt: last + 1 });
+  });
+
+  it('a check counts only for entries due by then (an alarm a few seconds early still counts)', () => {
+    const lost = unknown('e');
+    const due = lost.checks.nextAt!;
+    expect(settleOutcomes(ledger(lost), BASELINE, due - 5_000, due).latest).toMatchObject({ checks: { done: 1 } });
+    expect(settleOutcomes(ledger(lost), BASELINE, due - 5_001, due).latest).toBe(lost);
+    const concluded = { ...lost, checks: { done: 4, nextAt: null, lastAt: T0 } };
+    expect(settleOutcomes(ledger(concluded), BASELINE, T0 + 99_999_999, T0).latest).toBe(concluded);
+  });
+
+  it('an entry without checks yet counts from its first', () => {
+    const lost = entry('e');
+    expect(settleOutcomes(ledger(lost), BASELINE, T0 + CHECK_AFTER_MS[0], T0).latest).toMatchObject({ checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1] } });
+  });
+
+  it('while a redeem of the same reward is out, its entries wait: found nothing, their check put off', () => {
+    const inFlight = entry('p', { state: 'pending', startedAt: T0 + 1000 });
+    const waiting = unknown('w');
+    const other = unknown('o', { rewardId: BOOKS });
+    const history = [...BASELINE, redemption(5), redemption(6, BOOKS)];
+    const at = T0 + CHECK_AFTER_MS[0];
+    const settled = settleOutcomes(ledger(inFlight, [waiting, other]), history, at, at);
+    expect(settled.latest).toBe(inFlight);
+    expect(settled.unsettled).toEqual([{ ...waiting, checks: { ...waiting.checks, nextAt: at + CHECK_AFTER_MS[0] } }]);
+    expect(settled.settled).toEqual([expect.objectContaining({ requestId: 'o', state: 'done', redemption: redemption(6, BOOKS) })]);
+    // Without a check time nothing is put off.
+    expect(settleOutcomes(ledger(inFlight, [waiting]), history, null, at).unsettled[0]).toBe(waiting);
+    // A later check time stays.
+    const later = { ...waiting, checks: { ...waiting.checks, nextAt: at + 10 * CHECK_AFTER_MS[0] } };
+    expect(settleOutcomes(ledger(inFlight, [later]), history, at, at).unsettled[0]!.checks!.nextAt).toBe(at + 10 * CHECK_AFTER_MS[0]);
+    const unchecked = entry('u');
+    expect(settleOutcomes(ledger(inFlight, [unchecked]), history, at, at).unsettled[0]!.checks).toEqual({ ...firstCheck(unchecked), nextAt: at + CHECK_AFTER_MS[0] });
+  });
+
+  it('settled entries leave the open list for the recent ones, which keep the last few', () => {
+    const old = Array.from({ length: SETTLED_KEPT }, (_, i) => entry(`s${i}`, { state: 'done', redemption: redemption(100 + i) }));
+    const lost = unknown('e');
+    const settled = settleOutcomes(ledger(null, [lost], old), [...BASELINE, redemption(5)], null, T0);
+    expect(settled.unsettled).toEqual([]);
+    expect(settled.settled).toHaveLength(SETTLED_KEPT);
+    expect(settled.settled.at(-1)).toMatchObject({ requestId: 'e', state: 'done' });
+    expect(settled.settled[0]!.requestId).toBe('s1');
+    // Redemptions the recent ones and the ledger claimed are never claimed again.
+    const claimedByLatest = entry('l', { state: 'done', redemption: redemption(5) });
+    expect(settleOutcomes(ledger(claimedByLatest, [lost]), [...BASELINE, redemption(5)], null, T0).unsettled).toEqual([lost]);
+    expect(settleOutcomes(ledger(null, [lost], [claimedByLatest]), [...BASELINE, redemption(5)], null, T0).unsettled).toEqual([lost]);
+  });
+});
+
+describe('scheduling and the rest', () => {
+  it('an unreadable history at a check puts the due entries off, not the others, nor settled ones', () => {
+    const at = T0 + CHECK_AFTER_MS[0];
+    const due = unknown('due');
+    const later = unknown('later', { checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1], lastAt: at } });
+    const noChecks = entry('none');
+    const put = postponeOutcomes(ledger(due, [later, noChecks]), at, at + 7);
+    expect(put.latest!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS });
+    expect(put.unsettled).toEqual([later, noChecks]);
+    expect(postponeOutcomes(ledger(due), at, at - 100).latest!.checks!.nextAt).toBe(at + READ_RETRY_MS);
+    expect(postponeOutcomes(ledger(due), due.checks.nextAt! - 5_001, at).latest).toBe(due);
+    expect(postponeOutcomes(ledger(due), due.checks.nextAt! - 5_000, at).latest).not.toBe(due);
+    const done = entry('d', { state: 'done', checks: due.checks });
+    expect(postponeOutcomes(ledger(done), at, at).latest).toBe(done);
+    const concluded = { ...due, checks: { ...due.checks, nextAt: null } };
+    expect(postponeOutcomes(ledger(concluded), at, at).latest).toBe(concluded);
+    expect(postponeOutcomes(ledger(null), at, at).latest).toBeNull();
+  });
+
+  it('every open entry and a pending one has a check time', () => {
+    const pending = entry('p', { state: 'pending' });
+    const lost = unknown('e', { checks: { done: 1, nextAt: T0 + 5, lastAt: null } });
+    expect(dueTimes(ledger(pending, [lost]))).toEqual([T0 + 5, T0 + CHECK_AFTER_MS[0]]);
+    expect(dueTimes(ledger(entry('x'), []))).toEqual([T0 + CHECK_AFTER_MS[0]]);
+    expect(dueTimes(ledger(entry('d', { state: 'done' })))).toEqual([]);
+    expect(openOf(ledger(entry('d', { state: 'done' }), [lost]))).toEqual([lost]);
+    expect(openOf(ledger(pending))).toEqual([]);
+  });
+
+  it('a pending entry no redeem has in flight is a lost answer; one in flight stays pending', () => {
+    const pending = entry('p', { state: 'pending' });
+    const error = { kind: 'network' as const, message: 'stopped' };
+    const lost = interrupted(ledger(pending), new Set(), error);
+    expect(lost.latest).toEqual({ ...pending, state: 'unknown', error, checks: firstCheck(pending) });
+    expect(interrupted(ledger(pending), new Set(['p']), error).latest).toBe(pending);
+    expect(interrupted(ledger(pending), new Set(), undefined).latest).not.toHaveProperty('error');
+    const done = ledger(entry('d', { state: 'done' }));
+    expect(interrupted(done, new Set(), error)).toBe(done);
+  });
+
+  it('showing another entry keeps the one it replaces: unknown among the open, settled among the recent; never a pending one', () => {
+    const next = entry('n', { state: 'pending' });
+    const lost = unknown('e');
+    expect(showInstead(ledger(lost), next)).toEqual({ latest: next, unsettled: [lost], settled: [] });
+    const done = entry('d', { state: 'done' });
+    expect(showInstead(ledger(done), null)).toEqual({ latest: null, unsettled: [], settled: [done] });
+    expect(showInstead(ledger(null), next)).toEqual({ latest: next, unsettled: [], settled: [] });
+    expect(showInstead(ledger(next), null)).toBeNull();
+    const full = Array.from({ length: SETTLED_KEPT }, (_, i) => entry(`s${i}`, { state: 'done' }));
+    expect(showInstead(ledger(done, [], full), null)!.settled).toEqual([...full.slice(1), done]);
+  });
+});

@@ -1,0 +1,322 @@
+// @vitest-environment node
+/**
+ * Issue 17's defects, each a named regression case: reproduced, as the issue did, with storage that
+ * answers a few milliseconds late or a panel that holds an answer, against two sandbox accounts
+ * over real HTTP. The sign-in ones (6, 11, 12, 13) are in regressions-17-sign-in.test.ts; the
+ * browser's own re-send of item 8 in tests/e2e/resend.test.ts.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { httpTuning } from '../../entrypoints/background/api';
+import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-history';
+import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
+import { recoverAfterStop } from '../../entrypoints/background/recover';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
+import { CHECK_AFTER_MS, CHECK_ALARM, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
+import { connect } from '../../entrypoints/background/session';
+import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import {
+  balanceHistoryItem,
+  duplicatesItem,
+  historyItem,
+  ledgerItem,
+  preferencesItem,
+  rewardsItem,
+  settledItem,
+  syncItem,
+  unsettledItem,
+  type LedgerEntry,
+} from '../../utils/storage-items';
+import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
+import { isAccountB, SEED_A, SEED_B } from './accounts';
+import { apiRequests, fakeNotifications, type Shown } from './background-helpers';
+
+const REDEEM = '/v1/panel/redemption';
+const HISTORY = '/v1/panel/redemptions';
+const COFFEE = 101; // 500 points; the seeded balance is 2,500
+const BOOKS = 102;
+const PAYWAVE = 109; // 1,000 points
+
+let a: Sandbox;
+let b: Sandbox;
+let created: Shown[];
+let stopWatching: Array<() => void> = [];
+
+beforeAll(async () => {
+  a = await startSandbox({ seed: SEED_A, token: 'token-account-a' });
+  b = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
+  Object.assign(httpTuning, { timeoutMs: 400, retryBaseDelayMs: 1 });
+});
+afterAll(async () => {
+  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
+  await Promise.all([a.close(), b.close()]);
+});
+beforeEach(async () => {
+  fakeBrowser.reset();
+  a.reset();
+  b.reset();
+  created = fakeNotifications();
+  stopWatching = [watchNotifications(), watchBalance()];
+  await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+  await connect(a.url, a.token);
+  await settle();
+});
+afterEach(() => {
+  stopWatching.forEach((stop) => stop());
+  vi.restoreAllMocks();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets every request still out land, and what follows from it be written. */
+async function settle(): Promise<void> {
+  await Promise.all([a.idle(), b.idle()]);
+  await sleep(20);
+  await Promise.all([balanceIdle(), notificationsIdle()]);
+}
+
+async function fault(sandbox: Sandbox, rule: FaultRule): Promise<void> {
+  await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+}
+
+/** Every storage read answers `ms` later, as a real browser's may (2–7 ms). Returns the undo. */
+function slowReads(ms: number): () => void {
+  const local = fakeBrowser.storage.local;
+  const get = local.get.bind(local);
+  local.get = (async (...args: Parameters<typeof get>) => {
+    await sleep(ms);
+    return get(...args);
+  }) as typeof local.get;
+  return () => void (local.get = get);
+}
+
+const redeemsOf = (sandbox: Sandbox, rewardId: number) => sandbox.requests.filter((r) => r.path === REDEEM && r.query.id === String(rewardId)).length;
+const commitsOf = (sandbox: Sandbox, rewardId: number) => sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
+
+/** Fires the history-check alarm until none is left, as the browser would over half an hour. */
+async function runEveryCheck(): Promise<void> {
+  for (let i = 0; i <= CHECK_AFTER_MS.length; i++) {
+    const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
+    if (!alarm) return;
+    await fakeBrowser.alarms.clear(CHECK_ALARM);
+    await onCheckAlarm(alarm);
+  }
+}
+
+/** A redeem whose connection dropped before the panel committed it, which it then did: unknown until checked. */
+async function lostThenCommitted(rewardId: number): Promise<LedgerEntry> {
+  await fault(a, { path: REDEEM, drop: true });
+  const entry = await redeem(rewardId);
+  expect(entry.state).toBe('unknown');
+  await fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}` } });
+  return entry;
+}
+
+/** Everything session-scoped is account B's. */
+async function onlyAccountB(): Promise<void> {
+  const rewards = await rewardsItem.getValue();
+  const history = await historyItem.getValue();
+  const ids = [...(rewards?.data.rewards ?? []).map((r) => r.id), ...(history?.data ?? []).map((r) => r.reward.id)];
+  expect(ids.length).toBeGreaterThan(0);
+  expect(ids.every(isAccountB)).toBe(true);
+  expect(rewards?.data.balance.points).toBe(9000);
+  const outcomes = [await ledgerItem.getValue(), ...(await unsettledItem.getValue()), ...(await settledItem.getValue())];
+  expect(outcomes.every((entry) => entry === null || isAccountB(entry.rewardId))).toBe(true);
+}
+
+describe('issue 17, money', () => {
+  it('defect 1: a redeem waiting behind a slow Check now is never sent after another account connects', async () => {
+    await fault(a, { path: REDEEM, drop: true });
+    expect((await redeem(COFFEE)).state).toBe('unknown');
+    await fault(a, { path: HISTORY, delayMs: 300 });
+    const checking = checkRedemption().catch(() => undefined);
+    await sleep(30);
+    const waiting = redeem(BOOKS).catch((err) => err);
+    await sleep(30);
+    await connect(b.url, b.token);
+    expect(await waiting).toMatchObject({ error: { kind: 'not_connected' } });
+    await checking;
+    await settle();
+    // The first account was charged for nothing it did not confirm before the switch.
+    expect(redeemsOf(a, BOOKS)).toBe(0);
+    expect(commitsOf(a, BOOKS)).toBe(SEED_A.redemptions.filter((r) => r.reward.id === BOOKS).length);
+    await onlyAccountB();
+    expect(await ledgerItem.getValue()).toBeNull();
+    // B is not refused as busy on A's account.
+    expect((await redeem(BOOKS + 1000)).state).toBe('done');
+  });
+
+  it('defect 2: a redemption made elsewhere before this one is never taken for it', async () => {
+    // The cached history is from before the panelist redeemed the same reward on the panel's site.
+    await refreshHistory(true);
+    await fetch(`${a.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${a.token}` } });
+    await fault(a, { path: REDEEM, status: 500 });
+    const entry = await redeem(COFFEE);
+    expect(entry.state).toBe('unknown');
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'not_found' });
+  });
+
+  it('defect 2: when the history cannot be read first, the redeem is not sent and the panelist is told why', async () => {
+    await fault(a, { path: HISTORY, status: 503, times: 3 });
+    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'rejected', message: expect.stringMatching(/not sent, so nothing was charged.*history/) } });
+    expect(redeemsOf(a, COFFEE)).toBe(0);
+    expect(await ledgerItem.getValue()).toBeNull();
+  });
+
+  it.each([
+    ['3 minutes behind', -3],
+    ['10 minutes behind', -10],
+    ['10 minutes ahead', 10],
+  ])('defect 3: a committed redeem whose answer was lost is found when the panel’s clock is %s', async (_name, minutes) => {
+    const skewed = await startSandbox({ seed: SEED_A, token: 'token-skewed', now: () => new Date(Date.now() + minutes * 60_000) });
+    try {
+      await connect(skewed.url, skewed.token);
+      await settle();
+      await fault(skewed, { path: REDEEM, commit: true, status: 502 });
+      const entry = await redeem(COFFEE);
+      expect(entry).toMatchObject({ state: 'done', redemption: { reward: { id: COFFEE } } });
+      expect(redeemsOf(skewed, COFFEE)).toBe(1);
+    } finally {
+      await skewed.close();
+    }
+  });
+
+  it('defect 4: a Confirm arriving during start-up recovery leaves no pending entry without its check', async () => {
+    const stopped: LedgerEntry = {
+      requestId: 'stopped-worker',
+      rewardId: COFFEE,
+      rewardName: 'Bluefin Coffee $5 Gift Card',
+      points: 500,
+      startedAt: Date.now() - 1000,
+      knownRedemptionIds: a.state.redemptions.map((r) => r.id),
+      idempotencyKey: 'stopped-worker',
+      state: 'pending',
+    };
+    await ledgerItem.setValue(stopped);
+    const undo = slowReads(5);
+    try {
+      const recovering = recoverAfterStop();
+      const confirmed = redeem(BOOKS);
+      expect((await confirmed).state).toBe('done');
+      await recovering;
+    } finally {
+      undo();
+    }
+    // The stopped worker's entry is still checked, and nothing is refused on its account.
+    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: 'stopped-worker', state: 'unknown' })]);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
+    expect((await redeem(PAYWAVE)).state).not.toBe('busy');
+    expect(redeemsOf(a, COFFEE)).toBe(0);
+  });
+});
+
+describe('issue 17, accounts and privacy', () => {
+  it('defect 5: while B connects, nothing of A is stored as B’s, and B’s first read joins nothing of A’s', async () => {
+    const undo = slowReads(4);
+    try {
+      await fault(a, { path: '/v1/panel/rewards', delayMs: 60 });
+      await fault(a, { path: HISTORY, delayMs: 60 });
+      await fault(b, { path: '/v1/panel/rewards', delayMs: 30 });
+      const connecting = connect(b.url, b.token);
+      const late = [refreshRewards(true), refreshHistory(true)].map((p) => p.catch(() => undefined));
+      await connecting;
+      // B's first history read (connect warms it) is B's own, not A's still out.
+      expect((await refreshHistory(false)).every((r) => isAccountB(r.reward.id))).toBe(true);
+      await Promise.all(late);
+      await settle();
+    } finally {
+      undo();
+    }
+    await onlyAccountB();
+    expect((await balanceHistoryItem.getValue()).map((s) => s.points)).toEqual([9000]);
+    expect(apiRequests(b, HISTORY)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('defect 7: a history check of A that lands after B connected writes nothing into B’s session', async () => {
+    const entry = await lostThenCommitted(COFFEE);
+    await fault(a, { path: HISTORY, delayMs: 250 });
+    const checking = checkRedemption().catch(() => undefined);
+    await sleep(50);
+    await connect(b.url, b.token);
+    await checking;
+    await settle();
+    await onlyAccountB();
+    expect(await ledgerItem.getValue()).toBeNull();
+    expect(await unsettledItem.getValue()).toEqual([]);
+    expect(await settledItem.getValue()).toEqual([]);
+    expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);
+  });
+
+  it('defect 8: each Confirm sends its own Idempotency-Key, kept in its ledger entry', async () => {
+    const first = await redeem(COFFEE);
+    await dismissRedemption();
+    const second = await redeem(COFFEE);
+    const keys = a.requests.filter((r) => r.path === REDEEM).map((r) => r.headers['idempotency-key']);
+    expect(keys).toEqual([`"${first.idempotencyKey}"`, `"${second.idempotencyKey}"`]);
+    expect(first.idempotencyKey).not.toBe(second.idempotencyKey);
+  });
+
+  it('defect 8: a re-sent Confirm that the panel recorded twice is told in the ledger, the history and one notification', async () => {
+    await fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
+    await fault(a, { path: REDEEM, repeat: true });
+    const entry = await redeem(COFFEE);
+    expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === COFFEE).length).toBe(2);
+    expect(entry).toMatchObject({ state: 'done', duplicates: [expect.any(Number)], balanceAfter: 1500 });
+    expect(entry.duplicates).not.toContain(entry.redemption!.id);
+    expect(await duplicatesItem.getValue()).toEqual([
+      { requestId: entry.requestId, rewardName: entry.rewardName, points: 500, redemptionIds: [entry.redemption!.id, ...entry.duplicates!] },
+    ]);
+    await checkRedemption();
+    await dismissRedemption();
+    await settle();
+    expect(created.map((n) => n.id)).toEqual([`duplicate:${entry.requestId}`]);
+  });
+
+  it('defect 8: a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {
+    await fault(a, { path: REDEEM, repeat: true });
+    const entry = await redeem(COFFEE);
+    expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(2);
+    expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === COFFEE).length).toBe(1);
+    expect(entry.state).toBe('done');
+    expect(entry.duplicates).toBeUndefined();
+    expect(await duplicatesItem.getValue()).toEqual([]);
+  });
+
+  it('defect 9: a refresh whose cache write storage refuses as full ends with the error shown and loading off', async () => {
+    const local = fakeBrowser.storage.local;
+    const set = local.set.bind(local);
+    local.set = (async (items: Record<string, unknown>) => {
+      if ('cache:rewards' in items) throw new Error('QUOTA_BYTES quota exceeded');
+      return set(items);
+    }) as typeof local.set;
+    try {
+      await expect(refreshRewards(true)).rejects.toThrow(/quota/);
+    } finally {
+      local.set = set;
+    }
+    const sync = (await syncItem.getValue()).rewards;
+    expect(sync.loading).toBe(false);
+    expect(sync.error?.message).toMatch(/storage is full.*Disconnect and connect again/);
+  });
+
+  it('defect 10: an outcome the panel confirmed at once is not announced again when its card closes or the next redeem is refused', async () => {
+    expect((await redeem(COFFEE)).state).toBe('done');
+    await dismissRedemption();
+    await settle();
+    expect((await redeem(PAYWAVE)).state).toBe('done');
+    a.state.balance = 10;
+    expect((await redeem(BOOKS)).state).toBe('failed');
+    await dismissRedemption();
+    await settle();
+    expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);
+  });
+
+  it('defect 10: an unknown outcome that a check settles is announced exactly once', async () => {
+    const entry = await lostThenCommitted(COFFEE);
+    expect((await checkRedemption())?.state).toBe('done');
+    await dismissRedemption();
+    await checkRedemption();
+    await settle();
+    expect(created.map((n) => n.id)).toEqual([`outcome:${entry.requestId}`]);
+  });
+});
