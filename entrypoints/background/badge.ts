@@ -1,24 +1,28 @@
 import { browser } from 'wxt/browser';
 import { compactPoints } from '../../utils/format';
 import { goalView, pointsToGoal } from '../../utils/goal-view';
-import { accountOf, goalItem, popupViewItem, preferencesItem, rewardsItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import { accountOf, goalItem, popupViewItem, preferencesItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
 
 // Firefox's MV2 build has browserAction where Chrome's MV3 has action.
 const action = browser.action ?? (browser as unknown as { browserAction: typeof browser.action }).browserAction;
 
-/** What the badge says for the chosen figure; '' for nothing to show. */
+/**
+ * What the badge says for the chosen figure; '' for nothing to show. Read from the popup view, a
+ * few kilobytes, never the catalogue: the badge updates at every worker start (issue 19).
+ */
 async function badgeText(shows: string | undefined, session: SessionInfo): Promise<string> {
+  const view = await popupViewItem.getValue();
   if (shows === 'questions') {
-    // Counted with the profile cache into the popup view: nothing before the profile was read, nothing when all are answered.
-    const open = (await popupViewItem.getValue())?.profile?.open ?? 0;
+    // Counted with the profile cache: nothing before the profile was read, nothing when all are answered.
+    const open = view?.profile?.open ?? 0;
     return open > 0 ? compactPoints(open) : '';
   }
-  const [rewards, goal] = await Promise.all([rewardsItem.getValue(), goalItem.getValue()]);
-  const balance = rewards?.data.balance.points ?? null;
+  const balance = view?.rewards?.balance.points ?? null;
   if (shows !== 'goal') return typeof balance === 'number' ? compactPoints(balance) : '';
-  const view = goalView({ goal, account: accountOf(session), rewards: rewards?.data.rewards ?? null, points: balance, samples: [], now: Date.now() });
-  const points = pointsToGoal(view);
-  return points === 0 ? '✓' : typeof points === 'number' ? compactPoints(points) : '';
+  // The view holds the goal's reward as the catalogue has it (absent: no longer offered).
+  const rewards = view?.rewards ? (view.goal?.reward ? [view.goal.reward] : []) : null;
+  const goalPoints = pointsToGoal(goalView({ goal: await goalItem.getValue(), account: accountOf(session), rewards, points: balance, samples: [], now: Date.now() }));
+  return goalPoints === 0 ? '✓' : typeof goalPoints === 'number' ? compactPoints(goalPoints) : '';
 }
 
 /**
@@ -34,7 +38,6 @@ export async function updateBadge(): Promise<void> {
 
 export function watchBadge(): void {
   const update = () => void updateBadge().catch(() => undefined);
-  rewardsItem.watch(update);
   sessionItem.watch(update);
   preferencesItem.watch(update);
   goalItem.watch(update);

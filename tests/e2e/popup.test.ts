@@ -384,10 +384,12 @@ test('Shift+Tab never leaves the focused control under the sticky header', async
 test('an ambiguous redeem answer is "being checked", never "nothing was charged"; redeeming it again asks first', async () => {
   const ext = await start();
   // The panel fails the redeem with a 500 and its history cannot be read either: nobody knows.
-  await injectFault(ext, { path: REDEEM_PATH, status: 500 });
-  await injectFault(ext, { path: HISTORY_PATH, status: 500, times: 6 });
+  // The history is read once before the redeem leaves (its baseline); it fails from then on.
+  await injectFault(ext, { path: REDEEM_PATH, status: 500, delayMs: 3_000 });
   const popup = await openPopup(ext);
   await confirmRedeeming(popup, COFFEE);
+  await expect.poll(() => redeemRequests(ext)).toBe(1);
+  await injectFault(ext, { path: HISTORY_PATH, status: 500, times: 6 });
   const outcome = popup.getByRole('region', { name: `Checking whether ${COFFEE} went through` });
   await outcome.waitFor();
   const text = await outcome.textContent();
@@ -405,8 +407,9 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   expect(await redeemRequests(ext)).toBe(1);
 
   await control(ext, '/faults', 'DELETE');
+  const historyReads = await requestCount(ext, HISTORY_PATH);
   await outcome.getByRole('button', { name: `Check now whether ${COFFEE} went through` }).click();
-  await expect.poll(() => requestCount(ext, HISTORY_PATH)).toBeGreaterThan(0);
+  await expect.poll(() => requestCount(ext, HISTORY_PATH)).toBeGreaterThan(historyReads);
   expect(await outcome.textContent()).not.toMatch(/Nothing was charged|did not go through/);
   expect(await axeViolations(popup)).toEqual([]);
   expect((await serverState(ext)).redemptions).toHaveLength(9);

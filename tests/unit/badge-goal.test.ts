@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { updateBadge } from '../../entrypoints/background/badge';
-import { accountOf, goalItem, popupViewItem, preferencesItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
+import { accountOf, goalItem, popupViewItem, preferencesItem, sessionItem, type Goal } from '../../utils/storage-items';
 import { CONNECTED, giftCard } from './popup-fixtures';
 
 const travel = giftCard(108, 'Atlas Travel £100 Gift Card', 11_000);
@@ -10,10 +11,21 @@ const badge = async () => {
   return fakeBrowser.action.getBadgeText({});
 };
 
+/** The catalogue read as the background stores it: the goal and the popup view in one write. */
+const stored = (points: number, goal: Goal | null = null) =>
+  fakeBrowser.storage.local.set({
+    [goalItem.key]: goal,
+    [popupViewItem.key]: {
+      rewards: rewardsPart({ data: { rewards: [travel], balance: { points, source: 'rewards' } }, fetchedAt: Date.now() }),
+      latest: null,
+      goal: goalPart(goal, travel),
+    },
+  });
+
 beforeEach(async () => {
   fakeBrowser.reset();
   await sessionItem.setValue(CONNECTED);
-  await rewardsItem.setValue({ data: { rewards: [travel], balance: { points: 2500, source: 'rewards' } }, fetchedAt: Date.now() });
+  await stored(2500);
 });
 
 describe('the badge choice', () => {
@@ -24,9 +36,10 @@ describe('the badge choice', () => {
   it('the points still needed for the goal, a check mark once affordable, nothing without a goal', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, badgeShows: 'goal' });
     expect(await badge()).toBe('');
-    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 108, rewardName: travel.name, setAt: 1 });
+    const goal = { account: accountOf(CONNECTED), rewardId: 108, rewardName: travel.name, setAt: 1 };
+    await stored(2500, goal);
     expect(await badge()).toBe('8.5k');
-    await rewardsItem.setValue({ data: { rewards: [travel], balance: { points: 12_000, source: 'rewards' } }, fetchedAt: Date.now() });
+    await stored(12_000, goal);
     expect(await badge()).toBe('✓');
   });
 
@@ -43,7 +56,7 @@ describe('the badge choice', () => {
 
   it('never another account’s goal; nothing when the badge is off', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, badgeShows: 'goal' });
-    await goalItem.setValue({ account: 'https://other.example|zzzz', rewardId: 108, rewardName: travel.name, setAt: 1 });
+    await stored(2500, { account: 'https://other.example|zzzz', rewardId: 108, rewardName: travel.name, setAt: 1 });
     expect(await badge()).toBe('');
     await preferencesItem.setValue({ badge: false, refreshMinutes: 30 });
     expect(await badge()).toBe('');

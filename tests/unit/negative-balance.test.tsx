@@ -7,9 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ConfirmDialog } from '../../components/popup/ConfirmDialog';
 import { updateBadge } from '../../entrypoints/background/badge';
+import { rewardsPart } from '../../entrypoints/background/popup-view';
 import { compactPoints } from '../../utils/format';
 import { filterRewards, rewardProgress, sortRewards } from '../../utils/reward-view';
-import { rewardsItem, sessionItem } from '../../utils/storage-items';
+import { popupViewItem, sessionItem } from '../../utils/storage-items';
 import { CONNECTED, getByRole, giftCard, ledger, mount, seed, unmount, waitFor } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
@@ -57,7 +58,8 @@ describe('reward progress with a negative balance', () => {
 describe('the toolbar badge', () => {
   it('shows a negative balance with its sign', async () => {
     await sessionItem.setValue(CONNECTED);
-    await rewardsItem.setValue({ data: { rewards: [], balance: { points: -1250, source: 'rewards' } }, fetchedAt: Date.now() });
+    // The badge reads the popup view the background writes with the catalogue.
+    await popupViewItem.setValue({ rewards: rewardsPart({ data: { rewards: [], balance: { points: -1250, source: 'rewards' } }, fetchedAt: Date.now() }), latest: null });
     await updateBadge();
     expect(await fakeBrowser.action.getBadgeText({})).toBe('-1.2k');
   });
