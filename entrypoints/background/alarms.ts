@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { preferencesItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { popupViewItem, preferencesItem, sessionItem } from '../../utils/storage-items';
 import { historyNeedsRefresh, profileNeedsRefresh } from './refresh-policy';
 import { refreshHistory, refreshProfile, refreshRewards } from './sync';
 
@@ -59,9 +59,11 @@ async function panelistAway(): Promise<boolean> {
  */
 export async function onIdleStateChanged(state: string, now = Date.now()): Promise<void> {
   if (state !== 'active') return;
-  const [{ refreshMinutes }, rewards, session] = await Promise.all([preferencesItem.getValue(), rewardsItem.getValue(), sessionItem.getValue()]);
+  // The popup view says when the catalogue was read, in a few KiB; the catalogue itself may be megabytes.
+  const [{ refreshMinutes }, view, session] = await Promise.all([preferencesItem.getValue(), popupViewItem.getValue(), sessionItem.getValue()]);
   if (refreshMinutes <= 0 || !session.connected || session.rejected) return;
-  if (rewards && now - rewards.fetchedAt < refreshMinutes * 60_000) return;
+  const fetchedAt = view?.rewards?.fetchedAt;
+  if (fetchedAt !== undefined && now - fetchedAt < refreshMinutes * 60_000) return;
   const soon = now + (0.5 + Math.random() * 1.5) * 60_000;
   const existing = await browser.alarms.get(REFRESH_ALARM);
   if (existing && existing.scheduledTime <= soon) return;

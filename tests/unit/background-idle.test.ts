@@ -4,7 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { onIdleStateChanged, onRefreshAlarm, REFRESH_ALARM } from '../../entrypoints/background/alarms';
 import { historyNeedsRefresh, historyWanted, mayStillChange } from '../../entrypoints/background/refresh-policy';
 import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
-import { historyItem, ledgerItem, rewardsItem } from '../../utils/storage-items';
+import { historyItem, ledgerItem, popupViewItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { apiRequests, connectedSandbox } from './background-helpers';
 
@@ -47,7 +47,9 @@ describe('the refresh alarm while the panelist is away', () => {
     await onIdleStateChanged('active');
     expect(await armedAt()).toBe(later);
 
-    await rewardsItem.setValue({ ...(await rewardsItem.getValue())!, fetchedAt: Date.now() - 45 * 60_000 });
+    // The catalogue was read 45 minutes ago, as the popup view (written with it) says.
+    const view = (await popupViewItem.getValue())!;
+    await popupViewItem.setValue({ ...view, rewards: { ...view.rewards!, fetchedAt: Date.now() - 45 * 60_000 } });
     await onIdleStateChanged('idle');
     expect(await armedAt()).toBe(later);
     await onIdleStateChanged('active');
