@@ -52,10 +52,11 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
         </p>
       )}
       {m.questions && <ProfileLine m={m.questions} />}
+      {m.known !== null && <p class="muted hdr-updated">{m.known}</p>}
       {m.fresh?.alert ? (
         <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>
           {fresh}
-          {m.fresh.reason !== null && <p class="small">{m.fresh.reason}</p>}
+          {m.fresh.details !== null && <p class="small muted">{m.fresh.details}</p>}
         </div>
       ) : (
         fresh
@@ -66,7 +67,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
 
 /**
  * How old the points are, and the way to fresh ones: "Updated 2 min ago · Refresh", or, after a
- * failed refresh, "Offline — points from 1 min ago · Retry" (a network failure needs no more words).
+ * failed refresh, "Can't reach Panel right now — showing your points from 1 min ago · Retry".
  */
 function Freshness({ text, action, busy, onRefresh }: { text: string; action: string; busy: boolean; onRefresh?: (() => void) | undefined }) {
   return (

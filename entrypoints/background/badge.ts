@@ -16,7 +16,7 @@ async function badgeText(shows: string | undefined, session: SessionInfo): Promi
   const [rewards, goal] = await Promise.all([rewardsItem.getValue(), goalItem.getValue()]);
   const balance = rewards?.data.balance.points ?? null;
   if (shows !== 'goal') return typeof balance === 'number' ? compactPoints(balance) : '';
-  const view = goalView({ goal, account: accountOf(session), rewards: rewards?.data.rewards ?? null, points: balance, samples: [], now: Date.now() });
+  const view = goalView({ goal, account: accountOf(session), rewards: rewards?.data.rewards ?? null, points: balance });
   const points = pointsToGoal(view);
   return points === 0 ? '✓' : typeof points === 'number' ? compactPoints(points) : '';
 }

@@ -110,7 +110,7 @@ function goalCheck(gen: number, rewards: RewardsData, announce: boolean): Promis
   return serial(async () => {
     const [state, session, goal] = await Promise.all([notifyStateItem.getValue(), sessionItem.getValue(), goalItem.getValue()]);
     if (!isCurrent(gen) || !session.connected) return;
-    const view = goalView({ goal, account: accountOf(session), rewards: rewards.rewards, points: rewards.balance.points, samples: [], now: Date.now() });
+    const view = goalView({ goal, account: accountOf(session), rewards: rewards.rewards, points: rewards.balance.points });
     const now =
       goal && (view.kind === 'saving' || view.kind === 'affordable')
         ? { key: `${goal.rewardId}@${goal.setAt}`, affordable: view.kind === 'affordable', rewardName: view.reward.name }

@@ -88,9 +88,15 @@ describe('sign in on the options page', () => {
 });
 
 describe('sign in from the popup', () => {
-  it('the connect prompt offers sign-in next to opening the options', async () => {
+  it('the popup has one way in (issue 21): one welcome line, "Sign in", and the personal key as a small link', async () => {
     await page.mountInto(container, <ConnectPrompt rejected={false} />);
-    await page.click(signInButton());
+    expect(container.querySelector('h2')?.textContent).toBe('Welcome');
+    expect(container.querySelectorAll('p')).toHaveLength(1);
+    expect([...container.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Sign in']);
+    const key = container.querySelector('a');
+    expect(key?.textContent).toBe('Use a personal key instead');
+    expect(key?.getAttribute('href')).toBe('options.html#personal-key');
+    await page.click(page.button(container, 'Sign in'));
     expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
   });
 });
@@ -107,6 +113,6 @@ describe('a signed-in session', () => {
   it('the popup asks to sign in again when a signed-in session was refused', async () => {
     await page.mountInto(container, <ConnectPrompt rejected signedIn />);
     expect(container.textContent).toContain('Your sign-in has expired');
-    expect(signInButton()).toBeTruthy();
+    expect([...container.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Sign in']);
   });
 });

@@ -42,10 +42,10 @@ describe('header', () => {
 
   it('not connected: no History (there is none yet), Settings still there', async () => {
     const root = mount();
-    await waitFor(() => getByRole(root, 'button', 'Connect your account'));
+    await waitFor(() => getByRole(root, 'button', 'Connect'));
     expect(queryAllByRole(root, 'link', 'History')).toHaveLength(0);
     expect(getByRole(root, 'button', 'Settings')).toBeTruthy();
-    expect(root.textContent).toContain('Settings shows you what to enter.');
+    expect(root.textContent).not.toContain('Settings shows you what to enter');
   });
 
   it('names the next reward not yet affordable under the balance', async () => {
@@ -73,12 +73,15 @@ describe('header', () => {
     expect(root.querySelector('.hdr-next')).toBeNull();
   });
 
-  it('a refresh failure other than being offline: one amber line with the reason, still no card', async () => {
-    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('server', 'The panel had a problem (HTTP 503).') } });
+  it('a refresh failure other than being offline: one amber line in plain words, the HTTP code only on a line for support, no card', async () => {
+    const error = appError('server', 'The panel had a problem (HTTP 503).', { status: 503, endpoint: '/v1/panel/rewards' });
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect(alert.closest('header')).not.toBeNull();
-    expect(alert.textContent).toBe('Not updated — points from 2 min. ago · RetryThe panel had a problem (HTTP 503).');
+    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
+    expect(line).toBe('Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry');
+    expect(details).toBe('For support: HTTP 503 /v1/panel/rewards');
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
   });
 
@@ -86,7 +89,7 @@ describe('header', () => {
     await seed({ rewards: [amazon], balance: 2500 });
     await sessionItem.setValue({ connected: true, baseUrl: 'https://p', origin: 'https://p', tokenHint: 'x', rejected: true });
     const root = mount();
-    await waitFor(() => getByRole(root, 'button', 'Reconnect your account'));
+    await waitFor(() => getByRole(root, 'button', 'Reconnect'));
     expect(root.querySelector('header.hdr')).not.toBeNull();
   });
 });
@@ -133,13 +136,14 @@ describe('details', () => {
     },
   });
 
-  it('toggle says "Hide details" when open; terms and disclaimer start collapsed; Redeem at the end', async () => {
+  it('the row’s name opens the details (issue 21); terms and disclaimer start collapsed; the row’s one Redeem comes after them', async () => {
     await seed({ rewards: [full], balance: 2000 });
     const root = mount();
-    const toggle = await waitFor(() => getByRole(root, 'button', 'Details for Visa Prepaid'));
+    const toggle = await waitFor(() => getByRole(root, 'button', 'Visa Prepaid'));
+    expect(toggle.closest('h3')).not.toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
     await click(toggle);
-    await waitFor(() => expect(toggle.getAttribute('aria-label')).toBe('Hide details for Visa Prepaid'));
-    expect(toggle.textContent).toBe('Hide details');
+    await waitFor(() => expect(toggle.getAttribute('aria-expanded')).toBe('true'));
     const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
     await waitFor(() => expect(panel.querySelectorAll('details')).toHaveLength(2));
     const collapsed = Array.from(panel.querySelectorAll('details'));
@@ -148,16 +152,18 @@ describe('details', () => {
     // Summary first: the description comes before the legal text.
     const text = panel.textContent!;
     expect(text.indexOf('Spend it anywhere.')).toBeLessThan(text.indexOf('Terms'));
-    const redeem = panel.querySelector('.details-end button')!;
-    expect(redeem.getAttribute('aria-label')).toBe('Redeem Visa Prepaid');
-    await click(redeem as HTMLElement);
+    // One Redeem in the row, after the details.
+    expect(queryAllByRole(root, 'button', 'Redeem Visa Prepaid')).toHaveLength(1);
+    const redeem = getByRole(root, 'button', 'Redeem Visa Prepaid');
+    expect(panel.compareDocumentPosition(redeem) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await click(redeem);
     await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
   });
 
   it('a wallet with nothing more to show says so in one line', async () => {
     await seed({ rewards: [wallet(3, 'PayWave $10', 1000)], balance: 2000 });
     const root = mount();
-    await click(await waitFor(() => getByRole(root, 'button', 'Details for PayWave $10')));
+    await click(await waitFor(() => getByRole(root, 'button', 'PayWave $10')));
     const panel = document.getElementById('reward-3-details')!;
     await waitFor(() => expect(panel.textContent).toContain('No further details.'));
     expect(panel.querySelectorAll('p')).toHaveLength(1);
@@ -171,7 +177,7 @@ describe('in German (copy of issue 14)', () => {
     await seed({
       rewards: [amazon, greenleaf],
       balance: 2500,
-      rewardsSync: { error: appError('network', 'x') },
+      rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }) },
       ledger: { requestId: 'r', rewardId: 1, rewardName: 'Amazon $5', points: 500, startedAt: Date.now(), state: 'pending' },
     });
     const root = mount();
@@ -179,7 +185,7 @@ describe('in German (copy of issue 14)', () => {
     expect(history.getAttribute('href')).toBe('options.html#history');
     expect(getByRole(root, 'button', 'Einstellungen')).toBeTruthy();
     expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30');
-    expect(getByRole(root, 'alert').textContent).toBe('Offline – Punktestand von vor 2 Min. · Wiederholen');
+    expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe('Panel Rewards ist gerade nicht erreichbar – angezeigt wird Ihr Punktestand, Stand: vor 2 Min. · Wiederholen');
     // The raw text: accessible names fold a no-break space into a plain one.
     expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…');
   });
