@@ -43,6 +43,8 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
   const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
   const [before, number, after] = points === null ? ['', '', ''] : tpParts('balancePoints', points);
   const failure = error ? failureModel(error) : null;
+  // Connected, and the first read of the catalogue not back yet (nothing cached): the lines it fills are kept (issue 21).
+  const waiting = !!live && fetchedAt === undefined && !error;
   return {
     name: settings.panelName,
     history: live ? t('popupHistory') : null,
@@ -55,6 +57,7 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
       ? { text: tp('openQuestions', questions.open), link: t('answerNow'), href: `options.html${answerHash(questions.first)}` }
       : null,
     known: lastKnown ? t('lastKnownBalance') : null,
+    waiting,
     fresh:
       fetchedAt !== undefined && refreshable
         ? {

@@ -5,7 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { render } from 'preact';
 import { brandTile } from '../../components/popup/brand-tile';
+import { HeaderView } from '../../components/popup/Header';
+import { headerModel } from '../../components/popup/header-model';
 import { nextReward } from '../../utils/next-reward';
 import { appError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
@@ -91,6 +94,34 @@ describe('header', () => {
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Reconnect'));
     expect(root.querySelector('header.hdr')).not.toBeNull();
+  });
+});
+
+describe('waiting for the first read (nothing cached, issue 21)', () => {
+  const lines = (m: ReturnType<typeof headerModel>) => {
+    const box = document.createElement('div');
+    render(<HeaderView m={m} />, box);
+    return [...box.querySelector('header')!.children].map((el) => el.className);
+  };
+
+  it('keeps the lines the balance, the next step and the freshness then fill, so the page does not move down', () => {
+    const now = Date.now();
+    const waiting = headerModel({ now, live: true, refreshable: true });
+    expect(waiting.waiting).toBe(true);
+    const loaded = headerModel({ now, live: true, refreshable: true, balance: { points: 2500, source: 'rewards' }, rewards: [greenleaf], fetchedAt: now });
+    expect(loaded.waiting).toBe(false);
+    expect(lines(waiting)).toEqual(lines(loaded));
+    expect(lines(loaded)).toEqual(['hdr-row', 'hdr-balance', 'hdr-next small', 'muted hdr-updated']);
+  });
+
+  it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
+    const now = Date.now();
+    const known = headerModel({ now, live: true, refreshable: true, balance: { points: 900, source: 'rewards' }, lastKnown: true });
+    const box = document.createElement('div');
+    render(<HeaderView m={known} />, box);
+    expect(box.querySelector('.hdr-next')?.textContent).toBe('Your last known balance');
+    expect(headerModel({ now, live: true, refreshable: true, error: appError('network', 'x') }).waiting).toBe(false);
+    expect(headerModel({ now }).waiting).toBe(false);
   });
 });
 
