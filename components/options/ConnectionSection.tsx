@@ -37,10 +37,10 @@ export function ConnectionSection() {
   } else if (current.connected && !current.rejected) {
     body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
   } else {
+    // The account's summary, where focus goes, says "Connected to <panel>." (OptionsApp): said once.
     const onConnected = () => {
       alert.value = '';
-      // The panel by its name; the address is among the connection's details below.
-      status.value = t('connectedToOrigin', settings.panelName);
+      status.value = '';
     };
     const form = <ConnectForm initialBaseUrl={current.baseUrl || settings.apiBaseUrl} onConnected={onConnected} />;
     body = (

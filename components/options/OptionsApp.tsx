@@ -42,7 +42,8 @@ export function OptionsApp() {
         <p class="muted">{t('settingsSubtitle')}</p>
       </header>
       {/* The way in comes first while there is none, or the panel refused the last one. */}
-      {!live && <ConnectionSection />}
+      {/* One keyed section in either place: moving keeps what it says ("Disconnected." after disconnecting). */}
+      {!live && <ConnectionSection key="connection" />}
       {connected ? (
         <>
           <AccountSummary key={`summary|${account}`} account={accountOf(session.value!)} status={connectedNow} headingRef={summary} />
@@ -53,7 +54,7 @@ export function OptionsApp() {
       ) : (
         session.value && <p class="card muted">{t('connectForMore')}</p>
       )}
-      {live && <ConnectionSection />}
+      {live && <ConnectionSection key="connection" />}
       <PreferencesSection />
     </main>
   );

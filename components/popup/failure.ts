@@ -1,5 +1,6 @@
 import type { AppError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
+import { t, tp } from '../../utils/i18n';
+import { sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 
 /**
@@ -21,6 +22,9 @@ export function failureModel(error: AppError): { reason: string; details: string
           : error.kind === 'rate_limited'
             ? t('failBusy', panel)
             : t('failOther', panel);
-  const details = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
-  return { reason, details: details ? t('failDetails', details) : null };
+  const support = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
+  // A busy panel says how long to wait (its Retry-After): what to do next, before the line for support.
+  const wait = error.kind === 'rate_limited' ? (error.retryAfterSeconds ? tp('stepRetryInSeconds', error.retryAfterSeconds) : t('stepRetryInAMinute')) : '';
+  const details = sentences(wait, support ? t('failDetails', support) : '');
+  return { reason, details: details || null };
 }

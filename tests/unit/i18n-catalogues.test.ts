@@ -161,3 +161,16 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     expect(full.includes(label) || words.every((w) => full.split(/[\s:]+/).includes(w)), `${locale}: “${label}” in “${full}”`).toBe(true);
   });
 });
+
+describe('French typography', () => {
+  const fr = catalogue('fr');
+  it('a no-break space before “:”, a narrow one before “;”, “?” and “!”, never a plain space', () => {
+    // "https://…": a colon that starts an address is no punctuation.
+    const wrong = Object.entries(fr).flatMap(([key, { message }]) =>
+      [...message.matchAll(/(.)([;?!]|:(?!\/\/))/gu)]
+        .filter(([, before, mark]) => before !== (mark === ':' ? '\u00a0' : '\u202f'))
+        .map(([found]) => `${key}: ${JSON.stringify(found)}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+});

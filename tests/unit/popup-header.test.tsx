@@ -88,6 +88,16 @@ describe('header', () => {
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
   });
 
+  it('a busy panel: how long to wait comes before the line for support (its Retry-After)', async () => {
+    const error = appError('rate_limited', 'x', { status: 429, endpoint: '/v1/panel/rewards', retryAfterSeconds: 120 });
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
+    expect(line).toBe('Panel Rewards is busy right now — showing your points from 2 min. ago · Retry');
+    expect(details).toBe('Try again in 120 seconds. For support: HTTP 429 /v1/panel/rewards');
+  });
+
   it('a rejected session shows the reconnect prompt with a header in the same layout', async () => {
     await seed({ rewards: [amazon], balance: 2500 });
     await sessionItem.setValue({ connected: true, baseUrl: 'https://p', origin: 'https://p', tokenHint: 'x', rejected: true });
@@ -219,5 +229,14 @@ describe('in German (copy of issue 14)', () => {
     expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe('Panel Rewards ist gerade nicht erreichbar – angezeigt wird Ihr Punktestand, Stand: vor 2 Min. · Wiederholen');
     // The raw text: accessible names fold a no-break space into a plain one.
     expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…');
+  });
+
+  it('a busy panel says how long to wait, in German and in its plural form', async () => {
+    const { installI18n } = await import('./i18n-setup');
+    installI18n('de');
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('rate_limited', 'x', { status: 429, retryAfterSeconds: 1 }) } });
+    const root = mount();
+    const details = await waitFor(() => getByRole(root, 'alert').querySelectorAll('p')[1]!);
+    expect(details.textContent).toBe('Versuchen Sie es in 1 Sekunde erneut. Für den Support: HTTP 429');
   });
 });
