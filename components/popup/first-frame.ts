@@ -1,6 +1,6 @@
 import { goalView } from '../../utils/goal-view';
 import { t } from '../../utils/i18n';
-import { defaultChoice, groupRewards, sortGroups } from '../../utils/reward-groups';
+import { defaultChoice, groupRewards, kindName, sortGroups } from '../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import type { StorageItem } from '../../utils/storage-item';
 import { accountOf, balanceHistoryItem, goalItem, ledgerItem, popupViewItem, sessionItem, syncItem } from '../../utils/storage-items';
@@ -132,6 +132,15 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     });
     const frame = part('list', m);
     if (!frame || m.empty !== null) return frame;
+    // The type filter's choices, as RewardList renders them: the select is as wide as its words,
+    // and the filters wrap by that width, so it must not grow when Preact takes over (issue 21).
+    const kindSelect = frame.querySelector('#reward-kind');
+    for (const { key } of kindSelect ? kinds : []) {
+      const option = doc.createElement('option');
+      option.value = key;
+      option.textContent = kindName(key);
+      kindSelect!.append(option);
+    }
     const goalId = goal?.account === account ? goal.rewardId : null;
     const held = shown?.state === 'unknown' ? shown.rewardId : null;
     const items = doc.createDocumentFragment();

@@ -19,9 +19,12 @@ function recordShifts(): void {
   const shifts: Array<{ at: number; value: number; sources: string[] }> = [];
   Object.defineProperty(window, '__shifts', { value: shifts });
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
+    type Source = { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Source[] }>) {
       if (entry.hadRecentInput) continue;
-      const sources = (entry.sources ?? []).map((s) => (s.node instanceof Element ? `${s.node.tagName}.${s.node.className} ${JSON.stringify((s as any).previousRect)}->${JSON.stringify((s as any).currentRect)}` : String(s.node?.nodeName)));
+      // What moved, and from where to where: enough to find the cause from a failure alone.
+      const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+      const sources = (entry.sources ?? []).map((s) => `${s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : String(s.node?.nodeName)} ${box(s.previousRect)} → ${box(s.currentRect)}`);
       shifts.push({ at: entry.startTime, value: entry.value, sources });
     }
   }).observe({ type: 'layout-shift', buffered: true });
