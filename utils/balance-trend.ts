@@ -10,8 +10,8 @@ export const KEPT_SAMPLES = 3_000;
 /** Below this much history, or this few gains, a pace would be a guess: none is given. */
 export const PACE_MIN_SPAN_MS = 7 * DAY_MS;
 export const PACE_MIN_GAINS = 2;
-/** The pace is the gain over at most this recent window. */
-export const PACE_WINDOW_MS = 30 * DAY_MS;
+/** The days of the one earning figure the pages show (issue 21), and so of the pace worked out from it. */
+export const EARN_DAYS = 30;
 
 /**
  * `samples` with `points` at `at` added when it differs from the last one; trimmed to a year, with
@@ -28,40 +28,40 @@ export function withSample(samples: readonly BalanceSample[], points: number, at
   return next.slice(Math.max(fromAge, next.length - KEPT_SAMPLES));
 }
 
-export interface Change {
-  /** Points gained (or lost) over the period. */
-  change: number;
+export interface Flow {
+  /** Points earned: every rise of the balance. */
+  earned: number;
+  /** How many rises there were. */
+  gains: number;
+  /** Points spent or taken back: every fall. Never subtracted from what was earned. */
+  spent: number;
   /** Start of what the samples cover: the period's start, or the first sample when they do not reach back that far. */
   since: number;
   /** Whether the samples cover the whole period. */
   whole: boolean;
 }
 
-/** The balance change over the last `days` days; null without at least two samples to compare. */
-export function changeOver(samples: readonly BalanceSample[], days: number, now: number): Change | null {
+/**
+ * What was earned and spent over the last `days` days (issue 21): the one earning figure the
+ * pages show, so a redemption never reads as a loss. Null without two samples to compare.
+ */
+export function flowOver(samples: readonly BalanceSample[], days: number, now: number): Flow | null {
   if (samples.length < 2) return null;
   const start = now - days * DAY_MS;
-  const last = samples[samples.length - 1]!;
-  // The balance at the period's start is the last sample taken at or before it.
-  let base: BalanceSample | undefined;
-  for (const s of samples) if (s.at <= start) base = s;
-  if (base) return { change: last.points - base.points, since: start, whole: true };
-  const first = samples[0]!;
-  return { change: last.points - first.points, since: first.at, whole: false };
-}
-
-/** Points earned: every rise of the balance. A fall is points spent (a redemption), never a slower pace. */
-function gains(samples: readonly BalanceSample[], from: number): { points: number; count: number } {
-  let points = 0;
-  let count = 0;
+  const whole = samples[0]!.at <= start;
+  const since = whole ? start : samples[0]!.at;
+  let earned = 0;
+  let gains = 0;
+  let spent = 0;
   for (let i = 1; i < samples.length; i += 1) {
-    const rise = samples[i]!.points - samples[i - 1]!.points;
-    if (samples[i]!.at > from && rise > 0) {
-      points += rise;
-      count += 1;
-    }
+    if (samples[i]!.at <= since) continue;
+    const step = samples[i]!.points - samples[i - 1]!.points;
+    if (step > 0) {
+      earned += step;
+      gains += 1;
+    } else spent -= step;
   }
-  return { points, count };
+  return { earned, gains, spent, since, whole };
 }
 
 export interface Pace {
@@ -71,18 +71,16 @@ export interface Pace {
 }
 
 /**
- * When `toGo` more points will be there at the recent pace: the points earned over the last 30 days
- * (or the whole history when shorter), per week. Null when there is too little to say it honestly:
- * under a week of history, fewer than two gains, or nothing earned; also when nothing is to go.
+ * When `toGo` more points will be there at the recent pace: the points earned over the last 30
+ * days (or the whole history when shorter; {@link flowOver}, the figure the popup shows), per
+ * week. Null when there is too little to say it honestly: under a week of history, fewer than two
+ * gains, or nothing earned; also when nothing is to go.
  */
 export function paceTo(samples: readonly BalanceSample[], toGo: number, now: number): Pace | null {
-  if (toGo <= 0 || samples.length < 2) return null;
-  const span = now - samples[0]!.at;
-  if (span < PACE_MIN_SPAN_MS) return null;
-  const window = Math.min(span, PACE_WINDOW_MS);
-  const earned = gains(samples, now - window);
-  if (earned.count < PACE_MIN_GAINS || earned.points <= 0) return null;
-  const pointsPerWeek = (earned.points * WEEK_MS) / window;
+  const flow = flowOver(samples, EARN_DAYS, now);
+  if (toGo <= 0 || !flow || now - samples[0]!.at < PACE_MIN_SPAN_MS) return null;
+  if (flow.gains < PACE_MIN_GAINS || flow.earned <= 0) return null;
+  const pointsPerWeek = (flow.earned * WEEK_MS) / (now - flow.since);
   return { pointsPerWeek, weeks: toGo / pointsPerWeek };
 }
 

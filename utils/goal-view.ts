@@ -1,5 +1,4 @@
-import { paceTo, type Pace } from './balance-trend';
-import type { BalanceSample, Goal } from './storage-items';
+import type { Goal } from './storage-items';
 import type { Reward } from './types';
 
 /** What the goal header says (issue 11), from the goal, the catalogue and the balance. Pure. */
@@ -9,7 +8,7 @@ export type GoalView =
   | { kind: 'gone'; name: string }
   /** The balance is unknown: the cost is shown, no progress. */
   | { kind: 'unknown'; reward: Reward; cost: number }
-  | { kind: 'saving'; reward: Reward; cost: number; points: number; toGo: number; progress: number; pace: Pace | null }
+  | { kind: 'saving'; reward: Reward; cost: number; points: number; toGo: number; progress: number }
   | { kind: 'affordable'; reward: Reward; cost: number; points: number; progress: 1 };
 
 export function goalView(input: {
@@ -18,8 +17,6 @@ export function goalView(input: {
   account: string;
   rewards: readonly Reward[] | null;
   points: number | null;
-  samples: readonly BalanceSample[];
-  now: number;
 }): GoalView {
   const { goal, rewards, points } = input;
   if (!goal || goal.account !== input.account) return { kind: 'none' };
@@ -32,7 +29,7 @@ export function goalView(input: {
   if (points >= cost) return { kind: 'affordable', reward, cost, points, progress: 1 };
   const toGo = cost - points;
   const progress = cost > 0 ? Math.max(0, points) / cost : 0;
-  return { kind: 'saving', reward, cost, points, toGo, progress, pace: paceTo(input.samples, toGo, input.now) };
+  return { kind: 'saving', reward, cost, points, toGo, progress };
 }
 
 /** Points still needed for the goal (0 when affordable), or null when there is none to count. */

@@ -1,3 +1,4 @@
+import { humanise } from './humanise';
 import { t, type MessageKey } from './i18n';
 import type { Redemption, RedemptionState } from './types';
 
@@ -24,9 +25,19 @@ export const STATE_LABELS: Record<RedemptionState['kind'], MessageKey> = {
   pending: 'statePending',
 };
 
-/** Words for a state, e.g. "Failed: card provider declined" or "IN_REVIEW". */
+/** Provider states the extension knows the words for (design §6 shows others as they come). */
+const PARTNER_STATES: Record<string, MessageKey> = { IN_REVIEW: 'stateInReview' };
+
+/**
+ * Words for a state, e.g. "Failed: card provider declined", "In review" (a known provider state,
+ * in the panelist's language: issue 21), or another provider state made readable ("On hold").
+ */
 export function describeState(state: RedemptionState): string {
-  if (state.kind === 'other') return state.detail ?? t(STATE_LABELS.other);
+  if (state.kind === 'other') {
+    const raw = state.detail?.trim() ?? '';
+    const known = PARTNER_STATES[raw.toUpperCase()];
+    return known ? t(known) : raw ? humanise(raw) : t(STATE_LABELS.other);
+  }
   if (state.kind === 'failed' && state.detail) return t('stateFailedBecause', state.detail);
   return t(STATE_LABELS[state.kind]);
 }

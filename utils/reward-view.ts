@@ -78,37 +78,19 @@ export function rewardProgress(balance: number | null, cost: number | null): Rew
 }
 
 /** Affordable first, then the ones the panelist is closest to, then the cheapest. */
-export function sortRewards(rewards: readonly Reward[], balance: number | null): Reward[] {
-  const key = (r: Reward) => rewardProgress(balance, r.reward_point_cost);
-  return [...rewards].sort((a, b) => {
-    const pa = key(a);
-    const pb = key(b);
-    if (pa.affordable !== pb.affordable) return pa.affordable ? -1 : pb.affordable ? 1 : 0;
-    const ratio = (pb.ratio ?? 0) - (pa.ratio ?? 0);
-    if (ratio !== 0) return ratio;
-    const cost = (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity);
-    if (cost !== 0 && !Number.isNaN(cost)) return cost;
-    return a.name.localeCompare(b.name);
-  });
+export function compareRewards(a: Reward, b: Reward, balance: number | null): number {
+  const pa = rewardProgress(balance, a.reward_point_cost);
+  const pb = rewardProgress(balance, b.reward_point_cost);
+  if (pa.affordable !== pb.affordable) return pa.affordable ? -1 : pb.affordable ? 1 : 0;
+  const ratio = (pb.ratio ?? 0) - (pa.ratio ?? 0);
+  if (ratio !== 0) return ratio;
+  const cost = (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity);
+  if (cost !== 0 && !Number.isNaN(cost)) return cost;
+  return a.name.localeCompare(b.name);
 }
 
-/** Lists longer than this get a search box and the affordable-only filter. */
+/** Lists longer than this get a search box, a sort and a type filter. */
 export const FILTER_THRESHOLD = 8;
-
-export function filterRewards(
-  rewards: readonly Reward[],
-  query: string,
-  affordableOnly: boolean,
-  balance: number | null,
-): Reward[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return rewards.filter((r) => {
-    if (affordableOnly && balance !== null && !rewardProgress(balance, r.reward_point_cost).affordable) return false;
-    if (words.length === 0) return true;
-    const haystack = [r.name, r.meta_data?.brand_name, kindLabel(r), r.cost_currency].join(' ').toLowerCase();
-    return words.every((w) => haystack.includes(w));
-  });
-}
 
 /** The newest redemption by `created_at`; unreadable timestamps sort last. */
 export function latestRedemption(history: readonly Redemption[] | null | undefined): Redemption | null {

@@ -213,7 +213,13 @@ export interface PopupView {
     fetchedAt: number;
     /** How many rewards the whole catalogue holds. */
     total: number;
-    /** The first rows in the list's order, without their HTML (details read the catalogue). */
+    /** How many brands (utils/reward-groups.ts), and the kinds the type filter offers; absent in a view written before issue 21. */
+    brands?: number;
+    kinds?: KindCount[];
+    /**
+     * The rewards of the first brands in the list's order, without their HTML (details read it
+     * apart): each brand's first reward whole, its other values without their images, up to a few.
+     */
     first: Reward[];
     /** The reward the panelist is closest to, from the whole catalogue. */
     next: Reward | null;
@@ -229,6 +235,12 @@ export interface PopupView {
    * needs no catalogue to be in the first frame (issue 19). Only for the goal of that `rewardId`.
    */
   goal?: { rewardId: number; reward: Reward | null } | null;
+}
+
+/** How many rewards of a kind (utils/reward-groups.ts kindKey) the catalogue holds. */
+export interface KindCount {
+  key: string;
+  count: number;
 }
 
 /** The profile's completeness as the popup and the badge need it (utils/profile-completeness.ts). */

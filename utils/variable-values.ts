@@ -1,4 +1,5 @@
 import { t } from './i18n';
+import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
 
 /**
@@ -145,12 +146,25 @@ export function diffDraft(draft: StoredValues, stored: StoredValues): StoredValu
   return changes;
 }
 
-/** A stored value as the panelist reads it: option labels rather than ids. */
-export function describeValue(def: Shape, value: VariableValue | undefined): string {
+/**
+ * A stored value as the panelist reads it (issue 21): option labels rather than ids, an option the
+ * panel stored by its name in the option's words, and a country stored as its code ("US") by its
+ * name in the panelist's language.
+ */
+export function describeValue(def: Shape & Partial<Pick<VariableDefinition, 'name'>>, value: VariableValue | undefined): string {
   if (isEmptyValue(value)) return '';
   const kind = editKind(def);
-  if (kind === 'text' || kind === 'date') return textValue(value);
-  return optionIds(value)
-    .map((id) => def.options.find((o) => o.id === id)?.text ?? t('optionNumber', id))
+  if (kind === 'date') return textValue(value);
+  if (kind === 'text') return def.options.length === 0 && isCountry(def.name) ? countryName(textValue(value)) : textValue(value);
+  const items = Array.isArray(value) ? value : [value];
+  return items
+    .map((item) => {
+      const id = typeof item === 'number' ? item : /^\d+$/.test(String(item).trim()) ? Number(item) : null;
+      const option = id === null ? def.options.find((o) => o.name.toLowerCase() === String(item).trim().toLowerCase()) : def.options.find((o) => o.id === id);
+      return option?.text ?? (id === null ? String(item) : t('optionNumber', id));
+    })
     .join(', ');
 }
+
+const isCountry = (name: string | undefined) => /country/i.test(name ?? '');
+

@@ -1,11 +1,22 @@
+import { useState } from 'preact/hooks';
 import { DAY_MS } from '../../utils/balance-trend';
+import { formatPoints } from '../../utils/format';
+import { t, tp, uiLocale } from '../../utils/i18n';
 import type { BalanceSample } from '../../utils/storage-items';
 
 const WIDTH = 600;
 const HEIGHT = 160;
 
+/** A redemption on the chart: when, what, for how many points. */
+export interface Spend {
+  at: number;
+  name: string;
+  points: number;
+}
+
 interface Props {
   samples: readonly BalanceSample[];
+  spends: readonly Spend[];
   days: number;
   now: number;
 }
@@ -18,13 +29,30 @@ export function samplesIn(samples: readonly BalanceSample[], days: number, now: 
   return [...(before ? [{ at: start, points: before.points }] : []), ...inside];
 }
 
+/** The balance in effect at `at`: the last sample at or before it. */
+const balanceAt = (shown: readonly BalanceSample[], at: number) => shown.filter((s) => s.at <= at).pop()?.points ?? shown[0]!.points;
+
+const day = (at: number) => new Date(at).toLocaleDateString(uiLocale(), { day: 'numeric', month: 'short' });
+const moment = (at: number) => new Date(at).toLocaleString(uiLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+
+/** One stop of the readout: a change of the balance, or a redemption. */
+interface Stop {
+  at: number;
+  points: number;
+  text: string;
+  spend: boolean;
+}
+
 /**
- * The balance over the last `days` days as a step line: the balance holds until it changes. Drawn
- * here, no chart library: a few dozen lines against the 40+ KB gzip of one. The section beside it
- * says the same in words, so the picture itself is hidden from screen readers.
+ * The balance over the last `days` days as a step line (the balance holds until it changes), with
+ * its dates and values on the axes, a marker at each redemption, and a readout: pointing at the
+ * chart, or moving along it with the arrow keys (it is a slider over its stops), says the date and
+ * the balance, or the redemption, there (issue 21). Drawn here, no chart library: a few dozen lines
+ * against the 40+ KB gzip of one.
  */
-export function BalanceChart({ samples, days, now }: Props) {
+export function BalanceChart({ samples, spends, days, now }: Props) {
   const shown = samplesIn(samples, days, now);
+  const [at, setAt] = useState<number | null>(null);
   if (shown.length === 0) return null;
   const from = shown[0]!.at;
   const values = shown.map((s) => s.points);
@@ -34,14 +62,74 @@ export function BalanceChart({ samples, days, now }: Props) {
     low -= 1;
     high += 1;
   }
-  const x = (at: number) => ((at - from) / Math.max(1, now - from)) * WIDTH;
+  const x = (ms: number) => ((ms - from) / Math.max(1, now - from)) * WIDTH;
   const y = (points: number) => HEIGHT - ((points - low) / (high - low)) * HEIGHT;
   let path = `M ${x(from).toFixed(1)} ${y(shown[0]!.points).toFixed(1)}`;
   for (const s of shown.slice(1)) path += ` H ${x(s.at).toFixed(1)} V ${y(s.points).toFixed(1)}`;
   path += ` H ${WIDTH}`;
+
+  const marks = spends.filter((s) => s.at > from && s.at <= now);
+  const stops: Stop[] = [
+    ...shown.map((s) => ({ at: s.at, points: s.points, text: t('chartPoint', moment(s.at), tp('points', s.points)), spend: false })),
+    ...marks.map((s) => ({ at: s.at, points: balanceAt(shown, s.at), text: t('chartSpend', moment(s.at), s.name, tp('points', s.points)), spend: true })),
+    // A redemption comes before the fall of the balance it caused.
+  ].sort((a, b) => a.at - b.at || Number(b.spend) - Number(a.spend));
+  const index = at === null ? stops.length - 1 : Math.max(0, Math.min(stops.length - 1, at));
+  const stop = stops[index]!;
+
+  const onKey = (e: KeyboardEvent) => {
+    const step: Record<string, number> = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, Home: -Infinity, End: Infinity, PageUp: 5, PageDown: -5 };
+    const by = step[e.key];
+    if (by === undefined) return;
+    e.preventDefault();
+    setAt(Math.max(0, Math.min(stops.length - 1, index + by)));
+  };
+  const onPoint = (e: PointerEvent) => {
+    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    const ms = from + ((e.clientX - box.left) / Math.max(1, box.width)) * (now - from);
+    let nearest = 0;
+    stops.forEach((s, i) => Math.abs(s.at - ms) < Math.abs(stops[nearest]!.at - ms) && (nearest = i));
+    setAt(nearest);
+  };
+  const mid = (low + high) / 2;
+  // Marks are placed as the drawing's x runs, left to right (physical `left`, as the SVG's own coordinates).
   return (
-    <svg class="balance-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-      <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
-    </svg>
+    <figure class="chart">
+      <div class="chart-y" aria-hidden="true">
+        <span>{formatPoints(high)}</span>
+        <span>{formatPoints(mid)}</span>
+        <span>{formatPoints(low)}</span>
+      </div>
+      <div
+        class="chart-plot"
+        role="slider"
+        tabIndex={0}
+        aria-label={t('chartLabel')}
+        aria-valuemin={0}
+        aria-valuemax={stops.length - 1}
+        aria-valuenow={index}
+        aria-valuetext={stop.text}
+        onKeyDown={onKey}
+        onPointerMove={onPoint}
+        onPointerDown={onPoint}
+      >
+        <svg class="balance-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+          <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
+          <line class="chart-cursor" x1={x(stop.at)} x2={x(stop.at)} y1={0} y2={HEIGHT} vector-effect="non-scaling-stroke" />
+        </svg>
+        {marks.map((s) => (
+          <span key={s.at} class="chart-mark" style={{ left: `${(x(s.at) / WIDTH) * 100}%`, top: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%` }} aria-hidden="true" />
+        ))}
+        <span class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`} style={{ left: `${(x(stop.at) / WIDTH) * 100}%`, top: `${(y(stop.points) / HEIGHT) * 100}%` }} aria-hidden="true" />
+      </div>
+      <div class="chart-x" aria-hidden="true">
+        <span>{day(from)}</span>
+        <span>{day((from + now) / 2)}</span>
+        <span>{t('chartToday')}</span>
+      </div>
+      <figcaption class="chart-readout" aria-hidden="true">
+        {stop.text}
+      </figcaption>
+    </figure>
   );
 }

@@ -1,33 +1,43 @@
 import { useSignal } from '@preact/signals';
-import { changeOver } from '../../utils/balance-trend';
-import { formatPoints } from '../../utils/format';
-import { t, tp, uiLocale } from '../../utils/i18n';
+import { flowOver } from '../../utils/balance-trend';
+import { earnedText, periodText } from '../../utils/earned';
+import { formatPoints, parseApiTimestamp } from '../../utils/format';
+import { t, tp } from '../../utils/i18n';
+import { asSentence, sentences } from '../../utils/sentences';
 import { balanceHistoryItem, type BalanceSample } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
-import { BalanceChart, samplesIn } from './BalanceChart';
+import { BalanceChart, samplesIn, type Spend } from './BalanceChart';
+import { useHistoryPages } from './use-history-pages';
 
 export const RANGES = [30, 90, 365] as const;
 
-/** "+1,250 points in the last 30 days", or since the first sample when the history is shorter. */
+/**
+ * "1,250 points earned in the last 30 days. You spent 500 points.": the popup's earning figure
+ * (issue 21), and what was spent beside it, never netted against it.
+ */
 export function changeSummary(samples: readonly BalanceSample[], days: number, now: number): string | null {
-  const change = changeOver(samples, days, now);
-  if (!change) return null;
-  const period = change.whole
-    ? t('periodLastDays', days)
-    : t('periodSince', new Date(change.since).toLocaleDateString(uiLocale(), { dateStyle: 'medium' }));
-  if (change.change > 0) return tp('balanceUp', change.change, period);
-  if (change.change < 0) return tp('balanceDown', -change.change, period);
-  return t('balanceSame', period);
+  const flow = flowOver(samples, days, now);
+  if (!flow) return null;
+  const earned = earnedText(flow, days) ?? t('noneEarned', periodText(flow, days));
+  return flow.spent > 0 ? sentences(asSentence(earned), tp('pointsSpent', flow.spent)) : earned;
 }
 
-/** Issue 11: the balance over the last 30, 90 or 365 days, drawn and said in words. */
+/** Redemptions the history's first page holds, as the chart marks them. */
+const HISTORY_ROWS = 100;
+
+/** Issues 11, 21: the balance over the last 30, 90 or 365 days, drawn with its axes and redemptions, and said in words. */
 export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const stored = useStorageItem(balanceHistoryItem);
+  const history = useHistoryPages(HISTORY_ROWS);
   const days = useSignal<number>(RANGES[0]);
   const samples = stored.value ?? [];
   const summary = changeSummary(samples, days.value, now);
   const shown = samplesIn(samples, days.value, now).map((s) => s.points);
   const range = shown.length > 0 ? [Math.min(...shown), Math.max(...shown)] : null;
+  const spends: Spend[] = history.rows.flatMap((r) => {
+    const at = parseApiTimestamp(r.created_at);
+    return at === null ? [] : [{ at, name: r.reward?.name ?? t('rewardNumber', r.id), points: r.reward_point_cost }];
+  });
   return (
     <section class="card" id="balance" aria-labelledby="balance-heading">
       <h2 id="balance-heading">{t('balanceHeading')}</h2>
@@ -42,7 +52,7 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
       </fieldset>
       {summary ? (
         <>
-          <BalanceChart samples={samples} days={days.value} now={now} />
+          <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
           <p class="balance-summary" aria-live="polite">
             <strong>{summary}</strong>
             {range && <span class="muted"> · {t('balanceChartRange', formatPoints(range[0]!), formatPoints(range[1]!))}</span>}

@@ -13,6 +13,8 @@ import { SectionFeedback } from './SectionFeedback';
 import { SignIn } from './SignIn';
 
 const SIGN_IN = signInConfigured(settings);
+/** The popup's link to the personal key's field (components/popup/prompt-model.ts KEY_LINK). */
+export const KEY_HASH = '#personal-key';
 
 /** Connecting the panelist's account: the form, or the connection in use. */
 export function ConnectionSection() {
@@ -35,10 +37,10 @@ export function ConnectionSection() {
   } else if (current.connected && !current.rejected) {
     body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
   } else {
+    // The account's summary, where focus goes, says "Connected to <panel>." (OptionsApp): said once.
     const onConnected = () => {
       alert.value = '';
-      // The panel by its name; the address is among the connection's details below.
-      status.value = t('connectedToOrigin', settings.panelName);
+      status.value = '';
     };
     const form = <ConnectForm initialBaseUrl={current.baseUrl || settings.apiBaseUrl} onConnected={onConnected} />;
     body = (
@@ -53,7 +55,8 @@ export function ConnectionSection() {
         {SIGN_IN && <SignIn onSignedIn={onConnected} />}
         {/* With sign-in offered, the token form stays one click away. */}
         {SIGN_IN ? (
-          <details class="token-instead" open={current.rejected && !current.signedIn}>
+          // Open where the popup's "Use a personal key instead" leads (options.html#personal-key).
+          <details class="token-instead" open={(current.rejected && !current.signedIn) || location.hash === KEY_HASH}>
             <summary>{t('useTokenInstead')}</summary>
             {form}
           </details>
@@ -65,7 +68,7 @@ export function ConnectionSection() {
   }
 
   return (
-    <section class="card" aria-labelledby="connection-heading">
+    <section class="card" id="connection" aria-labelledby="connection-heading">
       <h2 id="connection-heading">{t('connectionHeading')}</h2>
       <SectionFeedback status={status.value} alert={alert.value} />
       {body}

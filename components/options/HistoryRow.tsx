@@ -1,17 +1,18 @@
 import { useSignal } from '@preact/signals';
 import { formatDateTime, formatMoney, parseApiTimestamp } from '../../utils/format';
-import { humanise } from '../../utils/humanise';
 import { t, tp } from '../../utils/i18n';
 import { describeState, redemptionState } from '../../utils/redemption-state';
 import { settings } from '../../utils/settings';
 import type { Redemption } from '../../utils/types';
+import { BrandTile } from '../popup/BrandTile';
 
 /** One redemption: what, how much, when, and where it stands (design §6, §7, §8). */
 export function HistoryRow({ redemption: r, recordedAgain = false }: { redemption: Redemption; recordedAgain?: boolean }) {
   const state = redemptionState(r);
   const at = parseApiTimestamp(r.created_at);
   const image = r.reward?.image_url || r.reward?.meta_data?.image_url;
-  // A provider's image that fails to load would otherwise show the browser's broken-image icon.
+  // A provider's image that fails to load would otherwise show the browser's broken-image icon:
+  // the popup's brand tile stands in, as it does where there is no image at all (issue 21).
   const broken = useSignal(false);
   // A provider's own status ("IN_REVIEW") is shown in words; the raw value stays for support.
   const raw = state.kind === 'other' ? state.detail : undefined;
@@ -20,7 +21,7 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
       {image && !broken.value ? (
         <img src={image} alt="" width={48} height={48} loading="lazy" decoding="async" onError={() => (broken.value = true)} />
       ) : (
-        <span class="image-placeholder" />
+        <BrandTile reward={r.reward ?? { name: t('rewardNumber', r.id), meta_data: {} }} />
       )}
       <div class="history-main">
         <span class="reward-name">{r.reward?.name ?? t('rewardNumber', r.id)}</span>
@@ -33,7 +34,7 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
         <span class="muted">{formatMoney(r.cost, r.currency)}</span>
       </div>
       <span class={`state state-${state.kind}`} title={raw ? t('stateReported', raw) : undefined}>
-        {raw ? humanise(raw) : describeState(state)}
+        {describeState(state)}
       </span>
       {state.kind === 'unclaimed' && <p class="state-next hint">{t('unclaimedNextStep', settings.panelName)}</p>}
       {recordedAgain && <p class="state-next hint recorded-again">{t('historyRecordedAgain')}</p>}

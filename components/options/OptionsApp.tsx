@@ -1,20 +1,39 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { accountOf, sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
+import { AccountSummary } from './AccountSummary';
 import { BalanceSection } from './BalanceSection';
 import { ConnectionSection } from './ConnectionSection';
+import { focusLater } from './focus-later';
 import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
 import { ProfileSection } from './ProfileSection';
 import { useScrollToHash } from './scroll-to-hash';
 
-/** The options page: connection first, then what needs a connection, then preferences. */
+/**
+ * The options page (issue 21): connected, what matters first (the account's summary), then the
+ * profile, history and balance, then the connection and preferences; not connected, the way in first.
+ */
 export function OptionsApp() {
   const session = useStorageItem(sessionItem);
   const connected = session.value?.connected ?? false;
+  const live = connected && !session.value?.rejected;
   // Remounting per connection keeps one account's screen state from leaking into the next.
   const account = session.value ? `${session.value.origin}|${session.value.tokenHint}` : '';
+  const summary = useRef<HTMLHeadingElement>(null);
+  const [connectedNow, setConnectedNow] = useState('');
+  // Connecting here (Enter in the form, Sign in) replaces the form: focus goes on to the account it opened (issue 21).
+  const wasLive = useRef<boolean | undefined>(undefined);
+  useEffect(() => {
+    if (session.value === undefined) return;
+    if (wasLive.current === false && live) {
+      setConnectedNow(t('connectedToOrigin', settings.panelName));
+      focusLater(() => summary.current);
+    }
+    wasLive.current = live;
+  }, [live, session.value === undefined]);
   useScrollToHash(session.value !== undefined);
   return (
     <main class="options">
@@ -22,18 +41,20 @@ export function OptionsApp() {
         <h1>{settings.panelName}</h1>
         <p class="muted">{t('settingsSubtitle')}</p>
       </header>
-      <ConnectionSection />
+      {/* The way in comes first while there is none, or the panel refused the last one. */}
+      {/* One keyed section in either place: moving keeps what it says ("Disconnected." after disconnecting). */}
+      {!live && <ConnectionSection key="connection" />}
       {connected ? (
         <>
+          <AccountSummary key={`summary|${account}`} account={accountOf(session.value!)} status={connectedNow} headingRef={summary} />
           <ProfileSection key={`profile|${account}`} account={accountOf(session.value!)} />
           <HistorySection key={`history|${account}`} />
           <BalanceSection key={`balance|${account}`} />
         </>
       ) : (
-        session.value && (
-          <p class="card muted">{t('connectForMore')}</p>
-        )
+        session.value && <p class="card muted">{t('connectForMore')}</p>
       )}
+      {live && <ConnectionSection key="connection" />}
       <PreferencesSection />
     </main>
   );

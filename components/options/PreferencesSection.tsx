@@ -56,7 +56,7 @@ export function PreferencesSection() {
   }
 
   return (
-    <section class="card" aria-labelledby="preferences-heading">
+    <section class="card" id="preferences" aria-labelledby="preferences-heading">
       <h2 id="preferences-heading">{t('preferencesHeading')}</h2>
       <div class="field check">
         <input

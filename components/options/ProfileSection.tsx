@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { completeness } from '../../utils/profile-completeness';
@@ -55,6 +55,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const answering = useSignal<{ queue: string[]; key: number } | null>(null);
   // `#answer-NAME` (the popup's "Answer now", a new question's notification): answered once the profile is there.
   const asked = useRef(answerTarget(location.hash));
+  const [askedAt, setAskedAt] = useState(0);
 
   async function reload(force: boolean) {
     reloading.value = true;
@@ -105,6 +106,16 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     focusTo.value = { target: 'progress' };
   }
 
+  // The summary's "Answer now" is a link to #answer-NAME on this same page.
+  useEffect(() => {
+    const follow = () => {
+      asked.current = answerTarget(location.hash);
+      if (asked.current !== undefined) setAskedAt(Date.now());
+    };
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+
   useEffect(() => {
     if (!ready || asked.current === undefined) return;
     const name = asked.current;
@@ -112,7 +123,8 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     // Answered once: a reload, or the section remounting for another account, does not start it again.
     history.replaceState(null, '', location.pathname + location.search);
     answer(name);
-  }, [ready]);
+    headingRef.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
+  }, [ready, askedAt]);
 
   /** Questions with a problem are shown even if they lie past the questions rendered so far. */
   function reveal(names: string[]) {
@@ -251,7 +263,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
 
   const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
   return (
-    <section class="card" aria-labelledby="profile-heading">
+    <section class="card" id="profile" aria-labelledby="profile-heading">
       <div class="section-head">
         <h2 id="profile-heading" ref={headingRef} tabIndex={-1}>
           {t('profileHeading')}

@@ -16,15 +16,17 @@ interface Props {
 
 /**
  * The dirty indicator with Save and Discard, and what became of the last Save: it stays in view
- * while a long profile scrolls, so the confirmation is seen where the button was (issue 14). With
- * no changes it shrinks to one short line.
+ * while a long profile scrolls, so the confirmation is seen where the button was (issue 14). It
+ * shows only once something changed, or to tell what became of a change (issue 21); until then only
+ * its live regions are there, empty, so what they say later is announced.
  */
 export function SaveBar({ changes, saving, canDiscard, onDiscard, status, alert, statusRef, alertRef }: Props) {
   const dirty = changes > 0 || canDiscard;
+  const shown = dirty || status !== '' || alert !== '';
   return (
-    <div class={`save-bar ${dirty ? 'dirty' : 'clean'}`}>
+    <div class={shown ? `save-bar ${dirty ? 'dirty' : 'clean'}` : 'save-bar-idle'}>
       <div class="save-state">
-        <span class="count">{changes ? tp('unsavedChanges', changes) : t('noUnsavedChanges')}</span>
+        {dirty && <span class="count">{changes ? tp('unsavedChanges', changes) : t('noUnsavedChanges')}</span>}
         <p role="status" class="save-status" ref={statusRef} tabIndex={-1}>
           {status}
         </p>

@@ -13,6 +13,8 @@ interface Props {
   buttonClass?: string;
   /** Class of the error paragraph. */
   alertClass?: string;
+  /** "Sign in" alone: the popup's prompt, under the panel's name (issue 21). */
+  short?: boolean;
   onSignedIn?(origin: string): void;
 }
 
@@ -37,7 +39,7 @@ function requestIdentity(): Promise<boolean> {
 }
 
 /** "Sign in to <panel>": the background runs the sign-in window and stores the session it checked. */
-export function SignIn({ buttonClass = 'primary', alertClass = 'alert', onSignedIn }: Props) {
+export function SignIn({ buttonClass = 'primary', alertClass = 'alert', short = false, onSignedIn }: Props) {
   const busy = useSignal(false);
   const error = useSignal('');
   const errorRef = useRef<HTMLParagraphElement>(null);
@@ -63,7 +65,7 @@ export function SignIn({ buttonClass = 'primary', alertClass = 'alert', onSigned
   return (
     <div class="sign-in">
       <button type="button" class={buttonClass} disabled={busy.value} onClick={start}>
-        {busy.value ? t('signingIn') : t('signInTo', settings.panelName)}
+        {busy.value ? t('signingIn') : short ? t('signIn') : t('signInTo', settings.panelName)}
       </button>
       {error.value && (
         <p role="alert" class={alertClass} ref={errorRef} tabIndex={-1}>

@@ -1,13 +1,17 @@
 import { useEffect } from 'preact/hooks';
 
 /**
- * Where a link into the options page lands: `#connection` to reconnect, `#balance` to the chart.
+ * Where a link into the options page lands: `#connection` to reconnect, `#personal-key` to paste a
+ * key (the popup's prompt), a section by its name (the summary's links).
  * `#history` (the popup's History, a notification) is the history section's own (HistorySection),
  * which also waits for its rows and follows a later `hashchange`.
  */
 const TARGETS: Record<string, string> = {
   '#connection': 'connection-heading',
+  '#personal-key': 'access-token',
+  '#profile': 'profile-heading',
   '#balance': 'balance-heading',
+  '#preferences': 'preferences-heading',
 };
 
 /**
@@ -20,7 +24,8 @@ export function useScrollToHash(ready: boolean): void {
     const id = TARGETS[location.hash];
     const target = id && ready ? document.getElementById(id) : null;
     if (!target) return;
-    target.setAttribute('tabindex', '-1');
+    // A heading takes focus for this (and shows no ring: theme.css); a field takes it as it is.
+    if (!target.matches('input, select, textarea, button')) target.setAttribute('tabindex', '-1');
     target.scrollIntoView({ block: 'start' });
     target.focus({ preventScroll: true });
   }, [ready]);

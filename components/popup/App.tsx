@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
+import { goalView } from '../../utils/goal-view';
 import { latestRedemption } from '../../utils/reward-view';
 import {
   accountOf,
@@ -118,13 +119,20 @@ export function App() {
   // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
   const rewards = full !== undefined ? full : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
+  // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view (issue 21).
+  const lastSeen = rewards ? undefined : samples?.at(-1);
   const pending = ledger?.state === 'pending';
+  // A reward whose last redemption is still being checked: its Redeem is held back, saying why (issue 21).
+  const held = ledger?.state === 'unknown' ? ledger.rewardId : null;
   const latest = view ? view.latest : latestRedemption(history?.data);
   const account = accountOf(session);
+  const goalRows = full ? full.data.rewards : goalRewards(view, goal);
+  const catalogue = rewards?.data.rewards;
   // After "not found in your history", the next step is to redeem again, if the points still allow.
-  const again = ledger?.state === 'not_found' ? rewards?.data.rewards.find((r) => r.id === ledger.rewardId) : undefined;
+  const again = ledger?.state === 'not_found' ? catalogue?.find((r) => r.id === ledger.rewardId) : undefined;
   const redeemAgain =
     again && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
+  const ledgerReward = ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));
   return (
     <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>
       <PageLayout
@@ -134,7 +142,8 @@ export function App() {
           <Header
             now={now}
             live
-            balance={rewards?.data.balance}
+            balance={rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' })}
+            lastKnown={lastSeen !== undefined}
             rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
             fetchedAt={rewards?.fetchedAt}
             // With data on screen a failed refresh is one line in the header, not a card (issue 14).
@@ -142,30 +151,38 @@ export function App() {
             loading={state?.loading}
             onRefresh={() => refresh(true)}
             questions={view?.profile}
+            // The goal is the next step while there is one (issue 21): the header and the goal say the same.
+            goal={goalView({ goal: goal ?? null, account, rewards: goalRows, points: balance })}
           />
         }
       >
-        <LazyGoal
-          goal={goal ?? null}
-          account={account}
-          // The whole catalogue, or the goal's reward as the view has it: never the view's first rows
-          // alone, where a goal further down would read as "no longer offered".
-          rewards={full ? full.data.rewards : goalRewards(view, goal)}
-          points={balance}
-          samples={samples ?? []}
-          blocked={pending ? t('waitForRedemption') : null}
-          onRedeem={flow.open}
-        />
+        {rewards && (
+          // Never a trend without the balance it is about (issue 21).
+          <LazyGoal
+            goal={goal ?? null}
+            account={account}
+            // The whole catalogue, or the goal's reward as the view has it: never the view's first rows
+            // alone, where a goal further down would read as "no longer offered".
+            rewards={goalRows}
+            points={balance}
+            samples={samples ?? []}
+            blocked={pending ? t('waitForRedemption') : goal && goal.rewardId === held ? t('heldBack') : null}
+            onRedeem={flow.open}
+          />
+        )}
         <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
         {ledger && (
-          <LazyOutcome entry={ledger} balance={balance} now={now} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
+          <LazyOutcome entry={ledger} balance={balance} now={now} reward={ledgerReward ?? undefined} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
         )}
         {rewards ? (
           <RewardList
             rewards={rewards.data.rewards}
             total={full ? undefined : part?.total}
+            brands={full ? undefined : part?.brands}
+            kinds={full ? undefined : part?.kinds}
             balance={balance}
             blocked={pending}
+            held={held}
             onRedeem={flow.open}
             onWantAll={full ? undefined : () => setWantAll(true)}
           />

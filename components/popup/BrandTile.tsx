@@ -2,8 +2,8 @@ import type { Reward } from '../../utils/types';
 import { brandTile } from './brand-tile';
 import './tile.css';
 
-/** The stand-in for a reward without a usable image (issue 14). */
-export function BrandTile({ reward }: { reward: Reward }) {
+/** The stand-in for a reward without a usable image (issue 14), in the popup and the options page's history (issue 21). */
+export function BrandTile({ reward }: { reward: Pick<Reward, 'name' | 'meta_data'> }) {
   const tile = brandTile(reward);
   return (
     <span class="reward-img reward-tile" style={{ background: tile.color }} aria-hidden="true">

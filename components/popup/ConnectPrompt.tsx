@@ -14,7 +14,7 @@ export function ConnectPrompt({ rejected, signedIn }: Props) {
   return (
     <PromptView
       m={promptModel(rejected, signedIn)}
-      signIn={<SignIn buttonClass="btn btn-primary" alertClass="error" />}
+      signIn={<SignIn buttonClass="btn btn-primary" alertClass="error" short />}
       onConnect={openOptions}
     />
   );

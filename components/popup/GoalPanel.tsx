@@ -9,7 +9,7 @@ export interface GoalPanelProps extends Omit<GoalInput, 'now'> {
 
 const clear = () => void sendMessage('setGoal', { rewardId: null }).catch(() => undefined);
 
-/** Issue 11: the 30-day change under the balance, and the goal with how far and how fast. */
+/** Issues 11, 21: the points earned lately, and the goal with how far and how soon. */
 export function GoalPanel({ onRedeem, now = Date.now(), ...input }: GoalPanelProps) {
   const { m, view } = goalModel({ ...input, now });
   return <GoalPanelView m={m} onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined} onRemove={clear} />;
@@ -18,49 +18,47 @@ export function GoalPanel({ onRedeem, now = Date.now(), ...input }: GoalPanelPro
 /** The goal's markup, from its model alone: the first frame's template renders it too (issue 19). */
 export function GoalPanelView({ m, onRedeem, onRemove }: { m: GoalModel; onRedeem?: (() => void) | undefined; onRemove?: () => void }) {
   const goal = m.goal;
-  const remove = goal && (
-    <button type="button" class="btn btn-quiet btn-small" aria-label={goal.remove.label} onClick={onRemove}>
-      {goal.remove.text}
-    </button>
-  );
   return (
     <>
-      {m.change !== null && <p class="goal-change muted small">{m.change}</p>}
+      {m.earned !== null && <p class="goal-change muted small">{m.earned}</p>}
       {goal && (
         <section class="goal" aria-labelledby="goal-heading">
-          <h2 id="goal-heading" class="goal-heading small muted">
-            {goal.heading}
-          </h2>
+          <div class="goal-top">
+            <h2 id="goal-heading" class="goal-heading small muted">
+              {goal.heading}
+            </h2>
+            <button type="button" class="btn-link small" aria-label={goal.remove.label} onClick={onRemove}>
+              {goal.remove.text}
+            </button>
+          </div>
           {goal.gone !== null ? (
-            <p class="goal-line">
-              <span>{goal.gone}</span>
-              {remove}
-            </p>
+            <p>{goal.gone}</p>
           ) : (
             <>
               <p class="goal-name">
                 <strong>{goal.name}</strong> · {goal.points}
               </p>
               {goal.bar && <progress value={goal.bar.value} max={goal.bar.max} aria-label={goal.bar.label} />}
-              <div class="goal-line">
-                {goal.status && <span class={goal.status.class}>{goal.status.text}</span>}
-                {goal.redeem && (
-                  <button
-                    type="button"
-                    class="btn btn-primary btn-small"
-                    aria-label={goal.redeem.label}
-                    disabled={goal.redeem.disabled}
-                    title={goal.redeem.title ?? undefined}
-                    onClick={onRedeem}
-                  >
-                    {goal.redeem.text}
-                  </button>
-                )}
-                {remove}
-              </div>
-              {goal.pace !== null && <p class="small muted">{goal.pace}</p>}
+              {goal.status !== null && (
+                <div class="goal-line">
+                  <span class="small ok">{goal.status}</span>
+                  {goal.redeem && (
+                    <button
+                      type="button"
+                      class="btn btn-primary btn-small"
+                      aria-label={goal.redeem.label}
+                      disabled={goal.redeem.disabled}
+                      title={goal.redeem.title ?? undefined}
+                      onClick={onRedeem}
+                    >
+                      {goal.redeem.text}
+                    </button>
+                  )}
+                </div>
+              )}
             </>
           )}
+          {goal.pace !== null && <p class="goal-pace small muted">{goal.pace}</p>}
         </section>
       )}
     </>

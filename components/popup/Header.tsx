@@ -9,6 +9,8 @@ interface Props extends Omit<HeaderInput, 'refreshable'> {
   onRefresh?: (() => void) | undefined;
 }
 
+const NBSP = '\u00a0';
+
 /** Panel name, balance, the next reward and freshness; the only part shown in every state. */
 export function Header({ onRefresh, ...input }: Props) {
   return <HeaderView m={headerModel({ ...input, refreshable: !!onRefresh })} onRefresh={onRefresh} />;
@@ -26,7 +28,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
           {m.options}
         </button>
       </div>
-      {(m.points || m.unknown !== null) && (
+      {(m.points || m.unknown !== null || m.waiting) && (
         <p class="hdr-balance">
           {m.points ? (
             // "2,500 points" with the number set large.
@@ -36,13 +38,14 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
               {m.points.after}
             </>
           ) : (
-            m.unknown
+            // Waiting for the first read: a line as tall as the balance's, so the balance does not push the page down.
+            (m.unknown ?? <strong aria-hidden="true">{NBSP}</strong>)
           )}
         </p>
       )}
-      {(m.next !== null || m.earn) && (
+      {(m.next !== null || m.earn || m.waiting) && (
         <p class="hdr-next small">
-          {m.next !== null && <span>{m.next}</span>}
+          {m.next !== null ? <span>{m.next}</span> : m.waiting && (m.known ?? NBSP)}
           {m.next !== null && m.earn && ' · '}
           {m.earn && (
             <a class="link" href={m.earn.href} target="_blank" rel="noopener noreferrer">
@@ -52,10 +55,13 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
         </p>
       )}
       {m.questions && <ProfileLine m={m.questions} />}
+      {m.known !== null && !m.waiting && <p class="muted hdr-updated">{m.known}</p>}
+      {/* The freshness line's place while the first read is under way. */}
+      {m.waiting && <p class="muted hdr-updated" aria-hidden="true" />}
       {m.fresh?.alert ? (
         <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>
           {fresh}
-          {m.fresh.reason !== null && <p class="small">{m.fresh.reason}</p>}
+          {m.fresh.details !== null && <p class="small muted">{m.fresh.details}</p>}
         </div>
       ) : (
         fresh
@@ -66,7 +72,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
 
 /**
  * How old the points are, and the way to fresh ones: "Updated 2 min ago · Refresh", or, after a
- * failed refresh, "Offline — points from 1 min ago · Retry" (a network failure needs no more words).
+ * failed refresh, "Can't reach Panel right now — showing your points from 1 min ago · Retry".
  */
 function Freshness({ text, action, busy, onRefresh }: { text: string; action: string; busy: boolean; onRefresh?: (() => void) | undefined }) {
   return (

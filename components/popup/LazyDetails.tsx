@@ -1,10 +1,10 @@
 import type { ComponentChildren } from 'preact';
-import { t } from '../../utils/i18n';
+import { t, type MessageKey } from '../../utils/i18n';
 import type { Reward } from '../../utils/types';
 import { lazyView } from './lazy-view';
 
 /** The details view and its sanitizer load on first use, outside the popup's first chunk. */
-export const { Lazy: LazyDetails } = lazyView<{ reward: Reward; redeem: ComponentChildren }>(
+export const { Lazy: LazyDetails } = lazyView<{ reward: Reward; redeem?: ComponentChildren; only?: MessageKey }>(
   () => import('./RewardDetails').then((m) => m.RewardDetails),
   (_, failed) => (
     <p class="muted details" aria-busy={!failed}>

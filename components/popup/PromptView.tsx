@@ -11,9 +11,16 @@ export function PromptView({ m, signIn, onConnect }: { m: PromptModel; signIn?: 
       <h2 id="connect-title">{m.title}</h2>
       <p>{m.text}</p>
       {m.signIn && signIn}
-      <button type="button" class={m.button.class} onClick={onConnect}>
-        {m.button.text}
-      </button>
+      {m.connect !== null && (
+        <button type="button" class="btn btn-primary" onClick={onConnect}>
+          {m.connect}
+        </button>
+      )}
+      {m.key && (
+        <a class="link small" href={m.key.href} target="_blank" rel="noopener">
+          {m.key.text}
+        </a>
+      )}
     </section>
   );
 }

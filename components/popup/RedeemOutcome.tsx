@@ -1,10 +1,15 @@
-import { formatPoints } from '../../utils/format';
+import { useState } from 'preact/hooks';
+import { formatMoney, formatPoints } from '../../utils/format';
 import { recordedAgainText } from '../../utils/recorded-again';
 import { t, tp } from '../../utils/i18n';
+import { redemptionState } from '../../utils/redemption-state';
+import { rewardKind } from '../../utils/reward-view';
 import type { LedgerEntry } from '../../utils/storage-items';
-import { gap } from '../../utils/sentences';
+import { asSentence, gap, sentences } from '../../utils/sentences';
+import type { Reward } from '../../utils/types';
+import { failureModel } from './failure';
 import { HistoryLink } from './HistoryLink';
-import { LatestRedemption } from './LatestRedemption';
+import { LazyDetails } from './LazyDetails';
 import { lazyView } from './lazy-view';
 
 import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
@@ -13,6 +18,8 @@ interface Props {
   entry: LedgerEntry;
   balance: number | null;
   now: number;
+  /** The reward as the catalogue has it, when the popup has it at hand: how it arrives depends on its kind. */
+  reward?: Reward | undefined;
   onDismiss: () => void;
   /** Opens the confirmation for the entry's reward again (after not_found, while the points allow). */
   onRedeemAgain?: (() => void) | undefined;
@@ -23,13 +30,14 @@ interface Props {
  * this is what the panelist sees on reopening. An unknown outcome is never told as a failure: the
  * background is still checking the history (issue 10).
  */
-export function RedeemOutcome({ entry, balance, now, onDismiss, onRedeemAgain }: Props) {
+export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeemAgain }: Props) {
   const { state } = entry;
   const pending = state === 'pending';
   const settled = state === 'done' || state === 'failed' || state === 'not_found';
   // One Confirm the panel recorded more than once (issue 17) is a warning, not a plain success.
   const again = state === 'done' && (entry.duplicates?.length ?? 0) > 0;
   const tone = state === 'done' && !again ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
+  const support = state === 'failed' && entry.error ? failureModel(entry.error).details : null;
   return (
     <section
       id={OUTCOME_ID}
@@ -42,9 +50,10 @@ export function RedeemOutcome({ entry, balance, now, onDismiss, onRedeemAgain }:
         <p id={`${OUTCOME_ID}-title`}>
           <strong>{title(entry)}</strong>
         </p>
-        {body(entry, balance)}
+        {state === 'done' ? <Redeemed entry={entry} balance={balance} reward={reward ?? entry.redemption?.reward} /> : body(entry, balance)}
       </div>
-      {state === 'done' && entry.redemption && <LatestRedemption redemption={entry.redemption} heading={t('newHistoryEntry')} />}
+      {/* For support, apart from what the alert says: the HTTP code and the endpoint (issue 21). */}
+      {support && <p class="small muted">{support}</p>}
       {state === 'unknown' && <LazyCheckNow entry={entry} now={now} />}
       {settled && (
         <div class="notice-actions">
@@ -53,9 +62,10 @@ export function RedeemOutcome({ entry, balance, now, onDismiss, onRedeemAgain }:
               {t('redeemAgain')}
             </button>
           )}
-          <button type="button" class="btn btn-quiet" onClick={onDismiss}>
-            {t('close')}
+          <button type="button" class={state === 'done' ? 'btn btn-primary' : 'btn btn-quiet'} onClick={onDismiss}>
+            {t(state === 'done' ? 'done' : 'close')}
           </button>
+          {state === 'done' && <HistoryLink sentence={t('trackInHistory')} />}
         </div>
       )}
     </section>
@@ -86,16 +96,8 @@ function body(entry: LedgerEntry, balance: number | null) {
           <p id={REDEEM_WAIT_ID}>{t('waitForRedemption')}</p>
         </>
       );
-    case 'done': {
-      const after = entry.balanceAfter ?? balance;
-      const copies = 1 + (entry.duplicates?.length ?? 0);
-      return (
-        <>
-          {copies > 1 && <p>{recordedAgainText(copies, entry.points)}</p>}
-          {after === null || after === undefined ? null : <p>{tp('balanceNow', after)}</p>}
-        </>
-      );
-    }
+    case 'done':
+      return null;
     case 'failed': {
       const said = refusal(entry, balance);
       return (
@@ -118,6 +120,51 @@ function body(entry: LedgerEntry, balance: number | null) {
 }
 
 /**
+ * Success, told once (issue 21): what was redeemed (the title), what it cost and the new balance,
+ * and how the reward reaches the panelist, from its kind and where the history says it is; for a
+ * gift card, its instructions one click away. No second status beside it.
+ */
+function Redeemed({ entry, balance, reward }: { entry: LedgerEntry; balance: number | null; reward: Reward | undefined }) {
+  const [howTo, setHowTo] = useState(false);
+  const after = entry.balanceAfter ?? balance;
+  const spent = entry.points ?? entry.redemption?.reward_point_cost ?? null;
+  const numbers = sentences(
+    spent === null ? '' : tp('pointsSpent', spent),
+    after === null || after === undefined ? '' : tp('balanceNow', after),
+  );
+  const kind = reward ? rewardKind(reward) : 'other';
+  const copies = 1 + (entry.duplicates?.length ?? 0);
+  return (
+    <>
+      {copies > 1 && <p>{recordedAgainText(copies, entry.points)}</p>}
+      {numbers && <p>{numbers}</p>}
+      <p>{arrival(entry, reward)}</p>
+      {reward && kind !== 'wallet' && (
+        <details class="how-to" onToggle={(e) => setHowTo(e.currentTarget.open)}>
+          <summary>{t('howToUse')}</summary>
+          {howTo && <LazyDetails reward={reward} only="detailsHowToRedeem" />}
+        </details>
+      )}
+    </>
+  );
+}
+
+/** How the reward arrives, by its kind, and once the history says so, that it was sent. */
+export function arrival(entry: LedgerEntry, reward: Reward | undefined): string {
+  const state = entry.redemption ? redemptionState(entry.redemption).kind : 'pending';
+  if (state === 'failed') return t('meaningFailed');
+  if (state === 'refunded') return t('meaningRefunded');
+  if (state === 'unclaimed') return t('meaningUnclaimed');
+  const sent = state === 'complete';
+  if (!reward) return t(sent ? 'arrivedOther' : 'arrivesOther');
+  const money = formatMoney(reward.cost, reward.cost_currency);
+  const kind = rewardKind(reward);
+  if (kind === 'gift') return t(sent ? 'arrivedGiftCard' : 'arrivesGiftCard', money);
+  if (kind === 'wallet') return t(sent ? 'arrivedWallet' : 'arrivesWallet', money);
+  return t(sent ? 'arrivedOther' : 'arrivesOther');
+}
+
+/**
  * The panelist's own numbers when the points fell short (issue 14): after a refusal the background
  * reads the balance again, so "You have 300 points; this reward needs 1,000" holds even when the
  * panel's own message is raw or in another language.
@@ -127,7 +174,13 @@ export function refusal(entry: LedgerEntry, balance: number | null): string {
   if (have !== null && have !== undefined && entry.points !== null && have < entry.points) {
     return t('outcomeShort', tp('points', have), formatPoints(entry.points));
   }
-  return entry.error?.message ?? t('outcomeRefused');
+  const error = entry.error;
+  if (!error) return t('outcomeRefused');
+  // The panel's own words where it gave some; never an HTTP code, which goes to the line for support (issue 21).
+  if (error.kind === 'rejected' || error.kind === 'not_allowed') {
+    return error.status && error.message === t('httpRefused', error.status) ? t('outcomeRefused') : error.message;
+  }
+  return asSentence(failureModel(error).reason);
 }
 
 /**

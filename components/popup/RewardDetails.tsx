@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatMoney } from '../../utils/format';
-import { t, uiLocale, type MessageKey } from '../../utils/i18n';
+import { t, type MessageKey } from '../../utils/i18n';
+import { countryName } from '../../utils/region';
 import { rewardImageOrigins, withHtml } from '../../utils/reward-html';
 import { valueRange } from '../../utils/reward-view';
 import { sanitizeHtml } from '../../utils/sanitize';
@@ -38,12 +39,19 @@ async function imagePolicyFor(html: { imageOrigins?: string[] } | null): Promise
   return installImagePolicy([...(session.origin ? [session.origin] : []), ...catalogue]);
 }
 
+interface Props {
+  reward: Reward;
+  redeem?: ComponentChildren;
+  /** Only these sections (the outcome card's "How to use it" shows the instructions alone). */
+  only?: MessageKey;
+}
+
 /**
  * Expanded details of one reward; its HTML fields pass through the lazily loaded sanitizer and are
  * shown each in a box of its own (RewardHtml), their images only on request. Ends with the
  * reward's Redeem button, so a panelist who read to the end need not scroll back.
  */
-export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: ComponentChildren }) {
+export function RewardDetails({ reward, redeem, only }: Props) {
   const [html, setHtml] = useState<Prepared | null>(null);
   const [failed, setFailed] = useState(false);
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
@@ -53,7 +61,9 @@ export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: Comp
     const prepared = rewardHtmlItem.getValue().then(async (stored) => {
       const allowed = await imagePolicyFor(stored);
       const full = withHtml(reward, stored);
-      const fields = SECTIONS.map(([label, pick]) => [label, pick(full) ?? ''] as const).filter(([, v]) => v.trim());
+      const fields = SECTIONS.filter(([label]) => !only || label === only)
+        .map(([label, pick]) => [label, pick(full) ?? ''] as const)
+        .filter(([, v]) => v.trim());
       const sections = await Promise.all(
         fields.map(async ([label, raw]) => [label, prepareRewardHtml(await sanitizeHtml(raw), allowed)] as [MessageKey, PreparedHtml]),
       );
@@ -68,9 +78,9 @@ export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: Comp
     };
   }, [reward]);
 
-  const range = valueRange(reward);
+  const range = only ? null : valueRange(reward);
   const currency = reward.meta_data?.currency_code || reward.cost_currency;
-  const countries = reward.meta_data?.countries?.filter(Boolean) ?? [];
+  const countries = only ? [] : (reward.meta_data?.countries?.filter(Boolean) ?? []);
   return (
     <div class="details">
       {range && (
@@ -109,7 +119,7 @@ export function RewardDetails({ reward, redeem }: { reward: Reward; redeem: Comp
         ),
       )}
       {html?.sections.length === 0 && range === null && countries.length === 0 && <p class="muted">{t('detailsNone')}</p>}
-      <div class="details-end">{redeem}</div>
+      {redeem && <div class="details-end">{redeem}</div>}
     </div>
   );
 }
@@ -127,10 +137,3 @@ function ShowImages({ origin, shown, onShow }: { origin: string; shown: boolean;
   );
 }
 
-function countryName(code: string): string {
-  try {
-    return new Intl.DisplayNames(uiLocale(), { type: 'region' }).of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
-}

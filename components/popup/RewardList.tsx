@@ -1,83 +1,99 @@
-import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
-import { FILTER_THRESHOLD, filterRewards, sortRewards } from '../../utils/reward-view';
+import type { ComponentChildren, Ref } from 'preact';
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { filterRewards, groupRewards, kindCounts, kindName, sortGroups, type SortKey } from '../../utils/reward-groups';
+import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import { t } from '../../utils/i18n';
+import type { KindCount } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
 import { RewardRow } from './RewardRow';
 
 interface Props {
   rewards: Reward[];
-  /** The catalogue's size while `rewards` holds only its first rows (the popup view). */
+  /** The catalogue's size while `rewards` holds only its first rows (the popup view): rewards, brands, kinds. */
   total?: number | undefined;
+  brands?: number | undefined;
+  kinds?: readonly KindCount[] | undefined;
   balance: number | null;
   /** A redemption is pending: Redeem waits (the outcome banner says why). */
   blocked: boolean;
+  /** The reward whose last redemption is still being checked: its Redeem is held back. */
+  held: number | null;
   onRedeem: (reward: Reward) => void;
   /**
    * While `rewards` holds only the view's first rows: asks for the whole catalogue, which a search,
-   * the filter or more rows need. Read only then, a catalogue of thousands costs nothing at opening.
+   * a sort, the type filter or more rows need. Read only then, a catalogue of thousands costs nothing at opening.
    */
   onWantAll?: (() => void) | undefined;
 }
 
-export function RewardList({ rewards, total = rewards.length, balance, blocked, onRedeem, onWantAll }: Props) {
+/** The rewards by brand (issue 21), sorted and filtered as the panelist chooses, a page of rows at a time. */
+export function RewardList({ rewards, total = rewards.length, brands, kinds, balance, blocked, held, onRedeem, onWantAll }: Props) {
   const [query, setQuery] = useState('');
-  const [affordableOnly, setAffordableOnly] = useState(false);
-  const sorted = useMemo(() => sortRewards(rewards, balance), [rewards, balance]);
-  const filterable = total > FILTER_THRESHOLD;
-  const shown = useMemo(
-    () => (filterable ? filterRewards(sorted, query, affordableOnly, balance) : sorted),
-    [sorted, filterable, query, affordableOnly, balance],
-  );
+  const [sort, setSort] = useState<SortKey>('afford');
+  const [kind, setKind] = useState('');
   const [limit, setLimit] = useState(REWARDS_PAGE);
-  const visible = Math.min(limit, shown.length);
+  const search = useRef<HTMLInputElement>(null);
+  const filterable = total > FILTER_THRESHOLD;
+  const all = useMemo(() => kinds ?? kindCounts(rewards), [kinds, rewards]);
+  const left = useMemo(() => (filterable ? filterRewards(rewards, query, kind) : rewards), [rewards, filterable, query, kind]);
+  const groups = useMemo(() => sortGroups(groupRewards(left), balance, sort), [left, balance, sort]);
+  const visible = Math.min(limit, groups.length);
   const m = listModel({
-    count: rewards.length,
+    count: groups.length,
     total,
-    balance,
+    brands: brands ?? groupRewards(rewards).length,
+    kinds: all.length > 1,
     filterable,
     query,
-    affordableOnly,
-    shown: shown.length,
+    sort,
+    kind,
+    shown: left.length,
     visible,
     // With only the view's rows, the rest of the catalogue is there to show too: "Show more" reads it.
-    available: onWantAll ? total : shown.length,
+    available: onWantAll ? (brands ?? groups.length) : groups.length,
   });
+  // A new search, sort or filter starts again from the top of its results.
+  const restart = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setLimit(REWARDS_PAGE);
+  };
+  const clearSearch = () => {
+    restart(setQuery)('');
+    // Back where the panelist was working (issue 21), not the top of the page.
+    search.current?.focus();
+  };
   return (
     <ListView
       m={m}
+      searchRef={search}
       onFocus={onWantAll}
-      onQuery={(value) => {
-        // A new search starts again from the top of its results.
-        setQuery(value);
-        setLimit(REWARDS_PAGE);
-      }}
-      onAffordable={(checked) => {
-        setAffordableOnly(checked);
-        setLimit(REWARDS_PAGE);
-      }}
+      onQuery={restart(setQuery)}
+      onSort={restart((value: string) => setSort(value as SortKey))}
+      onKind={restart(setKind)}
       onMore={() => {
         onWantAll?.();
         setLimit(visible + REWARDS_PAGE);
       }}
+      kinds={all.map(({ key }) => (
+        <option key={key} value={key}>
+          {kindName(key)}
+        </option>
+      ))}
       noMatch={
-        shown.length === 0 && (
+        groups.length === 0 &&
+        rewards.length > 0 && (
           <div class="empty">
-            <p>
-              {query.trim()
-                ? t(affordableOnly ? 'noAffordableMatch' : 'noRewardsMatch', query.trim())
-                : t('noneAffordable')}
-            </p>
+            <p>{query.trim() ? t('noRewardsMatch', query.trim()) : t('noRewardsOfType')}</p>
             <p class="empty-actions">
               {query && (
-                <button type="button" class="btn" onClick={() => setQuery('')}>
+                <button type="button" class="btn" onClick={clearSearch}>
                   {t('clearSearch')}
                 </button>
               )}
-              {affordableOnly && (
-                <button type="button" class="btn" onClick={() => setAffordableOnly(false)}>
-                  {t('showAllRewards')}
+              {kind && (
+                <button type="button" class="btn" onClick={() => restart(setKind)('')}>
+                  {t('allTypesButton')}
                 </button>
               )}
             </p>
@@ -85,8 +101,17 @@ export function RewardList({ rewards, total = rewards.length, balance, blocked, 
         )
       }
     >
-      {shown.slice(0, visible).map((r) => (
-        <RewardRow key={r.id} reward={r} balance={balance} blocked={blocked} onRedeem={onRedeem} />
+      {groups.slice(0, visible).map((group) => (
+        <RewardRow
+          key={group.key}
+          group={group}
+          balance={balance}
+          blocked={blocked}
+          held={held}
+          onRedeem={onRedeem}
+          // A brand the view holds only in part: its other values come with the catalogue.
+          onWantAll={onWantAll}
+        />
       ))}
     </ListView>
   );
@@ -98,46 +123,63 @@ interface ViewProps {
   children: ComponentChildren;
   /** In place of the rows: what to say when the search or filter leaves none. */
   noMatch?: ComponentChildren;
+  /** The type filter's options after "All types": the catalogue's kinds. */
+  kinds?: ComponentChildren;
+  searchRef?: Ref<HTMLInputElement>;
   onFocus?: (() => void) | undefined;
   onQuery?: (value: string) => void;
-  onAffordable?: (checked: boolean) => void;
+  onSort?: (value: string) => void;
+  onKind?: (value: string) => void;
   onMore?: () => void;
 }
 
 /** The list's markup around its rows, from its model alone: the first frame's template renders it too (issue 19). */
-export function ListView({ m, children, noMatch, onFocus, onQuery, onAffordable, onMore }: ViewProps) {
+export function ListView({ m, children, noMatch, kinds, searchRef, onFocus, onQuery, onSort, onKind, onMore }: ViewProps) {
   if (m.empty !== null) return <p class="empty">{m.empty}</p>;
+  const f = m.filters;
+  // Values as properties once the list is Preact's (the first frame's copy shows the first option, the default).
+  const live = onQuery !== undefined;
   return (
     <section aria-labelledby="rewards-title">
       <h2 id="rewards-title" class="visually-hidden">
         {m.heading}
       </h2>
-      {m.filters && (
+      {f && (
         <div class="filters">
           <label class="visually-hidden" for="reward-search">
-            {m.filters.search}
+            {f.search}
           </label>
           <input
             id="reward-search"
+            ref={searchRef}
             type="search"
-            placeholder={m.filters.search}
-            value={m.filters.query}
+            placeholder={f.search}
+            value={f.query}
             onFocus={onFocus}
             onInput={(e) => onQuery?.(e.currentTarget.value)}
           />
-          {m.filters.affordable && (
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={m.filters.affordable.checked}
-                onFocus={onFocus}
-                onChange={(e) => onAffordable?.(e.currentTarget.checked)}
-              />
-              {m.filters.affordable.text}
-            </label>
-          )}
-          <p class="visually-hidden" role="status">
-            {m.filters.status}
+          <div class="filter-row">
+            <div class="select">
+              <label for="reward-sort">{f.sort.label}</label>
+              <select id="reward-sort" value={live ? f.sort.value : undefined} onFocus={onFocus} onChange={(e) => onSort?.(e.currentTarget.value)}>
+                <option value="afford">{f.sort.afford}</option>
+                <option value="low">{f.sort.low}</option>
+                <option value="high">{f.sort.high}</option>
+                <option value="name">{f.sort.name}</option>
+              </select>
+            </div>
+            {f.kind && (
+              <div class="select">
+                <label for="reward-kind">{f.kind.label}</label>
+                <select id="reward-kind" value={live ? f.kind.value : undefined} onFocus={onFocus} onChange={(e) => onKind?.(e.currentTarget.value)}>
+                  <option value="">{f.kind.all}</option>
+                  {kinds}
+                </select>
+              </div>
+            )}
+          </div>
+          <p class="list-count small muted" role="status">
+            {f.count}
           </p>
         </div>
       )}

@@ -1,30 +1,48 @@
+import type { ComponentChildren } from 'preact';
 import { useContext, useState } from 'preact/hooks';
-import { send as sendMessage } from './send';
+import { defaultChoice, type RewardGroup } from '../../utils/reward-groups';
 import type { Reward } from '../../utils/types';
+import { send as sendMessage } from './send';
 import { GoalContext } from './goal-context';
 import { LazyDetails } from './LazyDetails';
 import { RewardImage } from './RewardImage';
-import { rowModel, type RowModel } from './row-model';
+import { choiceText, rowModel, type RowModel } from './row-model';
 
 interface Props {
-  reward: Reward;
+  group: RewardGroup;
   balance: number | null;
   /** Another redemption is pending: the one banner above the list says so (issue 14), not each row. */
   blocked: boolean;
+  /** The reward whose last redemption is still being checked. */
+  held: number | null;
   onRedeem: (reward: Reward) => void;
+  /** The brand's values are only partly at hand (the popup view): asks for the whole catalogue. */
+  onWantAll?: (() => void) | undefined;
 }
 
-export function RewardRow({ reward, balance, blocked, onRedeem }: Props) {
+export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }: Props) {
   const [open, setOpen] = useState(false);
-  const isGoal = useContext(GoalContext) === reward.id;
+  const goal = useContext(GoalContext);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const choice = group.rewards.find((r) => r.id === chosen) ?? defaultChoice(group, goal);
+  const option = (r: Reward) => (
+    <option key={String(r.id)} value={String(r.id)}>
+      {choiceText(r)}
+    </option>
+  );
+  const at = group.rewards.indexOf(choice);
   return (
     <RowView
-      m={rowModel(reward, balance, blocked, isGoal, open)}
-      reward={reward}
+      m={rowModel({ group, choice, balance, blocked, goal, held, open })}
+      reward={choice}
       onToggle={() => setOpen(!open)}
+      onChoose={(id) => setChosen(Number(id))}
+      onChoiceFocus={onWantAll}
       // The background stores the choice, which the popup then shows.
-      onGoal={() => void sendMessage('setGoal', { rewardId: isGoal ? null : reward.id }).catch(() => undefined)}
-      onRedeem={() => onRedeem(reward)}
+      onGoal={() => void sendMessage('setGoal', { rewardId: goal === choice.id ? null : choice.id }).catch(() => undefined)}
+      onRedeem={() => onRedeem(choice)}
+      before={group.rewards.slice(0, at).map(option)}
+      after={group.rewards.slice(at + 1).map(option)}
     />
   );
 }
@@ -33,20 +51,39 @@ interface ViewProps {
   m: RowModel;
   /** Absent in the first frame's template, which has no details to show. */
   reward?: Reward;
+  /** The brand's other values, before and after the chosen one, in the brand's order (the model holds only the chosen). */
+  before?: ComponentChildren;
+  after?: ComponentChildren;
   onToggle?: () => void;
+  onChoose?: (id: string) => void;
+  onChoiceFocus?: (() => void) | undefined;
   onGoal?: () => void;
   onRedeem?: () => void;
 }
 
-/** One row's markup, from its model alone: the first frame's template renders it too (issue 19). */
-export function RowView({ m, reward, onToggle, onGoal, onRedeem }: ViewProps) {
-  const redeem = <RedeemButton {...m.redeem} onClick={onRedeem} />;
+/**
+ * One row's markup, from its model alone: the first frame's template renders it too (issue 19).
+ * The name is the button that opens the details (a disclosure named by the reward, as headings of
+ * an accordion are), and its click area is the whole top of the row;
+ * the details open between it and the row's one Redeem, which so stays at the end (issue 21).
+ */
+export function RowView({ m, reward, before, after, onToggle, onChoose, onChoiceFocus, onGoal, onRedeem }: ViewProps) {
   return (
     <li class="reward">
       <div class="reward-main">
         <RewardImage image={m.image} reward={reward} />
         <div class="reward-body">
-          <h3 class="reward-name">{m.name}</h3>
+          <h3 class="reward-name">
+            <button
+              type="button"
+              class="reward-open"
+              aria-expanded={m.details.open}
+              aria-controls={`${m.base}-details`}
+              onClick={onToggle}
+            >
+              {m.name}
+            </button>
+          </h3>
           <p class="reward-meta">
             <span class="tag">{m.kind}</span> {m.money}
             {m.points !== null && (
@@ -57,29 +94,36 @@ export function RowView({ m, reward, onToggle, onGoal, onRedeem }: ViewProps) {
             )}
           </p>
           {m.bar && <progress value={m.bar.value} max={m.bar.max} aria-label={m.bar.label} />}
-          <div class="reward-foot">
-            <span id={m.status.id ?? undefined} class={m.status.class}>
-              {m.status.text}
-            </span>
-            <button
-              type="button"
-              class="btn btn-quiet btn-small"
-              aria-expanded={m.details.open}
-              aria-controls={`${m.base}-details`}
-              aria-label={m.details.label}
-              onClick={onToggle}
-            >
-              {m.details.text}
-            </button>
-            <button type="button" class="btn btn-quiet btn-small" aria-label={m.goal.label} onClick={onGoal}>
-              {m.goal.text}
-            </button>
-            {redeem}
-          </div>
         </div>
       </div>
-      <div id={`${m.base}-details`} hidden={!m.details.open}>
-        {m.details.open && reward && <LazyDetails reward={reward} redeem={redeem} />}
+      <div id={`${m.base}-details`} class="reward-details" hidden={!m.details.open}>
+        {m.details.open && reward && <LazyDetails reward={reward} />}
+      </div>
+      <div class="reward-foot">
+        {m.choice && (
+          <select
+            id={m.choice.id}
+            class="reward-choice"
+            aria-label={m.choice.label}
+            // As a property (not a `selected` attribute), so the first frame's copy, where the chosen is the first, stays as painted.
+            value={reward ? m.choice.value : undefined}
+            onFocus={onChoiceFocus}
+            onChange={(e) => onChoose?.(e.currentTarget.value)}
+          >
+            {before}
+            <option key={m.choice.value} value={m.choice.value}>
+              {m.choice.text}
+            </option>
+            {after}
+          </select>
+        )}
+        <span id={m.status.id ?? undefined} class={m.status.class}>
+          {m.status.text}
+        </span>
+        <button type="button" class="goal-toggle" aria-pressed={m.goal.pressed} aria-label={m.goal.label} title={m.goal.label} onClick={onGoal}>
+          <span aria-hidden="true">{m.goal.pressed ? '★' : '☆'}</span>
+        </button>
+        <RedeemButton {...m.redeem} onClick={onRedeem} />
       </div>
     </li>
   );

@@ -1,5 +1,7 @@
 import type { AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { asSentence, sentences } from '../../utils/sentences';
+import { failureModel } from './failure';
 import { syncStatusModel } from './status-model';
 
 /** The error's id: a refresh the panelist asked for moves focus here when it fails. */
@@ -15,11 +17,11 @@ interface Props {
 /** The last refresh's outcome: a quiet "updating" note, or why nothing could be loaded. */
 export function SyncNotice({ error, loading, onRetry }: Props) {
   if (error) {
+    const { reason, details } = failureModel(error);
     return (
       <div id={SYNC_ERROR_ID} class="notice notice-error" role="alert" tabIndex={-1}>
-        <p>
-          <strong>{t('syncCouldNotLoad')}</strong> {error.message}
-        </p>
+        <p>{sentences(asSentence(reason), t('rewardsWhenBack'))}</p>
+        {details !== null && <p class="small muted">{details}</p>}
         <button type="button" class="btn" onClick={onRetry}>
           {t('tryAgain')}
         </button>

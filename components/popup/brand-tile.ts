@@ -5,7 +5,7 @@ import type { Reward } from '../../utils/types';
  * the brand's name (issue 14): the same brand looks the same in every row and on every opening,
  * and different brands differ, which a blank grey square never did.
  */
-export function brandTile(reward: Reward): { initial: string; color: string } {
+export function brandTile(reward: Pick<Reward, 'name' | 'meta_data'>): { initial: string; color: string } {
   const brand = (reward.meta_data?.brand_name || reward.name).trim();
   // The first letter or digit as one user-perceived character (so "Écoute" gives "É").
   const initial = Array.from(brand.normalize('NFC')).find((c) => /[\p{L}\p{N}]/u.test(c))?.toLocaleUpperCase() ?? '★';

@@ -1,5 +1,7 @@
+import { goalView } from '../../utils/goal-view';
 import { t } from '../../utils/i18n';
-import { FILTER_THRESHOLD, sortRewards } from '../../utils/reward-view';
+import { defaultChoice, groupRewards, kindName, sortGroups } from '../../utils/reward-groups';
+import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import type { StorageItem } from '../../utils/storage-item';
 import { accountOf, balanceHistoryItem, goalItem, ledgerItem, popupViewItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { fill, shapeOf, type Model } from './frame-fill';
@@ -80,6 +82,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   const pending = shown?.state === 'pending';
   const goal = get(goalItem);
   const account = accountOf(session);
+  const goalRows = goalRewards(view, goal);
   const header = part(
     'header',
     headerModel({
@@ -92,6 +95,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
       loading: state.loading,
       refreshable: true,
       questions: view.profile,
+      goal: goalView({ goal, account, rewards: goalRows, points: balance }),
     }),
   );
   const page = part('page', { busy: String(state.loading === true) });
@@ -101,33 +105,47 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   const goalParts = goalModel({
     goal,
     account,
-    rewards: goalRewards(view, goal),
+    rewards: goalRows,
     points: balance,
     samples: get(balanceHistoryItem),
     blocked: pending ? t('waitForRedemption') : null,
     now,
   }).m;
   const list = () => {
-    const sorted = sortRewards(rows.first, balance);
-    const visible = Math.min(REWARDS_PAGE, sorted.length);
+    // The view holds the first brands' rewards in the list's order (entrypoints/background/popup-view.ts).
+    const groups = sortGroups(groupRewards(rows.first), balance, 'afford');
+    const visible = Math.min(REWARDS_PAGE, groups.length);
+    const kinds = rows.kinds ?? [];
     const m = listModel({
-      count: sorted.length,
+      count: groups.length,
       total: rows.total,
-      balance,
+      brands: rows.brands ?? groups.length,
+      kinds: kinds.length > 1,
       filterable: rows.total > FILTER_THRESHOLD,
       query: '',
-      affordableOnly: false,
-      shown: sorted.length,
+      sort: 'afford',
+      kind: '',
+      shown: rows.total,
       visible,
       // App has only the view's rows, so the whole catalogue is there to show (RewardList's onWantAll).
-      available: rows.total,
+      available: rows.brands ?? groups.length,
     });
     const frame = part('list', m);
     if (!frame || m.empty !== null) return frame;
+    // The type filter's choices, as RewardList renders them: the select is as wide as its words,
+    // and the filters wrap by that width, so it must not grow when Preact takes over (issue 21).
+    const kindSelect = frame.querySelector('#reward-kind');
+    for (const { key } of kindSelect ? kinds : []) {
+      const option = doc.createElement('option');
+      option.value = key;
+      option.textContent = kindName(key);
+      kindSelect!.append(option);
+    }
     const goalId = goal?.account === account ? goal.rewardId : null;
+    const held = shown?.state === 'unknown' ? shown.rewardId : null;
     const items = doc.createDocumentFragment();
-    for (const reward of sorted.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
-      const row = part('row', rowModel(reward, balance, pending, goalId === reward.id));
+    for (const group of groups.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
+      const row = part('row', rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held }));
       if (!row) break;
       items.append(row);
     }
@@ -135,7 +153,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   };
   // In App's order, each only once the one above it is painted; an empty fragment: nothing to show there.
   const parts: Array<() => DocumentFragment | null> = [
-    () => (goalParts.change === null && !goalParts.goal ? doc.createDocumentFragment() : part('goal', goalParts)),
+    () => (goalParts.earned === null && !goalParts.goal ? doc.createDocumentFragment() : part('goal', goalParts)),
     () => part('status', syncStatusModel(state.loading === true)),
     // The outcome card: no template (its code loads with Preact), so the frame ends above it.
     () => (shown ? null : doc.createDocumentFragment()),

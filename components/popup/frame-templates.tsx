@@ -32,8 +32,9 @@ const slot = () => createElement(SLOT, null);
 const NOW = Date.UTC(2026, 0, 15, 12);
 const DAY = 86_400_000;
 const OPEN_QUESTIONS = { open: 3, total: 8, first: 'PETS', fetchedAt: NOW - DAY };
-const network: AppError = { kind: 'network', message: 'offline' };
-const refused: AppError = { kind: 'server', message: 'refused' };
+const network: AppError = { kind: 'network', message: 'offline', endpoint: '/v1/panel/rewards' };
+const refused: AppError = { kind: 'server', message: 'refused', status: 503, endpoint: '/v1/panel/rewards' };
+const ours: AppError = { kind: 'unexpected', message: 'no answer' };
 
 function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'): Reward {
   return {
@@ -57,7 +58,7 @@ function sampleModels(): Array<[PartName, Model]> {
   out.push(['header', headerModel({ now: NOW })]);
   for (const points of [1000, null]) {
     for (const next of [true, false]) {
-      for (const error of [null, network, refused]) {
+      for (const error of [null, network, refused, ours]) {
         for (const loading of [false, true]) {
           const balance = { points, source: 'rewards' as const };
           const rewards = next ? [reward(1, 5000, 'set')] : [];
@@ -72,14 +73,24 @@ function sampleModels(): Array<[PartName, Model]> {
   for (const balance of [1000, null, -10]) {
     for (const image of ['set', 'one', 'none'] as const) {
       for (const cost of [null, 0, 500, 5000]) {
-        for (const blocked of [false, true]) out.push(['row', rowModel(reward(2, cost, image), balance, blocked, false)]);
+        for (const blocked of [false, true]) {
+          for (const goal of [null, 2]) {
+            // A reward alone, and a brand of three values starting on its first (the first frame paints no other).
+            const alone = { key: 'a', title: 'Brand', rewards: [reward(2, cost, image)] };
+            const brand = { key: 'b', title: 'Brand', rewards: [reward(2, cost, image), reward(4, 6000, image), reward(5, 9000, image)] };
+            for (const group of [alone, brand]) out.push(['row', rowModel({ group, choice: group.rewards[0]!, balance, blocked, goal, held: null })]);
+          }
+        }
       }
     }
   }
   for (const total of [3, 20]) {
     for (const balance of [1000, null]) {
-      for (const available of [3, 20]) {
-        out.push(['list', listModel({ count: 3, total, balance, filterable: total > 8, query: '', affordableOnly: false, shown: 3, visible: 3, available })]);
+      for (const brands of [total, total - 2]) {
+        for (const kinds of [false, true]) {
+          const input = { count: 3, total, brands, kinds, filterable: total > 8, query: '', sort: 'afford' as const, kind: '', shown: total, visible: 3 };
+          for (const available of [3, 20]) out.push(['list', listModel({ ...input, available })]);
+        }
       }
     }
   }

@@ -1,71 +1,68 @@
-import { changeOver, roughDuration } from '../../utils/balance-trend';
+import { EARN_DAYS, flowOver, paceTo, roughDuration } from '../../utils/balance-trend';
+import { earnedText } from '../../utils/earned';
 import { formatPoints } from '../../utils/format';
 import { goalView, type GoalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
+import { asSentence, sentences } from '../../utils/sentences';
+import type { BalanceSample } from '../../utils/storage-items';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
-  /** Why no redemption can start now (another one is pending), or null. */
+  samples: readonly BalanceSample[];
+  now: number;
+  /** Why this reward cannot be redeemed now (another redemption is pending, or its own is being checked), or null. */
   blocked: string | null;
 };
 
 const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMonth', year: 'durationYear' } as const;
 
-/** "+1,250" / "−300" / "0" in the browser's language. */
-function signed(n: number): string {
-  return n > 0 ? `+${formatPoints(n)}` : n < 0 ? `−${formatPoints(-n)}` : formatPoints(0);
-}
-
-function pace(weeks: number, perWeek: number): string {
-  const { unit, count } = roughDuration(weeks);
-  return t('goalPace', tp(DURATION[unit], count), formatPoints(Math.round(perWeek)));
-}
-
 /**
- * Every word and flag of the 30-day change and the goal (issue 11; components/popup/frame-fill.ts):
- * GoalPanel and the first frame render it. `view` is what it was made from (GoalPanel's Redeem needs the reward).
+ * Every word and flag of the earning figure and the goal (issues 11, 21; components/popup/frame-fill.ts):
+ * GoalPanel and the first frame render it. `view` is what it was made from (GoalPanel's Redeem needs
+ * the reward). The points still to go are the header's next step, not repeated here; the pace is
+ * worked out from the earning figure it follows.
  */
 export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
-  const change = changeOver(input.samples, 30, input.now);
+  const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now), EARN_DAYS);
   const view = goalView(input);
   const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
   const covered = view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
+  const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now) : null;
+  const duration = pace && roughDuration(pace.weeks);
   const goal =
     view.kind === 'none'
       ? null
       : view.kind === 'gone'
-        ? { heading: t('goalHeading'), gone: t('goalGone', view.name), name: null, points: null, bar: null, status: null, redeem: null, pace: null, remove: remove(view.name) }
+        ? { heading: t('goalHeading'), gone: t('goalGone', view.name), name: null, points: null, bar: null, status: null, redeem: null, pace: earned, remove: remove(view.name) }
         : {
             heading: t('goalHeading'),
             gone: null,
             name: view.reward.name,
             points: tp('points', view.cost),
             bar: view.kind === 'unknown' ? null : { value: covered, max: Math.max(view.cost, 1), label: tp('progressPoints', view.cost, formatPoints(covered)) },
-            status: {
-              class: `small ${view.kind === 'affordable' ? 'ok' : ''}`,
-              text: view.kind === 'affordable' ? t('goalAffordable') : view.kind === 'saving' ? tp('goalToGo', view.toGo) : '',
-            },
+            status: view.kind === 'affordable' ? t('goalAffordable') : null,
             redeem:
               view.kind === 'affordable'
                 ? { label: t('redeemReward', view.reward.name), text: t('redeemButton'), disabled: input.blocked !== null, title: input.blocked }
                 : null,
-            pace: view.kind === 'saving' && view.pace ? pace(view.pace.weeks, view.pace.pointsPerWeek) : null,
+            pace: duration ? sentences(asSentence(earned ?? ''), t('goalPaceLeft', tp(DURATION[duration.unit], duration.count))) : earned,
             remove: remove(view.reward.name),
           };
-  return { m: { change: change ? t('change30', signed(change.change)) : null, goal }, view };
+  return { m: { earned: goal ? null : earned, goal }, view };
 }
 
 export interface GoalModel {
-  change: string | null;
+  /** The earning figure under the header, when there is no goal card to hold it. */
+  earned: string | null;
   goal: {
     heading: string;
     gone: string | null;
     name: string | null;
     points: string | null;
     bar: { value: number; max: number; label: string } | null;
-    status: { class: string; text: string } | null;
+    status: string | null;
     redeem: { label: string; text: string; disabled: boolean; title: string | null } | null;
+    /** The earning figure, and when the goal is reached at that pace. */
     pace: string | null;
     remove: { label: string; text: string };
   } | null;
 }
-

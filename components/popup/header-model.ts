@@ -1,11 +1,13 @@
 import type { AppError } from '../../utils/errors';
 import { formatRelative } from '../../utils/format';
+import type { GoalView } from '../../utils/goal-view';
 import { t, tp, tpParts } from '../../utils/i18n';
 import { nextReward } from '../../utils/next-reward';
 import { answerHash } from '../../utils/profile-link';
 import type { ProfileSummary } from '../../utils/storage-items';
 import { settings } from '../../utils/settings';
 import type { Balance, Reward } from '../../utils/types';
+import { failureModel } from './failure';
 
 export interface HeaderInput {
   now: number;
@@ -21,35 +23,54 @@ export interface HeaderInput {
   refreshable?: boolean | undefined;
   /** Open profile questions, from the popup view (issue 20). */
   questions?: ProfileSummary | null | undefined;
+  /** The account's goal (utils/goal-view.ts): while there is one to save for, it is the next step (issue 21). */
+  goal?: GoalView | undefined;
+  /** The balance is the last one seen, kept while nothing else is (issue 21). */
+  lastKnown?: boolean | undefined;
+}
+
+/** The next step under the balance: the goal while it is one, else the reward closest to it. */
+function nextStep(points: number, rewards: readonly Reward[] | undefined, goal: GoalView | undefined): string | null {
+  if (goal?.kind === 'saving') return tp('pointsToReward', goal.toGo, goal.reward.name);
+  if (goal?.kind === 'affordable') return t('goalReadyNext', goal.reward.name);
+  const next = rewards && nextReward(rewards, points);
+  return next ? tp('pointsToReward', next.missing, next.reward.name) : null;
 }
 
 /** Every word and flag the header shows (components/popup/frame-fill.ts): Header and the first frame render it. */
-export function headerModel({ now, live, balance, rewards, fetchedAt, error, loading, refreshable, questions }: HeaderInput) {
+export function headerModel({ now, live, balance, rewards, fetchedAt, error, loading, refreshable, questions, goal, lastKnown }: HeaderInput) {
   const points = balance?.points ?? null;
-  const next = rewards && points !== null ? nextReward(rewards, points) : null;
-  const offline = error?.kind === 'network';
   const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
   const [before, number, after] = points === null ? ['', '', ''] : tpParts('balancePoints', points);
-  const age = fetchedAt === undefined ? '' : formatRelative(fetchedAt, now);
+  const failure = error ? failureModel(error) : null;
+  // Connected, and the first read of the catalogue not back yet (nothing cached): the lines it fills are kept (issue 21).
+  const waiting = !!live && fetchedAt === undefined && !error;
   return {
     name: settings.panelName,
     history: live ? t('popupHistory') : null,
     options: t('popupOptions'),
     unknown: balance && points === null ? t('balanceUnknown') : null,
     points: points === null ? null : { before, number, after },
-    next: balance && next ? tp('pointsToReward', next.missing, next.reward.name) : null,
+    next: balance && points !== null ? nextStep(points, rewards, goal) : null,
     earn,
     questions: questions?.open
       ? { text: tp('openQuestions', questions.open), link: t('answerNow'), href: `options.html${answerHash(questions.first)}` }
       : null,
+    known: lastKnown ? t('lastKnownBalance') : null,
+    waiting,
     fresh:
       fetchedAt !== undefined && refreshable
         ? {
-            text: error ? t(offline ? 'offlineSince' : 'notUpdatedSince', age) : t('updatedAt', age),
+            // "Can't reach Panel right now — showing your points from 2 min ago" (issue 21).
+            text: failure
+              ? now - fetchedAt < 45_000
+                ? t('staleJustRead', failure.reason)
+                : t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
+              : t('updatedAt', formatRelative(fetchedAt, now)),
             action: t(error ? 'retry' : 'popupRefresh'),
             busy: loading === true,
             alert: !!error,
-            reason: error && !offline ? error.message : null,
+            details: failure?.details ?? null,
           }
         : null,
   };

@@ -1,44 +1,56 @@
+import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
+import type { SortKey } from '../../utils/reward-groups';
 
 /**
- * Rows rendered at first and per "Show more": a popup shows about five at a time, and a catalogue
- * of thousands would otherwise cost its whole size in DOM before anything paints.
+ * Rows (brands) rendered at first and per "Show more": a popup shows about five at a time, and a
+ * catalogue of thousands would otherwise cost its whole size in DOM before anything paints.
  */
 export const REWARDS_PAGE = 30;
 
 export interface ListInput {
-  /** Rewards the list has (the whole catalogue, or the popup view's first rows). */
+  /** Rows the list has (the whole catalogue's brands, or the popup view's first ones). */
   count: number;
-  /** The catalogue's size. */
+  /** The catalogue's size, in rewards and in brands. */
   total: number;
-  balance: number | null;
-  /** The catalogue is long enough to search and filter. */
+  brands: number;
+  /** The catalogue holds more than one kind: the type filter is offered. */
+  kinds: boolean;
+  /** The catalogue is long enough to search, sort and filter. */
   filterable: boolean;
   query: string;
-  affordableOnly: boolean;
-  /** Rows the search and filter leave. */
+  sort: SortKey;
+  /** The type filter's choice ('' for all). */
+  kind: string;
+  /** Rewards the search and the type filter leave. */
   shown: number;
   /** Rows rendered. */
   visible: number;
-  /** Rows there are to show: those left, or the whole catalogue while only the view's rows are given. */
+  /** Rows there are to show: those left, or the whole catalogue's while only the view's rows are given. */
   available: number;
 }
 
-/** Every word and flag around the reward rows (components/popup/frame-fill.ts): RewardList and the first frame render it. */
-export function listModel({ count, total, balance, filterable, query, affordableOnly, shown, visible, available }: ListInput) {
+/**
+ * Every word and flag around the reward rows (components/popup/frame-fill.ts): RewardList and the
+ * first frame render it. The type filter's options after "All types" are the catalogue's kinds,
+ * the list's own.
+ */
+export function listModel({ count, total, brands, kinds, filterable, query, sort, kind, shown, visible, available }: ListInput) {
   const more = Math.min(REWARDS_PAGE, available - visible);
+  const filtered = query.trim() !== '' || kind !== '';
   return {
-    empty: count === 0 ? t('noRewards') : null,
+    empty: count === 0 && !filtered ? t('noRewards') : null,
     heading: t('rewardsHeading'),
-    filters:
-      filterable
-        ? {
-            search: t('searchRewards'),
-            query,
-            affordable: balance === null ? null : { text: t('affordableOnly'), checked: affordableOnly },
-            status: t('rewardsShown', shown, total),
-          }
-        : null,
+    filters: filterable
+      ? {
+          search: t('searchRewards'),
+          query,
+          sort: { label: t('sortLabel'), value: sort, afford: t('sortAfford'), low: t('sortLow'), high: t('sortHigh'), name: t('sortName') },
+          kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
+          // The catalogue's size in sight (issue 21), or what the search leaves of it.
+          count: filtered ? t('rewardsShown', formatPoints(shown), formatPoints(total)) : brands < total ? `${tp('rewardsCount', total)} · ${tp('brandsCount', brands)}` : tp('rewardsCount', total),
+        }
+      : null,
     more: more > 0 ? tp('showMoreRewards', more) : null,
   };
 }

@@ -2,18 +2,23 @@ import { signInConfigured } from '../../utils/build-settings';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 
+/** Where the popup's "use a personal key" link opens the options page: its key field, ready to paste into. */
+export const KEY_LINK = 'options.html#personal-key';
+
 /**
  * Every word and flag of the prompt to connect (components/popup/frame-fill.ts): ConnectPrompt and
- * the first frame render it. `rejected`: the server stopped accepting the token; `signedIn`: that
- * session came from sign-in, so the way back is signing in again.
+ * the first frame render it. One welcome line and one way in (issue 21): "Sign in" where the build
+ * offers it, with the personal key as a small link, else "Connect", which opens the key's form.
+ * `rejected`: the panel stopped accepting the key or sign-in; `signedIn`: that session came from sign-in.
  */
 export function promptModel(rejected: boolean, signedIn: boolean | undefined) {
   const signIn = signInConfigured(settings);
   return {
-    title: t(rejected ? 'reconnectTitle' : 'connectTitle'),
-    text: t(rejected ? (signedIn ? 'signInExpired' : 'reconnectText') : 'connectText'),
+    title: t(rejected ? 'reconnectTitle' : 'welcomeTitle'),
+    text: rejected ? (signedIn ? t('signInExpired') : t('keyRefusedText', settings.panelName)) : t('welcomeText', settings.panelName),
     signIn,
-    button: { class: signIn ? 'btn' : 'btn btn-primary', text: t(rejected ? 'reconnectButton' : 'connectButton') },
+    connect: signIn ? null : t(rejected ? 'reconnectButton' : 'connect'),
+    key: signIn ? { text: t('useTokenInstead'), href: KEY_LINK } : null,
   };
 }
 

@@ -1,46 +1,72 @@
 import { formatMoney, formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
+import type { RewardGroup } from '../../utils/reward-groups';
 import { kindLabel, rewardImage, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { REDEEM_WAIT_ID } from './outcome-ids';
 
+export interface RowInput {
+  /** A brand with its rewards (utils/reward-groups.ts); a reward alone is a brand of one. */
+  group: RewardGroup;
+  /** The brand's reward chosen now: what Redeem and the goal toggle act on. */
+  choice: Reward;
+  balance: number | null;
+  /** Another redemption is pending: the one banner above the list says so (issue 14), not each row. */
+  blocked: boolean;
+  /** The account's goal reward. */
+  goal: number | null;
+  /** The reward whose last redemption is still being checked: its Redeem is held back, and says why (issue 21). */
+  held: number | null;
+  /** Its details are shown. */
+  open?: boolean;
+}
+
+/** A value as the brand's choice names it: "$10.00 · 1,000 points". */
+export const choiceText = (reward: Reward) =>
+  reward.reward_point_cost === null ? formatMoney(reward.cost, reward.cost_currency) : `${formatMoney(reward.cost, reward.cost_currency)} · ${tp('points', reward.reward_point_cost)}`;
+
 /**
- * Every word and flag of one reward row (components/popup/frame-fill.ts): RewardRow and the first
- * frame render it.
- * - `blocked`: another redemption is pending; the one banner above the list says so (issue 14), not each row.
- * - `goal`: this reward is the account's goal.
- * - `open`: its details are shown.
+ * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
+ * render it. One Redeem, for the chosen value; the row itself opens the details; the goal is a
+ * toggle named by the reward it sets (issue 21).
  */
-export function rowModel(reward: Reward, balance: number | null, blocked: boolean, goal: boolean, open = false) {
-  const cost = reward.reward_point_cost;
+export function rowModel({ group, choice, balance, blocked, goal, held, open = false }: RowInput) {
+  const lead = group.rewards[0]!;
+  const cost = choice.reward_point_cost;
   const progress = rewardProgress(balance, cost);
-  const base = `reward-${reward.id}`;
+  const base = `reward-${lead.id}`;
+  const isHeld = held === choice.id;
   const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
-  const disabled = short !== null || blocked;
+  const disabled = short !== null || blocked || isHeld;
   // What the bar shows as covered: nothing while the balance is below zero.
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
-  // Being short is the reason that lasts; a pending redemption is only a wait.
-  const reason = short ? `${base}-need` : blocked ? REDEEM_WAIT_ID : null;
+  // Being short is the reason that lasts; its own unsettled redemption comes next; a pending one is only a wait.
+  const reason = short || isHeld ? `${base}-why` : blocked ? REDEEM_WAIT_ID : null;
+  const many = group.rewards.length > 1;
+  const name = many ? group.title : choice.name;
   return {
     base,
-    image: rewardImage(reward),
-    name: reward.name,
-    kind: kindLabel(reward),
-    money: formatMoney(reward.cost, reward.cost_currency),
-    points: cost === null ? null : tp('points', cost),
+    image: rewardImage(lead),
+    name,
+    kind: kindLabel(choice),
+    // A brand of several: its values start from; one reward: its value (the choice names each value).
+    money: !many ? formatMoney(choice.cost, choice.cost_currency) : lead.reward_point_cost === null ? '' : tp('fromPoints', lead.reward_point_cost),
+    points: many || cost === null ? null : tp('points', cost),
+    // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
+    choice: many ? { label: t('chooseValue', name), id: `${base}-value`, value: String(choice.id), text: choiceText(choice), first: choice === lead } : null,
     // A bar only where it says something: on affordable rows every bar would be full.
     bar:
       short && balance !== null && cost !== null
         ? { value: covered, max: Math.max(cost, 1), label: tp('progressPoints', cost, formatPoints(covered)) }
         : null,
     status: {
-      id: short ? `${base}-need` : null,
-      class: `small ${short ? 'muted' : progress.affordable ? 'ok' : ''}`,
-      text: short ?? (progress.affordable ? t('enoughPoints') : ''),
+      id: reason === `${base}-why` ? reason : null,
+      class: `small ${isHeld ? 'warn' : short ? 'muted' : progress.affordable ? 'ok' : ''}`,
+      text: isHeld ? t('heldBack') : (short ?? (progress.affordable ? t('enoughPoints') : '')),
     },
-    details: { open, label: t(open ? 'hideDetailsFor' : 'detailsFor', reward.name), text: t(open ? 'hideDetails' : 'detailsButton') },
-    goal: { label: t(goal ? 'removeGoal' : 'setGoal', reward.name), text: t(goal ? 'removeGoalShort' : 'setGoalShort') },
-    redeem: { label: t('redeemReward', reward.name), text: t('redeemButton'), disabled, describedBy: disabled ? reason : null },
+    details: { open },
+    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name) },
+    redeem: { label: t('redeemReward', choice.name), text: t('redeemButton'), disabled, describedBy: disabled ? reason : null },
   };
 }
 

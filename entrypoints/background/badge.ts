@@ -21,7 +21,7 @@ async function badgeText(shows: string | undefined, session: SessionInfo): Promi
   if (shows !== 'goal') return typeof balance === 'number' ? compactPoints(balance) : '';
   // The view holds the goal's reward as the catalogue has it (absent: no longer offered).
   const rewards = view?.rewards ? (view.goal?.reward ? [view.goal.reward] : []) : null;
-  const goalPoints = pointsToGoal(goalView({ goal: await goalItem.getValue(), account: accountOf(session), rewards, points: balance, samples: [], now: Date.now() }));
+  const goalPoints = pointsToGoal(goalView({ goal: await goalItem.getValue(), account: accountOf(session), rewards, points: balance }));
   return goalPoints === 0 ? '✓' : typeof goalPoints === 'number' ? compactPoints(goalPoints) : '';
 }
 

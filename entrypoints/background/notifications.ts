@@ -47,7 +47,7 @@ function goalCheck(sid: SessionId, rewards: RewardsData, announce: boolean): Pro
   return serial(() =>
     tellWith(sid, [sessionItem, goalItem], (get) => {
       const [session, goal] = [get(sessionItem), get(goalItem)];
-      const view = goalView({ goal, account: accountOf(session), rewards: rewards.rewards, points: rewards.balance.points, samples: [], now: Date.now() });
+      const view = goalView({ goal, account: accountOf(session), rewards: rewards.rewards, points: rewards.balance.points });
       const now =
         goal && (view.kind === 'saving' || view.kind === 'affordable')
           ? { key: `${goal.rewardId}@${goal.setAt}`, affordable: view.kind === 'affordable', rewardName: view.reward.name }

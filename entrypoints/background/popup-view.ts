@@ -1,6 +1,7 @@
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
-import { latestRedemption, sortRewards } from '../../utils/reward-view';
+import { groupRewards, kindCounts, sortGroups } from '../../utils/reward-groups';
+import { latestRedemption } from '../../utils/reward-view';
 import {
   goalItem,
   historyItem,
@@ -19,17 +20,38 @@ import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
 import type { Redemption, Reward } from '../../utils/types';
 import { activeCredentials, put, putPages, update, type Get, type Put, type SessionId } from './store';
 
-/** Rows the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
+/** Rows (brands) the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;
+/** A brand's other values the view holds at most, so it stays a few KiB whatever the catalogue holds. */
+export const VIEW_VALUES = 8;
 
+/** A brand's other value as the view keeps it: what its choice, Redeem and details need, not its images. */
+function slim(reward: Reward): Reward {
+  const { image_urls: _images, utid: _utid, reward_name: _name, brand_key: _key, ...meta } = withoutHtml(reward).meta_data;
+  return { ...reward, meta_data: meta };
+}
+
+/**
+ * The popup's first rows, by brand (issue 21), its size and its kinds. Grouping and sorting the
+ * whole catalogue happens here, when it is stored, never in the popup on opening (issue 19).
+ */
 export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewards'] {
   if (!cache) return null;
   const { rewards, balance } = cache.data;
   const points = balance.points;
-  // Only the first rows need sorting; a full sort of thousands here is what the popup no longer does at open.
-  const first = sortRewards(rewards, points).slice(0, VIEW_ROWS).map(withoutHtml);
+  const groups = sortGroups(groupRewards(rewards), points, 'afford');
+  // A brand's cheapest values first (its tile starts on the cheapest); the popup reads the rest when asked.
+  const first = groups.slice(0, VIEW_ROWS).flatMap((g) => [withoutHtml(g.rewards[0]!), ...g.rewards.slice(1, VIEW_VALUES + 1).map(slim)]);
   const next = nextReward(rewards, points)?.reward;
-  return { balance, fetchedAt: cache.fetchedAt, total: rewards.length, first, next: next ? withoutHtml(next) : null };
+  return {
+    balance,
+    fetchedAt: cache.fetchedAt,
+    total: rewards.length,
+    brands: groups.length,
+    kinds: kindCounts(rewards),
+    first,
+    next: next ? withoutHtml(next) : null,
+  };
 }
 
 /**
@@ -112,19 +134,20 @@ export const profileWriter: AreaCache<ProfileData> = {
 
 /**
  * At worker start: a view for caches written before there was one, or before it had the profile's
- * part (the updates that brought them).
+ * part or brands (the updates that brought them).
  */
 export async function ensurePopupView(): Promise<void> {
   // Worker start is on the popup's path (issue 19): the caches are read only when the view needs them.
-  const current = await popupViewItem.getValue();
-  if (current && current.profile !== undefined) return;
+  // Brands came with issue 21: a view without them has its first rows one reward each.
+  const outdated = (view: PopupView | null) => !view || view.profile === undefined || (!!view.rewards && view.rewards.brands === undefined);
+  if (!outdated(await popupViewItem.getValue())) return;
   const credentials = await activeCredentials();
   if (!credentials) return;
   await update(credentials.session, [popupViewItem, rewardsItem, historyItem, profileItem, goalItem], (get) => {
     const view = get(popupViewItem);
-    if (view && view.profile !== undefined) return [];
-    const profile = profilePart(get(profileItem));
-    if (view) return [put(popupViewItem, { ...view, profile })];
+    if (!outdated(view)) return [];
+    const profile = view && view.profile !== undefined ? view.profile : profilePart(get(profileItem));
+    if (view) return [put(popupViewItem, { ...view, profile, rewards: view.rewards?.brands === undefined ? rewardsPart(get(rewardsItem)) : view.rewards })];
     const [rewards, history] = [get(rewardsItem), get(historyItem)];
     if (!rewards && !history && !profile) return [];
     return [put(popupViewItem, { rewards: rewardsPart(rewards), latest: latestPart(history), profile, goal: goalOf(rewards, get(goalItem)) })];

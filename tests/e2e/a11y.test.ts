@@ -117,7 +117,7 @@ describe('axe-core, light and dark, every state', () => {
 
   test('popup, not connected; keyboard focus is visible', async () => {
     const popup = await open('popup.html');
-    await popup.getByRole('button', { name: 'Connect your account' }).waitFor();
+    await popup.getByRole('button', { name: 'Connect', exact: true }).waitFor();
     await audit(popup, 'popup', 'not connected');
     await popup.keyboard.press('Tab');
     expect((await focused(popup)).tag).toBe('BUTTON');
@@ -157,12 +157,12 @@ describe('axe-core, light and dark, every state', () => {
     await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
     await audit(popup, 'popup', 'loaded');
 
-    await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+    await popup.getByRole('button', { name: COFFEE, exact: true }).click();
     await popup.getByRole('heading', { name: 'Description' }).waitFor();
     await audit(popup, 'popup', 'details open');
 
-    // Open details end with the reward's Redeem button too (issue 14): the row's own comes first.
-    const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` }).first();
+    // One Redeem a row (issue 21), after its details.
+    const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
     await redeem.focus();
     await popup.keyboard.press('Enter');
     const dialog = popup.getByRole('alertdialog', { name: 'Confirm redemption' });
@@ -187,22 +187,22 @@ describe('axe-core, light and dark, every state', () => {
     await popup.locator('.hdr-balance').waitFor();
     await injectFault(ext, { path: '/v1/panel/rewards', status: 500, times: 5 });
     await popup.getByRole('button', { name: 'Refresh' }).click();
-    const error = popup.getByRole('alert').filter({ hasText: 'Not updated — points from' });
+    const error = popup.getByRole('alert').filter({ hasText: 'has a problem right now — showing' });
     await error.waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await focused(popup)).id).toBe('sync-error');
     await audit(popup, 'popup', 'error (refresh failed)');
     await popup.close();
   });
 
-  test('popup: an outcome being checked, the confirmation before redeeming it again, and not found', async () => {
+  test('popup: an outcome being checked, its reward held back, and not found', async () => {
     await setLedger(ext, 'unknown');
     const popup = await open('popup.html');
     const checking = popup.getByRole('region', { name: `Checking whether ${COFFEE} went through` });
     await checking.waitFor();
     await audit(popup, 'popup', 'outcome unknown (being checked)');
-    await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
-    await popup.getByRole('alertdialog', { name: 'Redeem again?' }).waitFor();
-    await audit(popup, 'popup', 'confirmation naming an unsettled redemption');
+    expect(await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).isDisabled()).toBe(true);
+    await popup.getByText('Held back: your last redemption of it is still being checked').waitFor();
+    await audit(popup, 'popup', 'reward held back while its redemption is checked');
     await popup.close();
 
     await setLedger(ext, 'not_found');
@@ -225,7 +225,7 @@ describe('axe-core, light and dark, every state', () => {
     expect((await focused(options)).id).toBe((await options.getByLabel(FIRST_NAME).getAttribute('id')) ?? '-');
     await audit(options, 'options', 'profile validation error');
     await options.getByRole('button', { name: 'Discard changes' }).click();
-    await options.getByText('No unsaved changes').waitFor();
+    await options.getByRole('status').filter({ hasText: 'Unsaved changes discarded.' }).waitFor();
 
     // A removal drafted ("Will be removed") and the notice of discarded edits.
     await options.getByRole('button', { name: `Remove answer ${FIRST_NAME}` }).click();
@@ -236,7 +236,7 @@ describe('axe-core, light and dark, every state', () => {
     await audit(options, 'options', 'removal drafted, draft-discarded notice');
     await options.getByRole('button', { name: 'Dismiss this notice' }).click();
     await options.getByRole('button', { name: 'Discard changes' }).click();
-    await options.getByText('No unsaved changes').waitFor();
+    await options.getByRole('status').filter({ hasText: 'Unsaved changes discarded.' }).waitFor();
 
     await injectFault(ext, { path: '/v1/panel/redemptions', status: 500, times: 5 });
     await options.getByRole('button', { name: 'Refresh history' }).click();

@@ -78,7 +78,7 @@ test('the manifest’s policy refuses media; the popup’s, added before reward 
 
   party.hits.length = 0;
   const popup = await ff.openPage('popup.html');
-  await popup.locator(byLabel(`Details for ${COFFEE}`, 'button')).click();
+  await popup.locator(byLabel(COFFEE, 'button')).click();
   const show = byLabel(`Show images from 127.0.0.1:${E2E_SANDBOX_PORT}`, 'button');
   await popup.waitForSelector(show);
   await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -135,10 +135,11 @@ describe('balance over time', () => {
     page = await ext.openPage('options.html');
     await page.setViewportSize({ width: 900, height: 1400 });
     const section = page.getByRole('region', { name: 'Balance over time' });
-    await section.getByText(/^\+1,250 points since /).waitFor();
-    expect(await section.locator('svg.balance-chart path').count()).toBe(1);
+    // One earning figure, in the popup's words (issue 21).
+    await section.getByText(/^1,250 points earned since /).waitFor();
+    expect(await section.locator('svg.balance-chart path').count()).toBeGreaterThanOrEqual(1);
     await section.getByLabel('365 days').check();
-    await section.getByText(/^\+1,250 points since /).waitFor();
+    await section.getByText(/^1,250 points earned since /).waitFor();
   });
 
   test('axe finds nothing on the options page with the chart, light and dark', async () => {
@@ -162,9 +163,13 @@ describe('the goal, end to end', () => {
     const popup = await ext.openPage('popup.html');
     await popup.getByRole('button', { name: `Set as goal: ${PIXEL}` }).click();
     const goal = popup.getByRole('region', { name: 'Your goal' });
-    await goal.getByText('1,250 points to go').waitFor();
+    await goal.waitFor();
+    // The goal is the header's next step: one figure, said once (issue 21).
+    await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`1,250 points to ${PIXEL}`);
+    expect(await goal.textContent()).not.toMatch(/to go/);
     await expect.poll(badge).toBe('1.2k');
-    expect(await popup.locator('.goal-change').textContent()).toBe('+1,250 in 30 days');
+    // The earning figure sits in the goal's card, spending not subtracted.
+    expect(await goal.locator('.goal-pace').textContent()).toMatch(/^1,250 points earned since /);
     for (const scheme of ['light', 'dark'] as const) {
       await popup.emulateMedia({ colorScheme: scheme });
       expect(await axeViolations(popup), scheme).toEqual([]);

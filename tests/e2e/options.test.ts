@@ -86,15 +86,21 @@ describe('options page against the sandbox', () => {
     expect(afterWrong).not.toHaveProperty('credentials');
     expect((afterWrong.session as { connected?: boolean } | undefined)?.connected ?? false).toBe(false);
 
+    // Connecting with Enter: the form gives way to the account, and focus goes there, not to the top (issue 21).
     await token.fill(ext.sandbox.token);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await token.press('Enter');
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    const account = page.getByRole('heading', { name: 'Your account', level: 2 });
+    await expect.poll(() => account.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Arrived at, not typed into: no focus ring on a heading.
+    expect(await account.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('none');
     expect(await page.getByText(`Ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(true);
     expect(await page.getByText(ext.sandbox.url, { exact: true }).isVisible()).toBe(true);
     expect(await page.getByLabel('Personal key').count()).toBe(0);
     expect(await status('Connected to Panel Rewards.').count()).toBe(1);
-    // Said once: the details name the panel, they do not say "Connected to" again.
-    expect((await page.locator('section[aria-labelledby="connection-heading"]').innerText()).match(/Connected to/g)).toHaveLength(1);
+    // Said once, in the account's summary: the connection's details name the panel, they do not say "Connected to" again.
+    expect((await page.locator('main').innerText()).match(/Connected to/g)).toHaveLength(1);
+    expect(await page.locator('section[aria-labelledby="summary-heading"]').innerText()).toContain('Connected to Panel Rewards.');
   });
 
   test('one edit of each writable type is saved in one update and lands on the server', async () => {
@@ -124,7 +130,8 @@ describe('options page against the sandbox', () => {
     const values = await serverValues();
     expect(values).toMatchObject({ FIRST_NAME: 'Sam', BIRTH_DATE: '1990-05-06', EMPLOYMENT: 144, EDUCATION: 183, POSTAL_CODE: '10115' });
     expect([...(values.HOBBIES as number[])].sort()).toEqual([131, 132, 133]);
-    await page.getByText('No unsaved changes').waitFor();
+    // Nothing left to save: the bar's buttons go (issue 21), its confirmation stays.
+    await page.getByRole('button', { name: 'Save changes' }).waitFor({ state: 'detached' });
   });
 
   test('a refused save keeps the edits on screen, beside the field, and across reopening the page', async () => {
@@ -166,7 +173,8 @@ describe('options page against the sandbox', () => {
     await page.getByText('2 unsaved changes').waitFor();
 
     await page.getByRole('button', { name: 'Discard changes' }).click();
-    await page.getByText('No unsaved changes').waitFor();
+    await status('Unsaved changes discarded.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
     expect(await page.getByLabel(Q.firstName).inputValue()).toBe('Sam');
   });
 
@@ -188,15 +196,18 @@ describe('options page against the sandbox', () => {
     expect(await page.getByLabel(Q.postalCode).inputValue()).toBe('');
   });
 
-  test('the save bar shrinks to one line without changes; focus never hides under the page edge or the bar', async () => {
-    const clean = await box('.save-bar');
+  test('the save bar shows only once something changed; focus never hides under the page edge or the bar', async () => {
+    await page.reload();
+    await page.getByLabel(Q.firstName).waitFor();
+    expect(await page.locator('.save-bar').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
     await page.getByLabel(Q.firstName).fill('Robin');
     await page.getByText('1 unsaved change').waitFor();
     const dirty = await box('.save-bar');
-    expect(clean.height).toBeLessThanOrEqual(40);
-    expect(clean.height).toBeLessThan(dirty.height);
     await page.getByRole('button', { name: 'Discard changes' }).click();
-    await page.getByText('No unsaved changes').waitFor();
+    await status('Unsaved changes discarded.').waitFor();
+    // What became of the change, on one short line without buttons.
+    expect((await box('.save-bar')).height).toBeLessThan(dirty.height);
     expect(parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingTop))).toBeGreaterThanOrEqual(16);
     expect(parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingBottom))).toBeGreaterThanOrEqual(dirty.height);
   });
@@ -223,7 +234,7 @@ describe('options page against the sandbox', () => {
       'Complete',
       'Unclaimed',
       'Failed: Gift card out of stock for this denomination',
-      'Refunded',
+      'Points returned',
       'Complete',
       'Complete',
     ]);
@@ -232,6 +243,9 @@ describe('options page against the sandbox', () => {
     // The theme's state colours, as in the popup: done, failed and under way each look different.
     const colour = (kind: string) => rows.locator(`.state-${kind}`).first().evaluate((el) => getComputedStyle(el).color);
     expect(new Set([await colour('complete'), await colour('failed'), await colour('pending')]).size).toBe(3);
+    // Points returned is good news, not a failure; approved is on its way, not still pending (issue 21).
+    expect(await colour('refunded')).not.toBe(await colour('failed'));
+    expect(await colour('approved')).not.toBe(await colour('pending'));
     await page.getByRole('button', { name: 'Refresh history' }).click();
     await status('History is up to date.').waitFor();
   });
@@ -276,6 +290,6 @@ describe('options page against the sandbox', () => {
     expect(stored.session).toMatchObject({ connected: false });
 
     const popup = await ext.openPage('popup.html');
-    await popup.getByRole('button', { name: 'Connect your account' }).waitFor();
+    await popup.getByRole('button', { name: 'Connect', exact: true }).waitFor();
   });
 });

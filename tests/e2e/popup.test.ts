@@ -13,6 +13,8 @@ import { launchExtension, type ExtensionSession, type LaunchOptions } from './ha
 
 const REDEEM_PATH = '/v1/panel/redemption';
 const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
+/** The seed's two PayWave transfers, one brand of two values: one row (issue 21). */
+const PAYWAVE = 'PayWave Transfer';
 
 const sessions: ExtensionSession[] = [];
 const cleanups: Array<() => Promise<void>> = [];
@@ -50,17 +52,24 @@ async function confirmRedeeming(popup: Page, name: string): Promise<void> {
   await popup.getByRole('button', { name: `Confirm redeeming ${name}` }).click();
 }
 
-test('shows the seeded balance and rewards, affordable first', async () => {
+test('shows the seeded balance and rewards by brand, affordable first', async () => {
   const ext = await start();
   const popup = await openPopup(ext);
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
   await expect.poll(() => popup.getByText(/^Updated /).textContent()).toMatch(/Updated (just now|.* ago)/);
   const seeded = (await serverState(ext)).rewards;
   const names = await popup.locator('.reward-name').allTextContents();
-  expect(names.toSorted()).toEqual(seeded.map((r) => r.name).toSorted());
-  // Affordable ones come first, then the rest.
-  const costOf = (name: string) => seeded.find((r) => r.name === name)!.reward_point_cost!;
-  const affordable = seeded.filter((r) => r.reward_point_cost! <= 2500).length;
+  // One row a brand: the two PayWave transfers share one, their values a choice on it.
+  const paywave = seeded.filter((r) => r.name.startsWith('PayWave '));
+  expect(paywave).toHaveLength(2);
+  const single = seeded.filter((r) => !paywave.includes(r));
+  expect(names.toSorted()).toEqual([...single.map((r) => r.name), PAYWAVE].toSorted());
+  const values = popup.getByRole('combobox', { name: `Value of ${PAYWAVE}` });
+  expect(await values.locator('option').allTextContents()).toEqual(['$10.00 · 1,000 points', '€50.00 · 5,400 points']);
+  // Affordable ones come first (a brand by its cheapest value), then the rest.
+  const costOf = (name: string) =>
+    name === PAYWAVE ? Math.min(...paywave.map((r) => r.reward_point_cost!)) : seeded.find((r) => r.name === name)!.reward_point_cost!;
+  const affordable = names.filter((n) => costOf(n) <= 2500).length;
   expect(affordable).toBeGreaterThan(0);
   expect(names.slice(0, affordable).every((n) => costOf(n) <= 2500)).toBe(true);
   expect(names.slice(affordable).every((n) => costOf(n) > 2500)).toBe(true);
@@ -78,7 +87,10 @@ test('a redemption goes through: balance, history and badge change', async () =>
   await outcome.waitFor();
   await expect.poll(() => outcome.textContent()).toContain('Your balance is now 2,000 points.');
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,000 points');
-  expect(await outcome.getByRole('region', { name: 'New history entry' }).textContent()).toContain(COFFEE);
+  // One story (issue 21): what it cost, the new balance, how it arrives; no second status inside.
+  expect(await outcome.textContent()).toContain('You spent 500 points.');
+  expect(await outcome.textContent()).toContain('Your $5.00 gift card arrives by e-mail.');
+  expect(await outcome.getByRole('region').count()).toBe(0);
 
   const state = await serverState(ext);
   expect(state.balance).toBe(2000);
@@ -86,8 +98,8 @@ test('a redemption goes through: balance, history and badge change', async () =>
   expect(state.redemptions.at(-1)?.reward.name).toBe(COFFEE);
   await expect.poll(() => badgeText(ext)).toBe('2k');
 
-  // Closing the outcome shows the history's latest entry instead.
-  await outcome.getByRole('button', { name: 'Close' }).click();
+  // Done shows the history's latest entry instead.
+  await outcome.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
 });
 
@@ -186,7 +198,8 @@ test('shows cached data at once with the sandbox stopped, and the error on refre
   expect(await popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
   await popup.getByRole('button', { name: 'Refresh' }).click();
   // Issue 14: one amber line in the header, not a card above the rewards.
-  const alert = popup.locator('header').getByRole('alert').filter({ hasText: /^Offline — points from .* · Retry$/ });
+  // In plain words, with the points it still shows (issue 21); the cause for support on its own line.
+  const alert = popup.locator('header').getByRole('alert').filter({ hasText: /^Can’t reach Panel Rewards right now — showing (the points read a moment ago|your points from .+)/ });
   await alert.waitFor({ timeout: 30_000 });
   expect(await popup.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
   expect(await popup.getByText(COFFEE, { exact: true }).isVisible()).toBe(true);
@@ -212,7 +225,7 @@ test('details show sanitized HTML: no script, handlers or javascript: links; lin
   ];
   const ext = await start({ sandbox });
   const popup = await openPopup(ext);
-  await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+  await popup.getByRole('button', { name: COFFEE, exact: true }).click();
   await popup.getByRole('heading', { name: 'Description' }).waitFor();
 
   // The field sits in a shadow root of its own, after that root's own styles (issue 18).
@@ -241,8 +254,12 @@ test('keyboard alone: Redeem opens the confirmation, Escape cancels, focus comes
   expect(await redeem.evaluate((el) => el === document.activeElement)).toBe(true);
   expect(await redeemRequests(ext)).toBe(0);
 
-  await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+  // The row's name opens its details.
+  const name = popup.getByRole('button', { name: COFFEE, exact: true });
+  expect(await name.getAttribute('aria-expanded')).toBe('false');
+  await name.click();
   await popup.getByRole('heading', { name: 'Description' }).waitFor();
+  expect(await name.getAttribute('aria-expanded')).toBe('true');
   expect(await axeViolations(popup)).toEqual([]);
   await popup.emulateMedia({ colorScheme: 'dark' });
   expect(await axeViolations(popup)).toEqual([]);
@@ -264,7 +281,7 @@ test('first run: the header fits the popup (title inside the left edge, Settings
   const ext = await launchExtension();
   sessions.push(ext);
   const popup = await openPopup(ext);
-  await popup.getByRole('button', { name: 'Connect your account' }).waitFor();
+  await popup.getByRole('button', { name: 'Connect', exact: true }).waitFor();
   const title = await boxOf(popup, 'h1');
   const settingsButton = await boxOf(popup, 'header button');
   expect(title.left).toBeGreaterThanOrEqual(8);
@@ -368,7 +385,7 @@ test('Shift+Tab never leaves the focused control under the sticky header', async
   const popup = await openPopup(ext);
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).waitFor();
   // To the end of the list, then back up one control at a time.
-  await popup.locator('.reward').last().getByRole('button', { name: /^Details for/ }).focus();
+  await popup.locator('.reward').last().getByRole('button', { name: /^Set as goal: / }).focus();
   for (let i = 0; i < 24; i += 1) {
     await popup.keyboard.press('Shift+Tab');
     const where = await popup.evaluate(() => {
@@ -381,7 +398,7 @@ test('Shift+Tab never leaves the focused control under the sticky header', async
   }
 });
 
-test('an ambiguous redeem answer is "being checked", never "nothing was charged"; redeeming it again asks first', async () => {
+test('an ambiguous redeem answer is "being checked", never "nothing was charged"; its Redeem is held back, and Check now answers', async () => {
   const ext = await start();
   // The panel fails the redeem with a 500 and its history cannot be read either: nobody knows.
   // The history is read once before the redeem leaves (its baseline); it fails from then on.
@@ -397,19 +414,22 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   expect(await outcome.getByRole('button', { name: 'Close' }).count()).toBe(0);
   expect(await redeemRequests(ext)).toBe(1);
 
-  await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
-  const dialog = popup.getByRole('alertdialog', { name: 'Redeem again?' });
-  await dialog.waitFor();
-  expect(await dialog.textContent()).toMatch(new RegExp(`Your redemption of ${COFFEE.replace('$', '\\$')} sent at .+ is still being checked\\.`));
+  // Its Redeem is held back while it is checked, and says why (issue 21); the other rewards stay open.
+  const again = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
+  expect(await again.isDisabled()).toBe(true);
+  const why = await again.getAttribute('aria-describedby');
+  expect(await popup.locator(`#${why}`).textContent()).toBe('Held back: your last redemption of it is still being checked');
+  expect(await popup.getByRole('button', { name: 'Redeem Northwind Books $10 Gift Card' }).isDisabled()).toBe(false);
   expect(await axeViolations(popup)).toEqual([]);
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  expect(await redeemRequests(ext)).toBe(1);
 
   await control(ext, '/faults', 'DELETE');
-  const historyReads = await requestCount(ext, HISTORY_PATH);
-  await outcome.getByRole('button', { name: `Check now whether ${COFFEE} went through` }).click();
-  await expect.poll(() => requestCount(ext, HISTORY_PATH)).toBeGreaterThan(historyReads);
+  const before = await requestCount(ext, HISTORY_PATH);
+  const check = outcome.getByRole('button', { name: `Check now whether ${COFFEE} went through` });
+  await check.click();
+  await expect.poll(() => requestCount(ext, HISTORY_PATH)).toBeGreaterThan(before);
+  // A check that does not find it says so where the panelist looks, and focus stays on the button.
+  await outcome.getByText(/^Checked just now — not in your history yet\./).waitFor();
+  expect(await check.evaluate((el) => el === document.activeElement)).toBe(true);
   expect(await outcome.textContent()).not.toMatch(/Nothing was charged|did not go through/);
   expect(await axeViolations(popup)).toEqual([]);
   expect((await serverState(ext)).redemptions).toHaveLength(9);

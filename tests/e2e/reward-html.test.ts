@@ -65,7 +65,7 @@ afterAll(async () => {
 async function openDetails(): Promise<Page> {
   const popup = await ext.openPage('popup.html');
   await popup.setViewportSize({ width: 400, height: 600 });
-  await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+  await popup.getByRole('button', { name: COFFEE, exact: true }).click();
   await popup.getByRole('heading', { name: 'Description' }).waitFor();
   // Open the collapsed legal texts too, so every field is on screen.
   for (const name of ['Terms', 'Disclaimer']) await popup.locator('summary', { hasText: name }).click();

@@ -48,7 +48,7 @@ test('server HTML is shown sanitized in every field, and none of it runs', async
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await popup.getByRole('button', { name: `Details for ${COFFEE}` }).click();
+  await popup.getByRole('button', { name: COFFEE, exact: true }).click();
   const parts = popup.locator('.details .html');
   await expect.poll(() => parts.count()).toBe(4);
 
@@ -80,7 +80,7 @@ test('after connecting, redeeming and failing, no console line carries the token
   });
   await popup.getByRole('button', { name: 'Refresh' }).click();
   // A rejected token: the popup asks to reconnect.
-  await popup.getByRole('button', { name: 'Reconnect your account' }).waitFor();
+  await popup.getByRole('button', { name: 'Reconnect', exact: true }).waitFor();
   // The capture itself works: a line logged in the worker arrives here.
   await (await ext.worker()).evaluate(() => console.log('console-capture-probe'));
   await expect.poll(() => consoleLines.includes('console-capture-probe')).toBe(true);

@@ -28,10 +28,13 @@ async function start(): Promise<ExtensionSession> {
   return ext;
 }
 
-/** Presses "Sign in to …" on `page` and returns the sign-in window the browser opened. */
-async function openSignInWindow(ext: ExtensionSession, page: Page): Promise<Page> {
+/**
+ * Presses "Sign in to …" on `page` and returns the sign-in window the browser opened. The popup's
+ * button is "Sign in" alone, under the panel's name (issue 21).
+ */
+async function openSignInWindow(ext: ExtensionSession, page: Page, name = 'Sign in to Panel Rewards'): Promise<Page> {
   const opened = ext.context.waitForEvent('page', (p) => p.url().includes('/oauth/authorize'));
-  await page.getByRole('button', { name: 'Sign in to Panel Rewards' }).click();
+  await page.getByRole('button', { name, exact: true }).click();
   const window = await opened;
   await window.getByLabel('E-mail').waitFor();
   return window;
@@ -103,7 +106,11 @@ test('closing the sign-in window, denying access or an unreachable panel is expl
 test('an access token that expires during use is renewed without the panelist noticing', async () => {
   const ext = await start();
   const popup = await ext.openPage('popup.html');
-  const window = await openSignInWindow(ext, popup);
+  // One way in (issue 21): Sign in, the personal key a small link beside it.
+  await popup.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+  expect(await popup.getByRole('button', { name: /^(Connect|Sign in)/ }).count()).toBe(1);
+  expect(await popup.getByRole('link', { name: 'Use a personal key instead' }).getAttribute('href')).toBe('options.html#personal-key');
+  const window = await openSignInWindow(ext, popup, 'Sign in');
   await signInThrough(window);
   await window.getByRole('button', { name: 'Allow' }).click();
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');

@@ -50,14 +50,15 @@ async function main(): Promise<void> {
     // Wait for the popup's own refresh to settle, so no spinner is caught mid-turn.
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
     await popup.getByRole('button', { name: 'Set as goal: Atlas Travel £100 Gift Card' }).click();
-    await popup.getByRole('region', { name: 'Your goal' }).getByText(/at your pace/).waitFor();
+    await popup.getByRole('region', { name: 'Your goal' }).getByText(/at this pace/).waitFor();
     // The click scrolled its row into view; the picture starts at the top, with the goal.
     await popup.evaluate(() => [document.documentElement, document.body].forEach((el) => el.scrollTo(0, 0)));
 
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1100 });
     await options.locator('.history-row').first().waitFor();
-    await options.locator('.save-bar').waitFor();
+    // The account first (issue 21), its balance read from the popup's view.
+    await options.locator('.summary-points').waitFor();
     await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 
     for (const scheme of SCHEMES) {

@@ -59,7 +59,7 @@ describe('401 / 403', () => {
     const error = await failureOf(wrong.listRewards());
     expect(error).toMatchObject({ kind: 'unauthorized', status: 401, endpoint: '/v1/panel/rewards' });
     expect(error.message).toBe(UNAUTHORIZED_MESSAGE);
-    expect(error.message).toBe('Your access token was not accepted. Reconnect in Settings.');
+    expect(error.message).toBe('Your personal key was not accepted. Reconnect in Settings.');
     expect(error.message).not.toContain('not-the-token-1234');
     expect(await count('/v1/panel/rewards')).toBe(1);
   });

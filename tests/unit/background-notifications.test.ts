@@ -103,9 +103,10 @@ describe('redemption state changes', () => {
 
   it.each([
     ['failed with the reason', { failed: true, failed_reason: 'Card provider declined' }, 'PayWave $10 Transfer: Failed: Card provider declined'],
-    ['refunded', { failed: true, refunded: true }, 'PayWave $10 Transfer: Refunded'],
+    ['refunded', { failed: true, refunded: true }, 'PayWave $10 Transfer: Points returned'],
     ['approved', { approved: true }, 'PayWave $10 Transfer: Approved'],
-    ['an unknown partner state as it comes', { partner_status: 'IN_REVIEW' }, 'PayWave $10 Transfer: IN_REVIEW'],
+    ['a known partner state in words (issue 21)', { partner_status: 'IN_REVIEW' }, 'PayWave $10 Transfer: In review'],
+    ['an unknown partner state readable', { partner_status: 'ON_HOLD' }, 'PayWave $10 Transfer: On hold'],
   ])('tells a redemption that became %s', async (_name, patch, message) => {
     Object.assign(redemption(5009), patch);
     await refreshHistory(true);

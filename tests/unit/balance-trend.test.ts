@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeOver, DAY_MS, KEPT_SAMPLES, paceTo, roughDuration, withSample } from '../../utils/balance-trend';
+import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, roughDuration, withSample } from '../../utils/balance-trend';
 import type { BalanceSample } from '../../utils/storage-items';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
@@ -32,18 +32,26 @@ describe('recording the balance', () => {
   });
 });
 
-describe('change over a period', () => {
+describe('earned and spent over a period (issue 21)', () => {
   const samples = [sample(100, 1000), sample(40, 1500), sample(20, 900), sample(5, 2150)];
 
-  it('compares with the balance in effect at the start of the period', () => {
-    expect(changeOver(samples, 30, NOW)).toEqual({ change: 2150 - 1500, since: daysAgo(30), whole: true });
-    expect(changeOver(samples, 365, NOW)).toEqual({ change: 1150, since: daysAgo(100), whole: false });
-    expect(changeOver(samples, 90, NOW)).toEqual({ change: 1150, since: daysAgo(90), whole: true });
+  it('earned is every rise, spent every fall, never netted', () => {
+    expect(flowOver(samples, 30, NOW)).toEqual({ earned: 1250, gains: 1, spent: 600, since: daysAgo(30), whole: true });
+    expect(flowOver(samples, 90, NOW)).toEqual({ earned: 1750, gains: 2, spent: 600, since: daysAgo(90), whole: true });
+    // Shorter history than the period: from the first sample.
+    expect(flowOver(samples, 365, NOW)).toEqual({ earned: 1750, gains: 2, spent: 600, since: daysAgo(100), whole: false });
+  });
+
+  it('right after redeeming, what was earned is unchanged: spending is not a loss', () => {
+    const before = [sample(20, 1000), sample(10, 1600), sample(2, 2100)];
+    const after = [...before, sample(0.1, 1600)];
+    expect(flowOver(after, 30, NOW)?.earned).toBe(flowOver(before, 30, NOW)?.earned);
+    expect(flowOver(after, 30, NOW)?.spent).toBe(500);
   });
 
   it('says nothing with fewer than two samples', () => {
-    expect(changeOver([], 30, NOW)).toBeNull();
-    expect(changeOver([sample(3, 10)], 30, NOW)).toBeNull();
+    expect(flowOver([], 30, NOW)).toBeNull();
+    expect(flowOver([sample(3, 10)], 30, NOW)).toBeNull();
   });
 });
 
@@ -73,6 +81,12 @@ describe('the pace', () => {
   it('only the last 30 days count', () => {
     const samples = [sample(200, 0), sample(100, 10_000), sample(20, 10_100), sample(10, 10_200), sample(0, 10_300)];
     expect(paceTo(samples, 700, NOW)?.pointsPerWeek).toBeCloseTo((300 * 7) / 30);
+  });
+
+  it('is worked out from the one earning figure the popup shows (issue 21): 30 days of its weekly pace are what was earned', () => {
+    const samples = [sample(45, 100), sample(25, 400), sample(12, 900), sample(6, 700), sample(1, 1500)];
+    const earned = flowOver(samples, EARN_DAYS, NOW)!.earned;
+    expect(paceTo(samples, 1000, NOW)!.pointsPerWeek * (EARN_DAYS / 7)).toBeCloseTo(earned);
   });
 
   it('rounds durations to days, weeks, months and years', () => {

@@ -60,14 +60,17 @@ const EVERY_KIND = APP_ERROR_KINDS.map((kind): [string, AppError] => [kind, appE
 const cases = () => [...EVERY_KIND, ...generated];
 
 describe('the popup', () => {
-  it('shows every failure in words beside the saved data', async () => {
+  it('shows every failure in plain words beside the saved data', async () => {
     for (const [label, error] of cases()) {
       await seedPopup({ rewards: [giftCard(1, 'Amazon $5', 500)], balance: 2500, rewardsSync: { error } });
       const root = mount();
-      const alert = await waitFor(() => root.querySelector('[role=alert]') ?? fail(label));
-      // Issue 14: with saved data on screen, being unable to reach the panel is one compact line.
-      if (error.kind === 'network') expect(alert.textContent, label).toMatch(/^Offline — points from .* · Retry$/);
-      else expect(alert.textContent, label).toContain(error.message.slice(0, 80));
+      const alert = await waitFor(() => root.querySelector('header [role=alert]') ?? fail(label));
+      // Issues 14, 21: with saved data on screen, a failure is one compact line in plain words, saying
+      // which points are shown; an HTTP code only on the line for support under it.
+      const line = alert.querySelector('p')!.textContent!;
+      expect(line, label).toMatch(/ — showing (your points from .*|the points read a moment ago) · Retry$/);
+      expect(line, label).not.toMatch(/HTTP|\/v1\//);
+      if (error.status) expect(alert.textContent, label).toContain(`For support: HTTP ${error.status}`);
       unmount();
     }
   });

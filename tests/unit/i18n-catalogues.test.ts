@@ -83,12 +83,12 @@ describe.each(others)('%s has every English message', (locale) => {
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   ar: ['notifyRedemptionText'],
-  de: ['stateOther', 'detailsButton', 'optionNumber', 'connectedPanel', 'notifyRedemptionText'],
+  de: ['stateOther', 'optionNumber', 'connectedPanel', 'notifyRedemptionText'],
   es: ['connectedPanel', 'notifyRedemptionText'],
-  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'balanceUp_one', 'balanceUp_other', 'balanceDown_one', 'balanceDown_other', 'detailsDescription', 'optionNumber', 'connectedPanel'],
+  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription', 'optionNumber', 'connectedPanel'],
   it: ['connectedPanel', 'notifyRedemptionText'],
   ja: ['notifyRedemptionText'],
-  nl: ['stateOther', 'detailsButton', 'detailsDisclaimer', 'connectedPanel', 'notifyRedemptionText', 'durationWeek_one'],
+  nl: ['stateOther', 'detailsDisclaimer', 'connectedPanel', 'notifyRedemptionText', 'durationWeek_one'],
   pl: ['stateOther', 'connectedPanel', 'notifyRedemptionText'],
   pt_BR: ['stateOther', 'notifyRedemptionText'],
 };
@@ -145,13 +145,10 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
   /** [visible text, accessible name]: the name holds the visible words (WCAG 2.5.3, label in name). */
   const LABEL_IN_NAME = [
     ['redeemButton', 'redeemReward'],
-    ['detailsButton', 'detailsFor'],
-    ['hideDetails', 'hideDetailsFor'],
     ['checkNow', 'checkNowFor'],
     ['redeemAgain', 'redeemAgainFor'],
     ['confirmButton', 'confirmRedeeming'],
     ['confirmButton', 'confirmRedeemingAgain'],
-    ['setGoalShort', 'setGoal'],
     ['removeGoalShort', 'removeGoal'],
   ] as const;
 
@@ -162,5 +159,18 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     // "Details zu $1 ausblenden").
     const words = label.split(/\s+/);
     expect(full.includes(label) || words.every((w) => full.split(/[\s:]+/).includes(w)), `${locale}: “${label}” in “${full}”`).toBe(true);
+  });
+});
+
+describe('French typography', () => {
+  const fr = catalogue('fr');
+  it('a no-break space before “:”, a narrow one before “;”, “?” and “!”, never a plain space', () => {
+    // "https://…": a colon that starts an address is no punctuation.
+    const wrong = Object.entries(fr).flatMap(([key, { message }]) =>
+      [...message.matchAll(/(.)([;?!]|:(?!\/\/))/gu)]
+        .filter(([, before, mark]) => before !== (mark === ':' ? '\u00a0' : '\u202f'))
+        .map(([found]) => `${key}: ${JSON.stringify(found)}`),
+    );
+    expect(wrong).toEqual([]);
   });
 });

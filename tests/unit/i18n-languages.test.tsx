@@ -79,7 +79,7 @@ describe.each(LANGUAGES)('%s', (locale) => {
     it('not connected, then the token refused', async () => {
       installI18n(locale);
       let root = mount();
-      await waitFor(() => getByRole(root, 'button', say(locale, 'connectButton')));
+      await waitFor(() => getByRole(root, 'button', say(locale, 'connect')));
       expectAllIn(root, locale);
       await seed({ rewards: REWARDS, balance: 2500 });
       await sessionItem.setValue({ ...CONNECTED, rejected: true });
@@ -90,15 +90,21 @@ describe.each(LANGUAGES)('%s', (locale) => {
 
     it('rewards affordable and not, a goal on its way, details open and the confirmation', async () => {
       installI18n(locale);
-      await seed({ rewards: REWARDS, balance: 3770, rewardsSync: { error: appError('network', 'x'), attemptedAt: Date.now() } });
+      const many = [...REWARDS, ...Array.from({ length: 8 }, (_, i) => giftCard(20 + i, `Amazon $${i + 10}`, 1000 + 100 * i))];
+      await seed({ rewards: many, balance: 3770, rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }), attemptedAt: Date.now() } });
       await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 2, rewardName: 'Target $50', setAt: 1 });
       await balanceHistoryItem.setValue([daysAgo(28, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770)]);
       const root = mount();
       const redeem = await waitFor(() => getByRole(root, 'button', say(locale, 'redeemReward', 'Amazon $5')));
       await waitFor(() => getByRole(root, 'region', say(locale, 'goalHeading')));
-      await waitFor(() => expect(root.querySelector('.goal-change')).not.toBeNull());
-      await click(getByRole(root, 'button', say(locale, 'detailsFor', 'Amazon $5')));
-      await waitFor(() => getByRole(root, 'button', say(locale, 'hideDetailsFor', 'Amazon $5')));
+      await waitFor(() => expect(root.querySelector('.goal-pace')).not.toBeNull());
+      // A brand's values, the sort and the type filter (issue 21).
+      getByRole(root, 'combobox', say(locale, 'chooseValue', 'Amazon'));
+      getByRole(root, 'combobox', say(locale, 'sortLabel'));
+      getByRole(root, 'combobox', say(locale, 'typeLabel'));
+      const open = getByRole(root, 'button', 'Amazon');
+      await click(open);
+      await waitFor(() => expect(open.getAttribute('aria-expanded')).toBe('true'));
       await click(redeem);
       const dialog = await waitFor(() => getByRole(document.body, 'alertdialog', say(locale, 'confirmTitle')));
       getByRole(dialog, 'button', say(locale, 'confirmRedeeming', 'Amazon $5'));

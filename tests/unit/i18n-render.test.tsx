@@ -16,8 +16,16 @@ vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.
 
 const REWARDS = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)];
 const unit = (unit: string, n: number) => new Intl.NumberFormat('en-US', { style: 'unit', unit, unitDisplay: 'long' }).format(n);
-/** Words that are data or `Intl` output (the refresh intervals), not the extension's own. */
-const DATA = [...REWARDS.map((r) => r.name), 'Panel Rewards', unit('minute', 15), unit('minute', 30), unit('hour', 1), unit('hour', 3)];
+/** Words that are data or `Intl` output (the refresh intervals, a country's name), not the extension's own. */
+const DATA = [
+  ...REWARDS.map((r) => r.name),
+  'Panel Rewards',
+  unit('minute', 15),
+  unit('minute', 30),
+  unit('hour', 1),
+  unit('hour', 3),
+  new Intl.DisplayNames('en-US', { type: 'region' }).of('US')!,
+];
 
 beforeEach(() => {
   fakeBrowser.reset();

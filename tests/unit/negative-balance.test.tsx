@@ -9,7 +9,8 @@ import { ConfirmDialog } from '../../components/popup/ConfirmDialog';
 import { updateBadge } from '../../entrypoints/background/badge';
 import { rewardsPart } from '../../entrypoints/background/popup-view';
 import { compactPoints } from '../../utils/format';
-import { filterRewards, rewardProgress, sortRewards } from '../../utils/reward-view';
+import { groupRewards, sortGroups } from '../../utils/reward-groups';
+import { rewardProgress } from '../../utils/reward-view';
 import { popupViewItem, sessionItem } from '../../utils/storage-items';
 import { CONNECTED, getByRole, giftCard, ledger, mount, seed, unmount, waitFor } from './popup-fixtures';
 
@@ -49,9 +50,8 @@ describe('reward progress with a negative balance', () => {
     expect(rewardProgress(0, 0)).toEqual({ ratio: 1, affordable: true, missing: 0 });
   });
 
-  it('sorting and the affordable-only filter treat it as a balance', () => {
-    expect(sortRewards([amazon, free], -100).map((r) => r.name)).toEqual(['Free sticker', 'Amazon $5']);
-    expect(filterRewards([amazon, free], '', true, -100)).toEqual([]);
+  it('sorting by what the panelist can afford treats it as a balance', () => {
+    expect(sortGroups(groupRewards([amazon, free]), -100, 'afford').map((g) => g.rewards[0]!.name)).toEqual(['Free sticker', 'Amazon $5']);
   });
 });
 

@@ -1,13 +1,16 @@
+/** Issues 11, 21: the balance over time, with its axes, its redemptions, a keyboard readout, and the popup's earning figure. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { BalanceSection } from '../../components/options/BalanceSection';
 import { DAY_MS } from '../../utils/balance-trend';
-import { balanceHistoryItem, type BalanceSample } from '../../utils/storage-items';
+import { balanceHistoryItem, historyItem, type BalanceSample } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
+import { giftCard, redemption } from './popup-fixtures';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 const at = (daysAgo: number, points: number): BalanceSample => ({ at: NOW - daysAgo * DAY_MS, points });
+const iso = (daysAgo: number) => new Date(NOW - daysAgo * DAY_MS).toISOString().slice(0, 19);
 let container: HTMLElement;
 
 beforeEach(() => {
@@ -18,6 +21,11 @@ afterEach(() => page.dropContainer(container));
 
 const summary = () => container.querySelector('.balance-summary strong')?.textContent;
 const chart = () => container.querySelector('svg.balance-chart path');
+const slider = () => container.querySelector<HTMLElement>('[role=slider]')!;
+const key = async (k: string) => {
+  slider().dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+  await page.settle();
+};
 
 async function show(samples: BalanceSample[]): Promise<void> {
   await balanceHistoryItem.setValue(samples);
@@ -31,34 +39,57 @@ describe('balance over time', () => {
     expect(chart()).toBeNull();
   });
 
-  it('draws the last 30 days with the change in words, and 90 and 365 on choice', async () => {
-    await show([at(200, 100), at(60, 1000), at(20, 1500), at(3, 2250)]);
-    expect(summary()).toBe('+1,250 points in the last 30 days');
+  it('says what was earned (the popup’s figure) and what was spent, never netted, for 30, 90 and 365 days', async () => {
+    await show([at(200, 100), at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
+    expect(summary()).toBe('1,750 points earned in the last 30 days. You spent 500 points.');
     expect(chart()?.getAttribute('d')).toMatch(/^M 0\.0 .* H 600$/);
     expect(container.querySelector('svg')?.getAttribute('aria-hidden')).toBe('true');
     expect(container.textContent).toContain('From 1,000 to 2,250 points');
 
     await page.click(page.choice(container, 'Period', '90 days'));
-    expect(summary()).toBe('+2,150 points in the last 90 days');
+    expect(summary()).toBe('2,650 points earned in the last 90 days. You spent 500 points.');
     await page.click(page.choice(container, 'Period', '365 days'));
-    expect(summary()).toBe('+2,150 points since May 7, 2026');
+    expect(summary()).toBe('2,650 points earned since May 7, 2026. You spent 500 points.');
   });
 
-  it('a loss, one point, and no change', async () => {
+  it('nothing earned, and one point', async () => {
     await show([at(40, 3000), at(10, 500)]);
-    expect(summary()).toBe('−2,500 points in the last 30 days');
+    expect(summary()).toBe('No points earned in the last 30 days. You spent 2,500 points.');
     await page.unmountFrom(container);
     await show([at(40, 3000), at(10, 3001)]);
-    expect(summary()).toBe('+1 point in the last 30 days');
-    await page.unmountFrom(container);
-    await show([at(50, 3000), at(40, 3001)]);
-    expect(summary()).toBe('No change in the last 30 days');
+    expect(summary()).toBe('1 point earned in the last 30 days');
+  });
+
+  it('has dates and values on its axes, marks redemptions, and reads out a point from the keyboard (issue 21)', async () => {
+    const coffee = giftCard(1, 'Bluefin Coffee $5', 500);
+    await historyItem.setValue({ data: [redemption(7, coffee, iso(10))], fetchedAt: NOW });
+    await show([at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
+    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual(['2,250', '1,625', '1,000']);
+    expect([...container.querySelectorAll('.chart-x span')].map((s) => s.textContent)).toEqual(['Oct 24', 'Nov 8', 'Today']);
+    await page.settle();
+    expect(container.querySelectorAll('.chart-mark')).toHaveLength(1);
+    // A slider over the chart's stops, starting at the latest; the arrow keys move along it.
+    const s = slider();
+    expect(s.getAttribute('aria-label')).toBe('Balance chart: use the arrow keys to go through it');
+    expect(s.tabIndex).toBe(0);
+    expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 20, 2026, .*: balance 2,250 points$/);
+    await key('ArrowLeft');
+    expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: balance 1,000 points$/);
+    await key('ArrowLeft');
+    expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: redeemed Bluefin Coffee \$5 for 500 points$/);
+    expect(container.querySelector('.chart-readout')?.textContent).toBe(s.getAttribute('aria-valuetext'));
+    await key('Home');
+    expect(s.getAttribute('aria-valuetext')).toMatch(/^Oct 24, 2026, .*: balance 1,000 points$/);
+    await key('End');
+    expect(s.getAttribute('aria-valuenow')).toBe(s.getAttribute('aria-valuemax'));
   });
 
   it('in German', async () => {
     installI18n('de');
     await show([at(60, 1000), at(20, 1500), at(3, 2250)]);
-    expect(summary()).toBe('+1.250 Punkte in den letzten 30 Tagen');
+    expect(summary()).toBe('1.250 Punkte in den letzten 30 Tagen verdient');
     expect(container.querySelector('h2')?.textContent).toBe('Punktestand im Zeitverlauf');
+    expect(container.querySelector('.chart-x span:last-child')?.textContent).toBe('Heute');
+    expect(slider().getAttribute('aria-valuetext')).toMatch(/: Punktestand 2\.250 Punkte$/);
   });
 });

@@ -80,7 +80,7 @@ describe('redemption history', () => {
     expect(rows().map(stateOf)).toEqual([
       'Failed',
       'In review',
-      'Refunded',
+      'Points returned',
       'Failed: Out of stock',
       'Unclaimed',
       'Complete',

@@ -52,7 +52,7 @@ describe('notification preferences', () => {
       'a redemption changes state (completed, failed, refunded)',
       'a redemption with an unclear outcome is found, or not found',
       'you can redeem your goal',
-      'the panel stops accepting your access token',
+      'the panel stops accepting your personal key',
       'your panel adds a profile question',
     ]);
     // New questions are told only to a panelist who asks for them (issue 20).

@@ -60,7 +60,9 @@ describe('sign in on the options page', () => {
     await page.click(signInButton());
     expect(request).toHaveBeenCalledWith({ permissions: ['identity'] });
     expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
-    expect(container.textContent).toContain('Connected to Test Panel.');
+    // Signed in: nothing went wrong, and "Connected to …" is the account summary's to say (OptionsApp), not said here again.
+    expect(container.querySelector('.alert')).toBeNull();
+    expect(container.textContent).not.toMatch(/Connected to/);
   });
 
   it('a refused permission is explained and nothing is sent', async () => {
@@ -88,9 +90,15 @@ describe('sign in on the options page', () => {
 });
 
 describe('sign in from the popup', () => {
-  it('the connect prompt offers sign-in next to opening the options', async () => {
+  it('the popup has one way in (issue 21): one welcome line, "Sign in", and the personal key as a small link', async () => {
     await page.mountInto(container, <ConnectPrompt rejected={false} />);
-    await page.click(signInButton());
+    expect(container.querySelector('h2')?.textContent).toBe('Welcome');
+    expect(container.querySelectorAll('p')).toHaveLength(1);
+    expect([...container.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Sign in']);
+    const key = container.querySelector('a');
+    expect(key?.textContent).toBe('Use a personal key instead');
+    expect(key?.getAttribute('href')).toBe('options.html#personal-key');
+    await page.click(page.button(container, 'Sign in'));
     expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
   });
 });
@@ -107,6 +115,6 @@ describe('a signed-in session', () => {
   it('the popup asks to sign in again when a signed-in session was refused', async () => {
     await page.mountInto(container, <ConnectPrompt rejected signedIn />);
     expect(container.textContent).toContain('Your sign-in has expired');
-    expect(signInButton()).toBeTruthy();
+    expect([...container.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Sign in']);
   });
 });

@@ -191,6 +191,20 @@ describe('first frame (issue 19)', () => {
     });
   }
 
+  it('paints the type filter with the catalogue’s kinds, so it is as wide as Preact’s and the filters wrap alike (issue 21)', async () => {
+    installI18n('en');
+    await store({});
+    const root = document.createElement('div');
+    await paint(root);
+    const options = (select: Element | null) => Array.from(select?.querySelectorAll('option') ?? [], (o) => `${o.value}=${o.textContent}`);
+    const painted = options(root.querySelector('#reward-kind'));
+    expect(painted).toEqual(['=All types', 'gift=Gift cards', 'wallet=Wallet payouts']);
+    const fresh = document.createElement('div');
+    await preact(fresh);
+    expect(options(fresh.querySelector('#reward-kind'))).toEqual(painted);
+    render(null, fresh);
+  });
+
   it('paints the balance, the next reward and the first rows, in the list order', async () => {
     installI18n('en');
     await store({});
@@ -262,11 +276,12 @@ describe('first frame (issue 19)', () => {
     document.body.append(root);
     await paint(root);
     holdEarlyClicks(root);
-    (root.querySelector('[aria-label="Details for Lidl €5"]') as HTMLButtonElement).click();
-    expect(root.querySelector('[aria-label="Hide details for Lidl €5"]')).toBeNull();
+    const details = () => root.querySelector('[aria-controls="reward-9-details"]')!;
+    (details() as HTMLButtonElement).click();
+    expect(details().getAttribute('aria-expanded')).toBe('false');
     await preact(root);
     replayEarlyClicks();
-    await vi.waitFor(() => expect(root.querySelector('[aria-label="Hide details for Lidl €5"]')).not.toBeNull());
+    await vi.waitFor(() => expect(details().getAttribute('aria-expanded')).toBe('true'));
     render(null, root);
   });
 

@@ -157,6 +157,7 @@ const IMPLICIT_ROLES: Record<string, (el: Element) => string | null> = {
     return 'textbox';
   },
   PROGRESS: () => 'progressbar',
+  SELECT: () => 'combobox',
   SECTION: (el) => (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : null),
   UL: () => 'list',
   LI: () => 'listitem',
@@ -244,6 +245,13 @@ export async function click(el: HTMLElement): Promise<void> {
 export async function type(input: HTMLInputElement, value: string): Promise<void> {
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Chooses `value` in a select, as a panelist picking an option does. */
+export async function choose(select: HTMLElement, value: string): Promise<void> {
+  (select as HTMLSelectElement).value = value;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
   await new Promise((resolve) => setTimeout(resolve, 0));
 }
 

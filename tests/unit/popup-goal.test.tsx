@@ -25,11 +25,12 @@ afterEach(unmount);
 const goalSection = (root: HTMLElement) => waitFor(() => getByRole(root, 'region', 'Your goal'));
 
 describe('setting a goal', () => {
-  it('every reward offers "Set as goal", its accessible name the visible text and the reward', async () => {
+  it('every reward offers a compact goal toggle (issue 21), named by what it does and the reward', async () => {
     await seed({ rewards, balance: 1000 });
     const root = mount();
     const set = await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50'));
-    expect(set.textContent).toBe('Set as goal');
+    expect(set.textContent).toBe('☆');
+    expect(set.getAttribute('aria-pressed')).toBe('false');
     expect(queryAllByRole(root, 'region', 'Your goal')).toHaveLength(0);
     await click(set);
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 2 } });
@@ -37,30 +38,44 @@ describe('setting a goal', () => {
 });
 
 describe('the goal header', () => {
-  it('while saving: the reward, its progress, the points to go; the row offers "Remove goal"', async () => {
-    await seed({ rewards, balance: 1000 });
+  it('while saving: the goal is the header’s next step (issue 21), the card its reward and progress; the row’s toggle is pressed', async () => {
+    await seed({ rewards: [...rewards, giftCard(3, 'Close Cafe', 1200)], balance: 1000 });
     await goalOf(2, 'Target $50');
     const root = mount();
     const goal = await goalSection(root);
+    // The header says the goal's points to go, not the closest reward's (Close Cafe, 200 to go).
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('4,000 points to Target $50');
     expect(goal.textContent).toContain('Target $50');
-    expect(goal.textContent).toContain('4,000 points to go');
     expect(goal.querySelector('progress')?.getAttribute('aria-label')).toBe('1,000 of 5,000 points');
     expect(queryAllByRole(goal, 'button', 'Redeem Target $50')).toHaveLength(0);
     expect(goal.textContent).not.toContain('pace');
-    // In the goal header and on the reward's row.
-    expect(queryAllByRole(root, 'button', 'Remove goal: Target $50')).toHaveLength(2);
+    expect(getByRole(root, 'button', 'Set as goal: Target $50').getAttribute('aria-pressed')).toBe('true');
     await click(getByRole(goal, 'button', 'Remove goal: Target $50'));
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: null } });
   });
 
-  it('estimates when it is reached from enough history, and shows the 30-day change', async () => {
+  it('one earning figure, and the pace worked out from it (issue 21)', async () => {
     await seed({ rewards, balance: 3770 });
     await goalOf(2, 'Target $50');
-    await balanceHistoryItem.setValue([daysAgo(28, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770)]);
+    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770)]);
     const root = mount();
     const goal = await goalSection(root);
-    expect(goal.textContent).toContain('About 3 weeks at your pace of 410 points a week');
-    expect(root.querySelector('.goal-change')?.textContent).toBe('+1,640 in 30 days');
+    // 1,640 earned in 30 days is 383 a week: the 1,230 to go take about 3 weeks.
+    expect(goal.querySelector('.goal-pace')?.textContent).toBe('1,640 points earned in the last 30 days. About 3 weeks to go at this pace.');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to Target $50');
+  });
+
+  it('right after redeeming, spending does not read as a loss: the same figure earned', async () => {
+    await seed({ rewards, balance: 3270 });
+    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770), daysAgo(0.01, 3270)]);
+    const root = mount();
+    const line = await waitFor(() => {
+      const el = root.querySelector('.goal-change');
+      if (!el) throw new Error('no earning line');
+      return el;
+    });
+    expect(line.textContent).toBe('1,640 points earned in the last 30 days');
+    expect(root.textContent).not.toMatch(/−|-500/);
   });
 
   it('affordable: says so and offers Redeem, which asks for confirmation', async () => {
@@ -96,8 +111,10 @@ describe('the goal header', () => {
     await seed({ rewards, balance: 1000 });
     await goalOf(2, 'Target $50');
     const root = mount();
+    await balanceHistoryItem.setValue([daysAgo(35, 100), daysAgo(21, 400), daysAgo(14, 700), daysAgo(0.5, 1000)]);
     const goal = await waitFor(() => getByRole(root, 'region', 'Ihr Ziel'));
-    expect(goal.textContent).toContain('Noch 4.000 Punkte');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 4.000 Punkte bis Target $50');
     expect(getByRole(goal, 'button', 'Ziel entfernen: Target $50').textContent).toBe('Ziel entfernen');
+    await waitFor(() => expect(goal.querySelector('.goal-pace')?.textContent).toBe('900 Punkte in den letzten 30 Tagen verdient. Bei diesem Tempo noch etwa 4 Monate.'));
   });
 });

@@ -5,7 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { render } from 'preact';
 import { brandTile } from '../../components/popup/brand-tile';
+import { HeaderView } from '../../components/popup/Header';
+import { headerModel } from '../../components/popup/header-model';
 import { nextReward } from '../../utils/next-reward';
 import { appError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
@@ -42,10 +45,10 @@ describe('header', () => {
 
   it('not connected: no History (there is none yet), Settings still there', async () => {
     const root = mount();
-    await waitFor(() => getByRole(root, 'button', 'Connect your account'));
+    await waitFor(() => getByRole(root, 'button', 'Connect'));
     expect(queryAllByRole(root, 'link', 'History')).toHaveLength(0);
     expect(getByRole(root, 'button', 'Settings')).toBeTruthy();
-    expect(root.textContent).toContain('Settings shows you what to enter.');
+    expect(root.textContent).not.toContain('Settings shows you what to enter');
   });
 
   it('names the next reward not yet affordable under the balance', async () => {
@@ -73,21 +76,62 @@ describe('header', () => {
     expect(root.querySelector('.hdr-next')).toBeNull();
   });
 
-  it('a refresh failure other than being offline: one amber line with the reason, still no card', async () => {
-    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('server', 'The panel had a problem (HTTP 503).') } });
+  it('a refresh failure other than being offline: one amber line in plain words, the HTTP code only on a line for support, no card', async () => {
+    const error = appError('server', 'The panel had a problem (HTTP 503).', { status: 503, endpoint: '/v1/panel/rewards' });
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect(alert.closest('header')).not.toBeNull();
-    expect(alert.textContent).toBe('Not updated — points from 2 min. ago · RetryThe panel had a problem (HTTP 503).');
+    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
+    expect(line).toBe('Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry');
+    expect(details).toBe('For support: HTTP 503 /v1/panel/rewards');
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
+  });
+
+  it('a busy panel: how long to wait comes before the line for support (its Retry-After)', async () => {
+    const error = appError('rate_limited', 'x', { status: 429, endpoint: '/v1/panel/rewards', retryAfterSeconds: 120 });
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
+    expect(line).toBe('Panel Rewards is busy right now — showing your points from 2 min. ago · Retry');
+    expect(details).toBe('Try again in 120 seconds. For support: HTTP 429 /v1/panel/rewards');
   });
 
   it('a rejected session shows the reconnect prompt with a header in the same layout', async () => {
     await seed({ rewards: [amazon], balance: 2500 });
     await sessionItem.setValue({ connected: true, baseUrl: 'https://p', origin: 'https://p', tokenHint: 'x', rejected: true });
     const root = mount();
-    await waitFor(() => getByRole(root, 'button', 'Reconnect your account'));
+    await waitFor(() => getByRole(root, 'button', 'Reconnect'));
     expect(root.querySelector('header.hdr')).not.toBeNull();
+  });
+});
+
+describe('waiting for the first read (nothing cached, issue 21)', () => {
+  const lines = (m: ReturnType<typeof headerModel>) => {
+    const box = document.createElement('div');
+    render(<HeaderView m={m} />, box);
+    return [...box.querySelector('header')!.children].map((el) => el.className);
+  };
+
+  it('keeps the lines the balance, the next step and the freshness then fill, so the page does not move down', () => {
+    const now = Date.now();
+    const waiting = headerModel({ now, live: true, refreshable: true });
+    expect(waiting.waiting).toBe(true);
+    const loaded = headerModel({ now, live: true, refreshable: true, balance: { points: 2500, source: 'rewards' }, rewards: [greenleaf], fetchedAt: now });
+    expect(loaded.waiting).toBe(false);
+    expect(lines(waiting)).toEqual(lines(loaded));
+    expect(lines(loaded)).toEqual(['hdr-row', 'hdr-balance', 'hdr-next small', 'muted hdr-updated']);
+  });
+
+  it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
+    const now = Date.now();
+    const known = headerModel({ now, live: true, refreshable: true, balance: { points: 900, source: 'rewards' }, lastKnown: true });
+    const box = document.createElement('div');
+    render(<HeaderView m={known} />, box);
+    expect(box.querySelector('.hdr-next')?.textContent).toBe('Your last known balance');
+    expect(headerModel({ now, live: true, refreshable: true, error: appError('network', 'x') }).waiting).toBe(false);
+    expect(headerModel({ now }).waiting).toBe(false);
   });
 });
 
@@ -133,13 +177,14 @@ describe('details', () => {
     },
   });
 
-  it('toggle says "Hide details" when open; terms and disclaimer start collapsed; Redeem at the end', async () => {
+  it('the row’s name opens the details (issue 21); terms and disclaimer start collapsed; the row’s one Redeem comes after them', async () => {
     await seed({ rewards: [full], balance: 2000 });
     const root = mount();
-    const toggle = await waitFor(() => getByRole(root, 'button', 'Details for Visa Prepaid'));
+    const toggle = await waitFor(() => getByRole(root, 'button', 'Visa Prepaid'));
+    expect(toggle.closest('h3')).not.toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
     await click(toggle);
-    await waitFor(() => expect(toggle.getAttribute('aria-label')).toBe('Hide details for Visa Prepaid'));
-    expect(toggle.textContent).toBe('Hide details');
+    await waitFor(() => expect(toggle.getAttribute('aria-expanded')).toBe('true'));
     const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
     await waitFor(() => expect(panel.querySelectorAll('details')).toHaveLength(2));
     const collapsed = Array.from(panel.querySelectorAll('details'));
@@ -148,16 +193,18 @@ describe('details', () => {
     // Summary first: the description comes before the legal text.
     const text = panel.textContent!;
     expect(text.indexOf('Spend it anywhere.')).toBeLessThan(text.indexOf('Terms'));
-    const redeem = panel.querySelector('.details-end button')!;
-    expect(redeem.getAttribute('aria-label')).toBe('Redeem Visa Prepaid');
-    await click(redeem as HTMLElement);
+    // One Redeem in the row, after the details.
+    expect(queryAllByRole(root, 'button', 'Redeem Visa Prepaid')).toHaveLength(1);
+    const redeem = getByRole(root, 'button', 'Redeem Visa Prepaid');
+    expect(panel.compareDocumentPosition(redeem) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await click(redeem);
     await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
   });
 
   it('a wallet with nothing more to show says so in one line', async () => {
     await seed({ rewards: [wallet(3, 'PayWave $10', 1000)], balance: 2000 });
     const root = mount();
-    await click(await waitFor(() => getByRole(root, 'button', 'Details for PayWave $10')));
+    await click(await waitFor(() => getByRole(root, 'button', 'PayWave $10')));
     const panel = document.getElementById('reward-3-details')!;
     await waitFor(() => expect(panel.textContent).toContain('No further details.'));
     expect(panel.querySelectorAll('p')).toHaveLength(1);
@@ -171,7 +218,7 @@ describe('in German (copy of issue 14)', () => {
     await seed({
       rewards: [amazon, greenleaf],
       balance: 2500,
-      rewardsSync: { error: appError('network', 'x') },
+      rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }) },
       ledger: { requestId: 'r', rewardId: 1, rewardName: 'Amazon $5', points: 500, startedAt: Date.now(), state: 'pending' },
     });
     const root = mount();
@@ -179,8 +226,17 @@ describe('in German (copy of issue 14)', () => {
     expect(history.getAttribute('href')).toBe('options.html#history');
     expect(getByRole(root, 'button', 'Einstellungen')).toBeTruthy();
     expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30');
-    expect(getByRole(root, 'alert').textContent).toBe('Offline – Punktestand von vor 2 Min. · Wiederholen');
+    expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe('Panel Rewards ist gerade nicht erreichbar – angezeigt wird Ihr Punktestand, Stand: vor 2 Min. · Wiederholen');
     // The raw text: accessible names fold a no-break space into a plain one.
     expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…');
+  });
+
+  it('a busy panel says how long to wait, in German and in its plural form', async () => {
+    const { installI18n } = await import('./i18n-setup');
+    installI18n('de');
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('rate_limited', 'x', { status: 429, retryAfterSeconds: 1 }) } });
+    const root = mount();
+    const details = await waitFor(() => getByRole(root, 'alert').querySelectorAll('p')[1]!);
+    expect(details.textContent).toBe('Versuchen Sie es in 1 Sekunde erneut. Für den Support: HTTP 429');
   });
 });

@@ -1,7 +1,9 @@
 import { REWARDS_PAGE } from '../../components/popup/list-model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { installI18n } from './i18n-setup';
 import {
+  choose,
   click,
   getByRole,
   getByText,
@@ -40,30 +42,89 @@ const many = [
   giftCard(9, 'Amazon $50', 5000),
 ];
 
+const BY_AFFORD = ['Cheap Coffee', 'Amazon', 'Exact Market', 'PayWave $10', 'Closer Games', 'Close Cinema', 'Middle Music', 'Far Away Books'];
+
 describe('reward list', () => {
-  it('sorts affordable first, then the closest, then the cheapest', async () => {
+  it('one row per brand (issue 21), what the panelist can afford first, then the closest, then the cheapest', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
-    await waitFor(() => getByText(root, 'Amazon $5'));
-    expect(rewardOrder(root)).toEqual([
-      'Cheap Coffee',
-      'Amazon $5',
-      'Exact Market',
-      'PayWave $10',
-      'Closer Games',
-      'Close Cinema',
-      'Middle Music',
-      'Amazon $50',
-      'Far Away Books',
-    ]);
+    await waitFor(() => getByText(root, 'Cheap Coffee'));
+    expect(rewardOrder(root)).toEqual(BY_AFFORD);
+    // The catalogue's size in sight.
+    expect(root.querySelector('.list-count')?.textContent).toBe('9 rewards · 8 brands');
+  });
+
+  it('a brand’s values are choices; its one Redeem and its goal toggle act on the chosen value (issues 21)', async () => {
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    const value = (await waitFor(() => getByRole(root, 'combobox', 'Value of Amazon'))) as HTMLSelectElement;
+    expect([...value.options].map((o) => o.textContent)).toEqual(['$5.00 · 500 points', '$50.00 · 5,000 points']);
+    const row = value.closest('li')!;
+    expect(row.querySelector('.reward-meta')?.textContent).toBe('Gift card from 500 points');
+    expect(queryAllByRole(row, 'button', /^Redeem/)).toHaveLength(1);
+    expect((getByRole(row, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+    getByRole(row, 'button', 'Set as goal: Amazon $5');
+
+    await choose(value, '9');
+    const redeem = getByRole(row, 'button', 'Redeem Amazon $50') as HTMLButtonElement;
+    expect(redeem.disabled).toBe(true);
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('You need 4,000 more points');
+    const goal = getByRole(row, 'button', 'Set as goal: Amazon $50');
+    expect(goal.getAttribute('aria-pressed')).toBe('false');
+    await click(goal);
+    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 9 } });
+  });
+
+  it('sorts by what the panelist can afford, by cost either way, or by name', async () => {
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sort'))) as HTMLSelectElement;
+    expect([...sort.options].map((o) => o.textContent)).toEqual(['I can afford', 'Lowest cost', 'Highest cost', 'Name']);
+    expect(sort.value).toBe('afford');
+    await choose(sort, 'high');
+    // A tie at 1,000 points goes by name.
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Far Away Books', 'Amazon', 'Middle Music', 'Close Cinema', 'Closer Games', 'Exact Market', 'PayWave $10', 'Cheap Coffee']));
+    await choose(sort, 'low');
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon', 'Exact Market', 'PayWave $10', 'Closer Games', 'Close Cinema', 'Middle Music', 'Far Away Books']));
+    await choose(sort, 'name');
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon', 'Cheap Coffee', 'Close Cinema', 'Closer Games', 'Exact Market', 'Far Away Books', 'Middle Music', 'PayWave $10']));
+  });
+
+  it('filters by type, says so when none is left, and offers every type again', async () => {
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    const kind = (await waitFor(() => getByRole(root, 'combobox', 'Type'))) as HTMLSelectElement;
+    expect([...kind.options].map((o) => o.textContent)).toEqual(['All types', 'Gift cards', 'Wallet payouts']);
+    await choose(kind, 'wallet');
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['PayWave $10']));
+    expect(root.querySelector('.list-count')?.textContent).toBe('1 of 9 rewards');
+    await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, 'amazon');
+    await waitFor(() => getByText(root, 'No rewards match “amazon”.'));
+    await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, '');
+    await choose(kind, 'gift');
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(7));
+  });
+
+  it('in German: the sort, the type filter, the count and a brand’s values', async () => {
+    installI18n('de');
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sortieren'))) as HTMLSelectElement;
+    expect([...sort.options].map((o) => o.textContent)).toEqual(['Was ich mir leisten kann', 'Günstigste zuerst', 'Teuerste zuerst', 'Nach Name']);
+    expect([...(getByRole(root, 'combobox', 'Art') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Alle Arten', 'Gutscheine', 'Auszahlungen per Bezahldienst']);
+    expect(root.querySelector('.list-count')?.textContent).toBe('9 Prämien · 8 Marken');
+    const value = getByRole(root, 'combobox', 'Wert für Amazon') as HTMLSelectElement;
+    expect([...value.options].map((o) => o.textContent)).toEqual(['5,00\u00a0$ · 500 Punkte', '50,00\u00a0$ · 5.000 Punkte']);
+    expect(value.closest('li')?.querySelector('.reward-meta')?.textContent).toBe('Gutschein ab 500 Punkten');
+    getByRole(root, 'button', 'Amazon $5 einlösen');
   });
 
   it('shows money, points, kind, and a progress bar named with the figures only where points are short', async () => {
     await seed({ rewards: [giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)], balance: 2000 });
     const root = mount();
     await waitFor(() => getByText(root, 'Target $50'));
-    // The header names Target $50 as the next reward too: the row is found by its heading.
-    const target = getByRole(root, 'heading', 'Target $50').closest('li')!;
+    // The header names Target $50 as the next reward too: the row is found by its name.
+    const target = getByRole(root, 'button', 'Target $50').closest('li')!;
     expect(target.textContent).toContain('Gift card');
     expect(target.textContent).toContain('$50.00');
     expect(target.textContent).toContain('5,000 points');
@@ -71,7 +132,7 @@ describe('reward list', () => {
     expect([bar.value, bar.max]).toEqual([2000, 5000]);
     expect(target.textContent).toContain('You need 3,000 more points');
 
-    const paywave = getByRole(root, 'heading', 'PayWave $10').closest('li')!;
+    const paywave = getByRole(root, 'button', 'PayWave $10').closest('li')!;
     expect(paywave.textContent).toContain('Wallet');
     expect(paywave.textContent).toContain('€10.00');
     // Issue 14: a full bar on every affordable row is noise.
@@ -100,56 +161,38 @@ describe('reward list', () => {
     expect(img.getAttribute('alt')).toBe('');
   });
 
-  it('has no search or filter with 8 rewards or fewer', async () => {
+  it('has no search, sort or filter with 8 rewards or fewer', async () => {
     await seed({ rewards: many.slice(0, 8), balance: 1000 });
     const root = mount();
     await waitFor(() => getByText(root, 'Amazon $5'));
     expect(queryAllByRole(root, 'searchbox')).toHaveLength(0);
-    expect(queryAllByRole(root, 'checkbox')).toHaveLength(0);
+    expect(queryAllByRole(root, 'combobox')).toHaveLength(0);
   });
 
-  it('with more than 8 rewards, searches by name and filters to affordable ones', async () => {
+  it('with more than 8 rewards, searches by name; Clear search brings focus back to the search box (issue 21)', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const search = (await waitFor(() => getByRole(root, 'searchbox', 'Search rewards'))) as HTMLInputElement;
     await type(search, 'amazon');
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon $5', 'Amazon $50']));
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon']));
     expect(getByText(root, '2 of 9 rewards')).toBeTruthy();
 
-    await click(getByRole(root, 'checkbox', 'Affordable only'));
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon $5']));
-
-    await type(search, '');
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon $5', 'Exact Market', 'PayWave $10']));
-
-    // Issue 14: the empty result names the active filter and offers a way out.
-    await type(search, 'zzz');
-    await waitFor(() => getByText(root, 'No affordable rewards match “zzz”: “Affordable only” is on.'));
-    await click(getByRole(root, 'button', 'Clear search'));
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon $5', 'Exact Market', 'PayWave $10']));
-    expect(search.value).toBe('');
-
-    await click(getByRole(root, 'checkbox', 'Affordable only'));
+    // The empty result says what was searched and offers the way out.
     await type(search, 'zzz');
     await waitFor(() => getByText(root, 'No rewards match “zzz”.'));
-    expect(queryAllByRole(root, 'button', 'Show all rewards')).toHaveLength(0);
-    await click(getByRole(root, 'button', 'Clear search'));
-    await waitFor(() => expect(rewardOrder(root)).toHaveLength(9));
-  });
-
-  it('with "Affordable only" on and nothing affordable, says so and offers every reward', async () => {
-    await seed({ rewards: many, balance: 10 });
-    const root = mount();
-    await click(await waitFor(() => getByRole(root, 'checkbox', 'Affordable only')));
-    await waitFor(() => getByText(root, 'You do not have enough points for any reward yet.'));
-    expect(queryAllByRole(root, 'button', 'Clear search')).toHaveLength(0);
-    await click(getByRole(root, 'button', 'Show all rewards'));
-    await waitFor(() => expect(rewardOrder(root)).toHaveLength(9));
-    expect((getByRole(root, 'checkbox', 'Affordable only') as HTMLInputElement).checked).toBe(false);
+    const clear = getByRole(root, 'button', 'Clear search');
+    clear.focus();
+    await click(clear);
+    await waitFor(() => expect(rewardOrder(root)).toEqual(BY_AFFORD));
+    expect(search.value).toBe('');
+    expect(document.activeElement).toBe(search);
   });
 
   it('renders a long catalogue a page at a time, and a search starts again from the top', async () => {
-    const catalogue = Array.from({ length: 75 }, (_, i) => giftCard(1000 + i, `Card ${i + 1}`, 100 + i));
+    const catalogue = Array.from({ length: 75 }, (_, i) => {
+      const card = giftCard(1000 + i, `Card ${i + 1}`, 100 + i);
+      return { ...card, meta_data: { ...card.meta_data, brand_name: card.name } };
+    });
     await seed({ rewards: catalogue, balance: 10_000 });
     const root = mount();
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
@@ -180,7 +223,7 @@ describe('reward list', () => {
     });
     await seed({ rewards: [variable], balance: 2000 });
     const root = mount();
-    const toggle = await waitFor(() => getByRole(root, 'button', 'Details for Visa Prepaid'));
+    const toggle = await waitFor(() => getByRole(root, 'button', 'Visa Prepaid'));
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
     expect(panel.hidden).toBe(true);

@@ -9,9 +9,11 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
-import { ledgerItem, rewardsItem } from '../../utils/storage-items';
+import { accountOf, goalItem, ledgerItem, rewardsItem } from '../../utils/storage-items';
+import { installI18n } from './i18n-setup';
 import { background } from './fake-background';
 import {
+  CONNECTED,
   click,
   getByRole,
   giftCard,
@@ -69,20 +71,48 @@ describe('unknown outcome: the panel is being checked', () => {
     await waitFor(() => expect(outcome.textContent).toContain('No further check is planned: open your history to see whether it went through.'));
   });
 
-  it('"Check now" asks the background once, is busy meanwhile, and shows its error', async () => {
+  it('"Check now" asks the background once, is busy meanwhile (keeping focus), and shows its error', async () => {
     let answer!: (r: Result<unknown>) => void;
     background.answers.checkRedemption = () => new Promise((resolve) => (answer = resolve));
     await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
     const root = mount();
     const check = (await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'))) as HTMLButtonElement;
     expect(check.textContent).toBe('Check now');
+    check.focus();
     await click(check);
-    await waitFor(() => expect(check.disabled).toBe(true));
+    await waitFor(() => expect(check.getAttribute('aria-disabled')).toBe('true'));
     expect(check.textContent).toBe('Checking…');
+    // Not `disabled`: focus stays where the panelist pressed (issue 21).
+    expect(document.activeElement).toBe(check);
+    await click(check);
     expect(calls('checkRedemption')).toEqual([{ type: 'checkRedemption', data: undefined }]);
     answer({ ok: false, error: appError('network', 'The panel could not be reached. Check your connection.') });
-    await waitFor(() => expect(check.disabled).toBe(false));
+    await waitFor(() => expect(check.getAttribute('aria-disabled')).toBe('false'));
     expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.');
+  });
+
+  it('"Check now" visibly answers when the history does not show it yet, with the next check (issue 21)', async () => {
+    const entry = unknown();
+    background.answers.checkRedemption = async () => ({ ok: true, data: entry });
+    await seed({ rewards: [amazon], balance: 2500, ledger: entry });
+    const root = mount();
+    const check = await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'));
+    await click(check);
+    const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
+    await waitFor(() => expect(said.textContent).toBe(`Checked just now — not in your history yet. Next check at ${clockTime(entry.checks!.nextAt!)}.`));
+  });
+
+  it('in German', async () => {
+    installI18n('de');
+    const entry = unknown();
+    background.answers.checkRedemption = async () => ({ ok: true, data: entry });
+    await seed({ rewards: [amazon], balance: 2500, ledger: entry });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Jetzt prüfen, ob Amazon $5 eingelöst wurde')));
+    const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
+    await waitFor(() => expect(said.textContent).toBe(`Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung um ${clockTime(entry.checks!.nextAt!)}.`));
+    const redeem = getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement;
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('Zurückgehalten: Ihre letzte Einlösung davon wird noch geprüft');
   });
 
   it('turns into "Redeemed" with the balance as soon as the background finds it in the history', async () => {
@@ -122,10 +152,28 @@ describe('not found after the last check', () => {
 });
 
 describe('redeeming a reward whose earlier redemption is unsettled', () => {
-  it('asks first, naming that redemption and when it was sent; only that confirmation sends confirmUnsettled', async () => {
+  it('its Redeem is held back while the outcome is checked, and says why, in the row and the goal (issue 21)', async () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
+    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Your goal'));
+    const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
+    expect(row!.disabled).toBe(true);
+    expect(document.getElementById(row!.getAttribute('aria-describedby')!)?.textContent).toBe('Held back: your last redemption of it is still being checked');
+    expect(goal!.disabled).toBe(true);
+    // Another reward is not held back.
+    expect((getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a popup that had not seen it asks first, naming that redemption and when it was sent; only that confirmation sends confirmUnsettled', async () => {
+    await seed({ rewards: [amazon, books], balance: 2500, ledger: null });
+    background.answers.redeem = async () => {
+      await ledgerItem.setValue(unknown());
+      return { ok: false, error: appError('unsettled', 'An earlier redemption of this reward is still being checked.') };
+    };
     const root = mount();
     await click(await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5')));
+    await click(getByRole(await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption')), 'button', 'Confirm redeeming Amazon $5'));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
     expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`);
     expect(dialog.textContent).toContain('If it went through, redeeming again spends another 500 points.');
@@ -133,7 +181,10 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     expect(described.join(' ')).toContain('is still being checked');
     await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { rewardId: 1 } },
+      { type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } },
+    ]);
   });
 
   it('another reward redeems with the plain confirmation', async () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  filterRewards,
-  kindLabel,
-  latestRedemption,
-  rewardImage,
-  rewardProgress,
-  sortRewards,
-  valueRange,
-} from '../../utils/reward-view';
+import { kindLabel, latestRedemption, rewardImage, rewardProgress, valueRange } from '../../utils/reward-view';
 import { giftCard, redemption, wallet } from './popup-fixtures';
-
-const names = (list: { name: string }[]) => list.map((r) => r.name);
 
 describe('rewardProgress', () => {
   it('counts the points still missing when short', () => {
@@ -22,39 +12,6 @@ describe('rewardProgress', () => {
   });
   it('knows nothing when the balance is unknown', () => {
     expect(rewardProgress(null, 500)).toEqual({ ratio: null, affordable: null, missing: null });
-  });
-});
-
-describe('sortRewards', () => {
-  const list = [
-    giftCard(1, 'Far', 4000),
-    giftCard(2, 'Close', 1200),
-    giftCard(3, 'Cheap affordable', 100),
-    giftCard(4, 'Dear affordable', 900),
-    giftCard(5, 'Closer tie', 1100),
-  ];
-  it('puts affordable rewards first, then the closest, then the cheapest', () => {
-    expect(names(sortRewards(list, 1000))).toEqual(['Cheap affordable', 'Dear affordable', 'Closer tie', 'Close', 'Far']);
-  });
-  it('sorts by cost when the balance is unknown', () => {
-    expect(names(sortRewards(list, null))).toEqual(['Cheap affordable', 'Dear affordable', 'Closer tie', 'Close', 'Far']);
-  });
-  it('does not change its input', () => {
-    const copy = [...list];
-    sortRewards(list, 1000);
-    expect(list).toEqual(copy);
-  });
-});
-
-describe('filterRewards', () => {
-  const list = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)];
-  it('matches every word of the query, case-insensitively, in name, brand or kind', () => {
-    expect(names(filterRewards(list, 'amazon', false, null))).toEqual(['Amazon $5']);
-    expect(names(filterRewards(list, 'WALLET', false, null))).toEqual(['PayWave $10']);
-    expect(names(filterRewards(list, 'gift $50', false, null))).toEqual(['Target $50']);
-  });
-  it('keeps only affordable rewards when asked', () => {
-    expect(names(filterRewards(list, '', true, 1000))).toEqual(['Amazon $5', 'PayWave $10']);
   });
 });
 

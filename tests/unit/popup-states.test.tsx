@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { appError } from '../../utils/errors';
-import { rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { balanceHistoryItem, rewardsItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { installI18n } from './i18n-setup';
 import {
   CONNECTED,
   click,
@@ -34,11 +35,15 @@ afterEach(() => {
 });
 
 describe('popup states', () => {
-  it('not connected: says so, offers to connect on the options page, and fetches nothing', async () => {
+  it('not connected: one welcome line and one way in, Connect, which opens the options page; fetches nothing (issue 21)', async () => {
     const open = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
     const root = mount();
-    const connect = await waitFor(() => getByRole(root, 'button', 'Connect your account'));
-    expect(getByText(root, 'Not connected')).toBeTruthy();
+    const connect = await waitFor(() => getByRole(root, 'button', 'Connect'));
+    const prompt = root.querySelector('.prompt')!;
+    expect(prompt.querySelector('h2')?.textContent).toBe('Welcome');
+    expect([...prompt.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['See your Panel Rewards points and redeem rewards right here, from the toolbar.']);
+    // One action: no second door beside it (this build has no sign-in, so no key link either).
+    expect([...prompt.querySelectorAll('button, a')].map((el) => el.textContent)).toEqual(['Connect']);
     await click(connect);
     await waitFor(() => expect(open).toHaveBeenCalledOnce());
     expect(background.calls).toEqual([]);
@@ -48,7 +53,8 @@ describe('popup states', () => {
     await seed({ rewards, balance: 2500 });
     await sessionItem.setValue({ ...CONNECTED, rejected: true });
     const root = mount();
-    await waitFor(() => getByRole(root, 'button', 'Reconnect your account'));
+    await waitFor(() => getByRole(root, 'button', 'Reconnect'));
+    expect(root.querySelector('.prompt p')?.textContent).toBe('Panel Rewards no longer accepts your personal key. Connect again to see your points.');
     expect(queryByText(root, 'Amazon $5')).toBeNull();
   });
 
@@ -125,7 +131,7 @@ describe('popup states', () => {
     // Issue 14: a compact line inside the header, not a card pushing the rewards down.
     expect(alert.closest('header')).not.toBeNull();
     expect(alert.className).toContain('hdr-offline');
-    expect(alert.textContent).toBe('Offline — points from 2 min. ago · Retry');
+    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — showing your points from 2 min. ago · Retry');
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
     await waitFor(() => expect(background.calls).toHaveLength(2));
@@ -133,12 +139,35 @@ describe('popup states', () => {
     expect(background.calls.slice(2).map((c) => c.data)).toEqual([{ force: true }, { force: true }]);
   });
 
-  it('error on first load: no skeleton forever, the error and a retry instead', async () => {
-    await seed({ rewardsSync: { error: appError('server', 'The panel is having trouble (HTTP 503).') } });
+  it('error on first load: no skeleton forever, the error in plain words and a retry instead (issue 21)', async () => {
+    await seed({ rewardsSync: { error: appError('server', 'The panel is having trouble (HTTP 503).', { status: 503, endpoint: '/v1/panel/rewards' }) } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.textContent).toContain('Could not load rewards.');
+    expect(alert.querySelector('p')?.textContent).toBe('Panel Rewards has a problem right now. Your points and rewards appear as soon as it answers.');
+    expect(alert.querySelector('.small')?.textContent).toBe('For support: HTTP 503 /v1/panel/rewards');
     expect(root.querySelector('.skeleton')).toBeNull();
+  });
+
+  it('no cache, but the balance was seen before: it stays, said to be the last known, and no trend floats without it (issue 21)', async () => {
+    await seed({ rewardsSync: { error: appError('server', 'x', { status: 500, endpoint: '/v1/panel/rewards' }) } });
+    await balanceHistoryItem.setValue([{ at: Date.now() - 20 * 86_400_000, points: 1000 }, { at: Date.now() - 86_400_000, points: 2050 }]);
+    const root = mount();
+    await waitFor(() => getByRole(root, 'alert'));
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,050 points');
+    expect(root.querySelector('header')?.textContent).toContain('Your last known balance');
+    expect(root.textContent).not.toContain('earned');
+    expect(root.querySelector('.goal-change, .goal')).toBeNull();
+  });
+
+  it('in German: plain words, the balance kept', async () => {
+    installI18n('de');
+    await seed({ rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }) } });
+    await balanceHistoryItem.setValue([{ at: Date.now() - 86_400_000, points: 2050 }]);
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.querySelector('p')?.textContent).toBe('Panel Rewards ist gerade nicht erreichbar. Ihre Punkte und Prämien erscheinen, sobald es antwortet.');
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2.050 Punkte');
+    expect(root.querySelector('header')?.textContent).toContain('Ihr zuletzt bekannter Punktestand');
   });
 
   it('loading: announces the update and marks the list busy while the background fetches', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { StaleSession, switchSession } from '../../entrypoints/background/store';
-import { ensurePopupView, historyWriter, latestPart, profilePart, profileWriter, rewardsPart, rewardsWriter, VIEW_ROWS } from '../../entrypoints/background/popup-view';
+import { ensurePopupView, historyWriter, latestPart, profilePart, profileWriter, rewardsPart, rewardsWriter, VIEW_ROWS, VIEW_VALUES } from '../../entrypoints/background/popup-view';
 import { splitHtml, withHtml } from '../../utils/reward-html';
 import { preload } from '../../utils/storage-item';
 import { historyItem, popupViewItem, profileItem, rewardHtmlItem, rewardsItem, SESSION_ITEMS, sessionItem } from '../../utils/storage-items';
@@ -20,9 +20,9 @@ beforeEach(() => {
 });
 afterEach(unmount);
 
-const withTerms = (id: number, name: string, points: number): Reward => {
+const withTerms = (id: number, name: string, points: number, brand = name): Reward => {
   const reward = giftCard(id, name, points);
-  return { ...reward, meta_data: { ...reward.meta_data, terms: '<p>Long terms</p>', description: '<p>About it</p>' } };
+  return { ...reward, meta_data: { ...reward.meta_data, brand_name: brand, terms: '<p>Long terms</p>', description: '<p>About it</p>' } };
 };
 // 40 rewards: the first 25 affordable with 2,500 points, then ones further and further away.
 const catalogue = Array.from({ length: 40 }, (_, i) => withTerms(i + 1, `Card ${String(i + 1).padStart(2, '0')}`, 100 * (i + 1)));
@@ -40,11 +40,26 @@ describe('popup view (background)', () => {
     // Affordable first, the cheapest first among them.
     expect(part.first.map((r) => r.name)).toEqual(catalogue.slice(0, VIEW_ROWS).map((r) => r.name));
     expect(part.first.every((r) => r.meta_data.terms === undefined && r.meta_data.description === undefined)).toBe(true);
-    expect(part.first[0]!.meta_data.brand_name).toBe('Card');
+    expect(part.first[0]!.meta_data.brand_name).toBe('Card 01');
+    expect(part.brands).toBe(40);
+    expect(part.kinds).toEqual([{ key: 'gift', count: 40 }]);
     expect(part.next?.name).toBe('Card 26');
     expect(part.balance.points).toBe(2_500);
     expect(part.fetchedAt).toBe(1_000);
     expect(rewardsPart(null)).toBeNull();
+  });
+
+  it('groups a brand’s values in one row (issue 21), and holds a few of its other values without their images', () => {
+    const big = Array.from({ length: 30 }, (_, i) => withTerms(100 + i, `Big ${i + 1} USD`, 100 * (i + 1), 'Big'));
+    const part = rewardsPart({ ...cache, data: { ...cache.data, rewards: [...big, ...catalogue.slice(0, 15)] } })!;
+    expect(part.total).toBe(45);
+    expect(part.brands).toBe(16);
+    const ofBig = part.first.filter((r) => r.meta_data.brand_name === 'Big');
+    expect(ofBig.map((r) => r.id)).toEqual(big.slice(0, VIEW_VALUES + 1).map((r) => r.id));
+    expect(ofBig[0]!.meta_data.image_urls).toBeDefined();
+    expect(ofBig.slice(1).every((r) => r.meta_data.image_urls === undefined && r.meta_data.brand_name === 'Big')).toBe(true);
+    // The first rows are brands: Big's cheapest affords, so it comes first, with the cheapest cards.
+    expect(new Set(part.first.map((r) => r.meta_data.brand_name)).size).toBe(VIEW_ROWS);
   });
 
   it('the latest redemption is the newest one in the history', () => {
@@ -82,7 +97,7 @@ describe('popup view (background)', () => {
     await rewardsWriter.store(SID, cache);
     const stored = (await rewardsItem.getValue())!.data.rewards;
     expect(stored).toHaveLength(40);
-    expect(stored.every((r) => r.meta_data.terms === undefined && r.meta_data.brand_name === 'Card')).toBe(true);
+    expect(stored.every((r, i) => r.meta_data.terms === undefined && r.meta_data.brand_name === catalogue[i]!.name)).toBe(true);
     const html = await rewardHtmlItem.getValue();
     // 40 rewards share one text of terms and one of description.
     expect(html?.texts).toEqual(['<p>About it</p>', '<p>Long terms</p>']);
@@ -122,6 +137,15 @@ describe('popup view (background)', () => {
     expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
   });
 
+  it('at worker start, groups the first rows of a view written before brands (issue 21)', async () => {
+    const { brands: _brands, kinds: _kinds, ...ungrouped } = rewardsPart(cache)!;
+    await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
+    await popupViewItem.setValue({ rewards: ungrouped, latest: null, profile: null });
+    await rewardsItem.setValue(cache);
+    await ensurePopupView();
+    expect(await popupViewItem.getValue()).toEqual({ rewards: rewardsPart(cache), latest: null, profile: null });
+  });
+
   it('at worker start, adds the profile part to a view written before there was one', async () => {
     const profile = { data: { definitions: [{ id: 1, name: 'A', text: 'A', uuid: 'u', type: 'text', writable: true, options: [] }], values: {} }, fetchedAt: 5 };
     await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
@@ -148,7 +172,7 @@ describe('popup view (popup)', () => {
     // "Show more" reads the whole catalogue and pages through it.
     click(getByRole(root, 'button', /Show 30 more/));
     await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(40));
-    getByRole(root, 'heading', 'Card 40');
+    getByRole(root, 'button', 'Card 40');
     expect(reads.some((k) => k.includes('cache:rewards'))).toBe(true);
   });
   it('details read the HTML the stored catalogue keeps apart', async () => {
@@ -156,7 +180,7 @@ describe('popup view (popup)', () => {
     await rewardsWriter.store(SID, cache);
     const root = mount();
     await waitFor(() => getByText(root, 'Card 01'));
-    click(getByRole(root, 'button', 'Details for Card 01'));
+    click(getByRole(root, 'button', 'Card 01'));
     await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'));
   });
 
@@ -180,7 +204,7 @@ describe('popup view (popup)', () => {
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
     expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
     expect(root.textContent).toContain('Card 26');
-    expect(root.textContent).toContain('10 of 40 rewards');
+    expect(root.textContent).toContain('40 rewards');
     getByRole(root, 'button', /Show 30 more/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { installI18n } from './i18n-setup';
 import type { VariableDefinition } from '../../utils/types';
 import {
   MAX_TEXT_LENGTH,
@@ -120,5 +121,19 @@ describe('describeValue', () => {
     expect(describeValue(radio, 77)).toBe('Option 77');
     expect(describeValue(text, 'Nurse')).toBe('Nurse');
     expect(describeValue(text, undefined)).toBe('');
+  });
+
+  it('in words where the panel stored an option by its name, or a country by its code (issue 21)', () => {
+    expect(describeValue(radio, 'MAN')).toBe('Man');
+    expect(describeValue(radio, '10')).toBe('Woman');
+    // A panel that stores checkbox answers by name (not the documented shape) still reads in words.
+    expect(describeValue(checkbox, ['SPORT', 1] as never)).toBe('Sport, Music');
+    const country = def({ name: 'PANELIST_COUNTRY', type: 'text' });
+    expect(describeValue(country, 'US')).toBe('United States');
+    expect(describeValue(country, 'Atlantis')).toBe('Atlantis');
+    // Only a question about a country: "US" elsewhere is an answer as it is.
+    expect(describeValue(text, 'US')).toBe('US');
+    installI18n('de');
+    expect(describeValue(country, 'de')).toBe('Deutschland');
   });
 });

@@ -1,0 +1,101 @@
+import type { Ref } from 'preact';
+import { formatPoints, formatRelative } from '../../utils/format';
+import { goalView } from '../../utils/goal-view';
+import { t, tp } from '../../utils/i18n';
+import { answerHash } from '../../utils/profile-link';
+import { goalItem, popupViewItem } from '../../utils/storage-items';
+import { useStorageItem } from '../../utils/use-storage-item';
+import { goalRewards } from '../popup/goal-rewards';
+
+interface Props {
+  account: string;
+  /** Said once, just after connecting ("Connected to Panel."). */
+  status: string;
+  headingRef: Ref<HTMLHeadingElement>;
+}
+
+/** The page's sections, in its order, for the summary's links. */
+const SECTIONS = [
+  ['profile', 'profileHeading'],
+  ['history', 'historyHeading'],
+  ['balance', 'balanceHeading'],
+  ['connection', 'connectionHeading'],
+  ['preferences', 'preferencesHeading'],
+] as const;
+
+/**
+ * What matters first (issue 21): the balance, the goal and the open profile questions, from the
+ * popup's own small view (the background keeps it; no catalogue is read), with links to the
+ * sections below. The goal's step is worded as the popup's header words it, so the two agree.
+ */
+export function AccountSummary({ account, status, headingRef }: Props) {
+  const view = useStorageItem(popupViewItem);
+  const goal = useStorageItem(goalItem);
+  const rewards = view.value?.rewards;
+  const points = rewards?.balance.points ?? null;
+  const target = goalView({ goal: goal.value ?? null, account, rewards: goalRewards(view.value, goal.value), points });
+  const profile = view.value?.profile;
+  return (
+    <section class="card summary" aria-labelledby="summary-heading">
+      <h2 id="summary-heading" ref={headingRef} tabIndex={-1}>
+        {t('summaryHeading')}
+      </h2>
+      <p role="status" class="status">
+        {status}
+      </p>
+      <dl class="summary-facts">
+        <div>
+          <dt>{t('summaryBalance')}</dt>
+          <dd>
+            {points === null ? (
+              <span class="muted">{t(rewards ? 'balanceUnknown' : 'loading')}</span>
+            ) : (
+              <>
+                <strong class="summary-points">{tp('points', points)}</strong>{' '}
+                <span class="muted">{t('updatedAt', formatRelative(rewards!.fetchedAt))}</span>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('summaryGoal')}</dt>
+          <dd>
+            {target.kind === 'saving'
+              ? tp('pointsToReward', target.toGo, target.reward.name)
+              : target.kind === 'affordable'
+                ? t('goalReadyNext', target.reward.name)
+                : target.kind === 'gone'
+                  ? t('goalGone', target.name)
+                  : target.kind === 'unknown'
+                    ? target.reward.name
+                    : t('summaryNoGoal')}
+            {(target.kind === 'saving' || target.kind === 'affordable') && (
+              <progress value={Math.max(0, Math.min(target.points, target.cost))} max={Math.max(1, target.cost)} aria-label={tp('progressPoints', target.cost, formatPoints(Math.max(0, Math.min(target.points, target.cost))))} />
+            )}
+          </dd>
+        </div>
+        {profile && (
+          <div>
+            <dt>{t('summaryProfile')}</dt>
+            <dd>
+              {profile.open > 0 ? (
+                <>
+                  {tp('openQuestions', profile.open)} · <a href={answerHash(profile.first)}>{t('answerNow')}</a>
+                </>
+              ) : (
+                t('profileAllAnswered')
+              )}
+            </dd>
+          </div>
+        )}
+      </dl>
+      <nav class="summary-links" aria-label={t('sectionsNav')}>
+        {SECTIONS.map(([id, heading]) => (
+          <a key={id} href={`#${id}`}>
+            {t(heading)}
+          </a>
+        ))}
+      </nav>
+    </section>
+  );
+}

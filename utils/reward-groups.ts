@@ -1,0 +1,109 @@
+import { humanise } from './humanise';
+import { t } from './i18n';
+import { compareRewards, kindLabel, rewardKind } from './reward-view';
+import type { Reward } from './types';
+
+/**
+ * A big catalogue lists one brand's denominations as separate rewards (issue 21): the popup shows a
+ * brand once, with its values as choices. Pure, shared by the background (the popup view's first
+ * rows) and the popup (the whole catalogue after a search, a sort or "Show more").
+ */
+export interface RewardGroup {
+  key: string;
+  /** The brand (a row of one reward shows that reward's name). */
+  title: string;
+  /** Cheapest first (a cost the panel does not give last). */
+  rewards: Reward[];
+}
+
+/** An amount with its currency, as reward names carry it: "$5", "50 €", "£100", "10 USD", "5.00". */
+const AMOUNT = /(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|[A-Z]{3}\b))/gu;
+
+/**
+ * The brand a reward belongs to: the provider's `brand_name` where it gives one, else the name
+ * without its amount, per type ("PayWave $10 Transfer" and "PayWave 50 € Transfer" are one brand).
+ */
+export function brandOf(reward: Reward): { key: string; title: string } {
+  const brand = reward.meta_data?.brand_name?.trim();
+  if (brand) return { key: `b:${brand.toLowerCase()}`, title: brand };
+  const bare = reward.name.replace(AMOUNT, ' ').replace(/\s+/g, ' ').trim();
+  return { key: `n:${reward.type}:${(bare || reward.name).toLowerCase()}`, title: bare || reward.name };
+}
+
+const cheaper = (a: Reward, b: Reward) =>
+  (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity) || a.cost - b.cost || a.id - b.id;
+
+/** The catalogue by brand, each brand where its first reward is. */
+export function groupRewards(rewards: readonly Reward[]): RewardGroup[] {
+  const groups = new Map<string, RewardGroup>();
+  for (const reward of rewards) {
+    const { key, title } = brandOf(reward);
+    const group = groups.get(key);
+    if (group) group.rewards.push(reward);
+    else groups.set(key, { key, title, rewards: [reward] });
+  }
+  const out = [...groups.values()];
+  for (const group of out) group.rewards.sort(cheaper);
+  return out;
+}
+
+export const SORTS = ['afford', 'low', 'high', 'name'] as const;
+export type SortKey = (typeof SORTS)[number];
+
+const points = (r: Reward | undefined, none: number) => r?.reward_point_cost ?? none;
+
+/**
+ * - `afford`: what the panelist can afford first, then the brands they are closest to (by each
+ *   brand's cheapest reward), then the cheapest;
+ * - `low` / `high`: by each brand's cheapest / dearest reward;
+ * - `name`: by brand.
+ */
+export function sortGroups(groups: readonly RewardGroup[], balance: number | null, sort: SortKey): RewardGroup[] {
+  const title = (a: RewardGroup, b: RewardGroup) => a.title.localeCompare(b.title);
+  const compare: Record<SortKey, (a: RewardGroup, b: RewardGroup) => number> = {
+    afford: (a, b) => compareRewards(a.rewards[0]!, b.rewards[0]!, balance) || title(a, b),
+    low: (a, b) => points(a.rewards[0], Infinity) - points(b.rewards[0], Infinity) || title(a, b),
+    high: (a, b) => points(b.rewards.at(-1), -Infinity) - points(a.rewards.at(-1), -Infinity) || title(a, b),
+    name: (a, b) => title(a, b) || points(a.rewards[0], Infinity) - points(b.rewards[0], Infinity),
+  };
+  return [...groups].sort((a, b) => {
+    const order = compare[sort](a, b);
+    return Number.isNaN(order) ? 0 : order;
+  });
+}
+
+/** The kind a type filter chooses by: gift cards, wallets, or another type by its own name. */
+export function kindKey(reward: Reward): string {
+  const kind = rewardKind(reward);
+  return kind === 'other' ? `type:${reward.type}` : kind;
+}
+
+/** The kinds a catalogue holds, most rewards first: what the type filter offers. */
+export function kindCounts(rewards: readonly Reward[]): Array<{ key: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const reward of rewards) counts.set(kindKey(reward), (counts.get(kindKey(reward)) ?? 0) + 1);
+  return [...counts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+}
+
+/** A kind's name as the type filter offers it: "Gift cards", "Wallet payouts", another type in words. */
+export function kindName(key: string): string {
+  if (key === 'gift') return t('kindGiftCards');
+  if (key === 'wallet') return t('kindWallets');
+  return humanise(key.replace(/^type:/, ''));
+}
+
+/** Rewards whose name, brand, kind or currency holds every word of `query`, of the kind `kind` ('' for all). */
+export function filterRewards(rewards: readonly Reward[], query: string, kind: string): Reward[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return rewards.filter((r) => {
+    if (kind && kindKey(r) !== kind) return false;
+    if (words.length === 0) return true;
+    const haystack = [r.name, r.meta_data?.brand_name, kindLabel(r), r.cost_currency].join(' ').toLowerCase();
+    return words.every((w) => haystack.includes(w));
+  });
+}
+
+/** The choice a brand's tile starts on: the panelist's goal where the brand holds it, else its cheapest reward. */
+export function defaultChoice(group: RewardGroup, goalId: number | null): Reward {
+  return group.rewards.find((r) => r.id === goalId) ?? group.rewards[0]!;
+}
