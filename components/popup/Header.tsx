@@ -28,7 +28,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
           {m.options}
         </button>
       </div>
-      {(m.points || m.unknown !== null || m.waiting) && (
+      {(m.points || m.unknown !== null) && (
         <p class="hdr-balance">
           {m.points ? (
             // "2,500 points" with the number set large.
@@ -38,9 +38,14 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
               {m.points.after}
             </>
           ) : (
-            // Waiting for the first read: a line as tall as the balance's, so the balance does not push the page down.
-            (m.unknown ?? <strong aria-hidden="true">{NBSP}</strong>)
+            m.unknown
           )}
+        </p>
+      )}
+      {/* Waiting for the first read: a line as tall as the balance's, so the balance does not push the page down. */}
+      {!m.points && m.unknown === null && m.waiting && (
+        <p class="hdr-wait" aria-hidden="true">
+          <strong>{NBSP}</strong>
         </p>
       )}
       {(m.next !== null || m.earn || m.waiting) && (

@@ -1,5 +1,5 @@
 import type { ComponentChildren, Ref } from 'preact';
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { filterRewards, groupRewards, kindCounts, kindName, sortGroups, type SortKey } from '../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import { t } from '../../utils/i18n';
@@ -29,11 +29,16 @@ interface Props {
 
 /** The rewards by brand (issue 21), sorted and filtered as the panelist chooses, a page of rows at a time. */
 export function RewardList({ rewards, total = rewards.length, brands, kinds, balance, blocked, held, onRedeem, onWantAll }: Props) {
-  const [query, setQuery] = useState('');
+  // What was typed into the first frame's search box before Preact took it over (issue 19) is kept, not cleared.
+  const [query, setQuery] = useState(() => (document.getElementById('reward-search') as HTMLInputElement | null)?.value ?? '');
   const [sort, setSort] = useState<SortKey>('afford');
   const [kind, setKind] = useState('');
   const [limit, setLimit] = useState(REWARDS_PAGE);
   const search = useRef<HTMLInputElement>(null);
+  // A search needs the whole catalogue, not the view's first rows.
+  useEffect(() => {
+    if (query) onWantAll?.();
+  }, []);
   const filterable = total > FILTER_THRESHOLD;
   const all = useMemo(() => kinds ?? kindCounts(rewards), [kinds, rewards]);
   const left = useMemo(() => (filterable ? filterRewards(rewards, query, kind) : rewards), [rewards, filterable, query, kind]);

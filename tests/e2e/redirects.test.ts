@@ -17,7 +17,6 @@ const HISTORY = '/v1/panel/redemptions';
 let ext: ExtensionSession;
 /** Where a misconfigured or hijacked panel points: another server on 127.0.0.1. */
 let elsewhere: Sandbox;
-const panelHost = () => new URL(ext.sandbox.url).host;
 const redirect = (method: string, path: string, status: number) =>
   injectFault(ext, { method, path, status, headers: { Location: `${elsewhere.url}${path}` } });
 
@@ -65,14 +64,16 @@ test('a redeem answered 308 is sent once, never re-sent elsewhere, and not taken
   await popup.close();
 });
 
-test('a refresh sent on to another site is refused, naming both hosts', async () => {
+test('a refresh sent on to another site is refused: said in plain words, the endpoint for support', async () => {
   const popup = await ext.openPage('popup.html');
   await popup.getByText('2,500').first().waitFor();
   await redirect('GET', REWARDS, 302);
   await popup.getByRole('button', { name: 'Refresh' }).click();
-  const alert = popup.getByRole('alert').filter({ hasText: 'sent the request on to another site' });
+  // Issue 21: the popup's one line in plain words; what was asked for stays on the line for support.
+  const alert = popup.getByRole('alert').filter({ hasText: 'Couldn’t get an update from Panel Rewards' });
   await alert.waitFor();
-  expect(await alert.textContent()).toContain(`The panel at ${panelHost()} sent the request on to another site (${new URL(elsewhere.url).host})`);
+  expect(await alert.textContent()).toContain(`For support: `);
+  expect(await alert.textContent()).toContain(REWARDS);
   // The cached balance stays on screen beside the error.
   expect(await popup.getByText('2,500').first().isVisible()).toBe(true);
   await popup.close();

@@ -19,6 +19,7 @@ import {
   goalItem,
   ledgerItem,
   popupViewItem,
+  rewardsItem,
   sessionItem,
   syncItem,
   type BalanceSample,
@@ -190,6 +191,24 @@ describe('first frame (issue 19)', () => {
       expect(result.takenOver).toBe(result.own);
     });
   }
+
+  it('what was typed into the painted search box before Preact took over is kept and searched for', async () => {
+    installI18n('en');
+    await store({});
+    const root = document.createElement('div');
+    document.body.append(root);
+    await paint(root);
+    const painted = root.querySelector<HTMLInputElement>('#reward-search')!;
+    painted.value = 'paypal';
+    // The whole catalogue, which a search reads (the first frame has only the view's rows).
+    await rewardsItem.setValue({ data: { rewards: catalogue, balance: { points: 1_000, source: 'rewards' } }, fetchedAt: Date.now() - 180_000 });
+    await preact(root);
+    expect(root.querySelector<HTMLInputElement>('#reward-search')!.value).toBe('paypal');
+    // Searched in the whole catalogue, which the search reads.
+    await vi.waitFor(() => expect(Array.from(root.querySelectorAll('.reward-name'), (n) => n.textContent)).toEqual(['PayPal €25']));
+    render(null, root);
+    root.remove();
+  });
 
   it('paints the type filter with the catalogue’s kinds, so it is as wide as Preact’s and the filters wrap alike (issue 21)', async () => {
     installI18n('en');

@@ -120,8 +120,10 @@ describe('waiting for the first read (nothing cached, issue 21)', () => {
     expect(waiting.waiting).toBe(true);
     const loaded = headerModel({ now, live: true, refreshable: true, balance: { points: 2500, source: 'rewards' }, rewards: [greenleaf], fetchedAt: now });
     expect(loaded.waiting).toBe(false);
-    expect(lines(waiting)).toEqual(lines(loaded));
+    // Line for line (the balance's place styled as tall as the balance: .hdr-wait), none of them a
+    // balance to read before there is one.
     expect(lines(loaded)).toEqual(['hdr-row', 'hdr-balance', 'hdr-next small', 'muted hdr-updated']);
+    expect(lines(waiting)).toEqual(['hdr-row', 'hdr-wait', 'hdr-next small', 'muted hdr-updated']);
   });
 
   it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
