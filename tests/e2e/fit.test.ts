@@ -8,7 +8,7 @@
  * default port). What a run checks is `misfits` below; the checker itself is tried on a planted
  * line and button first, so a check that sees nothing cannot pass for a page that fits.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -16,13 +16,13 @@ import { E2E_EXTENSION_DIR } from './config';
 import { injectFault, setLedger } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 import { pseudoBuild, pseudoCatalogue } from './pseudo-locale';
+import { catalogueOf, connectBy, sayIn, type Say } from './words';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
 const FIRST_NAME = 'What is your first name?';
 const WIDTHS = [320, 380] as const;
 const SHOTS = '.output/e2e-fit';
 
-type Catalogue = Record<string, { message: string }>;
 
 /**
  * What does not fit, as the page lays it out now: the page scrolling sideways, an element reaching
@@ -49,7 +49,7 @@ function misfits(): string[] {
 }
 
 test('the pseudo-locale: every message on a page 40 % longer and accented, its substitutions kept', () => {
-  const english = JSON.parse(readFileSync('public/_locales/en/messages.json', 'utf8')) as Catalogue;
+  const english = catalogueOf('en');
   const pseudo = pseudoCatalogue(english);
   const subs = (m: string) => [...m.matchAll(/\$[1-9]/g)].map((x) => x[0]).join();
   for (const [key, { message }] of Object.entries(english)) {
@@ -67,18 +67,17 @@ const RUNS = ['pseudo', 'de', 'pl', 'fr'] as const;
 
 describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
   let ext: ExtensionSession;
-  let messages: Catalogue;
+  let say: Say;
   let pseudoDir: string | undefined;
-  const say = (key: string, ...subs: string[]) => messages[key]!.message.replace(/\$([1-9])/g, (_, n: string) => subs[Number(n) - 1] ?? '');
 
   beforeAll(async () => {
     if (locale === 'pseudo') {
       const pseudo = await pseudoBuild(E2E_EXTENSION_DIR);
       pseudoDir = pseudo.dir;
-      messages = pseudo.messages;
+      say = sayIn(pseudo.messages);
       ext = await launchExtension({ extensionDir: pseudo.dir, locale: 'en' });
     } else {
-      messages = JSON.parse(readFileSync(`public/_locales/${locale}/messages.json`, 'utf8')) as Catalogue;
+      say = sayIn(catalogueOf(locale));
       ext = await launchExtension({ locale });
     }
     mkdirSync(SHOTS, { recursive: true });
@@ -119,10 +118,7 @@ describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
     await options.locator('#access-token-error').waitFor();
     await fits(options, 'options-invalid');
 
-    await options.getByLabel(say('apiBaseUrl')).fill(ext.sandbox.url);
-    await options.getByLabel(say('accessToken')).fill(ext.sandbox.token);
-    await options.getByRole('button', { name: say('connect'), exact: true }).click();
-    await options.getByRole('button', { name: say('disconnect'), exact: true }).waitFor();
+    await connectBy(options, say, ext.sandbox);
     await options.locator('.history-row').first().waitFor();
     await options.getByLabel(FIRST_NAME).waitFor();
     await fits(options, 'options-connected');

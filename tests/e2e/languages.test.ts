@@ -5,19 +5,13 @@
  * Then Arabic (right to left) and Japanese: connect → popup → redeem by the translated labels and
  * roles, the pages mirrored in Arabic, and axe-core clean on both pages (issue 22).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runAxe } from './axe';
 import { launchExtension, type ExtensionSession } from './harness';
+import { catalogueOf, connectBy, sayIn } from './words';
 
-type Catalogue = Record<string, { message: string }>;
-const catalogueOf = (locale: string) => JSON.parse(readFileSync(`public/_locales/${locale}/messages.json`, 'utf8')) as Catalogue;
-/** A message with its `$1`… substitutions, as chrome.i18n gives it. */
-const sayIn =
-  (messages: Catalogue) =>
-  (key: string, ...subs: string[]): string =>
-    messages[key]!.message.replace(/\$([1-9])/g, (_, n: string) => subs[Number(n) - 1] ?? '');
 const say = sayIn(catalogueOf('pl'));
 
 describe('a Polish browser', () => {
@@ -50,12 +44,7 @@ describe('a Polish browser', () => {
   test('connect by the Polish labels, then the popup reads Polish, the balance in the form for its number', async () => {
     const options = await ext.openPage('options.html');
     expect(await options.evaluate(() => document.documentElement.lang)).toBe('pl');
-    await options.getByLabel(say('accessToken')).waitFor();
-    await options.getByText(say('connectAdvanced'), { exact: true }).click();
-    await options.getByLabel(say('apiBaseUrl')).fill(ext.sandbox.url);
-    await options.getByLabel(say('accessToken')).fill(ext.sandbox.token);
-    await options.getByRole('button', { name: say('connect'), exact: true }).click();
-    await options.getByRole('button', { name: say('disconnect'), exact: true }).waitFor();
+    await connectBy(options, say, ext.sandbox);
     await options.close();
 
     const popup = await ext.openPage('popup.html');
@@ -112,12 +101,7 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1200 });
     expect(await options.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([lang, rtl ? 'rtl' : 'ltr']);
-    await options.getByLabel(say('accessToken')).waitFor();
-    await options.getByText(say('connectAdvanced'), { exact: true }).click();
-    await options.getByLabel(say('apiBaseUrl')).fill(ext.sandbox.url);
-    await options.getByLabel(say('accessToken')).fill(ext.sandbox.token);
-    await options.getByRole('button', { name: say('connect'), exact: true }).click();
-    await options.getByRole('button', { name: say('disconnect'), exact: true }).waitFor();
+    await connectBy(options, say, ext.sandbox);
     await options.locator('.history-row').first().waitFor();
     await options.getByLabel(FIRST_NAME).waitFor();
     await expectClean(options, `${locale} options, connected`);

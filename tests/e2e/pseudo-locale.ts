@@ -1,14 +1,13 @@
 /**
  * The pseudo-locale of the fit test (issue 22): every English message 40 % longer and accented
- * ("Redeem" → "Ŕéðééɱ Ŕé"), written over `_locales/en` of a copy of the e2e build, so the pages
+ * ("Redeem" → "Ŕéðééɱ éð"), written over `_locales/en` of a copy of the e2e build, so the pages
  * render every word longer than any language we ship, with marks above and below the line. It is
  * made at test time and never shipped.
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-type Catalogue = Record<string, { message: string; description?: string }>;
+import type { Catalogue } from './words';
 
 const ACCENTED: Record<string, string> = Object.fromEntries(
   [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [c, [...'áƀçðéƒĝĥíĵķĺɱñóƥǫŕšţúṽŵẋýžÅƁÇÐÉƑĜĤÍĴĶĹṀÑÓƤǪŔŠŢÚṼŴẊÝŽ'][i]!]),
