@@ -37,7 +37,7 @@ export function t(key: MessageKey, ...subs: Substitution[]): string {
   return message(key, subs);
 }
 
-let page: { ui: string | undefined; lang: string; locale: string | undefined } | undefined;
+let page: { ui: string; lang: string; locale: string } | undefined;
 
 /**
  * The page's language for `Intl` formats: the browser's UI language (`en-GB`, `de-AT`) when the
