@@ -84,18 +84,15 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
 
   const expectClean = async (page: Page, where: string) => expect((await runAxe(page)).violations, where).toEqual([]);
 
-  /** Room left and right of `selector`'s first element (or of its text, `text`) within `within`'s box. */
-  const sides = (page: Page, selector: string, within: string, text = false) =>
-    page.locator(selector).first().evaluate(
-      (el, [within, text]) => {
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        const r = text ? range.getBoundingClientRect() : el.getBoundingClientRect();
-        const box = el.closest(within)!.getBoundingClientRect();
-        return { left: r.left - box.left, right: box.right - r.right };
-      },
-      [within, text] as const,
-    );
+  /** Room left and right of the text of `selector`'s first element within its ancestor `within`. */
+  const sides = (page: Page, selector: string, within: string) =>
+    page.locator(selector).first().evaluate((el, within) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const r = range.getBoundingClientRect();
+      const box = el.closest(within)!.getBoundingClientRect();
+      return { left: r.left - box.left, right: box.right - r.right };
+    }, within);
 
   test('connect → popup → redeem by the translated labels; lang, dir and axe on both pages', async () => {
     const options = await ext.openPage('options.html');
@@ -108,7 +105,7 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     await options.screenshot({ path: `${SHOTS}/${locale}-options.png`, fullPage: true });
     // The page's heading starts at the right edge in Arabic; the panel's English question keeps
     // its own direction there: its question mark at its right end, not before "What".
-    const heading = await sides(options, 'h1', 'main', true);
+    const heading = await sides(options, 'h1', 'main');
     expect(rtl ? heading.right < heading.left : heading.left < heading.right).toBe(true);
     const mark = await options.locator(`label[for]:text-is("${FIRST_NAME}")`).evaluate((label) => {
       const text = label.firstChild!;
@@ -128,7 +125,7 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe(await plural(popup, 'balancePoints', 2500));
     await popup.getByRole('heading', { name: say('rewardsHeading') }).waitFor();
     // The panel's name starts the header row: at the right edge in Arabic, the left one in Japanese.
-    const name = await sides(popup, '.hdr-name', 'body', true);
+    const name = await sides(popup, '.hdr-name', 'body');
     expect(rtl ? name.right < name.left : name.left < name.right).toBe(true);
     await expectClean(popup, `${locale} popup, loaded`);
     await popup.screenshot({ path: `${SHOTS}/${locale}-popup.png` });
@@ -147,5 +144,15 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     // Exactly once: the seed's nine redemptions and this one.
     expect(ext.sandbox.state.redemptions).toHaveLength(10);
     expect(ext.sandbox.state.redemptions.at(-1)?.reward.name).toBe(COFFEE);
+
+    // The balance changed, so the options page draws its chart: in Arabic mirrored, today on the
+    // left, where its x axis says so; in Japanese as drawn.
+    const later = await ext.openPage('options.html');
+    const chart = later.locator('svg.balance-chart');
+    await chart.waitFor();
+    expect(await chart.evaluate((svg) => getComputedStyle(svg).transform)).toBe(rtl ? 'matrix(-1, 0, 0, 1, 0, 0)' : 'none');
+    const today = await sides(later, `.chart-x span:text-is("${say('chartToday')}")`, '.chart-x');
+    expect(rtl ? today.left < today.right : today.right < today.left).toBe(true);
+    await later.locator('figure.chart').screenshot({ path: `${SHOTS}/${locale}-options-chart.png` });
   });
 });
