@@ -37,9 +37,45 @@ export function t(key: MessageKey, ...subs: Substitution[]): string {
   return message(key, subs);
 }
 
-/** The browser's UI language (`en-US`, `de`), for `Intl` formats; undefined outside an extension. */
+let page: { ui: string; lang: string; locale: string } | undefined;
+
+/**
+ * The page's language for `Intl` formats: the browser's UI language (`en-GB`, `de-AT`) when the
+ * messages are in that language, else the messages' own `lang`, so numbers and dates never speak
+ * another language than the words around them (a browser in Portuguese (Portugal) reads English,
+ * with English numbers). Undefined outside an extension.
+ */
 export function uiLocale(): string | undefined {
-  return api()?.getUILanguage() || undefined;
+  const ui = api()?.getUILanguage() || undefined;
+  if (!ui) return undefined;
+  const lang = t('lang');
+  if (page?.ui !== ui || page.lang !== lang) page = { ui, lang, locale: pageLocale(ui, lang) };
+  return page.locale;
+}
+
+function pageLocale(ui: string, lang: string): string {
+  try {
+    return new Intl.Locale(ui).language === new Intl.Locale(lang).language ? ui : lang;
+  } catch {
+    // A tag Intl does not read: the browser's own is the better guess.
+    return ui;
+  }
+}
+
+/** Scripts written right to left (ISO 15924), as `Intl.Locale#maximize` names them. */
+const RTL_SCRIPTS = new Set(['Adlm', 'Arab', 'Hebr', 'Mand', 'Mend', 'Nkoo', 'Rohg', 'Samr', 'Syrc', 'Thaa', 'Yezi']);
+
+/**
+ * The writing direction of a language (`ar`, `he`, `fa` and `ur` are 'rtl'), by the script CLDR
+ * gives it, so a language an operator adds is laid out right to left without a setting. Both
+ * browsers have `Intl.Locale#maximize`; Firefox has no `getTextInfo`.
+ */
+export function direction(lang: string = t('lang')): 'ltr' | 'rtl' {
+  try {
+    return RTL_SCRIPTS.has(new Intl.Locale(lang).maximize().script ?? '') ? 'rtl' : 'ltr';
+  } catch {
+    return 'ltr';
+  }
 }
 
 let counts: { locale: string | undefined; format: Intl.NumberFormat } | undefined;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { DAY_MS } from '../../utils/balance-trend';
 import { formatPoints } from '../../utils/format';
-import { t, tp, uiLocale } from '../../utils/i18n';
+import { direction, t, tp, uiLocale } from '../../utils/i18n';
 import type { BalanceSample } from '../../utils/storage-items';
 
 const WIDTH = 600;
@@ -77,8 +77,12 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   const index = at === null ? stops.length - 1 : Math.max(0, Math.min(stops.length - 1, at));
   const stop = stops[index]!;
 
+  // Right to left, time runs from the right edge to the left one, and so do the arrow keys.
+  const rtl = direction() === 'rtl';
+  const later = rtl ? 'ArrowLeft' : 'ArrowRight';
+  const earlier = rtl ? 'ArrowRight' : 'ArrowLeft';
   const onKey = (e: KeyboardEvent) => {
-    const step: Record<string, number> = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, Home: -Infinity, End: Infinity, PageUp: 5, PageDown: -5 };
+    const step: Record<string, number> = { [later]: 1, ArrowUp: 1, [earlier]: -1, ArrowDown: -1, Home: -Infinity, End: Infinity, PageUp: 5, PageDown: -5 };
     const by = step[e.key];
     if (by === undefined) return;
     e.preventDefault();
@@ -86,13 +90,14 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   };
   const onPoint = (e: PointerEvent) => {
     const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    const ms = from + ((e.clientX - box.left) / Math.max(1, box.width)) * (now - from);
+    const along = rtl ? box.right - e.clientX : e.clientX - box.left;
+    const ms = from + (along / Math.max(1, box.width)) * (now - from);
     let nearest = 0;
     stops.forEach((s, i) => Math.abs(s.at - ms) < Math.abs(stops[nearest]!.at - ms) && (nearest = i));
     setAt(nearest);
   };
   const mid = (low + high) / 2;
-  // Marks are placed as the drawing's x runs, left to right (physical `left`, as the SVG's own coordinates).
+  // Marks are placed from the start edge, as the drawing's x runs (mirrored by the page's style in RTL).
   return (
     <figure class="chart">
       <div class="chart-y" aria-hidden="true">
@@ -118,9 +123,9 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
           <line class="chart-cursor" x1={x(stop.at)} x2={x(stop.at)} y1={0} y2={HEIGHT} vector-effect="non-scaling-stroke" />
         </svg>
         {marks.map((s) => (
-          <span key={s.at} class="chart-mark" style={{ left: `${(x(s.at) / WIDTH) * 100}%`, top: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%` }} aria-hidden="true" />
+          <span key={s.at} class="chart-mark" style={{ insetInlineStart: `${(x(s.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%` }} aria-hidden="true" />
         ))}
-        <span class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`} style={{ left: `${(x(stop.at) / WIDTH) * 100}%`, top: `${(y(stop.points) / HEIGHT) * 100}%` }} aria-hidden="true" />
+        <span class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`} style={{ insetInlineStart: `${(x(stop.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(stop.points) / HEIGHT) * 100}%` }} aria-hidden="true" />
       </div>
       <div class="chart-x" aria-hidden="true">
         <span>{day(from)}</span>

@@ -26,3 +26,26 @@ export async function stored<T>(ext: ExtensionSession, key: string): Promise<T |
   const sw = await ext.worker();
   return sw.evaluate(async (k) => (await chrome.storage.local.get(k))[k], key) as Promise<T | undefined>;
 }
+
+/**
+ * Puts a redemption outcome of `rewardName` in the ledger as the background stores it, for the
+ * states that take the background minutes to reach (checks 30 s to 30 min apart); null clears it.
+ * Every redemption the sandbox has is marked known, so no history read settles it meanwhile.
+ */
+export async function setLedger(ext: ExtensionSession, rewardName: string, state: 'unknown' | 'not_found' | null): Promise<void> {
+  const reward = ext.sandbox.state.rewards.find((r) => r.name === rewardName)!;
+  const entry =
+    state === null
+      ? null
+      : {
+          requestId: `test-${state}`,
+          rewardId: reward.id,
+          rewardName,
+          points: reward.reward_point_cost,
+          startedAt: Date.now() - 60_000,
+          knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => r.id),
+          state,
+          checks: state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
+        };
+  await (await ext.worker()).evaluate((value) => chrome.storage.local.set({ ledger: value }), entry);
+}

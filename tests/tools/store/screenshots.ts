@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { textOn } from '../../../utils/contrast';
+import { direction } from '../../../utils/i18n';
 import type { ResolvedSettings } from '../../../utils/operator/panel-config';
 import type { Listing } from '../../../utils/operator/store-listing';
 import { launchExtension } from '../../e2e/harness';
@@ -46,7 +47,9 @@ function darker(hex: string): string {
 
 function storeImage(options: { brand: string; icon: Buffer; name: string; headline: string; shot: Buffer; locale: string }): string {
   const on = textOn(options.brand);
-  return `<!doctype html><html lang="${escape(options.locale)}"><meta charset="utf-8"><style>
+  // An Arabic listing reads from the right: its words first, the popup after them.
+  const lang = options.locale.replace('_', '-');
+  return `<!doctype html><html lang="${escape(lang)}" dir="${direction(lang)}"><meta charset="utf-8"><style>
 html,body{margin:0;width:${SHOT_SIZE.width}px;height:${SHOT_SIZE.height}px;overflow:hidden}
 body{box-sizing:border-box;display:flex;align-items:center;gap:56px;padding:0 72px;font-family:system-ui,sans-serif;
   color:${on};background:linear-gradient(135deg,${options.brand},${darker(options.brand)})}
