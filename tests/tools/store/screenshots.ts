@@ -83,7 +83,8 @@ export async function storeScreenshots(settings: ResolvedSettings, listings: Lis
         await options.getByRole('button', { name: say('connect'), exact: true }).click();
         await options.getByRole('button', { name: say('disconnect'), exact: true }).waitFor();
         await options.setViewportSize({ width: 660, height: 640 });
-        await options.locator('.save-bar').waitFor();
+        // The profile's questions are there (the save bar shows only once something changed, issue 21).
+        await options.locator('section:has(#profile-heading) .field').first().waitFor();
         await settled(options);
         // The profile editor, from its heading: the connection above it shows only the sandbox's address.
         await options.locator('#profile-heading').evaluate((heading) => heading.closest('section')?.scrollIntoView({ block: 'start' }));
