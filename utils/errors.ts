@@ -37,6 +37,8 @@ export interface AppError {
   fields?: Record<string, string>;
   /** Set on a failed redemption once it is certain that no points were spent. */
   nothingCharged?: boolean;
+  /** The host a read was sent on to by a redirect the extension refused: `message` says what to check. */
+  redirectedTo?: string;
 }
 
 export class AppErrorException extends Error {

@@ -98,6 +98,17 @@ describe('header', () => {
     expect(details).toBe('Try again in 120 seconds. For support: HTTP 429 /v1/panel/rewards');
   });
 
+  it('a panel that sent the refresh on to another site: which site, and what to check, before the line for support', async () => {
+    const message = 'The panel at p.example sent the request on to another site (elsewhere.example), so its answer was not used.';
+    const error = appError('unexpected', message, { status: 302, endpoint: '/v1/panel/rewards', redirectedTo: 'elsewhere.example' });
+    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
+    expect(line).toBe('Couldn’t get an update from Panel Rewards — showing your points from 2 min. ago · Retry');
+    expect(details).toBe(`${message} For support: HTTP 302 /v1/panel/rewards`);
+  });
+
   it('a rejected session shows the reconnect prompt with a header in the same layout', async () => {
     await seed({ rewards: [amazon], balance: 2500 });
     await sessionItem.setValue({ connected: true, baseUrl: 'https://p', origin: 'https://p', tokenHint: 'x', rejected: true });

@@ -435,7 +435,8 @@ export function createHttp(config: HttpConfig): HttpClient {
     }
     if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', host), extra);
     // A read is only refused once it landed somewhere, so `to` is known.
-    return appError('unexpected', t('httpReadRedirected', host, result.to ? new URL(result.to).host : ''), extra);
+    const to = result.to ? new URL(result.to).host : '';
+    return appError('unexpected', t('httpReadRedirected', host, to), { ...extra, redirectedTo: to });
   }
 
   async function run(req: HttpRequest): Promise<ReadAnswer> {
