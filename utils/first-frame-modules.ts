@@ -7,7 +7,7 @@ const FIRST_FRAME_ENTRY = resolve(ROOT, 'entrypoints/first-frame.ts');
 const POPUP_ENTRY = resolve(ROOT, 'entrypoints/popup/main.tsx');
 /** Everything the options page may load keeps its own code: it has no first-frame script. */
 const OPTIONS_ENTRY = resolve(ROOT, 'entrypoints/options/main.tsx');
-/** Where the first-frame script leaves what the app takes from it: module key → exports. */
+/** Where the first-frame script leaves what the app takes from it: one table, key → export. */
 const GLOBAL = '__panelFirstFrameModules';
 const FACADE = '\0first-frame-module:';
 
@@ -20,6 +20,7 @@ interface Source {
   dynamics: string[];
 }
 
+/** Read once per build command, so the script's build and the app's build plan from the same files. */
 const sources = new Map<string, Source>();
 
 /** The project file a relative specifier names, or undefined (a package, a stylesheet, a virtual module). */
