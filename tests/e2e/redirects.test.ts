@@ -54,6 +54,9 @@ test('a redeem answered 308 is sent once, never re-sent elsewhere, and not taken
   const historyReads = await requestCount(ext, HISTORY);
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
   await popup.getByRole('button', { name: `Confirm redeeming ${COFFEE}` }).click();
+  // The redeem's answer is in, taken as ambiguous: the history read before the request (its
+  // baseline) comes first and must not be taken for the answer.
+  await expect.poll(async () => (await stored<{ state: string }>(ext, 'ledger'))?.state, { timeout: 15_000 }).toBe('unknown');
   // Ambiguous, not refused: the request reached the panel, so the background asks the history.
   await expect.poll(() => requestCount(ext, HISTORY), { timeout: 15_000 }).toBeGreaterThan(historyReads);
   const ledger = await stored<{ error?: { kind: string } }>(ext, 'ledger');
