@@ -1,0 +1,181 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { parseAst, type Plugin } from 'vite';
+
+const ROOT = resolve(import.meta.dirname ?? '.', '..');
+const FIRST_FRAME_ENTRY = resolve(ROOT, 'entrypoints/first-frame.ts');
+const POPUP_ENTRY = resolve(ROOT, 'entrypoints/popup/main.tsx');
+/** Everything the options page may load keeps its own code: it has no first-frame script. */
+const OPTIONS_ENTRY = resolve(ROOT, 'entrypoints/options/main.tsx');
+/** Where the first-frame script leaves what the app takes from it: one table, key → export. */
+const GLOBAL = '__panelFirstFrameModules';
+const FACADE = '\0first-frame-module:';
+
+/** Names taken from a module; '*' for all of them. */
+type Names = Set<string> | '*';
+
+interface Source {
+  /** The project files it imports at run time (type-only imports left out), with the names it takes. */
+  statics: Array<{ file: string; names: Names }>;
+  dynamics: string[];
+}
+
+/** Read once per build command, so the script's build and the app's build plan from the same files. */
+const sources = new Map<string, Source>();
+
+/** The project file a relative specifier names, or undefined (a package, a stylesheet, a virtual module). */
+function fileOf(specifier: string, from: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = resolve(from, '..', specifier);
+  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((ext) => base + ext).find((f) => /\.tsx?$/.test(f) && existsSync(f));
+}
+
+// oxc's ESTree, read loosely: only import and export declarations and import() are looked at.
+type Node = { type: string; [key: string]: any };
+
+const typeOnly = (n: Node) =>
+  n.importKind === 'type' || n.exportKind === 'type' || (n.specifiers?.length > 0 && n.specifiers.every((s: Node) => s.importKind === 'type' || s.exportKind === 'type'));
+
+/** What one import or re-export declaration takes from its module. */
+function namesOf(node: Node): Names {
+  if (node.type === 'ExportAllDeclaration') return '*';
+  const names = new Set<string>();
+  for (const s of node.specifiers as Node[]) {
+    if (s.type === 'ImportNamespaceSpecifier') return '*';
+    if (s.importKind === 'type' || s.exportKind === 'type') continue;
+    names.add(s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportSpecifier' ? s.imported.name : s.local.name);
+  }
+  return names;
+}
+
+function source(file: string): Source {
+  const known = sources.get(file);
+  if (known) return known;
+  const ast = parseAst(readFileSync(file, 'utf8'), { lang: file.endsWith('x') ? 'tsx' : 'ts' }) as unknown as { body: Node[] };
+  const found: Source = { statics: [], dynamics: [] };
+  for (const node of ast.body) {
+    const from = node.type === 'ImportDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'ExportNamedDeclaration' ? node.source : null;
+    const dep = from && !typeOnly(node) ? fileOf(from.value, file) : undefined;
+    if (dep) found.statics.push({ file: dep, names: namesOf(node) });
+  }
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (!value || typeof value !== 'object') return;
+    const node = value as Node;
+    const dep = node.type === 'ImportExpression' && node.source?.type === 'Literal' ? fileOf(node.source.value, file) : undefined;
+    if (dep) found.dynamics.push(dep);
+    for (const key in node) if (key !== 'type') walk(node[key]);
+  };
+  walk(ast.body);
+  sources.set(file, found);
+  return found;
+}
+
+/** The project files `entry` reaches (itself included), through import() too when asked, never into `stop`. */
+function reach(entry: string, dynamic: boolean, stop = new Set<string>()): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || stop.has(file)) return;
+    seen.add(file);
+    const { statics, dynamics } = source(file);
+    statics.forEach((s) => visit(s.file));
+    if (dynamic) dynamics.forEach(visit);
+  };
+  visit(entry);
+  return seen;
+}
+
+const keyOf = (file: string) => relative(ROOT, file).replaceAll('\\', '/');
+
+/**
+ * What the popup's app takes from the first-frame script's modules: for each module, the names the
+ * app imports from it (by every module the app may load, the options page's aside: they keep their
+ * own code), each with its key in the handed-over table (the name itself, unless two modules share it).
+ */
+function taken(): { handed: Map<string, Map<string, string>>; options: Set<string> } {
+  const held = reach(FIRST_FRAME_ENTRY, false);
+  held.delete(FIRST_FRAME_ENTRY);
+  const options = reach(OPTIONS_ENTRY, true);
+  const handed = new Map<string, Map<string, string>>();
+  const keys = new Set<string>();
+  for (const file of reach(POPUP_ENTRY, true, held)) {
+    if (options.has(file)) continue;
+    for (const { file: dep, names } of source(file).statics) {
+      if (!held.has(dep)) continue;
+      if (names === '*') throw new Error(`${keyOf(file)} imports all of ${keyOf(dep)}: name what it takes, so the first-frame script hands over only that`);
+      const table = handed.get(dep) ?? new Map<string, string>();
+      handed.set(dep, table);
+      for (const name of names) {
+        if (table.has(name)) continue;
+        let key = name;
+        for (let n = 2; keys.has(key); n += 1) key = `${name}$${n}`;
+        keys.add(key);
+        table.set(name, key);
+      }
+    }
+  }
+  return { handed, options };
+}
+
+/**
+ * Build step (wxt.config.ts, issue 19): what the popup's app needs of the modules the first-frame
+ * script already holds (its models, formatting, words, storage items) is not shipped twice. The
+ * first-frame script (entrypoints/first-frame.ts) leaves those exports in one table on the page's
+ * global object; in the app each import of such a module becomes a facade that takes them from
+ * there, so the page has one copy of each module, its state included. The app runs only after that
+ * script (it is started from there, utils/first-frame-html.ts). The options page has no first-frame
+ * script: the modules it may load keep their own code, and the build fails if a facade ever reaches
+ * it. Release builds only, as the app's start from the first-frame script.
+ */
+export function firstFrameModules(): Plugin {
+  let role: 'expose' | 'take' | undefined;
+  let handed = new Map<string, Map<string, string>>();
+  let options = new Set<string>();
+  return {
+    name: 'panel:first-frame-modules',
+    // Before Vite's own resolver, which would find the module's file first.
+    enforce: 'pre',
+    apply: (_, env) => env.command === 'build' && env.mode !== 'development',
+    configResolved(config) {
+      const lib = config.build.lib;
+      const input = config.build.rollupOptions.input;
+      const entries = (lib ? [lib.entry].flat() : typeof input === 'object' && !Array.isArray(input) ? Object.values(input) : [input].flat()).map(String);
+      // WXT's own virtual entry module names the script's file after a '?'.
+      if (entries.some((e) => e.endsWith(FIRST_FRAME_ENTRY))) role = 'expose';
+      else if (entries.some((e) => resolve(e) === resolve(ROOT, 'entrypoints/popup/index.html'))) role = 'take';
+      if (role) ({ handed, options } = taken());
+    },
+    transform(code, id) {
+      if (role !== 'expose' || id !== FIRST_FRAME_ENTRY) return null;
+      const modules = [...handed];
+      const imports = modules.map(([file, names], i) => `import { ${[...names.keys()].map((name) => `${name} as m${i}_${name}`).join(', ')} } from ${JSON.stringify(file)};`);
+      const table = modules.flatMap(([, names], i) => [...names].map(([name, key]) => `${JSON.stringify(key)}: m${i}_${name}`));
+      return { code: `${code}\n${imports.join('\n')}\nglobalThis.${GLOBAL} = { ${table.join(', ')} };\n`, map: null };
+    },
+    resolveId(specifier, importer) {
+      if (role !== 'take' || !importer || importer.startsWith('\0') || options.has(importer)) return null;
+      const file = fileOf(specifier, importer);
+      return file && handed.has(file) ? FACADE + keyOf(file) : null;
+    },
+    load(id) {
+      if (role !== 'take' || !id.startsWith(FACADE)) return null;
+      const names = handed.get(resolve(ROOT, id.slice(FACADE.length)))!;
+      const value = (key: string) => `globalThis.${GLOBAL}[${JSON.stringify(key)}]`;
+      return [...names].map(([name, key]) => (name === 'default' ? `export default ${value(key)};` : `export const ${name} = ${value(key)};`)).join('\n');
+    },
+    generateBundle(_, bundle) {
+      if (role !== 'take') return;
+      const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
+      const seen = new Set<string>();
+      const visit = (name: string) => {
+        const chunk = chunks.get(name);
+        if (!chunk || seen.has(name)) return;
+        seen.add(name);
+        const facade = chunk.moduleIds.find((m) => m.startsWith(FACADE));
+        if (facade) this.error(`${facade.slice(FACADE.length)} reaches the options page as a first-frame facade (${name})`);
+        [...chunk.imports, ...chunk.dynamicImports].forEach(visit);
+      };
+      for (const chunk of chunks.values()) if (chunk.isEntry && chunk.name === 'options') visit(chunk.fileName);
+    },
+  };
+}
