@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { runAxe } from './axe';
-import { injectFault } from './control';
+import { injectFault, setLedger } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 
 const SCHEMES = ['light', 'dark'] as const;
@@ -53,29 +53,6 @@ async function audit(page: Page, where: string, state: string): Promise<void> {
   // The page did follow the scheme: light and dark backgrounds differ.
   expect(backgrounds.size).toBe(2);
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/**
- * Puts a redemption outcome in the ledger as the background stores it, for the states that take
- * the background minutes to reach (checks 30 s to 30 min apart). Every redemption the sandbox has
- * is marked known, so no history read settles it under the audit.
- */
-async function setLedger(ext: ExtensionSession, state: 'unknown' | 'not_found' | null): Promise<void> {
-  const coffee = ext.sandbox.state.rewards.find((r) => r.name === COFFEE)!;
-  const entry =
-    state === null
-      ? null
-      : {
-          requestId: `audit-${state}`,
-          rewardId: coffee.id,
-          rewardName: COFFEE,
-          points: coffee.reward_point_cost,
-          startedAt: Date.now() - 60_000,
-          knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => r.id),
-          state,
-          checks: state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
-        };
-  await (await ext.worker()).evaluate((value) => chrome.storage.local.set({ ledger: value }), entry);
 }
 
 const focused = (page: Page) =>
@@ -195,7 +172,7 @@ describe('axe-core, light and dark, every state', () => {
   });
 
   test('popup: an outcome being checked, its reward held back, and not found', async () => {
-    await setLedger(ext, 'unknown');
+    await setLedger(ext, COFFEE, 'unknown');
     const popup = await open('popup.html');
     const checking = popup.getByRole('region', { name: `Checking whether ${COFFEE} went through` });
     await checking.waitFor();
@@ -205,12 +182,12 @@ describe('axe-core, light and dark, every state', () => {
     await audit(popup, 'popup', 'reward held back while its redemption is checked');
     await popup.close();
 
-    await setLedger(ext, 'not_found');
+    await setLedger(ext, COFFEE, 'not_found');
     const later = await open('popup.html');
     await later.getByRole('region', { name: `${COFFEE} was not found in your history` }).waitFor();
     await audit(later, 'popup', 'outcome not found');
     await later.close();
-    await setLedger(ext, null);
+    await setLedger(ext, COFFEE, null);
   });
 
   test('options: loaded, a profile validation error, a failed history refresh', async () => {
@@ -299,7 +276,7 @@ describe('in German', () => {
     await audit(popup, 'popup', 'German, confirmation dialog open');
     await popup.close();
 
-    await setLedger(german, 'unknown');
+    await setLedger(german, COFFEE, 'unknown');
     const checking = await openAudited(german.context, german.extensionId, 'popup.html');
     await checking.getByRole('region', { name: `Wird geprüft: Wurde ${COFFEE} eingelöst?` }).waitFor();
     await audit(checking, 'popup', 'German, outcome unknown (being checked)');
