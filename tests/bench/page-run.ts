@@ -117,7 +117,11 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
   if (!state) {
     const seen = await probeState(page).catch(() => null);
     if (!seen?.marks[mark]?.paint) throw new LoadError(`${spec.path}: no ${mark} within ${timeout} ms`);
-    // Content painted but an Element Timing entry never came: fall back to the frame-based time.
+    // Content painted but an Element Timing entry never came: fall back to the frame-based time, and
+    // say so, since every load then waits the whole timeout (a probe selector no longer matching the
+    // element that holds the text looked like a hung benchmark).
+    const missing = spec.elements.filter((id) => seen.element[id] === undefined);
+    console.warn(`[bench] ${spec.path}: no Element Timing entry for ${missing.join(', ')} within ${timeout} ms; using the frame after the DOM change`);
     state = seen;
   }
   let clicked = false;

@@ -64,10 +64,17 @@ function probe(): void {
   // Preact, taking over the first frame's DOM (issue 19), removes attributes it did not render: a tag
   // it removed goes back on before the next paint, so Element Timing still sees the element painted.
   const tagged = new Map<Element, string>();
+  // Element Timing reports a text node against its own parent: a name inside a button (the reward's
+  // disclosure) is tagged on the button, not on the heading around it.
+  const textHolder = (el: Element): Element => {
+    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+    return !ownText && el.children.length === 1 ? textHolder(el.firstElementChild!) : el;
+  };
   const tag = () => {
     for (let i = tags.length - 1; i >= 0; i -= 1) {
-      const found = document.querySelector(tags[i]![1]);
-      if (!found) continue;
+      const match = document.querySelector(tags[i]![1]);
+      if (!match) continue;
+      const found = textHolder(match);
       found.setAttribute('elementtiming', tags[i]![0]);
       tagged.set(found, tags[i]![0]);
       tags.splice(i, 1);
