@@ -5,6 +5,7 @@
  * in storage.local from the service worker, which is what the background itself does.
  */
 import type { Bench } from './browser';
+import { popupViewItem } from '../../utils/storage-items';
 import { OPTIONS_VIEWPORT } from './config';
 
 export const CACHE_KEYS = ['cache:rewards', 'cache:history', 'cache:profile'] as const;
@@ -40,14 +41,16 @@ export async function clearCache(bench: Bench): Promise<void> {
 
 /**
  * Dates the cached items: `ageMs` 0 makes them fresh (younger than FRESH_MS, 60 s), a large age
- * makes them stale. With `skipWithinMs`, a cache made fresh that recently is left alone, so huge
- * caches are not read and rewritten before every run.
+ * makes them stale. The popup view's parts are dated with them: the rewards' freshness is read from
+ * the view (issue 19), so a stale catalogue under a fresh view would not be refreshed. With
+ * `skipWithinMs`, a cache made fresh that recently is left alone, so huge caches are not read and
+ * rewritten before every run.
  */
 export async function ageCache(bench: Bench, ageMs: number, skipWithinMs = 0): Promise<void> {
   if (ageMs === 0 && skipWithinMs && Date.now() - freshSince < skipWithinMs) return;
   freshSince = ageMs === 0 ? Date.now() : 0;
   await bench.inWorker(
-    async ({ keys, ageMs }) => {
+    async ({ keys, viewKey, ageMs }) => {
       const now = Date.now();
       const stored = await chrome.storage.local.get(keys);
       const changed: Record<string, unknown> = {};
@@ -55,9 +58,15 @@ export async function ageCache(bench: Bench, ageMs: number, skipWithinMs = 0): P
         if (!item) continue;
         changed[key] = { ...item, fetchedAt: now - ageMs };
       }
+      // No named inner function: this runs as source text in a worker the bench may have restarted (probe.ts, NAME_SHIM).
+      const view = (await chrome.storage.local.get(viewKey))[viewKey] as Record<string, { fetchedAt: number } | null | undefined> | undefined;
+      if (view) {
+        changed[viewKey] = { ...view };
+        for (const part of ['rewards', 'profile']) if (view[part]) (changed[viewKey] as typeof view)[part] = { ...view[part], fetchedAt: now - ageMs };
+      }
       if (Object.keys(changed).length) await chrome.storage.local.set(changed);
     },
-    { keys: [...CACHE_KEYS], ageMs },
+    { keys: [...CACHE_KEYS], viewKey: popupViewItem.key, ageMs },
   );
 }
 
