@@ -24,8 +24,11 @@ export function summarize(samples: number[]): Summary {
 }
 
 export interface Growth {
-  /** Exponent b of cost ≈ a·n^b between consecutive sizes (1 = linear, 2 = quadratic). */
-  exponents: number[];
+  /**
+   * Exponent b of cost ≈ a·n^b between consecutive sizes (1 = linear, 2 = quadratic); null where a
+   * size cost no more than the smallest one (no part that grows with n to fit).
+   */
+  exponents: Array<number | null>;
   /** Cost ratio between consecutive sizes, scaled to a 10× step in n. */
   ratioPer10x: number[];
   /** Extra cost per item between consecutive sizes (same unit as the cost, per item). */
@@ -39,7 +42,7 @@ export interface Growth {
  */
 export function growth(points: Array<{ n: number; cost: number }>): Growth {
   const base = points[0]?.cost ?? 0;
-  const exponents: number[] = [];
+  const exponents: Array<number | null> = [];
   const ratioPer10x: number[] = [];
   const marginalPerItem: number[] = [];
   for (let i = 1; i < points.length; i += 1) {
@@ -48,15 +51,20 @@ export function growth(points: Array<{ n: number; cost: number }>): Growth {
     const steps = Math.log10(b.n / a.n);
     ratioPer10x.push(round((b.cost / a.cost) ** (1 / steps), 2));
     marginalPerItem.push(round((b.cost - a.cost) / (b.n - a.n), 4));
-    const va = Math.max(a.cost - base, 1e-9);
-    const vb = Math.max(b.cost - base, 1e-9);
-    if (i > 1) exponents.push(round(Math.log(vb / va) / Math.log(b.n / a.n), 2));
+    const [va, vb] = [a.cost - base, b.cost - base];
+    if (i > 1) exponents.push(va > 0 && vb > 0 ? round(Math.log(vb / va) / Math.log(b.n / a.n), 2) : null);
   }
   const top = exponents[exponents.length - 1];
+  const n = (i: number) => points[i]!.n.toLocaleString('en');
+  const [last, smallest] = [points.length - 1, n(0)];
   const verdict =
     top === undefined
       ? 'too few sizes'
-      : top > 1.25
+      : top === null
+        ? points[last]!.cost <= base
+          ? `flat (${n(last)} cost no more than ${smallest}, within noise)`
+          : `flat up to ${n(last - 1)}, then ${round(points[last]!.cost - base, 1)} above ${smallest} at ${n(last)}`
+        : top > 1.25
         ? `faster than linear (n^${top} at the top)`
         : top < 0.75
           ? `sub-linear (n^${top} at the top)`
