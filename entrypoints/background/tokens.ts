@@ -147,8 +147,9 @@ export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', s
   return appError(timedOut ? 'timeout' : 'network', t(stage === 'renew' ? 'errRenewUnreachable' : 'errSignInUnreachable', origin), { endpoint });
 }
 
+/** `unauthorized` is only ever a 401 (utils/errors.ts): the panel did not accept the token. */
 function isRejectedToken(error: unknown): boolean {
-  return error instanceof AppErrorException && error.error.kind === 'unauthorized' && error.error.status === 401;
+  return error instanceof AppErrorException && error.error.kind === 'unauthorized';
 }
 
 /**

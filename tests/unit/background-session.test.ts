@@ -213,6 +213,40 @@ describe('connecting (session.ts)', () => {
     expect(await draftDiscardedItem.getValue()).toBeNull();
   });
 
+  it('a new key for a rejected session on the same panel keeps its goal under the new key’s account, shown in the popup at once', async () => {
+    const id = (await sessionItem.getValue()).id!;
+    await fakeBrowser.storage.local.set({
+      [credentialsItem.key]: { session: id, baseUrl: a.url, token: 'refused-key-0ld!' },
+      [sessionItem.key]: { ...(await sessionItem.getValue()), rejected: true, tokenHint: '0ld!' },
+    });
+    await goalItem.setValue({ account: `${a.url}|0ld!`, rewardId: 101, rewardName: 'x', setAt: 1 });
+    await connect(a.url, a.token);
+    const account = `${a.url}|${a.token.slice(-4)}`;
+    expect(await goalItem.getValue()).toMatchObject({ rewardId: 101, account });
+    expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: 101 } });
+  });
+
+  it('another key on the same panel, for a session the panel still accepted, is another account: its draft goes, with a notice', async () => {
+    const id = (await sessionItem.getValue()).id!;
+    await credentialsItem.setValue({ session: id, baseUrl: a.url, token: 'another-key' });
+    await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
+    await connect(a.url, a.token);
+    expect(await profileDraftItem.getValue()).toEqual({});
+    expect(await draftDiscardedItem.getValue()).toMatchObject({ count: 1 });
+  });
+
+  it('the same key on another panel is another account: its draft goes, with a notice', async () => {
+    const twin = await startSandbox({ seed: SEED_A, token: a.token });
+    try {
+      await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
+      await connect(twin.url, a.token);
+      expect(await profileDraftItem.getValue()).toEqual({});
+      expect(await draftDiscardedItem.getValue()).toMatchObject({ count: 1 });
+    } finally {
+      await twin.close();
+    }
+  });
+
   it('disconnecting leaves no credentials and nothing of the session', async () => {
     await refreshHistory(true);
     expect(await disconnect()).toEqual({ connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false });

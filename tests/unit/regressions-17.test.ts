@@ -270,6 +270,8 @@ describe('issue 17, accounts and privacy', () => {
     await dismissRedemption();
     await settle();
     expect(created.map((n) => n.id)).toEqual([`duplicate:${entry.requestId}`]);
+    // Closing its card moves it to the recent outcomes: not a second record of the same Confirm.
+    expect(await duplicatesItem.getValue()).toHaveLength(1);
   });
 
   it('defect 8: a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {

@@ -1,0 +1,317 @@
+// @vitest-environment node
+/**
+ * The history checks of unknown redemption outcomes (redemption-checks.ts) seen from outside: the
+ * check alarm, what each check writes to storage and what it leaves alone, recovery at start-up,
+ * and errors said to who asked.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { httpTuning } from '../../entrypoints/background/api';
+import { credentialsItem } from '../../entrypoints/background/credentials';
+import { dismissRedemption } from '../../entrypoints/background/redeem';
+import {
+  answerRedemption,
+  CHECK_AFTER_MS,
+  CHECK_ALARM,
+  checkOutcomes,
+  checkRedemption,
+  liveRedeems,
+  onCheckAlarm,
+  recoverPending,
+  settlesHere,
+  startRedemption,
+  withBalance,
+} from '../../entrypoints/background/redemption-checks';
+import { READ_RETRY_MS } from '../../entrypoints/background/outcomes';
+import { DISCONNECTED, ledgerItem, sessionItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import { activeSessionId, apiRequests, connectedSandbox, connectTo } from './background-helpers';
+
+const REDEEM = '/v1/panel/redemption';
+const HISTORY = '/v1/panel/redemptions';
+const COFFEE = 101;
+const BOOKS = 102;
+
+const env = connectedSandbox();
+beforeAll(() => {
+  Object.assign(httpTuning, { timeoutMs: 2000, retryBaseDelayMs: 1 });
+});
+afterAll(() => {
+  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
+});
+afterEach(() => liveRedeems.clear());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function fault(rule: object): Promise<void> {
+  await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+}
+
+/** The panel records a redemption of `rewardId`, as if the request whose answer was lost had arrived. */
+async function commit(rewardId: number): Promise<void> {
+  await fetch(`${env.sandbox.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
+}
+
+/** An outcome whose answer was lost a second ago, its first check due in 30 s. */
+function unknown(rewardId: number, over: Partial<LedgerEntry> = {}): LedgerEntry {
+  const startedAt = Date.now() - 1000;
+  return {
+    requestId: crypto.randomUUID(),
+    rewardId,
+    rewardName: `Reward ${rewardId}`,
+    points: 500,
+    startedAt,
+    knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
+    idempotencyKey: crypto.randomUUID(),
+    state: 'unknown',
+    checks: { done: 0, nextAt: startedAt + CHECK_AFTER_MS[0], lastAt: null },
+    ...over,
+  };
+}
+
+/**
+ * Runs `work` while every `storage.local.set` is seen: returns the keys each wrote. `fail` may
+ * refuse a set (a full storage, or a worker stopped right after it) by throwing.
+ */
+async function watchWrites(work: () => Promise<unknown>, fail?: (items: Record<string, unknown>) => Error | null, afterWrite = false): Promise<string[][]> {
+  const local = fakeBrowser.storage.local;
+  const set = local.set.bind(local);
+  const written: string[][] = [];
+  local.set = (async (items: Record<string, unknown>) => {
+    const refusal = fail?.(items) ?? null;
+    if (refusal && !afterWrite) throw refusal;
+    await set(items);
+    written.push(Object.keys(items));
+    if (refusal) throw refusal;
+  }) as typeof local.set;
+  try {
+    await work();
+  } finally {
+    local.set = set;
+  }
+  return written;
+}
+/** What `written` wrote beyond the history read's own caches: the ledger's items and anything else. */
+const beyondHistory = (written: string[][]) => written.flat().filter((key) => !/^(cache|view|validators):/.test(key) && key !== 'sync');
+
+describe('the check alarm', () => {
+  it('a worker stopped just after a new entry is written leaves its first check scheduled', async () => {
+    const sid = await activeSessionId();
+    const entry: LedgerEntry = { ...unknown(COFFEE), state: 'pending', checks: undefined };
+    liveRedeems.add(entry.requestId);
+    const stopped = new Error('worker stopped');
+    await expect(watchWrites(() => startRedemption(sid, entry), (items) => ('ledger' in items ? stopped : null), true)).rejects.toBe(stopped);
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'pending' });
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(entry.startedAt + CHECK_AFTER_MS[0]);
+  });
+
+  it('a check alarm due sooner is not pushed later by a new entry, and one due later is brought forward', async () => {
+    const sid = await activeSessionId();
+    const stopped = new Error('worker stopped');
+    const start = (entry: LedgerEntry) => watchWrites(() => startRedemption(sid, entry), (items) => ('ledger' in items ? stopped : null), true).catch(() => undefined);
+    const sooner = Date.now() + 1000;
+    await fakeBrowser.alarms.create(CHECK_ALARM, { when: sooner });
+    await start({ ...unknown(COFFEE), state: 'done', checks: undefined, startedAt: Date.now() });
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(sooner);
+
+    await fakeBrowser.alarms.create(CHECK_ALARM, { when: Date.now() + 3600_000 });
+    const next: LedgerEntry = { ...unknown(BOOKS), state: 'done', checks: undefined };
+    await dismissRedemption();
+    await start(next);
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(next.startedAt + CHECK_AFTER_MS[0]);
+  });
+
+  it('one alarm stands for every open outcome, at the earliest check due', async () => {
+    const soon = unknown(COFFEE);
+    const later = unknown(BOOKS, { checks: { done: 1, nextAt: Date.now() + 600_000, lastAt: null } });
+    await unsettledItem.setValue([later]);
+    await ledgerItem.setValue(soon);
+    await dismissRedemption();
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(soon.checks!.nextAt);
+  });
+
+  it('a check under way leaves an alarm standing in for it, should the worker stop before it ends', async () => {
+    await ledgerItem.setValue(unknown(COFFEE));
+    await fault({ path: HISTORY, delayMs: 300 });
+    const firing = Date.now();
+    const check = onCheckAlarm({ name: CHECK_ALARM, scheduledTime: firing });
+    while (apiRequests(env.sandbox, HISTORY) === 0) await sleep(5);
+    const standIn = (await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime;
+    expect(standIn).toBeGreaterThanOrEqual(firing + READ_RETRY_MS);
+    expect(standIn).toBeLessThanOrEqual(Date.now() + READ_RETRY_MS);
+    await check;
+  });
+
+  it('an alarm of another name checks nothing', async () => {
+    const entry = unknown(COFFEE);
+    await ledgerItem.setValue(entry);
+    await onCheckAlarm({ name: 'refresh', scheduledTime: entry.checks!.nextAt! });
+    expect(apiRequests(env.sandbox, HISTORY)).toBe(0);
+    expect(await ledgerItem.getValue()).toEqual(entry);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
+  });
+});
+
+describe('recovery at start-up', () => {
+  it('writes a stopped worker’s pending entry as an unknown outcome whose answer was lost, and reschedules its check', async () => {
+    const entry: LedgerEntry = { ...unknown(COFFEE), state: 'pending', checks: undefined };
+    await ledgerItem.setValue(entry);
+    await recoverPending();
+    expect(await ledgerItem.getValue()).toMatchObject({
+      requestId: entry.requestId,
+      state: 'unknown',
+      error: { kind: 'network', message: expect.stringMatching(/stopped while redeeming.*history is being checked/) },
+      checks: { done: 0, nextAt: entry.startedAt + CHECK_AFTER_MS[0] },
+    });
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(entry.startedAt + CHECK_AFTER_MS[0]);
+  });
+
+  it('while disconnected, clears a check alarm left for nothing', async () => {
+    await fakeBrowser.storage.local.set({ [credentialsItem.key]: null, [sessionItem.key]: DISCONNECTED });
+    await fakeBrowser.alarms.create(CHECK_ALARM, { when: Date.now() + 1000 });
+    await recoverPending();
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
+  });
+});
+
+describe('what a redemption’s steps write', () => {
+  it('a second redemption is refused while the first is still pending, which stays', async () => {
+    const sid = await activeSessionId();
+    const first: LedgerEntry = { ...unknown(COFFEE), state: 'pending', checks: undefined };
+    liveRedeems.add(first.requestId);
+    expect(await startRedemption(sid, first)).toBe(true);
+    expect(await startRedemption(sid, { ...first, requestId: 'second', rewardId: BOOKS })).toBe(false);
+    expect(await ledgerItem.getValue()).toEqual(first);
+  });
+
+  it('an answer for a request the ledger no longer shows changes nothing', async () => {
+    const sid = await activeSessionId();
+    const done = (ledger: { latest: LedgerEntry | null }) => ({ latest: { ...ledger.latest!, state: 'done' as const }, unsettled: [], settled: [] });
+    expect(await answerRedemption(sid, 'gone', done)).toBeNull();
+    const shown = { ...unknown(COFFEE), state: 'failed' as const, checks: undefined };
+    await ledgerItem.setValue(shown);
+    expect(await answerRedemption(sid, 'gone', done)).toBeNull();
+    expect(await ledgerItem.getValue()).toEqual(shown);
+  });
+
+  it('closing a settled card writes the ledger and the recent outcomes, nothing else', async () => {
+    await ledgerItem.setValue({ ...unknown(COFFEE), state: 'failed', checks: undefined });
+    const written = await watchWrites(() => dismissRedemption());
+    expect(written.map((keys) => keys.sort())).toEqual([['ledger', 'ledger:settled']]);
+    expect(await ledgerItem.getValue()).toBeNull();
+    expect(await settledItem.getValue()).toHaveLength(1);
+  });
+
+  it('a check that finds nothing new writes nothing to the ledger', async () => {
+    await unsettledItem.setValue([unknown(BOOKS)]);
+    await ledgerItem.setValue(unknown(COFFEE));
+    await settledItem.setValue([{ ...unknown(COFFEE), state: 'failed' }]);
+    const written = await watchWrites(() => checkRedemption());
+    expect(apiRequests(env.sandbox, HISTORY)).toBe(1);
+    expect(beyondHistory(written)).toEqual([]);
+  });
+
+  it('a check with no outcome open does not read the history', async () => {
+    await ledgerItem.setValue({ ...unknown(COFFEE), state: 'done', checks: undefined });
+    await settledItem.setValue([{ ...unknown(BOOKS), state: 'not_found' }]);
+    await checkRedemption();
+    expect(apiRequests(env.sandbox, HISTORY)).toBe(0);
+  });
+
+  it('an outcome found among those the ledger no longer shows moves to the settled ones, and the others stay open', async () => {
+    const found = unknown(COFFEE);
+    const open = unknown(BOOKS);
+    await unsettledItem.setValue([found, open]);
+    await commit(COFFEE);
+    await checkRedemption();
+    expect(await unsettledItem.getValue()).toEqual([open]);
+    expect(await settledItem.getValue()).toEqual([expect.objectContaining({ requestId: found.requestId, state: 'done' })]);
+    await commit(BOOKS);
+    await checkRedemption();
+    expect(await unsettledItem.getValue()).toEqual([]);
+    expect((await settledItem.getValue()).map((e) => e.requestId)).toEqual([found.requestId, open.requestId]);
+  });
+
+  it('a scheduled check counts itself for the outcome due, beside one not yet due', async () => {
+    const notDue = unknown(COFFEE, { checks: { done: 1, nextAt: Date.now() + 600_000, lastAt: null } });
+    const due = unknown(BOOKS);
+    await unsettledItem.setValue([notDue, due]);
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: due.checks!.nextAt! });
+    expect(await unsettledItem.getValue()).toEqual([notDue, { ...due, checks: { done: 1, nextAt: due.startedAt + CHECK_AFTER_MS[1], lastAt: due.checks!.nextAt } }]);
+  });
+
+  it('a confirmed redemption the history did not show yet is named by the next history read', async () => {
+    const sid = await activeSessionId();
+    const confirmed: LedgerEntry = { ...unknown(COFFEE), state: 'done', checks: undefined };
+    await ledgerItem.setValue(confirmed);
+    await commit(COFFEE);
+    const history = env.sandbox.state.redemptions.map((r) => structuredClone(r));
+    await checkOutcomes(null, { sid, history });
+    const mine = history.find((r) => !confirmed.knownRedemptionIds!.includes(r.id));
+    expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', redemption: { id: mine!.id } });
+  });
+
+  it('a history read of an ended session settles nothing in the active one', async () => {
+    const entry = unknown(COFFEE);
+    await ledgerItem.setValue(entry);
+    await commit(COFFEE);
+    await checkOutcomes(null, { sid: 'ended-session', history: env.sandbox.state.redemptions.map((r) => structuredClone(r)) });
+    expect(await ledgerItem.getValue()).toEqual(entry);
+  });
+
+  it('Check now while disconnected reads nothing and fails nothing', async () => {
+    await ledgerItem.setValue(unknown(COFFEE));
+    await fakeBrowser.storage.local.set({ [credentialsItem.key]: null, [sessionItem.key]: DISCONNECTED });
+    await expect(checkRedemption()).resolves.toMatchObject({ state: 'unknown' });
+    expect(env.sandbox.requests).toHaveLength(0);
+  });
+
+  it('an outcome found while the balance cannot be read settles without a balance', async () => {
+    await ledgerItem.setValue(unknown(COFFEE));
+    await commit(COFFEE);
+    await fault({ path: '/v1/panel/rewards', status: 500, times: 10 });
+    expect(await checkRedemption()).toMatchObject({ state: 'done', balanceAfter: null });
+  });
+
+  it('a full storage while an outcome settles is reported to the caller who asked, and the outcome stays open', async () => {
+    const entry = unknown(COFFEE);
+    await ledgerItem.setValue(entry);
+    await commit(COFFEE);
+    const full = new Error('QUOTA_BYTES quota exceeded');
+    await expect(watchWrites(() => checkRedemption(), (items) => ('ledger' in items ? full : null))).rejects.toBe(full);
+    expect(await ledgerItem.getValue()).toEqual(entry);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
+  });
+
+  it('a check whose session ended while it read the history ends quietly, writing nothing', async () => {
+    const entry = unknown(COFFEE);
+    await ledgerItem.setValue(entry);
+    await commit(COFFEE);
+    await fault({ path: HISTORY, delayMs: 200 });
+    const check = checkRedemption();
+    while (apiRequests(env.sandbox, HISTORY) === 0) await sleep(5);
+    await connectTo(env.sandbox);
+    await expect(check).resolves.toEqual(entry);
+  });
+});
+
+describe('when the ledger’s own entry settles (settlesHere, withBalance)', () => {
+  const entry = (state: LedgerEntry['state'], requestId = 'r'): LedgerEntry => ({ ...unknown(COFFEE), requestId, state });
+
+  it('only an open entry that closes, the same request, takes the balance read after it', () => {
+    expect(settlesHere(entry('pending'), entry('done'))).toBe(true);
+    expect(settlesHere(entry('unknown'), entry('not_found'))).toBe(true);
+    expect(settlesHere(null, entry('done'))).toBe(false);
+    expect(settlesHere(entry('pending'), null)).toBe(false);
+    expect(settlesHere(entry('unknown'), entry('unknown'))).toBe(false);
+    expect(settlesHere(entry('done'), entry('done'))).toBe(false);
+    expect(settlesHere(entry('pending', 'a'), entry('done', 'b'))).toBe(false);
+  });
+
+  it('the balance goes only with an entry that settled here, and only when it was read', () => {
+    const after = { latest: entry('done'), unsettled: [], settled: [] };
+    expect(withBalance(entry('pending'), after, 1500).latest).toMatchObject({ balanceAfter: 1500 });
+    expect(withBalance(entry('pending'), after, null).latest).toHaveProperty('balanceAfter', null);
+    expect(withBalance(entry('pending'), after, undefined)).toStrictEqual(after);
+    expect(withBalance(entry('done'), after, 1500)).toStrictEqual(after);
+  });
+});
