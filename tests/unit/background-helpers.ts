@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { httpTuning } from '../../entrypoints/background/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { SEED_A, SEED_B } from './accounts';
 
 /**
  * Puts the background in the connected state for `sandbox` without going through connect(): the
@@ -63,6 +65,22 @@ export function connectedSandbox(): { sandbox: Sandbox } {
     await connectTo(env.sandbox);
   });
   return env;
+}
+
+/**
+ * Two panels with an account each (SEED_A, SEED_B: other rewards, history and balance), and the
+ * client's time-outs and retries set for the test file (`tuning`, as httpTuning takes it).
+ */
+export async function startTwoAccounts(tuning: Partial<typeof httpTuning>): Promise<{ a: Sandbox; b: Sandbox }> {
+  Object.assign(httpTuning, tuning);
+  const [a, b] = await Promise.all([startSandbox({ seed: SEED_A, token: 'token-account-a' }), startSandbox({ seed: SEED_B, token: 'token-account-b' })]);
+  return { a, b };
+}
+
+/** Gives the client its own time-outs and retries back, and closes the sandboxes. */
+export async function closeSandboxes(...sandboxes: Sandbox[]): Promise<void> {
+  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
+  await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
 }
 
 export interface Shown {

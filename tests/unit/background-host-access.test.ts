@@ -7,15 +7,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { settleHostAccess } from '../../entrypoints/background/host-access';
 import { connect, disconnect } from '../../entrypoints/background/session';
 import { signIn } from '../../entrypoints/background/sign-in';
 import { settings } from '../../utils/settings';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { SEED_A, SEED_B } from './accounts';
+import type { Sandbox } from '../sandbox/server';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from './sign-in-helpers';
+import { closeSandboxes, startTwoAccounts } from './background-helpers';
 
 const A = 'http://127.0.0.1/*';
 const B = 'http://localhost/*';
@@ -25,15 +24,10 @@ let b: Sandbox;
 let bUrl: string;
 
 beforeAll(async () => {
-  a = await startSandbox({ seed: SEED_A, token: 'token-account-a' });
-  b = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 2000, retries: 0, retryBaseDelayMs: 1 }));
   bUrl = `http://localhost:${b.port}`;
-  Object.assign(httpTuning, { timeoutMs: 2000, retries: 0, retryBaseDelayMs: 1 });
 });
-afterAll(async () => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-  await Promise.all([a.close(), b.close()]);
-});
+afterAll(() => closeSandboxes(a, b));
 
 interface Store {
   granted: Set<string>;

@@ -7,7 +7,6 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { StaleSession } from '../../entrypoints/background/store';
 import { onProfile, questionsIdle, watchNewQuestions } from '../../entrypoints/background/new-questions';
@@ -16,9 +15,9 @@ import { connect, disconnect } from '../../entrypoints/background/session';
 import { refreshProfile } from '../../entrypoints/background/sync';
 import { popupViewItem, preferencesItem, questionsItem, sessionItem, type Preferences } from '../../utils/storage-items';
 import type { VariableDefinition } from '../../utils/types';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { SEED_A, SEED_B } from './accounts';
-import { deliver, fakeNotifications, type Shown } from './background-helpers';
+import type { Sandbox } from '../sandbox/server';
+import { SEED_A } from './accounts';
+import { closeSandboxes, deliver, fakeNotifications, type Shown, startTwoAccounts } from './background-helpers';
 import { installI18n } from './i18n-setup';
 
 let a: Sandbox;
@@ -67,14 +66,9 @@ const addQuestion = (sandbox: Sandbox, def: VariableDefinition = PETS) => sandbo
 const fresh = async () => (await questionsItem.getValue())?.fresh.map((q) => q.name);
 
 beforeAll(async () => {
-  a = await startSandbox({ seed: SEED_A, token: 'token-account-a' });
-  b = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
-  Object.assign(httpTuning, { timeoutMs: 2_000, retryBaseDelayMs: 1 });
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 2_000, retryBaseDelayMs: 1 }));
 });
-afterAll(async () => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-  await Promise.all([a.close(), b.close()]);
-});
+afterAll(() => closeSandboxes(a, b));
 beforeEach(async () => {
   fakeBrowser.reset();
   installI18n('en');

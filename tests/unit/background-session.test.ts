@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
 import { saveValues } from '../../entrypoints/background/profile';
 import { redeem } from '../../entrypoints/background/redeem';
 import { connect, disconnect } from '../../entrypoints/background/session';
@@ -23,20 +22,15 @@ import {
   syncItem,
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { isAccountB, SEED_A, SEED_B } from './accounts';
-import { apiRequests } from './background-helpers';
+import { isAccountB, SEED_A } from './accounts';
+import { apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
 
 let a: Sandbox;
 let b: Sandbox;
 beforeAll(async () => {
-  a = await startSandbox({ seed: SEED_A, token: 'token-account-a' });
-  b = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
-  Object.assign(httpTuning, { timeoutMs: 2000, retryBaseDelayMs: 1 });
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 2000, retryBaseDelayMs: 1 }));
 });
-afterAll(async () => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-  await Promise.all([a.close(), b.close()]);
-});
+afterAll(() => closeSandboxes(a, b));
 beforeEach(async () => {
   fakeBrowser.reset();
   a.reset();

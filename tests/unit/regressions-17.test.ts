@@ -7,7 +7,6 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
 import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-history';
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
 import { recoverAfterStop } from '../../entrypoints/background/recover';
@@ -28,8 +27,8 @@ import {
   type LedgerEntry,
 } from '../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
-import { isAccountB, SEED_A, SEED_B } from './accounts';
-import { apiRequests, fakeNotifications, type Shown } from './background-helpers';
+import { isAccountB, SEED_A } from './accounts';
+import { apiRequests, closeSandboxes, fakeNotifications, type Shown, startTwoAccounts } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -43,14 +42,9 @@ let created: Shown[];
 let stopWatching: Array<() => void> = [];
 
 beforeAll(async () => {
-  a = await startSandbox({ seed: SEED_A, token: 'token-account-a' });
-  b = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
-  Object.assign(httpTuning, { timeoutMs: 400, retryBaseDelayMs: 1 });
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 400, retryBaseDelayMs: 1 }));
 });
-afterAll(async () => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-  await Promise.all([a.close(), b.close()]);
-});
+afterAll(() => closeSandboxes(a, b));
 beforeEach(async () => {
   fakeBrowser.reset();
   a.reset();
