@@ -61,8 +61,9 @@ export async function ageCache(bench: Bench, ageMs: number, skipWithinMs = 0): P
       // No named inner function: this runs as source text in a worker the bench may have restarted (probe.ts, NAME_SHIM).
       const view = (await chrome.storage.local.get(viewKey))[viewKey] as Record<string, { fetchedAt: number } | null | undefined> | undefined;
       if (view) {
-        changed[viewKey] = { ...view };
-        for (const part of ['rewards', 'profile']) if (view[part]) (changed[viewKey] as typeof view)[part] = { ...view[part], fetchedAt: now - ageMs };
+        const dated = { ...view };
+        for (const part of ['rewards', 'profile']) if (view[part]) dated[part] = { ...view[part], fetchedAt: now - ageMs };
+        changed[viewKey] = dated;
       }
       if (Object.keys(changed).length) await chrome.storage.local.set(changed);
     },
