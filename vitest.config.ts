@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
@@ -14,6 +15,10 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: ['tests/unit/i18n-setup.ts'],
           testTimeout: 20_000,
+          // Vitest leaves a core free by default: one worker on CI's two cores. The unit files wait on
+          // the sandbox's HTTP as much as they compute, so each core runs one (the browser tests
+          // still run alone, after them).
+          maxWorkers: availableParallelism(),
         },
       },
       {
