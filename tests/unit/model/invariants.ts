@@ -37,12 +37,16 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   expect(w.violations.length === 0, w.violations[0] ?? '');
   await onlyTheSessionsData(m, w);
   const { ledgerItem, unsettledItem, sessionItem } = w.items;
-  const [ledger, unsettled, session] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), sessionItem.getValue()]);
+  const session = await sessionItem.getValue();
   if (m.account) expect(!session.rejected || m.rejectable[m.account] || w.panelRefused(m.account), 'the session was marked rejected by a refusal it never got');
 
-  // Every pending or unknown outcome has its check scheduled, whatever stopped when.
-  if (open(ledger) || unsettled.length > 0) {
-    expect((await fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM)) !== undefined, 'an unsettled redemption has no history check scheduled');
+  // Every pending or unknown outcome has its check scheduled, whatever stopped when. The ledger and
+  // the alarm are read at one instant: a check still settling an outcome clears the alarm once its
+  // write has taken effect, which a ledger read made before that write and an alarm read made after
+  // it would take for an open outcome without a check.
+  const { stored, alongside: alarm } = await w.storage.instant([ledgerItem.key, unsettledItem.key], () => fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM));
+  if (open(ledgerItem.fromStored(stored[ledgerItem.key])) || unsettledItem.fromStored(stored[unsettledItem.key]).length > 0) {
+    expect(alarm !== undefined, 'an unsettled redemption has no history check scheduled');
   }
 
   for (const c of w.confirmations.values()) {

@@ -504,11 +504,28 @@ class ModelStorage {
     return this.effects.then(() => undefined);
   }
 
+  /**
+   * `keys` as storage holds them at one instant (every call made so far has taken effect, no later
+   * one has), with `alongside` read in that same turn: an invariant over storage and what the
+   * background keeps outside it (its alarms) then sees one moment, not storage at one and the
+   * alarms at another while the background works on in between.
+   */
+  instant<T>(keys: string[], alongside: () => Promise<T>): Promise<{ stored: Record<string, unknown>; alongside: T }> {
+    const local = fakeBrowser.storage.local as unknown as { unmodelledGet: (keys: string[]) => Promise<Record<string, unknown>> };
+    const effect = this.effects.then(async () => {
+      const [stored, also] = [local.unmodelledGet.call(fakeBrowser.storage.local, keys), alongside()];
+      return { stored: await stored, alongside: await also };
+    });
+    this.effects = effect.catch(() => undefined);
+    return effect;
+  }
+
   install(current: () => Worker | undefined): void {
     const local = fakeBrowser.storage.local as unknown as Record<string, (...a: unknown[]) => Promise<unknown>> & { modelled?: boolean };
     if (local.modelled) return;
     local.modelled = true;
     const original = { get: local.get!, set: local.set!, remove: local.remove!, clear: local.clear! };
+    Object.assign(local, { unmodelledGet: original.get });
     const call = (name: keyof typeof original) => (...args: unknown[]) => {
       const worker = current();
       if (worker && !worker.call()) return never();
