@@ -84,7 +84,7 @@ class Redeem extends Step {
     const count = sent() - before;
     if (count > 1) throw new Error(`one confirmation sent ${count} redeem requests`);
     // A fault the redeem never reached (refused as busy or unsettled) is not left for the next one.
-    if (rule && count === 0) await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' });
+    if (rule && count === 0) await w.clearFaults(account);
   }
   toString = () => `Redeem(${this.slot}, ${this.fault}${this.confirmUnsettled ? ', confirmed again' : ''})`;
 }
@@ -270,7 +270,7 @@ class Save extends Step {
     const value = `${account}-${this.n}`;
     const reply = await w.worker.send('saveValues', { values: { FIRST_NAME: value } });
     // A fault the save never reached (the worker stopped before it left) is not left for the next one.
-    if (rule && sent() === before) await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' });
+    if (rule && sent() === before) await w.clearFaults(account);
     if (reply.ok) m.saved[account] = value;
     else if (this.fault !== 'refuses422' || w.worker.dead) m.saved[account] = undefined; // may or may not be saved
   }

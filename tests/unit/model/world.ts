@@ -370,8 +370,10 @@ export class World {
     }
   }
 
-  async clearFaults(): Promise<void> {
-    await Promise.all(Object.values(this.sandboxes).map((s) => fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE' })));
+  /** Takes back every fault armed at `account`'s panel, or at both (one a request never reached must not meet the next). */
+  async clearFaults(account?: Account): Promise<void> {
+    const sandboxes = account ? [this.sandboxes[account]] : Object.values(this.sandboxes);
+    await Promise.all(sandboxes.map((s) => fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE' })));
   }
 
   /** Redemptions of `rewardId` the account's sandbox made since the run began. */
