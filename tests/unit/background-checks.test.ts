@@ -24,7 +24,7 @@ import {
 } from '../../entrypoints/background/redemption-checks';
 import { READ_RETRY_MS } from '../../entrypoints/background/outcomes';
 import { DISCONNECTED, ledgerItem, sessionItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
-import { activeSessionId, apiRequests, connectedSandbox, connectTo } from './background-helpers';
+import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, connectTo } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -35,9 +35,7 @@ const env = connectedSandbox();
 beforeAll(() => {
   Object.assign(httpTuning, { timeoutMs: 2000, retryBaseDelayMs: 1 });
 });
-afterAll(() => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-});
+afterAll(() => closeSandboxes());
 afterEach(() => liveRedeems.clear());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

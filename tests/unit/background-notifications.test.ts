@@ -25,7 +25,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
-import { fakeNotifications, type Shown } from './background-helpers';
+import { closeSandboxes, fakeNotifications, type Shown } from './background-helpers';
 
 let sandbox: Sandbox;
 let stop: Array<() => void> = [];
@@ -59,10 +59,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   Object.assign(httpTuning, { timeoutMs: 150, retryBaseDelayMs: 1 });
 });
-afterAll(async () => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-  await sandbox.close();
-});
+afterAll(() => closeSandboxes(sandbox));
 beforeEach(async () => {
   fakeBrowser.reset();
   installI18n('en');

@@ -8,7 +8,7 @@ import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
 import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
 import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
 import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
-import { activeSessionId, apiRequests, connectedSandbox } from './background-helpers';
+import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500
@@ -19,9 +19,7 @@ beforeAll(() => {
   // Real time-outs, only shorter: a panel that commits after 300 ms is one that answers too late.
   Object.assign(httpTuning, { timeoutMs: 150, retryBaseDelayMs: 1 });
 });
-afterAll(() => {
-  for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
-});
+afterAll(() => closeSandboxes());
 beforeEach(async () => {
   await refreshRewards(true);
 });
