@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { AppError } from '../../utils/errors';
 import { t, tp } from '../../utils/i18n';
 import type { LedgerEntry } from '../../utils/storage-items';
@@ -23,21 +23,28 @@ interface Props {
 export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfirm, onCancel }: Props) {
   const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  const cancelNow = useRef(onCancel);
+  cancelNow.current = onCancel;
+  // Layout effects run before the dialog can be seen: an Escape pressed the moment it shows
+  // must not find focus stranded on the now-inert page behind it.
+  useLayoutEffect(() => {
     // The least harmful choice gets focus, so a stray Enter never redeems.
     cancel.current?.focus();
+    // Escape is heard from the whole page, wherever focus happens to be.
+    const onEscape = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      cancelNow.current();
+    };
+    document.addEventListener('keydown', onEscape);
+    return () => document.removeEventListener('keydown', onEscape);
   }, []);
 
   const cost = reward.reward_point_cost ?? 0;
   const after = balance === null ? t('confirmBalanceUnknown') : tp('confirmBalanceAfter', balance - cost);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onCancel();
-    } else if (e.key === 'Tab') {
-      trapTab(e, dialog.current);
-    }
+    if (e.key === 'Tab') trapTab(e, dialog.current);
   };
 
   return (

@@ -72,6 +72,16 @@ describe('redeem confirmation', () => {
     expect(redeemCalls()).toEqual([]);
   });
 
+  it('has focus on Cancel as soon as it shows, and hears an Escape pressed anywhere on the page', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel'));
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    expect(redeemCalls()).toEqual([]);
+  });
+
   it('Cancel closes without redeeming', async () => {
     await seed({ rewards: [amazon], balance: 2500 });
     const root = mount();
