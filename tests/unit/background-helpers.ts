@@ -96,15 +96,23 @@ export interface Shown {
  */
 export function fakeNotifications(granted: () => boolean = () => true): Shown[] {
   const shown: Shown[] = [];
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted());
-  vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
-    shown.push({ id, title: options.title, message: options.message });
-    return id;
-  }) as never);
+  const spies: Array<{ mockClear(): unknown }> = [
+    vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted()),
+    vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
+      shown.push({ id, title: options.title, message: options.message });
+      return id;
+    }) as never),
+  ];
   for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
-    vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'removeListener').mockImplementation(() => undefined);
-    vi.spyOn(event, 'hasListener').mockImplementation(() => false);
+    spies.push(
+      vi.spyOn(event, 'addListener').mockImplementation(() => undefined),
+      vi.spyOn(event, 'removeListener').mockImplementation(() => undefined),
+      vi.spyOn(event, 'hasListener').mockImplementation(() => false),
+    );
   }
+  // A spy outlives fakeBrowser.reset() and the next spyOn reuses it: what it recorded would keep
+  // every listener ever added, and with them every worker's modules (the model test's soak ran
+  // out of heap at about half a megabyte a run).
+  for (const spy of spies) spy.mockClear();
   return shown;
 }
