@@ -69,13 +69,17 @@ export function setSync(sid: SessionId, area: SyncArea, patch: Partial<{ loading
 export async function clearLoadingFlags(since: number): Promise<void> {
   const credentials = await activeCredentials();
   if (!credentials) return;
-  await update(credentials.session, [syncItem], (get) => {
-    const all = get(syncItem);
-    const stale = (area: SyncArea) => all[area].loading && all[area].attemptedAt < since;
-    if (!stale('rewards') && !stale('history') && !stale('profile')) return [];
-    const idle = (area: SyncArea) => (stale(area) ? { ...all[area], loading: false } : all[area]);
-    return [put(syncItem, { rewards: idle('rewards'), history: idle('history'), profile: idle('profile') })];
-  });
+  const sid = credentials.session;
+  await orEmptied(
+    sid,
+    update(sid, [syncItem], (get) => {
+      const all = get(syncItem);
+      const stale = (area: SyncArea) => all[area].loading && all[area].attemptedAt < since;
+      if (!stale('rewards') && !stale('history') && !stale('profile')) return [];
+      const idle = (area: SyncArea) => (stale(area) ? { ...all[area], loading: false } : all[area]);
+      return [put(syncItem, { rewards: idle('rewards'), history: idle('history'), profile: idle('profile') })];
+    }),
+  );
 }
 
 /** Loads an area's data; `cached` is the copy a 304 confirms (present whenever one can come). */
@@ -146,14 +150,19 @@ async function fetchArea<T>(area: SyncArea, item: AreaCache<T>, credentials: Cre
   return data;
 }
 
+/** Turns the area's `loading` off, with its error (which, if storage refuses, reaches the page only as the reply). */
+function endSync(sid: SessionId, area: SyncArea, error: AppError | null): Promise<void> {
+  return orEmptied(sid, setSync(sid, area, { loading: false, error }));
+}
+
 /**
- * Turns the area's `loading` off, with its error. When storage is too full for even that (another
- * write took the last bytes), every area's state is emptied instead, which takes no room: the
- * error then reaches the page only as the reply, but no flag is ever left on.
+ * A write that turns `loading` flags off. When storage is too full for even that (another write
+ * took the last bytes; `false` is a byte longer than `true`), every area's state is emptied
+ * instead, which takes no room: no flag is ever left on.
  */
-async function endSync(sid: SessionId, area: SyncArea, error: AppError | null): Promise<void> {
+async function orEmptied(sid: SessionId, writing: Promise<void>): Promise<void> {
   try {
-    await setSync(sid, area, { loading: false, error });
+    await writing;
   } catch (err) {
     if (!(err instanceof StaleSession)) await write(sid, put(syncItem, null)).catch(() => undefined);
   }

@@ -291,24 +291,42 @@ describe('sync state', () => {
 
   it('goes on after one write failed (a full storage once does not stop every later refresh)', async () => {
     const gen = await activeSessionId();
-    const set = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
-    let failOnce = true;
-    fakeBrowser.storage.local.set = async (items: Record<string, unknown>) => {
-      if (failOnce && 'sync' in items) {
-        failOnce = false;
-        throw new Error('QUOTA_BYTES quota exceeded');
-      }
-      return set(items);
-    };
-    try {
+    await refusingSyncWrites(1, async () => {
       await expect(setSync(gen, 'rewards', { loading: true })).rejects.toThrow(/quota/);
       await setSync(gen, 'rewards', { loading: false });
       expect((await syncItem.getValue()).rewards.loading).toBe(false);
-    } finally {
-      fakeBrowser.storage.local.set = set;
-    }
+    });
+  });
+
+  it('at start, a storage too full to turn a stopped worker’s flags off empties every area’s state instead', async () => {
+    const loading = { loading: true, error: null, attemptedAt: 1 };
+    await syncItem.setValue({ rewards: loading, history: loading, profile: loading });
+    await refusingSyncWrites(Infinity, () => recoverAfterStop());
+    const sync = await syncItem.getValue();
+    expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
   });
 });
+
+/**
+ * Storage refuses the next `times` writes of the sync state as too full while `body` runs; emptying
+ * it frees room, so that is never refused (as in the browsers).
+ */
+async function refusingSyncWrites(times: number, body: () => Promise<unknown>): Promise<void> {
+  const set = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
+  let left = times;
+  fakeBrowser.storage.local.set = async (items: Record<string, unknown>) => {
+    if (left > 0 && 'sync' in items && items.sync !== null) {
+      left -= 1;
+      throw new Error('QUOTA_BYTES quota exceeded');
+    }
+    return set(items);
+  };
+  try {
+    await body();
+  } finally {
+    fakeBrowser.storage.local.set = set;
+  }
+}
 
 describe('the history cache', () => {
   it('keeps of each nested reward only what the history shows, so 10,000 redemptions fit in storage', async () => {
