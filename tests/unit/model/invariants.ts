@@ -57,8 +57,14 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
       expect(c.state === 'failed' && c.errorStatus !== undefined && c.errorStatus >= 400 && c.errorStatus < 500, `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`);
     }
   }
-  // Each outcome and each repeat is told at most once.
-  for (const [id, times] of w.notified()) expect(times === 1, `notification ${id} was shown ${times} times`);
+  // Each outcome and each repeat is told at most once: a session records an event as told once, and
+  // nothing is shown more often than sessions recorded it. The same id may come again only from a
+  // new session (reconnecting an account the panel refused, whose new token is refused too).
+  for (const [id, sessions] of w.recorded) expect(new Set(sessions).size === sessions.length, `notification ${id} was recorded as told twice in one session`);
+  for (const [id, times] of w.notified()) {
+    const sessions = w.recorded.get(id)?.length ?? 0;
+    expect(times <= sessions, `notification ${id} was shown ${times} times, recorded as told by ${sessions} session(s)`);
+  }
   for (const [account, rewardId, group] of groups(w)) {
     const commits = w.commits(account, rewardId);
     const done = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);

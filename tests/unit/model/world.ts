@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Result } from '../../../utils/messages';
-import type { LedgerEntry, SessionInfo } from '../../../utils/storage-items';
+import { notifyStateItem, type LedgerEntry, type SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
 import { isAccountB, SEED_A, SEED_B } from '../accounts';
 import { fakeNotifications, type Shown } from '../background-helpers';
@@ -23,6 +23,7 @@ export const TIMEOUT_MS = 50;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const never = <T>() => new Promise<T>(() => undefined);
+const NOTIFY_STATE_KEY = notifyStateItem.key;
 
 /** What one run draws besides its commands. */
 export interface RunSettings {
@@ -163,6 +164,12 @@ export class World {
   readonly violations: string[] = [];
   /** Notifications shown, in order. */
   shown: Shown[] = [];
+  /**
+   * Per notification id, the session of each write that recorded it as told (newly in the list the
+   * session keeps of what it told), in order; a session's list goes with it.
+   */
+  readonly recorded = new Map<string, Array<string | undefined>>();
+  private toldList: readonly string[] = [];
   /** A worker of this run was stopped (between steps or inside one). */
   anyStop = false;
   /** Account A's sign-in was revoked: its session can no longer read anything. */
@@ -215,6 +222,8 @@ export class World {
     this.seeded = { A: countByReward(this.sandboxes.A), B: countByReward(this.sandboxes.B) };
     this.confirmations.clear();
     this.violations.length = 0;
+    this.recorded.clear();
+    this.toldList = [];
     this.anyStop = false;
     this.revoked = false;
     this.rateLimited = false;
@@ -391,6 +400,11 @@ export class World {
 
   private stored(key: string, value: unknown): void {
     if (key === 'session') this.activeId = (value as SessionInfo | null)?.id;
+    if (key === NOTIFY_STATE_KEY) {
+      const told = (value as { told?: string[] } | null)?.told ?? [];
+      for (const id of told) if (!this.toldList.includes(id)) this.recorded.set(id, [...(this.recorded.get(id) ?? []), this.activeId]);
+      this.toldList = told;
+    }
     if (key !== 'credentials' || !value) return;
     const { session, token, refreshToken } = value as { session: string; token: string; refreshToken?: string };
     this.tokens.set(token, session);
