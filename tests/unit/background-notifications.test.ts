@@ -9,10 +9,13 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { setGoal } from '../../entrypoints/background/goal';
+import { credentialsItem } from '../../entrypoints/background/credentials';
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
 import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
 import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption-checks';
+import { markRejected } from '../../entrypoints/background/rejected';
 import { connect, disconnect } from '../../entrypoints/background/session';
+import { put } from '../../entrypoints/background/store';
 import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
 import { installI18n } from './i18n-setup';
 import {
@@ -25,7 +28,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
-import { closeSandboxes, fakeNotifications, type Shown } from './background-helpers';
+import { activeSessionId, closeSandboxes, fakeNotifications, type Shown } from './background-helpers';
 
 let sandbox: Sandbox;
 let stop: Array<() => void> = [];
@@ -220,6 +223,17 @@ describe('the goal and the token', () => {
     await expect(refreshRewards(true)).rejects.toThrow();
     await idle();
     expect((await sessionItem.getValue()).rejected).toBe(true);
+    expect(created.map((c) => c.title)).toEqual(['Please reconnect']);
+  });
+
+  it('tells a refusal once however often the session meets it, also after a worker restart', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 401 });
+    await expect(refreshRewards(true)).rejects.toThrow();
+    await idle();
+    startWorker();
+    // A sign-in's renewal refused later in the same session is marked in a write of its own (tokens.ts).
+    await markRejected(await activeSessionId(), put(credentialsItem, await credentialsItem.getValue()));
+    await idle();
     expect(created.map((c) => c.title)).toEqual(['Please reconnect']);
   });
 });
