@@ -75,16 +75,15 @@ class Redeem extends Step {
   async act(m: Model, w: World) {
     const account = m.account!;
     const rule = REDEEM_FAULTS[this.fault];
-    if (rule) await w.fault(account, { ...rule, path: REDEEM });
     if (rule?.status === 401) m.rejectable[account] = true;
-    const sandbox = w.sandbox(account);
-    const sent = () => sandbox.requests.filter((r) => r.path === REDEEM && !r.repeated).length;
-    const before = sent();
-    await w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
-    const count = sent() - before;
-    if (count > 1) throw new Error(`one confirmation sent ${count} redeem requests`);
-    // A fault the redeem never reached (refused as busy or unsettled) is not left for the next one.
-    if (rule && count === 0) await w.clearFaults(account);
+    // A fault the redeem never reached (refused as busy or unsettled) is taken back.
+    const { sent } = await w.withFault(
+      account,
+      rule && { ...rule, path: REDEEM },
+      (r) => r.path === REDEEM && !r.repeated,
+      () => w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled }),
+    );
+    if (sent > 1) throw new Error(`one confirmation sent ${sent} redeem requests`);
   }
   toString = () => `Redeem(${this.slot}, ${this.fault}${this.confirmUnsettled ? ', confirmed again' : ''})`;
 }
@@ -263,14 +262,14 @@ class Save extends Step {
       await sleep(10);
     }
     const rule = SAVE_FAULTS[this.fault];
-    if (rule) await w.fault(account, { ...rule, method: 'POST', path: AREA_PATHS.profile });
-    const sandbox = w.sandbox(account);
-    const sent = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path === AREA_PATHS.profile).length;
-    const before = sent();
     const value = `${account}-${this.n}`;
-    const reply = await w.worker.send('saveValues', { values: { FIRST_NAME: value } });
-    // A fault the save never reached (the worker stopped before it left) is not left for the next one.
-    if (rule && sent() === before) await w.clearFaults(account);
+    // A fault the save never reached (the worker stopped before it left) is taken back.
+    const { reply } = await w.withFault(
+      account,
+      rule && { ...rule, method: 'POST', path: AREA_PATHS.profile },
+      (r) => r.method === 'POST' && r.path === AREA_PATHS.profile,
+      () => w.worker.send('saveValues', { values: { FIRST_NAME: value } }),
+    );
     if (reply.ok) m.saved[account] = value;
     else if (this.fault !== 'refuses422' || w.worker.dead) m.saved[account] = undefined; // may or may not be saved
   }

@@ -11,6 +11,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Result } from '../../../utils/messages';
 import { notifyStateItem, type LedgerEntry, type SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
+import type { RecordedRequest } from '../../sandbox/types';
 import { isAccountB, SEED_A, SEED_B } from '../accounts';
 import { fakeNotifications, type Shown } from '../background-helpers';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from '../sign-in-helpers';
@@ -325,6 +326,21 @@ export class World {
   async fault(account: Account, rule: FaultRule): Promise<void> {
     const response = await fetch(`${this.sandboxes[account].url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
     if (!response.ok) throw new Error(`fault refused: ${await response.text()}`);
+  }
+
+  /**
+   * Runs `send` with `rule` (if any) armed at `account`'s panel and counts the requests `aimed` picks
+   * that reached it meanwhile. When none did (the worker stopped first, or refused the step), the
+   * panel's faults are taken back, so an unreached one never meets the next step's request.
+   */
+  async withFault<T>(account: Account, rule: FaultRule | null | undefined, aimed: (r: RecordedRequest) => boolean, send: () => Promise<T>): Promise<{ reply: T; sent: number }> {
+    if (rule) await this.fault(account, rule);
+    const sent = () => this.sandboxes[account].requests.filter(aimed).length;
+    const before = sent();
+    const reply = await send();
+    const count = sent() - before;
+    if (rule && count === 0) await this.clearFaults(account);
+    return { reply, sent: count };
   }
 
   async control(account: Account, path: string): Promise<void> {
