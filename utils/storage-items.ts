@@ -72,6 +72,7 @@ const IDLE: SyncState = { loading: false, error: null, attemptedAt: 0 };
  *   history: it most likely did not go through, and the reward may be redeemed again.
  */
 export type LedgerState = 'pending' | 'done' | 'failed' | 'unknown' | 'not_found';
+export type RedemptionAnswer = 'success' | 'refused' | 'unclear';
 
 /** The redemption ledger (one entry: the latest redemption the panelist started). */
 export interface LedgerEntry {
@@ -88,6 +89,14 @@ export interface LedgerEntry {
   /** Sent as the request's `Idempotency-Key`: one per Confirm (issue 17). */
   idempotencyKey?: string;
   state: LedgerState;
+  /**
+   * What the panel answered this Confirm's request, once it did: only a hint that chooses the words
+   * while a history read taken after it decides. An answer speaks for one copy of the request (a
+   * browser or proxy may deliver it twice), so none settles the Confirm on its own: `success` still
+   * waits for the history to show the redemption, `refused` (a 4xx) for it to show none, and
+   * `unclear` (time-out, network, 5xx, 409, an unexpected body) goes to the scheduled checks.
+   */
+  answer?: RedemptionAnswer;
   finishedAt?: number;
   error?: AppError;
   /** The history entry that records it, when found. */

@@ -1,4 +1,5 @@
-import type { LedgerEntry } from '../../utils/storage-items';
+import type { AppError } from '../../utils/errors';
+import type { LedgerEntry, RedemptionAnswer } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { claimRedemptions } from './redemption-match';
 
@@ -50,11 +51,22 @@ export function dueTimes(ledger: Pick<Ledger, 'latest' | 'unsettled'>): number[]
 export function interrupted(ledger: Ledger, live: ReadonlySet<string>, error: LedgerEntry['error']): Ledger {
   const latest = ledger.latest;
   if (latest?.state !== 'pending' || live.has(latest.requestId)) return ledger;
-  return { ...ledger, latest: { ...latest, state: 'unknown', ...(error ? { error } : {}), checks: firstCheck(latest) } };
+  // An entry whose answer came keeps that answer's words; only a lost one is told as lost.
+  const lost = error && !latest.answer ? { error } : {};
+  return { ...ledger, latest: { ...latest, state: 'unknown', ...lost, checks: firstCheck(latest) } };
 }
 
-/** A redemption the panel confirmed but the history did not show yet: it owns one still unnamed. */
-export const confirmedUnnamed = (entry: LedgerEntry | null): entry is LedgerEntry => entry?.state === 'done' && !entry.redemption;
+/**
+ * What an answer to the redeem can say before the history speaks: a clear success, the panel's
+ * refusal (a 4xx), or nothing clear. A 409 is the answer an idempotent panel gives a copy that
+ * arrived while the first was still being processed: it speaks for the copy, and the first may
+ * still commit, so it is unclear like a lost answer.
+ */
+export function answerOf(error: AppError | null): RedemptionAnswer {
+  if (!error) return 'success';
+  const refused = error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 409;
+  return refused ? 'refused' : 'unclear';
+}
 
 export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
   const { error: _lostAnswer, checks: _checks, ...rest } = entry;
@@ -62,28 +74,32 @@ export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
 }
 
 /**
- * Settles open outcomes against `history`, a read that left after they were sent: an entry whose
- * redemption shows is done (with any the panel recorded again for it), and a confirmed one is
- * named. `at` is a scheduled check's time: entries due by then count one check more, and after
- * the last one, still not found means `not_found`. Without `at` (Check now, a history refresh) it
- * can only find, never rule out. While a redeem is out (a pending latest entry), entries of its
- * reward wait: a new redemption of that reward may be the one being made.
+ * Settles open outcomes against `history`, a read that left after their answers: an entry whose
+ * redemption shows is done, with any further new redemptions of its reward in this same read as
+ * ones the panel may have recorded again (a re-sent copy commits within the request's lifetime);
+ * one the panel refused and this read shows nothing new for is failed, nothing charged. `at` is a
+ * scheduled check's time: entries due by then count one check more, and after the last one, still
+ * not found means `not_found`. Without `at` (Check now, a history refresh, the read after an
+ * answer) it can only find and confirm a refusal, never rule out. While a redeem is out (a pending
+ * latest entry), entries of its reward wait: a new redemption of that reward may be the one being
+ * made. `answered` is the entry whose answer just came: it chooses first, so a redemption its own
+ * request made is never taken for an older open one.
  */
-export function settleOutcomes(ledger: Ledger, history: readonly Redemption[], at: number | null, now: number): Ledger {
+export function settleOutcomes(ledger: Ledger, history: readonly Redemption[], at: number | null, now: number, answered?: string): Ledger {
   const { latest, unsettled, settled } = ledger;
   const inFlight = latest?.state === 'pending' ? latest.rewardId : null;
-  const confirmed = confirmedUnnamed(latest) ? [latest] : [];
   const decidable = openOf(ledger).filter((entry) => entry.rewardId !== inFlight);
+  const first = decidable.find((entry) => entry.requestId === answered);
   const claimed = new Set([latest, ...settled].flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])));
-  const { found, again } = claimRedemptions({ confirmed, open: decidable }, history, claimed);
-  const named = (entry: LedgerEntry, redemption: Redemption): LedgerEntry => {
-    const extra = again.get(entry.requestId);
-    return { ...entry, redemption, ...(extra ? { duplicates: extra } : {}) };
-  };
+  const { found, again } = claimRedemptions({ first, open: decidable.filter((entry) => entry !== first) }, history, claimed);
   const advance = (entry: LedgerEntry): LedgerEntry => {
     if (entry.rewardId === inFlight) return at === null ? entry : deferred(entry, at);
     const redemption = found.get(entry.requestId);
-    if (redemption) return named({ ...withoutLostAnswer(entry), state: 'done', finishedAt: now }, redemption);
+    if (redemption) {
+      const extra = again.get(entry.requestId);
+      return { ...withoutLostAnswer(entry), state: 'done', finishedAt: now, redemption, ...(extra ? { duplicates: extra } : {}) };
+    }
+    if (entry.answer === 'refused') return refusedNothingTaken(entry, now);
     const checks = entry.checks ?? firstCheck(entry);
     if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
     const done = checks.done + 1;
@@ -92,15 +108,31 @@ export function settleOutcomes(ledger: Ledger, history: readonly Redemption[], a
     return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
   };
   const advanced = unsettled.map(advance);
-  const confirmedName = confirmed[0] && found.get(confirmed[0].requestId);
-  let shown = latest;
-  if (latest?.state === 'unknown') shown = advance(latest);
-  else if (confirmedName) shown = named(latest!, confirmedName);
   return {
-    latest: shown,
+    latest: latest?.state === 'unknown' ? advance(latest) : latest,
     unsettled: advanced.filter((entry) => entry.state === 'unknown'),
     settled: [...settled, ...advanced.filter((entry) => entry.state !== 'unknown')].slice(-SETTLED_KEPT),
   };
+}
+
+/** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */
+function refusedNothingTaken(entry: LedgerEntry, now: number): LedgerEntry {
+  const { checks: _checks, ...rest } = entry;
+  return { ...rest, state: 'failed', ...(entry.error ? { error: { ...entry.error, nothingCharged: true } } : {}), finishedAt: now };
+}
+
+/**
+ * The ledger's entry `requestId` has its answer (`answered`, still pending) and `history` is the
+ * read taken after it (null: it could not be read). Whatever the answer said, the history decides:
+ * the entry is open (unknown, with its checks) until a read shows its redemption or, for a
+ * refusal, shows none.
+ */
+export function settleAnswer(ledger: Ledger, requestId: string, history: readonly Redemption[] | null, now: number): Ledger {
+  const entry = ledger.latest;
+  if (entry?.requestId !== requestId) return ledger;
+  const open: LedgerEntry = { ...entry, state: 'unknown', checks: entry.checks ?? firstCheck(entry) };
+  const withOpen = { ...ledger, latest: open };
+  return history ? settleOutcomes(withOpen, history, null, now, requestId) : withOpen;
 }
 
 /** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */

@@ -4,9 +4,9 @@ import { rewardsItem, type LedgerEntry } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { currentApi } from './api';
 import { markWritten } from './epochs';
-import { firstCheck, settleOutcomes, type Ledger } from './outcomes';
+import { answerOf, settleAnswer, type Ledger } from './outcomes';
 import { answerRedemption, balanceNow, dismissRedemption as dismiss, liveRedeems, openEntries, readLedger, settlesHere, startRedemption, withBalance } from './redemption-checks';
-import { ambiguous, fail, toAppError } from './result';
+import { fail, toAppError } from './result';
 import { activeCredentials, StaleSession, type SessionId } from './store';
 import { refreshHistory } from './sync';
 import { workerReady } from './worker-ready';
@@ -82,28 +82,26 @@ async function baseline(): Promise<Redemption[]> {
 }
 
 /**
- * Only a clear answer settles a redemption at once. A 4xx is the panel's refusal: nothing was
- * charged. Success is done. Anything else (time-out, dropped connection, 5xx, a body that is not
- * the documented one) may have been charged: the outcome stays unknown until the history shows
- * the redemption, or still does not after the last scheduled check. Success or not, a fresh
- * history read names the redemption and shows whether the panel recorded it more than once.
+ * No answer settles a Confirm: a request can arrive twice (the browser re-sends one whose
+ * connection closed unanswered, a proxy retries, an idempotent panel answers a concurrent copy with
+ * 409), so an answer speaks for one copy only. The answer is written first, to choose the words
+ * while the history read taken after it decides: a new redemption of the reward there is done
+ * (further new ones in that read: recorded again); none, after a refusal, is failed with nothing
+ * charged; anything else stays unknown for the scheduled checks. A refusal reads the balance again
+ * at once, so the rows are true whatever the history says.
  */
 async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
+  const answered: LedgerEntry = { ...entry, answer: answerOf(error), ...(error ? { error } : {}) };
+  await answerRedemption(sid, entry.requestId, (ledger) => ({ ...ledger, latest: answered }));
+  const [history, refusedBalance] = await Promise.all([
+    refreshHistory(true).catch(() => null),
+    answered.answer === 'refused' ? balanceNow() : undefined,
+  ]);
   const finishedAt = Date.now();
-  if (error && !ambiguous(error)) {
-    const failed: LedgerEntry = { ...entry, state: 'failed', error: { ...error, nothingCharged: true }, balanceAfter: await balanceNow(), finishedAt };
-    return (await answerRedemption(sid, entry.requestId, (ledger) => ({ ...ledger, latest: failed }))) ?? failed;
-  }
-  const answered: LedgerEntry = error ? { ...entry, state: 'unknown', error, checks: firstCheck(entry) } : { ...entry, state: 'done', finishedAt };
-  // A quick look can only find it, never rule it out: a panel this slow may not have committed yet.
-  const history = await refreshHistory(true).catch(() => null);
-  const outcome = (ledger: Ledger): Ledger => {
-    const withAnswer = { ...ledger, latest: answered };
-    return history ? settleOutcomes(withAnswer, history, null, finishedAt) : withAnswer;
-  };
-  const preview = outcome(await readLedger());
-  const balance = settlesHere(entry, preview.latest) ? await balanceNow() : undefined;
-  return (await answerRedemption(sid, entry.requestId, (ledger) => withBalance(entry, outcome(ledger), balance))) ?? answered;
+  const decide = (ledger: Ledger) => settleAnswer(ledger, entry.requestId, history, finishedAt);
+  const settles = settlesHere(answered, decide(await readLedger()).latest);
+  const balance = refusedBalance !== undefined ? refusedBalance : settles ? await balanceNow() : undefined;
+  return (await answerRedemption(sid, entry.requestId, (ledger) => withBalance(answered, decide(ledger), balance))) ?? answered;
 }
 
 /** Closing the card does not end the checks: an unknown outcome is still owed to the panelist. */

@@ -168,7 +168,7 @@ export function checkOutcomes(at: number | null, seen?: { sid: SessionId; histor
     if (!credentials || (seen && seen.sid !== credentials.session)) return;
     const sid = credentials.session;
     const ledger = await readLedger();
-    if (openOf(ledger).length === 0 && !(seen && ledger.latest?.state === 'done' && !ledger.latest.redemption)) return;
+    if (openOf(ledger).length === 0) return;
     let history = seen?.history;
     try {
       history ??= await refreshHistory(true);

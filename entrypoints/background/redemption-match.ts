@@ -10,20 +10,21 @@ export interface Claims {
 }
 
 /**
- * Which history entry each redemption made, trusting the panel's ids and never its clock (issue 17):
- * a redemption counts for an entry when it is of the entry's reward, was not among the ids of the
+ * Which history entry each redemption made, trusting the panel's ids and never its clock: a
+ * redemption counts for an entry when it is of the entry's reward, was not among the ids of the
  * history read fresh before the entry's request was sent (its baseline), and no other entry took
- * it, whatever its timestamp. Entries the panel confirmed certainly made one, so they choose first,
- * the newest; entries whose answer was lost then take what is left, oldest entry first, each the
- * oldest redemption. Two entries never claim the same redemption, nor one in `alreadyClaimed`.
+ * it, whatever its timestamp. The entry whose answer just came (`first`) chooses first: a
+ * redemption its own request made is never taken for an older open one. The open entries then
+ * take what is left, oldest entry first, each the oldest redemption. Two entries never claim the
+ * same redemption, nor one in `alreadyClaimed`.
  *
  * A redemption of an entry's reward that is new to its baseline and left over once every entry
- * chose is one more for an entry that claimed one here (a browser re-sent the request): `again`
- * gives them to the first such entry, in the order they chose. Only entries with an
- * `Idempotency-Key` (made since issue 17) are counted: older ones have no baseline to trust.
+ * chose is one the panel may have recorded again for an entry that claimed one in this same read
+ * (a browser re-sent the request): `again` gives them to the first such entry, in the order they
+ * chose. Only entries with an `Idempotency-Key` are counted: older ones have no baseline to trust.
  */
 export function claimRedemptions(
-  entries: { confirmed?: readonly LedgerEntry[]; open: readonly LedgerEntry[] },
+  entries: { first?: LedgerEntry | undefined; open: readonly LedgerEntry[] },
   history: readonly Redemption[],
   alreadyClaimed: ReadonlySet<number> = new Set(),
 ): Claims {
@@ -34,15 +35,15 @@ export function claimRedemptions(
     const known = new Set(entry.knownRedemptionIds ?? []);
     return history.filter((r) => r.reward.id === entry.rewardId && !known.has(r.id) && !taken.has(r.id));
   };
-  const claim = (entry: LedgerEntry, newest: boolean) => {
-    const match = newFor(entry).sort((a, b) => (newest ? b.id - a.id : a.id - b.id))[0];
+  const claim = (entry: LedgerEntry) => {
+    const match = newFor(entry).sort((a, b) => a.id - b.id)[0];
     if (!match) return;
     taken.add(match.id);
     found.set(entry.requestId, match);
     claimants.push(entry);
   };
-  for (const entry of [...(entries.confirmed ?? [])].sort((a, b) => b.startedAt - a.startedAt)) claim(entry, true);
-  for (const entry of [...entries.open].sort((a, b) => a.startedAt - b.startedAt)) claim(entry, false);
+  if (entries.first) claim(entries.first);
+  for (const entry of [...entries.open].sort((a, b) => a.startedAt - b.startedAt)) claim(entry);
 
   const again = new Map<string, number[]>();
   for (const entry of claimants) {

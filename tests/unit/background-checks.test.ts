@@ -237,9 +237,9 @@ describe('what a redemption’s steps write', () => {
     expect(await unsettledItem.getValue()).toEqual([notDue, { ...due, checks: { done: 1, nextAt: due.startedAt + CHECK_AFTER_MS[1], lastAt: due.checks!.nextAt } }]);
   });
 
-  it('a confirmed redemption the history did not show yet is named by the next history read', async () => {
+  it('a success the history did not show yet stays open, and the next history read names it', async () => {
     const sid = await activeSessionId();
-    const confirmed: LedgerEntry = { ...unknown(COFFEE), state: 'done', checks: undefined };
+    const confirmed: LedgerEntry = { ...unknown(COFFEE), answer: 'success' };
     await ledgerItem.setValue(confirmed);
     await commit(COFFEE);
     const history = env.sandbox.state.redemptions.map((r) => structuredClone(r));

@@ -6,14 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  answerOf,
   CHECK_AFTER_MS,
-  confirmedUnnamed,
   dueTimes,
   firstCheck,
   interrupted,
   openOf,
   postponeOutcomes,
   READ_RETRY_MS,
+  settleAnswer,
   settleOutcomes,
   SETTLED_KEPT,
   showInstead,
@@ -66,15 +67,15 @@ describe('claiming redemptions by id', () => {
     expect(claimRedemptions({ open: [entry('e', { rewardId: 7 })] }, history).found.size).toBe(0);
   });
 
-  it('confirmed entries choose first, the newest the newest; open ones then take the oldest left, oldest entry first', () => {
+  it('the answered entry chooses first; open ones then take the oldest left, oldest entry first', () => {
     const history = [...BASELINE, redemption(5), redemption(6), redemption(7)];
     const { found } = claimRedemptions(
-      { confirmed: [entry('c-old', { startedAt: T0 }), entry('c-new', { startedAt: T0 + 10 })], open: [entry('o-new', { startedAt: T0 + 5 }), entry('o-old', { startedAt: T0 - 5 })] },
+      { first: entry('answered', { startedAt: T0 + 10 }), open: [entry('o-new', { startedAt: T0 + 5 }), entry('o-old', { startedAt: T0 - 5 })] },
       history,
     );
-    expect([found.get('c-new')?.id, found.get('c-old')?.id]).toEqual([7, 6]);
-    expect(found.get('o-old')?.id).toBe(5);
-    expect(found.has('o-new')).toBe(false);
+    expect(found.get('answered')?.id).toBe(5);
+    expect(found.get('o-old')?.id).toBe(6);
+    expect(found.get('o-new')?.id).toBe(7);
   });
 
   it('never claims one already claimed, here or before', () => {
@@ -86,15 +87,15 @@ describe('claiming redemptions by id', () => {
 
   it('what is left of an entry’s reward after every claim was recorded again for the first Confirm that claimed, if it sent a key', () => {
     const history = [...BASELINE, redemption(5), redemption(6), redemption(8), redemption(4, BOOKS)];
-    const { found, again } = claimRedemptions({ confirmed: [entry('c')], open: [entry('o', { startedAt: T0 - 1 })] }, history);
-    expect(found.get('c')?.id).toBe(8);
-    expect(found.get('o')?.id).toBe(5);
-    expect(again.get('c')).toEqual([6]);
+    const { found, again } = claimRedemptions({ first: entry('c'), open: [entry('o', { startedAt: T0 - 1 })] }, history);
+    expect(found.get('c')?.id).toBe(5);
+    expect(found.get('o')?.id).toBe(6);
+    expect(again.get('c')).toEqual([8]);
     expect(again.has('o')).toBe(false);
     // An entry from before keys were sent has no baseline to trust for that.
-    expect(claimRedemptions({ confirmed: [entry('c', { idempotencyKey: undefined })], open: [] }, history).again.size).toBe(0);
+    expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).again.size).toBe(0);
     // Nothing left: nothing said.
-    expect(claimRedemptions({ confirmed: [entry('c')], open: [] }, [...BASELINE, redemption(8)]).again.size).toBe(0);
+    expect(claimRedemptions({ first: entry('c'), open: [] }, [...BASELINE, redemption(8)]).again.size).toBe(0);
   });
 
   it('an entry without a baseline counts nothing as known', () => {
@@ -111,16 +112,63 @@ describe('settling outcomes', () => {
     expect(settled.latest).not.toHaveProperty('checks');
   });
 
-  it('names a confirmed entry, and leaves one the history does not show yet as it is', () => {
-    const confirmed = entry('c', { state: 'done' });
-    expect(confirmedUnnamed(confirmed)).toBe(true);
-    const named = settleOutcomes(ledger(confirmed), [...BASELINE, redemption(5)], null, T0);
-    expect(named.latest).toEqual({ ...confirmed, redemption: redemption(5) });
-    expect(confirmedUnnamed(named.latest)).toBe(false);
-    const same = ledger(confirmed);
-    expect(settleOutcomes(same, BASELINE, null, T0).latest).toBe(confirmed);
-    expect(confirmedUnnamed(entry('f', { state: 'failed' }))).toBe(false);
-    expect(confirmedUnnamed(null)).toBe(false);
+  it('an answer is a hint: success, a refusal (any 4xx but 409), or unclear (409, time-out, network, 5xx, odd body)', () => {
+    expect(answerOf(null)).toBe('success');
+    for (const status of [400, 401, 402, 403, 404, 422, 429]) expect(answerOf({ kind: 'rejected', message: 'no', status })).toBe('refused');
+    expect(answerOf({ kind: 'rejected', message: 'in progress', status: 409 })).toBe('unclear');
+    expect(answerOf({ kind: 'server', message: 'down', status: 500 })).toBe('unclear');
+    expect(answerOf({ kind: 'timeout', message: 'slow' })).toBe('unclear');
+    expect(answerOf({ kind: 'network', message: 'lost' })).toBe('unclear');
+    expect(answerOf({ kind: 'unexpected', message: 'odd', status: 200 })).toBe('unclear');
+  });
+
+  it('a success the history does not show yet stays open with its checks; the next read that shows it names it', () => {
+    const answered = entry('s', { state: 'pending', answer: 'success' });
+    const open = settleAnswer(ledger(answered), 's', BASELINE, T0 + 5);
+    expect(open.latest).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
+    const named = settleOutcomes(open, [...BASELINE, redemption(5)], null, T0 + 9);
+    expect(named.latest).toMatchObject({ state: 'done', answer: 'success', redemption: redemption(5), finishedAt: T0 + 9 });
+    expect(named.latest).not.toHaveProperty('duplicates');
+  });
+
+  it('a refusal is "nothing charged" only once a read after it shows no new redemption of the reward', () => {
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal });
+    const failed = settleAnswer(ledger(answered), 'r', [...BASELINE, redemption(4, BOOKS)], T0 + 5).latest;
+    expect(failed).toEqual({ ...answered, state: 'failed', error: { ...refusal, nothingCharged: true }, finishedAt: T0 + 5 });
+    // The browser's first copy committed; the refusal was the re-sent copy's (402): the history decides.
+    const charged = settleAnswer(ledger(answered), 'r', [...BASELINE, redemption(5)], T0 + 5).latest;
+    expect(charged).toMatchObject({ state: 'done', answer: 'refused', redemption: redemption(5) });
+    expect(charged).not.toHaveProperty('error');
+    // No read after it: nothing is said about the points; the checks decide.
+    const unread = settleAnswer(ledger(answered), 'r', null, T0 + 5).latest;
+    expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
+    expect(unread?.error).not.toHaveProperty('nothingCharged');
+    // A later read that shows nothing new settles it then.
+    expect(settleOutcomes(ledger(unread!), BASELINE, null, T0 + 50).latest).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
+  });
+
+  it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
+    const older = unknown('old', { startedAt: T0 - 10 });
+    const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [1, 2] });
+    const settled = settleAnswer(ledger(answered, [older]), 'new', [...BASELINE, redemption(5)], T0 + 5);
+    expect(settled.latest).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: 5 } });
+    expect(settled.unsettled).toEqual([older]);
+  });
+
+  it('only the read that first shows a Confirm names its repeats; a later redemption of the reward is one more in the history', () => {
+    const answered = entry('s', { state: 'pending', answer: 'success' });
+    const done = settleAnswer(ledger(answered), 's', [...BASELINE, redemption(5), redemption(6)], T0 + 5);
+    expect(done.latest).toMatchObject({ state: 'done', redemption: { id: 5 }, duplicates: [6] });
+    const alone = settleAnswer(ledger(answered), 's', [...BASELINE, redemption(5)], T0 + 5);
+    const later = settleOutcomes(alone, [...BASELINE, redemption(5), redemption(6)], null, T0 + 60_000);
+    expect(later).toEqual(alone);
+    expect(later.latest).not.toHaveProperty('duplicates');
+  });
+
+  it('an answer for another entry than the ledger shows changes nothing', () => {
+    const shown = ledger(entry('a', { state: 'pending', answer: 'success' }));
+    expect(settleAnswer(shown, 'b', BASELINE, T0)).toBe(shown);
   });
 
   it('without a check time it can only find; at each due check it counts one, and after the last it concludes', () => {
@@ -223,6 +271,10 @@ describe('scheduling and the rest', () => {
     expect(interrupted(ledger(pending), new Set(), undefined).latest).not.toHaveProperty('error');
     const done = ledger(entry('d', { state: 'done' }));
     expect(interrupted(done, new Set(), error)).toBe(done);
+    // Its answer had come (the worker stopped during the read after it): that answer's words stay.
+    const refusal = { kind: 'rejected' as const, message: 'Out of stock', status: 422 };
+    const answered = entry('a', { state: 'pending', answer: 'refused', error: refusal });
+    expect(interrupted(ledger(answered), new Set(), error).latest).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
   });
 
   it('showing another entry keeps the one it replaces: unknown among the open, settled among the recent; never a pending one', () => {
