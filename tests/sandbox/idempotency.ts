@@ -12,7 +12,7 @@ import type { ApiRequest, ApiResult } from './types';
 const REDEEM_PATH = '/v1/panel/redemption';
 
 /** The key as the draft writes it (a Structured Fields string) or bare, as many clients send it. */
-function keyOf(request: ApiRequest): string | null {
+export function keyOf(request: ApiRequest): string | null {
   const raw = request.headers['idempotency-key']?.trim();
   if (!raw) return null;
   return /^"[^"]*"$/.test(raw) ? raw.slice(1, -1) : raw;

@@ -16,11 +16,11 @@ import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
 import { createValidators } from './conditional';
 import { routeMoved } from './moved';
-import { Idempotency } from './idempotency';
+import { Idempotency, keyOf } from './idempotency';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
-import type { ApiRequest, RecordedRequest, SandboxSeed, SandboxState } from './types';
+import type { ApiRequest, ApiResult, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
-export type { BalanceIn, FaultRule, JsonValue, RecordedRequest, SandboxSeed, SandboxState, ValuesShape } from './types';
+export type { BalanceIn, FaultRule, JsonValue, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState, ValuesShape } from './types';
 
 export const SANDBOX_TOKEN = 'sandbox-token-5f2c9a7e41d8';
 
@@ -55,6 +55,11 @@ export interface Sandbox {
    * and body (the benchmark's bytes per idle hour). In answer order; cleared with the requests.
    */
   answers: Array<{ method: string; path: string; status: number; bytes: number }>;
+  /**
+   * Every redemption made since the last reset, with the request that made it: tests judge what
+   * the extension said about a Confirm against what that Confirm's copies really made.
+   */
+  made: MadeRedemption[];
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -64,6 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = stateFromSeed(seed);
   const requests: RecordedRequest[] = [];
   const answers: Sandbox['answers'] = [];
+  const made: MadeRedemption[] = [];
   const faults = new FaultStore();
   const oauth = new OAuthServer();
   const validators = createValidators();
@@ -93,6 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       idempotency.reset();
       requests.length = 0;
       answers.length = 0;
+      made.length = 0;
     },
     closeIdleConnections: () => server.closeIdleConnections(),
   };
@@ -107,12 +114,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
     let arrival = idempotency.arrive(request);
     let committed = false;
+    // Handles a request and notes any redemption it made, and which request that was.
+    const run = (copy: ApiRequest, at: Date, repeated: boolean): ApiResult => {
+      const before = state.redemptions.length;
+      const result = dispatch(state, copy, at);
+      for (const r of state.redemptions.slice(before)) made.push({ id: r.id, rewardId: r.reward.id, key: keyOf(copy), repeated, at: Date.now() });
+      return result;
+    };
     const commit = () => {
       if (!authorized() || 'answer' in arrival) return;
       committed = true;
-      idempotency.processed(arrival.key, dispatch(state, request, now()));
+      idempotency.processed(arrival.key, run(request, now(), false));
     };
     const signal = interruptible();
+    if (fault?.repeat === 'overlapping') {
+      // The browser re-sent the request while the panel was still working on the first copy: the
+      // copy is answered first (a panel honouring the key says 409), then the first copy commits.
+      requests.push({ ...toRecord(request), repeated: true });
+      const first = arrival;
+      const copy = idempotency.arrive(request);
+      const answer = 'answer' in copy ? copy.answer : authorized() ? idempotency.processed(copy.key, run(request, now(), true)) : unauthorized();
+      writeResult(res, answer, fault.headers ?? {});
+      await sleep(fault.delayMs ?? 0, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return;
+      arrival = first;
+      commit();
+      return;
+    }
     if (fault?.repeat) {
       // The first copy is committed and its connection lost before any answer; the browser sends
       // it again on a new connection (Chromium does, on a reused keep-alive one): this is that copy.
@@ -131,7 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (open) return writeResult(res, open, extraHeaders);
     if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
     const at = now();
-    const answer = idempotency.processed(arrival.key, dispatch(state, request, at));
+    const answer = idempotency.processed(arrival.key, run(request, at, fault?.repeat === true));
     const result = state.validators ? validators.apply(request, answer, at) : answer;
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
     writeResult(res, result, extraHeaders);
@@ -183,6 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests,
     oauth,
     answers,
+    made,
     reset: control.reset,
     idle: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.

@@ -84,8 +84,24 @@ export interface FaultRule {
    * The request arrives twice, as when a browser re-sends it after its connection closed without
    * an answer: the first copy is committed and lost, the second is handled as usual (recorded with
    * `repeated`). A panel that honours the `Idempotency-Key` makes one redemption of the two.
+   * `'overlapping'`: the copy arrives while the first is still being processed, and is answered
+   * first (409 from a panel that honours the key); the first commits after that answer left,
+   * `delayMs` later.
    */
-  repeat?: boolean;
+  repeat?: boolean | 'overlapping';
+}
+
+/**
+ * A redemption the panel made, and which request made it: its `Idempotency-Key` (null: none sent,
+ * as from the panel's own website) and whether it was a copy the browser re-sent.
+ */
+export interface MadeRedemption {
+  id: number;
+  rewardId: number;
+  key: string | null;
+  repeated: boolean;
+  /** Epoch milliseconds (the machine's clock, not the panel's). */
+  at: number;
 }
 
 /** What a handler decides; server.ts turns it into an HTTP response. */

@@ -454,6 +454,32 @@ describe('sandbox: Idempotency-Key on the redeem', () => {
     sandbox.reset();
     expect((await control('/idempotency')).body).toMatchObject({ honour: true });
   });
+
+  it('an overlapping repeat is answered 409 by a panel that honours the key, and the first copy commits after that answer', async () => {
+    const before = coffees();
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', repeat: 'overlapping', delayMs: 80 });
+    const answer = await redeemWith('"overlap"');
+    expect(answer.status).toBe(409);
+    expect(coffees()).toBe(before);
+    await sandbox.idle();
+    expect(coffees()).toBe(before + 1);
+    expect(sandbox.made).toEqual([expect.objectContaining({ rewardId: 101, key: 'overlap', repeated: false })]);
+    // Ignoring keys, both copies are handled: the copy answered, then the first committed too.
+    await control('/idempotency', 'PATCH', { honour: false });
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', repeat: 'overlapping' });
+    expect((await redeemWith('"both"')).status).toBe(200);
+    await sandbox.idle();
+    expect(sandbox.made.slice(1).map((m) => [m.key, m.repeated])).toEqual([['both', true], ['both', false]]);
+    expect((await control('/faults', 'POST', { repeat: 'sometimes' })).status).toBe(400);
+  });
+
+  it('records which request made each redemption: its key, or none (the panel’s website)', async () => {
+    await call('/v1/panel/redemption?id=101');
+    await redeemWith('"mine"');
+    expect(sandbox.made.map((m) => [m.rewardId, m.key, m.repeated])).toEqual([[101, null, false], [101, 'mine', false]]);
+    sandbox.reset();
+    expect(sandbox.made).toEqual([]);
+  });
 });
 
 describe('sandbox: control endpoints', () => {
