@@ -52,9 +52,10 @@ export interface Sandbox {
   oauth: OAuthServer;
   /**
    * What each answered API request cost on the wire: status, and bytes of status line, headers
-   * and body (the benchmark's bytes per idle hour). In answer order; cleared with the requests.
+   * and body (the benchmark's bytes per idle hour), its `Idempotency-Key` and when its answer left.
+   * In answer order; cleared with the requests.
    */
-  answers: Array<{ method: string; path: string; status: number; bytes: number }>;
+  answers: Array<{ method: string; path: string; status: number; bytes: number; key: string | null; at: number }>;
   /**
    * Every redemption made since the last reset, with the request that made it: tests judge what
    * the extension said about a Confirm against what that Confirm's copies really made.
@@ -240,7 +241,7 @@ function measure(res: ServerResponse, request: ApiRequest, answers: Sandbox['ans
   }) as ServerResponse['end'];
   res.once('finish', () => {
     const head = (res as unknown as { _header?: string | null })._header ?? '';
-    answers.push({ method: request.method, path: request.path, status: res.statusCode, bytes: Buffer.byteLength(head) + body });
+    answers.push({ method: request.method, path: request.path, status: res.statusCode, bytes: Buffer.byteLength(head) + body, key: keyOf(request), at: Date.now() });
   });
 }
 

@@ -29,8 +29,15 @@ const REDEEM_FAULTS: Record<string, FaultRule | null> = {
   commitsThen500: { commit: true, status: 500 },
   commitsThenDrops: { commit: true, drop: true },
   commitsThenOddBody: { commit: true, status: 200, body: '{"message":"queued"}' },
-  // The browser re-sends it after the connection closed without an answer (item 8 of issue 17).
+  // The browser re-sends it after the connection closed without an answer: the copy commits again
+  // (a panel ignoring the key), is refused for lack of points, or gets the first answer replayed.
   resentByBrowser: { repeat: true },
+  // The copy arrives while the first is still being processed: 409 from a panel honouring the key,
+  // and the first commits just after that answer, or well after the read that follows it.
+  resentWhileProcessing: { repeat: 'overlapping', delayMs: 5 },
+  resentWhileProcessingSlow: { repeat: 'overlapping', delayMs: TIMEOUT_MS * 3 },
+  refuses422AfterCommit: { commit: true, status: 422, body: '{"message":"The selected id is invalid."}' },
+  successWithoutRecord: { status: 200, body: '{"message":"success"}' },
   drops: { drop: true },
   answers500: { status: 500 },
   answers503Late: { delayMs: TIMEOUT_MS + 40, status: 503 },
@@ -68,24 +75,33 @@ abstract class Step implements Command {
 }
 
 class Redeem extends Step {
-  constructor(readonly slot: number, readonly fault: string, readonly confirmUnsettled: boolean) {
+  constructor(readonly slot: number, readonly fault: string, readonly confirmUnsettled: boolean, readonly wait = true) {
     super();
   }
   check = (m: Readonly<Model>) => m.account !== null;
   async act(m: Model, w: World) {
     const account = m.account!;
-    const rule = REDEEM_FAULTS[this.fault];
+    const rule = this.wait ? REDEEM_FAULTS[this.fault] : null;
     if (rule?.status === 401) m.rejectable[account] = true;
     // A fault the redeem never reached (refused as busy or unsettled) is taken back.
-    const { sent } = await w.withFault(
-      account,
-      rule && { ...rule, path: REDEEM },
-      (r) => r.path === REDEEM && !r.repeated,
-      () => w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled }),
-    );
-    if (sent > 1) throw new Error(`one confirmation sent ${sent} redeem requests`);
+    const redeem = () => w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
+    // Not awaited: the panelist closes the card or starts another redeem while this one is out.
+    if (!this.wait) return void redeem();
+    await w.withFault(account, rule && { ...rule, path: REDEEM }, (r) => r.path === REDEEM && !r.repeated, redeem);
   }
-  toString = () => `Redeem(${this.slot}, ${this.fault}${this.confirmUnsettled ? ', confirmed again' : ''})`;
+  toString = () => `Redeem(${this.slot}, ${this.wait ? this.fault : 'no fault, not awaited'}${this.confirmUnsettled ? ', confirmed again' : ''})`;
+}
+
+/** The panelist redeems on the panel's website (or another device): the extension did not ask for it. */
+class RedeemElsewhere extends Step {
+  constructor(readonly account: Account, readonly slot: number) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    await w.redeemElsewhere(this.account, rewardOf(this.account, this.slot));
+  }
+  toString = () => `RedeemElsewhere(${this.account}, ${this.slot})`;
 }
 
 class Refresh extends Step {
@@ -300,6 +316,8 @@ const key = <T extends object>(o: T) => fc.constantFrom(...(Object.keys(o) as Ar
 
 export const COMMANDS = [
   fc.tuple(fc.integer({ min: 0, max: 2 }), key(REDEEM_FAULTS), fc.boolean()).map(([s, f, c]) => new Redeem(s, f, c)),
+  fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([s, c]) => new Redeem(s, 'none', c, false)),
+  fc.tuple(fc.constantFrom<Account>('A', 'B'), fc.integer({ min: 0, max: 2 })).map(([a, s]) => new RedeemElsewhere(a, s)),
   fc.tuple(key(AREA_PATHS), fc.boolean(), key(READ_FAULTS), fc.boolean()).map(([a, force, f, wait]) => new Refresh(a, force, f, wait)),
   fc.constant(new AlarmRefresh()),
   fc.constant(new CheckAlarm()),

@@ -8,6 +8,8 @@ import type { VariableValue } from '../../../utils/types';
 import { isAccountB, isAccountBRedemption, SEED_A, SEED_B } from '../accounts';
 import { sleep, type Account, type Confirmation, type World } from './world';
 
+const REDEEM = '/v1/panel/redemption';
+
 export interface Model {
   /** The account of the session in storage (read after each step). */
   account: Account | null;
@@ -52,10 +54,22 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   for (const c of w.confirmations.values()) {
     expect(!c.resurrected, `a redemption of a session that ended came back into storage (${c.requestId})`);
     expect(!c.reopened, `a settled redemption went back to pending or unknown (${c.requestId})`);
-    // "Nothing was charged" only on the panel's own refusal.
+    // "Nothing was charged" only on the panel's own refusal, and only once the history backed it.
     if (c.nothingCharged) {
-      expect(c.state === 'failed' && c.errorStatus !== undefined && c.errorStatus >= 400 && c.errorStatus < 500, `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`);
+      expect(c.state === 'failed' && c.errorStatus !== undefined && c.errorStatus >= 400 && c.errorStatus < 500 && c.errorStatus !== 409, `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`);
     }
+    // Repeats are named by the read that first shows the Confirm's own, never later, and never a
+    // redemption made after that read (another client's, which a later read would show).
+    expect(!c.renamed, `the repeats of ${c.requestId} changed after it was named`);
+    for (const id of c.named?.duplicates ?? []) {
+      const made = w.made(c.account).find((r) => r.id === id);
+      expect(!made || made.at <= c.named!.at, `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`);
+    }
+  }
+  // A Confirm is sent once: the browser may re-send it, the extension never does.
+  for (const account of ['A', 'B'] as const) {
+    const keys = w.sandbox(account).requests.flatMap((r) => (r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] ? [r.headers['idempotency-key']] : []));
+    expect(new Set(keys).size === keys.length, `a Confirm's redeem was sent more than once by the extension (${account})`);
   }
   // Each outcome and each repeat is told at most once: a session records an event as told once, and
   // nothing is shown more often than sessions recorded it. The same id may come again only from a
@@ -68,10 +82,24 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   for (const [account, rewardId, group] of groups(w)) {
     const commits = w.commits(account, rewardId);
     const done = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
-    const ruledOut = group.filter((c) => (c.state === 'failed' || c.state === 'not_found') && !c.abandoned).length;
+    const ruledOut = group.filter((c) => (c.state === 'failed' || c.state === 'not_found') && !c.abandoned);
     expect(done <= commits, `${done} redemptions of ${rewardId} reported done, the panel made ${commits}`);
-    expect(commits + ruledOut <= group.length + resent(w, account, rewardId), `${ruledOut} of ${group.length} redemptions of ${rewardId} reported as not made, but the panel made ${commits}`);
+    // Never "nothing charged" or "not redeemed" for a Confirm whose own copies made one. The
+    // extension tells its redemptions apart from the history's ids alone, so two Confirms of one
+    // reward may swap theirs: counted per reward, the Confirms that made something and those told
+    // nothing was made never outnumber the Confirms.
+    const made = madeBy(w, account, group);
+    expect(made.size + ruledOut.length <= group.length, `${ruledOut.length} of ${group.length} Confirms of ${rewardId} told nothing was made, but ${made.size} made one`);
+    if (group.length === 1) {
+      for (const c of ruledOut) expect(!made.has(c.key), `${c.requestId} was told ${c.state === 'failed' ? 'nothing was charged' : 'not found'}, but its request made a redemption`);
+    }
   }
+}
+
+/** The keys of the group's Confirms whose copies made a redemption at the panel. */
+function madeBy(w: World, account: Account, group: readonly Confirmation[]): Set<string | undefined> {
+  const keys = new Set(group.map((c) => c.key));
+  return new Set(w.made(account).filter((r) => r.key !== null && keys.has(r.key)).map((r) => r.key ?? undefined));
 }
 
 /** Storage holds only the current session's data: every id in every session-scoped item is its account's. */
@@ -164,10 +192,17 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   for (const [account, rewardId, group] of groups(w)) {
     const stillOpen = group.filter((c) => (c.state === 'pending' || c.state === 'unknown') && !c.abandoned);
     expect(unreadable || stillOpen.length === 0, `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check`);
-    const done = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
-    const abandoned = group.filter((c) => c.abandoned).length + (unreadable ? stillOpen.length : 0);
-    const commits = w.commits(account, rewardId);
-    expect(commits <= done + abandoned + resent(w, account, rewardId), `the panel made ${commits} redemptions of ${rewardId}; ${done} were reported done`);
+    // Every redemption a Confirm's copies made by the time the panel answered it is told, as done
+    // or as a repeat (one committed after that answer may come after the read that names the
+    // Confirm: then it is one more in the history).
+    const told = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
+    const made = group
+      .filter((c) => !c.abandoned && !(unreadable && stillOpen.includes(c)))
+      .reduce((n, c) => {
+        const answered = w.answeredAt(account, c.key);
+        return n + w.made(account).filter((r) => r.key !== null && r.key === c.key && (answered === null || r.at <= answered)).length;
+      }, 0);
+    expect(made <= told, `the Confirms of ${rewardId} made ${made} redemptions by their answers; ${told} were told`);
   }
   // Told exactly once: each outcome a check settled, and none the panel's own answer settled. A
   // worker stopped between recording and showing, or a write storage refused, may lose one.
@@ -195,15 +230,6 @@ async function runEveryCheck(w: World): Promise<void> {
 async function stillOpen(w: World): Promise<boolean> {
   const [ledger, unsettled] = await Promise.all([w.items.ledgerItem.getValue(), w.items.unsettledItem.getValue()]);
   return open(ledger) || unsettled.length > 0;
-}
-
-/**
- * Repeats the browser sent that a panel ignoring `Idempotency-Key` may have made a redemption of,
- * beyond what the extension asked for.
- */
-function resent(w: World, account: Account, rewardId: number): number {
-  if (w.settings.idempotency) return 0;
-  return w.sandbox(account).requests.filter((r) => r.repeated && r.path === '/v1/panel/redemption' && r.query.id === String(rewardId)).length;
 }
 
 function groups(w: World): Array<[Account, number, Confirmation[]]> {

@@ -11,7 +11,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Result } from '../../../utils/messages';
 import { notifyStateItem, type LedgerEntry, type SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
-import type { RecordedRequest } from '../../sandbox/types';
+import type { MadeRedemption, RecordedRequest } from '../../sandbox/types';
 import { isAccountB, SEED_A, SEED_B } from '../accounts';
 import { fakeNotifications, type Shown } from '../background-helpers';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from '../sign-in-helpers';
@@ -139,6 +139,8 @@ const scope = new AsyncLocalStorage<Worker>();
 /** What became of each redemption the panelist confirmed, as the ledger told it. */
 export interface Confirmation {
   requestId: string;
+  /** The `Idempotency-Key` its request carried: the sandbox notes it on every redemption it made. */
+  key: string | undefined;
   account: Account;
   rewardId: number;
   state: LedgerEntry['state'];
@@ -154,6 +156,10 @@ export interface Confirmation {
   resurrected?: boolean;
   /** Went back from settled to pending or unknown. */
   reopened?: boolean;
+  /** When storage first named its redemption, and the further ones it then said the panel recorded. */
+  named?: { at: number; duplicates: readonly number[] };
+  /** Its repeats changed after it was named: only the read that first shows a Confirm may name them. */
+  renamed?: boolean;
 }
 
 export class World {
@@ -401,6 +407,27 @@ export class World {
     await Promise.all(sandboxes.map((s) => fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE' })));
   }
 
+  /** What the account's panel made since the run began, and which request made each. */
+  made(account: Account): readonly MadeRedemption[] {
+    return this.sandboxes[account].made;
+  }
+
+  /** When the account's panel last sent an answer to a request carrying `key` (null: none left). */
+  answeredAt(account: Account, key: string | undefined): number | null {
+    const answers = this.sandboxes[account].answers.filter((a) => key !== undefined && a.key === key);
+    return answers.length > 0 ? Math.max(...answers.map((a) => a.at)) : null;
+  }
+
+  /**
+   * Another client of the same account (the panel's website, another device) redeems a reward,
+   * with no `Idempotency-Key`: a redemption the extension must never take for a repeat of its own
+   * unless it could not tell them apart (the same history read first showing both).
+   */
+  async redeemElsewhere(account: Account, rewardId: number): Promise<void> {
+    const sandbox = this.sandboxes[account];
+    await fetch(`${sandbox.url}/v1/panel/redemption?id=${rewardId}`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
+  }
+
   /** Redemptions of `rewardId` the account's sandbox made since the run began. */
   commits(account: Account, rewardId: number): number {
     const now = this.sandboxes[account].state.redemptions.filter((r) => r.reward.id === rewardId).length;
@@ -481,8 +508,12 @@ export class World {
         return;
       }
       const reopened = known !== undefined && !open(known.state) && open(entry.state);
+      const duplicates = entry.duplicates ?? [];
+      const named = known?.named ?? (entry.redemption ? { at: Date.now(), duplicates } : undefined);
+      const renamed = known?.renamed === true || (named !== undefined && !sameIds(named.duplicates, duplicates));
       this.confirmations.set(entry.requestId, {
         requestId: entry.requestId,
+        key: entry.idempotencyKey,
         account: isAccountB(entry.rewardId) ? 'B' : 'A',
         rewardId: entry.rewardId,
         state: entry.state,
@@ -492,6 +523,8 @@ export class World {
         wasUnknown: known?.wasUnknown === true || entry.state === 'unknown',
         abandoned: false,
         ...(known?.reopened || reopened ? { reopened: true } : {}),
+        ...(named ? { named } : {}),
+        ...(renamed ? { renamed: true } : {}),
       });
     };
     ledgerItem.watch((entry) => entry && seen(entry));
@@ -615,6 +648,8 @@ class ModelStorage {
     }
   }
 }
+
+const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 function countByReward(sandbox: Sandbox): Map<number, number> {
   const counts = new Map<number, number>();
