@@ -3,7 +3,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
+import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
 
 /**
@@ -81,6 +82,22 @@ export async function startTwoAccounts(tuning: Partial<typeof httpTuning>): Prom
 export async function closeSandboxes(...sandboxes: Sandbox[]): Promise<void> {
   for (const key of Object.keys(httpTuning)) delete httpTuning[key as keyof typeof httpTuning];
   await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+}
+
+/** Arms a fault at the sandbox: the next matching request meets it. */
+export async function armFault(sandbox: Sandbox, rule: FaultRule): Promise<void> {
+  const response = await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+  if (!response.ok) throw new Error(`fault refused: ${await response.text()}`);
+}
+
+/** Fires the history-check alarm until none is left, as the browser would over half an hour. */
+export async function runEveryCheck(): Promise<void> {
+  for (let i = 0; i <= CHECK_AFTER_MS.length; i++) {
+    const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
+    if (!alarm) return;
+    await fakeBrowser.alarms.clear(CHECK_ALARM);
+    await onCheckAlarm(alarm);
+  }
 }
 
 export interface Shown {

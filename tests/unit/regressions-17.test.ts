@@ -11,7 +11,7 @@ import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
 import { recoverAfterStop } from '../../entrypoints/background/recover';
 import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
-import { CHECK_AFTER_MS, CHECK_ALARM, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
+import { CHECK_ALARM, checkRedemption } from '../../entrypoints/background/redemption-checks';
 import { connect } from '../../entrypoints/background/session';
 import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
 import {
@@ -26,9 +26,9 @@ import {
   unsettledItem,
   type LedgerEntry,
 } from '../../utils/storage-items';
-import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { apiRequests, closeSandboxes, fakeNotifications, type Shown, startTwoAccounts } from './background-helpers';
+import { apiRequests, armFault as fault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, startTwoAccounts } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -68,10 +68,6 @@ async function settle(): Promise<void> {
   await Promise.all([balanceIdle(), notificationsIdle()]);
 }
 
-async function fault(sandbox: Sandbox, rule: FaultRule): Promise<void> {
-  await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
-}
-
 /** Every storage read answers `ms` later, as a real browser's may (2–7 ms). Returns the undo. */
 function slowReads(ms: number): () => void {
   const local = fakeBrowser.storage.local;
@@ -85,16 +81,6 @@ function slowReads(ms: number): () => void {
 
 const redeemsOf = (sandbox: Sandbox, rewardId: number) => sandbox.requests.filter((r) => r.path === REDEEM && r.query.id === String(rewardId)).length;
 const commitsOf = (sandbox: Sandbox, rewardId: number) => sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
-
-/** Fires the history-check alarm until none is left, as the browser would over half an hour. */
-async function runEveryCheck(): Promise<void> {
-  for (let i = 0; i <= CHECK_AFTER_MS.length; i++) {
-    const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);
-    if (!alarm) return;
-    await fakeBrowser.alarms.clear(CHECK_ALARM);
-    await onCheckAlarm(alarm);
-  }
-}
 
 /** A redeem whose connection dropped before the panel committed it, which it then did: unknown until checked. */
 async function lostThenCommitted(rewardId: number): Promise<LedgerEntry> {

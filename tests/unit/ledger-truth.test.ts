@@ -1,0 +1,183 @@
+// @vitest-environment node
+/**
+ * The panel's history is the ledger: each case in which one answer to the redeem used to tell the
+ * panelist something false about their points, reproduced against the sandbox over real HTTP
+ * (a browser's re-send, an idempotent panel's 409, a second client on the account, a panel that
+ * answers one thing and records another) with storage answering a few milliseconds late. What the
+ * popup and the history rows say of these is pinned by the component tests.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
+import { CHECK_ALARM } from '../../entrypoints/background/redemption-checks';
+import { connect } from '../../entrypoints/background/session';
+import { refreshHistory } from '../../entrypoints/background/sync';
+import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../utils/storage-items';
+import type { Sandbox } from '../sandbox/server';
+import { SEED_A } from './accounts';
+import { armFault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, startTwoAccounts } from './background-helpers';
+
+const REDEEM = '/v1/panel/redemption';
+const COFFEE = 101; // 500 points; the seeded balance is 2,500
+const BOOKS = 102;
+const PAYWAVE = 109; // 1,000 points
+
+let a: Sandbox;
+let b: Sandbox;
+let shown: Shown[];
+let stopWatching: () => void;
+let restoreReads: () => void;
+
+beforeAll(async () => {
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 300, retryBaseDelayMs: 1 }));
+});
+afterAll(() => closeSandboxes(a, b));
+beforeEach(async () => {
+  fakeBrowser.reset();
+  a.reset();
+  shown = fakeNotifications();
+  stopWatching = watchNotifications();
+  await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+  await connect(a.url, a.token);
+  await settle();
+  restoreReads = slowReads(3);
+});
+afterEach(() => {
+  restoreReads();
+  stopWatching();
+  vi.restoreAllMocks();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function settle(): Promise<void> {
+  await a.idle();
+  await sleep(20);
+  await notificationsIdle();
+}
+
+/** Every storage read answers `ms` later, as a real browser's may. Returns the undo. */
+function slowReads(ms: number): () => void {
+  const local = fakeBrowser.storage.local;
+  const get = local.get.bind(local);
+  local.get = (async (...args: Parameters<typeof get>) => {
+    await sleep(ms);
+    return get(...args);
+  }) as typeof local.get;
+  return () => void (local.get = get);
+}
+
+const ignoreKeys = () => fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
+const seeded = (rewardId: number) => SEED_A.redemptions.filter((r) => r.reward.id === rewardId).length;
+const madeOf = (rewardId: number) => a.state.redemptions.filter((r) => r.reward.id === rewardId).length - seeded(rewardId);
+const redeemElsewhere = (rewardId: number, key?: string) =>
+  fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}`, ...(key ? { 'Idempotency-Key': `"${key}"` } : {}) } });
+
+describe('the history settles every Confirm, never one answer', () => {
+  it('case 1: the browser re-sends a committed redeem and the copy is refused for lack of points: told as redeemed, never "nothing charged"', async () => {
+    await ignoreKeys();
+    a.state.balance = 1500;
+    await armFault(a, { path: REDEEM, repeat: true });
+    const entry = await redeem(PAYWAVE);
+    // The panel answered 402 to the copy; its first copy had already spent 1,000 points.
+    expect(a.requests.filter((r) => r.path === REDEEM).map((r) => r.repeated ?? false)).toEqual([false, true]);
+    expect(madeOf(PAYWAVE)).toBe(1);
+    expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 500 });
+    expect(entry.error).toBeUndefined();
+    expect(entry.redemption?.id).toBe(a.state.redemptions.at(-1)!.id);
+    expect(entry.duplicates).toBeUndefined();
+    // The card stays true once it is closed: the outcome is kept among the recent ones, as done.
+    await dismissRedemption();
+    expect(await settledItem.getValue()).toEqual([expect.objectContaining({ requestId: entry.requestId, state: 'done' })]);
+  });
+
+  it('case 1, refused outright: a 402 the history confirms (no new redemption in the read after it) is "nothing charged"', async () => {
+    a.state.balance = 400;
+    const entry = await redeem(COFFEE);
+    expect(madeOf(COFFEE)).toBe(0);
+    expect(entry).toMatchObject({ state: 'failed', answer: 'refused', error: { status: 402, nothingCharged: true }, balanceAfter: 400 });
+  });
+
+  it('case 2: a 409 for a copy still being processed is unknown, and the first copy is found by the checks, never "failed"', async () => {
+    await armFault(a, { path: REDEEM, repeat: 'overlapping', delayMs: 600 });
+    const entry = await redeem(BOOKS);
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'unclear', error: { status: 409 } });
+    expect(entry.error?.nothingCharged).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
+    await a.idle();
+    expect(madeOf(BOOKS)).toBe(1);
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
+    await settle();
+    expect(shown.map((n) => n.id)).toEqual([`outcome:${entry.requestId}`]);
+  });
+
+  it('case 3: a success the history did not show yet, then recorded twice after its card was closed, is told as recorded twice', async () => {
+    await ignoreKeys();
+    // The panel says success but has not recorded it yet.
+    await armFault(a, { path: REDEEM, status: 200, body: '{"message":"success"}' });
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'success' });
+    await dismissRedemption();
+    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: entry.requestId })]);
+    // Both copies of that one Confirm land; the next check is the first read to show them.
+    await redeemElsewhere(COFFEE, entry.idempotencyKey);
+    await redeemElsewhere(COFFEE, entry.idempotencyKey);
+    await runEveryCheck();
+    const [settled] = await settledItem.getValue();
+    expect(settled).toMatchObject({ requestId: entry.requestId, state: 'done', duplicates: [expect.any(Number)] });
+    expect(await duplicatesItem.getValue()).toEqual([expect.objectContaining({ requestId: entry.requestId })]);
+    await settle();
+    expect(shown.map((n) => n.id).sort()).toEqual([`duplicate:${entry.requestId}`, `outcome:${entry.requestId}`]);
+  });
+
+  it('case 4: a redemption made on the website after the Confirm was found is one more in the history, never its repeat', async () => {
+    // The answer is lost and the panel commits after the read that followed it.
+    await armFault(a, { path: REDEEM, delayMs: 1200 });
+    const entry = await redeem(COFFEE);
+    expect(entry.state).toBe('unknown');
+    await a.idle();
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
+    // Minutes later the panelist redeems the same reward on the panel's website.
+    await redeemElsewhere(COFFEE);
+    await refreshHistory(true);
+    await runEveryCheck();
+    await settle();
+    expect((await ledgerItem.getValue())?.duplicates).toBeUndefined();
+    expect(await duplicatesItem.getValue()).toEqual([]);
+    expect(shown.map((n) => n.id)).not.toContain(`duplicate:${entry.requestId}`);
+  });
+
+  it('case 5: redeeming another reward while one is being checked keeps the first open and checked until the history settles it', async () => {
+    await armFault(a, { path: REDEEM, drop: true });
+    const first = await redeem(BOOKS);
+    expect(first.state).toBe('unknown');
+    const second = await redeem(COFFEE);
+    expect(second.state).toBe('done');
+    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: first.requestId, state: 'unknown' })]);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
+    await runEveryCheck();
+    expect(await settledItem.getValue()).toContainEqual(expect.objectContaining({ requestId: first.requestId, state: 'not_found' }));
+    await settle();
+    expect(shown.map((n) => n.id)).toContain(`outcome:${first.requestId}`);
+  });
+
+  it('case 6: a success with nothing recorded is never "redeemed": unknown, checked, then not found, with the balance untouched', async () => {
+    await armFault(a, { path: REDEEM, status: 200, body: '{"message":"success"}' });
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'success' });
+    expect(entry.redemption).toBeUndefined();
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'not_found', answer: 'success' });
+    expect(a.state.balance).toBe(2500);
+  });
+
+  it.each([422, 404])('case 6: a %i after the panel charged is told as redeemed, not "nothing charged"', async (status) => {
+    await armFault(a, { path: REDEEM, commit: true, status, body: '{"message":"The selected id is invalid."}' });
+    const entry = await redeem(COFFEE);
+    expect(madeOf(COFFEE)).toBe(1);
+    expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 2000 });
+    expect(entry.error).toBeUndefined();
+  });
+});
