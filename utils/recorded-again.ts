@@ -3,9 +3,12 @@ import { t } from './i18n';
 import { settings } from './settings';
 
 /**
- * What to say when the panel recorded one Confirm more than once (issue 17): "The panel recorded
- * this redemption twice, 2 × 500 points. Contact <panel> to reverse one." Said the same way in the
- * popup, the history and the notification.
+ * What to say when the history read that first showed a Confirm's redemption showed more of the
+ * same reward: "The panel's history shows this redemption twice, 2 × 500 points. If you did not
+ * redeem it again yourself, contact <panel> to reverse one." The extension cannot tell a copy the
+ * browser re-sent from the panelist's own redemption on the website or another device, so it says
+ * what the history shows and leaves that to the panelist. Said the same way in the popup, the
+ * history and the notification.
  */
 export function recordedAgainText(copies: number, points: number | null): string {
   const each = points === null ? '?' : formatPoints(points);

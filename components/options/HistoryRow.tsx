@@ -37,6 +37,8 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
         {describeState(state)}
       </span>
       {state.kind === 'unclaimed' && <p class="state-next hint">{t('unclaimedNextStep', settings.panelName)}</p>}
+      {/* Where a failed redemption's points are: not back until it is refunded, which this row will then say. */}
+      {state.kind === 'failed' && <p class="state-next hint">{t('failedPointsNotBack', settings.panelName)}</p>}
       {recordedAgain && <p class="state-next hint recorded-again">{t('historyRecordedAgain')}</p>}
     </li>
   );

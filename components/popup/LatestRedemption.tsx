@@ -2,6 +2,7 @@ import { formatDateTime } from '../../utils/format';
 import { t, tp, type MessageKey } from '../../utils/i18n';
 import { describeState, redemptionState } from '../../utils/redemption-state';
 import type { Redemption, RedemptionState } from '../../utils/types';
+import { failedText } from './failed-text';
 import { HistoryLink } from './HistoryLink';
 
 interface Props {
@@ -10,12 +11,11 @@ interface Props {
 }
 
 /** What each state means for the panelist, in plain words (issue 14). */
-const MEANING: Record<RedemptionState['kind'], MessageKey> = {
+const MEANING: Record<Exclude<RedemptionState['kind'], 'failed'>, MessageKey> = {
   pending: 'meaningPending',
   approved: 'meaningApproved',
   complete: 'meaningComplete',
   unclaimed: 'meaningUnclaimed',
-  failed: 'meaningFailed',
   refunded: 'meaningRefunded',
   other: 'meaningOther',
 };
@@ -34,7 +34,7 @@ export function LatestRedemption({ redemption, heading = t('latestRedemption') }
         {tp('points', redemption.reward_point_cost)} · {formatDateTime(redemption.created_at)}
       </p>
       <p class="small">
-        {t(MEANING[state.kind])} <HistoryLink />
+        {state.kind === 'failed' ? failedText() : t(MEANING[state.kind])} <HistoryLink />
       </p>
     </section>
   );

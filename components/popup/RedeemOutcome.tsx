@@ -7,6 +7,7 @@ import { rewardKind } from '../../utils/reward-view';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { asSentence, gap, sentences } from '../../utils/sentences';
 import type { Reward } from '../../utils/types';
+import { failedText } from './failed-text';
 import { failureModel } from './failure';
 import { HistoryLink } from './HistoryLink';
 import { LazyDetails } from './LazyDetails';
@@ -152,7 +153,8 @@ function Redeemed({ entry, balance, reward }: { entry: LedgerEntry; balance: num
 /** How the reward arrives, by its kind, and once the history says so, that it was sent. */
 export function arrival(entry: LedgerEntry, reward: Reward | undefined): string {
   const state = entry.redemption ? redemptionState(entry.redemption).kind : 'pending';
-  if (state === 'failed') return t('meaningFailed');
+  // Where the points are: not back until the panel refunds it, which the history will then say.
+  if (state === 'failed') return failedText();
   if (state === 'refunded') return t('meaningRefunded');
   if (state === 'unclaimed') return t('meaningUnclaimed');
   const sent = state === 'complete';

@@ -1,0 +1,82 @@
+/**
+ * The options page's history says where a failed redemption's points are (not back until it is
+ * refunded, and whom to ask), and a Confirm the history shows more than once is told with the
+ * caveat that the panelist may have redeemed it again: the same sentence as the popup and the
+ * notification.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { HistorySection } from '../../components/options/HistorySection';
+import { words } from '../../entrypoints/background/notifications';
+import { sendMessage } from '../../utils/messages';
+import { recordedAgainText } from '../../utils/recorded-again';
+import { settings } from '../../utils/settings';
+import { duplicatesItem, historyItem } from '../../utils/storage-items';
+import { installI18n } from './i18n-setup';
+import * as page from './options-fixtures';
+import { giftCard, redemption } from './popup-fixtures';
+
+vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
+
+const send = sendMessage as unknown as page.SendMock;
+const books = giftCard(2, 'Northwind Books $10', 1000);
+const PANEL = settings.panelName;
+const CAVEAT = `The panel's history shows this redemption twice, 2 × 1,000 points. If you did not redeem it again yourself, contact ${PANEL} to reverse one.`;
+
+let container: HTMLElement;
+const rows = () => [...container.querySelectorAll('.history-row')] as HTMLElement[];
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  container = page.newContainer();
+  send.mockReset();
+  send.mockResolvedValue({ ok: true, data: null });
+});
+afterEach(() => page.dropContainer(container));
+
+describe('a failed redemption in the history', () => {
+  it('says its points are not back yet, that they come back if it is refunded, and whom to ask; a refunded one does not', async () => {
+    await historyItem.setValue({
+      data: [
+        redemption(1, books, '2026-01-03T10:00:00', { failed: true, failed_reason: 'Gift card out of stock for this denomination' }),
+        redemption(2, books, '2026-01-02T10:00:00', { failed: true, refunded: true }),
+        redemption(3, books, '2026-01-01T10:00:00', { processed: true }),
+      ],
+      fetchedAt: Date.now(),
+    });
+    await page.mountInto(container, <HistorySection />);
+    const [failed, refunded, complete] = rows();
+    expect(failed!.querySelector('.state')?.textContent).toBe('Failed: Gift card out of stock for this denomination');
+    expect(failed!.querySelector('.state-next')?.textContent).toBe(
+      `Your points have not been returned yet. They come back if the redemption is refunded; if they are not back within a few days, contact ${PANEL}.`,
+    );
+    expect(refunded!.querySelector('.state')?.textContent).toBe('Points returned');
+    expect(refunded!.querySelector('.state-next')).toBeNull();
+    expect(complete!.querySelector('.state-next')).toBeNull();
+  });
+
+  it('in German', async () => {
+    installI18n('de');
+    await historyItem.setValue({ data: [redemption(1, books, '2026-01-03T10:00:00', { failed: true })], fetchedAt: Date.now() });
+    await page.mountInto(container, <HistorySection />);
+    expect(rows()[0]!.querySelector('.state-next')?.textContent).toBe(
+      `Ihre Punkte wurden noch nicht zurückgebucht. Sie kommen zurück, wenn die Einlösung erstattet wird; sind sie nach einigen Tagen nicht zurück, wenden Sie sich an ${PANEL}.`,
+    );
+  });
+});
+
+describe('a Confirm the history shows more than once', () => {
+  it('is told with the caveat above the list, in the same words as the notification', async () => {
+    await historyItem.setValue({ data: [redemption(7, books, '2026-01-03T10:00:00'), redemption(8, books, '2026-01-03T10:00:01')], fetchedAt: Date.now() });
+    await duplicatesItem.setValue([{ requestId: 'r', rewardName: 'Northwind Books $10', points: 1000, redemptionIds: [7, 8] }]);
+    await page.mountInto(container, <HistorySection />);
+    expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`);
+    expect(words({ id: 'duplicate:r', kind: 'duplicate', rewardName: 'Northwind Books $10', copies: 2, points: 1000 }).message).toBe(CAVEAT);
+  });
+
+  it('three or more', () => {
+    expect(recordedAgainText(3, 200)).toBe(
+      `The panel's history shows this redemption 3 times, 3 × 200 points. If you did not redeem it again yourself, contact ${PANEL} to reverse the extra ones.`,
+    );
+  });
+});
