@@ -128,8 +128,9 @@ export function App() {
   const account = accountOf(session);
   const goalRows = full ? full.data.rewards : goalRewards(view, goal);
   const catalogue = rewards?.data.rewards;
-  // After "not found in your history", the next step is to redeem again, if the points still allow.
-  const again = ledger?.state === 'not_found' ? catalogue?.find((r) => r.id === ledger.rewardId) : undefined;
+  // After "not found in your history", the next step is to redeem again, if the points still allow;
+  // not when the panel had answered that it went through: then the panel is asked first.
+  const again = ledger?.state === 'not_found' && ledger.answer !== 'success' ? catalogue?.find((r) => r.id === ledger.rewardId) : undefined;
   const redeemAgain =
     again && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
   const ledgerReward = ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));

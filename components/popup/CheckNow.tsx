@@ -9,10 +9,11 @@ import { HistoryLink } from './HistoryLink';
 import { clockTime } from './when';
 
 /**
- * An unknown outcome's body: when it was sent, when the history was last read and when it is read
- * next (never "did not go through"), and "Check now", which asks the background to read it at once.
- * A check that finds it settles the card (the ledger changes); one that does not says so where the
- * panelist looks, "Checked just now — not in your history yet" (issue 21), and focus stays on the button.
+ * An unknown outcome's body: when it was sent and what the panel answered, when the history was
+ * last read and when it is read next (never "did not go through"), and "Check now", which asks the
+ * background to read it at once. A check that finds it settles the card (the ledger changes); one
+ * that does not says so where the panelist looks, "Checked just now — not in your history yet"
+ * (issue 21), and focus stays on the button.
  */
 export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
   const [busy, setBusy] = useState(false);
@@ -29,7 +30,7 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
   };
   return (
     <>
-      <p>{t('outcomeUnknownText', clockTime(entry.startedAt))}</p>
+      <p>{intro(entry)}</p>
       <p aria-live="polite">{busy ? t('checkingNow') : nextCheck(entry, now, checkedAt)}</p>
       {error && (
         <p class="error" role="alert">
@@ -53,6 +54,14 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
       </div>
     </>
   );
+}
+
+/** When it was sent, and what the panel answered then: the answer chooses the words, the history decides. */
+function intro(entry: LedgerEntry): string {
+  const sent = clockTime(entry.startedAt);
+  if (entry.answer === 'success') return t('outcomeUnknownSaidYes', sent);
+  if (entry.answer === 'refused') return t('outcomeUnknownSaidNo', sent);
+  return t('outcomeUnknownText', sent);
 }
 
 function nextCheck(entry: LedgerEntry, now: number, checkedAt: number | null): string {

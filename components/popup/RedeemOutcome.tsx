@@ -6,6 +6,7 @@ import { redemptionState } from '../../utils/redemption-state';
 import { rewardKind } from '../../utils/reward-view';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { asSentence, gap, sentences } from '../../utils/sentences';
+import { settings } from '../../utils/settings';
 import type { Reward } from '../../utils/types';
 import { failedText } from './failed-text';
 import { failureModel } from './failure';
@@ -29,7 +30,9 @@ interface Props {
 /**
  * The ledger entry, which the background keeps: it survives the popup closing mid-request, so
  * this is what the panelist sees on reopening. An unknown outcome is never told as a failure: the
- * background is still checking the history (issue 10).
+ * background is still checking the history (issue 10). The panel's answer only chooses the words
+ * until a history read decides: an answer speaks for one copy of the request, and a browser may
+ * have sent two.
  */
 export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeemAgain }: Props) {
   const { state } = entry;
@@ -74,29 +77,36 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
 }
 
 function title(entry: LedgerEntry): string {
+  const name = entry.rewardName;
   switch (entry.state) {
     case 'pending':
-      return t('outcomePending', entry.rewardName);
+      if (entry.answer === 'success') return t('outcomeConfirming', name);
+      if (entry.answer === 'refused') return t('outcomeRefusedTitle', name);
+      return t(entry.answer === 'unclear' ? 'outcomeUnknown' : 'outcomePending', name);
     case 'done':
-      return t('outcomeDone', entry.rewardName);
+      return t('outcomeDone', name);
     case 'failed':
-      return t('outcomeFailed', entry.rewardName);
+      return t('outcomeFailed', name);
     case 'unknown':
-      return t('outcomeUnknown', entry.rewardName);
+      return t(entry.answer === 'refused' ? 'outcomeRefusedTitle' : 'outcomeUnknown', name);
     case 'not_found':
-      return t('outcomeNotFound', entry.rewardName);
+      return t('outcomeNotFound', name);
   }
 }
 
 function body(entry: LedgerEntry, balance: number | null) {
   switch (entry.state) {
-    case 'pending':
+    case 'pending': {
+      // A refusal may speak for a re-sent copy while the first one was charged: only the history read
+      // under way can say that nothing was.
+      const said = entry.answer === 'refused' ? reason(entry, balance) : '';
       return (
         <>
-          <p>{t('outcomePendingText')}</p>
+          <p>{entry.answer === 'refused' ? sentences(said, t('checkingNothingTaken')) : t('outcomePendingText')}</p>
           <p id={REDEEM_WAIT_ID}>{t('waitForRedemption')}</p>
         </>
       );
+    }
     case 'done':
       return null;
     case 'failed': {
@@ -114,10 +124,20 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     }
     case 'not_found':
-      return <p>{t('outcomeNotFoundText')}</p>;
-    case 'unknown':
-      return null;
+      // The panel said yes and the history never showed it: something is wrong at the panel, which
+      // redeeming again would not mend.
+      return <p>{entry.answer === 'success' ? t('outcomeNotFoundSaidYes', settings.panelName) : t('outcomeNotFoundText')}</p>;
+    case 'unknown': {
+      const said = entry.answer === 'refused' ? reason(entry, balance) : '';
+      return said ? <p>{said}</p> : null;
+    }
   }
+}
+
+/** The panel's reason for a refusal under a title that already says it refused: none when it gave none of its own. */
+function reason(entry: LedgerEntry, balance: number | null): string {
+  const said = refusal(entry, balance);
+  return said === t('outcomeRefused') ? '' : said;
 }
 
 /**
@@ -138,6 +158,8 @@ function Redeemed({ entry, balance, reward }: { entry: LedgerEntry; balance: num
   return (
     <>
       {copies > 1 && <p>{recordedAgainText(copies, entry.points)}</p>}
+      {/* A re-sent copy was refused while the first committed: the history, not the answer, is what happened. */}
+      {entry.answer === 'refused' && <p>{t('doneDespiteRefusal')}</p>}
       {numbers && <p>{numbers}</p>}
       <p>{arrival(entry, reward)}</p>
       {reward && kind !== 'wallet' && (
