@@ -15,6 +15,7 @@ import {
   rewardsItem,
   sessionItem,
   syncItem,
+  unsettledItem,
 } from '../../utils/storage-items';
 import { goalRewards } from './goal-rewards';
 import { GoalContext } from './goal-context';
@@ -24,6 +25,7 @@ import { LazyGoal } from './LazyGoal';
 import { LazyConfirm, preloadConfirm } from './LazyConfirm';
 import { lazyView } from './lazy-view';
 import { LazyOutcome, preloadOutcome } from './LazyOutcome';
+import { heldRewards, openElsewhere } from './open-entries';
 import { RewardList } from './RewardList';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './seen-outcome';
@@ -50,6 +52,17 @@ const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./Late
   () => import('./LatestRedemption').then((m) => m.LatestRedemption),
   () => null,
 );
+/**
+ * Redemptions still being checked that the outcome card no longer shows: rare, so outside the first
+ * chunk; main.tsx loads it before the first render when there are some, so it is in that render.
+ */
+const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<ComponentProps<typeof import('./StillChecking').StillChecking>>(
+  () => import('./StillChecking').then((m) => m.StillChecking),
+  () => null,
+);
+
+export { preloadStillChecking };
+
 const { Lazy: Skeleton } = lazyView<object>(
   () => import('./Skeleton').then((m) => m.Skeleton),
   () => null,
@@ -70,9 +83,13 @@ export function App() {
   const sync = useItem(syncItem);
   const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
   const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
+  const elsewhere = openElsewhere(ledger, useItem(unsettledItem));
+  // Once listed, the list stays for this opening: an entry settling there says what it became.
+  const listed = useRef(false);
+  if (elsewhere.length > 0) listed.current = true;
   const goal = useItem(goalItem);
   const samples = useItem(balanceHistoryItem);
-  const flow = useRedeemFlow(ledger);
+  const flow = useRedeemFlow(ledger, elsewhere);
   const now = useNow(30_000);
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
   const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
@@ -122,8 +139,8 @@ export function App() {
   // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view (issue 21).
   const lastSeen = rewards ? undefined : samples?.at(-1);
   const pending = ledger?.state === 'pending';
-  // A reward whose last redemption is still being checked: its Redeem is held back, saying why (issue 21).
-  const held = ledger?.state === 'unknown' ? ledger.rewardId : null;
+  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why (issue 21).
+  const held = heldRewards(ledger, elsewhere);
   const latest = view ? view.latest : latestRedemption(history?.data);
   const account = accountOf(session);
   const goalRows = full ? full.data.rewards : goalRewards(view, goal);
@@ -167,7 +184,7 @@ export function App() {
             rewards={goalRows}
             points={balance}
             samples={samples ?? []}
-            blocked={pending ? t('waitForRedemption') : goal && goal.rewardId === held ? t('heldBack') : null}
+            blocked={pending ? t('waitForRedemption') : goal && held.includes(goal.rewardId) ? t('heldBack') : null}
             onRedeem={flow.open}
           />
         )}
@@ -175,6 +192,7 @@ export function App() {
         {ledger && (
           <LazyOutcome entry={ledger} balance={balance} now={now} reward={ledgerReward ?? undefined} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
         )}
+        {listed.current && <StillChecking entries={elsewhere} now={now} />}
         {rewards ? (
           <RewardList
             rewards={rewards.data.rewards}

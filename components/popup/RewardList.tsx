@@ -17,8 +17,8 @@ interface Props {
   balance: number | null;
   /** A redemption is pending: Redeem waits (the outcome banner says why). */
   blocked: boolean;
-  /** The reward whose last redemption is still being checked: its Redeem is held back. */
-  held: number | null;
+  /** Rewards with a redemption still being checked: their Redeem is held back. */
+  held: readonly number[];
   onRedeem: (reward: Reward) => void;
   /**
    * While `rewards` holds only the view's first rows: asks for the whole catalogue, which a search,

@@ -13,8 +13,8 @@ interface Props {
   balance: number | null;
   /** Another redemption is pending: the one banner above the list says so (issue 14), not each row. */
   blocked: boolean;
-  /** The reward whose last redemption is still being checked. */
-  held: number | null;
+  /** Rewards with a redemption still being checked. */
+  held: readonly number[];
   onRedeem: (reward: Reward) => void;
   /** The brand's values are only partly at hand (the popup view): asks for the whole catalogue. */
   onWantAll?: (() => void) | undefined;

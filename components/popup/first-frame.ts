@@ -3,12 +3,13 @@ import { t } from '../../utils/i18n';
 import { defaultChoice, groupRewards, kindName, sortGroups } from '../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import type { StorageItem } from '../../utils/storage-item';
-import { accountOf, balanceHistoryItem, goalItem, ledgerItem, popupViewItem, sessionItem, syncItem } from '../../utils/storage-items';
+import { accountOf, balanceHistoryItem, goalItem, ledgerItem, popupViewItem, sessionItem, syncItem, unsettledItem } from '../../utils/storage-items';
 import { fill, shapeOf, type Model } from './frame-fill';
 import { goalModel } from './goal-model';
 import { goalRewards } from './goal-rewards';
 import { headerModel } from './header-model';
 import { listModel, REWARDS_PAGE } from './list-model';
+import { heldRewards, openElsewhere } from './open-entries';
 import { outcomeSeenItem, outcomeShown } from './outcome-seen-item';
 import { promptModel } from './prompt-model';
 import { rowModel } from './row-model';
@@ -18,7 +19,7 @@ import { syncStatusModel } from './status-model';
  * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
  * main.tsx preloads for Preact's first render: the same items, so both frames show the same state.
  */
-export const FIRST_FRAME_ITEMS = [sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem, goalItem, balanceHistoryItem] as const;
+export const FIRST_FRAME_ITEMS = [sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem, unsettledItem, goalItem, balanceHistoryItem] as const;
 
 /** The parts a template is rendered for (components/popup/frame-templates.tsx), by name. */
 export type PartName = 'page' | 'prompt-page' | 'header' | 'prompt' | 'goal' | 'status' | 'list' | 'row';
@@ -36,7 +37,7 @@ export const SLOT = 'ff-slot';
  * Paints the popup's first frame into `root` from what storage holds (`stored`: key → value, as
  * storage.local.get answers), without Preact: each part is a copy of the template its model fits,
  * filled with the model's text. It goes down the page as App renders it and stops at the first part
- * no template fits (the outcome of a redemption, an error card, sign-in): Preact adds those below
+ * no template fits (the outcome of a redemption, those still being checked, an error card, sign-in): Preact adds those below
  * what is painted, so nothing painted moves. Returns the number of parts painted.
  */
 export function paintFirstFrame(root: Element, stored: Record<string, unknown>, now: number): number {
@@ -80,6 +81,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   const ledger = get(ledgerItem);
   const shown = ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null;
   const pending = shown?.state === 'pending';
+  const elsewhere = openElsewhere(shown, get(unsettledItem));
   const goal = get(goalItem);
   const account = accountOf(session);
   const goalRows = goalRewards(view, goal);
@@ -142,7 +144,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
       kindSelect!.append(option);
     }
     const goalId = goal?.account === account ? goal.rewardId : null;
-    const held = shown?.state === 'unknown' ? shown.rewardId : null;
+    const held = heldRewards(shown, elsewhere);
     const items = doc.createDocumentFragment();
     for (const group of groups.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
       const row = part('row', rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held }));
@@ -155,8 +157,9 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   const parts: Array<() => DocumentFragment | null> = [
     () => (goalParts.earned === null && !goalParts.goal ? doc.createDocumentFragment() : part('goal', goalParts)),
     () => part('status', syncStatusModel(state.loading === true)),
-    // The outcome card: no template (its code loads with Preact), so the frame ends above it.
-    () => (shown ? null : doc.createDocumentFragment()),
+    // The outcome card and the redemptions still being checked: no template (their code loads with
+    // Preact), so the frame ends above them.
+    () => (shown || elsewhere.length > 0 ? null : doc.createDocumentFragment()),
     list,
   ];
   const body = doc.createDocumentFragment();

@@ -78,7 +78,7 @@ function sampleModels(): Array<[PartName, Model]> {
             // A reward alone, and a brand of three values starting on its first (the first frame paints no other).
             const alone = { key: 'a', title: 'Brand', rewards: [reward(2, cost, image)] };
             const brand = { key: 'b', title: 'Brand', rewards: [reward(2, cost, image), reward(4, 6000, image), reward(5, 9000, image)] };
-            for (const group of [alone, brand]) out.push(['row', rowModel({ group, choice: group.rewards[0]!, balance, blocked, goal, held: null })]);
+            for (const group of [alone, brand]) out.push(['row', rowModel({ group, choice: group.rewards[0]!, balance, blocked, goal, held: [] })]);
           }
         }
       }

@@ -15,8 +15,11 @@ export interface RowInput {
   blocked: boolean;
   /** The account's goal reward. */
   goal: number | null;
-  /** The reward whose last redemption is still being checked: its Redeem is held back, and says why (issue 21). */
-  held: number | null;
+  /**
+   * Rewards with a redemption still being checked, whatever the outcome card shows now: their
+   * Redeem is held back, and says why, until the history settles each (issue 21).
+   */
+  held: readonly number[];
   /** Its details are shown. */
   open?: boolean;
 }
@@ -35,7 +38,7 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
   const cost = choice.reward_point_cost;
   const progress = rewardProgress(balance, cost);
   const base = `reward-${lead.id}`;
-  const isHeld = held === choice.id;
+  const isHeld = held.includes(choice.id);
   const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
   const disabled = short !== null || blocked || isHeld;
   // What the bar shows as covered: nothing while the balance is below zero.

@@ -24,14 +24,17 @@ export interface RedeemFlow {
   confirm: () => void;
 }
 
-const unsettledFor = (entry: LedgerEntry | null | undefined, reward: Reward): LedgerEntry | null =>
-  entry?.state === 'unknown' && entry.rewardId === reward.id ? entry : null;
+/** The newest redemption of `reward` still being checked, on the outcome card or off it. */
+const unsettledFor = (entries: ReadonlyArray<LedgerEntry | null | undefined>, reward: Reward): LedgerEntry | null =>
+  entries
+    .filter((entry): entry is LedgerEntry => entry?.state === 'unknown' && entry.rewardId === reward.id)
+    .sort((a, b) => b.startedAt - a.startedAt)[0] ?? null;
 
 /**
  * Only which dialog is open lives here: the redemption itself and its outcome belong to the
  * background's ledger, because the popup may close at any moment.
  */
-export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlow {
+export function useRedeemFlow(ledger: LedgerEntry | null | undefined, elsewhere: readonly LedgerEntry[] = []): RedeemFlow {
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [inFlight, setInFlight] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
@@ -72,7 +75,7 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
           // The background knows of an unknown outcome this popup had not seen: ask again, naming it.
           // Named by its reward alone when this popup never saw the entry (startedAt 0: no time).
           const named = { rewardId: reward.id, rewardName: reward.name, points: reward.reward_point_cost, startedAt: 0 };
-          setConfirming({ reward, unsettled: unsettledFor(stored, reward) ?? { ...named, requestId: '', state: 'unknown' } });
+          setConfirming({ reward, unsettled: unsettledFor([stored, ...elsewhere], reward) ?? { ...named, requestId: '', state: 'unknown' } });
           return;
         }
         // Refusals the background recorded show in the outcome panel; others (busy) stay here.
@@ -98,7 +101,7 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined): RedeemFlo
     open: (reward) => {
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setError(null);
-      setConfirming({ reward, unsettled: unsettledFor(ledger, reward) });
+      setConfirming({ reward, unsettled: unsettledFor([ledger, ...elsewhere], reward) });
     },
     cancel: () => close(false),
     confirm,

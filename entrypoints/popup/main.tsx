@@ -1,12 +1,12 @@
 import { render } from 'preact';
-import { App, preloadPrompt } from '../../components/popup/App';
+import { App, preloadPrompt, preloadStillChecking } from '../../components/popup/App';
 import { replayEarlyClicks } from '../../components/popup/early-clicks';
 import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame';
 import { preloadGoal } from '../../components/popup/LazyGoal';
 import { preloadOutcome } from '../../components/popup/LazyOutcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
-import { balanceHistoryItem, goalItem, ledgerItem, sessionItem } from '../../utils/storage-items';
+import { balanceHistoryItem, goalItem, ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';
 import './style.css';
 
 applyBrand();
@@ -15,7 +15,8 @@ applyBrand();
  * read to paint the first frame: Preact's first render shows the same state, so it takes over the
  * painted DOM without a visible change (issue 19). It holds the small popup view, not the catalogue or
  * the history, whatever their size (issue 13). Whatever that first render shows is loaded first: the
- * outcome card when there is one, the goal header, the prompt to connect.
+ * outcome card when there is one, the redemptions still being checked, the goal header, the prompt
+ * to connect.
  */
 void preload(FIRST_FRAME_ITEMS)
   .then(() => {
@@ -23,6 +24,7 @@ void preload(FIRST_FRAME_ITEMS)
     const live = session?.connected && !session.rejected;
     return Promise.all([
       ledgerItem.peek() && preloadOutcome(),
+      live && (unsettledItem.peek()?.length ?? 0) > 0 && preloadStillChecking(),
       live && (goalItem.peek() || (balanceHistoryItem.peek()?.length ?? 0) >= 2) && preloadGoal(),
       !live && preloadPrompt(),
     ]);

@@ -1,0 +1,222 @@
+/**
+ * Every redemption still being checked stays in view until the history settles it, whatever
+ * happened to its card (a newer redeem took the card, the worker restarted): the popup lists those
+ * the card does not show, newest first, each with "Check now", and every reward with one keeps its
+ * Redeem held back with the reason. One that settles while the popup is open says what it became.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { rewardsPart } from '../../entrypoints/background/popup-view';
+import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame';
+import { renderTemplates } from '../../components/popup/frame-templates';
+import { clockTime } from '../../components/popup/when';
+import { appError } from '../../utils/errors';
+import type { Result } from '../../utils/messages';
+import { accountOf, goalItem, ledgerItem, popupViewItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import { installI18n } from './i18n-setup';
+import { background } from './fake-background';
+import { CONNECTED, click, getByRole, giftCard, ledger, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+
+vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+
+const amazon = giftCard(1, 'Amazon $5', 500);
+const books = giftCard(2, 'Northwind Books $10', 1000);
+const tea = giftCard(3, 'Tea Card', 200);
+const REWARDS = [amazon, books, tea];
+const calls = (type: string) => background.calls.filter((c) => c.type === type);
+const checks = { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 };
+
+const open = (reward: typeof amazon, startedAt: number, extra: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  requestId: `req-${reward.id}-${startedAt}`,
+  rewardId: reward.id,
+  rewardName: reward.name,
+  points: reward.reward_point_cost,
+  startedAt,
+  state: 'unknown',
+  checks,
+  ...extra,
+});
+
+const OLDER = open(amazon, Date.now() - 20 * 60_000);
+const NEWER = open(books, Date.now() - 5 * 60_000, { answer: 'success' });
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  background.calls.length = 0;
+  background.answers = {};
+});
+afterEach(unmount);
+
+/** Why a Redeem button is disabled: the text its aria-describedby points at. */
+function why(button: HTMLElement): string | null | undefined {
+  const id = button.getAttribute('aria-describedby');
+  return id ? document.getElementById(id)?.textContent : null;
+}
+
+const HELD = 'Held back: your last redemption of it is still being checked';
+
+describe('redemptions still being checked off the card', () => {
+  it('are listed newest first, with when each was sent and what the panel said; their rewards are held back', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([OLDER, NEWER]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    const items = queryAllByRole(list, 'listitem');
+    expect(items.map((li) => li.querySelector('strong')!.textContent)).toEqual([
+      `Northwind Books $10, redeemed at ${clockTime(NEWER.startedAt)}`,
+      `Amazon $5, redeemed at ${clockTime(OLDER.startedAt)}`,
+    ]);
+    expect(items[0]!.textContent).toContain('The panel said it went through; your history does not show it yet.');
+    expect(items[1]!.textContent).not.toContain('The panel said');
+    expect(getByRole(items[0]!, 'button', 'Check now whether Northwind Books $10 went through').textContent).toBe('Check now');
+    expect(getByRole(items[1]!, 'button', 'Check now whether Amazon $5 went through')).toBeTruthy();
+    expect(list.textContent).not.toMatch(/Nothing was charged|did not go through/);
+
+    for (const name of ['Redeem Amazon $5', 'Redeem Northwind Books $10']) {
+      const redeem = getByRole(root, 'button', name) as HTMLButtonElement;
+      expect(redeem.disabled, name).toBe(true);
+      expect(why(redeem), name).toBe(HELD);
+    }
+    expect((getByRole(root, 'button', 'Redeem Tea Card') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a refusal still being checked says so, never "nothing was charged"', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([open(books, Date.now() - 60_000, { answer: 'refused', error: appError('rejected', 'No points', { status: 402 }) })]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    expect(list.textContent).toContain('The panel refused it; checking that nothing was taken.');
+    expect(list.textContent).not.toContain('Nothing was charged');
+  });
+
+  it('beside the card of a newer redemption, which keeps its own; the goal is held back too', async () => {
+    await seed({
+      rewards: REWARDS,
+      balance: 5000,
+      ledger: ledger('done', { rewardId: 3, rewardName: 'Tea Card', points: 200, balanceAfter: 5000, redemption: redemption(80, tea, '2026-01-02T10:00:00') }),
+    });
+    await unsettledItem.setValue([OLDER]);
+    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Redeemed Tea Card'));
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    expect(list.textContent).toContain(`Amazon $5, redeemed at ${clockTime(OLDER.startedAt)}`);
+    await waitFor(() => getByRole(root, 'region', 'Your goal'));
+    const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
+    expect(goal!.disabled).toBe(true);
+    expect(goal!.title).toBe(HELD);
+    expect(row!.disabled).toBe(true);
+    expect(why(row!)).toBe(HELD);
+    expect((getByRole(root, 'button', 'Redeem Tea Card') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('the card being checked stays told when a newer redeem takes its place', async () => {
+    const first = { ...OLDER, requestId: 'req-first' };
+    await seed({ rewards: REWARDS, balance: 5000, ledger: first });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+    // The background moves it off the card when Tea Card is redeemed.
+    await unsettledItem.setValue([first]);
+    await ledgerItem.setValue(ledger('pending', { rewardId: 3, rewardName: 'Tea Card', points: 200 }));
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    expect(list.textContent).toContain('Amazon $5, redeemed at');
+    await ledgerItem.setValue(ledger('done', { rewardId: 3, rewardName: 'Tea Card', points: 200, balanceAfter: 4800 }));
+    await waitFor(() => getByRole(root, 'region', 'Redeemed Tea Card'));
+    const redeem = getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement;
+    expect(redeem.disabled).toBe(true);
+    expect(why(redeem)).toBe(HELD);
+  });
+
+  it('"Check now" asks the background once, and says when the history does not show it yet', async () => {
+    let answer!: (r: Result<unknown>) => void;
+    background.answers.checkRedemption = () => new Promise((resolve) => (answer = resolve));
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([OLDER]);
+    const root = mount();
+    const check = await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'));
+    check.focus();
+    await click(check);
+    await waitFor(() => expect(check.getAttribute('aria-disabled')).toBe('true'));
+    expect(check.textContent).toBe('Checking…');
+    expect(document.activeElement).toBe(check);
+    await click(check);
+    expect(calls('checkRedemption')).toHaveLength(1);
+    answer({ ok: true, data: null });
+    const list = getByRole(root, 'region', 'Still being checked');
+    await waitFor(() => expect(list.textContent).toContain('Checked just now — not in your history yet.'));
+  });
+
+  it('"Check now" shows the error when the check fails', async () => {
+    background.answers.checkRedemption = async () => ({ ok: false, error: appError('network', 'The panel could not be reached. Check your connection.') });
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([OLDER]);
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through')));
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.'));
+  });
+
+  it('one that settles while the popup is open says what it became, and its reward is no longer held', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([OLDER, NEWER]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    await settledItem.setValue([{ ...OLDER, state: 'done', finishedAt: Date.now(), redemption: redemption(90, amazon, '2026-01-02T10:00:00') }]);
+    await unsettledItem.setValue([NEWER]);
+    await waitFor(() => expect(list.textContent).toContain('Amazon $5 is in your redemption history: it went through.'));
+    expect(queryAllByRole(list, 'button', 'Check now whether Amazon $5 went through')).toHaveLength(0);
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+    expect((getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(true);
+
+    // The last one: not found although the panel had said it went through.
+    await settledItem.setValue([
+      ...(await settledItem.getValue()),
+      { ...NEWER, state: 'not_found', finishedAt: Date.now() },
+    ]);
+    await unsettledItem.setValue([]);
+    await waitFor(() => expect(list.textContent).toContain('Northwind Books $10 was not found in your history. The panel answered that it went through'));
+    expect(list.isConnected).toBe(true);
+  });
+
+  it('redeeming its reward again from a not-found card first names the one still being checked', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000 }) });
+    await unsettledItem.setValue([OLDER]);
+    const root = mount();
+    const card = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    await click(getByRole(card, 'button', 'Redeem again: Amazon $5'));
+    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
+    expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } }]);
+  });
+
+  it('in German', async () => {
+    installI18n('de');
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([NEWER]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Wird noch geprüft'));
+    expect(list.textContent).toContain(`Northwind Books $10, eingelöst um ${clockTime(NEWER.startedAt)}`);
+    expect(list.textContent).toContain('Laut Panel ist sie erfolgt; Ihr Verlauf zeigt sie noch nicht.');
+    expect(getByRole(list, 'button', 'Jetzt prüfen, ob Northwind Books $10 eingelöst wurde')).toBeTruthy();
+  });
+});
+
+describe('the first frame', () => {
+  it('ends above the list, which Preact paints with the rows it holds back', async () => {
+    document.body.innerHTML = renderTemplates();
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    const cache = { data: { rewards: REWARDS, balance: { points: 5000, source: 'rewards' as const } }, fetchedAt: Date.now() };
+    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null, profile: null, goal: null });
+    const root = document.createElement('div');
+    document.body.append(root);
+    const read = () => fakeBrowser.storage.local.get(FIRST_FRAME_ITEMS.map((item) => item.key));
+    const withRows = paintFirstFrame(root, await read(), Date.now());
+    expect(root.querySelectorAll('.reward')).not.toHaveLength(0);
+    await unsettledItem.setValue([OLDER]);
+    const without = paintFirstFrame(root, await read(), Date.now());
+    expect(without).toBeLessThan(withRows);
+    expect(root.querySelectorAll('.reward')).toHaveLength(0);
+    document.body.innerHTML = '';
+  });
+});
