@@ -9,7 +9,6 @@ import { goalModel } from './goal-model';
 import { goalRewards } from './goal-rewards';
 import { headerModel } from './header-model';
 import { listModel, REWARDS_PAGE } from './list-model';
-import { heldRewards, openElsewhere } from './open-entries';
 import { outcomeSeenItem, outcomeShown } from './outcome-seen-item';
 import { promptModel } from './prompt-model';
 import { rowModel } from './row-model';
@@ -81,7 +80,8 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   const ledger = get(ledgerItem);
   const shown = ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null;
   const pending = shown?.state === 'pending';
-  const elsewhere = openElsewhere(shown, get(unsettledItem));
+  // Redemptions still being checked off the card: listed above the rewards by Preact.
+  const checking = get(unsettledItem).length > 0;
   const goal = get(goalItem);
   const account = accountOf(session);
   const goalRows = goalRewards(view, goal);
@@ -144,10 +144,11 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
       kindSelect!.append(option);
     }
     const goalId = goal?.account === account ? goal.rewardId : null;
-    const held = heldRewards(shown, elsewhere);
+    // Rows are painted only when no redemption is open (the frame ends above the card and the list
+    // of those still being checked), so no Redeem is held back here.
     const items = doc.createDocumentFragment();
     for (const group of groups.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
-      const row = part('row', rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held }));
+      const row = part('row', rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held: [] }));
       if (!row) break;
       items.append(row);
     }
@@ -159,7 +160,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     () => part('status', syncStatusModel(state.loading === true)),
     // The outcome card and the redemptions still being checked: no template (their code loads with
     // Preact), so the frame ends above them.
-    () => (shown || elsewhere.length > 0 ? null : doc.createDocumentFragment()),
+    () => (shown || checking ? null : doc.createDocumentFragment()),
     list,
   ];
   const body = doc.createDocumentFragment();
