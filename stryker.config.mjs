@@ -10,10 +10,9 @@ export default {
   // These machines have two cores.
   concurrency: 2,
   mutate: [
-    'entrypoints/background/redeem.ts',
-    'entrypoints/background/redemption-match.ts',
-    'entrypoints/background/redemption-checks.ts',
-    'entrypoints/background/outcomes.ts',
+    'entrypoints/background/redemption/machine.ts',
+    'entrypoints/background/redemption/match.ts',
+    'entrypoints/background/redemption/service.ts',
     'entrypoints/background/session.ts',
     'entrypoints/background/store.ts',
     'entrypoints/background/tokens.ts',

@@ -97,6 +97,11 @@ export interface LedgerEntry {
    * `unclear` (time-out, network, 5xx, 409, an unexpected body) goes to the scheduled checks.
    */
   answer?: RedemptionAnswer;
+  /**
+   * When that answer came (or was known lost): a history read asked for before it may predate a
+   * copy that committed, so it can find the redemption but never rule it out.
+   */
+  answeredAt?: number;
   finishedAt?: number;
   error?: AppError;
   /** The history entry that records it, when found. */

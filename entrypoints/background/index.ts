@@ -10,7 +10,7 @@ import { registerHandlers } from './handlers';
 import { settleHostAccess } from './host-access';
 import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
-import { checkOutcomes, onCheckAlarm } from './redemption-checks';
+import { checkOutcomes, onCheckAlarm } from './redemption/service';
 import { onStored } from './sync';
 
 export default defineBackground(() => {

@@ -85,7 +85,7 @@ function listenForClicks(): void {
 /**
  * Registered synchronously at worker start; the click listener also once the permission is granted.
  * Outcomes that settle and a token the panel stops accepting are told where they are written
- * (redemption-checks.ts, rejected.ts), in the same write.
+ * (redemption/service.ts, rejected.ts), in the same write.
  */
 export function watchNotifications(): () => void {
   const stopStored = onStored((area, data, sid) => {

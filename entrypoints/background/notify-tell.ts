@@ -7,7 +7,7 @@ import type { StorageItem } from '../../utils/storage-item';
 import { notifyStateItem, preferencesItem, type NotifyState } from '../../utils/storage-items';
 import { recordedAgainText } from '../../utils/recorded-again';
 import { preferenceOf, type NotifyEvent } from './notify-events';
-import { put, update, type Get, type Put, type SessionId } from './store';
+import { put, update, type Get, type Put, type SessionId, type TurnEffects } from './store';
 
 /** Told events kept, so an event seen again after a restart is recognised. */
 const TOLD_KEPT = 500;
@@ -28,7 +28,7 @@ export interface Telling {
  * later, one told before the worker stopped is not told again, and an event of an ended session is
  * neither recorded nor shown (the write is refused).
  */
-export async function tellWith(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => Telling | null): Promise<void> {
+export async function tellWith(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => Telling | null, effects?: TurnEffects): Promise<void> {
   let fresh: NotifyEvent[] = [];
   await update(sid, [...items, notifyStateItem], (get) => {
     const telling = change(get);
@@ -38,7 +38,7 @@ export async function tellWith(sid: SessionId, items: ReadonlyArray<StorageItem<
     const recorded = fresh.length > 0 || telling.state !== undefined;
     const told = [...state.told, ...fresh.map((event) => event.id)].slice(-TOLD_KEPT);
     return [...(telling.puts ?? []), ...(recorded ? [put(notifyStateItem, { ...state, ...telling.state, told })] : [])];
-  });
+  }, effects);
   if (fresh.length === 0) return;
   const prefs = await preferencesItem.getValue();
   for (const event of fresh) if (notifies(prefs, preferenceOf(event))) await show(event).catch(() => undefined);

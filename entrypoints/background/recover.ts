@@ -1,4 +1,4 @@
-import { checkOutcomes, recoverPending } from './redemption-checks';
+import { checkOutcomes, recoverPending } from './redemption/service';
 import { settleStorage } from './store';
 import { clearLoadingFlags } from './sync';
 import { startingWith } from './worker-ready';

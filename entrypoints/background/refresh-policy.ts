@@ -2,7 +2,7 @@ import { notifies } from '../../utils/preference-choices';
 import { redemptionState } from '../../utils/redemption-state';
 import { historyItem, popupViewItem, preferencesItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
-import { openEntries } from './redemption-checks';
+import { openEntries } from './redemption/service';
 
 /**
  * States the panel has not finished with (design §6): they can still turn into another. A

@@ -89,16 +89,42 @@ export function activeCredentials(): Promise<Credentials | null> {
 }
 
 /**
+ * What a write carries outside storage, run in its own turn so nothing can come between: `before`
+ * runs before the write (what must already hold when the write can be seen, such as the alarm that
+ * checks a redemption just written), `after` once it took effect or was refused (`written`), so
+ * what follows from storage, such as that alarm's time, is decided on storage as it stands.
+ */
+export interface TurnEffects {
+  before?: () => Promise<void>;
+  after?: (written: boolean) => Promise<void>;
+}
+
+/**
  * Reads `items` and, while `sid` is still the active session, writes what `change` makes of them,
  * all in one turn: a read-modify-write no other write can come between. Refused with
  * {@link staleSession} once another session is active.
  */
-export function update(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => readonly Put[]): Promise<void> {
+export function update(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => readonly Put[], effects: TurnEffects = {}): Promise<void> {
   return inTurn(async () => {
     const [active, get] = await Promise.all([activeId(), read(items)]);
     if (active !== sid) throw staleSession();
     const puts = change(get);
-    if (puts.length > 0) await setAll(puts);
+    await effects.before?.();
+    let written = false;
+    try {
+      if (puts.length > 0) await setAll(puts);
+      written = true;
+    } finally {
+      await effects.after?.(written);
+    }
+  });
+}
+
+/** Runs `effect` in a turn of its own while `sid` is the active session (null: while disconnected). */
+export function whileActive<T>(sid: SessionId | null, effect: () => Promise<T>): Promise<T> {
+  return inTurn(async () => {
+    if ((await activeId()) !== sid) throw staleSession();
+    return effect();
   });
 }
 

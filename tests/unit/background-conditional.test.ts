@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { redeem } from '../../entrypoints/background/redeem';
+import { redeem } from '../../entrypoints/background/redemption/service';
 import { connect } from '../../entrypoints/background/session';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
 import { historyItem, profileItem, rewardsItem, validatorItems } from '../../utils/storage-items';

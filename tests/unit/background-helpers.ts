@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
 import { sessionItem } from '../../utils/storage-items';
-import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
+import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm } from '../../entrypoints/background/redemption/service';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
 

@@ -11,8 +11,8 @@ import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-
 import { setGoal } from '../../entrypoints/background/goal';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
-import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
-import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption-checks';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
+import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption/service';
 import { markRejected } from '../../entrypoints/background/rejected';
 import { connect, disconnect } from '../../entrypoints/background/session';
 import { put } from '../../entrypoints/background/store';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { saveValues } from '../../entrypoints/background/profile';
-import { redeem } from '../../entrypoints/background/redeem';
+import { redeem } from '../../entrypoints/background/redemption/service';
 import { connect, disconnect } from '../../entrypoints/background/session';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
 import { credentialsItem } from '../../entrypoints/background/credentials';

@@ -10,8 +10,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-history';
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
 import { recoverAfterStop } from '../../entrypoints/background/recover';
-import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
-import { CHECK_ALARM, checkRedemption } from '../../entrypoints/background/redemption-checks';
+import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
+import { CHECK_ALARM, checkRedemption } from '../../entrypoints/background/redemption/service';
 import { connect } from '../../entrypoints/background/session';
 import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
 import {

@@ -86,7 +86,7 @@ class Redeem extends Step {
     // A fault the redeem never reached (refused as busy or unsettled) is taken back.
     const redeem = () => w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
     // Not awaited: the panelist closes the card or starts another redeem while this one is out.
-    if (!this.wait) return void redeem();
+    if (!this.wait) return void w.outstanding.push(redeem());
     await w.withFault(account, rule && { ...rule, path: REDEEM }, (r) => r.path === REDEEM && !r.repeated, redeem);
   }
   toString = () => `Redeem(${this.slot}, ${this.wait ? this.fault : 'no fault, not awaited'}${this.confirmUnsettled ? ', confirmed again' : ''})`;

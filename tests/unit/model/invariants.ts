@@ -162,6 +162,8 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
 
 /** At the end: everything out has landed, every scheduled check has run; then outcomes are exact. */
 export async function checkFinal(m: Model, w: World): Promise<void> {
+  // A redeem left running has answered (or its worker stopped) before the last checks run.
+  await Promise.all(w.outstanding);
   await w.wakeIfStopped();
   // The panel is healthy again, there is room in storage, the browser leaves the worker running,
   // and time passes: every scheduled check runs.

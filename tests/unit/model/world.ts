@@ -42,7 +42,7 @@ type Modules = {
   handlers: typeof import('../../../entrypoints/background/handlers');
   result: typeof import('../../../entrypoints/background/result');
   api: typeof import('../../../entrypoints/background/api');
-  checks: typeof import('../../../entrypoints/background/redemption-checks');
+  checks: typeof import('../../../entrypoints/background/redemption/service');
   recover: typeof import('../../../entrypoints/background/recover');
   newQuestions: typeof import('../../../entrypoints/background/new-questions');
   items: typeof import('../../../utils/storage-items');
@@ -76,7 +76,7 @@ class Worker {
       handlers: await import('../../../entrypoints/background/handlers'),
       result: await import('../../../entrypoints/background/result'),
       api: await import('../../../entrypoints/background/api'),
-      checks: await import('../../../entrypoints/background/redemption-checks'),
+      checks: await import('../../../entrypoints/background/redemption/service'),
       recover: await import('../../../entrypoints/background/recover'),
       newQuestions: await import('../../../entrypoints/background/new-questions'),
       items: await import('../../../utils/storage-items'),
@@ -167,6 +167,8 @@ export class World {
   /** The session in storage after the last step: its id and account. */
   session: { id: string | undefined; account: Account | null } = { id: undefined, account: null };
   readonly confirmations = new Map<string, Confirmation>();
+  /** Replies to messages a step sent without waiting (a redeem left running): the end waits for them. */
+  readonly outstanding: Array<Promise<unknown>> = [];
   /** Invariants broken where no step could see them (a request leaving with an old session's token). */
   readonly violations: string[] = [];
   /** Notifications shown, in order. */
@@ -228,6 +230,7 @@ export class World {
     );
     this.seeded = { A: countByReward(this.sandboxes.A), B: countByReward(this.sandboxes.B) };
     this.confirmations.clear();
+    this.outstanding.length = 0;
     this.violations.length = 0;
     this.recorded.clear();
     this.toldList = [];

@@ -6,9 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
-import { credentialsItem } from '../../entrypoints/background/credentials';
-import { dismissRedemption } from '../../entrypoints/background/redeem';
+import { httpTuning } from '../../../entrypoints/background/api';
+import { credentialsItem } from '../../../entrypoints/background/credentials';
+import { dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import {
   answerRedemption,
   CHECK_AFTER_MS,
@@ -18,13 +18,11 @@ import {
   liveRedeems,
   onCheckAlarm,
   recoverPending,
-  settlesHere,
   startRedemption,
-  withBalance,
-} from '../../entrypoints/background/redemption-checks';
-import { READ_RETRY_MS } from '../../entrypoints/background/outcomes';
-import { DISCONNECTED, ledgerItem, sessionItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
-import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, connectTo } from './background-helpers';
+} from '../../../entrypoints/background/redemption/service';
+import { READ_RETRY_MS, settlesHere, withBalance, type Confirms } from '../../../entrypoints/background/redemption/machine';
+import { DISCONNECTED, ledgerItem, sessionItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, connectTo } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -183,7 +181,7 @@ describe('what a redemption’s steps write', () => {
 
   it('an answer for a request the ledger no longer shows changes nothing', async () => {
     const sid = await activeSessionId();
-    const done = (ledger: { latest: LedgerEntry | null }) => ({ latest: { ...ledger.latest!, state: 'done' as const }, unsettled: [], settled: [] });
+    const done = (confirms: Confirms): Confirms => ({ current: { ...confirms.current!, state: 'done' }, awaitingCheck: [], recentlySettled: [] });
     expect(await answerRedemption(sid, 'gone', done)).toBeNull();
     const shown = { ...unknown(COFFEE), state: 'failed' as const, checks: undefined };
     await ledgerItem.setValue(shown);
@@ -292,7 +290,7 @@ describe('what a redemption’s steps write', () => {
   });
 });
 
-describe('when the ledger’s own entry settles (settlesHere, withBalance)', () => {
+describe('when the current Confirm settles (settlesHere, withBalance)', () => {
   const entry = (state: LedgerEntry['state'], requestId = 'r'): LedgerEntry => ({ ...unknown(COFFEE), requestId, state });
 
   it('only an open entry that closes, the same request, takes the balance read after it', () => {
@@ -306,9 +304,9 @@ describe('when the ledger’s own entry settles (settlesHere, withBalance)', () 
   });
 
   it('the balance goes only with an entry that settled here, and only when it was read', () => {
-    const after = { latest: entry('done'), unsettled: [], settled: [] };
-    expect(withBalance(entry('pending'), after, 1500).latest).toMatchObject({ balanceAfter: 1500 });
-    expect(withBalance(entry('pending'), after, null).latest).toHaveProperty('balanceAfter', null);
+    const after: Confirms = { current: entry('done'), awaitingCheck: [], recentlySettled: [] };
+    expect(withBalance(entry('pending'), after, 1500).current).toMatchObject({ balanceAfter: 1500 });
+    expect(withBalance(entry('pending'), after, null).current).toHaveProperty('balanceAfter', null);
     expect(withBalance(entry('pending'), after, undefined)).toStrictEqual(after);
     expect(withBalance(entry('done'), after, 1500)).toStrictEqual(after);
   });

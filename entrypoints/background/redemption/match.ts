@@ -1,5 +1,5 @@
-import type { LedgerEntry } from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
+import type { LedgerEntry } from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
 
 /** What a history read shows of the entries: the redemption each made, and any it made again. */
 export interface Claims {

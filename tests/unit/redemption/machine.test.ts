@@ -7,23 +7,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   answerOf,
+  applyAnswer,
   CHECK_AFTER_MS,
-  dueTimes,
+  checkTimes,
   firstCheck,
   interrupted,
-  openOf,
-  postponeOutcomes,
+  openConfirms,
+  postponeChecks,
   READ_RETRY_MS,
-  settleAnswer,
-  settleOutcomes,
+  applyRead,
+  applyReadAfterAnswer,
   SETTLED_KEPT,
-  showInstead,
+  replaceCurrent,
   withoutLostAnswer,
-  type Ledger,
-} from '../../entrypoints/background/outcomes';
-import { claimRedemptions } from '../../entrypoints/background/redemption-match';
-import type { LedgerEntry } from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
+  type Confirms,
+} from '../../../entrypoints/background/redemption/machine';
+import { claimRedemptions } from '../../../entrypoints/background/redemption/match';
+import type { LedgerEntry } from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
 
 const T0 = 1_800_000_000_000;
 const COFFEE = 101;
@@ -54,7 +55,9 @@ function redemption(id: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00
     transaction_id: null,
   } as Redemption;
 }
-const ledger = (latest: LedgerEntry | null, unsettled: LedgerEntry[] = [], settled: LedgerEntry[] = []): Ledger => ({ latest, unsettled, settled });
+const ledger = (current: LedgerEntry | null, awaitingCheck: LedgerEntry[] = [], recentlySettled: LedgerEntry[] = []): Confirms => ({ current, awaitingCheck, recentlySettled });
+/** A history read asked for after every answer in these tests. */
+const read = (history: readonly Redemption[]) => ({ history, requestedAt: T0 + 3_600_000 });
 const BASELINE = [redemption(1), redemption(2, BOOKS)];
 
 describe('claiming redemptions by id', () => {
@@ -106,10 +109,10 @@ describe('claiming redemptions by id', () => {
 describe('settling outcomes', () => {
   it('finds an unknown outcome, drops its lost answer, and names what the panel recorded again', () => {
     const lost = unknown('e');
-    const settled = settleOutcomes(ledger(lost), [...BASELINE, redemption(5), redemption(6)], null, T0 + 9);
-    expect(settled.latest).toEqual({ ...withoutLostAnswer(lost), state: 'done', finishedAt: T0 + 9, redemption: redemption(5), duplicates: [6] });
-    expect(settled.latest).not.toHaveProperty('error');
-    expect(settled.latest).not.toHaveProperty('checks');
+    const settled = applyRead(ledger(lost), read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 9);
+    expect(settled.current).toEqual({ ...withoutLostAnswer(lost), state: 'done', finishedAt: T0 + 9, redemption: redemption(5), duplicates: [6] });
+    expect(settled.current).not.toHaveProperty('error');
+    expect(settled.current).not.toHaveProperty('checks');
   });
 
   it('an answer is a hint: success, a refusal (any 4xx but 409), or unclear (409, time-out, network, 5xx, odd body)', () => {
@@ -124,79 +127,79 @@ describe('settling outcomes', () => {
 
   it('a success the history does not show yet stays open with its checks; the next read that shows it names it', () => {
     const answered = entry('s', { state: 'pending', answer: 'success' });
-    const open = settleAnswer(ledger(answered), 's', BASELINE, T0 + 5);
-    expect(open.latest).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
-    const named = settleOutcomes(open, [...BASELINE, redemption(5)], null, T0 + 9);
-    expect(named.latest).toMatchObject({ state: 'done', answer: 'success', redemption: redemption(5), finishedAt: T0 + 9 });
-    expect(named.latest).not.toHaveProperty('duplicates');
+    const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5)!;
+    expect(open.current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
+    const named = applyRead(open, read([...BASELINE, redemption(5)]), null, T0 + 9);
+    expect(named.current).toMatchObject({ state: 'done', answer: 'success', redemption: redemption(5), finishedAt: T0 + 9 });
+    expect(named.current).not.toHaveProperty('duplicates');
   });
 
   it('a refusal is "nothing charged" only once a read after it shows no new redemption of the reward', () => {
     const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
     const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal });
-    const failed = settleAnswer(ledger(answered), 'r', [...BASELINE, redemption(4, BOOKS)], T0 + 5).latest;
+    const failed = applyReadAfterAnswer(ledger(answered), 'r', read([...BASELINE, redemption(4, BOOKS)]), T0 + 5)!.current;
     expect(failed).toEqual({ ...answered, state: 'failed', error: { ...refusal, nothingCharged: true }, finishedAt: T0 + 5 });
     // The browser's first copy committed; the refusal was the re-sent copy's (402): the history decides.
-    const charged = settleAnswer(ledger(answered), 'r', [...BASELINE, redemption(5)], T0 + 5).latest;
+    const charged = applyReadAfterAnswer(ledger(answered), 'r', read([...BASELINE, redemption(5)]), T0 + 5)!.current;
     expect(charged).toMatchObject({ state: 'done', answer: 'refused', redemption: redemption(5) });
     expect(charged).not.toHaveProperty('error');
     // No read after it: nothing is said about the points; the checks decide.
-    const unread = settleAnswer(ledger(answered), 'r', null, T0 + 5).latest;
+    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5)!.current;
     expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
     expect(unread?.error).not.toHaveProperty('nothingCharged');
     // A later read that shows nothing new settles it then.
-    expect(settleOutcomes(ledger(unread!), BASELINE, null, T0 + 50).latest).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
+    expect(applyRead(ledger(unread!), read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
   });
 
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
     const older = unknown('old', { startedAt: T0 - 10 });
     const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [1, 2] });
-    const settled = settleAnswer(ledger(answered, [older]), 'new', [...BASELINE, redemption(5)], T0 + 5);
-    expect(settled.latest).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: 5 } });
-    expect(settled.unsettled).toEqual([older]);
+    const settled = applyReadAfterAnswer(ledger(answered, [older]), 'new', read([...BASELINE, redemption(5)]), T0 + 5)!;
+    expect(settled.current).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: 5 } });
+    expect(settled.awaitingCheck).toEqual([older]);
   });
 
   it('only the read that first shows a Confirm names its repeats; a later redemption of the reward is one more in the history', () => {
     const answered = entry('s', { state: 'pending', answer: 'success' });
-    const done = settleAnswer(ledger(answered), 's', [...BASELINE, redemption(5), redemption(6)], T0 + 5);
-    expect(done.latest).toMatchObject({ state: 'done', redemption: { id: 5 }, duplicates: [6] });
-    const alone = settleAnswer(ledger(answered), 's', [...BASELINE, redemption(5)], T0 + 5);
-    const later = settleOutcomes(alone, [...BASELINE, redemption(5), redemption(6)], null, T0 + 60_000);
+    const done = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5), redemption(6)]), T0 + 5)!;
+    expect(done.current).toMatchObject({ state: 'done', redemption: { id: 5 }, duplicates: [6] });
+    const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5)!;
+    const later = applyRead(alone, read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 60_000);
     expect(later).toEqual(alone);
-    expect(later.latest).not.toHaveProperty('duplicates');
+    expect(later.current).not.toHaveProperty('duplicates');
   });
 
-  it('an answer for another entry than the ledger shows changes nothing', () => {
+  it('an answer for another Confirm than the card shows changes nothing', () => {
     const shown = ledger(entry('a', { state: 'pending', answer: 'success' }));
-    expect(settleAnswer(shown, 'b', BASELINE, T0)).toBe(shown);
+    expect(applyReadAfterAnswer(shown, 'b', read(BASELINE), T0)).toBeNull();
   });
 
   it('without a check time it can only find; at each due check it counts one, and after the last it concludes', () => {
     const lost = unknown('e');
-    expect(settleOutcomes(ledger(lost), BASELINE, null, T0).latest).toBe(lost);
+    expect(applyRead(ledger(lost), read(BASELINE), null, T0).current).toBe(lost);
     let now = ledger(lost);
     for (let i = 0; i < CHECK_AFTER_MS.length - 1; i++) {
       const at = T0 + CHECK_AFTER_MS[i]!;
-      now = settleOutcomes(now, BASELINE, at, at);
-      expect(now.latest).toMatchObject({ state: 'unknown', checks: { done: i + 1, nextAt: T0 + CHECK_AFTER_MS[i + 1]!, lastAt: at } });
+      now = applyRead(now, read(BASELINE), at, at);
+      expect(now.current).toMatchObject({ state: 'unknown', checks: { done: i + 1, nextAt: T0 + CHECK_AFTER_MS[i + 1]!, lastAt: at } });
     }
     const last = T0 + CHECK_AFTER_MS[3];
-    now = settleOutcomes(now, BASELINE, last, last + 1);
-    expect(now.latest).toMatchObject({ state: 'not_found', checks: { done: 4, nextAt: null, lastAt: last }, finishedAt: last + 1 });
+    now = applyRead(now, read(BASELINE), last, last + 1);
+    expect(now.current).toMatchObject({ state: 'not_found', checks: { done: 4, nextAt: null, lastAt: last }, finishedAt: last + 1 });
   });
 
   it('a check counts only for entries due by then (an alarm a few seconds early still counts)', () => {
     const lost = unknown('e');
     const due = lost.checks.nextAt!;
-    expect(settleOutcomes(ledger(lost), BASELINE, due - 5_000, due).latest).toMatchObject({ checks: { done: 1 } });
-    expect(settleOutcomes(ledger(lost), BASELINE, due - 5_001, due).latest).toBe(lost);
+    expect(applyRead(ledger(lost), read(BASELINE), due - 5_000, due).current).toMatchObject({ checks: { done: 1 } });
+    expect(applyRead(ledger(lost), read(BASELINE), due - 5_001, due).current).toBe(lost);
     const concluded = { ...lost, checks: { done: 4, nextAt: null, lastAt: T0 } };
-    expect(settleOutcomes(ledger(concluded), BASELINE, T0 + 99_999_999, T0).latest).toBe(concluded);
+    expect(applyRead(ledger(concluded), read(BASELINE), T0 + 99_999_999, T0).current).toBe(concluded);
   });
 
   it('an entry without checks yet counts from its first', () => {
     const lost = entry('e');
-    expect(settleOutcomes(ledger(lost), BASELINE, T0 + CHECK_AFTER_MS[0], T0).latest).toMatchObject({ checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1] } });
+    expect(applyRead(ledger(lost), read(BASELINE), T0 + CHECK_AFTER_MS[0], T0).current).toMatchObject({ checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1] } });
   });
 
   it('while a redeem of the same reward is out, its entries wait: found nothing, their check put off', () => {
@@ -205,31 +208,31 @@ describe('settling outcomes', () => {
     const other = unknown('o', { rewardId: BOOKS });
     const history = [...BASELINE, redemption(5), redemption(6, BOOKS)];
     const at = T0 + CHECK_AFTER_MS[0];
-    const settled = settleOutcomes(ledger(inFlight, [waiting, other]), history, at, at);
-    expect(settled.latest).toBe(inFlight);
-    expect(settled.unsettled).toEqual([{ ...waiting, checks: { ...waiting.checks, nextAt: at + CHECK_AFTER_MS[0] } }]);
-    expect(settled.settled).toEqual([expect.objectContaining({ requestId: 'o', state: 'done', redemption: redemption(6, BOOKS) })]);
+    const settled = applyRead(ledger(inFlight, [waiting, other]), read(history), at, at);
+    expect(settled.current).toBe(inFlight);
+    expect(settled.awaitingCheck).toEqual([{ ...waiting, checks: { ...waiting.checks, nextAt: at + CHECK_AFTER_MS[0] } }]);
+    expect(settled.recentlySettled).toEqual([expect.objectContaining({ requestId: 'o', state: 'done', redemption: redemption(6, BOOKS) })]);
     // Without a check time nothing is put off.
-    expect(settleOutcomes(ledger(inFlight, [waiting]), history, null, at).unsettled[0]).toBe(waiting);
+    expect(applyRead(ledger(inFlight, [waiting]), read(history), null, at).awaitingCheck[0]).toBe(waiting);
     // A later check time stays.
     const later = { ...waiting, checks: { ...waiting.checks, nextAt: at + 10 * CHECK_AFTER_MS[0] } };
-    expect(settleOutcomes(ledger(inFlight, [later]), history, at, at).unsettled[0]!.checks!.nextAt).toBe(at + 10 * CHECK_AFTER_MS[0]);
+    expect(applyRead(ledger(inFlight, [later]), read(history), at, at).awaitingCheck[0]!.checks!.nextAt).toBe(at + 10 * CHECK_AFTER_MS[0]);
     const unchecked = entry('u');
-    expect(settleOutcomes(ledger(inFlight, [unchecked]), history, at, at).unsettled[0]!.checks).toEqual({ ...firstCheck(unchecked), nextAt: at + CHECK_AFTER_MS[0] });
+    expect(applyRead(ledger(inFlight, [unchecked]), read(history), at, at).awaitingCheck[0]!.checks).toEqual({ ...firstCheck(unchecked), nextAt: at + CHECK_AFTER_MS[0] });
   });
 
   it('settled entries leave the open list for the recent ones, which keep the last few', () => {
     const old = Array.from({ length: SETTLED_KEPT }, (_, i) => entry(`s${i}`, { state: 'done', redemption: redemption(100 + i) }));
     const lost = unknown('e');
-    const settled = settleOutcomes(ledger(null, [lost], old), [...BASELINE, redemption(5)], null, T0);
-    expect(settled.unsettled).toEqual([]);
-    expect(settled.settled).toHaveLength(SETTLED_KEPT);
-    expect(settled.settled.at(-1)).toMatchObject({ requestId: 'e', state: 'done' });
-    expect(settled.settled[0]!.requestId).toBe('s1');
+    const settled = applyRead(ledger(null, [lost], old), read([...BASELINE, redemption(5)]), null, T0);
+    expect(settled.awaitingCheck).toEqual([]);
+    expect(settled.recentlySettled).toHaveLength(SETTLED_KEPT);
+    expect(settled.recentlySettled.at(-1)).toMatchObject({ requestId: 'e', state: 'done' });
+    expect(settled.recentlySettled[0]!.requestId).toBe('s1');
     // Redemptions the recent ones and the ledger claimed are never claimed again.
     const claimedByLatest = entry('l', { state: 'done', redemption: redemption(5) });
-    expect(settleOutcomes(ledger(claimedByLatest, [lost]), [...BASELINE, redemption(5)], null, T0).unsettled).toEqual([lost]);
-    expect(settleOutcomes(ledger(null, [lost], [claimedByLatest]), [...BASELINE, redemption(5)], null, T0).unsettled).toEqual([lost]);
+    expect(applyRead(ledger(claimedByLatest, [lost]), read([...BASELINE, redemption(5)]), null, T0).awaitingCheck).toEqual([lost]);
+    expect(applyRead(ledger(null, [lost], [claimedByLatest]), read([...BASELINE, redemption(5)]), null, T0).awaitingCheck).toEqual([lost]);
   });
 });
 
@@ -239,53 +242,53 @@ describe('scheduling and the rest', () => {
     const due = unknown('due');
     const later = unknown('later', { checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1], lastAt: at } });
     const noChecks = entry('none');
-    const put = postponeOutcomes(ledger(due, [later, noChecks]), at, at + 7);
-    expect(put.latest!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS });
-    expect(put.unsettled).toEqual([later, noChecks]);
-    expect(postponeOutcomes(ledger(due), at, at - 100).latest!.checks!.nextAt).toBe(at + READ_RETRY_MS);
-    expect(postponeOutcomes(ledger(due), due.checks.nextAt! - 5_001, at).latest).toBe(due);
-    expect(postponeOutcomes(ledger(due), due.checks.nextAt! - 5_000, at).latest).not.toBe(due);
+    const put = postponeChecks(ledger(due, [later, noChecks]), at, at + 7);
+    expect(put.current!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS });
+    expect(put.awaitingCheck).toEqual([later, noChecks]);
+    expect(postponeChecks(ledger(due), at, at - 100).current!.checks!.nextAt).toBe(at + READ_RETRY_MS);
+    expect(postponeChecks(ledger(due), due.checks.nextAt! - 5_001, at).current).toBe(due);
+    expect(postponeChecks(ledger(due), due.checks.nextAt! - 5_000, at).current).not.toBe(due);
     const done = entry('d', { state: 'done', checks: due.checks });
-    expect(postponeOutcomes(ledger(done), at, at).latest).toBe(done);
+    expect(postponeChecks(ledger(done), at, at).current).toBe(done);
     const concluded = { ...due, checks: { ...due.checks, nextAt: null } };
-    expect(postponeOutcomes(ledger(concluded), at, at).latest).toBe(concluded);
-    expect(postponeOutcomes(ledger(null), at, at).latest).toBeNull();
+    expect(postponeChecks(ledger(concluded), at, at).current).toBe(concluded);
+    expect(postponeChecks(ledger(null), at, at).current).toBeNull();
   });
 
   it('every open entry and a pending one has a check time', () => {
     const pending = entry('p', { state: 'pending' });
     const lost = unknown('e', { checks: { done: 1, nextAt: T0 + 5, lastAt: null } });
-    expect(dueTimes(ledger(pending, [lost]))).toEqual([T0 + 5, T0 + CHECK_AFTER_MS[0]]);
-    expect(dueTimes(ledger(entry('x'), []))).toEqual([T0 + CHECK_AFTER_MS[0]]);
-    expect(dueTimes(ledger(entry('d', { state: 'done' })))).toEqual([]);
-    expect(openOf(ledger(entry('d', { state: 'done' }), [lost]))).toEqual([lost]);
-    expect(openOf(ledger(pending))).toEqual([]);
+    expect(checkTimes(ledger(pending, [lost]))).toEqual([T0 + 5, T0 + CHECK_AFTER_MS[0]]);
+    expect(checkTimes(ledger(entry('x'), []))).toEqual([T0 + CHECK_AFTER_MS[0]]);
+    expect(checkTimes(ledger(entry('d', { state: 'done' })))).toEqual([]);
+    expect(openConfirms(ledger(entry('d', { state: 'done' }), [lost]))).toEqual([lost]);
+    expect(openConfirms(ledger(pending))).toEqual([]);
   });
 
   it('a pending entry no redeem has in flight is a lost answer; one in flight stays pending', () => {
     const pending = entry('p', { state: 'pending' });
     const error = { kind: 'network' as const, message: 'stopped' };
-    const lost = interrupted(ledger(pending), new Set(), error);
-    expect(lost.latest).toEqual({ ...pending, state: 'unknown', error, checks: firstCheck(pending) });
-    expect(interrupted(ledger(pending), new Set(['p']), error).latest).toBe(pending);
-    expect(interrupted(ledger(pending), new Set(), undefined).latest).not.toHaveProperty('error');
+    const lost = interrupted(ledger(pending), new Set(), error, T0 + 7);
+    expect(lost.current).toEqual({ ...pending, state: 'unknown', error, answeredAt: T0 + 7, checks: firstCheck(pending) });
+    expect(interrupted(ledger(pending), new Set(['p']), error, T0).current).toBe(pending);
+    expect(interrupted(ledger(pending), new Set(), undefined, T0).current).not.toHaveProperty('error');
     const done = ledger(entry('d', { state: 'done' }));
-    expect(interrupted(done, new Set(), error)).toBe(done);
+    expect(interrupted(done, new Set(), error, T0)).toBe(done);
     // Its answer had come (the worker stopped during the read after it): that answer's words stay.
     const refusal = { kind: 'rejected' as const, message: 'Out of stock', status: 422 };
-    const answered = entry('a', { state: 'pending', answer: 'refused', error: refusal });
-    expect(interrupted(ledger(answered), new Set(), error).latest).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
+    const answered = entry('a', { state: 'pending', answer: 'refused', error: refusal, answeredAt: T0 + 3 });
+    expect(interrupted(ledger(answered), new Set(), error, T0 + 9).current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
   });
 
   it('showing another entry keeps the one it replaces: unknown among the open, settled among the recent; never a pending one', () => {
     const next = entry('n', { state: 'pending' });
     const lost = unknown('e');
-    expect(showInstead(ledger(lost), next)).toEqual({ latest: next, unsettled: [lost], settled: [] });
+    expect(replaceCurrent(ledger(lost), next)).toEqual({ current: next, awaitingCheck: [lost], recentlySettled: [] });
     const done = entry('d', { state: 'done' });
-    expect(showInstead(ledger(done), null)).toEqual({ latest: null, unsettled: [], settled: [done] });
-    expect(showInstead(ledger(null), next)).toEqual({ latest: next, unsettled: [], settled: [] });
-    expect(showInstead(ledger(next), null)).toBeNull();
+    expect(replaceCurrent(ledger(done), null)).toEqual({ current: null, awaitingCheck: [], recentlySettled: [done] });
+    expect(replaceCurrent(ledger(null), next)).toEqual({ current: next, awaitingCheck: [], recentlySettled: [] });
+    expect(replaceCurrent(ledger(next), null)).toBeNull();
     const full = Array.from({ length: SETTLED_KEPT }, (_, i) => entry(`s${i}`, { state: 'done' }));
-    expect(showInstead(ledger(done, [], full), null)!.settled).toEqual([...full.slice(1), done]);
+    expect(replaceCurrent(ledger(done, [], full), null)!.recentlySettled).toEqual([...full.slice(1), done]);
   });
 });

@@ -2,13 +2,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterAll, beforeAll } from 'vitest';
-import { httpTuning } from '../../entrypoints/background/api';
-import { recoverAfterStop } from '../../entrypoints/background/recover';
-import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
-import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption-checks';
-import { refreshHistory, refreshRewards, setSync } from '../../entrypoints/background/sync';
-import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
-import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
+import { httpTuning } from '../../../entrypoints/background/api';
+import { recoverAfterStop } from '../../../entrypoints/background/recover';
+import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
+import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../../entrypoints/background/redemption/service';
+import { refreshHistory, refreshRewards, setSync } from '../../../entrypoints/background/sync';
+import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500

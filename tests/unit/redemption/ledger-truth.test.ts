@@ -8,15 +8,15 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
-import { dismissRedemption, redeem } from '../../entrypoints/background/redeem';
-import { CHECK_ALARM } from '../../entrypoints/background/redemption-checks';
-import { connect } from '../../entrypoints/background/session';
-import { refreshHistory } from '../../entrypoints/background/sync';
-import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../utils/storage-items';
-import type { Sandbox } from '../sandbox/server';
-import { SEED_A } from './accounts';
-import { armFault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, startTwoAccounts } from './background-helpers';
+import { notificationsIdle, watchNotifications } from '../../../entrypoints/background/notifications';
+import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
+import { CHECK_ALARM } from '../../../entrypoints/background/redemption/service';
+import { connect } from '../../../entrypoints/background/session';
+import { refreshHistory } from '../../../entrypoints/background/sync';
+import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../../utils/storage-items';
+import type { Sandbox } from '../../sandbox/server';
+import { SEED_A } from '../accounts';
+import { armFault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, startTwoAccounts } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500

@@ -1,0 +1,225 @@
+import type { AppError } from '../../../utils/errors';
+import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
+import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify-events';
+import { claimRedemptions } from './match';
+
+/**
+ * The redemption state machine, as pure functions: what the Confirms become when a redeem starts,
+ * its answer comes, the history is read, a check is due or the card is closed. service.ts feeds it
+ * those events and writes what it returns, in one turn of the store. README.md beside this file
+ * draws the states and names the terms.
+ */
+
+/**
+ * When the history is read again after an answer that settled nothing, from the moment the
+ * request was sent. A panel slow enough to time out may commit well after; only the last check
+ * may conclude that the redemption most likely did not happen.
+ */
+export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
+
+/** Recently settled Confirms kept: their redemptions stay claimed, and the panelist may still be told of them. */
+export const SETTLED_KEPT = 20;
+/** A scheduled check whose history read failed is tried again this much later. */
+export const READ_RETRY_MS = 5 * 60_000;
+/** Alarms fire a little early or late; a check this close to its time counts as due. */
+const DUE_SLACK_MS = 5_000;
+
+/** Every Confirm the background still keeps, by where it stands. */
+export interface Confirms {
+  /** The one the popup's card shows: being redeemed, being checked, or settled and not yet closed. */
+  current: LedgerEntry | null;
+  /** Those whose outcome is still unknown that the card no longer shows: checked until settled. */
+  awaitingCheck: readonly LedgerEntry[];
+  /** Recently settled ones the card no longer shows, oldest first: the redemptions they claimed stay theirs. */
+  recentlySettled: readonly LedgerEntry[];
+}
+
+/** A history read, and when it was asked for: only a read asked for after a Confirm's answer may rule its redemption out. */
+export interface HistoryRead {
+  history: readonly Redemption[];
+  requestedAt: number;
+}
+
+export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks']> {
+  return { done: 0, nextAt: entry.startedAt + CHECK_AFTER_MS[0], lastAt: null };
+}
+
+/** The Confirms whose outcome is unknown: those awaiting a check, and the current one. */
+export function openConfirms(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>): LedgerEntry[] {
+  return [...confirms.awaitingCheck, ...(confirms.current?.state === 'unknown' ? [confirms.current] : [])];
+}
+
+/** When each Confirm still to be settled is next checked: a pending one (its answer may never come) too. */
+export function checkTimes(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>): number[] {
+  const pending = confirms.current?.state === 'pending' ? [confirms.current.startedAt + CHECK_AFTER_MS[0]] : [];
+  return [...openConfirms(confirms).map((entry) => entry.checks?.nextAt ?? entry.startedAt + CHECK_AFTER_MS[0]), ...pending];
+}
+
+/**
+ * A pending Confirm no redeem of this worker has in flight: a stopped worker's, or one whose answer
+ * could not be written (a full storage). Unknown from `now`, checked like any other; one whose
+ * answer had come keeps that answer's words, only a lost one is told as lost (`error`).
+ */
+export function interrupted(confirms: Confirms, live: ReadonlySet<string>, error: LedgerEntry['error'], now: number): Confirms {
+  const current = confirms.current;
+  if (current?.state !== 'pending' || live.has(current.requestId)) return confirms;
+  const lost = error && !current.answer ? { error } : {};
+  return { ...confirms, current: { ...current, state: 'unknown', ...lost, answeredAt: current.answeredAt ?? now, checks: firstCheck(current) } };
+}
+
+/**
+ * What an answer to the redeem can say before the history speaks: a clear success, the panel's
+ * refusal (a 4xx), or nothing clear. A 409 is the answer an idempotent panel gives a copy that
+ * arrived while the first was still being processed: it speaks for the copy, and the first may
+ * still commit, so it is unclear like a lost answer.
+ */
+export function answerOf(error: AppError | null): RedemptionAnswer {
+  if (!error) return 'success';
+  const refused = error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 409;
+  return refused ? 'refused' : 'unclear';
+}
+
+export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
+  const { error: _lostAnswer, checks: _checks, ...rest } = entry;
+  return rest;
+}
+
+/**
+ * Settles open Confirms against a history read: one whose redemption shows is done, with any
+ * further new redemptions of its reward in this same read as ones the panel may have recorded
+ * again (a re-sent copy commits within the request's lifetime); one the panel refused is failed,
+ * nothing charged, when a read asked for after that refusal shows nothing new. `at` is a scheduled
+ * check's time: Confirms due by then count one check more, and after the last one, still not
+ * found means `not_found`. Without `at` (Check now, a history refresh, the read after an answer) it
+ * can only find and confirm a refusal. While a redeem is out (a pending current Confirm), those of
+ * its reward wait: a new redemption of that reward may be the one being made. `answered` is the
+ * Confirm whose answer this read follows: it chooses first, so a redemption its own request made
+ * is never taken for an older open one.
+ */
+export function applyRead(confirms: Confirms, read: HistoryRead, at: number | null, now: number, answered?: string): Confirms {
+  const { current, awaitingCheck, recentlySettled } = confirms;
+  const inFlight = current?.state === 'pending' ? current.rewardId : null;
+  const decidable = openConfirms(confirms).filter((entry) => entry.rewardId !== inFlight);
+  const first = decidable.find((entry) => entry.requestId === answered);
+  const claimed = new Set([current, ...recentlySettled].flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])));
+  const { found, again } = claimRedemptions({ first, open: decidable.filter((entry) => entry !== first) }, read.history, claimed);
+  const advance = (entry: LedgerEntry): LedgerEntry => {
+    if (entry.rewardId === inFlight) return at === null ? entry : deferred(entry, at);
+    const redemption = found.get(entry.requestId);
+    if (redemption) {
+      const extra = again.get(entry.requestId);
+      return { ...withoutLostAnswer(entry), state: 'done', finishedAt: now, redemption, ...(extra ? { duplicates: extra } : {}) };
+    }
+    // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
+    if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
+    if (entry.answer === 'refused') return refusedNothingTaken(entry, now);
+    const checks = entry.checks ?? firstCheck(entry);
+    if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
+    const done = checks.done + 1;
+    const nextAfter = CHECK_AFTER_MS[done];
+    if (nextAfter === undefined) return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now };
+    return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
+  };
+  const advanced = awaitingCheck.map(advance);
+  return {
+    current: current?.state === 'unknown' ? advance(current) : current,
+    awaitingCheck: advanced.filter((entry) => entry.state === 'unknown'),
+    recentlySettled: [...recentlySettled, ...advanced.filter((entry) => entry.state !== 'unknown')].slice(-SETTLED_KEPT),
+  };
+}
+
+/** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */
+function refusedNothingTaken(entry: LedgerEntry, now: number): LedgerEntry {
+  const { checks: _checks, ...rest } = entry;
+  return { ...rest, state: 'failed', ...(entry.error ? { error: { ...entry.error, nothingCharged: true } } : {}), finishedAt: now };
+}
+
+/**
+ * The current Confirm `requestId` has its answer (`answered`, still pending: the answer chooses the
+ * words while the history is read).
+ */
+export function applyAnswer(confirms: Confirms, answered: LedgerEntry): Confirms | null {
+  return confirms.current?.requestId === answered.requestId ? { ...confirms, current: answered } : null;
+}
+
+/**
+ * The read taken after the current Confirm's answer (null: it could not be read). Whatever the
+ * answer said, the history decides: the Confirm is open (unknown, with its checks) until a read
+ * shows its redemption or, for a refusal, shows none.
+ */
+export function applyReadAfterAnswer(confirms: Confirms, requestId: string, read: HistoryRead | null, now: number): Confirms | null {
+  const entry = confirms.current;
+  if (entry?.requestId !== requestId) return null;
+  const open: LedgerEntry = { ...entry, state: 'unknown', checks: entry.checks ?? firstCheck(entry) };
+  const withOpen = { ...confirms, current: open };
+  return read ? applyRead(withOpen, read, null, now, requestId) : withOpen;
+}
+
+/** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */
+function deferred(entry: LedgerEntry, at: number): LedgerEntry {
+  const checks = entry.checks ?? firstCheck(entry);
+  return { ...entry, checks: { ...checks, nextAt: Math.max(checks.nextAt ?? 0, at + CHECK_AFTER_MS[0]) } };
+}
+
+/** The history could not be read at a scheduled check: it counts as not made, and comes again. */
+export function postponeChecks(confirms: Confirms, at: number, now: number): Confirms {
+  const later = (entry: LedgerEntry): LedgerEntry =>
+    entry.state === 'unknown' && entry.checks && entry.checks.nextAt !== null && entry.checks.nextAt <= at + DUE_SLACK_MS
+      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS } }
+      : entry;
+  return { ...confirms, current: confirms.current && later(confirms.current), awaitingCheck: confirms.awaitingCheck.map(later) };
+}
+
+/**
+ * The card shows `next` instead (another redemption started, or null: the card was closed). The
+ * Confirm it stops showing is kept as it is: an unknown one awaits its checks until it settles; a
+ * settled one joins the recently settled, so the redemption it claimed is never claimed again. A
+ * pending Confirm is never replaced: null then.
+ */
+export function replaceCurrent(confirms: Confirms, next: LedgerEntry | null): Confirms | null {
+  const shown = confirms.current;
+  if (shown?.state === 'pending') return null;
+  return {
+    current: next,
+    awaitingCheck: shown?.state === 'unknown' ? [...confirms.awaitingCheck, shown] : confirms.awaitingCheck,
+    recentlySettled: shown && shown.state !== 'unknown' ? [...confirms.recentlySettled, shown].slice(-SETTLED_KEPT) : confirms.recentlySettled,
+  };
+}
+
+/** Whether the current Confirm settles from `before` to `after`: the moment its balance is read. */
+export function settlesHere(before: LedgerEntry | null, after: LedgerEntry | null): after is LedgerEntry {
+  const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
+  return !!after && open(before) && !open(after) && before!.requestId === after.requestId;
+}
+
+/** The current Confirm with the balance read after it, when it settled here. */
+export function withBalance(before: LedgerEntry | null, after: Confirms, balanceAfter: number | null | undefined): Confirms {
+  return balanceAfter !== undefined && settlesHere(before, after.current) ? { ...after, current: { ...after.current, balanceAfter } } : after;
+}
+
+/**
+ * What a change from `before` to `after` has to tell: each unknown outcome that settled (found, or
+ * not found after the last check) and each Confirm newly named with repeats, once each, with the
+ * record the history rows mark those repeats by. An outcome settled by the read after its own
+ * answer is the card's to tell, not a notification's.
+ */
+export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent[]; records: DuplicateRecord[] } {
+  const wasOpen = new Set(openConfirms(before).map((entry) => entry.requestId));
+  const earlier = new Map(
+    [before.current, ...before.awaitingCheck, ...before.recentlySettled].flatMap((e) => (e ? [[e.requestId, e] as const] : [])),
+  );
+  const events: NotifyEvent[] = [];
+  const records: DuplicateRecord[] = [];
+  for (const entry of [after.current, ...after.awaitingCheck, ...after.recentlySettled]) {
+    if (!entry) continue;
+    const settled = wasOpen.has(entry.requestId) ? settledOutcome(entry) : null;
+    if (settled) events.push(settled);
+    const again = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
+    if (again && entry.redemption) {
+      events.push(again);
+      records.push({ requestId: entry.requestId, rewardName: entry.rewardName, points: entry.points, redemptionIds: [entry.redemption.id, ...entry.duplicates!] });
+    }
+  }
+  return { events, records };
+}

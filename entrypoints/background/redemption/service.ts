@@ -1,0 +1,325 @@
+import { browser } from 'wxt/browser';
+import { appError, type AppError } from '../../../utils/errors';
+import { t, uiLocale } from '../../../utils/i18n';
+import { duplicatesItem, ledgerItem, rewardsItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
+import { currentApi } from '../api';
+import { markWritten } from '../epochs';
+import { tellWith } from '../notify-tell';
+import { fail, toAppError } from '../result';
+import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store';
+import { refreshHistory, refreshRewards } from '../sync';
+import { workerReady } from '../worker-ready';
+import {
+  answerOf,
+  applyAnswer,
+  applyRead,
+  applyReadAfterAnswer,
+  checkTimes,
+  firstCheck,
+  interrupted,
+  openConfirms,
+  postponeChecks,
+  READ_RETRY_MS,
+  replaceCurrent,
+  settlesHere,
+  toTell,
+  withBalance,
+  type Confirms,
+  type HistoryRead,
+} from './machine';
+
+export { CHECK_AFTER_MS } from './machine';
+
+/**
+ * The redemption's effects: the redeem itself, the history checks, closing the card, the check
+ * alarm and the recovery after a stopped worker. Every decision is the state machine's
+ * (machine.ts), made inside one turn of the store on the Confirms as they stand, with the check
+ * alarm set in that same turn: no second queue, and no alarm that disagrees with storage.
+ */
+
+export const CHECK_ALARM = 'redemption-check';
+
+/** Request ids of the redeems this worker has in flight: a pending Confirm not among them lost its answer. */
+export const liveRedeems = new Set<string>();
+
+/**
+ * Sessions with a redeem under way in this worker. Checked and set in one synchronous step, so two
+ * messages arriving together cannot both start; per session, so a redeem of an account that was
+ * just left cannot hold up the next account's.
+ */
+const redeeming = new Set<SessionId>();
+
+const lostAnswer = () => appError('network', t('errRedeemInterrupted'));
+const ITEMS = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
+const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) => a.length === b.length && a.every((entry, i) => entry === b[i]);
+
+/** The Confirms as they stand: a pending one no redeem of this worker has in flight counts as unknown. */
+export async function readConfirms(): Promise<Confirms> {
+  const [current, awaitingCheck, recentlySettled] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), settledItem.getValue()]);
+  return interrupted({ current, awaitingCheck, recentlySettled }, liveRedeems, lostAnswer(), Date.now());
+}
+
+/** Confirms whose outcome is still unknown: the current one and those awaiting a check. */
+export async function openEntries(): Promise<LedgerEntry[]> {
+  return openConfirms(await readConfirms());
+}
+
+/** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
+async function balanceNow(): Promise<number | null> {
+  try {
+    return (await refreshRewards(true)).balance.points;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes what `decide` makes of the Confirms, for session `sid`, in one turn of the store that also
+ * records what it tells (each unknown outcome that settled, each Confirm named with repeats, once
+ * each) and sets the check alarm for the Confirms as they then stand. `before` runs in the turn
+ * before the write. Returns what was written, or null when nothing changed.
+ */
+async function record(sid: SessionId, decide: (confirms: Confirms) => Confirms | null, before?: () => Promise<void>): Promise<Confirms | null> {
+  let stored: Confirms | null = null;
+  let written: Confirms | null = null;
+  await tellWith(
+    sid,
+    ITEMS,
+    (get) => {
+      const held: Confirms = { current: get(ledgerItem), awaitingCheck: get(unsettledItem), recentlySettled: get(settledItem) };
+      const seen = interrupted(held, liveRedeems, lostAnswer(), Date.now());
+      stored = seen;
+      const after = decide(seen) ?? (seen !== held ? seen : null);
+      if (!after) return null;
+      written = after;
+      const { events, records } = toTell(seen, after);
+      const puts: Put[] = [
+        ...(after.current !== held.current ? [put(ledgerItem, after.current)] : []),
+        ...(same(after.awaitingCheck, held.awaitingCheck) ? [] : [put(unsettledItem, [...after.awaitingCheck])]),
+        ...(same(after.recentlySettled, held.recentlySettled) ? [] : [put(settledItem, [...after.recentlySettled])]),
+        ...(records.length > 0 ? [put(duplicatesItem, [...get(duplicatesItem), ...records])] : []),
+      ];
+      return { puts, events };
+    },
+    { ...(before ? { before } : {}), after: (ok) => (ok ? scheduleChecks(written ?? stored) : keepChecked(stored)) },
+  );
+  return written;
+}
+
+/** One alarm for every Confirm still to be settled, at the earliest check due; none when there is none. */
+async function scheduleChecks(confirms: Confirms | null): Promise<void> {
+  const due = confirms ? checkTimes(confirms) : [];
+  if (due.length === 0) await browser.alarms.clear(CHECK_ALARM);
+  else await browser.alarms.create(CHECK_ALARM, { when: Math.min(...due) });
+}
+
+/**
+ * A write that failed may still have been seen (the worker stopped just after it): the alarm is
+ * only ever brought forward then, never cleared nor put off.
+ */
+async function keepChecked(confirms: Confirms | null): Promise<void> {
+  const due = confirms ? checkTimes(confirms) : [];
+  if (due.length > 0) await checkBy(Math.min(...due));
+}
+
+/** Lowers the alarm to `when` if it is later or missing: it can only make a check come sooner. */
+async function checkBy(when: number): Promise<void> {
+  const alarm = await browser.alarms.get(CHECK_ALARM);
+  if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
+}
+
+export async function redeem(rewardId: number, confirmUnsettled = false): Promise<LedgerEntry> {
+  // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
+  await workerReady();
+  const { api, sid } = await currentApi();
+  if (redeeming.has(sid)) fail(busyError());
+  redeeming.add(sid);
+  try {
+    const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
+    if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
+    const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
+    const requestId = crypto.randomUUID();
+    const entry: LedgerEntry = {
+      requestId,
+      rewardId,
+      rewardName: reward?.name ?? `Reward ${rewardId}`,
+      points: reward?.reward_point_cost ?? null,
+      startedAt: Date.now(),
+      knownRedemptionIds: (await baseline()).map((r) => r.id),
+      idempotencyKey: requestId,
+      state: 'pending',
+    };
+    // Written before the request, its check alarm set first in the same turn: if the worker stops
+    // mid-request, the next start finds this Confirm and checks the history instead of resending.
+    liveRedeems.add(requestId);
+    try {
+      if (!(await startRedemption(sid, entry))) fail(busyError());
+      let error: AppError | null = null;
+      try {
+        // Leaves only while this session is still the active one (checked as it leaves, store.ts).
+        await api.redeem(rewardId, entry.idempotencyKey);
+      } catch (err) {
+        // Not sent: the session ended before it could leave; the switch emptied its Confirms.
+        if (err instanceof StaleSession) throw err;
+        error = toAppError(err);
+      } finally {
+        // Whatever the answer, reads that left before it may predate the redemption.
+        markWritten('rewards', 'history');
+      }
+      return await settle(sid, entry, error);
+    } finally {
+      // From here a pending Confirm left in storage (its answer could not be written) counts as lost.
+      liveRedeems.delete(requestId);
+    }
+  } finally {
+    redeeming.delete(sid);
+  }
+}
+
+/**
+ * The redemptions that exist before this one, read fresh from the panel (a 304 when nothing
+ * changed), so that none of them is ever taken for it. When the history cannot be read, the redeem
+ * is not sent: without a baseline, a redemption made minutes earlier could pass for this one.
+ */
+async function baseline(): Promise<Redemption[]> {
+  try {
+    return await refreshHistory(true);
+  } catch (err) {
+    if (err instanceof StaleSession) throw err;
+    fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
+  }
+}
+
+/**
+ * No answer settles a Confirm: a request can arrive twice (the browser re-sends one whose
+ * connection closed unanswered, a proxy retries, an idempotent panel answers a concurrent copy with
+ * 409), so an answer speaks for one copy only. The answer is written first, to choose the words
+ * while the history read asked for after it decides (machine.ts). A refusal reads the balance
+ * again at once, so the rows are true whatever the history says.
+ */
+async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
+  const answered: LedgerEntry = { ...entry, answer: answerOf(error), answeredAt: Date.now(), ...(error ? { error } : {}) };
+  await answerRedemption(sid, entry.requestId, (confirms) => applyAnswer(confirms, answered));
+  const requestedAt = Date.now();
+  const [history, refusedBalance] = await Promise.all([
+    refreshHistory(true).catch(() => null),
+    answered.answer === 'refused' ? balanceNow() : undefined,
+  ]);
+  const read: HistoryRead | null = history && { history, requestedAt };
+  const decide = (confirms: Confirms) => applyReadAfterAnswer(confirms, entry.requestId, read, Date.now());
+  const settles = settlesHere(answered, decide(await readConfirms())?.current ?? null);
+  const balance = refusedBalance !== undefined ? refusedBalance : settles ? await balanceNow() : undefined;
+  const settled = (confirms: Confirms) => {
+    const after = decide(confirms);
+    return after && withBalance(answered, after, balance);
+  };
+  return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
+}
+
+/**
+ * A redemption starts: it becomes the current Confirm (false when a pending one is still there).
+ * Its first check's alarm is set in the same turn, before the Confirm is written, so a worker
+ * stopped at any point leaves no Confirm without a check.
+ */
+export async function startRedemption(sid: SessionId, entry: LedgerEntry): Promise<boolean> {
+  return (await record(sid, (confirms) => replaceCurrent(confirms, entry), () => checkBy(firstCheck(entry).nextAt!))) !== null;
+}
+
+/**
+ * The redeem's own answer, or the read after it: the current Confirm `requestId` becomes what
+ * `answered` makes of the Confirms. Returns the current Confirm as written, null when the card
+ * shows another one.
+ */
+export async function answerRedemption(sid: SessionId, requestId: string, answered: (confirms: Confirms) => Confirms | null): Promise<LedgerEntry | null> {
+  const written = await record(sid, (confirms) => (confirms.current?.requestId === requestId ? answered(confirms) : null));
+  return written?.current ?? null;
+}
+
+/** Closing the card does not end the checks: an unknown outcome is still owed to the panelist. */
+export async function dismissRedemption(): Promise<null> {
+  const credentials = await activeCredentials();
+  if (credentials) await record(credentials.session, (confirms) => replaceCurrent(confirms, null));
+  return null;
+}
+
+/**
+ * Settles open Confirms against the history (machine.ts): a scheduled check at `at`, or (null)
+ * Check now and history reads, which can only find. `seen` is a read already made, with the
+ * session it belongs to (when it was asked for is not known: it can find, never rule out);
+ * otherwise the history is read afresh for the active session. Whatever it decides is written for
+ * that session only, with the check alarm set to match in the same turn.
+ */
+export async function checkOutcomes(at: number | null, seen?: { sid: SessionId; history: readonly Redemption[] }): Promise<void> {
+  const credentials = await activeCredentials();
+  if (!credentials) {
+    // Nothing of a session is left to check: an alarm a stopped worker left is cleared, unless a
+    // session started meanwhile.
+    if (!seen) await whileActive(null, () => browser.alarms.clear(CHECK_ALARM)).catch(() => undefined);
+    return;
+  }
+  if (seen && seen.sid !== credentials.session) return;
+  const sid = credentials.session;
+  const confirms = await readConfirms();
+  if (openConfirms(confirms).length === 0) {
+    // A scheduled check with nothing left to settle ends its alarm.
+    if (at !== null) await record(sid, () => null).catch(() => undefined);
+    return;
+  }
+  let read: HistoryRead | null = seen ? { history: seen.history, requestedAt: -Infinity } : null;
+  if (!read) {
+    const requestedAt = Date.now();
+    try {
+      read = { history: await refreshHistory(true), requestedAt };
+    } catch (err) {
+      if (err instanceof StaleSession) return;
+    }
+  }
+  const settled = read;
+  // The balance goes with the current Confirm's outcome when it settles: read before the write.
+  const balance = settled && settlesHere(confirms.current, applyRead(confirms, settled, at, Date.now()).current) ? await balanceNow() : undefined;
+  try {
+    await record(sid, (now) =>
+      settled ? withBalance(now.current, applyRead(now, settled, at, Date.now()), balance) : at !== null ? postponeChecks(now, at, Date.now()) : null,
+    );
+  } catch (err) {
+    // An ended session's outcomes are not this one's; a full storage is said to who asked, and the
+    // outcomes stay open for the next check.
+    if (!(err instanceof StaleSession)) throw err;
+  }
+}
+
+/**
+ * At worker start, once: a worker that stopped mid-request left its Confirm pending. Nothing is
+ * resent: it becomes unknown (as any pending Confirm no redeem of this worker has in flight), and
+ * the check alarm is set for every open one (recover.ts then looks at the history once).
+ */
+export async function recoverPending(): Promise<void> {
+  const credentials = await activeCredentials();
+  if (credentials) await record(credentials.session, () => null).catch(() => undefined);
+  else await whileActive(null, () => browser.alarms.clear(CHECK_ALARM)).catch(() => undefined);
+}
+
+export async function onCheckAlarm(alarm: { name: string; scheduledTime: number }): Promise<void> {
+  if (alarm.name !== CHECK_ALARM) return;
+  await workerReady();
+  // The browser has removed the alarm that fired: one stands in until this check has run, so a
+  // worker stopped during it leaves its outcomes checked again (it can only bring a check sooner).
+  await checkBy(Date.now() + READ_RETRY_MS);
+  // Nobody waits on an alarm: what it could not write, the next check tries again.
+  await checkOutcomes(alarm.scheduledTime).catch(() => undefined);
+}
+
+/** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
+export async function checkRedemption(): Promise<LedgerEntry | null> {
+  await checkOutcomes(null);
+  return ledgerItem.getValue();
+}
+
+function timeOf(ms: number): string {
+  return new Date(ms).toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit' });
+}
+
+function busyError(): AppError {
+  return appError('busy', t('errRedeemBusy'));
+}
