@@ -9,7 +9,7 @@ import type { Redemption, RedemptionState } from '../../utils/types';
  */
 export type NotifyEvent =
   | { id: string; kind: 'redemption'; rewardName: string; state: RedemptionState }
-  | { id: string; kind: 'outcome'; rewardName: string; found: boolean }
+  | { id: string; kind: 'outcome'; rewardName: string; found: boolean; saidYes?: boolean }
   | { id: string; kind: 'goal'; rewardName: string }
   | { id: string; kind: 'rejected' }
   | { id: string; kind: 'question'; name: string; text: string }
@@ -48,9 +48,11 @@ export function redemptionChanges(
  * only when a check settles it, never when the panel's own answer did (the popup showed that).
  */
 export function settledOutcome(entry: LedgerEntry): NotifyEvent | null {
-  return entry.state === 'done' || entry.state === 'not_found'
-    ? { id: `outcome:${entry.requestId}`, kind: 'outcome', rewardName: entry.rewardName, found: entry.state === 'done' }
-    : null;
+  if (entry.state !== 'done' && entry.state !== 'not_found') return null;
+  const found = entry.state === 'done';
+  // Not found although the panel had answered success: the panelist is sent to the panel, not told to redeem again.
+  const saidYes = !found && entry.answer === 'success';
+  return { id: `outcome:${entry.requestId}`, kind: 'outcome', rewardName: entry.rewardName, found, ...(saidYes ? { saidYes } : {}) };
 }
 
 /** One Confirm the panel recorded more than once (issue 17): told once, with how many and what each cost. */

@@ -6,6 +6,7 @@ import { describeState } from '../../utils/redemption-state';
 import type { StorageItem } from '../../utils/storage-item';
 import { notifyStateItem, preferencesItem, type NotifyState } from '../../utils/storage-items';
 import { recordedAgainText } from '../../utils/recorded-again';
+import { settings } from '../../utils/settings';
 import { preferenceOf, type NotifyEvent } from './notify-events';
 import { put, update, type Get, type Put, type SessionId, type TurnEffects } from './store';
 
@@ -57,9 +58,8 @@ export function words(event: NotifyEvent): { title: string; message: string } {
     case 'redemption':
       return { title: t('notifyRedemptionTitle'), message: t('notifyRedemptionText', event.rewardName, describeState(event.state)) };
     case 'outcome':
-      return event.found
-        ? { title: t('notifyFoundTitle'), message: t('notifyFoundText', event.rewardName) }
-        : { title: t('notifyNotFoundTitle'), message: t('notifyNotFoundText', event.rewardName) };
+      if (event.found) return { title: t('notifyFoundTitle'), message: t('notifyFoundText', event.rewardName) };
+      return { title: t('notifyNotFoundTitle'), message: event.saidYes ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName) : t('notifyNotFoundText', event.rewardName) };
     case 'duplicate':
       return { title: t('notifyDuplicateTitle', event.rewardName), message: recordedAgainText(event.copies, event.points) };
     case 'goal':

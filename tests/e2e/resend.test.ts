@@ -41,7 +41,7 @@ test('Chromium re-sends a redeem whose reused connection closed unanswered; with
   expect(sent[1]!.headers['idempotency-key']).toBe(sent[0]!.headers['idempotency-key']);
   expect(await coffees(ext)).toBe(before + 1);
   expect((await serverState(ext)).balance).toBe(2000);
-  expect(await popup.getByText(/recorded this redemption/).count()).toBe(0);
+  expect(await popup.getByText(/this redemption twice/).count()).toBe(0);
 }, 90_000);
 
 test('a panel that ignores the key records the Confirm twice: the popup and the history say so, with what to do', async () => {
@@ -51,10 +51,12 @@ test('a panel that ignores the key records the Confirm twice: the popup and the 
   const popup = await ext.openPage('popup.html');
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
   await popup.getByRole('button', { name: `Confirm redeeming ${COFFEE}` }).click();
-  await popup.getByText('The panel recorded this redemption twice, 2 × 500 points. Contact Panel Rewards to reverse one.').waitFor({ timeout: 30_000 });
+  await popup
+    .getByText("The panel's history shows this redemption twice, 2 × 500 points. If you did not redeem it again yourself, contact Panel Rewards to reverse one.")
+    .waitFor({ timeout: 30_000 });
   expect((await serverState(ext)).balance).toBe(1500);
   const options = await ext.openPage('options.html');
-  await options.getByText(`${COFFEE}: The panel recorded this redemption twice`, { exact: false }).waitFor();
+  await options.getByText(`${COFFEE}: The panel's history shows this redemption twice`, { exact: false }).waitFor();
   await expect.poll(() => options.getByText('Recorded more than once for one confirmation').count()).toBe(2);
 }, 90_000);
 

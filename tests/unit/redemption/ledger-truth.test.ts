@@ -171,6 +171,11 @@ describe('the history settles every Confirm, never one answer', () => {
     await runEveryCheck();
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'not_found', answer: 'success' });
     expect(a.state.balance).toBe(2500);
+    // Told to ask the panel, not to redeem again: the panel did say it went through.
+    await settle();
+    expect(shown).toEqual([
+      expect.objectContaining({ id: `outcome:${entry.requestId}`, message: expect.stringMatching(/answered that .+ went through.*Contact Panel Rewards before redeeming it again/) }),
+    ]);
   });
 
   it.each([422, 404])('case 6: a %i after the panel charged is told as redeemed, not "nothing charged"', async (status) => {
