@@ -20,6 +20,7 @@ import { rewardsPuts } from './popup-view';
 import { fail } from './result';
 import { settleHostAccess, usingHostAccess } from './host-access';
 import { revokeRefreshToken } from './revoke';
+import { CONFIRM_ITEMS, carriesOver, historyIdsForCarryOver } from './redemption/carry-over';
 import { put, switchSession } from './store';
 import { announceStored, loadRewards, refreshHistory, refreshProfile } from './sync';
 
@@ -49,13 +50,17 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
 export async function storeCheckedSession(credentials: Omit<Credentials, 'session'>, origin: string, extra: Partial<SessionInfo> = {}): Promise<SessionInfo> {
   const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
-  const rewards = await loadRewards(createPanelApi({ baseUrl, token, ...httpTuning }));
+  const api = createPanelApi({ baseUrl, token, ...httpTuning });
+  const rewards = await loadRewards(api);
   const cache = { data: rewards, fetchedAt: Date.now() };
   const info: Omit<SessionInfo, 'id'> = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
   const replaced: { credentials: Credentials | null } = { credentials: null };
-  const session = await switchSession([credentialsItem, sessionItem, profileDraftItem, goalItem], (get) => {
+  const historyIds = await historyIdsForCarryOver(api, (await credentialsItem.getValue())?.baseUrl === baseUrl);
+  const session = await switchSession([credentialsItem, sessionItem, profileDraftItem, goalItem, ...CONFIRM_ITEMS], (get) => {
     replaced.credentials = get(credentialsItem);
     const same = sameAccount(replaced.credentials, get(sessionItem), credentials);
+    // Confirms still being settled stay with their account, whatever else the new session starts afresh.
+    const carry = replaced.credentials?.baseUrl === baseUrl && carriesOver(get, historyIds);
     // Unsaved profile edits typed for another account go, with a notice for the options page.
     const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
     // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
@@ -63,7 +68,7 @@ export async function storeCheckedSession(credentials: Omit<Credentials, 'sessio
     const first = rewardsPuts(cache, goal);
     return {
       next: { credentials, session: info },
-      keep: same ? SAME_ACCOUNT_ITEMS : [],
+      keep: [...(same ? SAME_ACCOUNT_ITEMS : []), ...(carry ? CONFIRM_ITEMS : [])],
       puts: [
         ...first.puts,
         put(popupViewItem, { rewards: first.view.rewards ?? null, latest: null, profile: null, goal: first.view.goal ?? null }),

@@ -305,8 +305,12 @@ export class World {
     const session = await this.items.sessionItem.getValue();
     const account = !session.connected ? null : session.baseUrl === this.sandboxes.B.url ? 'B' : 'A';
     if (session.id === this.session.id) return false;
+    // The new session took over the Confirms it found to be its account's (carry-over.ts); the rest
+    // were never the new session's to settle.
+    const [current, awaiting] = await Promise.all([this.items.ledgerItem.getValue(), this.items.unsettledItem.getValue()]);
+    const carried = new Set([current, ...awaiting].flatMap((entry) => (entry ? [entry.requestId] : [])));
     for (const c of this.confirmations.values()) {
-      if (c.state === 'pending' || c.state === 'unknown') c.abandoned = true;
+      if ((c.state === 'pending' || c.state === 'unknown') && !carried.has(c.requestId)) c.abandoned = true;
     }
     this.session = { id: session.id, account };
     for (const [name, sandbox] of Object.entries(this.sandboxes)) this.answersSeen[name as Account] = sandbox.answers.length;

@@ -185,4 +185,24 @@ describe('the history settles every Confirm, never one answer', () => {
     expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 2000 });
     expect(entry.error).toBeUndefined();
   });
+
+  it('a reconnect of the same account keeps every Confirm still being settled; a key whose history is another person’s gets none', async () => {
+    await armFault(a, { path: REDEEM, drop: true });
+    const open = await redeem(BOOKS);
+    expect(open.state).toBe('unknown');
+    // The panel stopped accepting the key; the panelist pastes a new one: its history is the same account's.
+    await connect(a.url, a.token);
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'unknown' });
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'not_found' });
+
+    await armFault(a, { path: REDEEM, drop: true });
+    const other = await redeem(COFFEE);
+    expect(other.state).toBe('unknown');
+    // Someone else's key on the same panel: none of the redemptions this account's Confirms knew.
+    a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));
+    await connect(a.url, a.token);
+    expect([await ledgerItem.getValue(), ...(await unsettledItem.getValue()), ...(await settledItem.getValue())]).toEqual([null]);
+  });
 });
