@@ -1,9 +1,7 @@
-import { useState } from 'preact/hooks';
-import { appError, type AppError } from '../../utils/errors';
 import { formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { sentences } from '../../utils/sentences';
-import { send as sendMessage } from './send';
+import { CheckNowButton, useCheckNow } from './use-check-now';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
 import { clockTime } from './when';
@@ -16,18 +14,8 @@ import { clockTime } from './when';
  * (issue 21), and focus stays on the button.
  */
 export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
-  const [busy, setBusy] = useState(false);
-  const [checkedAt, setCheckedAt] = useState<number | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
-  const check = () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    sendMessage('checkRedemption')
-      .then((result) => (result.ok ? setCheckedAt(Date.now()) : setError(result.error)))
-      .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
-      .finally(() => setBusy(false));
-  };
+  const checking = useCheckNow();
+  const { busy, checkedAt, error } = checking;
   return (
     <>
       <p>{intro(entry)}</p>
@@ -38,18 +26,7 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
         </p>
       )}
       <div class="notice-actions">
-        <button
-          type="button"
-          class="btn"
-          // The visible words stay part of the name (WCAG 2.5.3): the reward only while idle.
-          aria-label={busy ? undefined : t('checkNowFor', entry.rewardName)}
-          aria-busy={busy}
-          // Not `disabled`: a disabled button drops the focus the panelist pressed it with.
-          aria-disabled={busy}
-          onClick={check}
-        >
-          {t(busy ? 'checking' : 'checkNow')}
-        </button>
+        <CheckNowButton rewardName={entry.rewardName} state={checking} />
         <HistoryLink />
       </div>
     </>

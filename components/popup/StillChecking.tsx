@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { appError, type AppError } from '../../utils/errors';
 import { formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { recordedAgainText } from '../../utils/recorded-again';
 import { asSentence, sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../utils/storage-items';
-import { send as sendMessage } from './send';
+import { CheckNowButton, useCheckNow } from './use-check-now';
 import { useItem } from './use-item';
 import { clockTime } from './when';
 
@@ -31,19 +30,9 @@ export function StillChecking({ entries, now }: Props) {
       return added.length > 0 ? [...before, ...added] : before;
     });
   }, [entries]);
-  const [busy, setBusy] = useState(false);
-  const [checkedAt, setCheckedAt] = useState<number | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
-  const check = () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    // One read of the history settles every open redemption it shows.
-    sendMessage('checkRedemption')
-      .then((result) => (result.ok ? setCheckedAt(Date.now()) : setError(result.error)))
-      .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
-      .finally(() => setBusy(false));
-  };
+  // One read of the history settles every open redemption it shows.
+  const checking = useCheckNow();
+  const { busy, checkedAt, error } = checking;
 
   const open = new Map(entries.map((entry) => [entry.requestId, entry]));
   const outcomes = new Map((settled ?? []).map((entry) => [entry.requestId, entry]));
@@ -70,18 +59,7 @@ export function StillChecking({ entries, now }: Props) {
               <>
                 {said(entry) && <p class="small">{said(entry)}</p>}
                 {checkedAt !== null && !busy && <p class="small muted">{t('checkedNotYet', formatRelative(checkedAt, now))}</p>}
-                <button
-                  type="button"
-                  class="btn btn-small"
-                  // The visible words stay part of the name (WCAG 2.5.3): the reward only while idle.
-                  aria-label={busy ? undefined : t('checkNowFor', entry.rewardName)}
-                  aria-busy={busy}
-                  // Not `disabled`: a disabled button drops the focus the panelist pressed it with.
-                  aria-disabled={busy}
-                  onClick={check}
-                >
-                  {t(busy ? 'checking' : 'checkNow')}
-                </button>
+                <CheckNowButton rewardName={entry.rewardName} state={checking} small />
               </>
             ) : (
               <p class="small">{settledText(entry)}</p>

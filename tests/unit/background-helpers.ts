@@ -100,6 +100,17 @@ export async function runEveryCheck(): Promise<void> {
   }
 }
 
+/** Every storage read answers `ms` later, as a real browser's may (2–7 ms). Returns the undo. */
+export function slowReads(ms: number): () => void {
+  const local = fakeBrowser.storage.local;
+  const get = local.get.bind(local);
+  local.get = (async (...args: Parameters<typeof get>) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return get(...args);
+  }) as typeof local.get;
+  return () => void (local.get = get);
+}
+
 export interface Shown {
   id: string;
   title: string;

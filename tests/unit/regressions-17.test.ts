@@ -28,7 +28,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { apiRequests, armFault as fault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, startTwoAccounts } from './background-helpers';
+import { apiRequests, armFault as fault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, slowReads, startTwoAccounts } from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -66,17 +66,6 @@ async function settle(): Promise<void> {
   await Promise.all([a.idle(), b.idle()]);
   await sleep(20);
   await Promise.all([balanceIdle(), notificationsIdle()]);
-}
-
-/** Every storage read answers `ms` later, as a real browser's may (2–7 ms). Returns the undo. */
-function slowReads(ms: number): () => void {
-  const local = fakeBrowser.storage.local;
-  const get = local.get.bind(local);
-  local.get = (async (...args: Parameters<typeof get>) => {
-    await sleep(ms);
-    return get(...args);
-  }) as typeof local.get;
-  return () => void (local.get = get);
 }
 
 const redeemsOf = (sandbox: Sandbox, rewardId: number) => sandbox.requests.filter((r) => r.path === REDEEM && r.query.id === String(rewardId)).length;

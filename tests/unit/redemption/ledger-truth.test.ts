@@ -16,7 +16,7 @@ import { refreshHistory } from '../../../entrypoints/background/sync';
 import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
 import { SEED_A } from '../accounts';
-import { armFault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, startTwoAccounts } from '../background-helpers';
+import { armFault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, slowReads, startTwoAccounts } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500
@@ -54,17 +54,6 @@ async function settle(): Promise<void> {
   await a.idle();
   await sleep(20);
   await notificationsIdle();
-}
-
-/** Every storage read answers `ms` later, as a real browser's may. Returns the undo. */
-function slowReads(ms: number): () => void {
-  const local = fakeBrowser.storage.local;
-  const get = local.get.bind(local);
-  local.get = (async (...args: Parameters<typeof get>) => {
-    await sleep(ms);
-    return get(...args);
-  }) as typeof local.get;
-  return () => void (local.get = get);
 }
 
 const ignoreKeys = () => fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
