@@ -276,8 +276,12 @@ export async function checkOutcomes(at: number | null, seen?: { sid: SessionId; 
     }
   }
   const settled = read;
-  // The balance goes with the current Confirm's outcome when it settles: read before the write.
-  const balance = settled && settlesHere(confirms.current, applyRead(confirms, settled, at, Date.now()).current) ? await balanceNow() : undefined;
+  // Whatever settles, the balance is read again before the write, so the header agrees with what
+  // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
+  const preview = settled && applyRead(confirms, settled, at, Date.now());
+  const anySettles = !!preview && openConfirms(preview).length < openConfirms(confirms).length;
+  const balanceRead = anySettles ? await balanceNow() : undefined;
+  const balance = preview && settlesHere(confirms.current, preview.current) ? balanceRead : undefined;
   try {
     await record(sid, (now) =>
       settled ? withBalance(now.current, applyRead(now, settled, at, Date.now()), balance) : at !== null ? postponeChecks(now, at, Date.now()) : null,
