@@ -310,7 +310,11 @@ export class World {
     const [current, awaiting] = await Promise.all([this.items.ledgerItem.getValue(), this.items.unsettledItem.getValue()]);
     const carried = new Set([current, ...awaiting].flatMap((entry) => (entry ? [entry.requestId] : [])));
     for (const c of this.confirmations.values()) {
-      if ((c.state === 'pending' || c.state === 'unknown') && !carried.has(c.requestId)) c.abandoned = true;
+      if (c.state !== 'pending' && c.state !== 'unknown') continue;
+      // One carried over can only be settled by a check of the new session (the old one's writes
+      // are refused), however its answer went: it is told like any outcome a check settles.
+      if (carried.has(c.requestId)) c.wasUnknown = true;
+      else c.abandoned = true;
     }
     this.session = { id: session.id, account };
     for (const [name, sandbox] of Object.entries(this.sandboxes)) this.answersSeen[name as Account] = sandbox.answers.length;
