@@ -42,6 +42,18 @@ export function textValue(value: VariableValue | undefined): string {
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
+/**
+ * A date as the date input and the panelist read it: a panel may store a date with a time
+ * (`1988-04-17T00:00:00.000000Z`, Laravel's date cast), whose day is the date meant; the input
+ * shows nothing for anything but `YYYY-MM-DD`.
+ */
+export function dateValue(value: VariableValue | undefined): string {
+  const text = textValue(value);
+  return DATE_WITH_TIME.exec(text)?.[1] ?? text;
+}
+
+const DATE_WITH_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
 export function isEmptyValue(value: VariableValue | undefined): boolean {
   if (value === undefined) return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -57,7 +69,8 @@ export function valuesEqual(a: VariableValue | undefined, b: VariableValue | und
     const right = optionIds(b).sort((x, y) => x - y);
     return left.length === right.length && left.every((id, i) => id === right[i]);
   }
-  return String(a) === String(b);
+  // A date stored with a time is the same answer as the day it names.
+  return String(a) === String(b) || (DATE_WITH_TIME.test(String(a)) && dateValue(a) === dateValue(b));
 }
 
 /**
@@ -154,7 +167,7 @@ export function diffDraft(draft: StoredValues, stored: StoredValues): StoredValu
 export function describeValue(def: Shape & Partial<Pick<VariableDefinition, 'name'>>, value: VariableValue | undefined): string {
   if (isEmptyValue(value)) return '';
   const kind = editKind(def);
-  if (kind === 'date') return textValue(value);
+  if (kind === 'date') return dateValue(value);
   if (kind === 'text') return def.options.length === 0 && isCountry(def.name) ? countryName(textValue(value)) : textValue(value);
   const items = Array.isArray(value) ? value : [value];
   return items

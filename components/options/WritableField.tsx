@@ -1,7 +1,7 @@
 import { useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
-import { editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
+import { dateValue, editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
 import { questionText } from '../../utils/question-text';
 import { RadioGroupEditor } from './RadioGroupEditor';
@@ -79,7 +79,7 @@ export function WritableField({ def, value, stored, edited, error, onChange, isN
           <label for={base}>{question}</label>
           {details}
         </div>
-        <TextEditor id={base} type={kind} value={textValue(value)} describedBy={describedBy} invalid={invalid} onChange={onChange} />
+        <TextEditor id={base} type={kind} value={kind === 'date' ? dateValue(value) : textValue(value)} describedBy={describedBy} invalid={invalid} onChange={onChange} />
         {footer}
       </div>
     );

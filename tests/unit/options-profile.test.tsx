@@ -75,6 +75,15 @@ describe('profile editor', () => {
     expect(sent('refreshProfile')).toEqual([{ force: false }]);
   });
 
+  it('a date the panel stores with a time (Laravel’s date cast) shows as its day, and counts as unchanged', async () => {
+    await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, BIRTH_DATE: '1988-04-17T00:00:00.000000Z' } }, fetchedAt: Date.now() });
+    await mount();
+    expect(byLabel('What is your date of birth?')).toMatchObject({ type: 'date', value: '1988-04-17' });
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ values: { FIRST_NAME: 'Sam' } }]);
+  });
+
   it('edits each type with its own control', async () => {
     await mount();
     expect(byLabel('What is your first name?')).toMatchObject({ type: 'text', value: 'Jordan' });

@@ -3,6 +3,7 @@ import { installI18n } from './i18n-setup';
 import type { VariableDefinition } from '../../utils/types';
 import {
   MAX_TEXT_LENGTH,
+  dateValue,
   describeValue,
   diffDraft,
   editKind,
@@ -111,6 +112,20 @@ describe('diffDraft', () => {
   it('treats an id stored as a numeric string as the same answer', () => {
     expect(valuesEqual(10, '10')).toBe(true);
     expect(valuesEqual([1, 2], ['2', '1'] as unknown as number[])).toBe(true);
+  });
+});
+
+describe('dateValue', () => {
+  it('reads a date stored with a time as the day it names; anything else as it is', () => {
+    expect(dateValue('1988-04-17T00:00:00.000000Z')).toBe('1988-04-17');
+    expect(dateValue('1988-04-17 00:00:00')).toBe('1988-04-17');
+    expect(dateValue('1988-04-17T00:00:00+02:00')).toBe('1988-04-17');
+    expect(dateValue('1988-04-17')).toBe('1988-04-17');
+    expect(dateValue('17/04/1988')).toBe('17/04/1988');
+    expect(dateValue('1988-04-17 and more')).toBe('1988-04-17 and more');
+    expect(valuesEqual('1988-04-17T00:00:00.000000Z', '1988-04-17')).toBe(true);
+    expect(valuesEqual('1988-04-17T00:00:00.000000Z', '1988-04-18')).toBe(false);
+    expect(describeValue(date, '1988-04-17T00:00:00.000000Z')).toBe('1988-04-17');
   });
 });
 
