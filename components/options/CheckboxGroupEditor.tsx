@@ -32,6 +32,29 @@ export function CheckboxGroupEditor({ def, value, invalid, onChange }: Props) {
           </div>
         );
       })}
+      {/* An answer the panel no longer offers stays visible, so the panelist can untick it: the
+          panel refuses to save a value that holds it. */}
+      {value
+        .filter((stored) => !def.options.some((option) => option.id === stored))
+        .map((stored) => {
+          const id = `var-${def.id}-opt-${stored}`;
+          return (
+            <div class="choice" key={`retired-${stored}`}>
+              <input
+                id={id}
+                type="checkbox"
+                value={String(stored)}
+                checked
+                aria-invalid={invalid || undefined}
+                onChange={() => onChange(value.filter((other) => other !== stored))}
+              />
+              <label for={id}>
+                {t('optionNumber', stored)}
+                <span class="hint"> {t('optionRetired')}</span>
+              </label>
+            </div>
+          );
+        })}
     </div>
   );
 }

@@ -84,6 +84,18 @@ describe('profile editor', () => {
     expect(sent('saveValues')).toEqual([{ values: { FIRST_NAME: 'Sam' } }]);
   });
 
+  it('a checked answer the panel no longer offers is shown, named as such, and can be unticked so the rest saves', async () => {
+    await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31, 33] } }, fetchedAt: Date.now() });
+    await mount();
+    const retired = choice('Which hobbies do you enjoy?', 'Option 33');
+    expect(retired.checked).toBe(true);
+    expect(retired.labels?.[0]?.textContent).toBe('Option 33 (no longer offered: untick it to save your answer)');
+    await click(retired);
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31, 32] } }]);
+  });
+
   it('edits each type with its own control', async () => {
     await mount();
     expect(byLabel('What is your first name?')).toMatchObject({ type: 'text', value: 'Jordan' });
