@@ -147,6 +147,18 @@ describe('Laravel-style 422 bodies', () => {
     });
   });
 
+  it('a refusal of a variable whose name holds a dot is filed under that name, not under the part before the dot', async () => {
+    await fault({
+      method: 'POST',
+      path: '/v1/panel/variables/data',
+      status: 422,
+      body: JSON.stringify({ message: 'The given data was invalid.', errors: { 'PET.TYPE': ['Choose a pet.'], 'PET.TYPE.0': ['Option 4 is retired.'], 'HOBBIES.1': ['Option 8 is not offered.'] } }),
+    });
+    const error = await failureOf(api.updateValues({ 'PET.TYPE': [4], PET: 'cat', HOBBIES: [1, 8] }));
+    expect(error).toMatchObject({ kind: 'rejected', field: 'PET.TYPE' });
+    expect(error.fields).toEqual({ 'PET.TYPE': 'Choose a pet. Option 4 is retired.', HOBBIES: 'Option 8 is not offered.' });
+  });
+
   it('without a top-level message, the first field\'s text is the message', async () => {
     await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: '{"errors":{"BIRTH_DATE":["Must be in the past."]}}' });
     const error = await failureOf(api.updateValues({ BIRTH_DATE: '2999-01-01' }));

@@ -4,7 +4,7 @@ import { t } from '../i18n';
 import { sentences } from '../sentences';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
-import { createHttp, redact, type HttpConfig, type RequestKind, type Validator } from './http';
+import { createHttp, joinFieldTexts, redact, type HttpConfig, type RequestKind, type Validator } from './http';
 import {
   SUCCESS_MESSAGE,
   unexpectedResponse,
@@ -122,13 +122,36 @@ export function fieldNamedIn(message: string, names: readonly string[]): string 
   return found;
 }
 
-/** Adds `field` to a `rejected` failure that lacks one, from the message or the only candidate. */
+/**
+ * The sent variable a validation key is about: the name itself when one was sent under it
+ * (`PET.TYPE`), else the key without Laravel's item indexes (`HOBBIES.0` → `HOBBIES`).
+ */
+export function sentNameOf(key: string, names: readonly string[]): string {
+  return names.includes(key) ? key : key.replace(/(\.\d+)+$/, '');
+}
+
+/** Per-field texts filed under the variables sent, the texts of one variable's items joined. */
+function fieldsBySentName(fields: Record<string, string>, names: readonly string[]): Record<string, string> {
+  const joined = new Map<string, string[]>();
+  for (const [key, text] of Object.entries(fields)) {
+    const name = sentNameOf(key, names);
+    joined.set(name, [...(joined.get(name) ?? []), text]);
+  }
+  // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
+  return Object.fromEntries([...joined].map(([name, texts]) => [name, joinFieldTexts(texts)]));
+}
+
+/**
+ * A `rejected` failure of a write, said of the variables sent: its per-field texts filed under
+ * them, and its `field` one of them, from the panel's own, the message or the only candidate.
+ */
 function withField(error: unknown, names: readonly string[]): unknown {
   if (!(error instanceof AppErrorException)) return error;
   const e: AppError = error.error;
-  if (e.kind !== 'rejected' || e.field) return error;
-  const field = fieldNamedIn(e.message, names) ?? (names.length === 1 ? names[0] : undefined);
-  return field ? new AppErrorException({ ...e, field }) : error;
+  if (e.kind !== 'rejected') return error;
+  const fields = e.fields && fieldsBySentName(e.fields, names);
+  const field = e.field ? sentNameOf(e.field, names) : (fieldNamedIn(e.message, names) ?? (names.length === 1 ? names[0] : undefined));
+  return new AppErrorException({ ...e, ...(fields ? { fields } : {}), ...(field ? { field } : {}) });
 }
 
 /** Each read's body check, shared by the plain and the conditional read. */

@@ -182,9 +182,11 @@ function tidy(raw: string, secrets: readonly string[], max: number): string {
 }
 
 /**
- * Laravel-style validation texts, `errors: {NAME: ["…", "…"]}`: each name with its texts joined.
- * A nested key (`HOBBIES.0`) belongs to its variable (`HOBBIES`). Anything that is not an object
- * of strings or lists of strings is passed over; undefined when nothing usable is there.
+ * Laravel-style validation texts, `errors: {KEY: ["…", "…"]}`: each key with its texts joined. Keys
+ * stay as the panel wrote them: only the client knows which names it sent, so it decides whether
+ * `PET.TYPE` is a variable of that name or `HOBBIES.0` an item of `HOBBIES` (client.ts). Anything
+ * that is not an object of strings or lists of strings is passed over; undefined when nothing
+ * usable is there.
  */
 function fieldTexts(errors: unknown, secrets: readonly string[]): Record<string, string> | undefined {
   if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
@@ -193,7 +195,7 @@ function fieldTexts(errors: unknown, secrets: readonly string[]): Record<string,
   for (const key in errors) {
     if (!Object.hasOwn(errors, key)) continue;
     if ((seen += 1) > MAX_FIELDS) break;
-    const name = tidy(key.split('.')[0] ?? '', secrets, MAX_FIELD_NAME);
+    const name = tidy(key, secrets, MAX_FIELD_NAME);
     const raw = (errors as Record<string, unknown>)[key];
     const list = (Array.isArray(raw) ? raw.slice(0, MAX_FIELDS) : [raw]).filter((x): x is string => typeof x === 'string');
     const parts = list.map((text) => tidy(text, secrets, MAX_SERVER_MESSAGE)).filter(Boolean);
@@ -203,6 +205,11 @@ function fieldTexts(errors: unknown, secrets: readonly string[]): Record<string,
   if (texts.size === 0) return undefined;
   // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
   return Object.fromEntries([...texts].map(([name, parts]) => [name, tidy(parts.join(' '), secrets, MAX_SERVER_MESSAGE)]));
+}
+
+/** Texts the panel gave about one variable, joined and bounded as each of them was. */
+export function joinFieldTexts(texts: readonly string[]): string {
+  return tidy(texts.join(' '), [], MAX_SERVER_MESSAGE);
 }
 
 interface ServerDetail {
