@@ -184,6 +184,16 @@ describe('listRewards', () => {
     const expected: Reward = { ...base, id: 999, type: 'charity_donation', image_url: '', meta_data: {} };
     expect(rewards).toEqual([expected]);
   });
+
+  it('drops image addresses a page may not load, in rewards and in the history, before anything stores them', async () => {
+    const base = sandbox.state.rewards[0]!;
+    const hostile = { ...base, image_url: 'javascript:alert(1)', meta_data: { image_url: 'https://169.254.169.254/latest', image_urls: { '80w-326ppi': 'ftp://img.example/a.png' } } };
+    await patchState({ rewards: [hostile], redemptions: [{ ...sandbox.state.redemptions[0]!, reward: { ...hostile, reward_point_cost: null } }] });
+    const { rewards } = await api.listRewards();
+    expect(rewards[0]).toMatchObject({ image_url: '', meta_data: { image_url: '', image_urls: {} } });
+    const [redemption] = await api.listRedemptions();
+    expect(redemption!.reward).toMatchObject({ image_url: '', meta_data: { image_url: '', image_urls: {} } });
+  });
 });
 
 describe('redeem', () => {

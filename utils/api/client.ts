@@ -4,7 +4,8 @@ import { t } from '../i18n';
 import { sentences } from '../sentences';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
-import { createHttp, joinFieldTexts, redact, type HttpConfig, type RequestKind, type Validator } from './http';
+import { withSafeImages } from '../image-url';
+import { createHttp, joinFieldTexts, normaliseBaseUrl, redact, type HttpConfig, type RequestKind, type Validator } from './http';
 import {
   SUCCESS_MESSAGE,
   unexpectedResponse,
@@ -154,19 +155,27 @@ function withField(error: unknown, names: readonly string[]): unknown {
   return new AppErrorException({ ...e, ...(fields ? { fields } : {}), ...(field ? { field } : {}) });
 }
 
-/** Each read's body check, shared by the plain and the conditional read. */
-const PARSE: { [K in ReadName]: (body: unknown) => Reads[K] } = {
-  rewards: (body) => ({ rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards, balance: balanceFromBody(body) }),
-  redemptions: (body) => parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions,
+/**
+ * Each read's body check, shared by the plain and the conditional read. Image addresses a page may
+ * not load (utils/image-url.ts) are dropped here, before anything stores or shows them.
+ */
+const parsers = (origin: string): { [K in ReadName]: (body: unknown) => Reads[K] } => ({
+  rewards: (body) => ({
+    rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards.map((reward) => withSafeImages(reward, origin)),
+    balance: balanceFromBody(body),
+  }),
+  redemptions: (body) =>
+    parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions.map((r) => ({ ...r, reward: withSafeImages(r.reward, origin) })),
   variablesMeta: (body) => parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data,
   variablesData: (body) => ({
     values: toStoredValues(parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData).data, ENDPOINTS.variablesData),
     balance: balanceFromBody(body),
   }),
-};
+});
 
 export function createPanelApi(config: PanelApiConfig): PanelApi {
   const http = createHttp(config);
+  const PARSE = parsers(new URL(normaliseBaseUrl(config.baseUrl)).origin);
   const secrets = [config.token.trim(), ...(config.secrets ?? [])].filter(Boolean);
 
   const read = <K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>> =>

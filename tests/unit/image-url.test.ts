@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { safeImageUrl, withSafeImages } from '../../utils/image-url';
+import type { Reward } from '../../utils/types';
+
+const PANEL = 'http://127.0.0.1:8787';
+
+describe('which reward image addresses a page may load', () => {
+  it('keeps https images of catalogue hosts and anything on the panel’s own origin', () => {
+    expect(safeImageUrl('https://img.example/coffee.png', PANEL)).toBe('https://img.example/coffee.png');
+    expect(safeImageUrl('http://127.0.0.1:8787/img/1.png', PANEL)).toBe('http://127.0.0.1:8787/img/1.png');
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'data:image/png;base64,AAAA',
+    'ftp://img.example/a.png',
+    'http://img.example/a.png',
+    'https://169.254.169.254/latest/meta-data',
+    'https://0xA9FEA9FE/x.png',
+    'https://10.0.0.5/a.png',
+    'https://192.168.1.1/a.png',
+    'https://172.20.0.1/a.png',
+    'https://127.0.0.2/a.png',
+    'https://localhost/a.png',
+    'https://[::1]/a.png',
+    'https://[fe80::1]/a.png',
+    'http://127.0.0.1:9999/a.png',
+    'not a url',
+    '',
+  ])('drops %s', (url) => {
+    expect(safeImageUrl(url, PANEL)).toBe('');
+  });
+
+  it('cleans every image a reward carries, and nothing else', () => {
+    const reward: Reward = {
+      id: 1,
+      name: 'Coffee',
+      cost: 5,
+      cost_currency: 'USD',
+      type: 'gift_card',
+      image_url: 'javascript:alert(1)',
+      reward_point_cost: 500,
+      meta_data: { image_url: 'https://169.254.169.254/x', image_urls: { '80w-326ppi': 'https://img.example/80.png', '300w-326ppi': 'ftp://img.example/300.png' }, terms: '<p>x</p>' },
+    };
+    expect(withSafeImages(reward, PANEL)).toEqual({
+      ...reward,
+      image_url: '',
+      meta_data: { image_url: '', image_urls: { '80w-326ppi': 'https://img.example/80.png' }, terms: '<p>x</p>' },
+    });
+  });
+});
