@@ -7,30 +7,38 @@
 const HELD = '__panelEarlyClicks';
 
 interface Held {
-  buttons: HTMLButtonElement[];
+  /** Each held click's button, with what the panelist saw it say when they clicked it. */
+  clicks: Array<{ button: HTMLButtonElement; name: string }>;
   stop(): void;
 }
+
+/** What a button says to the panelist: its accessible name, where it has its own, else its words. */
+const nameOf = (button: HTMLButtonElement) => button.getAttribute('aria-label') ?? button.textContent?.trim() ?? '';
 
 type WithHeld = typeof globalThis & { [HELD]?: Held };
 
 export function holdEarlyClicks(root: Element): void {
-  const buttons: HTMLButtonElement[] = [];
+  const clicks: Held['clicks'] = [];
   const hold = (event: Event) => {
     const button = (event.target as Element | null)?.closest?.('button');
     if (!button) return;
     event.preventDefault();
     event.stopPropagation();
-    buttons.push(button);
+    clicks.push({ button, name: nameOf(button) });
   };
   root.addEventListener('click', hold, true);
-  (globalThis as WithHeld)[HELD] = { buttons, stop: () => root.removeEventListener('click', hold, true) };
+  (globalThis as WithHeld)[HELD] = { clicks, stop: () => root.removeEventListener('click', hold, true) };
 }
 
-/** After Preact's first render: the held clicks, once each, on the buttons still in the page. */
+/**
+ * After Preact's first render: the held clicks, once each, on the buttons still in the page that
+ * still say what was clicked. Preact may reuse a painted button for another row ("Redeem Coffee"
+ * becoming "Redeem Books"): that click is dropped, never sent to a reward the panelist did not pick.
+ */
 export function replayEarlyClicks(): void {
   const held = (globalThis as WithHeld)[HELD];
   if (!held) return;
   delete (globalThis as WithHeld)[HELD];
   held.stop();
-  for (const button of held.buttons) if (button.isConnected) button.click();
+  for (const { button, name } of held.clicks) if (button.isConnected && nameOf(button) === name) button.click();
 }
