@@ -3,7 +3,7 @@ import { goalView } from '../../utils/goal-view';
 import { answerHash } from '../../utils/profile-link';
 import { accountOf, goalItem, notifyStateItem, rewardsItem, sessionItem, type RewardsData } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
-import { goalReached, redemptionChanges } from './notify-events';
+import { goalReached, isHashedPart, redemptionChanges } from './notify-events';
 import { tellWith } from './notify-tell';
 import type { SessionId } from './store';
 import { onStored } from './sync';
@@ -66,7 +66,11 @@ export function notificationsIdle(): Promise<void> {
 /** Where a notification's click leads: the connection to renew, the new question to answer, or the history. */
 export function clickTarget(id: string): string {
   if (id.startsWith('rejected:')) return '#connection';
-  if (id.startsWith('question:')) return answerHash(id.slice('question:'.length));
+  if (id.startsWith('question:')) {
+    // A name too long for an id was hashed into it: the answer flow then starts at the first open question.
+    const name = id.slice('question:'.length);
+    return answerHash(isHashedPart(name) ? null : name);
+  }
   return '#history';
 }
 

@@ -20,7 +20,22 @@ export function preferenceOf(event: NotifyEvent): NotificationKind {
   return event.kind === 'duplicate' ? 'outcome' : event.kind;
 }
 
-const stateKey = (state: RedemptionState) => (state.detail ? `${state.kind}:${state.detail}` : state.kind);
+/**
+ * A part of a notification id, bounded: Chrome refuses an id over 500 characters, and a provider's
+ * `failed_reason` or a question's name can be longer. A long part is replaced by a hash of it, so
+ * the id still names its event exactly once.
+ */
+export function idPart(text: string): string {
+  if (text.length <= 64) return text;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `${text.slice(0, 32)}…${hash.toString(16).padStart(8, '0')}:${text.length}`;
+}
+
+/** Whether an id part is a hash {@link idPart} made of a longer text (which it no longer holds). */
+export const isHashedPart = (part: string) => /…[0-9a-f]{8}:\d+$/.test(part);
+
+const stateKey = (state: RedemptionState) => (state.detail ? `${state.kind}:${idPart(state.detail)}` : state.kind);
 
 /**
  * Redemptions whose state changed since the last history read. With no earlier read (`before`
@@ -63,7 +78,7 @@ export function recordedAgain(entry: LedgerEntry): NotifyEvent | null {
 
 /** A question the panel added (issue 20); its id names the question, so it is told once. */
 export function questionAdded(question: { name: string; text: string }): NotifyEvent {
-  return { id: `question:${question.name}`, kind: 'question', name: question.name, text: question.text };
+  return { id: `question:${idPart(question.name)}`, kind: 'question', name: question.name, text: question.text };
 }
 
 /** The goal became affordable: it was not at the last read of the same goal. */
