@@ -7,12 +7,12 @@ import { shownName } from '../../utils/api/client';
 import { currentApi } from './api';
 import { markWritten } from './epochs';
 import { profilePart, viewPut } from './popup-view';
-import { put, update, type SessionId } from './store';
+import { put, StaleSession, update, type SessionId } from './store';
 import { ambiguous, fail, toAppError } from './result';
 import { refreshProfile } from './sync';
 
 /** Sends the changed values in one update, then re-reads the profile so the cache is the server's truth. */
-export async function saveValues(values: StoredValues): Promise<ProfileData> {
+export async function saveValues(values: StoredValues): Promise<ProfileData | null> {
   const { api, sid } = await currentApi();
   // A page's input is not trusted: the same rules the options page applies, checked again here.
   const definitions = await knownDefinitions();
@@ -21,10 +21,10 @@ export async function saveValues(values: StoredValues): Promise<ProfileData> {
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
   await written(() => api.updateValues(values));
   await patchCache(sid, (cached) => ({ ...cached, ...values }));
-  return refreshProfile(true);
+  return reread();
 }
 
-export async function deleteValue(name: string): Promise<ProfileData> {
+export async function deleteValue(name: string): Promise<ProfileData | null> {
   const { api, sid } = await currentApi();
   // Only a question the panel lists as writable may be named in the delete path.
   const definitions = await knownDefinitions();
@@ -33,7 +33,21 @@ export async function deleteValue(name: string): Promise<ProfileData> {
   }
   await written(() => api.deleteValue(name));
   await patchCache(sid, ({ [name]: _removed, ...rest }) => rest);
-  return refreshProfile(true);
+  return reread();
+}
+
+/**
+ * The read after a write the panel confirmed: it only shows what the panel now holds. Its failure
+ * (said in the profile's sync state) does not unsay the save: the panelist is told it worked and
+ * the edit leaves the draft, so it can never later overwrite a newer value.
+ */
+async function reread(): Promise<ProfileData | null> {
+  try {
+    return await refreshProfile(true);
+  } catch (err) {
+    if (err instanceof StaleSession) throw err;
+    return (await profileItem.getValue())?.data ?? null;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { profileItem, sessionItem } from '../../utils/storage-items';
+import { profileItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { connectedSandbox, deliver } from './background-helpers';
 
 const env = connectedSandbox();
@@ -94,5 +94,19 @@ describe('403 is not a rejected token', () => {
     expect(reply).toMatchObject({ ok: false, error: { kind: 'not_allowed', message: 'Your name can no longer be removed.' } });
     expect((await sessionItem.getValue()).rejected).toBe(false);
     expect(env.sandbox.state.values.FIRST_NAME).toBe('Jordan');
+  });
+});
+
+describe('a save the panel confirmed', () => {
+  it.each([
+    ['saveValues', { values: { FIRST_NAME: 'Sam' } }, 'Sam'],
+    ['deleteValue', { name: 'FIRST_NAME' }, undefined],
+  ] as const)('%s is reported done when only the read after it fails; the cache shows the change and the read’s error is said apart', async (type, data, shown) => {
+    await deliver('refreshProfile', { force: true });
+    await fault({ method: 'GET', path: '/v1/panel/variables/data', status: 503, times: 10 });
+    expect(await deliver(type, data)).toEqual({ ok: true, data: null });
+    expect(env.sandbox.state.values.FIRST_NAME).toBe(shown);
+    expect((await profileItem.getValue())?.data.values.FIRST_NAME).toBe(shown);
+    expect((await syncItem.getValue()).profile.error).not.toBeNull();
   });
 });
