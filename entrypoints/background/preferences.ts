@@ -4,20 +4,22 @@ import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../ut
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
 import { scheduleRefresh } from './alarms';
 import { fail } from './result';
-import { put, writeDevice } from './store';
+import { put, updateDevice } from './store';
 
 export async function setPreferences(patch: Partial<Preferences>): Promise<Preferences> {
   if (patch.refreshMinutes !== undefined && !REFRESH_CHOICES.includes(patch.refreshMinutes)) {
     fail(appError('invalid_input', t('errRefreshInterval', REFRESH_CHOICES.filter(Boolean).join(', '))));
   }
-  const current = await preferencesItem.getValue();
-  const next: Preferences = {
-    badge: patch.badge ?? current.badge,
-    refreshMinutes: patch.refreshMinutes ?? current.refreshMinutes,
-    ...notificationPreferences(patch, current),
-  };
-  await writeDevice(put(preferencesItem, next));
-  if (next.refreshMinutes !== current.refreshMinutes) await scheduleRefresh();
+  // Merged with the preferences as they stand in the writer's turn: a change sent a moment before
+  // this one (another switch flipped quickly) is built on, never undone.
+  let before!: Preferences;
+  let next!: Preferences;
+  await updateDevice([preferencesItem], (get) => {
+    before = get(preferencesItem);
+    next = { badge: patch.badge ?? before.badge, refreshMinutes: patch.refreshMinutes ?? before.refreshMinutes, ...notificationPreferences(patch, before) };
+    return [put(preferencesItem, next)];
+  });
+  if (next.refreshMinutes !== before.refreshMinutes) await scheduleRefresh();
   return next;
 }
 

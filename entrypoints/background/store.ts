@@ -133,9 +133,15 @@ export function write(sid: SessionId, ...puts: Put[]): Promise<void> {
   return update(sid, [], () => puts);
 }
 
-/** Items that belong to the device, not to a session (the preferences): only queued. */
-export function writeDevice(...puts: Put[]): Promise<void> {
-  return inTurn(() => setAll(puts));
+/**
+ * Reads `items` that belong to the device, not to a session (the preferences), and writes what
+ * `change` makes of them, in one turn: two changes sent at once each build on the other.
+ */
+export function updateDevice(items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => readonly Put[]): Promise<void> {
+  return inTurn(async () => {
+    const puts = change(await read(items));
+    if (puts.length > 0) await setAll(puts);
+  });
 }
 
 /**

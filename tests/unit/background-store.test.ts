@@ -18,7 +18,7 @@ import {
   switchSession,
   update,
   write,
-  writeDevice,
+  updateDevice,
 } from '../../entrypoints/background/store';
 import {
   DISCONNECTED,
@@ -153,9 +153,15 @@ describe('writes and requests of a session', () => {
     await open;
   });
 
-  it('device items are written whatever the session', async () => {
-    await writeDevice(put(preferencesItem, { badge: false, refreshMinutes: 15 }));
+  it('device items are written whatever the session, each change computed in its own turn from the one before', async () => {
+    await updateDevice([preferencesItem], () => [put(preferencesItem, { badge: false, refreshMinutes: 15 })]);
     expect(await preferencesItem.getValue()).toEqual({ badge: false, refreshMinutes: 15 });
+    // Two changes sent together: the second builds on the first, neither is lost.
+    await Promise.all([
+      updateDevice([preferencesItem], (get) => [put(preferencesItem, { ...get(preferencesItem), badge: true })]),
+      updateDevice([preferencesItem], (get) => [put(preferencesItem, { ...get(preferencesItem), refreshMinutes: 60 })]),
+    ]);
+    expect(await preferencesItem.getValue()).toEqual({ badge: true, refreshMinutes: 60 });
   });
 });
 
