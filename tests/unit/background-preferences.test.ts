@@ -3,12 +3,19 @@ import { beforeEach, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setPreferences } from '../../entrypoints/background/preferences';
 import { preferencesItem } from '../../utils/storage-items';
-import { slowReads } from './background-helpers';
+
 
 beforeEach(() => fakeBrowser.reset());
 
 it('two preference changes sent at once both stay: each is merged in the writer’s turn, none undoes the other', async () => {
-  const restore = slowReads(5);
+  // Writes land a few milliseconds late, as a real storage's may: every change reads before any lands.
+  const local = fakeBrowser.storage.local;
+  const set = local.set.bind(local);
+  local.set = (async (items: Record<string, unknown>) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return set(items);
+  }) as typeof local.set;
+  const restore = () => void (local.set = set);
   try {
     await Promise.all([setPreferences({ badge: false }), setPreferences({ refreshMinutes: 60 }), setPreferences({ notify: true })]);
   } finally {
