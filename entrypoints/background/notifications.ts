@@ -38,14 +38,20 @@ export function onRewards(sid: SessionId, rewards: RewardsData): Promise<void> {
  * A goal just set: whether the cached balance already covers it is where it starts from, so the
  * next read that reaches it is told (and one that already could is not).
  */
-export async function onGoalSet(sid: SessionId): Promise<void> {
-  const cached = await rewardsItem.getValue();
-  if (cached) await goalCheck(sid, cached.data, false);
+export function onGoalSet(sid: SessionId): Promise<void> {
+  return goalCheck(sid, null, false);
 }
 
-function goalCheck(sid: SessionId, rewards: RewardsData, announce: boolean): Promise<void> {
+/**
+ * Where the goal stands after `rewards` (null: the cached rewards, read in the same turn, so a
+ * balance a read recorded meanwhile is never overwritten by an older one).
+ */
+function goalCheck(sid: SessionId, read: RewardsData | null, announce: boolean): Promise<void> {
   return serial(() =>
-    tellWith(sid, [sessionItem, goalItem], (get) => {
+    // The cached rewards (a large item) are read only when no read came with the call.
+    tellWith(sid, read ? [sessionItem, goalItem] : [sessionItem, goalItem, rewardsItem], (get) => {
+      const rewards = read ?? get(rewardsItem)?.data;
+      if (!rewards) return null;
       const [session, goal] = [get(sessionItem), get(goalItem)];
       const view = goalView({ goal, account: accountOf(session), rewards: rewards.rewards, points: rewards.balance.points });
       const now =

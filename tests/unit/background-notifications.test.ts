@@ -10,7 +10,7 @@ import { httpTuning } from '../../entrypoints/background/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { setGoal } from '../../entrypoints/background/goal';
 import { credentialsItem } from '../../entrypoints/background/credentials';
-import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
+import { notificationsIdle, onGoalSet, onRewards, watchNotifications } from '../../entrypoints/background/notifications';
 import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
 import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption/service';
 import { markRejected } from '../../entrypoints/background/rejected';
@@ -23,6 +23,7 @@ import {
   goalItem,
   notifyStateItem,
   preferencesItem,
+  rewardsItem,
   sessionItem,
   type Preferences,
 } from '../../utils/storage-items';
@@ -216,6 +217,39 @@ describe('the goal and the token', () => {
     await refreshRewards(true);
     await idle();
     expect(created).toHaveLength(1);
+  });
+
+  it('a goal set while a balance read lands is judged on the balance of its own turn, so the read that reaches it is told', async () => {
+    sandbox.state.balance = 6000;
+    await refreshRewards(true);
+    await setGoal(106); // 5,000 points: affordable at 6,000
+    await idle();
+    const sid = await activeSessionId();
+    const cached = (await rewardsItem.getValue())!;
+    // The cached rewards answer late, with what they held when asked: a read started before a
+    // write lands after it.
+    const local = fakeBrowser.storage.local;
+    const get = local.get.bind(local);
+    local.get = (async (keys: Parameters<typeof get>[0]) => {
+      const value = await get(keys);
+      if (JSON.stringify(keys ?? null).includes('cache:rewards')) await new Promise((resolve) => setTimeout(resolve, 80));
+      return value;
+    }) as typeof local.get;
+    try {
+      const goalSet = onGoalSet(sid);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Meanwhile a read lands: the points fell to 4,000.
+      const fell = { ...cached.data, balance: { ...cached.data.balance, points: 4000 } };
+      await rewardsItem.setValue({ data: fell, fetchedAt: Date.now() });
+      await Promise.all([goalSet, onRewards(sid, fell)]);
+    } finally {
+      local.get = get;
+    }
+    expect((await notifyStateItem.getValue()).goal).toMatchObject({ affordable: false });
+    sandbox.state.balance = 5200;
+    await refreshRewards(true);
+    await idle();
+    expect(created.map((c) => c.title)).toEqual(['You can redeem your goal']);
   });
 
   it('tells once that the panel stopped accepting the token', async () => {
