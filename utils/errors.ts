@@ -17,6 +17,7 @@ export const APP_ERROR_KINDS = [
   'invalid_input', // refused before sending
   'permission_denied', // the browser refused host access
   'forbidden', // the message came from outside this extension's own pages
+  'bad_request', // a message from a page that is not of its type's shape: refused at the door, nothing done
 ] as const;
 
 export type AppErrorKind = (typeof APP_ERROR_KINDS)[number];

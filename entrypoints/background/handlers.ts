@@ -1,5 +1,6 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { checkRequest } from '../../utils/message-schemas';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
 import { setGoal } from './goal';
 import { seeQuestions } from './new-questions';
@@ -41,14 +42,26 @@ export const handlers: Handlers = {
 
 const FORBIDDEN = appError('forbidden', t('errForbidden'));
 
+/**
+ * Answers one message at the door: a sender that is not one of the extension's own pages is
+ * refused, and so is data not of the message's shape (message-schemas.ts), before its handler runs,
+ * so nothing is read, written or sent for it.
+ */
+export function dispatch(type: keyof ProtocolMap, sender: Parameters<typeof isOwnPage>[0], data: unknown): Promise<Result<unknown>> {
+  if (!isOwnPage(sender)) return Promise.resolve({ ok: false, error: FORBIDDEN });
+  const checked = checkRequest(type, data);
+  if (!checked.ok) {
+    const field = checked.field || t('badRequestWhole');
+    return Promise.resolve({ ok: false, error: appError('bad_request', t('errBadRequest', type, field, checked.expected), { ...(checked.field ? { field: checked.field } : {}) }) });
+  }
+  const handler = handlers[type] as (data: unknown) => Promise<unknown>;
+  return asResult(() => handler(checked.data));
+}
+
 /** Registers every handler; returns a function that removes them (tests re-register). */
 export function registerHandlers(): () => void {
   const removers = (Object.keys(handlers) as Array<keyof ProtocolMap>).map((type) =>
-    onMessage(type, (message) => {
-      if (!isOwnPage(message.sender)) return { ok: false, error: FORBIDDEN } as never;
-      const handler = handlers[type] as (data: unknown) => Promise<unknown>;
-      return asResult(() => handler(message.data)) as never;
-    }),
+    onMessage(type, (message) => dispatch(type, message.sender, message.data) as never),
   );
   return () => removers.forEach((remove) => remove());
 }

@@ -167,7 +167,8 @@ describe('new profile questions', () => {
     expect(await fresh()).toEqual(['PETS']);
     expect(await deliver('seeQuestions', { account, names: ['PETS'] })).toEqual({ ok: true, data: null });
     expect(await fresh()).toEqual([]);
-    expect(await deliver('seeQuestions', { account, names: 'PETS' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    // Refused at the door, before the handler: a list of names is what the page sends.
+    expect(await deliver('seeQuestions', { account, names: 'PETS' })).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'names' } });
   });
 
   it('answered, a question is no longer new', async () => {

@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preference-choices';
+
+/**
+ * The shape of every message a page may send the background, checked at the door before any
+ * handler runs (entrypoints/background/handlers.ts): a message of another shape is refused with
+ * `bad_request` naming the field, and nothing is read, written or sent. The protocol's request
+ * types are inferred from these (messages.ts), so the check and the type cannot drift apart. Only
+ * the background imports the schemas; the pages take the types alone.
+ */
+
+/** What the handler then checks in depth (an address, a token, a value against its question): here only its shape and size. */
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+/** A catalogue id: a whole number the panel could have given. */
+const id = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
+const variableValue = v.union([text(10_000), v.pipe(v.number(), v.finite()), v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000))]);
+const force = v.strictObject({ force: v.boolean() });
+/** A message that carries nothing. */
+const nothing = v.optional(v.union([v.undefined(), v.null()]));
+
+export const REQUESTS = {
+  getSession: nothing,
+  connect: v.strictObject({ baseUrl: text(2_048), token: text(8_192) }),
+  disconnect: nothing,
+  refreshRewards: force,
+  redeem: v.strictObject({ rewardId: id, confirmUnsettled: v.optional(v.boolean()) }),
+  checkRedemption: nothing,
+  dismissRedemption: nothing,
+  refreshHistory: force,
+  refreshProfile: force,
+  saveValues: v.strictObject({ values: v.pipe(v.record(text(256), variableValue), v.check((values) => Object.keys(values).length <= 1_000, 'at most 1,000 values')) }),
+  deleteValue: v.strictObject({ name: text(256) }),
+  seeQuestions: v.strictObject({ account: text(10_000), names: v.pipe(v.array(text(256)), v.maxLength(10_000)) }),
+  setPreferences: v.strictObject({
+    badge: v.optional(v.boolean()),
+    refreshMinutes: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+    badgeShows: v.optional(v.picklist(BADGE_SHOWS)),
+    notify: v.optional(v.boolean()),
+    notifyOff: v.optional(v.pipe(v.array(v.picklist(NOTIFICATION_KINDS)), v.maxLength(NOTIFICATION_KINDS.length * 2))),
+    notifyOn: v.optional(v.pipe(v.array(v.picklist(NOTIFICATION_KINDS)), v.maxLength(NOTIFICATION_KINDS.length * 2))),
+  }),
+  signIn: nothing,
+  setGoal: v.strictObject({ rewardId: v.nullable(id) }),
+} as const;
+
+export type MessageType = keyof typeof REQUESTS;
+export type Request<K extends MessageType> = v.InferOutput<(typeof REQUESTS)[K]>;
+
+/**
+ * The message's data when it is of its type's shape, or where it is not: the field's path
+ * (`rewardId`, `values.HOBBIES.0`; empty for the whole message) and what it should have been.
+ */
+export function checkRequest<K extends MessageType>(type: K, data: unknown): { ok: true; data: Request<K> } | { ok: false; field: string; expected: string } {
+  const result = v.safeParse(REQUESTS[type], data);
+  if (result.success) return { ok: true, data: result.output as Request<K> };
+  const issue = result.issues[0];
+  const field = (issue.path ?? []).map((item) => String(item.key)).join('.');
+  return { ok: false, field, expected: issue.expected ?? issue.message };
+}
