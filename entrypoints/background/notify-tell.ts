@@ -8,7 +8,7 @@ import { notifyStateItem, preferencesItem, type NotifyState } from '../../utils/
 import { recordedAgainText } from '../../utils/recorded-again';
 import { settings } from '../../utils/settings';
 import { preferenceOf, type NotifyEvent } from './notify-events';
-import { put, update, type Get, type Put, type SessionId, type TurnEffects } from './store';
+import { put, update, whileActive, type Get, type Put, type SessionId, type TurnEffects } from './store';
 
 /** Told events kept, so an event seen again after a restart is recognised. */
 const TOLD_KEPT = 500;
@@ -42,7 +42,20 @@ export async function tellWith(sid: SessionId, items: ReadonlyArray<StorageItem<
   }, effects);
   if (fresh.length === 0) return;
   const prefs = await preferencesItem.getValue();
-  for (const event of fresh) if (notifies(prefs, preferenceOf(event))) await show(event).catch(() => undefined);
+  // Shown in a turn of the writer while the session that recorded it is still the active one: an
+  // event of an account that was just left is never put on screen for the next one.
+  for (const event of fresh) if (notifies(prefs, preferenceOf(event))) await whileActive(sid, () => show(event)).catch(() => undefined);
+}
+
+/**
+ * Clears every notification the extension has on screen: after a switch none of them is the new
+ * session's to show (another account's "PayWave $10 Transfer: Failed" must not stay).
+ */
+export async function clearShown(): Promise<void> {
+  const api = browser.notifications;
+  if (!api) return;
+  const shown = await api.getAll().catch(() => ({}));
+  await Promise.all(Object.keys(shown).map((id) => api.clear(id).catch(() => false)));
 }
 
 async function show(event: NotifyEvent): Promise<void> {

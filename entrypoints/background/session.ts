@@ -21,6 +21,7 @@ import { fail } from './result';
 import { settleHostAccess, usingHostAccess } from './host-access';
 import { revokeRefreshToken } from './revoke';
 import { CONFIRM_ITEMS, carriesOver, historyIdsForCarryOver } from './redemption/carry-over';
+import { clearShown } from './notify-tell';
 import { put, switchSession } from './store';
 import { announceStored, loadRewards, refreshHistory, refreshProfile } from './sync';
 
@@ -77,6 +78,8 @@ export async function storeCheckedSession(credentials: Omit<Credentials, 'sessio
       ],
     };
   });
+  // What the last session put on screen is not this one's to show.
+  void clearShown();
   // A sign-in this one replaces is ended at the panel too, not only forgotten here.
   if (replaced.credentials?.refreshToken !== credentials.refreshToken) void revokeRefreshToken(replaced.credentials);
   announceStored('rewards', rewards, session.id!);
@@ -107,6 +110,7 @@ export async function disconnect(): Promise<Disconnected> {
     ended.credentials = get(credentialsItem);
     return { next: null };
   });
+  await clearShown();
   await settleHostAccess();
   return (await revokeRefreshToken(ended.credentials)) === 'failed' ? { ...DISCONNECTED, revocationFailed: true } : DISCONNECTED;
 }

@@ -124,12 +124,17 @@ export interface Shown {
  */
 export function fakeNotifications(granted: () => boolean = () => true): Shown[] {
   const shown: Shown[] = [];
+  // The notification centre: what is on screen now (getAll), as create and clear leave it.
+  const centre = new Set<string>();
   const spies: Array<{ mockClear(): unknown }> = [
     vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted()),
     vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
       shown.push({ id, title: options.title, message: options.message });
+      centre.add(id);
       return id;
     }) as never),
+    vi.spyOn(fakeBrowser.notifications, 'getAll').mockImplementation((async () => Object.fromEntries([...centre].map((id) => [id, true]))) as never),
+    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation((async (id: string) => centre.delete(id)) as never),
   ];
   for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
     spies.push(

@@ -200,6 +200,35 @@ describe('unknown outcomes', () => {
   });
 });
 
+describe('nothing of an account outlives its session', () => {
+  it('Disconnect clears the account’s notifications from the screen', async () => {
+    Object.assign(redemption(5009), { approved: true, processed: true });
+    await refreshHistory(true);
+    await idle();
+    expect(Object.keys(await fakeBrowser.notifications.getAll())).toEqual(['redemption:5009:complete']);
+    await disconnect();
+    expect(await fakeBrowser.notifications.getAll()).toEqual({});
+  });
+
+  it('a notification on its way when Disconnect lands is not left on screen for whoever comes next', async () => {
+    Object.assign(redemption(5009), { approved: true, processed: true });
+    let entered!: () => void;
+    const showing = new Promise<void>((resolve) => (entered = resolve));
+    // The permission check answers slowly: the notification is on its way while Disconnect lands.
+    vi.mocked(fakeBrowser.permissions.contains).mockImplementation(async () => {
+      entered();
+      await sleep(60);
+      return granted;
+    });
+    const reading = refreshHistory(true);
+    await showing;
+    await disconnect();
+    await reading.catch(() => undefined);
+    await idle();
+    expect(await fakeBrowser.notifications.getAll()).toEqual({});
+  });
+});
+
 describe('the goal and the token', () => {
   it('tells once when the goal becomes affordable; not when it already was', async () => {
     await setGoal(104); // 1,650 points; the balance is 2,500
