@@ -167,6 +167,53 @@ describe('recovery at start-up', () => {
     await recoverPending();
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
   });
+
+  it('a check alarm that fires while disconnected ends, and so does a scheduled check with nothing left to settle', async () => {
+    await fakeBrowser.storage.local.set({ [credentialsItem.key]: null, [sessionItem.key]: DISCONNECTED });
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: Date.now() });
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
+
+    await connectTo(env.sandbox);
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: Date.now() });
+    // No stand-in is left to wake the worker every five minutes for nothing.
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
+    expect(apiRequests(env.sandbox, HISTORY)).toBe(0);
+  });
+
+  it('a history read another part of the worker made (its time unknown) can find a redemption but never confirm a refusal', async () => {
+    const sid = await activeSessionId();
+    const refused = unknown(COFFEE, { answer: 'refused', answeredAt: Date.now(), error: { kind: 'rejected', message: 'No', status: 402 } });
+    await ledgerItem.setValue(refused);
+    const history = env.sandbox.state.redemptions.map((r) => structuredClone(r));
+    await checkOutcomes(null, { sid, history });
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: refused.requestId, state: 'unknown' });
+    // A read it asks for itself, after the answer, does confirm it.
+    await checkOutcomes(null);
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: refused.requestId, state: 'failed', error: { nothingCharged: true } });
+  });
+
+  it('a write that fails only ever brings the alarm forward, to the earliest check due, never clears it', async () => {
+    const soon = unknown(COFFEE);
+    const later = unknown(BOOKS, { checks: { done: 1, nextAt: Date.now() + 600_000, lastAt: null } });
+    await ledgerItem.setValue(soon);
+    await unsettledItem.setValue([later]);
+    await fakeBrowser.alarms.create(CHECK_ALARM, { when: Date.now() + 3_600_000 });
+    const full = new Error('QUOTA_BYTES quota exceeded');
+    await expect(watchWrites(() => dismissRedemption(), () => full)).rejects.toBe(full);
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(soon.checks!.nextAt);
+    // Nothing open and the write refused: no alarm appears.
+    await ledgerItem.setValue({ ...soon, state: 'done', checks: undefined });
+    await unsettledItem.setValue([]);
+    await fakeBrowser.alarms.clear(CHECK_ALARM);
+    await expect(watchWrites(() => dismissRedemption(), () => full)).rejects.toBe(full);
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
+  });
+
+  it('closing the card while disconnected answers and writes nothing', async () => {
+    await fakeBrowser.storage.local.set({ [credentialsItem.key]: null, [sessionItem.key]: DISCONNECTED });
+    await expect(dismissRedemption()).resolves.toBeNull();
+    expect(await fakeBrowser.storage.local.get('ledger')).toEqual({});
+  });
 });
 
 describe('what a redemption’s steps write', () => {

@@ -81,6 +81,13 @@ describe('claiming redemptions by id', () => {
     expect(found.get('o-new')?.id).toBe(7);
   });
 
+  it('takes the oldest new redemption by id, whatever order the history lists them in', () => {
+    const history = [...BASELINE, redemption(7), redemption(5), redemption(6)];
+    const { found, again } = claimRedemptions({ first: entry('a'), open: [] }, history);
+    expect(found.get('a')?.id).toBe(5);
+    expect(again.get('a')).toEqual([7, 6]);
+  });
+
   it('never claims one already claimed, here or before', () => {
     const history = [...BASELINE, redemption(5), redemption(6)];
     const { found } = claimRedemptions({ open: [entry('a'), entry('b', { startedAt: T0 + 1 })] }, history, new Set([5]));

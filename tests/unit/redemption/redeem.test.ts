@@ -145,6 +145,19 @@ describe('redeeming', () => {
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(300);
   });
 
+  it('a refusal whose history read then fails reads the balance at once all the same, and says nothing about points yet', async () => {
+    env.sandbox.state.balance = 300;
+    await fault({ path: '/v1/panel/redemption', delayMs: 100 });
+    const redeeming = redeem(COFFEE);
+    // Once the redeem has left (its baseline read done), the history stops answering.
+    while (!env.sandbox.requests.some((r) => r.path === '/v1/panel/redemption')) await sleep(5);
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 5 });
+    const entry = await redeeming;
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', error: { status: 402 } });
+    expect(entry.error).not.toHaveProperty('nothingCharged');
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(300);
+  });
+
   it('a 401 to the redeem is a refusal that marks the session rejected', async () => {
     await fault({ path: REDEEM, status: 401 });
     const entry = await redeem(COFFEE);
