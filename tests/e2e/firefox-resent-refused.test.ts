@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
 import { E2E_SANDBOX_PORT } from './config';
 import { control, injectFault, serverState } from './control';
+import { recordUntrue } from './untrue-watch';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
 
 const REDEEM = '/v1/panel/redemption';
@@ -45,25 +46,6 @@ async function connect(): Promise<void> {
   await options.close();
 }
 
-/**
- * Records every text the popup shows that matches `UNTRUE`, from now on: the card passes through
- * several states within a second, too fast for polling to be sure of seeing each.
- */
-async function recordUntrue(page: Page): Promise<() => Promise<string[]>> {
-  await page.evaluate((source) => {
-    const untrue = new RegExp(source, 'i');
-    const seen: string[] = [];
-    (window as unknown as { untrueSeen: string[] }).untrueSeen = seen;
-    const look = () => {
-      const text = document.body.innerText;
-      if (untrue.test(text)) seen.push(text);
-    };
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    look();
-  }, UNTRUE.source);
-  return () => page.evaluate(() => (window as unknown as { untrueSeen: string[] }).untrueSeen);
-}
-
 const headerBalance = (popup: Page) => popup.$eval('.hdr-balance', (el) => el.textContent).catch(() => null);
 /** The title of the reward's outcome card, so a failure shows what the card said instead. */
 const cardTitle = (popup: Page) =>
@@ -84,7 +66,7 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
 
   const popup = await ff.openPage('popup.html');
   await expect.poll(() => headerBalance(popup), { timeout: 10_000 }).toBe('1,500 points');
-  const untrueSeen = await recordUntrue(popup);
+  const untrueSeen = await recordUntrue(popup, UNTRUE);
   await popup.locator(byLabel(`Redeem ${BOOKS}`, 'button')).click();
   await popup.locator(byLabel(`Confirm redeeming ${BOOKS}`, 'button')).click();
 
@@ -105,7 +87,7 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
   // points were kept.
   await popup.close();
   const reopened = await ff.openPage('popup.html');
-  const untrueOnReopen = await recordUntrue(reopened);
+  const untrueOnReopen = await recordUntrue(reopened, UNTRUE);
   await expect.poll(() => headerBalance(reopened), { timeout: 10_000 }).toBe('500 points');
   expect(await untrueOnReopen()).toEqual([]);
 

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { RecordedRequest } from '../sandbox/server';
 import { control, injectFault, serverState } from './control';
+import { recordUntrue } from './untrue-watch';
 import { connectedPerTest, launchExtension, type ExtensionSession } from './harness';
 
 const REDEEM = '/v1/panel/redemption';
@@ -30,25 +31,6 @@ async function startWithBalance(balance: number): Promise<ExtensionSession> {
   return ext;
 }
 
-/**
- * Records every text the popup shows that matches `UNTRUE`, from now on: the card passes through
- * several states within a second, too fast for polling to be sure of seeing each.
- */
-async function recordUntrue(page: Page): Promise<() => Promise<string[]>> {
-  await page.evaluate((source) => {
-    const untrue = new RegExp(source, 'i');
-    const seen: string[] = [];
-    (window as unknown as { untrueSeen: string[] }).untrueSeen = seen;
-    const look = () => {
-      const text = document.body.innerText;
-      if (untrue.test(text)) seen.push(text);
-    };
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    look();
-  }, UNTRUE.source);
-  return () => page.evaluate(() => (window as unknown as { untrueSeen: string[] }).untrueSeen);
-}
-
 const headerBalance = (popup: Page) => popup.locator('.hdr-balance').textContent({ timeout: 1000 }).catch(() => null);
 /** The title of the reward's outcome card, so a failure shows what the card said instead. */
 const cardTitle = (popup: Page) =>
@@ -67,7 +49,7 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
 
   const popup = await ext.openPage('popup.html');
   await expect.poll(() => headerBalance(popup), { timeout: 10_000 }).toBe('1,500 points');
-  const untrueSeen = await recordUntrue(popup);
+  const untrueSeen = await recordUntrue(popup, UNTRUE);
   await popup.getByRole('button', { name: `Redeem ${BOOKS}` }).click();
   await popup.getByRole('button', { name: `Confirm redeeming ${BOOKS}` }).click();
 
@@ -87,7 +69,7 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
   // points were kept.
   await popup.close();
   const reopened = await ext.openPage('popup.html');
-  const untrueOnReopen = await recordUntrue(reopened);
+  const untrueOnReopen = await recordUntrue(reopened, UNTRUE);
   await expect.poll(() => headerBalance(reopened), { timeout: 10_000 }).toBe('500 points');
   expect(await untrueOnReopen()).toEqual([]);
 
