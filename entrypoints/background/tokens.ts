@@ -9,7 +9,8 @@ import { httpTuning } from './http-tuning';
 import { authorizationServer, oauthClient, tokenOrigin, tokenRequestOptions } from './oauth-endpoints';
 import { markRejected } from './rejected';
 import { fail } from './result';
-import { activeCredentials, depart, put, staleSession, update, type SessionId } from './store';
+import { revokeRefreshToken } from './revoke';
+import { activeCredentials, depart, put, StaleSession, staleSession, update, type SessionId } from './store';
 
 /**
  * Signed-in credentials renew themselves (issue 12): an access token past its `expires_in`, or one
@@ -94,12 +95,29 @@ async function renewWith(stale: Credentials, refreshToken: string): Promise<Cred
   const renewed: Credentials = { ...credentialsFrom(answer, current.baseUrl, refreshToken), session: sid };
   // Stored only for the session it was asked for, and only over the credentials it renewed.
   let stored = false;
-  await update(sid, [credentialsItem], (get) => {
-    stored = get(credentialsItem)?.refreshToken === refreshToken;
-    return stored ? [put(credentialsItem, renewed)] : [];
-  });
-  if (!stored) throw staleSession();
+  let kept: string | undefined;
+  try {
+    await update(sid, [credentialsItem], (get) => {
+      kept = get(credentialsItem)?.refreshToken;
+      stored = kept === refreshToken;
+      return stored ? [put(credentialsItem, renewed)] : [];
+    });
+  } catch (err) {
+    // The session ended while the answer was on its way (Disconnect, another sign-in): the new
+    // refresh token it carries would stay live at the panel, unknown to anyone; it is ended there.
+    if (err instanceof StaleSession) void revokeUnused(renewed, refreshToken);
+    throw err;
+  }
+  if (!stored) {
+    if (renewed.refreshToken !== kept) void revokeUnused(renewed, refreshToken);
+    throw staleSession();
+  }
   return renewed;
+}
+
+/** Ends at the panel a refresh token an answer issued that is never stored (not the one it renewed, which the panel keeps only without rotation). */
+function revokeUnused(renewed: Credentials, renewedWith: string): Promise<unknown> {
+  return renewed.refreshToken && renewed.refreshToken !== renewedWith ? revokeRefreshToken(renewed) : Promise.resolve();
 }
 
 /** `send`, whose requests leave only while session `sid` is the active one (store.ts). */

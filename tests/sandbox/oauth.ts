@@ -100,6 +100,11 @@ export class OAuthServer {
     for (const issued of this.accessTokens.values()) this.revoked.add(issued.family);
   }
 
+  /** Test inspection: the refresh tokens that would still renew now (issued, not spent, their family not revoked). */
+  liveRefreshTokens(): string[] {
+    return [...this.refreshTokens].filter(([, grant]) => !this.revoked.has(grant.family)).map(([token]) => token);
+  }
+
   counts(): { accessTokens: number; refreshTokens: number; revocations: number } {
     return { accessTokens: this.accessTokens.size, refreshTokens: this.refreshTokens.size, revocations: this.revocations.length };
   }

@@ -157,7 +157,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const extraHeaders = fault?.headers ?? {};
     if (request.method === 'OPTIONS') return writeResult(res, preflight(false), extraHeaders);
     const open = dispatchOpen(oauth, request);
-    if (open) return writeResult(res, open, extraHeaders);
+    if (open) {
+      // The sign-in server's answer too may be computed on arrival and held back (a rotated refresh token on its way).
+      if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
+      return writeResult(res, open, extraHeaders);
+    }
     if (!authorized()) return writeResult(res, unauthorized(), extraHeaders);
     const at = now();
     const answer = idempotency.processed(arrival.key, run(request, at, fault?.repeat === true));

@@ -35,6 +35,23 @@ const refreshWith = (refreshToken: string) =>
 const fault = (rule: object) => fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 
 describe('Disconnect and the sign-in at the panel', () => {
+  it('a renewal answered after Disconnect is ended at the panel too: no refresh token issued to the extension still renews', async () => {
+    await storeSignedIn(env.sandbox);
+    env.sandbox.oauth.expireAccessTokens();
+    // The token endpoint rotates the refresh token at once and holds its answer back.
+    await fault({ path: OAUTH_PATHS.token, holdMs: 300 });
+    const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === OAUTH_PATHS.token).length;
+    const before = tokenRequests();
+    const reading = deliver('refreshRewards', { force: true });
+    while (tokenRequests() === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await disconnect()).toMatchObject({ ok: true });
+    await reading;
+    await env.sandbox.idle();
+    // The answer landed for a session that had ended: its new refresh token was revoked, never stored.
+    await expect.poll(() => env.sandbox.oauth.liveRefreshTokens(), { timeout: 2000 }).toEqual([]);
+    expect(await credentialsItem.getValue()).toBeNull();
+  });
+
   it('revokes the refresh token at the revocation endpoint: the panel refuses it and its access token afterwards', async () => {
     const tokens = await storeSignedIn(env.sandbox);
     expect(await disconnect()).toEqual({ ok: true, data: expect.objectContaining({ connected: false }) });
