@@ -47,7 +47,7 @@ const FORBIDDEN = appError('forbidden', t('errForbidden'));
  * refused, and so is data not of the message's shape (message-schemas.ts), before its handler runs,
  * so nothing is read, written or sent for it.
  */
-export function dispatch(type: keyof ProtocolMap, sender: Parameters<typeof isOwnPage>[0], data: unknown): Promise<Result<unknown>> {
+function dispatch(type: keyof ProtocolMap, sender: Parameters<typeof isOwnPage>[0], data: unknown): Promise<Result<unknown>> {
   if (!isOwnPage(sender)) return Promise.resolve({ ok: false, error: FORBIDDEN });
   const checked = checkRequest(type, data);
   if (!checked.ok) {

@@ -1,7 +1,8 @@
 import type { PanelApi } from '../../../utils/api/client';
 import type { StorageItem } from '../../../utils/storage-item';
-import { duplicatesItem, ledgerItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import { duplicatesItem, ledgerItem, settledItem, unsettledItem } from '../../../utils/storage-items';
 import type { Get } from '../store';
+import { unsettledConfirms } from './machine';
 
 /**
  * A new session of the same panel (a new key or sign-in after the panel stopped accepting the old
@@ -14,12 +15,6 @@ import type { Get } from '../store';
 /** The items that hold the Confirms and what they claimed: carried over together or not at all. */
 export const CONFIRM_ITEMS: ReadonlyArray<StorageItem<unknown>> = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
 
-const open = (entry: LedgerEntry | null): entry is LedgerEntry => entry?.state === 'pending' || entry?.state === 'unknown';
-
-function openIn(current: LedgerEntry | null, awaitingCheck: readonly LedgerEntry[]): LedgerEntry[] {
-  return [...(open(current) ? [current] : []), ...awaitingCheck];
-}
-
 /**
  * The history ids the new key reads, when the stored Confirms of the same panel leave something to
  * carry over (null otherwise, without a request): read before the switch, judged inside it.
@@ -27,7 +22,7 @@ function openIn(current: LedgerEntry | null, awaitingCheck: readonly LedgerEntry
 export async function historyIdsForCarryOver(api: PanelApi, samePanel: boolean): Promise<ReadonlySet<number> | null> {
   if (!samePanel) return null;
   const [current, awaitingCheck] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue()]);
-  if (openIn(current, awaitingCheck).length === 0) return null;
+  if (unsettledConfirms({ current, awaitingCheck }).length === 0) return null;
   const history = await api.listRedemptions().catch(() => null);
   return history && new Set(history.map((r) => r.id));
 }
@@ -38,6 +33,6 @@ export async function historyIdsForCarryOver(api: PanelApi, samePanel: boolean):
  */
 export function carriesOver(get: Get, ids: ReadonlySet<number> | null): boolean {
   if (!ids) return false;
-  const confirms = openIn(get(ledgerItem), get(unsettledItem));
+  const confirms = unsettledConfirms({ current: get(ledgerItem), awaitingCheck: get(unsettledItem) });
   return confirms.length > 0 && confirms.every((entry) => (entry.knownRedemptionIds?.length ?? 0) > 0 && entry.knownRedemptionIds!.every((id) => ids.has(id)));
 }

@@ -50,10 +50,14 @@ export function openConfirms(confirms: Pick<Confirms, 'current' | 'awaitingCheck
   return [...confirms.awaitingCheck, ...(confirms.current?.state === 'unknown' ? [confirms.current] : [])];
 }
 
-/** When each Confirm still to be settled is next checked: a pending one (its answer may never come) too. */
+/** The Confirms still to be settled: the open ones, and a pending current one (its answer may never come). */
+export function unsettledConfirms(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>): LedgerEntry[] {
+  return [...openConfirms(confirms), ...(confirms.current?.state === 'pending' ? [confirms.current] : [])];
+}
+
+/** When each Confirm still to be settled is next checked (a pending one has no checks yet: its first). */
 export function checkTimes(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>): number[] {
-  const pending = confirms.current?.state === 'pending' ? [confirms.current.startedAt + CHECK_AFTER_MS[0]] : [];
-  return [...openConfirms(confirms).map((entry) => entry.checks?.nextAt ?? entry.startedAt + CHECK_AFTER_MS[0]), ...pending];
+  return unsettledConfirms(confirms).map((entry) => entry.checks?.nextAt ?? entry.startedAt + CHECK_AFTER_MS[0]);
 }
 
 /**

@@ -55,7 +55,7 @@ const ITEMS = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
 const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) => a.length === b.length && a.every((entry, i) => entry === b[i]);
 
 /** The Confirms as they stand: a pending one no redeem of this worker has in flight counts as unknown. */
-export async function readConfirms(): Promise<Confirms> {
+async function readConfirms(): Promise<Confirms> {
   const [current, awaitingCheck, recentlySettled] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), settledItem.getValue()]);
   return interrupted({ current, awaitingCheck, recentlySettled }, liveRedeems, lostAnswer(), Date.now());
 }
