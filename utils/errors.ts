@@ -38,8 +38,11 @@ export interface AppError {
   fields?: Record<string, string>;
   /** Set on a failed redemption once it is certain that no points were spent. */
   nothingCharged?: boolean;
-  /** The host a read was sent on to by a redirect the extension refused: `message` says what to check. */
-  redirectedTo?: string;
+  /**
+   * A redirect the extension refused to follow (it follows none), with where it pointed when that
+   * could be seen (not in a browser): `message` says what to check.
+   */
+  redirect?: { to?: string };
 }
 
 export class AppErrorException extends Error {

@@ -25,9 +25,9 @@ export function failureModel(error: AppError): { reason: string; details: string
   const support = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
   // A busy panel says how long to wait (its Retry-After): what to do next, before the line for support.
   const wait = error.kind === 'rate_limited' ? (error.retryAfterSeconds ? tp('stepRetryInSeconds', error.retryAfterSeconds) : t('stepRetryInAMinute')) : '';
-  // A panel that sent the request on to another site: which site, and what to check, is something
-  // the panelist (or the panel's support) can act on, so it is said before the line for support.
-  const moved = error.redirectedTo ? error.message : '';
+  // A panel that answered with a redirect: what to check (and the other site, when it is known) is
+  // something the panelist or the panel's support can act on, so it is said before the line for support.
+  const moved = error.redirect ? error.message : '';
   const details = sentences(wait, moved, support ? t('failDetails', support) : '');
   return { reason, details: details || null };
 }

@@ -523,7 +523,7 @@ describe('a write whose message is not success', () => {
   });
 });
 
-describe('an answer redirected to another origin', () => {
+describe('a redirect answer (issue 29, point 13: none is followed, so no hop leaves before it is checked)', () => {
   /** A second server on 127.0.0.1, standing for wherever a hijacked or misconfigured panel points. */
   let elsewhere: Sandbox;
   const panelHost = () => new URL(sandbox.url).host;
@@ -536,21 +536,42 @@ describe('an answer redirected to another origin', () => {
   beforeEach(() => elsewhere.reset());
   afterAll(() => elsewhere.close());
 
-  it('a read that ends at another origin is refused, naming both hosts, and not retried', async () => {
-    await redirect('GET', '/v1/panel/rewards', 302);
+  it.each([301, 302, 303, 307, 308])('a read answered %i towards another site is refused before anything is sent there, naming both hosts, and not retried', async (status) => {
+    await redirect('GET', '/v1/panel/rewards', status);
     const error = await failureOf(api.listRewards());
-    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/rewards' });
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/rewards', status, redirect: { to: `${elsewhere.url}/v1/panel/rewards` } });
     expect(error.message).toBe(
-      `The panel at ${panelHost()} sent the request on to another site (${new URL(elsewhere.url).host}), so its answer was not used. ` +
+      `The panel at ${panelHost()} pointed the request to another site (${new URL(elsewhere.url).host}), and it was not sent there. ` +
         `The extension only talks to ${panelHost()}: check the API base URL on the options page, or contact your panel.`,
     );
+    expect(elsewhere.requests).toEqual([]);
     expect(await count('/v1/panel/rewards')).toBe(1);
   });
 
-  it('a read redirected within the panel\'s own origin is followed', async () => {
-    await redirect('GET', '/v1/panel/redemptions', 301, `${sandbox.url}/v1/panel/redemptions`);
-    expect((await api.listRedemptions()).length).toBeGreaterThan(0);
-    expect(await count('/v1/panel/redemptions')).toBe(2);
+  it.each(['http://169.254.169.254/latest/meta-data/', 'https://evil.example/v1/panel/rewards'])('a read pointed to %s is not sent there', async (to) => {
+    await redirect('GET', '/v1/panel/rewards', 302, to);
+    const error = await failureOf(api.listRewards());
+    expect(error.redirect).toEqual({ to });
+    expect(error.message).toContain(`pointed the request to another site (${new URL(to).host}), and it was not sent there`);
+    expect(await count('/v1/panel/rewards')).toBe(1);
+  });
+
+  it('a read redirected within the panel is not followed either: a browser would hide where it points', async () => {
+    await redirect('GET', '/v1/panel/redemptions', 301, `${sandbox.url}/api/v1/panel/redemptions`);
+    const error = await failureOf(api.listRedemptions());
+    expect(error).toMatchObject({ kind: 'unexpected', status: 301, endpoint: '/v1/panel/redemptions' });
+    expect(error.message).toBe(
+      `The panel at ${panelHost()} answered with a redirect, which the extension does not follow, so nothing was read. ` +
+        'Check the API base URL on the options page (the panel may have moved), or contact your panel.',
+    );
+    expect(await count('/v1/panel/redemptions')).toBe(1);
+  });
+
+  it('a redirect without a Location is refused the same way', async () => {
+    await fault({ method: 'GET', path: '/v1/panel/rewards', status: 302, body: '' });
+    const error = await failureOf(api.listRewards());
+    expect(error).toMatchObject({ kind: 'unexpected', status: 302, redirect: {} });
+    expect(await count('/v1/panel/rewards')).toBe(1);
   });
 
   it.each([307, 308, 302])('a write answered %i is refused and its body never re-sent elsewhere', async (status) => {

@@ -81,14 +81,27 @@ describe('the panel doctor', () => {
 
   it('fails a panel whose API redirects, within its origin or to another', async () => {
     const moved = await run({ state: { movedTo: '/api' } });
-    expect(finding(moved, 'Redirect')).toMatchObject({ level: 'fail', text: expect.stringContaining('GET /v1/panel/rewards (301 to /api/v1/panel/rewards) and 3 more reads the same way.') });
-    expect(finding(moved, 'Redirect')?.text).toContain(`every profile save and every redemption would fail. Set the API address to where it ends: ${sandbox.url}/api`);
+    expect(finding(moved, 'Redirect')).toMatchObject({ level: 'fail', text: expect.stringContaining(`GET /v1/panel/rewards (301 to ${sandbox.url}/api/v1/panel/rewards) and 3 more reads the same way.`) });
+    expect(finding(moved, 'Redirect')?.text).toContain(`every read, profile save and redemption would fail. Set the API address to where it points: ${sandbox.url}/api`);
     expect(breaksPanelists(moved)).toBe(true);
 
     sandbox.reset();
     const away = await run({ state: { movedTo: other.url } });
-    expect(finding(away, 'Redirect')).toMatchObject({ level: 'fail', text: expect.stringContaining('Reads that end at another origin are refused (design §5)') });
+    expect(finding(away, 'Redirect')).toMatchObject({ level: 'fail', text: expect.stringContaining('It points to another origin, which the extension never talks to.') });
     expect(away.reads.every((r) => r.summary.startsWith('refused'))).toBe(true);
+    // Nothing was sent on to the other origin.
+    expect(other.requests).toEqual([]);
+  });
+
+  it('never follows a read redirected to the redeem endpoint (issue 31, point 1): no points are spent', async () => {
+    const report = await run({
+      faults: [{ method: 'GET', path: '/v1/panel/variables/data', status: 302, headers: { Location: `${sandbox.url}/v1/panel/redemption?id=101` }, times: 10 }],
+    });
+    // run() has checked that only the four reads reached the panel and its state did not change.
+    expect(sandbox.requests.some((r) => r.path.endsWith('/v1/panel/redemption'))).toBe(false);
+    expect(sandbox.state.redemptions).toHaveLength(9);
+    expect(finding(report, 'Redirect')?.text).toContain(`(302 to ${sandbox.url}/v1/panel/redemption?id=101)`);
+    expect(breaksPanelists(report)).toBe(true);
   });
 
   it('fails a body the extension refuses, naming the endpoint and the design decision', async () => {

@@ -100,7 +100,7 @@ describe('header', () => {
 
   it('a panel that sent the refresh on to another site: which site, and what to check, before the line for support', async () => {
     const message = 'The panel at p.example sent the request on to another site (elsewhere.example), so its answer was not used.';
-    const error = appError('unexpected', message, { status: 302, endpoint: '/v1/panel/rewards', redirectedTo: 'elsewhere.example' });
+    const error = appError('unexpected', message, { status: 302, endpoint: '/v1/panel/rewards', redirect: { to: 'https://elsewhere.example/v1/panel/rewards' } });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));

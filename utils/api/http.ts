@@ -19,10 +19,12 @@ import { unexpectedResponse } from './schemas';
  * - writes and redeems are sent exactly once, whatever happens: a redeem is never retried blindly.
  * - 401/403 and other 4xx are never retried.
  *
- * Redirects (design §5): a write or redeem is sent with `redirect: 'manual'`, because fetch would
- * re-send its body on a 307/308 to wherever the panel points; any redirect answer to one is refused
- * as `unexpected` (the request reached the panel, so a redeem's outcome is unknown). A read may
- * follow a redirect within the panel's origin; one that ends at another origin is refused.
+ * Redirects (design §5): every request is sent with `redirect: 'manual'` and no redirect is ever
+ * followed. Following one by hand would mean checking the next hop before it leaves, but a browser
+ * hides a manual redirect's Location (an opaque response), and `redirect: 'follow'` sends the
+ * request, token and all, wherever the panel points before anything can look at it. So a redirect
+ * answer is refused as `unexpected`, never retried (for a redeem the request reached the panel, so
+ * its outcome is unknown). Node's fetch shows the Location, which the error then names.
  */
 
 export type RequestKind = 'read' | 'write' | 'redeem';
@@ -238,8 +240,8 @@ function serverDetail(text: string, secrets: readonly string[]): ServerDetail {
 type Attempt =
   | { type: 'response'; status: number; text: string; headers: Headers }
   /**
-   * A redirect answer to a write or redeem (not followed; a browser hides its status and
-   * Location), or a read that ended at another origin `to`.
+   * A redirect answer, not followed. A browser hides its status and Location; where they are seen,
+   * `to` is the absolute URL it points to.
    */
   | { type: 'redirected'; status?: number; to?: string }
   /** A 2xx whose body is over {@link MAX_API_BODY_BYTES}: not read past the limit. */
@@ -256,6 +258,16 @@ function retryable(attempt: Attempt): boolean {
 /** A redirect status that `redirect: 'manual'` hands back instead of following (304 is not one). */
 function isRedirectStatus(status: number): boolean {
   return status >= 300 && status < 400 && status !== 304;
+}
+
+/** A Location header as an absolute URL, or undefined when there is none or it cannot be read. */
+function resolvedLocation(location: string | null | undefined, from: string): string | undefined {
+  if (!location) return undefined;
+  try {
+    return new URL(location, from).href;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The origin of the URL a response came from, or undefined when it is not given or unreadable. */
@@ -311,7 +323,6 @@ export function createHttp(config: HttpConfig): HttpClient {
     // Set by hand: with cache 'no-store' the browser adds none of its own, and hands a 304 back.
     if (req.validator?.etag) headers['If-None-Match'] = req.validator.etag;
     if (req.validator?.lastModified) headers['If-Modified-Since'] = req.validator.lastModified;
-    const follow = req.kind === 'read';
     try {
       // ofetch with its own retries, time-out and error throwing switched off: the policy above is
       // ours. The body is read here as a stream (inside the time-out, up to the size limit) and
@@ -324,20 +335,23 @@ export function createHttp(config: HttpConfig): HttpClient {
         ignoreResponseError: true,
         retry: false,
         signal: controller.signal,
-        redirect: follow ? 'follow' : 'manual',
+        redirect: 'manual',
         credentials: 'omit',
         cache: 'no-store',
       });
       // Browsers hide a manual redirect behind an opaque response (status 0, no Location);
       // Node's fetch gives the 3xx itself.
-      if (!follow && (response.type === 'opaqueredirect' || isRedirectStatus(response.status))) {
+      if (response.type === 'opaqueredirect' || isRedirectStatus(response.status)) {
         await discard(response._data);
-        return { type: 'redirected', ...(response.status ? { status: response.status } : {}) };
+        const to = resolvedLocation(response.headers?.get('location'), url(req));
+        return { type: 'redirected', ...(response.status ? { status: response.status } : {}), ...(to ? { to } : {}) };
       }
+      // A fetch that followed after all (one not honouring `manual`) is refused as well, unless it
+      // stayed within the panel: its answer is the panel's own.
       const landed = originOf(response.url);
       if (landed !== undefined && landed !== origin) {
         await discard(response._data);
-        return { type: 'redirected', to: landed };
+        return { type: 'redirected', to: response.url };
       }
       const body = await readLimited(response._data, response.headers, MAX_API_BODY_BYTES);
       const ok = response.status >= 200 && response.status < 300;
@@ -436,14 +450,15 @@ export function createHttp(config: HttpConfig): HttpClient {
    * reached the panel, so for a redeem nothing proves that no points were spent.
    */
   function redirected(req: HttpRequest, endpoint: string, result: { status?: number; to?: string }): AppError {
-    const extra = { endpoint, ...(result.status ? { status: result.status } : {}) };
+    const extra = { endpoint, ...(result.status ? { status: result.status } : {}), redirect: result.to ? { to: result.to } : {} };
     if (req.kind === 'redeem') {
       return appError('unexpected', sentences(t('httpRedeemRedirected', host), t('httpMayHaveGoneThrough')), extra);
     }
     if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', host), extra);
-    // A read is only refused once it landed somewhere, so `to` is known.
-    const to = result.to ? new URL(result.to).host : '';
-    return appError('unexpected', t('httpReadRedirected', host, to), { ...extra, redirectedTo: to });
+    // Where it points is named when it is seen (Node) and is another site; a browser hides it.
+    const to = result.to ? new URL(result.to) : undefined;
+    if (!to || to.origin === origin) return appError('unexpected', t('httpReadRedirectedHere', host), extra);
+    return appError('unexpected', t('httpReadRedirected', host, to.host), extra);
   }
 
   async function run(req: HttpRequest): Promise<ReadAnswer> {

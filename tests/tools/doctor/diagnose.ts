@@ -145,22 +145,26 @@ function readFailure(name: ReadName, error: AppError): Finding {
   return { level: 'fail', topic, text: `${error.message} ${because[error.kind] ?? ''}`.trim() };
 }
 
-/** Design §5: a read may follow a redirect within the panel's origin; a write or redeem never does. */
+/**
+ * The extension follows no redirect (a browser hides where one points, so its next hop could not be
+ * checked before it left): a panel that answers with one fails every read, save and redemption.
+ */
 function redirectFinding(redirected: Array<{ endpoint: string; exchange: Exchange }>, baseUrl: string): Finding {
-  const hops = redirected.map(({ endpoint, exchange }) => `GET ${endpoint} (${exchange.firstHop ? `${exchange.firstHop.status} to ${exchange.firstHop.location}` : `to ${exchange.redirectedTo}`})`);
+  const hops = redirected.map(({ endpoint, exchange }) => `GET ${endpoint} (${exchange.status} to ${exchange.redirectedTo})`);
   const { endpoint, exchange } = redirected[0]!;
-  const landed = new URL(exchange.redirectedTo!);
-  const crossOrigin = landed.origin !== new URL(baseUrl).origin;
-  const base = `${landed.origin}${landed.pathname.slice(0, landed.pathname.length - endpoint.length)}`;
+  const pointed = new URL(exchange.redirectedTo!);
+  const crossOrigin = pointed.origin !== new URL(baseUrl).origin;
+  // Where the API seems to live now: the Location without the endpoint, when it ends with it.
+  const base = pointed.pathname.endsWith(endpoint) ? `${pointed.origin}${pointed.pathname.slice(0, pointed.pathname.length - endpoint.length)}` : null;
   return {
     level: 'fail',
     topic: 'Redirect',
     text:
       `${hops[0]}${hops.length > 1 ? ` and ${hops.length - 1} more read${hops.length > 2 ? 's' : ''} the same way` : ''}. ` +
-      (crossOrigin
-        ? 'Reads that end at another origin are refused (design §5), and writes and redeems never follow a redirect.'
-        : 'Reads follow it, but writes and redeems are never sent on through a redirect (design §5): every profile save and every redemption would fail.') +
-      ` Set the API address to where it ends: ${base}`,
+      'The extension follows no redirect, to its own origin or another (a browser hides where one points, so the next hop could not be checked before it left): ' +
+      'every read, profile save and redemption would fail.' +
+      (crossOrigin ? ' It points to another origin, which the extension never talks to.' : '') +
+      (base ? ` Set the API address to where it points: ${base}` : ' Set the API address to where the panel\'s API answers without a redirect.'),
   };
 }
 

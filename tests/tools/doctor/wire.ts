@@ -1,9 +1,10 @@
 /**
  * What the doctor sees on the wire while the extension's own API client talks to the panel: each
- * exchange's method, path, status, time, size, headers and body, and where a redirect went. It
- * wraps `fetch`, which ofetch (the client's HTTP layer) calls for every request, and refuses any
- * request that is not a read before it leaves, so the doctor cannot redeem, write or delete
- * whatever code runs inside it.
+ * exchange's method, path, status, time, size, headers and body, and where a redirect pointed. It
+ * wraps `fetch`, which ofetch (the client's HTTP layer) calls for every request, refuses any request
+ * that is not a read before it leaves, and never lets fetch follow a redirect (a followed one would
+ * leave unchecked, to a redeem as easily as to a read), so the doctor cannot redeem, write or delete
+ * whatever code runs inside it and whatever the panel answers.
  */
 import { ENDPOINTS } from '../../../utils/api/client';
 
@@ -18,10 +19,8 @@ export interface Exchange {
   bytes: number;
   headers: Headers;
   body: string;
-  /** Where a followed redirect ended (absolute URL), else null. */
+  /** Where a redirect answer pointed (absolute URL; not followed), else null. */
   redirectedTo: string | null;
-  /** The first hop of a followed redirect: its status and Location. */
-  firstHop: { status: number; location: string } | null;
 }
 
 /** The paths a read may go to; the redeem endpoint is a GET too, and is never one of them. */
@@ -49,12 +48,13 @@ export function recordWire(base: string): { exchanges: Exchange[]; stop(): void 
     const endpoint = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
     if (method !== 'GET' || !READ_PATHS.includes(endpoint)) throw new NotAReadError(`the doctor sends reads only, not ${method} ${url.pathname}`);
     const started = performance.now();
-    const response = await original(input, init);
+    const response = await original(input, { ...init, redirect: 'manual' });
     const body = await response.clone().text();
     const ms = performance.now() - started;
     let headerBytes = 0;
     response.headers.forEach((value, name) => (headerBytes += name.length + value.length + 4));
-    const redirectedTo = response.redirected ? response.url : null;
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    const redirectedTo = location ? absolute(location, url) : null;
     exchanges.push({
       method,
       path: `${url.pathname}${url.search}`,
@@ -64,7 +64,6 @@ export function recordWire(base: string): { exchanges: Exchange[]; stop(): void 
       headers: response.headers,
       body,
       redirectedTo,
-      firstHop: redirectedTo ? await firstHop(original, input, init) : null,
     });
     return response;
   };
@@ -72,12 +71,9 @@ export function recordWire(base: string): { exchanges: Exchange[]; stop(): void 
   return { exchanges, stop: () => void (globalThis.fetch = original) };
 }
 
-/** The same read again without following: the redirect's own status and Location. */
-async function firstHop(original: typeof fetch, input: RequestInfo | URL, init?: RequestInit): Promise<{ status: number; location: string } | null> {
+function absolute(location: string, from: URL): string | null {
   try {
-    const hop = await original(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-    await hop.body?.cancel();
-    return { status: hop.status, location: hop.headers.get('location') ?? '' };
+    return new URL(location, from).href;
   } catch {
     return null;
   }
