@@ -6,6 +6,7 @@ import {
   accountOf,
   draftDiscardedItem,
   goalItem,
+  historyItem,
   popupViewItem,
   profileDraftItem,
   SAME_ACCOUNT_ITEMS,
@@ -20,7 +21,8 @@ import { rewardsPuts } from './popup-view';
 import { fail } from './result';
 import { settleHostAccess, usingHostAccess } from './host-access';
 import { revokeRefreshToken } from './revoke';
-import { CONFIRM_ITEMS, carriesOver, historyIdsForCarryOver } from './redemption/carry-over';
+import { CONFIRM_ITEMS, carriesOver } from './redemption/carry-over';
+import { isSameAccount, newKeyHistoryIds } from './same-account';
 import { clearShown } from './notify-tell';
 import { put, switchSession } from './store';
 import { announceStored, loadRewards, refreshHistory, refreshProfile } from './sync';
@@ -56,10 +58,11 @@ export async function storeCheckedSession(credentials: Omit<Credentials, 'sessio
   const cache = { data: rewards, fetchedAt: Date.now() };
   const info: Omit<SessionInfo, 'id'> = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
   const replaced: { credentials: Credentials | null } = { credentials: null };
-  const historyIds = await historyIdsForCarryOver(api, (await credentialsItem.getValue())?.baseUrl === baseUrl);
-  const session = await switchSession([credentialsItem, sessionItem, profileDraftItem, goalItem, ...CONFIRM_ITEMS], (get) => {
+  // Read before the switch, judged inside it against what is stored then (same-account.ts).
+  const historyIds = await newKeyHistoryIds(api, await credentialsItem.getValue(), credentials);
+  const session = await switchSession([credentialsItem, profileDraftItem, goalItem, historyItem, ...CONFIRM_ITEMS], (get) => {
     replaced.credentials = get(credentialsItem);
-    const same = sameAccount(replaced.credentials, get(sessionItem), credentials);
+    const same = isSameAccount(get, replaced.credentials, credentials, historyIds);
     // Confirms still being settled stay with their account, whatever else the new session starts afresh.
     const carry = replaced.credentials?.baseUrl === baseUrl && carriesOver(get, historyIds);
     // Unsaved profile edits typed for another account go, with a notice for the options page.
@@ -87,16 +90,6 @@ export async function storeCheckedSession(credentials: Omit<Credentials, 'sessio
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);
   return session;
-}
-
-/**
- * The panel API has no "who am I": the same token on the same panel is the same account, and so is
- * a new token (pasted, or from signing in again) for a session the panel had stopped accepting:
- * that is what reconnecting is for.
- */
-function sameAccount(previous: Credentials | null, session: SessionInfo, next: Pick<Credentials, 'baseUrl' | 'token'>): boolean {
-  if (!previous || previous.baseUrl !== next.baseUrl) return false;
-  return previous.token === next.token || session.rejected;
 }
 
 /**

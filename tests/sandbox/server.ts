@@ -39,6 +39,11 @@ export interface Sandbox {
   url: string;
   port: number;
   token: string;
+  /**
+   * Further keys of this same account the panel accepts (a panel that lets a panelist make a new
+   * key): tests add to it. Emptied by reset().
+   */
+  otherKeys: Set<string>;
   close(): Promise<void>;
   /** Restores the seed and clears faults and recorded requests; answers still held back are cut off. */
   reset(): void;
@@ -66,6 +71,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const seed = structuredClone(options.seed ?? loadDefaultSeed());
   const token = options.token ?? SANDBOX_TOKEN;
+  const otherKeys = new Set<string>();
   const now = options.now ?? (() => new Date());
   const state = stateFromSeed(seed);
   const requests: RecordedRequest[] = [];
@@ -112,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if ('answer' in routed) return writeResult(res, routed.answer);
     const request = routed.request;
     const fault = faults.take(request.method, request.path);
-    const authorized = () => isAuthorized(request.headers, token) || oauth.accepts(bearerToken(request.headers));
+    const authorized = () => isAuthorized(request.headers, token) || otherKeys.has(bearerToken(request.headers) ?? '') || oauth.accepts(bearerToken(request.headers));
     let arrival = idempotency.arrive(request);
     let committed = false;
     // Handles a request and notes any redemption it made, and which request that was.
@@ -212,12 +218,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: `http://127.0.0.1:${port}`,
     port,
     token,
+    otherKeys,
     state,
     requests,
     oauth,
     answers,
     made,
-    reset: control.reset,
+    reset: () => {
+      otherKeys.clear();
+      control.reset();
+    },
     idle: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     // Idempotent, so a test that stops the server (a "dead panel") can still clean up as usual.
     close: () =>

@@ -220,10 +220,12 @@ describe('connecting (session.ts)', () => {
     expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: 101 } });
   });
 
-  it('another key on the same panel, for a session the panel still accepted, is another account: its draft goes, with a notice', async () => {
+  it('another key on the same panel whose history is another person’s is another account: its draft goes, with a notice', async () => {
+    await refreshHistory(true);
     const id = (await sessionItem.getValue()).id!;
     await credentialsItem.setValue({ session: id, baseUrl: a.url, token: 'another-key' });
     await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
+    a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));
     await connect(a.url, a.token);
     expect(await profileDraftItem.getValue()).toEqual({});
     expect(await draftDiscardedItem.getValue()).toMatchObject({ count: 1 });

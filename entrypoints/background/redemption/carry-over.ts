@@ -1,6 +1,6 @@
-import type { PanelApi } from '../../../utils/api/client';
 import type { StorageItem } from '../../../utils/storage-item';
 import { duplicatesItem, ledgerItem, settledItem, unsettledItem } from '../../../utils/storage-items';
+import { holdsAll } from '../same-account';
 import type { Get } from '../store';
 import { unsettledConfirms } from './machine';
 
@@ -16,23 +16,10 @@ import { unsettledConfirms } from './machine';
 export const CONFIRM_ITEMS: ReadonlyArray<StorageItem<unknown>> = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
 
 /**
- * The history ids the new key reads, when the stored Confirms of the same panel leave something to
- * carry over (null otherwise, without a request): read before the switch, judged inside it.
- */
-export async function historyIdsForCarryOver(api: PanelApi, samePanel: boolean): Promise<ReadonlySet<number> | null> {
-  if (!samePanel) return null;
-  const [current, awaitingCheck] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue()]);
-  if (unsettledConfirms({ current, awaitingCheck }).length === 0) return null;
-  const history = await api.listRedemptions().catch(() => null);
-  return history && new Set(history.map((r) => r.id));
-}
-
-/**
  * Whether the new session takes over the Confirms as the switch's turn reads them: every open one
- * has a baseline and the new key's history (`ids`) holds all of it.
+ * has a baseline and the new key's history (`ids`, same-account.ts) holds all of it.
  */
 export function carriesOver(get: Get, ids: ReadonlySet<number> | null): boolean {
-  if (!ids) return false;
   const confirms = unsettledConfirms({ current: get(ledgerItem), awaitingCheck: get(unsettledItem) });
-  return confirms.length > 0 && confirms.every((entry) => (entry.knownRedemptionIds?.length ?? 0) > 0 && entry.knownRedemptionIds!.every((id) => ids.has(id)));
+  return confirms.length > 0 && confirms.every((entry) => holdsAll(ids, entry.knownRedemptionIds));
 }

@@ -1,0 +1,92 @@
+// @vitest-environment node
+/**
+ * Issue 29, point 3: a new key on the same panel is the same account only on evidence (its own
+ * redemption history holds every redemption stored), never because the old key was refused. Without
+ * it the unsaved profile draft, the goal and the balance history go, with a notice for the draft.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { setGoal } from '../../entrypoints/background/goal';
+import { connect } from '../../entrypoints/background/session';
+import { refreshHistory } from '../../entrypoints/background/sync';
+import { balanceHistoryItem, draftDiscardedItem, goalItem, historyItem, profileDraftItem, sessionItem } from '../../utils/storage-items';
+import type { Sandbox } from '../sandbox/server';
+import { closeSandboxes, startTwoAccounts } from './background-helpers';
+
+let a: Sandbox;
+let b: Sandbox;
+beforeAll(async () => {
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 2000, retryBaseDelayMs: 1 }));
+});
+afterAll(() => closeSandboxes(a, b));
+
+const NEW_KEY = 'token-account-a-second-key';
+
+/** Account A connected, its history read, a goal set, a balance recorded, a profile edit unsaved; then the panel stops accepting the key. */
+beforeEach(async () => {
+  fakeBrowser.reset();
+  a.reset();
+  b.reset();
+  await connect(a.url, a.token);
+  await refreshHistory(true);
+  await setGoal(101);
+  await balanceHistoryItem.setValue([{ at: Date.now() - 86_400_000, points: 2000 }, { at: Date.now(), points: 2500 }]);
+  await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
+  await sessionItem.setValue({ ...(await sessionItem.getValue()), rejected: true });
+  await a.idle();
+});
+
+async function carried(): Promise<{ draft: object; goal: unknown; balances: number; notice: unknown }> {
+  return {
+    draft: await profileDraftItem.getValue(),
+    goal: (await goalItem.getValue())?.rewardId ?? null,
+    balances: (await balanceHistoryItem.getValue()).length,
+    notice: (await draftDiscardedItem.getValue())?.count ?? null,
+  };
+}
+
+describe('a new key on the same panel after the old one was refused', () => {
+  it('keeps the draft, goal and balance history when its own history holds every stored redemption', async () => {
+    expect((await balanceHistoryItem.getValue()).length).toBeGreaterThan(0);
+    a.otherKeys.add(NEW_KEY);
+    await connect(a.url, NEW_KEY);
+    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: 101, notice: null });
+    expect((await carried()).balances).toBe(2);
+  });
+
+  it('keeps nothing when the key is another person’s on the same panel (their history shares none of it)', async () => {
+    a.otherKeys.add(NEW_KEY);
+    // The same server, but what the new key reads is someone else's history.
+    a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));
+    await connect(a.url, NEW_KEY);
+    expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+
+  it('keeps nothing when the stored history is empty: no evidence either way', async () => {
+    await historyItem.setValue({ data: [], fetchedAt: Date.now() });
+    a.otherKeys.add(NEW_KEY);
+    await connect(a.url, NEW_KEY);
+    expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+
+  it('keeps nothing when the new key’s history cannot be read', async () => {
+    a.otherKeys.add(NEW_KEY);
+    await fetch(`${a.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/panel/redemptions', status: 500, times: 5 }) });
+    await connect(a.url, NEW_KEY);
+    expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+
+  it('keeps everything for the same key again, without a history read', async () => {
+    const before = a.requests.filter((r) => r.path === '/v1/panel/redemptions').length;
+    await connect(a.url, a.token);
+    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: 101, notice: null });
+    // Only the warm-up read after the switch, not one before it.
+    await a.idle();
+    expect(a.requests.filter((r) => r.path === '/v1/panel/redemptions').length - before).toBeLessThanOrEqual(1);
+  });
+
+  it('never carries anything to another panel', async () => {
+    await connect(b.url, b.token);
+    expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+});
