@@ -15,6 +15,9 @@ const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const id = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const variableValue = v.union([text(10_000), v.pipe(v.number(), v.finite()), v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000))]);
 const force = v.strictObject({ force: v.boolean() });
+/** The session a page's edit was made under: the background applies it only while that session is active. */
+const session = text(200);
+const atMostValues = <T extends object>(values: T) => Object.keys(values).length <= 1_000;
 /** A message that carries nothing. */
 const nothing = v.optional(v.union([v.undefined(), v.null()]));
 
@@ -28,7 +31,15 @@ export const REQUESTS = {
   dismissRedemption: nothing,
   refreshHistory: force,
   refreshProfile: force,
-  saveValues: v.strictObject({ values: v.pipe(v.record(text(256), variableValue), v.check((values) => Object.keys(values).length <= 1_000, 'at most 1,000 values')) }),
+  saveValues: v.strictObject({ values: v.pipe(v.record(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')) }),
+  editDraft: v.strictObject({
+    session,
+    /** Unsaved edits by variable name; null forgets that name's edit. */
+    changes: v.pipe(v.record(text(256), v.nullable(variableValue)), v.check(atMostValues, 'at most 1,000 values')),
+    /** Forgets every edit first. */
+    clear: v.optional(v.literal(true)),
+  }),
+  dismissDraftNotice: v.strictObject({ session }),
   deleteValue: v.strictObject({ name: text(256) }),
   seeQuestions: v.strictObject({ account: text(10_000), names: v.pipe(v.array(text(256)), v.maxLength(10_000)) }),
   setPreferences: v.strictObject({

@@ -35,6 +35,13 @@ export interface ProtocolMap {
   /** Sends only the given variables, in one update. */
   saveValues(data: Request<'saveValues'>): Result<null>;
   deleteValue(data: Request<'deleteValue'>): Result<null>;
+  /**
+   * Changes the unsaved profile draft of `session`, merged with the stored draft in the background's
+   * turn (two pages editing at once both keep their edits); refused once another session is active.
+   */
+  editDraft(data: Request<'editDraft'>): Result<null>;
+  /** The panelist has read the notice that unsaved edits were discarded at a switch. */
+  dismissDraftNotice(data: Request<'dismissDraftNotice'>): Result<null>;
   /** The options page showed these new questions to the panelist of `account` (issue 20): no longer "New". */
   seeQuestions(data: Request<'seeQuestions'>): Result<null>;
   setPreferences(data: Request<'setPreferences'>): Result<Preferences>;

@@ -1,5 +1,6 @@
 import { tp, t } from '../../utils/i18n';
-import { draftDiscardedItem } from '../../utils/storage-items';
+import { sendMessage } from '../../utils/messages';
+import { draftDiscardedItem, sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 
 /**
@@ -8,6 +9,7 @@ import { useStorageItem } from '../../utils/use-storage-item';
  */
 export function DraftDiscardedNotice({ onDismissed }: { onDismissed(): void }) {
   const notice = useStorageItem(draftDiscardedItem);
+  const session = useStorageItem(sessionItem);
   const count = notice.value?.count ?? 0;
   if (count <= 0) return null;
   return (
@@ -16,7 +18,9 @@ export function DraftDiscardedNotice({ onDismissed }: { onDismissed(): void }) {
       <button
         type="button"
         onClick={() => {
-          void draftDiscardedItem.removeValue();
+          // Session data: the background removes it, for the session the notice was shown in.
+          const id = session.value?.id;
+          if (id) void sendMessage('dismissDraftNotice', { session: id }).catch(() => undefined);
           // The button goes with the notice: keyboard focus stays in the section.
           onDismissed();
         }}

@@ -1,6 +1,9 @@
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { profileDraftItem } from '../../utils/storage-items';
+import { sendMessage } from '../../utils/messages';
+import type { Request } from '../../utils/message-schemas';
+import { storage } from '../../utils/storage-item';
+import { profileDraftItem, sessionItem } from '../../utils/storage-items';
 import type { StoredValues, VariableValue } from '../../utils/types';
 import { valuesEqual } from '../../utils/variable-values';
 
@@ -13,64 +16,77 @@ export interface ProfileDraft {
   forget(names?: readonly string[]): void;
 }
 
-/** Key order can differ between what was written and what storage echoes back. */
-function fingerprint(values: StoredValues): string {
-  return JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
-}
-
 /**
- * The profile draft, kept in extension storage so edits outlive the page (issue 4). Edits are
- * applied locally at once, so typing is never slowed or reverted by storage round trips; a change
- * made elsewhere (another options tab, the background clearing data on disconnect) is adopted.
+ * The profile draft, kept in extension storage so edits outlive the page (issue 4). The draft is
+ * session data, so the page never writes it: each edit goes to the background with the session it
+ * was typed under (background/draft.ts), which merges it in its own turn and refuses it after a
+ * switch. Edits show at once, so typing is never slowed by the round trip; while edits of this page
+ * are on their way, what storage says is not adopted (it would briefly show an older draft), and
+ * once none is, the stored draft, with any other page's edits and the background's clearing on a
+ * switch, is.
  */
 export function useProfileDraft(): ProfileDraft {
   const draft = useSignal<StoredValues | undefined>(undefined);
-  // Fingerprints of our own writes not yet echoed back: their echo must not overwrite newer edits.
-  const pending = useRef<string[]>([]);
+  /** The session the shown draft belongs to; edits are sent under it. */
+  const session = useRef<string | undefined>(undefined);
+  const inFlight = useRef(0);
+
+  function adoptStored(): void {
+    // One read of both: a switch writes them together, so the draft and its session always match.
+    void storage()
+      .local.get([profileDraftItem.key, sessionItem.key])
+      .then((stored) => {
+        if (inFlight.current > 0) return;
+        session.current = sessionItem.fromStored(stored[sessionItem.key]).id;
+        draft.value = profileDraftItem.fromStored(stored[profileDraftItem.key]);
+      });
+  }
 
   useEffect(() => {
-    let live = true;
-    const unwatch = profileDraftItem.watch((next) => {
-      const value = next ?? {};
-      const at = pending.current.indexOf(fingerprint(value));
-      if (at >= 0) {
-        pending.current.splice(0, at + 1);
-        return;
-      }
-      draft.value = value;
+    adoptStored();
+    const unwatchDraft = profileDraftItem.watch(() => {
+      if (inFlight.current === 0) adoptStored();
     });
-    void profileDraftItem.getValue().then((first) => {
-      if (live && draft.value === undefined) draft.value = first ?? {};
+    // A switch empties the draft in the same write; until the draft is read again, no edit goes out
+    // under a session whose draft is not the one shown.
+    const unwatchSession = sessionItem.watch((info) => {
+      if (info?.id !== session.current) session.current = undefined;
+      if (inFlight.current === 0) adoptStored();
     });
     return () => {
-      live = false;
-      unwatch();
+      unwatchDraft();
+      unwatchSession();
     };
   }, []);
 
-  function write(next: StoredValues): void {
-    const print = fingerprint(next);
-    // Storage announces no change for an unchanged value, so such a write would leave an echo
-    // expected forever and a later real change with the same content would be ignored.
-    if (draft.value && fingerprint(draft.value) === print) return;
+  function send(next: StoredValues, edit: Omit<Request<'editDraft'>, 'session'>): void {
     draft.value = next;
-    pending.current.push(print);
-    void profileDraftItem.setValue(next);
+    const sid = session.current;
+    if (!sid) return;
+    inFlight.current += 1;
+    void sendMessage('editDraft', { session: sid, ...edit })
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.current -= 1;
+        // A refused edit (its session ended) or another page's edit meanwhile: storage says which.
+        if (inFlight.current === 0) adoptStored();
+      });
   }
 
   return {
     draft,
     set(name, value, stored) {
       const next = { ...(draft.value ?? {}) };
-      if (valuesEqual(value, stored)) delete next[name];
+      const unchanged = valuesEqual(value, stored);
+      if (unchanged) delete next[name];
       else next[name] = value;
-      write(next);
+      send(next, { changes: { [name]: unchanged ? null : value } });
     },
     forget(names) {
-      if (!names) return write({});
+      if (!names) return send({}, { changes: {}, clear: true });
       const next = { ...(draft.value ?? {}) };
       for (const name of names) delete next[name];
-      write(next);
+      send(next, { changes: Object.fromEntries(names.map((name) => [name, null])) });
     },
   };
 }

@@ -2,6 +2,7 @@ import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { checkRequest } from '../../utils/message-schemas';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
+import { dismissDraftNotice, editDraft } from './draft';
 import { setGoal } from './goal';
 import { seeQuestions } from './new-questions';
 import { deleteValue, saveValues } from './profile';
@@ -34,6 +35,8 @@ export const handlers: Handlers = {
   refreshProfile: (d) => refreshProfile(d.force).then(done),
   saveValues: (d) => saveValues(d.values).then(done),
   deleteValue: (d) => deleteValue(d.name).then(done),
+  editDraft: (d) => editDraft(d).then(done),
+  dismissDraftNotice: (d) => dismissDraftNotice(d).then(done),
   seeQuestions: (d) => seeQuestions(d.account, d.names).then(done),
   setPreferences: (d) => setPreferences(d),
   signIn: () => signIn(),

@@ -32,6 +32,8 @@ const MALFORMED: Record<keyof typeof REQUESTS, [unknown, string]> = {
   refreshProfile: [{ force: true, extra: 1 }, 'extra'],
   saveValues: [{ values: { FIRST_NAME: { $gt: '' } } }, 'values.FIRST_NAME'],
   deleteValue: [{ name: ['FIRST_NAME'] }, 'name'],
+  editDraft: [{ session: 's', changes: { FIRST_NAME: 'Jo' }, clear: false }, 'clear'],
+  dismissDraftNotice: [{}, 'session'],
   seeQuestions: [{ account: 'a', names: 'PETS' }, 'names'],
   setPreferences: [{ badgeShows: 'everything' }, 'badgeShows'],
   signIn: [{ redirect: 'https://evil.example' }, ''],

@@ -61,7 +61,8 @@ beforeEach(async () => {
   await profileItem.setValue({ data: { definitions: DEFINITIONS, values: STORED }, fetchedAt: Date.now() });
   handlers = {};
   send.mockReset();
-  send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? { ok: true, data: null });
+  await page.asConnected();
+  send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? page.draftMessage(type, data) ?? { ok: true, data: null });
   panelSaves();
 });
 

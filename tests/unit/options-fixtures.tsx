@@ -6,7 +6,11 @@
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
 import type { Mock } from 'vitest';
+import { dismissDraftNotice, editDraft } from '../../entrypoints/background/draft';
+import type { AppError } from '../../utils/errors';
+import type { Request } from '../../utils/message-schemas';
 import type { Result } from '../../utils/messages';
+import { sessionItem } from '../../utils/storage-items';
 import type { VariableDefinition, VariableOption } from '../../utils/types';
 
 /** `sendMessage` as the tests' `vi.mock` of utils/messages makes it. */
@@ -110,4 +114,24 @@ export function question(
   options: VariableDefinition['options'] = [],
 ): VariableDefinition {
   return { id, name, text, uuid: `u${id}`, type, writable, options };
+}
+
+/** The session the page tests run under: the background's draft messages apply to it only. */
+export const PAGE_SESSION = 'page-test-session';
+
+/** A connected session in storage, as the background leaves it after connecting. */
+export async function asConnected(): Promise<void> {
+  await sessionItem.setValue({ connected: true, baseUrl: 'https://panel.example', origin: 'https://panel.example', tokenHint: 'abcd', rejected: false, id: PAGE_SESSION });
+}
+
+/**
+ * The draft messages served by the background's own code (background/draft.ts), so the page tests
+ * see the draft the background would store; undefined for any other message.
+ */
+export function draftMessage(type: string, data: unknown): Promise<Result<unknown>> | undefined {
+  const run = type === 'editDraft' ? editDraft(data as Request<'editDraft'>) : type === 'dismissDraftNotice' ? dismissDraftNotice(data as Request<'dismissDraftNotice'>) : null;
+  return run?.then(
+    () => ({ ok: true as const, data: null }),
+    (thrown: { error: AppError }) => ({ ok: false as const, error: thrown.error }),
+  );
 }

@@ -49,7 +49,8 @@ beforeEach(async () => {
   await profileItem.setValue({ data: { definitions: DEFINITIONS, values: STORED }, fetchedAt: Date.now() });
   handlers = {};
   send.mockReset();
-  send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? { ok: true, data: null });
+  await page.asConnected();
+  send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? page.draftMessage(type, data) ?? { ok: true, data: null });
 });
 
 afterEach(() => page.dropContainer(container));
@@ -246,7 +247,8 @@ describe('profile editor', () => {
     // Only answered writable questions offer it, in the same words as everywhere on the page.
     expect(container.querySelectorAll('.field .link-button')).toHaveLength(4);
     await click(button('Remove answer What is your date of birth?'));
-    expect(send.mock.calls.filter(([t]) => t !== 'refreshProfile')).toEqual([]);
+    // Staged only: nothing is sent to the panel, the draft alone records it.
+    expect(send.mock.calls.filter(([t]) => t !== 'refreshProfile' && t !== 'editDraft')).toEqual([]);
     expect(byLabel('What is your date of birth?').value).toBe('');
     expect(document.activeElement).toBe(byLabel('What is your date of birth?'));
     expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.tag')?.textContent).toBe('Will be removed');
