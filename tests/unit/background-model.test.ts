@@ -5,7 +5,9 @@
  * the browser re-sending one), refreshes, alarms, worker restarts and stops between any two storage
  * or network calls, account switches (pasted keys and OAuth sign-in, whose tokens expire and rotate
  * and whose token endpoint may answer 429, 500, invalid_grant or nothing), storage that is nearly
- * full, and profile writes, against the real background modules and two sandbox accounts over real
+ * full, profile writes, draft edits from two pages at once or from a page of an ended session,
+ * two preference changes at once, goals set while a balance read is out, and a second key of the
+ * same account after a refusal, against the real background modules and two sandbox accounts over real
  * HTTP. Storage and the network answer after random small delays, in any order; each panel runs its
  * own clock, up to 10 minutes off. After every step and at the end, the invariants in
  * model/invariants.ts are checked against the sandboxes' own records.

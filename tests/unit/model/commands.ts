@@ -193,14 +193,82 @@ class Disconnect extends Step {
 }
 
 class Connect extends Step {
-  constructor(readonly account: Account, readonly how: 'key' | 'signIn') {
+  constructor(readonly account: Account, readonly how: 'key' | 'signIn' | 'secondKey') {
     super();
   }
   check = () => true;
   async act(_m: Model, w: World) {
     await w.connect(this.account, this.how);
   }
-  toString = () => `Connect(${this.account}${this.how === 'signIn' ? ', signing in' : ''})`;
+  toString = () => `Connect(${this.account}${this.how === 'signIn' ? ', signing in' : this.how === 'secondKey' ? ', a second key of the account' : ''})`;
+}
+
+/**
+ * One options page, or two at once, sends a draft edit under the session it was opened in: the
+ * current one, or (a page left open across a switch) the one before. Values carry their account,
+ * so the invariants can tell whose draft storage holds.
+ */
+class EditDraft extends Step {
+  constructor(readonly n: number, readonly twoPages: boolean, readonly stalePage: boolean) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const session = this.stalePage ? w.previousSessionId : w.session.id;
+    if (!session) return;
+    const value = `${m.account}-draft-${this.n}`;
+    const edits = [{ FIRST_NAME: value }, ...(this.twoPages ? [{ POSTAL_CODE: value }] : [])];
+    const replies = await Promise.all(edits.map((changes) => w.worker.send('editDraft', { session, changes })));
+    if (this.stalePage) {
+      if (replies.some((r) => r.ok)) w.violations.push(`an edit sent under ended session ${session} was taken`);
+      return;
+    }
+    if (w.worker.dead || !replies.every((r) => r.ok)) return;
+    // Both pages' edits stay: each was merged into the draft in the writer's turn.
+    const draft = await w.items.profileDraftItem.getValue();
+    for (const changes of edits) {
+      for (const [name, sent] of Object.entries(changes)) {
+        if (draft[name] !== sent) w.violations.push(`the draft edit ${name} = ${sent} was answered as stored but the draft holds ${String(draft[name])}`);
+      }
+    }
+  }
+  toString = () => `EditDraft(${this.n}${this.twoPages ? ', two pages at once' : ''}${this.stalePage ? ', from a page of the session before' : ''})`;
+}
+
+/** Two pages change two preferences at the same moment: both stay (a read-merge-write in the writer's turn). */
+class PreferencesAtOnce extends Step {
+  constructor(readonly badge: boolean, readonly notify: boolean) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    if (!this.notify) w.notificationsWereOff = true;
+    const replies = await Promise.all([w.worker.send('setPreferences', { badge: this.badge }), w.worker.send('setPreferences', { notify: this.notify })]);
+    if (w.worker.dead || !replies.every((r) => r.ok)) return;
+    const stored = await w.items.preferencesItem.getValue();
+    if (stored.badge !== this.badge || stored.notify !== this.notify) {
+      w.violations.push(`preferences set at once to badge ${this.badge} and notify ${this.notify} were stored as ${stored.badge} and ${stored.notify}`);
+    }
+  }
+  toString = () => `PreferencesAtOnce(badge ${this.badge}, notify ${this.notify})`;
+}
+
+/** Sets the goal, sometimes while a balance read that left before is still out and lands during the goal's own work. */
+class SetGoal extends Step {
+  constructor(readonly slot: number, readonly readOut: boolean) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const account = m.account!;
+    if (this.readOut) {
+      await w.fault(account, { holdMs: 30, method: 'GET', path: AREA_PATHS.rewards });
+      void w.worker.send('refreshRewards', { force: true });
+      await sleep(5);
+    }
+    await w.worker.send('setGoal', { rewardId: rewardOf(account, this.slot) });
+  }
+  toString = () => `SetGoal(${this.slot}${this.readOut ? ', a balance read out' : ''})`;
 }
 
 /** Account A's authorization server: access tokens end, or its token endpoint misbehaves once. */
@@ -326,7 +394,10 @@ export const COMMANDS = [
   fc.constant(new Restart()),
   fc.integer({ min: 0, max: 15 }).map((calls) => new StopWorker(calls)),
   fc.constant(new Disconnect()),
-  fc.constantFrom<[Account, 'key' | 'signIn']>(['A', 'key'], ['A', 'signIn'], ['A', 'signIn'], ['B', 'key']).map(([a, how]) => new Connect(a, how)),
+  fc.constantFrom<[Account, 'key' | 'signIn' | 'secondKey']>(['A', 'key'], ['A', 'signIn'], ['A', 'signIn'], ['B', 'key'], ['A', 'secondKey']).map(([a, how]) => new Connect(a, how)),
+  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.boolean()).map(([n, two, stale]) => new EditDraft(n, two, stale)),
+  fc.tuple(fc.boolean(), fc.boolean()).map(([badge, notify]) => new PreferencesAtOnce(badge, notify)),
+  fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([s, r]) => new SetGoal(s, r)),
   fc.constantFrom(...TOKEN_EVENTS).map((event) => new TokenEvent(event)),
   fc.integer({ min: 0, max: 6000 }).map((slack) => new StorageFull(slack)),
   fc.constant(new StorageFreed()),

@@ -105,7 +105,7 @@ function madeBy(w: World, account: Account, group: readonly Confirmation[]): Set
 /** Storage holds only the current session's data: every id in every session-scoped item is its account's. */
 async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   const items = w.items;
-  const [rewards, history, profile, ledger, unsettled, settled, duplicates, goal, notify, view, questions, stored] = await Promise.all([
+  const [rewards, history, profile, ledger, unsettled, settled, duplicates, goal, notify, view, questions, draft, stored] = await Promise.all([
     items.rewardsItem.getValue(),
     items.historyItem.getValue(),
     items.profileItem.getValue(),
@@ -117,6 +117,7 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
     items.notifyStateItem.getValue(),
     items.popupViewItem.getValue(),
     items.questionsItem.getValue(),
+    items.profileDraftItem.getValue(),
     fakeBrowser.storage.local.get(null),
   ]);
   // The history's pages (issue 19) live under keys of their own, beside its head.
@@ -124,7 +125,7 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   const credentials = stored.credentials as { baseUrl: string } | null | undefined;
   const entries = [ledger, ...unsettled, ...settled].filter((e): e is LedgerEntry => e !== null);
   if (m.account === null) {
-    const left = { rewards, history, profile, ledger, credentials, goal, view, questions, notify: notify.states, unsettled: unsettled.length, settled: settled.length, duplicates: duplicates.length, pages: pages.length };
+    const left = { rewards, history, profile, ledger, credentials, goal, view, questions, notify: notify.states, unsettled: unsettled.length, settled: settled.length, duplicates: duplicates.length, pages: pages.length, draft: Object.keys(draft).length };
     expect(Object.values(left).every((v) => !v), `disconnected, but session data is still stored: ${JSON.stringify(Object.keys(left).filter((k) => left[k as keyof typeof left]))}`);
     return;
   }
@@ -148,6 +149,9 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   expect(!credentials || credentials.baseUrl === url, 'the credentials name another panel than the session');
   expect(!goal || goal.account.startsWith(`${url}|`), 'the goal is another account’s');
   expect(!questions || questions.account.startsWith(`${url}|`), 'the new-question record is another account’s');
+  // An unsaved edit typed for one account is never in another's draft (a Save would send it).
+  const foreign = Object.entries(draft).find(([, value]) => !String(value).startsWith(`${m.account}-`));
+  expect(!foreign, `account ${m.account}'s draft holds ${foreign?.[0]} = ${String(foreign?.[1])}, typed for another account`);
   const name = profile?.data.values.FIRST_NAME;
   expect(
     name === undefined || name === SEED_NAME[m.account] || String(name).startsWith(`${m.account}-`),
@@ -209,12 +213,29 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   // Told exactly once: each outcome a check settled, and none the panel's own answer settled. A
   // worker stopped between recording and showing, or a write storage refused, may lose one.
   if (w.anyStop || w.storageWasFull) return;
+  await goalAgreesWithBalance(w);
+  if (w.notificationsWereOff) return;
   for (const c of w.confirmations.values()) {
     if (c.abandoned || c.state === 'pending' || c.state === 'unknown') continue;
     const told = w.notified().get(`outcome:${c.requestId}`) ?? 0;
     const byCheck = c.wasUnknown && (c.state === 'done' || c.state === 'not_found');
     expect(told === (byCheck ? 1 : 0), `the outcome of ${c.requestId} (${c.state}${c.wasUnknown ? ', settled by a check' : ''}) was told ${told} times`);
   }
+}
+
+/**
+ * Where the goal's notification stands (affordable or not) was judged on the balance storage holds
+ * now: a balance read landing during goal or notification work never leaves an older judgement.
+ */
+async function goalAgreesWithBalance(w: World): Promise<void> {
+  await w.worker.mods.notifications.notificationsIdle();
+  const [goal, notify, rewards] = await Promise.all([w.items.goalItem.getValue(), w.items.notifyStateItem.getValue(), w.items.rewardsItem.getValue()]);
+  if (!goal || !notify.goal || notify.goal.key !== `${goal.rewardId}@${goal.setAt}` || !rewards) return;
+  const reward = rewards.data.rewards.find((r) => r.id === goal.rewardId);
+  const points = rewards.data.balance.points;
+  if (!reward || points === null || reward.reward_point_cost === null) return;
+  const affordable = points >= reward.reward_point_cost;
+  expect(notify.goal.affordable === affordable, `the goal ${goal.rewardId} is noted ${notify.goal.affordable ? '' : 'not '}affordable, but the stored balance ${points} against ${reward.reward_point_cost} says otherwise`);
 }
 
 /** Fires the history-check alarm at its time until none is left, as half an hour would. */

@@ -166,6 +166,8 @@ export class World {
   worker!: Worker;
   /** The session in storage after the last step: its id and account. */
   session: { id: string | undefined; account: Account | null } = { id: undefined, account: null };
+  /** The session before that one: a page still open from then sends its edits under it. */
+  previousSessionId: string | undefined;
   readonly confirmations = new Map<string, Confirmation>();
   /** Replies to messages a step sent without waiting (a redeem left running): the end waits for them. */
   readonly outstanding: Array<Promise<unknown>> = [];
@@ -187,6 +189,8 @@ export class World {
   rateLimited = false;
   /** Storage was nearly full at some point of this run. */
   storageWasFull = false;
+  /** The panelist turned notifications off at some point of this run: what they hid is not counted. */
+  notificationsWereOff = false;
   settings!: RunSettings;
   /** Seeded redemptions per account and reward, so commits are counted from the sandbox itself. */
   private seeded!: Record<Account, Map<number, number>>;
@@ -238,9 +242,11 @@ export class World {
     this.revoked = false;
     this.rateLimited = false;
     this.storageWasFull = false;
+    this.notificationsWereOff = false;
     this.tokens.clear();
     this.activeId = undefined;
     this.session = { id: undefined, account: null };
+    this.previousSessionId = undefined;
     this.worker = await this.startWorker();
     this.observeLedger();
     await fakeBrowser.storage.local.set({ preferences: { badge: true, refreshMinutes: 30, notify: true } });
@@ -263,13 +269,18 @@ export class World {
     return Worker.start(oauthSettingsFor(this.sandboxes.A), this.sandboxes.A.url);
   }
 
-  /** A pasted key for either account, or signing in (account A's panel has the authorization server). */
-  connect(account: Account, how: 'key' | 'signIn'): Promise<Result<SessionInfo>> {
+  /**
+   * A pasted key for either account, signing in (account A's panel has the authorization server),
+   * or a second key of the same account that the panel made for it (same-account.ts decides).
+   */
+  connect(account: Account, how: 'key' | 'signIn' | 'secondKey'): Promise<Result<SessionInfo>> {
     if (how === 'signIn') return this.worker.send<SessionInfo>('signIn', undefined);
     const sandbox = this.sandboxes[account];
+    const token = how === 'secondKey' ? `${sandbox.token}-second` : sandbox.token;
+    sandbox.otherKeys.add(`${sandbox.token}-second`);
     // Connecting checks the key with a real call before the session is its own: not an old session's request.
-    this.connecting = sandbox.token;
-    return this.worker.send<SessionInfo>('connect', { baseUrl: sandbox.url, token: sandbox.token }).finally(() => (this.connecting = null));
+    this.connecting = token;
+    return this.worker.send<SessionInfo>('connect', { baseUrl: sandbox.url, token }).finally(() => (this.connecting = null));
   }
 
   /** The key a connect is checking right now. */
@@ -316,6 +327,7 @@ export class World {
       if (carried.has(c.requestId)) c.wasUnknown = true;
       else c.abandoned = true;
     }
+    this.previousSessionId = this.session.id;
     this.session = { id: session.id, account };
     for (const [name, sandbox] of Object.entries(this.sandboxes)) this.answersSeen[name as Account] = sandbox.answers.length;
     return true;
@@ -325,7 +337,7 @@ export class World {
   async tokenWorks(account: Account): Promise<boolean> {
     const stored = (await fakeBrowser.storage.local.get('credentials')).credentials as { token: string } | undefined;
     const sandbox = this.sandboxes[account];
-    return !!stored && (stored.token === sandbox.token || sandbox.oauth.accepts(stored.token));
+    return !!stored && (stored.token === sandbox.token || sandbox.otherKeys.has(stored.token) || sandbox.oauth.accepts(stored.token));
   }
 
   /** How many answers each panel had sent when the current session began. */
