@@ -40,13 +40,47 @@ export function formatDateTime(value: string, locale = uiLocale()): string {
   return cached('date', locale, options, () => new Intl.DateTimeFormat(locale, options)).format(ms);
 }
 
-/** Money with its currency code; an unknown code still shows the amount with the code. */
-export function formatMoney(amount: number, currency: string, locale = uiLocale()): string {
-  try {
-    return numberFormat(locale, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${numberFormat(locale, { maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+/** The ISO 4217 codes this browser's Intl knows, read once; null where it cannot list them. */
+let knownCodes: ReadonlySet<string> | null | undefined;
+
+function intlCurrencies(): ReadonlySet<string> | null {
+  if (knownCodes === undefined) {
+    const list = (Intl as { supportedValuesOf?: (key: 'currency') => string[] }).supportedValuesOf;
+    try {
+      knownCodes = list ? new Set(list('currency')) : null;
+    } catch {
+      knownCodes = null;
+    }
   }
+  return knownCodes;
+}
+
+/**
+ * Whether `code` is an ISO 4217 currency code (issue 29, item 15): three capital letters that the
+ * browser's Intl knows (`Intl.supportedValuesOf('currency')`, or, where a browser cannot list them,
+ * one `Intl.DisplayNames` can name). Intl itself formats any three letters as a currency ("ZZZ
+ * 5.00"), so the format alone cannot tell.
+ */
+export function isCurrencyCode(code: unknown): code is string {
+  if (typeof code !== 'string' || !/^[A-Z]{3}$/.test(code)) return false;
+  const known = intlCurrencies();
+  if (known) return known.has(code);
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'currency', fallback: 'none' }).of(code) !== undefined;
+  } catch {
+    return true; // No way to ask: the shape is all there is to check.
+  }
+}
+
+/**
+ * Money with its currency code (design §8), or null when it is not money as the interface means it:
+ * a currency that is not an ISO 4217 code ("ZZZ", "dollars", "usd"), or an amount that is not a
+ * finite number of 0 or more. Callers then show the points alone: a value the panel's catalogue
+ * cannot mean is never dressed up as a price ("ZZZ 5.00", "2 dollars").
+ */
+export function formatMoney(amount: number, currency: string, locale = uiLocale()): string | null {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || !isCurrencyCode(currency)) return null;
+  return numberFormat(locale, { style: 'currency', currency }).format(amount);
 }
 
 /** Points are whole numbers (design §8). */

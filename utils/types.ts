@@ -57,6 +57,12 @@ export interface Reward {
   meta_data: RewardMeta;
   /** Points needed; null inside a redemption's nested reward. */
   reward_point_cost: number | null;
+  /**
+   * The panel's `reward_point_cost` was not a cost it can mean (below zero, a fraction, beyond
+   * 2^53, not a number: utils/api/schemas.ts): the reward is shown, its cost reads as null, and it
+   * cannot be redeemed here.
+   */
+  costRefused?: true;
 }
 
 export interface Redemption {

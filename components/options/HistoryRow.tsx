@@ -16,6 +16,7 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
   const broken = useSignal(false);
   // A provider's own status ("IN_REVIEW") is shown in words; the raw value stays for support.
   const raw = state.kind === 'other' ? state.detail : undefined;
+  const money = formatMoney(r.cost, r.currency);
   return (
     <li class="history-row">
       {image && !broken.value ? (
@@ -31,7 +32,8 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
       </div>
       <div class="history-amounts">
         <span>{tp('points', r.reward_point_cost)}</span>
-        <span class="muted">{formatMoney(r.cost, r.currency)}</span>
+        {/* Not said as money when the currency is not an ISO 4217 code (utils/format.ts): the points say it. */}
+        {money && <span class="muted">{money}</span>}
       </div>
       <span class={`state state-${state.kind}`} title={raw ? t('stateReported', raw) : undefined}>
         {describeState(state)}

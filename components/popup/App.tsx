@@ -149,7 +149,7 @@ export function App() {
   // not when the panel had answered that it went through: then the panel is asked first.
   const again = ledger?.state === 'not_found' && ledger.answer !== 'success' ? catalogue?.find((r) => r.id === ledger.rewardId) : undefined;
   const redeemAgain =
-    again && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
+    again && !again.costRefused && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
   const ledgerReward = ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));
   return (
     <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>

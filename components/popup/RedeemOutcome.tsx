@@ -180,8 +180,9 @@ export function arrival(entry: LedgerEntry, reward: Reward | undefined): string 
   if (state === 'refunded') return t('meaningRefunded');
   if (state === 'unclaimed') return t('meaningUnclaimed');
   const sent = state === 'complete';
-  if (!reward) return t(sent ? 'arrivedOther' : 'arrivesOther');
-  const money = formatMoney(reward.cost, reward.cost_currency);
+  const money = reward && formatMoney(reward.cost, reward.cost_currency);
+  // Without a value that is money (no reward, or a currency that is not an ISO 4217 code), no amount is said.
+  if (!reward || !money) return t(sent ? 'arrivedOther' : 'arrivesOther');
   const kind = rewardKind(reward);
   if (kind === 'gift') return t(sent ? 'arrivedGiftCard' : 'arrivesGiftCard', money);
   if (kind === 'wallet') return t(sent ? 'arrivedWallet' : 'arrivesWallet', money);

@@ -80,12 +80,14 @@ export function RewardDetails({ reward, redeem, only }: Props) {
 
   const range = only ? null : valueRange(reward);
   const currency = reward.meta_data?.currency_code || reward.cost_currency;
+  // A range is said only as money: not with a currency that is not an ISO 4217 code (utils/format.ts).
+  const rangeText = range && [formatMoney(range.min, currency), formatMoney(range.max, currency)];
   const countries = only ? [] : (reward.meta_data?.countries?.filter(Boolean) ?? []);
   return (
     <div class="details">
-      {range && (
+      {rangeText?.[0] && rangeText[1] && (
         <p>
-          <strong>{t('detailsValue')}</strong> {formatMoney(range.min, currency)}–{formatMoney(range.max, currency)}
+          <strong>{t('detailsValue')}</strong> {rangeText[0]}–{rangeText[1]}
         </p>
       )}
       {countries.length > 0 && (

@@ -24,9 +24,14 @@ export interface RowInput {
   open?: boolean;
 }
 
-/** A value as the brand's choice names it: "$10.00 · 1,000 points". */
+/**
+ * A value as the brand's choice names it: "$10.00 · 1,000 points"; the points alone when the panel's
+ * currency is not an ISO 4217 code (utils/format.ts), the money alone when the cost is unknown.
+ */
 export const choiceText = (reward: Reward) =>
-  reward.reward_point_cost === null ? formatMoney(reward.cost, reward.cost_currency) : `${formatMoney(reward.cost, reward.cost_currency)} · ${tp('points', reward.reward_point_cost)}`;
+  [formatMoney(reward.cost, reward.cost_currency), reward.reward_point_cost === null ? null : tp('points', reward.reward_point_cost)]
+    .filter((part) => part !== null)
+    .join(' · ') || reward.name;
 
 /**
  * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
@@ -39,12 +44,14 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
   const progress = rewardProgress(balance, cost);
   const base = `reward-${lead.id}`;
   const isHeld = held.includes(choice.id);
+  // A cost the panel cannot mean (utils/api/schemas.ts) is never redeemable here, and says so.
+  const refused = choice.costRefused === true;
   const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
-  const disabled = short !== null || blocked || isHeld;
+  const disabled = refused || short !== null || blocked || isHeld;
   // What the bar shows as covered: nothing while the balance is below zero.
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
   // Being short is the reason that lasts; its own unsettled redemption comes next; a pending one is only a wait.
-  const reason = short || isHeld ? `${base}-why` : blocked ? REDEEM_WAIT_ID : null;
+  const reason = refused || short || isHeld ? `${base}-why` : blocked ? REDEEM_WAIT_ID : null;
   const many = group.rewards.length > 1;
   const name = many ? group.title : choice.name;
   return {
@@ -53,7 +60,7 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
     name,
     kind: kindLabel(choice),
     // A brand of several: its values start from; one reward: its value (the choice names each value).
-    money: !many ? formatMoney(choice.cost, choice.cost_currency) : lead.reward_point_cost === null ? '' : tp('fromPoints', lead.reward_point_cost),
+    money: !many ? (formatMoney(choice.cost, choice.cost_currency) ?? '') : lead.reward_point_cost === null ? '' : tp('fromPoints', lead.reward_point_cost),
     points: many || cost === null ? null : tp('points', cost),
     // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
     choice: many ? { label: t('chooseValue', name), id: `${base}-value`, value: String(choice.id), text: choiceText(choice), first: choice === lead } : null,
@@ -64,8 +71,8 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
         : null,
     status: {
       id: reason === `${base}-why` ? reason : null,
-      class: `small ${isHeld ? 'warn' : short ? 'muted' : progress.affordable ? 'ok' : ''}`,
-      text: isHeld ? t('heldBack') : (short ?? (progress.affordable ? t('enoughPoints') : '')),
+      class: `small ${refused || isHeld ? 'warn' : short ? 'muted' : progress.affordable ? 'ok' : ''}`,
+      text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? (progress.affordable ? t('enoughPoints') : '')),
     },
     details: { open },
     goal: { pressed: goal === choice.id, label: t('setGoal', choice.name) },

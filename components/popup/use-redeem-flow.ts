@@ -99,6 +99,8 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined, elsewhere:
     inFlight,
     error,
     open: (reward) => {
+      // A reward whose cost the panel sent as something it cannot mean is never offered (row-model.ts).
+      if (reward.costRefused) return;
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setError(null);
       setConfirming({ reward, unsettled: unsettledFor([ledger, ...elsewhere], reward) });

@@ -77,15 +77,34 @@ describe('rewardSchema', () => {
     expect(ok(rewardSchema, { ...giftCard, image_url: null, meta_data: null })).toMatchObject({ image_url: '', meta_data: {} });
   });
 
-  it('is strict about ids, names, costs and point costs', () => {
+  it('is strict about ids, names and costs', () => {
     expect(fails(rewardSchema, { ...giftCard, id: '101' })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, id: 1.5 })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, name: 5 })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, cost: '5.00' })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, cost_currency: undefined })).toBe(true);
-    expect(fails(rewardSchema, { ...giftCard, reward_point_cost: 12.5 })).toBe(true);
-    expect(fails(rewardSchema, { ...giftCard, reward_point_cost: '500' })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, meta_data: 'none' })).toBe(true);
+  });
+
+  // Issue 29, item 15: a point cost the panel cannot mean quarantines its reward, not the list.
+  it.each([
+    ['below zero', -500],
+    ['a fraction', 12.5],
+    ['beyond 2^53', 2 ** 53],
+    ['huge', 1e300],
+    ['a string', '500'],
+    ['a boolean', true],
+    ['an object', { points: 500 }],
+  ])('a reward_point_cost that is %s: the reward is kept, its cost null and refused', (_, cost) => {
+    const parsed = ok(rewardSchema, { ...giftCard, reward_point_cost: cost });
+    expect(parsed).toMatchObject({ id: 101, name: giftCard.name, reward_point_cost: null, costRefused: true });
+  });
+
+  it('a reward_point_cost of 0 (a free reward), or none, is no impossible cost', () => {
+    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: 0 })).toEqual({ ...giftCard, reward_point_cost: 0 });
+    expect(Object.is(ok(rewardSchema, { ...giftCard, reward_point_cost: -0 }).reward_point_cost, 0)).toBe(true);
+    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: null })).not.toHaveProperty('costRefused');
+    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: Number.MAX_SAFE_INTEGER }).reward_point_cost).toBe(Number.MAX_SAFE_INTEGER);
   });
 });
 

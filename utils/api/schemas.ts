@@ -148,19 +148,42 @@ export const rewardMetaSchema = v.pipe(
   }),
 );
 
-export const rewardSchema = v.object({
-  id: integer,
-  name: v.string(),
-  cost: finiteNumber,
-  cost_currency: v.string(),
-  type: v.string(),
-  /** Missing or null reads as '' (no image). */
-  image_url: v.nullish(v.string(), ''),
-  /** Missing or null reads as {}; any other non-object is an unexpected response. */
-  meta_data: v.nullish(rewardMetaSchema, {}),
-  /** An integer in the rewards list, null inside a redemption; missing reads as null. */
-  reward_point_cost: v.nullish(integer, null),
-});
+/**
+ * A reward's `reward_point_cost` as the interface can mean it (issue 29, item 15): "points needed to
+ * redeem", an integer in the rewards list and null inside a redemption's nested reward. Points are
+ * whole and never below zero, so a cost is a safe integer of 0 or more: 0 is kept, a reward that
+ * needs no points (the interface allows it, the precondition "balance at least the cost" holds for
+ * it, and a free reward is a real offer). Missing or null reads as null, as before: the cost is
+ * unknown and the panel decides.
+ *
+ * Anything else — below zero, a fraction, beyond 2^53, a string, a boolean — is not a cost the
+ * panel can mean. The reward is quarantined rather than the whole list refused: its cost reads as
+ * null, so no figure is shown or compared, and `costRefused` marks it, so no page offers to redeem
+ * it and the background refuses to (redemption/service.ts). One broken reward never takes the
+ * catalogue down, and "-500 points · Enough points" with Redeem enabled cannot happen.
+ */
+export function checkedPointCost(value: unknown): { reward_point_cost: number | null; costRefused?: true } {
+  if (value === undefined || value === null) return { reward_point_cost: null };
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return { reward_point_cost: value + 0 };
+  return { reward_point_cost: null, costRefused: true };
+}
+
+export const rewardSchema = v.pipe(
+  v.object({
+    id: integer,
+    name: v.string(),
+    cost: finiteNumber,
+    cost_currency: v.string(),
+    type: v.string(),
+    /** Missing or null reads as '' (no image). */
+    image_url: v.nullish(v.string(), ''),
+    /** Missing or null reads as {}; any other non-object is an unexpected response. */
+    meta_data: v.nullish(rewardMetaSchema, {}),
+    /** Checked by {@link checkedPointCost}: an impossible cost quarantines the reward, not the list. */
+    reward_point_cost: v.optional(v.unknown()),
+  }),
+  v.transform(({ reward_point_cost, ...reward }): Reward => ({ ...reward, ...checkedPointCost(reward_point_cost) })),
+);
 
 /** `GET /v1/panel/rewards` (a top-level balance is read separately). */
 export const rewardsResponseSchema = v.object({

@@ -139,6 +139,8 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
     const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
     if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
     const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
+    // The catalogue gave it a points cost the panel cannot mean (utils/api/schemas.ts): not sent.
+    if (reward?.costRefused) fail(appError('invalid_input', t('errCostRefused', reward.name)));
     const requestId = crypto.randomUUID();
     const entry: LedgerEntry = {
       requestId,

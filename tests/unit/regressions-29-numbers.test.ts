@@ -1,0 +1,72 @@
+// @vitest-environment node
+/**
+ * Issue 29, item 15: impossible numbers are neither shown nor acted on. The real API client and
+ * background modules against the sandbox over real HTTP:
+ *
+ * - a reward whose `reward_point_cost` the panel cannot mean (below zero, a fraction, beyond 2^53,
+ *   not a number) is quarantined: kept in the list with its cost null and `costRefused`, the rest of
+ *   the list unchanged, and the background refuses to redeem it without sending anything.
+ *
+ * The pages' side (no "-500 points · Enough points", no "ZZZ 5.00") is in
+ * regressions-29-numbers.test.tsx.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpTuning } from '../../entrypoints/background/api';
+import { redeem } from '../../entrypoints/background/redemption/service';
+import { refreshRewards } from '../../entrypoints/background/sync';
+import { rewardsItem } from '../../utils/storage-items';
+import type { Reward } from '../../utils/types';
+import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
+
+const REDEEM = '/v1/panel/redemption';
+const env = connectedSandbox();
+beforeAll(() => {
+  Object.assign(httpTuning, { timeoutMs: 1000, retryBaseDelayMs: 1 });
+});
+afterAll(() => closeSandboxes());
+
+/** The seed's rewards with these point costs planted on the first few, as a panel might send them. */
+function plantCosts(costs: unknown[]): Reward[] {
+  const rewards = structuredClone(env.sandbox.state.rewards);
+  costs.forEach((cost, i) => ((rewards[i] as { reward_point_cost: unknown }).reward_point_cost = cost));
+  env.sandbox.state.rewards = rewards;
+  return rewards;
+}
+
+describe('issue 29, item 15: a point cost the interface cannot mean', () => {
+  const IMPOSSIBLE = [-500, 12.5, 2 ** 53, 1e21, '500', true];
+
+  it('quarantines each such reward, and only it: the rest of the catalogue reads as before', async () => {
+    const planted = plantCosts(IMPOSSIBLE);
+    const data = await refreshRewards(true);
+    expect(data.rewards).toHaveLength(planted.length);
+    const [bad, good] = [data.rewards.slice(0, IMPOSSIBLE.length), data.rewards.slice(IMPOSSIBLE.length)];
+    for (const reward of bad) expect(reward).toMatchObject({ reward_point_cost: null, costRefused: true });
+    expect(good.map((r) => [r.id, r.reward_point_cost, r.costRefused])).toEqual(
+      planted.slice(IMPOSSIBLE.length).map((r) => [r.id, r.reward_point_cost, undefined]),
+    );
+    // What is stored is what the pages show from.
+    const costs = (rewards: readonly Reward[] | undefined) => rewards?.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false]);
+    expect(costs((await rewardsItem.getValue())?.data.rewards)).toEqual(costs(data.rewards));
+  });
+
+  it('a free reward (cost 0) is no impossible cost', async () => {
+    plantCosts([0]);
+    const [free] = (await refreshRewards(true)).rewards;
+    expect(free).toMatchObject({ reward_point_cost: 0 });
+    expect(free).not.toHaveProperty('costRefused');
+  });
+
+  it('the background refuses to redeem a quarantined reward and sends nothing; the others still redeem', async () => {
+    const [negative] = plantCosts([-500]);
+    await refreshRewards(true);
+    const balance = env.sandbox.state.balance;
+    await expect(redeem(negative!.id)).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
+    // A negative cost redeemed at the panel would have raised the balance by 500.
+    expect(env.sandbox.state.balance).toBe(balance);
+    const other = env.sandbox.state.rewards.find((r) => r.reward_point_cost === 1000)!;
+    await expect(redeem(other.id)).resolves.toMatchObject({ state: 'done', points: 1000 });
+    expect(env.sandbox.state.balance).toBe(balance - 1000);
+  });
+});
