@@ -1,4 +1,5 @@
 import type { Config, DOMPurify } from 'dompurify';
+import { handlerFreeMarkup } from './handler-free-markup';
 
 /**
  * Reward HTML fields come from a third-party catalogue (design §9). DOMPurify is imported
@@ -49,7 +50,18 @@ function purifier(): Promise<DOMPurify> {
   return instance;
 }
 
+/**
+ * The panel's HTML, sanitized, as a fragment of an inert document that the details adopt node by node.
+ * Event handlers go before any parser sees the markup (utils/handler-free-markup.ts: Chromium checks
+ * the page's policy even in an inert document); DOMPurify parses the rest in its own DOMParser
+ * document. Anything else, a fragment of the live page or DOMPurify's unsanitized string where it is
+ * unsupported, is refused: the details then say they could not be shown.
+ */
 export async function sanitizeHtml(html: string): Promise<DocumentFragment> {
   const purify = await purifier();
-  return purify.sanitize(html, CONFIG) as unknown as DocumentFragment;
+  const clean: unknown = purify.sanitize(handlerFreeMarkup(html), CONFIG);
+  if (!(clean instanceof DocumentFragment) || clean.ownerDocument === document) {
+    throw new Error('Reward HTML was not sanitized apart from the page');
+  }
+  return clean;
 }

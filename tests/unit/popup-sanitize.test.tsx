@@ -6,10 +6,23 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
+/**
+ * What DOMPurify returns in a browser: a fragment of its own DOMParser document. happy-dom makes the
+ * live page the owner of every fragment, so the owner is set by hand.
+ */
+function inertFragment(text: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  fragment.append(text);
+  Object.defineProperty(fragment, 'ownerDocument', { value: document.implementation.createHTMLDocument('') });
+  return fragment;
+}
+
 const purify = vi.hoisted(() => ({
   hooks: new Map<string, (node: Element) => void>(),
   configs: [] as unknown[],
+  inputs: [] as string[],
   factoryCalls: 0,
+  answer: null as null | ((html: string) => unknown),
 }));
 
 vi.mock('dompurify', () => ({
@@ -19,7 +32,8 @@ vi.mock('dompurify', () => ({
       addHook: (name: string, hook: (node: Element) => void) => purify.hooks.set(name, hook),
       sanitize: (html: string, config: unknown) => {
         purify.configs.push(config);
-        return `clean:${html}`;
+        purify.inputs.push(html);
+        return (purify.answer ?? ((markup: string) => inertFragment(`clean:${markup}`)))(html);
       },
     };
   },
@@ -30,11 +44,13 @@ const { sanitizeHtml } = await import('../../utils/sanitize');
 describe('sanitizeHtml', () => {
   beforeEach(() => {
     purify.configs.length = 0;
+    purify.inputs.length = 0;
+    purify.answer = null;
   });
 
   it('loads one private DOMPurify instance on first use and reuses it', async () => {
     expect(purify.factoryCalls).toBe(0);
-    expect(await sanitizeHtml('<p>a</p>')).toBe('clean:<p>a</p>');
+    expect((await sanitizeHtml('<p>a</p>')).textContent).toBe('clean:<p>a</p>');
     await sanitizeHtml('<p>b</p>');
     expect(purify.factoryCalls).toBe(1);
   });
@@ -88,5 +104,17 @@ describe('sanitizeHtml', () => {
     const noHref = document.createElement('area');
     hook(noHref);
     expect(noHref.hasAttribute('target')).toBe(false);
+  });
+
+  it('hands DOMPurify the markup without event handlers: Chromium checks the page’s policy even in its inert document (issue 29, item 14)', async () => {
+    await sanitizeHtml('<p onclick="alert(1)">Terms</p><img src=x onerror=alert(1)>');
+    expect(purify.inputs).toEqual(['<p>Terms</p><img src="x">']);
+  });
+
+  it('refuses anything but a fragment of another document: DOMPurify’s string where it is unsupported, nodes of the live page', async () => {
+    purify.answer = (html) => html;
+    await expect(sanitizeHtml('<p>a</p>')).rejects.toThrow('not sanitized apart from the page');
+    purify.answer = () => document.createDocumentFragment();
+    await expect(sanitizeHtml('<p>a</p>')).rejects.toThrow('not sanitized apart from the page');
   });
 });
