@@ -4,39 +4,53 @@ import type { Balance, StoredValues } from './types';
 export const BALANCE_FIELDS = ['points', 'balance', 'points_balance', 'reward_points'] as const;
 
 const WHOLE = /^\s*-?\d+\s*$/;
+/** What a panel may send as a number: a JSON number, or a string of one ("2500", "-40", "1.5", "1e3"). */
+const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 /**
- * A balance in points, or null when `value` is not one. Points are whole numbers (design §8): a
- * safe integer, or a string of one ("2500", "-40"). A balance may be below zero (a panel may
- * take back points, e.g. after a refunded survey): it is shown as it is, never as "unknown".
- * Fractions, NaN, infinities, empty or non-numeric strings, booleans, arrays and objects are
- * not points. Costs never come through here: the schemas check `reward_point_cost`.
+ * A balance in points, or null when `value` is not one. Points are whole numbers of 0 or more
+ * (design §8; issue 29, item 15): a safe integer, or a string of one ("2500"). Below zero, fractions,
+ * NaN, infinities, empty or non-numeric strings, booleans, arrays and objects are not points. (Issue
+ * 10 had a balance below zero shown as owed points; issue 29 counts it among the numbers the
+ * interface cannot mean: a precondition "balance at least the cost" and points spent on rewards
+ * leave no room for one.) Costs never come through here: the schemas check `reward_point_cost`.
  */
 export function toPoints(value: unknown): number | null {
   const n = typeof value === 'number' ? value : typeof value === 'string' && WHOLE.test(value) ? Number(value.trim()) : NaN;
   // `+ 0` turns -0 (from "-0") into 0, which is what a panelist should read.
-  return Number.isSafeInteger(n) ? n + 0 : null;
+  return Number.isSafeInteger(n) && n >= 0 ? n + 0 : null;
+}
+
+/** Whether `value` is sent as a number: a JSON number, or a string that reads as one. */
+function numeric(value: unknown): boolean {
+  return typeof value === 'number' || (typeof value === 'string' && NUMERIC.test(value));
 }
 
 /**
- * The balance carried by a response body's top level: the first of {@link BALANCE_FIELDS} that
- * holds points, or null when none does (also when `body` is not an object).
+ * The balance carried by a response body's top level (design §2): the first of
+ * {@link BALANCE_FIELDS} sent as a number decides. Points: its `points`. A number the interface
+ * cannot mean as a balance — below zero, a fraction, beyond 2^53 (issue 29, item 15) — is
+ * `impossible`, naming the field: the client refuses the whole answer as unexpected rather than show
+ * it, store it or let it into the balance history. A field of another kind (null, "lots", an object)
+ * is not a balance and the next is tried; none: `points` null.
  */
-export function balanceFromBody(body: unknown): number | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+export function balanceFromBody(body: unknown): { points: number | null } | { impossible: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { points: null };
   const record = body as Record<string, unknown>;
   for (const field of BALANCE_FIELDS) {
+    if (!numeric(record[field])) continue;
     const points = toPoints(record[field]);
-    if (points !== null) return points;
+    return points === null ? { impossible: field } : { points };
   }
-  return null;
+  return { points: null };
 }
 
 /**
  * Design §2: the balance from, in order, the rewards response, the read-variables response, the
  * stored variable named at build time; `unknown` (points null) when none of them holds points.
- * Every input is checked again with {@link toPoints}, so a fractional number is passed over,
- * not shown; a negative one is a balance.
+ * Every input is checked again with {@link toPoints}, so a number that is not points (a
+ * fraction, below zero: in a stored variable, which the client does not refuse) is passed over,
+ * not shown.
  */
 export function resolveBalance(input: {
   rewards: number | null;

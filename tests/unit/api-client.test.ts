@@ -244,9 +244,19 @@ describe('balance sources (design §2) end to end', () => {
     expect(await resolved()).toEqual({ points: 1234, source: 'rewards' });
   });
 
-  it.each(['rewards', 'variables', 'stored-variable'] as const)('a negative balance in the %s source is a balance', async (balanceIn) => {
+  // Issue 29, item 15 (under issue 10 it was shown as owed points): no balance is below zero.
+  it.each([
+    ['rewards', '/v1/panel/rewards'],
+    ['variables', '/v1/panel/variables/data'],
+  ] as const)('a negative balance in the %s answer refuses that answer as unexpected, naming the endpoint', async (balanceIn, endpoint) => {
     await patchState({ balanceIn, balance: -40 });
-    expect(await resolved()).toEqual({ points: -40, source: balanceIn });
+    const read = balanceIn === 'rewards' ? api.listRewards() : api.readValues();
+    await expect(read).rejects.toMatchObject({ error: { kind: 'unexpected', endpoint } });
+  });
+
+  it('a negative stored balance variable is no balance: unknown', async () => {
+    await patchState({ balanceIn: 'stored-variable', balance: -40 });
+    expect(await resolved()).toEqual({ points: null, source: 'unknown' });
   });
 
   it('read-variables response', async () => {

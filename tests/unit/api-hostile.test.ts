@@ -109,8 +109,8 @@ function checkArray(value: unknown, at: string, each: (item: unknown, at: string
 }
 
 function checkBalance(value: unknown, at: string): void {
-  // A balance may be negative (a panel may let it go below zero); it is still whole points.
-  need(value === null || Number.isSafeInteger(value), at, 'null or a points value');
+  // Whole points of 0 or more (issue 29, item 15): any other number refuses the answer.
+  need(value === null || (Number.isSafeInteger(value) && (value as number) >= 0), at, 'null or a points value');
 }
 
 function checkOption(o: unknown, at: string): void {

@@ -13,12 +13,9 @@ describe('toPoints', () => {
     expect(toPoints(' 42 ')).toBe(42);
   });
 
-  it('a balance below zero is a balance, not "unknown"', () => {
-    expect(toPoints(-1)).toBe(-1);
-    expect(toPoints(-2500)).toBe(-2500);
-    expect(toPoints('-40')).toBe(-40);
-    expect(toPoints(' -7 ')).toBe(-7);
-    expect(toPoints(-Number.MAX_SAFE_INTEGER)).toBe(-Number.MAX_SAFE_INTEGER);
+  // Issue 29, item 15 (it was a balance under issue 10): points are never below zero.
+  it('a number below zero is not points', () => {
+    for (const value of [-1, -2500, '-40', ' -7 ', -Number.MAX_SAFE_INTEGER]) expect(toPoints(value), String(value)).toBeNull();
     expect(Object.is(toPoints('-0'), 0)).toBe(true);
     expect(Object.is(toPoints(-0), 0)).toBe(true);
   });
@@ -33,28 +30,40 @@ describe('toPoints', () => {
     fc.assert(
       fc.property(fc.anything(), (value) => {
         const points = toPoints(value);
-        return points === null || Number.isSafeInteger(points);
+        return points === null || (Number.isSafeInteger(points) && points >= 0);
       }),
     );
   });
 });
 
 describe('balanceFromBody', () => {
-  it('reads the first field holding points, in the order points, balance, points_balance, reward_points', () => {
-    expect(balanceFromBody({ points: 10, balance: 20 })).toBe(10);
-    expect(balanceFromBody({ balance: 20, points_balance: 30 })).toBe(20);
-    expect(balanceFromBody({ points_balance: 30, reward_points: 40 })).toBe(30);
-    expect(balanceFromBody({ reward_points: 40 })).toBe(40);
-    expect(balanceFromBody({ points: 'lots', balance: 2.5, points_balance: '75' })).toBe(75);
-    expect(balanceFromBody({ points: 'lots', balance: -3, points_balance: '75' })).toBe(-3);
+  it('reads the first field sent as a number, in the order points, balance, points_balance, reward_points', () => {
+    expect(balanceFromBody({ points: 10, balance: 20 })).toEqual({ points: 10 });
+    expect(balanceFromBody({ balance: 20, points_balance: 30 })).toEqual({ points: 20 });
+    expect(balanceFromBody({ points_balance: 30, reward_points: 40 })).toEqual({ points: 30 });
+    expect(balanceFromBody({ reward_points: 40 })).toEqual({ points: 40 });
+    expect(balanceFromBody({ points: 'lots', balance: null, points_balance: '75' })).toEqual({ points: 75 });
+    expect(balanceFromBody({ points: { total: 5 }, balance: true, reward_points: 0 })).toEqual({ points: 0 });
   });
 
-  it('is null without a usable field or for a non-object body', () => {
-    expect(balanceFromBody({ message: 'success', rewards: [] })).toBeNull();
-    expect(balanceFromBody({ points: null })).toBeNull();
-    expect(balanceFromBody(null)).toBeNull();
-    expect(balanceFromBody([1])).toBeNull();
-    expect(balanceFromBody('2500')).toBeNull();
+  // Issue 29, item 15: a number the interface cannot mean as a balance is refused, naming its field;
+  // no later field stands in for it.
+  it('names the field of a number that cannot be a balance: below zero, a fraction, beyond 2^53', () => {
+    for (const value of [-50, -1, 2.5, '2.5', '-40', 2 ** 53, 1e21, Number.POSITIVE_INFINITY, Number.NaN, '1e3']) {
+      expect(balanceFromBody({ points: 'lots', balance: value, points_balance: '75' }), String(value)).toEqual({ impossible: 'balance' });
+    }
+    expect(balanceFromBody({ reward_points: -50 })).toEqual({ impossible: 'reward_points' });
+    // Only the first number decides: a later field is not read once one held points.
+    expect(balanceFromBody({ points: 10, balance: -3 })).toEqual({ points: 10 });
+  });
+
+  it('is null without a numeric field or for a non-object body', () => {
+    expect(balanceFromBody({ message: 'success', rewards: [] })).toEqual({ points: null });
+    expect(balanceFromBody({ points: null })).toEqual({ points: null });
+    expect(balanceFromBody({ points: 'lots', balance: '' })).toEqual({ points: null });
+    expect(balanceFromBody(null)).toEqual({ points: null });
+    expect(balanceFromBody([1])).toEqual({ points: null });
+    expect(balanceFromBody('2500')).toEqual({ points: null });
   });
 });
 
@@ -116,13 +125,10 @@ describe('resolveBalance (design §2)', () => {
     );
   });
 
-  it('a negative balance is shown from its source, never as unknown', () => {
-    expect(resolveBalance({ rewards: -5, variables: 10, stored: null, variableName: VAR })).toEqual({ points: -5, source: 'rewards' });
-    expect(resolveBalance({ rewards: null, variables: -1, stored: null, variableName: VAR })).toEqual({ points: -1, source: 'variables' });
-    expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: '-300' }, variableName: VAR })).toEqual({
-      points: -300,
-      source: 'stored-variable',
-    });
+  it('a number below zero is no balance from any source (the client refuses it in an answer; a stored variable is passed over)', () => {
+    expect(resolveBalance({ rewards: -5, variables: 10, stored: null, variableName: VAR })).toEqual({ points: 10, source: 'variables' });
+    expect(resolveBalance({ rewards: null, variables: -1, stored: null, variableName: VAR })).toEqual({ points: null, source: 'unknown' });
+    expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: '-300' }, variableName: VAR })).toEqual({ points: null, source: 'unknown' });
   });
 
   it('zero is a balance, not a missing one', () => {

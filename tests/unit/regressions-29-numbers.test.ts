@@ -5,16 +5,19 @@
  *
  * - a reward whose `reward_point_cost` the panel cannot mean (below zero, a fraction, beyond 2^53,
  *   not a number) is quarantined: kept in the list with its cost null and `costRefused`, the rest of
- *   the list unchanged, and the background refuses to redeem it without sending anything.
+ *   the list unchanged, and the background refuses to redeem it without sending anything;
+ * - a balance the interface cannot mean (below zero, a fraction, beyond 2^53) refuses its answer as
+ *   unexpected: the catalogue and balance stored before stay, and nothing enters the balance history.
  *
  * The pages' side (no "-500 points · Enough points", no "ZZZ 5.00") is in
  * regressions-29-numbers.test.tsx.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/api';
+import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { redeem } from '../../entrypoints/background/redemption/service';
 import { refreshRewards } from '../../entrypoints/background/sync';
-import { rewardsItem } from '../../utils/storage-items';
+import { balanceHistoryItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
 
@@ -24,6 +27,11 @@ beforeAll(() => {
   Object.assign(httpTuning, { timeoutMs: 1000, retryBaseDelayMs: 1 });
 });
 afterAll(() => closeSandboxes());
+let unwatch: () => void;
+beforeEach(() => {
+  unwatch = watchBalance();
+});
+afterEach(() => unwatch());
 
 /** The seed's rewards with these point costs planted on the first few, as a panel might send them. */
 function plantCosts(costs: unknown[]): Reward[] {
@@ -68,5 +76,24 @@ describe('issue 29, item 15: a point cost the interface cannot mean', () => {
     const other = env.sandbox.state.rewards.find((r) => r.reward_point_cost === 1000)!;
     await expect(redeem(other.id)).resolves.toMatchObject({ state: 'done', points: 1000 });
     expect(env.sandbox.state.balance).toBe(balance - 1000);
+  });
+});
+
+describe('issue 29, item 15: a balance the interface cannot mean', () => {
+  it.each([
+    ['below zero', -50],
+    ['a fraction', 1.5],
+    ['beyond 2^53', 2 ** 60],
+  ])('%s refuses the answer as unexpected; the balance and catalogue stored before stay, the history gains nothing', async (_, balance) => {
+    const before = await refreshRewards(true);
+    await balanceIdle();
+    expect(before.balance).toEqual({ points: 2500, source: 'rewards' });
+    const history = await balanceHistoryItem.getValue();
+    env.sandbox.state.balance = balance;
+    await expect(refreshRewards(true)).rejects.toMatchObject({ error: { kind: 'unexpected', endpoint: '/v1/panel/rewards' } });
+    await balanceIdle();
+    expect((await syncItem.getValue()).rewards.error?.message).toContain('points: not a points balance');
+    expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
+    expect(await balanceHistoryItem.getValue()).toEqual(history);
   });
 });

@@ -156,20 +156,32 @@ function withField(error: unknown, names: readonly string[]): unknown {
 }
 
 /**
+ * The balance a read's body carries (design §2), or the `unexpected` failure naming `endpoint` when
+ * it carries one the interface cannot mean (below zero, a fraction, beyond 2^53: issue 29, item
+ * 15). Refused, not passed over: a later field or source must not stand in for it, and nothing of
+ * that answer is stored, shown or recorded in the balance history.
+ */
+function balanceOf(body: unknown, endpoint: string): number | null {
+  const found = balanceFromBody(body);
+  if ('impossible' in found) throw unexpectedResponse(endpoint, `${found.impossible}: ${t('issueBalance')}`);
+  return found.points;
+}
+
+/**
  * Each read's body check, shared by the plain and the conditional read. Image addresses a page may
  * not load (utils/image-url.ts) are dropped here, before anything stores or shows them.
  */
 const parsers = (origin: string): { [K in ReadName]: (body: unknown) => Reads[K] } => ({
   rewards: (body) => ({
     rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards.map((reward) => withSafeImages(reward, origin)),
-    balance: balanceFromBody(body),
+    balance: balanceOf(body, ENDPOINTS.rewards),
   }),
   redemptions: (body) =>
     parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions.map((r) => ({ ...r, reward: withSafeImages(r.reward, origin) })),
   variablesMeta: (body) => parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data,
   variablesData: (body) => ({
     values: toStoredValues(parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData).data, ENDPOINTS.variablesData),
-    balance: balanceFromBody(body),
+    balance: balanceOf(body, ENDPOINTS.variablesData),
   }),
 });
 
