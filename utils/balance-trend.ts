@@ -17,15 +17,40 @@ export const EARN_DAYS = 30;
  * `samples` with `points` at `at` added when it differs from the last one; trimmed to a year, with
  * the newest older sample kept as the year's starting point, and to {@link KEPT_SAMPLES}.
  * Returns the same array when nothing changed, so the caller can skip the write.
+ *
+ * One bad read never poisons the history (issue 29, item 15): a new balance enters it *tentative*,
+ * and becomes a point of the history only when the following read agrees. When the following read
+ * says something else, the tentative point is dropped — a lone spike (2,500 → 123,456,789,012 →
+ * 2,500) leaves no trace — and the new read is the tentative one. Totals ("points earned"), the pace
+ * and the chart count trusted points only ({@link trustedSamples}), so one odd answer is never
+ * "123,456,787,778 points earned". The cost: a real change counts one read later (a refresh, an
+ * alarm, the popup opening), and of two real changes with no read between them agreeing, the first is
+ * skipped — the rises and falls between trusted points still add up to the same totals.
  */
 export function withSample(samples: readonly BalanceSample[], points: number, at: number): readonly BalanceSample[] {
   const last = samples[samples.length - 1];
+  if (last?.tentative) {
+    // Corroborated, it keeps the time it was first seen; contradicted, it goes.
+    const earlier = samples.slice(0, -1);
+    if (last.points === points) return [...earlier, { at: last.at, points }];
+    const next = withSample(earlier, points, at);
+    return next === earlier ? [...earlier] : next;
+  }
   if (last && last.points === points) return samples;
   // A clock set back must not put samples out of order.
-  const next = [...samples, { at: Math.max(at, last?.at ?? at), points }];
+  const next: BalanceSample[] = [...samples, { at: Math.max(at, last?.at ?? at), points, tentative: true }];
   const firstKept = next.findIndex((s) => s.at >= at - KEPT_MS);
   const fromAge = Math.max(0, firstKept - 1);
   return next.slice(Math.max(fromAge, next.length - KEPT_SAMPLES));
+}
+
+/**
+ * The samples every total, pace and chart is drawn from: the corroborated ones (see
+ * {@link withSample}), and only points the interface can mean (whole, 0 or more), so a history
+ * stored before issue 29 with a balance below zero in it does not count it either.
+ */
+export function trustedSamples(samples: readonly BalanceSample[]): BalanceSample[] {
+  return samples.filter((s) => s.tentative !== true && Number.isSafeInteger(s.points) && s.points >= 0);
 }
 
 export interface Flow {
@@ -43,9 +68,10 @@ export interface Flow {
 
 /**
  * What was earned and spent over the last `days` days (issue 21): the one earning figure the
- * pages show, so a redemption never reads as a loss. Null without two samples to compare.
+ * pages show, so a redemption never reads as a loss. Null without two trusted samples to compare.
  */
-export function flowOver(samples: readonly BalanceSample[], days: number, now: number): Flow | null {
+export function flowOver(all: readonly BalanceSample[], days: number, now: number): Flow | null {
+  const samples = trustedSamples(all);
   if (samples.length < 2) return null;
   const start = now - days * DAY_MS;
   const whole = samples[0]!.at <= start;
@@ -76,7 +102,8 @@ export interface Pace {
  * week. Null when there is too little to say it honestly: under a week of history, fewer than two
  * gains, or nothing earned; also when nothing is to go.
  */
-export function paceTo(samples: readonly BalanceSample[], toGo: number, now: number): Pace | null {
+export function paceTo(all: readonly BalanceSample[], toGo: number, now: number): Pace | null {
+  const samples = trustedSamples(all);
   const flow = flowOver(samples, EARN_DAYS, now);
   if (toGo <= 0 || !flow || now - samples[0]!.at < PACE_MIN_SPAN_MS) return null;
   if (flow.gains < PACE_MIN_GAINS || flow.earned <= 0) return null;

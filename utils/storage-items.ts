@@ -145,6 +145,11 @@ export interface Goal {
 export interface BalanceSample {
   at: number;
   points: number;
+  /**
+   * Read once and not yet corroborated by a following read (utils/balance-trend.ts): only ever the
+   * newest sample, and counted in no total until the next read agrees.
+   */
+  tentative?: true;
 }
 
 /** What the background last saw, to tell a change from the first sync (the background's own). */

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { DAY_MS } from '../../utils/balance-trend';
+import { DAY_MS, trustedSamples } from '../../utils/balance-trend';
 import { formatPoints } from '../../utils/format';
 import { direction, t, tp, uiLocale } from '../../utils/i18n';
 import type { BalanceSample } from '../../utils/storage-items';
@@ -21,8 +21,12 @@ interface Props {
   now: number;
 }
 
-/** The samples of the last `days` days, starting with the balance in effect when the period began. */
-export function samplesIn(samples: readonly BalanceSample[], days: number, now: number): BalanceSample[] {
+/**
+ * The trusted samples (utils/balance-trend.ts) of the last `days` days, starting with the balance in
+ * effect when the period began: a read no second read has backed yet is not drawn.
+ */
+export function samplesIn(all: readonly BalanceSample[], days: number, now: number): BalanceSample[] {
+  const samples = trustedSamples(all);
   const start = now - days * DAY_MS;
   const before = samples.filter((s) => s.at <= start).pop();
   const inside = samples.filter((s) => s.at > start && s.at <= now);

@@ -137,7 +137,8 @@ export function App() {
   const rewards = full !== undefined ? full : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
   // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view (issue 21).
-  const lastSeen = rewards ? undefined : samples?.at(-1);
+  // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
+  const lastSeen = rewards ? undefined : samples?.filter((s) => !s.tentative).at(-1);
   const pending = ledger?.state === 'pending';
   // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why (issue 21).
   const held = heldRewards(ledger, elsewhere);

@@ -1,34 +1,99 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, roughDuration, withSample } from '../../utils/balance-trend';
+import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, roughDuration, trustedSamples, withSample } from '../../utils/balance-trend';
 import type { BalanceSample } from '../../utils/storage-items';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 const daysAgo = (days: number) => NOW - days * DAY_MS;
 const sample = (days: number, points: number): BalanceSample => ({ at: daysAgo(days), points });
 
+const tentative = (days: number, points: number): BalanceSample => ({ ...sample(days, points), tentative: true });
+
 describe('recording the balance', () => {
-  it('adds a sample only when the balance changed', () => {
+  it('adds a sample only when the balance changed, tentative until the next read agrees', () => {
     const one = withSample([], 2500, daysAgo(2));
-    expect(one).toEqual([sample(2, 2500)]);
-    expect(withSample(one, 2500, daysAgo(1))).toBe(one);
-    expect(withSample(one, 2600, daysAgo(1))).toEqual([sample(2, 2500), sample(1, 2600)]);
+    expect(one).toEqual([tentative(2, 2500)]);
+    const two = withSample(one, 2500, daysAgo(1));
+    expect(two).toEqual([sample(2, 2500)]);
+    expect(withSample(two, 2500, daysAgo(0.5))).toBe(two);
+    const three = withSample(two, 2600, daysAgo(1));
+    expect(three).toEqual([sample(2, 2500), tentative(1, 2600)]);
+    expect(withSample(three, 2600, daysAgo(0.5))).toEqual([sample(2, 2500), sample(1, 2600)]);
   });
 
   it('keeps a year, with the last older sample as where the year starts', () => {
     const samples = [sample(400, 100), sample(380, 200), sample(300, 300)];
-    expect(withSample(samples, 400, NOW)).toEqual([sample(380, 200), sample(300, 300), { at: NOW, points: 400 }]);
+    expect(withSample(samples, 400, NOW)).toEqual([sample(380, 200), sample(300, 300), { at: NOW, points: 400, tentative: true }]);
   });
 
   it('keeps at most a few thousand samples', () => {
     let samples: readonly BalanceSample[] = [];
-    for (let i = 0; i < KEPT_SAMPLES + 10; i += 1) samples = withSample(samples, i, NOW - (KEPT_SAMPLES + 10 - i) * 60_000);
+    for (let i = 0; i < KEPT_SAMPLES + 10; i += 1) {
+      // Each balance read twice, as a refresh and the next one would.
+      samples = withSample(samples, i, NOW - (KEPT_SAMPLES + 10 - i) * 60_000);
+      samples = withSample(samples, i, NOW - (KEPT_SAMPLES + 10 - i) * 60_000 + 1);
+    }
     expect(samples).toHaveLength(KEPT_SAMPLES);
-    expect(samples[samples.length - 1]!.points).toBe(KEPT_SAMPLES + 9);
+    expect(samples[samples.length - 1]).toEqual({ at: NOW - 60_000, points: KEPT_SAMPLES + 9 });
   });
 
   it('keeps samples in order when the clock was set back', () => {
     const samples = withSample([sample(1, 10)], 20, daysAgo(3));
     expect(samples[1]!.at).toBe(daysAgo(1));
+  });
+});
+
+/**
+ * Issue 29, item 15: one refresh with a balance of 123,456,789,012 stayed in the history for ever
+ * ("123,456,787,778 points earned"). A read enters the history only once the next one agrees.
+ */
+describe('one bad read never poisons the history (issue 29, item 15)', () => {
+  const steady = [sample(20, 1000), sample(10, 1234)];
+
+  it('a lone spike the next read contradicts leaves no trace', () => {
+    const spiked = withSample(steady, 123_456_789_012, daysAgo(2));
+    expect(spiked).toEqual([...steady, tentative(2, 123_456_789_012)]);
+    // Counted nowhere while it is alone: not earned, not charted, not a pace.
+    expect(flowOver(spiked, 30, NOW)).toEqual(flowOver(steady, 30, NOW));
+    expect(trustedSamples(spiked)).toEqual(steady);
+    expect(paceTo(spiked, 100, NOW)).toEqual(paceTo(steady, 100, NOW));
+    const back = withSample(spiked, 1234, daysAgo(1));
+    expect(back).toEqual(steady);
+    expect(back).not.toBe(steady);
+    expect(flowOver(back, 30, NOW)!.earned).toBe(234);
+  });
+
+  it('a spike followed by another real change: the spike goes, the change waits for its own second read', () => {
+    const spiked = withSample(steady, 123_456_789_012, daysAgo(3));
+    const next = withSample(spiked, 1500, daysAgo(2));
+    expect(next).toEqual([...steady, tentative(2, 1500)]);
+    expect(withSample(next, 1500, daysAgo(1))).toEqual([...steady, sample(2, 1500)]);
+  });
+
+  it('a value two reads agree on is the panel’s: it is kept', () => {
+    const twice = withSample(withSample(steady, 5000, daysAgo(2)), 5000, daysAgo(1));
+    expect(twice).toEqual([...steady, sample(2, 5000)]);
+    expect(flowOver(twice, 30, NOW)!.earned).toBe(234 + 3766);
+  });
+
+  it('a history stored before (untagged samples) counts no number below zero or beyond 2^53', () => {
+    const old = [sample(20, 1000), sample(15, -50), sample(10, 1234), sample(5, 2 ** 60)];
+    expect(trustedSamples(old)).toEqual([sample(20, 1000), sample(10, 1234)]);
+    expect(flowOver(old, 30, NOW)!.earned).toBe(234);
+  });
+
+  it('whatever the reads, every total is made of points two reads agreed on', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(1000, 1234, 2500), fc.nat({ max: 2 ** 40 })), { maxLength: 40 }), (reads) => {
+        let samples: readonly BalanceSample[] = [];
+        reads.forEach((points, i) => (samples = withSample(samples, points, daysAgo(30 - i * 0.5))));
+        const agreed = new Set(reads.flatMap((points, i) => (i > 0 && reads[i - 1] === points ? [points] : [])));
+        for (const s of trustedSamples(samples)) expect(agreed.has(s.points), String(s.points)).toBe(true);
+        expect(samples.filter((s) => s.tentative).length).toBeLessThanOrEqual(1);
+        if (samples.some((s) => s.tentative)) expect(samples.at(-1)!.tentative).toBe(true);
+      }),
+      { seed: 20_261_123 },
+    );
   });
 });
 

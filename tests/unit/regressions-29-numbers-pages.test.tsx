@@ -8,13 +8,18 @@
 import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { samplesIn } from '../../components/options/BalanceChart';
+import { changeSummary } from '../../components/options/BalanceSection';
 import { HistoryRow } from '../../components/options/HistoryRow';
+import { goalModel } from '../../components/popup/goal-model';
 import { arrival } from '../../components/popup/RedeemOutcome';
 import { RewardDetails } from '../../components/popup/RewardDetails';
 import { rowModel } from '../../components/popup/row-model';
 import { parseBody, rewardsResponseSchema } from '../../utils/api/schemas';
 import { formatMoney, isCurrencyCode } from '../../utils/format';
 import { groupRewards } from '../../utils/reward-groups';
+import { DAY_MS } from '../../utils/balance-trend';
+import type { BalanceSample } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { background } from './fake-background';
 import { click, getByRole, giftCard, ledger, mount, queryAllByRole, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
@@ -136,5 +141,18 @@ describe('a currency that is not an ISO 4217 code', () => {
     expect(box.textContent).not.toMatch(/dollars|5\.00/);
     render(null, box);
     box.remove();
+  });
+});
+
+describe('a balance read once and not yet backed by a second read', () => {
+  const now = Date.now();
+  const at = (days: number, points: number, tentative = false): BalanceSample => ({ at: now - days * DAY_MS, points, ...(tentative ? { tentative: true as const } : {}) });
+  const spiked = [at(40, 1000), at(10, 2500), at(0.1, 123_456_789_012, true)];
+
+  it('is in no total, chart or pace: never "123,456,787,778 points earned"', () => {
+    expect(changeSummary(spiked, 30, now)).toBe('1,500 points earned in the last 30 days');
+    expect(samplesIn(spiked, 30, now).map((s) => s.points)).toEqual([1000, 2500]);
+    const goal = goalModel({ goal: null, account: 'a', rewards: null, points: 2500, samples: spiked, blocked: null, now });
+    expect(JSON.stringify(goal)).not.toContain('123,456');
   });
 });

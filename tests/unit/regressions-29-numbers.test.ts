@@ -7,7 +7,9 @@
  *   not a number) is quarantined: kept in the list with its cost null and `costRefused`, the rest of
  *   the list unchanged, and the background refuses to redeem it without sending anything;
  * - a balance the interface cannot mean (below zero, a fraction, beyond 2^53) refuses its answer as
- *   unexpected: the catalogue and balance stored before stay, and nothing enters the balance history.
+ *   unexpected: the catalogue and balance stored before stay, and nothing enters the balance history;
+ * - a plausible but absurd balance (123,456,789,012) read once does not stay in the history: a read
+ *   enters it only when the next read agrees (utils/balance-trend.ts), and totals count only those.
  *
  * The pages' side (no "-500 points · Enough points", no "ZZZ 5.00") is in
  * regressions-29-numbers.test.tsx.
@@ -18,6 +20,8 @@ import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-
 import { redeem } from '../../entrypoints/background/redemption/service';
 import { refreshRewards } from '../../entrypoints/background/sync';
 import { balanceHistoryItem, rewardsItem, syncItem } from '../../utils/storage-items';
+import { EARN_DAYS, flowOver } from '../../utils/balance-trend';
+import { earnedText } from '../../utils/earned';
 import type { Reward } from '../../utils/types';
 import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
 
@@ -95,5 +99,37 @@ describe('issue 29, item 15: a balance the interface cannot mean', () => {
     expect((await syncItem.getValue()).rewards.error?.message).toContain('points: not a points balance');
     expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
     expect(await balanceHistoryItem.getValue()).toEqual(history);
+  });
+});
+
+describe('issue 29, item 15: one absurd balance read never poisons the history', () => {
+  const points = async () => (await balanceHistoryItem.getValue()).map((s) => (s.tentative ? `${s.points}?` : s.points));
+  const earned = async () => earnedText(flowOver(await balanceHistoryItem.getValue(), EARN_DAYS, Date.now()), EARN_DAYS);
+  const read = async (balance: number) => {
+    env.sandbox.state.balance = balance;
+    await refreshRewards(true);
+    await balanceIdle();
+  };
+
+  it('123,456,789,012 in one refresh: tentative while alone, dropped when the next read says 2,500; nothing "earned"', async () => {
+    await read(2500);
+    await read(2500);
+    expect(await points()).toEqual([2500]);
+    await read(123_456_789_012);
+    expect(await points()).toEqual([2500, '123456789012?']);
+    expect(await earned()).toBeNull();
+    await read(2500);
+    expect(await points()).toEqual([2500]);
+    expect(await earned()).toBeNull();
+  });
+
+  it('a real rise counts once a second read agrees: "1,000 points earned"', async () => {
+    await read(2500);
+    await read(2500);
+    await read(3500);
+    expect(await earned()).toBeNull();
+    await read(3500);
+    expect(await points()).toEqual([2500, 3500]);
+    expect(await earned()).toMatch(/^1,000 points earned /);
   });
 });
