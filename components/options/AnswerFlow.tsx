@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { isAnswered } from '../../utils/profile-completeness';
+import { questionText } from '../../utils/question-text';
 import { sentences } from '../../utils/sentences';
 import type { StoredValues, VariableDefinition, VariableValue } from '../../utils/types';
 import { diffDraft, isEmptyValue } from '../../utils/variable-values';
@@ -28,8 +29,8 @@ interface Props {
 
 /**
  * "Answer the next question" (issue 20): one open question at a time, Save & next or Skip, ending
- * with a thank-you and the count. Keyboard first: the question's control has focus, Enter saves and
- * moves on. Answers go through the profile's one draft and Save path, so an edit survives an
+ * with the one thank-you and the count (issue 30: the profile's summaries do not thank again).
+ * Keyboard first: the question's control has focus, Enter saves and moves on. Answers go through the profile's one draft and Save path, so an edit survives an
  * error, a skip or closing the page, and a panel's refusal shows beside the question.
  */
 export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, answered, total, onClose }: Props) {
@@ -84,7 +85,10 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
 
   function next(outcome: 'saved' | 'skipped') {
     if (outcome === 'saved') saved.value += 1;
-    else skipped.value += 1;
+    else {
+      skipped.value += 1;
+      status.value = '';
+    }
     empty.value = '';
     alert.value = '';
     at.value = openFrom(at.value + 1);
@@ -111,7 +115,8 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         return;
       }
     }
-    status.value = t('answerSaved');
+    // Named, and above the next question: a bare "Answer saved." under question 2 read as if 2 was saved (issue 30).
+    status.value = t('answerSaved', questionText(def));
     next('saved');
   }
 
@@ -144,6 +149,10 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
 
   return (
     <form ref={formRef} class="answer-flow" onSubmit={saveAndNext} onKeyDown={onKeyDown} noValidate aria-labelledby="answer-flow-heading">
+      {/* What was just saved, before the question that follows it. */}
+      <p role="status" class="status">
+        {status.value}
+      </p>
       <h3 id="answer-flow-heading">{t('flowPosition', formatPoints(at.value + 1), formatPoints(queue.length))}</h3>
       <WritableField
         key={def.name}
@@ -160,9 +169,6 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         isNew={fresh.isNew(def.name)}
         onSeen={() => fresh.seen(def.name)}
       />
-      <p role="status" class="status">
-        {status.value}
-      </p>
       {alert.value && (
         <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
           {alert.value}

@@ -101,7 +101,7 @@ test('the popup says how many profile questions are open; "Answer now" answers t
   await options.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent === 'Postal code');
   await options.keyboard.type('10115');
   await options.keyboard.press('Enter');
-  await waitForTexts(options, ['Question 2 of 2', 'Answer saved.']);
+  await waitForTexts(options, ['Question 2 of 2', 'Saved your answer to “Postal code”.']);
   await options.locator(byLabel('Skip', 'button')).click();
   await waitForTexts(options, ['Thank you!', 'You answered 1 question. Your profile now has 5 of 6 questions answered. 1 skipped question is still open.']);
   expect(sandbox.state.values.POSTAL_CODE).toBe('10115');

@@ -84,7 +84,7 @@ describe('open profile questions, answered one at a time', () => {
     await options.keyboard.type('10115');
     await options.keyboard.press('Enter');
     await heading.filter({ hasText: 'Question 2 of 3' }).waitFor();
-    await options.getByRole('status').filter({ hasText: 'Answer saved.' }).waitFor();
+    await options.getByRole('status').filter({ hasText: 'Saved your answer to “Postal code”.' }).waitFor();
     expect(await options.getByRole('group', { name: HOUSEHOLD.text }).isVisible()).toBe(true);
     await expect.poll(() => focusedLabel(options)).toBe('Just me');
     await options.getByRole('button', { name: 'Skip' }).click();

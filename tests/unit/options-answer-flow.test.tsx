@@ -101,7 +101,9 @@ describe('completeness summary and filter', () => {
     await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31], POSTAL_CODE: '10115', EDUCATION: 82 } }, fetchedAt: Date.now() });
     await mount();
     expect(q('#profile-progress-text')?.textContent).toBe('5 of 5 answered');
-    expect(container.textContent).toContain('Every question is answered. Thank you!');
+    expect(container.textContent).toContain('Every question is answered.');
+    // The thanks belong to the end of answering, once (issue 30), not to every summary.
+    expect(container.textContent).not.toContain('Thank you');
     expect(() => button('Answer the next question')).toThrow();
     expect(container.querySelector('#profile-open-only')).toBeNull();
   });
@@ -131,7 +133,11 @@ describe('answering one question at a time', () => {
     await click(button('Save & next'));
     await page.nextFrame();
     expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31] } }]);
-    expect(q('.answer-flow [role=status]')?.textContent).toBe('Answer saved.');
+    // Issue 30: what was saved is named, above the next question, not under its choices.
+    const saved = q('.answer-flow [role=status]')!;
+    expect(saved.textContent).toBe('Saved your answer to “Which hobbies do you enjoy?”.');
+    expect(saved.compareDocumentPosition(q('#answer-flow-heading')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(saved.compareDocumentPosition(byLabel('Postal code')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(flowHeading()).toBe('Question 2 of 3');
     expect(focused()).toBe(byLabel('Postal code'));
     expect(q('#profile-progress-text')?.textContent).toBe('3 of 5 answered');
@@ -139,6 +145,8 @@ describe('answering one question at a time', () => {
     await click(button('Skip'));
     await page.nextFrame();
     expect(flowHeading()).toBe('Question 3 of 3');
+    // Nothing was saved for the question just skipped: the last line does not stay to suggest it was.
+    expect(q('.answer-flow [role=status]')?.textContent).toBe('');
     await click(choice('Highest education', 'Bachelor'));
     await click(button('Save & next'));
     await page.nextFrame();
@@ -148,6 +156,7 @@ describe('answering one question at a time', () => {
     expect(q('.answer-flow [role=status]')?.textContent).toBe(
       'You answered 2 questions. Your profile now has 4 of 5 questions answered. 1 skipped question is still open.',
     );
+    expect(container.textContent!.split('Thank you').length - 1).toBe(1);
     expect(await profileDraftItem.getValue()).toEqual({});
 
     await click(button('Back to your profile'));
@@ -258,14 +267,31 @@ describe('answering one question at a time', () => {
     expect(flowHeading()).toBe('Frage 1 von 3');
     await click(choice('Which hobbies do you enjoy?', 'Reading'));
     await click(button('Speichern und weiter'));
-    expect(q('.answer-flow [role=status]')?.textContent).toBe('Antwort gespeichert.');
+    expect(q('.answer-flow [role=status]')?.textContent).toBe('Ihre Antwort auf „Which hobbies do you enjoy?“ wurde gespeichert.');
+    expect(q('.answer-flow [role=status]')!.compareDocumentPosition(q('#answer-flow-heading')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     await click(button('Überspringen'));
     await click(button('Überspringen'));
     expect(flowHeading()).toBe('Vielen Dank!');
+    expect(container.textContent!.match(/Dank/g)).toHaveLength(1);
     expect(q('.answer-flow [role=status]')?.textContent).toBe(
       'Sie haben 1 Frage beantwortet. In Ihrem Profil sind jetzt 3 von 5 Fragen beantwortet. 2 übersprungene Fragen sind noch offen.',
     );
     expect(button('Zurück zu Ihrem Profil')).toBeTruthy();
+  });
+
+  it('answering the last open question thanks once: the end of the flow, not also the profile\'s summary (issue 30)', async () => {
+    await mount();
+    await click(button('Answer the next question'));
+    await click(choice('Which hobbies do you enjoy?', 'Reading'));
+    await click(button('Save & next'));
+    await type(byLabel('Postal code'), '10115');
+    await click(button('Save & next'));
+    expect(q('.answer-flow [role=status]')?.textContent).toBe('Saved your answer to “Postal code”.');
+    await click(choice('Highest education', 'Bachelor'));
+    await click(button('Save & next'));
+    expect(flowHeading()).toBe('Thank you!');
+    expect(container.textContent).toContain('Every question is answered.');
+    expect(container.textContent!.match(/Thank/g)).toHaveLength(1);
   });
 
   it('skipping all of them ends without thanks for answers not given', async () => {
