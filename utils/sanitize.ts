@@ -1,9 +1,9 @@
 import type { Config, DOMPurify } from 'dompurify';
-import { handlerFreeMarkup } from './handler-free-markup';
 
 /**
- * Reward HTML fields come from a third-party catalogue (design §9). DOMPurify is imported
- * lazily so only the details view pays for it, not the popup's first chunk.
+ * Reward HTML fields come from a third-party catalogue (design §9). DOMPurify, and parse5's
+ * tokenizer that reads the markup first (utils/handler-free-markup.ts), are imported lazily so only
+ * the details view pays for them, not the popup's first chunk.
  *
  * What survives is text, links and plain structure, and nothing that reaches outside its box
  * (issue 18): no `class`, `id` or `style` to borrow the page's own look, no element that loads
@@ -31,10 +31,15 @@ const CONFIG: Config = {
   RETURN_DOM_FRAGMENT: true,
 };
 
-let instance: Promise<DOMPurify> | undefined;
+interface Sanitizer {
+  purify: DOMPurify;
+  handlerFreeMarkup: (html: string) => string;
+}
 
-function purifier(): Promise<DOMPurify> {
-  instance ??= import('dompurify').then(({ default: factory }) => {
+let instance: Promise<Sanitizer> | undefined;
+
+function sanitizer(): Promise<Sanitizer> {
+  instance ??= Promise.all([import('dompurify'), import('./handler-free-markup')]).then(([{ default: factory }, { handlerFreeMarkup }]) => {
     // A private instance, so this hook never changes sanitizing elsewhere in the extension.
     const purify = factory(window);
     purify.addHook('afterSanitizeAttributes', (node) => {
@@ -45,7 +50,7 @@ function purifier(): Promise<DOMPurify> {
         node.setAttribute('rel', 'noopener noreferrer');
       }
     });
-    return purify;
+    return { purify, handlerFreeMarkup };
   });
   return instance;
 }
@@ -58,7 +63,7 @@ function purifier(): Promise<DOMPurify> {
  * unsupported, is refused: the details then say they could not be shown.
  */
 export async function sanitizeHtml(html: string): Promise<DocumentFragment> {
-  const purify = await purifier();
+  const { purify, handlerFreeMarkup } = await sanitizer();
   const clean: unknown = purify.sanitize(handlerFreeMarkup(html), CONFIG);
   if (!(clean instanceof DocumentFragment) || clean.ownerDocument === document) {
     throw new Error('Reward HTML was not sanitized apart from the page');
