@@ -1,28 +1,143 @@
 /**
- * `npm run doctor -- [PANEL_API_URL]`: reads the panel as the extension would and reports what
- * panelists would meet (README, "For panel operators"). The address defaults to the build's
+ * `npm run doctor -- [PANEL_API_URL] [options]`: reads the panel as the extension would and reports
+ * what panelists would meet (README, "For panel operators"). The address defaults to the build's
  * apiBaseUrl (panel.config.json, then PANEL_API_BASE_URL); the key comes from PANEL_DOCTOR_TOKEN
- * or a prompt that does not echo it. Only reads are sent. Exit code: 0 when nothing found would
- * break panelists, 1 when something would, 2 when the doctor could not run.
+ * or a prompt that does not echo it. Only reads are sent, unless the operator asks for write
+ * checks. Progress goes to stderr, the report to stdout. Exit code: 0 when nothing the doctor
+ * looked at would break panelists, 1 when something would, 2 when the doctor could not run.
  */
+// First: the English catalogue must be in place before the extension's modules load.
+import './doctor/english';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
 import { PanelConfigError, buildSettings } from '../../utils/operator/panel-config';
 import { diagnose } from './doctor/diagnose';
 import { formatReport } from './doctor/report';
 import { breaksPanelists } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
-import { installNodeI18n } from './node-i18n';
+import type { RedeemRequest } from './doctor/writes';
+
+const USAGE = `npm run doctor -- [PANEL_API_URL] [options]
+
+  PANEL_API_URL              the panel's API address (default: apiBaseUrl of the build settings)
+  --write-checks             also save one profile answer with the value it already holds, and judge
+                             the answer (a test panelist's key only)
+  --redeem-check <reward id> with --write-checks: redeem this reward once, after you confirm, and
+                             judge the answer; this spends the test panelist's points
+  --yes-spend-points         confirm --redeem-check without being asked (no terminal)
+  --allow-origin <origin>    follow a redirect to this other origin too, to see what answers there
+                             (the key is sent there); may be given more than once
+  --help                     this text
+
+The key: PANEL_DOCTOR_TOKEN, or typed at the prompt (nothing shows). Progress goes to stderr, the
+report to stdout. Exit code 0: nothing the doctor looked at would break panelists; 1: something
+would; 2: the doctor could not run.`;
+
+class UsageError extends Error {}
+
+interface Args {
+  baseUrl: string | undefined;
+  writeChecks: boolean;
+  redeemId: number | null;
+  yesSpendPoints: boolean;
+  allowOrigins: string[];
+  help: boolean;
+}
+
+function parse(argv: string[]): Args {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'write-checks': { type: 'boolean' },
+        'redeem-check': { type: 'string' },
+        'yes-spend-points': { type: 'boolean' },
+        'allow-origin': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1) throw new UsageError(`One panel address at a time, not ${positionals.length}.`);
+  const writeChecks = values['write-checks'] === true;
+  const redeem = values['redeem-check'];
+  if (redeem !== undefined && !/^\d+$/.test(redeem.trim())) throw new UsageError(`--redeem-check takes a reward id (a whole number), not "${redeem}".`);
+  if (redeem !== undefined && !writeChecks) throw new UsageError('--redeem-check is a write check: give --write-checks with it.');
+  if (values['yes-spend-points'] && redeem === undefined) throw new UsageError('--yes-spend-points confirms --redeem-check, which was not given.');
+  const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
+    try {
+      const url = new URL(origin);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
+      return url.origin;
+    } catch {
+      throw new UsageError(`--allow-origin takes an origin such as https://api.example.com, not "${origin}".`);
+    }
+  });
+  return {
+    baseUrl: positionals[0],
+    writeChecks,
+    redeemId: redeem === undefined ? null : Number(redeem.trim()),
+    yesSpendPoints: values['yes-spend-points'] === true,
+    allowOrigins,
+    help: values.help === true,
+  };
+}
+
+/** The operator's yes to one redemption: typed at the terminal, or given as --yes-spend-points. */
+function confirmation(rewardId: number, yes: boolean): RedeemRequest {
+  return {
+    rewardId,
+    async confirm(reward) {
+      const what = `reward #${reward.id} “${reward.name}” for ${reward.points === null ? 'an unknown number of' : reward.points.toLocaleString('en')} points (balance: ${reward.balance === null ? 'unknown' : reward.balance.toLocaleString('en')})`;
+      if (yes) {
+        process.stderr.write(`Redeeming ${what}: confirmed by --yes-spend-points.\n`);
+        return true;
+      }
+      const prompt = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const typed = await prompt.question(`Redeem ${what}? This spends the test panelist's points. Type the reward id (${reward.id}) to redeem, anything else not to: `);
+        return typed.trim() === String(reward.id);
+      } finally {
+        prompt.close();
+      }
+    },
+  };
+}
 
 async function main(): Promise<number> {
-  const settings = buildSettings(process.env, 'production');
-  const baseUrl = process.argv.slice(2).find((arg) => !arg.startsWith('-')) ?? settings.apiBaseUrl;
-  if (!baseUrl) {
-    console.error('Which panel? npm run doctor -- https://api.your-panel.example (or set apiBaseUrl in panel.config.json).');
-    return 2;
+  const args = parse(process.argv.slice(2));
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
   }
-  // The extension's messages, in English, for what its client says.
-  installNodeI18n('en');
+  if (args.redeemId !== null && !args.yesSpendPoints && !process.stdin.isTTY) {
+    throw new UsageError('--redeem-check asks you to confirm at a terminal; without one, add --yes-spend-points.');
+  }
+  const settings = buildSettings(process.env, 'production');
+  const baseUrl = args.baseUrl ?? settings.apiBaseUrl;
+  if (!baseUrl) throw new UsageError('Which panel? npm run doctor -- https://api.your-panel.example (or set apiBaseUrl in panel.config.json).');
   const token = await readToken(process.env, process.stdin, process.stderr);
-  const report = await diagnose({ baseUrl, token, balanceVariable: settings.balanceVariable });
+  if (args.writeChecks) {
+    process.stderr.write(
+      "\nWRITE CHECKS ON: use a test panelist's key only. The doctor saves one profile answer with the value it already holds" +
+        (args.redeemId === null ? '.\n\n' : `, and redeems reward #${args.redeemId} once you confirm: that spends the test panelist's points.\n\n`),
+    );
+  }
+  const report = await diagnose({
+    baseUrl,
+    token,
+    balanceVariable: settings.balanceVariable,
+    writeChecks: args.writeChecks,
+    redeem: args.redeemId === null ? null : confirmation(args.redeemId, args.yesSpendPoints),
+    allowOrigins: args.allowOrigins,
+    progress: (text) => void process.stderr.write(text),
+  });
+  process.stderr.write('\n');
   console.log(formatReport(report));
   return breaksPanelists(report) ? 1 : 0;
 }
@@ -30,8 +145,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (!(error instanceof PanelConfigError || error instanceof TokenUnavailable)) throw error;
-    console.error(error.message);
+    if (!(error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError)) throw error;
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
     process.exit(2);
   },
 );

@@ -1,10 +1,15 @@
 // @vitest-environment node
-/** `npm run doctor` as an operator runs it: the key from the environment or a prompt that shows nothing of it. */
+/**
+ * `npm run doctor` as an operator runs it: the key from the environment or a prompt that shows
+ * nothing of it, progress on stderr, the report on stdout in the extension's own English words, and
+ * options that can spend points refused unless given in full.
+ */
 import { execFile } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readToken } from '../tools/doctor/token';
+import { USER_AGENT } from '../tools/doctor/wire';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -24,28 +29,57 @@ async function doctor(env: Record<string, string>, ...args: string[]): Promise<{
 }
 
 describe('npm run doctor', () => {
-  it('reads the panel with the key from PANEL_DOCTOR_TOKEN, prints the report without the key, and exits 0', async () => {
+  it('reads the panel with the key from PANEL_DOCTOR_TOKEN, shows progress on stderr, prints the report without the key, and exits 0', async () => {
     sandbox.reset();
-    const { code, stdout } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token }, sandbox.url);
+    const { code, stdout, stderr } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token }, sandbox.url);
     expect(code).toBe(0);
     expect(stdout).toContain(`Panel doctor: ${sandbox.url}`);
-    expect(stdout).toMatch(/Verdict: nothing here would break panelists\.\n$/);
+    expect(stdout).toMatch(/Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save/);
     expect(stdout).not.toContain(sandbox.token);
+    expect(stderr).toContain(`Reading ${sandbox.url} as the extension does (each request waits at most 10 s):`);
+    expect(stderr).toContain(`  GET ${sandbox.url}/v1/panel/rewards … 200, `);
     expect(new Set(sandbox.requests.map((r) => r.method))).toEqual(new Set(['GET']));
+    expect(new Set(sandbox.requests.map((r) => r.headers['user-agent']))).toEqual(new Set([USER_AGENT]));
   }, 60_000);
 
-  it('exits 1 when something would break panelists, with the address from the build settings', async () => {
+  it('exits 1 when the key is refused, with the address from the build settings, in the catalogue\'s English (no bare message name)', async () => {
     sandbox.reset();
-    sandbox.state.movedTo = '/api';
-    const { code, stdout } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token, PANEL_API_BASE_URL: sandbox.url });
+    const { code, stdout } = await doctor({ PANEL_DOCTOR_TOKEN: 'not-the-key', PANEL_API_BASE_URL: sandbox.url });
     expect(code).toBe(1);
-    expect(stdout).toMatch(/FAIL {2}Redirect:/);
+    expect(stdout).toMatch(/FAIL {2}GET \/v1\/panel\/rewards: /);
+    expect(stdout).toContain('Panelists see: Your personal key was not accepted. Reconnect in Settings.');
+    expect(stdout).not.toContain('httpTokenNotAccepted');
   }, 60_000);
 
-  it('exits 2 without a key and without a terminal to ask for one', async () => {
-    const { code, stderr } = await doctor({}, sandbox.url);
-    expect(code).toBe(2);
-    expect(stderr).toContain('No key: set PANEL_DOCTOR_TOKEN');
+  it('exits 2, sending nothing, without a key, or with write options that are not given in full', async () => {
+    sandbox.reset();
+    const key = { PANEL_DOCTOR_TOKEN: sandbox.token };
+    const [noKey, noWriteChecks, noConfirmation, badId] = await Promise.all([
+      doctor({}, sandbox.url),
+      doctor(key, sandbox.url, '--redeem-check', '101'),
+      // No terminal to confirm at (execFile's stdin is a pipe), and no --yes-spend-points.
+      doctor(key, sandbox.url, '--write-checks', '--redeem-check', '101'),
+      doctor(key, sandbox.url, '--write-checks', '--redeem-check', 'all'),
+    ]);
+    expect(noKey).toMatchObject({ code: 2, stderr: expect.stringContaining('No key: set PANEL_DOCTOR_TOKEN') });
+    expect(noWriteChecks).toMatchObject({ code: 2, stderr: expect.stringContaining('--redeem-check is a write check: give --write-checks with it.') });
+    expect(noConfirmation).toMatchObject({ code: 2, stderr: expect.stringContaining('without one, add --yes-spend-points') });
+    expect(badId).toMatchObject({ code: 2, stderr: expect.stringContaining('--redeem-check takes a reward id') });
+    expect(sandbox.requests).toEqual([]);
+  }, 60_000);
+
+  it('with --write-checks --redeem-check --yes-spend-points: says so loudly, saves unchanged, redeems once', async () => {
+    sandbox.reset();
+    const { code, stdout, stderr } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token }, sandbox.url, '--write-checks', '--redeem-check', '101', '--yes-spend-points');
+    expect(code).toBe(0);
+    expect(stderr).toContain("WRITE CHECKS ON: use a test panelist's key only.");
+    expect(stderr).toContain('Redeeming reward #101 “Bluefin Coffee $5 Gift Card” for 500 points (balance: 2,500): confirmed by --yes-spend-points.');
+    expect(stdout).toContain("WRITE CHECKS ON: run with a test panelist's key only. Sent besides reads:");
+    expect(sandbox.requests.filter((r) => r.method !== 'GET' || r.path === '/v1/panel/redemption').map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/panel/variables/data',
+      'GET /v1/panel/redemption',
+    ]);
+    expect(sandbox.state.redemptions).toHaveLength(10);
   }, 60_000);
 });
 

@@ -1,85 +1,152 @@
 /**
  * The panel doctor's examination: the panel's four reads through the extension's own API client
- * (utils/api/client.ts, with its schemas and parsers), judged by the extension's own rules
- * (balance.ts, stored-values.ts, base-url.ts), plus two harmless refusals (a made-up key, an
- * unknown filter) to see the panel's error bodies. Only reads leave (wire.ts refuses anything
- * else); nothing is redeemed, written or deleted.
+ * (utils/api/client.ts, with its schemas, parsers, time-out and body limit), judged by the
+ * extension's own rules (balance.ts, stored-values.ts, base-url.ts); where a read is redirected,
+ * where the redirect leads (each hop checked before it is sent); then two harmless refusals (a
+ * made-up key, an unknown filter) to see the panel's error bodies; and, only with write checks, a
+ * profile save of an unchanged value and, only for a reward the operator names and confirms, a
+ * redemption. wire.ts sends nothing else.
  */
 import { randomUUID } from 'node:crypto';
 import { ENDPOINTS, createPanelApi, type ReadName, type Reads, type Validator } from '../../../utils/api/client';
 import { HTTP_DEFAULTS, createHttp } from '../../../utils/api/http';
 import { BALANCE_FIELDS, resolveBalance, toPoints } from '../../../utils/balance';
 import { checkBaseUrl } from '../../../utils/base-url';
-import { AppErrorException, type AppError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import { attempt, type Outcome } from './attempt';
+import { bodyShape } from './body';
 import { contentFindings } from './content';
-import type { Finding, ReadRow, Report } from './report-types';
-import { recordWire, type Exchange } from './wire';
+import { readFailureFindings, type FailedRead } from './failures';
+import { redactSecrets } from './redact';
+import { followRedirects, redirectFindings, type Redirected } from './redirects';
+import type { Finding, ReadRow, Report, SentWrite } from './report-types';
+import { openWire, seconds, type Exchange, type Wire } from './wire';
+import { profileSaveCheck, redeemCheck, type CheckResult, type RedeemRequest } from './writes';
 
 export interface DiagnoseOptions {
   baseUrl: string;
   token: string;
   /** The build's balanceVariable (design §2, third place). */
   balanceVariable: string;
+  /** `--write-checks`: a profile save of an unchanged value (a test panelist only). */
+  writeChecks?: boolean;
+  /** `--redeem-check <id>` (with write checks): a redemption, sent only once confirmed. */
+  redeem?: RedeemRequest | null;
+  /** `--allow-origin`: other origins a redirect may be followed to, to see what answers there. */
+  allowOrigins?: readonly string[];
+  /**
+   * Per request. The extension's own (10 s) unless a test shortens it; the report always speaks
+   * of the extension's, which is what panelists meet.
+   */
+  timeoutMs?: number;
+  /** Progress, as each check runs and each request leaves and ends (the CLI writes it to stderr). */
+  progress?: (text: string) => void;
 }
 
-/** Longer than the extension's own time-out, so a slow panel is measured and named, not just cut off. */
-const DOCTOR_TIMEOUT_MS = 30_000;
 /** Half the extension's time-out: slower reads work, but a panelist waits and a little more fails. */
 const SLOW_MS = HTTP_DEFAULTS.timeoutMs / 2;
 const READS: ReadName[] = ['rewards', 'redemptions', 'variablesMeta', 'variablesData'];
+/** What the extension's client sends as a key (utils/api/http.ts): visible ASCII, no spaces. */
+const SENDABLE_KEY = /^[\x21-\x7e]+$/;
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: AppError };
+const NOT_CHECKED_DELETE = 'the answer to deleting a stored value (the doctor never deletes one)';
 
-async function attempt<T>(work: () => Promise<T>): Promise<Outcome<T>> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    if (error instanceof AppErrorException) return { ok: false, error: error.error };
-    throw error;
-  }
+function report(baseUrl: string, findings: Finding[], notChecked: string[], writeChecks = false): Report {
+  return { baseUrl, timeoutMs: HTTP_DEFAULTS.timeoutMs, writeChecks, reads: [], findings, sent: [], notChecked };
 }
 
 export async function diagnose(options: DiagnoseOptions): Promise<Report> {
+  const nothingRead = ['every answer: nothing was sent'];
   const address = checkBaseUrl(options.baseUrl);
   if (!address.ok) {
-    return { baseUrl: options.baseUrl, reads: [], findings: [{ level: 'fail', topic: 'Address', text: `${address.message} (the options page refuses it too).` }] };
+    return report(
+      options.baseUrl,
+      [
+        {
+          level: 'fail',
+          topic: 'Address',
+          text: `${address.message} (the options page refuses it too, and the doctor sent nothing).`,
+          panelists: address.message,
+          change: 'Set apiBaseUrl to the https address of the panel\'s API (plain http only for localhost), without a query, fragment or credentials.',
+        },
+      ],
+      nothingRead,
+    );
   }
-  const baseUrl = address.baseUrl;
-  const wire = recordWire(baseUrl);
+  const token = options.token.trim();
+  if (!SENDABLE_KEY.test(token)) {
+    const message = t('httpTokenUnsendable');
+    return report(
+      address.baseUrl,
+      [{ level: 'fail', topic: 'Key', text: 'The key holds spaces or characters a header cannot carry: nothing was sent.', panelists: message, change: "Give the doctor a test panelist's personal key, exactly as the panel issued it." }],
+      nothingRead,
+    );
+  }
+  const progress = options.progress ?? (() => undefined);
+  const timeoutMs = options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
+  const wire = openWire({ baseUrl: address.baseUrl, key: token, allowOrigins: options.allowOrigins ?? [], timeoutMs, progress });
   try {
-    return await examine({ ...options, baseUrl }, wire.exchanges);
+    const examined = await examine({ ...options, baseUrl: address.baseUrl, timeoutMs }, wire, progress);
+    return redactReport(examined, [token]);
   } finally {
     wire.stop();
   }
 }
 
-async function examine(options: DiagnoseOptions, exchanges: Exchange[]): Promise<Report> {
-  const config = { baseUrl: options.baseUrl, retries: 0, timeoutMs: DOCTOR_TIMEOUT_MS };
+/** The key, wherever the panel echoed it, as a whole token (redact.ts). */
+function redactReport(out: Report, secrets: string[]): Report {
+  const r = (text: string) => redactSecrets(text, secrets);
+  return {
+    ...out,
+    reads: out.reads.map((row) => ({ ...row, requested: r(row.requested), summary: r(row.summary) })),
+    findings: out.findings.map((f) => (f.level === 'warn' || f.level === 'fail' ? { ...f, topic: r(f.topic), text: r(f.text), panelists: r(f.panelists), change: r(f.change) } : { ...f, topic: r(f.topic), text: r(f.text) })),
+    sent: out.sent.map((s) => ({ ...s, path: r(s.path), what: r(s.what) })),
+    notChecked: out.notChecked.map(r),
+  };
+}
+
+async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: Wire, progress: (text: string) => void): Promise<Report> {
+  const config = { baseUrl: options.baseUrl, retries: 0, timeoutMs: options.timeoutMs };
+  const api = createPanelApi({ ...config, token: wire.clientKey });
   const findings: Finding[] = [];
-  const lastExchange = () => exchanges.at(-1);
-
-  // The refusals come first, before any read: a panel's first answers are its plainest.
-  findings.push(badTokenFinding(await attempt(() => createPanelApi({ ...config, token: `panel-doctor-${randomUUID()}` }).listRewards()), lastExchange()));
-  const http = createHttp({ ...config, token: options.token });
-  const refused = await attempt(() => http.request({ method: 'GET', path: ENDPOINTS.variablesData, query: { filter: 'panel-doctor-unknown' }, kind: 'read' }));
-  findings.push(refusalFinding(refused, lastExchange()));
-
-  const api = createPanelApi({ ...config, token: options.token });
+  const notChecked: string[] = [];
   const reads: ReadRow[] = [];
   const data: Partial<{ [K in ReadName]: Reads[K] }> = {};
   const bodies: Partial<Record<ReadName, unknown>> = {};
-  const redirected: Array<{ endpoint: string; exchange: Exchange }> = [];
+  const failed: FailedRead[] = [];
+  const redirected: Redirected[] = [];
+  const sentBy = (from: number): Exchange | undefined => wire.exchanges.slice(from).find((e) => !e.hop);
+
+  progress(`Reading ${options.baseUrl} as the extension does (each request waits at most ${seconds(options.timeoutMs)}):\n`);
   for (const name of READS) {
+    const from = wire.exchanges.length;
     const first = await attempt(() => api.revalidate(name, null));
-    const exchange = lastExchange();
-    const row: ReadRow = { endpoint: ENDPOINTS[name], status: exchange?.status ?? null, ms: exchange?.ms ?? null, bytes: exchange?.bytes ?? 0, summary: '', validators: 'none', conditional: null };
+    const exchange = sentBy(from);
+    const row: ReadRow = {
+      endpoint: ENDPOINTS[name],
+      requested: exchange?.path ?? ENDPOINTS[name],
+      status: exchange?.status ?? null,
+      ms: exchange && !exchange.failure ? exchange.ms : null,
+      bytes: exchange?.bytes ?? 0,
+      summary: '',
+      validators: 'none',
+      conditional: null,
+    };
     reads.push(row);
-    if (exchange?.redirectedTo) redirected.push({ endpoint: ENDPOINTS[name], exchange });
     if (!first.ok) {
-      row.summary = `refused: ${first.error.message}`;
-      // A read refused for ending at another origin is told once, with the other redirects.
-      if (!exchange?.redirectedTo) findings.push(readFailure(name, first.error));
-      if (first.error.kind === 'unauthorized') break;
+      if (first.error.redirect && exchange) {
+        row.summary = 'redirected: not followed';
+        progress('  following the redirect, each hop checked before it is sent:\n');
+        redirected.push({ endpoint: ENDPOINTS[name], error: first.error, chain: await followRedirects(wire, exchange) });
+      } else {
+        row.summary = `refused: ${first.error.message}`;
+        failed.push({ endpoint: ENDPOINTS[name], error: first.error, exchange });
+      }
+      if (first.error.kind === 'unauthorized') {
+        const left = READS.slice(READS.indexOf(name) + 1).map((n) => ENDPOINTS[n]);
+        if (left.length) notChecked.push(`the other reads (${left.join(', ')}): the key was refused`);
+        break;
+      }
       continue;
     }
     if (first.value.notModified) continue; // unreachable: no validator was sent
@@ -89,18 +156,70 @@ async function examine(options: DiagnoseOptions, exchanges: Exchange[]): Promise
     row.validators = validatorKinds(first.value.validator);
     if (first.value.validator) {
       const again = await attempt(() => api.revalidate(name, first.value.validator as Validator));
-      row.conditional = again.ok ? (again.value.notModified ? 304 : (lastExchange()?.status ?? 200)) : (lastExchange()?.status ?? null);
+      row.conditional = again.ok ? (again.value.notModified ? 304 : (wire.exchanges.at(-1)?.status ?? 200)) : (wire.exchanges.at(-1)?.status ?? null);
     }
   }
 
-  if (redirected.length > 0) findings.push(redirectFinding(redirected, options.baseUrl));
+  findings.push(...redirectFindings(redirected, options.baseUrl), ...readFailureFindings(failed, reads.length, options.baseUrl));
+
+  // The refusals, on reads that worked: a made-up key where the real one was let in, an unknown
+  // filter where the plain read answered. Otherwise whatever failed the read would be told again.
+  const working = READS.find((name) => data[name] !== undefined);
+  progress('A made-up key and an unknown filter, to see how the panel refuses:\n');
+  if (working) {
+    const from = wire.exchanges.length;
+    const wrong = await attempt(() => createPanelApi({ ...config, token: `panel-doctor-${randomUUID()}` }).revalidate(working, null));
+    findings.push(badTokenFinding(wrong, sentBy(from)));
+  } else notChecked.push('what a wrong key gets (no read worked to compare it with)');
+  if (data.variablesData) {
+    const from = wire.exchanges.length;
+    const http = createHttp({ ...config, token: wire.clientKey });
+    const refused = await attempt(() => http.request({ method: 'GET', path: ENDPOINTS.variablesData, query: { filter: 'panel-doctor-unknown' }, kind: 'read' }));
+    findings.push(refusalFinding(refused, sentBy(from)));
+  } else notChecked.push(`how a refused request's body looks (GET ${ENDPOINTS.variablesData} did not work)`);
+
   findings.push(...timingFindings(reads), ...validatorFindings(reads));
   if (data.variablesData) findings.push(storedShapeFinding(bodies.variablesData));
+  let balance: number | null = null;
   if (data.rewards && data.variablesData && data.variablesMeta) {
-    findings.push(...balanceFindings(options.balanceVariable, bodies, data.variablesData.values, data.variablesMeta.map((d) => d.name)));
+    const found = balanceFindings(options.balanceVariable, bodies, data.variablesData.values, data.variablesMeta.map((d) => d.name));
+    findings.push(...found.findings);
+    balance = found.points;
   }
   findings.push(...contentFindings(data));
-  return { baseUrl: options.baseUrl, reads, findings };
+
+  // Write checks: only when asked for, and said loudly in the report's header.
+  if (!options.writeChecks) {
+    notChecked.push('the answer to a profile save (run with --write-checks)', NOT_CHECKED_DELETE, 'the answer to a redemption (run with --write-checks --redeem-check <reward id>)');
+  } else {
+    progress('WRITE CHECKS (a test panelist only):\n');
+    let save: CheckResult;
+    if (data.variablesMeta && data.variablesData) save = await profileSaveCheck(api, wire, data.variablesMeta, data.variablesData.values);
+    else save = { findings: [], checked: false, why: 'the profile could not be read' };
+    findings.push(...save.findings);
+    if (!save.checked) notChecked.push(`the answer to a profile save (${save.why ?? 'not sent'})`);
+    notChecked.push(NOT_CHECKED_DELETE);
+    if (options.redeem) {
+      const redeem = await redeemCheck(api, wire, options.redeem, data.rewards?.rewards, balance);
+      findings.push(...redeem.findings);
+      if (!redeem.checked) notChecked.push(`the answer to a redemption (${redeem.why ?? 'not sent'})`);
+    } else notChecked.push('the answer to a redemption (add --redeem-check <reward id>)');
+  }
+
+  // The extension's client asked for something the wire does not let out: said, so its failure is not misread.
+  const blocked = wire.refused.filter((r) => !r.hop);
+  if (blocked.length > 0) {
+    findings.push({ level: 'info', topic: 'Not sent', text: `The doctor kept back ${blocked.map((r) => `${r.method} ${r.url} (${r.kind})`).join(', ')}: only reads and the write checks asked for may leave.` });
+  }
+
+  return { baseUrl: options.baseUrl, timeoutMs: HTTP_DEFAULTS.timeoutMs, writeChecks: options.writeChecks === true, reads, findings, sent: writesSent(wire), notChecked };
+}
+
+/** Every request that was not a read, as it left. */
+function writesSent(wire: Wire): SentWrite[] {
+  return wire.exchanges
+    .filter((e) => !e.hop && (e.method !== 'GET' || new URL(e.url).pathname.endsWith(ENDPOINTS.redemption)))
+    .map((e) => ({ method: e.method, path: e.path, what: e.method === 'GET' ? 'a redemption: spends the test panelist\'s points' : 'a profile save of the value already stored' }));
 }
 
 function summarise(name: ReadName, value: Reads[ReadName]): string {
@@ -126,67 +245,56 @@ function validatorKinds(validator: Validator | null): ReadRow['validators'] {
   return 'none';
 }
 
-/** What each failure of a read means for panelists, with the design decision it meets. */
-function readFailure(name: ReadName, error: AppError): Finding {
-  const topic = `GET ${ENDPOINTS[name]}`;
-  const because: Partial<Record<AppError['kind'], string>> = {
-    unauthorized: 'The key was not accepted (401): every read fails and panelists are asked to reconnect (design §5). Check the key and that it is a panelist\'s.',
-    unexpected:
-      name === 'variablesData'
-        ? 'The extension refuses this body, so the profile editor and any balance kept there stay empty (design §3: data as records naming their variable, or a map of name → value).'
-        : 'The extension refuses this body as not the documented shape (design §5), so panelists see an error instead of it.',
-    timeout: `No answer within ${DOCTOR_TIMEOUT_MS / 1000} s; the extension gives up after ${HTTP_DEFAULTS.timeoutMs / 1000} s (design §5).`,
-    network: 'The panel could not be reached.',
-    server: 'The panel failed (5xx); the extension retries a read twice, then shows the error (design §5).',
-    not_allowed: 'The panel forbids this read to this key (403): panelists see "not allowed" (design §5).',
-    rejected: error.status === 404 ? 'Not found: is the API address right (a path prefix such as /api)?' : 'The panel refused this read.',
-    rate_limited: 'The panel limited the doctor\'s few requests (429): panelists would be limited too (design §5).',
-  };
-  return { level: 'fail', topic, text: `${error.message} ${because[error.kind] ?? ''}`.trim() };
-}
-
 /**
- * The extension follows no redirect (a browser hides where one points, so its next hop could not be
- * checked before it left): a panel that answers with one fails every read, save and redemption.
+ * A made-up key must get a 401: only that makes the extension ask the panelist to reconnect
+ * (design §5). It is tried on a read the real key just read, so whatever else it gets is the
+ * panel's answer to a wrong key, not an outage told twice.
  */
-function redirectFinding(redirected: Array<{ endpoint: string; exchange: Exchange }>, baseUrl: string): Finding {
-  const hops = redirected.map(({ endpoint, exchange }) => `GET ${endpoint} (${exchange.status} to ${exchange.redirectedTo})`);
-  const { endpoint, exchange } = redirected[0]!;
-  const pointed = new URL(exchange.redirectedTo!);
-  const crossOrigin = pointed.origin !== new URL(baseUrl).origin;
-  // Where the API seems to live now: the Location without the endpoint, when it ends with it.
-  const base = pointed.pathname.endsWith(endpoint) ? `${pointed.origin}${pointed.pathname.slice(0, pointed.pathname.length - endpoint.length)}` : null;
-  return {
-    level: 'fail',
-    topic: 'Redirect',
-    text:
-      `${hops[0]}${hops.length > 1 ? ` and ${hops.length - 1} more read${hops.length > 2 ? 's' : ''} the same way` : ''}. ` +
-      'The extension follows no redirect, to its own origin or another (a browser hides where one points, so the next hop could not be checked before it left): ' +
-      'every read, profile save and redemption would fail.' +
-      (crossOrigin ? ' It points to another origin, which the extension never talks to.' : '') +
-      (base ? ` Set the API address to where it points: ${base}` : ' Set the API address to where the panel\'s API answers without a redirect.'),
-  };
-}
-
-/** A made-up key must get a 401: only that makes the extension ask the panelist to reconnect (design §5). */
 function badTokenFinding(outcome: Outcome<unknown>, exchange: Exchange | undefined): Finding {
   const topic = 'Error body: a wrong key';
-  if (outcome.ok) return { level: 'fail', topic, text: `The panel answered a made-up key with ${exchange?.status ?? 200} and data: is the API open to anyone? Panelists with a wrong key would never be told.` };
+  const change = 'Answer a request whose key is unknown, expired or revoked with 401.';
+  const where = exchange ? `GET ${exchange.url} with a made-up key` : 'A made-up key';
+  if (outcome.ok) {
+    return {
+      level: 'fail',
+      topic,
+      text: `${where} answered ${exchange?.status ?? 200} with data: is the API open to anyone? A panelist with a wrong key is never told.`,
+      panelists: 'someone else\'s data, or none, and never that their key is wrong',
+      change: "Check the key on every request and answer 401 when it is not a panelist's.",
+    };
+  }
   const { error } = outcome;
   if (error.kind === 'unauthorized') return { level: 'ok', topic, text: `401, ${bodyShape(exchange)}: the extension asks the panelist to reconnect (design §5).` };
-  if (error.kind === 'not_allowed') {
-    return { level: 'fail', topic, text: `403, ${bodyShape(exchange)}: a rejected key must be a 401. The extension reads a 403 as "not allowed" and keeps the session, so a panelist whose key was revoked is never asked to reconnect (design §5).` };
-  }
-  return { level: 'fail', topic, text: `${exchange?.status ?? error.kind}, ${bodyShape(exchange)}: a rejected key must be a 401 (design §5); the extension says "${error.message}".` };
+  const got = exchange?.failure ? (exchange.failure.kind === 'timeout' ? `no answer within ${seconds(HTTP_DEFAULTS.timeoutMs)}` : 'no connection') : exchange?.redirectedTo ? `${exchange.status} to ${exchange.redirectedTo}` : `${exchange?.status ?? error.kind}, ${bodyShape(exchange)}`;
+  const keeps =
+    error.kind === 'not_allowed'
+      ? 'The extension reads a 403 as "not allowed" and keeps the session'
+      : 'The extension reads this as a failure of the panel, not of the key';
+  return {
+    level: 'fail',
+    topic,
+    text: `${where} got ${got}, where the real key was answered: a rejected key must be a 401. ${keeps}, so a panelist whose key was revoked is never asked to reconnect (design §5).`,
+    panelists: error.message,
+    change,
+  };
 }
 
 /** A read with an unknown filter: whether the panel's refusals carry Laravel-style `errors`. */
 function refusalFinding(outcome: Outcome<unknown>, exchange: Exchange | undefined): Finding {
   const topic = 'Error body: a refused read (an unknown filter)';
-  if (outcome.ok) return { level: 'info', topic, text: 'The panel ignores an unknown filter (200), so there was no refusal to look at; profile saves are not tried (the doctor never writes).' };
+  if (outcome.ok) return { level: 'info', topic, text: 'The panel ignores an unknown filter (200), so there was no refusal to look at.' };
   const { error } = outcome;
   const status = exchange?.status ?? error.status;
-  if (error.kind === 'server') return { level: 'warn', topic, text: `An unknown filter made the panel fail with ${status} instead of refusing it (4xx).` };
+  if (error.kind === 'server') {
+    return {
+      level: 'warn',
+      topic,
+      text: `An unknown filter made the panel fail with ${status} instead of refusing it (4xx); the extension only ever sends filter=writable.`,
+      panelists: 'nothing now; a refused request they do cause may look like an outage to them',
+      change: 'Refuse a request the panel does not accept with a 4xx and a `message`, not a 5xx.',
+    };
+  }
+  if (status === 404) return { level: 'info', topic, text: `404, ${bodyShape(exchange)}: "not found", as for an unknown path, so it says nothing of how a refused profile save looks.` };
   if (error.kind !== 'rejected' && error.kind !== 'not_allowed') return { level: 'info', topic, text: `${status ?? error.kind}: ${error.message}` };
   const laravel = error.fields
     ? `Laravel-style \`errors\` (${Object.keys(error.fields).join(', ')}): a refused profile save shows each field's own text next to that field (design §5)`
@@ -194,31 +302,32 @@ function refusalFinding(outcome: Outcome<unknown>, exchange: Exchange | undefine
   return { level: 'ok', topic, text: `${status}, ${bodyShape(exchange)}, message "${error.message}"; ${laravel}.` };
 }
 
-function bodyShape(exchange: Exchange | undefined): string {
-  if (!exchange || exchange.body.trim() === '') return 'no body';
-  try {
-    const body = JSON.parse(exchange.body) as unknown;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'JSON that is not an object';
-    const keys = Object.keys(body);
-    return `JSON with ${keys.length ? keys.map((k) => `\`${k}\``).join(', ') : 'no fields'}`;
-  } catch {
-    return `a body that is not JSON (${exchange.headers.get('content-type') ?? 'no content type'}; the extension shows its own words)`;
-  }
-}
+/** A read the extension could use (not refused, not redirected). */
+const worked = (row: ReadRow) => row.summary !== '' && !row.summary.startsWith('refused') && !row.summary.startsWith('redirected');
 
 function timingFindings(reads: ReadRow[]): Finding[] {
-  const timed = reads.filter((r): r is ReadRow & { ms: number } => r.ms !== null);
+  const timed = reads.filter((r): r is ReadRow & { ms: number } => r.ms !== null && worked(r));
   if (timed.length === 0) return [];
   const slowest = timed.reduce((a, b) => (b.ms > a.ms ? b : a));
-  const text = `slowest ${slowest.endpoint} at ${Math.round(slowest.ms)} ms`;
-  if (slowest.ms > HTTP_DEFAULTS.timeoutMs) return [{ level: 'fail', topic: 'Response times', text: `${text}: over the extension's ${HTTP_DEFAULTS.timeoutMs / 1000} s time-out, so that read always fails (design §5).` }];
-  if (slowest.ms > SLOW_MS) return [{ level: 'warn', topic: 'Response times', text: `${text}: over half the extension's ${HTTP_DEFAULTS.timeoutMs / 1000} s time-out; a busier moment fails it.` }];
-  return [{ level: 'ok', topic: 'Response times', text: `${text}; the extension waits up to ${HTTP_DEFAULTS.timeoutMs / 1000} s.` }];
+  const limit = seconds(HTTP_DEFAULTS.timeoutMs);
+  const text = `slowest ${slowest.requested} at ${Math.round(slowest.ms)} ms`;
+  if (slowest.ms > SLOW_MS) {
+    return [
+      {
+        level: 'warn',
+        topic: 'Response times',
+        text: `${text}: over half the extension's ${limit} time-out; a busier moment fails it.`,
+        panelists: `a wait, and at busier moments “${t('httpTimeout', HTTP_DEFAULTS.timeoutMs / 1000)}”`,
+        change: `Make this read answer well within ${limit}.`,
+      },
+    ];
+  }
+  return [{ level: 'ok', topic: 'Response times', text: `${text}; the extension waits up to ${limit}.` }];
 }
 
 /** Idle traffic (README, "Idle traffic"): every refresh sends the cached copy's validators back. */
 function validatorFindings(reads: ReadRow[]): Finding[] {
-  const read = reads.filter((r) => r.summary && !r.summary.startsWith('refused'));
+  const read = reads.filter(worked);
   const without = read.filter((r) => r.validators === 'none');
   const ignored = read.filter((r) => r.validators !== 'none' && r.conditional !== 304);
   const findings: Finding[] = [];
@@ -228,10 +337,18 @@ function validatorFindings(reads: ReadRow[]): Finding[] {
       level: 'warn',
       topic: 'Idle traffic',
       text: `no ETag or Last-Modified on ${without.map((r) => r.endpoint).join(', ')}: each read again downloads the whole answer (${bytes.toLocaleString('en')} bytes for these) instead of a 304 without a body, and the refresh alarm reads the rewards about twice an hour for every panelist.`,
+      panelists: 'the same pages; each refresh costs them (and the panel) the whole answer again',
+      change: 'Send an ETag (or Last-Modified) with each read, and answer If-None-Match (If-Modified-Since) with 304 when nothing changed.',
     });
   }
   if (ignored.length > 0) {
-    findings.push({ level: 'warn', topic: 'Idle traffic', text: `${ignored.map((r) => r.endpoint).join(', ')} sent validators but answered ${ignored.map((r) => r.conditional ?? 'an error').join(', ')} when they were sent back unchanged, not 304.` });
+    findings.push({
+      level: 'warn',
+      topic: 'Idle traffic',
+      text: `${ignored.map((r) => r.endpoint).join(', ')} sent validators but answered ${ignored.map((r) => r.conditional ?? 'an error').join(', ')} when they were sent back unchanged, not 304.`,
+      panelists: 'the same pages; each refresh costs them (and the panel) the whole answer again',
+      change: 'Answer a request whose If-None-Match (If-Modified-Since) still holds with 304 and no body.',
+    });
   }
   if (findings.length === 0 && read.length > 0) findings.push({ level: 'ok', topic: 'Idle traffic', text: 'every read carries validators and answers an unchanged copy with 304 and no body.' });
   return findings;
@@ -247,7 +364,12 @@ function storedShapeFinding(body: unknown): Finding {
 }
 
 /** Design §2: where the balance comes from, in the extension's order, and whether balanceVariable exists. */
-function balanceFindings(variable: string, bodies: Partial<Record<ReadName, unknown>>, values: Reads['variablesData']['values'], defined: string[]): Finding[] {
+function balanceFindings(
+  variable: string,
+  bodies: Partial<Record<ReadName, unknown>>,
+  values: Reads['variablesData']['values'],
+  defined: string[],
+): { findings: Finding[]; points: number | null } {
   const fieldIn = (body: unknown) => BALANCE_FIELDS.find((f) => toPoints((body as Record<string, unknown> | null)?.[f]) !== null);
   const rewardsField = fieldIn(bodies.rewards);
   const variablesField = fieldIn(bodies.variablesData);
@@ -262,26 +384,39 @@ function balanceFindings(variable: string, bodies: Partial<Record<ReadName, unkn
   }[balance.source];
   const findings: Finding[] = [
     balance.points === null
-      ? { level: 'warn', topic: 'Balance (design §2)', text: `not found: neither response has a top-level ${BALANCE_FIELDS.map((f) => `\`${f}\``).join(', ')} in whole points, and the stored variable ${variable} holds none. The popup shows costs with the balance "unknown"; the panel still decides each redemption.` }
+      ? {
+          level: 'warn',
+          topic: 'Balance (design §2)',
+          text: `not found: neither response has a top-level ${BALANCE_FIELDS.map((f) => `\`${f}\``).join(', ')} in whole points, and the stored variable ${variable} holds none. The popup shows costs with the balance "unknown"; the panel still decides each redemption.`,
+          panelists: 'costs without their own balance, so not which rewards they can afford',
+          change: `Put the balance in a top-level \`points\` of the rewards answer, or set balanceVariable to the stored variable that holds it.`,
+        }
       : { level: 'ok', topic: 'Balance (design §2)', text: `${shown}, from ${where}.` },
   ];
   const both = [points(bodies.rewards, rewardsField), points(bodies.variablesData, variablesField)];
   if (both[0] !== null && both[1] !== null && both[0] !== both[1]) {
-    findings.push({ level: 'warn', topic: 'Balance (design §2)', text: `The rewards response says ${both[0]} and the read-variables response ${both[1]}: the extension shows the first.` });
+    findings.push({
+      level: 'warn',
+      topic: 'Balance (design §2)',
+      text: `The rewards response says ${both[0]} and the read-variables response ${both[1]}: the extension shows the first.`,
+      panelists: `${both[0]} points`,
+      change: 'Give the same balance in both answers, or in one only.',
+    });
   }
   const isDefined = defined.includes(variable);
   const isStored = Object.hasOwn(values, variable);
   const topic = `balanceVariable ${variable}`;
   if (balance.source === 'stored-variable') findings.push({ level: 'ok', topic, text: `stored, holding ${shown}.` });
-  else if (isStored) findings.push({ level: balance.source === 'unknown' ? 'warn' : 'info', topic, text: `stored, but its value ${JSON.stringify(values[variable])} is not whole points (design §8).` });
+  // Information only: when no balance is found, the Balance finding above is the one problem.
+  else if (isStored) findings.push({ level: 'info', topic, text: `stored, but its value ${JSON.stringify(values[variable])} is not whole points (design §8).` });
   else {
     const candidates = Object.entries(values).filter(([name, value]) => /POINT|BALANCE|CREDIT/i.test(name) && toPoints(value) !== null).map(([name]) => name);
     const hint = candidates.length ? ` Stored variables that look like it: ${candidates.join(', ')} (set balanceVariable to one).` : '';
     findings.push({
-      level: balance.source === 'unknown' ? 'warn' : 'info',
+      level: 'info',
       topic,
       text: `${isDefined ? 'defined in /variables/meta but not stored for this panelist' : 'not on this panel (not in /variables/meta, not stored)'}${balance.source === 'unknown' ? '.' : `; not needed while ${where.split(' (')[0]} carries the balance.`}${hint}`,
     });
   }
-  return findings;
+  return { findings, points: balance.points };
 }

@@ -1,5 +1,10 @@
-/** The panel doctor's report as text: the reads in a table, then the findings, then the verdict. */
+/**
+ * The panel doctor's report as text: what was sent (loudly, when anything but reads was), the reads
+ * in a table, the findings (each problem with what panelists see and what to change), then the
+ * verdict, which names every answer the doctor did not look at.
+ */
 import { breaksPanelists, type Level, type Report } from './report-types';
+import { USER_AGENT, seconds } from './wire';
 
 const WIDTH = 100;
 const MARK: Record<Level, string> = { ok: 'ok  ', info: 'info', warn: 'WARN', fail: 'FAIL' };
@@ -22,19 +27,24 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd());
 }
 
+function header(report: Report): string[] {
+  const how = `Read through the extension's own API client, as a panelist's browser would (its ${seconds(report.timeoutMs)} time-out, its body limit, no redirect followed; User-Agent ${USER_AGENT}).`;
+  if (!report.writeChecks) return [wrap(`${how} Only reads were sent: nothing was redeemed, written or deleted.`, 0)];
+  const lines = [wrap(how, 0), '', 'WRITE CHECKS ON: run with a test panelist\'s key only. Sent besides reads:'];
+  if (report.sent.length === 0) lines.push('  nothing (see the write-check findings)');
+  for (const s of report.sent) lines.push(`  ${wrap(`${s.method} ${s.path}: ${s.what}`, 2)}`);
+  return lines;
+}
+
 export function formatReport(report: Report): string {
-  const out = [
-    `Panel doctor: ${report.baseUrl}`,
-    wrap("Read through the extension's own API client, as a panelist's browser would; nothing was redeemed, written or deleted.", 0),
-    '',
-  ];
+  const out = [`Panel doctor: ${report.baseUrl}`, ...header(report), ''];
   if (report.reads.length > 0) {
     out.push(
       'Reads',
       ...table([
-        ['endpoint', 'status', 'time', 'bytes', 'validators', 'sent back', 'data'],
+        ['requested', 'status', 'time', 'bytes', 'validators', 'sent back', 'data'],
         ...report.reads.map((r) => [
-          `GET ${r.endpoint}`,
+          `GET ${r.requested}`,
           String(r.status ?? '–'),
           r.ms === null ? '–' : `${Math.round(r.ms)} ms`,
           r.bytes.toLocaleString('en'),
@@ -47,7 +57,12 @@ export function formatReport(report: Report): string {
     );
   }
   out.push('Findings');
-  for (const f of report.findings) out.push(`  ${MARK[f.level]}  ${wrap(`${f.topic}: ${f.text}`, 8)}`);
+  for (const f of report.findings) {
+    out.push(`  ${MARK[f.level]}  ${wrap(`${f.topic}: ${f.text}`, 8)}`);
+    if (f.level === 'warn' || f.level === 'fail') {
+      out.push(`        ${wrap(`Panelists see: ${f.panelists}`, 8)}`, `        ${wrap(`Change: ${f.change}`, 8)}`);
+    }
+  }
   const warnings = report.findings.filter((f) => f.level === 'warn').length;
   const failures = report.findings.filter((f) => f.level === 'fail').length;
   const also = warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : '';
@@ -55,7 +70,8 @@ export function formatReport(report: Report): string {
     '',
     breaksPanelists(report)
       ? `Verdict: ${failures} problem${failures === 1 ? '' : 's'} would break panelists${also}. Fix ${failures === 1 ? 'it' : 'them'} before publishing.`
-      : `Verdict: nothing here would break panelists${also}.`,
+      : `Verdict: nothing the doctor looked at would break panelists${also}.`,
   );
+  if (report.notChecked.length > 0) out.push(wrap(`Not checked: ${report.notChecked.join('; ')}.`, 0));
   return out.join('\n');
 }
