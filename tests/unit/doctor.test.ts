@@ -234,7 +234,7 @@ describe('the panel doctor follows redirects itself, checking every hop before i
       expect.objectContaining({
         topic: 'Redirect',
         text: expect.stringContaining(`GET ${sandbox.url}/v1/panel/rewards answered 301 to ${sandbox.url}/api/v1/panel/rewards, which answered 200 (the API answers there); the 3 other reads the same way.`),
-        change: `Set the API address (apiBaseUrl) to ${sandbox.url}/api, or have the panel answer at ${sandbox.url} without a redirect.`,
+        change: `Set the API address (apiBaseUrl) to ${sandbox.url}/api, or have the panel answer at ${sandbox.url} without a redirect; then run the doctor again.`,
         panelists: expect.stringContaining('answered with a redirect, which the extension does not follow'),
       }),
     ]);
@@ -386,7 +386,7 @@ describe('the panel doctor against panels that hang or never stop talking', () =
     expect(performance.now() - started).toBeLessThan(5_000);
     const text = checkReport(report);
     expect(failures(report)).toEqual([
-      expect.objectContaining({ topic: 'Every read', text: expect.stringContaining("gave no answer within 10 s, the extension's time-out: it gives up there, and the extension tries a read 2 more times") }),
+      expect.objectContaining({ topic: 'Every read', text: expect.stringContaining("gave no answer within 10 s, the extension's time-out: the extension gives up on each attempt there, tries a read 2 more times") }),
     ]);
     expect(report.findings).toHaveLength(1);
     expect(text).toContain(`${base}/v1/panel/rewards, /v1/panel/redemptions`);

@@ -165,7 +165,7 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
   // The refusals, on reads that worked: a made-up key where the real one was let in, an unknown
   // filter where the plain read answered. Otherwise whatever failed the read would be told again.
   const working = READS.find((name) => data[name] !== undefined);
-  progress('A made-up key and an unknown filter, to see how the panel refuses:\n');
+  if (working) progress('A made-up key and an unknown filter, to see how the panel refuses:\n');
   if (working) {
     const from = wire.exchanges.length;
     const wrong = await attempt(() => createPanelApi({ ...config, token: `panel-doctor-${randomUUID()}` }).revalidate(working, null));

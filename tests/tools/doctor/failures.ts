@@ -20,7 +20,8 @@ export interface FailedRead {
 
 const LIMIT = `${MAX_API_BODY_BYTES / 1_000_000} MB`;
 const TIMEOUT = seconds(HTTP_DEFAULTS.timeoutMs);
-const RETRIES = `the extension tries a read ${HTTP_DEFAULTS.retries} more times with a pause between, then shows the error`;
+/** What the extension does after a read failed this way (design §5). */
+const RETRIES = `tries a read ${HTTP_DEFAULTS.retries} more times with a pause between, then shows the error`;
 
 /** The cause a failure shares with others: reads that failed for the same one are told together. */
 function cause(read: FailedRead, baseUrl: string): string {
@@ -93,20 +94,20 @@ function groupFinding(group: FailedRead[], tried: number, baseUrl: string): Find
   }
   if (key === 'timeout') {
     return fail(
-      `${urls} gave no answer within ${TIMEOUT}, the extension's time-out: it gives up there, and ${RETRIES} (design §5).`,
+      `${urls} gave no answer within ${TIMEOUT}, the extension's time-out: the extension gives up on each attempt there, ${RETRIES} (design §5).`,
       `Make the panel answer these reads well within ${TIMEOUT} (under half of it leaves room for busier moments).`,
     );
   }
   if (key.startsWith('network')) {
     const why = exchange?.failure?.kind === 'network' ? ` (${exchange.failure.cause})` : '';
     return fail(
-      `${urls} could not be reached${why}: no answer came at all. ${RETRIES[0]!.toUpperCase()}${RETRIES.slice(1)}.`,
+      `${urls} could not be reached${why}: no answer came at all. The extension ${RETRIES}.`,
       'Check the API address, and that the panel answers there from the internet: its DNS name, firewall and TLS certificate.',
     );
   }
   if (key.startsWith('server')) {
     return fail(
-      `${urls} answered ${error.status}: the panel failed (an outage or a fault). ${RETRIES[0]!.toUpperCase()}${RETRIES.slice(1)} (design §5); what was read before stays on screen.`,
+      `${urls} answered ${error.status}: the panel failed (an outage or a fault). The extension ${RETRIES} (design §5); what was read before stays on screen.`,
       `Fix the panel's server for these requests (its logs show them with User-Agent panel-doctor), then run the doctor again.`,
     );
   }

@@ -125,7 +125,7 @@ function groupFinding(group: Redirected[], baseUrl: string): Finding {
     const moved = baseOf(end.exchange.url);
     const works = status >= 200 && status < 300;
     what = works ? ' (the API answers there)' : ' (no working read there either)';
-    if (works && moved !== null) change = `Set the API address (apiBaseUrl) to ${moved}, or have the panel answer at ${baseUrl} without a redirect.`;
+    if (works && moved !== null) change = `Set the API address (apiBaseUrl) to ${moved}, or have the panel answer at ${baseUrl} without a redirect; then run the doctor again.`;
   } else if (end.kind === 'refused') {
     what = `: that is ${notFollowed(end.refusal, new URL(baseUrl).origin)}`;
     if (end.refusal.kind === 'redeem') change = `Fix the panel's routing: a read must answer itself, never redirect, least of all to GET ${new URL(end.refusal.url).pathname}.`;

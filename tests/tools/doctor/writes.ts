@@ -188,10 +188,16 @@ export async function redeemCheck(api: PanelApi, wire: Wire, request: RedeemRequ
     );
     return { findings, checked: true };
   }
+  // The answer is unclear to the extension (design §5): the history decides, and meanwhile it says so.
+  const then = !history.ok
+    ? ''
+    : made.length > 0
+      ? ' The extension reads the history right after such an answer and finds it there, but until then shows the panelist this answer, and with a history that lags it stays “being checked” for up to half an hour.'
+      : ' The extension reads the history after such an answer, finds nothing, and keeps checking for up to half an hour before saying it was not found.';
   findings.push({
     level: 'fail',
     topic,
-    text: `${sent} ${answerText(error, exchange)}. ${ledger} The extension cannot tell the panelist the outcome from this answer: it says so and checks the history for up to half an hour.`,
+    text: `${sent} ${answerText(error, exchange)}. ${ledger}${then}`,
     panelists: error.message,
     change:
       exchange?.status && exchange.status >= 200 && exchange.status < 300
