@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { signInConfigured } from '../../utils/build-settings';
@@ -21,16 +22,35 @@ export function ConnectionSection() {
   const session = useStorageItem(sessionItem);
   const status = useSignal('');
   const alert = useSignal('');
+  const sectionRef = useRef<HTMLElement>(null);
+  /** Disconnected here, and the way in not yet on screen to take focus. */
+  const refocus = useRef(false);
+
+  /**
+   * After "Yes, disconnect" the confirmation goes, and focus with it: it goes on to the way in
+   * (issue 30), Sign in where the build offers it, else the connect form's first field.
+   */
+  function focusWayIn(): boolean {
+    const first = sectionRef.current?.querySelector<HTMLElement>(SIGN_IN ? '.sign-in button' : '#access-token');
+    first?.focus();
+    return Boolean(first);
+  }
 
   async function disconnect() {
     status.value = '';
     alert.value = '';
     const result = await ask(() => sendMessage('disconnect', undefined));
-    if (result.ok) status.value = result.data.revocationFailed ? t('disconnectedNotEnded', settings.panelName) : t('disconnected');
-    else alert.value = errorText(result.error, t('stepDisconnectAgain'));
+    if (result.ok) {
+      status.value = result.data.revocationFailed ? t('disconnectedNotEnded', settings.panelName) : t('disconnected');
+      refocus.current = !focusWayIn();
+    } else alert.value = errorText(result.error, t('stepDisconnectAgain'));
   }
 
   const current = session.value;
+  const wayIn = current !== undefined && !(current.connected && !current.rejected);
+  useEffect(() => {
+    if (wayIn && refocus.current) refocus.current = !focusWayIn();
+  }, [wayIn]);
   let body;
   if (current === undefined) {
     body = <p class="muted">{t('loading')}</p>;
@@ -68,7 +88,7 @@ export function ConnectionSection() {
   }
 
   return (
-    <section class="card" id="connection" aria-labelledby="connection-heading">
+    <section class="card" id="connection" aria-labelledby="connection-heading" ref={sectionRef}>
       <h2 id="connection-heading">{t('connectionHeading')}</h2>
       <SectionFeedback status={status.value} alert={alert.value} />
       {body}

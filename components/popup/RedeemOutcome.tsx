@@ -15,6 +15,7 @@ import { LazyDetails } from './LazyDetails';
 import { lazyView } from './lazy-view';
 
 import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
+import { focusRewardRow } from './return-focus';
 
 interface Props {
   entry: LedgerEntry;
@@ -66,7 +67,15 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
               {t('redeemAgain')}
             </button>
           )}
-          <button type="button" class={state === 'done' ? 'btn btn-primary' : 'btn btn-quiet'} onClick={onDismiss}>
+          <button
+            type="button"
+            class={state === 'done' ? 'btn btn-primary' : 'btn btn-quiet'}
+            onClick={() => {
+              onDismiss();
+              // Not to the page, as the card goes: back to the reward's row (issue 30).
+              focusRewardRow(entry.rewardId);
+            }}
+          >
             {t(state === 'done' ? 'done' : 'close')}
           </button>
           {state === 'done' && <HistoryLink sentence={t('trackInHistory')} />}

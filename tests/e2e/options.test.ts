@@ -283,6 +283,8 @@ describe('options page against the sandbox', () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await page.getByLabel('Personal key').waitFor();
+    // Issue 30: focus goes on to the connect form's first field, not to the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('access-token');
     const stored = await storedKeys();
     // Emptied in the same storage.local.set that ends the session (store.ts).
     expect(stored.credentials ?? null).toBeNull();

@@ -101,6 +101,8 @@ test('a redemption goes through: balance, history and badge change', async () =>
   // Done shows the history's latest entry instead.
   await outcome.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
+  // Issue 30: focus is back on the reward's row (its Redeem, which 2,000 points still allow), not on the page.
+  await expect.poll(() => popup.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Redeem ${COFFEE}`);
 });
 
 test('clicking Confirm several times fast creates exactly one redemption', async () => {
@@ -178,6 +180,13 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
   const state = await serverState(ext);
   expect(state.balance).toBe(100);
   expect(state.redemptions).toHaveLength(9);
+
+  // Issue 30: Close returns focus to the reward's row; its Redeem cannot be pressed with 100 points, so its name.
+  await popup.locator('#redeem-outcome').getByRole('button', { name: 'Close' }).click();
+  await popup.locator('#redeem-outcome').waitFor({ state: 'detached' });
+  await expect
+    .poll(() => popup.evaluate(() => ({ name: document.activeElement?.textContent, row: document.activeElement?.classList.contains('reward-open') })))
+    .toEqual({ name: COFFEE, row: true });
 });
 
 test('shows cached data at once with the sandbox stopped, and the error on refresh', async () => {

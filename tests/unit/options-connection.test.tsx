@@ -4,6 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ConnectionSection } from '../../components/options/ConnectionSection';
 import { sendMessage, type Result } from '../../utils/messages';
 import { DISCONNECTED, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
@@ -162,7 +163,20 @@ describe('connect form', () => {
     expect(sent('connect')).toEqual([{ baseUrl: 'http://localhost:8787', token: 'tok-9999' }]);
   });
 
+  it('in a build made for one panel, refuses another public address before asking the browser (its manifest lists none)', async () => {
+    await mount();
+    await fill('https://elsewhere.example.net', 'tok-1234');
+    await click(button('Connect'));
+    expect(alerts()).toEqual(['This extension connects only to https://panel.example.com: enter that address.']);
+    expect(permissionRequest).not.toHaveBeenCalled();
+    expect(send).not.toHaveBeenCalled();
+    expect(advanced()?.open).toBe(true);
+    expect(byLabel('Personal key').value).toBe('tok-1234');
+  });
+
   it('explains a refused host permission and sends nothing', async () => {
+    // A build without a panel address: any https:// panel is asked for on Connect.
+    Object.assign(build.settings, { apiBaseUrl: '' });
     permissionRequest.mockResolvedValue(false);
     await mount();
     await fill('https://elsewhere.example.net', 'tok-1234');
@@ -212,6 +226,35 @@ describe('connected', () => {
     expect(sent('disconnect')).toHaveLength(1);
     expect(container.querySelector('[role=status]')?.textContent).toMatch(/Disconnected/);
     expect(byLabel('Personal key').value).toBe('');
+    // Issue 30: not to the page as the confirmation goes, but to the connect form's first field.
+    expect(document.activeElement).toBe(byLabel('Personal key'));
+  });
+
+  it('after "Yes, disconnect" focus goes to the connect form even when the session changes only after the answer', async () => {
+    await sessionItem.setValue(CONNECTED);
+    handlers.disconnect = () => {
+      setTimeout(() => void sessionItem.setValue(DISCONNECTED), 20);
+      return { ok: true, data: DISCONNECTED };
+    };
+    await mount();
+    await click(button('Disconnect'));
+    await click(button('Yes, disconnect'));
+    await act(() => new Promise<void>((r) => setTimeout(r, 40)));
+    await settle();
+    expect(document.activeElement).toBe(byLabel('Personal key'));
+  });
+
+  it('in German: "Ja, Verbindung trennen" leads to the field for the personal key', async () => {
+    installI18n('de');
+    await sessionItem.setValue(CONNECTED);
+    handlers.disconnect = async () => {
+      await sessionItem.setValue(DISCONNECTED);
+      return { ok: true, data: DISCONNECTED };
+    };
+    await mount();
+    await click(button('Verbindung trennen'));
+    await click(button('Ja, Verbindung trennen'));
+    expect(document.activeElement).toBe(byLabel('Persönlicher Schlüssel'));
   });
 
   it('says so when the panel could not be told to end the sign-in', async () => {
