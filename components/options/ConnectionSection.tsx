@@ -39,9 +39,13 @@ export function ConnectionSection() {
   async function disconnect() {
     status.value = '';
     alert.value = '';
+    // How the panelist had connected, for the words after: the session is gone by then.
+    const signedIn = session.value?.signedIn === true;
     const result = await ask(() => sendMessage('disconnect', undefined));
     if (result.ok) {
-      status.value = result.data.revocationFailed ? t('disconnectedNotEnded', settings.panelName) : t('disconnected');
+      status.value = result.data.revocationFailed
+        ? t('disconnectedNotEnded', settings.panelName)
+        : t(signedIn ? 'disconnectedSignedOut' : 'disconnected');
       refocus.current = !focusWayIn();
     } else alert.value = errorText(result.error, t('stepDisconnectAgain'));
   }

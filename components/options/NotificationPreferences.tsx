@@ -1,6 +1,10 @@
+import { signInConfigured } from '../../utils/build-settings';
 import { t, type MessageKey } from '../../utils/i18n';
 import { BADGE_SHOWS, kindOn, NOTIFICATION_KINDS, switchKind, type BadgeShows, type NotificationKind } from '../../utils/preference-choices';
 import type { Preferences } from '../../utils/preferences';
+import { settings } from '../../utils/settings';
+import { sessionItem } from '../../utils/storage-items';
+import { useStorageItem } from '../../utils/use-storage-item';
 
 const KIND_LABELS: Record<NotificationKind, MessageKey> = {
   redemption: 'notifyKindRedemption',
@@ -26,6 +30,11 @@ interface Props {
 /** Issue 11: what the badge shows, notifications on or off, and each kind on its own (issue 20's new questions off until chosen). */
 export function NotificationPreferences({ prefs, onToggle, change }: Props) {
   const on = prefs.notify === true;
+  const session = useStorageItem(sessionItem).value;
+  // Issue 30: a signed-in panelist has no personal key to be refused; nor, most likely, does one
+  // not yet connected where the build offers sign-in.
+  const signIn = session?.signedIn === true || (session?.connected !== true && signInConfigured(settings));
+  const label = (kind: NotificationKind) => t(kind === 'rejected' && signIn ? 'notifyKindRejectedSignIn' : KIND_LABELS[kind]);
   return (
     <>
       <div class="field">
@@ -62,7 +71,7 @@ export function NotificationPreferences({ prefs, onToggle, change }: Props) {
                 checked={kindOn(prefs, kind)}
                 onChange={(e) => change(switchKind(prefs, kind, e.currentTarget.checked))}
               />
-              <label for={`pref-notify-${kind}`}>{t(KIND_LABELS[kind])}</label>
+              <label for={`pref-notify-${kind}`}>{label(kind)}</label>
             </div>
           ))}
         </fieldset>

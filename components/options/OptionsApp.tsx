@@ -6,6 +6,7 @@ import { useStorageItem } from '../../utils/use-storage-item';
 import { AccountSummary } from './AccountSummary';
 import { BalanceSection } from './BalanceSection';
 import { ConnectionSection } from './ConnectionSection';
+import { connectedBy } from './error-text';
 import { focusLater } from './focus-later';
 import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
@@ -18,6 +19,8 @@ import { useScrollToHash } from './scroll-to-hash';
  */
 export function OptionsApp() {
   const session = useStorageItem(sessionItem);
+  // Before the sections render, so what they say of a refusal names the way in use.
+  connectedBy.signedIn = session.value?.signedIn === true;
   const connected = session.value?.connected ?? false;
   const live = connected && !session.value?.rejected;
   // Remounting per connection keeps one account's screen state from leaking into the next.

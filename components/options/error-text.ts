@@ -3,6 +3,12 @@ import { t, tp, type MessageKey } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 
+/**
+ * How the panelist connected, set by the options page from its session (OptionsApp): a refusal of
+ * a sign-in is not told as one of a personal key (issue 30).
+ */
+export const connectedBy = { signedIn: false };
+
 /** What the panelist can do about each kind of failure; the message itself says what happened. */
 const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
   unauthorized: 'stepUnauthorized',
@@ -34,7 +40,7 @@ export function plainMessage(error: AppError): string {
     case 'unexpected':
       return fromPanel ? t('errPanelUnreadable', panel) : error.message;
     case 'unauthorized':
-      return t('errKeyNotAccepted', panel);
+      return t(connectedBy.signedIn ? 'errSignInEnded' : 'errKeyNotAccepted', panel);
     case 'not_connected':
       return t('errNotConnectedHere');
     case 'not_allowed':
@@ -51,7 +57,7 @@ export function plainMessage(error: AppError): string {
 
 /** The message for a failure, followed by what to do next unless the message already ends so. */
 export function errorText(error: AppError, nextStep?: string): string {
-  const stepKey = NEXT_STEP[error.kind];
+  const stepKey = error.kind === 'unauthorized' && connectedBy.signedIn ? 'stepSignInAgain' : NEXT_STEP[error.kind];
   const step =
     nextStep ??
     (error.kind === 'rate_limited'

@@ -11,7 +11,8 @@ export type NotifyEvent =
   | { id: string; kind: 'redemption'; rewardName: string; state: RedemptionState }
   | { id: string; kind: 'outcome'; rewardName: string; found: boolean; saidYes?: boolean }
   | { id: string; kind: 'goal'; rewardName: string }
-  | { id: string; kind: 'rejected' }
+  /** `signedIn`: the session came from sign-in, so it is told as a sign-in to renew, not a key refused. */
+  | { id: string; kind: 'rejected'; signedIn?: true }
   | { id: string; kind: 'question'; name: string; text: string }
   | { id: string; kind: 'duplicate'; rewardName: string; copies: number; points: number | null };
 

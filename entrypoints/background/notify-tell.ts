@@ -78,6 +78,7 @@ export function words(event: NotifyEvent): { title: string; message: string } {
     case 'goal':
       return { title: t('notifyGoalTitle'), message: t('notifyGoalText', event.rewardName) };
     case 'rejected':
+      if (event.signedIn) return { title: t('notifyRejectedSignInTitle'), message: t('notifyRejectedSignInText') };
       return { title: t('notifyRejectedTitle'), message: t('notifyRejectedText') };
     case 'question':
       return { title: t('notifyQuestionTitle'), message: t('notifyQuestionText', questionText(event)) };

@@ -14,6 +14,7 @@ export function markRejected(sid: SessionId, ...puts: Put[]): Promise<void> {
     if (!session.connected) return null;
     const marked = session.rejected ? [] : [{ key: sessionItem.key, value: { ...session, rejected: true } }];
     if (marked.length === 0 && puts.length === 0) return null;
-    return { puts: [...puts, ...marked], events: [{ id: `rejected:${accountOf(session)}`, kind: 'rejected' }] };
+    const how = session.signedIn ? { signedIn: true as const } : {};
+    return { puts: [...puts, ...marked], events: [{ id: `rejected:${accountOf(session)}`, kind: 'rejected', ...how }] };
   });
 }

@@ -299,6 +299,16 @@ describe('the goal and the token', () => {
     await idle();
     expect(created.map((c) => c.title)).toEqual(['Please reconnect']);
   });
+
+  it('tells a signed-in panelist to sign in again, never that a personal key was refused (issue 30)', async () => {
+    await sessionItem.setValue({ ...(await sessionItem.getValue()), signedIn: true });
+    installI18n('de');
+    await markRejected(await activeSessionId());
+    await idle();
+    expect(created.map((c) => [c.title, c.message])).toEqual([
+      ['Bitte melden Sie sich erneut an', 'Ihre Anmeldung beim Panel ist abgelaufen. Öffnen Sie die Einstellungen und melden Sie sich erneut an.'],
+    ]);
+  });
 });
 
 describe('the balance history', () => {
