@@ -1,23 +1,35 @@
 import { defineConfig } from 'wxt';
-import { hostPermissionPattern } from './utils/base-url';
-import { signInConfigured } from './utils/build-settings';
 import { EXTENSION_PAGES_CSP } from './utils/content-policy';
 import { appAfterFirstFrame, firstFrameTemplates } from './utils/first-frame-html';
 import { firstFrameModules } from './utils/first-frame-modules';
 import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/operator/build-hooks';
-import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
-
-/** Origins a panelist may connect to at run time; asked for on "Connect", never granted at install. */
-const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
-/** APIs granted only when the panelist turns on what needs them (the preferences). */
-const OPTIONAL_APIS = ['notifications'];
+import { manifestPermissions } from './utils/operator/manifest-permissions';
+import { buildSettings, formatWarnings, runtimeSettings, type ResolvedSettings } from './utils/operator/panel-config';
+import { checkSettings } from './utils/operator/settings-check';
+import { NEVER_IN_SOURCES, SOURCE_PATHS, sourcesAllowList } from './utils/operator/sources';
 
 /**
  * The operator's settings (panel.config.json, then the environment; README, "Build settings"),
- * read through this one function and checked before anything is built: a wrong key or value
- * stops the build with an error naming it.
+ * read through this one function. The manifest, made first, checks them in one pass before
+ * anything is built (utils/operator/settings-check.ts): every wrong key or value, icon problem and
+ * too-long description stops the build in one list naming each.
  */
 const settingsFor = (mode: string) => buildSettings(process.env, mode);
+
+/** The one-pass check, once per mode and settings, its warnings printed once. */
+const checked = new Map<string, Promise<ResolvedSettings>>();
+function checkedSettingsFor(mode: string): Promise<ResolvedSettings> {
+  const key = JSON.stringify([mode, Object.entries(process.env).filter(([name]) => name.startsWith('PANEL_')).sort()]);
+  let settings = checked.get(key);
+  if (!settings) {
+    settings = checkSettings(process.env, mode).then(({ settings, warnings }) => {
+      if (warnings.length) console.warn(formatWarnings(warnings));
+      return settings;
+    });
+    checked.set(key, settings);
+  }
+  return settings;
+}
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -37,28 +49,16 @@ export default defineConfig({
       build: { modulePreload: { polyfill: false } },
     };
   },
-  manifest: (env) => {
-    const settings = settingsFor(env.mode);
-    const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
-    // The token and revocation endpoints are called by the background like the API, so their origins are granted too.
-    const oauthOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map(hostPermissionPattern);
-    const hosts = [...new Set([apiOrigin, ...oauthOrigins].filter((o): o is string => !!o))];
+  manifest: async (env) => {
+    const settings = await checkedSettingsFor(env.mode);
     return {
       name: settings.panelName,
+      // manifestDescription (utils/operator/store-listing.ts), checked against Chrome's 132 characters in every language.
       description: `${settings.panelName}: __MSG_extDescription__`,
       default_locale: 'en',
-      // Firefox has no optional `identity` (its schema lists it among the permissions that need no
-      // prompt): a Firefox build that offers sign-in asks for it at install, silently.
-      permissions: ['storage', 'alarms', 'idle', ...(env.manifestVersion === 2 && signInConfigured(settings) ? ['identity'] : [])],
-      // MV2 (Firefox): WXT moves these into `permissions`, granted at install.
-      host_permissions: hosts,
-      optional_host_permissions: OPTIONAL_HOSTS,
-      // MV2 has no optional_host_permissions (WXT drops the key without converting it): there the
-      // origins go in optional_permissions, or Firefox refuses permissions.request() for them.
-      // Asked for when needed, never at install: `identity` (Chrome) when the panelist presses "Sign
-      // in", `notifications` (issue 11) when they turn notifications on. Firefox cannot make
-      // `identity` optional (see the README).
-      optional_permissions: env.manifestVersion === 2 ? [...OPTIONAL_HOSTS, ...OPTIONAL_APIS] : ['identity', ...OPTIONAL_APIS],
+      // Only what this build can use (utils/operator/manifest-permissions.ts): `identity` only with
+      // sign-in, any https:// origin only when the build names no panel.
+      ...manifestPermissions(settings, env.manifestVersion),
       // Images only from the extension, data: and where a panel may be, no media (utils/content-policy.ts).
       // WXT writes it as MV2's plain string for Firefox.
       content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
@@ -94,6 +94,10 @@ export default defineConfig({
     // The Chrome Web Store refuses a zip whose manifest has `key`; the unpacked build keeps it.
     'zip:extension:start': (wxt) => takeKeyOut(wxt),
     'zip:extension:done': () => putKeyBack(),
+    // The sources zip holds the allow-list and this build's config file and icon (utils/operator/sources.ts).
+    'zip:sources:start': (wxt) => {
+      wxt.config.zip.includeSources = sourcesAllowList(settingsFor(wxt.config.mode), wxt.config.root);
+    },
     // Firefox MV2: an event page (persistent: false), unloaded when idle like Chrome's service
     // worker; everything that matters is in storage and alarms (design, "Contexts").
     'build:manifestGenerated': (wxt, manifest) => {
@@ -105,8 +109,10 @@ export default defineConfig({
     },
   },
   zip: {
-    // Firefox's sources zip is what a reviewer rebuilds from: the build's inputs only. WXT already
-    // leaves out node_modules, the output directory, *.test.* files and dotfiles (.env, .git, .wxt).
-    excludeSources: ['tests/**', 'bench/**', 'web-ext-artifacts/**', '**/*.log', '**/*.zip', '**/*.pem', '**/*.key', 'vitest.config.ts', 'stryker.config.mjs', 'reports/**', '.stryker-tmp/**'],
+    // Firefox's sources zip is what a reviewer rebuilds from: the build's inputs only, named one by
+    // one (the hook above adds the config file and the icon). WXT also leaves out node_modules, the
+    // output directory, *.test.* files and dotfiles (.env, .git, .wxt).
+    includeSources: [...SOURCE_PATHS],
+    excludeSources: [...NEVER_IN_SOURCES],
   },
 });

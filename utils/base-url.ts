@@ -51,3 +51,22 @@ export function hostPermissionPattern(origin: string): string {
   const url = new URL(origin);
   return `${url.protocol}//${url.hostname}/*`;
 }
+
+/** Local panels (development, a panel's own test server): asked for on Connect in every build. */
+export const LOCAL_HOST_PATTERNS: readonly string[] = ['http://localhost/*', 'http://127.0.0.1/*'];
+
+/**
+ * The origins a panelist may grant on Connect (the manifest's optional host permissions): any
+ * https:// panel only when the build names none. A build made with `apiBaseUrl` has that origin at
+ * install and asks for no other public one (issue 31).
+ */
+export function optionalHostPatterns(buildApiBaseUrl: string): string[] {
+  return [...(buildApiBaseUrl ? [] : ['https://*/*']), ...LOCAL_HOST_PATTERNS];
+}
+
+/** Whether a build made with `buildApiBaseUrl` may connect to `origin` (one checkBaseUrl accepted). */
+export function reachableByBuild(origin: string, buildApiBaseUrl: string): boolean {
+  if (!buildApiBaseUrl) return true;
+  const pattern = hostPermissionPattern(origin);
+  return pattern === hostPermissionPattern(buildApiBaseUrl) || LOCAL_HOST_PATTERNS.includes(pattern);
+}

@@ -13,7 +13,7 @@ export interface BuildSettings extends RuntimeSettings {
 export type OAuthSettings = BuildSettings['oauth'];
 
 /** Sign-in is offered when the operator set the endpoints, the client id and the API base URL. */
-export function signInConfigured(settings: BuildSettings): boolean {
+export function signInConfigured(settings: Pick<BuildSettings, 'oauth' | 'apiBaseUrl'>): boolean {
   // Optional chaining: settings made by hand (older builds' shape, tests) may lack the block.
   const { authorizationEndpoint, tokenEndpoint, clientId } = settings.oauth ?? {};
   return !!(authorizationEndpoint && tokenEndpoint && clientId && settings.apiBaseUrl);

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { checkBaseUrl, hostPermissionPattern } from '../../utils/base-url';
+import { checkBaseUrl, hostPermissionPattern, reachableByBuild } from '../../utils/base-url';
 import { appError, type AppError } from '../../utils/errors';
 import { t, type MessageKey } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
@@ -62,7 +62,10 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     event.preventDefault();
     if (busy.value) return;
     formError.value = '';
-    const checked = checkBaseUrl(baseUrl.value);
+    const parsed = checkBaseUrl(baseUrl.value);
+    // A build made for one panel may reach only that one (and local test servers): its manifest
+    // lists no other origin, so the browser could not grant one (utils/base-url.ts).
+    const checked = parsed.ok && !reachableByBuild(parsed.origin, settings.apiBaseUrl) ? { ok: false as const, message: t('urlNotInBuild', builtIn) } : parsed;
     const secret = token.value.trim();
     urlError.value = checked.ok ? '' : checked.message;
     tokenError.value = secret ? '' : t('enterAccessToken');

@@ -34,8 +34,9 @@ test('the release manifest asks only for storage, alarms, idle and the configure
   expect(manifest.permissions).toEqual(['storage', 'alarms', 'idle']);
   // No port: Firefox refuses one in a match pattern, and Chrome reads none as any port.
   expect(manifest.host_permissions).toEqual(['http://127.0.0.1/*']);
-  expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*']);
-  expect(manifest.optional_permissions).toEqual(['identity', 'notifications']);
+  // A build made for one panel asks for no other public origin, and without sign-in for no `identity` (issue 31).
+  expect(manifest.optional_host_permissions).toEqual(['http://localhost/*', 'http://127.0.0.1/*']);
+  expect(manifest.optional_permissions).toEqual(['notifications']);
   expect(manifest).not.toHaveProperty('content_scripts');
   expect(manifest).not.toHaveProperty('externally_connectable');
   expect(manifest.content_security_policy).toEqual({ extension_pages: EXTENSION_PAGES_CSP });

@@ -29,9 +29,9 @@ async function granting(): Promise<string> {
   await cp(E2E_EXTENSION_DIR, dir, { recursive: true });
   const manifestPath = join(dir, 'manifest.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-  expect(manifest.optional_permissions).toEqual(['identity', 'notifications']);
+  expect(manifest.optional_permissions).toEqual(['notifications']);
   manifest.permissions = [...manifest.permissions, 'notifications'];
-  manifest.optional_permissions = ['identity'];
+  manifest.optional_permissions = [];
   await writeFile(manifestPath, JSON.stringify(manifest));
   return dir;
 }

@@ -79,8 +79,8 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
   expect(chrome.permissions).toEqual(['storage', 'alarms', 'idle']);
   expect(chrome.host_permissions ?? []).toEqual([]);
   expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
-  // Asked for when the panelist presses "Sign in" (issue 12) or turns notifications on (issue 11), never at install.
-  expect(chrome.optional_permissions).toEqual(['identity', 'notifications']);
+  // Asked for when the panelist turns notifications on (issue 11), never at install; no `identity` without sign-in (issue 31).
+  expect(chrome.optional_permissions).toEqual(['notifications']);
   expect(chrome).not.toHaveProperty('browser_specific_settings');
 
   // MV2 has one list for permissions and host permissions, and optional_permissions for both.

@@ -13,27 +13,38 @@ export const ICON_SIZES = [16, 32, 48, 64, 96, 128] as const;
 export const MIN_PNG_SIZE = 128;
 
 export class IconError extends Error {
-  constructor(message: string) {
-    super(`icon: ${message}`);
+  constructor(readonly problems: string[]) {
+    super(problems.map((problem) => `icon: ${problem}`).join('\n'));
     this.name = 'IconError';
+    // The message says what to give instead; a stack trace would only bury it.
+    this.stack = '';
   }
 }
 
-/** The icon's PNG at every {@link ICON_SIZES} size; throws an {@link IconError} saying what to give instead. */
-export async function renderIcons(path: string): Promise<Map<number, Buffer>> {
-  const input = await readFile(path);
+/** Everything wrong with the icon at `path`, all at once ([] when it makes every size). */
+export async function iconProblems(path: string): Promise<string[]> {
   let meta: Metadata;
   try {
-    meta = await sharp(input).metadata();
+    meta = await sharp(await readFile(path)).metadata();
   } catch {
-    throw new IconError(`${path} is not an image sharp can read: give an SVG or a PNG`);
+    return [`${path} is not an image sharp can read: give an SVG or a PNG`];
   }
   const { format, width, height } = meta;
-  if (format !== 'svg' && format !== 'png') throw new IconError(`${path} is ${format.toUpperCase()}: give an SVG or a PNG`);
-  if (width !== height) throw new IconError(`${path} is ${width}×${height} px: the icon must be square (the same width and height)`);
-  if (format === 'png' && width < MIN_PNG_SIZE) {
-    throw new IconError(`${path} is ${width}×${height} px: a PNG icon must be at least ${MIN_PNG_SIZE}×${MIN_PNG_SIZE} px (or give an SVG)`);
+  const problems: string[] = [];
+  if (format !== 'svg' && format !== 'png') problems.push(`${path} is ${format.toUpperCase()}: give an SVG or a PNG`);
+  if (width !== height) problems.push(`${path} is ${width}×${height} px: the icon must be square (the same width and height)`);
+  if (format === 'png' && Math.min(width, height) < MIN_PNG_SIZE) {
+    problems.push(`${path} is ${width}×${height} px: a PNG icon must be at least ${MIN_PNG_SIZE}×${MIN_PNG_SIZE} px (or give an SVG)`);
   }
+  return problems;
+}
+
+/** The icon's PNG at every {@link ICON_SIZES} size; throws an {@link IconError} naming every problem. */
+export async function renderIcons(path: string): Promise<Map<number, Buffer>> {
+  const problems = await iconProblems(path);
+  if (problems.length) throw new IconError(problems);
+  const input = await readFile(path);
+  const { format, width } = await sharp(input).metadata();
   const icons = new Map<number, Buffer>();
   for (const size of ICON_SIZES) {
     // librsvg draws an SVG at `density` dots per inch, 72 being its own size in px.
@@ -45,4 +56,22 @@ export async function renderIcons(path: string): Promise<Map<number, Buffer>> {
     icons.set(size, png);
   }
   return icons;
+}
+
+/** The Chrome Web Store's icon: 128×128 px, the artwork 96×96 in the middle, 16 px of transparent padding around it. */
+export const STORE_ICON = { size: 128, artwork: 96 } as const;
+
+/**
+ * The store icon made from the build's own 96 px icon (drawn for that size, not scaled from
+ * another): Chrome's image guidelines ask for 96×96 artwork inside a 128×128 image.
+ */
+export async function storeIcon(icon96: Buffer): Promise<Buffer> {
+  const { width, height } = await sharp(icon96).metadata();
+  if (width !== STORE_ICON.artwork || height !== STORE_ICON.artwork) throw new Error(`the store icon is made from the ${STORE_ICON.artwork} px icon, not ${width}×${height}`);
+  const pad = (STORE_ICON.size - STORE_ICON.artwork) / 2;
+  return sharp(icon96)
+    .ensureAlpha()
+    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }

@@ -29,10 +29,15 @@ export interface ResolvedSettings extends PanelSettings {
 }
 
 export class PanelConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    /** What is allowed but likely wrong (settingsWarnings), told with the problems. */
+    readonly warnings: string[] = [],
+  ) {
     super(
       `The panel settings have ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was built:\n` +
         problems.map((p) => `  - ${p}`).join('\n') +
+        (warnings.length ? `\n${formatWarnings(warnings, 'Also')}` : '') +
         '\nEvery key is in panel.config.example.json and described in the README ("Build settings").',
     );
     this.name = 'PanelConfigError';
@@ -119,11 +124,29 @@ export function exampleConfig(): Record<string, unknown> {
   return nest(Object.fromEntries(SETTING_ROWS.map((row) => [row.path, row.setting.example])));
 }
 
+/** Warnings as the build prints them: on their own (the build goes on), or `Also` after the problems. */
+export function formatWarnings(warnings: string[], lead?: 'Also'): string {
+  const count = warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`;
+  const heading = lead ? `${lead} ${count}:` : `The panel settings have ${count} (the build goes on):`;
+  return `${heading}\n${warnings.map((w) => `  - ${w}`).join('\n')}`;
+}
+
 /**
  * The settings for a build in `mode` (`development` points at the sandbox by default), from the
  * config file, then `env` over it. Throws a {@link PanelConfigError} naming every problem.
  */
 export function buildSettings(env: Env, mode: string, root: string = process.cwd()): ResolvedSettings {
+  const { settings, problems } = resolveSettings(env, mode, root);
+  if (problems.length > 0) throw new PanelConfigError(problems);
+  return settings;
+}
+
+/**
+ * The settings and every problem found in them, so more checks can add theirs to the same list
+ * (settings-check.ts). A value with a problem is replaced by its default. Throws only when the
+ * file cannot be read at all (not JSON; two files; PANEL_CONFIG naming none).
+ */
+export function resolveSettings(env: Env, mode: string, root: string = process.cwd()): { settings: ResolvedSettings; problems: string[] } {
   const file = configFilePath(env, root);
   const { values: fromFile, problems } = file ? readFile(file, root) : { values: new Map<string, string>(), problems: [] };
   const fileName = file ? shownPath(file, root) : '';
@@ -140,9 +163,13 @@ export function buildSettings(env: Env, mode: string, root: string = process.cwd
     }
     const checked = v.safeParse(row.setting.schema, raw);
     const where = fromEnv ? `${row.setting.env} (environment)` : `${fileName} › ${row.path}`;
-    if (checked.success) values[row.path] = checked.output;
+    if (checked.success) {
+      values[row.path] = checked.output;
+      continue;
+    }
     // A long value (a key) is not repeated: it would bury the message, and may be a secret pasted by mistake.
-    else problems.push(`${where}: ${raw.length <= 60 ? `${JSON.stringify(raw)} ` : ''}${checked.issues[0]?.message ?? 'is not valid'}`);
+    problems.push(`${where}: ${raw.length <= 60 ? `${JSON.stringify(raw)} ` : ''}${checked.issues[0]?.message ?? 'is not valid'}`);
+    values[row.path] = row.setting.fallback;
   }
 
   problems.push(...groupProblems(values), ...signInProblems(values));
@@ -151,11 +178,10 @@ export function buildSettings(env: Env, mode: string, root: string = process.cwd
     values.icon = resolve(sources.icon === 'file' && file ? dirname(file) : root, values.icon);
     if (!existsSync(values.icon)) problems.push(`icon: there is no file at ${values.icon}`);
   }
-  if (problems.length > 0) throw new PanelConfigError(problems);
-
   const authorize = values['oauth.authorizationEndpoint'];
   if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
-  return { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
+  const settings = { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
+  return { settings, problems };
 }
 
 /** A group that is set at all must have every one of its required settings ("a missing OAuth half"). */

@@ -56,6 +56,9 @@ function webAddress(extra?: (url: URL) => string | null): Text {
   );
 }
 
+/** The longest name addons.mozilla.org takes (the Chrome Web Store takes 75); every language's description fits it. */
+export const PANEL_NAME_MAX = 50;
+
 const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 /** Firefox's own pattern for an add-on id: an e-mail-like name or a GUID in braces. */
 const GECKO_ID = /^(?:\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
@@ -92,8 +95,7 @@ export const SETTINGS = {
   },
   panelName: {
     env: 'PANEL_NAME',
-    // 50: the longest name addons.mozilla.org takes (the Chrome Web Store takes 75).
-    schema: v.pipe(v.string(), v.maxLength(50, 'is longer than the 50 characters the stores take')),
+    schema: v.pipe(v.string(), v.maxLength(PANEL_NAME_MAX, `is longer than the ${PANEL_NAME_MAX} characters the stores take`)),
     fallback: 'Panel Rewards',
     example: 'Acme Rewards',
     doc: "the extension's name, the pages' title and the stores' listing title",
