@@ -3,6 +3,7 @@ import { EXTENSION_PAGES_CSP } from './utils/content-policy';
 import { appAfterFirstFrame, firstFrameTemplates } from './utils/first-frame-html';
 import { firstFrameModules } from './utils/first-frame-modules';
 import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/operator/build-hooks';
+import { firefoxDataCollection } from './utils/operator/data-collection';
 import { manifestPermissions } from './utils/operator/manifest-permissions';
 import { buildSettings, formatWarnings, runtimeSettings, type ResolvedSettings } from './utils/operator/panel-config';
 import { checkSettings } from './utils/operator/settings-check';
@@ -78,7 +79,8 @@ export default defineConfig({
                 id: settings.geckoId,
                 // data_collection_permissions needs Firefox 140 (Android 142); the linter warns below that.
                 strict_min_version: '140.0',
-                data_collection_permissions: { required: ['none'] },
+                // What is transmitted, as SUBMIT.md declares it to the Chrome Web Store (utils/operator/data-collection.ts).
+                data_collection_permissions: firefoxDataCollection(settings),
               },
               gecko_android: { strict_min_version: '142.0' },
             },

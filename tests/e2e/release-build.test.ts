@@ -94,7 +94,8 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
   expect(firefox.browser_action).toMatchObject({ default_popup: 'popup.html' });
   expect(firefox.browser_specific_settings.gecko).toMatchObject({
     id: 'panel-rewards@panelist.example',
-    data_collection_permissions: { required: ['none'] },
+    // What it sends to the panel (issue 31): the key, profile answers, redemptions, and by default the location answers.
+    data_collection_permissions: { required: ['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo', 'locationInfo'] },
   });
 
   // Images only from the extension, data: and where a panel may be, and no media (issue 18); MV2's policy is a string.

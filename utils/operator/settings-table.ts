@@ -85,6 +85,27 @@ const chromeKey: Text = v.pipe(
   }, 'is not an RSA public key: copy it from the Chrome Web Store dashboard (Package → View public key), or make one with npm run ids -- --new-key'),
 );
 
+/**
+ * The kinds of personal data a panel's profile questions may ask for, as Mozilla names them in
+ * `data_collection_permissions` (utils/operator/data-collection.ts says what each covers).
+ */
+export const PROFILE_DATA_TYPES = ['personallyIdentifyingInfo', 'locationInfo', 'healthInfo', 'financialAndPaymentInfo'] as const;
+
+/** Mozilla data types separated by spaces, personallyIdentifyingInfo among them; stored one space apart. */
+const profileData: Text = v.pipe(
+  v.string(),
+  v.transform((text) => [...new Set(text.split(/[\s,]+/).filter(Boolean))].join(' ')),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const types = dataset.value.split(' ');
+    const unknown = types.filter((type) => !(PROFILE_DATA_TYPES as readonly string[]).includes(type));
+    if (unknown.length) return addIssue({ message: `names ${unknown.join(', ')}: use Mozilla's data types ${PROFILE_DATA_TYPES.join(', ')}, separated by spaces` });
+    if (!types.includes('personallyIdentifyingInfo')) {
+      addIssue({ message: 'must include personallyIdentifyingInfo: profile answers (name, age, gender, education…) are personal data sent under the panelist\'s own key' });
+    }
+  }),
+);
+
 export const SETTINGS = {
   apiBaseUrl: {
     env: 'PANEL_API_BASE_URL',
@@ -153,6 +174,14 @@ export const SETTINGS = {
     fallback: '',
     example: '',
     doc: "the Chrome Web Store item's public key, pinned as the manifest's `key` (left out of the store's zip), so the Chrome id and sign-in redirect URL are known before publishing",
+    buildOnly: true,
+  },
+  profileData: {
+    env: 'PANEL_PROFILE_DATA',
+    schema: profileData,
+    fallback: 'personallyIdentifyingInfo locationInfo',
+    example: 'personallyIdentifyingInfo locationInfo',
+    doc: "what the panel's profile questions ask, as Mozilla's data types separated by spaces: personallyIdentifyingInfo (always), and locationInfo (postal code, region), healthInfo, financialAndPaymentInfo (income) where they ask it; declared with the key and the redemptions in the Firefox manifest and SUBMIT.md",
     buildOnly: true,
   },
   oauth: {

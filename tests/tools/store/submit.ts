@@ -1,0 +1,212 @@
+/**
+ * SUBMIT.md of `npm run store`: what goes where in each store, the privacy answers both ask for,
+ * and a privacy policy for the operator to fill in (issue 31, point 4). The data declared here is
+ * what the Firefox manifest declares (`data_collection_permissions`): both come from one list,
+ * utils/operator/data-collection.ts, and tests/unit/store-declarations.test.ts checks they match.
+ */
+import { relative } from 'node:path';
+import { signInConfigured } from '../../../utils/build-settings';
+import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, firefoxDataCollection, type DeclaredData } from '../../../utils/operator/data-collection';
+import { extensionIds } from '../../../utils/operator/extension-ids';
+import { manifestPermissions } from '../../../utils/operator/manifest-permissions';
+import type { ResolvedSettings } from '../../../utils/operator/panel-config';
+import type { Listing } from '../../../utils/operator/store-listing';
+
+export interface SubmitInput {
+  settings: ResolvedSettings;
+  version: string;
+  /** Where SUBMIT.md is written; the paths below are named from there. */
+  outDir: string;
+  root: string;
+  files: Record<'chrome' | 'firefox' | 'sources', string>;
+  storeIcon: string;
+  listings: Listing[];
+  shots: string[];
+  /** What the sources zip holds, as describeSources() words it. */
+  sources: string[];
+}
+
+/** The heading of SUBMIT.md's Chrome Web Store privacy answers; the declarations test reads the ticked boxes under it. */
+export const CHROME_DATA_HEADING = 'What user data do you plan to collect from users now or in the future?';
+
+/** Chrome's three certifications (Privacy practices → Data usage), each true of this extension. */
+export const CHROME_CERTIFICATIONS = [
+  ['I do not sell or transfer user data to third parties, outside of the approved use cases', 'the data goes to your own panel only, to run the panelist\'s account'],
+  ['I do not use or transfer user data for purposes that are unrelated to my item\'s single purpose', 'it is used to show and run the panelist\'s account: balance, rewards, redemptions, profile'],
+  ['I do not use or transfer user data to determine creditworthiness or for lending purposes', 'nothing in it is used for that'],
+] as const;
+
+/** Where the data goes, in a sentence's words. */
+function destinations(settings: ResolvedSettings): string {
+  const api = settings.apiBaseUrl ? `the panel's API at ${new URL(settings.apiBaseUrl).origin}` : "the panel's API, at the address the panelist enters on the options page";
+  const signIn = signInConfigured(settings)
+    ? [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map((url) => new URL(url).origin)
+    : [];
+  return signIn.length ? `${api}, and the sign-in server at ${[...new Set(signIn)].join(', ')}` : api;
+}
+
+/** Why the Chrome build asks for each permission, for the Privacy practices tab. */
+function permissionJustifications(settings: ResolvedSettings): string[] {
+  const chrome = manifestPermissions(settings, 3);
+  const why: Record<string, string> = {
+    storage: 'keeps the panelist\'s key, the last rewards, balance, history and profile the panel sent, and their preferences, so the popup shows them at once',
+    alarms: 'refreshes the balance and rewards in the background and checks a redemption\'s outcome later, as the panelist chose in the preferences',
+    idle: 'lets that refresh rest while the computer is locked or unused',
+    identity: 'optional, asked for when the panelist presses "Sign in": opens the panel\'s sign-in page (OAuth 2.0)',
+    notifications: 'optional, asked for when the panelist turns notifications on: tells them when a redemption is done or a goal is near',
+  };
+  const lines = [...chrome.permissions, ...chrome.optional_permissions].map((name) => `     - \`${name}\`: ${why[name] ?? ''}`);
+  if (chrome.host_permissions.length) {
+    lines.push(`     - Host permissions (${chrome.host_permissions.map((h) => `\`${h}\``).join(', ')}): the panel's API${signInConfigured(settings) ? ' and sign-in server' : ''}, the only servers the extension calls`);
+  }
+  lines.push(
+    `     - Optional host permissions (${chrome.optional_host_permissions.map((h) => `\`${h}\``).join(', ')}): asked for on Connect, for the panel address the panelist enters` +
+      (settings.apiBaseUrl ? ' when it is not the built-in one (local addresses: a panel\'s test server)' : ' (the build names no panel)') +
+      ', and given back on Disconnect',
+  );
+  return lines;
+}
+
+function declarationTable(items: DeclaredData[]): string {
+  return [
+    '| Firefox (`data_collection_permissions`) | Chrome Web Store | what is sent, to whom, when |',
+    '|---|---|---|',
+    ...items.map((item) => `| ${DATA_TYPE_NAMES[item.type].firefox} (\`${item.type}\`) | ${DATA_TYPE_NAMES[item.type].chrome} | ${item.what} |`),
+  ].join('\n');
+}
+
+/** The privacy policy the operator fills in and publishes: what is sent, to whom, what stays on the device, how to remove it. */
+export function privacyPolicyTemplate(settings: ResolvedSettings): string {
+  const name = settings.panelName;
+  const signIn = signInConfigured(settings);
+  const revokes = signIn && settings.oauth.revocationEndpoint;
+  return `# Privacy policy of the ${name} browser extension
+
+Last updated: [DATE]
+
+The ${name} browser extension is published by [YOUR ORGANISATION'S LEGAL NAME AND ADDRESS] ("we"),
+who run the ${name} panel. It shows members of the panel their points, the rewards they can
+redeem, their redemptions and their profile, and lets them redeem rewards and update their profile.
+
+## What the extension sends, and to whom
+
+The extension sends data only to our panel: ${destinations(settings).replace("the panelist enters on the options page", "you enter on the options page")}. It sends:
+
+${declaredData(settings).map((item) => `- ${DATA_TYPE_NAMES[item.type].chrome}: ${item.toPanelist}.`).join('\n')}
+
+It sends nothing to anyone else: no analytics, advertising, tracking or crash reports. It does not
+read the pages you visit, your browsing history or anything else in your browser.
+
+When it shows the reward catalogue, your browser loads each reward's picture from the address the
+catalogue gives ([YOUR IMAGE HOST, e.g. images.your-panel.example]); like any picture on the web,
+that request reaches the picture's host with your IP address and your browser's name and version.
+Links open only when you click them.
+
+## What we do with it
+
+We use it to run your panel account: to show your balance, the rewards and your history, to carry
+out the redemptions you ask for, and to keep your profile so we can invite you to surveys that
+match it, as [YOUR PANEL'S PRIVACY POLICY, with its address] describes. We do not sell it, and we
+do not use it to decide creditworthiness or for lending. [ANY OTHER USE, THE SERVICE PROVIDERS THAT
+PROCESS IT FOR YOU, THE LEGAL BASIS AND HOW LONG YOU KEEP IT, AS YOUR PANEL'S POLICY STATES.]
+
+## What is stored on your device
+
+In the browser's storage for this extension, on your device only:
+
+- your personal key${signIn ? ' (or, when you sign in, the access and refresh tokens)' : ''} and the panel's address;
+- a copy of what the panel last sent: the rewards and your balance, your redemption history, the
+  profile questions and your answers, and profile edits not yet saved;
+- your goal, a record of your balance over time (for the chart), and the redemptions still being
+  confirmed with the panel;
+- your preferences (the badge, how often to refresh, which notifications you want).
+
+The extension does not encrypt it beyond what your browser does; other extensions and websites
+cannot read it.
+
+## How to remove it
+
+- **Disconnect** (on the extension's options page) deletes your key${signIn ? ' or sign-in' : ''} and everything stored for your
+  account from your browser${revokes ? ', and revokes the sign-in at our sign-in server' : ''}. Your preferences stay until you uninstall.
+- **Uninstalling** the extension deletes everything it stored in your browser.
+- What you sent to the panel (your profile answers, your redemptions) is kept by us as
+  [YOUR PANEL'S PRIVACY POLICY] says. To see, correct or delete it: [YOUR ACCOUNT PAGE OR CONTACT].
+
+## Contact
+
+[YOUR PRIVACY CONTACT: E-MAIL ADDRESS]
+`;
+}
+
+export function submitNotes(input: SubmitInput): string {
+  const { settings, outDir, files, listings, shots } = input;
+  const ids = extensionIds(settings);
+  const rel = (path: string) => relative(outDir, path);
+  const items = declaredData(settings);
+  const collected = new Set<string>(items.map((item) => DATA_TYPE_NAMES[item.type].chrome));
+  return `# Submitting ${settings.panelName} ${input.version}
+
+Made by \`npm run store\` from ${settings.configFile ? relative(input.root, settings.configFile) : 'the defaults (no panel.config.json)'}.
+
+## First: your privacy policy
+
+Both stores need one, because the extension sends personal data to your panel. Fill in the
+template at the end of this file ([brackets]), publish it at a public address of yours, and give
+that address to both stores below.
+
+## What the extension sends (both stores declare the same)
+
+It sends data only to ${destinations(settings)}: your own service, which both stores count as
+collection. Nothing goes to anyone else.
+
+${declarationTable(items)}
+
+The Firefox manifest declares exactly these as \`data_collection_permissions.required\`
+(\`${JSON.stringify(firefoxDataCollection(settings).required)}\`): Firefox shows them when the add-on is installed, and
+the panelist must agree to install it.
+
+## Chrome Web Store (https://chrome.google.com/webstore/devconsole)
+
+1. Upload \`${rel(files.chrome)}\` (its manifest leaves out \`key\`, which the store refuses).
+2. Store listing, per language: title, summary and description from \`listing/<language>.txt\`;
+   screenshots from \`screenshots/<language>/\`; the store icon \`${rel(input.storeIcon)}\` (96 px artwork with 16 px of transparent padding).
+3. Privacy practices:
+   - Single purpose: "Shows members of the ${settings.panelName} panel their points, rewards, redemptions and profile, and lets them redeem rewards and update their profile."
+   - Permission justifications:
+${permissionJustifications(settings).join('\n')}
+   - Remote code: "No, I am not using remote code." (all of its code is in the package; its pages allow scripts from the extension only)
+   - Data usage. ${CHROME_DATA_HEADING}
+${CHROME_DATA_CATEGORIES.map((category) => `     - [${collected.has(category) ? 'x' : ' '}] ${category}`).join('\n')}
+   - Tick all three certifications; each is true of this extension:
+${CHROME_CERTIFICATIONS.map(([text, why]) => `     - [x] ${text} (${why})`).join('\n')}
+   - Privacy policy URL: the address where you published the policy below.
+${ids.chrome ? `\nChrome id: ${ids.chrome.id}; sign-in redirect URL: ${ids.chrome.redirectUrl}\n` : '\nNo chromeKey: after the first upload, copy the item\'s public key (Package → View public key) into\npanel.config.json as chromeKey, run `npm run ids` for the redirect URL, and `npm run store` again.\n'}
+## addons.mozilla.org (https://addons.mozilla.org/developers/)
+
+1. Upload \`${rel(files.firefox)}\`; when asked for source code, \`${rel(files.sources)}\`.
+2. Notes for reviewers: "Build with Node 20 or later: npm ci && npx wxt build -b firefox gives
+   .output/firefox-mv2/, the add-on as uploaded. panel.config.json holds the build settings.
+   The add-on sends the panelist's key, profile answers and redemptions to our own panel API only
+   (declared in data_collection_permissions); no analytics, no remote code."
+   The sources zip holds only:
+${input.sources.map((line) => `   - ${line}`).join('\n')}
+3. Listing: as for Chrome, from \`listing/<language>.txt\` and \`screenshots/<language>/\`.
+4. Privacy policy: paste the filled-in policy below into the add-on's Privacy Policy (on its listing's
+   edit page), or link the published one.
+
+Firefox id: ${ids.firefox.id}; sign-in redirect URL: ${ids.firefox.redirectUrl}
+
+## Languages
+
+${listings.map((l) => `- ${l.locale}: ${l.title} — ${l.summary}`).join('\n')}
+
+## Screenshots (1280×800)
+
+${shots.map((path) => `- ${rel(path)}`).join('\n')}
+
+## Privacy policy (template: fill in the [brackets], then publish it)
+
+~~~markdown
+${privacyPolicyTemplate(settings)}~~~
+`;
+}
