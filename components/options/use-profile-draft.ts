@@ -21,22 +21,29 @@ export interface ProfileDraft {
  * session data, so the page never writes it: each edit goes to the background with the session it
  * was typed under (background/draft.ts), which merges it in its own turn and refuses it after a
  * switch. Edits show at once, so typing is never slowed by the round trip; while edits of this page
- * are on their way, what storage says is not adopted (it would briefly show an older draft), and
- * once none is, the stored draft, with any other page's edits and the background's clearing on a
- * switch, is.
+ * are on their way or could not be sent, what storage says is not adopted (it would show an older
+ * draft, or lose what was typed), and once none is, the stored draft, with any other page's edits
+ * and the background's clearing on a switch, is.
  */
 export function useProfileDraft(): ProfileDraft {
   const draft = useSignal<StoredValues | undefined>(undefined);
   /** The session the shown draft belongs to; edits are sent under it. */
   const session = useRef<string | undefined>(undefined);
   const inFlight = useRef(0);
+  /**
+   * Edits the background could not take (no answer, storage full): kept on screen and sent again
+   * with the next edit or shortly, never dropped for what storage still says. Null: none.
+   */
+  const unsent = useRef<Omit<Request<'editDraft'>, 'session'> | null>(null);
+  const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const busy = () => inFlight.current > 0 || unsent.current !== null;
 
   function adoptStored(): void {
     // One read of both: a switch writes them together, so the draft and its session always match.
     void storage()
       .local.get([profileDraftItem.key, sessionItem.key])
       .then((stored) => {
-        if (inFlight.current > 0) return;
+        if (busy()) return;
         session.current = sessionItem.fromStored(stored[sessionItem.key]).id;
         draft.value = profileDraftItem.fromStored(stored[profileDraftItem.key]);
       });
@@ -45,32 +52,55 @@ export function useProfileDraft(): ProfileDraft {
   useEffect(() => {
     adoptStored();
     const unwatchDraft = profileDraftItem.watch(() => {
-      if (inFlight.current === 0) adoptStored();
+      if (!busy()) adoptStored();
     });
     // A switch empties the draft in the same write; until the draft is read again, no edit goes out
-    // under a session whose draft is not the one shown.
+    // under a session whose draft is not the one shown, and what was not sent was the old account's.
     const unwatchSession = sessionItem.watch((info) => {
-      if (info?.id !== session.current) session.current = undefined;
-      if (inFlight.current === 0) adoptStored();
+      if (info?.id !== session.current) {
+        session.current = undefined;
+        unsent.current = null;
+      }
+      if (!busy()) adoptStored();
     });
     return () => {
+      clearTimeout(retry.current);
       unwatchDraft();
       unwatchSession();
     };
   }, []);
 
-  function send(next: StoredValues, edit: Omit<Request<'editDraft'>, 'session'>): void {
-    draft.value = next;
+  /** Sends `edit`, with whatever earlier edits could not be sent, under the draft's session. */
+  function flush(edit: Omit<Request<'editDraft'>, 'session'>, tries = 0): void {
     const sid = session.current;
     if (!sid) return;
+    const earlier = unsent.current;
+    unsent.current = null;
+    const sending = { changes: { ...earlier?.changes, ...edit.changes }, ...(earlier?.clear || edit.clear ? { clear: true as const } : {}) };
     inFlight.current += 1;
-    void sendMessage('editDraft', { session: sid, ...edit })
-      .catch(() => undefined)
-      .finally(() => {
+    void sendMessage('editDraft', { session: sid, ...sending })
+      .then((reply) => (reply.ok || reply.error.kind === 'not_connected' ? null : sending))
+      .catch(() => sending)
+      .then((failed) => {
         inFlight.current -= 1;
-        // A refused edit (its session ended) or another page's edit meanwhile: storage says which.
-        if (inFlight.current === 0) adoptStored();
+        // Its session ended: the edit was that account's, and storage holds the next one's draft.
+        if (!failed || sid !== session.current) return;
+        const later = unsent.current;
+        unsent.current = { changes: { ...failed.changes, ...later?.changes }, ...(failed.clear || later?.clear ? { clear: true as const } : {}) };
+        if (tries < 3) {
+          clearTimeout(retry.current);
+          retry.current = setTimeout(() => unsent.current && flush({ changes: {} }, tries + 1), 1000 * 2 ** tries);
+        }
+      })
+      .finally(() => {
+        // Another page's edit meanwhile, or a refused one: storage says what the draft is now.
+        if (!busy()) adoptStored();
       });
+  }
+
+  function send(next: StoredValues, edit: Omit<Request<'editDraft'>, 'session'>): void {
+    draft.value = next;
+    flush(edit);
   }
 
   return {

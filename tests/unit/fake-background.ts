@@ -1,3 +1,6 @@
+import { dismissDraftNotice, editDraft } from '../../entrypoints/background/draft';
+import type { AppError } from '../../utils/errors';
+import type { Request } from '../../utils/message-schemas';
 import type { Result } from '../../utils/messages';
 
 /**
@@ -15,6 +18,18 @@ export const background: FakeBackground = { calls: [], answers: {} };
 export const fakeMessages = {
   sendMessage: async (type: string, data?: unknown) => {
     background.calls.push({ type, data });
-    return background.answers[type]?.(data) ?? { ok: true, data: null };
+    return background.answers[type]?.(data) ?? draftMessage(type, data) ?? { ok: true, data: null };
   },
 };
+
+/**
+ * The draft messages served by the background's own code (background/draft.ts), so page tests see
+ * the draft the background would store; undefined for any other message.
+ */
+export function draftMessage(type: string, data: unknown): Promise<Result<unknown>> | undefined {
+  const run = type === 'editDraft' ? editDraft(data as Request<'editDraft'>) : type === 'dismissDraftNotice' ? dismissDraftNotice(data as Request<'dismissDraftNotice'>) : null;
+  return run?.then(
+    () => ({ ok: true as const, data: null }),
+    (thrown: { error: AppError }) => ({ ok: false as const, error: thrown.error }),
+  );
+}

@@ -6,9 +6,6 @@
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
 import type { Mock } from 'vitest';
-import { dismissDraftNotice, editDraft } from '../../entrypoints/background/draft';
-import type { AppError } from '../../utils/errors';
-import type { Request } from '../../utils/message-schemas';
 import type { Result } from '../../utils/messages';
 import { sessionItem } from '../../utils/storage-items';
 import type { VariableDefinition, VariableOption } from '../../utils/types';
@@ -124,14 +121,4 @@ export async function asConnected(): Promise<void> {
   await sessionItem.setValue({ connected: true, baseUrl: 'https://panel.example', origin: 'https://panel.example', tokenHint: 'abcd', rejected: false, id: PAGE_SESSION });
 }
 
-/**
- * The draft messages served by the background's own code (background/draft.ts), so the page tests
- * see the draft the background would store; undefined for any other message.
- */
-export function draftMessage(type: string, data: unknown): Promise<Result<unknown>> | undefined {
-  const run = type === 'editDraft' ? editDraft(data as Request<'editDraft'>) : type === 'dismissDraftNotice' ? dismissDraftNotice(data as Request<'dismissDraftNotice'>) : null;
-  return run?.then(
-    () => ({ ok: true as const, data: null }),
-    (thrown: { error: AppError }) => ({ ok: false as const, error: thrown.error }),
-  );
-}
+export { draftMessage } from './fake-background';

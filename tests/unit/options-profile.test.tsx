@@ -175,6 +175,27 @@ describe('profile editor', () => {
     expect(await profileDraftItem.getValue()).toEqual({});
   });
 
+  it('keeps what was typed on screen when the background cannot take the edit, and sends it with the next one (issue 29, point 3)', async () => {
+    let refuse = true;
+    handlers.editDraft = (data) => (refuse ? { ok: false, error: { kind: 'storage_full', message: 'Storage is full.' } } : page.draftMessage('editDraft', data));
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await page.settle();
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+    expect(saveBar().textContent).toContain('1 unsaved change');
+    expect(await profileDraftItem.getValue()).toEqual({});
+    refuse = false;
+    await click(choice('Which hobbies do you enjoy?', 'None of these'));
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam', HOBBIES: [35] });
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+  });
+
+  it('sends each edit under the session it was typed in', async () => {
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    expect(sent('editDraft').at(-1)).toEqual({ session: page.PAGE_SESSION, changes: { FIRST_NAME: 'Sam' } });
+  });
+
   it('keeps the draft in storage so edits survive closing and reopening the page', async () => {
     await mount();
     await type(byLabel('What is your first name?'), 'Sam');
