@@ -49,6 +49,14 @@ async function stored<T>(key: string): Promise<T> {
   return probe.evaluate(async (k) => (await chrome.storage.local.get(k))[k], key) as Promise<T>;
 }
 
+/** The space from the bottom of `above` to the top of `below` on `page`, in CSS pixels. */
+async function gap(page: Page, above: string, below: string): Promise<number> {
+  return page.evaluate(
+    ([a, b]) => document.querySelector(b!)!.getBoundingClientRect().top - document.querySelector(a!)!.getBoundingClientRect().bottom,
+    [above, below],
+  );
+}
+
 const told = async () => (await stored<{ told: string[] }>('notify:state')).told;
 const historyFetchedAt = async () => (await stored<{ fetchedAt: number }>('cache:history')).fetchedAt;
 
@@ -75,10 +83,16 @@ describe('notifications', () => {
     const options = await ext.openPage('options.html');
     const notify = options.getByLabel('Notify me of changes');
     expect(await notify.isChecked()).toBe(false);
+    // Issue 30: the help line stays with its check box, and the next field keeps its distance from it.
+    const hint = '#pref-notify-hint';
+    expect(await gap(options, '.field.check:has(#pref-notify)', hint)).toBeLessThanOrEqual(4);
+    expect(await gap(options, hint, 'label[for="pref-refresh"]')).toBeGreaterThanOrEqual(10);
     await notify.click();
     await options.getByRole('status').filter({ hasText: 'Your choice was saved.' }).waitFor();
     expect(await notify.isChecked()).toBe(true);
     await options.getByRole('group', { name: 'Notify me when' }).waitFor();
+    expect(await gap(options, hint, '#preferences fieldset legend')).toBeGreaterThanOrEqual(10);
+    expect(await gap(options, '#preferences fieldset', 'label[for="pref-refresh"]')).toBeGreaterThanOrEqual(10);
     await options.close();
 
     // PayWave $10 Transfer (5009) is pending in the seed.

@@ -3,6 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { PreferencesSection } from '../../components/options/PreferencesSection';
 import { sendMessage } from '../../utils/messages';
 import { preferencesItem, type Preferences } from '../../utils/storage-items';
+import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
@@ -50,7 +51,8 @@ describe('notification preferences', () => {
     const kinds = page.group(container, 'Notify me when');
     expect([...kinds.querySelectorAll('label')].map((l) => l.textContent)).toEqual([
       'a redemption changes state (completed, failed, refunded)',
-      'a redemption with an unclear outcome is found, or not found',
+      // Issue 30: plain words, not "an unclear outcome is found, or not found".
+      'it becomes clear whether a redemption still being checked went through',
       'you can redeem your goal',
       'the panel stops accepting your personal key',
       'your panel adds a profile question',
@@ -71,6 +73,13 @@ describe('notification preferences', () => {
     await page.click(byLabel('your panel adds a profile question'));
     expect(send).toHaveBeenLastCalledWith('setPreferences', { notifyOn: [] });
     expect(byLabel<HTMLInputElement>('your panel adds a profile question').checked).toBe(false);
+  });
+
+  it('in German, the outcome kind in plain words too (issue 30)', async () => {
+    installI18n('de');
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+    await page.mountInto(container, <PreferencesSection />);
+    expect(container.querySelector('label[for="pref-notify-outcome"]')?.textContent).toBe('feststeht, ob eine noch geprüfte Einlösung erfolgt ist');
   });
 
   it('stay off, with what to do, when the browser refuses the permission', async () => {

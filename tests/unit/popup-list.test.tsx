@@ -79,7 +79,7 @@ describe('reward list', () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sort'))) as HTMLSelectElement;
-    expect([...sort.options].map((o) => o.textContent)).toEqual(['I can afford', 'Lowest cost', 'Highest cost', 'Name']);
+    expect([...sort.options].map((o) => o.textContent)).toEqual(['Affordable first', 'Lowest cost', 'Highest cost', 'Name']);
     expect(sort.value).toBe('afford');
     await choose(sort, 'high');
     // A tie at 1,000 points goes by name.
@@ -110,7 +110,7 @@ describe('reward list', () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sortieren'))) as HTMLSelectElement;
-    expect([...sort.options].map((o) => o.textContent)).toEqual(['Was ich mir leisten kann', 'Günstigste zuerst', 'Teuerste zuerst', 'Nach Name']);
+    expect([...sort.options].map((o) => o.textContent)).toEqual(['Einlösbare zuerst', 'Günstigste zuerst', 'Teuerste zuerst', 'Nach Name']);
     expect([...(getByRole(root, 'combobox', 'Art') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Alle Arten', 'Gutscheine', 'Auszahlungen per Bezahldienst']);
     expect(root.querySelector('.list-count')?.textContent).toBe('9 Prämien · 8 Marken');
     const value = getByRole(root, 'combobox', 'Wert für Amazon') as HTMLSelectElement;
