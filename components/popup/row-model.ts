@@ -71,8 +71,9 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
         : null,
     status: {
       id: reason === `${base}-why` ? reason : null,
-      class: `small ${refused || isHeld ? 'warn' : short ? 'muted' : progress.affordable ? 'ok' : ''}`,
-      text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? (progress.affordable ? t('enoughPoints') : '')),
+      // Only what is missing or in the way: an affordable row says nothing (issue 30; its Redeem says it).
+      class: `small ${refused || isHeld ? 'warn' : short ? 'muted' : ''}`,
+      text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
     },
     details: { open },
     goal: { pressed: goal === choice.id, label: t('setGoal', choice.name) },

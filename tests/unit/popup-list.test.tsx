@@ -137,7 +137,9 @@ describe('reward list', () => {
     expect(paywave.textContent).toContain('€10.00');
     // Issue 14: a full bar on every affordable row is noise.
     expect(queryAllByRole(paywave, 'progressbar')).toHaveLength(0);
-    expect(paywave.textContent).toContain('Enough points');
+    // Issue 30: nor a green "Enough points" on it; only what is missing is said.
+    expect(paywave.textContent).not.toContain('Enough points');
+    expect(paywave.querySelector('.reward-foot .small')?.textContent).toBe('');
   });
 
   it('disables Redeem with the reason when the known balance is short', async () => {
