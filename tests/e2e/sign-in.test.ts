@@ -69,8 +69,14 @@ test('a panelist signs in with e-mail and password, allows access, and the popup
 
   // Disconnect ends the sign-in at the panel's revocation endpoint too (issue 18), not only here.
   await options.getByRole('button', { name: 'Disconnect' }).click();
+  // Issue 30: a signed-in panelist is told they will be signed out, never about a personal key.
+  const prompt = await options.getByRole('group', { name: 'Confirm disconnecting' }).textContent();
+  expect(prompt).toContain('You’ll be signed out');
+  expect(prompt).not.toMatch(/personal key/i);
   await options.getByRole('button', { name: 'Yes, disconnect' }).click();
-  await options.getByRole('status').filter({ hasText: /^Disconnected\./ }).waitFor();
+  await options.getByRole('status').filter({ hasText: /^Disconnected\. You are signed out/ }).waitFor();
+  // And focus goes on to the way in, Sign in, not to the page.
+  await expect.poll(() => options.evaluate(() => document.activeElement?.textContent)).toBe('Sign in to Panel Rewards');
   expect(ext.sandbox.oauth.revocations).toEqual(['refresh_token']);
   expect(await stored(ext, 'credentials')).toBeFalsy();
   const refresh = await fetch(`${ext.sandbox.url}/oauth/token`, {
