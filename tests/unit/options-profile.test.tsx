@@ -8,7 +8,7 @@ import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
-type Handler = (data: any) => Result<unknown>;
+type Handler = (data: any) => Result<unknown> | Promise<Result<unknown>> | undefined;
 const send = sendMessage as unknown as page.SendMock;
 const sent = (type: string) => send.mock.calls.filter(([t]) => t === type).map(([, data]) => data);
 const { option, question } = page;
@@ -177,7 +177,7 @@ describe('profile editor', () => {
 
   it('keeps what was typed on screen when the background cannot take the edit, and sends it with the next one (issue 29, point 3)', async () => {
     let refuse = true;
-    handlers.editDraft = (data) => (refuse ? { ok: false, error: { kind: 'storage_full', message: 'Storage is full.' } } : page.draftMessage('editDraft', data));
+    handlers.editDraft = (data) => (refuse ? { ok: false, error: { kind: 'unexpected', message: 'Storage is full.' } } : page.draftMessage('editDraft', data));
     await mount();
     await type(byLabel('What is your first name?'), 'Sam');
     await page.settle();
