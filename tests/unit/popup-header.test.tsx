@@ -17,6 +17,7 @@ import { background } from './fake-background';
 import { click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor, wallet } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
+vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 const amazon = giftCard(1, 'Amazon $5', 500);
 const greenleaf = giftCard(2, 'Greenleaf €30', 3300);
