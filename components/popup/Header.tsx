@@ -3,6 +3,7 @@ import { HistoryLink } from './HistoryLink';
 import { headerModel, type HeaderInput, type HeaderModel } from './header-model';
 import { ProfileLine } from './ProfileLine';
 import { openOptions } from './open-options';
+import { SupportDetails } from './SupportDetails';
 import { SYNC_ERROR_ID } from './SyncNotice';
 
 interface Props extends Omit<HeaderInput, 'refreshable'> {
@@ -66,11 +67,13 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
       {m.fresh?.alert ? (
         <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>
           {fresh}
-          {m.fresh.details !== null && <p class="small muted">{m.fresh.details}</p>}
+          {m.fresh.next !== null && <p class="small">{m.fresh.next}</p>}
         </div>
       ) : (
         fresh
       )}
+      {/* Outside the alert, which says what is wrong in plain words: the code is there when asked for. */}
+      {m.fresh?.support && <SupportDetails m={m.fresh.support} />}
     </header>
   );
 }

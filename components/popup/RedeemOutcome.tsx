@@ -9,13 +9,14 @@ import { asSentence, gap, sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 import type { Reward } from '../../utils/types';
 import { failedText } from './failed-text';
-import { failureModel } from './failure';
+import { failureModel, supportText } from './failure';
 import { HistoryLink } from './HistoryLink';
 import { LazyDetails } from './LazyDetails';
 import { lazyView } from './lazy-view';
 
 import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
 import { focusRewardRow } from './return-focus';
+import { SupportDetails, supportModel } from './SupportDetails';
 
 interface Props {
   entry: LedgerEntry;
@@ -42,7 +43,8 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
   // One Confirm the panel recorded more than once (issue 17) is a warning, not a plain success.
   const again = state === 'done' && (entry.duplicates?.length ?? 0) > 0;
   const tone = state === 'done' && !again ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
-  const support = state === 'failed' && entry.error ? failureModel(entry.error).details : null;
+  // For support, and only when asked for: the panel's own words, the HTTP status and the endpoint (issue 30).
+  const support = state !== 'done' && entry.error ? supportText(entry.error) : null;
   return (
     <section
       id={OUTCOME_ID}
@@ -57,8 +59,6 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
         </p>
         {state === 'done' ? <Redeemed entry={entry} balance={balance} reward={reward ?? entry.redemption?.reward} /> : body(entry, balance)}
       </div>
-      {/* For support, apart from what the alert says: the HTTP code and the endpoint (issue 21). */}
-      {support && <p class="small muted">{support}</p>}
       {state === 'unknown' && <LazyCheckNow entry={entry} now={now} />}
       {settled && (
         <div class="notice-actions">
@@ -81,6 +81,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
           {state === 'done' && <HistoryLink sentence={t('trackInHistory')} />}
         </div>
       )}
+      {support && <SupportDetails m={supportModel(support)} />}
     </section>
   );
 }
@@ -143,10 +144,22 @@ function body(entry: LedgerEntry, balance: number | null) {
   }
 }
 
-/** The panel's reason for a refusal under a title that already says it refused: none when it gave none of its own. */
+/**
+ * What to add under a title that already says the panel refused, while the history is checked: the
+ * panelist's own numbers when the points fell short, else nothing (the panel's wording is for
+ * support, issue 30; what to do next waits for the history).
+ */
 function reason(entry: LedgerEntry, balance: number | null): string {
-  const said = refusal(entry, balance);
-  return said === t('outcomeRefused') ? '' : said;
+  return shortBy(entry, balance) ?? '';
+}
+
+/** "You have 300 points; this reward needs 1,000.", when the balance says so. */
+function shortBy(entry: LedgerEntry, balance: number | null): string | null {
+  const have = entry.balanceAfter ?? balance;
+  if (have !== null && have !== undefined && entry.points !== null && have < entry.points) {
+    return t('outcomeShort', tp('points', have), formatPoints(entry.points));
+  }
+  return null;
 }
 
 /**
@@ -199,21 +212,19 @@ export function arrival(entry: LedgerEntry, reward: Reward | undefined): string 
 }
 
 /**
- * The panelist's own numbers when the points fell short (issue 14): after a refusal the background
- * reads the balance again, so "You have 300 points; this reward needs 1,000" holds even when the
- * panel's own message is raw or in another language.
+ * Why it failed, in plain words with the next step (issues 14, 30): the panelist's own numbers when
+ * the points fell short (after a refusal the background reads the balance again, so "You have 300
+ * points; this reward needs 1,000" holds whatever the panel wrote); for any other refusal, that this
+ * reward cannot be redeemed now and what to do instead. The panel's own words ("The selected id is
+ * invalid."), its HTTP status and the endpoint are for support, behind "Details for support".
  */
 export function refusal(entry: LedgerEntry, balance: number | null): string {
-  const have = entry.balanceAfter ?? balance;
-  if (have !== null && have !== undefined && entry.points !== null && have < entry.points) {
-    return t('outcomeShort', tp('points', have), formatPoints(entry.points));
-  }
+  const short = shortBy(entry, balance);
+  if (short) return short;
   const error = entry.error;
   if (!error) return t('outcomeRefused');
-  // The panel's own words where it gave some; never an HTTP code, which goes to the line for support (issue 21).
-  if (error.kind === 'rejected' || error.kind === 'not_allowed') {
-    return error.status && error.message === t('httpRefused', error.status) ? t('outcomeRefused') : error.message;
-  }
+  if (error.kind === 'not_allowed') return t('refusedNotAllowed', settings.panelName);
+  if (error.kind === 'rejected') return t('refusedTryAnother', settings.panelName);
   return asSentence(failureModel(error).reason);
 }
 

@@ -3,6 +3,7 @@ import { t } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
 import { failureModel } from './failure';
 import { syncStatusModel } from './status-model';
+import { SupportDetails, supportModel } from './SupportDetails';
 
 /** The error's id: a refresh the panelist asked for moves focus here when it fails. */
 export const SYNC_ERROR_ID = 'sync-error';
@@ -17,14 +18,15 @@ interface Props {
 /** The last refresh's outcome: a quiet "updating" note, or why nothing could be loaded. */
 export function SyncNotice({ error, loading, onRetry }: Props) {
   if (error) {
-    const { reason, details } = failureModel(error);
+    const { reason, next, support } = failureModel(error);
     return (
       <div id={SYNC_ERROR_ID} class="notice notice-error" role="alert" tabIndex={-1}>
-        <p>{sentences(asSentence(reason), t('rewardsWhenBack'))}</p>
-        {details !== null && <p class="small muted">{details}</p>}
+        <p>{sentences(asSentence(reason), next ?? '', t('rewardsWhenBack'))}</p>
         <button type="button" class="btn" onClick={onRetry}>
           {t('tryAgain')}
         </button>
+        {/* The code and the path, for support, only when asked for (issue 30). */}
+        {support !== null && <SupportDetails m={supportModel(support)} />}
       </div>
     );
   }

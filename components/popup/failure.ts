@@ -1,13 +1,25 @@
 import type { AppError } from '../../utils/errors';
 import { t, tp } from '../../utils/i18n';
-import { sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
+
+/** What a failure says: plain words first, the technical part apart, for support (issues 21, 30). */
+export interface Failure {
+  /** What is wrong, with the panel named as the panelist knows it: never an HTTP code or a path. */
+  reason: string;
+  /** What the panelist can do that the reason does not say: how long a busy panel asks to wait. */
+  next: string | null;
+  /**
+   * For the panel's support, behind "Details for support" (support-model.ts), never a line of its
+   * own: the panel's own words, what a redirect pointed at, the HTTP status and the endpoint.
+   */
+  support: string | null;
+}
 
 /**
  * A failed refresh in the panelist's words (issue 21): what is wrong, with the panel named as they
- * know it, never an HTTP code; the code and the endpoint go to a details line for support.
+ * know it; the code, the endpoint and the panel's own wording go to the details for support (issue 30).
  */
-export function failureModel(error: AppError): { reason: string; details: string | null } {
+export function failureModel(error: AppError): Failure {
   const panel = settings.panelName;
   // Failures on this side (the extension's own worker did not answer, its storage is full) carry no endpoint: said as they are.
   const ours = error.kind === 'unexpected' && !error.endpoint && !error.status;
@@ -22,12 +34,20 @@ export function failureModel(error: AppError): { reason: string; details: string
           : error.kind === 'rate_limited'
             ? t('failBusy', panel)
             : t('failOther', panel);
-  const support = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
-  // A busy panel says how long to wait (its Retry-After): what to do next, before the line for support.
-  const wait = error.kind === 'rate_limited' ? (error.retryAfterSeconds ? tp('stepRetryInSeconds', error.retryAfterSeconds) : t('stepRetryInAMinute')) : '';
-  // A panel that answered with a redirect: what to check (and the other site, when it is known) is
-  // something the panelist or the panel's support can act on, so it is said before the line for support.
-  const moved = error.redirect ? error.message : '';
-  const details = sentences(wait, moved, support ? t('failDetails', support) : '');
-  return { reason, details: details || null };
+  // A busy panel says how long to wait (its Retry-After): what to do next, in plain words.
+  const next = error.kind === 'rate_limited' ? (error.retryAfterSeconds ? tp('stepRetryInSeconds', error.retryAfterSeconds) : t('stepRetryInAMinute')) : null;
+  return { reason, next, support: ours ? null : supportText(error) };
+}
+
+/**
+ * The lines for support (issue 30): the panel's own words where the reason replaced them (a
+ * refusal's "The selected id is invalid.", a body that was not of the documented shape, a redirect
+ * and where it pointed), then "HTTP 422 /v1/panel/redemption". Null when there is nothing to add.
+ */
+export function supportText(error: AppError): string | null {
+  const words =
+    error.kind === 'rejected' || error.kind === 'not_allowed' || (error.kind === 'unexpected' && (error.endpoint || error.status)) ? error.message.trim() : '';
+  const code = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
+  const lines = [words, code].filter(Boolean);
+  return lines.length > 0 ? lines.join('\n') : null;
 }

@@ -8,6 +8,7 @@ import type { ProfileSummary } from '../../utils/storage-items';
 import { settings } from '../../utils/settings';
 import type { Balance, Reward } from '../../utils/types';
 import { failureModel } from './failure';
+import { supportModel } from './SupportDetails';
 
 export interface HeaderInput {
   now: number;
@@ -70,7 +71,9 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
             action: t(error ? 'retry' : 'popupRefresh'),
             busy: loading === true,
             alert: !!error,
-            details: failure?.details ?? null,
+            // What to do next in plain words; the code and the path only behind "Details for support" (issue 30).
+            next: failure?.next ?? null,
+            support: failure?.support ? supportModel(failure.support) : null,
           }
         : null,
   };

@@ -20,6 +20,7 @@ vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 const amazon = giftCard(1, 'Amazon $5', 500);
+const supportOf = (root: HTMLElement) => root.querySelector<HTMLDetailsElement>('details.support') ?? (() => { throw new Error('no “Details for support”'); })();
 const greenleaf = giftCard(2, 'Greenleaf €30', 3300);
 const target = giftCard(3, 'Target $50', 5000);
 
@@ -77,37 +78,61 @@ describe('header', () => {
     expect(root.querySelector('.hdr-next')).toBeNull();
   });
 
-  it('a refresh failure other than being offline: one amber line in plain words, the HTTP code only on a line for support, no card', async () => {
+  it('a refresh failure other than being offline: one amber line in plain words; the HTTP code and path only behind “Details for support”, no card (issue 30)', async () => {
     const error = appError('server', 'The panel had a problem (HTTP 503).', { status: 503, endpoint: '/v1/panel/rewards' });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect(alert.closest('header')).not.toBeNull();
-    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
-    expect(line).toBe('Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry');
-    expect(details).toBe('For support: HTTP 503 /v1/panel/rewards');
+    expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry']);
+    expect(alert.textContent).not.toMatch(/HTTP|\/v1\/|For support/);
+    // No line of the header carries the code: only the closed disclosure does.
+    const support = supportOf(root);
+    expect(support.open).toBe(false);
+    expect(support.querySelector('summary')?.textContent).toBe('Details for support');
+    expect(support.querySelector('.support-text')?.textContent).toBe('HTTP 503 /v1/panel/rewards');
+    expect(support.closest('header')).not.toBeNull();
+    expect([...root.querySelectorAll('header p')].filter((p) => /HTTP/.test(p.textContent ?? '') && !p.closest('details'))).toEqual([]);
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
   });
 
-  it('a busy panel: how long to wait comes before the line for support (its Retry-After)', async () => {
+  it('“Copy details” copies the lines for support, and says so', async () => {
+    const writeText = vi.fn(async () => {});
+    const had = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    try {
+      const error = appError('server', 'x', { status: 500, endpoint: '/v1/panel/rewards' });
+      await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
+      const root = mount();
+      const support = await waitFor(() => supportOf(root));
+      await click(getByRole(support, 'button', 'Copy details'));
+      expect(writeText).toHaveBeenCalledWith('HTTP 500 /v1/panel/rewards');
+      await waitFor(() => expect(support.querySelector('[role=status]')?.textContent).toBe('Copied'));
+    } finally {
+      if (had) Object.defineProperty(navigator, 'clipboard', had);
+      else delete (navigator as { clipboard?: unknown }).clipboard;
+    }
+  });
+
+  it('a busy panel: how long to wait is said in plain words; the code stays in the details (its Retry-After)', async () => {
     const error = appError('rate_limited', 'x', { status: 429, endpoint: '/v1/panel/rewards', retryAfterSeconds: 120 });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
+    const [line, next] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
     expect(line).toBe('Panel Rewards is busy right now — showing your points from 2 min. ago · Retry');
-    expect(details).toBe('Try again in 120 seconds. For support: HTTP 429 /v1/panel/rewards');
+    expect(next).toBe('Try again in 120 seconds.');
+    expect(supportOf(root).querySelector('.support-text')?.textContent).toBe('HTTP 429 /v1/panel/rewards');
   });
 
-  it('a panel that sent the refresh on to another site: which site, and what to check, before the line for support', async () => {
+  it('a panel that sent the refresh on to another site: plain words on the card, which site and what to check in the details', async () => {
     const message = 'The panel at p.example sent the request on to another site (elsewhere.example), so its answer was not used.';
     const error = appError('unexpected', message, { status: 302, endpoint: '/v1/panel/rewards', redirect: { to: 'https://elsewhere.example/v1/panel/rewards' } });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    const [line, details] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
-    expect(line).toBe('Couldn’t get an update from Panel Rewards — showing your points from 2 min. ago · Retry');
-    expect(details).toBe(`${message} For support: HTTP 302 /v1/panel/rewards`);
+    expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Couldn’t get an update from Panel Rewards — showing your points from 2 min. ago · Retry']);
+    expect(supportOf(root).querySelector('.support-text')?.textContent).toBe(`${message}\nHTTP 302 /v1/panel/rewards`);
   });
 
   it('a rejected session shows the reconnect prompt with a header in the same layout', async () => {
@@ -250,7 +275,12 @@ describe('in German (copy of issue 14)', () => {
     installI18n('de');
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('rate_limited', 'x', { status: 429, retryAfterSeconds: 1 }) } });
     const root = mount();
-    const details = await waitFor(() => getByRole(root, 'alert').querySelectorAll('p')[1]!);
-    expect(details.textContent).toBe('Versuchen Sie es in 1 Sekunde erneut. Für den Support: HTTP 429');
+    const next = await waitFor(() => getByRole(root, 'alert').querySelectorAll('p')[1]!);
+    expect(next.textContent).toBe('Versuchen Sie es in 1 Sekunde erneut.');
+    // The code, for support, behind a closed disclosure in German words (issue 30).
+    const support = supportOf(root);
+    expect(support.querySelector('summary')?.textContent).toBe('Details für den Support');
+    expect(support.querySelector('.support-text')?.textContent).toBe('HTTP 429');
+    expect(getByRole(support, 'button', 'Details kopieren')).toBeTruthy();
   });
 });

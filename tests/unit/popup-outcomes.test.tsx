@@ -243,7 +243,7 @@ describe('a refusal in the panelist\'s numbers (issue 14, item 1)', () => {
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('uses the current balance when the entry has none, and the panel\'s own words for other refusals', async () => {
+  it('uses the current balance when the entry has none; other refusals in plain words, the panel\'s own for support (issue 30)', async () => {
     await seed({
       rewards: [books],
       balance: 300,
@@ -259,7 +259,10 @@ describe('a refusal in the panelist\'s numbers (issue 14, item 1)', () => {
       ledger: ledger('failed', { rewardId: 2, points: 1000, error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }) }),
     });
     const again = mount();
-    await waitFor(() => expect(getByRole(again, 'alert').textContent).toContain('This reward is not available in your country. Nothing was charged.'));
+    await waitFor(() =>
+      expect(getByRole(again, 'alert').textContent).toContain('This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.'),
+    );
+    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe('This reward is not available in your country.');
   });
 
   it('"check your history" is a link to the history', async () => {

@@ -205,22 +205,55 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     getByRole(outcome, 'button', 'Fertig');
   });
 
-  it('refused by the panel: its message, and that nothing was charged', async () => {
+  it('refused by the panel: plain words and the next step, that nothing was charged; its own words only for support (issue 30)', async () => {
     await seed({
       rewards: [amazon],
       balance: 2500,
       ledger: ledger('failed', {
-        error: appError('rejected', 'Insufficient points: this reward needs 500 points and you have 300.', { status: 402, nothingCharged: true }),
+        error: appError('rejected', 'The selected id is invalid.', { status: 422, endpoint: '/v1/panel/redemption', nothingCharged: true }),
       }),
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.textContent).toContain('Could not redeem Amazon $5');
-    expect(alert.textContent).toContain('Insufficient points: this reward needs 500 points and you have 300.');
-    expect(alert.textContent).toContain('Nothing was charged.');
+    expect(alert.textContent).toBe(
+      'Could not redeem Amazon $5This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.',
+    );
+    const card = root.querySelector('#redeem-outcome')!;
+    // No line of the card carries the panel's raw text or the code: only the closed disclosure does.
+    const support = card.querySelector<HTMLDetailsElement>('details.support')!;
+    expect(support.open).toBe(false);
+    expect(support.querySelector('summary')?.textContent).toBe('Details for support');
+    expect(support.querySelector('.support-text')?.textContent).toBe('The selected id is invalid.\nHTTP 422 /v1/panel/redemption');
+    expect([...card.querySelectorAll('p')].filter((p) => !p.closest('details') && /HTTP|selected id|\/v1\//.test(p.textContent ?? ''))).toEqual([]);
   });
 
-  it('a server error: in plain words, the code on a line for support, without promising nothing was charged', async () => {
+  it('refused in German: the same plain words and the disclosure in German', async () => {
+    installI18n('de');
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('failed', { error: appError('rejected', 'The selected id is invalid.', { status: 422, endpoint: '/v1/panel/redemption', nothingCharged: true }) }),
+    });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toContain('Diese Prämie lässt sich gerade nicht einlösen – wählen Sie eine andere oder wenden Sie sich an Panel Rewards.');
+    expect(alert.textContent).not.toContain('selected id');
+    expect(root.querySelector('#redeem-outcome details.support summary')?.textContent).toBe('Details für den Support');
+  });
+
+  it('not allowed for the account (403): says so, and whom to ask', async () => {
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('failed', { error: appError('not_allowed', 'Forbidden.', { status: 403, endpoint: '/v1/panel/redemption', nothingCharged: true }) }),
+    });
+    const root = mount();
+    const alert = await waitFor(() => getByRole(root, 'alert'));
+    expect(alert.textContent).toContain('Your account can’t redeem this reward. If you think it should, contact Panel Rewards. Nothing was charged.');
+    expect(root.querySelector('#redeem-outcome .support-text')?.textContent).toBe('Forbidden.\nHTTP 403 /v1/panel/redemption');
+  });
+
+  it('a server error: in plain words, the code only behind “Details for support”, without promising nothing was charged', async () => {
     await seed({
       rewards: [amazon],
       balance: 2500,
@@ -230,7 +263,8 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect(alert.textContent).toContain('Panel Rewards has a problem right now.');
     expect(alert.textContent).not.toContain('HTTP');
-    expect(root.querySelector('#redeem-outcome .small')?.textContent).toBe('For support: HTTP 500 /v1/panel/redemption');
+    expect(root.querySelector('#redeem-outcome details.support .support-text')?.textContent).toBe('HTTP 500 /v1/panel/redemption');
+    expect(root.querySelector('#redeem-outcome')?.textContent).not.toContain('For support');
     expect(alert.textContent).not.toContain('Nothing was charged.');
     expect(alert.textContent).toContain('Check your history before trying again.');
   });
