@@ -19,4 +19,16 @@ export function signInConfigured(settings: Pick<BuildSettings, 'oauth' | 'apiBas
   return !!(authorizationEndpoint && tokenEndpoint && clientId && settings.apiBaseUrl);
 }
 
+/**
+ * Where sign-in in a tab comes back (issue 33): the operator's `oauth.tabRedirectUrl`, or a page on
+ * the panel API's own origin, whose addresses the extension may read (its host permission).
+ */
+export function tabRedirectUrl(settings: Pick<BuildSettings, 'oauth' | 'apiBaseUrl'>): string {
+  return settings.oauth?.tabRedirectUrl || defaultTabRedirect(settings.apiBaseUrl);
+}
+
+export function defaultTabRedirect(apiBaseUrl: string): string {
+  return new URL('/extension-sign-in-done', apiBaseUrl).href;
+}
+
 export const SANDBOX_DEV_URL = 'http://127.0.0.1:8787';

@@ -32,7 +32,7 @@ describe('the config file and the environment', () => {
   it('without either gives the defaults, and the sandbox in development builds', () => {
     const settings = buildSettings({}, 'production', root);
     expect(settings).toMatchObject({ apiBaseUrl: '', panelName: 'Panel Rewards', brandColor: '#2458d6', balanceVariable: 'POINTS_BALANCE', geckoId: 'panel-rewards@panelist.example', icon: '', chromeKey: '' });
-    expect(settings.oauth).toEqual({ authorizationEndpoint: '', tokenEndpoint: '', clientId: '', scopes: '', issuer: '', revocationEndpoint: '' });
+    expect(settings.oauth).toEqual({ authorizationEndpoint: '', tokenEndpoint: '', clientId: '', scopes: '', issuer: '', revocationEndpoint: '', tabRedirectUrl: '' });
     expect(settings.configFile).toBeNull();
     expect(new Set(Object.values(settings.sources))).toEqual(new Set(['default']));
     expect(buildSettings({ PANEL_DEV_TOKEN: 't' }, 'development', root)).toMatchObject({ apiBaseUrl: SANDBOX_DEV_URL, devToken: 't' });
@@ -77,7 +77,7 @@ describe('the config file and the environment', () => {
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^panel\.config\.json › colour: unknown key \(known: apiBaseUrl, panelName, brandColor, .*oauth\)$/),
-        expect.stringMatching(/^panel\.config\.json › oauth\.secret: unknown key \(known in oauth: authorizationEndpoint, tokenEndpoint, clientId, scopes, issuer, revocationEndpoint\)$/),
+        expect.stringMatching(/^panel\.config\.json › oauth\.secret: unknown key \(known in oauth: authorizationEndpoint, tokenEndpoint, clientId, scopes, issuer, revocationEndpoint, tabRedirectUrl\)$/),
         'panel.config.json › panelName: must be a string',
         'panel.config.json › brandColor: "#12g" is not a colour: write it as #rgb or #rrggbb, e.g. #2458d6',
         'panel.config.json › apiBaseUrl: "http://panel.example/api" must start with https:// (plain http:// only for localhost and 127.0.0.1), not "http://"',

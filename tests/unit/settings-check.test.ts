@@ -139,8 +139,8 @@ describe("the manifest's description in every language", () => {
 });
 
 describe('permissions follow the build', () => {
-  const SIGN_IN = { authorizationEndpoint: 'https://id.example/authorize', tokenEndpoint: 'https://id.example/token', clientId: 'ext', scopes: '', issuer: '', revocationEndpoint: 'https://id.example/revoke' };
-  const NO_SIGN_IN = { authorizationEndpoint: '', tokenEndpoint: '', clientId: '', scopes: '', issuer: '', revocationEndpoint: '' };
+  const SIGN_IN = { authorizationEndpoint: 'https://id.example/authorize', tokenEndpoint: 'https://id.example/token', clientId: 'ext', scopes: '', issuer: '', revocationEndpoint: 'https://id.example/revoke', tabRedirectUrl: '' };
+  const NO_SIGN_IN = { authorizationEndpoint: '', tokenEndpoint: '', clientId: '', scopes: '', issuer: '', revocationEndpoint: '', tabRedirectUrl: '' };
 
   it('asks for any https:// panel only when the build names none', () => {
     expect(manifestPermissions({ apiBaseUrl: '', oauth: NO_SIGN_IN }, 3)).toEqual({

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as v from 'valibot';
-import { SANDBOX_DEV_URL, type BuildSettings } from '../build-settings';
+import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../build-settings';
 import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
 
 /** Looked for at the project's root, in this order; both at once is an error. */
@@ -180,6 +180,8 @@ export function resolveSettings(env: Env, mode: string, root: string = process.c
   }
   const authorize = values['oauth.authorizationEndpoint'];
   if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
+  // Sign-in in a tab comes back to the panel's own origin, which the extension may read (issue 33).
+  if (!values['oauth.tabRedirectUrl'] && authorize && values.apiBaseUrl) values['oauth.tabRedirectUrl'] = defaultTabRedirect(values.apiBaseUrl);
   const settings = { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
   return { settings, problems };
 }
@@ -200,8 +202,15 @@ function groupProblems(values: Record<string, string>): string[] {
 
 function signInProblems(values: Record<string, string>): string[] {
   const signIn = SETTING_ROWS.filter((row) => row.group === 'oauth' && row.setting.required).every((row) => values[row.path]);
-  return signIn && !values.apiBaseUrl ? ['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to'] : [];
+  if (signIn && !values.apiBaseUrl) return ['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to'];
+  // The extension reads the tab's address when it comes back: only on the panel's origin may it (its host permission).
+  const tab = values['oauth.tabRedirectUrl'];
+  if (tab && values.apiBaseUrl && new URL(tab).origin !== new URL(values.apiBaseUrl).origin) {
+    return [`oauth.tabRedirectUrl (PANEL_OAUTH_TAB_REDIRECT_URL) ${tab} is not on the panel's origin ${new URL(values.apiBaseUrl).origin}: the extension may read only that origin's addresses when the sign-in tab comes back`];
+  }
+  return [];
 }
+
 
 /** `{ 'oauth.clientId': x }` → `{ oauth: { clientId: x } }`. */
 function nest(values: Record<string, string>): Record<string, unknown> {

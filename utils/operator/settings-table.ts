@@ -230,6 +230,13 @@ export const SETTINGS = {
       example: 'https://login.acme-panel.example/oauth/revoke',
       doc: 'sign-in: token revocation (RFC 7009); *Disconnect* revokes the refresh token there; its origin becomes a host permission (none: tokens are only forgotten in the browser)',
     },
+    tabRedirectUrl: {
+      env: 'PANEL_OAUTH_TAB_REDIRECT_URL',
+      schema: webAddress((url) => (url.search || url.hash ? 'must not have a query (?…) or a fragment (#…): the server adds the answer to it' : null)),
+      fallback: '',
+      example: 'https://api.acme-panel.example/extension-sign-in-done',
+      doc: "sign-in in a tab, where the browser has no sign-in window (Firefox for Android): the address on `apiBaseUrl`'s origin the server sends the panelist back to, registered as a redirect URL (none: `<apiBaseUrl's origin>/extension-sign-in-done`)",
+    },
   },
 } as const satisfies Record<string, Setting | SettingGroup>;
 
