@@ -1,6 +1,5 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
-import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { settings } from '../../utils/settings';
@@ -24,7 +23,9 @@ type Runtime = { getManifest(): { optional_permissions?: string[] } };
 /**
  * Chrome lists `identity` as optional: it must be requested inside the click, before any await, or
  * the browser no longer sees a user gesture. Firefox has it from install (it cannot be optional
- * there). The raw API rather than the polyfill keeps the popup's first chunk small.
+ * there; Firefox for Android has no such API). Refused or not, the sign-in goes on: without the
+ * browser's sign-in window the background signs in through a tab (issue 33). The raw API rather
+ * than the polyfill keeps the popup's first chunk small.
  */
 function requestIdentity(): Promise<boolean> {
   const api = (globalThis as { browser?: { permissions: Permissions; runtime: Runtime }; chrome?: { permissions: Permissions; runtime: Runtime } });
@@ -38,7 +39,7 @@ function requestIdentity(): Promise<boolean> {
   }
 }
 
-/** "Sign in to <panel>": the background runs the sign-in window and stores the session it checked. */
+/** "Sign in to <panel>": the background runs the sign-in window (or tab) and stores the session it checked. */
 export function SignIn({ buttonClass = 'primary', alertClass = 'alert', short = false, onSignedIn }: Props) {
   const busy = useSignal(false);
   const error = useSignal('');
@@ -52,9 +53,8 @@ export function SignIn({ buttonClass = 'primary', alertClass = 'alert', short = 
 
   async function run(granted: Promise<boolean>) {
     busy.value = true;
-    const result = (await granted)
-      ? await ask(() => sendMessage('signIn', undefined))
-      : { ok: false as const, error: appError('permission_denied', t('errSignInPermission')) };
+    await granted;
+    const result = await ask(() => sendMessage('signIn', undefined));
     busy.value = false;
     if (result.ok) return onSignedIn?.(result.data.origin);
     // The background's sign-in messages already say what to do next.

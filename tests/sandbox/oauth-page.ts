@@ -60,3 +60,20 @@ export function consentPage(txn: string, clientName: string, email: string): Api
 export function errorPage(status: number, message: string): ApiResult {
   return page(status, 'Sign-in cannot continue', `<p class="error" role="alert">${escape(message)}</p>`);
 }
+
+/**
+ * The panel's page where sign-in in a tab comes back (issue 33). The extension reads the address
+ * and closes the tab as it arrives; should it not (the tab was not the extension's, or the
+ * extension was stopped), the panelist reads where they are. The answer is in the address, never
+ * echoed on the page.
+ */
+export function donePage(query: URLSearchParams): ApiResult {
+  const denied = query.has('error');
+  return page(
+    200,
+    denied ? 'Sign-in did not finish' : 'Signed in',
+    denied
+      ? '<p>The extension was not connected. Close this tab and open the extension to try again.</p>'
+      : '<p>You can close this tab and go back to the extension.</p>',
+  );
+}

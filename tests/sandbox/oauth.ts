@@ -6,14 +6,21 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { json } from './http-util';
-import { consentPage, errorPage, signInPage } from './oauth-page';
+import { consentPage, donePage, errorPage, signInPage } from './oauth-page';
 import type { ApiRequest, ApiResult } from './types';
 
 export const SANDBOX_CLIENT_ID = 'panel-rewards-extension';
 export const SANDBOX_EMAIL = 'panelist@sandbox.example';
 export const SANDBOX_PASSWORD = 'sandbox-password-42';
 
-export const OAUTH_PATHS = { authorize: '/oauth/authorize', decision: '/oauth/decision', token: '/oauth/token', revocation: '/oauth/revocation' } as const;
+export const OAUTH_PATHS = {
+  authorize: '/oauth/authorize',
+  decision: '/oauth/decision',
+  token: '/oauth/token',
+  revocation: '/oauth/revocation',
+  /** The panel's own page where sign-in in a tab comes back (issue 33; the extension's default `oauth.tabRedirectUrl`). */
+  done: '/extension-sign-in-done',
+} as const;
 
 const CLIENT_NAME = 'Panel Rewards';
 const CODE_TTL_MS = 10 * 60_000;
@@ -29,8 +36,16 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 export interface OAuthSettings {
   accessTokenTtlSeconds: number;
-  /** Exact redirect URLs; null accepts any extension redirect URL. */
+  /**
+   * Exact redirect URLs; null accepts any extension redirect URL and the sandbox's own page for
+   * sign-in in a tab (OAUTH_PATHS.done on the origin the request came to).
+   */
   redirectUris: string[] | null;
+  /**
+   * The `iss` every authorization response carries (RFC 9207): null for the server's own origin
+   * (what the extension expects of the sandbox), '' for none; a test sets another to see it refused.
+   */
+  iss: string | null;
 }
 
 /** One sign-in in progress, between the authorization request and the panelist's decision. */
@@ -64,7 +79,7 @@ interface Grant {
 const random = (): string => randomBytes(24).toString('base64url');
 
 export class OAuthServer {
-  settings: OAuthSettings = { accessTokenTtlSeconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS, redirectUris: null };
+  settings: OAuthSettings = { accessTokenTtlSeconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS, redirectUris: null, iss: null };
   private pending = new Map<string, Pending>();
   private codes = new Map<string, Code>();
   private accessTokens = new Map<string, { expiresAt: number; family: string }>();
@@ -76,7 +91,7 @@ export class OAuthServer {
   readonly revocations: Array<'refresh_token' | 'access_token' | 'unknown'> = [];
 
   reset(): void {
-    this.settings = { accessTokenTtlSeconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS, redirectUris: null };
+    this.settings = { accessTokenTtlSeconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS, redirectUris: null, iss: null };
     for (const store of [this.pending, this.codes, this.accessTokens, this.refreshTokens, this.spent]) store.clear();
     this.revoked.clear();
     this.revocations.length = 0;
@@ -111,26 +126,35 @@ export class OAuthServer {
 
   handle(req: ApiRequest): ApiResult {
     const form = req.method === 'POST' ? new URLSearchParams(req.rawBody) : req.query;
-    if (req.path === OAUTH_PATHS.authorize && req.method === 'GET') return this.authorize(req.query);
+    // The sandbox is plain http on this machine: its origin is the one the request names.
+    const own = `http://${req.headers.host ?? '127.0.0.1'}`;
+    if (req.path === OAUTH_PATHS.done && req.method === 'GET') return donePage(req.query);
+    if (req.path === OAUTH_PATHS.authorize && req.method === 'GET') return this.authorize(req.query, own);
     if (req.path === OAUTH_PATHS.authorize && req.method === 'POST') return this.signIn(form);
-    if (req.path === OAUTH_PATHS.decision && req.method === 'POST') return this.decide(form);
+    if (req.path === OAUTH_PATHS.decision && req.method === 'POST') return this.decide(form, own);
     if (req.path === OAUTH_PATHS.token && req.method === 'POST') return this.token(form);
     if (req.path === OAUTH_PATHS.revocation && req.method === 'POST') return this.revoke(form);
-    return json(405, { error: 'invalid_request', error_description: `${req.method} is not allowed on ${req.path}` }, { Allow: req.path === OAUTH_PATHS.authorize ? 'GET, POST' : 'POST' });
+    const allow = req.path === OAUTH_PATHS.authorize ? 'GET, POST' : req.path === OAUTH_PATHS.done ? 'GET' : 'POST';
+    return json(405, { error: 'invalid_request', error_description: `${req.method} is not allowed on ${req.path}` }, { Allow: allow });
   }
 
-  private redirectAllowed(uri: string): boolean {
-    return this.settings.redirectUris ? this.settings.redirectUris.includes(uri) : EXTENSION_REDIRECT.test(uri);
+  private redirectAllowed(uri: string, own: string): boolean {
+    return this.settings.redirectUris ? this.settings.redirectUris.includes(uri) : EXTENSION_REDIRECT.test(uri) || uri === `${own}${OAUTH_PATHS.done}`;
   }
 
-  private authorize(query: URLSearchParams): ApiResult {
+  /** RFC 9207: who answered, on every authorization response. */
+  private iss(own: string): string | null {
+    return this.settings.iss === null ? own : this.settings.iss || null;
+  }
+
+  private authorize(query: URLSearchParams, own: string): ApiResult {
     const clientId = query.get('client_id') ?? '';
     const redirectUri = query.get('redirect_uri') ?? '';
     // Unknown client or redirect URL: said on the page, never redirected (RFC 6749 §4.1.2.1).
     if (clientId !== SANDBOX_CLIENT_ID) return errorPage(400, `Unknown client: "${clientId}".`);
-    if (!this.redirectAllowed(redirectUri)) return errorPage(400, `The redirect URL "${redirectUri}" is not registered for this client.`);
+    if (!this.redirectAllowed(redirectUri, own)) return errorPage(400, `The redirect URL "${redirectUri}" is not registered for this client.`);
     const state = query.get('state');
-    const back = (error: string, description: string): ApiResult => redirect(redirectUri, { error, error_description: description, state });
+    const back = (error: string, description: string): ApiResult => redirect(redirectUri, { error, error_description: description, state, iss: this.iss(own) });
     if (query.get('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
     const challenge = query.get('code_challenge') ?? '';
     if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
@@ -158,19 +182,19 @@ export class OAuthServer {
     return consentPage(txn, CLIENT_NAME, email);
   }
 
-  private decide(form: URLSearchParams): ApiResult {
+  private decide(form: URLSearchParams, own: string): ApiResult {
     const txn = form.get('txn') ?? '';
     const pending = this.live(txn);
     if (!pending?.signedIn) return errorPage(400, 'This sign-in has expired. Close this window and press Sign in again.');
     this.pending.delete(txn);
     const { redirectUri, state } = pending;
     if (form.get('decision') !== 'allow') {
-      return redirect(redirectUri, { error: 'access_denied', error_description: 'The panelist denied access.', state });
+      return redirect(redirectUri, { error: 'access_denied', error_description: 'The panelist denied access.', state, iss: this.iss(own) });
     }
     const code = random();
     const { clientId, challenge, scope } = pending;
     this.codes.set(code, { clientId, redirectUri, challenge, scope, expiresAt: Date.now() + CODE_TTL_MS, used: false, family: random() });
-    return redirect(redirectUri, { code, state });
+    return redirect(redirectUri, { code, state, iss: this.iss(own) });
   }
 
   private token(form: URLSearchParams): ApiResult {

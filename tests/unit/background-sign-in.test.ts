@@ -1,7 +1,6 @@
 // @vitest-environment node
 /** Sign-in (issue 12) in the background, against the sandbox's authorization server over HTTP. */
 import { describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { signIn } from '../../entrypoints/background/sign-in';
 import { settings } from '../../utils/settings';
@@ -9,6 +8,7 @@ import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { deliver } from './background-helpers';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox } from './sign-in-helpers';
+import { installTabs } from './sign-in-tab-helpers';
 
 const env = signInSandbox();
 
@@ -116,12 +116,13 @@ describe('sign-in', () => {
     await nothingStored();
   });
 
-  it('without the identity permission the panelist is told to allow the sign-in window', async () => {
-    (fakeBrowser as unknown as { identity?: unknown }).identity = undefined;
+  it('without the identity permission (refused in Chrome, or no such API) sign-in goes through a tab instead (issue 33)', async () => {
+    const seen = installTabs((tab) => tab.close());
     try {
-      expect(await signInError()).toMatchObject({ kind: 'permission_denied' });
+      expect(await signInError()).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/sign-in tab was closed/) });
+      expect(seen.opened).toHaveLength(1);
     } finally {
-      fakeBrowser.reset();
+      seen.restore();
     }
   });
 });
