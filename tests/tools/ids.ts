@@ -1,7 +1,8 @@
 /**
- * `npm run ids`: the Chrome id, the Firefox id and both sign-in redirect URLs of the build the
+ * `npm run ids`: the Chrome id, the Firefox id and the sign-in redirect URLs of the build the
  * settings describe (panel.config.json, then the environment), to register with the OAuth server
- * before publishing. `--json` prints them as JSON.
+ * before publishing: each browser's sign-in window, and the panel's own page where sign-in in a tab
+ * comes back (Firefox for Android; issue 33). `--json` prints them as JSON.
  *
  * `npm run ids -- --new-key [FILE]` makes a key pair of one's own (default FILE: chrome-key.pem,
  * written with mode 600 and never overwritten; *.pem stays out of git and of the sources zip) and
@@ -46,9 +47,27 @@ function show(json: boolean): void {
       '                       into chromeKey, and run npm run ids again. (npm run ids -- --new-key makes a key of your own.)',
     );
   }
-  lines.push(`Firefox  id            ${ids.firefox.id}  (geckoId)`, `         redirect URL  ${ids.firefox.redirectUrl}`, '');
+  lines.push(`Firefox  id            ${ids.firefox.id}  (geckoId)`, `         redirect URL  ${ids.firefox.redirectUrl}`);
+  if (ids.tab) {
+    lines.push(
+      `Tab      redirect URL  ${ids.tab.redirectUrl}  (oauth.tabRedirectUrl)`,
+      '                       sign-in in a tab: Firefox for Android, which has no sign-in window, and Chrome when the',
+      '                       panelist does not allow it. A page on your panel\'s site that answers 200 (it may say',
+      '                       "You can close this tab"); the extension reads its address and closes the tab.',
+    );
+  }
+  lines.push('');
   const client = settings.oauth.clientId ? `client "${settings.oauth.clientId}"` : 'the extension\'s client';
-  lines.push(`Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (README, "Sign-in").`);
+  if (ids.tab) {
+    lines.push(
+      `Register these redirect URLs for ${client} at the OAuth server (README, "Sign-in"):`,
+      `  Chrome:                 ${ids.chrome ? ids.chrome.redirectUrl : 'https://<Chrome id>.chromiumapp.org/ (once the id is known)'}`,
+      `  Firefox on the desktop: ${ids.firefox.redirectUrl}`,
+      `  Firefox for Android:    ${ids.tab.redirectUrl} (also used by any browser without the sign-in window)`,
+    );
+  } else {
+    lines.push(`Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (README, "Sign-in").`);
+  }
   console.log(lines.join('\n'));
 }
 

@@ -45,13 +45,23 @@ export function newChromeKey(): { publicKey: string; privateKeyPem: string } {
 export interface ExtensionIds {
   chrome: { id: string; redirectUrl: string } | null;
   firefox: { id: string; redirectUrl: string };
+  /**
+   * Sign-in in a tab (issue 33): Firefox for Android, which has no sign-in window, and any browser
+   * where it is not there (Chrome without the optional permission). Null in a build without sign-in.
+   */
+  tab: { redirectUrl: string } | null;
 }
 
-/** Both browsers' ids and redirect URLs; Chrome's is null without a `chromeKey` (the store then assigns one). */
-export function extensionIds(settings: { chromeKey: string; geckoId: string }): ExtensionIds {
+/**
+ * Both browsers' ids and the redirect URLs to register: Chrome's is null without a `chromeKey` (the
+ * store then assigns one); the tab's is `oauth.tabRedirectUrl` (its default filled in by the settings).
+ */
+export function extensionIds(settings: { chromeKey: string; geckoId: string; oauth?: { tabRedirectUrl?: string } }): ExtensionIds {
   const chromeId = settings.chromeKey ? chromeIdFromKey(settings.chromeKey) : null;
+  const tab = settings.oauth?.tabRedirectUrl;
   return {
     chrome: chromeId ? { id: chromeId, redirectUrl: chromeRedirectUrl(chromeId) } : null,
     firefox: { id: settings.geckoId, redirectUrl: firefoxRedirectUrl(settings.geckoId) },
+    tab: tab ? { redirectUrl: tab } : null,
   };
 }
