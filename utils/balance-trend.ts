@@ -1,4 +1,6 @@
+import { parseApiTimestamp } from './format';
 import type { BalanceSample } from './storage-items';
+import type { Redemption } from './types';
 
 /** Balance over time (issue 11): pure, shared by the background (recording) and the pages (reading). */
 
@@ -53,11 +55,39 @@ export function trustedSamples(samples: readonly BalanceSample[]): BalanceSample
   return samples.filter((s) => s.tentative !== true && Number.isSafeInteger(s.points) && s.points >= 0);
 }
 
+/**
+ * Points the panel gave back (issue 30): a redemption the history shows refunded, at the time the
+ * panel last changed it (`updated_at`), for its cost. The rise it caused is not points earned.
+ */
+export interface PointsReturn {
+  at: number;
+  points: number;
+}
+
+/** How far a refund's time and the read that first saw its rise may disagree: the panel's clock, off by minutes. */
+export const RETURN_SLACK_MS = 15 * 60_000;
+
+/** The returns a history holds (newest first, as the panel lists it), at most `max` of them. */
+export function returnsOf(redemptions: readonly Redemption[] | null | undefined, max = 50): PointsReturn[] {
+  const out: PointsReturn[] = [];
+  for (const r of redemptions ?? []) {
+    if (out.length >= max) break;
+    const at = r.refunded ? parseApiTimestamp(r.updated_at) ?? parseApiTimestamp(r.created_at) : null;
+    if (at !== null && Number.isSafeInteger(r.reward_point_cost) && r.reward_point_cost > 0) out.push({ at, points: r.reward_point_cost });
+  }
+  return out;
+}
+
 export interface Flow {
-  /** Points earned: every rise of the balance. */
+  /**
+   * Points earned: what the panel credited, every rise of the balance but the part that was points
+   * given back ({@link PointsReturn}; issue 30: a refund is not earning, nor a faster pace).
+   */
   earned: number;
-  /** How many rises there were. */
+  /** How many rises earned something. */
   gains: number;
+  /** Points given back for redemptions that did not go through, matched to the rises they caused. */
+  returned: number;
   /** Points spent or taken back: every fall. Never subtracted from what was earned. */
   spent: number;
   /** Start of what the samples cover: the period's start, or the first sample when they do not reach back that far. */
@@ -69,25 +99,41 @@ export interface Flow {
 /**
  * What was earned and spent over the last `days` days (issue 21): the one earning figure the
  * pages show, so a redemption never reads as a loss. Null without two trusted samples to compare.
+ *
+ * Points the panel gave back (`returns`, issue 30) are not earned: each return takes its points
+ * from the first rises seen from its time on (less {@link RETURN_SLACK_MS} for the panel's clock),
+ * so a rise that was only a refund is no gain, and one that was a refund and a survey at once keeps
+ * the survey's part. Over the period, start + earned + returned − spent is the balance at its end.
  */
-export function flowOver(all: readonly BalanceSample[], days: number, now: number): Flow | null {
+export function flowOver(all: readonly BalanceSample[], days: number, now: number, returns: readonly PointsReturn[] = []): Flow | null {
   const samples = trustedSamples(all);
   if (samples.length < 2) return null;
   const start = now - days * DAY_MS;
   const whole = samples[0]!.at <= start;
   const since = whole ? start : samples[0]!.at;
-  let earned = 0;
-  let gains = 0;
+  const rises: Array<{ at: number; points: number }> = [];
   let spent = 0;
   for (let i = 1; i < samples.length; i += 1) {
     if (samples[i]!.at <= since) continue;
     const step = samples[i]!.points - samples[i - 1]!.points;
-    if (step > 0) {
-      earned += step;
-      gains += 1;
-    } else spent -= step;
+    if (step > 0) rises.push({ at: samples[i]!.at, points: step });
+    else spent -= step;
   }
-  return { earned, gains, spent, since, whole };
+  let returned = 0;
+  for (const back of [...returns].sort((a, b) => a.at - b.at)) {
+    let left = back.at > since - RETURN_SLACK_MS && back.at <= now ? back.points : 0;
+    for (const rise of rises) {
+      if (left <= 0) break;
+      if (rise.at < back.at - RETURN_SLACK_MS || rise.points <= 0) continue;
+      const taken = Math.min(left, rise.points);
+      rise.points -= taken;
+      left -= taken;
+      returned += taken;
+    }
+  }
+  const earning = rises.filter((r) => r.points > 0);
+  const earned = earning.reduce((sum, r) => sum + r.points, 0);
+  return { earned, gains: earning.length, returned, spent, since, whole };
 }
 
 export interface Pace {
@@ -98,13 +144,13 @@ export interface Pace {
 
 /**
  * When `toGo` more points will be there at the recent pace: the points earned over the last 30
- * days (or the whole history when shorter; {@link flowOver}, the figure the popup shows), per
- * week. Null when there is too little to say it honestly: under a week of history, fewer than two
+ * days (or the whole history when shorter; {@link flowOver}, the figure the popup shows, points
+ * given back not counted), per week. Null when there is too little to say it honestly: under a week of history, fewer than two
  * gains, or nothing earned; also when nothing is to go.
  */
-export function paceTo(all: readonly BalanceSample[], toGo: number, now: number): Pace | null {
+export function paceTo(all: readonly BalanceSample[], toGo: number, now: number, returns: readonly PointsReturn[] = []): Pace | null {
   const samples = trustedSamples(all);
-  const flow = flowOver(samples, EARN_DAYS, now);
+  const flow = flowOver(samples, EARN_DAYS, now, returns);
   if (toGo <= 0 || !flow || now - samples[0]!.at < PACE_MIN_SPAN_MS) return null;
   if (flow.gains < PACE_MIN_GAINS || flow.earned <= 0) return null;
   const pointsPerWeek = (flow.earned * WEEK_MS) / (now - flow.since);

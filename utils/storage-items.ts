@@ -2,6 +2,7 @@ import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
 import { newestFirst } from './history-order';
 import { definePagedItem } from './paged-item';
 import { defineItem, type StorageItem } from './storage-item';
+import type { PointsReturn } from './balance-trend';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
@@ -254,6 +255,11 @@ export interface PopupView {
    * needs no catalogue to be in the first frame (issue 19). Only for the goal of that `rewardId`.
    */
   goal?: { rewardId: number; reward: Reward | null } | null;
+  /**
+   * Points the panel gave back for redemptions it refunded (issue 30), from the history: the
+   * popup's earning figure and pace leave them out. Absent in a view written before.
+   */
+  returns?: PointsReturn[];
 }
 
 /** How many rewards of a kind (utils/reward-groups.ts kindKey) the catalogue holds. */

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
+import { returnsOf } from '../../utils/balance-trend';
 import { goalView } from '../../utils/goal-view';
 import { latestRedemption } from '../../utils/reward-view';
 import {
@@ -185,6 +186,8 @@ export function App() {
             rewards={goalRows}
             points={balance}
             samples={samples ?? []}
+            // Refunds are not earned (issue 30): the view's, or the history's before there is a view.
+            returns={view ? view.returns : returnsOf(history?.data)}
             blocked={pending ? t('waitForRedemption') : goal && held.includes(goal.rewardId) ? t('heldBack') : null}
             onRedeem={flow.open}
           />

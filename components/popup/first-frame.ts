@@ -110,6 +110,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     rewards: goalRows,
     points: balance,
     samples: get(balanceHistoryItem),
+    returns: view.returns,
     blocked: pending ? t('waitForRedemption') : null,
     now,
   }).m;

@@ -1,4 +1,4 @@
-import { EARN_DAYS, flowOver, paceTo, roughDuration } from '../../utils/balance-trend';
+import { EARN_DAYS, flowOver, paceTo, roughDuration, type PointsReturn } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import { formatPoints } from '../../utils/format';
 import { goalView, type GoalView } from '../../utils/goal-view';
@@ -8,6 +8,8 @@ import type { BalanceSample } from '../../utils/storage-items';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
   samples: readonly BalanceSample[];
+  /** Points the panel gave back (the popup view's): not earned, so not in the figure or the pace (issue 30). */
+  returns?: readonly PointsReturn[] | undefined;
   now: number;
   /** Why this reward cannot be redeemed now (another redemption is pending, or its own is being checked), or null. */
   blocked: string | null;
@@ -22,11 +24,11 @@ const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMon
  * worked out from the earning figure it follows.
  */
 export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
-  const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now), EARN_DAYS);
+  const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);
   const view = goalView(input);
   const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
   const covered = view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
-  const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now) : null;
+  const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, input.returns) : null;
   const duration = pace && roughDuration(pace.weeks);
   const goal =
     view.kind === 'none'

@@ -1,3 +1,4 @@
+import { returnsOf } from '../../utils/balance-trend';
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
 import { groupRewards, kindCounts, sortGroups } from '../../utils/reward-groups';
@@ -121,7 +122,8 @@ export const historyWriter: AreaCache<Redemption[]> = {
   store: (sid, cache, ...extra) =>
     update(sid, [popupViewItem, historyItem.head], (get) => [
       ...putPages(historyItem, cache, get(historyItem.head)),
-      viewPut(get, { latest: latestPart(cache) }),
+      // The refunds too: the popup's earning figure leaves the points they gave back out (issue 30).
+      viewPut(get, { latest: latestPart(cache), returns: returnsOf(cache.data) }),
       ...extra,
     ]),
 };

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, roughDuration, trustedSamples, withSample } from '../../utils/balance-trend';
+import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, returnsOf, roughDuration, trustedSamples, withSample, type PointsReturn } from '../../utils/balance-trend';
 import type { BalanceSample } from '../../utils/storage-items';
+import type { Redemption } from '../../utils/types';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 const daysAgo = (days: number) => NOW - days * DAY_MS;
@@ -101,10 +102,10 @@ describe('earned and spent over a period (issue 21)', () => {
   const samples = [sample(100, 1000), sample(40, 1500), sample(20, 900), sample(5, 2150)];
 
   it('earned is every rise, spent every fall, never netted', () => {
-    expect(flowOver(samples, 30, NOW)).toEqual({ earned: 1250, gains: 1, spent: 600, since: daysAgo(30), whole: true });
-    expect(flowOver(samples, 90, NOW)).toEqual({ earned: 1750, gains: 2, spent: 600, since: daysAgo(90), whole: true });
+    expect(flowOver(samples, 30, NOW)).toEqual({ earned: 1250, gains: 1, returned: 0, spent: 600, since: daysAgo(30), whole: true });
+    expect(flowOver(samples, 90, NOW)).toEqual({ earned: 1750, gains: 2, returned: 0, spent: 600, since: daysAgo(90), whole: true });
     // Shorter history than the period: from the first sample.
-    expect(flowOver(samples, 365, NOW)).toEqual({ earned: 1750, gains: 2, spent: 600, since: daysAgo(100), whole: false });
+    expect(flowOver(samples, 365, NOW)).toEqual({ earned: 1750, gains: 2, returned: 0, spent: 600, since: daysAgo(100), whole: false });
   });
 
   it('right after redeeming, what was earned is unchanged: spending is not a loss', () => {
@@ -117,6 +118,47 @@ describe('earned and spent over a period (issue 21)', () => {
   it('says nothing with fewer than two samples', () => {
     expect(flowOver([], 30, NOW)).toBeNull();
     expect(flowOver([sample(3, 10)], 30, NOW)).toBeNull();
+  });
+});
+
+describe('points given back are not earned (issue 30)', () => {
+  // 1,450 thirty days ago; a survey (+300); a redemption (−500) the panel refunded (+500); another survey (+250).
+  const samples = [sample(40, 1450), sample(25, 1750), sample(12, 1250), sample(9, 1750), sample(3, 2000)];
+  const refund: PointsReturn = { at: daysAgo(9) - 60_000, points: 500 };
+
+  it('a refund’s rise is returned, not earned; start + earned + returned − spent is the end', () => {
+    expect(flowOver(samples, 30, NOW)).toMatchObject({ earned: 1050, gains: 3, returned: 0, spent: 500 });
+    const flow = flowOver(samples, 30, NOW, [refund])!;
+    expect(flow).toMatchObject({ earned: 550, gains: 2, returned: 500, spent: 500 });
+    expect(1450 + flow.earned + flow.returned - flow.spent).toBe(2000);
+  });
+
+  it('a rise that was a refund and a survey at once keeps the survey’s part as earned', () => {
+    const both = [sample(40, 1000), sample(12, 500), sample(9, 1100)];
+    expect(flowOver(both, 30, NOW, [refund])).toMatchObject({ earned: 100, gains: 1, returned: 500 });
+  });
+
+  it('the panel’s clock may be minutes off; a refund outside the period, or with no rise after it, takes nothing', () => {
+    // The read that saw the rise came 10 minutes before the refund's time, by the panel's clock.
+    expect(flowOver(samples, 30, NOW, [{ at: daysAgo(9) + 10 * 60_000, points: 500 }])?.earned).toBe(550);
+    expect(flowOver(samples, 30, NOW, [{ at: daysAgo(60), points: 500 }])?.earned).toBe(1050);
+    expect(flowOver(samples, 30, NOW, [{ at: daysAgo(1), points: 500 }])?.earned).toBe(1050);
+  });
+
+  it('the pace counts what the panel credited: a refund does not speed it up', () => {
+    const pace = paceTo(samples, 1000, NOW, [refund])!;
+    expect(pace.pointsPerWeek).toBeCloseTo((550 * 7) / 30);
+    expect(paceTo(samples, 1000, NOW)!.pointsPerWeek).toBeGreaterThan(pace.pointsPerWeek);
+  });
+
+  it('the returns are the refunded redemptions of the history, at the time the panel changed them', () => {
+    const base = { id: 1, cost: 5, currency: 'USD', reward: {} as Redemption['reward'], approved: true, processed: false, failed: true, partner_status: null, failed_reason: null, transaction_id: null };
+    const history: Redemption[] = [
+      { ...base, id: 3, reward_point_cost: 500, created_at: '2026-11-10T08:00:00', updated_at: '2026-11-14T11:59:00', refunded: true },
+      { ...base, id: 2, reward_point_cost: 700, created_at: '2026-11-01T08:00:00', updated_at: '2026-11-02T08:00:00', refunded: false },
+    ];
+    expect(returnsOf(history)).toEqual([{ at: Date.UTC(2026, 10, 14, 11, 59), points: 500 }]);
+    expect(returnsOf(null)).toEqual([]);
   });
 });
 

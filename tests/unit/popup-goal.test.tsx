@@ -4,7 +4,7 @@ import { DAY_MS } from '../../utils/balance-trend';
 import { accountOf, balanceHistoryItem, goalItem, type BalanceSample } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
-import { CONNECTED, click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor } from './popup-fixtures';
+import { CONNECTED, click, getByRole, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -14,6 +14,8 @@ const rewards = [amazon, target];
 const ACCOUNT = accountOf(CONNECTED);
 const goalOf = (rewardId: number, rewardName: string, account = ACCOUNT) => goalItem.setValue({ account, rewardId, rewardName, setAt: 1 });
 const daysAgo = (days: number, points: number): BalanceSample => ({ at: Date.now() - days * DAY_MS, points });
+/** The panel's timestamp (UTC, no zone) `days` ago. */
+const iso = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 19);
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -76,6 +78,27 @@ describe('the goal header', () => {
     });
     expect(line.textContent).toBe('1,640 points earned in the last 30 days');
     expect(root.textContent).not.toMatch(/−|-500/);
+  });
+
+  it('points the panel gave back are not earned: neither the figure nor the pace counts a refund (issue 30)', async () => {
+    // 410 a week from surveys; 500 spent on a redemption that failed and came back 3 days ago.
+    const refunded = redemption(5, amazon, iso(4), { failed: true, refunded: true, updated_at: iso(3.01) });
+    await seed({ rewards, balance: 3360, history: [refunded] });
+    await goalOf(2, 'Target $50');
+    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(4, 2450), daysAgo(3, 2950), daysAgo(0.5, 3360)]);
+    const root = mount();
+    const goal = await goalSection(root);
+    // 1,230 earned, not 1,730: the 1,640 to go take about 6 weeks at 287 a week, not 4 at 404.
+    await waitFor(() => expect(goal.querySelector('.goal-pace')?.textContent).toBe('1,230 points earned in the last 30 days. About 6 weeks to go at this pace.'));
+  });
+
+  it('points given back are not earned, in German', async () => {
+    installI18n('de');
+    const refunded = redemption(5, amazon, iso(4), { failed: true, refunded: true, updated_at: iso(3.01) });
+    await seed({ rewards, balance: 1000, history: [refunded] });
+    await balanceHistoryItem.setValue([daysAgo(35, 100), daysAgo(21, 400), daysAgo(4, 0), daysAgo(3, 500), daysAgo(0.5, 1000)]);
+    const root = mount();
+    await waitFor(() => expect(root.querySelector('.goal-change')?.textContent).toBe('800 Punkte in den letzten 30 Tagen verdient'));
   });
 
   it('affordable: says so and offers Redeem, which asks for confirmation', async () => {

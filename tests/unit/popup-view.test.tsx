@@ -68,6 +68,12 @@ describe('popup view (background)', () => {
     expect(latestPart(null)).toBeNull();
   });
 
+  it('holds the refunds of the whole history, so the popup’s earning figure leaves the points given back out (issue 30)', async () => {
+    const refunded = redemption(8, catalogue[3]!, '2026-02-01T10:00:00', { failed: true, refunded: true, updated_at: '2026-02-03T09:30:00' });
+    await historyWriter.store(SID, { data: [redemption(9, catalogue[2]!, '2026-02-05T10:00:00'), refunded], fetchedAt: 2 });
+    expect((await popupViewItem.getValue())?.returns).toEqual([{ at: Date.UTC(2026, 1, 3, 9, 30), points: catalogue[3]!.reward_point_cost }]);
+  });
+
   it('is written with each cache in one storage write, refused for a session that ended', async () => {
     const changes: string[][] = [];
     fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c).sort()));
