@@ -36,7 +36,37 @@ export function samplesIn(all: readonly BalanceSample[], days: number, now: numb
 /** The balance in effect at `at`: the last sample at or before it. */
 const balanceAt = (shown: readonly BalanceSample[], at: number) => shown.filter((s) => s.at <= at).pop()?.points ?? shown[0]!.points;
 
-const day = (at: number) => new Date(at).toLocaleDateString(uiLocale(), { day: 'numeric', month: 'short' });
+/** "Oct 27": the axis's dates, and the summary's (BalanceSection). */
+export const shortDay = (at: number) => new Date(at).toLocaleDateString(uiLocale(), { day: 'numeric', month: 'short' });
+const day = shortDay;
+
+/**
+ * Round values for the points axis (issue 30): a step of 1, 2, 2.5 or 5 times a power of ten, from a
+ * multiple of it at or below `low` to one at or above `high`, about three steps apart: 1,000 / 1,500
+ * / 2,000 / 2,500, never 1,190 / 1,845 / 2,500. Whole points only; never below 0.
+ */
+export function niceTicks(low: number, high: number): number[] {
+  const niceStep = (raw: number) => {
+    const power = 10 ** Math.floor(Math.log10(raw));
+    return Math.max(1, ([1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= raw - 1e-9) ?? 10 * power));
+  };
+  if (high <= low) {
+    // A flat line: one step either side of it.
+    const step = niceStep(Math.max(1, Math.abs(high) / 4));
+    const from = Math.max(0, Math.floor(low / step) * step - step);
+    return [from, from + step, from + 2 * step].filter((v, i, all) => i === 0 || v > all[i - 1]!);
+  }
+  let step = niceStep((high - low) / 3);
+  // Round steps of whole points: 2.5 times 1 is not one.
+  if (!Number.isInteger(step)) step = Math.ceil(step);
+  const from = Math.max(0, Math.floor(low / step) * step);
+  const ticks: number[] = [];
+  for (let v = from; v < high + step; v += step) {
+    ticks.push(v);
+    if (v >= high) break;
+  }
+  return ticks;
+}
 const moment = (at: number) => new Date(at).toLocaleString(uiLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 
 /** One stop of the readout: a change of the balance, or a redemption. */
@@ -47,9 +77,22 @@ interface Stop {
   spend: boolean;
 }
 
+/** A fall of the balance: where the step line goes down, and by how much (issue 30: marked on the chart). */
+export interface Drop {
+  at: number;
+  from: number;
+  to: number;
+}
+
+/** Every fall of the balance among `shown`, in time order. */
+export function dropsIn(shown: readonly BalanceSample[]): Drop[] {
+  return shown.slice(1).flatMap((s, i) => (s.points < shown[i]!.points ? [{ at: s.at, from: shown[i]!.points, to: s.points }] : []));
+}
+
 /**
  * The balance over the last `days` days as a step line (the balance holds until it changes), with
- * its dates and values on the axes, a marker at each redemption, and a readout: pointing at the
+ * its dates and round values on the axes, each fall of the balance marked, a marker at each
+ * redemption the history shows, and a readout: pointing at the
  * chart, or moving along it with the arrow keys (it is a slider over its stops), says the date and
  * the balance, or the redemption, there (issue 21). Drawn here, no chart library: a few dozen lines
  * against the 40+ KB gzip of one.
@@ -60,12 +103,10 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   if (shown.length === 0) return null;
   const from = shown[0]!.at;
   const values = shown.map((s) => s.points);
-  let low = Math.min(...values);
-  let high = Math.max(...values);
-  if (low === high) {
-    low -= 1;
-    high += 1;
-  }
+  // The axis runs between round values (issue 30), the line between them.
+  const ticks = niceTicks(Math.min(...values), Math.max(...values));
+  const low = ticks[0]!;
+  const high = Math.max(ticks.at(-1)!, low + 1);
   const x = (ms: number) => ((ms - from) / Math.max(1, now - from)) * WIDTH;
   const y = (points: number) => HEIGHT - ((points - low) / (high - low)) * HEIGHT;
   let path = `M ${x(from).toFixed(1)} ${y(shown[0]!.points).toFixed(1)}`;
@@ -73,8 +114,14 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   path += ` H ${WIDTH}`;
 
   const marks = spends.filter((s) => s.at > from && s.at <= now);
+  const drops = dropsIn(shown);
+  const fell = new Map(drops.map((d) => [d.at, d]));
+  const pointText = (s: BalanceSample) => {
+    const drop = fell.get(s.at);
+    return drop ? t('chartDrop', moment(s.at), tp('points', drop.from - drop.to), tp('points', s.points)) : t('chartPoint', moment(s.at), tp('points', s.points));
+  };
   const stops: Stop[] = [
-    ...shown.map((s) => ({ at: s.at, points: s.points, text: t('chartPoint', moment(s.at), tp('points', s.points)), spend: false })),
+    ...shown.map((s) => ({ at: s.at, points: s.points, text: pointText(s), spend: false })),
     ...marks.map((s) => ({ at: s.at, points: balanceAt(shown, s.at), text: t('chartSpend', moment(s.at), s.name, tp('points', s.points)), spend: true })),
     // A redemption comes before the fall of the balance it caused.
   ].sort((a, b) => a.at - b.at || Number(b.spend) - Number(a.spend));
@@ -100,14 +147,13 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
     stops.forEach((s, i) => Math.abs(s.at - ms) < Math.abs(stops[nearest]!.at - ms) && (nearest = i));
     setAt(nearest);
   };
-  const mid = (low + high) / 2;
   // Marks are placed from the start edge, as the drawing's x runs (mirrored by the page's style in RTL).
   return (
     <figure class="chart">
       <div class="chart-y" aria-hidden="true">
-        <span>{formatPoints(high)}</span>
-        <span>{formatPoints(mid)}</span>
-        <span>{formatPoints(low)}</span>
+        {[...ticks].reverse().map((v) => (
+          <span key={v}>{formatPoints(v)}</span>
+        ))}
       </div>
       <div
         class="chart-plot"
@@ -123,11 +169,21 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
         onPointerDown={onPoint}
       >
         <svg class="balance-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+          {ticks.slice(1, -1).map((v) => (
+            <line key={v} class="chart-grid" x1={0} x2={WIDTH} y1={y(v)} y2={y(v)} vector-effect="non-scaling-stroke" />
+          ))}
           <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
+          {/* Each fall of the balance drawn apart (issue 30): where the points went. */}
+          {drops.map((d) => (
+            <line key={d.at} class="balance-chart-drop" x1={x(d.at)} x2={x(d.at)} y1={y(d.from)} y2={y(d.to)} vector-effect="non-scaling-stroke" />
+          ))}
           <line class="chart-cursor" x1={x(stop.at)} x2={x(stop.at)} y1={0} y2={HEIGHT} vector-effect="non-scaling-stroke" />
         </svg>
         {marks.map((s) => (
           <span key={s.at} class="chart-mark" style={{ insetInlineStart: `${(x(s.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%` }} aria-hidden="true" />
+        ))}
+        {drops.map((d) => (
+          <span key={d.at} class="chart-drop" style={{ insetInlineStart: `${(x(d.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(d.to) / HEIGHT) * 100}%` }} aria-hidden="true" />
         ))}
         <span class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`} style={{ insetInlineStart: `${(x(stop.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(stop.points) / HEIGHT) * 100}%` }} aria-hidden="true" />
       </div>

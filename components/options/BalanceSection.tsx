@@ -1,25 +1,38 @@
 import { useSignal } from '@preact/signals';
-import { flowOver } from '../../utils/balance-trend';
+import { flowOver, returnsOf, type PointsReturn } from '../../utils/balance-trend';
 import { earnedText, periodText } from '../../utils/earned';
 import { formatPoints, parseApiTimestamp } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import { balanceHistoryItem, type BalanceSample } from '../../utils/storage-items';
+import { balanceHistoryItem, popupViewItem, type BalanceSample } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
-import { BalanceChart, samplesIn, type Spend } from './BalanceChart';
+import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
 
 export const RANGES = [30, 90, 365] as const;
 
 /**
  * "1,250 points earned in the last 30 days. You spent 500 points.": the popup's earning figure
- * (issue 21), and what was spent beside it, never netted against it.
+ * (issue 21), and what was spent beside it, never netted against it; points the panel gave back for
+ * a redemption that did not go through are said apart, never as earned (issue 30).
  */
-export function changeSummary(samples: readonly BalanceSample[], days: number, now: number): string | null {
-  const flow = flowOver(samples, days, now);
+export function changeSummary(samples: readonly BalanceSample[], days: number, now: number, returns: readonly PointsReturn[] = []): string | null {
+  const flow = flowOver(samples, days, now, returns);
   if (!flow) return null;
   const earned = earnedText(flow, days) ?? t('noneEarned', periodText(flow, days));
-  return flow.spent > 0 ? sentences(asSentence(earned), tp('pointsSpent', flow.spent)) : earned;
+  const more = [flow.spent > 0 ? tp('pointsSpent', flow.spent) : '', flow.returned > 0 ? tp('pointsReturned', flow.returned) : ''].filter(Boolean);
+  return more.length > 0 ? sentences(asSentence(earned), ...more) : earned;
+}
+
+/**
+ * "From 1,450 on Oct 27 to 2,500 points today" (issue 30): where the chart starts and ends, as
+ * dated values, so the summary's totals add up to them (start + earned + returned − spent = end);
+ * never the period's lowest and highest points.
+ */
+export function fromToText(samples: readonly BalanceSample[], days: number, now: number): string | null {
+  const shown = samplesIn(samples, days, now);
+  if (shown.length === 0) return null;
+  return tp('balanceFromTo', shown.at(-1)!.points, formatPoints(shown[0]!.points), shortDay(shown[0]!.at));
 }
 
 /** Redemptions the history's first page holds, as the chart marks them. */
@@ -30,10 +43,12 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const stored = useStorageItem(balanceHistoryItem);
   const history = useHistoryPages(HISTORY_ROWS);
   const days = useSignal<number>(RANGES[0]);
+  // The refunds the background found in the whole history, else those of the rows read here.
+  const view = useStorageItem(popupViewItem);
   const samples = stored.value ?? [];
-  const summary = changeSummary(samples, days.value, now);
-  const shown = samplesIn(samples, days.value, now).map((s) => s.points);
-  const range = shown.length > 0 ? [Math.min(...shown), Math.max(...shown)] : null;
+  const returns = view.value?.returns ?? returnsOf(history.rows);
+  const summary = changeSummary(samples, days.value, now, returns);
+  const range = fromToText(samples, days.value, now);
   const spends: Spend[] = history.rows.flatMap((r) => {
     const at = parseApiTimestamp(r.created_at);
     return at === null ? [] : [{ at, name: r.reward?.name ?? t('rewardNumber', r.id), points: r.reward_point_cost }];
@@ -55,7 +70,7 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
           <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
           <p class="balance-summary" aria-live="polite">
             <strong>{summary}</strong>
-            {range && <span class="muted"> · {t('balanceChartRange', formatPoints(range[0]!), formatPoints(range[1]!))}</span>}
+            {range && <span class="muted"> · {range}</span>}
           </p>
         </>
       ) : (

@@ -102,7 +102,8 @@ describe('t and tp', () => {
   it.each(['en', 'de'])('%s still reads as before: the one form for 1, the other for every other count', (locale) => {
     installI18n(locale);
     const messages = catalogue(locale);
-    const fill = (key: string, count: string) => messages[key]!.message.replace('$1', count).replace('$2', 'X');
+    // A substitution not given reads as nothing, as chrome.i18n has it.
+    const fill = (key: string, count: string) => messages[key]!.message.replace('$1', count).replace('$2', 'X').replace(/\$[3-9]/g, '');
     for (const base of pluralBases(en)) {
       for (const count of [0, 1, 2, 5, 21, 1_000_000]) {
         const form = count === 1 ? 'one' : 'other';

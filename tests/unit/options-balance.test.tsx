@@ -20,6 +20,7 @@ beforeEach(() => {
 afterEach(() => page.dropContainer(container));
 
 const summary = () => container.querySelector('.balance-summary strong')?.textContent;
+const range = () => container.querySelector('.balance-summary .muted')?.textContent;
 const chart = () => container.querySelector('svg.balance-chart path');
 const slider = () => container.querySelector<HTMLElement>('[role=slider]')!;
 const key = async (k: string) => {
@@ -44,7 +45,8 @@ describe('balance over time', () => {
     expect(summary()).toBe('1,750 points earned in the last 30 days. You spent 500 points.');
     expect(chart()?.getAttribute('d')).toMatch(/^M 0\.0 .* H 600$/);
     expect(container.querySelector('svg')?.getAttribute('aria-hidden')).toBe('true');
-    expect(container.textContent).toContain('From 1,000 to 2,250 points');
+    // Where the chart starts and ends, dated (issue 30): 1,000 + 1,750 − 500 is 2,250.
+    expect(range()).toBe(' · From 1,000 on Oct 24 to 2,250 points today');
 
     await page.click(page.choice(container, 'Period', '90 days'));
     expect(summary()).toBe('2,650 points earned in the last 90 days. You spent 500 points.');
@@ -64,7 +66,8 @@ describe('balance over time', () => {
     const coffee = giftCard(1, 'Bluefin Coffee $5', 500);
     await historyItem.setValue({ data: [redemption(7, coffee, iso(10))], fetchedAt: NOW });
     await show([at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
-    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual(['2,250', '1,625', '1,000']);
+    // Round values on the axis (issue 30), not the lowest, middle and highest points.
+    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual(['2,500', '2,000', '1,500', '1,000']);
     expect([...container.querySelectorAll('.chart-x span')].map((s) => s.textContent)).toEqual(['Oct 24', 'Nov 8', 'Today']);
     await page.settle();
     expect(container.querySelectorAll('.chart-mark')).toHaveLength(1);
@@ -74,7 +77,8 @@ describe('balance over time', () => {
     expect(s.tabIndex).toBe(0);
     expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 20, 2026, .*: balance 2,250 points$/);
     await key('ArrowLeft');
-    expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: balance 1,000 points$/);
+    // The fall of the balance says so (issue 30).
+    expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: balance fell by 500 points to 1,000 points$/);
     await key('ArrowLeft');
     expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: redeemed Bluefin Coffee \$5 for 500 points$/);
     expect(container.querySelector('.chart-readout')?.textContent).toBe(s.getAttribute('aria-valuetext'));
@@ -84,10 +88,44 @@ describe('balance over time', () => {
     expect(s.getAttribute('aria-valuenow')).toBe(s.getAttribute('aria-valuemax'));
   });
 
+  it('the summary adds up (issue 30): it starts where the chart starts, dated, not at the lowest point', async () => {
+    // The issue's case: about 1,450 thirty days ago, a low of 1,190 after a redemption, 2,500 today.
+    await show([at(45, 1450), at(25, 1690), at(20, 1190), at(16, 1600), at(11, 1850), at(7, 2000), at(3, 2500)]);
+    expect(summary()).toBe('1,550 points earned in the last 30 days. You spent 500 points.');
+    expect(range()).toBe(' · From 1,450 on Oct 24 to 2,500 points today');
+    expect(1450 + 1550 - 500).toBe(2500);
+    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual(['2,500', '2,000', '1,500', '1,000']);
+    expect(container.textContent).not.toContain('1,190 to');
+  });
+
+  it('marks every fall of the balance, with or without a redemption in the history to name it (issue 30)', async () => {
+    await show([at(45, 1450), at(25, 1690), at(20, 1190), at(3, 2500)]);
+    await page.settle();
+    // The step down drawn apart and marked where it lands; no redemption of the history is in the period.
+    expect(container.querySelectorAll('svg .balance-chart-drop')).toHaveLength(1);
+    expect(container.querySelectorAll('.chart-drop')).toHaveLength(1);
+    expect(container.querySelectorAll('.chart-mark')).toHaveLength(0);
+    const drop = container.querySelector<HTMLElement>('.chart-drop')!;
+    // At the low point: 1,190 of an axis from 1,000 to 2,500.
+    expect(parseFloat(drop.style.insetBlockStart)).toBeCloseTo(((2500 - 1190) / 1500) * 100, 1);
+    await key('ArrowLeft');
+    expect(slider().getAttribute('aria-valuetext')).toMatch(/: balance fell by 500 points to 1,190 points$/);
+  });
+
+  it('points the panel gave back are said apart, never as earned (issue 30)', async () => {
+    const coffee = giftCard(1, 'Bluefin Coffee $5', 500);
+    await historyItem.setValue({ data: [redemption(7, coffee, iso(12), { failed: true, refunded: true, updated_at: iso(10.01) })], fetchedAt: NOW });
+    await show([at(45, 1450), at(25, 1750), at(12, 1250), at(10, 1750), at(3, 2000)]);
+    await page.settle();
+    expect(summary()).toBe('550 points earned in the last 30 days. You spent 500 points. 500 points came back from redemptions that did not go through.');
+    expect(range()).toBe(' · From 1,450 on Oct 24 to 2,000 points today');
+  });
+
   it('in German', async () => {
     installI18n('de');
     await show([at(60, 1000), at(20, 1500), at(3, 2250)]);
     expect(summary()).toBe('1.250 Punkte in den letzten 30 Tagen verdient');
+    expect(range()).toBe(' · Von 1.000 am 24. Okt. auf heute 2.250 Punkte');
     expect(container.querySelector('h2')?.textContent).toBe('Punktestand im Zeitverlauf');
     expect(container.querySelector('.chart-x span:last-child')?.textContent).toBe('Heute');
     expect(slider().getAttribute('aria-valuetext')).toMatch(/: Punktestand 2\.250 Punkte$/);
