@@ -12,18 +12,32 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
   const at = parseApiTimestamp(r.created_at);
   const image = r.reward?.image_url || r.reward?.meta_data?.image_url;
   // A provider's image that fails to load would otherwise show the browser's broken-image icon:
-  // the popup's brand tile stands in, as it does where there is no image at all (issue 21).
+  // the popup's brand tile stands in, as it does where there is no image at all (issue 21). The
+  // tile is there from the start, under the image until it has loaded: a lazy image below the fold
+  // is not fetched (so cannot fail) before it is scrolled to, and its row is never blank (issue 30).
   const broken = useSignal(false);
+  const loaded = useSignal(false);
   // A provider's own status ("IN_REVIEW") is shown in words; the raw value stays for support.
   const raw = state.kind === 'other' ? state.detail : undefined;
   const money = formatMoney(r.cost, r.currency);
   return (
     <li class="history-row">
-      {image && !broken.value ? (
-        <img src={image} alt="" width={48} height={48} loading="lazy" decoding="async" onError={() => (broken.value = true)} />
-      ) : (
+      <span class="history-img">
         <BrandTile reward={r.reward ?? { name: t('rewardNumber', r.id), meta_data: {} }} />
-      )}
+        {image && !broken.value && (
+          <img
+            class={loaded.value ? 'loaded' : undefined}
+            src={image}
+            alt=""
+            width={48}
+            height={48}
+            loading="lazy"
+            decoding="async"
+            onLoad={() => (loaded.value = true)}
+            onError={() => (broken.value = true)}
+          />
+        )}
+      </span>
       <div class="history-main">
         <span class="reward-name">{r.reward?.name ?? t('rewardNumber', r.id)}</span>
         <span class="muted">

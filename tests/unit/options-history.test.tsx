@@ -125,6 +125,22 @@ describe('redemption history', () => {
     expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2024-10-21T11:05:19.000Z');
   });
 
+  it('every row has its brand tile from the start, below the fold too; the image covers it once loaded, a failed one never (issue 30)', async () => {
+    await historyItem.setValue({ data: Array.from({ length: 12 }, () => redemption({})), fetchedAt: Date.now() });
+    await mount();
+    // Nothing has loaded or failed yet, as for a lazy image not scrolled to: each row shows its tile.
+    for (const row of rows()) {
+      expect(row.querySelector('.history-img .reward-tile')?.textContent, nameOf(row)).toBe('R');
+      expect(row.querySelector('.history-img img')?.classList.contains('loaded')).toBe(false);
+    }
+    const [first, second] = rows() as [HTMLElement, HTMLElement];
+    await act(() => void first.querySelector('img')!.dispatchEvent(new Event('load')));
+    expect(first.querySelector('img')?.classList.contains('loaded')).toBe(true);
+    await act(() => void second.querySelector('img')!.dispatchEvent(new Event('error')));
+    expect(second.querySelector('img')).toBeNull();
+    expect(second.querySelector('.reward-tile')).not.toBeNull();
+  });
+
   it('has an empty state', async () => {
     await historyItem.setValue({ data: [], fetchedAt: Date.now() });
     await mount();
