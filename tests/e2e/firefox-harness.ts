@@ -30,8 +30,11 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-/** `extensionDir`: another build than the shared e2e one (sign-in tests use one with the OAuth settings). */
-export async function launchFirefox(options: { extensionDir?: string } = {}): Promise<FirefoxSession> {
+/**
+ * `extensionDir`: another build than the shared e2e one (sign-in tests use one with the OAuth settings).
+ * `prefs`: more Firefox preferences (a shorter idle time for the event page, say).
+ */
+export async function launchFirefox(options: { extensionDir?: string; prefs?: Record<string, string | number | boolean> } = {}): Promise<FirefoxSession> {
   const extensionDir = resolve(options.extensionDir ?? E2E_FIREFOX_DIR);
   const manifest = JSON.parse(await readFile(join(extensionDir, 'manifest.json'), 'utf8')) as {
     browser_specific_settings: { gecko: { id: string } };
@@ -53,6 +56,7 @@ export async function launchFirefox(options: { extensionDir?: string } = {}): Pr
       // permissions.request() opens a prompt that nothing can answer headless: the request then
       // stays pending and "Connect" never finishes. Firefox's own switch accepts such requests.
       'extensions.webextOptionalPermissionPrompts': false,
+      ...options.prefs,
     },
   });
   const launched = performance.now();
