@@ -6,6 +6,7 @@ import { answerHash } from '../../utils/profile-link';
 import { goalItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { goalRewards } from '../popup/goal-rewards';
+import { Qty } from '../popup/Qty';
 
 interface Props {
   account: string;
@@ -51,7 +52,7 @@ export function AccountSummary({ account, status, headingRef }: Props) {
               <span class="muted">{t(rewards ? 'balanceUnknown' : 'loading')}</span>
             ) : (
               <>
-                <strong class="summary-points">{tp('points', points)}</strong>{' '}
+                <strong class="summary-points qty">{tp('points', points)}</strong>{' '}
                 <span class="muted">{t('updatedAt', formatRelative(rewards!.fetchedAt))}</span>
               </>
             )}
@@ -61,7 +62,7 @@ export function AccountSummary({ account, status, headingRef }: Props) {
           <dt>{t('summaryGoal')}</dt>
           <dd>
             {target.kind === 'saving'
-              ? tp('pointsToReward', target.toGo, target.reward.name)
+              ? <Qty text={tp('pointsToReward', target.toGo, target.reward.name)} />
               : target.kind === 'affordable'
                 ? t('goalReadyNext', target.reward.name)
                 : target.kind === 'gone'

@@ -3,6 +3,7 @@ import { DAY_MS, trustedSamples } from '../../utils/balance-trend';
 import { formatPoints } from '../../utils/format';
 import { direction, t, tp, uiLocale } from '../../utils/i18n';
 import type { BalanceSample } from '../../utils/storage-items';
+import { Qty } from '../popup/Qty';
 
 const WIDTH = 600;
 const HEIGHT = 160;
@@ -193,7 +194,7 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
         <span>{t('chartToday')}</span>
       </div>
       <figcaption class="chart-readout" aria-hidden="true">
-        {stop.text}
+        <Qty text={stop.text} />
       </figcaption>
     </figure>
   );

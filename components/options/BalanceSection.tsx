@@ -8,6 +8,7 @@ import { balanceHistoryItem, popupViewItem, type BalanceSample } from '../../uti
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
+import { Qty } from '../popup/Qty';
 
 export const RANGES = [30, 90, 365] as const;
 
@@ -69,8 +70,15 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
         <>
           <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
           <p class="balance-summary" aria-live="polite">
-            <strong>{summary}</strong>
-            {range && <span class="muted"> · {range}</span>}
+            <strong>
+              <Qty text={summary} />
+            </strong>
+            {range && (
+              <span class="muted">
+                {' · '}
+                <Qty text={range} />
+              </span>
+            )}
           </p>
         </>
       ) : (

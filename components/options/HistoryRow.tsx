@@ -45,7 +45,7 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
         </span>
       </div>
       <div class="history-amounts">
-        <span>{tp('points', r.reward_point_cost)}</span>
+        <span class="qty">{tp('points', r.reward_point_cost)}</span>
         {/* Not said as money when the currency is not an ISO 4217 code (utils/format.ts): the points say it. */}
         {money && <span class="muted">{money}</span>}
       </div>

@@ -5,6 +5,7 @@ import type { LedgerEntry } from '../../utils/storage-items';
 import './dialog.css';
 import type { Reward } from '../../utils/types';
 import { sentences } from '../../utils/sentences';
+import { Qty } from './Qty';
 import { clockTime } from './when';
 
 interface Props {
@@ -70,7 +71,7 @@ export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfi
           </p>
         )}
         <p id="confirm-text">
-          {sentences(tp('confirmQuestion', cost, reward.name), after)}
+          <Qty text={sentences(tp('confirmQuestion', cost, reward.name), after)} />
         </p>
         {busy && (
           <p class="muted" role="status">

@@ -1,6 +1,7 @@
 import type { Reward } from '../../utils/types';
 import { goalModel, type GoalInput, type GoalModel } from './goal-model';
 import { send as sendMessage } from './send';
+import { Qty } from './Qty';
 
 export interface GoalPanelProps extends Omit<GoalInput, 'now'> {
   onRedeem(reward: Reward): void;
@@ -20,7 +21,11 @@ export function GoalPanelView({ m, onRedeem, onRemove }: { m: GoalModel; onRedee
   const goal = m.goal;
   return (
     <>
-      {m.earned !== null && <p class="goal-change muted small">{m.earned}</p>}
+      {m.earned !== null && (
+        <p class="goal-change muted small">
+          <Qty text={m.earned} />
+        </p>
+      )}
       {goal && (
         <section class="goal" aria-labelledby="goal-heading">
           <div class="goal-top">
@@ -36,7 +41,7 @@ export function GoalPanelView({ m, onRedeem, onRemove }: { m: GoalModel; onRedee
           ) : (
             <>
               <p class="goal-name">
-                <strong>{goal.name}</strong> · {goal.points}
+                <strong>{goal.name}</strong> · <span class="qty">{goal.points}</span>
               </p>
               {goal.bar && <progress value={goal.bar.value} max={goal.bar.max} aria-label={goal.bar.label} />}
               {goal.status !== null && (
@@ -58,7 +63,11 @@ export function GoalPanelView({ m, onRedeem, onRemove }: { m: GoalModel; onRedee
               )}
             </>
           )}
-          {goal.pace !== null && <p class="goal-pace small muted">{goal.pace}</p>}
+          {goal.pace !== null && (
+            <p class="goal-pace small muted">
+              <Qty text={goal.pace} />
+            </p>
+          )}
         </section>
       )}
     </>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { HistoryLink } from './HistoryLink';
 import { headerModel, type HeaderInput, type HeaderModel } from './header-model';
 import { ProfileLine } from './ProfileLine';
+import { Qty } from './Qty';
 import { openOptions } from './open-options';
 import { SupportDetails } from './SupportDetails';
 import { SYNC_ERROR_ID } from './SyncNotice';
@@ -32,12 +33,12 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
       {(m.points || m.unknown !== null) && (
         <p class="hdr-balance">
           {m.points ? (
-            // "2,500 points" with the number set large.
-            <>
+            // "2,500 points" with the number set large, on one line in every language (issue 30).
+            <span class="qty">
               {m.points.before}
               <strong>{m.points.number}</strong>
               {m.points.after}
-            </>
+            </span>
           ) : (
             m.unknown
           )}
@@ -51,7 +52,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
       )}
       {(m.next !== null || m.earn || m.waiting) && (
         <p class="hdr-next small">
-          {m.next !== null ? <span>{m.next}</span> : m.waiting && (m.known ?? NBSP)}
+          {m.next !== null ? <Qty text={m.next} /> : m.waiting && (m.known ?? NBSP)}
           {m.next !== null && m.earn && ' · '}
           {m.earn && (
             <a class="link" href={m.earn.href} target="_blank" rel="noopener noreferrer">

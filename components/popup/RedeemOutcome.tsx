@@ -11,6 +11,7 @@ import type { Reward } from '../../utils/types';
 import { failedText } from './failed-text';
 import { failureModel, supportText } from './failure';
 import { HistoryLink } from './HistoryLink';
+import { Qty } from './Qty';
 import { LazyDetails } from './LazyDetails';
 import { lazyView } from './lazy-view';
 
@@ -112,7 +113,9 @@ function body(entry: LedgerEntry, balance: number | null) {
       const said = entry.answer === 'refused' ? reason(entry, balance) : '';
       return (
         <>
-          <p>{entry.answer === 'refused' ? sentences(said, t('checkingNothingTaken')) : t('outcomePendingText')}</p>
+          <p>
+            <Qty text={entry.answer === 'refused' ? sentences(said, t('checkingNothingTaken')) : t('outcomePendingText')} />
+          </p>
           <p id={REDEEM_WAIT_ID}>{t('waitForRedemption')}</p>
         </>
       );
@@ -123,7 +126,7 @@ function body(entry: LedgerEntry, balance: number | null) {
       const said = refusal(entry, balance);
       return (
         <p>
-          {said}
+          <Qty text={said} />
           {gap(said)}
           {entry.error?.nothingCharged ? (
             t('nothingCharged')
@@ -182,7 +185,11 @@ function Redeemed({ entry, balance, reward }: { entry: LedgerEntry; balance: num
       {copies > 1 && <p>{recordedAgainText(copies, entry.points)}</p>}
       {/* A re-sent copy was refused while the first committed: the history, not the answer, is what happened. */}
       {entry.answer === 'refused' && <p>{t('doneDespiteRefusal')}</p>}
-      {numbers && <p>{numbers}</p>}
+      {numbers && (
+        <p>
+          <Qty text={numbers} />
+        </p>
+      )}
       <p>{arrival(entry, reward)}</p>
       {reward && kind !== 'wallet' && (
         <details class="how-to" onToggle={(e) => setHowTo(e.currentTarget.open)}>

@@ -6,6 +6,7 @@ import { send as sendMessage } from './send';
 import { GoalContext } from './goal-context';
 import { LazyDetails } from './LazyDetails';
 import { RewardImage } from './RewardImage';
+import { Qty } from './Qty';
 import { choiceText, rowModel, type RowModel } from './row-model';
 
 interface Props {
@@ -85,11 +86,11 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
             </button>
           </h3>
           <p class="reward-meta">
-            <span class="tag">{m.kind}</span> {m.money}
+            <span class="tag">{m.kind}</span> <Qty text={m.money} />
             {m.points !== null && (
               <>
                 {' · '}
-                <strong>{m.points}</strong>
+                <strong class="qty">{m.points}</strong>
               </>
             )}
           </p>
@@ -118,7 +119,7 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
           </select>
         )}
         <span id={m.status.id ?? undefined} class={m.status.class}>
-          {m.status.text}
+          <Qty text={m.status.text} />
         </span>
         <button type="button" class="goal-toggle" aria-pressed={m.goal.pressed} aria-label={m.goal.label} title={m.goal.label} onClick={onGoal}>
           <span aria-hidden="true">{m.goal.pressed ? '★' : '☆'}</span>

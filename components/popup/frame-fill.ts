@@ -8,6 +8,8 @@
  * the same flags. The script only paints what a template fits; everything else waits for Preact.
  */
 
+import { QTY_TEXT, qtyParts } from '../../utils/qty';
+
 /** A component's model: strings, numbers, flags, null for what is absent, and nested models. */
 export type Model = object;
 type Fields = Record<string, unknown>;
@@ -48,8 +50,29 @@ function lookup(model: Model, path: string): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
-/** Replaces every marker in `root`'s text and attributes with the model's value: text, never markup. */
+/**
+ * Replaces every marker in `root`'s text and attributes with the model's value: text, never markup.
+ * A text the view sets with Qty (components/popup/Qty.tsx) is then split as Qty splits it: each
+ * number and its unit in a span that does not wrap (issue 30).
+ */
 export function fill(root: Node, model: Model): void {
+  fillText(root, model);
+  const host = root as ParentNode;
+  for (const el of Array.from(host.querySelectorAll?.(`.${QTY_TEXT}`) ?? [])) {
+    const doc = el.ownerDocument;
+    el.replaceChildren(
+      ...qtyParts(el.textContent ?? '').map((part) => {
+        if (typeof part === 'string') return doc.createTextNode(part);
+        const pair = doc.createElement('span');
+        pair.className = 'qty';
+        pair.textContent = part.qty;
+        return pair;
+      }),
+    );
+  }
+}
+
+function fillText(root: Node, model: Model): void {
   const swap = (text: string) => text.replace(MARKER, (_, path: string) => lookup(model, path));
   // 1 | 4: elements and text nodes.
   const walker = document.createTreeWalker(root, 1 | 4);

@@ -1,0 +1,14 @@
+import { QTY_TEXT, qtyParts } from '../../utils/qty';
+
+/**
+ * `text` with each number and its unit kept on one line (utils/qty.ts; issue 30): inside a span the
+ * first frame's script recognises by its class and splits the same way (frame-fill.ts), so the
+ * painted frame and Preact's are the same DOM.
+ */
+export function Qty({ text }: { text: string }) {
+  return (
+    <span class={QTY_TEXT}>
+      {qtyParts(text).map((part) => (typeof part === 'string' ? part : <span class="qty">{part.qty}</span>))}
+    </span>
+  );
+}
