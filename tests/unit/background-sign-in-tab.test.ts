@@ -5,12 +5,12 @@
  * with a stand-in for the browser's tabs (sign-in-tab-helpers.ts). The server is strict: exact
  * redirect URLs, PKCE S256 only, `iss` on every answer (RFC 9207), codes used once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { signIn, signInDoor } from '../../entrypoints/background/sign-in';
-import { isRedirect, launchTabFlow, SignInTabEnded } from '../../entrypoints/background/sign-in-tab';
+import { isRedirect, KEEP_AWAKE_MS, launchTabFlow, SignInTabEnded } from '../../entrypoints/background/sign-in-tab';
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { OAUTH_PATHS } from '../sandbox/oauth';
@@ -208,6 +208,29 @@ describe('the tab flow itself', () => {
     await expect(ended).rejects.toEqual(new SignInTabEnded('timeout'));
     expect(seen.open.size).toBe(1);
     expect(seen.onUpdated.listeners).toHaveLength(0);
+  });
+
+  it('keeps the background awake with an API call every 20 s while its tab is open, and stops when it ends', async () => {
+    const runtime = fakeBrowser.runtime as unknown as { getPlatformInfo: unknown };
+    const saved = runtime.getPlatformInfo;
+    const calls = vi.fn(async () => ({ os: 'android', arch: 'arm64' }));
+    runtime.getPlatformInfo = calls;
+    vi.useFakeTimers();
+    try {
+      const seen = tabs(() => undefined);
+      const flow = launchTabFlow(`${env.sandbox.url}${OAUTH_PATHS.authorize}`, doneUrl(), 10 * KEEP_AWAKE_MS);
+      const ended = expect(flow).rejects.toEqual(new SignInTabEnded('closed'));
+      await vi.advanceTimersByTimeAsync(3 * KEEP_AWAKE_MS + 1);
+      expect(KEEP_AWAKE_MS).toBe(20_000);
+      expect(calls).toHaveBeenCalledTimes(3);
+      [...seen.open.values()][0]?.close();
+      await ended;
+      await vi.advanceTimersByTimeAsync(3 * KEEP_AWAKE_MS);
+      expect(calls).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+      runtime.getPlatformInfo = saved;
+    }
   });
 
   it('recognises the redirect address by origin and path, whatever the query', () => {
