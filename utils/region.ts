@@ -10,3 +10,13 @@ export function countryName(code: string): string {
     return code;
   }
 }
+
+/** Countries by name, listed as the UI language lists them ("United States, Canada"). */
+export function countryList(codes: readonly string[]): string {
+  const names = codes.map(countryName);
+  try {
+    return new Intl.ListFormat(uiLocale(), { type: 'unit', style: 'short' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
+}

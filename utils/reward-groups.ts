@@ -103,6 +103,39 @@ export function filterRewards(rewards: readonly Reward[], query: string, kind: s
   });
 }
 
+/** What makes two values of a brand one to the panelist: the value, its currency and its cost in points. */
+export const valueKey = (reward: Reward) => `${reward.cost}|${reward.cost_currency}|${reward.reward_point_cost ?? ''}`;
+
+/** Where a reward can be used, in the provider's order: ISO codes, upper case, each once. */
+const countriesOf = (reward: Reward) => [...new Set((reward.meta_data?.countries ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean))];
+
+/** One value in a brand's picker (issue 30): the reward Redeem acts on, and where it is usable when another value differs only by that. */
+export interface ValueChoice {
+  reward: Reward;
+  /** The countries (ISO codes) when the brand has the same value for other countries too, else null. */
+  where: string[] | null;
+}
+
+/**
+ * A brand's values as its picker offers them (issue 30: "$5.00 · 500 points" three times, differing
+ * only by country): rewards alike in value, currency, cost and countries are one choice (the one in
+ * `prefer`, the goal or the chosen one, stands for them, else the first); values alike but for the
+ * countries stay apart, each with its countries. In the brand's order, cheapest first.
+ */
+export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<number | null> = []): ValueChoice[] {
+  const standing = new Map<string, Reward>();
+  for (const reward of rewards) {
+    const key = `${valueKey(reward)}#${countriesOf(reward).sort().join(',')}`;
+    const had = standing.get(key);
+    if (!had || (prefer.includes(reward.id) && !prefer.includes(had.id))) standing.set(key, reward);
+  }
+  // Each where the first of its variants is, whichever stands for them.
+  const choices = [...standing.values()];
+  const alike = new Map<string, number>();
+  for (const reward of choices) alike.set(valueKey(reward), (alike.get(valueKey(reward)) ?? 0) + 1);
+  return choices.map((reward) => ({ reward, where: (alike.get(valueKey(reward)) ?? 0) > 1 ? countriesOf(reward) : null }));
+}
+
 /** The choice a brand's tile starts on: the panelist's goal where the brand holds it, else its cheapest reward. */
 export function defaultChoice(group: RewardGroup, goalId: number | null): Reward {
   return group.rewards.find((r) => r.id === goalId) ?? group.rewards[0]!;

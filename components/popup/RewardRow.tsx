@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useContext, useState } from 'preact/hooks';
-import { defaultChoice, type RewardGroup } from '../../utils/reward-groups';
+import { defaultChoice, valueChoices, type RewardGroup, type ValueChoice } from '../../utils/reward-groups';
 import type { Reward } from '../../utils/types';
 import { send as sendMessage } from './send';
 import { GoalContext } from './goal-context';
 import { LazyDetails } from './LazyDetails';
 import { RewardImage } from './RewardImage';
 import { Qty } from './Qty';
-import { choiceText, rowModel, type RowModel } from './row-model';
+import { rowModel, valueText, type RowModel } from './row-model';
 
 interface Props {
   group: RewardGroup;
@@ -26,12 +26,14 @@ export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }
   const goal = useContext(GoalContext);
   const [chosen, setChosen] = useState<number | null>(null);
   const choice = group.rewards.find((r) => r.id === chosen) ?? defaultChoice(group, goal);
-  const option = (r: Reward) => (
-    <option key={String(r.id)} value={String(r.id)}>
-      {choiceText(r)}
+  // As the model has them (row-model.ts): alike variants once, those alike but for the country named by it (issue 30).
+  const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
+  const option = (c: ValueChoice) => (
+    <option key={String(c.reward.id)} value={String(c.reward.id)}>
+      {valueText(c)}
     </option>
   );
-  const at = group.rewards.indexOf(choice);
+  const at = choices.findIndex((c) => c.reward === choice);
   return (
     <RowView
       m={rowModel({ group, choice, balance, blocked, goal, held, open })}
@@ -42,8 +44,8 @@ export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }
       // The background stores the choice, which the popup then shows.
       onGoal={() => void sendMessage('setGoal', { rewardId: goal === choice.id ? null : choice.id }).catch(() => undefined)}
       onRedeem={() => onRedeem(choice)}
-      before={group.rewards.slice(0, at).map(option)}
-      after={group.rewards.slice(at + 1).map(option)}
+      before={choices.slice(0, at).map(option)}
+      after={choices.slice(at + 1).map(option)}
     />
   );
 }

@@ -51,7 +51,8 @@ export function listModel({ count, total, brands, kinds, filterable, query, sort
           count: filtered ? t('rewardsShown', formatPoints(shown), formatPoints(total)) : brands < total ? `${tp('rewardsCount', total)} · ${tp('brandsCount', brands)}` : tp('rewardsCount', total),
         }
       : null,
-    more: more > 0 ? tp('showMoreRewards', more) : null,
+    // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand (issue 30).
+    more: more > 0 ? tp(brands < total ? 'showMoreBrands' : 'showMoreRewards', more) : null,
   };
 }
 

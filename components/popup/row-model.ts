@@ -1,6 +1,7 @@
 import { formatMoney, formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
-import type { RewardGroup } from '../../utils/reward-groups';
+import { valueChoices, type RewardGroup, type ValueChoice } from '../../utils/reward-groups';
+import { countryList } from '../../utils/region';
 import { kindLabel, rewardImage, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { REDEEM_WAIT_ID } from './outcome-ids';
@@ -34,6 +35,13 @@ export const choiceText = (reward: Reward) =>
     .join(' · ') || reward.name;
 
 /**
+ * A value as the brand's picker names it (issue 30): with its countries where the brand has the same
+ * value for other countries too ("$5.00 · 500 points · United States, Canada"), so no two read alike.
+ */
+export const valueText = ({ reward, where }: ValueChoice) =>
+  where === null ? choiceText(reward) : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`;
+
+/**
  * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
  * render it. One Redeem, for the chosen value; the row itself opens the details; the goal is a
  * toggle named by the reward it sets (issue 21).
@@ -52,7 +60,9 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
   // Being short is the reason that lasts; its own unsettled redemption comes next; a pending one is only a wait.
   const reason = refused || short || isHeld ? `${base}-why` : blocked ? REDEEM_WAIT_ID : null;
-  const many = group.rewards.length > 1;
+  // The brand's values as its picker offers them: alike variants once, the goal and the chosen one standing for theirs.
+  const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
+  const many = choices.length > 1;
   const name = many ? group.title : choice.name;
   return {
     base,
@@ -63,7 +73,15 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
     money: !many ? (formatMoney(choice.cost, choice.cost_currency) ?? '') : lead.reward_point_cost === null ? '' : tp('fromPoints', lead.reward_point_cost),
     points: many || cost === null ? null : tp('points', cost),
     // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
-    choice: many ? { label: t('chooseValue', name), id: `${base}-value`, value: String(choice.id), text: choiceText(choice), first: choice === lead } : null,
+    choice: many
+      ? {
+          label: t('chooseValue', name),
+          id: `${base}-value`,
+          value: String(choice.id),
+          text: valueText(choices.find((c) => c.reward === choice) ?? { reward: choice, where: null }),
+          first: choice === choices[0]!.reward,
+        }
+      : null,
     // A bar only where it says something: on affordable rows every bar would be full.
     bar:
       short && balance !== null && cost !== null

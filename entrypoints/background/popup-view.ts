@@ -1,7 +1,7 @@
 import { returnsOf } from '../../utils/balance-trend';
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
-import { groupRewards, kindCounts, sortGroups } from '../../utils/reward-groups';
+import { groupRewards, kindCounts, sortGroups, valueKey } from '../../utils/reward-groups';
 import { latestRedemption } from '../../utils/reward-view';
 import {
   goalItem,
@@ -33,6 +33,20 @@ function slim(reward: Reward): Reward {
 }
 
 /**
+ * The values of a brand the view holds: its first {@link VIEW_VALUES} + 1 distinct values (rewards
+ * alike in value, cost and countries count once: the picker shows them once), and every one up to
+ * `next` when the brand holds it.
+ */
+function keptValues(rewards: readonly Reward[], next: Reward | undefined): Reward[] {
+  const upTo = next ? rewards.indexOf(next) : -1;
+  const seen = new Set<string>();
+  return rewards.filter((reward, i) => {
+    seen.add(`${valueKey(reward)}#${[...(reward.meta_data?.countries ?? [])].sort().join(',')}`);
+    return i <= upTo || seen.size <= VIEW_VALUES + 1;
+  });
+}
+
+/**
  * The popup's first rows, by brand (issue 21), its size and its kinds. Grouping and sorting the
  * whole catalogue happens here, when it is stored, never in the popup on opening (issue 19).
  */
@@ -41,9 +55,14 @@ export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewar
   const { rewards, balance } = cache.data;
   const points = balance.points;
   const groups = sortGroups(groupRewards(rewards), points, 'afford');
-  // A brand's cheapest values first (its tile starts on the cheapest); the popup reads the rest when asked.
-  const first = groups.slice(0, VIEW_ROWS).flatMap((g) => [withoutHtml(g.rewards[0]!), ...g.rewards.slice(1, VIEW_VALUES + 1).map(slim)]);
   const next = nextReward(rewards, points)?.reward;
+  // A brand's cheapest values first (its tile starts on the cheapest); the popup reads the rest when
+  // asked. One source for the header and the picker (issue 30): the brand of the header's next
+  // reward keeps every value up to it, so its picker never stops short of what the header names.
+  const first = groups.slice(0, VIEW_ROWS).flatMap((g) => {
+    const kept = keptValues(g.rewards, next);
+    return [withoutHtml(kept[0]!), ...kept.slice(1).map(slim)];
+  });
   return {
     balance,
     fetchedAt: cache.fetchedAt,

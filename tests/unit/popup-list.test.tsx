@@ -1,10 +1,12 @@
 import { REWARDS_PAGE } from '../../components/popup/list-model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { accountOf, goalItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import {
   choose,
   click,
+  CONNECTED,
   getByRole,
   getByText,
   giftCard,
@@ -73,6 +75,38 @@ describe('reward list', () => {
     expect(goal.getAttribute('aria-pressed')).toBe('false');
     await click(goal);
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 9 } });
+  });
+
+  it('a value offered for several countries: alike variants once, the others each with their countries, never two alike (issue 30)', async () => {
+    const cedar = (id: number, points: number, countries: string[]) => {
+      const card = giftCard(id, `Cedar Bakery ${points / 100} USD`, points);
+      return { ...card, meta_data: { ...card.meta_data, brand_name: 'Cedar Bakery', countries } };
+    };
+    // "$5.00 · 500 points" three times, two of them for the United States alone.
+    const rewards = [cedar(21, 500, ['US']), cedar(22, 500, ['US', 'CA']), cedar(23, 500, ['US']), cedar(24, 1000, ['US'])];
+    await seed({ rewards, balance: 2000 });
+    const root = mount();
+    const value = (await waitFor(() => getByRole(root, 'combobox', 'Value of Cedar Bakery'))) as HTMLSelectElement;
+    const texts = [...value.options].map((o) => o.textContent);
+    expect(texts).toEqual(['$5.00 · 500 points · United States', '$5.00 · 500 points · United States, Canada', '$10.00 · 1,000 points']);
+    expect(new Set(texts).size).toBe(texts.length);
+    // The goal on the variant that stands aside: its row starts on it, the toggle pressed.
+    unmount();
+    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 23, rewardName: 'Cedar Bakery 5 USD', setAt: 1 });
+    const again = mount();
+    const chosen = (await waitFor(() => getByRole(again, 'combobox', 'Value of Cedar Bakery'))) as HTMLSelectElement;
+    expect(chosen.value).toBe('23');
+    expect([...chosen.options].map((o) => o.value)).toEqual(['23', '22', '24']);
+    expect(getByRole(again, 'button', 'Set as goal: Cedar Bakery 5 USD').getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('in German: a value offered for several countries names them in German', async () => {
+    installI18n('de');
+    const card = (id: number, countries: string[]) => ({ ...giftCard(id, 'Cedar 5', 500), meta_data: { ...giftCard(id, 'Cedar 5', 500).meta_data, brand_name: 'Cedar', countries } });
+    await seed({ rewards: [card(31, ['US']), card(32, ['US', 'CA'])], balance: 2000 });
+    const root = mount();
+    const value = (await waitFor(() => getByRole(root, 'combobox', 'Wert für Cedar'))) as HTMLSelectElement;
+    expect([...value.options].map((o) => o.textContent)).toEqual(['5,00\u00a0$ · 500 Punkte · Vereinigte Staaten', '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten, Kanada']);
   });
 
   it('sorts by what the panelist can afford, by cost either way, or by name', async () => {
@@ -206,6 +240,25 @@ describe('reward list', () => {
 
     await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, 'card');
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
+  });
+
+  it('where the rows are brands, “Show more” counts brands (issue 30), in English and German', async () => {
+    // 40 brands of two values each: 80 rewards, 40 rows.
+    const catalogue = Array.from({ length: 80 }, (_, i) => {
+      const card = giftCard(2000 + i, `Brand ${Math.floor(i / 2) + 1} ${i % 2 ? 10 : 5} USD`, i % 2 ? 1000 : 500);
+      return { ...card, meta_data: { ...card.meta_data, brand_name: `Brand ${Math.floor(i / 2) + 1}` } };
+    });
+    await seed({ rewards: catalogue, balance: 10_000 });
+    const root = mount();
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
+    expect(root.querySelector('.list-count')?.textContent).toBe('80 rewards · 40 brands');
+    expect(queryAllByRole(root, 'button', /more rewards/)).toHaveLength(0);
+    await click(getByRole(root, 'button', 'Show 10 more brands'));
+    await waitFor(() => expect(rewardOrder(root)).toHaveLength(40));
+    unmount();
+    installI18n('de');
+    const german = mount();
+    await waitFor(() => getByRole(german, 'button', '10 weitere Marken anzeigen'));
   });
 
   it('details: a toggle per reward shows sanitized HTML, the value range and countries', async () => {

@@ -55,7 +55,14 @@ describe('popup view (background)', () => {
     expect(part.total).toBe(45);
     expect(part.brands).toBe(16);
     const ofBig = part.first.filter((r) => r.meta_data.brand_name === 'Big');
-    expect(ofBig.map((r) => r.id)).toEqual(big.slice(0, VIEW_VALUES + 1).map((r) => r.id));
+    // The header names Big 26, 100 points away: its brand's picker holds every value up to it, so it
+    // never stops short of what the header names (issue 30).
+    expect(part.next?.id).toBe(big[25]!.id);
+    expect(ofBig.map((r) => r.id)).toEqual(big.slice(0, 26).map((r) => r.id));
+    // Where the next reward is no further than the brand's first values: those few.
+    const poor = rewardsPart({ ...cache, data: { balance: { points: 150, source: 'rewards' }, rewards: [...big, ...catalogue.slice(0, 15)] } })!;
+    expect(poor.next?.id).toBe(big[1]!.id);
+    expect(poor.first.filter((r) => r.meta_data.brand_name === 'Big').map((r) => r.id)).toEqual(big.slice(0, VIEW_VALUES + 1).map((r) => r.id));
     expect(ofBig[0]!.meta_data.image_urls).toBeDefined();
     expect(ofBig.slice(1).every((r) => r.meta_data.image_urls === undefined && r.meta_data.brand_name === 'Big')).toBe(true);
     // The first rows are brands: Big's cheapest affords, so it comes first, with the cheapest cards.
@@ -181,6 +188,19 @@ describe('popup view (popup)', () => {
     getByRole(root, 'button', 'Card 40');
     expect(reads.some((k) => k.includes('cache:rewards'))).toBe(true);
   });
+  it('the header’s next reward is a value of its brand’s picker before the catalogue is read: one source (issue 30)', async () => {
+    // The issue's Cedar Bakery: values from 5 to 30, the header naming the 26th, beyond a few values.
+    const cedar = Array.from({ length: 30 }, (_, i) => withTerms(300 + i, `Cedar Bakery ${i + 1} EUR`, 100 * (i + 1), 'Cedar Bakery'));
+    const big = { ...cache, data: { ...cache.data, rewards: [...cedar, ...catalogue.slice(0, 15)] } };
+    await seed({});
+    await popupViewItem.setValue({ rewards: rewardsPart(big), latest: null });
+    const root = mount();
+    await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('100 points to Cedar Bakery 26 EUR'));
+    // No catalogue is stored (seed({})): the picker has only what the view holds, and that holds it.
+    const value = getByRole(root, 'combobox', 'Value of Cedar Bakery') as HTMLSelectElement;
+    expect([...value.options].map((o) => o.value)).toContain('325');
+  });
+
   it('details read the HTML the stored catalogue keeps apart', async () => {
     await seed({});
     await rewardsWriter.store(SID, cache);

@@ -1,6 +1,6 @@
 /** Issue 21: a big catalogue by brand, its values as choices, sorted and filtered as the panelist chooses. */
 import { describe, expect, it } from 'vitest';
-import { brandOf, defaultChoice, filterRewards, groupRewards, kindCounts, kindName, sortGroups } from '../../utils/reward-groups';
+import { brandOf, defaultChoice, filterRewards, groupRewards, kindCounts, kindName, sortGroups, valueChoices } from '../../utils/reward-groups';
 import type { Reward } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import { giftCard, wallet } from './popup-fixtures';
@@ -87,5 +87,30 @@ describe('the value a brand’s row starts on', () => {
     expect(defaultChoice(cedar!, null).id).toBe(1);
     expect(defaultChoice(cedar!, 2).id).toBe(2);
     expect(defaultChoice(cedar!, 99).id).toBe(1);
+  });
+});
+
+describe('a brand’s values as its picker offers them (issue 30)', () => {
+  const variant = (id: number, countries: string[], points = 500) => ({ ...brand(`Cedar Bakery ${points / 100} USD`, id, points, 'Cedar Bakery'), meta_data: { ...cedar5.meta_data, countries } });
+
+  it('alike in value, cost and countries: once; alike but for the countries: each with its own, in the provider’s order', () => {
+    const rewards = [variant(11, ['US']), variant(12, ['US', 'CA']), variant(13, ['us ']), variant(14, ['US'], 1000)];
+    const choices = valueChoices(rewards);
+    expect(choices.map((c) => [c.reward.id, c.where])).toEqual([
+      [11, ['US']],
+      [12, ['US', 'CA']],
+      [14, null],
+    ]);
+  });
+
+  it('the goal or the chosen one stands for its alike variants, where the first of them was', () => {
+    const rewards = [variant(11, ['US']), variant(12, ['CA']), variant(13, ['US'])];
+    expect(valueChoices(rewards, [13]).map((c) => c.reward.id)).toEqual([13, 12]);
+    expect(valueChoices(rewards, [null]).map((c) => c.reward.id)).toEqual([11, 12]);
+  });
+
+  it('values alike in money but not in points, or in points but not in money, stay apart and unlabelled', () => {
+    const rewards = [variant(11, ['US']), { ...variant(12, ['CA']), reward_point_cost: 550 }, { ...variant(13, ['GB']), cost_currency: 'GBP' }];
+    expect(valueChoices(rewards).map((c) => c.where)).toEqual([null, null, null]);
   });
 });
