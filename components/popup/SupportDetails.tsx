@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 
 /** The words of the disclosure (a model, so the first frame's template has markers for them). */
@@ -12,28 +11,30 @@ export type SupportModel = ReturnType<typeof supportModel>;
  * "Details for support" (issue 30): the HTTP status, the endpoint and the panel's own words, closed
  * until asked for and never a line of the card, with a button that copies them for an e-mail to
  * the panel. The text can also be selected whole with one click.
+ *
+ * No hooks: the header renders it, and the header's code is the first-frame script's, whose copy of
+ * preact/hooks is not the app's (a hook there throws). "Copied" is written straight into its status.
  */
 export function SupportDetails({ m }: { m: SupportModel }) {
-  const [copied, setCopied] = useState(false);
+  const parts = (from: EventTarget | null) => {
+    const box = (from as HTMLElement | null)?.closest('details');
+    return { text: box?.querySelector('.support-text'), status: box?.querySelector('.support-copied') };
+  };
   const copy = (e: MouseEvent) => {
-    const text = (e.currentTarget as HTMLElement).parentElement?.querySelector('.support-text');
-    const select = () => {
-      // Where the clipboard is refused, the text is selected instead, for Ctrl+C.
-      if (text) getSelection()?.selectAllChildren(text);
-    };
-    if (!navigator.clipboard) return select();
-    navigator.clipboard.writeText(m.text).then(() => setCopied(true), select);
+    const { text, status } = parts(e.currentTarget);
+    // Where the clipboard is refused, the text is selected instead, for Ctrl+C.
+    const select = () => text && getSelection()?.selectAllChildren(text);
+    if (!navigator.clipboard) return void select();
+    navigator.clipboard.writeText(m.text).then(() => status && (status.textContent = m.copied), select);
   };
   return (
-    <details class="support" onToggle={() => setCopied(false)}>
+    <details class="support" onToggle={(e) => void (parts(e.currentTarget).status?.replaceChildren())}>
       <summary>{m.summary}</summary>
       <pre class="support-text">{m.text}</pre>
       <button type="button" class="btn-link small" onClick={copy}>
         {m.copy}
       </button>
-      <span class="small muted" role="status">
-        {copied ? m.copied : ''}
-      </span>
+      <span class="support-copied small muted" role="status" />
     </details>
   );
 }
