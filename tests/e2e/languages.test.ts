@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runAxe } from './axe';
+import { stored } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 import { catalogueOf, connectBy, sayIn } from './words';
 
@@ -94,6 +95,19 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
       return { left: r.left - box.left, right: box.right - r.right };
     }, within);
 
+  /** Presses Refresh until the balance history (agreed reads only) is `points`. */
+  const readUntil = (popup: Page, points: string[]) =>
+    expect
+      .poll(
+        async () => {
+          await popup.getByRole('button', { name: say('popupRefresh'), exact: true }).click();
+          const samples = (await stored<Array<{ points: number; tentative?: true }>>(ext, 'balance:history')) ?? [];
+          return samples.filter((s) => !s.tentative).map((s) => String(s.points));
+        },
+        { timeout: 20_000, intervals: [1_500] },
+      )
+      .toEqual(points);
+
   test('connect → popup → redeem by the translated labels; lang, dir and axe on both pages', async () => {
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1200 });
@@ -130,6 +144,9 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     await expectClean(popup, `${locale} popup, loaded`);
     await popup.screenshot({ path: `${SHOTS}/${locale}-popup.png` });
 
+    // A balance enters the history once a second read agrees (issue 29, item 15): the chart below
+    // needs the one before the redemption as well as the one after it.
+    await readUntil(popup, ['2500']);
     await popup.getByRole('button', { name: say('redeemReward', COFFEE), exact: true }).first().click();
     const dialog = popup.getByRole('alertdialog', { name: say('confirmTitle') });
     await dialog.waitFor();
@@ -144,6 +161,9 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     // Exactly once: the seed's nine redemptions and this one.
     expect(ext.sandbox.state.redemptions).toHaveLength(10);
     expect(ext.sandbox.state.redemptions.at(-1)?.reward.name).toBe(COFFEE);
+
+    // The redeemed balance enters the history once a second read agrees: Refresh reads it again.
+    await readUntil(popup, ['2500', '2000']);
 
     // The balance changed, so the options page draws its chart: in Arabic mirrored, today on the
     // left, where its x axis says so; in Japanese as drawn.
