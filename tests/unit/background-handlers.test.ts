@@ -4,7 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { toAppError } from '../../entrypoints/background/result';
-import { ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';
+import { draftDiscardedItem, ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { deliver, OWN_PAGE } from './background-helpers';
 
@@ -124,5 +124,60 @@ describe('storage full', () => {
     expect(error.kind).toBe('unexpected');
     expect(error.message).toMatch(/storage is full/);
     expect(toAppError(new Error('boom')).message).toMatch(/Something went wrong/);
+  });
+});
+
+describe('the handler table passes each message on as it came', () => {
+  const REDEEM = '/v1/panel/redemption';
+  const fault = (rule: object) => fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+  beforeEach(async () => {
+    await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
+  });
+
+  it('a redeem while the same reward is being checked goes through only when confirmed again', async () => {
+    await fault({ path: REDEEM, drop: true });
+    expect(await deliver('redeem', { rewardId: 101 })).toMatchObject({ ok: true, data: { state: 'unknown' } });
+    expect(await deliver('redeem', { rewardId: 101 })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
+    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: false })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
+    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: true })).toMatchObject({ ok: true, data: { rewardId: 101 } });
+  });
+
+  it('"Check now" answers with the ledger entry, and dismissing a settled one forgets it', async () => {
+    const redeemed = (await deliver('redeem', { rewardId: 101 })) as { data: { requestId: string; state: string } };
+    expect(redeemed.data.state).toBe('done');
+    expect(await deliver('checkRedemption', undefined)).toMatchObject({ ok: true, data: { requestId: redeemed.data.requestId } });
+    expect(await deliver('dismissRedemption', undefined)).toEqual({ ok: true, data: null });
+    expect(await ledgerItem.getValue()).toBeNull();
+  });
+
+  it('a history refresh reads the history', async () => {
+    sandbox.reset();
+    expect(await deliver('refreshHistory', { force: true })).toEqual({ ok: true, data: null });
+    expect(sandbox.requests.map((r) => r.path)).toContain('/v1/panel/redemptions');
+  });
+
+  it('the discarded-edits notice is dismissed for the session that sends it', async () => {
+    const session = (await sessionItem.getValue()).id!;
+    await draftDiscardedItem.setValue({ count: 2, at: 1 });
+    expect(await deliver('dismissDraftNotice', { session })).toEqual({ ok: true, data: null });
+    expect(await draftDiscardedItem.getValue()).toBeNull();
+  });
+
+  it('a refusal at the door says why in words', async () => {
+    const reply = (await deliver('getSession', undefined, { id: 'other-extension', url: 'chrome-extension://other-extension/page.html' })) as { error: { message: string } };
+    expect(reply.error.message).toMatch(/\w{4,}/);
+  });
+
+  it('a message carrying nothing may say so with null', async () => {
+    expect(await deliver('getSession', null)).toMatchObject({ ok: true, data: { connected: true } });
+  });
+
+  it('a draft edit of 1,000 values is taken; one of 1,001 is refused at the door, saying the limit', async () => {
+    const session = (await sessionItem.getValue()).id!;
+    const values = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`Q_${i}`, 'x']));
+    expect(await deliver('editDraft', { session, changes: values(1_000) })).toEqual({ ok: true, data: null });
+    const refused = (await deliver('editDraft', { session, changes: values(1_001) })) as { ok: boolean; error: { kind: string; message: string } };
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
+    expect(refused.error.message).toContain('at most 1,000 values');
   });
 });
