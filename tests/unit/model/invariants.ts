@@ -197,7 +197,7 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   const unreadable = session.rejected && m.account !== null && !(await w.tokenWorks(m.account));
   for (const [account, rewardId, group] of groups(w)) {
     const stillOpen = group.filter((c) => (c.state === 'pending' || c.state === 'unknown') && !c.abandoned);
-    expect(unreadable || stillOpen.length === 0, `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check`);
+    expect(unreadable || stillOpen.length === 0, `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check: ${await describeOpen(w, stillOpen)}`);
     // Every redemption a Confirm's copies made by the time the panel answered it is told, as done
     // or as a repeat (one committed after that answer may come after the read that names the
     // Confirm: then it is one more in the history).
@@ -248,6 +248,15 @@ async function runEveryCheck(w: World): Promise<void> {
     await w.worker.run(() => w.worker.mods.checks.onCheckAlarm(alarm));
   }
   await w.settled();
+}
+
+/** How the still-open Confirms stand in storage, for the failure's message. */
+async function describeOpen(w: World, open: readonly Confirmation[]): Promise<string> {
+  const [ledger, unsettled, session] = await Promise.all([w.items.ledgerItem.getValue(), w.items.unsettledItem.getValue(), w.items.sessionItem.getValue()]);
+  const ids = new Set(open.map((c) => c.requestId));
+  const entries = [ledger, ...unsettled].filter((e): e is LedgerEntry => !!e && ids.has(e.requestId));
+  const alarm = await fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM);
+  return JSON.stringify({ entries: entries.map(({ state, answer, checks, error, startedAt, answeredAt }) => ({ state, answer, checks, error: error?.kind, startedAt, answeredAt })), session: { rejected: session.rejected, signedIn: session.signedIn }, alarm: alarm?.scheduledTime ?? null, now: Date.now() });
 }
 
 async function stillOpen(w: World): Promise<boolean> {
