@@ -1,11 +1,6 @@
-import { t } from '../../utils/i18n';
+import type { SupportModel } from './support-model';
 
-/** The words of the disclosure (a model, so the first frame's template has markers for them). */
-export function supportModel(text: string) {
-  return { summary: t('supportDetails'), text, copy: t('supportCopy'), copied: t('supportCopied') };
-}
-
-export type SupportModel = ReturnType<typeof supportModel>;
+export { supportModel, type SupportModel } from './support-model';
 
 /**
  * "Details for support" (issue 30): the HTTP status, the endpoint and the panel's own words, closed

@@ -8,7 +8,7 @@ import type { ProfileSummary } from '../../utils/storage-items';
 import { settings } from '../../utils/settings';
 import type { Balance, Reward } from '../../utils/types';
 import { failureModel } from './failure';
-import { supportModel } from './SupportDetails';
+import { supportModel } from './support-model';
 
 export interface HeaderInput {
   now: number;
