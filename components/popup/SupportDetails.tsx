@@ -7,8 +7,10 @@ export { supportModel, type SupportModel } from './support-model';
  * until asked for and never a line of the card, with a button that copies them for an e-mail to
  * the panel. The text can also be selected whole with one click.
  *
- * No hooks: the header renders it, and the header's code is the first-frame script's, whose copy of
- * preact/hooks is not the app's (a hook there throws). "Copied" is written straight into its status.
+ * No hooks, on purpose: when header-model.ts took supportModel from this file, the first-frame
+ * script bundled it with its own copy of preact/hooks, which the app then used (the app takes the
+ * script's modules), and a hook threw "reading '__H'" as the header rendered a failure. The model
+ * lives in support-model.ts now; "Copied" is still written straight into the disclosure's status.
  */
 export function SupportDetails({ m }: { m: SupportModel }) {
   const parts = (from: EventTarget | null) => {
