@@ -20,9 +20,10 @@ describe('the languages', () => {
     expect(LANGUAGES).toEqual(['en', 'ar', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt_BR']);
   });
 
-  it('are each named in the README with their directory', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(LANGUAGES.filter((locale) => !readme.includes(`\`${locale}\``))).toEqual([]);
+  it("are each a row of OPERATORS.md's table of languages, with their directory", () => {
+    const doc = readFileSync(join(ROOT, 'OPERATORS.md'), 'utf8');
+    const rows = doc.split('\n').filter((line) => line.startsWith('| '));
+    expect(LANGUAGES.filter((locale) => !rows.some((row) => row.includes(`| \`${locale}\` |`)))).toEqual([]);
   });
 
   it.each(LANGUAGES)("%s: 'lang' is the directory's BCP 47 tag (pt_BR → pt-BR), which Intl knows", (locale) => {

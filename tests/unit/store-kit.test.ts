@@ -3,7 +3,7 @@
  * Issue 31, point 5, the store kit: the sources zip is an allow-list it prints; `npm run store`
  * finds a missing Chromium before building anything and says what to install; the listing needs no
  * inflection of the operator's name in any language (no "Acme Opinions’s", no "de Acme"); the store
- * icon is 96 px artwork with transparent padding in 128 px; the README says how to ship an update.
+ * icon is 96 px artwork with transparent padding in 128 px; OPERATORS.md says how to ship an update.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
@@ -176,9 +176,10 @@ describe('the store icon', () => {
   });
 });
 
-describe('README, "For panel operators"', () => {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('\n## For panel operators'), readme.indexOf('\n## ', readme.indexOf('\n## For panel operators') + 1));
+describe('OPERATORS.md, "Ship it under your brand"', () => {
+  const doc = readFileSync('OPERATORS.md', 'utf8');
+  const start = doc.indexOf('\n## Ship it under your brand');
+  const section = start < 0 ? '' : doc.slice(start, doc.indexOf('\n## ', start + 1));
 
   it('says how to ship an update: the version to raise, and what must never change', () => {
     expect(section).toMatch(/### Versions and updates/);
