@@ -41,7 +41,7 @@ export default defineConfig({
   vite: (env) => {
     const define = { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(settingsFor(env.mode))) };
     // The popup's first-frame templates, rendered from its components into popup.html, and its app
-    // started by the first-frame script, which also hands it the modules both share (issue 19).
+    // started by the first-frame script, which also hands it the modules both share, so they are loaded once.
     return {
       define,
       plugins: [firstFrameTemplates(define), appAfterFirstFrame(), firstFrameModules()],

@@ -20,7 +20,7 @@ export function signInConfigured(settings: Pick<BuildSettings, 'oauth' | 'apiBas
 }
 
 /**
- * Where sign-in in a tab comes back (issue 33): the operator's `oauth.tabRedirectUrl`, or a page on
+ * Where sign-in in a tab comes back: the operator's `oauth.tabRedirectUrl`, or a page on
  * the panel API's own origin, whose addresses the extension may read (its host permission).
  */
 export function tabRedirectUrl(settings: Pick<BuildSettings, 'oauth' | 'apiBaseUrl'>): string {

@@ -118,7 +118,7 @@ function taken(): { handed: Map<string, Map<string, string>>; options: Set<strin
 }
 
 /**
- * Build step (wxt.config.ts, issue 19): what the popup's app needs of the modules the first-frame
+ * Build step (wxt.config.ts): what the popup's app needs of the modules the first-frame
  * script already holds (its models, formatting, words, storage items) is not shipped twice. The
  * first-frame script (entrypoints/first-frame.ts) leaves those exports in one table on the page's
  * global object; in the app each import of such a module becomes a facade that takes them from

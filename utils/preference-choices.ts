@@ -8,12 +8,12 @@ import type { Preferences } from './preferences';
 
 /**
  * What the toolbar badge shows while `badge` is on: the balance, the points still needed for the
- * goal, or how many profile questions are open (issue 20).
+ * goal, or how many profile questions are open.
  */
 export const BADGE_SHOWS = ['balance', 'goal', 'questions'] as const;
 export type BadgeShows = (typeof BADGE_SHOWS)[number];
 
-/** The kinds of notification, each switched on or off on its own (issue 11; `question`: issue 20). */
+/** The kinds of notification, each switched on or off on its own (`question` is opt-in: utils/preferences.ts). */
 export const NOTIFICATION_KINDS = ['redemption', 'outcome', 'goal', 'rejected', 'question'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -7,13 +7,13 @@ export interface Preferences {
   badge: boolean;
   /** Background refresh interval, minutes. */
   refreshMinutes: number;
-  /** Absent in preferences stored before issue 11: the balance. */
+  /** Absent in preferences stored before the badge had a choice: the balance. */
   badgeShows?: BadgeShows;
   /** Notifications at all; off until the panelist turns them on (and grants the permission). */
   notify?: boolean;
   /** Kinds switched off; a kind not listed is on (except the opt-in ones). */
   notifyOff?: NotificationKind[];
-  /** Opt-in kinds switched on (issue 20): a new profile question is told only when listed here. */
+  /** Opt-in kinds switched on: a new profile question is told only when listed here. */
   notifyOn?: NotificationKind[];
 }
 

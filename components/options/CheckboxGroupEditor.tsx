@@ -9,7 +9,7 @@ interface Props {
   onChange(ids: number[]): void;
 }
 
-/** A multiple-choice question; the exclusive rule (design §4) applies on every change. */
+/** A multiple-choice question; an exclusive option clears the others, and another clears it, on every change. */
 export function CheckboxGroupEditor({ def, value, invalid, onChange }: Props) {
   return (
     <div class="choices">

@@ -3,7 +3,7 @@ import { hostPermissionPattern } from '../../utils/base-url';
 import { credentialsItem } from './credentials';
 
 /**
- * Host access follows the connection (issue 18). The options page asks for a panel's origin inside
+ * Host access follows the connection, never held unused. The options page asks for a panel's origin inside
  * the Connect click (only a page can, on a user gesture); from then on the background gives back
  * every granted origin that no connection uses: after a refused or superseded connect, on
  * Disconnect, when another panel takes over, and at browser start (a page closed between the grant

@@ -9,7 +9,7 @@ import { activeCredentials, put, update, type SessionId } from './store';
 import { onStored } from './sync';
 
 /**
- * Issue 20: keeps the record of the session's questions (question-events.ts decides what is new)
+ * Keeps the record of the session's questions (question-events.ts decides what is new)
  * and tells each new question once. The record is session data, tagged with its account, and is
  * written with the questions it tells in one write of the session that read it (store.ts).
  */

@@ -32,7 +32,7 @@ function kinds(list: unknown): NotificationKind[] | undefined {
   return [...new Set(list as NotificationKind[])];
 }
 
-/** Issue 11's preferences (and issue 20's opt-in kinds), checked like the others; absent ones stay absent (their defaults apply). */
+/** The notification preferences (and the opt-in kinds), checked like the others; absent ones stay absent (their defaults apply). */
 function notificationPreferences(patch: Partial<Preferences>, current: Preferences): Partial<Preferences> {
   if (patch.badgeShows !== undefined && !BADGE_SHOWS.includes(patch.badgeShows)) invalid();
   if (patch.notify !== undefined && typeof patch.notify !== 'boolean') invalid();

@@ -8,7 +8,8 @@ import { credentialsItem, type Credentials } from './credentials';
 
 /**
  * The background's one way to write storage, and the check every request passes as it leaves
- * (issue 17). A session is an id made at connect, kept in the `session` item (the active-session
+ * (so an old session's late answer is never stored as the new one's). A session is an id made at
+ * connect, kept in the `session` item (the active-session
  * pointer) and in the credentials, both written by one `storage.local.set`. Every session-scoped
  * item is written here for the session its work started under; one queue runs each write, switch
  * and departure in turn, and each turn reads which session is active and acts on it before the
@@ -16,7 +17,7 @@ import { credentialsItem, type Credentials } from './credentials';
  * request), in whichever module the work began: a late answer of an ended session is refused here.
  *
  * Why one guarded writer rather than keys per session (Bitwarden's state provider): the pages read
- * fixed keys, the popup's first frame all of them in one `storage.local.get` (issue 19), which keys
+ * fixed keys, the popup's first frame all of them in one `storage.local.get` (for speed), which keys
  * per session would turn into two reads in a row; and a late write under an ended session's keys
  * would put that account's data back on disk after a disconnect until the next clean-up, where
  * this writer refuses it. The switch below empties every session-scoped item in the same `set`
@@ -33,7 +34,7 @@ export interface Put {
 export const put = <T>(item: StorageItem<T>, value: T): Put => ({ key: item.key, value });
 
 /**
- * The puts that store `value` in a paged item (the history, issue 19) whose head is `previous` as
+ * The puts that store `value` in a paged item (the history, so a page reads only what it shows) whose head is `previous` as
  * the same turn read it: the head, the pages, and the previous copy's further pages emptied.
  */
 export function putPages<E>(item: PagedItem<E>, value: Cached<E[]>, previous: Stored<E> | null): Put[] {

@@ -1,5 +1,5 @@
 /**
- * The permissions a build asks for, following its settings (wxt.config.ts; issue 31, point 5):
+ * The permissions a build asks for, following its settings (wxt.config.ts):
  * only what this build can use, at install and optionally.
  *
  * - At install: storage, alarms and idle (none warns); the panel's API origin when the build names

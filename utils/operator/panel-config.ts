@@ -180,7 +180,7 @@ export function resolveSettings(env: Env, mode: string, root: string = process.c
   }
   const authorize = values['oauth.authorizationEndpoint'];
   if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
-  // Sign-in in a tab comes back to the panel's own origin, which the extension may read (issue 33).
+  // Sign-in in a tab comes back to the panel's own origin, which the extension may read (its host permission).
   if (!values['oauth.tabRedirectUrl'] && authorize && values.apiBaseUrl) values['oauth.tabRedirectUrl'] = defaultTabRedirect(values.apiBaseUrl);
   const settings = { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
   return { settings, problems };
