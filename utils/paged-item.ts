@@ -1,5 +1,5 @@
 import { defineItem, storage, type StorageItem } from './storage-item';
-import type { Cached } from './storage-items';
+import type { Cached } from './cached';
 
 /**
  * A cached list kept in storage.local in pages of a fixed size, so a page that shows

@@ -1,7 +1,15 @@
 /** The panelist's preferences: plain data, importable where no extension API exists (the benchmark). */
-import type { BadgeShows, NotificationKind } from './preference-choices';
 
-export type { BadgeShows, NotificationKind };
+/**
+ * What the toolbar badge shows while `badge` is on: the balance, the points still needed for the
+ * goal, or how many profile questions are open.
+ */
+export const BADGE_SHOWS = ['balance', 'goal', 'questions'] as const;
+export type BadgeShows = (typeof BADGE_SHOWS)[number];
+
+/** The kinds of notification, each switched on or off on its own (`question` is opt-in: utils/preference-choices.ts). */
+export const NOTIFICATION_KINDS = ['redemption', 'outcome', 'goal', 'rejected', 'question'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface Preferences {
   badge: boolean;

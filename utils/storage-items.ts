@@ -3,6 +3,7 @@ import { newestFirst } from './history-order';
 import { definePagedItem } from './paged-item';
 import { defineItem, type StorageItem } from './storage-item';
 import type { PointsReturn } from './balance-trend';
+import type { Cached } from './cached';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
@@ -33,12 +34,6 @@ export interface SessionInfo {
 }
 
 export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false };
-
-export interface Cached<T> {
-  data: T;
-  /** Epoch ms of the fetch that produced data. */
-  fetchedAt: number;
-}
 
 export interface RewardsData {
   rewards: Reward[];

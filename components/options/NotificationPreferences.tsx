@@ -1,7 +1,7 @@
 import { signInConfigured } from '../../utils/build-settings';
 import { t, type MessageKey } from '../../utils/i18n';
-import { BADGE_SHOWS, kindOn, NOTIFICATION_KINDS, switchKind, type BadgeShows, type NotificationKind } from '../../utils/preference-choices';
-import type { Preferences } from '../../utils/preferences';
+import { kindOn, switchKind } from '../../utils/preference-choices';
+import { BADGE_SHOWS, NOTIFICATION_KINDS, type BadgeShows, type NotificationKind, type Preferences } from '../../utils/preferences';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';

@@ -1,5 +1,5 @@
 import { redemptionState } from '../../utils/redemption-state';
-import type { NotificationKind } from '../../utils/preference-choices';
+import type { NotificationKind } from '../../utils/preferences';
 import type { LedgerEntry } from '../../utils/storage-items';
 import type { Redemption, RedemptionState } from '../../utils/types';
 

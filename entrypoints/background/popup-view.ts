@@ -1,4 +1,5 @@
 import { returnsOf } from '../../utils/balance-trend';
+import type { Cached } from '../../utils/cached';
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
 import { groupRewards, kindCounts, sortGroups, valueKey } from '../../utils/reward-groups';
@@ -10,7 +11,6 @@ import {
   profileItem,
   rewardHtmlItem,
   rewardsItem,
-  type Cached,
   type Goal,
   type PopupView,
   type ProfileData,

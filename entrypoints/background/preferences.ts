@@ -1,6 +1,6 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../utils/preference-choices';
+import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../utils/preferences';
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
 import { scheduleRefresh } from './alarms';
 import { fail } from './result';

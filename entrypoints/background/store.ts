@@ -3,7 +3,8 @@ import { AppErrorException, appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import type { PagedItem, Stored } from '../../utils/paged-item';
 import type { StorageItem } from '../../utils/storage-item';
-import { DISCONNECTED, SESSION_ITEMS, sessionItem, type Cached, type SessionInfo } from '../../utils/storage-items';
+import type { Cached } from '../../utils/cached';
+import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem, type Credentials } from './credentials';
 
 /**

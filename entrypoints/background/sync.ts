@@ -1,5 +1,6 @@
 import type { PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
+import type { Cached } from '../../utils/cached';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
@@ -9,7 +10,6 @@ import {
   popupViewItem,
   syncItem,
   validatorItems,
-  type Cached,
   type ProfileData,
   type RewardsData,
   type AreaValidators,
