@@ -1,8 +1,18 @@
 import { parseApiTimestamp } from './format';
-import type { BalanceSample } from './storage-items';
 import type { Redemption } from './types';
 
 /** Balance over time, for the pace and the chart: pure, shared by the background (recording) and the pages (reading). */
+
+/** The balance when it changed (epoch ms, points), oldest first. */
+export interface BalanceSample {
+  at: number;
+  points: number;
+  /**
+   * Read once and not yet corroborated by a following read: only ever the newest sample, and
+   * counted in no total until the next read agrees.
+   */
+  tentative?: true;
+}
 
 export const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;

@@ -2,7 +2,7 @@ import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
 import { newestFirst } from './history-order';
 import { definePagedItem } from './paged-item';
 import { defineItem, type StorageItem } from './storage-item';
-import type { PointsReturn } from './balance-trend';
+import type { BalanceSample, PointsReturn } from './balance-trend';
 import type { Cached } from './cached';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
@@ -135,17 +135,6 @@ export interface Goal {
   rewardId: number;
   rewardName: string;
   setAt: number;
-}
-
-/** The balance when it changed (epoch ms, points), oldest first. */
-export interface BalanceSample {
-  at: number;
-  points: number;
-  /**
-   * Read once and not yet corroborated by a following read (utils/balance-trend.ts): only ever the
-   * newest sample, and counted in no total until the next read agrees.
-   */
-  tentative?: true;
 }
 
 /** What the background last saw, to tell a change from the first sync (the background's own). */

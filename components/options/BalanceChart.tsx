@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import { DAY_MS, trustedSamples } from '../../utils/balance-trend';
+import { DAY_MS, trustedSamples, type BalanceSample } from '../../utils/balance-trend';
 import { formatPoints } from '../../utils/format';
 import { direction, t, tp, uiLocale } from '../../utils/i18n';
-import type { BalanceSample } from '../../utils/storage-items';
 import { Qty } from '../popup/Qty';
 
 const WIDTH = 600;

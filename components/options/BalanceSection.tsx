@@ -1,10 +1,10 @@
 import { useSignal } from '@preact/signals';
-import { flowOver, returnsOf, type PointsReturn } from '../../utils/balance-trend';
+import { flowOver, returnsOf, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
 import { earnedText, periodText } from '../../utils/earned';
 import { formatPoints, parseApiTimestamp } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import { balanceHistoryItem, popupViewItem, type BalanceSample } from '../../utils/storage-items';
+import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';

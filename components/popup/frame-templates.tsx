@@ -1,7 +1,8 @@
 import { createElement, type VNode } from 'preact';
 import { renderToStaticMarkup } from 'preact-render-to-string';
 import type { AppError } from '../../utils/errors';
-import type { BalanceSample, Goal } from '../../utils/storage-items';
+import type { BalanceSample } from '../../utils/balance-trend';
+import type { Goal } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { SLOT, type PartName } from './first-frame';
 import { markers, shapeOf, type Model } from './frame-fill';

@@ -1,10 +1,9 @@
-import { EARN_DAYS, flowOver, paceTo, roughDuration, type PointsReturn } from '../../utils/balance-trend';
+import { EARN_DAYS, flowOver, paceTo, roughDuration, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import { formatPoints } from '../../utils/format';
 import { goalView, type GoalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import type { BalanceSample } from '../../utils/storage-items';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
   samples: readonly BalanceSample[];
