@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { hostPermissionPattern } from '../../utils/base-url';
+import { serialQueue } from '../../utils/serial-queue';
 import { credentialsItem } from './credentials';
 
 /**
@@ -13,7 +14,7 @@ import { credentialsItem } from './credentials';
 
 /** Patterns a connect still in progress relies on, counted: two pages may connect to one panel. */
 const inUse = new Map<string, number>();
-let queue: Promise<void> = Promise.resolve();
+const queue = serialQueue();
 
 /** Runs a connect to `origin` with its access kept meanwhile, then gives back what the outcome left unused. */
 export function usingHostAccess<T>(origin: string, connect: () => Promise<T>): Promise<T> {
@@ -34,11 +35,12 @@ export function usingHostAccess<T>(origin: string, connect: () => Promise<T>): P
  * permission that could not be removed must not fail a disconnect.
  */
 export function settleHostAccess(release?: () => void): Promise<void> {
-  queue = queue.then(async () => {
-    release?.();
-    await giveBack();
-  }).catch(() => undefined);
-  return queue;
+  return queue
+    .run(async () => {
+      release?.();
+      await giveBack();
+    })
+    .catch(() => undefined);
 }
 
 async function giveBack(): Promise<void> {

@@ -1,5 +1,6 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { serialQueue } from '../../utils/serial-queue';
 import { accountOf, questionsItem, sessionItem, type ProfileData } from '../../utils/storage-items';
 import { questionAdded } from './notify-events';
 import { tellWith } from './notify-tell';
@@ -14,14 +15,9 @@ import { onStored } from './sync';
  * written with the questions it tells in one write of the session that read it (store.ts).
  */
 
-let queue: Promise<unknown> = Promise.resolve();
-
 /** One read of the record at a time, so two reads close together tell a question once. */
-function serial(work: () => Promise<void>): Promise<void> {
-  const run = queue.then(work);
-  queue = run.catch(() => undefined);
-  return run;
-}
+const queue = serialQueue();
+const serial = queue.run;
 
 /** A profile read of session `sid`. */
 export function onProfile(sid: SessionId, profile: ProfileData): Promise<void> {
@@ -54,7 +50,7 @@ export async function seeQuestions(account: unknown, names: unknown): Promise<vo
 
 /** Resolves once every read seen so far has been handled (tests wait on it rather than on time). */
 export function questionsIdle(): Promise<void> {
-  return queue.then(() => undefined);
+  return queue.idle();
 }
 
 /** Registered synchronously at worker start. */

@@ -4,6 +4,7 @@ import { t } from '../../utils/i18n';
 import type { PagedItem, Stored } from '../../utils/paged-item';
 import type { StorageItem } from '../../utils/storage-item';
 import type { Cached } from '../../utils/cached';
+import { serialQueue } from '../../utils/serial-queue';
 import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem, type Credentials } from './credentials';
 
@@ -54,13 +55,8 @@ async function keysOf(items: ReadonlyArray<StorageItem<unknown>>): Promise<strin
 /** An item's value as one turn read it. */
 export type Get = <T>(item: StorageItem<T>) => T;
 
-let turns: Promise<unknown> = Promise.resolve();
-
-function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  const run = turns.then(work);
-  turns = run.catch(() => undefined);
-  return run;
-}
+/** The writer's turns: one at a time, so what a turn read is still what storage holds when it writes. */
+const inTurn = serialQueue().run;
 
 /** The work of a session that has ended: dropped without a word written to storage. */
 export class StaleSession extends AppErrorException {}
