@@ -22,7 +22,7 @@ import { SyncStatus } from './SyncNotice';
 
 /**
  * The popup's first-frame templates, rendered at build time from the popup's own view
- * components (utils/first-frame-html.ts puts them into popup.html): for each part, one template per
+ * components (utils/build/first-frame-html.ts puts them into popup.html): for each part, one template per
  * shape its model takes in the states sampled below, with markers where the text goes. A state whose
  * shape is not among them is simply not painted by the first frame (Preact paints it), so the samples
  * decide what the first frame covers, never whether it is right.

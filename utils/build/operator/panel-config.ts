@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as v from 'valibot';
-import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../build-settings';
+import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../../build-settings';
 import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
 
 /** Looked for at the project's root, in this order; both at once is an error. */

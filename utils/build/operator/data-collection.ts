@@ -8,7 +8,7 @@
  * operator's panel API and sign-in server count, even though nothing goes to anyone else
  * (README, "What leaves the browser").
  */
-import { signInConfigured } from '../build-settings';
+import { signInConfigured } from '../../build-settings';
 import type { ResolvedSettings } from './panel-config';
 import { PROFILE_DATA_TYPES } from './settings-table';
 

@@ -27,8 +27,8 @@ export function firstFrameTemplates(define: Record<string, string>): Plugin {
       order: 'pre',
       async handler(html) {
         if (!html.includes(PLACEHOLDER)) return html;
-        const { module } = await runnerImport<typeof import('../components/popup/frame-templates')>(
-          resolve(import.meta.dirname ?? '.', '../components/popup/frame-templates.tsx'),
+        const { module } = await runnerImport<typeof import('../../components/popup/frame-templates')>(
+          resolve(import.meta.dirname ?? '.', '../../components/popup/frame-templates.tsx'),
           { configFile: false, define, logLevel: 'error', plugins: [noStyles] },
         );
         return html.replace(PLACEHOLDER, module.renderTemplates());
