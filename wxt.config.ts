@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import { EXTENSION_PAGES_CSP } from './utils/content-policy';
 import { appAfterFirstFrame, firstFrameTemplates } from './utils/build/first-frame-html';
@@ -44,7 +45,7 @@ export default defineConfig({
     // started by the first-frame script, which also hands it the modules both share, so they are loaded once.
     return {
       define,
-      plugins: [firstFrameTemplates(define), appAfterFirstFrame(), firstFrameModules()],
+      plugins: [firstFrameTemplates(define, resolve(import.meta.dirname ?? '.', 'components/popup/frame-templates.tsx')), appAfterFirstFrame(), firstFrameModules()],
       // Both browsers preload modules themselves (Chrome 66, Firefox 115; the manifest asks for 140):
       // Vite's polyfill for older ones would be half a KiB of the popup's first load.
       build: { modulePreload: { polyfill: false } },
