@@ -16,6 +16,7 @@ export default {
     'entrypoints/background/session.ts',
     'entrypoints/background/store.ts',
     'entrypoints/background/tokens.ts',
+    'utils/serial-queue.ts',
   ],
   // TypeScript 7 has no JavaScript API for Stryker's tsconfig rewrite; a file that does not exist
   // makes Stryker skip it (the sources are transpiled by Vitest as usual).

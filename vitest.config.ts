@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
-import { buildSettings, runtimeSettings } from './utils/operator/panel-config';
+import { buildSettings, runtimeSettings } from './utils/build/operator/panel-config';
 
 export default defineConfig({
   test: {

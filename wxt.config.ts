@@ -1,18 +1,19 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import { EXTENSION_PAGES_CSP } from './utils/content-policy';
-import { appAfterFirstFrame, firstFrameTemplates } from './utils/first-frame-html';
-import { firstFrameModules } from './utils/first-frame-modules';
-import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/operator/build-hooks';
-import { firefoxDataCollection } from './utils/operator/data-collection';
-import { manifestPermissions } from './utils/operator/manifest-permissions';
-import { buildSettings, formatWarnings, runtimeSettings, type ResolvedSettings } from './utils/operator/panel-config';
-import { checkSettings } from './utils/operator/settings-check';
-import { NEVER_IN_SOURCES, SOURCE_PATHS, sourcesAllowList } from './utils/operator/sources';
+import { appAfterFirstFrame, firstFrameTemplates } from './utils/build/first-frame-html';
+import { firstFrameModules } from './utils/build/first-frame-modules';
+import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/build/operator/build-hooks';
+import { firefoxDataCollection } from './utils/build/operator/data-collection';
+import { manifestPermissions } from './utils/build/operator/manifest-permissions';
+import { buildSettings, formatWarnings, runtimeSettings, type ResolvedSettings } from './utils/build/operator/panel-config';
+import { checkSettings } from './utils/build/operator/settings-check';
+import { NEVER_IN_SOURCES, SOURCE_PATHS, sourcesAllowList } from './utils/build/operator/sources';
 
 /**
  * The operator's settings (panel.config.json, then the environment; README, "Build settings"),
  * read through this one function. The manifest, made first, checks them in one pass before
- * anything is built (utils/operator/settings-check.ts): every wrong key or value, icon problem and
+ * anything is built (utils/build/operator/settings-check.ts): every wrong key or value, icon problem and
  * too-long description stops the build in one list naming each.
  */
 const settingsFor = (mode: string) => buildSettings(process.env, mode);
@@ -41,10 +42,10 @@ export default defineConfig({
   vite: (env) => {
     const define = { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(settingsFor(env.mode))) };
     // The popup's first-frame templates, rendered from its components into popup.html, and its app
-    // started by the first-frame script, which also hands it the modules both share (issue 19).
+    // started by the first-frame script, which also hands it the modules both share, so they are loaded once.
     return {
       define,
-      plugins: [firstFrameTemplates(define), appAfterFirstFrame(), firstFrameModules()],
+      plugins: [firstFrameTemplates(define, resolve(import.meta.dirname ?? '.', 'components/popup/frame-templates.tsx')), appAfterFirstFrame(), firstFrameModules()],
       // Both browsers preload modules themselves (Chrome 66, Firefox 115; the manifest asks for 140):
       // Vite's polyfill for older ones would be half a KiB of the popup's first load.
       build: { modulePreload: { polyfill: false } },
@@ -54,10 +55,10 @@ export default defineConfig({
     const settings = await checkedSettingsFor(env.mode);
     return {
       name: settings.panelName,
-      // manifestDescription (utils/operator/store-listing.ts), checked against Chrome's 132 characters in every language.
+      // manifestDescription (utils/build/operator/store-listing.ts), checked against Chrome's 132 characters in every language.
       description: `${settings.panelName}: __MSG_extDescription__`,
       default_locale: 'en',
-      // Only what this build can use (utils/operator/manifest-permissions.ts): `identity` only with
+      // Only what this build can use (utils/build/operator/manifest-permissions.ts): `identity` only with
       // sign-in, any https:// origin only when the build names no panel.
       ...manifestPermissions(settings, env.manifestVersion),
       // Images only from the extension, data: and where a panel may be, no media (utils/content-policy.ts).
@@ -79,7 +80,7 @@ export default defineConfig({
                 id: settings.geckoId,
                 // data_collection_permissions needs Firefox 140 (Android 142); the linter warns below that.
                 strict_min_version: '140.0',
-                // What is transmitted, as SUBMIT.md declares it to the Chrome Web Store (utils/operator/data-collection.ts).
+                // What is transmitted, as SUBMIT.md declares it to the Chrome Web Store (utils/build/operator/data-collection.ts).
                 data_collection_permissions: firefoxDataCollection(settings),
               },
               gecko_android: { strict_min_version: '142.0' },
@@ -96,7 +97,7 @@ export default defineConfig({
     // The Chrome Web Store refuses a zip whose manifest has `key`; the unpacked build keeps it.
     'zip:extension:start': (wxt) => takeKeyOut(wxt),
     'zip:extension:done': () => putKeyBack(),
-    // The sources zip holds the allow-list and this build's config file and icon (utils/operator/sources.ts).
+    // The sources zip holds the allow-list and this build's config file and icon (utils/build/operator/sources.ts).
     'zip:sources:start': (wxt) => {
       wxt.config.zip.includeSources = sourcesAllowList(settingsFor(wxt.config.mode), wxt.config.root);
     },

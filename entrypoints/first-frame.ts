@@ -4,10 +4,10 @@ import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../components/popup/first-fr
 import { applyBrand } from '../utils/brand';
 
 /**
- * popup.html's first frame (issue 19): a classic script, no framework and no module graph, that
+ * popup.html's first frame, so the balance is there at once: a classic script, no framework and no module graph, that
  * reads what the popup shows in ONE storage.local.get and paints it from the templates rendered at
  * build time, as text only. Then it starts the app (Preact, main.tsx), which takes over the same
- * DOM: in a release build the app's address is on this script's tag (utils/first-frame-html.ts),
+ * DOM: in a release build the app's address is on this script's tag (utils/build/first-frame-html.ts),
  * so the app's evaluation does not hold up the first frame.
  */
 export default defineUnlistedScript(() => {

@@ -1,8 +1,18 @@
 import { parseApiTimestamp } from './format';
-import type { BalanceSample } from './storage-items';
 import type { Redemption } from './types';
 
-/** Balance over time (issue 11): pure, shared by the background (recording) and the pages (reading). */
+/** Balance over time, for the pace and the chart: pure, shared by the background (recording) and the pages (reading). */
+
+/** The balance when it changed (epoch ms, points), oldest first. */
+export interface BalanceSample {
+  at: number;
+  points: number;
+  /**
+   * Read once and not yet corroborated by a following read: only ever the newest sample, and
+   * counted in no total until the next read agrees.
+   */
+  tentative?: true;
+}
 
 export const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -12,7 +22,7 @@ export const KEPT_SAMPLES = 3_000;
 /** Below this much history, or this few gains, a pace would be a guess: none is given. */
 export const PACE_MIN_SPAN_MS = 7 * DAY_MS;
 export const PACE_MIN_GAINS = 2;
-/** The days of the one earning figure the pages show (issue 21), and so of the pace worked out from it. */
+/** The days of the one earning figure the pages show (the same on both pages), and so of the pace worked out from it. */
 export const EARN_DAYS = 30;
 
 /**
@@ -20,7 +30,7 @@ export const EARN_DAYS = 30;
  * the newest older sample kept as the year's starting point, and to {@link KEPT_SAMPLES}.
  * Returns the same array when nothing changed, so the caller can skip the write.
  *
- * One bad read never poisons the history (issue 29, item 15): a new balance enters it *tentative*,
+ * One bad read never poisons the history: a new balance enters it *tentative*,
  * and becomes a point of the history only when the following read agrees. When the following read
  * says something else, the tentative point is dropped — a lone spike (2,500 → 123,456,789,012 →
  * 2,500) leaves no trace — and the new read is the tentative one. Totals ("points earned"), the pace
@@ -49,14 +59,14 @@ export function withSample(samples: readonly BalanceSample[], points: number, at
 /**
  * The samples every total, pace and chart is drawn from: the corroborated ones (see
  * {@link withSample}), and only points the interface can mean (whole, 0 or more), so a history
- * stored before issue 29 with a balance below zero in it does not count it either.
+ * stored before such balances were refused with a balance below zero in it does not count it either.
  */
 export function trustedSamples(samples: readonly BalanceSample[]): BalanceSample[] {
   return samples.filter((s) => s.tentative !== true && Number.isSafeInteger(s.points) && s.points >= 0);
 }
 
 /**
- * Points the panel gave back (issue 30): a redemption the history shows refunded, at the time the
+ * Points the panel gave back: a redemption the history shows refunded, at the time the
  * panel last changed it (`updated_at`), for its cost. The rise it caused is not points earned.
  */
 export interface PointsReturn {
@@ -81,7 +91,7 @@ export function returnsOf(redemptions: readonly Redemption[] | null | undefined,
 export interface Flow {
   /**
    * Points earned: what the panel credited, every rise of the balance but the part that was points
-   * given back ({@link PointsReturn}; issue 30: a refund is not earning, nor a faster pace).
+   * given back ({@link PointsReturn}: a refund is not earning, nor a faster pace).
    */
   earned: number;
   /** How many rises earned something. */
@@ -97,10 +107,10 @@ export interface Flow {
 }
 
 /**
- * What was earned and spent over the last `days` days (issue 21): the one earning figure the
+ * What was earned and spent over the last `days` days: the one earning figure the
  * pages show, so a redemption never reads as a loss. Null without two trusted samples to compare.
  *
- * Points the panel gave back (`returns`, issue 30) are not earned: each return takes its points
+ * Points the panel gave back (`returns`) are not earned: each return takes its points
  * from the first rises seen from its time on (less {@link RETURN_SLACK_MS} for the panel's clock),
  * so a rise that was only a refund is no gain, and one that was a refund and a survey at once keeps
  * the survey's part. Over the period, start + earned + returned − spent is the balance at its end.

@@ -1,6 +1,6 @@
 import type { Balance, StoredValues } from './types';
 
-/** Top-level response fields that may carry the balance, in the order they are tried (design §2). */
+/** Top-level response fields that may carry the balance, in the order they are tried (no endpoint documents it). */
 export const BALANCE_FIELDS = ['points', 'balance', 'points_balance', 'reward_points'] as const;
 
 const WHOLE = /^\s*-?\d+\s*$/;
@@ -8,12 +8,12 @@ const WHOLE = /^\s*-?\d+\s*$/;
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 /**
- * A balance in points, or null when `value` is not one. Points are whole numbers of 0 or more
- * (design §8; issue 29, item 15): a safe integer, or a string of one ("2500"). Below zero, fractions,
- * NaN, infinities, empty or non-numeric strings, booleans, arrays and objects are not points. (Issue
- * 10 had a balance below zero shown as owed points; issue 29 counts it among the numbers the
- * interface cannot mean: a precondition "balance at least the cost" and points spent on rewards
- * leave no room for one.) Costs never come through here: the schemas check `reward_point_cost`.
+ * A balance in points, or null when `value` is not one. Points are whole numbers of 0 or more:
+ * a safe integer, or a string of one ("2500"). Below zero, fractions,
+ * NaN, infinities, empty or non-numeric strings, booleans, arrays and objects are not points. (A balance
+ * below zero was once shown as owed points; it is among the numbers the interface cannot mean: a
+ * precondition "balance at least the cost" and points spent on rewards leave no room for one.)
+ * Costs never come through here: the schemas check `reward_point_cost`.
  */
 export function toPoints(value: unknown): number | null {
   const n = typeof value === 'number' ? value : typeof value === 'string' && WHOLE.test(value) ? Number(value.trim()) : NaN;
@@ -27,9 +27,9 @@ function numeric(value: unknown): boolean {
 }
 
 /**
- * The balance carried by a response body's top level (design §2): the first of
+ * The balance carried by a response body's top level: the first of
  * {@link BALANCE_FIELDS} sent as a number decides. Points: its `points`. A number the interface
- * cannot mean as a balance — below zero, a fraction, beyond 2^53 (issue 29, item 15) — is
+ * cannot mean as a balance — below zero, a fraction, beyond 2^53 — is
  * `impossible`, naming the field: the client refuses the whole answer as unexpected rather than show
  * it, store it or let it into the balance history. A field of another kind (null, "lots", an object)
  * is not a balance and the next is tried; none: `points` null.
@@ -46,7 +46,7 @@ export function balanceFromBody(body: unknown): { points: number | null } | { im
 }
 
 /**
- * Design §2: the balance from, in order, the rewards response, the read-variables response, the
+ * The balance from, in order, the rewards response, the read-variables response, the
  * stored variable named at build time; `unknown` (points null) when none of them holds points.
  * Every input is checked again with {@link toPoints}, so a number that is not points (a
  * fraction, below zero: in a stored variable, which the client does not refuse) is passed over,

@@ -1,7 +1,7 @@
 import { t } from './i18n';
 
 /**
- * Checking the API base URL a panelist types (issue 4). Shared by the options page, which refuses
+ * Checking the API base URL a panelist types. Shared by the options page, which refuses
  * before sending, and the background, which must not trust what a page sends.
  */
 
@@ -58,7 +58,7 @@ export const LOCAL_HOST_PATTERNS: readonly string[] = ['http://localhost/*', 'ht
 /**
  * The origins a panelist may grant on Connect (the manifest's optional host permissions): any
  * https:// panel only when the build names none. A build made with `apiBaseUrl` has that origin at
- * install and asks for no other public one (issue 31).
+ * install and asks for no other public one: a build asks for no more than it uses.
  */
 export function optionalHostPatterns(buildApiBaseUrl: string): string[] {
   return [...(buildApiBaseUrl ? [] : ['https://*/*']), ...LOCAL_HOST_PATTERNS];

@@ -1,9 +1,9 @@
-import type { RuntimeSettings } from './operator/settings-table';
+import type { RuntimeSettings } from './build/operator/settings-table';
 
 /**
  * The settings a panel operator chose at build time, as the pages and the worker receive them
  * (utils/settings.ts). What each means, its environment variable and its check are in the one
- * table, utils/operator/settings-table.ts; wxt.config.ts reads them with utils/operator/panel-config.ts.
+ * table, utils/build/operator/settings-table.ts; wxt.config.ts reads them with utils/build/operator/panel-config.ts.
  */
 export interface BuildSettings extends RuntimeSettings {
   /** Sandbox connection, filled in for development builds only, never in a release build. */
@@ -20,7 +20,7 @@ export function signInConfigured(settings: Pick<BuildSettings, 'oauth' | 'apiBas
 }
 
 /**
- * Where sign-in in a tab comes back (issue 33): the operator's `oauth.tabRedirectUrl`, or a page on
+ * Where sign-in in a tab comes back: the operator's `oauth.tabRedirectUrl`, or a page on
  * the panel API's own origin, whose addresses the extension may read (its host permission).
  */
 export function tabRedirectUrl(settings: Pick<BuildSettings, 'oauth' | 'apiBaseUrl'>): string {

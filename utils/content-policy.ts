@@ -1,5 +1,5 @@
 /**
- * The extension pages' content security policy (issue 18), in two layers, because the hosts images
+ * The extension pages' content security policy, in two layers, because the hosts images
  * may come from are only known at run time: the panel is often typed in by the panelist, and the
  * catalogue's image hosts come with the catalogue.
  *

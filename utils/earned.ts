@@ -7,7 +7,7 @@ export function periodText(flow: Flow, days: number): string {
 }
 
 /**
- * "1,250 points earned in the last 30 days" (issue 21): the one earning figure, spending not
+ * "1,250 points earned in the last 30 days": the one earning figure, spending not
  * subtracted, so a redemption never reads as a loss; null before there is a rise to tell. The popup
  * and the options page say it in these same words.
  */

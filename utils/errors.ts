@@ -1,5 +1,5 @@
 /**
- * The closed set of failures a page can be told about (design §5). Every API or background
+ * The closed set of failures a page can be told about. Every API or background
  * failure becomes exactly one of these; `message` is always fit to show a panelist.
  */
 export const APP_ERROR_KINDS = [

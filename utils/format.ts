@@ -1,6 +1,6 @@
 import { t, uiLocale } from './i18n';
 
-/** Display formats (design §7, §8). The locale defaults to the browser's UI language. */
+/** Display formats: API times as UTC, money with its currency, points whole. The locale defaults to the browser's UI language. */
 
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
@@ -23,7 +23,7 @@ const numberFormat = (locale: string | undefined, options: Intl.NumberFormatOpti
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** API timestamps carry no timezone and are UTC (design §7). Returns epoch ms, or null when unreadable. */
+/** API timestamps carry no timezone and are UTC. Returns epoch ms, or null when unreadable. */
 export function parseApiTimestamp(value: string): number | null {
   const m = TIMESTAMP.exec(value.trim());
   if (!m) return null;
@@ -56,7 +56,7 @@ function intlCurrencies(): ReadonlySet<string> | null {
 }
 
 /**
- * Whether `code` is an ISO 4217 currency code (issue 29, item 15): three capital letters that the
+ * Whether `code` is an ISO 4217 currency code: three capital letters that the
  * browser's Intl knows (`Intl.supportedValuesOf('currency')`, or, where a browser cannot list them,
  * one `Intl.DisplayNames` can name). Intl itself formats any three letters as a currency ("ZZZ
  * 5.00"), so the format alone cannot tell.
@@ -73,7 +73,7 @@ export function isCurrencyCode(code: unknown): code is string {
 }
 
 /**
- * Money with its currency code (design §8), or null when it is not money as the interface means it:
+ * Money with its currency code (through Intl.NumberFormat), or null when it is not money as the interface means it:
  * a currency that is not an ISO 4217 code ("ZZZ", "dollars", "usd"), or an amount that is not a
  * finite number of 0 or more. Callers then show the points alone: a value the panel's catalogue
  * cannot mean is never dressed up as a price ("ZZZ 5.00", "2 dollars").
@@ -83,7 +83,7 @@ export function formatMoney(amount: number, currency: string, locale = uiLocale(
   return numberFormat(locale, { style: 'currency', currency }).format(amount);
 }
 
-/** Points are whole numbers (design §8). */
+/** Points are whole numbers. */
 export function formatPoints(points: number, locale = uiLocale()): string {
   return numberFormat(locale, { maximumFractionDigits: 0 }).format(Math.trunc(points));
 }

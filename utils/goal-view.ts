@@ -1,7 +1,7 @@
 import type { Goal } from './storage-items';
 import type { Reward } from './types';
 
-/** What the goal header says (issue 11), from the goal, the catalogue and the balance. Pure. */
+/** What the goal header says, from the goal, the catalogue and the balance. Pure. */
 export type GoalView =
   | { kind: 'none' }
   /** The reward left the catalogue: shown as no longer offered, with a way to clear it. */

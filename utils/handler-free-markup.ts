@@ -3,7 +3,7 @@
  * attribute (`onerror`, `onload`, `ontoggle`, …), whatever document the element is in: DOMParser's, a
  * `<template>`'s, createHTMLDocument's and the Sanitizer API's all load and run nothing, yet each such
  * attribute parsed there fires `securitypolicyviolation` and logs "Executing inline event handler
- * violates …" (issue 29, item 14; seen in Chromium 156, tests/e2e/reward-html-inert.test.ts). So the
+ * violates …" (seen in Chromium 156, tests/e2e/reward-html-inert.test.ts). So the
  * panel's markup reaches no parser as it came: parse5's HTML tokenizer (the WHATWG tokenizer, DOM-free)
  * reads it, and this writes the tokens out again without event handlers, in a form every tokenizer
  * state reads alike:

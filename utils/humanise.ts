@@ -13,8 +13,8 @@ function nameWords(raw: string): string[] {
 
 /**
  * A machine name in words a panelist can read: "POSTAL_CODE" → "Postal code", "IN_REVIEW" →
- * "In review", "firstName" → "First name". Used where the panel sent only its internal name
- * (issue 14); the raw name stays available for support, out of the panelist's way.
+ * "In review", "firstName" → "First name". Used where the panel sent only its internal name;
+ * the raw name stays available for support, out of the panelist's way.
  */
 export function humanise(raw: string): string {
   const text = nameWords(raw).join(' ');
@@ -33,7 +33,7 @@ function englishPage(): boolean {
 }
 
 /**
- * A profile question's label made from its machine name, in the page's language (issue 30: never
+ * A profile question's label made from its machine name, in the page's language (never
  * "Postal code" on a German page): a common profile word from the page's own messages
  * (utils/profile-words.ts: `POSTAL_CODE`, `zip`, `postalCode` → "Postleitzahl"); any other name
  * in words on an English page, and as the panel wrote it on any other.

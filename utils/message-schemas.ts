@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preference-choices';
+import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
 
 /**
  * The shape of every message a page may send the background, checked at the door before any

@@ -42,7 +42,7 @@ export interface ProtocolMap {
   editDraft(data: Request<'editDraft'>): Result<null>;
   /** The panelist has read the notice that unsaved edits were discarded at a switch. */
   dismissDraftNotice(data: Request<'dismissDraftNotice'>): Result<null>;
-  /** The options page showed these new questions to the panelist of `account` (issue 20): no longer "New". */
+  /** The options page showed these new questions to the panelist of `account`: no longer "New". */
   seeQuestions(data: Request<'seeQuestions'>): Result<null>;
   setPreferences(data: Request<'setPreferences'>): Result<Preferences>;
   /**

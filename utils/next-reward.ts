@@ -3,7 +3,7 @@ import type { Reward } from './types';
 
 /**
  * The reward the panelist is closest to without affording it yet, for "800 points to Greenleaf
- * €30" under the balance (issue 14); null when the balance is unknown or every reward is affordable.
+ * €30" under the balance; null when the balance is unknown or every reward is affordable.
  */
 export function nextReward(rewards: readonly Reward[], balance: number | null): { reward: Reward; missing: number } | null {
   let best: { reward: Reward; missing: number } | null = null;

@@ -1,8 +1,8 @@
 import { defineItem, storage, type StorageItem } from './storage-item';
-import type { Cached } from './storage-items';
+import type { Cached } from './cached';
 
 /**
- * A cached list kept in storage.local in pages of a fixed size (issue 19), so a page that shows
+ * A cached list kept in storage.local in pages of a fixed size, so a page that shows
  * the first rows reads those, not ten thousand: under `key` a head `{ fetchedAt, total, pages }`,
  * under `key:0`, `key:1`, … the list's entries in order, PAGE_ENTRIES each. The background writes it
  * whole (head and pages in one storage.local.set) and reads it whole with getValue; a page reads the

@@ -1,21 +1,10 @@
-import type { Preferences } from './preferences';
+import type { NotificationKind, Preferences } from './preferences';
 
 /**
- * The choices the badge and the notifications offer, and what each means. Apart from
- * preferences.ts, which the popup's first chunk imports: only the options page and the background
- * need these.
+ * What the notification choices mean: which kind is on, and the change that switches one. Apart
+ * from preferences.ts, which the popup's first chunk imports: only the options page and the
+ * background need these.
  */
-
-/**
- * What the toolbar badge shows while `badge` is on: the balance, the points still needed for the
- * goal, or how many profile questions are open (issue 20).
- */
-export const BADGE_SHOWS = ['balance', 'goal', 'questions'] as const;
-export type BadgeShows = (typeof BADGE_SHOWS)[number];
-
-/** The kinds of notification, each switched on or off on its own (issue 11; `question`: issue 20). */
-export const NOTIFICATION_KINDS = ['redemption', 'outcome', 'goal', 'rejected', 'question'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Kinds that stay off until the panelist turns them on, also when notifications are on. */
 const OPT_IN_KINDS: readonly NotificationKind[] = ['question'];

@@ -2,7 +2,7 @@ import type { StoredValues, VariableDefinition, VariableValue } from './types';
 import { isEmptyValue } from './variable-values';
 
 /**
- * How complete the panelist's profile is (issue 20), counted in this one place for the popup
+ * How complete the panelist's profile is, counted in this one place for the popup
  * view, the badge, the options page and the background's new-question records.
  */
 export interface Completeness {

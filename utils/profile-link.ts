@@ -1,5 +1,5 @@
 /**
- * Where a link into the options page starts answering (issue 20): `options.html#answer-NAME` opens
+ * Where a link into the options page starts answering: `options.html#answer-NAME` opens
  * the one-at-a-time answering at that question (`#answer` alone: at the first open one). The popup's
  * "Answer now" and a new question's notification link there.
  */

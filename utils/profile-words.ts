@@ -3,7 +3,7 @@ import type { MessageKey } from './i18n';
 /**
  * The words profile questions are named with, when a panel sends only a machine name
  * (`POSTAL_CODE`, `dateOfBirth`, `PANELIST_COUNTRY`): each common one, with the other spellings
- * panels use for it, is a message, so the label is written in the page's language (issue 30,
+ * panels use for it, is a message, so the label is written in the page's language (never
  * "Postal code" on a German page). Keys are the name's words, lower case, joined by one space.
  */
 const WORDS: Record<string, MessageKey> = {};

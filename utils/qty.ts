@@ -1,6 +1,6 @@
 /**
  * A number and the word after it ("500 points", "11,000 ポイント", "30 Tage", "٥٠٠ نقطة") never break
- * apart, in any language, nor does the word itself (issue 30: Japanese broke "500 ポイン / ト" at
+ * apart, in any language, nor does the word itself (Japanese broke "500 ポイン / ト" at
  * 320 px). The pages set each pair in its own `<span class="qty">` (components/popup/Qty.tsx; the
  * popup's first frame splits its text the same way, frame-fill.ts), styled not to wrap.
  *

@@ -2,7 +2,7 @@ import { humanise } from './humanise';
 import { t, type MessageKey } from './i18n';
 import type { Redemption, RedemptionState } from './types';
 
-/** Design §6: the first rule that holds wins. */
+/** Refunded, failed, complete, unclaimed, approved, pending: the first rule that holds wins. */
 export function redemptionState(r: Pick<Redemption, 'refunded' | 'failed' | 'failed_reason' | 'processed' | 'partner_status' | 'approved'>): RedemptionState {
   const status = r.partner_status?.trim().toUpperCase() ?? '';
   if (r.refunded) return { kind: 'refunded' };
@@ -25,12 +25,12 @@ export const STATE_LABELS: Record<RedemptionState['kind'], MessageKey> = {
   pending: 'statePending',
 };
 
-/** Provider states the extension knows the words for (design §6 shows others as they come). */
+/** Provider states the extension knows the words for (others are shown as they come). */
 const PARTNER_STATES: Record<string, MessageKey> = { IN_REVIEW: 'stateInReview' };
 
 /**
  * Words for a state, e.g. "Failed: card provider declined", "In review" (a known provider state,
- * in the panelist's language: issue 21), or another provider state made readable ("On hold").
+ * in the panelist's language), or another provider state made readable ("On hold").
  */
 export function describeState(state: RedemptionState): string {
   if (state.kind === 'other') {

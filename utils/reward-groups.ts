@@ -4,7 +4,7 @@ import { compareRewards, kindLabel, rewardKind } from './reward-view';
 import type { Reward } from './types';
 
 /**
- * A big catalogue lists one brand's denominations as separate rewards (issue 21): the popup shows a
+ * A big catalogue lists one brand's denominations as separate rewards: the popup shows a
  * brand once, with its values as choices. Pure, shared by the background (the popup view's first
  * rows) and the popup (the whole catalogue after a search, a sort or "Show more").
  */
@@ -109,7 +109,7 @@ export const valueKey = (reward: Reward) => `${reward.cost}|${reward.cost_curren
 /** Where a reward can be used, in the provider's order: ISO codes, upper case, each once. */
 const countriesOf = (reward: Reward) => [...new Set((reward.meta_data?.countries ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean))];
 
-/** One value in a brand's picker (issue 30): the reward Redeem acts on, and where it is usable when another value differs only by that. */
+/** One value in a brand's picker: the reward Redeem acts on, and where it is usable when another value differs only by that. */
 export interface ValueChoice {
   reward: Reward;
   /** The countries (ISO codes) when the brand has the same value for other countries too, else null. */
@@ -117,7 +117,7 @@ export interface ValueChoice {
 }
 
 /**
- * A brand's values as its picker offers them (issue 30: "$5.00 · 500 points" three times, differing
+ * A brand's values as its picker offers them (not "$5.00 · 500 points" three times, differing
  * only by country): rewards alike in value, currency, cost and countries are one choice (the one in
  * `prefer`, the goal or the chosen one, stands for them, else the first); values alike but for the
  * countries stay apart, each with its countries. In the brand's order, cheapest first.

@@ -7,7 +7,7 @@ export type HtmlField = (typeof HTML_FIELDS)[number];
 
 /**
  * The catalogue's HTML apart from it, each distinct text once: a brand's denominations share their
- * terms and descriptions, so this is a small part of what the rewards carried (issue 13).
+ * terms and descriptions, so this is a small part of what the rewards carried, and the catalogue stays small to read.
  */
 export interface RewardHtml {
   texts: string[];
@@ -17,7 +17,7 @@ export interface RewardHtml {
   byReward: Record<number, number>;
   /**
    * Origins the catalogue's own images come from: with the panel's, the only ones the details
-   * allow images from (utils/content-policy.ts). Absent in a cache written before issue 18.
+   * allow images from (utils/content-policy.ts). Absent in a cache written before they were kept.
    */
   imageOrigins?: string[];
 }

@@ -1,12 +1,12 @@
 import type { Config, DOMPurify } from 'dompurify';
 
 /**
- * Reward HTML fields come from a third-party catalogue (design §9). DOMPurify, and parse5's
+ * Reward HTML fields come from a third-party catalogue, so they are sanitized. DOMPurify, and parse5's
  * tokenizer that reads the markup first (utils/handler-free-markup.ts), are imported lazily so only
  * the details view pays for them, not the popup's first chunk.
  *
- * What survives is text, links and plain structure, and nothing that reaches outside its box
- * (issue 18): no `class`, `id` or `style` to borrow the page's own look, no element that loads
+ * What survives is text, links and plain structure, and nothing that reaches outside its box:
+ * no `class`, `id` or `style` to borrow the page's own look, no element that loads
  * something by being there (media, `srcset`, `poster`, `background`; `<img>` is held back by the
  * details view, components/popup/reward-box.ts), nothing that sits above the page (dialogs,
  * popovers), takes focus first (`tabindex`) or claims to be one of the extension's controls (`role`,

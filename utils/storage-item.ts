@@ -6,7 +6,7 @@
  * It talks to the browser's own storage API, not through the webextension polyfill: both browsers'
  * `storage` answer with promises (Firefox as `browser`, Chrome's MV3 `chrome` alike), and leaving
  * the polyfill out keeps it (about 3 KiB gzip) out of the popup's first chunk and out of the
- * first-frame script (issue 19), which reads these items' keys.
+ * first-frame script, which must stay small, and which reads these items' keys.
  */
 type Storage = typeof chrome.storage;
 const native = globalThis as { browser?: { storage?: Storage }; chrome?: { storage?: Storage } };

@@ -2,7 +2,8 @@ import { DEFAULT_PREFERENCES, type Preferences } from './preferences';
 import { newestFirst } from './history-order';
 import { definePagedItem } from './paged-item';
 import { defineItem, type StorageItem } from './storage-item';
-import type { PointsReturn } from './balance-trend';
+import type { BalanceSample, PointsReturn } from './balance-trend';
+import type { Cached } from './cached';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
@@ -25,7 +26,7 @@ export interface SessionInfo {
   /** Connected through "Sign in" (OAuth) rather than a pasted token: reconnecting means signing in again. */
   signedIn?: boolean;
   /**
-   * The session's id, made at connect (issue 17): every session-scoped item belongs to the session
+   * The session's id, made at connect: every session-scoped item belongs to the session
    * this names, and the background writes them only while it is the active one. Absent when
    * disconnected.
    */
@@ -33,12 +34,6 @@ export interface SessionInfo {
 }
 
 export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false };
-
-export interface Cached<T> {
-  data: T;
-  /** Epoch ms of the fetch that produced data. */
-  fetchedAt: number;
-}
 
 export interface RewardsData {
   rewards: Reward[];
@@ -87,7 +82,7 @@ export interface LedgerEntry {
    * so only a redemption new to them is taken for it, whatever its timestamp.
    */
   knownRedemptionIds?: number[];
-  /** Sent as the request's `Idempotency-Key`: one per Confirm (issue 17). */
+  /** Sent as the request's `Idempotency-Key`: one per Confirm, so a panel can tell a copy from a second redeem. */
   idempotencyKey?: string;
   state: LedgerState;
   /**
@@ -133,24 +128,13 @@ export interface DuplicateRecord {
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';
 
-/** The reward a panelist saves for (issue 11), tagged with the account it was set for. */
+/** The reward a panelist saves for, tagged with the account it was set for. */
 export interface Goal {
   /** {@link accountOf} the session it was set in: another account never shows it. */
   account: string;
   rewardId: number;
   rewardName: string;
   setAt: number;
-}
-
-/** The balance when it changed (epoch ms, points), oldest first. */
-export interface BalanceSample {
-  at: number;
-  points: number;
-  /**
-   * Read once and not yet corroborated by a following read (utils/balance-trend.ts): only ever the
-   * newest sample, and counted in no total until the next read agrees.
-   */
-  tentative?: true;
 }
 
 /** What the background last saw, to tell a change from the first sync (the background's own). */
@@ -167,7 +151,7 @@ export const sessionItem = defineItem<SessionInfo>('session', DISCONNECTED);
 export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null);
 /**
  * The redemption history, newest first, in pages (utils/paged-item.ts): the options page reads the
- * pages it shows, not the whole history (issue 19).
+ * pages it shows, not the whole history, which may be thousands long.
  */
 export const historyItem = definePagedItem<Redemption>('cache:history', newestFirst);
 export const profileItem = defineItem<Cached<ProfileData> | null>('cache:profile', null);
@@ -186,11 +170,11 @@ export const settledItem = defineItem<LedgerEntry[]>('ledger:settled', []);
 /** Confirms the panel recorded more than once (oldest first): the history marks their rows. */
 export const duplicatesItem = defineItem<DuplicateRecord[]>('ledger:duplicates', []);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
-/** Unsaved profile edits, kept until saved or discarded (issue 4). Owned by the options page. */
+/** Unsaved profile edits, kept until saved or discarded, so they outlive the page. Owned by the options page. */
 export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
 /**
  * Set by the background when connecting another account discarded unsaved profile edits typed for
- * the previous one (issue 10): the options page tells the panelist, then removes it.
+ * the previous one (they never reach another account): the options page tells the panelist, then removes it.
  */
 export const draftDiscardedItem = defineItem<{ count: number; at: number } | null>('notice:draft-discarded', null);
 
@@ -211,7 +195,7 @@ export function accountOf(session: Pick<SessionInfo, 'baseUrl' | 'tokenHint'>): 
  */
 export interface AreaValidators {
   fetchedAt: number;
-  /** The area's write epoch of that read (entrypoints/background/generation.ts): no 304 across a write. */
+  /** The area's write epoch of that read (entrypoints/background/epochs.ts): no 304 across a write. */
   epoch: number;
   reads: Record<string, { etag?: string; lastModified?: string }>;
 }
@@ -225,7 +209,7 @@ export const validatorItems: Record<SyncArea, StorageItem<AreaValidators | null>
 /**
  * What the popup's first frame needs, a few KiB whatever the catalogue's size: kept by the
  * background from the two caches (entrypoints/background/popup-view.ts), so the popup's first read
- * never parses the whole catalogue or history (issue 13). A part is null while its cache is absent.
+ * never parses the whole catalogue or history. A part is null while its cache is absent.
  */
 export interface PopupView {
   rewards: {
@@ -233,7 +217,7 @@ export interface PopupView {
     fetchedAt: number;
     /** How many rewards the whole catalogue holds. */
     total: number;
-    /** How many brands (utils/reward-groups.ts), and the kinds the type filter offers; absent in a view written before issue 21. */
+    /** How many brands (utils/reward-groups.ts), and the kinds the type filter offers; absent in a view older than brands. */
     brands?: number;
     kinds?: KindCount[];
     /**
@@ -246,17 +230,17 @@ export interface PopupView {
   } | null;
   latest: Redemption | null;
   /**
-   * Open profile questions (issue 20), from the profile cache: null while it is absent, so the popup
+   * Open profile questions, from the profile cache: null while it is absent, so the popup
    * never guesses; absent in a view written before there was a profile part.
    */
   profile?: ProfileSummary | null;
   /**
    * The goal's reward as the catalogue has it (`reward` null: no longer offered), so the goal header
-   * needs no catalogue to be in the first frame (issue 19). Only for the goal of that `rewardId`.
+   * needs no catalogue to be in the first frame. Only for the goal of that `rewardId`.
    */
   goal?: { rewardId: number; reward: Reward | null } | null;
   /**
-   * Points the panel gave back for redemptions it refunded (issue 30), from the history: the
+   * Points the panel gave back for redemptions it refunded (not earned), from the history: the
    * popup's earning figure and pace leave them out. Absent in a view written before.
    */
   returns?: PointsReturn[];
@@ -282,7 +266,7 @@ export const popupViewItem = defineItem<PopupView | null>('view:popup', null);
 /** The catalogue's provider HTML, each text once (utils/reward-html.ts); read when details open. */
 export const rewardHtmlItem = defineItem<RewardHtml | null>('cache:reward-html', null);
 
-/** A question the panel added since the last read (issue 20): shown as "New" until answered or seen. */
+/** A question the panel added since the last read: shown as "New" until answered or seen. */
 export interface NewQuestion {
   name: string;
   /** The question's text when last read, for the notification. */
@@ -290,7 +274,7 @@ export interface NewQuestion {
 }
 
 /**
- * What the background knows of the panel's questions in this session (issue 20), tagged with the
+ * What the background knows of the panel's questions in this session, tagged with the
  * account it belongs to; null until the session's first profile read. The background's own: pages
  * read it and report a question seen with the `seeQuestions` message.
  */

@@ -3,7 +3,7 @@ import { VALUE_KEYS, VALUE_NAME_KEYS, describeIssues, storedValuesDataSchema, un
 import type { StoredValues, VariableDefinition, VariableValue } from './types';
 
 /**
- * Design §3: the stored values of the read-variables response, whose shape the interface document
+ * The stored values of the read-variables response, whose shape the interface document
  * does not show. Two shapes of `data` are accepted:
  *
  * - a list of records, each naming its variable (`name`, `variable_name` or `var_name`, tried in
@@ -109,13 +109,13 @@ export function toStoredValues(data: unknown, endpoint: string = READ_VALUES_END
   return Object.fromEntries(entries);
 }
 
-/** Whether the definition is edited as a set of option ids (design §4). */
+/** Whether the definition is edited as a set of option ids (`checkbox` with options). */
 function isMultiChoice(def: VariableDefinition): boolean {
   return def.type === 'checkbox' && def.options.length > 0;
 }
 
 /**
- * A normalised value in the format its definition calls for (design §4), or the value unchanged
+ * A normalised value in the format its definition calls for (utils/types.ts, VariableValue), or the value unchanged
  * when it cannot be put in that format (the editor then shows it as it came):
  *
  * - `checkbox` with options → `number[]` (a lone id or digit string becomes a one-element list);

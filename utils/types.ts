@@ -12,14 +12,14 @@ export interface VariableDefinition {
   name: string;
   text: string;
   uuid: string;
-  /** Observed `text`, `date`, `checkbox`; other choice types exist (design §4). */
+  /** Observed `text`, `date`, `checkbox`; other choice types exist (edited as one option id). */
   type: string;
   writable: boolean;
   options: VariableOption[];
 }
 
 /**
- * A variable's value in the extension (design §4): `text` → string, `date` → `YYYY-MM-DD`,
+ * A variable's value in the extension: `text` → string, `date` → `YYYY-MM-DD`,
  * single choice → one option id, `checkbox` with options → option ids.
  */
 export type VariableValue = string | number | number[];
@@ -73,7 +73,7 @@ export interface Redemption {
   reward: Reward;
   approved: boolean;
   processed: boolean;
-  /** `YYYY-MM-DDTHH:MM:SS`, no timezone: read as UTC (design §7). */
+  /** `YYYY-MM-DDTHH:MM:SS`, no timezone: read as UTC. */
   created_at: string;
   updated_at: string;
   failed: boolean;
@@ -83,7 +83,7 @@ export interface Redemption {
   transaction_id: string | null;
 }
 
-/** Design §6, in order of precedence; `other` carries an unknown partner_status as it came. */
+/** In order of precedence (utils/redemption-state.ts); `other` carries an unknown partner_status as it came. */
 export type RedemptionStateKind = 'refunded' | 'failed' | 'complete' | 'unclaimed' | 'other' | 'approved' | 'pending';
 
 export interface RedemptionState {
@@ -92,7 +92,7 @@ export interface RedemptionState {
   detail?: string;
 }
 
-/** Where the balance was found (design §2); `unknown` when nowhere. */
+/** Where the balance was found (no documented endpoint returns it); `unknown` when nowhere. */
 export type BalanceSource = 'rewards' | 'variables' | 'stored-variable' | 'unknown';
 
 export interface Balance {

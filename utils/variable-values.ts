@@ -3,7 +3,7 @@ import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
 
 /**
- * Design §4 value rules as pure functions: how each variable is edited, the exclusive rule, the
+ * The value rules (utils/types.ts, VariableValue) as pure functions: how each variable is edited, the exclusive rule, the
  * validation of a value before it is sent, and which drafted values differ from the stored ones.
  * The options page and the background both use these, so a page and the server check agree.
  */
@@ -160,7 +160,7 @@ export function diffDraft(draft: StoredValues, stored: StoredValues): StoredValu
 }
 
 /**
- * A stored value as the panelist reads it (issue 21): option labels rather than ids, an option the
+ * A stored value as the panelist reads it: option labels rather than ids, an option the
  * panel stored by its name in the option's words, and a country stored as its code ("US") by its
  * name in the panelist's language.
  */

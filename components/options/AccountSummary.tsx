@@ -25,7 +25,7 @@ const SECTIONS = [
 ] as const;
 
 /**
- * What matters first (issue 21): the balance, the goal and the open profile questions, from the
+ * What matters first: the balance, the goal and the open profile questions, from the
  * popup's own small view (the background keeps it; no catalogue is read), with links to the
  * sections below. The goal's step is worded as the popup's header words it, so the two agree.
  */

@@ -28,8 +28,8 @@ interface Props {
 }
 
 /**
- * "Answer the next question" (issue 20): one open question at a time, Save & next or Skip, ending
- * with the one thank-you and the count (issue 30: the profile's summaries do not thank again).
+ * "Answer the next question": one open question at a time, Save & next or Skip, ending
+ * with the one thank-you and the count (the profile's summaries do not thank again).
  * Keyboard first: the question's control has focus, Enter saves and moves on. Answers go through the profile's one draft and Save path, so an edit survives an
  * error, a skip or closing the page, and a panel's refusal shows beside the question.
  */
@@ -115,7 +115,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         return;
       }
     }
-    // Named, and above the next question: a bare "Answer saved." under question 2 read as if 2 was saved (issue 30).
+    // Named, and above the next question: a bare "Answer saved." under question 2 read as if 2 was saved.
     status.value = t('answerSaved', questionText(def));
     next('saved');
   }

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import { DAY_MS, trustedSamples } from '../../utils/balance-trend';
+import { DAY_MS, trustedSamples, type BalanceSample } from '../../utils/balance-trend';
 import { formatPoints } from '../../utils/format';
 import { direction, t, tp, uiLocale } from '../../utils/i18n';
-import type { BalanceSample } from '../../utils/storage-items';
 import { Qty } from '../popup/Qty';
 
 const WIDTH = 600;
@@ -42,7 +41,7 @@ export const shortDay = (at: number) => new Date(at).toLocaleDateString(uiLocale
 const day = shortDay;
 
 /**
- * Round values for the points axis (issue 30): a step of 1, 2, 2.5 or 5 times a power of ten, from a
+ * Round values for the points axis, so its labels read easily: a step of 1, 2, 2.5 or 5 times a power of ten, from a
  * multiple of it at or below `low` to one at or above `high`, about three steps apart: 1,000 / 1,500
  * / 2,000 / 2,500, never 1,190 / 1,845 / 2,500. Whole points only; never below 0.
  */
@@ -78,7 +77,7 @@ interface Stop {
   spend: boolean;
 }
 
-/** A fall of the balance: where the step line goes down, and by how much (issue 30: marked on the chart). */
+/** A fall of the balance: where the step line goes down, and by how much (marked on the chart). */
 export interface Drop {
   at: number;
   from: number;
@@ -95,7 +94,7 @@ export function dropsIn(shown: readonly BalanceSample[]): Drop[] {
  * its dates and round values on the axes, each fall of the balance marked, a marker at each
  * redemption the history shows, and a readout: pointing at the
  * chart, or moving along it with the arrow keys (it is a slider over its stops), says the date and
- * the balance, or the redemption, there (issue 21). Drawn here, no chart library: a few dozen lines
+ * the balance, or the redemption, there. Drawn here, no chart library: a few dozen lines
  * against the 40+ KB gzip of one.
  */
 export function BalanceChart({ samples, spends, days, now }: Props) {
@@ -104,7 +103,7 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   if (shown.length === 0) return null;
   const from = shown[0]!.at;
   const values = shown.map((s) => s.points);
-  // The axis runs between round values (issue 30), the line between them.
+  // The axis runs between round values, the line between them.
   const ticks = niceTicks(Math.min(...values), Math.max(...values));
   const low = ticks[0]!;
   const high = Math.max(ticks.at(-1)!, low + 1);
@@ -174,7 +173,7 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
             <line key={v} class="chart-grid" x1={0} x2={WIDTH} y1={y(v)} y2={y(v)} vector-effect="non-scaling-stroke" />
           ))}
           <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
-          {/* Each fall of the balance drawn apart (issue 30): where the points went. */}
+          {/* Each fall of the balance drawn apart: where the points went. */}
           {drops.map((d) => (
             <line key={d.at} class="balance-chart-drop" x1={x(d.at)} x2={x(d.at)} y1={y(d.from)} y2={y(d.to)} vector-effect="non-scaling-stroke" />
           ))}

@@ -1,10 +1,10 @@
 import { useSignal } from '@preact/signals';
-import { flowOver, returnsOf, type PointsReturn } from '../../utils/balance-trend';
+import { flowOver, returnsOf, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
 import { earnedText, periodText } from '../../utils/earned';
 import { formatPoints, parseApiTimestamp } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import { balanceHistoryItem, popupViewItem, type BalanceSample } from '../../utils/storage-items';
+import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
@@ -14,8 +14,8 @@ export const RANGES = [30, 90, 365] as const;
 
 /**
  * "1,250 points earned in the last 30 days. You spent 500 points.": the popup's earning figure
- * (issue 21), and what was spent beside it, never netted against it; points the panel gave back for
- * a redemption that did not go through are said apart, never as earned (issue 30).
+ * (the same words on both pages), and what was spent beside it, never netted against it; points the panel gave back for
+ * a redemption that did not go through are said apart, never as earned: a refund is not earning.
  */
 export function changeSummary(samples: readonly BalanceSample[], days: number, now: number, returns: readonly PointsReturn[] = []): string | null {
   const flow = flowOver(samples, days, now, returns);
@@ -26,7 +26,7 @@ export function changeSummary(samples: readonly BalanceSample[], days: number, n
 }
 
 /**
- * "From 1,450 on Oct 27 to 2,500 points today" (issue 30): where the chart starts and ends, as
+ * "From 1,450 on Oct 27 to 2,500 points today": where the chart starts and ends, as
  * dated values, so the summary's totals add up to them (start + earned + returned − spent = end);
  * never the period's lowest and highest points.
  */
@@ -39,7 +39,7 @@ export function fromToText(samples: readonly BalanceSample[], days: number, now:
 /** Redemptions the history's first page holds, as the chart marks them. */
 const HISTORY_ROWS = 100;
 
-/** Issues 11, 21: the balance over the last 30, 90 or 365 days, drawn with its axes and redemptions, and said in words. */
+/** The balance over the last 30, 90 or 365 days, drawn with its axes and redemptions, and said in words. */
 export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const stored = useStorageItem(balanceHistoryItem);
   const history = useHistoryPages(HISTORY_ROWS);

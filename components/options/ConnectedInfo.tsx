@@ -49,7 +49,7 @@ export function ConnectedInfo({ session, onDisconnect }: Props) {
       </dl>
       {confirming.value ? (
         <div class="inline-confirm" role="group" aria-label={t('confirmDisconnecting')}>
-          {/* Said by how the panelist connected: a signed-in panelist has no personal key (issue 30). */}
+          {/* Said by how the panelist connected: a signed-in panelist has no personal key to lose. */}
           <span>{t(session.signedIn ? 'disconnectWarningSignedIn' : 'disconnectWarning')}</span>
           <button type="button" class="danger" ref={confirmRef} disabled={busy.value} onClick={disconnect}>
             {t(busy.value ? 'disconnecting' : 'yesDisconnect')}

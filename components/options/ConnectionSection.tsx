@@ -28,7 +28,7 @@ export function ConnectionSection() {
 
   /**
    * After "Yes, disconnect" the confirmation goes, and focus with it: it goes on to the way in
-   * (issue 30), Sign in where the build offers it, else the connect form's first field.
+   * (never left on the page's top), Sign in where the build offers it, else the connect form's first field.
    */
   function focusWayIn(): boolean {
     const first = sectionRef.current?.querySelector<HTMLElement>(SIGN_IN ? '.sign-in button' : '#access-token');

@@ -5,7 +5,7 @@ import { useStorageItem } from '../../utils/use-storage-item';
 
 /**
  * Says that connecting another account discarded unsaved profile edits made for the previous one
- * (the background sets the item, issue 10), until the panelist dismisses it.
+ * (the background sets the item, so one account's edits never reach another), until the panelist dismisses it.
  */
 export function DraftDiscardedNotice({ onDismissed }: { onDismissed(): void }) {
   const notice = useStorageItem(draftDiscardedItem);

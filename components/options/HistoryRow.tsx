@@ -6,15 +6,15 @@ import { settings } from '../../utils/settings';
 import type { Redemption } from '../../utils/types';
 import { BrandTile } from '../popup/BrandTile';
 
-/** One redemption: what, how much, when, and where it stands (design §6, §7, §8). */
+/** One redemption: what, how much, when, and where it stands (utils/redemption-state.ts, utils/format.ts). */
 export function HistoryRow({ redemption: r, recordedAgain = false }: { redemption: Redemption; recordedAgain?: boolean }) {
   const state = redemptionState(r);
   const at = parseApiTimestamp(r.created_at);
   const image = r.reward?.image_url || r.reward?.meta_data?.image_url;
   // A provider's image that fails to load would otherwise show the browser's broken-image icon:
-  // the popup's brand tile stands in, as it does where there is no image at all (issue 21). The
+  // the popup's brand tile stands in, as it does where there is no image at all. The
   // tile is there from the start, under the image until it has loaded: a lazy image below the fold
-  // is not fetched (so cannot fail) before it is scrolled to, and its row is never blank (issue 30).
+  // is not fetched (so cannot fail) before it is scrolled to, and its row is never blank.
   const broken = useSignal(false);
   const loaded = useSignal(false);
   // A provider's own status ("IN_REVIEW") is shown in words; the raw value stays for support.

@@ -45,7 +45,7 @@ export function HistorySection() {
     void refresh(false);
   }, []);
 
-  // The popup's "History" opens this page at #history (issue 14): the section is rendered only
+  // The popup's "History" opens this page at #history: the section is rendered only
   // once the session is read, after the browser's own jump to the fragment, so it is done here.
   const goingToHistory = useRef(false);
   const arrivedNow = useRef(false);
@@ -75,7 +75,7 @@ export function HistorySection() {
     goingToHistory.current = false;
     if (document.activeElement === headingRef.current) scrollToHistory();
   }, [arrived]);
-  // Confirms the panel recorded more than once (issue 17): said above the list, and on each row.
+  // Confirms the panel recorded more than once (maybe a request delivered twice): said above the list, and on each row.
   const again = useMemo(() => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)), [duplicates.value]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;

@@ -1,7 +1,7 @@
 import { signInConfigured } from '../../utils/build-settings';
 import { t, type MessageKey } from '../../utils/i18n';
-import { BADGE_SHOWS, kindOn, NOTIFICATION_KINDS, switchKind, type BadgeShows, type NotificationKind } from '../../utils/preference-choices';
-import type { Preferences } from '../../utils/preferences';
+import { kindOn, switchKind } from '../../utils/preference-choices';
+import { BADGE_SHOWS, NOTIFICATION_KINDS, type BadgeShows, type NotificationKind, type Preferences } from '../../utils/preferences';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -27,11 +27,11 @@ interface Props {
   change(update: Partial<Preferences>): void;
 }
 
-/** Issue 11: what the badge shows, notifications on or off, and each kind on its own (issue 20's new questions off until chosen). */
+/** What the badge shows, notifications on or off, and each kind on its own (new questions off until chosen). */
 export function NotificationPreferences({ prefs, onToggle, change }: Props) {
   const on = prefs.notify === true;
   const session = useStorageItem(sessionItem).value;
-  // Issue 30: a signed-in panelist has no personal key to be refused; nor, most likely, does one
+  // A signed-in panelist has no personal key to be refused; nor, most likely, does one
   // not yet connected where the build offers sign-in.
   const signIn = session?.signedIn === true || (session?.connected !== true && signInConfigured(settings));
   const label = (kind: NotificationKind) => t(kind === 'rejected' && signIn ? 'notifyKindRejectedSignIn' : KIND_LABELS[kind]);

@@ -14,7 +14,7 @@ import { ProfileSection } from './ProfileSection';
 import { useScrollToHash } from './scroll-to-hash';
 
 /**
- * The options page (issue 21): connected, what matters first (the account's summary), then the
+ * The options page: connected, what matters first (the account's summary), then the
  * profile, history and balance, then the connection and preferences; not connected, the way in first.
  */
 export function OptionsApp() {
@@ -27,7 +27,7 @@ export function OptionsApp() {
   const account = session.value ? `${session.value.origin}|${session.value.tokenHint}` : '';
   const summary = useRef<HTMLHeadingElement>(null);
   const [connectedNow, setConnectedNow] = useState('');
-  // Connecting here (Enter in the form, Sign in) replaces the form: focus goes on to the account it opened (issue 21).
+  // Connecting here (Enter in the form, Sign in) replaces the form: focus goes on to the account it opened.
   const wasLive = useRef<boolean | undefined>(undefined);
   useEffect(() => {
     if (session.value === undefined) return;

@@ -12,7 +12,7 @@ interface Props {
 }
 
 /**
- * The top of "Your profile" (issue 20): how many questions are answered, in words and as a bar the
+ * The top of "Your profile": how many questions are answered, in words and as a bar the
  * words name, and the one next step while some are open.
  */
 export function ProfileProgress({ answered, total, answering, openOnly, onOpenOnly, onAnswerNext }: Props) {

@@ -29,7 +29,7 @@ import { WritableField } from './WritableField';
 export const PROFILE_PAGE = 100;
 
 /**
- * The profile editor (issue 4): how complete it is and the next step (issue 20), writable questions
+ * The profile editor: how complete it is and the next step, writable questions
  * first, then those only the panel sets. `account` tells which account's new questions to mark.
  */
 export function ProfileSection({ account = '' }: { account?: string }) {

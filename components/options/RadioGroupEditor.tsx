@@ -1,4 +1,5 @@
 import type { VariableDefinition } from '../../utils/types';
+import { ChoiceList } from './ChoiceList';
 
 interface Props {
   def: VariableDefinition;
@@ -10,25 +11,13 @@ interface Props {
 
 /** One option of a single-choice question; the surrounding fieldset names the group. */
 export function RadioGroupEditor({ def, value, invalid, onChange }: Props) {
-  return (
-    <div class="choices">
-      {def.options.map((option) => {
-        const id = `var-${def.id}-opt-${option.id}`;
-        return (
-          <div class="choice" key={option.id}>
-            <input
-              id={id}
-              type="radio"
-              name={`var-${def.id}`}
-              value={String(option.id)}
-              checked={value === option.id}
-              aria-invalid={invalid || undefined}
-              onChange={() => onChange(option.id)}
-            />
-            <label for={id}>{option.text}</label>
-          </div>
-        );
-      })}
-    </div>
-  );
+  const choices = def.options.map((option) => ({
+    key: option.id,
+    id: `var-${def.id}-opt-${option.id}`,
+    value: String(option.id),
+    checked: value === option.id,
+    label: option.text,
+    onChange: () => onChange(option.id),
+  }));
+  return <ChoiceList type="radio" name={`var-${def.id}`} invalid={invalid} choices={choices} />;
 }

@@ -8,7 +8,7 @@ interface Props {
 
 /**
  * "Remove answer": the stored answer is removed through Save, like every other change, so it is
- * counted in the save bar, can be discarded, and ends with the same confirmation (issue 14).
+ * counted in the save bar, can be discarded, and ends with the same confirmation: one way to change it.
  */
 export function RemoveAnswer({ question, onRemove }: Props) {
   return (

@@ -16,8 +16,8 @@ interface Props {
 
 /**
  * The dirty indicator with Save and Discard, and what became of the last Save: it stays in view
- * while a long profile scrolls, so the confirmation is seen where the button was (issue 14). It
- * shows only once something changed, or to tell what became of a change (issue 21); until then only
+ * while a long profile scrolls, so the confirmation is seen where the button was. It
+ * shows only once something changed, or to tell what became of a change, so an untouched page is quiet; until then only
  * its live regions are there, empty, so what they say later is announced.
  */
 export function SaveBar({ changes, saving, canDiscard, onDiscard, status, alert, statusRef, alertRef }: Props) {

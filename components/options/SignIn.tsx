@@ -12,7 +12,7 @@ interface Props {
   buttonClass?: string;
   /** Class of the error paragraph. */
   alertClass?: string;
-  /** "Sign in" alone: the popup's prompt, under the panel's name (issue 21). */
+  /** "Sign in" alone: the popup's prompt, under the panel's name, which already says what it is for. */
   short?: boolean;
   onSignedIn?(origin: string): void;
 }
@@ -24,7 +24,7 @@ type Runtime = { getManifest(): { optional_permissions?: string[] } };
  * Chrome lists `identity` as optional: it must be requested inside the click, before any await, or
  * the browser no longer sees a user gesture. Firefox has it from install (it cannot be optional
  * there; Firefox for Android has no such API). Refused or not, the sign-in goes on: without the
- * browser's sign-in window the background signs in through a tab (issue 33). The raw API rather
+ * browser's sign-in window the background signs in through a tab. The raw API rather
  * than the polyfill keeps the popup's first chunk small.
  */
 function requestIdentity(): Promise<boolean> {

@@ -17,7 +17,7 @@ interface Props {
   edited: boolean;
   error: string | undefined;
   onChange(value: VariableValue): void;
-  /** Added by the panel since the panelist last looked (issue 20): tagged "New". */
+  /** Added by the panel since the panelist last looked: tagged "New". */
   isNew?: boolean | undefined;
   /** Called once the question has been on screen while tagged "New". */
   onSeen?: (() => void) | undefined;
@@ -29,7 +29,7 @@ function emptyAnswer(def: VariableDefinition): VariableValue {
 }
 
 /**
- * One question the panelist may answer, edited as design §4 says for its type. Emptying it (or
+ * One question the panelist may answer, edited as its type calls for (utils/variable-values.ts). Emptying it (or
  * "Remove answer") drafts the removal of the stored answer; Save sends it.
  */
 export function WritableField({ def, value, stored, edited, error, onChange, isNew = false, onSeen }: Props) {

@@ -5,7 +5,7 @@ import { settings } from '../../utils/settings';
 
 /**
  * How the panelist connected, set by the options page from its session (OptionsApp): a refusal of
- * a sign-in is not told as one of a personal key (issue 30).
+ * a sign-in is not told as one of a personal key, which a signed-in panelist does not have.
  */
 export const connectedBy = { signedIn: false };
 
@@ -24,7 +24,7 @@ const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
 /**
  * What happened, in the panelist's words. The API client's texts are written for every page and
  * for support: they name the panel by its address, an endpoint or an HTTP status. On this page the
- * panel is called by its name, and the technical part stays out of view (issue 14).
+ * panel is called by its name, and the technical part stays out of view, for support.
  */
 export function plainMessage(error: AppError): string {
   const panel = settings.panelName;

@@ -15,7 +15,7 @@ export interface HistoryPages {
 /**
  * The newest `count` redemptions and how many there are, read from the history's pages
  * (utils/paged-item.ts) as they are needed: ten thousand redemptions cost the page what the rows
- * it shows cost (issue 19). Follows each new copy the background writes.
+ * it shows cost. Follows each new copy the background writes.
  */
 export function useHistoryPages(count: number): HistoryPages {
   const [head, setHead] = useState<Stored<Redemption> | null | undefined>(undefined);

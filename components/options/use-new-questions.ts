@@ -6,7 +6,7 @@ import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 
 export interface NewQuestions {
-  /** Whether the panel added this question since the panelist last looked (issue 20). */
+  /** Whether the panel added this question since the panelist last looked. */
   isNew(name: string): boolean;
   /** The question was on screen: it keeps its tag on this page, and is no longer new the next time. */
   seen(name: string): void;

@@ -17,7 +17,7 @@ export interface ProfileDraft {
 }
 
 /**
- * The profile draft, kept in extension storage so edits outlive the page (issue 4). The draft is
+ * The profile draft, kept in extension storage so edits outlive the page. The draft is
  * session data, so the page never writes it: each edit goes to the background with the session it
  * was typed under (background/draft.ts), which merges it in its own turn and refuses it after a
  * switch. Edits show at once, so typing is never slowed by the round trip; while edits of this page

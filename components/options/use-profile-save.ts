@@ -27,8 +27,8 @@ export interface ProfileSave {
 }
 
 /**
- * The profile's one Save path (issue 4), used by the whole list and by answering one question at a
- * time (issue 20): the same checks, the same messages, and only what was sent leaves the draft.
+ * The profile's one Save path, used by the whole list and by answering one question at a
+ * time: the same checks, the same messages, and only what was sent leaves the draft.
  */
 export function useProfileSave(definitions: readonly VariableDefinition[], { draft, forget }: Pick<ProfileDraft, 'draft' | 'forget'>): ProfileSave {
   const fieldErrors = useSignal<Record<string, string>>({});
@@ -57,7 +57,7 @@ export function useProfileSave(definitions: readonly VariableDefinition[], { dra
   }
 
   async function save(changes: StoredValues): Promise<SaveOutcome> {
-    // Design §4 keeps an empty value out of an update: it is a removal.
+    // An empty value is never sent as an answer: it is a removal.
     const removals = Object.keys(changes).filter((name) => isEmptyValue(changes[name]));
     const writes = Object.fromEntries(Object.entries(changes).filter(([name]) => !removals.includes(name)));
     const problems = validateValues(definitions, writes);

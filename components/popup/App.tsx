@@ -46,7 +46,7 @@ export { preloadPrompt };
 
 /**
  * Below the rewards, and shown only in some states: loaded when shown, outside the first chunk
- * (issue 19: the first-frame script shares the 20 KiB budget with it). Appearing below what is on
+ * (the first-frame script shares the 20 KiB budget with it). Appearing below what is on
  * screen, they move nothing.
  */
 const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./LatestRedemption').LatestRedemption>>(
@@ -72,9 +72,9 @@ const { Lazy: Skeleton } = lazyView<object>(
 /** Renders straight from storage; messages only ask the background to refresh or redeem. */
 export function App() {
   const session = useItem(sessionItem);
-  // The first render comes from the small view (preloaded by main.tsx; issue 13). The whole catalogue
+  // The first render comes from the small view (preloaded by main.tsx), however big the catalogue. The catalogue
   // is read only when its rows are asked for (a search, the filter, "Show more", redeeming again):
-  // with thousands of rewards its read alone is a long task (issue 19). Without a view (before the
+  // with thousands of rewards its read alone is a long task. Without a view (before the
   // background made one) both caches are read.
   const view = useItem(popupViewItem);
   const [wantAll, setWantAll] = useState(false);
@@ -137,11 +137,11 @@ export function App() {
   // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
   const rewards = full !== undefined ? full : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
-  // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view (issue 21).
+  // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view, never a blank.
   // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
   const lastSeen = rewards ? undefined : samples?.filter((s) => !s.tentative).at(-1);
   const pending = ledger?.state === 'pending';
-  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why (issue 21).
+  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
   const held = heldRewards(ledger, elsewhere);
   const latest = view ? view.latest : latestRedemption(history?.data);
   const account = accountOf(session);
@@ -166,18 +166,18 @@ export function App() {
             lastKnown={lastSeen !== undefined}
             rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
             fetchedAt={rewards?.fetchedAt}
-            // With data on screen a failed refresh is one line in the header, not a card (issue 14).
+            // With data on screen a failed refresh is one line in the header, not a card over what still holds.
             error={rewards ? error : null}
             loading={state?.loading}
             onRefresh={() => refresh(true)}
             questions={view?.profile}
-            // The goal is the next step while there is one (issue 21): the header and the goal say the same.
+            // The goal is the next step while there is one: the header and the goal say the same.
             goal={goalView({ goal: goal ?? null, account, rewards: goalRows, points: balance })}
           />
         }
       >
         {rewards && (
-          // Never a trend without the balance it is about (issue 21).
+          // Never a trend without the balance it is about.
           <LazyGoal
             goal={goal ?? null}
             account={account}
@@ -186,7 +186,7 @@ export function App() {
             rewards={goalRows}
             points={balance}
             samples={samples ?? []}
-            // Refunds are not earned (issue 30): the view's, or the history's before there is a view.
+            // Refunds are not earned: the view's, or the history's before there is a view.
             returns={view ? view.returns : returnsOf(history?.data)}
             blocked={pending ? t('waitForRedemption') : goal && held.includes(goal.rewardId) ? t('heldBack') : null}
             onRedeem={flow.open}

@@ -2,7 +2,7 @@ import type { Reward } from '../../utils/types';
 import { brandTile } from './brand-tile';
 import './tile.css';
 
-/** The stand-in for a reward without a usable image (issue 14), in the popup and the options page's history (issue 21). */
+/** The stand-in for a reward without a usable image, in the popup and the options page's history alike. */
 export function BrandTile({ reward }: { reward: Pick<Reward, 'name' | 'meta_data'> }) {
   const tile = brandTile(reward);
   return (

@@ -11,7 +11,7 @@ import { clockTime } from './when';
  * last read and when it is read next (never "did not go through"), and "Check now", which asks the
  * background to read it at once. A check that finds it settles the card (the ledger changes); one
  * that does not says so where the panelist looks, "Checked just now — not in your history yet"
- * (issue 21), and focus stays on the button.
+ * (not a message elsewhere), and focus stays on the button.
  */
 export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
   const checking = useCheckNow();

@@ -10,13 +10,13 @@ export interface GoalPanelProps extends Omit<GoalInput, 'now'> {
 
 const clear = () => void sendMessage('setGoal', { rewardId: null }).catch(() => undefined);
 
-/** Issues 11, 21: the points earned lately, and the goal with how far and how soon. */
+/** The points earned lately, and the goal with how far and how soon. */
 export function GoalPanel({ onRedeem, now = Date.now(), ...input }: GoalPanelProps) {
   const { m, view } = goalModel({ ...input, now });
   return <GoalPanelView m={m} onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined} onRemove={clear} />;
 }
 
-/** The goal's markup, from its model alone: the first frame's template renders it too (issue 19). */
+/** The goal's markup, from its model alone: the first frame's template renders it too, so the two cannot differ. */
 export function GoalPanelView({ m, onRedeem, onRemove }: { m: GoalModel; onRedeem?: (() => void) | undefined; onRemove?: () => void }) {
   const goal = m.goal;
   return (

@@ -18,7 +18,7 @@ export function Header({ onRefresh, ...input }: Props) {
   return <HeaderView m={headerModel({ ...input, refreshable: !!onRefresh })} onRefresh={onRefresh} />;
 }
 
-/** The header's markup, from its model alone: the first frame's template renders it too (issue 19). */
+/** The header's markup, from its model alone: the first frame's template renders it too, so the two cannot differ. */
 export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() => void) | undefined }) {
   const fresh = m.fresh && <Freshness {...m.fresh} onRefresh={onRefresh} />;
   return (
@@ -33,7 +33,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
       {(m.points || m.unknown !== null) && (
         <p class="hdr-balance">
           {m.points ? (
-            // "2,500 points" with the number set large, on one line in every language (issue 30).
+            // "2,500 points" with the number set large, on one line in every language (utils/qty.ts).
             <span class="qty">
               {m.points.before}
               <strong>{m.points.number}</strong>

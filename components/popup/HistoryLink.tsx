@@ -1,7 +1,7 @@
 import { t } from '../../utils/i18n';
 
 /**
- * The options page at its history section (issue 14): a plain link, so it needs no script to
+ * The options page at its history section: a plain link, so it needs no script to
  * open and reads as a link. Extension pages open `target="_blank"` links in a new tab.
  */
 export const HISTORY_URL = 'options.html#history';

@@ -10,7 +10,7 @@ interface Props {
   heading?: string;
 }
 
-/** What each state means for the panelist, in plain words (issue 14). */
+/** What each state means for the panelist, in plain words, not the panel's status names. */
 const MEANING: Record<Exclude<RedemptionState['kind'], 'failed'>, MessageKey> = {
   pending: 'meaningPending',
   approved: 'meaningApproved',
@@ -20,7 +20,7 @@ const MEANING: Record<Exclude<RedemptionState['kind'], 'failed'>, MessageKey> = 
   other: 'meaningOther',
 };
 
-/** One history entry with its state (design §6), what that state means, and the way to the history. */
+/** One history entry with its state (utils/redemption-state.ts), what that state means, and the way to the history. */
 export function LatestRedemption({ redemption, heading = t('latestRedemption') }: Props) {
   const state = redemptionState(redemption);
   return (

@@ -7,7 +7,7 @@ let loaded: Panel | undefined;
 
 /**
  * Loads the goal header's code. main.tsx does it before the first render when there is a goal or a
- * balance change to show, so it is in Preact's first render as in the first frame (issue 19).
+ * balance change to show, so it is in Preact's first render as in the first frame, and nothing moves.
  */
 export function preloadGoal(): Promise<unknown> {
   return import('./GoalPanel').then((m) => (loaded = m.GoalPanel));

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 
-/** The popup's two page layouts: App renders them, and so does the first frame's template (issue 19). */
+/** The popup's two page layouts: App renders them, and so does the first frame's template, so the two cannot differ. */
 
 /** Not connected (or the token refused): the header and the prompt to connect. */
 export function PromptLayout({ header, children }: { header: ComponentChildren; children: ComponentChildren }) {

@@ -1,10 +1,10 @@
 import type { HeaderModel } from './header-model';
 
 /**
- * "3 profile questions open · Answer now" (issue 20): one quiet line, only while questions are
+ * "3 profile questions open · Answer now": one quiet line, only while questions are
  * open and only once the profile was read. A plain link to the options page at the first open
  * question: extension pages open `target="_blank"` links in a new tab. Rendered from the header's
- * model, so the first frame paints it too (issue 19).
+ * model, so the first frame paints it too, the same.
  */
 export function ProfileLine({ m }: { m: NonNullable<HeaderModel['questions']> }) {
   return (

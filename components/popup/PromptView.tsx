@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { PromptModel } from './prompt-model';
 
 /**
- * The prompt to connect, from its model alone: the first frame's template renders it too (issue 19).
+ * The prompt to connect, from its model alone: the first frame's template renders it too, so the two cannot differ.
  * `signIn` is the sign-in button, where the build offers sign-in.
  */
 export function PromptView({ m, signIn, onConnect }: { m: PromptModel; signIn?: ComponentChildren; onConnect?: () => void }) {

@@ -1,7 +1,7 @@
 import { QTY_TEXT, qtyParts } from '../../utils/qty';
 
 /**
- * `text` with each number and its unit kept on one line (utils/qty.ts; issue 30): inside a span the
+ * `text` with each number and its unit kept on one line (utils/qty.ts): inside a span the
  * first frame's script recognises by its class and splits the same way (frame-fill.ts), so the
  * painted frame and Preact's are the same DOM.
  */

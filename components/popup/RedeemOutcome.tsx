@@ -33,7 +33,7 @@ interface Props {
 /**
  * The ledger entry, which the background keeps: it survives the popup closing mid-request, so
  * this is what the panelist sees on reopening. An unknown outcome is never told as a failure: the
- * background is still checking the history (issue 10). The panel's answer only chooses the words
+ * background is still checking the history (ARCHITECTURE.md#redemptions). The panel's answer only chooses the words
  * until a history read decides: an answer speaks for one copy of the request, and a browser may
  * have sent two.
  */
@@ -41,10 +41,10 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
   const { state } = entry;
   const pending = state === 'pending';
   const settled = state === 'done' || state === 'failed' || state === 'not_found';
-  // One Confirm the panel recorded more than once (issue 17) is a warning, not a plain success.
+  // One Confirm the panel recorded more than once (maybe a request delivered twice) is a warning, not a plain success.
   const again = state === 'done' && (entry.duplicates?.length ?? 0) > 0;
   const tone = state === 'done' && !again ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
-  // For support, and only when asked for: the panel's own words, the HTTP status and the endpoint (issue 30).
+  // For support, and only when asked for: the panel's own words, the HTTP status and the endpoint, out of the way.
   const support = state !== 'done' && entry.error ? supportText(entry.error) : null;
   return (
     <section
@@ -73,7 +73,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
             class={state === 'done' ? 'btn btn-primary' : 'btn btn-quiet'}
             onClick={() => {
               onDismiss();
-              // Not to the page, as the card goes: back to the reward's row (issue 30).
+              // Not to the page, as the card goes: back to the reward's row, where the panelist was.
               focusRewardRow(entry.rewardId);
             }}
           >
@@ -150,7 +150,7 @@ function body(entry: LedgerEntry, balance: number | null) {
 /**
  * What to add under a title that already says the panel refused, while the history is checked: the
  * panelist's own numbers when the points fell short, else nothing (the panel's wording is for
- * support, issue 30; what to do next waits for the history).
+ * support; what to do next waits for the history).
  */
 function reason(entry: LedgerEntry, balance: number | null): string {
   return shortBy(entry, balance) ?? '';
@@ -166,7 +166,7 @@ function shortBy(entry: LedgerEntry, balance: number | null): string | null {
 }
 
 /**
- * Success, told once (issue 21): what was redeemed (the title), what it cost and the new balance,
+ * Success, told once, not in two places: what was redeemed (the title), what it cost and the new balance,
  * and how the reward reaches the panelist, from its kind and where the history says it is; for a
  * gift card, its instructions one click away. No second status beside it.
  */
@@ -219,7 +219,7 @@ export function arrival(entry: LedgerEntry, reward: Reward | undefined): string 
 }
 
 /**
- * Why it failed, in plain words with the next step (issues 14, 30): the panelist's own numbers when
+ * Why it failed, in plain words with the next step, the technical part for support only: the panelist's own numbers when
  * the points fell short (after a refusal the background reads the balance again, so "You have 300
  * points; this reward needs 1,000" holds whatever the panel wrote); for any other refusal, that this
  * reward cannot be redeemed now and what to do instead. The panel's own words ("The selected id is

@@ -13,7 +13,7 @@ import { installImagePolicy } from './image-policy';
 import { prepareRewardHtml, type PreparedHtml } from './reward-box';
 import { RewardHtml } from './RewardHtml';
 
-/** Summary first; legal text comes collapsed (issue 14), so details are not a wall of terms. */
+/** Summary first; legal text comes collapsed, so details are not a wall of terms. */
 const COLLAPSED: ReadonlySet<MessageKey> = new Set(['detailsTerms', 'detailsDisclaimer']);
 
 const SECTIONS: ReadonlyArray<readonly [MessageKey, (r: Reward) => string | undefined]> = [
@@ -31,7 +31,7 @@ interface Prepared {
 
 /**
  * The page's image policy, before any reward HTML is on it: the panel's origin and the catalogue's
- * image hosts. A catalogue stored before issue 18 has no list of them: it is read whole then.
+ * image hosts. A catalogue stored before the list was kept has none: it is read whole then.
  */
 async function imagePolicyFor(html: { imageOrigins?: string[] } | null): Promise<ReadonlySet<string>> {
   const session = await sessionItem.getValue();

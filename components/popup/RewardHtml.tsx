@@ -12,7 +12,7 @@ interface Props {
 }
 
 /**
- * One reward HTML field in a shadow root of its own (issue 18): the page's styles do not reach in,
+ * One reward HTML field in a shadow root of its own, as third-party content: the page's styles do not reach in,
  * its content cannot reach out (reward-box.css), and it is set as DOM nodes, never as markup.
  */
 export function RewardHtml({ content, shown, label }: Props) {

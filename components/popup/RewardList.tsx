@@ -27,9 +27,9 @@ interface Props {
   onWantAll?: (() => void) | undefined;
 }
 
-/** The rewards by brand (issue 21), sorted and filtered as the panelist chooses, a page of rows at a time. */
+/** The rewards by brand (one row, not one per denomination), sorted and filtered as the panelist chooses, a page of rows at a time. */
 export function RewardList({ rewards, total = rewards.length, brands, kinds, balance, blocked, held, onRedeem, onWantAll }: Props) {
-  // What was typed into the first frame's search box before Preact took it over (issue 19) is kept, not cleared.
+  // What was typed into the first frame's search box before Preact took it over is kept, not cleared.
   const [query, setQuery] = useState(() => (document.getElementById('reward-search') as HTMLInputElement | null)?.value ?? '');
   const [sort, setSort] = useState<SortKey>('afford');
   const [kind, setKind] = useState('');
@@ -65,7 +65,7 @@ export function RewardList({ rewards, total = rewards.length, brands, kinds, bal
   };
   const clearSearch = () => {
     restart(setQuery)('');
-    // Back where the panelist was working (issue 21), not the top of the page.
+    // Back where the panelist was working, not the top of the page.
     search.current?.focus();
   };
   return (
@@ -138,7 +138,7 @@ interface ViewProps {
   onMore?: () => void;
 }
 
-/** The list's markup around its rows, from its model alone: the first frame's template renders it too (issue 19). */
+/** The list's markup around its rows, from its model alone: the first frame's template renders it too, the same. */
 export function ListView({ m, children, noMatch, kinds, searchRef, onFocus, onQuery, onSort, onKind, onMore }: ViewProps) {
   if (m.empty !== null) return <p class="empty">{m.empty}</p>;
   const f = m.filters;

@@ -12,7 +12,7 @@ import { rowModel, valueText, type RowModel } from './row-model';
 interface Props {
   group: RewardGroup;
   balance: number | null;
-  /** Another redemption is pending: the one banner above the list says so (issue 14), not each row. */
+  /** Another redemption is pending: the one banner above the list says so once, not each row. */
   blocked: boolean;
   /** Rewards with a redemption still being checked. */
   held: readonly number[];
@@ -26,7 +26,7 @@ export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }
   const goal = useContext(GoalContext);
   const [chosen, setChosen] = useState<number | null>(null);
   const choice = group.rewards.find((r) => r.id === chosen) ?? defaultChoice(group, goal);
-  // As the model has them (row-model.ts): alike variants once, those alike but for the country named by it (issue 30).
+  // As the model has them (row-model.ts): alike variants once, those alike but for the country named by it.
   const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
   const option = (c: ValueChoice) => (
     <option key={String(c.reward.id)} value={String(c.reward.id)}>
@@ -65,10 +65,10 @@ interface ViewProps {
 }
 
 /**
- * One row's markup, from its model alone: the first frame's template renders it too (issue 19).
+ * One row's markup, from its model alone: the first frame's template renders it too, so the two cannot differ.
  * The name is the button that opens the details (a disclosure named by the reward, as headings of
  * an accordion are), and its click area is the whole top of the row;
- * the details open between it and the row's one Redeem, which so stays at the end (issue 21).
+ * the details open between it and the row's one Redeem, which so stays at the end, where the panelist looks for it.
  */
 export function RowView({ m, reward, before, after, onToggle, onChoose, onChoiceFocus, onGoal, onRedeem }: ViewProps) {
   return (

@@ -3,7 +3,7 @@ import type { SupportModel } from './support-model';
 export { supportModel, type SupportModel } from './support-model';
 
 /**
- * "Details for support" (issue 30): the HTTP status, the endpoint and the panel's own words, closed
+ * "Details for support": the HTTP status, the endpoint and the panel's own words, closed
  * until asked for and never a line of the card, with a button that copies them for an e-mail to
  * the panel. The text can also be selected whole with one click.
  *

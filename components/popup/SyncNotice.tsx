@@ -25,7 +25,7 @@ export function SyncNotice({ error, loading, onRetry }: Props) {
         <button type="button" class="btn" onClick={onRetry}>
           {t('tryAgain')}
         </button>
-        {/* The code and the path, for support, only when asked for (issue 30). */}
+        {/* The code and the path, for support, only when asked for: plain words come first. */}
         {support !== null && <SupportDetails m={supportModel(support)} />}
       </div>
     );

@@ -2,7 +2,7 @@ import type { Reward } from '../../utils/types';
 
 /**
  * A reward without a usable image gets a tile with its brand's initial on a colour derived from
- * the brand's name (issue 14): the same brand looks the same in every row and on every opening,
+ * the brand's name: the same brand looks the same in every row and on every opening,
  * and different brands differ, which a blank grey square never did.
  */
 export function brandTile(reward: Pick<Reward, 'name' | 'meta_data'>): { initial: string; color: string } {

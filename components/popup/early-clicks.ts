@@ -1,5 +1,5 @@
 /**
- * The first frame's buttons are on screen before Preact has taken them over (issue 19). A click in
+ * The first frame's buttons are on screen before Preact has taken them over. A click in
  * that moment is held, not lost: the first-frame script holds clicks on buttons, and main.tsx, once
  * Preact has rendered into the same DOM, clicks the same buttons again. Links and inputs work
  * without a script and are left alone.

@@ -2,7 +2,7 @@ import type { AppError } from '../../utils/errors';
 import { t, tp } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 
-/** What a failure says: plain words first, the technical part apart, for support (issues 21, 30). */
+/** What a failure says: plain words first, the technical part apart, for support. */
 export interface Failure {
   /** What is wrong, with the panel named as the panelist knows it: never an HTTP code or a path. */
   reason: string;
@@ -16,8 +16,8 @@ export interface Failure {
 }
 
 /**
- * A failed refresh in the panelist's words (issue 21): what is wrong, with the panel named as they
- * know it; the code, the endpoint and the panel's own wording go to the details for support (issue 30).
+ * A failed refresh in the panelist's words: what is wrong, with the panel named as they
+ * know it; the code, the endpoint and the panel's own wording go to the details for support.
  */
 export function failureModel(error: AppError): Failure {
   const panel = settings.panelName;
@@ -40,7 +40,7 @@ export function failureModel(error: AppError): Failure {
 }
 
 /**
- * The lines for support (issue 30): the panel's own words where the reason replaced them (a
+ * The lines for support: the panel's own words where the reason replaced them (a
  * refusal's "The selected id is invalid.", a body that was not of the documented shape, a redirect
  * and where it pointed), then "HTTP 422 /v1/panel/redemption". Null when there is nothing to add.
  */

@@ -136,7 +136,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     const frame = part('list', m);
     if (!frame || m.empty !== null) return frame;
     // The type filter's choices, as RewardList renders them: the select is as wide as its words,
-    // and the filters wrap by that width, so it must not grow when Preact takes over (issue 21).
+    // and the filters wrap by that width, so it must not grow when Preact takes over, or the list would move.
     const kindSelect = frame.querySelector('#reward-kind');
     for (const { key } of kindSelect ? kinds : []) {
       const option = doc.createElement('option');

@@ -1,5 +1,5 @@
 /**
- * The first frame's templates (issue 19): the popup's view components render a *model* (every string
+ * The first frame's templates: the popup's view components render a *model* (every string
  * they show, every flag that shapes their markup); at build time they render a model whose strings are
  * markers, and the first-frame script fills a copy of that markup with the real model's strings. The
  * markup has one source, the components; the strings one, the model functions both use.
@@ -53,7 +53,7 @@ function lookup(model: Model, path: string): string {
 /**
  * Replaces every marker in `root`'s text and attributes with the model's value: text, never markup.
  * A text the view sets with Qty (components/popup/Qty.tsx) is then split as Qty splits it: each
- * number and its unit in a span that does not wrap (issue 30).
+ * number and its unit in a span that does not wrap, in any language.
  */
 export function fill(root: Node, model: Model): void {
   fillText(root, model);

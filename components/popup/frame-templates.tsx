@@ -1,7 +1,8 @@
 import { createElement, type VNode } from 'preact';
 import { renderToStaticMarkup } from 'preact-render-to-string';
 import type { AppError } from '../../utils/errors';
-import type { BalanceSample, Goal } from '../../utils/storage-items';
+import type { BalanceSample } from '../../utils/balance-trend';
+import type { Goal } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { SLOT, type PartName } from './first-frame';
 import { markers, shapeOf, type Model } from './frame-fill';
@@ -20,8 +21,8 @@ import { syncStatusModel } from './status-model';
 import { SyncStatus } from './SyncNotice';
 
 /**
- * The popup's first-frame templates (issue 19), rendered at build time from the popup's own view
- * components (utils/first-frame-html.ts puts them into popup.html): for each part, one template per
+ * The popup's first-frame templates, rendered at build time from the popup's own view
+ * components (utils/build/first-frame-html.ts puts them into popup.html): for each part, one template per
  * shape its model takes in the states sampled below, with markers where the text goes. A state whose
  * shape is not among them is simply not painted by the first frame (Preact paints it), so the samples
  * decide what the first frame covers, never whether it is right.
@@ -63,7 +64,7 @@ function sampleModels(): Array<[PartName, Model]> {
           const balance = { points, source: 'rewards' as const };
           const rewards = next ? [reward(1, 5000, 'set')] : [];
           out.push(['header', headerModel({ now: NOW, live: true, balance, rewards, fetchedAt: NOW - 60_000, error, loading, refreshable: true })]);
-          // Open profile questions (issue 20): the line shows in the common states, not beside an error.
+          // Open profile questions: the line shows in the common states, not beside an error.
           if (!error) out.push(['header', headerModel({ now: NOW, live: true, balance, rewards, fetchedAt: NOW - 60_000, error, loading, refreshable: true, questions: OPEN_QUESTIONS })]);
         }
       }

@@ -1,14 +1,13 @@
-import { EARN_DAYS, flowOver, paceTo, roughDuration, type PointsReturn } from '../../utils/balance-trend';
+import { EARN_DAYS, flowOver, paceTo, roughDuration, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import { formatPoints } from '../../utils/format';
 import { goalView, type GoalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import type { BalanceSample } from '../../utils/storage-items';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
   samples: readonly BalanceSample[];
-  /** Points the panel gave back (the popup view's): not earned, so not in the figure or the pace (issue 30). */
+  /** Points the panel gave back (the popup view's): not earned, so not in the figure or the pace. */
   returns?: readonly PointsReturn[] | undefined;
   now: number;
   /** Why this reward cannot be redeemed now (another redemption is pending, or its own is being checked), or null. */
@@ -18,7 +17,7 @@ export type GoalInput = Parameters<typeof goalView>[0] & {
 const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMonth', year: 'durationYear' } as const;
 
 /**
- * Every word and flag of the earning figure and the goal (issues 11, 21; components/popup/frame-fill.ts):
+ * Every word and flag of the earning figure and the goal (components/popup/frame-fill.ts):
  * GoalPanel and the first frame render it. `view` is what it was made from (GoalPanel's Redeem needs
  * the reward). The points still to go are the header's next step, not repeated here; the pace is
  * worked out from the earning figure it follows.

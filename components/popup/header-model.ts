@@ -22,11 +22,11 @@ export interface HeaderInput {
   loading?: boolean | undefined;
   /** A refresh can be asked for (the header then says how old the points are). */
   refreshable?: boolean | undefined;
-  /** Open profile questions, from the popup view (issue 20). */
+  /** Open profile questions, from the popup view, so the profile is not read. */
   questions?: ProfileSummary | null | undefined;
-  /** The account's goal (utils/goal-view.ts): while there is one to save for, it is the next step (issue 21). */
+  /** The account's goal (utils/goal-view.ts): while there is one to save for, it is the next step, as in the goal panel. */
   goal?: GoalView | undefined;
-  /** The balance is the last one seen, kept while nothing else is (issue 21). */
+  /** The balance is the last one seen, kept while nothing else is, never a blank. */
   lastKnown?: boolean | undefined;
 }
 
@@ -44,7 +44,7 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
   const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
   const [before, number, after] = points === null ? ['', '', ''] : tpParts('balancePoints', points);
   const failure = error ? failureModel(error) : null;
-  // Connected, and the first read of the catalogue not back yet (nothing cached): the lines it fills are kept (issue 21).
+  // Connected, and the first read of the catalogue not back yet (nothing cached): the lines it fills are kept.
   const waiting = !!live && fetchedAt === undefined && !error;
   return {
     name: settings.panelName,
@@ -62,7 +62,7 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
     fresh:
       fetchedAt !== undefined && refreshable
         ? {
-            // "Can't reach Panel right now — showing your points from 2 min ago" (issue 21).
+            // "Can't reach Panel right now — showing your points from 2 min ago": what holds, and how old it is.
             text: failure
               ? now - fetchedAt < 45_000
                 ? t('staleJustRead', failure.reason)
@@ -71,7 +71,7 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
             action: t(error ? 'retry' : 'popupRefresh'),
             busy: loading === true,
             alert: !!error,
-            // What to do next in plain words; the code and the path only behind "Details for support" (issue 30).
+            // What to do next in plain words; the code and the path only behind "Details for support".
             next: failure?.next ?? null,
             support: failure?.support ? supportModel(failure.support) : null,
           }

@@ -47,11 +47,11 @@ export function listModel({ count, total, brands, kinds, filterable, query, sort
           query,
           sort: { label: t('sortLabel'), value: sort, afford: t('sortAfford'), low: t('sortLow'), high: t('sortHigh'), name: t('sortName') },
           kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
-          // The catalogue's size in sight (issue 21), or what the search leaves of it.
+          // The catalogue's size in sight, so a big one is not a surprise, or what the search leaves of it.
           count: filtered ? t('rewardsShown', formatPoints(shown), formatPoints(total)) : brands < total ? `${tp('rewardsCount', total)} · ${tp('brandsCount', brands)}` : tp('rewardsCount', total),
         }
       : null,
-    // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand (issue 30).
+    // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand: the count matches.
     more: more > 0 ? tp(brands < total ? 'showMoreBrands' : 'showMoreRewards', more) : null,
   };
 }

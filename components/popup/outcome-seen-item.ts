@@ -3,7 +3,7 @@ import type { LedgerEntry } from '../../utils/storage-items';
 
 /**
  * The request id of the last settled outcome a popup showed. An outcome card expires once seen
- * (issue 14): shown settled in one opening, it is dismissed at the next, so an old "Could not
+ * so it does not linger: shown settled in one opening, it is dismissed at the next, so an old "Could not
  * redeem" does not greet the panelist for days. Only the popup reads or writes it.
  */
 export const outcomeSeenItem = defineItem<string>('popup:outcome-seen', '');

@@ -7,7 +7,7 @@ export const KEY_LINK = 'options.html#personal-key';
 
 /**
  * Every word and flag of the prompt to connect (components/popup/frame-fill.ts): ConnectPrompt and
- * the first frame render it. One welcome line and one way in (issue 21): "Sign in" where the build
+ * the first frame render it. One welcome line and one way in: "Sign in" where the build
  * offers it, with the personal key as a small link, else "Connect", which opens the key's form.
  * `rejected`: the panel stopped accepting the key or sign-in; `signedIn`: that session came from sign-in.
  */

@@ -1,5 +1,5 @@
 /**
- * Where focus goes when the outcome card is closed (Done, Close; issue 30): the card and the button
+ * Where focus goes when the outcome card is closed (Done, Close): the card and the button
  * that was pressed go, and focus would fall to the page. It returns to where the panelist works:
  * the reward's row, on its Redeem while that can be pressed, else on the row's name (the button
  * that opens its details). For a reward not on screen (further down than "Show more", filtered

@@ -2,7 +2,7 @@ import { imageOrigin } from '../../utils/content-policy';
 
 /**
  * Reward HTML after DOMPurify, made ready for its box (RewardHtml.tsx), still in DOMPurify's inert
- * document so nothing in it has loaded (issue 18):
+ * document so nothing in it has loaded (it comes from a third-party catalogue):
  *
  * - An `<img>` from an origin the page allows (the panel's, the catalogue's image hosts) is held
  *   back as a placeholder until the panelist asks for that host's images: loading one tells its

@@ -12,13 +12,13 @@ export interface RowInput {
   /** The brand's reward chosen now: what Redeem and the goal toggle act on. */
   choice: Reward;
   balance: number | null;
-  /** Another redemption is pending: the one banner above the list says so (issue 14), not each row. */
+  /** Another redemption is pending: the one banner above the list says so once, not each row. */
   blocked: boolean;
   /** The account's goal reward. */
   goal: number | null;
   /**
    * Rewards with a redemption still being checked, whatever the outcome card shows now: their
-   * Redeem is held back, and says why, until the history settles each (issue 21).
+   * Redeem is held back, and says why, until the history settles each, so no second Confirm is sent by mistake.
    */
   held: readonly number[];
   /** Its details are shown. */
@@ -35,7 +35,7 @@ export const choiceText = (reward: Reward) =>
     .join(' · ') || reward.name;
 
 /**
- * A value as the brand's picker names it (issue 30): with its countries where the brand has the same
+ * A value as the brand's picker names it: with its countries where the brand has the same
  * value for other countries too ("$5.00 · 500 points · United States, Canada"), so no two read alike.
  */
 export const valueText = ({ reward, where }: ValueChoice) =>
@@ -44,7 +44,7 @@ export const valueText = ({ reward, where }: ValueChoice) =>
 /**
  * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
  * render it. One Redeem, for the chosen value; the row itself opens the details; the goal is a
- * toggle named by the reward it sets (issue 21).
+ * toggle named by the reward it sets, so a screen reader says which.
  */
 export function rowModel({ group, choice, balance, blocked, goal, held, open = false }: RowInput) {
   const lead = group.rewards[0]!;
@@ -89,7 +89,7 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
         : null,
     status: {
       id: reason === `${base}-why` ? reason : null,
-      // Only what is missing or in the way: an affordable row says nothing (issue 30; its Redeem says it).
+      // Only what is missing or in the way: an affordable row says nothing (its Redeem says it).
       class: `small ${refused || isHeld ? 'warn' : short ? 'muted' : ''}`,
       text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
     },

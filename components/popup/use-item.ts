@@ -6,7 +6,7 @@ import type { StorageItem } from '../../utils/storage-item';
  * preloaded it (main.tsx), otherwise `undefined` until its own read returns. Plain hook state
  * instead of utils/use-storage-item's signal keeps @preact/signals (about 3 KiB gzip) out of the
  * popup's size budget. With `on` false it reads nothing: the popup reads the history only without a
- * popup view (issue 13).
+ * popup view, as its size is unbounded.
  */
 export function useItem<T>(item: StorageItem<T>, on = true): T | undefined {
   const [value, setValue] = useState<T | undefined>(() => item.peek());

@@ -10,7 +10,7 @@ export interface Confirming {
   reward: Reward;
   /**
    * The same reward's earlier redemption whose outcome is still unknown: the dialog names it, and
-   * only confirming that dialog sends `confirmUnsettled` (issue 10).
+   * only confirming that dialog sends `confirmUnsettled`, so a second Confirm is never sent by mistake.
    */
   unsettled: LedgerEntry | null;
 }

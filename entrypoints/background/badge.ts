@@ -8,7 +8,7 @@ const action = browser.action ?? (browser as unknown as { browserAction: typeof 
 
 /**
  * What the badge says for the chosen figure; '' for nothing to show. Read from the popup view, a
- * few kilobytes, never the catalogue: the badge updates at every worker start (issue 19).
+ * few kilobytes, never the catalogue: the badge updates at every worker start, which must stay cheap.
  */
 async function badgeText(shows: string | undefined, session: SessionInfo): Promise<string> {
   const view = await popupViewItem.getValue();

@@ -1,9 +1,10 @@
 import { browser } from 'wxt/browser';
 import { hostPermissionPattern } from '../../utils/base-url';
+import { serialQueue } from '../../utils/serial-queue';
 import { credentialsItem } from './credentials';
 
 /**
- * Host access follows the connection (issue 18). The options page asks for a panel's origin inside
+ * Host access follows the connection, never held unused. The options page asks for a panel's origin inside
  * the Connect click (only a page can, on a user gesture); from then on the background gives back
  * every granted origin that no connection uses: after a refused or superseded connect, on
  * Disconnect, when another panel takes over, and at browser start (a page closed between the grant
@@ -13,7 +14,7 @@ import { credentialsItem } from './credentials';
 
 /** Patterns a connect still in progress relies on, counted: two pages may connect to one panel. */
 const inUse = new Map<string, number>();
-let queue: Promise<void> = Promise.resolve();
+const queue = serialQueue();
 
 /** Runs a connect to `origin` with its access kept meanwhile, then gives back what the outcome left unused. */
 export function usingHostAccess<T>(origin: string, connect: () => Promise<T>): Promise<T> {
@@ -34,11 +35,12 @@ export function usingHostAccess<T>(origin: string, connect: () => Promise<T>): P
  * permission that could not be removed must not fail a disconnect.
  */
 export function settleHostAccess(release?: () => void): Promise<void> {
-  queue = queue.then(async () => {
-    release?.();
-    await giveBack();
-  }).catch(() => undefined);
-  return queue;
+  return queue
+    .run(async () => {
+      release?.();
+      await giveBack();
+    })
+    .catch(() => undefined);
 }
 
 async function giveBack(): Promise<void> {

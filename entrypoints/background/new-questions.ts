@@ -1,5 +1,6 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
+import { serialQueue } from '../../utils/serial-queue';
 import { accountOf, questionsItem, sessionItem, type ProfileData } from '../../utils/storage-items';
 import { questionAdded } from './notify-events';
 import { tellWith } from './notify-tell';
@@ -9,19 +10,14 @@ import { activeCredentials, put, update, type SessionId } from './store';
 import { onStored } from './sync';
 
 /**
- * Issue 20: keeps the record of the session's questions (question-events.ts decides what is new)
+ * Keeps the record of the session's questions (question-events.ts decides what is new)
  * and tells each new question once. The record is session data, tagged with its account, and is
  * written with the questions it tells in one write of the session that read it (store.ts).
  */
 
-let queue: Promise<unknown> = Promise.resolve();
-
 /** One read of the record at a time, so two reads close together tell a question once. */
-function serial(work: () => Promise<void>): Promise<void> {
-  const run = queue.then(work);
-  queue = run.catch(() => undefined);
-  return run;
-}
+const queue = serialQueue();
+const serial = queue.run;
 
 /** A profile read of session `sid`. */
 export function onProfile(sid: SessionId, profile: ProfileData): Promise<void> {
@@ -54,7 +50,7 @@ export async function seeQuestions(account: unknown, names: unknown): Promise<vo
 
 /** Resolves once every read seen so far has been handled (tests wait on it rather than on time). */
 export function questionsIdle(): Promise<void> {
-  return queue.then(() => undefined);
+  return queue.idle();
 }
 
 /** Registered synchronously at worker start. */

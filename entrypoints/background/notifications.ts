@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { goalView } from '../../utils/goal-view';
 import { answerHash } from '../../utils/profile-link';
+import { serialQueue } from '../../utils/serial-queue';
 import { accountOf, goalItem, notifyStateItem, rewardsItem, sessionItem, type RewardsData } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { goalReached, isHashedPart, redemptionChanges } from './notify-events';
@@ -10,14 +11,9 @@ import { onStored } from './sync';
 
 export { NOTIFICATION_PERMISSION, words } from './notify-tell';
 
-let queue: Promise<unknown> = Promise.resolve();
-
 /** One at a time, in the order the reads landed; {@link notificationsIdle} waits for them. */
-function serial(work: () => Promise<void>): Promise<void> {
-  const run = queue.then(work);
-  queue = run.catch(() => undefined);
-  return run;
-}
+const queue = serialQueue();
+const serial = queue.run;
 
 /** A history read of session `sid`: the first of a session only records the states. */
 export function onHistory(sid: SessionId, history: readonly Redemption[]): Promise<void> {
@@ -66,7 +62,7 @@ function goalCheck(sid: SessionId, read: RewardsData | null, announce: boolean):
 
 /** Resolves once every read seen so far has been handled (tests wait on it rather than on time). */
 export function notificationsIdle(): Promise<void> {
-  return queue.then(() => undefined);
+  return queue.idle();
 }
 
 /** Where a notification's click leads: the connection to renew, the new question to answer, or the history. */

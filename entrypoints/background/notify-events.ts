@@ -1,10 +1,10 @@
 import { redemptionState } from '../../utils/redemption-state';
-import type { NotificationKind } from '../../utils/preference-choices';
+import type { NotificationKind } from '../../utils/preferences';
 import type { LedgerEntry } from '../../utils/storage-items';
 import type { Redemption, RedemptionState } from '../../utils/types';
 
 /**
- * What is worth telling the panelist (issue 11), found by comparing what the background saw
+ * What is worth telling the panelist, to bring them back, found by comparing what the background saw
  * before with what it sees now. Pure: the ids make each event unique, so it is told once.
  */
 export type NotifyEvent =
@@ -71,13 +71,13 @@ export function settledOutcome(entry: LedgerEntry): NotifyEvent | null {
   return { id: `outcome:${entry.requestId}`, kind: 'outcome', rewardName: entry.rewardName, found, ...(saidYes ? { saidYes } : {}) };
 }
 
-/** One Confirm the panel recorded more than once (issue 17): told once, with how many and what each cost. */
+/** One Confirm the panel recorded more than once (maybe a request delivered twice): told once, with how many and what each cost. */
 export function recordedAgain(entry: LedgerEntry): NotifyEvent | null {
   const copies = 1 + (entry.duplicates?.length ?? 0);
   return copies > 1 ? { id: `duplicate:${entry.requestId}`, kind: 'duplicate', rewardName: entry.rewardName, copies, points: entry.points } : null;
 }
 
-/** A question the panel added (issue 20); its id names the question, so it is told once. */
+/** A question the panel added, a chance of more surveys; its id names the question, so it is told once. */
 export function questionAdded(question: { name: string; text: string }): NotifyEvent {
   return { id: `question:${idPart(question.name)}`, kind: 'question', name: question.name, text: question.text };
 }

@@ -1,4 +1,5 @@
 import { returnsOf } from '../../utils/balance-trend';
+import type { Cached } from '../../utils/cached';
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
 import { groupRewards, kindCounts, sortGroups, valueKey } from '../../utils/reward-groups';
@@ -10,7 +11,6 @@ import {
   profileItem,
   rewardHtmlItem,
   rewardsItem,
-  type Cached,
   type Goal,
   type PopupView,
   type ProfileData,
@@ -47,8 +47,8 @@ function keptValues(rewards: readonly Reward[], next: Reward | undefined): Rewar
 }
 
 /**
- * The popup's first rows, by brand (issue 21), its size and its kinds. Grouping and sorting the
- * whole catalogue happens here, when it is stored, never in the popup on opening (issue 19).
+ * The popup's first rows, by brand (not per denomination), its size and its kinds. Grouping and sorting the
+ * whole catalogue happens here, when it is stored, never in the popup on opening, where it would delay the first frame.
  */
 export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewards'] {
   if (!cache) return null;
@@ -57,7 +57,7 @@ export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewar
   const groups = sortGroups(groupRewards(rewards), points, 'afford');
   const next = nextReward(rewards, points)?.reward;
   // A brand's cheapest values first (its tile starts on the cheapest); the popup reads the rest when
-  // asked. One source for the header and the picker (issue 30): the brand of the header's next
+  // asked. One source for the header and the picker, so they agree: the brand of the header's next
   // reward keeps every value up to it, so its picker never stops short of what the header names.
   const first = groups.slice(0, VIEW_ROWS).flatMap((g) => {
     const kept = keptValues(g.rewards, next);
@@ -76,7 +76,7 @@ export function rewardsPart(cache: Cached<RewardsData> | null): PopupView['rewar
 
 /**
  * The goal's reward as the catalogue has it (null: no longer offered), so the goal header is in the
- * popup's first frame without the catalogue (issue 19: nothing moves after it).
+ * popup's first frame without the catalogue (nothing moves after it).
  */
 export function goalPart(goal: Goal | null, reward: Reward | null | undefined): PopupView['goal'] {
   return goal ? { rewardId: goal.rewardId, reward: reward ? withoutHtml(reward) : null } : null;
@@ -90,7 +90,7 @@ export function latestPart(cache: Cached<Redemption[]> | null): Redemption | nul
   return latestRedemption(cache?.data);
 }
 
-/** The popup's "N profile questions open" line and the badge's count (issue 20), so neither reads the profile. */
+/** The popup's "N profile questions open" line and the badge's count, so neither reads the profile. */
 export function profilePart(cache: Cached<ProfileData> | null): ProfileSummary | null {
   if (!cache) return null;
   const { open, total } = completeness(cache.data.definitions, cache.data.values);
@@ -141,7 +141,7 @@ export const historyWriter: AreaCache<Redemption[]> = {
   store: (sid, cache, ...extra) =>
     update(sid, [popupViewItem, historyItem.head], (get) => [
       ...putPages(historyItem, cache, get(historyItem.head)),
-      // The refunds too: the popup's earning figure leaves the points they gave back out (issue 30).
+      // The refunds too: the popup's earning figure leaves the points they gave back out: a refund is not earning.
       viewPut(get, { latest: latestPart(cache), returns: returnsOf(cache.data) }),
       ...extra,
     ]),
@@ -158,8 +158,8 @@ export const profileWriter: AreaCache<ProfileData> = {
  * part or brands (the updates that brought them).
  */
 export async function ensurePopupView(): Promise<void> {
-  // Worker start is on the popup's path (issue 19): the caches are read only when the view needs them.
-  // Brands came with issue 21: a view without them has its first rows one reward each.
+  // Worker start is on the popup's path: the caches are read only when the view needs them.
+  // A view written before rewards were grouped by brand has its first rows one reward each.
   const outdated = (view: PopupView | null) => !view || view.profile === undefined || (!!view.rewards && view.rewards.brands === undefined);
   if (!outdated(await popupViewItem.getValue())) return;
   const credentials = await activeCredentials();

@@ -1,6 +1,6 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../utils/preference-choices';
+import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../utils/preferences';
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
 import { scheduleRefresh } from './alarms';
 import { fail } from './result';
@@ -32,7 +32,7 @@ function kinds(list: unknown): NotificationKind[] | undefined {
   return [...new Set(list as NotificationKind[])];
 }
 
-/** Issue 11's preferences (and issue 20's opt-in kinds), checked like the others; absent ones stay absent (their defaults apply). */
+/** The notification preferences (and the opt-in kinds), checked like the others; absent ones stay absent (their defaults apply). */
 function notificationPreferences(patch: Partial<Preferences>, current: Preferences): Partial<Preferences> {
   if (patch.badgeShows !== undefined && !BADGE_SHOWS.includes(patch.badgeShows)) invalid();
   if (patch.notify !== undefined && typeof patch.notify !== 'boolean') invalid();

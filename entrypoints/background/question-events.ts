@@ -2,7 +2,7 @@ import { isAnswered } from '../../utils/profile-completeness';
 import type { NewQuestion, ProfileData, QuestionsRecord } from '../../utils/storage-items';
 
 /**
- * Issue 20: which profile questions are new to the panelist, found by comparing a profile read
+ * Which profile questions are new to the panelist, found by comparing a profile read
  * with what the session's earlier reads listed. Pure; new-questions.ts keeps the record.
  */
 

@@ -5,7 +5,7 @@ import type { Redemption } from '../../utils/types';
 import { openEntries } from './redemption/service';
 
 /**
- * States the panel has not finished with (design §6): they can still turn into another. A
+ * States the panel has not finished with: they can still turn into another. A
  * partner status we do not know (`other`, e.g. IN_REVIEW) may be one of them, so it counts too.
  */
 const UNFINISHED = new Set(['pending', 'approved', 'unclaimed', 'other']);
@@ -37,7 +37,7 @@ export async function historyNeedsRefresh(): Promise<boolean> {
 export const PROFILE_WATCH_MS = 4 * 60 * 60_000;
 
 /**
- * Whether the refresh alarm should read the profile (issue 20). Questions change rarely and the
+ * Whether the refresh alarm should read the profile, to find new questions. Questions change rarely and the
  * options page reads the profile when it opens, so only a panelist who asked to hear of new
  * questions, or to count open ones on the badge, has it read in the background, every few hours
  * (two conditional reads, each a 304 while nothing changed).

@@ -24,7 +24,7 @@ export function fail(error: AppError): never {
   throw new AppErrorException(error);
 }
 
-/** Whether a write may have reached the panel even though no clear answer came back (design §5). */
+/** Whether a write may have reached the panel even though no clear answer came back: then only the history can say. */
 export function ambiguous(error: AppError): boolean {
   return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'server' || error.kind === 'unexpected';
 }

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 
 /**
- * Sign-in in an ordinary tab, where the browser has no sign-in window (issue 33): Firefox for
+ * Sign-in in an ordinary tab, where the browser has no sign-in window: Firefox for
  * Android has no `identity` API at all, and Chrome has none until the panelist grants the optional
  * permission. The authorization request opens in a tab; the server sends the panelist back to an
  * HTTPS address on the panel's own origin that the operator registered (RFC 8252 §7.2, a claimed

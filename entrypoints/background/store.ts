@@ -3,12 +3,15 @@ import { AppErrorException, appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import type { PagedItem, Stored } from '../../utils/paged-item';
 import type { StorageItem } from '../../utils/storage-item';
-import { DISCONNECTED, SESSION_ITEMS, sessionItem, type Cached, type SessionInfo } from '../../utils/storage-items';
+import type { Cached } from '../../utils/cached';
+import { serialQueue } from '../../utils/serial-queue';
+import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem, type Credentials } from './credentials';
 
 /**
  * The background's one way to write storage, and the check every request passes as it leaves
- * (issue 17). A session is an id made at connect, kept in the `session` item (the active-session
+ * (so an old session's late answer is never stored as the new one's). A session is an id made at
+ * connect, kept in the `session` item (the active-session
  * pointer) and in the credentials, both written by one `storage.local.set`. Every session-scoped
  * item is written here for the session its work started under; one queue runs each write, switch
  * and departure in turn, and each turn reads which session is active and acts on it before the
@@ -16,7 +19,7 @@ import { credentialsItem, type Credentials } from './credentials';
  * request), in whichever module the work began: a late answer of an ended session is refused here.
  *
  * Why one guarded writer rather than keys per session (Bitwarden's state provider): the pages read
- * fixed keys, the popup's first frame all of them in one `storage.local.get` (issue 19), which keys
+ * fixed keys, the popup's first frame all of them in one `storage.local.get` (for speed), which keys
  * per session would turn into two reads in a row; and a late write under an ended session's keys
  * would put that account's data back on disk after a disconnect until the next clean-up, where
  * this writer refuses it. The switch below empties every session-scoped item in the same `set`
@@ -33,7 +36,7 @@ export interface Put {
 export const put = <T>(item: StorageItem<T>, value: T): Put => ({ key: item.key, value });
 
 /**
- * The puts that store `value` in a paged item (the history, issue 19) whose head is `previous` as
+ * The puts that store `value` in a paged item (the history, so a page reads only what it shows) whose head is `previous` as
  * the same turn read it: the head, the pages, and the previous copy's further pages emptied.
  */
 export function putPages<E>(item: PagedItem<E>, value: Cached<E[]>, previous: Stored<E> | null): Put[] {
@@ -52,13 +55,8 @@ async function keysOf(items: ReadonlyArray<StorageItem<unknown>>): Promise<strin
 /** An item's value as one turn read it. */
 export type Get = <T>(item: StorageItem<T>) => T;
 
-let turns: Promise<unknown> = Promise.resolve();
-
-function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  const run = turns.then(work);
-  turns = run.catch(() => undefined);
-  return run;
-}
+/** The writer's turns: one at a time, so what a turn read is still what storage holds when it writes. */
+const inTurn = serialQueue().run;
 
 /** The work of a session that has ended: dropped without a word written to storage. */
 export class StaleSession extends AppErrorException {}

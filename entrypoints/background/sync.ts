@@ -1,5 +1,6 @@
 import type { PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
+import type { Cached } from '../../utils/cached';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
@@ -9,7 +10,6 @@ import {
   popupViewItem,
   syncItem,
   validatorItems,
-  type Cached,
   type ProfileData,
   type RewardsData,
   type AreaValidators,
@@ -180,7 +180,7 @@ async function revalidation<T>(area: SyncArea, item: AreaCache<T>, epoch: number
 }
 
 /**
- * Rewards plus the balance, looked up in the design's order (§2). With a cached copy, an answer
+ * Rewards plus the balance, looked up in utils/balance.ts's order. With a cached copy, an answer
  * that did not change (304) keeps its part of it: the rewards, and the balance when it came from
  * the rewards answer or from a values answer that did not change either.
  */
@@ -215,7 +215,7 @@ export function refreshHistory(force: boolean): Promise<Redemption[]> {
  * A page's "refresh if stale": nothing when the cached copy is fresh, judged from a few bytes (the
  * popup view's rewards, the history's head) rather than from the cache itself. Pages read storage in
  * the same queue as the background, and a freshness check that read megabytes of catalogue or
- * history held their own first reads up (issue 19).
+ * history held their own first reads up, and the popup's first frame with them.
  */
 export async function refreshForPage(area: 'rewards' | 'history', force: boolean): Promise<void> {
   if (!force) {
@@ -241,7 +241,7 @@ export function refreshProfile(force: boolean): Promise<ProfileData> {
     const [listed, values] = await Promise.all([read('variablesMeta'), read('variablesData')]);
     if (!listed && !values) return cached!;
     const definitions = listed ?? cached!.definitions;
-    // Values arrive in loose shapes (design §3); pages get them in their definition's format (§4),
+    // Values arrive in loose shapes (utils/stored-values.ts); pages get them in their definition's format,
     // so new definitions need the values as sent, which a 304 does not carry: read them whole.
     const raw = values ?? (await read('variablesData', true))!;
     return { definitions, values: coerceStoredValues(raw.values, definitions) };

@@ -13,10 +13,10 @@ import { revokeRefreshToken } from './revoke';
 import { activeCredentials, depart, put, StaleSession, staleSession, update, type SessionId } from './store';
 
 /**
- * Signed-in credentials renew themselves (issue 12): an access token past its `expires_in`, or one
+ * Signed-in credentials renew themselves, so a sign-in lasts: an access token past its `expires_in`, or one
  * the API answers with 401, is renewed with the refresh token once, and the call repeated once —
  * except a redeem, which is never sent twice. Pasted tokens have no refresh token and are used as is.
- * A renewal belongs to the session it started under (issue 17): its request leaves only while that
+ * A renewal belongs to the session it started under (never stored for another): its request leaves only while that
  * session is active, and its answer is stored only for it.
  */
 
@@ -139,7 +139,7 @@ function responseOf(error: unknown): Response | undefined {
  * server's own OAuth error (`invalid_grant`: the password changed, the refresh token expired or
  * was revoked) means signing in again (`unauthorized`); a 429 means wait (`Retry-After`), and a
  * 5xx, a time-out, no answer or another 4xx without an OAuth error leave the session as it was,
- * to be tried again later (design §5). The server's words are not shown, only an OAuth error
+ * to be tried again later (a passing fault is no reason to sign out). The server's words are not shown, only an OAuth error
  * code, and every secret is redacted anyway.
  */
 export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', secrets: readonly string[]): AppError {

@@ -13,8 +13,9 @@ applyBrand();
 /**
  * One storage read before the first render, of what the first-frame script (entrypoints/first-frame.ts)
  * read to paint the first frame: Preact's first render shows the same state, so it takes over the
- * painted DOM without a visible change (issue 19). It holds the small popup view, not the catalogue or
- * the history, whatever their size (issue 13). Whatever that first render shows is loaded first: the
+ * painted DOM without a visible change. It holds the small popup view, not the catalogue or
+ * the history, whatever their size, so a big catalogue opens as fast as a small one. Whatever that
+ * first render shows is loaded first: the
  * outcome card when there is one, the redemptions still being checked, the goal header, the prompt
  * to connect.
  */

@@ -79,7 +79,7 @@ function split(root: string, entries: string[]): { first: Set<string>; lazy: Set
 
 /**
  * Entry scripts, modulepreloads and stylesheets named by a built page; the popup's app is named by
- * its first-frame script's `data-app`, which starts it (utils/first-frame-html.ts).
+ * its first-frame script's `data-app`, which starts it (utils/build/first-frame-html.ts).
  */
 function pageEntries(root: string, html: string): string[] {
   const text = readFileSync(join(root, html), 'utf8');

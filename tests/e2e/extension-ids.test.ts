@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import type Browser from 'webextension-polyfill';
-import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey, type ExtensionIds } from '../../utils/operator/extension-ids';
+import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey, type ExtensionIds } from '../../utils/build/operator/extension-ids';
 import { OAUTH_PATHS, SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { zipFile } from '../tools/zip-read';
 import { E2E_SANDBOX_PORT } from './config';

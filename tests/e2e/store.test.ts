@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey } from '../../utils/operator/extension-ids';
+import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey } from '../../utils/build/operator/extension-ids';
 import { messageLookup, localeMessages } from '../tools/node-i18n';
 import { zipEntries, zipFile } from '../tools/zip-read';
 

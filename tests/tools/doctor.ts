@@ -10,7 +10,7 @@
 import './doctor/english';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { PanelConfigError, buildSettings } from '../../utils/operator/panel-config';
+import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 import { diagnose } from './doctor/diagnose';
 import { formatReport } from './doctor/report';
 import { breaksPanelists } from './doctor/report-types';

@@ -9,8 +9,8 @@
  * prints the public key for `chromeKey`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { chromeIdFromKey, chromeRedirectUrl, extensionIds, newChromeKey } from '../../utils/operator/extension-ids';
-import { PanelConfigError, buildSettings } from '../../utils/operator/panel-config';
+import { chromeIdFromKey, chromeRedirectUrl, extensionIds, newChromeKey } from '../../utils/build/operator/extension-ids';
+import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 
 function newKey(file: string): void {
   if (existsSync(file)) {

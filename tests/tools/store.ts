@@ -5,7 +5,7 @@
  * what both stores are told about the data the extension sends, and a privacy policy to fill in.
  *
  * Before anything is built, it checks everything that would stop the kit and names it all in one
- * list: the settings (utils/operator/settings-check.ts), what the sources zip would not reproduce,
+ * list: the settings (utils/build/operator/settings-check.ts), what the sources zip would not reproduce,
  * the listing, and the Chromium the screenshots are taken in.
  *
  * It builds from panel.config.json alone: addons.mozilla.org's reviewers rebuild the add-on from
@@ -16,13 +16,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { storeIcon } from '../../utils/operator/icons';
-import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/operator/locale-messages';
-import { CONFIG_FILES, PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/operator/panel-config';
-import { checkSettings } from '../../utils/operator/settings-check';
-import { SETTING_ROWS } from '../../utils/operator/settings-table';
-import { describeSources, sourcesAllowList } from '../../utils/operator/sources';
-import { listingFor, listingText, type Listing } from '../../utils/operator/store-listing';
+import { storeIcon } from '../../utils/build/operator/icons';
+import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
+import { CONFIG_FILES, PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
+import { checkSettings } from '../../utils/build/operator/settings-check';
+import { SETTING_ROWS } from '../../utils/build/operator/settings-table';
+import { describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
+import { listingFor, listingText, type Listing } from '../../utils/build/operator/store-listing';
 import { CHROMIUM_PATH } from '../e2e/config';
 import { browserProblem } from './store/browser';
 import { storeScreenshots } from './store/screenshots';
@@ -85,7 +85,7 @@ function zips(settings: ResolvedSettings, version: string): Record<'chrome' | 'f
   const inSources = new Set(zipEntries(named.sources));
   const needed = [settings.configFile, settings.icon].filter((path): path is string => !!path).map((path) => relative(ROOT, path).split(sep).join('/'));
   const missing = needed.filter((path) => !inSources.has(path));
-  if (missing.length) throw new StoreRefusal([`The sources zip lacks ${missing.join(' and ')}, so it would not rebuild this add-on (utils/operator/sources.ts).`]);
+  if (missing.length) throw new StoreRefusal([`The sources zip lacks ${missing.join(' and ')}, so it would not rebuild this add-on (utils/build/operator/sources.ts).`]);
   return named;
 }
 

@@ -1,6 +1,6 @@
 /**
- * `npm test`: typecheck, Firefox lint, then every vitest project (unit, then browser), then one plain closing
- * line "N passed, N failed" that CI can read (Vitest's own summary is not a format it knows).
+ * `npm test`: typecheck, import rules, Firefox lint, then every vitest project (unit, then browser), then
+ * one plain closing line "N passed, N failed" that CI can read (Vitest's own summary is not a format it knows).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -11,6 +11,13 @@ mkdirSync('.output', { recursive: true });
 const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
 if (typecheck.status !== 0) {
   console.log('typecheck failed');
+  process.exit(1);
+}
+
+// The import rules: no circle, shared code never reaching up, no build code in a bundle (tests/tools/lint-imports.ts).
+const importRules = spawnSync('npx', ['tsx', 'tests/tools/lint-imports.ts'], { stdio: 'inherit' });
+if (importRules.status !== 0) {
+  console.log('import rules failed');
   process.exit(1);
 }
 

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
-import { buildSettings, runtimeSettings } from '../../utils/operator/panel-config';
+import { buildSettings, runtimeSettings } from '../../utils/build/operator/panel-config';
 
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),

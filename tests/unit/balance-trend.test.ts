@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, returnsOf, roughDuration, trustedSamples, withSample, type PointsReturn } from '../../utils/balance-trend';
-import type { BalanceSample } from '../../utils/storage-items';
+import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, returnsOf, roughDuration, trustedSamples, withSample, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
 import type { Redemption } from '../../utils/types';
 
 const NOW = Date.UTC(2026, 10, 23, 12);

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { signInConfigured } from '../../utils/build-settings';
-import { buildSettings, resolveSettings } from '../../utils/operator/panel-config';
+import { buildSettings, resolveSettings } from '../../utils/build/operator/panel-config';
 
 const OAUTH_ENV = {
   // The project's own config file, if a developer has one, plays no part here.

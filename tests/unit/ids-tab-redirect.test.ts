@@ -2,8 +2,8 @@
 /** `npm run ids` names the address to register for sign-in in a tab (issue 33), only in a build with sign-in. */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { extensionIds } from '../../utils/operator/extension-ids';
-import { buildSettings } from '../../utils/operator/panel-config';
+import { extensionIds } from '../../utils/build/operator/extension-ids';
+import { buildSettings } from '../../utils/build/operator/panel-config';
 
 const SIGN_IN = {
   PANEL_CONFIG: 'none',

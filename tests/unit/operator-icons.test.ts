@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ICON_SIZES, renderIcons } from '../../utils/operator/icons';
+import { ICON_SIZES, renderIcons } from '../../utils/build/operator/icons';
 
 let dir: string;
 beforeAll(() => {

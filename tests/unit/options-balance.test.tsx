@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { BalanceSection } from '../../components/options/BalanceSection';
-import { DAY_MS } from '../../utils/balance-trend';
-import { balanceHistoryItem, historyItem, type BalanceSample } from '../../utils/storage-items';
+import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
+import { balanceHistoryItem, historyItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 import { giftCard, redemption } from './popup-fixtures';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEV_URL } from '../../utils/build-settings';
-import { PanelConfigError, buildSettings, exampleConfig, runtimeSettings } from '../../utils/operator/panel-config';
-import { SETTING_ROWS } from '../../utils/operator/settings-table';
+import { PanelConfigError, buildSettings, exampleConfig, runtimeSettings } from '../../utils/build/operator/panel-config';
+import { SETTING_ROWS } from '../../utils/build/operator/settings-table';
 
 let root: string;
 beforeEach(() => {

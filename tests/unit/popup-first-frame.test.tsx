@@ -22,10 +22,10 @@ import {
   rewardsItem,
   sessionItem,
   syncItem,
-  type BalanceSample,
   type LedgerEntry,
   type SyncState,
 } from '../../utils/storage-items';
+import type { BalanceSample } from '../../utils/balance-trend';
 import type { Reward } from '../../utils/types';
 import { installI18n, type TestLocale } from './i18n-setup';
 import { CONNECTED, giftCard, ledger, redemption, wallet } from './popup-fixtures';

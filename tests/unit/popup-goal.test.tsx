@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { DAY_MS } from '../../utils/balance-trend';
-import { accountOf, balanceHistoryItem, goalItem, type BalanceSample } from '../../utils/storage-items';
+import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
+import { accountOf, balanceHistoryItem, goalItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
 import { CONNECTED, click, getByRole, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';

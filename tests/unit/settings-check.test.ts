@@ -13,12 +13,12 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigEnv, UserManifest } from 'wxt';
 import { optionalHostPatterns, reachableByBuild } from '../../utils/base-url';
-import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/operator/locale-messages';
-import { manifestPermissions } from '../../utils/operator/manifest-permissions';
-import { PanelConfigError } from '../../utils/operator/panel-config';
-import { checkSettings, descriptionProblems, settingsWarnings } from '../../utils/operator/settings-check';
-import { PANEL_NAME_MAX } from '../../utils/operator/settings-table';
-import { LISTING_MESSAGES, SUMMARY_MAX, manifestDescription } from '../../utils/operator/store-listing';
+import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
+import { manifestPermissions } from '../../utils/build/operator/manifest-permissions';
+import { PanelConfigError } from '../../utils/build/operator/panel-config';
+import { checkSettings, descriptionProblems, settingsWarnings } from '../../utils/build/operator/settings-check';
+import { PANEL_NAME_MAX } from '../../utils/build/operator/settings-table';
+import { LISTING_MESSAGES, SUMMARY_MAX, manifestDescription } from '../../utils/build/operator/store-listing';
 import config from '../../wxt.config';
 
 let root: string;

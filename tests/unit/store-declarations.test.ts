@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigEnv, UserManifest } from 'wxt';
-import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, type DataType } from '../../utils/operator/data-collection';
-import { buildSettings, type ResolvedSettings } from '../../utils/operator/panel-config';
+import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, type DataType } from '../../utils/build/operator/data-collection';
+import { buildSettings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { CHROME_CERTIFICATIONS, CHROME_DATA_HEADING, privacyPolicyTemplate, submitNotes } from '../tools/store/submit';
 import config from '../../wxt.config';
 

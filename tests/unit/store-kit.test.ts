@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wxt } from 'wxt';
-import { STORE_ICON, storeIcon } from '../../utils/operator/icons';
-import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/operator/locale-messages';
-import { NEVER_IN_SOURCES, SOURCE_PATHS, describeSources, sourcesAllowList } from '../../utils/operator/sources';
-import { LISTING_MESSAGES, listingFor } from '../../utils/operator/store-listing';
+import { STORE_ICON, storeIcon } from '../../utils/build/operator/icons';
+import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
+import { NEVER_IN_SOURCES, SOURCE_PATHS, describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
+import { LISTING_MESSAGES, listingFor } from '../../utils/build/operator/store-listing';
 import config from '../../wxt.config';
 import { browserProblem } from '../tools/store/browser';
 

@@ -1,5 +1,5 @@
 /**
- * Answer bodies are read with a ceiling (issue 18), so a hostile or broken panel cannot make the
+ * Answer bodies are read with a ceiling, so a hostile or broken panel cannot make the
  * background hold an endless answer in memory. The API's is far above any real answer: the largest
  * measured, 10,000 redemptions, is 22.4 MB (tests/bench), and storage could not keep much more.
  * The sign-in server's answers are a few hundred bytes.

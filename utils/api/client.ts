@@ -27,7 +27,7 @@ export interface PanelApi {
   listVariables(): Promise<VariableDefinition[]>;
   /**
    * `GET /v1/panel/variables/data[?filter=writable]`. `balance` is a points value from a top-level
-   * `points`, `balance`, `points_balance` or `reward_points` field (design §2), else null.
+   * `points`, `balance`, `points_balance` or `reward_points` field (no documented endpoint returns the balance), else null.
    */
   readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: number | null }>;
   /** `POST /v1/panel/variables/data` with the given values as the JSON body. */
@@ -39,7 +39,7 @@ export interface PanelApi {
   /** `GET /v1/panel/rewards`; `balance` as for readValues. */
   listRewards(): Promise<{ rewards: Reward[]; balance: number | null }>;
   /**
-   * `GET /v1/panel/redemption?id=N`, without a body (design §1); sent once, never retried. With an
+   * `GET /v1/panel/redemption?id=N`, without a body (fetch cannot send one with GET); sent once, never retried. With an
    * `Idempotency-Key` (IETF httpapi draft) made per Confirm: a panel that honours it records a
    * request the browser re-sent once; one that ignores it loses nothing.
    */
@@ -156,9 +156,9 @@ function withField(error: unknown, names: readonly string[]): unknown {
 }
 
 /**
- * The balance a read's body carries (design §2), or the `unexpected` failure naming `endpoint` when
- * it carries one the interface cannot mean (below zero, a fraction, beyond 2^53: issue 29, item
- * 15). Refused, not passed over: a later field or source must not stand in for it, and nothing of
+ * The balance a read's body carries (utils/balance.ts), or the `unexpected` failure naming `endpoint` when
+ * it carries one the interface cannot mean (below zero, a fraction, beyond
+ * 2^53). Refused, not passed over: a later field or source must not stand in for it, and nothing of
  * that answer is stored, shown or recorded in the balance history.
  */
 function balanceOf(body: unknown, endpoint: string): number | null {
@@ -203,7 +203,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
   };
 
   /**
-   * A write or redeem must answer `{ message: "success" }` (design §5). Another `message` is
+   * A write or redeem must answer `{ message: "success" }`. Another `message` is
    * `unexpected`, with the server's words quoted: the change may or may not have been made, so
    * the panelist is told to check rather than that it was refused.
    */

@@ -11,7 +11,7 @@ import { unexpectedResponse } from './schemas';
  * parsed JSON body of a 2xx answer or rejects with exactly one {@link AppError} in an
  * {@link AppErrorException}. Body shapes are checked by the caller (client.ts).
  *
- * Retry policy (design §5):
+ * Retry policy (a read may be repeated; a write or redeem may not, as it could land twice):
  * - reads: 5xx, network failure and time-out are retried `retries` times with exponential backoff
  *   and jitter; a 429 is retried once after `Retry-After` when that is at most
  *   `maxRetryAfterSeconds` (or after the first backoff delay when the header is missing or
@@ -19,7 +19,8 @@ import { unexpectedResponse } from './schemas';
  * - writes and redeems are sent exactly once, whatever happens: a redeem is never retried blindly.
  * - 401/403 and other 4xx are never retried.
  *
- * Redirects (design §5): every request is sent with `redirect: 'manual'` and no redirect is ever
+ * Redirects (an answer from another origin is refused): every request is sent with
+ * `redirect: 'manual'` and no redirect is ever
  * followed. Following one by hand would mean checking the next hop before it leaves, but a browser
  * hides a manual redirect's Location (an opaque response), and `redirect: 'follow'` sends the
  * request, token and all, wherever the panel points before anything can look at it. So a redirect
@@ -399,7 +400,7 @@ export function createHttp(config: HttpConfig): HttpClient {
     const { status } = result;
     if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
     if (status === 403) {
-      // Not a rejected token: the panel refuses this one action and the session stays (design §5).
+      // Not a rejected token: the panel refuses this one action and the session stays.
       const detail = serverDetail(result.text, secrets);
       return appError('not_allowed', detail.message ?? t('httpNotAllowed'), {
         status,

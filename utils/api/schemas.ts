@@ -7,7 +7,7 @@ import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption
  * Response bodies of the panel API (seed/panel-interface.md), as valibot schemas.
  *
  * Strict about what the extension depends on: ids are integers, names and currency codes strings,
- * costs numbers, state flags booleans. Lenient elsewhere (design §10 and the brief): unknown fields
+ * costs numbers, state flags booleans. Lenient elsewhere (a panel may send more than the interface shows): unknown fields
  * are dropped, every reward `meta_data` field is optional (a field of the wrong type is dropped, not
  * fatal: it is provider detail for display only), and documented nullable strings also accept a
  * missing field. Every parsed output is assignable to the interfaces in utils/types.ts (checked at
@@ -73,9 +73,9 @@ export const variablesMetaResponseSchema = v.object({
   data: v.array(variableDefinitionSchema),
 });
 
-/** Keys that may carry a stored value's variable name, in the order they are tried (design §3). */
+/** Keys that may carry a stored value's variable name, in the order they are tried (the shape is not documented). */
 export const VALUE_NAME_KEYS = ['name', 'variable_name', 'var_name'] as const;
-/** Keys that may carry a stored value, in the order they are tried (design §3). */
+/** Keys that may carry a stored value, in the order they are tried. */
 export const VALUE_KEYS = ['value', 'values'] as const;
 
 /**
@@ -101,7 +101,7 @@ export const storedValueMapSchema = v.pipe(
   v.record(v.string(), v.unknown()),
 );
 
-/** `data` of `GET /v1/panel/variables/data`: the two accepted shapes (design §3). */
+/** `data` of `GET /v1/panel/variables/data`: the two accepted shapes (utils/stored-values.ts). */
 export const storedValuesDataSchema = v.union(
   [v.array(storedValueRecordSchema), storedValueMapSchema],
   () => t('issueValuesShape'),
@@ -149,7 +149,7 @@ export const rewardMetaSchema = v.pipe(
 );
 
 /**
- * A reward's `reward_point_cost` as the interface can mean it (issue 29, item 15): "points needed to
+ * A reward's `reward_point_cost` as the interface can mean it: "points needed to
  * redeem", an integer in the rewards list and null inside a redemption's nested reward. Points are
  * whole and never below zero, so a cost is a safe integer of 0 or more: 0 is kept, a reward that
  * needs no points (the interface allows it, the precondition "balance at least the cost" holds for
@@ -222,7 +222,7 @@ export const redemptionsResponseSchema = v.object({
 
 /**
  * The body of a write (update, delete) or a redeem. Only the shape is checked here; whether
- * `message` is `success` is decided by the client (design §5).
+ * `message` is `success` is decided by the client (utils/api/client.ts).
  */
 export const writeResponseSchema = v.object({ message: v.string() });
 
@@ -232,7 +232,7 @@ export const SUCCESS_MESSAGE = 'success';
 // Parsing
 
 /**
- * The `unexpected` failure for a body that is not the documented shape (design §5): it names the
+ * The `unexpected` failure for a body that is not the documented shape: it names the
  * endpoint, says what was wrong in a few words and what the panelist can do.
  */
 export function unexpectedResponse(endpoint: string, detail: string, status?: number): AppErrorException {

@@ -2,15 +2,15 @@
  * SUBMIT.md of `npm run store`: what goes where in each store, the privacy answers both ask for,
  * and a privacy policy for the operator to fill in (issue 31, point 4). The data declared here is
  * what the Firefox manifest declares (`data_collection_permissions`): both come from one list,
- * utils/operator/data-collection.ts, and tests/unit/store-declarations.test.ts checks they match.
+ * utils/build/operator/data-collection.ts, and tests/unit/store-declarations.test.ts checks they match.
  */
 import { relative } from 'node:path';
 import { signInConfigured } from '../../../utils/build-settings';
-import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, firefoxDataCollection, type DeclaredData } from '../../../utils/operator/data-collection';
-import { extensionIds } from '../../../utils/operator/extension-ids';
-import { manifestPermissions } from '../../../utils/operator/manifest-permissions';
-import type { ResolvedSettings } from '../../../utils/operator/panel-config';
-import type { Listing } from '../../../utils/operator/store-listing';
+import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, firefoxDataCollection, type DeclaredData } from '../../../utils/build/operator/data-collection';
+import { extensionIds } from '../../../utils/build/operator/extension-ids';
+import { manifestPermissions } from '../../../utils/build/operator/manifest-permissions';
+import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
+import type { Listing } from '../../../utils/build/operator/store-listing';
 
 export interface SubmitInput {
   settings: ResolvedSettings;

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as v from 'valibot';
-import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../build-settings';
+import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../../build-settings';
 import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
 
 /** Looked for at the project's root, in this order; both at once is an error. */
@@ -180,7 +180,7 @@ export function resolveSettings(env: Env, mode: string, root: string = process.c
   }
   const authorize = values['oauth.authorizationEndpoint'];
   if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
-  // Sign-in in a tab comes back to the panel's own origin, which the extension may read (issue 33).
+  // Sign-in in a tab comes back to the panel's own origin, which the extension may read (its host permission).
   if (!values['oauth.tabRedirectUrl'] && authorize && values.apiBaseUrl) values['oauth.tabRedirectUrl'] = defaultTabRedirect(values.apiBaseUrl);
   const settings = { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
   return { settings, problems };

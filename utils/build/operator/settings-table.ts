@@ -87,7 +87,7 @@ const chromeKey: Text = v.pipe(
 
 /**
  * The kinds of personal data a panel's profile questions may ask for, as Mozilla names them in
- * `data_collection_permissions` (utils/operator/data-collection.ts says what each covers).
+ * `data_collection_permissions` (utils/build/operator/data-collection.ts says what each covers).
  */
 export const PROFILE_DATA_TYPES = ['personallyIdentifyingInfo', 'locationInfo', 'healthInfo', 'financialAndPaymentInfo'] as const;
 

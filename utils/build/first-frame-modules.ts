@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseAst, type Plugin } from 'vite';
 
-const ROOT = resolve(import.meta.dirname ?? '.', '..');
+const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const FIRST_FRAME_ENTRY = resolve(ROOT, 'entrypoints/first-frame.ts');
 const POPUP_ENTRY = resolve(ROOT, 'entrypoints/popup/main.tsx');
 /** Everything the options page may load keeps its own code: it has no first-frame script. */
@@ -118,12 +118,12 @@ function taken(): { handed: Map<string, Map<string, string>>; options: Set<strin
 }
 
 /**
- * Build step (wxt.config.ts, issue 19): what the popup's app needs of the modules the first-frame
+ * Build step (wxt.config.ts): what the popup's app needs of the modules the first-frame
  * script already holds (its models, formatting, words, storage items) is not shipped twice. The
  * first-frame script (entrypoints/first-frame.ts) leaves those exports in one table on the page's
  * global object; in the app each import of such a module becomes a facade that takes them from
  * there, so the page has one copy of each module, its state included. The app runs only after that
- * script (it is started from there, utils/first-frame-html.ts). The options page has no first-frame
+ * script (it is started from there, utils/build/first-frame-html.ts). The options page has no first-frame
  * script: the modules it may load keep their own code, and the build fails if a facade ever reaches
  * it. Release builds only, as the app's start from the first-frame script.
  */

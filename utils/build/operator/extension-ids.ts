@@ -46,7 +46,7 @@ export interface ExtensionIds {
   chrome: { id: string; redirectUrl: string } | null;
   firefox: { id: string; redirectUrl: string };
   /**
-   * Sign-in in a tab (issue 33): Firefox for Android, which has no sign-in window, and any browser
+   * Sign-in in a tab: Firefox for Android, which has no sign-in window, and any browser
    * where it is not there (Chrome without the optional permission). Null in a build without sign-in.
    */
   tab: { redirectUrl: string } | null;

@@ -1,5 +1,5 @@
 /**
- * What the extension transmits, declared the same way to both stores (issue 31, point 4): the
+ * What the extension transmits, declared the same way to both stores, so neither listing can say less than the other: the
  * Firefox manifest's `browser_specific_settings.gecko.data_collection_permissions` (Mozilla's
  * built-in consent, shown at install) and the Chrome Web Store's privacy practices (SUBMIT.md,
  * `npm run store`). Both are made from this one list, built from the panel's settings.
@@ -8,7 +8,7 @@
  * operator's panel API and sign-in server count, even though nothing goes to anyone else
  * (README, "What leaves the browser").
  */
-import { signInConfigured } from '../build-settings';
+import { signInConfigured } from '../../build-settings';
 import type { ResolvedSettings } from './panel-config';
 import { PROFILE_DATA_TYPES } from './settings-table';
 

@@ -1,5 +1,5 @@
 /**
- * One pass over the operator's settings before anything is built (issue 31, point 5): every
+ * One pass over the operator's settings before anything is built, so one run says every problem: every
  * problem of the config file and the environment, of the icon, and of the manifest's description
  * in every shipped language, told at once as one list without a stack trace; and warnings for
  * what is allowed but likely wrong. wxt.config.ts runs it for every build; `npm run store` runs it

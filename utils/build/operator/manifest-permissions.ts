@@ -1,5 +1,5 @@
 /**
- * The permissions a build asks for, following its settings (wxt.config.ts; issue 31, point 5):
+ * The permissions a build asks for, following its settings (wxt.config.ts):
  * only what this build can use, at install and optionally.
  *
  * - At install: storage, alarms and idle (none warns); the panel's API origin when the build names
@@ -10,8 +10,8 @@
  *   only in a build with sign-in. Firefox cannot make `identity` optional (its schema lists it
  *   among the permissions that need no prompt): a Firefox build with sign-in asks for it at install.
  */
-import { hostPermissionPattern, optionalHostPatterns } from '../base-url';
-import { signInConfigured, type BuildSettings } from '../build-settings';
+import { hostPermissionPattern, optionalHostPatterns } from '../../base-url';
+import { signInConfigured, type BuildSettings } from '../../build-settings';
 
 /** APIs granted only when the panelist turns on what needs them (the preferences). */
 const OPTIONAL_APIS = ['notifications'];

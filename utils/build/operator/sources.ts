@@ -1,5 +1,5 @@
 /**
- * What the Firefox sources zip holds (issue 31, point 5): an allow-list of the build's inputs, so a
+ * What the Firefox sources zip holds: an allow-list of the build's inputs, so a
  * file left in the project's root (a key, a backup, a customer list) never reaches
  * addons.mozilla.org because nobody thought to exclude it. addons.mozilla.org's reviewers rebuild
  * the add-on from it with `npm ci && npx wxt build -b firefox`.
