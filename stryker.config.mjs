@@ -1,7 +1,7 @@
 /**
- * Mutation testing of the background's session and money modules (issue 17), over the unit tests:
+ * Mutation testing of the background's session and money modules, over the unit tests:
  * `npm run mutation` (dev-only, not part of `npm test`; about 40 minutes here). Stryker 9.6.1 is the
- * last line that runs on Node 20. Figures and what the survivors showed: README, "Mutation testing".
+ * last line that runs on Node 20. Figures and what the survivors showed: CONTRIBUTING.md, "Mutation testing and the soak".
  */
 export default {
   testRunner: 'vitest',

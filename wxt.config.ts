@@ -11,7 +11,7 @@ import { checkSettings } from './utils/build/operator/settings-check';
 import { NEVER_IN_SOURCES, SOURCE_PATHS, sourcesAllowList } from './utils/build/operator/sources';
 
 /**
- * The operator's settings (panel.config.json, then the environment; README, "Build settings"),
+ * The operator's settings (panel.config.json, then the environment; OPERATORS.md, "Build settings"),
  * read through this one function. The manifest, made first, checks them in one pass before
  * anything is built (utils/build/operator/settings-check.ts): every wrong key or value, icon problem and
  * too-long description stops the build in one list naming each.

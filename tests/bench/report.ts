@@ -89,7 +89,7 @@ export function markdown(r: Results): string {
       `(headless); commit ${machine.commit}; load average ${machine.loadAverage.start.join(' / ')} at start, ` +
       `${machine.loadAverage.end.join(' / ')} at end; \`npm run bench\` took ${machine.runSeconds} s.`,
     '',
-    '**Targets** (issue 19; each figure explained in the README)',
+    '**Targets** (each figure explained in CONTRIBUTING.md, "Performance")',
     '',
     ...targets(r),
     '',

@@ -13,7 +13,7 @@ import { EXTENSION_PAGES_CSP } from '../../utils/content-policy';
 import { SANDBOX_TOKEN } from '../sandbox/server';
 import { zipEntries } from '../tools/zip-read';
 
-/** README, "Permissions": what a panelist may grant on "Connect", never at install. */
+/** SECURITY.md, "Permissions": what a panelist may grant on "Connect", never at install. */
 const OPTIONAL_HOSTS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
 const ICON_SIZES = ['16', '32', '48', '96', '128'];
 

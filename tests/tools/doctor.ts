@@ -1,6 +1,6 @@
 /**
  * `npm run doctor -- [PANEL_API_URL] [options]`: reads the panel as the extension would and reports
- * what panelists would meet (README, "For panel operators"). The address defaults to the build's
+ * what panelists would meet (OPERATORS.md, "The doctor"). The address defaults to the build's
  * apiBaseUrl (panel.config.json, then PANEL_API_BASE_URL); the key comes from PANEL_DOCTOR_TOKEN
  * or a prompt that does not echo it. Only reads are sent, unless the operator asks for write
  * checks. Progress goes to stderr, the report to stdout. Exit code: 0 when nothing the doctor

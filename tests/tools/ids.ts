@@ -60,13 +60,13 @@ function show(json: boolean): void {
   const client = settings.oauth.clientId ? `client "${settings.oauth.clientId}"` : 'the extension\'s client';
   if (ids.tab) {
     lines.push(
-      `Register these redirect URLs for ${client} at the OAuth server (README, "Sign-in"):`,
+      `Register these redirect URLs for ${client} at the OAuth server (OPERATORS.md, "Sign-in"):`,
       `  Chrome:                 ${ids.chrome ? ids.chrome.redirectUrl : 'https://<Chrome id>.chromiumapp.org/ (once the id is known)'}`,
       `  Firefox on the desktop: ${ids.firefox.redirectUrl}`,
       `  Firefox for Android:    ${ids.tab.redirectUrl} (also used by any browser without the sign-in window)`,
     );
   } else {
-    lines.push(`Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (README, "Sign-in").`);
+    lines.push(`Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (OPERATORS.md, "Sign-in").`);
   }
   console.log(lines.join('\n'));
 }

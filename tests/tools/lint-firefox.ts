@@ -1,7 +1,7 @@
 /**
  * `npm run lint:firefox`: Mozilla's linter (web-ext lint, the addons-linter AMO runs on upload)
  * over a release build of the Firefox add-on. Passes with no errors and no warnings, except the
- * two innerHTML sites inside vendored libraries that the README justifies ("Firefox lint"); each
+ * two innerHTML sites inside vendored libraries that CONTRIBUTING.md justifies ("Firefox lint"); each
  * of those is recognised by the code around it, so any other warning, or one in our own code,
  * fails. `npm run lint:firefox -- DIR` lints an existing build instead of making one.
  */
@@ -25,7 +25,7 @@ interface Report {
   notices: Message[];
 }
 
-/** Warnings in vendored code that cannot be fixed from here; see README, "Firefox lint". */
+/** Warnings in vendored code that cannot be fixed from here; see CONTRIBUTING.md, "Firefox lint". */
 const ACCEPTED: Array<{ why: string; code: string; file: RegExp; around: RegExp }> = [
   {
     why: "Preact's renderer applying dangerouslySetInnerHTML, which no component of ours uses (reward details set DOM nodes)",
@@ -86,7 +86,7 @@ try {
     // Each vendored site is accepted once; a second match is new code and fails.
     if (why && !used.has(why)) {
       used.add(why);
-      console.log(`  accepted warning (README, "Firefox lint"): ${w.code} ${w.file} — ${why}`);
+      console.log(`  accepted warning (CONTRIBUTING.md, "Firefox lint"): ${w.code} ${w.file} — ${why}`);
     } else {
       failed++;
       console.log(`  warning: ${describe(w)}`);

@@ -21,7 +21,7 @@ if (importRules.status !== 0) {
   process.exit(1);
 }
 
-// Mozilla's linter over a release build of the Firefox add-on (README, "Firefox lint").
+// Mozilla's linter over a release build of the Firefox add-on (CONTRIBUTING.md, "Firefox lint").
 const firefoxLint = spawnSync('npx', ['tsx', 'tests/tools/lint-firefox.ts'], { stdio: 'inherit' });
 if (firefoxLint.status !== 0) {
   console.log('firefox lint failed');

@@ -325,7 +325,7 @@ function timingFindings(reads: ReadRow[]): Finding[] {
   return [{ level: 'ok', topic: 'Response times', text: `${text}; the extension waits up to ${limit}.` }];
 }
 
-/** Idle traffic (README, "Idle traffic"): every refresh sends the cached copy's validators back. */
+/** Idle traffic (ARCHITECTURE.md, "Refreshes and idle traffic"): every refresh sends the cached copy's validators back. */
 function validatorFindings(reads: ReadRow[]): Finding[] {
   const read = reads.filter(worked);
   const without = read.filter((r) => r.validators === 'none');

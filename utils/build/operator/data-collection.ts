@@ -6,7 +6,7 @@
  *
  * "Collection" in both stores' terms includes sending data to the developer's own service: the
  * operator's panel API and sign-in server count, even though nothing goes to anyone else
- * (README, "What leaves the browser").
+ * (SECURITY.md, "What leaves the browser").
  */
 import { signInConfigured } from '../../build-settings';
 import type { ResolvedSettings } from './panel-config';

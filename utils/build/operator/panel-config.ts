@@ -1,6 +1,6 @@
 /**
  * The operator's build settings: panel.config.json (or .jsonc) at the project's root, then the
- * environment, which overrides the file, then each setting's default (README, "Build settings").
+ * environment, which overrides the file, then each setting's default (OPERATORS.md, "Build settings").
  * Everything is checked against the settings table before anything is built; a problem is one
  * error naming the key, where its value came from, and what to write instead.
  */
@@ -38,7 +38,7 @@ export class PanelConfigError extends Error {
       `The panel settings have ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was built:\n` +
         problems.map((p) => `  - ${p}`).join('\n') +
         (warnings.length ? `\n${formatWarnings(warnings, 'Also')}` : '') +
-        '\nEvery key is in panel.config.example.json and described in the README ("Build settings").',
+        '\nEvery key is in panel.config.example.json and described in OPERATORS.md ("Build settings").',
     );
     this.name = 'PanelConfigError';
     // The message says it all; a stack trace under it would only bury it.

@@ -1,7 +1,7 @@
 /**
  * Every build setting a panel operator chooses, in one table: its key in panel.config.json, its
  * environment variable, its check, its default, its example and what it means. The config file's
- * schema, the environment names, the settings' types and the README check all derive from it, so
+ * schema, the environment names, the settings' types and the OPERATORS.md check all derive from it, so
  * a new setting is one entry here (in a group when the file nests it, as `oauth` does).
  *
  * Build-time only (wxt.config.ts and the operator tools): the pages and the worker get the
@@ -20,7 +20,7 @@ export interface Setting {
   fallback: string;
   /** Its value in panel.config.example.json. */
   example: string;
-  /** The README's "meaning" column, checked against this text's first words. */
+  /** OPERATORS.md's "meaning" column, checked against this text's first words. */
   doc: string;
   /** Used by the build itself (wxt.config.ts); never written into the pages or the worker. */
   buildOnly?: true;
