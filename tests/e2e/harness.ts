@@ -34,6 +34,12 @@ export interface LaunchOptions {
   locale?: string;
   /** Another build than the shared e2e one: sign-in tests use one with the OAuth settings, notification tests one granting that optional permission. */
   extensionDir?: string;
+  /**
+   * A phone's viewport for every page, with touch and mobile emulation; Blink's own settings make
+   * the pages' only pointer a coarse one that cannot hover, as on Android (Playwright's touch
+   * emulation leaves `(pointer: coarse)` and `(hover: none)` false).
+   */
+  phone?: { width: number; height: number };
 }
 
 
@@ -46,7 +52,9 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     headless: true,
     // --lang picks the extension's messages; headless Chromium takes getUILanguage() from the page locale.
     ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.phone ? { viewport: options.phone, hasTouch: true, isMobile: true } : {}),
     args: [
+      ...(options.phone ? ['--blink-settings=primaryPointerType=2,availablePointerTypes=2,primaryHoverType=1,availableHoverTypes=1'] : []),
       ...CHROMIUM_ARGS,
       ...(options.locale ? [`--lang=${options.locale}`] : []),
       `--disable-extensions-except=${extensionDir}`,

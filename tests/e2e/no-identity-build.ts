@@ -17,8 +17,11 @@ interface Manifest {
 }
 
 export function noIdentityBuild(browser: 'chrome' | 'firefox'): string {
-  const from = signInBuild(browser);
-  const dir = join(NO_IDENTITY_OUT_DIR, browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2');
+  return withoutIdentity(signInBuild(browser), join(NO_IDENTITY_OUT_DIR, browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2'));
+}
+
+/** A copy of the build in `from`, in `dir`, its manifest without `identity`. */
+export function withoutIdentity(from: string, dir: string): string {
   rmSync(dir, { recursive: true, force: true });
   cpSync(from, dir, { recursive: true });
   const path = join(dir, 'manifest.json');

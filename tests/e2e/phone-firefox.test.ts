@@ -1,0 +1,109 @@
+/**
+ * A panelist with only a phone, in Firefox ESR (headless, WebDriver BiDi) with `identity` absent as
+ * on Firefox for Android (no-identity-build.ts), at 412×915, every action a tap (BiDi touch pointer
+ * actions): the tab sign-in is chosen, then Redeem → Confirm and Answer now → Save & next.
+ *
+ * Firefox over BiDi has no device emulation: `emulation.setTouchOverride` is not there in this
+ * Firefox, so the pages would report a fine pointer that can hover. Firefox's own pointer
+ * preferences make the only pointer a coarse one without hover, as Firefox for Android reports;
+ * the viewport is set on each page. Desktop Firefox keeps its classic scrollbar, which takes its
+ * width from the page: "fills the width" is measured against the page's client width.
+ */
+import type { ElementHandle, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { OAUTH_PATHS, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { E2E_SANDBOX_PORT } from './config';
+import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
+import { noIdentityBuild } from './no-identity-build';
+import { measureTargets, targetFailures } from './phone-targets';
+
+const PHONE = { width: 412, height: 915 };
+const COFFEE = 'Bluefin Coffee $5 Gift Card';
+/** Firefox's pointer capability bits (LookAndFeel): 1 coarse, 2 fine, 4 hover. */
+const COARSE_ONLY = 1;
+
+let sandbox: Sandbox;
+let ff: FirefoxSession;
+let popup: Page;
+
+beforeAll(async () => {
+  const extensionDir = noIdentityBuild('firefox');
+  sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
+  ff = await launchFirefox({
+    extensionDir,
+    prefs: { 'ui.primaryPointerCapabilities': COARSE_ONLY, 'ui.allPointerCapabilities': COARSE_ONLY },
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await ff?.close();
+  await sandbox?.close();
+});
+
+async function tap(page: Page, selector: string): Promise<void> {
+  const handle = (await page.waitForSelector(selector)) as ElementHandle<Element>;
+  await handle.tap();
+}
+
+test('first run at phone size: a touch screen as Firefox for Android reports it, no identity API, and Sign in offered', async () => {
+  popup = await ff.openPage('popup.html');
+  await popup.setViewport(PHONE);
+  const seen = await popup.evaluate(() => ({
+    touchOnly: matchMedia('(hover: none) and (pointer: coarse)').matches,
+    identity: typeof (globalThis as unknown as { browser: { identity?: unknown } }).browser.identity,
+    width: innerWidth,
+  }));
+  expect(seen).toEqual({ touchOnly: true, identity: 'undefined', width: PHONE.width });
+  await popup.waitForSelector(byLabel('Sign in', 'button'));
+  expect(targetFailures(await popup.evaluate(measureTargets))).toEqual([]);
+});
+
+test('Sign in by taps goes through a tab; the extension reads the panel’s page, closes the tab, and the popup shows the balance', async () => {
+  const opened = ff.browser.waitForTarget((t) => t.url().includes(OAUTH_PATHS.authorize));
+  await tap(popup, byLabel('Sign in', 'button'));
+  const tab = (await (await opened).page())!;
+  await fillField(tab, 'E-mail', SANDBOX_EMAIL);
+  await fillField(tab, 'Password', SANDBOX_PASSWORD);
+  await tap(tab, byLabel('Sign in', 'button'));
+  await tap(tab, byLabel('Allow', 'button'));
+  await waitForTexts(popup, ['2,500 points']);
+  expect(sandbox.requests.some((r) => r.path === OAUTH_PATHS.done)).toBe(true);
+  const exchange = new URLSearchParams(String(sandbox.requests.find((r) => r.path === OAUTH_PATHS.token)?.body ?? ''));
+  expect(exchange.get('redirect_uri')).toBe(`http://127.0.0.1:${E2E_SANDBOX_PORT}${OAUTH_PATHS.done}`);
+  await expect.poll(async () => (await ff.browser.pages()).map((p) => p.url())).not.toContainEqual(expect.stringContaining(OAUTH_PATHS.done));
+});
+
+test('Redeem → Confirm by taps: the outcome is the redemption the panel made', async () => {
+  await popup.close();
+  popup = await ff.openPage('popup.html');
+  await popup.setViewport(PHONE);
+  await waitForTexts(popup, ['2,500 points', COFFEE]);
+  const width = await popup.evaluate(() => ({ client: document.documentElement.clientWidth, body: document.body.getBoundingClientRect().width, scroll: document.documentElement.scrollWidth }));
+  expect(width.client).toBeGreaterThan(PHONE.width - 20);
+  expect(width).toEqual({ client: width.client, body: width.client, scroll: width.client });
+  expect(targetFailures(await popup.evaluate(measureTargets))).toEqual([]);
+  await tap(popup, byLabel(`Redeem ${COFFEE}`, 'button'));
+  await tap(popup, byLabel(`Confirm redeeming ${COFFEE}`, 'button'));
+  await waitForTexts(popup, ['Your balance is now 2,000 points.']);
+  const coffee = sandbox.state.rewards.find((r) => r.name === COFFEE)!;
+  expect(new Set(sandbox.made.map((m) => m.rewardId))).toEqual(new Set([coffee.id]));
+  expect(new Set(sandbox.made.map((m) => m.id)).size).toBe(1);
+  expect(sandbox.state.balance).toBe(2000);
+});
+
+test('Answer now → fill → Save & next by taps saves the answer', async () => {
+  // The tab a target="_blank" link opens is out of the driver's reach here (its document never
+  // answers over BiDi), so the link's address is checked and opened as the tap would open it; the
+  // Chromium run taps it.
+  const link = (await popup.waitForSelector(byLabel('Answer now'))) as ElementHandle<HTMLAnchorElement>;
+  expect(await link.evaluate((a) => [a.getAttribute('href'), a.target])).toEqual(['options.html#answer-POSTAL_CODE', '_blank']);
+  const options = await ff.openPage('options.html#answer-POSTAL_CODE');
+  await options.setViewport(PHONE);
+  await waitForTexts(options, ['Question 1 of']);
+  expect(targetFailures(await options.evaluate(measureTargets))).toEqual([]);
+  await fillField(options, 'Postal code', '10115');
+  await tap(options, byLabel('Save & next', 'button'));
+  await waitForTexts(options, ['Question 2 of']);
+  expect(sandbox.state.values).toMatchObject({ POSTAL_CODE: '10115' });
+});
