@@ -9,7 +9,6 @@ import {
   popupViewItem,
   syncItem,
   validatorItems,
-  type Cached,
   type ProfileData,
   type RewardsData,
   type AreaValidators,

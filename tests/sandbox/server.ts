@@ -11,7 +11,7 @@ import { handleControl, isControlPath } from './control';
 import type { ControlContext } from './control';
 import { preflight } from './cors';
 import { FaultStore, applyFault } from './faults';
-import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResult } from './http-util';
+import { BodyTooLargeError, failure, parseRequest, readBody, writeResult } from './http-util';
 import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
 import { createValidators } from './conditional';

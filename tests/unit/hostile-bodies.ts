@@ -444,7 +444,7 @@ export function payloadKey(endpoint: EndpointName): string {
 }
 
 /** A valid body whose payload list has 1,000 to 3,000 entries (one generated entry, repeated with new ids). */
-function hugeValidBody(endpoint: EndpointName, token: string): fc.Arbitrary<Json> {
+function hugeValidBody(endpoint: EndpointName): fc.Arbitrary<Json> {
   const n = fc.integer({ min: 1000, max: 3000 });
   const repeat = (item: fc.Arbitrary<Json>, key: string, count$ = n) =>
     fc.tuple(item, count$).map(([one, count]) => ({
@@ -680,7 +680,7 @@ function bodyOf(endpoint: EndpointName, token: string): fc.Arbitrary<{ family: F
   const isWrite = WRITE_ENDPOINTS.includes(endpoint);
   return fc.oneof(
     { weight: 6, arbitrary: json('valid', validBody(endpoint, token)) },
-    { weight: 1, arbitrary: json('valid-huge', hugeValidBody(endpoint, token)) },
+    { weight: 1, arbitrary: json('valid-huge', hugeValidBody(endpoint)) },
     { weight: 6, arbitrary: json('mutated', mutatedBody(endpoint, token)) },
     {
       weight: isWrite ? 2 : 0,

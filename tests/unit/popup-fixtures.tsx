@@ -5,7 +5,6 @@
 import { render } from 'preact';
 import { expect } from 'vitest';
 import { App } from '../../components/popup/App';
-import type { Result } from '../../utils/messages';
 import {
   historyItem,
   ledgerItem,

@@ -7,7 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   answerOf,
-  applyAnswer,
   CHECK_AFTER_MS,
   checkTimes,
   firstCheck,
