@@ -37,8 +37,8 @@ function broken(units: string[]): string[] {
     const text = node.textContent ?? '';
     for (const match of text.matchAll(pair)) {
       const range = document.createRange();
-      range.setStart(node, match.index!);
-      range.setEnd(node, match.index! + match[0].length);
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
       if (lines(range) > 1) found.push(`“${match[0]}” breaks in “${text.slice(0, 60)}”`);
     }
   }

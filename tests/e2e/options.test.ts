@@ -25,7 +25,7 @@ const Q = {
 };
 
 async function serverValues(): Promise<StoredValues> {
-  return (await serverState(ext)).values as StoredValues;
+  return (await serverState(ext)).values;
 }
 
 async function storedKeys(): Promise<Record<string, unknown>> {

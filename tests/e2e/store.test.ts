@@ -101,7 +101,7 @@ test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do
   symlinkSync(resolve('node_modules'), join(rebuild, 'node_modules'));
   execFileSync('npx', ['wxt', 'build', '-b', 'firefox'], { cwd: rebuild, stdio: 'ignore', env: cleanEnv() });
   const built = join(rebuild, '.output/firefox-mv2');
-  const files = (readdirSync(built, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+  const files = (readdirSync(built, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => relative(built, join(e.parentPath, e.name)));
   expect(files.toSorted()).toEqual(zipEntries(zip('firefox')).toSorted());

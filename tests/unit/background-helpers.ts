@@ -135,8 +135,8 @@ export function fakeNotifications(granted: () => boolean = () => true): Shown[] 
       centre.add(id);
       return id;
     }) as never),
-    vi.spyOn(fakeBrowser.notifications, 'getAll').mockImplementation((async () => Object.fromEntries([...centre].map((id) => [id, true]))) as never),
-    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation((async (id: string) => centre.delete(id)) as never),
+    vi.spyOn(fakeBrowser.notifications, 'getAll').mockImplementation((async () => Object.fromEntries([...centre].map((id) => [id, true])))),
+    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation((async (id: string) => centre.delete(id))),
   ];
   for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
     spies.push(

@@ -45,7 +45,7 @@ import { sanitizeHtml } from '../../utils/sanitize';
 import { groupRewards } from '../../utils/reward-groups';
 import { HTML_FIELDS } from '../../utils/reward-html';
 import { balanceHistoryItem, rewardHtmlItem, rewardsItem } from '../../utils/storage-items';
-import type { Redemption, Reward } from '../../utils/types';
+import type { Reward } from '../../utils/types';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeSandboxes, connectTo } from './background-helpers';
 
@@ -413,7 +413,7 @@ function checkQuarantine(read: readonly Reward[], state: PanelState, at: string)
     if (!isIso(r.cost_currency)) seen.notMoney += 1;
     const images = (x: { image_url?: unknown; meta_data?: { image_url?: unknown; image_urls?: Record<string, unknown> } }) =>
       [x.image_url, x.meta_data?.image_url, ...Object.values(x.meta_data?.image_urls ?? {})].filter((u) => typeof u === 'string' && u !== '').length;
-    seen.imagesDropped += images(original as never) - images(r);
+    seen.imagesDropped += images(original) - images(r);
   }
 }
 
@@ -444,7 +444,7 @@ async function check(state: PanelState): Promise<void> {
 
   const history = await settle(api.listRedemptions());
   if (!(history instanceof AppErrorException)) {
-    for (const r of history as Redemption[]) {
+    for (const r of history) {
       checkImages(r.reward, `history ${r.id}`);
       if (!isIso(r.currency)) expect(formatMoney(r.cost, r.currency), `history ${r.id}: ${JSON.stringify(r.currency)}`).toBeNull();
     }

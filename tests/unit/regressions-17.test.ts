@@ -259,7 +259,7 @@ describe('issue 17, accounts and privacy', () => {
     local.set = (async (items: Record<string, unknown>) => {
       if ('cache:rewards' in items) throw new Error('QUOTA_BYTES quota exceeded');
       return set(items);
-    }) as typeof local.set;
+    });
     try {
       await expect(refreshRewards(true)).rejects.toThrow(/quota/);
     } finally {

@@ -144,7 +144,7 @@ export const rewardMetaSchema = v.pipe(
   v.transform((meta): RewardMeta => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(meta)) if (value !== undefined) out[key] = value;
-    return out as RewardMeta;
+    return out;
   }),
 );
 
