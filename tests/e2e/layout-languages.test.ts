@@ -77,7 +77,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
   const messages = catalogueOf(locale);
   const say = sayIn(messages);
   /** The language's words for "points", every plural form, without the number. */
-  const units = [...new Set(Object.entries(messages).filter(([key]) => /^points_/.test(key)).map(([, m]) => m.message.replace('$1', '').trim()))].filter(
+  const units = [...new Set(Object.entries(messages).filter(([key]) => key.startsWith('points_')).map(([, m]) => m.message.replace('$1', '').trim()))].filter(
     (unit) => !/\p{Nd}/u.test(unit) && unit.split(/\s+/).length === 1,
   );
   let ext: ExtensionSession;

@@ -480,6 +480,7 @@ export class World {
   /** Patched once per process: fetch and storage.local go through the world. */
   private install(): void {
     const realFetch = globalThis.fetch;
+    // oxlint-disable-next-line typescript/no-this-alias -- fetch's stand-in is a named function (modelFetch in stacks)
     const world = this;
     globalThis.fetch = async function modelFetch(input: RequestInfo | URL, init?: RequestInit) {
       const worker = scope.getStore();
