@@ -20,7 +20,7 @@ import { Idempotency, keyOf } from './idempotency';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, ApiResult, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
-export type { BalanceIn, FaultRule, JsonValue, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState, ValuesShape } from './types';
+export type { FaultRule, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
 export const SANDBOX_TOKEN = 'sandbox-token-5f2c9a7e41d8';
 
