@@ -1,6 +1,7 @@
 /**
- * `npm test`: typecheck, Firefox lint, then every vitest project (unit, then browser), then one plain closing
- * line "N passed, N failed" that CI can read (Vitest's own summary is not a format it knows).
+ * `npm test`: typecheck, lint (Oxlint, Knip), format check (Prettier), Firefox lint, then every vitest project
+ * (unit, then browser), then one plain closing line "N passed, N failed" that CI can read (Vitest's own summary
+ * is not a format it knows).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,19 @@ const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { stdio: 'inh
 if (typecheck.status !== 0) {
   console.log('typecheck failed');
   process.exit(1);
+}
+
+// The same commands as `npm run lint` and `npm run format:check`, each named when it fails.
+for (const [name, command] of [
+  ['oxlint', ['oxlint']],
+  ['knip', ['knip']],
+  ['format check (npm run format fixes it)', ['prettier', '--check', '.']],
+] as const) {
+  const step = spawnSync('npx', command, { stdio: 'inherit' });
+  if (step.status !== 0) {
+    console.log(`${name} failed`);
+    process.exit(1);
+  }
 }
 
 // Mozilla's linter over a release build of the Firefox add-on (README, "Firefox lint").
