@@ -19,7 +19,7 @@ if (typecheck.status !== 0) {
 for (const [name, command] of [
   ['oxlint', ['oxlint']],
   ['knip', ['knip']],
-  ['format check (npm run format fixes it)', ['prettier', '--check', '.']],
+  ['format check (npm run format fixes it)', ['prettier', '--check', '--cache', '--cache-strategy', 'content', '.']],
 ] as const) {
   const step = spawnSync('npx', command, { stdio: 'inherit' });
   if (step.status !== 0) {
