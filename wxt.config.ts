@@ -21,7 +21,7 @@ const settingsFor = (mode: string) => buildSettings(process.env, mode);
 /** The one-pass check, once per mode and settings, its warnings printed once. */
 const checked = new Map<string, Promise<ResolvedSettings>>();
 function checkedSettingsFor(mode: string): Promise<ResolvedSettings> {
-  const key = JSON.stringify([mode, Object.entries(process.env).filter(([name]) => name.startsWith('PANEL_')).sort()]);
+  const key = JSON.stringify([mode, Object.entries(process.env).filter(([name]) => name.startsWith('PANEL_')).sort(([a], [b]) => (a < b ? -1 : 1))]);
   let settings = checked.get(key);
   if (!settings) {
     settings = checkSettings(process.env, mode).then(({ settings, warnings }) => {

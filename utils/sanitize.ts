@@ -43,7 +43,7 @@ function sanitizer(): Promise<Sanitizer> {
     // A private instance, so this hook never changes sanitizing elsewhere in the extension.
     const purify = factory(window);
     purify.addHook('afterSanitizeAttributes', (node) => {
-      if ((node.nodeName === 'A' || node.nodeName === 'AREA') && (node as Element).hasAttribute('href')) {
+      if ((node.nodeName === 'A' || node.nodeName === 'AREA') && (node).hasAttribute('href')) {
         // Links must never navigate the popup itself, nor hand the opener to the target. An image
         // map's <area href> is a link as much as <a> is.
         node.setAttribute('target', '_blank');

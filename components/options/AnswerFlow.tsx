@@ -148,7 +148,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
   if (!def) return null;
 
   return (
-    <form ref={formRef} class="answer-flow" onSubmit={saveAndNext} onKeyDown={onKeyDown} noValidate aria-labelledby="answer-flow-heading">
+    <form ref={formRef} class="answer-flow" onSubmit={(event) => void saveAndNext(event)} onKeyDown={onKeyDown} noValidate aria-labelledby="answer-flow-heading">
       {/* What was just saved, before the question that follows it. */}
       <p role="status" class="status">
         {status.value}

@@ -51,7 +51,7 @@ export function ConnectedInfo({ session, onDisconnect }: Props) {
         <div class="inline-confirm" role="group" aria-label={t('confirmDisconnecting')}>
           {/* Said by how the panelist connected: a signed-in panelist has no personal key to lose. */}
           <span>{t(session.signedIn ? 'disconnectWarningSignedIn' : 'disconnectWarning')}</span>
-          <button type="button" class="danger" ref={confirmRef} disabled={busy.value} onClick={disconnect}>
+          <button type="button" class="danger" ref={confirmRef} disabled={busy.value} onClick={() => void disconnect()}>
             {t(busy.value ? 'disconnecting' : 'yesDisconnect')}
           </button>
           <button type="button" disabled={busy.value} onClick={() => (confirming.value = false)}>

@@ -113,7 +113,7 @@ export function HistorySection() {
         <h2 id="history-heading" ref={headingRef} tabIndex={-1}>
           {t('historyHeading')}
         </h2>
-        <button type="button" ref={buttonRef} disabled={refreshing.value} onClick={() => refresh(true)}>
+        <button type="button" ref={buttonRef} disabled={refreshing.value} onClick={() => void refresh(true)}>
           {t('refreshHistory')}
         </button>
       </div>

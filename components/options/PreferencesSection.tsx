@@ -63,11 +63,11 @@ export function PreferencesSection() {
           id="pref-badge"
           type="checkbox"
           checked={prefs.badge}
-          onChange={(e) => change({ badge: e.currentTarget.checked })}
+          onChange={(e) => void change({ badge: e.currentTarget.checked })}
         />
         <label for="pref-badge">{t('prefBadge')}</label>
       </div>
-      <NotificationPreferences prefs={prefs} onToggle={toggleNotify} change={change} />
+      <NotificationPreferences prefs={prefs} onToggle={toggleNotify} change={(update) => void change(update)} />
       <div class="field">
         <label for="pref-refresh">{t('prefRefreshEvery')}</label>
         <select
@@ -75,7 +75,7 @@ export function PreferencesSection() {
           class="input"
           value={String(prefs.refreshMinutes)}
           aria-describedby="pref-refresh-hint"
-          onChange={(e) => change({ refreshMinutes: Number(e.currentTarget.value) })}
+          onChange={(e) => void change({ refreshMinutes: Number(e.currentTarget.value) })}
         >
           {intervals.map((m) => (
             <option key={m} value={String(m)}>

@@ -227,7 +227,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     body = (
       <>
         {writable.length > 0 && (
-          <form ref={formRef} onSubmit={save} noValidate aria-labelledby="profile-writable-heading">
+          <form ref={formRef} onSubmit={(event) => void save(event)} noValidate aria-labelledby="profile-writable-heading">
             <h3 id="profile-writable-heading">{t('writableHeading')}</h3>
             {listed.slice(0, shown.value).map(field)}
             <SaveBar
@@ -268,7 +268,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
         <h2 id="profile-heading" ref={headingRef} tabIndex={-1}>
           {t('profileHeading')}
         </h2>
-        <button type="button" ref={reloadRef} disabled={loading} onClick={() => reload(true)}>
+        <button type="button" ref={reloadRef} disabled={loading} onClick={() => void reload(true)}>
           {t(loading ? 'loading' : 'reloadProfile')}
         </button>
       </div>

@@ -106,7 +106,7 @@ export function useProfileDraft(): ProfileDraft {
   return {
     draft,
     set(name, value, stored) {
-      const next = { ...(draft.value ?? {}) };
+      const next = { ...draft.value };
       const unchanged = valuesEqual(value, stored);
       if (unchanged) delete next[name];
       else next[name] = value;
@@ -114,7 +114,7 @@ export function useProfileDraft(): ProfileDraft {
     },
     forget(names) {
       if (!names) return send({}, { changes: {}, clear: true });
-      const next = { ...(draft.value ?? {}) };
+      const next = { ...draft.value };
       for (const name of names) delete next[name];
       send(next, { changes: Object.fromEntries(names.map((name) => [name, null])) });
     },

@@ -25,7 +25,7 @@ export function SupportDetails({ m }: { m: SupportModel }) {
     navigator.clipboard.writeText(m.text).then(() => status && (status.textContent = m.copied), select);
   };
   return (
-    <details class="support" onToggle={(e) => void (parts(e.currentTarget).status?.replaceChildren())}>
+    <details class="support" onToggle={(e) => parts(e.currentTarget).status?.replaceChildren()}>
       <summary>{m.summary}</summary>
       <pre class="support-text">{m.text}</pre>
       <button type="button" class="btn-link small" onClick={copy}>

@@ -56,7 +56,7 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
   };
   /** Puts `children` into the fragment's slots in order; an empty slot goes. */
   const slot = (into: DocumentFragment, ...children: Array<Node | null>) => {
-    into.querySelectorAll(SLOT).forEach((s, i) => (children[i] ? s.replaceWith(children[i]!) : s.remove()));
+    into.querySelectorAll(SLOT).forEach((s, i) => (children[i] ? s.replaceWith(children[i]) : s.remove()));
     return into;
   };
   const get = <T>(item: StorageItem<T>): T => item.fromStored(stored[item.key]);

@@ -47,6 +47,7 @@ export function markers<M extends Model>(model: M, path = ''): M {
 function lookup(model: Model, path: string): string {
   let value: unknown = model;
   for (const key of path.split('.')) value = (value as Fields | null | undefined)?.[key];
+  // oxlint-disable-next-line typescript/no-base-to-string -- a model's leaves are strings, numbers and booleans
   return value === null || value === undefined ? '' : String(value);
 }
 

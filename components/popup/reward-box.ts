@@ -23,7 +23,7 @@ export interface PreparedHtml {
 export function prepareRewardHtml(content: DocumentFragment, allowed: ReadonlySet<string>): PreparedHtml {
   const doc = content.ownerDocument;
   const held = new Set<string>();
-  for (const img of [...content.querySelectorAll('img')]) {
+  for (const img of content.querySelectorAll('img')) {
     const src = img.getAttribute('src') ?? '';
     if (/^data:image\//i.test(src)) continue;
     const origin = imageOrigin(src);
@@ -44,7 +44,7 @@ export function prepareRewardHtml(content: DocumentFragment, allowed: ReadonlySe
     if (!alt) placeholder.setAttribute('aria-hidden', 'true');
     img.replaceWith(placeholder);
   }
-  for (const heading of [...content.querySelectorAll('h1, h2, h3, h4')]) {
+  for (const heading of content.querySelectorAll('h1, h2, h3, h4')) {
     const lower = doc.createElement('h5');
     lower.append(...heading.childNodes);
     heading.replaceWith(lower);
@@ -54,7 +54,7 @@ export function prepareRewardHtml(content: DocumentFragment, allowed: ReadonlySe
 
 /** Puts back, in `root`, the held images whose origin is in `shown`. */
 export function showHeldImages(root: ParentNode, shown: ReadonlySet<string>): void {
-  for (const placeholder of [...root.querySelectorAll<HTMLElement>(`[${HELD}]`)]) {
+  for (const placeholder of root.querySelectorAll<HTMLElement>(`[${HELD}]`)) {
     const src = placeholder.getAttribute(HELD) ?? '';
     const origin = imageOrigin(src);
     if (!origin || !shown.has(origin)) continue;

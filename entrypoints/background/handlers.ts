@@ -55,7 +55,7 @@ function dispatch(type: keyof ProtocolMap, sender: Parameters<typeof isOwnPage>[
   const checked = checkRequest(type, data);
   if (!checked.ok) {
     const field = checked.field || t('badRequestWhole');
-    return Promise.resolve({ ok: false, error: appError('bad_request', t('errBadRequest', type, field, checked.expected), { ...(checked.field ? { field: checked.field } : {}) }) });
+    return Promise.resolve({ ok: false, error: appError('bad_request', t('errBadRequest', type, field, checked.expected), checked.field ? { field: checked.field } : {}) });
   }
   const handler = handlers[type] as (data: unknown) => Promise<unknown>;
   return asResult(() => handler(checked.data));

@@ -25,6 +25,8 @@ export function usingHostAccess<T>(origin: string, connect: () => Promise<T>): P
     if (left > 0) inUse.set(pattern, left);
     else inUse.delete(pattern);
   };
+  // finally waits for a promise its callback returns: the connect settles once the access is given back.
+  // oxlint-disable-next-line typescript/no-misused-promises
   return connect().finally(() => settleHostAccess(release));
 }
 

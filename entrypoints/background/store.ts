@@ -76,8 +76,8 @@ function setAll(puts: readonly Put[]): Promise<void> {
 async function read(items: ReadonlyArray<StorageItem<unknown>>): Promise<Get> {
   const values = new Map<StorageItem<unknown>, unknown>(await Promise.all(items.map(async (item) => [item, await item.getValue()] as const)));
   return <T>(item: StorageItem<T>): T => {
-    if (!values.has(item as StorageItem<unknown>)) throw new Error(`${item.key} was not read in this turn`);
-    return values.get(item as StorageItem<unknown>) as T;
+    if (!values.has(item)) throw new Error(`${item.key} was not read in this turn`);
+    return values.get(item) as T;
   };
 }
 

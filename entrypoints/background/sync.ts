@@ -1,6 +1,5 @@
 import type { PanelApi } from '../../utils/api/client';
 import { resolveBalance } from '../../utils/balance';
-import type { Cached } from '../../utils/cached';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';

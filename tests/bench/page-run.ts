@@ -144,7 +144,7 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
   }
   const content = state.marks[mark]!;
   const painted = spec.elements.map((id) => state.element[id]);
-  const visible = painted.every((t) => t !== undefined) ? Math.max(...(painted as number[])) : content.paint!;
+  const visible = painted.every((t) => t !== undefined) ? Math.max(...(painted)) : content.paint!;
   const sum = (list: Array<[number, number]>) => Math.round(list.reduce((n, [, d]) => n + d, 0));
   const result: LoadResult = {
     visible,

@@ -135,7 +135,7 @@ export function markdown(r: Results): string {
           `${ms(c.interactive)} | ${ms(c.clickToAnswer)} | ${c.busyAfterContent ?? 'n/a'} | ${c.longTasksAfterContent ?? 'n/a'} | ${mib(c.heapBytes)} | ${mib(c.storageBytes)} |`,
     ),
     '',
-    ...(Object.entries(scale.growth) as Array<[string, ScaleReport['growth']['rewards']]>).map(
+    ...Object.entries<ScaleReport['growth']['rewards']>(scale.growth).map(
       ([d, g]) =>
         `- ${d}: content ×${g.visible.ratioPer10x.join(', ×')} per 10× (${g.visible.verdict}; ${g.visible.marginalPerItem.join(', ')} ms per extra item); ` +
         `interactive ×${g.interactive.ratioPer10x.join(', ×') || 'n/a'} per 10×; heap ${g.heap.verdict}.`,

@@ -71,7 +71,7 @@ async function opening(bench: Bench, sandbox: Sandbox, cache: 'empty' | 'fresh' 
   else await ageCache(bench, cache === 'fresh' ? 0 : 10 * 60_000);
   await waitIdle(bench);
   const cacheAgeMs = await bench.inWorker(async () => {
-    const { 'cache:rewards': cached } = (await chrome.storage.local.get('cache:rewards')) as { 'cache:rewards'?: { fetchedAt: number } };
+    const { 'cache:rewards': cached } = await chrome.storage.local.get<{ 'cache:rewards'?: { fetchedAt: number } }>('cache:rewards');
     return cached ? Date.now() - cached.fetchedAt : null;
   }, null);
   sandbox.requests.length = 0;
@@ -132,7 +132,7 @@ const pretendIdle = (bench: Bench, state: string | null) =>
 async function fireAlarm(bench: Bench, sandbox: () => Sandbox): Promise<AlarmInfo> {
   const before = await bench.inWorker(async () => {
     const alarms = await chrome.alarms.getAll();
-    const { preferences } = (await chrome.storage.local.get('preferences')) as { preferences?: { refreshMinutes: number } };
+    const { preferences } = await chrome.storage.local.get<{ preferences?: { refreshMinutes: number } }>('preferences');
     const idle = await chrome.idle.queryState(600).catch((e: Error) => `unavailable: ${e.message}`);
     return { alarms, refreshMinutes: preferences?.refreshMinutes ?? null, idle };
   }, null);

@@ -85,9 +85,9 @@ export interface SyncSnapshot {
 
 export async function syncSnapshot(bench: Bench): Promise<SyncSnapshot> {
   return bench.inWorker(async (keys) => {
-    const { sync } = (await chrome.storage.local.get('sync')) as {
+    const { sync } = await chrome.storage.local.get<{
       sync?: Record<string, { loading: boolean; attemptedAt: number; error: { message: string } | null }>;
-    };
+    }>('sync');
     // Sizes, not values: reading a cache of many megabytes back on every poll would load the worker.
     const sizes = await Promise.all(keys.map((k) => chrome.storage.local.getBytesInUse(k)));
     const areas = Object.entries(sync ?? {});

@@ -84,7 +84,10 @@ async function pairs(bench: Bench, spec: LoadSpec, prepare: () => Promise<void>)
       const blankFirst = (i + WARMUP) % 2 === 0;
       const first = await measureLoad(bench, blankFirst ? BLANK : spec);
       const second = await measureLoad(bench, blankFirst ? spec : BLANK);
-      if (i >= 0) blank[s]!.push(blankFirst ? first : second), page[s]!.push(blankFirst ? second : first);
+      if (i >= 0) {
+        blank[s]!.push(blankFirst ? first : second);
+        page[s]!.push(blankFirst ? second : first);
+      }
     });
   }
   return { blank, page };

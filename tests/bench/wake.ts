@@ -127,7 +127,10 @@ export async function measureWake(bench: Bench, log: (line: string) => void = ()
           const oursFirst = (i + WARMUP) % 2 === 0;
           const first = await run(oursFirst ? ours : minimal);
           const second = await run(oursFirst ? minimal : ours);
-          if (i >= 0) a[s]!.push(oursFirst ? first : second), b[s]!.push(oursFirst ? second : first);
+          if (i >= 0) {
+            a[s]!.push(oursFirst ? first : second);
+            b[s]!.push(oursFirst ? second : first);
+          }
         }
       }
       return figure(a, b);

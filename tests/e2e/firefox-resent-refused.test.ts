@@ -38,7 +38,7 @@ async function connect(): Promise<void> {
   const options = await ff.openPage('options.html');
   // The build's own panel address sits behind "Advanced".
   await options.waitForSelector('details.advanced > summary');
-  if (!(await options.$eval('details.advanced', (d) => (d as HTMLDetailsElement).open))) await options.click('details.advanced > summary');
+  if (!(await options.$eval('details.advanced', (d) => (d).open))) await options.click('details.advanced > summary');
   await fillField(options, 'Panel address', sandbox.url);
   await fillField(options, 'Personal key', sandbox.token);
   await options.locator(byLabel('Connect', 'button')).click();

@@ -44,7 +44,7 @@ afterAll(async () => {
 async function connect(url: string): Promise<void> {
   const options = await ff.openPage('options.html');
   await options.waitForSelector('details.advanced > summary');
-  if (!(await options.$eval('details.advanced', (d) => (d as HTMLDetailsElement).open))) await options.click('details.advanced > summary');
+  if (!(await options.$eval('details.advanced', (d) => (d).open))) await options.click('details.advanced > summary');
   await fillField(options, 'Panel address', url);
   await fillField(options, 'Personal key', sandbox.token);
   await options.locator(byLabel('Connect', 'button')).click();
@@ -84,7 +84,7 @@ test('the manifest’s policy refuses media; the popup’s, added before reward 
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(party.hits).toEqual([]);
   expect(sandbox.requests.filter((r) => r.path === PANEL_IMAGE)).toHaveLength(0);
-  expect(await popup.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => (m as HTMLMetaElement).content)).toBe(
+  expect(await popup.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => (m).content)).toBe(
     `img-src 'self' data: ${sandbox.url} https://images.sandbox.invalid; media-src 'none'`,
   );
 

@@ -36,7 +36,7 @@ type InPage = { browser: Browser.Browser };
 /** Opens "Advanced", where the options page keeps the build's panel address, unless it is open. */
 async function showAddress(page: Page): Promise<void> {
   await page.waitForSelector('details.advanced > summary');
-  if (!(await page.$eval('details.advanced', (d) => (d as HTMLDetailsElement).open))) await page.click('details.advanced > summary');
+  if (!(await page.$eval('details.advanced', (d) => (d).open))) await page.click('details.advanced > summary');
 }
 
 /** What the toolbar badge says; MV2 has browserAction where MV3 has action. */

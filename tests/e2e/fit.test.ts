@@ -110,7 +110,7 @@ describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
     const planted = await options.evaluate(misfits);
     await options.evaluate(() => document.querySelectorAll('.planted').forEach((el) => el.remove()));
     expect(planted.some((p) => p.startsWith('html scrolls sideways'))).toBe(true);
-    expect(planted.some((p) => /^button\.planted “Words that do not fit” is cut/.test(p))).toBe(true);
+    expect(planted.some((p) => p.startsWith('button.planted “Words that do not fit” is cut'))).toBe(true);
     await fits(options, 'options-not-connected');
     await options.getByText(say('connectAdvanced'), { exact: true }).click();
     await options.getByLabel(say('apiBaseUrl')).fill('');

@@ -37,8 +37,8 @@ function broken(units: string[]): string[] {
     const text = node.textContent ?? '';
     for (const match of text.matchAll(pair)) {
       const range = document.createRange();
-      range.setStart(node, match.index!);
-      range.setEnd(node, match.index! + match[0].length);
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
       if (lines(range) > 1) found.push(`“${match[0]}” breaks in “${text.slice(0, 60)}”`);
     }
   }
@@ -77,7 +77,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
   const messages = catalogueOf(locale);
   const say = sayIn(messages);
   /** The language's words for "points", every plural form, without the number. */
-  const units = [...new Set(Object.entries(messages).filter(([key]) => /^points_/.test(key)).map(([, m]) => m.message.replace('$1', '').trim()))].filter(
+  const units = [...new Set(Object.entries(messages).filter(([key]) => key.startsWith('points_')).map(([, m]) => m.message.replace('$1', '').trim()))].filter(
     (unit) => !/\p{Nd}/u.test(unit) && unit.split(/\s+/).length === 1,
   );
   let ext: ExtensionSession;

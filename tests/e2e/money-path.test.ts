@@ -8,7 +8,7 @@ import type { LedgerEntry, SessionInfo } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from '../unit/accounts';
 import { injectFault, requestCount, serverState, stored } from './control';
-import { connectedPerTest, type ExtensionSession } from './harness';
+import { connectedPerTest } from './harness';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 'Bluefin Coffee $5 Gift Card';

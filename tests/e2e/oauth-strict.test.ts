@@ -11,7 +11,7 @@ import { afterEach, beforeAll, expect, test } from 'vitest';
 import { OAUTH_PATHS, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startStrictOAuth, STRICT_PATHS, type StrictOAuth } from '../sandbox/strict-oauth';
-import { chromeRedirectUrl, firefoxRedirectUrl } from '../../utils/operator/extension-ids';
+import { chromeRedirectUrl } from '../../utils/build/operator/extension-ids';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts } from './firefox-harness';
 import { launchExtension } from './harness';

@@ -356,7 +356,7 @@ function sampleUntil(until: string): Promise<Frame[]> {
       const reached =
         until === 'latest'
           ? document.querySelector('section[aria-label="Latest redemption"]') !== null
-          : /^Redeemed /.test(document.getElementById('redeem-outcome')?.textContent ?? '');
+          : (document.getElementById('redeem-outcome')?.textContent ?? '').startsWith('Redeemed ');
       if (reached && after < 0) after = 10;
       if (after === 0) return resolve(frames);
       if (after > 0) after -= 1;

@@ -81,7 +81,7 @@ test("the icons in both zips are the operator's, in every size", async () => {
       expect([width, height]).toEqual([size, size]);
       // The top middle of the tile, above the check mark: the icon's teal, not the default blue.
       const { data } = await sharp(png).extract({ left: size / 2, top: Math.round(size * 0.15), width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
-      expect(near(data, TEAL), `${kind} ${size}: ${[...data.subarray(0, 3)]}`).toBe(true);
+      expect(near(data, TEAL), `${kind} ${size}: ${[...data.subarray(0, 3)].join(',')}`).toBe(true);
     }
   }
   expect((await sharp(join(out, 'store-icon-128.png')).metadata()).width).toBe(128);
@@ -101,7 +101,7 @@ test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do
   symlinkSync(resolve('node_modules'), join(rebuild, 'node_modules'));
   execFileSync('npx', ['wxt', 'build', '-b', 'firefox'], { cwd: rebuild, stdio: 'ignore', env: cleanEnv() });
   const built = join(rebuild, '.output/firefox-mv2');
-  const files = (readdirSync(built, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+  const files = (readdirSync(built, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => relative(built, join(e.parentPath, e.name)));
   expect(files.toSorted()).toEqual(zipEntries(zip('firefox')).toSorted());
@@ -115,7 +115,7 @@ test('every shipped language has two 1280×800 screenshots on the brand colour a
       const { width, height } = await sharp(path).metadata();
       expect([width, height], path).toEqual([1280, 800]);
       const { data } = await sharp(path).extract({ left: 2, top: 2, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
-      expect(near(data, TEAL), `${path}: ${[...data.subarray(0, 3)]}`).toBe(true);
+      expect(near(data, TEAL), `${path}: ${[...data.subarray(0, 3)].join(',')}`).toBe(true);
     }
     const say = messageLookup(localeMessages(locale));
     const listing = readFileSync(join(out, 'listing', `${locale}.txt`), 'utf8');

@@ -41,5 +41,5 @@ export function parseFaultRule(value: JsonValue): FaultParse {
     return { error: 'Fault rule key commit needs status, body or drop: the answer that replaces the real one' };
   }
   // Every key was checked against FaultRule's field types just above.
-  return { rule: value as FaultRule };
+  return { rule: value };
 }

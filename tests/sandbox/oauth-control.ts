@@ -12,8 +12,8 @@ function patchSettings(oauth: OAuthServer, body: ApiRequest['body']): string | n
   if (uris !== undefined && uris !== null && !(Array.isArray(uris) && uris.every((u) => typeof u === 'string'))) return 'redirectUris must be a list of URLs or null';
   if (iss !== undefined && iss !== null && typeof iss !== 'string') return 'iss must be an issuer URL, "" for none, or null for the server\'s own origin';
   if (typeof ttl === 'number') oauth.settings.accessTokenTtlSeconds = ttl;
-  if (iss !== undefined) oauth.settings.iss = iss as string | null;
-  if (uris !== undefined) oauth.settings.redirectUris = uris as string[] | null;
+  if (iss !== undefined) oauth.settings.iss = iss;
+  if (uris !== undefined) oauth.settings.redirectUris = uris;
   return null;
 }
 

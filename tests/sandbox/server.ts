@@ -11,7 +11,7 @@ import { handleControl, isControlPath } from './control';
 import type { ControlContext } from './control';
 import { preflight } from './cors';
 import { FaultStore, applyFault } from './faults';
-import { BodyTooLargeError, failure, parseRequest, readBody, writeRaw, writeResult } from './http-util';
+import { BodyTooLargeError, failure, parseRequest, readBody, writeResult } from './http-util';
 import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
 import { createValidators } from './conditional';
@@ -20,7 +20,7 @@ import { Idempotency, keyOf } from './idempotency';
 import { loadDefaultSeed, resetState, stateFromSeed } from './state';
 import type { ApiRequest, ApiResult, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
-export type { BalanceIn, FaultRule, JsonValue, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState, ValuesShape } from './types';
+export type { FaultRule, MadeRedemption, RecordedRequest, SandboxSeed, SandboxState } from './types';
 
 export const SANDBOX_TOKEN = 'sandbox-token-5f2c9a7e41d8';
 

@@ -116,8 +116,8 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
     ast = parse(code, { ecmaVersion: 'latest', sourceType, ranges: true }) as unknown as ES.Program;
   }
   const nodes: AnyNode[] = [];
-  walk(ast as AnyNode, (n) => nodes.push(n));
-  const scopes = analyze(ast, { ecmaVersion: 2022, sourceType }) as unknown as { scopes: Array<{ references: Reference[] }> };
+  walk(ast, (n) => nodes.push(n));
+  const scopes = analyze(ast, { ecmaVersion: 2022, sourceType }) as { scopes: Array<{ references: Reference[] }> };
   const refs = new Map<ES.Identifier, Reference>();
   for (const scope of scopes.scopes) for (const ref of scope.references) refs.set(ref.identifier, ref);
 
@@ -145,13 +145,13 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
     for (const def of variable.defs) {
       if (def.type === 'FunctionName') out.push({ kind: 'fn', node: def.node as unknown as ES.Function });
       if (def.type === 'Variable' && def.node.type === 'VariableDeclarator') {
-        const declarator = def.node as ES.VariableDeclarator & AnyNode;
-        out.push(...fromPattern(declarator.id, def.name, valueOf(declarator.init as AnyNode)));
+        const declarator = def.node;
+        out.push(...fromPattern(declarator.id, def.name, valueOf(declarator.init)));
       }
     }
     // Later assignments (`a=globalThis` after `var a`).
     for (const ref of variable.references) {
-      if (ref.isWrite() && ref.writeExpr && (ref.identifier as AnyNode).parent?.type === 'AssignmentExpression') out.push(...valueOf(ref.writeExpr as AnyNode));
+      if (ref.isWrite() && ref.writeExpr && (ref.identifier as AnyNode).parent?.type === 'AssignmentExpression') out.push(...valueOf(ref.writeExpr));
     }
     return out;
   }
@@ -172,7 +172,7 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
 
   function contains(node: ES.Node, target: ES.Node): boolean {
     let found = false;
-    walk(node as AnyNode, (n) => (found ||= n === target), (node as AnyNode).parent);
+    walk(node, (n) => (found ||= n === target), (node as AnyNode).parent);
     return found;
   }
 
@@ -190,11 +190,11 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
   }
 
   function returnsOf(fn: ES.Function): Value[] {
-    if (fn.body.type !== 'BlockStatement') return valueOf(fn.body as AnyNode);
+    if (fn.body.type !== 'BlockStatement') return valueOf(fn.body);
     const out: Value[] = [];
-    walk(fn.body as AnyNode, (n) => {
-      if (n.type === 'ReturnStatement' && enclosingFunction(n) === fn) out.push(...valueOf(n.argument as AnyNode));
-    }, fn as AnyNode);
+    walk(fn.body, (n) => {
+      if (n.type === 'ReturnStatement' && enclosingFunction(n) === fn) out.push(...valueOf(n.argument));
+    }, fn);
     return out;
   }
 
@@ -207,7 +207,7 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
   function compute(node: AnyNode): Value[] {
     switch (node.type) {
       case 'Identifier': {
-        const ref = refs.get(node as ES.Identifier);
+        const ref = refs.get(node);
         if (ref?.resolved) return ofVariable(ref.resolved);
         if (GLOBAL_NAMES.has(node.name)) return [{ kind: 'global' }];
         if (ROOT_NAMES.has(node.name)) return [{ kind: 'root' }];
@@ -217,7 +217,7 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
         return [];
       case 'MemberExpression': {
         const name = propertyName(node);
-        const object = valueOf(node.object as AnyNode);
+        const object = valueOf(node.object);
         if (name === null) {
           if (object.some((v) => v.kind === 'root' || v.kind === 'ns')) computed++;
           return [];
@@ -231,19 +231,19 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
         return [];
       }
       case 'ChainExpression':
-        return valueOf(node.expression as AnyNode);
+        return valueOf(node.expression);
       case 'LogicalExpression':
-        return [...valueOf(node.left as AnyNode), ...valueOf(node.right as AnyNode)];
+        return [...valueOf(node.left), ...valueOf(node.right)];
       case 'ConditionalExpression':
-        return [...valueOf(node.consequent as AnyNode), ...valueOf(node.alternate as AnyNode)];
+        return [...valueOf(node.consequent), ...valueOf(node.alternate)];
       case 'SequenceExpression':
-        return valueOf(node.expressions.at(-1) as AnyNode);
+        return valueOf(node.expressions.at(-1));
       case 'AssignmentExpression':
-        return valueOf(node.right as AnyNode);
+        return valueOf(node.right);
       case 'AwaitExpression':
         return [];
       case 'CallExpression': {
-        const callee = valueOf(node.callee as AnyNode);
+        const callee = valueOf(node.callee);
         return callee.flatMap((v) => (v.kind === 'fn' ? returnsOf(v.node) : []));
       }
       case 'ArrowFunctionExpression':
@@ -391,7 +391,7 @@ export function auditTable(uses: Use[], minimums: Record<Target, number | undefi
 export function formatTable(rows: Row[], minimums: Record<Target, number | undefined>): string {
   const targets = TARGETS.filter((t) => minimums[t] !== undefined);
   const head = ['API', ...targets.map((t) => `${t} ${minimums[t]}`)];
-  const body = rows.map((r) => [r.api, ...targets.map((t) => (r.cells[t] ? (r.cells[t]!.supported ? r.cells[t]!.text : `MISSING (${r.cells[t]!.text})`) : '—'))]);
+  const body = rows.map((r) => [r.api, ...targets.map((t) => (r.cells[t] ? (r.cells[t].supported ? r.cells[t].text : `MISSING (${r.cells[t].text})`) : '—'))]);
   const widths = head.map((_, i) => Math.max(...[head, ...body].map((line) => line[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');

@@ -62,7 +62,7 @@ function importsOf(path: string): Edge[] {
     const allTypes = specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type');
     if (n.type === 'ImportDeclaration') add(n, source, n.importKind === 'type' || allTypes);
     else if (n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') add(n, source, n.exportKind === 'type' || allTypes);
-    else if (n.type === 'CallExpression' && (n.callee as Node).type === 'Import') add(n, ((n.arguments as Node[])[0] as Node | undefined)?.value, false);
+    else if (n.type === 'CallExpression' && (n.callee as Node).type === 'Import') add(n, (n.arguments as Node[])[0]?.value, false);
     else if (n.type === 'TSImportType') add(n, ((n.argument as Node).literal as Node | undefined)?.value ?? (n.argument as Node).value, true);
     for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'start' && key !== 'end') walk(value);
   };

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { messageLookup, type Messages } from '../../utils/build/operator/locale-messages';
 
-export { messageLookup, type MessageEntry, type Messages } from '../../utils/build/operator/locale-messages';
+export { messageLookup, type Messages } from '../../utils/build/operator/locale-messages';
 
 export function localeMessages(locale: string): Messages {
   return JSON.parse(readFileSync(new URL(`../../public/_locales/${locale}/messages.json`, import.meta.url), 'utf8')) as Messages;

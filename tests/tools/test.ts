@@ -1,6 +1,7 @@
 /**
- * `npm test`: typecheck, import rules, Firefox lint, then every vitest project (unit, then browser), then
- * one plain closing line "N passed, N failed" that CI can read (Vitest's own summary is not a format it knows).
+ * `npm test`: typecheck, import rules, lint (Oxlint, Knip), format check (Prettier), Firefox lint, then every
+ * vitest project (unit, then browser), then one plain closing line "N passed, N failed" that CI can read (Vitest's
+ * own summary is not a format it knows).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -14,11 +15,19 @@ if (typecheck.status !== 0) {
   process.exit(1);
 }
 
-// The import rules: no circle, shared code never reaching up, no build code in a bundle (tests/tools/lint-imports.ts).
-const importRules = spawnSync('npx', ['tsx', 'tests/tools/lint-imports.ts'], { stdio: 'inherit' });
-if (importRules.status !== 0) {
-  console.log('import rules failed');
-  process.exit(1);
+// The import rules (no circle, shared code never reaching up, no build code in a bundle: tests/tools/lint-imports.ts),
+// then the same commands as `npm run lint` and `npm run format:check`, each named when it fails.
+for (const [name, command] of [
+  ['import rules', ['tsx', 'tests/tools/lint-imports.ts']],
+  ['oxlint', ['oxlint']],
+  ['knip', ['knip']],
+  ['format check (npm run format fixes it)', ['prettier', '--check', '--cache', '--cache-strategy', 'content', '.']],
+] as const) {
+  const step = spawnSync('npx', command, { stdio: 'inherit' });
+  if (step.status !== 0) {
+    console.log(`${name} failed`);
+    process.exit(1);
+  }
 }
 
 // Mozilla's linter over a release build of the Firefox add-on (CONTRIBUTING.md, "Firefox lint").

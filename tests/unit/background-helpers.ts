@@ -41,6 +41,8 @@ export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test
 export async function deliver(type: string, data: unknown, sender: object = OWN_PAGE): Promise<unknown> {
   let reply!: (value: unknown) => void;
   const replied = new Promise((resolve) => (reply = resolve));
+  // The listener answers through `reply`, awaited below; the values trigger hands back are not the answer.
+  // oxlint-disable-next-line typescript/no-floating-promises
   await fakeBrowser.runtime.onMessage.trigger({ id: 1, type, data, timestamp: Date.now() }, sender, reply);
   const framed = (await replied) as { res?: unknown; err?: unknown };
   return framed.res;
@@ -133,8 +135,8 @@ export function fakeNotifications(granted: () => boolean = () => true): Shown[] 
       centre.add(id);
       return id;
     }) as never),
-    vi.spyOn(fakeBrowser.notifications, 'getAll').mockImplementation((async () => Object.fromEntries([...centre].map((id) => [id, true]))) as never),
-    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation((async (id: string) => centre.delete(id)) as never),
+    vi.spyOn(fakeBrowser.notifications, 'getAll').mockImplementation((async () => Object.fromEntries([...centre].map((id) => [id, true])))),
+    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation((async (id: string) => centre.delete(id))),
   ];
   for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
     spies.push(

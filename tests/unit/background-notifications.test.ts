@@ -263,7 +263,7 @@ describe('the goal and the token', () => {
       const value = await get(keys);
       if (JSON.stringify(keys ?? null).includes('cache:rewards')) await new Promise((resolve) => setTimeout(resolve, 80));
       return value;
-    }) as typeof local.get;
+    });
     try {
       const goalSet = onGoalSet(sid);
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -14,7 +14,7 @@ it('two preference changes sent at once both stay: each is merged in the writerâ
   local.set = (async (items: Record<string, unknown>) => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     return set(items);
-  }) as typeof local.set;
+  });
   const restore = () => void (local.set = set);
   try {
     await Promise.all([setPreferences({ badge: false }), setPreferences({ refreshMinutes: 60 }), setPreferences({ notify: true })]);

@@ -10,7 +10,7 @@ import { createPanelApi } from '../../utils/api/client';
 import { APP_ERROR_KINDS, AppErrorException, appError, type AppError } from '../../utils/errors';
 import { historyItem } from '../../utils/storage-items';
 import seed from '../sandbox/seed.json';
-import { startSandbox, type FaultRule, type Sandbox, type SandboxSeed } from '../sandbox/server';
+import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { button, click, dropContainer, mountInto, newContainer } from './options-fixtures';
 import { giftCard, mount, seed as seedPopup, unmount, waitFor } from './popup-fixtures';
 
@@ -37,7 +37,7 @@ const generated: Array<[string, AppError]> = [];
 
 beforeAll(async () => {
   // Passed in: the default seed is read through a file URL, which happy-dom's URL does not make.
-  sandbox = await startSandbox({ seed: seed as SandboxSeed });
+  sandbox = await startSandbox({ seed: seed });
   const api = createPanelApi({ baseUrl: sandbox.url, token: sandbox.token, retries: 0, maxRetryAfterSeconds: 0 });
   for (const [label, rule] of HOSTILE) {
     await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ ...rule, path: '/v1/panel/rewards' }) });
@@ -67,7 +67,7 @@ describe('the popup', () => {
       const alert = await waitFor(() => root.querySelector('header [role=alert]') ?? fail(label));
       // Issues 14, 21: with saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
-      const line = alert.querySelector('p')!.textContent!;
+      const line = alert.querySelector('p')!.textContent;
       expect(line, label).toMatch(/ — showing (your points from .*|the points read a moment ago) · Retry$/);
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
       // The code only behind the closed "Details for support" (issue 30).

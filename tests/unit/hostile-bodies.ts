@@ -384,7 +384,7 @@ function storedValuesData(token: string): fc.Arbitrary<Json> {
       if (extra && extra[0] !== nameKey) defineOwn(out, extra[0], extra[1]);
       defineOwn(out, nameKey, name);
       defineOwn(out, valueKey, value);
-      return out as Json;
+      return out;
     });
   const map = fc
     .array(fc.tuple(fc.oneof(text(token), fc.constantFrom('__proto__', 'constructor', 'toString', 'FIRST_NAME')), junk(token)), {
@@ -393,7 +393,7 @@ function storedValuesData(token: string): fc.Arbitrary<Json> {
     .map((entries) => {
       const out: Record<string, Json> = {};
       for (const [key, value] of entries) defineOwn(out, key, value);
-      return out as Json;
+      return out;
     });
   return fc.oneof(fc.array(record, { maxLength: 5 }), map);
 }
@@ -408,7 +408,7 @@ export function validBody(endpoint: EndpointName, token: string): fc.Arbitrary<J
       const out: Record<string, Json> = { ...extra };
       if (msg !== undefined) out.message = msg;
       out[key] = value;
-      return out as Json;
+      return out;
     });
   switch (endpoint) {
     case 'listVariables':
@@ -444,7 +444,7 @@ export function payloadKey(endpoint: EndpointName): string {
 }
 
 /** A valid body whose payload list has 1,000 to 3,000 entries (one generated entry, repeated with new ids). */
-function hugeValidBody(endpoint: EndpointName, token: string): fc.Arbitrary<Json> {
+function hugeValidBody(endpoint: EndpointName): fc.Arbitrary<Json> {
   const n = fc.integer({ min: 1000, max: 3000 });
   const repeat = (item: fc.Arbitrary<Json>, key: string, count$ = n) =>
     fc.tuple(item, count$).map(([one, count]) => ({
@@ -601,7 +601,7 @@ function mutatedBody(endpoint: EndpointName, token: string): fc.Arbitrary<Json> 
     let original: Json = body;
     for (const step of path) original = (original as Record<string | number, Json>)[step] as Json;
     const options = nearMisses(original);
-    return mutate(body, path, options[m.pick % options.length] as Json);
+    return mutate(body, path, options[m.pick % options.length]);
   });
 }
 
@@ -653,7 +653,7 @@ function validationErrors(token: string): fc.Arbitrary<Json> {
   const object = fc.array(fc.tuple(name, texts), { maxLength: 8 }).map((entries) => {
     const out: Record<string, Json> = {};
     for (const [key, value] of entries) defineOwn(out, key, value);
-    return out as Json;
+    return out;
   });
   return fc.oneof({ weight: 4, arbitrary: object }, { weight: 1, arbitrary: junk(token) });
 }
@@ -680,7 +680,7 @@ function bodyOf(endpoint: EndpointName, token: string): fc.Arbitrary<{ family: F
   const isWrite = WRITE_ENDPOINTS.includes(endpoint);
   return fc.oneof(
     { weight: 6, arbitrary: json('valid', validBody(endpoint, token)) },
-    { weight: 1, arbitrary: json('valid-huge', hugeValidBody(endpoint, token)) },
+    { weight: 1, arbitrary: json('valid-huge', hugeValidBody(endpoint)) },
     { weight: 6, arbitrary: json('mutated', mutatedBody(endpoint, token)) },
     {
       weight: isWrite ? 2 : 0,

@@ -156,7 +156,7 @@ describe('answering one question at a time', () => {
     expect(q('.answer-flow [role=status]')?.textContent).toBe(
       'You answered 2 questions. Your profile now has 4 of 5 questions answered. 1 skipped question is still open.',
     );
-    expect(container.textContent!.split('Thank you').length - 1).toBe(1);
+    expect(container.textContent.split('Thank you').length - 1).toBe(1);
     expect(await profileDraftItem.getValue()).toEqual({});
 
     await click(button('Back to your profile'));
@@ -272,7 +272,7 @@ describe('answering one question at a time', () => {
     await click(button('Überspringen'));
     await click(button('Überspringen'));
     expect(flowHeading()).toBe('Vielen Dank!');
-    expect(container.textContent!.match(/Dank/g)).toHaveLength(1);
+    expect(container.textContent.match(/Dank/g)).toHaveLength(1);
     expect(q('.answer-flow [role=status]')?.textContent).toBe(
       'Sie haben 1 Frage beantwortet. In Ihrem Profil sind jetzt 3 von 5 Fragen beantwortet. 2 übersprungene Fragen sind noch offen.',
     );
@@ -291,7 +291,7 @@ describe('answering one question at a time', () => {
     await click(button('Save & next'));
     expect(flowHeading()).toBe('Thank you!');
     expect(container.textContent).toContain('Every question is answered.');
-    expect(container.textContent!.match(/Thank/g)).toHaveLength(1);
+    expect(container.textContent.match(/Thank/g)).toHaveLength(1);
   });
 
   it('skipping all of them ends without thanks for answers not given', async () => {

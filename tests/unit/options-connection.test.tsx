@@ -62,7 +62,7 @@ beforeEach(() => {
   send.mockReset();
   send.mockImplementation(async (type, data) => (await handlers[type]?.(data)) ?? { ok: true, data: null });
   permissionRequest = vi.fn(async () => true);
-  fakeBrowser.permissions.request = permissionRequest as unknown as typeof fakeBrowser.permissions.request;
+  fakeBrowser.permissions.request = permissionRequest;
 });
 
 afterEach(() => page.dropContainer(container));

@@ -61,7 +61,7 @@ describe('disconnecting', () => {
     await sessionItem.setValue(SIGNED_IN);
     await page.mountInto(container, <ConnectionSection />);
     await page.click(page.button(container, 'Disconnect'));
-    const prompt = container.querySelector('.inline-confirm')!.textContent!;
+    const prompt = container.querySelector('.inline-confirm')!.textContent;
     expect(prompt).toContain('Disconnect? You’ll be signed out, and the panel data kept in this browser is removed.');
     expect(prompt).not.toMatch(/personal key/i);
     await page.click(page.button(container, 'Yes, disconnect'));
@@ -84,7 +84,7 @@ describe('disconnecting', () => {
     await sessionItem.setValue(SIGNED_IN);
     await page.mountInto(container, <ConnectionSection />);
     await page.click(page.button(container, 'Verbindung trennen'));
-    const prompt = container.querySelector('.inline-confirm')!.textContent!;
+    const prompt = container.querySelector('.inline-confirm')!.textContent;
     expect(prompt).toContain('Sie werden abgemeldet');
     expect(prompt).not.toContain('Schlüssel');
     await page.click(page.button(container, 'Ja, Verbindung trennen'));

@@ -57,7 +57,7 @@ describe('while the history read after the answer is under way (pending, answere
 
   it('refused without a reason of its own: the title says it, the body does not say it twice', async () => {
     const outcome = await card(entry('pending', { answer: 'refused', error: appError('rejected', 'The panel refused the request (HTTP 400).', { status: 400 }) }), 'The panel refused Northwind Books $10', 5000);
-    const text = outcome.querySelector('[role=status]')!.textContent!;
+    const text = outcome.querySelector('[role=status]')!.textContent;
     expect(text).toContain('Checking your history that nothing was taken.');
     expect(text).not.toContain('The panel did not accept the redemption.');
   });

@@ -3,9 +3,7 @@
  * spirit of Testing Library (not installed) over plain DOM.
  */
 import { render } from 'preact';
-import { expect } from 'vitest';
 import { App } from '../../components/popup/App';
-import type { Result } from '../../utils/messages';
 import {
   historyItem,
   ledgerItem,
@@ -253,8 +251,4 @@ export async function choose(select: HTMLElement, value: string): Promise<void> 
   (select as HTMLSelectElement).value = value;
   select.dispatchEvent(new Event('change', { bubbles: true }));
   await new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-export function expectDisabled(el: HTMLElement, disabled = true): void {
-  expect((el as HTMLButtonElement).disabled).toBe(disabled);
 }

@@ -230,7 +230,7 @@ describe('details', () => {
     expect(collapsed.map((d) => d.querySelector('summary')?.textContent)).toEqual(['Terms', 'Disclaimer']);
     expect(collapsed.every((d) => !d.open)).toBe(true);
     // Summary first: the description comes before the legal text.
-    const text = panel.textContent!;
+    const text = panel.textContent;
     expect(text.indexOf('Spend it anywhere.')).toBeLessThan(text.indexOf('Terms'));
     // One Redeem in the row, after the details.
     expect(queryAllByRole(root, 'button', 'Redeem Visa Prepaid')).toHaveLength(1);

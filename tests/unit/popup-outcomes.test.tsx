@@ -51,7 +51,7 @@ describe('unknown outcome: the panel is being checked', () => {
     const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
     // The check times and "Check now" load with the first unknown outcome (outside the first chunk).
     await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
-    const text = outcome.textContent!;
+    const text = outcome.textContent;
     expect(text).toContain(`The panel did not answer clearly when you redeemed it at ${clockTime(SENT)}.`);
     expect(text).toContain('The extension is checking your history and shows the outcome here');
     expect(text).toContain(`Not in your history yet at ${clockTime(entry.checks!.lastAt!)}.`);

@@ -84,7 +84,7 @@ describe('open profile questions in the popup', () => {
     vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(((keys: unknown) => {
       read.push(...(Array.isArray(keys) ? keys : [keys]).map(String));
       return get(keys as string);
-    }) as never);
+    }));
     const root = await showing(summary(2));
     await waitFor(() => getByRole(root, 'link', 'Answer now'));
     expect(read).not.toContain('cache:profile');

@@ -183,7 +183,7 @@ describe('popup view (popup)', () => {
     expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
     expect(reads.some((k) => k.includes('cache:rewards'))).toBe(false);
     // "Show more" reads the whole catalogue and pages through it.
-    click(getByRole(root, 'button', /Show 30 more/));
+    await click(getByRole(root, 'button', /Show 30 more/));
     await waitFor(() => expect(queryAllByRole(root, 'listitem').length).toBe(40));
     getByRole(root, 'button', 'Card 40');
     expect(reads.some((k) => k.includes('cache:rewards'))).toBe(true);
@@ -206,7 +206,7 @@ describe('popup view (popup)', () => {
     await rewardsWriter.store(SID, cache);
     const root = mount();
     await waitFor(() => getByText(root, 'Card 01'));
-    click(getByRole(root, 'button', 'Card 01'));
+    await click(getByRole(root, 'button', 'Card 01'));
     await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'));
   });
 

@@ -4,7 +4,6 @@
  * the sandbox's authorization server over real HTTP. The others are in regressions-17.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { watchNotifications } from '../../entrypoints/background/notifications';

@@ -202,7 +202,7 @@ describe('issue 17, accounts and privacy', () => {
   });
 
   it('defect 7: a history check of A that lands after B connected writes nothing into B’s session', async () => {
-    const entry = await lostThenCommitted(COFFEE);
+    await lostThenCommitted(COFFEE);
     await fault(a, { path: HISTORY, delayMs: 250 });
     const checking = checkRedemption().catch(() => undefined);
     await sleep(50);
@@ -259,7 +259,7 @@ describe('issue 17, accounts and privacy', () => {
     local.set = (async (items: Record<string, unknown>) => {
       if ('cache:rewards' in items) throw new Error('QUOTA_BYTES quota exceeded');
       return set(items);
-    }) as typeof local.set;
+    });
     try {
       await expect(refreshRewards(true)).rejects.toThrow(/quota/);
     } finally {

@@ -20,7 +20,8 @@ function event() {
     },
     hasListener: (l: Listener) => listeners.includes(l),
     fire: (...args: unknown[]) => {
-      for (const l of [...listeners]) (l as (...a: unknown[]) => unknown)(...args);
+      // A copy: a listener may remove itself while they are called.
+      for (const l of listeners.slice()) (l as (...a: unknown[]) => unknown)(...args);
     },
   };
 }

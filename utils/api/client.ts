@@ -91,12 +91,14 @@ export function isSendableName(name: unknown): name is string {
     name !== '.' &&
     name !== '..' &&
     !name.includes('/') &&
+    // oxlint-disable-next-line no-control-regex -- control characters are what this refuses
     !/[\u0000-\u001f\u007f-\u009f]/.test(name)
   );
 }
 
 /** A refused name as it can be shown: control characters made visible, at most 40 characters. */
 export function shownName(name: unknown): string {
+  // oxlint-disable-next-line no-control-regex -- control characters are what this makes visible
   const text = String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }

@@ -144,7 +144,7 @@ export const rewardMetaSchema = v.pipe(
   v.transform((meta): RewardMeta => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(meta)) if (value !== undefined) out[key] = value;
-    return out as RewardMeta;
+    return out;
   }),
 );
 
@@ -273,7 +273,7 @@ export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown, e
 // Compile-time proof that parsed outputs fit the domain types.
 
 type Assignable<T extends U, U> = T;
-export type _Checks = [
+type _Checks = [
   Assignable<v.InferOutput<typeof variableOptionSchema>, VariableOption>,
   Assignable<v.InferOutput<typeof variableDefinitionSchema>, VariableDefinition>,
   Assignable<v.InferOutput<typeof rewardMetaSchema>, RewardMeta>,

@@ -274,7 +274,7 @@ export function openWire(options: WireOptions): Wire {
     return { exchange: exchanges[before]! };
   }
 
-  globalThis.fetch = recorder as typeof fetch;
+  globalThis.fetch = recorder;
   return {
     clientKey,
     exchanges,

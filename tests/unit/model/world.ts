@@ -111,7 +111,7 @@ class Worker {
   /** A message from a page, answered as the real handler table answers it (or not, if the worker stops). */
   send<T = unknown>(type: keyof Modules['handlers']['handlers'], data: unknown): Promise<Result<T>> {
     const handler = this.mods.handlers.handlers[type] as (d: unknown) => Promise<T>;
-    return this.event(() => this.mods.result.asResult(() => handler(data)), STOPPED as unknown as Result<T>);
+    return this.event(() => this.mods.result.asResult(() => handler(data)), STOPPED);
   }
 
   /** An event the worker handles (a message, an alarm); `stopped` if the worker stops before it is done. */
@@ -480,6 +480,7 @@ export class World {
   /** Patched once per process: fetch and storage.local go through the world. */
   private install(): void {
     const realFetch = globalThis.fetch;
+    // oxlint-disable-next-line typescript/no-this-alias -- fetch's stand-in is a named function (modelFetch in stacks)
     const world = this;
     globalThis.fetch = async function modelFetch(input: RequestInfo | URL, init?: RequestInit) {
       const worker = scope.getStore();
@@ -498,7 +499,7 @@ export class World {
       }
       // A stopped worker hears nothing back.
       return response && !worker.dead ? response : never<Response>();
-    } as typeof fetch;
+    };
     this.storage.install(() => scope.getStore());
   }
 

@@ -78,7 +78,7 @@ async function watchWrites(work: () => Promise<unknown>, fail?: (items: Record<s
     await set(items);
     written.push(Object.keys(items));
     if (refusal) throw refusal;
-  }) as typeof local.set;
+  });
   try {
     await work();
   } finally {

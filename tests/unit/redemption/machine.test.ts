@@ -7,7 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   answerOf,
-  applyAnswer,
   CHECK_AFTER_MS,
   checkTimes,
   firstCheck,
@@ -53,7 +52,7 @@ function redemption(id: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00
     partner_status: null,
     failed_reason: null,
     transaction_id: null,
-  } as Redemption;
+  };
 }
 const ledger = (current: LedgerEntry | null, awaitingCheck: LedgerEntry[] = [], recentlySettled: LedgerEntry[] = []): Confirms => ({ current, awaitingCheck, recentlySettled });
 /** A history read asked for after every answer in these tests. */
@@ -155,7 +154,7 @@ describe('settling outcomes', () => {
     expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
     expect(unread?.error).not.toHaveProperty('nothingCharged');
     // A later read that shows nothing new settles it then.
-    expect(applyRead(ledger(unread!), read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
+    expect(applyRead(ledger(unread), read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
   });
 
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {

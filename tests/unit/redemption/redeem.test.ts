@@ -133,7 +133,7 @@ describe('redeeming', () => {
     expect(apiRequests(env.sandbox, REDEEM)).toBe(2);
     // The first is still checked, and the second's redemption is not taken for it.
     expect((await unsettledItem.getValue()).map((e) => e.requestId)).toEqual([first.requestId]);
-    await checkOutcomes(first.checks!.nextAt!);
+    await checkOutcomes(first.checks!.nextAt);
     expect((await unsettledItem.getValue())[0]).toMatchObject({ requestId: first.requestId, state: 'unknown', checks: { done: 1 } });
   });
 
