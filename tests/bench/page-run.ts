@@ -46,6 +46,8 @@ export interface LoadResult {
   shiftAfterFirstPaint: number;
   /** Element Timing renderTime of each identifier seen. */
   element: Record<string, number>;
+  /** Every awaited element had its Element Timing entry (else `visible` is the frame after the DOM change). */
+  reported: boolean;
   /** Whether the spec's `find` selector matched at the end. */
   found?: boolean;
   marks: Record<string, Mark>;
@@ -144,7 +146,8 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
   }
   const content = state.marks[mark]!;
   const painted = spec.elements.map((id) => state.element[id]);
-  const visible = painted.every((t) => t !== undefined) ? Math.max(...(painted as number[])) : content.paint!;
+  const reported = painted.every((t) => t !== undefined);
+  const visible = reported ? Math.max(...(painted as number[])) : content.paint!;
   const sum = (list: Array<[number, number]>) => Math.round(list.reduce((n, [, d]) => n + d, 0));
   const result: LoadResult = {
     visible,
@@ -157,6 +160,7 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
     longTaskCountAfter: state.long.filter(([start]) => start >= visible).length,
     shiftAfterFirstPaint: Math.round(state.shifts.filter(([start]) => start >= (state.fcp ?? 0)).reduce((n, [, v]) => n + v, 0) * 1000) / 1000,
     element: state.element,
+    reported,
   };
   if (spec.find) result.found = await page.evaluate((selector) => document.querySelector(selector) !== null, spec.find);
   if (clicked) {

@@ -64,19 +64,24 @@ function probe(): void {
   // Preact, taking over the first frame's DOM (issue 19), removes attributes it did not render: a tag
   // it removed goes back on before the next paint, so Element Timing still sees the element painted.
   const tagged = new Map<Element, string>();
-  // Element Timing reports a text node against its own parent: a name inside a button (the reward's
-  // disclosure) is tagged on the button, not on the heading around it.
-  const textHolder = (el: Element): Element => {
+  // Chromium reports text against the block that lays it out (its nearest ancestor that is not an
+  // inline box), not against the element right around it: the balance's number sits in a <strong>
+  // in an inline <span> of the <p>, reported as the <p>; a reward's name in a <button> (an inline
+  // block) is reported as the button. Which one that is depends on the CSS, so each element from the
+  // match down its chain of only children carries the identifier: the one that lays the text out
+  // reports it. (Tagging only the innermost left the balance unreported in every popup load.)
+  const chain = (el: Element): Element[] => {
     const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
-    return !ownText && el.children.length === 1 ? textHolder(el.firstElementChild!) : el;
+    return !ownText && el.children.length === 1 ? [el, ...chain(el.firstElementChild!)] : [el];
   };
   const tag = () => {
     for (let i = tags.length - 1; i >= 0; i -= 1) {
       const match = document.querySelector(tags[i]![1]);
       if (!match) continue;
-      const found = textHolder(match);
-      found.setAttribute('elementtiming', tags[i]![0]);
-      tagged.set(found, tags[i]![0]);
+      for (const el of chain(match)) {
+        el.setAttribute('elementtiming', tags[i]![0]);
+        tagged.set(el, tags[i]![0]);
+      }
       tags.splice(i, 1);
     }
   };
