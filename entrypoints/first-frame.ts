@@ -6,7 +6,8 @@ import { applyBrand } from '../utils/brand';
 /**
  * popup.html's first frame (issue 19): a classic script, no framework and no module graph, that
  * reads what the popup shows in ONE storage.local.get and paints it from the templates rendered at
- * build time, as text only. Then it starts the app (Preact, main.tsx), which takes over the same
+ * build time, as text only: the header and the balance first, the parts below them a frame later.
+ * Then it starts the app (Preact, main.tsx), which takes over the same
  * DOM: in a release build the app's address is on this script's tag (utils/first-frame-html.ts),
  * so the app's evaluation does not hold up the first frame.
  */
@@ -58,7 +59,8 @@ export default defineUnlistedScript(() => {
           deferred = true;
           afterFrame(() => {
             rest();
-            requestAnimationFrame(startApp);
+            // Not in the rows' own frame: the app's start (its script and preloads) would hold it up.
+            afterFrame(startApp);
           });
         };
         // Preact got there first (development builds start it themselves).
