@@ -6,16 +6,32 @@ import { applyBrand } from '../utils/brand';
 /**
  * popup.html's first frame, so the balance is there at once: a classic script, no framework and no module graph, that
  * reads what the popup shows in ONE storage.local.get and paints it from the templates rendered at
- * build time, as text only. Then it starts the app (Preact, main.tsx), which takes over the same
+ * build time, as text only: the header and the balance first, the parts below them a frame later.
+ * Then it starts the app (Preact, main.tsx), which takes over the same
  * DOM: in a release build the app's address is on this script's tag (utils/build/first-frame-html.ts),
  * so the app's evaluation does not hold up the first frame.
  */
 export default defineUnlistedScript(() => {
-  const app = (document.currentScript as HTMLScriptElement | null)?.dataset.app;
+  const data = (document.currentScript as HTMLScriptElement | null)?.dataset;
+  const app = data?.app;
+  let preloaded = false;
+  /** The app's chunks, fetched and compiled meanwhile (the build moved their preload links here). */
+  const preload = () => {
+    if (preloaded) return;
+    preloaded = true;
+    for (const href of data?.preload?.split(' ') ?? []) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+  };
   let started = false;
   const startApp = () => {
     if (!app || started) return;
     started = true;
+    preload();
     const script = document.createElement('script');
     script.type = 'module';
     // As the modulepreload links fetched it, so their copies are used.
@@ -26,15 +42,32 @@ export default defineUnlistedScript(() => {
   try {
     applyBrand();
     const storage = ((globalThis as { browser?: typeof chrome }).browser ?? chrome).storage;
+    // The templates come after this script in popup.html: the read goes out while they are parsed.
+    const parsed = new Promise<void>((resolve) =>
+      document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }) : resolve(),
+    );
     void storage.local
       .get(FIRST_FRAME_ITEMS.map((item) => item.key))
-      .then((stored) => {
+      .then(async (stored) => {
+        await parsed;
         const root = document.getElementById('app');
+        // A task after the next frame's rendering: that frame is on its way to the screen.
+        const afterFrame = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
+        // The header and the balance first, the parts below them a frame later, then the app.
+        let deferred = false;
+        const later = (rest: () => void) => {
+          deferred = true;
+          afterFrame(() => {
+            rest();
+            // Not in the rows' own frame: the app's start (its script and preloads) would hold it up.
+            afterFrame(startApp);
+          });
+        };
         // Preact got there first (development builds start it themselves).
-        if (!root || root.firstChild || paintFirstFrame(root, stored, Date.now()) === 0) return startApp();
+        if (!root || root.firstChild || paintFirstFrame(root, stored, Date.now(), later) === 0) return startApp();
         holdEarlyClicks(root);
-        // Once the frame is on its way to the screen.
-        requestAnimationFrame(startApp);
+        // The prompt to connect is painted whole: the app once that frame is on its way.
+        if (!deferred) requestAnimationFrame(startApp);
       })
       .catch(startApp);
   } catch {

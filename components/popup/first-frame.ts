@@ -33,13 +33,21 @@ export const FIRST_FRAME_ROWS = 4;
 export const SLOT = 'ff-slot';
 
 /**
+ * When the parts below the header are painted: `rest` runs them. By default at once, in the same
+ * frame; the first-frame script puts them one frame later, so the header and the balance are on
+ * screen without waiting for the rows' cloning, style and layout (nothing painted moves: they go
+ * into the page's empty main, below the header).
+ */
+export type Later = (rest: () => void) => void;
+
+/**
  * Paints the popup's first frame into `root` from what storage holds (`stored`: key → value, as
  * storage.local.get answers), without Preact: each part is a copy of the template its model fits,
  * filled with the model's text. It goes down the page as App renders it and stops at the first part
  * no template fits (the outcome of a redemption, those still being checked, an error card, sign-in): Preact adds those below
  * what is painted, so nothing painted moves. Returns the number of parts painted.
  */
-export function paintFirstFrame(root: Element, stored: Record<string, unknown>, now: number): number {
+export function paintFirstFrame(root: Element, stored: Record<string, unknown>, now: number, later: Later = (rest) => rest()): number {
   const templates = new Map<string, HTMLTemplateElement>();
   for (const template of root.ownerDocument.querySelectorAll<HTMLTemplateElement>('template[data-part]')) {
     templates.set(`${template.dataset.part} ${template.dataset.shape}`, template);
@@ -164,12 +172,19 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     () => (shown || checking ? null : doc.createDocumentFragment()),
     list,
   ];
-  const body = doc.createDocumentFragment();
-  for (const next of parts) {
-    const done = next();
-    if (!done) break;
-    body.append(done);
-  }
-  root.replaceChildren(slot(page, header, body));
+  const main = page.querySelector('main');
+  if (!main) return 0;
+  root.replaceChildren(slot(page, header, null));
+  later(() => {
+    // Preact may have taken over meanwhile (it renders all of this itself).
+    if (!root.contains(main) || main.firstChild) return;
+    const body = doc.createDocumentFragment();
+    for (const next of parts) {
+      const done = next();
+      if (!done) break;
+      body.append(done);
+    }
+    main.append(body);
+  });
   return painted;
 }

@@ -25,8 +25,9 @@ export interface Bench {
   /**
    * Navigates the benchmark's reusable tab to an extension page (a new document each time, like
    * each popup opening; timings start at that navigation, so the tab's reuse costs nothing measured).
+   * `before` gets the tab before it navigates (to listen to it from the start).
    */
-  load(path: ExtensionPath, viewport: { width: number; height: number }): Promise<Page>;
+  load(path: ExtensionPath, viewport: { width: number; height: number }, before?: (page: Page) => void): Promise<Page>;
   /** Runs `fn(arg)` inside the service worker (chrome.* available there). */
   inWorker<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
   close(): Promise<void>;
@@ -75,9 +76,10 @@ export async function launchBench(extensionDir: string, minimalDir: string): Pro
       await page.goto(url(path), { waitUntil: 'commit' });
       return page;
     },
-    async load(path, viewport) {
+    async load(path, viewport, before) {
       if (!tab || tab.isClosed()) tab = await context.newPage();
       await tab.setViewportSize(viewport);
+      before?.(tab);
       await tab.goto(url(path), { waitUntil: 'commit' });
       return tab;
     },

@@ -8,7 +8,7 @@ export { CHROMIUM_PATH } from '../e2e/config';
 /** Measured runs per timing (the issue asks for at least 20) and unmeasured warm-up runs before them. */
 export const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 export const WARMUP = 3;
-/** Series of RUNS each for the popup-against-blank timings; their spread shows how much one series can be trusted. */
+/** Series of RUNS each for the popup timings (against the blank and floor pages); their spread shows how much one series can be trusted. */
 export const SERIES = Number(process.env.BENCH_SERIES ?? 3);
 /** Pairs per series for the worker's wake-up by an alarm: each waits for the alarm to fall due. */
 export const ALARM_RUNS = Number(process.env.BENCH_ALARM_RUNS ?? 6);

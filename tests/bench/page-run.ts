@@ -2,9 +2,9 @@
  * One measured page load: navigate to an extension page, wait for the probe to see its content
  * painted, optionally click the last item and wait for the answer, read the marks.
  */
-import { errors, type Page } from 'playwright-core';
+import type { ConsoleMessage, Page } from 'playwright-core';
 import type { Bench, ExtensionPath } from './browser';
-import type { Mark, ProbeState } from './probe';
+import { REPORT, type Mark, type ProbeState, type Report } from './probe';
 
 /** What to click once the content is there, and what shows that the page answered. */
 export type Interaction = 'reward-details' | 'show-more' | 'profile-choice';
@@ -46,6 +46,8 @@ export interface LoadResult {
   shiftAfterFirstPaint: number;
   /** Element Timing renderTime of each identifier seen. */
   element: Record<string, number>;
+  /** Every awaited element had its Element Timing entry (else `visible` is the frame after the DOM change). */
+  reported: boolean;
   /** Whether the spec's `find` selector matched at the end. */
   found?: boolean;
   marks: Record<string, Mark>;
@@ -96,26 +98,44 @@ async function arm(page: Page, interaction: Interaction): Promise<{ x: number; y
 export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => Promise<string | null>): Promise<LoadResult> {
   const timeout = spec.timeoutMs ?? 30_000;
   const mark = spec.mark ?? 'content';
-  const page = await bench.load(spec.path, spec.viewport);
-  const ready = ({ mark, ids }: { mark: string; ids: string[] }) => {
-    const probe = window.__bench;
-    if (probe.marks[mark]?.paint === undefined || !ids.every((id) => probe.element[id] !== undefined)) return null;
-    return { marks: probe.marks, element: probe.element, long: probe.long, shifts: probe.shifts, fp: probe.fp, fcp: probe.fcp };
+  // The probe's reports, read as they come: nothing is evaluated in the page until its content is
+  // painted (probe.ts says why). Reports from an earlier page in the same tab have an earlier origin.
+  const startedAt = Date.now();
+  let latest: Report | null = null;
+  let wake = () => {};
+  const listen = (message: ConsoleMessage) => {
+    const text = message.text();
+    if (message.type() !== 'debug' || !text.startsWith(`${REPORT} `)) return;
+    const report = JSON.parse(text.slice(REPORT.length + 1)) as Report;
+    if (report.origin < startedAt - 1 || (latest && report.origin < latest.origin)) return;
+    latest = report;
+    wake();
   };
-  const deadline = Date.now() + timeout;
+  const done = (r: Report | null) => r !== null && r.marks[mark]?.paint !== undefined && spec.elements.every((id) => r.element[id] !== undefined);
+  let page: Page | undefined;
   let state: ProbeState | null = null;
-  while (!state && Date.now() < deadline) {
-    try {
+  try {
+    page = await bench.load(spec.path, spec.viewport, (tab) => tab.on('console', listen));
+    const deadline = Date.now() + timeout;
+    while (!done(latest) && Date.now() < deadline) {
       const slice = Math.min(2_000, deadline - Date.now());
-      state = await (await page.waitForFunction(ready, { mark, ids: spec.elements }, { timeout: slice, polling: 20 })).jsonValue();
-    } catch (error) {
-      if (!(error instanceof errors.TimeoutError)) throw error;
+      const woke = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), slice);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      if (woke) continue;
       const reason = await failed?.();
       if (reason) throw new LoadError(`${spec.path}: no ${mark}; ${reason}`);
     }
+  } finally {
+    page?.off('console', listen);
   }
-  if (!state) {
-    const seen = await probeState(page).catch(() => null);
+  const seen = await probeState(page).catch(() => null);
+  if (done(latest) && seen) state = seen;
+  else {
     if (!seen?.marks[mark]?.paint) throw new LoadError(`${spec.path}: no ${mark} within ${timeout} ms`);
     // Content painted but an Element Timing entry never came: fall back to the frame-based time, and
     // say so, since every load then waits the whole timeout (a probe selector no longer matching the
@@ -144,7 +164,8 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
   }
   const content = state.marks[mark]!;
   const painted = spec.elements.map((id) => state.element[id]);
-  const visible = painted.every((t) => t !== undefined) ? Math.max(...(painted)) : content.paint!;
+  const reported = painted.every((t) => t !== undefined);
+  const visible = reported ? Math.max(...painted) : content.paint!;
   const sum = (list: Array<[number, number]>) => Math.round(list.reduce((n, [, d]) => n + d, 0));
   const result: LoadResult = {
     visible,
@@ -157,6 +178,7 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
     longTaskCountAfter: state.long.filter(([start]) => start >= visible).length,
     shiftAfterFirstPaint: Math.round(state.shifts.filter(([start]) => start >= (state.fcp ?? 0)).reduce((n, [, v]) => n + v, 0) * 1000) / 1000,
     element: state.element,
+    reported,
   };
   if (spec.find) result.found = await page.evaluate((selector) => document.querySelector(selector) !== null, spec.find);
   if (clicked) {

@@ -16,7 +16,7 @@ import { measureRequests } from './requests';
 import { measureScale } from './scale';
 import { measureSizes } from './sizes';
 import { connectThroughOptions, stuckFlags } from './state';
-import { measureNotConnected, measureTiming } from './timing';
+import { measureNotConnected, measureTiming, measureWarm } from './timing';
 import { measureWake } from './wake';
 
 const started = Date.now();
@@ -48,6 +48,36 @@ function commit(): string {
 }
 
 const measured = commit();
+
+/**
+ * BENCH_ONLY=popup: only the warm popup against the floor and blank pages (a minute or two, for
+ * trying a change); prints the figures and writes no results. BENCH_ONLY=popup,prompt adds the
+ * popup before connecting.
+ */
+const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+
+async function popupOnly(): Promise<void> {
+  const build = buildForBench();
+  const sizes = measureSizes(build.extensionDir, build.zipPath);
+  log(`popup first load ${(sizes.popup.first.total.gzip / 1024).toFixed(1)} KiB gzip; popup.html ${(sizes.popup.html.raw / 1024).toFixed(1)} KiB raw`);
+  const sandbox = await startSandbox({ port: BENCH_PORT });
+  const bench = await launchBench(build.extensionDir, build.minimalDir);
+  const show = (name: string, p: { visible: { median: number; min: number; max: number }; ratioToBlankFcp: number; seriesRatios: number[]; elementTiming: { reported: number; runs: number } }) =>
+    log(`${name}: ${p.visible.median} (${p.visible.min}–${p.visible.max}) ms, ÷ blank ${p.ratioToBlankFcp} (series ${p.seriesRatios.join(', ')}); Element Timing in ${p.elementTiming.reported} of ${p.elementTiming.runs} runs`);
+  try {
+    if (only.includes('prompt')) show('popup, not connected', await measureNotConnected(bench));
+    await connectThroughOptions(bench, sandbox.url, sandbox.token);
+    const warm = await measureWarm(bench);
+    show('floor', warm.floor);
+    show('popup, balance', warm.warmBalance);
+    show('popup, balance and rows', warm.warmPaired);
+    log(`popup ÷ floor, balance: ${warm.popupToFloor.balance.ratio} (series ${warm.popupToFloor.balance.seriesRatios.join(', ')})`);
+    log(`popup ÷ floor, with rows: ${warm.popupToFloor.withRows.ratio} (series ${warm.popupToFloor.withRows.seriesRatios.join(', ')})`);
+  } finally {
+    await bench.close();
+    await sandbox.close();
+  }
+}
 
 async function main(): Promise<void> {
   log(`measuring commit ${measured}`);
@@ -102,7 +132,7 @@ async function main(): Promise<void> {
   log('wrote tests/bench/results.json and tests/bench/results.md');
 }
 
-main().catch((error) => {
+(only.length ? popupOnly() : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,8 +1,9 @@
 /**
- * The popup's load against the blank baseline page, in the same browser and the same run, runs
- * interleaved so that drift on a noisy machine hits both alike, in alternating order (blank first
- * on even runs, the popup first on odd ones) so neither always pays for a cold process, and in
- * SERIES series of RUNS pairs, so the spread between series shows how far one series can be off.
+ * The popup's load against the blank baseline page and the floor page, in the same browser and the
+ * same run, loads interleaved round by round so that drift on a noisy machine hits every page alike,
+ * each round in another order (through every permutation) so no page always pays for the one before
+ * it, and in SERIES series of RUNS rounds, so the spread between series shows how far one series can
+ * be off. The headline is the warm popup ÷ the floor, series by series.
  *  - not connected: the popup before any token is stored (its prompt to connect);
  *  - warm: cache younger than FRESH_MS (no request at all);
  *  - stale: cache older than FRESH_MS while every API answer is delayed by STALE_API_DELAY_MS
@@ -33,6 +34,15 @@ export interface Paired {
   /** Each series' median ÷ its own blank median; the spread is their min–max. */
   seriesRatios: number[];
   spread: { min: number; max: number };
+  /** Loads of the page whose every awaited element had an Element Timing entry. */
+  elementTiming: Reported;
+}
+
+/** The popup's time ÷ the floor page's, from loads in the same rounds. */
+export interface FloorRatio {
+  ratio: number;
+  seriesRatios: number[];
+  spread: { min: number; max: number };
 }
 
 export interface GoalShift {
@@ -53,7 +63,9 @@ export interface TimingReport {
   floor: Paired;
   /** The popup's balance painted (the issue's figure), against the blank page, from the warm runs. */
   warmBalance: Paired;
-  warm: { visible: Summary; dom: Summary; firstContentfulPaint: Summary; ratioToBlankFcp: number; seriesRatios: number[]; spread: { min: number; max: number } };
+  warm: Paired & { dom: Summary; firstContentfulPaint: Summary };
+  /** The headline: the warm popup ÷ the floor page, its balance painted, and with the first reward rows too. */
+  popupToFloor: { balance: FloorRatio; withRows: FloorRatio };
   goalShift: GoalShift;
   stale: { visible: Summary; apiDelayMs: number; ratioToWarm: number };
   cold: { visible: Summary; ratioToBlankFcp: number };
@@ -72,26 +84,40 @@ async function series(n: number, run: (i: number) => Promise<void>): Promise<voi
   for (let i = 0; i < WARMUP + n; i += 1) await run(i - WARMUP);
 }
 
-/** SERIES × RUNS pairs of the blank page and `spec`, in alternating order; `prepare` runs before each pair. */
-async function pairs(bench: Bench, spec: LoadSpec, prepare: () => Promise<void>): Promise<{ blank: LoadResult[][]; page: LoadResult[][] }> {
-  const blank: LoadResult[][] = [];
-  const page: LoadResult[][] = [];
+/**
+ * SERIES × RUNS rounds of the blank page and each of `specs`, one load of each per round, in an order
+ * that turns round to round through every permutation, so no page always pays for the one before
+ * it; `prepare` runs before each round. Returns, per page (blank first, then `specs`), each series' loads.
+ */
+async function rounds(bench: Bench, specs: LoadSpec[], prepare: () => Promise<void>): Promise<LoadResult[][][]> {
+  const all = [BLANK, ...specs];
+  const orders = permutations(all.map((_, i) => i));
+  const out: LoadResult[][][] = all.map(() => []);
   for (let s = 0; s < SERIES; s += 1) {
-    blank.push([]);
-    page.push([]);
+    out.forEach((page) => page.push([]));
     await series(RUNS, async (i) => {
       await prepare();
-      const blankFirst = (i + WARMUP) % 2 === 0;
-      const first = await measureLoad(bench, blankFirst ? BLANK : spec);
-      const second = await measureLoad(bench, blankFirst ? spec : BLANK);
-      if (i >= 0) {
-        blank[s]!.push(blankFirst ? first : second);
-        page[s]!.push(blankFirst ? second : first);
+      for (const k of orders[(i + WARMUP + s) % orders.length]!) {
+        const result = await measureLoad(bench, all[k]!);
+        if (i >= 0) out[k]![s]!.push(result);
       }
     });
   }
-  return { blank, page };
+  return out;
 }
+
+function permutations(items: number[]): number[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((first, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]));
+}
+
+/** How many loads had an Element Timing entry for every element awaited (the rest fell back to a frame time). */
+export interface Reported {
+  reported: number;
+  runs: number;
+}
+
+const reportedOf = (runs: LoadResult[][]): Reported => ({ reported: runs.flat().filter((r) => r.reported).length, runs: runs.flat().length });
 
 /** `pick`: what counts as the page visible (default: every awaited element painted). */
 function paired(blank: LoadResult[][], page: LoadResult[][], pick: (r: LoadResult) => number = (r) => r.visible): Paired {
@@ -104,13 +130,38 @@ function paired(blank: LoadResult[][], page: LoadResult[][], pick: (r: LoadResul
     ratioToBlankFcp: ratio(visible.median, blankFcp.median),
     seriesRatios,
     spread: { min: Math.min(...seriesRatios), max: Math.max(...seriesRatios) },
+    elementTiming: reportedOf(page),
+  };
+}
+
+/** The popup against the floor, series by series: each series' popup median ÷ the same series' floor median. */
+function toFloor(floor: LoadResult[][], popup: LoadResult[][], pick: (r: LoadResult) => number): FloorRatio {
+  const seriesRatios = popup.map((runs, s) => ratio(summarize(runs.map(pick)).median, summarize(floor[s]!.map((r) => r.visible)).median));
+  return {
+    ratio: ratio(summarize(popup.flat().map(pick)).median, summarize(floor.flat().map((r) => r.visible)).median),
+    seriesRatios,
+    spread: { min: Math.min(...seriesRatios), max: Math.max(...seriesRatios) },
   };
 }
 
 /** Before connecting: the popup's prompt against the blank page. Run before the bench connects. */
 export async function measureNotConnected(bench: Bench): Promise<Paired> {
-  const { blank, page } = await pairs(bench, POPUP_NOT_CONNECTED, async () => {});
-  return paired(blank, page);
+  const [blank, page] = await rounds(bench, [POPUP_NOT_CONNECTED], async () => {});
+  return paired(blank!, page!);
+}
+
+/** Warm popup, floor page and blank page, round by round in the same series. */
+export async function measureWarm(bench: Bench) {
+  const [blankRuns, floorRuns, popupRuns] = (await rounds(bench, [FLOOR, POPUP], () => ageCache(bench, 0, 30_000))) as [LoadResult[][], LoadResult[][], LoadResult[][]];
+  const balance = (r: LoadResult) => r.element.balance ?? r.visible;
+  return {
+    blank: blankRuns.flat(),
+    warm: popupRuns.flat(),
+    floor: paired(blankRuns, floorRuns),
+    warmPaired: paired(blankRuns, popupRuns),
+    warmBalance: paired(blankRuns, popupRuns, balance),
+    popupToFloor: { balance: toFloor(floorRuns, popupRuns, balance), withRows: toFloor(floorRuns, popupRuns, (r) => r.visible) },
+  };
 }
 
 export async function measureTiming(bench: Bench, baseUrl: string, notConnected: Paired, log: (line: string) => void = () => {}): Promise<TimingReport> {
@@ -119,15 +170,9 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
     log(`${what} (${((Date.now() - since) / 1000).toFixed(1)} s)`);
     since = Date.now();
   };
-  const warmPairs = await pairs(bench, POPUP, () => ageCache(bench, 0, 30_000));
-  const blank = warmPairs.blank.flat();
-  const warm = warmPairs.page.flat();
-  const warmPaired = paired(warmPairs.blank, warmPairs.page);
-  const warmBalance = paired(warmPairs.blank, warmPairs.page, (r) => r.element.balance ?? r.visible);
-  done(`blank page and warm popup, ${SERIES} series`);
-  const floorPairs = await pairs(bench, FLOOR, () => ageCache(bench, 0, 30_000));
-  const floor = paired(floorPairs.blank, floorPairs.page);
-  done(`blank page and the floor page, ${SERIES} series`);
+  const warmRuns = await measureWarm(bench);
+  done(`blank page, floor page and warm popup, ${SERIES} series`);
+  const { blank, warm } = warmRuns;
 
   const apiDelayMs = STALE_API_DELAY_MS;
   const stale: LoadResult[] = [];
@@ -165,17 +210,11 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
     series: SERIES,
     baseline: { firstPaint: pick(blank, 'fp'), firstContentfulPaint: blankFcp, textPainted: pick(blank, 'visible') },
     notConnected,
-    floor,
-    warmBalance,
+    floor: warmRuns.floor,
+    warmBalance: warmRuns.warmBalance,
     goalShift,
-    warm: {
-      visible: warmVisible,
-      dom: pick(warm, 'dom'),
-      firstContentfulPaint: pick(warm, 'fcp'),
-      ratioToBlankFcp: ratio(warmVisible.median, blankFcp.median),
-      seriesRatios: warmPaired.seriesRatios,
-      spread: warmPaired.spread,
-    },
+    warm: { ...warmRuns.warmPaired, dom: pick(warm, 'dom'), firstContentfulPaint: pick(warm, 'fcp') },
+    popupToFloor: warmRuns.popupToFloor,
     stale: { visible: staleVisible, apiDelayMs, ratioToWarm: ratio(staleVisible.median, warmVisible.median) },
     cold: { visible: coldVisible, ratioToBlankFcp: ratio(coldVisible.median, blankFcp.median) },
   };

@@ -239,6 +239,36 @@ describe('first frame (issue 19)', () => {
     expect(root.querySelector('.hdr-updated')?.textContent).toMatch(/^Updated .* · Refresh$/);
   });
 
+  it('can paint the header alone first, and the rows below it after, into the same page', async () => {
+    installI18n('en');
+    await store({});
+    const whole = document.createElement('div');
+    await paint(whole);
+    const root = document.createElement('div');
+    const stored = await fakeBrowser.storage.local.get(FIRST_FRAME_ITEMS.map((item) => item.key));
+    let rest: (() => void) | undefined;
+    paintFirstFrame(root, stored, Date.now(), (then) => (rest = then));
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('1,000 points');
+    expect(root.querySelector('main')?.childNodes).toHaveLength(0);
+    const header = root.querySelector('header');
+    rest!();
+    // The header painted first is the one that stays, and the page ends as the one painted at once.
+    expect(root.querySelector('header')).toBe(header);
+    expect(html(root)).toBe(html(whole));
+  });
+
+  it('leaves the rows to Preact when it has taken the page over before they came', async () => {
+    installI18n('en');
+    await store({});
+    const root = document.createElement('div');
+    const stored = await fakeBrowser.storage.local.get(FIRST_FRAME_ITEMS.map((item) => item.key));
+    let rest: (() => void) | undefined;
+    paintFirstFrame(root, stored, Date.now(), (then) => (rest = then));
+    root.querySelector('main')!.append(document.createElement('p'));
+    rest!();
+    expect(root.querySelectorAll('.reward-name')).toHaveLength(0);
+  });
+
   it('paints the open profile questions line (issue 20) with its link to the first open question', async () => {
     installI18n('en');
     await store({ questions: 3 });

@@ -57,7 +57,12 @@ export function appAfterFirstFrame(): Plugin {
         // The popup's own entry chunk (chunks/popup-<hash>.js), named after its entrypoint.
         const entry = /<script type="module"[^>]*\ssrc="(\/chunks\/popup-[^"]+\.js)"[^>]*><\/script>\s*/.exec(html);
         if (!entry || !html.includes(FIRST_FRAME_SCRIPT)) return html;
-        return html.replace(entry[0], '').replace(FIRST_FRAME_SCRIPT, `<script src="/first-frame.js" data-app="${entry[1]}"></script>`);
+        // The app's chunks are preloaded by the first-frame script once the header is painted: named
+        // in the page, their fetch and compile would compete with the header's stylesheet and script.
+        const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g)];
+        const rest = preloads.reduce((page, link) => page.replace(link[0], ''), html.replace(entry[0], ''));
+        const preload = preloads.length ? ` data-preload="${preloads.map((link) => link[1]).join(' ')}"` : '';
+        return rest.replace(FIRST_FRAME_SCRIPT, `<script src="/first-frame.js" data-app="${entry[1]}"${preload}></script>`);
       },
     },
   };
