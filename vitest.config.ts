@@ -8,7 +8,9 @@ export default defineConfig({
     projects: [
       {
         plugins: [WxtVitest()],
-        define: { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))) },
+        define: {
+          __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))),
+        },
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],

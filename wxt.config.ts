@@ -3,10 +3,21 @@ import { defineConfig } from 'wxt';
 import { EXTENSION_PAGES_CSP } from './utils/content-policy';
 import { appAfterFirstFrame, firstFrameTemplates } from './utils/build/first-frame-html';
 import { firstFrameModules } from './utils/build/first-frame-modules';
-import { forgetOperatorIcon, putKeyBack, renderOperatorIcon, takeKeyOut, useOperatorIcon } from './utils/build/operator/build-hooks';
+import {
+  forgetOperatorIcon,
+  putKeyBack,
+  renderOperatorIcon,
+  takeKeyOut,
+  useOperatorIcon,
+} from './utils/build/operator/build-hooks';
 import { firefoxDataCollection } from './utils/build/operator/data-collection';
 import { manifestPermissions } from './utils/build/operator/manifest-permissions';
-import { buildSettings, formatWarnings, runtimeSettings, type ResolvedSettings } from './utils/build/operator/panel-config';
+import {
+  buildSettings,
+  formatWarnings,
+  runtimeSettings,
+  type ResolvedSettings,
+} from './utils/build/operator/panel-config';
 import { checkSettings } from './utils/build/operator/settings-check';
 import { NEVER_IN_SOURCES, SOURCE_PATHS, sourcesAllowList } from './utils/build/operator/sources';
 
@@ -21,7 +32,12 @@ const settingsFor = (mode: string) => buildSettings(process.env, mode);
 /** The one-pass check, once per mode and settings, its warnings printed once. */
 const checked = new Map<string, Promise<ResolvedSettings>>();
 function checkedSettingsFor(mode: string): Promise<ResolvedSettings> {
-  const key = JSON.stringify([mode, Object.entries(process.env).filter(([name]) => name.startsWith('PANEL_')).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  const key = JSON.stringify([
+    mode,
+    Object.entries(process.env)
+      .filter(([name]) => name.startsWith('PANEL_'))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  ]);
   let settings = checked.get(key);
   if (!settings) {
     settings = checkSettings(process.env, mode).then(({ settings, warnings }) => {
@@ -45,7 +61,11 @@ export default defineConfig({
     // started by the first-frame script, which also hands it the modules both share, so they are loaded once.
     return {
       define,
-      plugins: [firstFrameTemplates(define, resolve(import.meta.dirname ?? '.', 'components/popup/frame-templates.tsx')), appAfterFirstFrame(), firstFrameModules()],
+      plugins: [
+        firstFrameTemplates(define, resolve(import.meta.dirname ?? '.', 'components/popup/frame-templates.tsx')),
+        appAfterFirstFrame(),
+        firstFrameModules(),
+      ],
       // Both browsers preload modules themselves (Chrome 66, Firefox 115; the manifest asks for 140):
       // Vite's polyfill for older ones would be half a KiB of the popup's first load.
       build: { modulePreload: { polyfill: false } },

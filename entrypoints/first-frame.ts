@@ -44,7 +44,9 @@ export default defineUnlistedScript(() => {
     const storage = ((globalThis as { browser?: typeof chrome }).browser ?? chrome).storage;
     // The templates come after this script in popup.html: the read goes out while they are parsed.
     const parsed = new Promise<void>((resolve) =>
-      document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }) : resolve(),
+      document.readyState === 'loading'
+        ? document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
+        : resolve(),
     );
     void storage.local
       .get(FIRST_FRAME_ITEMS.map((item) => item.key))

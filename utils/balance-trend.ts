@@ -82,8 +82,9 @@ export function returnsOf(redemptions: readonly Redemption[] | null | undefined,
   const out: PointsReturn[] = [];
   for (const r of redemptions ?? []) {
     if (out.length >= max) break;
-    const at = r.refunded ? parseApiTimestamp(r.updated_at) ?? parseApiTimestamp(r.created_at) : null;
-    if (at !== null && Number.isSafeInteger(r.reward_point_cost) && r.reward_point_cost > 0) out.push({ at, points: r.reward_point_cost });
+    const at = r.refunded ? (parseApiTimestamp(r.updated_at) ?? parseApiTimestamp(r.created_at)) : null;
+    if (at !== null && Number.isSafeInteger(r.reward_point_cost) && r.reward_point_cost > 0)
+      out.push({ at, points: r.reward_point_cost });
   }
   return out;
 }
@@ -115,7 +116,12 @@ export interface Flow {
  * so a rise that was only a refund is no gain, and one that was a refund and a survey at once keeps
  * the survey's part. Over the period, start + earned + returned − spent is the balance at its end.
  */
-export function flowOver(all: readonly BalanceSample[], days: number, now: number, returns: readonly PointsReturn[] = []): Flow | null {
+export function flowOver(
+  all: readonly BalanceSample[],
+  days: number,
+  now: number,
+  returns: readonly PointsReturn[] = [],
+): Flow | null {
   const samples = trustedSamples(all);
   if (samples.length < 2) return null;
   const start = now - days * DAY_MS;
@@ -158,7 +164,12 @@ export interface Pace {
  * given back not counted), per week. Null when there is too little to say it honestly: under a week of history, fewer than two
  * gains, or nothing earned; also when nothing is to go.
  */
-export function paceTo(all: readonly BalanceSample[], toGo: number, now: number, returns: readonly PointsReturn[] = []): Pace | null {
+export function paceTo(
+  all: readonly BalanceSample[],
+  toGo: number,
+  now: number,
+  returns: readonly PointsReturn[] = [],
+): Pace | null {
   const samples = trustedSamples(all);
   const flow = flowOver(samples, EARN_DAYS, now, returns);
   if (toGo <= 0 || !flow || now - samples[0]!.at < PACE_MIN_SPAN_MS) return null;

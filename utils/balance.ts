@@ -16,7 +16,8 @@ const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
  * Costs never come through here: the schemas check `reward_point_cost`.
  */
 export function toPoints(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && WHOLE.test(value) ? Number(value.trim()) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && WHOLE.test(value) ? Number(value.trim()) : NaN;
   // `+ 0` turns -0 (from "-0") into 0, which is what a panelist should read.
   return Number.isSafeInteger(n) && n >= 0 ? n + 0 : null;
 }

@@ -29,7 +29,8 @@ export function imageOrigin(url: string | undefined | null): string | null {
   if (!url) return null;
   try {
     const { protocol, hostname, origin } = new URL(url);
-    if (protocol === 'https:' || (protocol === 'http:' && (hostname === 'localhost' || hostname === '127.0.0.1'))) return origin;
+    if (protocol === 'https:' || (protocol === 'http:' && (hostname === 'localhost' || hostname === '127.0.0.1')))
+      return origin;
   } catch {
     // Not a URL: nothing to allow.
   }

@@ -49,7 +49,8 @@ const TEXT_MODE = new Map<html.TAG_ID, Tokenizer['state']>([
  * Text as the tokenizer decoded it, written so that the next parser decodes it alike: `&` and no-break
  * spaces as references (as parse5's serializer writes them), `<` escaped.
  */
-const escapeText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('\u00a0', '&nbsp;').replaceAll('<', '&lt;');
+const escapeText = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('\u00a0', '&nbsp;').replaceAll('<', '&lt;');
 /** Raw text (script, style, …) is not decoded, by the tokenizer nor by the next parser: only `<` is escaped. */
 const escapeRawText = (text: string) => text.replaceAll('<', '&lt;');
 const escapeValue = (value: string) =>

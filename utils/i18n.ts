@@ -83,7 +83,8 @@ let counts: { locale: string | undefined; format: Intl.NumberFormat } | undefine
 /** Counts in the UI language; the formatter is made once (see utils/format.ts on the cost). */
 function formatCount(count: number): string {
   const locale = uiLocale();
-  if (!counts || counts.locale !== locale) counts = { locale, format: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }) };
+  if (!counts || counts.locale !== locale)
+    counts = { locale, format: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }) };
   return counts.format.format(count);
 }
 

@@ -25,15 +25,28 @@ function isPrivateHost(hostname: string): boolean {
   const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
-  return host.includes(':') && (host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:'));
+  return (
+    host.includes(':') &&
+    (host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:'))
+  );
 }
 
 /** The reward with every image address it carries kept only where {@link safeImageUrl} allows it. */
 export function withSafeImages(reward: Reward, panelOrigin: string): Reward {
   const meta = reward.meta_data ?? {};
-  const urls = meta.image_urls && Object.fromEntries(Object.entries(meta.image_urls).filter(([, url]) => safeImageUrl(url, panelOrigin) !== ''));
+  const urls =
+    meta.image_urls &&
+    Object.fromEntries(Object.entries(meta.image_urls).filter(([, url]) => safeImageUrl(url, panelOrigin) !== ''));
   return {
     ...reward,
     image_url: safeImageUrl(reward.image_url, panelOrigin),

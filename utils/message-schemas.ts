@@ -13,7 +13,11 @@ import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 /** A catalogue id: a whole number the panel could have given. */
 const id = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
-const variableValue = v.union([text(10_000), v.pipe(v.number(), v.finite()), v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000))]);
+const variableValue = v.union([
+  text(10_000),
+  v.pipe(v.number(), v.finite()),
+  v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000)),
+]);
 const force = v.strictObject({ force: v.boolean() });
 /** The session a page's edit was made under: the background applies it only while that session is active. */
 const session = text(200);
@@ -31,7 +35,9 @@ export const REQUESTS = {
   dismissRedemption: nothing,
   refreshHistory: force,
   refreshProfile: force,
-  saveValues: v.strictObject({ values: v.pipe(v.record(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')) }),
+  saveValues: v.strictObject({
+    values: v.pipe(v.record(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')),
+  }),
   editDraft: v.strictObject({
     session,
     /** Unsaved edits by variable name; null forgets that name's edit. */
@@ -61,7 +67,10 @@ export type Request<K extends MessageType> = v.InferOutput<(typeof REQUESTS)[K]>
  * The message's data when it is of its type's shape, or where it is not: the field's path
  * (`rewardId`, `values.HOBBIES.0`; empty for the whole message) and what it should have been.
  */
-export function checkRequest<K extends MessageType>(type: K, data: unknown): { ok: true; data: Request<K> } | { ok: false; field: string; expected: string } {
+export function checkRequest<K extends MessageType>(
+  type: K,
+  data: unknown,
+): { ok: true; data: Request<K> } | { ok: false; field: string; expected: string } {
   const result = v.safeParse(REQUESTS[type], data);
   if (result.success) return { ok: true, data: result.output as Request<K> };
   const issue = result.issues[0];

@@ -43,9 +43,13 @@ export interface PagedItem<E> extends StorageItem<Cached<E[]> | null> {
 
 /** `order`: the order the list is kept in, whoever writes it (pages show it in that order). */
 /* @__NO_SIDE_EFFECTS__ */
-export function definePagedItem<E>(key: string, order: (list: readonly E[]) => E[] = (list) => [...list]): PagedItem<E> {
+export function definePagedItem<E>(
+  key: string,
+  order: (list: readonly E[]) => E[] = (list) => [...list],
+): PagedItem<E> {
   const pageKey = (index: number) => `${key}:${index}`;
-  const readHead = async (): Promise<Stored<E> | null> => ((await storage().local.get(key))[key] as Stored<E> | undefined) ?? null;
+  const readHead = async (): Promise<Stored<E> | null> =>
+    ((await storage().local.get(key))[key] as Stored<E> | undefined) ?? null;
   const pagesOf = (head: Stored<E> | null) => (head && !isWhole(head) ? head.pages : 0);
   async function readEntries(head: Stored<E>, from: number, count: number): Promise<E[]> {
     if (isWhole(head)) return head.data.slice(from, from + count);
@@ -65,7 +69,9 @@ export function definePagedItem<E>(key: string, order: (list: readonly E[]) => E
   function layout(value: Cached<E[]>, previous: Stored<E> | null) {
     const list = order(value.data);
     const pages = Math.ceil(list.length / PAGE_ENTRIES);
-    const set: Record<string, unknown> = { [key]: { fetchedAt: value.fetchedAt, total: list.length, pages } satisfies PagedHead };
+    const set: Record<string, unknown> = {
+      [key]: { fetchedAt: value.fetchedAt, total: list.length, pages } satisfies PagedHead,
+    };
     for (let i = 0; i < pages; i += 1) set[pageKey(i)] = list.slice(i * PAGE_ENTRIES, (i + 1) * PAGE_ENTRIES);
     const before = pagesOf(previous);
     return { set, remove: Array.from({ length: Math.max(0, before - pages) }, (_, i) => pageKey(pages + i)) };

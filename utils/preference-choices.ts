@@ -17,7 +17,8 @@ export function kindOn(prefs: Preferences, kind: NotificationKind): boolean {
 /** The preference change that switches one kind on or off. */
 export function switchKind(prefs: Preferences, kind: NotificationKind, on: boolean): Partial<Preferences> {
   const without = (list: NotificationKind[] = []) => list.filter((k) => k !== kind);
-  if (OPT_IN_KINDS.includes(kind)) return { notifyOn: on ? [...without(prefs.notifyOn), kind] : without(prefs.notifyOn) };
+  if (OPT_IN_KINDS.includes(kind))
+    return { notifyOn: on ? [...without(prefs.notifyOn), kind] : without(prefs.notifyOn) };
   return { notifyOff: on ? without(prefs.notifyOff) : [...without(prefs.notifyOff), kind] };
 }
 

@@ -12,5 +12,7 @@ import { settings } from './settings';
  */
 export function recordedAgainText(copies: number, points: number | null): string {
   const each = points === null ? '?' : formatPoints(points);
-  return copies === 2 ? t('recordedTwice', each, settings.panelName) : t('recordedTimes', copies, each, settings.panelName);
+  return copies === 2
+    ? t('recordedTwice', each, settings.panelName)
+    : t('recordedTimes', copies, each, settings.panelName);
 }

@@ -3,7 +3,9 @@ import { t, type MessageKey } from './i18n';
 import type { Redemption, RedemptionState } from './types';
 
 /** Refunded, failed, complete, unclaimed, approved, pending: the first rule that holds wins. */
-export function redemptionState(r: Pick<Redemption, 'refunded' | 'failed' | 'failed_reason' | 'processed' | 'partner_status' | 'approved'>): RedemptionState {
+export function redemptionState(
+  r: Pick<Redemption, 'refunded' | 'failed' | 'failed_reason' | 'processed' | 'partner_status' | 'approved'>,
+): RedemptionState {
   const status = r.partner_status?.trim().toUpperCase() ?? '';
   if (r.refunded) return { kind: 'refunded' };
   if (r.failed) return r.failed_reason ? { kind: 'failed', detail: r.failed_reason } : { kind: 'failed' };

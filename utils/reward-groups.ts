@@ -82,7 +82,9 @@ export function kindKey(reward: Reward): string {
 export function kindCounts(rewards: readonly Reward[]): Array<{ key: string; count: number }> {
   const counts = new Map<string, number>();
   for (const reward of rewards) counts.set(kindKey(reward), (counts.get(kindKey(reward)) ?? 0) + 1);
-  return [...counts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  return [...counts]
+    .map(([key, count]) => ({ key, count }))
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
 }
 
 /** A kind's name as the type filter offers it: "Gift cards", "Wallet payouts", another type in words. */
@@ -107,7 +109,9 @@ export function filterRewards(rewards: readonly Reward[], query: string, kind: s
 export const valueKey = (reward: Reward) => `${reward.cost}|${reward.cost_currency}|${reward.reward_point_cost ?? ''}`;
 
 /** Where a reward can be used, in the provider's order: ISO codes, upper case, each once. */
-const countriesOf = (reward: Reward) => [...new Set((reward.meta_data?.countries ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean))];
+const countriesOf = (reward: Reward) => [
+  ...new Set((reward.meta_data?.countries ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean)),
+];
 
 /** One value in a brand's picker: the reward Redeem acts on, and where it is usable when another value differs only by that. */
 export interface ValueChoice {
@@ -133,7 +137,10 @@ export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<n
   const choices = [...standing.values()];
   const alike = new Map<string, number>();
   for (const reward of choices) alike.set(valueKey(reward), (alike.get(valueKey(reward)) ?? 0) + 1);
-  return choices.map((reward) => ({ reward, where: (alike.get(valueKey(reward)) ?? 0) > 1 ? countriesOf(reward) : null }));
+  return choices.map((reward) => ({
+    reward,
+    where: (alike.get(valueKey(reward)) ?? 0) > 1 ? countriesOf(reward) : null,
+  }));
 }
 
 /** The choice a brand's tile starts on: the panelist's goal where the brand holds it, else its cheapest reward. */

@@ -2,7 +2,13 @@ import { imageOrigin } from './content-policy';
 import type { Reward, RewardMeta } from './types';
 
 /** The providers' HTML fields: most of a reward's size, and only the details view shows them. */
-export const HTML_FIELDS = ['description', 'short_description', 'redemption_instructions', 'terms', 'disclaimer'] as const;
+export const HTML_FIELDS = [
+  'description',
+  'short_description',
+  'redemption_instructions',
+  'terms',
+  'disclaimer',
+] as const;
 export type HtmlField = (typeof HTML_FIELDS)[number];
 
 /**

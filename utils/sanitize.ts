@@ -16,13 +16,46 @@ const CONFIG: Config = {
   // Reward texts are plain HTML: SVG and MathML only widen what a hostile catalogue could try.
   USE_PROFILES: { html: true },
   FORBID_TAGS: [
-    'style', 'form', 'input', 'button', 'select', 'textarea', 'option', 'iframe', 'object', 'embed',
-    'audio', 'video', 'source', 'track', 'picture', 'dialog', 'marquee', 'slot',
+    'style',
+    'form',
+    'input',
+    'button',
+    'select',
+    'textarea',
+    'option',
+    'iframe',
+    'object',
+    'embed',
+    'audio',
+    'video',
+    'source',
+    'track',
+    'picture',
+    'dialog',
+    'marquee',
+    'slot',
   ],
   FORBID_ATTR: [
-    'style', 'class', 'id', 'formaction', 'action', 'srcset', 'sizes', 'poster', 'background',
-    'popover', 'popovertarget', 'popovertargetaction', 'command', 'commandfor', 'tabindex', 'role',
-    'slot', 'part', 'exportparts', 'autoplay',
+    'style',
+    'class',
+    'id',
+    'formaction',
+    'action',
+    'srcset',
+    'sizes',
+    'poster',
+    'background',
+    'popover',
+    'popovertarget',
+    'popovertargetaction',
+    'command',
+    'commandfor',
+    'tabindex',
+    'role',
+    'slot',
+    'part',
+    'exportparts',
+    'autoplay',
   ],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
@@ -39,19 +72,21 @@ interface Sanitizer {
 let instance: Promise<Sanitizer> | undefined;
 
 function sanitizer(): Promise<Sanitizer> {
-  instance ??= Promise.all([import('dompurify'), import('./handler-free-markup')]).then(([{ default: factory }, { handlerFreeMarkup }]) => {
-    // A private instance, so this hook never changes sanitizing elsewhere in the extension.
-    const purify = factory(window);
-    purify.addHook('afterSanitizeAttributes', (node) => {
-      if ((node.nodeName === 'A' || node.nodeName === 'AREA') && (node).hasAttribute('href')) {
-        // Links must never navigate the popup itself, nor hand the opener to the target. An image
-        // map's <area href> is a link as much as <a> is.
-        node.setAttribute('target', '_blank');
-        node.setAttribute('rel', 'noopener noreferrer');
-      }
-    });
-    return { purify, handlerFreeMarkup };
-  });
+  instance ??= Promise.all([import('dompurify'), import('./handler-free-markup')]).then(
+    ([{ default: factory }, { handlerFreeMarkup }]) => {
+      // A private instance, so this hook never changes sanitizing elsewhere in the extension.
+      const purify = factory(window);
+      purify.addHook('afterSanitizeAttributes', (node) => {
+        if ((node.nodeName === 'A' || node.nodeName === 'AREA') && node.hasAttribute('href')) {
+          // Links must never navigate the popup itself, nor hand the opener to the target. An image
+          // map's <area href> is a link as much as <a> is.
+          node.setAttribute('target', '_blank');
+          node.setAttribute('rel', 'noopener noreferrer');
+        }
+      });
+      return { purify, handlerFreeMarkup };
+    },
+  );
   return instance;
 }
 

@@ -53,7 +53,8 @@ export async function preload(items: ReadonlyArray<StorageItem<unknown>>): Promi
 export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
   // Browsers report a removal without newValue, the test fake with null: for an item that
   // never stores null, both mean "absent".
-  const read = (stored: unknown): T => (stored === undefined || (stored === null && fallback !== null) ? fallback : (stored as T));
+  const read = (stored: unknown): T =>
+    stored === undefined || (stored === null && fallback !== null) ? fallback : (stored as T);
   return {
     key,
     async getValue() {

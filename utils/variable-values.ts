@@ -77,7 +77,12 @@ export function valuesEqual(a: VariableValue | undefined, b: VariableValue | und
  * The checkbox group after the panelist (un)checks one option. Checking an exclusive option
  * ("None of these") clears the others; checking another option clears any exclusive one.
  */
-export function toggleOption(def: Pick<VariableDefinition, 'options'>, current: readonly number[], id: number, checked: boolean): number[] {
+export function toggleOption(
+  def: Pick<VariableDefinition, 'options'>,
+  current: readonly number[],
+  id: number,
+  checked: boolean,
+): number[] {
   if (!checked) return current.filter((x) => x !== id);
   const option = def.options.find((o) => o.id === id);
   if (option?.exclusive) return [id];
@@ -136,15 +141,14 @@ export function validateValue(def: Shape, value: unknown): string | null {
  * Every problem with a set of values about to be sent, by variable name; empty when all can go.
  * Also refuses names the panel does not define and variables the panelist may not change.
  */
-export function validateValues(definitions: readonly VariableDefinition[], values: Record<string, unknown>): Record<string, string> {
+export function validateValues(
+  definitions: readonly VariableDefinition[],
+  values: Record<string, unknown>,
+): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     const def = definitions.find((d) => d.name === name);
-    const problem = !def
-      ? t('valUnknownQuestion')
-      : !def.writable
-        ? t('valNotWritable')
-        : validateValue(def, value);
+    const problem = !def ? t('valUnknownQuestion') : !def.writable ? t('valNotWritable') : validateValue(def, value);
     if (problem) problems[name] = problem;
   }
   return problems;
@@ -164,20 +168,26 @@ export function diffDraft(draft: StoredValues, stored: StoredValues): StoredValu
  * panel stored by its name in the option's words, and a country stored as its code ("US") by its
  * name in the panelist's language.
  */
-export function describeValue(def: Shape & Partial<Pick<VariableDefinition, 'name'>>, value: VariableValue | undefined): string {
+export function describeValue(
+  def: Shape & Partial<Pick<VariableDefinition, 'name'>>,
+  value: VariableValue | undefined,
+): string {
   if (isEmptyValue(value)) return '';
   const kind = editKind(def);
   if (kind === 'date') return dateValue(value);
-  if (kind === 'text') return def.options.length === 0 && isCountry(def.name) ? countryName(textValue(value)) : textValue(value);
+  if (kind === 'text')
+    return def.options.length === 0 && isCountry(def.name) ? countryName(textValue(value)) : textValue(value);
   const items = Array.isArray(value) ? value : [value];
   return items
     .map((item) => {
       const id = typeof item === 'number' ? item : /^\d+$/.test(String(item).trim()) ? Number(item) : null;
-      const option = id === null ? def.options.find((o) => o.name.toLowerCase() === String(item).trim().toLowerCase()) : def.options.find((o) => o.id === id);
+      const option =
+        id === null
+          ? def.options.find((o) => o.name.toLowerCase() === String(item).trim().toLowerCase())
+          : def.options.find((o) => o.id === id);
       return option?.text ?? (id === null ? String(item) : t('optionNumber', id));
     })
     .join(', ');
 }
 
 const isCountry = (name: string | undefined) => /country/i.test(name ?? '');
-

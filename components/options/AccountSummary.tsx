@@ -61,17 +61,27 @@ export function AccountSummary({ account, status, headingRef }: Props) {
         <div>
           <dt>{t('summaryGoal')}</dt>
           <dd>
-            {target.kind === 'saving'
-              ? <Qty text={tp('pointsToReward', target.toGo, target.reward.name)} />
-              : target.kind === 'affordable'
-                ? t('goalReadyNext', target.reward.name)
-                : target.kind === 'gone'
-                  ? t('goalGone', target.name)
-                  : target.kind === 'unknown'
-                    ? target.reward.name
-                    : t('summaryNoGoal')}
+            {target.kind === 'saving' ? (
+              <Qty text={tp('pointsToReward', target.toGo, target.reward.name)} />
+            ) : target.kind === 'affordable' ? (
+              t('goalReadyNext', target.reward.name)
+            ) : target.kind === 'gone' ? (
+              t('goalGone', target.name)
+            ) : target.kind === 'unknown' ? (
+              target.reward.name
+            ) : (
+              t('summaryNoGoal')
+            )}
             {(target.kind === 'saving' || target.kind === 'affordable') && (
-              <progress value={Math.max(0, Math.min(target.points, target.cost))} max={Math.max(1, target.cost)} aria-label={tp('progressPoints', target.cost, formatPoints(Math.max(0, Math.min(target.points, target.cost))))} />
+              <progress
+                value={Math.max(0, Math.min(target.points, target.cost))}
+                max={Math.max(1, target.cost)}
+                aria-label={tp(
+                  'progressPoints',
+                  target.cost,
+                  formatPoints(Math.max(0, Math.min(target.points, target.cost))),
+                )}
+              />
             )}
           </dd>
         </div>

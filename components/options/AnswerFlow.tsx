@@ -79,7 +79,12 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     }
     const form = formRef.current;
     if (request === 'alert') alertRef.current?.focus();
-    else form?.querySelector<HTMLElement>(request === 'problem' ? '[aria-invalid="true"]' : '.field input, .field select, .field textarea')?.focus({ preventScroll: true });
+    else
+      form
+        ?.querySelector<HTMLElement>(
+          request === 'problem' ? '[aria-invalid="true"]' : '.field input, .field select, .field textarea',
+        )
+        ?.focus({ preventScroll: true });
     if (request === 'question') form?.scrollIntoView?.({ block: 'nearest' });
   }, [focusTo.value]);
 
@@ -137,7 +142,11 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
           {t(saved.value > 0 ? 'flowThanks' : 'flowEnd')}
         </h3>
         <p role="status">
-          {sentences(saved.value > 0 ? tp('flowAnswered', saved.value) : '', tp('flowProfileCount', answered, formatPoints(total)), skipped.value > 0 ? tp('flowSkipped', skipped.value) : '')}
+          {sentences(
+            saved.value > 0 ? tp('flowAnswered', saved.value) : '',
+            tp('flowProfileCount', answered, formatPoints(total)),
+            skipped.value > 0 ? tp('flowSkipped', skipped.value) : '',
+          )}
         </p>
         <button type="button" class="primary" onClick={onClose}>
           {t('backToProfile')}
@@ -148,7 +157,14 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
   if (!def) return null;
 
   return (
-    <form ref={formRef} class="answer-flow" onSubmit={(event) => void saveAndNext(event)} onKeyDown={onKeyDown} noValidate aria-labelledby="answer-flow-heading">
+    <form
+      ref={formRef}
+      class="answer-flow"
+      onSubmit={(event) => void saveAndNext(event)}
+      onKeyDown={onKeyDown}
+      noValidate
+      aria-labelledby="answer-flow-heading"
+    >
       {/* What was just saved, before the question that follows it. */}
       <p role="status" class="status">
         {status.value}

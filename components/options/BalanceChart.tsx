@@ -34,7 +34,8 @@ export function samplesIn(all: readonly BalanceSample[], days: number, now: numb
 }
 
 /** The balance in effect at `at`: the last sample at or before it. */
-const balanceAt = (shown: readonly BalanceSample[], at: number) => shown.filter((s) => s.at <= at).pop()?.points ?? shown[0]!.points;
+const balanceAt = (shown: readonly BalanceSample[], at: number) =>
+  shown.filter((s) => s.at <= at).pop()?.points ?? shown[0]!.points;
 
 /** "Oct 27": the axis's dates, and the summary's (BalanceSection). */
 export const shortDay = (at: number) => new Date(at).toLocaleDateString(uiLocale(), { day: 'numeric', month: 'short' });
@@ -48,7 +49,7 @@ const day = shortDay;
 export function niceTicks(low: number, high: number): number[] {
   const niceStep = (raw: number) => {
     const power = 10 ** Math.floor(Math.log10(raw));
-    return Math.max(1, ([1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= raw - 1e-9) ?? 10 * power));
+    return Math.max(1, [1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= raw - 1e-9) ?? 10 * power);
   };
   if (high <= low) {
     // A flat line: one step either side of it.
@@ -86,7 +87,9 @@ export interface Drop {
 
 /** Every fall of the balance among `shown`, in time order. */
 export function dropsIn(shown: readonly BalanceSample[]): Drop[] {
-  return shown.slice(1).flatMap((s, i) => (s.points < shown[i]!.points ? [{ at: s.at, from: shown[i]!.points, to: s.points }] : []));
+  return shown
+    .slice(1)
+    .flatMap((s, i) => (s.points < shown[i]!.points ? [{ at: s.at, from: shown[i]!.points, to: s.points }] : []));
 }
 
 /**
@@ -118,11 +121,18 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   const fell = new Map(drops.map((d) => [d.at, d]));
   const pointText = (s: BalanceSample) => {
     const drop = fell.get(s.at);
-    return drop ? t('chartDrop', moment(s.at), tp('points', drop.from - drop.to), tp('points', s.points)) : t('chartPoint', moment(s.at), tp('points', s.points));
+    return drop
+      ? t('chartDrop', moment(s.at), tp('points', drop.from - drop.to), tp('points', s.points))
+      : t('chartPoint', moment(s.at), tp('points', s.points));
   };
   const stops: Stop[] = [
     ...shown.map((s) => ({ at: s.at, points: s.points, text: pointText(s), spend: false })),
-    ...marks.map((s) => ({ at: s.at, points: balanceAt(shown, s.at), text: t('chartSpend', moment(s.at), s.name, tp('points', s.points)), spend: true })),
+    ...marks.map((s) => ({
+      at: s.at,
+      points: balanceAt(shown, s.at),
+      text: t('chartSpend', moment(s.at), s.name, tp('points', s.points)),
+      spend: true,
+    })),
     // A redemption comes before the fall of the balance it caused.
   ].sort((a, b) => a.at - b.at || Number(b.spend) - Number(a.spend));
   const index = at === null ? stops.length - 1 : Math.max(0, Math.min(stops.length - 1, at));
@@ -133,7 +143,16 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   const later = rtl ? 'ArrowLeft' : 'ArrowRight';
   const earlier = rtl ? 'ArrowRight' : 'ArrowLeft';
   const onKey = (e: KeyboardEvent) => {
-    const step: Record<string, number> = { [later]: 1, ArrowUp: 1, [earlier]: -1, ArrowDown: -1, Home: -Infinity, End: Infinity, PageUp: 5, PageDown: -5 };
+    const step: Record<string, number> = {
+      [later]: 1,
+      ArrowUp: 1,
+      [earlier]: -1,
+      ArrowDown: -1,
+      Home: -Infinity,
+      End: Infinity,
+      PageUp: 5,
+      PageDown: -5,
+    };
     const by = step[e.key];
     if (by === undefined) return;
     e.preventDefault();
@@ -168,24 +187,65 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
         onPointerMove={onPoint}
         onPointerDown={onPoint}
       >
-        <svg class="balance-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+        <svg
+          class="balance-chart"
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="none"
+          aria-hidden="true"
+          focusable="false"
+        >
           {ticks.slice(1, -1).map((v) => (
             <line key={v} class="chart-grid" x1={0} x2={WIDTH} y1={y(v)} y2={y(v)} vector-effect="non-scaling-stroke" />
           ))}
           <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
           {/* Each fall of the balance drawn apart: where the points went. */}
           {drops.map((d) => (
-            <line key={d.at} class="balance-chart-drop" x1={x(d.at)} x2={x(d.at)} y1={y(d.from)} y2={y(d.to)} vector-effect="non-scaling-stroke" />
+            <line
+              key={d.at}
+              class="balance-chart-drop"
+              x1={x(d.at)}
+              x2={x(d.at)}
+              y1={y(d.from)}
+              y2={y(d.to)}
+              vector-effect="non-scaling-stroke"
+            />
           ))}
-          <line class="chart-cursor" x1={x(stop.at)} x2={x(stop.at)} y1={0} y2={HEIGHT} vector-effect="non-scaling-stroke" />
+          <line
+            class="chart-cursor"
+            x1={x(stop.at)}
+            x2={x(stop.at)}
+            y1={0}
+            y2={HEIGHT}
+            vector-effect="non-scaling-stroke"
+          />
         </svg>
         {marks.map((s) => (
-          <span key={s.at} class="chart-mark" style={{ insetInlineStart: `${(x(s.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%` }} aria-hidden="true" />
+          <span
+            key={s.at}
+            class="chart-mark"
+            style={{
+              insetInlineStart: `${(x(s.at) / WIDTH) * 100}%`,
+              insetBlockStart: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%`,
+            }}
+            aria-hidden="true"
+          />
         ))}
         {drops.map((d) => (
-          <span key={d.at} class="chart-drop" style={{ insetInlineStart: `${(x(d.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(d.to) / HEIGHT) * 100}%` }} aria-hidden="true" />
+          <span
+            key={d.at}
+            class="chart-drop"
+            style={{ insetInlineStart: `${(x(d.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(d.to) / HEIGHT) * 100}%` }}
+            aria-hidden="true"
+          />
         ))}
-        <span class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`} style={{ insetInlineStart: `${(x(stop.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(stop.points) / HEIGHT) * 100}%` }} aria-hidden="true" />
+        <span
+          class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`}
+          style={{
+            insetInlineStart: `${(x(stop.at) / WIDTH) * 100}%`,
+            insetBlockStart: `${(y(stop.points) / HEIGHT) * 100}%`,
+          }}
+          aria-hidden="true"
+        />
       </div>
       <div class="chart-x" aria-hidden="true">
         <span>{day(from)}</span>

@@ -17,11 +17,19 @@ export const RANGES = [30, 90, 365] as const;
  * (the same words on both pages), and what was spent beside it, never netted against it; points the panel gave back for
  * a redemption that did not go through are said apart, never as earned: a refund is not earning.
  */
-export function changeSummary(samples: readonly BalanceSample[], days: number, now: number, returns: readonly PointsReturn[] = []): string | null {
+export function changeSummary(
+  samples: readonly BalanceSample[],
+  days: number,
+  now: number,
+  returns: readonly PointsReturn[] = [],
+): string | null {
   const flow = flowOver(samples, days, now, returns);
   if (!flow) return null;
   const earned = earnedText(flow, days) ?? t('noneEarned', periodText(flow, days));
-  const more = [flow.spent > 0 ? tp('pointsSpent', flow.spent) : '', flow.returned > 0 ? tp('pointsReturned', flow.returned) : ''].filter(Boolean);
+  const more = [
+    flow.spent > 0 ? tp('pointsSpent', flow.spent) : '',
+    flow.returned > 0 ? tp('pointsReturned', flow.returned) : '',
+  ].filter(Boolean);
   return more.length > 0 ? sentences(asSentence(earned), ...more) : earned;
 }
 
@@ -61,7 +69,13 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
         <legend>{t('balanceRange')}</legend>
         {RANGES.map((d) => (
           <span class="choice" key={d}>
-            <input id={`balance-range-${d}`} type="radio" name="balance-range" checked={days.value === d} onChange={() => (days.value = d)} />
+            <input
+              id={`balance-range-${d}`}
+              type="radio"
+              name="balance-range"
+              checked={days.value === d}
+              onChange={() => (days.value = d)}
+            />
             <label for={`balance-range-${d}`}>{t('rangeDays', d)}</label>
           </span>
         ))}

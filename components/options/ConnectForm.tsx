@@ -65,7 +65,10 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     const parsed = checkBaseUrl(baseUrl.value);
     // A build made for one panel may reach only that one (and local test servers): its manifest
     // lists no other origin, so the browser could not grant one (utils/base-url.ts).
-    const checked = parsed.ok && !reachableByBuild(parsed.origin, settings.apiBaseUrl) ? { ok: false as const, message: t('urlNotInBuild', builtIn) } : parsed;
+    const checked =
+      parsed.ok && !reachableByBuild(parsed.origin, settings.apiBaseUrl)
+        ? { ok: false as const, message: t('urlNotInBuild', builtIn) }
+        : parsed;
     const secret = token.value.trim();
     urlError.value = checked.ok ? '' : checked.message;
     tokenError.value = secret ? '' : t('enterAccessToken');
@@ -95,7 +98,9 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
       // key was refused, by the panel named as the panelist knows it.
       // The typed key stays in the field so a typo in the address does not cost re-pasting it.
       formError.value =
-        result.error.kind === 'unauthorized' ? sentences(t('tokenRefusedBy', settings.panelName), step ?? '') : errorText(result.error, step);
+        result.error.kind === 'unauthorized'
+          ? sentences(t('tokenRefusedBy', settings.panelName), step ?? '')
+          : errorText(result.error, step);
       focusLater(() => errorRef.current);
       return;
     }

@@ -7,7 +7,13 @@ import type { Redemption } from '../../utils/types';
 import { BrandTile } from '../popup/BrandTile';
 
 /** One redemption: what, how much, when, and where it stands (utils/redemption-state.ts, utils/format.ts). */
-export function HistoryRow({ redemption: r, recordedAgain = false }: { redemption: Redemption; recordedAgain?: boolean }) {
+export function HistoryRow({
+  redemption: r,
+  recordedAgain = false,
+}: {
+  redemption: Redemption;
+  recordedAgain?: boolean;
+}) {
   const state = redemptionState(r);
   const at = parseApiTimestamp(r.created_at);
   const image = r.reward?.image_url || r.reward?.meta_data?.image_url;
@@ -41,7 +47,11 @@ export function HistoryRow({ redemption: r, recordedAgain = false }: { redemptio
       <div class="history-main">
         <span class="reward-name">{r.reward?.name ?? t('rewardNumber', r.id)}</span>
         <span class="muted">
-          {at === null ? r.created_at : <time dateTime={new Date(at).toISOString()}>{formatDateTime(r.created_at)}</time>}
+          {at === null ? (
+            r.created_at
+          ) : (
+            <time dateTime={new Date(at).toISOString()}>{formatDateTime(r.created_at)}</time>
+          )}
         </span>
       </div>
       <div class="history-amounts">

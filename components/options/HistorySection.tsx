@@ -95,9 +95,7 @@ export function HistorySection() {
             <HistoryRow key={r.id} redemption={r} recordedAgain={again.has(r.id)} />
           ))}
         </ul>
-        <p class="muted">
-          {t('historyShowing', visible.length, history.total)}
-        </p>
+        <p class="muted">{t('historyShowing', visible.length, history.total)}</p>
         {visible.length < history.total && (
           <button type="button" onClick={() => (shown.value += PAGE_SIZE)}>
             {t('showMore')}

@@ -1,7 +1,13 @@
 import { signInConfigured } from '../../utils/build-settings';
 import { t, type MessageKey } from '../../utils/i18n';
 import { kindOn, switchKind } from '../../utils/preference-choices';
-import { BADGE_SHOWS, NOTIFICATION_KINDS, type BadgeShows, type NotificationKind, type Preferences } from '../../utils/preferences';
+import {
+  BADGE_SHOWS,
+  NOTIFICATION_KINDS,
+  type BadgeShows,
+  type NotificationKind,
+  type Preferences,
+} from '../../utils/preferences';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
@@ -34,7 +40,8 @@ export function NotificationPreferences({ prefs, onToggle, change }: Props) {
   // A signed-in panelist has no personal key to be refused; nor, most likely, does one
   // not yet connected where the build offers sign-in.
   const signIn = session?.signedIn === true || (session?.connected !== true && signInConfigured(settings));
-  const label = (kind: NotificationKind) => t(kind === 'rejected' && signIn ? 'notifyKindRejectedSignIn' : KIND_LABELS[kind]);
+  const label = (kind: NotificationKind) =>
+    t(kind === 'rejected' && signIn ? 'notifyKindRejectedSignIn' : KIND_LABELS[kind]);
   return (
     <>
       <div class="field">
@@ -44,7 +51,9 @@ export function NotificationPreferences({ prefs, onToggle, change }: Props) {
           class="input"
           value={prefs.badgeShows ?? 'balance'}
           disabled={!prefs.badge}
-          onChange={(e) => change({ badgeShows: BADGE_SHOWS.find((shows) => shows === e.currentTarget.value) ?? 'balance' })}
+          onChange={(e) =>
+            change({ badgeShows: BADGE_SHOWS.find((shows) => shows === e.currentTarget.value) ?? 'balance' })
+          }
         >
           {BADGE_SHOWS.map((shows) => (
             <option key={shows} value={shows}>
@@ -54,7 +63,13 @@ export function NotificationPreferences({ prefs, onToggle, change }: Props) {
         </select>
       </div>
       <div class="field check">
-        <input id="pref-notify" type="checkbox" checked={on} aria-describedby="pref-notify-hint" onChange={(e) => onToggle(e.currentTarget.checked)} />
+        <input
+          id="pref-notify"
+          type="checkbox"
+          checked={on}
+          aria-describedby="pref-notify-hint"
+          onChange={(e) => onToggle(e.currentTarget.checked)}
+        />
         <label for="pref-notify">{t('prefNotify')}</label>
       </div>
       <p id="pref-notify-hint" class="hint">

@@ -49,7 +49,12 @@ export function OptionsApp() {
       {!live && <ConnectionSection key="connection" />}
       {connected ? (
         <>
-          <AccountSummary key={`summary|${account}`} account={accountOf(session.value!)} status={connectedNow} headingRef={summary} />
+          <AccountSummary
+            key={`summary|${account}`}
+            account={accountOf(session.value!)}
+            status={connectedNow}
+            headingRef={summary}
+          />
           <ProfileSection key={`profile|${account}`} account={accountOf(session.value!)} />
           <HistorySection key={`history|${account}`} />
           <BalanceSection key={`balance|${account}`} />

@@ -14,7 +14,11 @@ const INTERVALS = [15, 30, 60, 180];
 /** "15 minutes", "1 hour", "3 hours" in the browser's language. */
 function intervalLabel(minutes: number): string {
   const hours = minutes % 60 === 0;
-  const format = new Intl.NumberFormat(uiLocale(), { style: 'unit', unit: hours ? 'hour' : 'minute', unitDisplay: 'long' });
+  const format = new Intl.NumberFormat(uiLocale(), {
+    style: 'unit',
+    unit: hours ? 'hour' : 'minute',
+    unitDisplay: 'long',
+  });
   return format.format(hours ? minutes / 60 : minutes);
 }
 
@@ -27,7 +31,9 @@ export function PreferencesSection() {
   const alert = useSignal('');
   const prefs: Preferences = { ...DEFAULT_PREFERENCES, ...stored.value, ...pending.value };
   // An interval set elsewhere (an older version, a policy) is still shown rather than misreported.
-  const intervals = INTERVALS.includes(prefs.refreshMinutes) ? INTERVALS : [...INTERVALS, prefs.refreshMinutes].sort((a, b) => a - b);
+  const intervals = INTERVALS.includes(prefs.refreshMinutes)
+    ? INTERVALS
+    : [...INTERVALS, prefs.refreshMinutes].sort((a, b) => a - b);
 
   async function change(update: Partial<Preferences>) {
     pending.value = { ...pending.value, ...update };

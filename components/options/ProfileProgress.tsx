@@ -33,7 +33,12 @@ export function ProfileProgress({ answered, total, answering, openOnly, onOpenOn
               {t('answerNextQuestion')}
             </button>
             <div class="check">
-              <input id="profile-open-only" type="checkbox" checked={openOnly} onChange={(e) => onOpenOnly(e.currentTarget.checked)} />
+              <input
+                id="profile-open-only"
+                type="checkbox"
+                checked={openOnly}
+                onChange={(e) => onOpenOnly(e.currentTarget.checked)}
+              />
               <label for="profile-open-only">{t('openQuestionsOnly')}</label>
             </div>
           </div>

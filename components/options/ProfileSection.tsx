@@ -80,7 +80,8 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const count = completeness(definitions, stored);
   const open = new Set(count.open);
   // Answered questions step aside while the filter is on, except one being edited; with none open, all show.
-  const listed = openOnly.value && open.size > 0 ? writable.filter((d) => open.has(d.name) || d.name in edits) : writable;
+  const listed =
+    openOnly.value && open.size > 0 ? writable.filter((d) => open.has(d.name) || d.name in edits) : writable;
   // Edits to questions the panel no longer asks (or no longer lets the panelist change) are ignored.
   const changes = diffDraft(
     Object.fromEntries(Object.entries(edits).filter(([name]) => writable.some((d) => d.name === name))),
@@ -98,7 +99,10 @@ export function ProfileSection({ account = '' }: { account?: string }) {
       return;
     }
     const from = Math.max(0, name === null ? 0 : count.open.indexOf(name));
-    answering.value = { queue: [...count.open.slice(from), ...count.open.slice(0, from)], key: (answering.value?.key ?? 0) + 1 };
+    answering.value = {
+      queue: [...count.open.slice(from), ...count.open.slice(0, from)],
+      key: (answering.value?.key ?? 0) + 1,
+    };
   }
 
   function stopAnswering() {
@@ -227,7 +231,12 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     body = (
       <>
         {writable.length > 0 && (
-          <form ref={formRef} onSubmit={(event) => void save(event)} noValidate aria-labelledby="profile-writable-heading">
+          <form
+            ref={formRef}
+            onSubmit={(event) => void save(event)}
+            noValidate
+            aria-labelledby="profile-writable-heading"
+          >
             <h3 id="profile-writable-heading">{t('writableHeading')}</h3>
             {listed.slice(0, shown.value).map(field)}
             <SaveBar

@@ -17,7 +17,7 @@ interface Props {
   onSignedIn?(origin: string): void;
 }
 
-type Permissions = { request(p: { permissions: string[] }): Promise<boolean>; };
+type Permissions = { request(p: { permissions: string[] }): Promise<boolean> };
 type Runtime = { getManifest(): { optional_permissions?: string[] } };
 
 /**
@@ -28,7 +28,10 @@ type Runtime = { getManifest(): { optional_permissions?: string[] } };
  * than the polyfill keeps the popup's first chunk small.
  */
 function requestIdentity(): Promise<boolean> {
-  const api = (globalThis as { browser?: { permissions: Permissions; runtime: Runtime }; chrome?: { permissions: Permissions; runtime: Runtime } });
+  const api = globalThis as {
+    browser?: { permissions: Permissions; runtime: Runtime };
+    chrome?: { permissions: Permissions; runtime: Runtime };
+  };
   const ext = api.browser ?? api.chrome;
   if (!ext) return Promise.resolve(false);
   if (!ext.runtime.getManifest().optional_permissions?.includes('identity')) return Promise.resolve(true);

@@ -79,7 +79,14 @@ export function WritableField({ def, value, stored, edited, error, onChange, isN
           <label for={base}>{question}</label>
           {details}
         </div>
-        <TextEditor id={base} type={kind} value={kind === 'date' ? dateValue(value) : textValue(value)} describedBy={describedBy} invalid={invalid} onChange={onChange} />
+        <TextEditor
+          id={base}
+          type={kind}
+          value={kind === 'date' ? dateValue(value) : textValue(value)}
+          describedBy={describedBy}
+          invalid={invalid}
+          onChange={onChange}
+        />
         {footer}
       </div>
     );

@@ -38,7 +38,9 @@ export function useHistoryPages(count: number): HistoryPages {
     if (!head) return setRows([]);
     let live = true;
     // A history stored whole (before pages) is in the panel's order until the next refresh.
-    const read = isWhole(head) ? Promise.resolve(newestFirst(head.data).slice(0, count)) : historyItem.readEntries(head, 0, count);
+    const read = isWhole(head)
+      ? Promise.resolve(newestFirst(head.data).slice(0, count))
+      : historyItem.readEntries(head, 0, count);
     void read.then((entries) => live && setRows(entries));
     return () => {
       live = false;

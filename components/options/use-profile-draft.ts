@@ -76,7 +76,10 @@ export function useProfileDraft(): ProfileDraft {
     if (!sid) return;
     const earlier = unsent.current;
     unsent.current = null;
-    const sending = { changes: { ...earlier?.changes, ...edit.changes }, ...(earlier?.clear || edit.clear ? { clear: true as const } : {}) };
+    const sending = {
+      changes: { ...earlier?.changes, ...edit.changes },
+      ...(earlier?.clear || edit.clear ? { clear: true as const } : {}),
+    };
     inFlight.current += 1;
     void sendMessage('editDraft', { session: sid, ...sending })
       .then((reply) => (reply.ok || reply.error.kind === 'not_connected' ? null : sending))
@@ -86,7 +89,10 @@ export function useProfileDraft(): ProfileDraft {
         // Its session ended: the edit was that account's, and storage holds the next one's draft.
         if (!failed || sid !== session.current) return;
         const later = unsent.current;
-        unsent.current = { changes: { ...failed.changes, ...later?.changes }, ...(failed.clear || later?.clear ? { clear: true as const } : {}) };
+        unsent.current = {
+          changes: { ...failed.changes, ...later?.changes },
+          ...(failed.clear || later?.clear ? { clear: true as const } : {}),
+        };
         if (tries < 3) {
           clearTimeout(retry.current);
           retry.current = setTimeout(() => unsent.current && flush({ changes: {} }, tries + 1), 1000 * 2 ** tries);

@@ -30,7 +30,10 @@ export interface ProfileSave {
  * The profile's one Save path, used by the whole list and by answering one question at a
  * time: the same checks, the same messages, and only what was sent leaves the draft.
  */
-export function useProfileSave(definitions: readonly VariableDefinition[], { draft, forget }: Pick<ProfileDraft, 'draft' | 'forget'>): ProfileSave {
+export function useProfileSave(
+  definitions: readonly VariableDefinition[],
+  { draft, forget }: Pick<ProfileDraft, 'draft' | 'forget'>,
+): ProfileSave {
   const fieldErrors = useSignal<Record<string, string>>({});
   const saving = useSignal(false);
   const writable = (name: string) => definitions.some((d) => d.name === name && d.writable);
@@ -41,7 +44,14 @@ export function useProfileSave(definitions: readonly VariableDefinition[], { dra
    * where Save was pressed. Every edit stays in the draft.
    */
   function failure(error: AppError, done: number, removalOf?: string): SaveOutcome {
-    const byName = error.fields && Object.keys(error.fields).length ? error.fields : error.field ? { [error.field]: error.message } : removalOf ? { [removalOf]: plainMessage(error) } : {};
+    const byName =
+      error.fields && Object.keys(error.fields).length
+        ? error.fields
+        : error.field
+          ? { [error.field]: error.message }
+          : removalOf
+            ? { [removalOf]: plainMessage(error) }
+            : {};
     const known = Object.entries(byName).filter(([name]) => writable(name));
     const unknown = Object.entries(byName).filter(([name]) => !writable(name));
     const savedBefore = done ? tp('savedChanges', done) : '';

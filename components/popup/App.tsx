@@ -57,7 +57,9 @@ const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./Late
  * Redemptions still being checked that the outcome card no longer shows: rare, so outside the first
  * chunk; main.tsx loads it before the first render when there are some, so it is in that render.
  */
-const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<ComponentProps<typeof import('./StillChecking').StillChecking>>(
+const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<
+  ComponentProps<typeof import('./StillChecking').StillChecking>
+>(
   () => import('./StillChecking').then((m) => m.StillChecking),
   () => null,
 );
@@ -135,7 +137,10 @@ export function App() {
   }
 
   // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
-  const rewards = full !== undefined ? full : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
+  const rewards =
+    full !== undefined
+      ? full
+      : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
   // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view, never a blank.
   // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
@@ -149,10 +154,16 @@ export function App() {
   const catalogue = rewards?.data.rewards;
   // After "not found in your history", the next step is to redeem again, if the points still allow;
   // not when the panel had answered that it went through: then the panel is asked first.
-  const again = ledger?.state === 'not_found' && ledger.answer !== 'success' ? catalogue?.find((r) => r.id === ledger.rewardId) : undefined;
+  const again =
+    ledger?.state === 'not_found' && ledger.answer !== 'success'
+      ? catalogue?.find((r) => r.id === ledger.rewardId)
+      : undefined;
   const redeemAgain =
-    again && !again.costRefused && (balance === null || (again.reward_point_cost ?? 0) <= balance) ? () => flow.open(again) : undefined;
-  const ledgerReward = ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));
+    again && !again.costRefused && (balance === null || (again.reward_point_cost ?? 0) <= balance)
+      ? () => flow.open(again)
+      : undefined;
+  const ledgerReward =
+    ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));
   return (
     <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>
       <PageLayout
@@ -194,7 +205,14 @@ export function App() {
         )}
         <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
         {ledger && (
-          <LazyOutcome entry={ledger} balance={balance} now={now} reward={ledgerReward ?? undefined} onDismiss={dismiss} onRedeemAgain={redeemAgain} />
+          <LazyOutcome
+            entry={ledger}
+            balance={balance}
+            now={now}
+            reward={ledgerReward ?? undefined}
+            onDismiss={dismiss}
+            onRedeemAgain={redeemAgain}
+          />
         )}
         {listed.current && <StillChecking entries={elsewhere} now={now} />}
         {rewards ? (

@@ -17,7 +17,15 @@ export function GoalPanel({ onRedeem, now = Date.now(), ...input }: GoalPanelPro
 }
 
 /** The goal's markup, from its model alone: the first frame's template renders it too, so the two cannot differ. */
-export function GoalPanelView({ m, onRedeem, onRemove }: { m: GoalModel; onRedeem?: (() => void) | undefined; onRemove?: () => void }) {
+export function GoalPanelView({
+  m,
+  onRedeem,
+  onRemove,
+}: {
+  m: GoalModel;
+  onRedeem?: (() => void) | undefined;
+  onRemove?: () => void;
+}) {
   const goal = m.goal;
   return (
     <>

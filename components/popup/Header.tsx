@@ -83,7 +83,17 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
  * How old the points are, and the way to fresh ones: "Updated 2 min ago · Refresh", or, after a
  * failed refresh, "Can't reach Panel right now — showing your points from 1 min ago · Retry".
  */
-function Freshness({ text, action, busy, onRefresh }: { text: string; action: string; busy: boolean; onRefresh?: (() => void) | undefined }) {
+function Freshness({
+  text,
+  action,
+  busy,
+  onRefresh,
+}: {
+  text: string;
+  action: string;
+  busy: boolean;
+  onRefresh?: (() => void) | undefined;
+}) {
   return (
     <p class="muted hdr-updated">
       {text}

@@ -5,7 +5,15 @@ import type { PromptModel } from './prompt-model';
  * The prompt to connect, from its model alone: the first frame's template renders it too, so the two cannot differ.
  * `signIn` is the sign-in button, where the build offers sign-in.
  */
-export function PromptView({ m, signIn, onConnect }: { m: PromptModel; signIn?: ComponentChildren; onConnect?: () => void }) {
+export function PromptView({
+  m,
+  signIn,
+  onConnect,
+}: {
+  m: PromptModel;
+  signIn?: ComponentChildren;
+  onConnect?: () => void;
+}) {
   return (
     <section class="prompt" aria-labelledby="connect-title">
       <h2 id="connect-title">{m.title}</h2>

@@ -8,7 +8,15 @@ import { QTY_TEXT, qtyParts } from '../../utils/qty';
 export function Qty({ text }: { text: string }) {
   return (
     <span class={QTY_TEXT}>
-      {qtyParts(text).map((part, i) => (typeof part === 'string' ? part : <span key={i} class="qty">{part.qty}</span>))}
+      {qtyParts(text).map((part, i) =>
+        typeof part === 'string' ? (
+          part
+        ) : (
+          <span key={i} class="qty">
+            {part.qty}
+          </span>
+        ),
+      )}
     </span>
   );
 }

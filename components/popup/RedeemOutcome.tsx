@@ -58,13 +58,22 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
         <p id={`${OUTCOME_ID}-title`}>
           <strong>{title(entry)}</strong>
         </p>
-        {state === 'done' ? <Redeemed entry={entry} balance={balance} reward={reward ?? entry.redemption?.reward} /> : body(entry, balance)}
+        {state === 'done' ? (
+          <Redeemed entry={entry} balance={balance} reward={reward ?? entry.redemption?.reward} />
+        ) : (
+          body(entry, balance)
+        )}
       </div>
       {state === 'unknown' && <LazyCheckNow entry={entry} now={now} />}
       {settled && (
         <div class="notice-actions">
           {onRedeemAgain && (
-            <button type="button" class="btn" aria-label={t('redeemAgainFor', entry.rewardName)} onClick={onRedeemAgain}>
+            <button
+              type="button"
+              class="btn"
+              aria-label={t('redeemAgainFor', entry.rewardName)}
+              onClick={onRedeemAgain}
+            >
               {t('redeemAgain')}
             </button>
           )}
@@ -114,7 +123,9 @@ function body(entry: LedgerEntry, balance: number | null) {
       return (
         <>
           <p>
-            <Qty text={entry.answer === 'refused' ? sentences(said, t('checkingNothingTaken')) : t('outcomePendingText')} />
+            <Qty
+              text={entry.answer === 'refused' ? sentences(said, t('checkingNothingTaken')) : t('outcomePendingText')}
+            />
           </p>
           <p id={REDEEM_WAIT_ID}>{t('waitForRedemption')}</p>
         </>
@@ -128,18 +139,16 @@ function body(entry: LedgerEntry, balance: number | null) {
         <p>
           <Qty text={said} />
           {gap(said)}
-          {entry.error?.nothingCharged ? (
-            t('nothingCharged')
-          ) : (
-            <HistoryLink sentence={t('checkHistoryFirst')} />
-          )}
+          {entry.error?.nothingCharged ? t('nothingCharged') : <HistoryLink sentence={t('checkHistoryFirst')} />}
         </p>
       );
     }
     case 'not_found':
       // The panel said yes and the history never showed it: something is wrong at the panel, which
       // redeeming again would not mend.
-      return <p>{entry.answer === 'success' ? t('outcomeNotFoundSaidYes', settings.panelName) : t('outcomeNotFoundText')}</p>;
+      return (
+        <p>{entry.answer === 'success' ? t('outcomeNotFoundSaidYes', settings.panelName) : t('outcomeNotFoundText')}</p>
+      );
     case 'unknown': {
       const said = entry.answer === 'refused' ? reason(entry, balance) : '';
       return said ? <p>{said}</p> : null;
@@ -170,7 +179,15 @@ function shortBy(entry: LedgerEntry, balance: number | null): string | null {
  * and how the reward reaches the panelist, from its kind and where the history says it is; for a
  * gift card, its instructions one click away. No second status beside it.
  */
-function Redeemed({ entry, balance, reward }: { entry: LedgerEntry; balance: number | null; reward: Reward | undefined }) {
+function Redeemed({
+  entry,
+  balance,
+  reward,
+}: {
+  entry: LedgerEntry;
+  balance: number | null;
+  reward: Reward | undefined;
+}) {
   const [howTo, setHowTo] = useState(false);
   const after = entry.balanceAfter ?? balance;
   const spent = entry.points ?? entry.redemption?.reward_point_cost ?? null;

@@ -65,7 +65,10 @@ export function RewardDetails({ reward, redeem, only }: Props) {
         .map(([label, pick]) => [label, pick(full) ?? ''] as const)
         .filter(([, v]) => v.trim());
       const sections = await Promise.all(
-        fields.map(async ([label, raw]) => [label, prepareRewardHtml(await sanitizeHtml(raw), allowed)] as [MessageKey, PreparedHtml]),
+        fields.map(
+          async ([label, raw]) =>
+            [label, prepareRewardHtml(await sanitizeHtml(raw), allowed)] as [MessageKey, PreparedHtml],
+        ),
       );
       return { sections, held: [...new Set(sections.flatMap(([, part]) => part.held))] };
     });
@@ -96,12 +99,21 @@ export function RewardDetails({ reward, redeem, only }: Props) {
         </p>
       )}
       {failed && <p class="muted">{t('detailsFailed')}</p>}
-      {!html && !failed && <p class="muted" aria-busy="true">{t('detailsLoading')}</p>}
+      {!html && !failed && (
+        <p class="muted" aria-busy="true">
+          {t('detailsLoading')}
+        </p>
+      )}
       {html && html.held.length > 0 && (
         <div class="held-images">
           <p class="muted">{t('detailsImagesHeld')}</p>
           {html.held.map((origin) => (
-            <ShowImages key={origin} origin={origin} shown={shown.has(origin)} onShow={() => setShown(new Set([...shown, origin]))} />
+            <ShowImages
+              key={origin}
+              origin={origin}
+              shown={shown.has(origin)}
+              onShow={() => setShown(new Set([...shown, origin]))}
+            />
           ))}
         </div>
       )}
@@ -120,7 +132,9 @@ export function RewardDetails({ reward, redeem, only }: Props) {
           </section>
         ),
       )}
-      {html?.sections.length === 0 && range === null && countries.length === 0 && <p class="muted">{t('detailsNone')}</p>}
+      {html?.sections.length === 0 && range === null && countries.length === 0 && (
+        <p class="muted">{t('detailsNone')}</p>
+      )}
       {redeem && <div class="details-end">{redeem}</div>}
     </div>
   );
@@ -133,9 +147,13 @@ export function RewardDetails({ reward, redeem, only }: Props) {
 function ShowImages({ origin, shown, onShow }: { origin: string; shown: boolean; onShow(): void }) {
   const host = new URL(origin).host;
   return (
-    <button type="button" class="btn btn-quiet btn-small" aria-disabled={shown || undefined} onClick={() => !shown && onShow()}>
+    <button
+      type="button"
+      class="btn btn-quiet btn-small"
+      aria-disabled={shown || undefined}
+      onClick={() => !shown && onShow()}
+    >
       {t(shown ? 'detailsImagesShown' : 'detailsShowImages', host)}
     </button>
   );
 }
-

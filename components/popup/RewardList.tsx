@@ -28,9 +28,21 @@ interface Props {
 }
 
 /** The rewards by brand (one row, not one per denomination), sorted and filtered as the panelist chooses, a page of rows at a time. */
-export function RewardList({ rewards, total = rewards.length, brands, kinds, balance, blocked, held, onRedeem, onWantAll }: Props) {
+export function RewardList({
+  rewards,
+  total = rewards.length,
+  brands,
+  kinds,
+  balance,
+  blocked,
+  held,
+  onRedeem,
+  onWantAll,
+}: Props) {
   // What was typed into the first frame's search box before Preact took it over is kept, not cleared.
-  const [query, setQuery] = useState(() => (document.getElementById('reward-search') as HTMLInputElement | null)?.value ?? '');
+  const [query, setQuery] = useState(
+    () => (document.getElementById('reward-search') as HTMLInputElement | null)?.value ?? '',
+  );
   const [sort, setSort] = useState<SortKey>('afford');
   const [kind, setKind] = useState('');
   const [limit, setLimit] = useState(REWARDS_PAGE);
@@ -41,7 +53,10 @@ export function RewardList({ rewards, total = rewards.length, brands, kinds, bal
   }, []);
   const filterable = total > FILTER_THRESHOLD;
   const all = useMemo(() => kinds ?? kindCounts(rewards), [kinds, rewards]);
-  const left = useMemo(() => (filterable ? filterRewards(rewards, query, kind) : rewards), [rewards, filterable, query, kind]);
+  const left = useMemo(
+    () => (filterable ? filterRewards(rewards, query, kind) : rewards),
+    [rewards, filterable, query, kind],
+  );
   const groups = useMemo(() => sortGroups(groupRewards(left), balance, sort), [left, balance, sort]);
   const visible = Math.min(limit, groups.length);
   const m = listModel({
@@ -59,10 +74,12 @@ export function RewardList({ rewards, total = rewards.length, brands, kinds, bal
     available: onWantAll ? (brands ?? groups.length) : groups.length,
   });
   // A new search, sort or filter starts again from the top of its results.
-  const restart = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setLimit(REWARDS_PAGE);
-  };
+  const restart =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setLimit(REWARDS_PAGE);
+    };
   const clearSearch = () => {
     restart(setQuery)('');
     // Back where the panelist was working, not the top of the page.
@@ -139,7 +156,18 @@ interface ViewProps {
 }
 
 /** The list's markup around its rows, from its model alone: the first frame's template renders it too, the same. */
-export function ListView({ m, children, noMatch, kinds, searchRef, onFocus, onQuery, onSort, onKind, onMore }: ViewProps) {
+export function ListView({
+  m,
+  children,
+  noMatch,
+  kinds,
+  searchRef,
+  onFocus,
+  onQuery,
+  onSort,
+  onKind,
+  onMore,
+}: ViewProps) {
   if (m.empty !== null) return <p class="empty">{m.empty}</p>;
   const f = m.filters;
   // Values as properties once the list is Preact's (the first frame's copy shows the first option, the default).
@@ -166,7 +194,12 @@ export function ListView({ m, children, noMatch, kinds, searchRef, onFocus, onQu
           <div class="filter-row">
             <div class="select">
               <label for="reward-sort">{f.sort.label}</label>
-              <select id="reward-sort" value={live ? f.sort.value : undefined} onFocus={onFocus} onChange={(e) => onSort?.(e.currentTarget.value)}>
+              <select
+                id="reward-sort"
+                value={live ? f.sort.value : undefined}
+                onFocus={onFocus}
+                onChange={(e) => onSort?.(e.currentTarget.value)}
+              >
                 <option value="afford">{f.sort.afford}</option>
                 <option value="low">{f.sort.low}</option>
                 <option value="high">{f.sort.high}</option>
@@ -176,7 +209,12 @@ export function ListView({ m, children, noMatch, kinds, searchRef, onFocus, onQu
             {f.kind && (
               <div class="select">
                 <label for="reward-kind">{f.kind.label}</label>
-                <select id="reward-kind" value={live ? f.kind.value : undefined} onFocus={onFocus} onChange={(e) => onKind?.(e.currentTarget.value)}>
+                <select
+                  id="reward-kind"
+                  value={live ? f.kind.value : undefined}
+                  onFocus={onFocus}
+                  onChange={(e) => onKind?.(e.currentTarget.value)}
+                >
                   <option value="">{f.kind.all}</option>
                   {kinds}
                 </select>

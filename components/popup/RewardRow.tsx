@@ -42,7 +42,9 @@ export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }
       onChoose={(id) => setChosen(Number(id))}
       onChoiceFocus={onWantAll}
       // The background stores the choice, which the popup then shows.
-      onGoal={() => void sendMessage('setGoal', { rewardId: goal === choice.id ? null : choice.id }).catch(() => undefined)}
+      onGoal={() =>
+        void sendMessage('setGoal', { rewardId: goal === choice.id ? null : choice.id }).catch(() => undefined)
+      }
       onRedeem={() => onRedeem(choice)}
       before={choices.slice(0, at).map(option)}
       after={choices.slice(at + 1).map(option)}
@@ -123,7 +125,14 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
         <span id={m.status.id ?? undefined} class={m.status.class}>
           <Qty text={m.status.text} />
         </span>
-        <button type="button" class="goal-toggle" aria-pressed={m.goal.pressed} aria-label={m.goal.label} title={m.goal.label} onClick={onGoal}>
+        <button
+          type="button"
+          class="goal-toggle"
+          aria-pressed={m.goal.pressed}
+          aria-label={m.goal.label}
+          title={m.goal.label}
+          onClick={onGoal}
+        >
           <span aria-hidden="true">{m.goal.pressed ? '★' : '☆'}</span>
         </button>
         <RedeemButton {...m.redeem} onClick={onRedeem} />
@@ -132,7 +141,13 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
   );
 }
 
-function RedeemButton({ label, text, disabled, describedBy, onClick }: RowModel['redeem'] & { onClick?: (() => void) | undefined }) {
+function RedeemButton({
+  label,
+  text,
+  disabled,
+  describedBy,
+  onClick,
+}: RowModel['redeem'] & { onClick?: (() => void) | undefined }) {
   return (
     <button
       type="button"

@@ -58,7 +58,9 @@ export function StillChecking({ entries, now }: Props) {
             {open.has(entry.requestId) ? (
               <>
                 {said(entry) && <p class="small">{said(entry)}</p>}
-                {checkedAt !== null && !busy && <p class="small muted">{t('checkedNotYet', formatRelative(checkedAt, now))}</p>}
+                {checkedAt !== null && !busy && (
+                  <p class="small muted">{t('checkedNotYet', formatRelative(checkedAt, now))}</p>
+                )}
                 <CheckNowButton rewardName={entry.rewardName} state={checking} small />
               </>
             ) : (
@@ -91,7 +93,10 @@ function settledText(entry: LedgerEntry): string {
     case 'done':
       return sentences(t('notifyFoundText', name), copies > 1 ? recordedAgainText(copies, entry.points) : '');
     case 'failed':
-      return sentences(asSentence(t('outcomeFailed', name)), entry.error?.nothingCharged ? t('nothingCharged') : t('checkHistoryFirst'));
+      return sentences(
+        asSentence(t('outcomeFailed', name)),
+        entry.error?.nothingCharged ? t('nothingCharged') : t('checkHistoryFirst'),
+      );
     case 'not_found':
       return entry.answer === 'success'
         ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))

@@ -8,7 +8,10 @@ import type { Reward } from '../../utils/types';
 export function brandTile(reward: Pick<Reward, 'name' | 'meta_data'>): { initial: string; color: string } {
   const brand = (reward.meta_data?.brand_name || reward.name).trim();
   // The first letter or digit as one user-perceived character (so "Écoute" gives "É").
-  const initial = Array.from(brand.normalize('NFC')).find((c) => /[\p{L}\p{N}]/u.test(c))?.toLocaleUpperCase() ?? '★';
+  const initial =
+    Array.from(brand.normalize('NFC'))
+      .find((c) => /[\p{L}\p{N}]/u.test(c))
+      ?.toLocaleUpperCase() ?? '★';
   let hash = 0;
   for (const c of brand.toLowerCase()) hash = (hash * 31 + (c.codePointAt(0) ?? 0)) >>> 0;
   // Dark enough for white text (at least 4.5:1) at any hue.

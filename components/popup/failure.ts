@@ -35,7 +35,12 @@ export function failureModel(error: AppError): Failure {
             ? t('failBusy', panel)
             : t('failOther', panel);
   // A busy panel says how long to wait (its Retry-After): what to do next, in plain words.
-  const next = error.kind === 'rate_limited' ? (error.retryAfterSeconds ? tp('stepRetryInSeconds', error.retryAfterSeconds) : t('stepRetryInAMinute')) : null;
+  const next =
+    error.kind === 'rate_limited'
+      ? error.retryAfterSeconds
+        ? tp('stepRetryInSeconds', error.retryAfterSeconds)
+        : t('stepRetryInAMinute')
+      : null;
   return { reason, next, support: ours ? null : supportText(error) };
 }
 
@@ -46,7 +51,11 @@ export function failureModel(error: AppError): Failure {
  */
 export function supportText(error: AppError): string | null {
   const words =
-    error.kind === 'rejected' || error.kind === 'not_allowed' || (error.kind === 'unexpected' && (error.endpoint || error.status)) ? error.message.trim() : '';
+    error.kind === 'rejected' ||
+    error.kind === 'not_allowed' ||
+    (error.kind === 'unexpected' && (error.endpoint || error.status))
+      ? error.message.trim()
+      : '';
   const code = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
   const lines = [words, code].filter(Boolean);
   return lines.length > 0 ? lines.join('\n') : null;

@@ -3,7 +3,16 @@ import { t } from '../../utils/i18n';
 import { defaultChoice, groupRewards, kindName, sortGroups } from '../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import type { StorageItem } from '../../utils/storage-item';
-import { accountOf, balanceHistoryItem, goalItem, ledgerItem, popupViewItem, sessionItem, syncItem, unsettledItem } from '../../utils/storage-items';
+import {
+  accountOf,
+  balanceHistoryItem,
+  goalItem,
+  ledgerItem,
+  popupViewItem,
+  sessionItem,
+  syncItem,
+  unsettledItem,
+} from '../../utils/storage-items';
 import { fill, shapeOf, type Model } from './frame-fill';
 import { goalModel } from './goal-model';
 import { goalRewards } from './goal-rewards';
@@ -18,7 +27,16 @@ import { syncStatusModel } from './status-model';
  * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
  * main.tsx preloads for Preact's first render: the same items, so both frames show the same state.
  */
-export const FIRST_FRAME_ITEMS = [sessionItem, popupViewItem, syncItem, ledgerItem, outcomeSeenItem, unsettledItem, goalItem, balanceHistoryItem] as const;
+export const FIRST_FRAME_ITEMS = [
+  sessionItem,
+  popupViewItem,
+  syncItem,
+  ledgerItem,
+  outcomeSeenItem,
+  unsettledItem,
+  goalItem,
+  balanceHistoryItem,
+] as const;
 
 /** The parts a template is rendered for (components/popup/frame-templates.tsx), by name. */
 export type PartName = 'page' | 'prompt-page' | 'header' | 'prompt' | 'goal' | 'status' | 'list' | 'row';
@@ -47,7 +65,12 @@ export type Later = (rest: () => void) => void;
  * no template fits (the outcome of a redemption, those still being checked, an error card, sign-in): Preact adds those below
  * what is painted, so nothing painted moves. Returns the number of parts painted.
  */
-export function paintFirstFrame(root: Element, stored: Record<string, unknown>, now: number, later: Later = (rest) => rest()): number {
+export function paintFirstFrame(
+  root: Element,
+  stored: Record<string, unknown>,
+  now: number,
+  later: Later = (rest) => rest(),
+): number {
   const templates = new Map<string, HTMLTemplateElement>();
   for (const template of root.ownerDocument.querySelectorAll<HTMLTemplateElement>('template[data-part]')) {
     templates.set(`${template.dataset.part} ${template.dataset.shape}`, template);
@@ -157,7 +180,10 @@ export function paintFirstFrame(root: Element, stored: Record<string, unknown>, 
     // of those still being checked), so no Redeem is held back here.
     const items = doc.createDocumentFragment();
     for (const group of groups.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
-      const row = part('row', rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held: [] }));
+      const row = part(
+        'row',
+        rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held: [] }),
+      );
       if (!row) break;
       items.append(row);
     }

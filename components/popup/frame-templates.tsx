@@ -45,7 +45,15 @@ function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'
     cost_currency: 'USD',
     type: 'giftcard',
     image_url: image === 'none' ? '' : `https://img.example/${id}.png`,
-    meta_data: image === 'set' ? { image_urls: { '80w-326ppi': `https://img.example/${id}-80.png`, '300w-326ppi': `https://img.example/${id}-300.png` } } : {},
+    meta_data:
+      image === 'set'
+        ? {
+            image_urls: {
+              '80w-326ppi': `https://img.example/${id}-80.png`,
+              '300w-326ppi': `https://img.example/${id}-300.png`,
+            },
+          }
+        : {},
     reward_point_cost: points,
   };
 }
@@ -55,7 +63,11 @@ const goalOf = (rewardId: number): Goal => ({ account: 'a', rewardId, rewardName
 
 /** Every model sampled for each part. */
 function sampleModels(): Array<[PartName, Model]> {
-  const out: Array<[PartName, Model]> = [['prompt-page', {}], ['page', { busy: 'false' }], ['status', syncStatusModel(false)]];
+  const out: Array<[PartName, Model]> = [
+    ['prompt-page', {}],
+    ['page', { busy: 'false' }],
+    ['status', syncStatusModel(false)],
+  ];
   out.push(['header', headerModel({ now: NOW })]);
   for (const points of [1000, null]) {
     for (const next of [true, false]) {
@@ -63,9 +75,35 @@ function sampleModels(): Array<[PartName, Model]> {
         for (const loading of [false, true]) {
           const balance = { points, source: 'rewards' as const };
           const rewards = next ? [reward(1, 5000, 'set')] : [];
-          out.push(['header', headerModel({ now: NOW, live: true, balance, rewards, fetchedAt: NOW - 60_000, error, loading, refreshable: true })]);
+          out.push([
+            'header',
+            headerModel({
+              now: NOW,
+              live: true,
+              balance,
+              rewards,
+              fetchedAt: NOW - 60_000,
+              error,
+              loading,
+              refreshable: true,
+            }),
+          ]);
           // Open profile questions: the line shows in the common states, not beside an error.
-          if (!error) out.push(['header', headerModel({ now: NOW, live: true, balance, rewards, fetchedAt: NOW - 60_000, error, loading, refreshable: true, questions: OPEN_QUESTIONS })]);
+          if (!error)
+            out.push([
+              'header',
+              headerModel({
+                now: NOW,
+                live: true,
+                balance,
+                rewards,
+                fetchedAt: NOW - 60_000,
+                error,
+                loading,
+                refreshable: true,
+                questions: OPEN_QUESTIONS,
+              }),
+            ]);
         }
       }
     }
@@ -78,8 +116,13 @@ function sampleModels(): Array<[PartName, Model]> {
           for (const goal of [null, 2]) {
             // A reward alone, and a brand of three values starting on its first (the first frame paints no other).
             const alone = { key: 'a', title: 'Brand', rewards: [reward(2, cost, image)] };
-            const brand = { key: 'b', title: 'Brand', rewards: [reward(2, cost, image), reward(4, 6000, image), reward(5, 9000, image)] };
-            for (const group of [alone, brand]) out.push(['row', rowModel({ group, choice: group.rewards[0]!, balance, blocked, goal, held: [] })]);
+            const brand = {
+              key: 'b',
+              title: 'Brand',
+              rewards: [reward(2, cost, image), reward(4, 6000, image), reward(5, 9000, image)],
+            };
+            for (const group of [alone, brand])
+              out.push(['row', rowModel({ group, choice: group.rewards[0]!, balance, blocked, goal, held: [] })]);
           }
         }
       }
@@ -88,20 +131,47 @@ function sampleModels(): Array<[PartName, Model]> {
   for (const total of [3, 20]) {
     for (const brands of [total, total - 2]) {
       for (const kinds of [false, true]) {
-        const input = { count: 3, total, brands, kinds, filterable: total > 8, query: '', sort: 'afford' as const, kind: '', shown: total, visible: 3 };
+        const input = {
+          count: 3,
+          total,
+          brands,
+          kinds,
+          filterable: total > 8,
+          query: '',
+          sort: 'afford' as const,
+          kind: '',
+          shown: total,
+          visible: 3,
+        };
         for (const available of [3, 20]) out.push(['list', listModel({ ...input, available })]);
       }
     }
   }
-  for (const [goalReward, points] of [[null, 1000], [reward(3, 500, 'one'), 1000], [reward(3, 5000, 'one'), 1000], [reward(3, 5000, 'one'), null]] as const) {
+  for (const [goalReward, points] of [
+    [null, 1000],
+    [reward(3, 500, 'one'), 1000],
+    [reward(3, 5000, 'one'), 1000],
+    [reward(3, 5000, 'one'), null],
+  ] as const) {
     for (const history of [samples, []]) {
       for (const blocked of [null, 'wait']) {
-        const input = { goal: goalOf(3), account: 'a', rewards: goalReward ? [goalReward] : [], points, samples: history, blocked, now: NOW };
+        const input = {
+          goal: goalOf(3),
+          account: 'a',
+          rewards: goalReward ? [goalReward] : [],
+          points,
+          samples: history,
+          blocked,
+          now: NOW,
+        };
         out.push(['goal', goalModel(input).m]);
       }
     }
   }
-  out.push(['goal', goalModel({ goal: null, account: 'a', rewards: null, points: 1000, samples, blocked: null, now: NOW }).m]);
+  out.push([
+    'goal',
+    goalModel({ goal: null, account: 'a', rewards: null, points: 1000, samples, blocked: null, now: NOW }).m,
+  ]);
   return out;
 }
 

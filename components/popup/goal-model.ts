@@ -1,4 +1,11 @@
-import { EARN_DAYS, flowOver, paceTo, roughDuration, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
+import {
+  EARN_DAYS,
+  flowOver,
+  paceTo,
+  roughDuration,
+  type PointsReturn,
+  type BalanceSample,
+} from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import { formatPoints } from '../../utils/format';
 import { goalView, type GoalView } from '../../utils/goal-view';
@@ -26,26 +33,51 @@ export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
   const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);
   const view = goalView(input);
   const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
-  const covered = view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
+  const covered =
+    view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
   const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, input.returns) : null;
   const duration = pace && roughDuration(pace.weeks);
   const goal =
     view.kind === 'none'
       ? null
       : view.kind === 'gone'
-        ? { heading: t('goalHeading'), gone: t('goalGone', view.name), name: null, points: null, bar: null, status: null, redeem: null, pace: earned, remove: remove(view.name) }
+        ? {
+            heading: t('goalHeading'),
+            gone: t('goalGone', view.name),
+            name: null,
+            points: null,
+            bar: null,
+            status: null,
+            redeem: null,
+            pace: earned,
+            remove: remove(view.name),
+          }
         : {
             heading: t('goalHeading'),
             gone: null,
             name: view.reward.name,
             points: tp('points', view.cost),
-            bar: view.kind === 'unknown' ? null : { value: covered, max: Math.max(view.cost, 1), label: tp('progressPoints', view.cost, formatPoints(covered)) },
+            bar:
+              view.kind === 'unknown'
+                ? null
+                : {
+                    value: covered,
+                    max: Math.max(view.cost, 1),
+                    label: tp('progressPoints', view.cost, formatPoints(covered)),
+                  },
             status: view.kind === 'affordable' ? t('goalAffordable') : null,
             redeem:
               view.kind === 'affordable'
-                ? { label: t('redeemReward', view.reward.name), text: t('redeemButton'), disabled: input.blocked !== null, title: input.blocked }
+                ? {
+                    label: t('redeemReward', view.reward.name),
+                    text: t('redeemButton'),
+                    disabled: input.blocked !== null,
+                    title: input.blocked,
+                  }
                 : null,
-            pace: duration ? sentences(asSentence(earned ?? ''), t('goalPaceLeft', tp(DURATION[duration.unit], duration.count))) : earned,
+            pace: duration
+              ? sentences(asSentence(earned ?? ''), t('goalPaceLeft', tp(DURATION[duration.unit], duration.count)))
+              : earned,
             remove: remove(view.reward.name),
           };
   return { m: { earned: goal ? null : earned, goal }, view };

@@ -39,7 +39,19 @@ function nextStep(points: number, rewards: readonly Reward[] | undefined, goal: 
 }
 
 /** Every word and flag the header shows (components/popup/frame-fill.ts): Header and the first frame render it. */
-export function headerModel({ now, live, balance, rewards, fetchedAt, error, loading, refreshable, questions, goal, lastKnown }: HeaderInput) {
+export function headerModel({
+  now,
+  live,
+  balance,
+  rewards,
+  fetchedAt,
+  error,
+  loading,
+  refreshable,
+  questions,
+  goal,
+  lastKnown,
+}: HeaderInput) {
   const points = balance?.points ?? null;
   const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
   const [before, number, after] = points === null ? ['', '', ''] : tpParts('balancePoints', points);
@@ -55,7 +67,11 @@ export function headerModel({ now, live, balance, rewards, fetchedAt, error, loa
     next: balance && points !== null ? nextStep(points, rewards, goal) : null,
     earn,
     questions: questions?.open
-      ? { text: tp('openQuestions', questions.open), link: t('answerNow'), href: `options.html${answerHash(questions.first)}` }
+      ? {
+          text: tp('openQuestions', questions.open),
+          link: t('answerNow'),
+          href: `options.html${answerHash(questions.first)}`,
+        }
       : null,
     known: lastKnown ? t('lastKnownBalance') : null,
     waiting,

@@ -25,7 +25,11 @@ export function lazyView<P extends object>(
     const [failed, setFailed] = useState(false);
     useEffect(() => {
       let live = true;
-      if (!View) preload().then((view) => live && setView(() => view), () => live && setFailed(true));
+      if (!View)
+        preload().then(
+          (view) => live && setView(() => view),
+          () => live && setFailed(true),
+        );
       return () => {
         live = false;
       };

@@ -35,7 +35,19 @@ export interface ListInput {
  * first frame render it. The type filter's options after "All types" are the catalogue's kinds,
  * the list's own.
  */
-export function listModel({ count, total, brands, kinds, filterable, query, sort, kind, shown, visible, available }: ListInput) {
+export function listModel({
+  count,
+  total,
+  brands,
+  kinds,
+  filterable,
+  query,
+  sort,
+  kind,
+  shown,
+  visible,
+  available,
+}: ListInput) {
   const more = Math.min(REWARDS_PAGE, available - visible);
   const filtered = query.trim() !== '' || kind !== '';
   return {
@@ -45,10 +57,21 @@ export function listModel({ count, total, brands, kinds, filterable, query, sort
       ? {
           search: t('searchRewards'),
           query,
-          sort: { label: t('sortLabel'), value: sort, afford: t('sortAfford'), low: t('sortLow'), high: t('sortHigh'), name: t('sortName') },
+          sort: {
+            label: t('sortLabel'),
+            value: sort,
+            afford: t('sortAfford'),
+            low: t('sortLow'),
+            high: t('sortHigh'),
+            name: t('sortName'),
+          },
           kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
           // The catalogue's size in sight, so a big one is not a surprise, or what the search leaves of it.
-          count: filtered ? t('rewardsShown', formatPoints(shown), formatPoints(total)) : brands < total ? `${tp('rewardsCount', total)} · ${tp('brandsCount', brands)}` : tp('rewardsCount', total),
+          count: filtered
+            ? t('rewardsShown', formatPoints(shown), formatPoints(total))
+            : brands < total
+              ? `${tp('rewardsCount', total)} · ${tp('brandsCount', brands)}`
+              : tp('rewardsCount', total),
         }
       : null,
     // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand: the count matches.

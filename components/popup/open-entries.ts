@@ -5,8 +5,13 @@ import type { LedgerEntry } from '../../utils/storage-items';
  * took the card, or the worker restarted), newest first: each stays in view until a history read
  * settles it, whatever happened to its card.
  */
-export function openElsewhere(latest: LedgerEntry | null | undefined, unsettled: readonly LedgerEntry[] | null | undefined): LedgerEntry[] {
-  return (unsettled ?? []).filter((entry) => entry.requestId !== latest?.requestId).sort((a, b) => b.startedAt - a.startedAt);
+export function openElsewhere(
+  latest: LedgerEntry | null | undefined,
+  unsettled: readonly LedgerEntry[] | null | undefined,
+): LedgerEntry[] {
+  return (unsettled ?? [])
+    .filter((entry) => entry.requestId !== latest?.requestId)
+    .sort((a, b) => b.startedAt - a.startedAt);
 }
 
 /**

@@ -15,7 +15,11 @@ export function promptModel(rejected: boolean, signedIn: boolean | undefined) {
   const signIn = signInConfigured(settings);
   return {
     title: t(rejected ? 'reconnectTitle' : 'welcomeTitle'),
-    text: rejected ? (signedIn ? t('signInExpired') : t('keyRefusedText', settings.panelName)) : t('welcomeText', settings.panelName),
+    text: rejected
+      ? signedIn
+        ? t('signInExpired')
+        : t('keyRefusedText', settings.panelName)
+      : t('welcomeText', settings.panelName),
     signIn,
     connect: signIn ? null : t(rejected ? 'reconnectButton' : 'connect'),
     key: signIn ? { text: t('useTokenInstead'), href: KEY_LINK } : null,

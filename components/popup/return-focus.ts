@@ -8,7 +8,10 @@
 export function focusRewardRow(rewardId: number): void {
   const row = rowOf(rewardId);
   const redeem = row?.querySelector<HTMLButtonElement>('.reward-foot > .btn-primary');
-  const target = redeem && !redeem.disabled ? redeem : (row ?? document).querySelector<HTMLElement>(row ? '.reward-open' : '#reward-search, .reward-open');
+  const target =
+    redeem && !redeem.disabled
+      ? redeem
+      : (row ?? document).querySelector<HTMLElement>(row ? '.reward-open' : '#reward-search, .reward-open');
   target?.focus();
 }
 

@@ -30,7 +30,10 @@ export interface RowInput {
  * currency is not an ISO 4217 code (utils/format.ts), the money alone when the cost is unknown.
  */
 export const choiceText = (reward: Reward) =>
-  [formatMoney(reward.cost, reward.cost_currency), reward.reward_point_cost === null ? null : tp('points', reward.reward_point_cost)]
+  [
+    formatMoney(reward.cost, reward.cost_currency),
+    reward.reward_point_cost === null ? null : tp('points', reward.reward_point_cost),
+  ]
     .filter((part) => part !== null)
     .join(' · ') || reward.name;
 
@@ -39,7 +42,9 @@ export const choiceText = (reward: Reward) =>
  * value for other countries too ("$5.00 · 500 points · United States, Canada"), so no two read alike.
  */
 export const valueText = ({ reward, where }: ValueChoice) =>
-  where === null ? choiceText(reward) : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`;
+  where === null
+    ? choiceText(reward)
+    : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`;
 
 /**
  * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
@@ -70,7 +75,11 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
     name,
     kind: kindLabel(choice),
     // A brand of several: its values start from; one reward: its value (the choice names each value).
-    money: !many ? (formatMoney(choice.cost, choice.cost_currency) ?? '') : lead.reward_point_cost === null ? '' : tp('fromPoints', lead.reward_point_cost),
+    money: !many
+      ? (formatMoney(choice.cost, choice.cost_currency) ?? '')
+      : lead.reward_point_cost === null
+        ? ''
+        : tp('fromPoints', lead.reward_point_cost),
     points: many || cost === null ? null : tp('points', cost),
     // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
     choice: many
@@ -95,7 +104,12 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
     },
     details: { open },
     goal: { pressed: goal === choice.id, label: t('setGoal', choice.name) },
-    redeem: { label: t('redeemReward', choice.name), text: t('redeemButton'), disabled, describedBy: disabled ? reason : null },
+    redeem: {
+      label: t('redeemReward', choice.name),
+      text: t('redeemButton'),
+      disabled,
+      describedBy: disabled ? reason : null,
+    },
   };
 }
 

@@ -33,7 +33,15 @@ export function useCheckNow(): CheckNowState {
 }
 
 /** The button, named for its reward while idle; focus stays on it while it works. */
-export function CheckNowButton({ rewardName, state, small = false }: { rewardName: string; state: CheckNowState; small?: boolean }) {
+export function CheckNowButton({
+  rewardName,
+  state,
+  small = false,
+}: {
+  rewardName: string;
+  state: CheckNowState;
+  small?: boolean;
+}) {
   const { busy, check } = state;
   return (
     <button

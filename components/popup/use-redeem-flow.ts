@@ -34,7 +34,10 @@ const unsettledFor = (entries: ReadonlyArray<LedgerEntry | null | undefined>, re
  * Only which dialog is open lives here: the redemption itself and its outcome belong to the
  * background's ledger, because the popup may close at any moment.
  */
-export function useRedeemFlow(ledger: LedgerEntry | null | undefined, elsewhere: readonly LedgerEntry[] = []): RedeemFlow {
+export function useRedeemFlow(
+  ledger: LedgerEntry | null | undefined,
+  elsewhere: readonly LedgerEntry[] = [],
+): RedeemFlow {
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [inFlight, setInFlight] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
@@ -47,7 +50,10 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined, elsewhere:
   // A new entry for this reward, started by this request: not an older one that only now reached
   // this popup (an unsettled redemption the background names when refusing this one).
   const isOurs = (entry: LedgerEntry | null | undefined, reward: Reward) =>
-    !!entry && entry.requestId !== ledgerBefore.current && entry.rewardId === reward.id && entry.startedAt >= sentAt.current - 5000;
+    !!entry &&
+    entry.requestId !== ledgerBefore.current &&
+    entry.rewardId === reward.id &&
+    entry.startedAt >= sentAt.current - 5000;
 
   const close = (focusOutcome: boolean) => {
     setConfirming(null);
@@ -74,8 +80,16 @@ export function useRedeemFlow(ledger: LedgerEntry | null | undefined, elsewhere:
         if (result.error.kind === 'unsettled') {
           // The background knows of an unknown outcome this popup had not seen: ask again, naming it.
           // Named by its reward alone when this popup never saw the entry (startedAt 0: no time).
-          const named = { rewardId: reward.id, rewardName: reward.name, points: reward.reward_point_cost, startedAt: 0 };
-          setConfirming({ reward, unsettled: unsettledFor([stored, ...elsewhere], reward) ?? { ...named, requestId: '', state: 'unknown' } });
+          const named = {
+            rewardId: reward.id,
+            rewardName: reward.name,
+            points: reward.reward_point_cost,
+            startedAt: 0,
+          };
+          setConfirming({
+            reward,
+            unsettled: unsettledFor([stored, ...elsewhere], reward) ?? { ...named, requestId: '', state: 'unknown' },
+          });
           return;
         }
         // Refusals the background recorded show in the outcome panel; others (busy) stay here.

@@ -6,6 +6,8 @@ import { uiLocale } from '../../utils/i18n';
  */
 export function clockTime(ms: number, now = Date.now()): string {
   const sameDay = new Date(ms).toDateString() === new Date(now).toDateString();
-  const options: Intl.DateTimeFormatOptions = sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' };
+  const options: Intl.DateTimeFormatOptions = sameDay
+    ? { timeStyle: 'short' }
+    : { dateStyle: 'medium', timeStyle: 'short' };
   return new Intl.DateTimeFormat(uiLocale(), options).format(ms);
 }

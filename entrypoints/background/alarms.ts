@@ -38,7 +38,11 @@ export async function onRefreshAlarm(alarm: { name: string; scheduledTime: numbe
   // Nobody looks at the badge of a locked or untouched machine; coming back brings the refresh forward.
   if (await panelistAway()) return;
   const [history, profile] = await Promise.all([historyNeedsRefresh(), profileNeedsRefresh(now)]);
-  await Promise.allSettled([refreshRewards(true), ...(history ? [refreshHistory(true)] : []), ...(profile ? [refreshProfile(true)] : [])]);
+  await Promise.allSettled([
+    refreshRewards(true),
+    ...(history ? [refreshHistory(true)] : []),
+    ...(profile ? [refreshProfile(true)] : []),
+  ]);
 }
 
 /** No input for this long, or a locked screen, counts as away (the idle API's own measure). */
@@ -60,7 +64,11 @@ async function panelistAway(): Promise<boolean> {
 export async function onIdleStateChanged(state: string, now = Date.now()): Promise<void> {
   if (state !== 'active') return;
   // The popup view says when the catalogue was read, in a few KiB; the catalogue itself may be megabytes.
-  const [{ refreshMinutes }, view, session] = await Promise.all([preferencesItem.getValue(), popupViewItem.getValue(), sessionItem.getValue()]);
+  const [{ refreshMinutes }, view, session] = await Promise.all([
+    preferencesItem.getValue(),
+    popupViewItem.getValue(),
+    sessionItem.getValue(),
+  ]);
   if (refreshMinutes <= 0 || !session.connected || session.rejected) return;
   const fetchedAt = view?.rewards?.fetchedAt;
   if (fetchedAt !== undefined && now - fetchedAt < refreshMinutes * 60_000) return;

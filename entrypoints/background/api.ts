@@ -42,7 +42,8 @@ function rejectingOn401(api: PanelApi, sid: SessionId): PanelApi {
       try {
         return await method(...args);
       } catch (err) {
-        if (err instanceof AppErrorException && err.error.kind === 'unauthorized') await markRejected(sid).catch(() => undefined);
+        if (err instanceof AppErrorException && err.error.kind === 'unauthorized')
+          await markRejected(sid).catch(() => undefined);
         throw err;
       }
     };

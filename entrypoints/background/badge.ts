@@ -1,7 +1,14 @@
 import { browser } from 'wxt/browser';
 import { compactPoints } from '../../utils/format';
 import { goalView, pointsToGoal } from '../../utils/goal-view';
-import { accountOf, goalItem, popupViewItem, preferencesItem, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import {
+  accountOf,
+  goalItem,
+  popupViewItem,
+  preferencesItem,
+  sessionItem,
+  type SessionInfo,
+} from '../../utils/storage-items';
 
 // Firefox's MV2 build has browserAction where Chrome's MV3 has action.
 const action = browser.action ?? (browser as unknown as { browserAction: typeof browser.action }).browserAction;
@@ -21,7 +28,9 @@ async function badgeText(shows: string | undefined, session: SessionInfo): Promi
   if (shows !== 'goal') return typeof balance === 'number' ? compactPoints(balance) : '';
   // The view holds the goal's reward as the catalogue has it (absent: no longer offered).
   const rewards = view?.rewards ? (view.goal?.reward ? [view.goal.reward] : []) : null;
-  const goalPoints = pointsToGoal(goalView({ goal: await goalItem.getValue(), account: accountOf(session), rewards, points: balance }));
+  const goalPoints = pointsToGoal(
+    goalView({ goal: await goalItem.getValue(), account: accountOf(session), rewards, points: balance }),
+  );
   return goalPoints === 0 ? '✓' : typeof goalPoints === 'number' ? compactPoints(goalPoints) : '';
 }
 

@@ -15,7 +15,9 @@ import { signIn } from './sign-in';
 import { refreshForPage, refreshProfile } from './sync';
 
 type Handlers = {
-  [K in keyof ProtocolMap]: (data: Parameters<ProtocolMap[K]>[0]) => Promise<ProtocolMap[K] extends (...a: never[]) => Result<infer T> ? T : never>;
+  [K in keyof ProtocolMap]: (
+    data: Parameters<ProtocolMap[K]>[0],
+  ) => Promise<ProtocolMap[K] extends (...a: never[]) => Result<infer T> ? T : never>;
 };
 
 /** The outcome is in storage; the reply only says it is there. */
@@ -50,12 +52,23 @@ const FORBIDDEN = appError('forbidden', t('errForbidden'));
  * refused, and so is data not of the message's shape (message-schemas.ts), before its handler runs,
  * so nothing is read, written or sent for it.
  */
-function dispatch(type: keyof ProtocolMap, sender: Parameters<typeof isOwnPage>[0], data: unknown): Promise<Result<unknown>> {
+function dispatch(
+  type: keyof ProtocolMap,
+  sender: Parameters<typeof isOwnPage>[0],
+  data: unknown,
+): Promise<Result<unknown>> {
   if (!isOwnPage(sender)) return Promise.resolve({ ok: false, error: FORBIDDEN });
   const checked = checkRequest(type, data);
   if (!checked.ok) {
     const field = checked.field || t('badRequestWhole');
-    return Promise.resolve({ ok: false, error: appError('bad_request', t('errBadRequest', type, field, checked.expected), checked.field ? { field: checked.field } : {}) });
+    return Promise.resolve({
+      ok: false,
+      error: appError(
+        'bad_request',
+        t('errBadRequest', type, field, checked.expected),
+        checked.field ? { field: checked.field } : {},
+      ),
+    });
   }
   const handler = handlers[type] as (data: unknown) => Promise<unknown>;
   return asResult(() => handler(checked.data));

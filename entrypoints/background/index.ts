@@ -26,7 +26,10 @@ export default defineBackground(() => {
   watchNewQuestions();
   // Any history read (a page's refresh, the refresh alarm) may show a redemption whose answer was
   // lost: checked against the outcomes of the session that read it, only while it is the active one.
-  onStored((area, data, sid) => void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)));
+  onStored(
+    (area, data, sid) =>
+      void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)),
+  );
   // No page can be half-way through Connect when the browser or the extension starts: what a page
   // was granted and never used is given back (host-access.ts).
   browser.runtime.onStartup.addListener(() => void settleHostAccess());

@@ -33,7 +33,12 @@ const MAX_NAMES = 1_000;
 
 /** The options page showed these questions to the panelist of `account`: they are no longer new. */
 export async function seeQuestions(account: unknown, names: unknown): Promise<void> {
-  if (typeof account !== 'string' || !Array.isArray(names) || names.length > MAX_NAMES || names.some((n) => typeof n !== 'string')) {
+  if (
+    typeof account !== 'string' ||
+    !Array.isArray(names) ||
+    names.length > MAX_NAMES ||
+    names.some((n) => typeof n !== 'string')
+  ) {
     fail(appError('invalid_input', t('errInternal')));
   }
   const credentials = await activeCredentials();

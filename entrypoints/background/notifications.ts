@@ -2,7 +2,14 @@ import { browser } from 'wxt/browser';
 import { goalView } from '../../utils/goal-view';
 import { answerHash } from '../../utils/profile-link';
 import { serialQueue } from '../../utils/serial-queue';
-import { accountOf, goalItem, notifyStateItem, rewardsItem, sessionItem, type RewardsData } from '../../utils/storage-items';
+import {
+  accountOf,
+  goalItem,
+  notifyStateItem,
+  rewardsItem,
+  sessionItem,
+  type RewardsData,
+} from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { goalReached, isHashedPart, redemptionChanges } from './notify-events';
 import { tellWith } from './notify-tell';
@@ -49,10 +56,19 @@ function goalCheck(sid: SessionId, read: RewardsData | null, announce: boolean):
       const rewards = read ?? get(rewardsItem)?.data;
       if (!rewards) return null;
       const [session, goal] = [get(sessionItem), get(goalItem)];
-      const view = goalView({ goal, account: accountOf(session), rewards: rewards.rewards, points: rewards.balance.points });
+      const view = goalView({
+        goal,
+        account: accountOf(session),
+        rewards: rewards.rewards,
+        points: rewards.balance.points,
+      });
       const now =
         goal && (view.kind === 'saving' || view.kind === 'affordable')
-          ? { key: `${goal.rewardId}@${goal.setAt}`, affordable: view.kind === 'affordable', rewardName: view.reward.name }
+          ? {
+              key: `${goal.rewardId}@${goal.setAt}`,
+              affordable: view.kind === 'affordable',
+              rewardName: view.reward.name,
+            }
           : null;
       const events = announce ? goalReached(get(notifyStateItem).goal, now) : [];
       return { state: { goal: now && { key: now.key, affordable: now.affordable } }, events };

@@ -54,7 +54,8 @@ export function redemptionChanges(
     const key = stateKey(state);
     states[r.id] = key;
     const was = before?.[r.id];
-    if (was !== undefined && was !== key) events.push({ id: `redemption:${r.id}:${key}`, kind: 'redemption', rewardName: r.reward.name, state });
+    if (was !== undefined && was !== key)
+      events.push({ id: `redemption:${r.id}:${key}`, kind: 'redemption', rewardName: r.reward.name, state });
   }
   return { states, events };
 }
@@ -68,13 +69,27 @@ export function settledOutcome(entry: LedgerEntry): NotifyEvent | null {
   const found = entry.state === 'done';
   // Not found although the panel had answered success: the panelist is sent to the panel, not told to redeem again.
   const saidYes = !found && entry.answer === 'success';
-  return { id: `outcome:${entry.requestId}`, kind: 'outcome', rewardName: entry.rewardName, found, ...(saidYes ? { saidYes } : {}) };
+  return {
+    id: `outcome:${entry.requestId}`,
+    kind: 'outcome',
+    rewardName: entry.rewardName,
+    found,
+    ...(saidYes ? { saidYes } : {}),
+  };
 }
 
 /** One Confirm the panel recorded more than once (maybe a request delivered twice): told once, with how many and what each cost. */
 export function recordedAgain(entry: LedgerEntry): NotifyEvent | null {
   const copies = 1 + (entry.duplicates?.length ?? 0);
-  return copies > 1 ? { id: `duplicate:${entry.requestId}`, kind: 'duplicate', rewardName: entry.rewardName, copies, points: entry.points } : null;
+  return copies > 1
+    ? {
+        id: `duplicate:${entry.requestId}`,
+        kind: 'duplicate',
+        rewardName: entry.rewardName,
+        copies,
+        points: entry.points,
+      }
+    : null;
 }
 
 /** A question the panel added, a chance of more surveys; its id names the question, so it is told once. */

@@ -29,22 +29,36 @@ export interface Telling {
  * later, one told before the worker stopped is not told again, and an event of an ended session is
  * neither recorded nor shown (the write is refused).
  */
-export async function tellWith(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => Telling | null, effects?: TurnEffects): Promise<void> {
+export async function tellWith(
+  sid: SessionId,
+  items: ReadonlyArray<StorageItem<unknown>>,
+  change: (get: Get) => Telling | null,
+  effects?: TurnEffects,
+): Promise<void> {
   let fresh: NotifyEvent[] = [];
-  await update(sid, [...items, notifyStateItem], (get) => {
-    const telling = change(get);
-    if (!telling) return [];
-    const state = get(notifyStateItem);
-    fresh = (telling.events ?? []).filter((event) => !state.told.includes(event.id));
-    const recorded = fresh.length > 0 || telling.state !== undefined;
-    const told = [...state.told, ...fresh.map((event) => event.id)].slice(-TOLD_KEPT);
-    return [...(telling.puts ?? []), ...(recorded ? [put(notifyStateItem, { ...state, ...telling.state, told })] : [])];
-  }, effects);
+  await update(
+    sid,
+    [...items, notifyStateItem],
+    (get) => {
+      const telling = change(get);
+      if (!telling) return [];
+      const state = get(notifyStateItem);
+      fresh = (telling.events ?? []).filter((event) => !state.told.includes(event.id));
+      const recorded = fresh.length > 0 || telling.state !== undefined;
+      const told = [...state.told, ...fresh.map((event) => event.id)].slice(-TOLD_KEPT);
+      return [
+        ...(telling.puts ?? []),
+        ...(recorded ? [put(notifyStateItem, { ...state, ...telling.state, told })] : []),
+      ];
+    },
+    effects,
+  );
   if (fresh.length === 0) return;
   const prefs = await preferencesItem.getValue();
   // Shown in a turn of the writer while the session that recorded it is still the active one: an
   // event of an account that was just left is never put on screen for the next one.
-  for (const event of fresh) if (notifies(prefs, preferenceOf(event))) await whileActive(sid, () => show(event)).catch(() => undefined);
+  for (const event of fresh)
+    if (notifies(prefs, preferenceOf(event))) await whileActive(sid, () => show(event)).catch(() => undefined);
 }
 
 /**
@@ -69,12 +83,23 @@ async function show(event: NotifyEvent): Promise<void> {
 export function words(event: NotifyEvent): { title: string; message: string } {
   switch (event.kind) {
     case 'redemption':
-      return { title: t('notifyRedemptionTitle'), message: t('notifyRedemptionText', event.rewardName, describeState(event.state)) };
+      return {
+        title: t('notifyRedemptionTitle'),
+        message: t('notifyRedemptionText', event.rewardName, describeState(event.state)),
+      };
     case 'outcome':
       if (event.found) return { title: t('notifyFoundTitle'), message: t('notifyFoundText', event.rewardName) };
-      return { title: t('notifyNotFoundTitle'), message: event.saidYes ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName) : t('notifyNotFoundText', event.rewardName) };
+      return {
+        title: t('notifyNotFoundTitle'),
+        message: event.saidYes
+          ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName)
+          : t('notifyNotFoundText', event.rewardName),
+      };
     case 'duplicate':
-      return { title: t('notifyDuplicateTitle', event.rewardName), message: recordedAgainText(event.copies, event.points) };
+      return {
+        title: t('notifyDuplicateTitle', event.rewardName),
+        message: recordedAgainText(event.copies, event.points),
+      };
     case 'goal':
       return { title: t('notifyGoalTitle'), message: t('notifyGoalText', event.rewardName) };
     case 'rejected':

@@ -30,7 +30,8 @@ const TOKEN_TIMEOUT_MS = 10_000;
  */
 export function tokenRequestOptions(endpoint = settings.oauth.tokenEndpoint): oauth.TokenEndpointRequestOptions {
   const { hostname, protocol } = new URL(endpoint);
-  const loopback = protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
+  const loopback =
+    protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
   return {
     [oauth.allowInsecureRequests]: loopback,
     // Its answers are read here, with a size limit, before oauth4webapi parses them.

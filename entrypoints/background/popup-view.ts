@@ -28,7 +28,13 @@ export const VIEW_VALUES = 8;
 
 /** A brand's other value as the view keeps it: what its choice, Redeem and details need, not its images. */
 function slim(reward: Reward): Reward {
-  const { image_urls: _images, utid: _utid, reward_name: _name, brand_key: _key, ...meta } = withoutHtml(reward).meta_data;
+  const {
+    image_urls: _images,
+    utid: _utid,
+    reward_name: _name,
+    brand_key: _key,
+    ...meta
+  } = withoutHtml(reward).meta_data;
   return { ...reward, meta_data: meta };
 }
 
@@ -83,7 +89,12 @@ export function goalPart(goal: Goal | null, reward: Reward | null | undefined): 
 }
 
 function goalOf(cache: Cached<RewardsData> | null, goal: Goal | null): PopupView['goal'] {
-  return cache ? goalPart(goal, cache.data.rewards.find((r) => r.id === goal?.rewardId)) : null;
+  return cache
+    ? goalPart(
+        goal,
+        cache.data.rewards.find((r) => r.id === goal?.rewardId),
+      )
+    : null;
 }
 
 export function latestPart(cache: Cached<Redemption[]> | null): Redemption | null {
@@ -109,7 +120,14 @@ export interface AreaCache<T> {
 
 /** The popup view with `patch` merged into it as it is in the same turn. */
 export function viewPut(get: Get, patch: Partial<PopupView>): Put {
-  return put(popupViewItem, { rewards: null, latest: null, profile: null, goal: null, ...get(popupViewItem), ...patch });
+  return put(popupViewItem, {
+    rewards: null,
+    latest: null,
+    profile: null,
+    goal: null,
+    ...get(popupViewItem),
+    ...patch,
+  });
 }
 
 /**
@@ -119,7 +137,10 @@ export function viewPut(get: Get, patch: Partial<PopupView>): Put {
 export function rewardsPuts(cache: Cached<RewardsData>, goal: Goal | null): { puts: Put[]; view: Partial<PopupView> } {
   const { rewards, html } = splitHtml(cache.data.rewards);
   const plain = { ...cache, data: { ...cache.data, rewards } };
-  return { puts: [put(rewardsItem, plain), put(rewardHtmlItem, html)], view: { rewards: rewardsPart(plain), goal: goalOf(plain, goal) } };
+  return {
+    puts: [put(rewardsItem, plain), put(rewardHtmlItem, html)],
+    view: { rewards: rewardsPart(plain), goal: goalOf(plain, goal) },
+  };
 }
 
 export const rewardsWriter: AreaCache<RewardsData> = {
@@ -150,7 +171,12 @@ export const historyWriter: AreaCache<Redemption[]> = {
 /** The profile cache, with the popup view's count of open questions. */
 export const profileWriter: AreaCache<ProfileData> = {
   getValue: () => profileItem.getValue(),
-  store: (sid, cache, ...extra) => update(sid, [popupViewItem], (get) => [put(profileItem, cache), viewPut(get, { profile: profilePart(cache) }), ...extra]),
+  store: (sid, cache, ...extra) =>
+    update(sid, [popupViewItem], (get) => [
+      put(profileItem, cache),
+      viewPut(get, { profile: profilePart(cache) }),
+      ...extra,
+    ]),
 };
 
 /**
@@ -160,7 +186,8 @@ export const profileWriter: AreaCache<ProfileData> = {
 export async function ensurePopupView(): Promise<void> {
   // Worker start is on the popup's path: the caches are read only when the view needs them.
   // A view written before rewards were grouped by brand has its first rows one reward each.
-  const outdated = (view: PopupView | null) => !view || view.profile === undefined || (!!view.rewards && view.rewards.brands === undefined);
+  const outdated = (view: PopupView | null) =>
+    !view || view.profile === undefined || (!!view.rewards && view.rewards.brands === undefined);
   if (!outdated(await popupViewItem.getValue())) return;
   const credentials = await activeCredentials();
   if (!credentials) return;
@@ -168,9 +195,23 @@ export async function ensurePopupView(): Promise<void> {
     const view = get(popupViewItem);
     if (!outdated(view)) return [];
     const profile = view && view.profile !== undefined ? view.profile : profilePart(get(profileItem));
-    if (view) return [put(popupViewItem, { ...view, profile, rewards: view.rewards?.brands === undefined ? rewardsPart(get(rewardsItem)) : view.rewards })];
+    if (view)
+      return [
+        put(popupViewItem, {
+          ...view,
+          profile,
+          rewards: view.rewards?.brands === undefined ? rewardsPart(get(rewardsItem)) : view.rewards,
+        }),
+      ];
     const [rewards, history] = [get(rewardsItem), get(historyItem)];
     if (!rewards && !history && !profile) return [];
-    return [put(popupViewItem, { rewards: rewardsPart(rewards), latest: latestPart(history), profile, goal: goalOf(rewards, get(goalItem)) })];
+    return [
+      put(popupViewItem, {
+        rewards: rewardsPart(rewards),
+        latest: latestPart(history),
+        profile,
+        goal: goalOf(rewards, get(goalItem)),
+      }),
+    ];
   });
 }

@@ -16,7 +16,11 @@ export async function setPreferences(patch: Partial<Preferences>): Promise<Prefe
   let next!: Preferences;
   await updateDevice([preferencesItem], (get) => {
     before = get(preferencesItem);
-    next = { badge: patch.badge ?? before.badge, refreshMinutes: patch.refreshMinutes ?? before.refreshMinutes, ...notificationPreferences(patch, before) };
+    next = {
+      badge: patch.badge ?? before.badge,
+      refreshMinutes: patch.refreshMinutes ?? before.refreshMinutes,
+      ...notificationPreferences(patch, before),
+    };
     return [put(preferencesItem, next)];
   });
   if (next.refreshMinutes !== before.refreshMinutes) await scheduleRefresh();

@@ -26,16 +26,27 @@ export function readQuestions(before: QuestionsRecord | null, account: string, p
   const listed = new Map(profile.definitions.map((def) => [def.name, def]));
   const open = (name: string) => {
     const def = listed.get(name);
-    return def !== undefined && def.writable && !isAnswered(Object.hasOwn(profile.values, name) ? profile.values[name] : undefined);
+    return (
+      def !== undefined &&
+      def.writable &&
+      !isAnswered(Object.hasOwn(profile.values, name) ? profile.values[name] : undefined)
+    );
   };
-  if (!before || before.account !== account) return { after: { account, known: [...listed.keys()], fresh: [] }, added: [] };
+  if (!before || before.account !== account)
+    return { after: { account, known: [...listed.keys()], fresh: [] }, added: [] };
 
   const known = new Set(before.known);
-  const added = [...listed.values()].filter((def) => !known.has(def.name) && open(def.name)).map(({ name, text }) => ({ name, text }));
+  const added = [...listed.values()]
+    .filter((def) => !known.has(def.name) && open(def.name))
+    .map(({ name, text }) => ({ name, text }));
   const kept = before.fresh.filter((q) => open(q.name)).map((q) => ({ name: q.name, text: listed.get(q.name)!.text }));
   const older = before.known.filter((name) => !listed.has(name));
   return {
-    after: { account, known: [...listed.keys(), ...older].slice(0, Math.max(listed.size, KNOWN_KEPT)), fresh: [...kept, ...added] },
+    after: {
+      account,
+      known: [...listed.keys(), ...older].slice(0, Math.max(listed.size, KNOWN_KEPT)),
+      fresh: [...kept, ...added],
+    },
     added,
   };
 }

@@ -10,7 +10,11 @@ export type Reader = <K extends ReadName>(name: K, fresh?: boolean) => Promise<R
  * Reads sent with the validators `known` for the cached copy (none: plain reads, never a 304);
  * the validators of the answers are collected in `seen`, to be stored with what they answered.
  */
-export function reader(api: PanelApi, known: Record<string, Validator> = {}, seen: Record<string, Validator> = {}): Reader {
+export function reader(
+  api: PanelApi,
+  known: Record<string, Validator> = {},
+  seen: Record<string, Validator> = {},
+): Reader {
   return async (name, fresh) => {
     const answer = await api.revalidate(name, fresh ? null : (known[name] ?? null));
     if (answer.validator) seen[name] = answer.validator;

@@ -22,7 +22,9 @@ export async function revokeRefreshToken(credentials: Credentials | null): Promi
   if (!endpoint) return 'not_configured';
   try {
     const options = { ...tokenRequestOptions(endpoint), additionalParameters: { token_type_hint: 'refresh_token' } };
-    await oauth.processRevocationResponse(await oauth.revocationRequest(authorizationServer(), oauthClient(), oauth.None(), refreshToken, options));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(authorizationServer(), oauthClient(), oauth.None(), refreshToken, options),
+    );
     return 'revoked';
   } catch {
     // Unreachable, a time-out, a 5xx or a refusal: the token stays valid there until it expires.

@@ -23,7 +23,11 @@ const samePanel = (previous: Key | null, next: Key): previous is Key => !!previo
  * carry over on them (a new key of the same panel, or Confirms still being settled); null when no
  * evidence is needed or the history could not be read.
  */
-export async function newKeyHistoryIds(api: PanelApi, previous: Key | null, next: Key): Promise<ReadonlySet<number> | null> {
+export async function newKeyHistoryIds(
+  api: PanelApi,
+  previous: Key | null,
+  next: Key,
+): Promise<ReadonlySet<number> | null> {
   if (!samePanel(previous, next)) return null;
   if (previous.token === next.token) {
     const [current, awaitingCheck] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue()]);
@@ -45,5 +49,8 @@ export function holdsAll(ids: ReadonlySet<number> | null, known: readonly number
 export function isSameAccount(get: Get, previous: Key | null, next: Key, ids: ReadonlySet<number> | null): boolean {
   if (!samePanel(previous, next)) return false;
   if (previous.token === next.token) return true;
-  return holdsAll(ids, get(historyItem)?.data.map((r) => r.id));
+  return holdsAll(
+    ids,
+    get(historyItem)?.data.map((r) => r.id),
+  );
 }

@@ -50,37 +50,56 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
  * id, its first data and the old session's data emptied are one `storage.local.set` (store.ts):
  * whatever the old session still has in flight is refused when it lands.
  */
-export async function storeCheckedSession(credentials: Omit<Credentials, 'session'>, origin: string, extra: Partial<SessionInfo> = {}): Promise<SessionInfo> {
+export async function storeCheckedSession(
+  credentials: Omit<Credentials, 'session'>,
+  origin: string,
+  extra: Partial<SessionInfo> = {},
+): Promise<SessionInfo> {
   const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
   const api = createPanelApi({ baseUrl, token, ...httpTuning });
   const rewards = await loadRewards(api);
   const cache = { data: rewards, fetchedAt: Date.now() };
-  const info: Omit<SessionInfo, 'id'> = { connected: true, baseUrl, origin, tokenHint: token.slice(-4), rejected: false, ...extra };
+  const info: Omit<SessionInfo, 'id'> = {
+    connected: true,
+    baseUrl,
+    origin,
+    tokenHint: token.slice(-4),
+    rejected: false,
+    ...extra,
+  };
   const replaced: { credentials: Credentials | null } = { credentials: null };
   // Read before the switch, judged inside it against what is stored then (same-account.ts).
   const historyIds = await newKeyHistoryIds(api, await credentialsItem.getValue(), credentials);
-  const session = await switchSession([credentialsItem, profileDraftItem, goalItem, historyItem, ...CONFIRM_ITEMS], (get) => {
-    replaced.credentials = get(credentialsItem);
-    const same = isSameAccount(get, replaced.credentials, credentials, historyIds);
-    // Confirms still being settled stay with their account, whatever else the new session starts afresh.
-    const carry = replaced.credentials?.baseUrl === baseUrl && carriesOver(get, historyIds);
-    // Unsaved profile edits typed for another account go, with a notice for the options page.
-    const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
-    // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
-    const goal = same ? get(goalItem) : null;
-    const first = rewardsPuts(cache, goal);
-    return {
-      next: { credentials, session: info },
-      keep: [...(same ? SAME_ACCOUNT_ITEMS : []), ...(carry ? CONFIRM_ITEMS : [])],
-      puts: [
-        ...first.puts,
-        put(popupViewItem, { rewards: first.view.rewards ?? null, latest: null, profile: null, goal: first.view.goal ?? null }),
-        ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
-        ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
-      ],
-    };
-  });
+  const session = await switchSession(
+    [credentialsItem, profileDraftItem, goalItem, historyItem, ...CONFIRM_ITEMS],
+    (get) => {
+      replaced.credentials = get(credentialsItem);
+      const same = isSameAccount(get, replaced.credentials, credentials, historyIds);
+      // Confirms still being settled stay with their account, whatever else the new session starts afresh.
+      const carry = replaced.credentials?.baseUrl === baseUrl && carriesOver(get, historyIds);
+      // Unsaved profile edits typed for another account go, with a notice for the options page.
+      const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
+      // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
+      const goal = same ? get(goalItem) : null;
+      const first = rewardsPuts(cache, goal);
+      return {
+        next: { credentials, session: info },
+        keep: [...(same ? SAME_ACCOUNT_ITEMS : []), ...(carry ? CONFIRM_ITEMS : [])],
+        puts: [
+          ...first.puts,
+          put(popupViewItem, {
+            rewards: first.view.rewards ?? null,
+            latest: null,
+            profile: null,
+            goal: first.view.goal ?? null,
+          }),
+          ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
+          ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
+        ],
+      };
+    },
+  );
   // What the last session put on screen is not this one's to show.
   void clearShown();
   // A sign-in this one replaces is ended at the panel too, not only forgotten here.
@@ -105,5 +124,7 @@ export async function disconnect(): Promise<Disconnected> {
   });
   await clearShown();
   await settleHostAccess();
-  return (await revokeRefreshToken(ended.credentials)) === 'failed' ? { ...DISCONNECTED, revocationFailed: true } : DISCONNECTED;
+  return (await revokeRefreshToken(ended.credentials)) === 'failed'
+    ? { ...DISCONNECTED, revocationFailed: true }
+    : DISCONNECTED;
 }

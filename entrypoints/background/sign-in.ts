@@ -36,7 +36,11 @@ export function signInDoor(): Door {
   const identity = (browser as unknown as { identity?: Partial<Identity> }).identity;
   if (typeof identity?.launchWebAuthFlow === 'function' && typeof identity.getRedirectURL === 'function') {
     const { launchWebAuthFlow, getRedirectURL } = identity as Identity;
-    return { kind: 'window', redirectUri: getRedirectURL.call(identity), launch: (url) => launchWebAuthFlow.call(identity, { url, interactive: true }) };
+    return {
+      kind: 'window',
+      redirectUri: getRedirectURL.call(identity),
+      launch: (url) => launchWebAuthFlow.call(identity, { url, interactive: true }),
+    };
   }
   const redirectUri = tabRedirectUrl(settings);
   return { kind: 'tab', redirectUri, launch: (url) => launchTabFlow(url, redirectUri) };
@@ -83,12 +87,22 @@ export async function signIn(): Promise<SessionInfo> {
 
   let answer: oauth.TokenEndpointResponse;
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, tokenRequestOptions());
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      verifier,
+      tokenRequestOptions(),
+    );
     answer = await oauth.processAuthorizationCodeResponse(as, client, response);
   } catch (error) {
     fail(tokenEndpointError(error, 'sign-in', [params.get('code') ?? '', verifier]));
   }
-  return usingHostAccess(api.origin, () => storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }));
+  return usingHostAccess(api.origin, () =>
+    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }),
+  );
 }
 
 /**
@@ -98,16 +112,24 @@ export async function signIn(): Promise<SessionInfo> {
  * it is there at all, so "unreachable" is not reported as "closed".
  */
 async function windowError(error: unknown, origin: string): Promise<AppError> {
-  if (error instanceof SignInTabEnded && error.ending === 'not_opened') return appError('unexpected', t('errSignInTabNotOpened'));
-  if (error instanceof SignInTabEnded && error.ending === 'timeout') return appError('rejected', t('errSignInTabTimeout'));
+  if (error instanceof SignInTabEnded && error.ending === 'not_opened')
+    return appError('unexpected', t('errSignInTabNotOpened'));
+  if (error instanceof SignInTabEnded && error.ending === 'timeout')
+    return appError('rejected', t('errSignInTabTimeout'));
   const text = error instanceof Error ? error.message : String(error);
-  if (/could not be loaded/i.test(text) || !(await reachable(origin))) return appError('network', t('errSignInUnreachable', origin));
+  if (/could not be loaded/i.test(text) || !(await reachable(origin)))
+    return appError('network', t('errSignInUnreachable', origin));
   return appError('rejected', t(error instanceof SignInTabEnded ? 'errSignInTabClosed' : 'errSignInClosed'));
 }
 
 async function reachable(origin: string): Promise<boolean> {
   try {
-    await fetch(origin, { mode: 'no-cors', credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(10_000) });
+    await fetch(origin, {
+      mode: 'no-cors',
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: AbortSignal.timeout(10_000),
+    });
     return true;
   } catch {
     return false;

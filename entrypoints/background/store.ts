@@ -41,14 +41,19 @@ export const put = <T>(item: StorageItem<T>, value: T): Put => ({ key: item.key,
  */
 export function putPages<E>(item: PagedItem<E>, value: Cached<E[]>, previous: Stored<E> | null): Put[] {
   const { set, remove } = item.layout(value, previous);
-  return [...Object.entries(set).map(([key, page]) => ({ key, value: page })), ...remove.map((key) => ({ key, value: null }))];
+  return [
+    ...Object.entries(set).map(([key, page]) => ({ key, value: page })),
+    ...remove.map((key) => ({ key, value: null })),
+  ];
 }
 
 const isPaged = (item: StorageItem<unknown>): item is PagedItem<unknown> => 'keysOf' in item;
 
 /** The storage keys `items` hold now: a paged item's pages with its head. */
 async function keysOf(items: ReadonlyArray<StorageItem<unknown>>): Promise<string[]> {
-  const keys = await Promise.all(items.map(async (item) => (isPaged(item) ? item.keysOf(await item.readHead()) : [item.key])));
+  const keys = await Promise.all(
+    items.map(async (item) => (isPaged(item) ? item.keysOf(await item.readHead()) : [item.key])),
+  );
   return keys.flat();
 }
 
@@ -74,7 +79,9 @@ function setAll(puts: readonly Put[]): Promise<void> {
 }
 
 async function read(items: ReadonlyArray<StorageItem<unknown>>): Promise<Get> {
-  const values = new Map<StorageItem<unknown>, unknown>(await Promise.all(items.map(async (item) => [item, await item.getValue()] as const)));
+  const values = new Map<StorageItem<unknown>, unknown>(
+    await Promise.all(items.map(async (item) => [item, await item.getValue()] as const)),
+  );
   return <T>(item: StorageItem<T>): T => {
     if (!values.has(item)) throw new Error(`${item.key} was not read in this turn`);
     return values.get(item) as T;
@@ -102,7 +109,12 @@ export interface TurnEffects {
  * all in one turn: a read-modify-write no other write can come between. Refused with
  * {@link staleSession} once another session is active.
  */
-export function update(sid: SessionId, items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => readonly Put[], effects: TurnEffects = {}): Promise<void> {
+export function update(
+  sid: SessionId,
+  items: ReadonlyArray<StorageItem<unknown>>,
+  change: (get: Get) => readonly Put[],
+  effects: TurnEffects = {},
+): Promise<void> {
   return inTurn(async () => {
     const [active, get] = await Promise.all([activeId(), read(items)]);
     if (active !== sid) throw staleSession();
@@ -135,7 +147,10 @@ export function write(sid: SessionId, ...puts: Put[]): Promise<void> {
  * Reads `items` that belong to the device, not to a session (the preferences), and writes what
  * `change` makes of them, in one turn: two changes sent at once each build on the other.
  */
-export function updateDevice(items: ReadonlyArray<StorageItem<unknown>>, change: (get: Get) => readonly Put[]): Promise<void> {
+export function updateDevice(
+  items: ReadonlyArray<StorageItem<unknown>>,
+  change: (get: Get) => readonly Put[],
+): Promise<void> {
   return inTurn(async () => {
     const puts = change(await read(items));
     if (puts.length > 0) await setAll(puts);
@@ -168,13 +183,24 @@ export interface Switch {
  * the active-session pointer, every session-scoped item emptied but those kept, and the new
  * session's first data. `plan` decides from `items` as they are in that same turn.
  */
-export function switchSession(items: ReadonlyArray<StorageItem<unknown>>, plan: (get: Get) => Switch): Promise<SessionInfo> {
+export function switchSession(
+  items: ReadonlyArray<StorageItem<unknown>>,
+  plan: (get: Get) => Switch,
+): Promise<SessionInfo> {
   return inTurn(async () => {
     const { next, keep = [], puts = [] } = plan(await read(items));
     const id = crypto.randomUUID();
     const session: SessionInfo = next ? { ...next.session, id } : DISCONNECTED;
-    const emptied = (await keysOf(SESSION_ITEMS.filter((item) => !keep.includes(item)))).map((key) => ({ key, value: null }));
-    await setAll([...emptied, ...puts, put(credentialsItem, next ? { ...next.credentials, session: id } : null), put(sessionItem, session)]);
+    const emptied = (await keysOf(SESSION_ITEMS.filter((item) => !keep.includes(item)))).map((key) => ({
+      key,
+      value: null,
+    }));
+    await setAll([
+      ...emptied,
+      ...puts,
+      put(credentialsItem, next ? { ...next.credentials, session: id } : null),
+      put(sessionItem, session),
+    ]);
     return session;
   });
 }

@@ -54,7 +54,11 @@ export function announceStored(area: SyncArea, data: unknown, sid: SessionId): v
  * Areas refresh side by side but share one item: each update reads and writes it in one turn of
  * the store, so no area puts back another's stale `loading` flag, and none lands in another session.
  */
-export function setSync(sid: SessionId, area: SyncArea, patch: Partial<{ loading: boolean; error: AppError | null }>): Promise<void> {
+export function setSync(
+  sid: SessionId,
+  area: SyncArea,
+  patch: Partial<{ loading: boolean; error: AppError | null }>,
+): Promise<void> {
   return update(sid, [syncItem], (get) => {
     const all = get(syncItem);
     return [put(syncItem, { ...all, [area]: { ...all[area], ...patch, attemptedAt: Date.now() } })];
@@ -125,7 +129,13 @@ async function refresh<T>(area: SyncArea, item: AreaCache<T>, force: boolean, lo
  * (a renewal the panel refused or asked to wait for), the read, or storing it (a full storage) —
  * unless the session ended meanwhile, when nothing more is written.
  */
-async function fetchArea<T>(area: SyncArea, item: AreaCache<T>, credentials: Credentials, epoch: number, load: Load<T>): Promise<T> {
+async function fetchArea<T>(
+  area: SyncArea,
+  item: AreaCache<T>,
+  credentials: Credentials,
+  epoch: number,
+  load: Load<T>,
+): Promise<T> {
   const sid = credentials.session;
   await setSync(sid, area, { loading: true });
   let data: T;
@@ -171,7 +181,11 @@ async function orEmptied(sid: SessionId, writing: Promise<void>): Promise<void> 
  * The cached copy and the validators it came with, when both are there and belong together: the
  * same fetch, and no write of this worker since (after one, the panel's answer is read whole).
  */
-async function revalidation<T>(area: SyncArea, item: AreaCache<T>, epoch: number): Promise<{ cached?: T; known?: AreaValidators['reads'] }> {
+async function revalidation<T>(
+  area: SyncArea,
+  item: AreaCache<T>,
+  epoch: number,
+): Promise<{ cached?: T; known?: AreaValidators['reads'] }> {
   const validators = await validatorItems[area].getValue();
   if (!validators || validators.epoch !== epoch) return {};
   const copy = await item.getValue();
@@ -187,13 +201,28 @@ async function rewardsFrom(read: Reader, cached?: RewardsData): Promise<RewardsD
   const listed = await read('rewards');
   const rewards = listed?.rewards ?? cached!.rewards;
   if (listed ? listed.balance !== null : cached!.balance.source === 'rewards') {
-    return listed ? { rewards, balance: resolveBalance({ rewards: listed.balance, variables: null, stored: null, variableName: settings.balanceVariable }) } : cached!;
+    return listed
+      ? {
+          rewards,
+          balance: resolveBalance({
+            rewards: listed.balance,
+            variables: null,
+            stored: null,
+            variableName: settings.balanceVariable,
+          }),
+        }
+      : cached!;
   }
   const values = await read('variablesData');
   if (!values) return { rewards, balance: cached!.balance };
   return {
     rewards,
-    balance: resolveBalance({ rewards: null, variables: values.balance, stored: values.values, variableName: settings.balanceVariable }),
+    balance: resolveBalance({
+      rewards: null,
+      variables: values.balance,
+      stored: values.values,
+      variableName: settings.balanceVariable,
+    }),
   };
 }
 
@@ -207,7 +236,12 @@ export function refreshRewards(force: boolean): Promise<RewardsData> {
 }
 
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
-  return refresh('history', historyWriter, force, async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!);
+  return refresh(
+    'history',
+    historyWriter,
+    force,
+    async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!,
+  );
 }
 
 /**
@@ -218,7 +252,10 @@ export function refreshHistory(force: boolean): Promise<Redemption[]> {
  */
 export async function refreshForPage(area: 'rewards' | 'history', force: boolean): Promise<void> {
   if (!force) {
-    const at = area === 'rewards' ? (await popupViewItem.getValue())?.rewards?.fetchedAt : (await historyItem.readHead())?.fetchedAt;
+    const at =
+      area === 'rewards'
+        ? (await popupViewItem.getValue())?.rewards?.fetchedAt
+        : (await historyItem.readHead())?.fetchedAt;
     if (at !== undefined && Date.now() - at < FRESH_MS) return;
   }
   await (area === 'rewards' ? refreshRewards(force) : refreshHistory(force));

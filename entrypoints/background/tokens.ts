@@ -29,14 +29,22 @@ const DEFAULT_WAIT_SECONDS = 30;
 export async function usableCredentials(stored?: Credentials | null): Promise<Credentials> {
   const credentials = stored === undefined ? await activeCredentials() : stored;
   if (!credentials) fail(appError('not_connected', t('errNotConnected')));
-  if (credentials.refreshToken && credentials.expiresAt !== undefined && Date.now() >= credentials.expiresAt - EXPIRY_MARGIN_MS) {
+  if (
+    credentials.refreshToken &&
+    credentials.expiresAt !== undefined &&
+    Date.now() >= credentials.expiresAt - EXPIRY_MARGIN_MS
+  ) {
     return renew(credentials);
   }
   return credentials;
 }
 
 /** Credentials to store from a token answer; a server that does not rotate keeps the old refresh token. */
-export function credentialsFrom(answer: oauth.TokenEndpointResponse, baseUrl: string, previousRefreshToken?: string): Omit<Credentials, 'session'> {
+export function credentialsFrom(
+  answer: oauth.TokenEndpointResponse,
+  baseUrl: string,
+  previousRefreshToken?: string,
+): Omit<Credentials, 'session'> {
   const refreshToken = answer.refresh_token ?? previousRefreshToken;
   return {
     baseUrl,
@@ -56,7 +64,8 @@ let waitUntil = 0;
  */
 export function renew(stale: Credentials): Promise<Credentials> {
   const refreshToken = stale.refreshToken;
-  if (!refreshToken) return Promise.reject(new AppErrorException(appError('unauthorized', t('errSignInAgain'), { status: 401 })));
+  if (!refreshToken)
+    return Promise.reject(new AppErrorException(appError('unauthorized', t('errSignInAgain'), { status: 401 })));
   if (renewing?.refreshToken === refreshToken) return renewing.done;
   const done = renewWith(stale, refreshToken).finally(() => {
     if (renewing?.done === done) renewing = null;
@@ -76,14 +85,18 @@ async function renewWith(stale: Credentials, refreshToken: string): Promise<Cred
   try {
     const as = authorizationServer();
     // Read with the token endpoint's size limit, and sent only while the session is the active one.
-    const options = { ...tokenRequestOptions(), [oauth.customFetch]: departing(sid, limitedFetch(MAX_OAUTH_BODY_BYTES)) };
+    const options = {
+      ...tokenRequestOptions(),
+      [oauth.customFetch]: departing(sid, limitedFetch(MAX_OAUTH_BODY_BYTES)),
+    };
     const response = await oauth.refreshTokenGrantRequest(as, oauthClient(), oauth.None(), refreshToken, options);
     answer = await oauth.processRefreshTokenResponse(as, oauthClient(), response);
   } catch (error) {
     // Not sent: the session ended before the request could leave.
     if (error instanceof AppErrorException) throw error;
     const failure = tokenEndpointError(error, 'renew', [refreshToken, current.token]);
-    if (failure.kind === 'rate_limited') waitUntil = Date.now() + (failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+    if (failure.kind === 'rate_limited')
+      waitUntil = Date.now() + (failure.retryAfterSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
     // The panel refused the refresh token: sign in again, said at once everywhere; the refused
     // token is forgotten in the same write, so it is never sent again.
     if (failure.kind === 'unauthorized') {
@@ -121,12 +134,19 @@ function revokeUnused(renewed: Credentials, renewedWith: string): Promise<unknow
 }
 
 /** `send`, whose requests leave only while session `sid` is the active one (store.ts). */
-export function departing<A extends unknown[]>(sid: SessionId, send: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+export function departing<A extends unknown[]>(
+  sid: SessionId,
+  send: (...args: A) => Promise<Response>,
+): (...args: A) => Promise<Response> {
   return (...args) => depart(sid, () => send(...args));
 }
 
 function rateLimited(seconds: number): AppError {
-  return appError('rate_limited', t('errRenewRateLimited', seconds), { status: 429, retryAfterSeconds: seconds, endpoint: 'token' });
+  return appError('rate_limited', t('errRenewRateLimited', seconds), {
+    status: 429,
+    retryAfterSeconds: seconds,
+    endpoint: 'token',
+  });
 }
 
 function responseOf(error: unknown): Response | undefined {
@@ -147,22 +167,31 @@ export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', s
   const response = responseOf(error);
   const status = response?.status;
   const endpoint = 'token';
-  if (error instanceof BodyTooLargeError) return appError('unexpected', t('errSignInTooLarge', origin, sizeText(error.limit, uiLocale())), { endpoint });
-  if (status === 429 && stage === 'renew') return rateLimited(parseRetryAfter(response!.headers.get('retry-after')) ?? DEFAULT_WAIT_SECONDS);
+  if (error instanceof BodyTooLargeError)
+    return appError('unexpected', t('errSignInTooLarge', origin, sizeText(error.limit, uiLocale())), { endpoint });
+  if (status === 429 && stage === 'renew')
+    return rateLimited(parseRetryAfter(response!.headers.get('retry-after')) ?? DEFAULT_WAIT_SECONDS);
   if (status !== undefined && status >= 400 && status < 500) {
-    const code = error instanceof oauth.ResponseBodyError && /^[a-z_]{1,40}$/.test(error.error) ? error.error : `HTTP ${status}`;
-    if (stage === 'sign-in') return appError('rejected', redact(t('errSignInRefused', code), ...secrets), { status, endpoint });
+    const code =
+      error instanceof oauth.ResponseBodyError && /^[a-z_]{1,40}$/.test(error.error) ? error.error : `HTTP ${status}`;
+    if (stage === 'sign-in')
+      return appError('rejected', redact(t('errSignInRefused', code), ...secrets), { status, endpoint });
     if (error instanceof oauth.ResponseBodyError && code !== 'temporarily_unavailable') {
       return appError('unauthorized', t('errSignInAgain'), { status: 401, endpoint });
     }
     return appError('rejected', t('errRenewFailed', status), { status, endpoint });
   }
-  if (status !== undefined && status >= 500) return appError('server', t('errSignInServer', status), { status, endpoint });
+  if (status !== undefined && status >= 500)
+    return appError('server', t('errSignInServer', status), { status, endpoint });
   if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
     return appError('unexpected', t('errSignInUnexpected'), { endpoint });
   }
   const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-  return appError(timedOut ? 'timeout' : 'network', t(stage === 'renew' ? 'errRenewUnreachable' : 'errSignInUnreachable', origin), { endpoint });
+  return appError(
+    timedOut ? 'timeout' : 'network',
+    t(stage === 'renew' ? 'errRenewUnreachable' : 'errSignInUnreachable', origin),
+    { endpoint },
+  );
 }
 
 /** `unauthorized` is only ever a 401 (utils/errors.ts): the panel did not accept the token. */
@@ -179,7 +208,12 @@ function isRejectedToken(error: unknown): boolean {
 export function renewingApi(credentials: Credentials): PanelApi {
   let current = credentials;
   const apiFor = (used: Credentials) =>
-    createPanelApi({ ...used, ...httpTuning, fetch: departing(used.session, fetch), secrets: used.refreshToken ? [used.refreshToken] : [] });
+    createPanelApi({
+      ...used,
+      ...httpTuning,
+      fetch: departing(used.session, fetch),
+      secrets: used.refreshToken ? [used.refreshToken] : [],
+    });
   async function call<T>(redeem: boolean, run: (api: PanelApi) => Promise<T>): Promise<T> {
     const used = current;
     try {
@@ -187,7 +221,8 @@ export function renewingApi(credentials: Credentials): PanelApi {
     } catch (error) {
       if (!used.refreshToken || !isRejectedToken(error)) throw error;
       current = await renew(used);
-      if (redeem) fail(appError('rejected', t('errRedeemSignInRenewed'), { status: 401, endpoint: ENDPOINTS.redemption }));
+      if (redeem)
+        fail(appError('rejected', t('errRedeemSignInRenewed'), { status: 401, endpoint: ENDPOINTS.redemption }));
       return run(apiFor(current));
     }
   }

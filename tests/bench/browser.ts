@@ -10,7 +10,6 @@ import { CHROMIUM_ARGS } from '../e2e/config';
 import { CHROMIUM_PATH } from './config';
 import { NAME_SHIM, installProbe } from './probe';
 
-
 export type ExtensionPath = 'popup.html' | 'options.html' | 'blank.html' | 'floor.html';
 
 export interface Bench {

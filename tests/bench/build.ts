@@ -44,5 +44,10 @@ export function buildForBench(): BuildOutput {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, BENCH_MINIMAL_OUT_DIR: resolve(BENCH_MINIMAL_DIR, '..') },
   });
-  return { extensionDir: resolve(BENCH_EXTENSION_DIR), minimalDir: resolve(BENCH_MINIMAL_DIR), zipPath: resolve(BENCH_OUT_DIR, zip), apiBaseUrl };
+  return {
+    extensionDir: resolve(BENCH_EXTENSION_DIR),
+    minimalDir: resolve(BENCH_MINIMAL_DIR),
+    zipPath: resolve(BENCH_OUT_DIR, zip),
+    apiBaseUrl,
+  };
 }

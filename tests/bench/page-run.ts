@@ -72,13 +72,18 @@ async function arm(page: Page, interaction: Interaction): Promise<{ x: number; y
       const panel = target && document.getElementById(target.getAttribute('aria-controls') ?? '');
       if (!panel) return null;
       window.__bench.watch('answer', () => !panel.hidden && panel.firstElementChild);
-      window.__bench.watch('details', () => panel.querySelector('div.details') && !panel.querySelector('[aria-busy="true"]'));
+      window.__bench.watch(
+        'details',
+        () => panel.querySelector('div.details') && !panel.querySelector('[aria-busy="true"]'),
+      );
     } else if (kind === 'show-more') {
       target = document.querySelector('.history-list ~ button');
       const before = document.querySelectorAll('.history-row').length;
       window.__bench.watch('answer', () => document.querySelectorAll('.history-row').length > before);
     } else {
-      const fields = [...document.querySelectorAll('form fieldset.field')].filter((f) => f.querySelector('input:not(:checked)'));
+      const fields = [...document.querySelectorAll('form fieldset.field')].filter((f) =>
+        f.querySelector('input:not(:checked)'),
+      );
       const field = fields[fields.length - 1];
       const input = field?.querySelector('input:not(:checked)');
       target = input && document.querySelector(`label[for="${input.id}"]`);
@@ -95,7 +100,11 @@ async function arm(page: Page, interaction: Interaction): Promise<{ x: number; y
  * `failed`, when given, is asked every 2 s while the content has not come: a reason it returns
  * ends the wait at once (the extension reported an error instead of showing the content).
  */
-export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => Promise<string | null>): Promise<LoadResult> {
+export async function measureLoad(
+  bench: Bench,
+  spec: LoadSpec,
+  failed?: () => Promise<string | null>,
+): Promise<LoadResult> {
   const timeout = spec.timeoutMs ?? 30_000;
   const mark = spec.mark ?? 'content';
   // The probe's reports, read as they come: nothing is evaluated in the page until its content is
@@ -111,7 +120,8 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
     latest = report;
     wake();
   };
-  const done = (r: Report | null) => r !== null && r.marks[mark]?.paint !== undefined && spec.elements.every((id) => r.element[id] !== undefined);
+  const done = (r: Report | null) =>
+    r !== null && r.marks[mark]?.paint !== undefined && spec.elements.every((id) => r.element[id] !== undefined);
   let page: Page | undefined;
   let state: ProbeState | null = null;
   try {
@@ -141,7 +151,9 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
     // say so, since every load then waits the whole timeout (a probe selector no longer matching the
     // element that holds the text looked like a hung benchmark).
     const missing = spec.elements.filter((id) => seen.element[id] === undefined);
-    console.warn(`[bench] ${spec.path}: no Element Timing entry for ${missing.join(', ')} within ${timeout} ms; using the frame after the DOM change`);
+    console.warn(
+      `[bench] ${spec.path}: no Element Timing entry for ${missing.join(', ')} within ${timeout} ms; using the frame after the DOM change`,
+    );
     state = seen;
   }
   let clicked = false;
@@ -176,7 +188,9 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
     longTasksBefore: sum(state.long.filter(([start]) => start < visible)),
     longTasksAfter: sum(state.long.filter(([start]) => start >= visible)),
     longTaskCountAfter: state.long.filter(([start]) => start >= visible).length,
-    shiftAfterFirstPaint: Math.round(state.shifts.filter(([start]) => start >= (state.fcp ?? 0)).reduce((n, [, v]) => n + v, 0) * 1000) / 1000,
+    shiftAfterFirstPaint:
+      Math.round(state.shifts.filter(([start]) => start >= (state.fcp ?? 0)).reduce((n, [, v]) => n + v, 0) * 1000) /
+      1000,
     element: state.element,
     reported,
   };
@@ -195,7 +209,10 @@ export async function measureLoad(bench: Bench, spec: LoadSpec, failed?: () => P
 export async function heapAfterLoad(bench: Bench, spec: LoadSpec): Promise<number> {
   const page = await bench.load(spec.path, spec.viewport);
   const mark = spec.mark ?? 'content';
-  await page.waitForFunction((m) => window.__bench.marks[m]?.paint !== undefined, mark, { timeout: spec.timeoutMs ?? 30_000, polling: 20 });
+  await page.waitForFunction((m) => window.__bench.marks[m]?.paint !== undefined, mark, {
+    timeout: spec.timeoutMs ?? 30_000,
+    polling: 20,
+  });
   await page.waitForTimeout(300);
   const cdp = await bench.context.newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');

@@ -57,7 +57,9 @@ function probe(REPORT: string): void {
   // polled: a poll from the harness evaluates Playwright's injected script in the page, a 20 to 130 ms
   // compile on this machine that landed on the main thread in the middle of the slower page's load.
   const report = () =>
-    console.debug(`${REPORT} ${JSON.stringify({ origin: performance.timeOrigin, marks, element, fp: state.fp, fcp: state.fcp })}`);
+    console.debug(
+      `${REPORT} ${JSON.stringify({ origin: performance.timeOrigin, marks, element, fp: state.fp, fcp: state.fcp })}`,
+    );
   const check = () => {
     for (let i = watchers.length - 1; i >= 0; i -= 1) {
       const w = watchers[i]!;
@@ -77,12 +79,19 @@ function probe(REPORT: string): void {
   const page = location.pathname;
   const tags: Array<[string, string]> =
     page === '/popup.html'
-      ? [['balance', '.hdr-balance'], ['reward', '.reward-name'], ['prompt', '#connect-title']]
+      ? [
+          ['balance', '.hdr-balance'],
+          ['reward', '.reward-name'],
+          ['prompt', '#connect-title'],
+        ]
       : page === '/floor.html'
         ? [['balance', '.hdr-balance']]
         : page === '/options.html'
-        ? [['profile', '#profile-writable-heading, .read-only-list dt'], ['history', '.history-row .reward-name']]
-        : [];
+          ? [
+              ['profile', '#profile-writable-heading, .read-only-list dt'],
+              ['history', '.history-row .reward-name'],
+            ]
+          : [];
   // Preact, taking over the first frame's DOM (issue 19), removes attributes it did not render: a tag
   // it removed goes back on before the next paint, so Element Timing still sees the element painted.
   const tagged = new Map<Element, string>();
@@ -114,25 +123,40 @@ function probe(REPORT: string): void {
     }
   };
   const has = (selector: string) => () => document.querySelector(selector) !== null;
-  const all = (...tests: Array<() => boolean>) => () => tests.every((t) => t());
+  const all =
+    (...tests: Array<() => boolean>) =>
+    () =>
+      tests.every((t) => t());
   if (page === '/popup.html') watchers.push({ name: 'content', test: all(has('.hdr-balance'), has('.reward-name')) });
   if (page === '/popup.html') watchers.push({ name: 'prompt', test: has('#connect-title') });
   if (page === '/blank.html') watchers.push({ name: 'content', test: has('#bench-blank') });
   // The floor's balance paragraph is there from the start; its text comes from storage.
-  if (page === '/floor.html') watchers.push({ name: 'content', test: () => !!document.querySelector('.hdr-balance')?.textContent });
+  if (page === '/floor.html')
+    watchers.push({ name: 'content', test: () => !!document.querySelector('.hdr-balance')?.textContent });
   if (page === '/options.html') {
     const profile = has('#profile-writable-heading, .read-only-list');
     const history = has('.history-row');
-    watchers.push({ name: 'profile', test: profile }, { name: 'history', test: history }, { name: 'content', test: all(profile, history) });
+    watchers.push(
+      { name: 'profile', test: profile },
+      { name: 'history', test: history },
+      { name: 'content', test: all(profile, history) },
+    );
   }
   // Once nothing is awaited the callback costs nothing, however large the page grows.
   new MutationObserver(() => {
     if (tags.length) tag();
     if (tagged.size) retag();
     if (watchers.length) check();
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'hidden', 'elementtiming'] });
+  }).observe(document, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['class', 'hidden', 'elementtiming'],
+  });
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as Array<PerformanceEntry & { identifier?: string; renderTime?: number; loadTime?: number }>) {
+    for (const entry of list.getEntries() as Array<
+      PerformanceEntry & { identifier?: string; renderTime?: number; loadTime?: number }
+    >) {
       if (entry.identifier) element[entry.identifier] ??= entry.renderTime || entry.loadTime || entry.startTime;
     }
     report();

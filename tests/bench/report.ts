@@ -31,10 +31,18 @@ export interface Results {
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)}`;
-const ms = (s: Summary | undefined) => (s ? `${Math.round(s.median)} (${Math.round(s.min)}–${Math.round(s.max)})` : 'n/a');
-const mib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : (bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1));
+const ms = (s: Summary | undefined) =>
+  s ? `${Math.round(s.median)} (${Math.round(s.min)}–${Math.round(s.max)})` : 'n/a';
+const mib = (bytes: number | undefined) =>
+  bytes === undefined ? 'n/a' : (bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1);
 const endpoints = (c: { total: number; byEndpoint: Record<string, number> }) =>
-  `${c.total}${c.total ? ` (${Object.entries(c.byEndpoint).map(([e, n]) => `${e.replace(' /v1/panel', ' ')} ×${n}`).join(', ')})` : ''}`;
+  `${c.total}${
+    c.total
+      ? ` (${Object.entries(c.byEndpoint)
+          .map(([e, n]) => `${e.replace(' /v1/panel', ' ')} ×${n}`)
+          .join(', ')})`
+      : ''
+  }`;
 
 function sizeRow(name: string, b: Bundle, target = ''): string {
   return `| ${name} | ${kib(b.js.gzip)} | ${kib(b.css.gzip)} | **${kib(b.total.gzip)}** | ${kib(b.total.raw)} | ${target} |`;
@@ -44,7 +52,8 @@ function sizeRow(name: string, b: Bundle, target = ''): string {
 function stuckSummary(flags: Results['stuckLoadingFlags']): string {
   if (!flags.length) return 'No sync `loading` flag was left on after its fetch had finished.';
   const where = new Map<string, number>();
-  for (const f of flags) where.set(`${f.area} (${f.at || 'between runs'})`, (where.get(`${f.area} (${f.at || 'between runs'})`) ?? 0) + 1);
+  for (const f of flags)
+    where.set(`${f.area} (${f.at || 'between runs'})`, (where.get(`${f.area} (${f.at || 'between runs'})`) ?? 0) + 1);
   return (
     `**Seen while measuring**: a sync \`loading\` flag left on after its fetch had finished, ${flags.length} times: ` +
     [...where].map(([k, n]) => `${k} ×${n}`).join(', ') +
@@ -58,7 +67,8 @@ function wakeRow(name: string, w: WakeFigure): string {
   return `| ${name} | ${ms(w.ours)} | ${ms(w.minimal)} | **${w.ratio}** | ${spread(w)} | ≤ 1.5 |`;
 }
 
-const reported = (p: { elementTiming: { reported: number; runs: number } }) => `${p.elementTiming.reported} of ${p.elementTiming.runs}`;
+const reported = (p: { elementTiming: { reported: number; runs: number } }) =>
+  `${p.elementTiming.reported} of ${p.elementTiming.runs}`;
 
 /**
  * The headline: the warm popup against the floor page (the least a page can do to show a stored
@@ -170,7 +180,7 @@ export function markdown(r: Results): string {
     '',
     '| wake-up | this worker | minimal worker | ratio | series | target |',
     '|---|---:|---:|---:|---|---|',
-    wakeRow('the popup\'s first message to a stopped worker, answered', wake.message),
+    wakeRow("the popup's first message to a stopped worker, answered", wake.message),
     wakeRow('an alarm falling due while the worker is stopped: handler start', wake.alarm),
     '',
     '**Requests** (counted by the sandbox)',
@@ -199,7 +209,9 @@ export function markdown(r: Results): string {
     ),
     '',
     `Idle browser (at the machine, history settled): ${requests.perIdleBrowserPerHour} requests/hour. ` +
-      requests.fleet.map((f) => `${f.installs.toLocaleString('en')} installs: ${f.requestsPerSecond} requests/s on average`).join('; ') +
+      requests.fleet
+        .map((f) => `${f.installs.toLocaleString('en')} installs: ${f.requestsPerSecond} requests/s on average`)
+        .join('; ') +
       `. ${requests.jitterNote}`,
     '',
     stuckSummary(r.stuckLoadingFlags),

@@ -61,17 +61,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function count(sandbox: Sandbox): Count {
   const byEndpoint: Record<string, number> = {};
-  for (const r of sandbox.requests) byEndpoint[`${r.method} ${r.path}`] = (byEndpoint[`${r.method} ${r.path}`] ?? 0) + 1;
+  for (const r of sandbox.requests)
+    byEndpoint[`${r.method} ${r.path}`] = (byEndpoint[`${r.method} ${r.path}`] ?? 0) + 1;
   return { total: sandbox.requests.length, byEndpoint };
 }
 
 /** Prepares the cache, forgets earlier requests, opens the page(s), waits until all work settled. */
-async function opening(bench: Bench, sandbox: Sandbox, cache: 'empty' | 'fresh' | 'stale', spec: LoadSpec, pages = 1): Promise<Count> {
+async function opening(
+  bench: Bench,
+  sandbox: Sandbox,
+  cache: 'empty' | 'fresh' | 'stale',
+  spec: LoadSpec,
+  pages = 1,
+): Promise<Count> {
   if (cache === 'empty') await clearCache(bench);
   else await ageCache(bench, cache === 'fresh' ? 0 : 10 * 60_000);
   await waitIdle(bench);
   const cacheAgeMs = await bench.inWorker(async () => {
-    const { 'cache:rewards': cached } = await chrome.storage.local.get<{ 'cache:rewards'?: { fetchedAt: number } }>('cache:rewards');
+    const { 'cache:rewards': cached } = await chrome.storage.local.get<{ 'cache:rewards'?: { fetchedAt: number } }>(
+      'cache:rewards',
+    );
     return cached ? Date.now() - cached.fetchedAt : null;
   }, null);
   sandbox.requests.length = 0;
@@ -97,7 +106,11 @@ const INSTALLS = [100_000, 1_000_000];
  * the background's own onAlarm listener runs what it runs each time (re-arming itself; unpacked
  * extensions may use short delays). Returns once it re-armed and every refresh has settled.
  */
-async function fire(bench: Bench, sandbox: Sandbox, name: string): Promise<Count & { bytes: number; statuses: number[] }> {
+async function fire(
+  bench: Bench,
+  sandbox: Sandbox,
+  name: string,
+): Promise<Count & { bytes: number; statuses: number[] }> {
   await waitIdle(bench);
   await sandbox.idle();
   sandbox.requests.length = 0;
@@ -107,7 +120,9 @@ async function fire(bench: Bench, sandbox: Sandbox, name: string): Promise<Count
   const deadline = Date.now() + 45_000;
   // Re-armed (minutes ahead) means the handler ran past its first await; requests follow it.
   while (Date.now() < deadline) {
-    const next = await bench.inWorker(async ({ name }) => (await chrome.alarms.get(name))?.scheduledTime ?? 0, { name });
+    const next = await bench.inWorker(async ({ name }) => (await chrome.alarms.get(name))?.scheduledTime ?? 0, {
+      name,
+    });
     if (next > armedAt + 60_000) break;
     await sleep(50);
   }
@@ -123,11 +138,17 @@ async function fire(bench: Bench, sandbox: Sandbox, name: string): Promise<Count
 
 /** Makes the background's idle check answer `state` until the worker stops (the bench cannot walk away). */
 const pretendIdle = (bench: Bench, state: string | null) =>
-  bench.inWorker(({ state }) => {
-    const idle = chrome.idle as unknown as { queryState: typeof chrome.idle.queryState; __real?: typeof chrome.idle.queryState };
-    idle.__real ??= idle.queryState.bind(chrome.idle);
-    idle.queryState = (state ? () => Promise.resolve(state) : idle.__real) as typeof chrome.idle.queryState;
-  }, { state });
+  bench.inWorker(
+    ({ state }) => {
+      const idle = chrome.idle as unknown as {
+        queryState: typeof chrome.idle.queryState;
+        __real?: typeof chrome.idle.queryState;
+      };
+      idle.__real ??= idle.queryState.bind(chrome.idle);
+      idle.queryState = (state ? () => Promise.resolve(state) : idle.__real) as typeof chrome.idle.queryState;
+    },
+    { state },
+  );
 
 async function fireAlarm(bench: Bench, sandbox: () => Sandbox): Promise<AlarmInfo> {
   const before = await bench.inWorker(async () => {
@@ -164,14 +185,29 @@ async function fireAlarm(bench: Bench, sandbox: () => Sandbox): Promise<AlarmInf
       kilobytesPerSecond: round2((installs * perHour.bytes) / 3600 / 1000),
     }));
     const { bytes, statuses, ...perFiring } = fired;
-    info.firings.push({ state, label, perFiring, bytes, bytesWithoutValidators: whole.bytes, statuses, perHour, fleet });
+    info.firings.push({
+      state,
+      label,
+      perFiring,
+      bytes,
+      bytesWithoutValidators: whole.bytes,
+      statuses,
+      perHour,
+      fleet,
+    });
   };
-  await measure('unfinished', 'at the machine, a redemption still pending in the history (the seed: pending, approved, unclaimed, IN_REVIEW)');
+  await measure(
+    'unfinished',
+    'at the machine, a redemption still pending in the history (the seed: pending, approved, unclaimed, IN_REVIEW)',
+  );
   // Every redemption final: the panel completes them.
-  for (const r of sandbox().state.redemptions) if (!r.refunded && !r.failed) Object.assign(r, { processed: true, partner_status: 'COMPLETE' });
+  for (const r of sandbox().state.redemptions)
+    if (!r.refunded && !r.failed) Object.assign(r, { processed: true, partner_status: 'COMPLETE' });
   await measure('settled', 'at the machine, every redemption in the history final');
   await measure('away', 'away: machine locked or idle for 10 min (idle.queryState made to say "locked")');
-  info.restored = await bench.inWorker(async ({ name }) => (await chrome.alarms.get(name)) !== undefined, { name: alarm.name });
+  info.restored = await bench.inWorker(async ({ name }) => (await chrome.alarms.get(name)) !== undefined, {
+    name: alarm.name,
+  });
   return info;
 }
 

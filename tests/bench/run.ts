@@ -41,7 +41,9 @@ function commit(): string {
   }
   if (dirty.length === 0) return head;
   if (process.env.BENCH_ALLOW_DIRTY !== '1') {
-    console.error(`[bench] refusing to measure ${head} with uncommitted changes (commit them, or BENCH_ALLOW_DIRTY=1 for figures not to publish):\n${dirty.join('\n')}`);
+    console.error(
+      `[bench] refusing to measure ${head} with uncommitted changes (commit them, or BENCH_ALLOW_DIRTY=1 for figures not to publish):\n${dirty.join('\n')}`,
+    );
     process.exit(2);
   }
   return `${head} + uncommitted changes (NOT FOR PUBLICATION)`;
@@ -59,11 +61,23 @@ const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 async function popupOnly(): Promise<void> {
   const build = buildForBench();
   const sizes = measureSizes(build.extensionDir, build.zipPath);
-  log(`popup first load ${(sizes.popup.first.total.gzip / 1024).toFixed(1)} KiB gzip; popup.html ${(sizes.popup.html.raw / 1024).toFixed(1)} KiB raw`);
+  log(
+    `popup first load ${(sizes.popup.first.total.gzip / 1024).toFixed(1)} KiB gzip; popup.html ${(sizes.popup.html.raw / 1024).toFixed(1)} KiB raw`,
+  );
   const sandbox = await startSandbox({ port: BENCH_PORT });
   const bench = await launchBench(build.extensionDir, build.minimalDir);
-  const show = (name: string, p: { visible: { median: number; min: number; max: number }; ratioToBlankFcp: number; seriesRatios: number[]; elementTiming: { reported: number; runs: number } }) =>
-    log(`${name}: ${p.visible.median} (${p.visible.min}–${p.visible.max}) ms, ÷ blank ${p.ratioToBlankFcp} (series ${p.seriesRatios.join(', ')}); Element Timing in ${p.elementTiming.reported} of ${p.elementTiming.runs} runs`);
+  const show = (
+    name: string,
+    p: {
+      visible: { median: number; min: number; max: number };
+      ratioToBlankFcp: number;
+      seriesRatios: number[];
+      elementTiming: { reported: number; runs: number };
+    },
+  ) =>
+    log(
+      `${name}: ${p.visible.median} (${p.visible.min}–${p.visible.max}) ms, ÷ blank ${p.ratioToBlankFcp} (series ${p.seriesRatios.join(', ')}); Element Timing in ${p.elementTiming.reported} of ${p.elementTiming.runs} runs`,
+    );
   try {
     if (only.includes('prompt')) show('popup, not connected', await measureNotConnected(bench));
     await connectThroughOptions(bench, sandbox.url, sandbox.token);
@@ -71,8 +85,12 @@ async function popupOnly(): Promise<void> {
     show('floor', warm.floor);
     show('popup, balance', warm.warmBalance);
     show('popup, balance and rows', warm.warmPaired);
-    log(`popup ÷ floor, balance: ${warm.popupToFloor.balance.ratio} (series ${warm.popupToFloor.balance.seriesRatios.join(', ')})`);
-    log(`popup ÷ floor, with rows: ${warm.popupToFloor.withRows.ratio} (series ${warm.popupToFloor.withRows.seriesRatios.join(', ')})`);
+    log(
+      `popup ÷ floor, balance: ${warm.popupToFloor.balance.ratio} (series ${warm.popupToFloor.balance.seriesRatios.join(', ')})`,
+    );
+    log(
+      `popup ÷ floor, with rows: ${warm.popupToFloor.withRows.ratio} (series ${warm.popupToFloor.withRows.seriesRatios.join(', ')})`,
+    );
   } finally {
     await bench.close();
     await sandbox.close();

@@ -51,8 +51,21 @@ export const SETTLE_MS = 500;
 
 const SPECS: Record<Dimension, LoadSpec> = {
   rewards: { ...POPUP, interaction: 'reward-details', settleMs: SETTLE_MS },
-  variables: { path: 'options.html', viewport: OPTIONS_VIEWPORT, mark: 'profile', elements: ['profile'], interaction: 'profile-choice' },
-  redemptions: { path: 'options.html', viewport: OPTIONS_VIEWPORT, mark: 'history', elements: ['history'], interaction: 'show-more', settleMs: SETTLE_MS },
+  variables: {
+    path: 'options.html',
+    viewport: OPTIONS_VIEWPORT,
+    mark: 'profile',
+    elements: ['profile'],
+    interaction: 'profile-choice',
+  },
+  redemptions: {
+    path: 'options.html',
+    viewport: OPTIONS_VIEWPORT,
+    mark: 'history',
+    elements: ['history'],
+    interaction: 'show-more',
+    settleMs: SETTLE_MS,
+  },
 };
 const AREA: Record<Dimension, string> = { rewards: 'rewards', variables: 'profile', redemptions: 'history' };
 
@@ -71,7 +84,12 @@ export function runsFor(dimension: Dimension, n: number): { runs: number; warmup
 const median = (list: number[]) => summarize(list).median;
 
 function payloadOf(seed: SandboxSeed, dimension: Dimension): number {
-  const list = dimension === 'rewards' ? seed.rewards : dimension === 'variables' ? [seed.variables, seed.values] : seed.redemptions;
+  const list =
+    dimension === 'rewards'
+      ? seed.rewards
+      : dimension === 'variables'
+        ? [seed.variables, seed.values]
+        : seed.redemptions;
   return JSON.stringify(list).length;
 }
 
@@ -89,7 +107,9 @@ async function measureCase(bench: Bench, dimension: Dimension, n: number, payloa
     return error && !snap.loading.includes(area) ? `the extension reported “${error}”` : null;
   };
   try {
-    result.firstLoad = (await measureLoad(bench, { ...spec, interaction: undefined, timeoutMs: 120_000 }, reported)).visible;
+    result.firstLoad = (
+      await measureLoad(bench, { ...spec, interaction: undefined, timeoutMs: 120_000 }, reported)
+    ).visible;
   } catch (error) {
     if (!(error instanceof LoadError)) throw error;
     result.failure = error.message;
@@ -145,15 +165,22 @@ export async function measureScale(
       const measured = await measureCase(bench, dimension, n, payloadOf(seed, dimension));
       cases.push(measured);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      log(`scale ${n} ${dimension}: ${measured.visible ? `visible ${measured.visible.median} ms` : measured.failure} (${seconds} s)`);
+      log(
+        `scale ${n} ${dimension}: ${measured.visible ? `visible ${measured.visible.median} ms` : measured.failure} (${seconds} s)`,
+      );
     }
   }
   await reseed(makeScaledSeed({}));
   await clearCache(bench);
-  const storageQuotaBytes = await bench.inWorker(() => (chrome.storage.local as unknown as { QUOTA_BYTES: number }).QUOTA_BYTES, null);
+  const storageQuotaBytes = await bench.inWorker(
+    () => (chrome.storage.local as unknown as { QUOTA_BYTES: number }).QUOTA_BYTES,
+    null,
+  );
 
   const series = (dimension: Dimension, pick: (c: ScaleCase) => number | undefined) =>
-    growth(cases.filter((c) => c.dimension === dimension && pick(c) !== undefined).map((c) => ({ n: c.n, cost: pick(c)! })));
+    growth(
+      cases.filter((c) => c.dimension === dimension && pick(c) !== undefined).map((c) => ({ n: c.n, cost: pick(c)! })),
+    );
   const growthOf = (d: Dimension) => ({
     visible: series(d, (c) => c.visible?.median),
     interactive: series(d, (c) => c.interactive?.median),

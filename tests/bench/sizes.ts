@@ -44,7 +44,12 @@ function bundle(root: string, files: Iterable<string>): Bundle {
     raw: sizes.filter(pick).reduce((n, f) => n + f.raw, 0),
     gzip: sizes.filter(pick).reduce((n, f) => n + f.gzip, 0),
   });
-  return { js: sum((f) => f.file.endsWith('.js')), css: sum((f) => f.file.endsWith('.css')), total: sum(() => true), files: sizes };
+  return {
+    js: sum((f) => f.file.endsWith('.js')),
+    css: sum((f) => f.file.endsWith('.css')),
+    total: sum(() => true),
+    files: sizes,
+  };
 }
 
 /** Root-relative paths imported by a JS file: [static, dynamic]. */
@@ -84,7 +89,9 @@ function split(root: string, entries: string[]): { first: Set<string>; lazy: Set
 function pageEntries(root: string, html: string): string[] {
   const text = readFileSync(join(root, html), 'utf8');
   const tags = [...text.matchAll(/<(?:script|link)\b[^>]*>/g)].map((m) => m[0]);
-  return tags.flatMap((tag) => [...tag.matchAll(/\b(?:src|href|data-app)="\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]!));
+  return tags.flatMap((tag) =>
+    [...tag.matchAll(/\b(?:src|href|data-app)="\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]!),
+  );
 }
 
 export function measureSizes(extensionDir: string, zipPath: string): SizeReport {
@@ -95,7 +102,10 @@ export function measureSizes(extensionDir: string, zipPath: string): SizeReport 
   const manifest = JSON.parse(readFileSync(join(extensionDir, 'manifest.json'), 'utf8'));
   const worker: string = manifest.background?.service_worker ?? 'background.js';
   const popup = page('popup.html');
-  const firstFrame = bundle(extensionDir, popup.first.files.map((f) => f.file).filter((f) => f === 'first-frame.js' || f.endsWith('.css')));
+  const firstFrame = bundle(
+    extensionDir,
+    popup.first.files.map((f) => f.file).filter((f) => f === 'first-frame.js' || f.endsWith('.css')),
+  );
   return {
     popup: { ...popup, firstFrame, html: fileSize(extensionDir, 'popup.html') },
     options: page('options.html'),

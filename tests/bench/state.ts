@@ -33,10 +33,21 @@ export async function clearCache(bench: Bench): Promise<void> {
   // The popup view and the reward HTML go with the caches they are made from, or a cold popup would
   // paint the old view.
   // The history's pages (utils/paged-item.ts) go with its head.
-  await bench.inWorker(async (keys) => {
-    const pages = (await chrome.storage.local.getKeys()).filter((k) => keys.some((key) => k.startsWith(`${key}:`)));
-    await chrome.storage.local.remove([...keys, ...pages, 'view:popup', 'cache:reward-html', 'sync', 'ledger', 'draft:profile']);
-  }, [...CACHE_KEYS]);
+  await bench.inWorker(
+    async (keys) => {
+      const pages = (await chrome.storage.local.getKeys()).filter((k) => keys.some((key) => k.startsWith(`${key}:`)));
+      await chrome.storage.local.remove([
+        ...keys,
+        ...pages,
+        'view:popup',
+        'cache:reward-html',
+        'sync',
+        'ledger',
+        'draft:profile',
+      ]);
+    },
+    [...CACHE_KEYS],
+  );
 }
 
 /**
@@ -59,10 +70,12 @@ export async function ageCache(bench: Bench, ageMs: number, skipWithinMs = 0): P
         changed[key] = { ...item, fetchedAt: now - ageMs };
       }
       // No named inner function: this runs as source text in a worker the bench may have restarted (probe.ts, NAME_SHIM).
-      const view = (await chrome.storage.local.get(viewKey))[viewKey] as Record<string, { fetchedAt: number } | null | undefined> | undefined;
+      const view = (await chrome.storage.local.get(viewKey))[viewKey] as
+        Record<string, { fetchedAt: number } | null | undefined> | undefined;
       if (view) {
         const dated = { ...view };
-        for (const part of ['rewards', 'profile']) if (view[part]) dated[part] = { ...view[part], fetchedAt: now - ageMs };
+        for (const part of ['rewards', 'profile'])
+          if (view[part]) dated[part] = { ...view[part], fetchedAt: now - ageMs };
         changed[viewKey] = dated;
       }
       if (Object.keys(changed).length) await chrome.storage.local.set(changed);
@@ -84,20 +97,23 @@ export interface SyncSnapshot {
 }
 
 export async function syncSnapshot(bench: Bench): Promise<SyncSnapshot> {
-  return bench.inWorker(async (keys) => {
-    const { sync } = await chrome.storage.local.get<{
-      sync?: Record<string, { loading: boolean; attemptedAt: number; error: { message: string } | null }>;
-    }>('sync');
-    // Sizes, not values: reading a cache of many megabytes back on every poll would load the worker.
-    const sizes = await Promise.all(keys.map((k) => chrome.storage.local.getBytesInUse(k)));
-    const areas = Object.entries(sync ?? {});
-    return {
-      loading: areas.filter(([, s]) => s.loading).map(([a]) => a),
-      attempts: Object.fromEntries(areas.map(([a, s]) => [a, s.attemptedAt])),
-      errors: Object.fromEntries(areas.filter(([, s]) => s.error).map(([a, s]) => [a, s.error!.message])),
-      cached: keys.filter((_, i) => sizes[i]! > 4),
-    };
-  }, [...CACHE_KEYS]);
+  return bench.inWorker(
+    async (keys) => {
+      const { sync } = await chrome.storage.local.get<{
+        sync?: Record<string, { loading: boolean; attemptedAt: number; error: { message: string } | null }>;
+      }>('sync');
+      // Sizes, not values: reading a cache of many megabytes back on every poll would load the worker.
+      const sizes = await Promise.all(keys.map((k) => chrome.storage.local.getBytesInUse(k)));
+      const areas = Object.entries(sync ?? {});
+      return {
+        loading: areas.filter(([, s]) => s.loading).map(([a]) => a),
+        attempts: Object.fromEntries(areas.map(([a, s]) => [a, s.attemptedAt])),
+        errors: Object.fromEntries(areas.filter(([, s]) => s.error).map(([a, s]) => [a, s.error!.message])),
+        cached: keys.filter((_, i) => sizes[i]! > 4),
+      };
+    },
+    [...CACHE_KEYS],
+  );
 }
 
 /** A refresh that has run this long is taken as finished too (its flag was left on). */
@@ -154,7 +170,8 @@ export async function waitIdle(bench: Bench, timeoutMs = 60_000, context = ''): 
       });
       for (const area of stuck) {
         const attemptedAt = snap.attempts[area]!;
-        if (!stuckFlags.some((f) => f.area === area && f.attemptedAt === attemptedAt)) stuckFlags.push({ area, attemptedAt, at: context });
+        if (!stuckFlags.some((f) => f.area === area && f.attemptedAt === attemptedAt))
+          stuckFlags.push({ area, attemptedAt, at: context });
       }
       if (stuck.length === snap.loading.length) return snap;
     }

@@ -65,9 +65,9 @@ export function growth(points: Array<{ n: number; cost: number }>): Growth {
           ? `flat (${n(last)} cost no more than ${smallest}, within noise)`
           : `flat up to ${n(last - 1)}, then ${round(points[last]!.cost - base, 1)} above ${smallest} at ${n(last)}`
         : top > 1.25
-        ? `faster than linear (n^${top} at the top)`
-        : top < 0.75
-          ? `sub-linear (n^${top} at the top)`
-          : `about linear (n^${top} at the top)`;
+          ? `faster than linear (n^${top} at the top)`
+          : top < 0.75
+            ? `sub-linear (n^${top} at the top)`
+            : `about linear (n^${top} at the top)`;
   return { exponents, ratioPer10x, marginalPerItem, verdict };
 }

@@ -22,7 +22,12 @@ export const BLANK: LoadSpec = { path: 'blank.html', viewport: POPUP_VIEWPORT, e
 /** The popup before connecting: its prompt's heading painted. */
 /** The floor page (tests/bench/floor.html): its balance painted. */
 export const FLOOR: LoadSpec = { path: 'floor.html', viewport: POPUP_VIEWPORT, elements: ['balance'] };
-export const POPUP_NOT_CONNECTED: LoadSpec = { path: 'popup.html', viewport: POPUP_VIEWPORT, elements: ['prompt'], mark: 'prompt' };
+export const POPUP_NOT_CONNECTED: LoadSpec = {
+  path: 'popup.html',
+  viewport: POPUP_VIEWPORT,
+  elements: ['prompt'],
+  mark: 'prompt',
+};
 /** Every API answer is held this long in the stale-cache case. */
 export const STALE_API_DELAY_MS = 500;
 
@@ -75,7 +80,7 @@ export const METHOD =
   'Times are page-side, ms from the start of navigation (performance.now()). A probe injected before the page ' +
   'scripts (Playwright init script) puts the `elementtiming` attribute on the balance and the first reward name ' +
   'as soon as a MutationObserver sees them; "visible" is the later of their Element Timing renderTime, the same ' +
-  'paint clock as the browser\'s first-contentful-paint. The baseline is blank.html (the popup\'s HTML shell, one ' +
+  "paint clock as the browser's first-contentful-paint. The baseline is blank.html (the popup's HTML shell, one " +
   'line of text, no script, no CSS) added to the bench build only; its text has elementtiming too.';
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -108,7 +113,9 @@ async function rounds(bench: Bench, specs: LoadSpec[], prepare: () => Promise<vo
 
 function permutations(items: number[]): number[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((first, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]));
+  return items.flatMap((first, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]),
+  );
 }
 
 /** How many loads had an Element Timing entry for every element awaited (the rest fell back to a frame time). */
@@ -117,13 +124,22 @@ export interface Reported {
   runs: number;
 }
 
-const reportedOf = (runs: LoadResult[][]): Reported => ({ reported: runs.flat().filter((r) => r.reported).length, runs: runs.flat().length });
+const reportedOf = (runs: LoadResult[][]): Reported => ({
+  reported: runs.flat().filter((r) => r.reported).length,
+  runs: runs.flat().length,
+});
 
 /** `pick`: what counts as the page visible (default: every awaited element painted). */
-function paired(blank: LoadResult[][], page: LoadResult[][], pick: (r: LoadResult) => number = (r) => r.visible): Paired {
+function paired(
+  blank: LoadResult[][],
+  page: LoadResult[][],
+  pick: (r: LoadResult) => number = (r) => r.visible,
+): Paired {
   const visible = summarize(page.flat().map(pick));
   const blankFcp = summarize(blank.flat().map((r) => r.fcp ?? NaN));
-  const seriesRatios = page.map((runs, s) => ratio(summarize(runs.map(pick)).median, summarize(blank[s]!.map((r) => r.fcp ?? NaN)).median));
+  const seriesRatios = page.map((runs, s) =>
+    ratio(summarize(runs.map(pick)).median, summarize(blank[s]!.map((r) => r.fcp ?? NaN)).median),
+  );
   return {
     visible,
     blankFcp,
@@ -136,7 +152,9 @@ function paired(blank: LoadResult[][], page: LoadResult[][], pick: (r: LoadResul
 
 /** The popup against the floor, series by series: each series' popup median ÷ the same series' floor median. */
 function toFloor(floor: LoadResult[][], popup: LoadResult[][], pick: (r: LoadResult) => number): FloorRatio {
-  const seriesRatios = popup.map((runs, s) => ratio(summarize(runs.map(pick)).median, summarize(floor[s]!.map((r) => r.visible)).median));
+  const seriesRatios = popup.map((runs, s) =>
+    ratio(summarize(runs.map(pick)).median, summarize(floor[s]!.map((r) => r.visible)).median),
+  );
   return {
     ratio: ratio(summarize(popup.flat().map(pick)).median, summarize(floor.flat().map((r) => r.visible)).median),
     seriesRatios,
@@ -152,7 +170,11 @@ export async function measureNotConnected(bench: Bench): Promise<Paired> {
 
 /** Warm popup, floor page and blank page, round by round in the same series. */
 export async function measureWarm(bench: Bench) {
-  const [blankRuns, floorRuns, popupRuns] = (await rounds(bench, [FLOOR, POPUP], () => ageCache(bench, 0, 30_000))) as [LoadResult[][], LoadResult[][], LoadResult[][]];
+  const [blankRuns, floorRuns, popupRuns] = (await rounds(bench, [FLOOR, POPUP], () => ageCache(bench, 0, 30_000))) as [
+    LoadResult[][],
+    LoadResult[][],
+    LoadResult[][],
+  ];
   const balance = (r: LoadResult) => r.element.balance ?? r.visible;
   return {
     blank: blankRuns.flat(),
@@ -160,11 +182,19 @@ export async function measureWarm(bench: Bench) {
     floor: paired(blankRuns, floorRuns),
     warmPaired: paired(blankRuns, popupRuns),
     warmBalance: paired(blankRuns, popupRuns, balance),
-    popupToFloor: { balance: toFloor(floorRuns, popupRuns, balance), withRows: toFloor(floorRuns, popupRuns, (r) => r.visible) },
+    popupToFloor: {
+      balance: toFloor(floorRuns, popupRuns, balance),
+      withRows: toFloor(floorRuns, popupRuns, (r) => r.visible),
+    },
   };
 }
 
-export async function measureTiming(bench: Bench, baseUrl: string, notConnected: Paired, log: (line: string) => void = () => {}): Promise<TimingReport> {
+export async function measureTiming(
+  bench: Bench,
+  baseUrl: string,
+  notConnected: Paired,
+  log: (line: string) => void = () => {},
+): Promise<TimingReport> {
   let since = Date.now();
   const done = (what: string) => {
     log(`${what} (${((Date.now() - since) / 1000).toFixed(1)} s)`);
@@ -176,7 +206,10 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
 
   const apiDelayMs = STALE_API_DELAY_MS;
   const stale: LoadResult[] = [];
-  await fetch(`${baseUrl}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ delayMs: apiDelayMs, times: 100_000 }) });
+  await fetch(`${baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ delayMs: apiDelayMs, times: 100_000 }),
+  });
   try {
     await series(RUNS, async (i) => {
       await ageCache(bench, 10 * 60_000);
@@ -227,17 +260,23 @@ export async function measureTiming(bench: Bench, baseUrl: string, notConnected:
  */
 async function measureGoalShift(bench: Bench): Promise<GoalShift> {
   const send = (type: string, data: unknown) =>
-    bench.load('blank.html', POPUP_VIEWPORT).then((page) =>
-      page.evaluate((message) => chrome.runtime.sendMessage(message), { id: 1, type, data, timestamp: Date.now() }),
-    );
+    bench
+      .load('blank.html', POPUP_VIEWPORT)
+      .then((page) =>
+        page.evaluate((message) => chrome.runtime.sendMessage(message), { id: 1, type, data, timestamp: Date.now() }),
+      );
   const rewardId = await bench.inWorker(async (key) => {
-    const view = (await chrome.storage.local.get(key))[key] as { rewards?: { next?: { id: number } | null; first: Array<{ id: number }> } } | undefined;
+    const view = (await chrome.storage.local.get(key))[key] as
+      { rewards?: { next?: { id: number } | null; first: Array<{ id: number }> } } | undefined;
     return view?.rewards?.next?.id ?? view?.rewards?.first[0]?.id ?? null;
   }, popupViewItem.key);
   if (rewardId === null) throw new Error('no reward to set as the goal');
   const now = Date.now();
   const samples = [40, 30, 20, 10, 1].map((days, i) => ({ at: now - days * 86_400_000, points: 1_000 + 250 * i }));
-  await bench.inWorker(({ key, samples }) => chrome.storage.local.set({ [key]: samples }), { key: balanceHistoryItem.key, samples });
+  await bench.inWorker(({ key, samples }) => chrome.storage.local.set({ [key]: samples }), {
+    key: balanceHistoryItem.key,
+    samples,
+  });
   await send('setGoal', { rewardId });
   const spec: LoadSpec = { ...POPUP, settleMs: 1_000, find: '.goal' };
   const shifts: number[] = [];

@@ -31,10 +31,10 @@ export interface WakeReport {
 
 export const WAKE_METHOD =
   'Both workers are stopped over the DevTools protocol (ServiceWorker.stopAllWorkers) before each run. Message: ' +
-  'an extension page of each extension sends its background one message (ours: getSession, in @webext-core/messaging\'s ' +
+  "an extension page of each extension sends its background one message (ours: getSession, in @webext-core/messaging's " +
   'shape); page-side time to the answer. Alarm: a one-shot alarm created 1 s ahead, the workers stopped; time from ' +
   "the alarm's due time to the DevTools protocol reporting the worker running (script run, listeners registered; the " +
-  "handler starts next). The minimal worker: one listener per event, built with WXT and the same polyfill module.";
+  'handler starts next). The minimal worker: one listener per event, built with WXT and the same polyfill module.';
 
 const ALARM = 'bench-wake';
 const ALARM_AHEAD_MS = 1_000;
@@ -52,7 +52,13 @@ function figure(ours: number[][], minimal: number[][]): WakeFigure {
   const seriesRatios = ours.map((runs, s) => ratio(summarize(runs).median, summarize(minimal[s]!).median));
   const o = summarize(ours.flat());
   const m = summarize(minimal.flat());
-  return { ours: o, minimal: m, ratio: ratio(o.median, m.median), seriesRatios, spread: { min: Math.min(...seriesRatios), max: Math.max(...seriesRatios) } };
+  return {
+    ours: o,
+    minimal: m,
+    ratio: ratio(o.median, m.median),
+    seriesRatios,
+    spread: { min: Math.min(...seriesRatios), max: Math.max(...seriesRatios) },
+  };
 }
 
 /** Stops every worker and resolves once the DevTools protocol says they are stopped. */
@@ -114,8 +120,16 @@ export async function measureWake(bench: Bench, log: (line: string) => void = ()
     await page.goto(`chrome-extension://${id}/${path}`);
     return page;
   };
-  const ours: Target = { id: bench.extensionId, page: await open(bench.extensionId, 'blank.html'), message: { id: 1, type: 'getSession', timestamp: 0 } };
-  const minimal: Target = { id: bench.minimalId, page: await open(bench.minimalId, 'page.html'), message: { type: 'ping' } };
+  const ours: Target = {
+    id: bench.extensionId,
+    page: await open(bench.extensionId, 'blank.html'),
+    message: { id: 1, type: 'getSession', timestamp: 0 },
+  };
+  const minimal: Target = {
+    id: bench.minimalId,
+    page: await open(bench.minimalId, 'page.html'),
+    message: { type: 'ping' },
+  };
   try {
     const pairs = async (runs: number, run: (t: Target) => Promise<number>) => {
       const a: number[][] = [];

@@ -32,7 +32,11 @@ afterAll(() => {
 });
 
 /** An extension page at the size it is used at. */
-async function openAudited(context: BrowserContext, extensionId: string, path: 'popup.html' | 'options.html'): Promise<Page> {
+async function openAudited(
+  context: BrowserContext,
+  extensionId: string,
+  path: 'popup.html' | 'options.html',
+): Promise<Page> {
   const page = await context.newPage();
   if (path === 'popup.html') await page.setViewportSize({ width: 400, height: 600 });
   else await page.setViewportSize({ width: 900, height: 1200 });
@@ -58,7 +62,12 @@ async function audit(page: Page, where: string, state: string): Promise<void> {
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    return { id: el?.id ?? '', tag: el?.tagName ?? '', text: el?.textContent?.trim() ?? '', role: el?.getAttribute('role') ?? '' };
+    return {
+      id: el?.id ?? '',
+      tag: el?.tagName ?? '',
+      text: el?.textContent?.trim() ?? '',
+      role: el?.getAttribute('role') ?? '',
+    };
   });
 
 /** The focused element draws a visible outline that stands out against the page, in both schemes. */
@@ -68,7 +77,12 @@ async function expectVisibleFocus(page: Page): Promise<void> {
     const ring = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       const style = getComputedStyle(el);
-      return { matches: el.matches(':focus-visible'), style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor };
+      return {
+        matches: el.matches(':focus-visible'),
+        style: style.outlineStyle,
+        width: parseFloat(style.outlineWidth),
+        color: style.outlineColor,
+      };
     });
     expect(ring.matches, scheme).toBe(true);
     expect(ring.style, scheme).not.toBe('none');
@@ -266,13 +280,21 @@ describe('in German', () => {
     expect(await popup.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await popup.getByText('Ihnen fehlen 2.500 Punkte').count()).toBe(1);
     // The longer German words still fit the popup's width: nothing sticks out or scrolls sideways.
-    expect(await popup.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-    const widest = await popup.locator('main').evaluate((main) => Math.max(...Array.from(main.querySelectorAll('*'), (el) => el.getBoundingClientRect().right)));
+    expect(
+      await popup.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    ).toBe(true);
+    const widest = await popup
+      .locator('main')
+      .evaluate((main) =>
+        Math.max(...Array.from(main.querySelectorAll('*'), (el) => el.getBoundingClientRect().right)),
+      );
     expect(widest).toBeLessThanOrEqual(await popup.evaluate(() => document.body.getBoundingClientRect().right));
     await popup.getByRole('button', { name: `${COFFEE} einlösen` }).click();
     const dialog = popup.getByRole('alertdialog', { name: 'Einlösung bestätigen' });
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain(`${COFFEE} für 500 Punkte einlösen? Ihr Punktestand beträgt danach 2.000 Punkte.`);
+    expect(await dialog.textContent()).toContain(
+      `${COFFEE} für 500 Punkte einlösen? Ihr Punktestand beträgt danach 2.000 Punkte.`,
+    );
     await audit(popup, 'popup', 'German, confirmation dialog open');
     await popup.close();
 

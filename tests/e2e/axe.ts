@@ -13,10 +13,14 @@ export async function runAxe(page: Page): Promise<{ violations: string[]; unsure
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
   return page.evaluate(async () => {
     type Rule = { id: string; nodes: Array<{ target: unknown; failureSummary?: string }> };
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Rule[]; incomplete: Rule[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(context: Document): Promise<{ violations: Rule[]; incomplete: Rule[] }> } }
+    ).axe;
     const { violations, incomplete } = await axe.run(document);
     return {
-      violations: violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`),
+      violations: violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`,
+      ),
       // Elements whose colour contrast axe could not decide (e.g. an empty input).
       unsure: incomplete.find((r) => r.id === 'color-contrast')?.nodes.length ?? 0,
     };

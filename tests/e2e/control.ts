@@ -2,7 +2,12 @@
 import type { FaultRule, RecordedRequest, SandboxState } from '../sandbox/server';
 import type { ExtensionSession } from './harness';
 
-export async function control<T>(ext: Pick<ExtensionSession, 'sandbox'>, path: string, method = 'GET', body?: unknown): Promise<T> {
+export async function control<T>(
+  ext: Pick<ExtensionSession, 'sandbox'>,
+  path: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${ext.sandbox.url}/__sandbox${path}`, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -13,7 +18,8 @@ export async function control<T>(ext: Pick<ExtensionSession, 'sandbox'>, path: s
 }
 
 export const serverState = (ext: Pick<ExtensionSession, 'sandbox'>) => control<SandboxState>(ext, '/state');
-export const injectFault = (ext: Pick<ExtensionSession, 'sandbox'>, rule: FaultRule) => control(ext, '/faults', 'POST', rule);
+export const injectFault = (ext: Pick<ExtensionSession, 'sandbox'>, rule: FaultRule) =>
+  control(ext, '/faults', 'POST', rule);
 
 /** API requests the sandbox received for `path` (preflights not counted). */
 export async function requestCount(ext: Pick<ExtensionSession, 'sandbox'>, path: string): Promise<number> {
@@ -32,7 +38,11 @@ export async function stored<T>(ext: ExtensionSession, key: string): Promise<T |
  * states that take the background minutes to reach (checks 30 s to 30 min apart); null clears it.
  * Every redemption the sandbox has is marked known, so no history read settles it meanwhile.
  */
-export async function setLedger(ext: ExtensionSession, rewardName: string, state: 'unknown' | 'not_found' | null): Promise<void> {
+export async function setLedger(
+  ext: ExtensionSession,
+  rewardName: string,
+  state: 'unknown' | 'not_found' | null,
+): Promise<void> {
   const reward = ext.sandbox.state.rewards.find((r) => r.name === rewardName)!;
   const entry =
     state === null
@@ -45,7 +55,8 @@ export async function setLedger(ext: ExtensionSession, rewardName: string, state
           startedAt: Date.now() - 60_000,
           knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => r.id),
           state,
-          checks: state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
+          checks:
+            state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
         };
   await (await ext.worker()).evaluate((value) => chrome.storage.local.set({ ledger: value }), entry);
 }

@@ -9,7 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import type Browser from 'webextension-polyfill';
-import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey, type ExtensionIds } from '../../utils/build/operator/extension-ids';
+import {
+  chromeIdFromKey,
+  firefoxRedirectUrl,
+  newChromeKey,
+  type ExtensionIds,
+} from '../../utils/build/operator/extension-ids';
 import { OAUTH_PATHS, SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { zipFile } from '../tools/zip-read';
 import { E2E_SANDBOX_PORT } from './config';
@@ -35,12 +40,21 @@ const env: NodeJS.ProcessEnv = {
 let ids: ExtensionIds;
 
 beforeAll(() => {
-  for (const args of [['wxt', 'zip'], ['wxt', 'build', '-b', 'firefox']]) execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
-  ids = JSON.parse(execFileSync('npx', ['tsx', 'tests/tools/ids.ts', '--json'], { env, encoding: 'utf8' })) as ExtensionIds;
+  for (const args of [
+    ['wxt', 'zip'],
+    ['wxt', 'build', '-b', 'firefox'],
+  ])
+    execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+  ids = JSON.parse(
+    execFileSync('npx', ['tsx', 'tests/tools/ids.ts', '--json'], { env, encoding: 'utf8' }),
+  ) as ExtensionIds;
 }, 180_000);
 
 test('npm run ids gives the id Chromium loads the build under, from the key pinned in its manifest', async () => {
-  expect(ids.chrome).toEqual({ id: chromeIdFromKey(key), redirectUrl: `https://${chromeIdFromKey(key)}.chromiumapp.org/` });
+  expect(ids.chrome).toEqual({
+    id: chromeIdFromKey(key),
+    redirectUrl: `https://${chromeIdFromKey(key)}.chromiumapp.org/`,
+  });
   const manifest = JSON.parse(readFileSync(join(OUT_DIR, 'chrome-mv3/manifest.json'), 'utf8')) as { key?: string };
   expect(manifest.key).toBe(key);
   const ext = await launchExtension({ extensionDir: join(OUT_DIR, 'chrome-mv3') });
@@ -66,7 +80,9 @@ test("npm run ids gives the redirect URL Firefox ESR's identity.getRedirectURL()
   const ff = await launchFirefox({ extensionDir: join(OUT_DIR, 'firefox-mv2') });
   try {
     const page = await ff.openPage('options.html');
-    const given = await page.evaluate(() => (globalThis as unknown as { browser: Browser.Browser }).browser.identity.getRedirectURL());
+    const given = await page.evaluate(() =>
+      (globalThis as unknown as { browser: Browser.Browser }).browser.identity.getRedirectURL(),
+    );
     expect(given).toBe(ids.firefox.redirectUrl);
     expect(given).toMatch(/^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\/$/);
   } finally {

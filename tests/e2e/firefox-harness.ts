@@ -34,7 +34,9 @@ export interface FirefoxSession {
  * `extensionDir`: another build than the shared e2e one (sign-in tests use one with the OAuth settings).
  * `prefs`: more Firefox preferences (a shorter idle time for the event page, say).
  */
-export async function launchFirefox(options: { extensionDir?: string; prefs?: Record<string, string | number | boolean> } = {}): Promise<FirefoxSession> {
+export async function launchFirefox(
+  options: { extensionDir?: string; prefs?: Record<string, string | number | boolean> } = {},
+): Promise<FirefoxSession> {
   const extensionDir = resolve(options.extensionDir ?? E2E_FIREFOX_DIR);
   const manifest = JSON.parse(await readFile(join(extensionDir, 'manifest.json'), 'utf8')) as {
     browser_specific_settings: { gecko: { id: string } };
@@ -96,7 +98,9 @@ async function waitForDocument(page: Page, url: string, timeoutMs = 20_000): Pro
   while (Date.now() < deadline) {
     // Throws while the document is being replaced; that is just "not yet". The page may change its
     // own fragment once loaded, so it is left out.
-    seen = await page.evaluate(() => `${location.href.replace(/#.*$/, '')} ${window.document.readyState}`).catch(() => seen);
+    seen = await page
+      .evaluate(() => `${location.href.replace(/#.*$/, '')} ${window.document.readyState}`)
+      .catch(() => seen);
     if (seen === `${document} complete`) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -117,7 +121,9 @@ export function byLabel(name: string, role?: string): string {
 export async function fillField(page: Page, label: string, value: string): Promise<void> {
   await page.waitForSelector(byLabel(label));
   for (const handle of await page.$$(byLabel(label))) {
-    const isControl = await handle.evaluate((el) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement);
+    const isControl = await handle.evaluate(
+      (el) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement,
+    );
     if (isControl) return handle.asLocator().fill(value);
   }
   throw new Error(`No form field is labelled "${label}"`);
@@ -125,5 +131,9 @@ export async function fillField(page: Page, label: string, value: string): Promi
 
 /** Resolves once the page's visible text contains every one of `texts`. */
 export async function waitForTexts(page: Page, texts: string[], timeoutMs = 15_000): Promise<void> {
-  await page.waitForFunction((wanted: string[]) => wanted.every((t) => document.body.innerText.includes(t)), { timeout: timeoutMs, polling: 100 }, texts);
+  await page.waitForFunction(
+    (wanted: string[]) => wanted.every((t) => document.body.innerText.includes(t)),
+    { timeout: timeoutMs, polling: 100 },
+    texts,
+  );
 }

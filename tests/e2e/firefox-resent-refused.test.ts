@@ -38,7 +38,7 @@ async function connect(): Promise<void> {
   const options = await ff.openPage('options.html');
   // The build's own panel address sits behind "Advanced".
   await options.waitForSelector('details.advanced > summary');
-  if (!(await options.$eval('details.advanced', (d) => (d).open))) await options.click('details.advanced > summary');
+  if (!(await options.$eval('details.advanced', (d) => d.open))) await options.click('details.advanced > summary');
   await fillField(options, 'Panel address', sandbox.url);
   await fillField(options, 'Personal key', sandbox.token);
   await options.locator(byLabel('Connect', 'button')).click();
@@ -50,10 +50,13 @@ const headerBalance = (popup: Page) => popup.$eval('.hdr-balance', (el) => el.te
 /** The title of the reward's outcome card, so a failure shows what the card said instead. */
 const cardTitle = (popup: Page) =>
   popup.evaluate((name) => {
-    const titles = [...document.querySelectorAll('section[aria-labelledby]')].map((card) => document.getElementById(card.getAttribute('aria-labelledby')!)?.textContent ?? '');
+    const titles = [...document.querySelectorAll('section[aria-labelledby]')].map(
+      (card) => document.getElementById(card.getAttribute('aria-labelledby')!)?.textContent ?? '',
+    );
     return titles.find((title) => title.includes(name)) ?? null;
   }, BOOKS);
-const booksCount = async () => (await serverState({ sandbox })).redemptions.filter((r) => r.reward.id === BOOKS_ID).length;
+const booksCount = async () =>
+  (await serverState({ sandbox })).redemptions.filter((r) => r.reward.id === BOOKS_ID).length;
 
 test('a re-sent copy refused with 402 after the first committed: "Redeemed", the balance after one charge, never "nothing was charged"', async () => {
   const started = performance.now();
@@ -95,7 +98,9 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
   const options = await ff.openPage('options.html#history');
   await waitForTexts(options, [BOOKS]);
   const names = () => options.$$eval('.history-row .reward-name', (els) => els.map((el) => el.textContent));
-  await expect.poll(async () => (await names()).filter((n) => n === BOOKS).length, { timeout: 10_000 }).toBe(before + 1);
+  await expect
+    .poll(async () => (await names()).filter((n) => n === BOOKS).length, { timeout: 10_000 })
+    .toBe(before + 1);
   expect((await names())[0]).toBe(BOOKS);
   console.log(`resent-refused (Firefox ESR): ${Math.round(performance.now() - started)} ms`);
 }, 90_000);

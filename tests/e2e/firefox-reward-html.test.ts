@@ -44,7 +44,7 @@ afterAll(async () => {
 async function connect(url: string): Promise<void> {
   const options = await ff.openPage('options.html');
   await options.waitForSelector('details.advanced > summary');
-  if (!(await options.$eval('details.advanced', (d) => (d).open))) await options.click('details.advanced > summary');
+  if (!(await options.$eval('details.advanced', (d) => d.open))) await options.click('details.advanced > summary');
   await fillField(options, 'Panel address', url);
   await fillField(options, 'Personal key', sandbox.token);
   await options.locator(byLabel('Connect', 'button')).click();
@@ -52,7 +52,8 @@ async function connect(url: string): Promise<void> {
   await options.close();
 }
 
-const grantedOrigins = (page: Page) => page.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins ?? []);
+const grantedOrigins = (page: Page) =>
+  page.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins ?? []);
 
 const add = (page: Page, html: string) => probe(party, () => page.evaluate(addAndWatch, html));
 
@@ -84,13 +85,16 @@ test('the manifest’s policy refuses media; the popup’s, added before reward 
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(party.hits).toEqual([]);
   expect(sandbox.requests.filter((r) => r.path === PANEL_IMAGE)).toHaveLength(0);
-  expect(await popup.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => (m).content)).toBe(
+  expect(await popup.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content)).toBe(
     `img-src 'self' data: ${sandbox.url} https://images.sandbox.invalid; media-src 'none'`,
   );
 
   await popup.locator(show).click();
   await expect.poll(() => sandbox.requests.filter((r) => r.path === PANEL_IMAGE).length).toBeGreaterThan(0);
-  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({ violations: ['img-src /after-details'], hits: [] });
+  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({
+    violations: ['img-src /after-details'],
+    hits: [],
+  });
   expect(party.hits).toEqual([]);
   await popup.close();
 });

@@ -113,7 +113,7 @@ test('a denial is explained, and the tab is closed for the panelist', async () =
   await options.close();
 });
 
-test('a panelist slower than the event page\'s idle time still signs in: the background stays awake while its tab is open', async () => {
+test("a panelist slower than the event page's idle time still signs in: the background stays awake while its tab is open", async () => {
   const options = await ff.openPage('options.html');
   const opened = signInTab();
   await options.locator(byLabel('Sign in to Panel Rewards', 'button')).click();

@@ -29,7 +29,9 @@ type InPage = { browser: Browser.Browser };
 
 test('identity is granted at install in a Firefox build with sign-in (it cannot be optional there)', async () => {
   const options = await ff.openPage('options.html');
-  const permissions = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions);
+  const permissions = await options.evaluate(
+    async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions,
+  );
   expect(permissions?.toSorted()).toEqual(['alarms', 'identity', 'idle', 'storage']);
   await options.close();
 });

@@ -36,11 +36,12 @@ type InPage = { browser: Browser.Browser };
 /** Opens "Advanced", where the options page keeps the build's panel address, unless it is open. */
 async function showAddress(page: Page): Promise<void> {
   await page.waitForSelector('details.advanced > summary');
-  if (!(await page.$eval('details.advanced', (d) => (d).open))) await page.click('details.advanced > summary');
+  if (!(await page.$eval('details.advanced', (d) => d.open))) await page.click('details.advanced > summary');
 }
 
 /** What the toolbar badge says; MV2 has browserAction where MV3 has action. */
-const badgeText = (page: Page) => page.evaluate(() => (globalThis as unknown as InPage).browser.browserAction.getBadgeText({}));
+const badgeText = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as InPage).browser.browserAction.getBadgeText({}));
 
 test('the add-on has its fixed UUID, and the build-time API origin was granted at install', async () => {
   const options = await ff.openPage('options.html');
@@ -98,12 +99,17 @@ test('the popup says how many profile questions are open; "Answer now" answers t
   // BiDi cannot follow a link into a new tab of an extension page: the same address is opened as one.
   const options = await ff.openPage(href as `options.html#${string}`);
   await waitForTexts(options, ['Question 1 of 2']);
-  await options.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent === 'Postal code');
+  await options.waitForFunction(
+    () => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent === 'Postal code',
+  );
   await options.keyboard.type('10115');
   await options.keyboard.press('Enter');
   await waitForTexts(options, ['Question 2 of 2', 'Saved your answer to “Postal code”.']);
   await options.locator(byLabel('Skip', 'button')).click();
-  await waitForTexts(options, ['Thank you!', 'You answered 1 question. Your profile now has 5 of 6 questions answered. 1 skipped question is still open.']);
+  await waitForTexts(options, [
+    'Thank you!',
+    'You answered 1 question. Your profile now has 5 of 6 questions answered. 1 skipped question is still open.',
+  ]);
   expect(sandbox.state.values.POSTAL_CODE).toBe('10115');
   await options.locator(byLabel('Back to your profile', 'button')).click();
   await waitForTexts(options, ['5 of 6 answered']);
@@ -123,7 +129,9 @@ test('an API origin the build does not name is asked for on Connect (optional_pe
   const before = sandbox.requests.length;
   await options.locator(byLabel('Connect', 'button')).click();
   await options.locator(byLabel('Disconnect', 'button')).wait();
-  const origins = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins);
+  const origins = await options.evaluate(
+    async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins,
+  );
   expect(origins?.toSorted()).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
   expect(sandbox.requests.length).toBeGreaterThan(before);
   await options.close();
@@ -133,13 +141,16 @@ test('turning notifications on grants the optional permission, and a redemption 
   const options = await ff.openPage('options.html');
   await options.locator(byLabel('Notify me of changes')).click();
   await waitForTexts(options, ['Your choice was saved.', 'Notify me when']);
-  const granted = await options.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions);
+  const granted = await options.evaluate(
+    async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).permissions,
+  );
   expect(granted?.toSorted()).toEqual(['alarms', 'idle', 'notifications', 'storage']);
 
   // PayWave $10 Transfer (5009) is pending in the seed; the background's refresh alarm reads it.
   const pending = sandbox.state.redemptions.find((r) => r.id === 5009)!;
   Object.assign(pending, { approved: true, processed: true });
-  const refresh = () => options.evaluate(() => (globalThis as unknown as InPage).browser.alarms.create('refresh', { when: Date.now() }));
+  const refresh = () =>
+    options.evaluate(() => (globalThis as unknown as InPage).browser.alarms.create('refresh', { when: Date.now() }));
   // Headless Firefox has no alert service: notifications.getAll() stays empty even for one a page
   // creates itself, so what the background told (recorded before it shows one) is read instead.
   const told = () =>

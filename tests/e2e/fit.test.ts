@@ -23,7 +23,6 @@ const FIRST_NAME = 'What is your first name?';
 const WIDTHS = [320, 380] as const;
 const SHOTS = '.output/e2e-fit';
 
-
 /**
  * What does not fit, as the page lays it out now: the page scrolling sideways, an element reaching
  * past either edge, a control whose text is cut (wider or taller than its box).
@@ -32,16 +31,23 @@ function misfits(): string[] {
   const found: string[] = [];
   const root = document.documentElement;
   const width = root.clientWidth;
-  const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`;
+  const name = (el: Element) =>
+    `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`;
   for (const box of [root, document.body]) {
-    if (box.scrollWidth > box.clientWidth) found.push(`${box.tagName.toLowerCase()} scrolls sideways: ${box.scrollWidth} > ${box.clientWidth}`);
+    if (box.scrollWidth > box.clientWidth)
+      found.push(`${box.tagName.toLowerCase()} scrolls sideways: ${box.scrollWidth} > ${box.clientWidth}`);
   }
   for (const el of document.body.querySelectorAll('*')) {
     const style = getComputedStyle(el);
     if (!el.getClientRects().length || style.visibility === 'hidden' || el.closest('.visually-hidden')) continue;
     const r = el.getBoundingClientRect();
-    if (r.width > 0 && (r.left < -0.5 || r.right > width + 0.5)) found.push(`${name(el)} reaches past the edge: ${Math.round(r.left)}…${Math.round(r.right)} of ${width}`);
-    if (el.matches('button, a.btn, [role=button], select, summary, label') && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) && el.clientWidth > 0) {
+    if (r.width > 0 && (r.left < -0.5 || r.right > width + 0.5))
+      found.push(`${name(el)} reaches past the edge: ${Math.round(r.left)}…${Math.round(r.right)} of ${width}`);
+    if (
+      el.matches('button, a.btn, [role=button], select, summary, label') &&
+      (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) &&
+      el.clientWidth > 0
+    ) {
       found.push(`${name(el)} is cut: ${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight}`);
     }
   }
@@ -103,7 +109,10 @@ describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
     // The check sees what it is for: a line too wide for the page, and a button too narrow for its words.
     await options.evaluate(() => {
       const wide = Object.assign(document.createElement('p'), { className: 'planted', textContent: 'x'.repeat(400) });
-      const cut = Object.assign(document.createElement('button'), { className: 'planted', textContent: 'Words that do not fit' });
+      const cut = Object.assign(document.createElement('button'), {
+        className: 'planted',
+        textContent: 'Words that do not fit',
+      });
       cut.style.cssText = 'width: 40px; overflow: hidden; white-space: nowrap';
       document.body.append(wide, cut);
     });
@@ -161,7 +170,10 @@ describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
     await popup.getByRole('heading', { name: say('detailsDescription') }).waitFor();
     await fits(popup, 'popup-details');
 
-    await popup.getByRole('button', { name: say('redeemReward', COFFEE), exact: true }).first().click();
+    await popup
+      .getByRole('button', { name: say('redeemReward', COFFEE), exact: true })
+      .first()
+      .click();
     const dialog = popup.getByRole('alertdialog', { name: say('confirmTitle') });
     await dialog.waitFor();
     await fits(popup, 'popup-confirm');

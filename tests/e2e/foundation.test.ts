@@ -15,7 +15,10 @@ test('a panelist connects on the options page and sees the seeded balance and re
   const popup = await ext.openPage('popup.html');
   await expect.poll(() => popup.getByText('2,500').first().isVisible()).toBe(true);
   // One row a brand (issue 21): the seed's two PayWave transfers are one, their values a choice.
-  const names = [...ext.sandbox.state.rewards.filter((r) => !r.name.startsWith('PayWave ')).map((r) => r.name), 'PayWave Transfer'];
+  const names = [
+    ...ext.sandbox.state.rewards.filter((r) => !r.name.startsWith('PayWave ')).map((r) => r.name),
+    'PayWave Transfer',
+  ];
   for (const name of names) {
     await expect.poll(() => popup.getByText(name, { exact: true }).first().isVisible()).toBe(true);
   }

@@ -42,7 +42,6 @@ export interface LaunchOptions {
   phone?: { width: number; height: number };
 }
 
-
 export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
   const extensionDir = resolve(options.extensionDir ?? E2E_EXTENSION_DIR);
   const sandbox = options.sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
@@ -54,7 +53,9 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.phone ? { viewport: options.phone, hasTouch: true, isMobile: true } : {}),
     args: [
-      ...(options.phone ? ['--blink-settings=primaryPointerType=2,availablePointerTypes=2,primaryHoverType=1,availableHoverTypes=1'] : []),
+      ...(options.phone
+        ? ['--blink-settings=primaryPointerType=2,availablePointerTypes=2,primaryHoverType=1,availableHoverTypes=1']
+        : []),
       ...CHROMIUM_ARGS,
       ...(options.locale ? [`--lang=${options.locale}`] : []),
       `--disable-extensions-except=${extensionDir}`,

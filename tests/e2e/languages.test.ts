@@ -56,7 +56,9 @@ describe('a Polish browser', () => {
     const form = new Intl.PluralRules('pl').select(count);
     expect(text).toBe(say(`balancePoints_${form}`, new Intl.NumberFormat('pl').format(count)));
     await popup.getByRole('heading', { name: say('rewardsHeading') }).waitFor();
-    expect(await popup.getByRole('button', { name: new RegExp(`^${say('redeemButton')} `) }).count()).toBeGreaterThan(0);
+    expect(await popup.getByRole('button', { name: new RegExp(`^${say('redeemButton')} `) }).count()).toBeGreaterThan(
+      0,
+    );
   });
 });
 
@@ -81,19 +83,25 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
 
   /** `count` in its plural form, the number formatted by the page's own Intl. */
   const plural = async (page: Page, base: string, count: number): Promise<string> =>
-    say(`${base}_${new Intl.PluralRules(lang).select(count)}`, await page.evaluate((n) => new Intl.NumberFormat(document.documentElement.lang).format(n), count));
+    say(
+      `${base}_${new Intl.PluralRules(lang).select(count)}`,
+      await page.evaluate((n) => new Intl.NumberFormat(document.documentElement.lang).format(n), count),
+    );
 
   const expectClean = async (page: Page, where: string) => expect((await runAxe(page)).violations, where).toEqual([]);
 
   /** Room left and right of the text of `selector`'s first element within its ancestor `within`. */
   const sides = (page: Page, selector: string, within: string) =>
-    page.locator(selector).first().evaluate((el, within) => {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const r = range.getBoundingClientRect();
-      const box = el.closest(within)!.getBoundingClientRect();
-      return { left: r.left - box.left, right: box.right - r.right };
-    }, within);
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el, within) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const r = range.getBoundingClientRect();
+        const box = el.closest(within)!.getBoundingClientRect();
+        return { left: r.left - box.left, right: box.right - r.right };
+      }, within);
 
   /** Presses Refresh until the balance history (agreed reads only) is `points`. */
   const readUntil = (popup: Page, points: string[]) =>
@@ -111,7 +119,10 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
   test('connect → popup → redeem by the translated labels; lang, dir and axe on both pages', async () => {
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1200 });
-    expect(await options.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([lang, rtl ? 'rtl' : 'ltr']);
+    expect(await options.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      lang,
+      rtl ? 'rtl' : 'ltr',
+    ]);
     await connectBy(options, say, ext.sandbox);
     await options.locator('.history-row').first().waitFor();
     await options.getByLabel(FIRST_NAME).waitFor();
@@ -135,8 +146,13 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
 
     const popup = await ext.openPage('popup.html');
     await popup.setViewportSize({ width: 380, height: 600 });
-    expect(await popup.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([lang, rtl ? 'rtl' : 'ltr']);
-    await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe(await plural(popup, 'balancePoints', 2500));
+    expect(await popup.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      lang,
+      rtl ? 'rtl' : 'ltr',
+    ]);
+    await expect
+      .poll(() => popup.locator('.hdr-balance').textContent())
+      .toBe(await plural(popup, 'balancePoints', 2500));
     await popup.getByRole('heading', { name: say('rewardsHeading') }).waitFor();
     // The panel's name starts the header row: at the right edge in Arabic, the left one in Japanese.
     const name = await sides(popup, '.hdr-name', 'body');
@@ -147,7 +163,10 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     // A balance enters the history once a second read agrees (issue 29, item 15): the chart below
     // needs the one before the redemption as well as the one after it.
     await readUntil(popup, ['2500']);
-    await popup.getByRole('button', { name: say('redeemReward', COFFEE), exact: true }).first().click();
+    await popup
+      .getByRole('button', { name: say('redeemReward', COFFEE), exact: true })
+      .first()
+      .click();
     const dialog = popup.getByRole('alertdialog', { name: say('confirmTitle') });
     await dialog.waitFor();
     await expectClean(popup, `${locale} popup, confirmation`);
@@ -155,7 +174,9 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     const outcome = popup.getByRole('region', { name: say('outcomeDone', COFFEE) });
     await outcome.waitFor();
     await expect.poll(() => outcome.textContent()).toContain(await plural(popup, 'balanceNow', 2000));
-    await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe(await plural(popup, 'balancePoints', 2000));
+    await expect
+      .poll(() => popup.locator('.hdr-balance').textContent())
+      .toBe(await plural(popup, 'balancePoints', 2000));
     await expectClean(popup, `${locale} popup, redeemed`);
     await popup.screenshot({ path: `${SHOTS}/${locale}-popup-redeemed.png` });
     // Exactly once: the seed's nine redemptions and this one.
@@ -170,7 +191,9 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     const later = await ext.openPage('options.html');
     const chart = later.locator('svg.balance-chart');
     await chart.waitFor();
-    expect(await chart.evaluate((svg) => getComputedStyle(svg).transform)).toBe(rtl ? 'matrix(-1, 0, 0, 1, 0, 0)' : 'none');
+    expect(await chart.evaluate((svg) => getComputedStyle(svg).transform)).toBe(
+      rtl ? 'matrix(-1, 0, 0, 1, 0, 0)' : 'none',
+    );
     const today = await sides(later, `.chart-x span:text-is("${say('chartToday')}")`, '.chart-x');
     expect(rtl ? today.left < today.right : today.right < today.left).toBe(true);
     await later.locator('figure.chart').screenshot({ path: `${SHOTS}/${locale}-options-chart.png` });

@@ -18,7 +18,13 @@ const DAY_MS = 86_400_000;
 
 /** Five weeks of balance changes ending at the seed's 2,500, so the goal card has its pace line. */
 const history = (now: number) =>
-  [[35, 1250], [24, 1190], [16, 1810], [8, 2120], [0.05, 2500]].map(([days, points]) => ({ at: Math.round(now - days! * DAY_MS), points }));
+  [
+    [35, 1250],
+    [24, 1190],
+    [16, 1810],
+    [8, 2120],
+    [0.05, 2500],
+  ].map(([days, points]) => ({ at: Math.round(now - days! * DAY_MS), points }));
 
 /**
  * What breaks apart as laid out now: a `.qty` pair on more than one line, a number and the unit
@@ -27,12 +33,16 @@ const history = (now: number) =>
  */
 function broken(units: string[]): string[] {
   const found: string[] = [];
-  const lines = (range: Range | Element) => new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  const lines = (range: Range | Element) =>
+    new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
   for (const el of document.querySelectorAll('.qty')) {
     if (el.getClientRects().length && lines(el) > 1) found.push(`“${el.textContent}” is on ${lines(el)} lines`);
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const pair = new RegExp(`\\p{Nd}[\\p{Nd},.\\u00a0\\u202f\\u066b\\u066c]*[ \\u00a0\\u202f]?(?:${units.join('|')})`, 'gu');
+  const pair = new RegExp(
+    `\\p{Nd}[\\p{Nd},.\\u00a0\\u202f\\u066b\\u066c]*[ \\u00a0\\u202f]?(?:${units.join('|')})`,
+    'gu',
+  );
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent ?? '';
     for (const match of text.matchAll(pair)) {
@@ -45,8 +55,10 @@ function broken(units: string[]): string[] {
   const name = document.querySelector('h1');
   if (name) {
     const style = getComputedStyle(name);
-    if (name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1) found.push(`the name “${name.textContent}” is clipped`);
-    if (style.textOverflow === 'ellipsis' && style.whiteSpace === 'nowrap') found.push(`the name “${name.textContent}” can be cut with “…”`);
+    if (name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1)
+      found.push(`the name “${name.textContent}” is clipped`);
+    if (style.textOverflow === 'ellipsis' && style.whiteSpace === 'nowrap')
+      found.push(`the name “${name.textContent}” can be cut with “…”`);
   }
   return found;
 }
@@ -55,13 +67,16 @@ function broken(units: string[]): string[] {
 function misfits(): string[] {
   const found: string[] = [];
   const width = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > width) found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+  if (document.documentElement.scrollWidth > width)
+    found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
   for (const el of document.querySelectorAll<HTMLElement>('button, a, select, input, summary, progress, h1')) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden')) continue;
     const name = `${el.tagName} “${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40)}”`;
-    if (r.left < -0.5 || r.right > width + 0.5) found.push(`${name} at ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
-    else if (el.tagName === 'BUTTON' && el.scrollWidth > el.clientWidth + 1) found.push(`${name} clips its words (${el.scrollWidth} > ${el.clientWidth})`);
+    if (r.left < -0.5 || r.right > width + 0.5)
+      found.push(`${name} at ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+    else if (el.tagName === 'BUTTON' && el.scrollWidth > el.clientWidth + 1)
+      found.push(`${name} clips its words (${el.scrollWidth} > ${el.clientWidth})`);
   }
   return found;
 }
@@ -77,9 +92,13 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
   const messages = catalogueOf(locale);
   const say = sayIn(messages);
   /** The language's words for "points", every plural form, without the number. */
-  const units = [...new Set(Object.entries(messages).filter(([key]) => key.startsWith('points_')).map(([, m]) => m.message.replace('$1', '').trim()))].filter(
-    (unit) => !/\p{Nd}/u.test(unit) && unit.split(/\s+/).length === 1,
-  );
+  const units = [
+    ...new Set(
+      Object.entries(messages)
+        .filter(([key]) => key.startsWith('points_'))
+        .map(([, m]) => m.message.replace('$1', '').trim()),
+    ),
+  ].filter((unit) => !/\p{Nd}/u.test(unit) && unit.split(/\s+/).length === 1);
   let ext: ExtensionSession;
 
   beforeAll(async () => {
@@ -109,7 +128,10 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       // The pairs the issue saw broken are there to be checked: the rows' costs and the goal's.
       expect(await popup.locator('.reward .qty').count()).toBeGreaterThan(3);
       const goalCost = (await popup.locator('.goal-name .qty').textContent()) ?? '';
-      expect(units.some((unit) => goalCost.includes(unit)), goalCost).toBe(true);
+      expect(
+        units.some((unit) => goalCost.includes(unit)),
+        goalCost,
+      ).toBe(true);
       expect(await popup.evaluate(broken, units), `${locale}, popup, ${width} px`).toEqual([]);
       expect(await popup.evaluate(misfits), `${locale}, popup, ${width} px`).toEqual([]);
       // The name is the build's, whole: on one line or wrapped, never cut with "…".
@@ -132,11 +154,17 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
           .map((row) => {
             const tile = row.querySelector('.reward-tile')?.getBoundingClientRect();
             const img = row.querySelector('img');
-            return { tile: tile ? Math.round(tile.width) : 0, covered: img ? getComputedStyle(img).opacity !== '0' : false };
+            return {
+              tile: tile ? Math.round(tile.width) : 0,
+              covered: img ? getComputedStyle(img).opacity !== '0' : false,
+            };
           }),
       );
       expect(below.length).toBeGreaterThan(0);
-      expect(below.every((row) => row.tile >= 40 && !row.covered), JSON.stringify(below)).toBe(true);
+      expect(
+        below.every((row) => row.tile >= 40 && !row.covered),
+        JSON.stringify(below),
+      ).toBe(true);
       if (width === 320) await options.screenshot({ path: `${SHOTS}/${locale}-options-320.png`, fullPage: true });
       await options.close();
     }

@@ -28,7 +28,10 @@ function neverOverstates(popup: Page): { stop: () => Promise<string[]> } {
   let running = true;
   const loop = (async () => {
     while (running) {
-      const text = await popup.locator('body').innerText().catch(() => '');
+      const text = await popup
+        .locator('body')
+        .innerText()
+        .catch(() => '');
       if (OVERSTATEMENT.test(text)) seen.push(text);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -97,7 +100,9 @@ test('disconnect during a slow refresh, connect another account: only its own ba
   expect(await reopened.getByText(/no longer accepts|sign in again|reconnect/i).count()).toBe(0);
   // The history is kept in pages (utils/paged-item.ts): the head says how many.
   const head = await stored<{ pages: number; total: number }>(ext, 'cache:history');
-  const pages = await Promise.all(Array.from({ length: head?.pages ?? 0 }, (_, i) => stored<Array<{ id: number }>>(ext, `cache:history:${i}`)));
+  const pages = await Promise.all(
+    Array.from({ length: head?.pages ?? 0 }, (_, i) => stored<Array<{ id: number }>>(ext, `cache:history:${i}`)),
+  );
   expect(pages.flat()).toHaveLength(head?.total ?? -1);
   expect(pages.flat().every((r) => r!.id >= 100_000)).toBe(true);
 }, 90_000);

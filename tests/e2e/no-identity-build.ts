@@ -17,7 +17,10 @@ interface Manifest {
 }
 
 export function noIdentityBuild(browser: 'chrome' | 'firefox'): string {
-  return withoutIdentity(signInBuild(browser), join(NO_IDENTITY_OUT_DIR, browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2'));
+  return withoutIdentity(
+    signInBuild(browser),
+    join(NO_IDENTITY_OUT_DIR, browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2'),
+  );
 }
 
 /** A copy of the build in `from`, in `dir`, its manifest without `identity`. */
@@ -30,6 +33,17 @@ export function withoutIdentity(from: string, dir: string): string {
   if (!manifest.permissions?.includes('identity') && !manifest.optional_permissions?.includes('identity')) {
     throw new Error(`${from}/manifest.json asks for no identity permission: is it the sign-in build?`);
   }
-  writeFileSync(path, JSON.stringify({ ...manifest, permissions: without(manifest.permissions), optional_permissions: without(manifest.optional_permissions) }, null, 2));
+  writeFileSync(
+    path,
+    JSON.stringify(
+      {
+        ...manifest,
+        permissions: without(manifest.permissions),
+        optional_permissions: without(manifest.optional_permissions),
+      },
+      null,
+      2,
+    ),
+  );
   return dir;
 }

@@ -52,7 +52,9 @@ async function stored<T>(key: string): Promise<T> {
 /** The space from the bottom of `above` to the top of `below` on `page`, in CSS pixels. */
 async function gap(page: Page, above: string, below: string): Promise<number> {
   return page.evaluate(
-    ([a, b]) => document.querySelector(b!)!.getBoundingClientRect().top - document.querySelector(a!)!.getBoundingClientRect().bottom,
+    ([a, b]) =>
+      document.querySelector(b!)!.getBoundingClientRect().top -
+      document.querySelector(a!)!.getBoundingClientRect().bottom,
     [above, below],
   );
 }
@@ -121,7 +123,15 @@ describe('new profile questions (issue 20)', () => {
     await options.getByRole('status').filter({ hasText: 'Your choice was saved.' }).waitFor();
 
     const { variables } = await control<{ variables: unknown[] }>(ext, '/state');
-    const pets = { id: 195, name: 'PETS', text: 'Do you have pets at home?', uuid: 'pets', type: 'radio', writable: true, options: [{ id: 196, name: 'YES', text: 'Yes', exclusive: false }] };
+    const pets = {
+      id: 195,
+      name: 'PETS',
+      text: 'Do you have pets at home?',
+      uuid: 'pets',
+      type: 'radio',
+      writable: true,
+      options: [{ id: 196, name: 'YES', text: 'Yes', exclusive: false }],
+    };
     await control(ext, '/state', 'PATCH', { variables: [...variables, pets] });
     const questions = async () => (await shown()).filter((id) => id.startsWith('question:'));
     await options.getByRole('button', { name: 'Reload profile' }).click();
@@ -145,8 +155,12 @@ describe('balance over time', () => {
   test('the options page draws the balance with its change in words', async () => {
     // A balance enters the history once a second read agrees (issue 29, item 15): each step is one
     // more read of the rewards, told by the cache's fetch time moving on.
-    const history = async () => (await stored<Array<{ points: number; tentative?: true }>>('balance:history')).map((s) => `${s.points}${s.tentative ? '?' : ''}`);
-    const rewardsFetchedAt = async () => (await stored<{ fetchedAt: number } | undefined>('cache:rewards'))?.fetchedAt ?? 0;
+    const history = async () =>
+      (await stored<Array<{ points: number; tentative?: true }>>('balance:history')).map(
+        (s) => `${s.points}${s.tentative ? '?' : ''}`,
+      );
+    const rewardsFetchedAt = async () =>
+      (await stored<{ fetchedAt: number } | undefined>('cache:rewards'))?.fetchedAt ?? 0;
     const readAgain = async () => {
       const before = await rewardsFetchedAt();
       await refreshAlarm();

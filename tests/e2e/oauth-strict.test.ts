@@ -31,7 +31,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function servers(redirectUris: string[], origin: string, sandbox?: Sandbox): Promise<{ sandbox: Sandbox; strict: StrictOAuth }> {
+async function servers(
+  redirectUris: string[],
+  origin: string,
+  sandbox?: Sandbox,
+): Promise<{ sandbox: Sandbox; strict: StrictOAuth }> {
   const sb = sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
   if (!sandbox) cleanups.push(() => sb.close());
   const strict = await startStrictOAuth({ port: STRICT_PORT, redirectUris, origins: [origin], sandbox: sb });
@@ -93,7 +97,9 @@ test('Firefox ESR without identity, as on Android: the tab sign-in passes at the
   cleanups.push(() => ff.close());
   const { sandbox, strict } = await servers([TAB_REDIRECT], ff.origin);
   const options = await ff.openPage('options.html');
-  const opened = ff.browser.waitForTarget((t) => t.url().includes(STRICT_PATHS.authorize) || t.url().includes('/interaction/'));
+  const opened = ff.browser.waitForTarget(
+    (t) => t.url().includes(STRICT_PATHS.authorize) || t.url().includes('/interaction/'),
+  );
   await options.locator(byLabel('Sign in to Panel Rewards', 'button')).click();
   const tab = (await (await opened).page()) as FirefoxPage;
   await fillField(tab, 'E-mail', SANDBOX_EMAIL);

@@ -38,10 +38,13 @@ const status = (text: string | RegExp) => page.getByRole('status').filter({ hasT
 
 /** Where an element is on screen, and how tall the window is. */
 async function box(selector: string) {
-  return page.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, height: r.height, viewport: innerHeight };
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: r.height, viewport: innerHeight };
+    });
 }
 
 async function openOptions(path = 'options.html'): Promise<Page> {
@@ -80,7 +83,9 @@ describe('options page against the sandbox', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('Panel Rewards did not accept this key. Check that you copied the whole key, then connect again.');
+    expect(await alert.textContent()).toBe(
+      'Panel Rewards did not accept this key. Check that you copied the whole key, then connect again.',
+    );
     expect(await token.inputValue()).toBe('not-the-right-token');
     const afterWrong = await storedKeys();
     expect(afterWrong).not.toHaveProperty('credentials');
@@ -100,7 +105,9 @@ describe('options page against the sandbox', () => {
     expect(await status('Connected to Panel Rewards.').count()).toBe(1);
     // Said once, in the account's summary: the connection's details name the panel, they do not say "Connected to" again.
     expect((await page.locator('main').innerText()).match(/Connected to/g)).toHaveLength(1);
-    expect(await page.locator('section[aria-labelledby="summary-heading"]').innerText()).toContain('Connected to Panel Rewards.');
+    expect(await page.locator('section[aria-labelledby="summary-heading"]').innerText()).toContain(
+      'Connected to Panel Rewards.',
+    );
   });
 
   test('one edit of each writable type is saved in one update and lands on the server', async () => {
@@ -123,12 +130,27 @@ describe('options page against the sandbox', () => {
     const saved = await box('.save-bar [role=status]');
     expect(saved.top).toBeGreaterThanOrEqual(0);
     expect(saved.bottom).toBeLessThanOrEqual(saved.viewport);
-    const writes = ext.sandbox.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/panel/variables/data');
+    const writes = ext.sandbox.requests
+      .slice(before)
+      .filter((r) => r.method === 'POST' && r.path === '/v1/panel/variables/data');
     expect(writes).toHaveLength(1);
-    expect(Object.keys(writes[0]!.body as object).sort()).toEqual(['BIRTH_DATE', 'EDUCATION', 'EMPLOYMENT', 'FIRST_NAME', 'HOBBIES', 'POSTAL_CODE']);
+    expect(Object.keys(writes[0]!.body as object).sort()).toEqual([
+      'BIRTH_DATE',
+      'EDUCATION',
+      'EMPLOYMENT',
+      'FIRST_NAME',
+      'HOBBIES',
+      'POSTAL_CODE',
+    ]);
 
     const values = await serverValues();
-    expect(values).toMatchObject({ FIRST_NAME: 'Sam', BIRTH_DATE: '1990-05-06', EMPLOYMENT: 144, EDUCATION: 183, POSTAL_CODE: '10115' });
+    expect(values).toMatchObject({
+      FIRST_NAME: 'Sam',
+      BIRTH_DATE: '1990-05-06',
+      EMPLOYMENT: 144,
+      EDUCATION: 183,
+      POSTAL_CODE: '10115',
+    });
     expect([...(values.HOBBIES as number[])].sort((a, b) => a - b)).toEqual([131, 132, 133]);
     // Nothing left to save: the bar's buttons go (issue 21), its confirmation stays.
     await page.getByRole('button', { name: 'Save changes' }).waitFor({ state: 'detached' });
@@ -138,7 +160,8 @@ describe('options page against the sandbox', () => {
     const hobbies = group(Q.hobbies);
     await hobbies.getByLabel('None of these').check();
     // The exclusive option cleared the others.
-    for (const other of ['Reading', 'Cooking', 'Hiking']) expect(await hobbies.getByLabel(other).isChecked()).toBe(false);
+    for (const other of ['Reading', 'Cooking', 'Hiking'])
+      expect(await hobbies.getByLabel(other).isChecked()).toBe(false);
     await page.getByLabel(Q.firstName).fill('Alex');
 
     await fetch(`${ext.sandbox.url}/__sandbox/faults`, {
@@ -160,7 +183,9 @@ describe('options page against the sandbox', () => {
     const label = await box(`label:text-is("${Q.firstName}")`);
     const bar = await box('.save-bar');
     expect(label.top).toBeGreaterThanOrEqual(0);
-    expect((await box(`#${await page.getByLabel(Q.firstName).getAttribute('id')}`)).bottom).toBeLessThanOrEqual(bar.top);
+    expect((await box(`#${await page.getByLabel(Q.firstName).getAttribute('id')}`)).bottom).toBeLessThanOrEqual(
+      bar.top,
+    );
     expect(await page.getByLabel(Q.firstName).inputValue()).toBe('Alex');
     expect(await hobbies.getByLabel('None of these').isChecked()).toBe(true);
     expect((await serverValues()).FIRST_NAME).toBe('Sam');
@@ -189,7 +214,10 @@ describe('options page against the sandbox', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await status('Saved 2 changes.').waitFor();
     const deletes = ext.sandbox.requests.slice(before).filter((r) => r.method === 'DELETE');
-    expect(deletes.map((r) => r.path).sort()).toEqual(['/v1/panel/variables/data/BIRTH_DATE', '/v1/panel/variables/data/POSTAL_CODE']);
+    expect(deletes.map((r) => r.path).sort()).toEqual([
+      '/v1/panel/variables/data/BIRTH_DATE',
+      '/v1/panel/variables/data/POSTAL_CODE',
+    ]);
     const values = await serverValues();
     expect(values).not.toHaveProperty('POSTAL_CODE');
     expect(values).not.toHaveProperty('BIRTH_DATE');
@@ -208,14 +236,20 @@ describe('options page against the sandbox', () => {
     await status('Unsaved changes discarded.').waitFor();
     // What became of the change, on one short line without buttons.
     expect((await box('.save-bar')).height).toBeLessThan(dirty.height);
-    expect(parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingTop))).toBeGreaterThanOrEqual(16);
-    expect(parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingBottom))).toBeGreaterThanOrEqual(dirty.height);
+    expect(
+      parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingTop)),
+    ).toBeGreaterThanOrEqual(16);
+    expect(
+      parseFloat(await page.evaluate(() => getComputedStyle(document.documentElement).scrollPaddingBottom)),
+    ).toBeGreaterThanOrEqual(dirty.height);
   });
 
   test('a notice says how many edits connecting another account discarded, until dismissed', async () => {
     const worker = await ext.worker();
     await worker.evaluate(() => chrome.storage.local.set({ 'notice:draft-discarded': { count: 2, at: Date.now() } }));
-    const notice = page.getByText('2 unsaved profile changes were discarded: they were made for the account connected before.');
+    const notice = page.getByText(
+      '2 unsaved profile changes were discarded: they were made for the account connected before.',
+    );
     await notice.waitFor();
     await page.getByRole('button', { name: 'Dismiss this notice' }).click();
     await notice.waitFor({ state: 'detached' });
@@ -240,9 +274,15 @@ describe('options page against the sandbox', () => {
       'Complete',
     ]);
     expect(await rows.locator('.state-other').getAttribute('title')).toBe('Status reported by the provider: IN_REVIEW');
-    expect(await rows.filter({ hasText: 'Unclaimed' }).textContent()).toContain('Not claimed yet: open the e-mail from the reward provider');
+    expect(await rows.filter({ hasText: 'Unclaimed' }).textContent()).toContain(
+      'Not claimed yet: open the e-mail from the reward provider',
+    );
     // The theme's state colours, as in the popup: done, failed and under way each look different.
-    const colour = (kind: string) => rows.locator(`.state-${kind}`).first().evaluate((el) => getComputedStyle(el).color);
+    const colour = (kind: string) =>
+      rows
+        .locator(`.state-${kind}`)
+        .first()
+        .evaluate((el) => getComputedStyle(el).color);
     expect(new Set([await colour('complete'), await colour('failed'), await colour('pending')]).size).toBe(3);
     // Points returned is good news, not a failure; approved is on its way, not still pending (issue 21).
     expect(await colour('refunded')).not.toBe(await colour('failed'));

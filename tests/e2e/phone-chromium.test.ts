@@ -33,7 +33,12 @@ const settled = (page: Page) => page.waitForFunction(() => !document.querySelect
 
 test('first run: the phone-sized popup offers one way in, Sign in, as a full-size target', async () => {
   popup = await ext.openPage('popup.html');
-  expect(await popup.evaluate(() => [matchMedia('(hover: none) and (pointer: coarse)').matches, navigator.maxTouchPoints > 0])).toEqual([true, true]);
+  expect(
+    await popup.evaluate(() => [
+      matchMedia('(hover: none) and (pointer: coarse)').matches,
+      navigator.maxTouchPoints > 0,
+    ]),
+  ).toEqual([true, true]);
   const signIn = popup.getByRole('button', { name: 'Sign in', exact: true });
   await signIn.waitFor();
   const box = await signIn.boundingBox();
@@ -70,7 +75,10 @@ test('the connected popup fills the phone’s width; its picture is written', as
 
 test('Redeem → Confirm by taps: the outcome is the one the panel recorded, and the history shows it', async () => {
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).tap();
-  await popup.getByRole('alertdialog').getByRole('button', { name: `Confirm redeeming ${COFFEE}` }).tap();
+  await popup
+    .getByRole('alertdialog')
+    .getByRole('button', { name: `Confirm redeeming ${COFFEE}` })
+    .tap();
   const outcome = popup.getByRole('region', { name: `Redeemed ${COFFEE}` });
   await outcome.waitFor();
   await expect.poll(() => outcome.textContent()).toContain('Your balance is now 2,000 points.');

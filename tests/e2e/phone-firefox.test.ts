@@ -71,7 +71,9 @@ test('Sign in by taps goes through a tab; the extension reads the panel’s page
   expect(sandbox.requests.some((r) => r.path === OAUTH_PATHS.done)).toBe(true);
   const exchange = new URLSearchParams(String(sandbox.requests.find((r) => r.path === OAUTH_PATHS.token)?.body ?? ''));
   expect(exchange.get('redirect_uri')).toBe(`http://127.0.0.1:${E2E_SANDBOX_PORT}${OAUTH_PATHS.done}`);
-  await expect.poll(async () => (await ff.browser.pages()).map((p) => p.url())).not.toContainEqual(expect.stringContaining(OAUTH_PATHS.done));
+  await expect
+    .poll(async () => (await ff.browser.pages()).map((p) => p.url()))
+    .not.toContainEqual(expect.stringContaining(OAUTH_PATHS.done));
 });
 
 test('Redeem → Confirm by taps: the outcome is the redemption the panel made', async () => {
@@ -79,7 +81,11 @@ test('Redeem → Confirm by taps: the outcome is the redemption the panel made',
   popup = await ff.openPage('popup.html');
   await popup.setViewport(PHONE);
   await waitForTexts(popup, ['2,500 points', COFFEE]);
-  const width = await popup.evaluate(() => ({ client: document.documentElement.clientWidth, body: document.body.getBoundingClientRect().width, scroll: document.documentElement.scrollWidth }));
+  const width = await popup.evaluate(() => ({
+    client: document.documentElement.clientWidth,
+    body: document.body.getBoundingClientRect().width,
+    scroll: document.documentElement.scrollWidth,
+  }));
   expect(width.client).toBeGreaterThan(PHONE.width - 20);
   expect(width).toEqual({ client: width.client, body: width.client, scroll: width.client });
   expect(targetFailures(await popup.evaluate(measureTargets))).toEqual([]);
@@ -97,7 +103,10 @@ test('Answer now → fill → Save & next by taps saves the answer', async () =>
   // answers over BiDi), so the link's address is checked and opened as the tap would open it; the
   // Chromium run taps it.
   const link = (await popup.waitForSelector(byLabel('Answer now'))) as ElementHandle<HTMLAnchorElement>;
-  expect(await link.evaluate((a) => [a.getAttribute('href'), a.target])).toEqual(['options.html#answer-POSTAL_CODE', '_blank']);
+  expect(await link.evaluate((a) => [a.getAttribute('href'), a.target])).toEqual([
+    'options.html#answer-POSTAL_CODE',
+    '_blank',
+  ]);
   const options = await ff.openPage('options.html#answer-POSTAL_CODE');
   await options.setViewport(PHONE);
   await waitForTexts(options, ['Question 1 of']);

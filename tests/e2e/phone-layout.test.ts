@@ -56,7 +56,12 @@ for (const size of PHONE_SIZES) {
 
     const firstRun = await ext.openPage('popup.html');
     // The emulation holds: what a phone's browser reports, and what the layout is keyed on.
-    expect(await firstRun.evaluate(() => [matchMedia('(hover: none) and (pointer: coarse)').matches, navigator.maxTouchPoints > 0])).toEqual([true, true]);
+    expect(
+      await firstRun.evaluate(() => [
+        matchMedia('(hover: none) and (pointer: coarse)').matches,
+        navigator.maxTouchPoints > 0,
+      ]),
+    ).toEqual([true, true]);
     await firstRun.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     // The popup is the whole screen on a phone, not a 380 px column in it.
     expect(await firstRun.evaluate(() => document.body.getBoundingClientRect().width)).toBe(size.width);
@@ -76,8 +81,14 @@ for (const size of PHONE_SIZES) {
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
     expect(await popup.evaluate(() => document.body.getBoundingClientRect().width)).toBe(size.width);
     await check(popup, `${at} popup, rewards`);
-    await popup.getByRole('button', { name: /^Redeem / }).first().tap();
-    await popup.getByRole('alertdialog').getByRole('button', { name: /^Confirm/ }).waitFor();
+    await popup
+      .getByRole('button', { name: /^Redeem / })
+      .first()
+      .tap();
+    await popup
+      .getByRole('alertdialog')
+      .getByRole('button', { name: /^Confirm/ })
+      .waitFor();
     await check(popup, `${at} popup, confirm`);
     await popup.close();
 
@@ -93,4 +104,3 @@ for (const size of PHONE_SIZES) {
     await answering.close();
   });
 }
-

@@ -45,9 +45,14 @@ export function measureTargets(): Measured {
     return style.visibility !== 'hidden' && !el.closest('[inert], [hidden], .sr-only, .visually-hidden');
   };
   const nameOf = (el: Element) =>
-    (el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 50);
+    (el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 50);
   const targets: Target[] = [];
-  for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input:not([type="hidden"]), select, textarea, summary')) {
+  for (const el of document.querySelectorAll<HTMLElement>(
+    'button, a[href], input:not([type="hidden"]), select, textarea, summary',
+  )) {
     if (!visible(el)) continue;
     let r = el.getBoundingClientRect();
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
@@ -75,7 +80,19 @@ export function measureTargets(): Measured {
     });
   }
   // Properties whose change on :hover would show, hide or move something rather than tint it.
-  const REVEALING = ['display', 'visibility', 'opacity', 'content', 'clip', 'clip-path', 'max-height', 'height', 'width', 'overflow', 'pointer-events'];
+  const REVEALING = [
+    'display',
+    'visibility',
+    'opacity',
+    'content',
+    'clip',
+    'clip-path',
+    'max-height',
+    'height',
+    'width',
+    'overflow',
+    'pointer-events',
+  ];
   const hoverOnly: string[] = [];
   const walk = (rules: CSSRuleList) => {
     for (const rule of rules) {
@@ -93,11 +110,13 @@ export function measureTargets(): Measured {
 /** What breaks the rules, in words; empty when the page passes. */
 export function targetFailures(m: Measured): string[] {
   const failures: string[] = [];
-  if (m.scrollWidth > m.innerWidth) failures.push(`the page is ${m.scrollWidth} px wide in a ${m.innerWidth} px viewport`);
+  if (m.scrollWidth > m.innerWidth)
+    failures.push(`the page is ${m.scrollWidth} px wide in a ${m.innerWidth} px viewport`);
   for (const t of m.targets) {
     const min = t.primary ? PRIMARY_MIN : OTHER_MIN;
     if (t.width < min || t.height < min) failures.push(`${t.name} is ${t.width}×${t.height}, under ${min}×${min}`);
-    if (t.left < -0.5 || t.right > m.innerWidth + 0.5) failures.push(`${t.name} spans ${t.left}–${t.right} of ${m.innerWidth}`);
+    if (t.left < -0.5 || t.right > m.innerWidth + 0.5)
+      failures.push(`${t.name} spans ${t.left}–${t.right} of ${m.innerWidth}`);
   }
   for (const rule of m.hoverOnly) failures.push(`hover-only: ${rule}`);
   return failures;

@@ -20,11 +20,17 @@ function recordShifts(): void {
   Object.defineProperty(window, '__shifts', { value: shifts });
   new PerformanceObserver((list) => {
     type Source = { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
-    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Source[] }>) {
+    for (const entry of list.getEntries() as Array<
+      PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Source[] }
+    >) {
       if (entry.hadRecentInput) continue;
       // What moved, and from where to where: enough to find the cause from a failure alone.
-      const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
-      const sources = (entry.sources ?? []).map((s) => `${s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : String(s.node?.nodeName)} ${box(s.previousRect)} → ${box(s.currentRect)}`);
+      const box = (r: DOMRectReadOnly) =>
+        `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+      const sources = (entry.sources ?? []).map(
+        (s) =>
+          `${s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : String(s.node?.nodeName)} ${box(s.previousRect)} → ${box(s.currentRect)}`,
+      );
       shifts.push({ at: entry.startTime, value: entry.value, sources });
     }
   }).observe({ type: 'layout-shift', buffered: true });
@@ -34,10 +40,14 @@ async function watchShifts(context: BrowserContext): Promise<void> {
   await context.addInitScript({ content: `${NAME_SHIM}\n(${recordShifts.toString()})();` });
 }
 
-const shiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: Array<{ at: number; value: number; sources: string[] }> }).__shifts);
+const shiftsOf = (page: Page) =>
+  page.evaluate(
+    () => (window as unknown as { __shifts: Array<{ at: number; value: number; sources: string[] }> }).__shifts,
+  );
 
 /** Two frames more: anything the last change set off has been laid out and reported. */
-const settle = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+const settle = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
 /**
  * Every visible control inside the popup's width and showing all of its own content; the page
@@ -51,10 +61,18 @@ async function expectFits(popup: Page, where: string): Promise<void> {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       const name = `${el.tagName} "${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40)}"`;
-      if (r.left < -0.5 || r.right > width + 0.5) cut.push(`${name} at ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
-      else if (el.tagName === 'BUTTON' && el.scrollWidth > el.clientWidth + 1) cut.push(`${name} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
+      if (r.left < -0.5 || r.right > width + 0.5)
+        cut.push(`${name} at ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+      else if (el.tagName === 'BUTTON' && el.scrollWidth > el.clientWidth + 1)
+        cut.push(`${name} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
     }
-    return { width, scrollWidth: document.documentElement.scrollWidth, bodyScroll: document.body.scrollWidth, bodyWidth: document.body.clientWidth, cut };
+    return {
+      width,
+      scrollWidth: document.documentElement.scrollWidth,
+      bodyScroll: document.body.scrollWidth,
+      bodyWidth: document.body.clientWidth,
+      cut,
+    };
   });
   expect(found.cut, where).toEqual([]);
   expect(found.scrollWidth, `${where}: the page scrolls sideways`).toBeLessThanOrEqual(found.width);
@@ -82,7 +100,12 @@ describe('the popup in English', () => {
     for (const width of [300, 320, 380]) {
       const popup = await openAt(ext, width);
       await popup.getByRole('button', { name: 'Connect', exact: true }).waitFor();
-      expect(await popup.getByRole('button').filter({ hasText: /connect|sign in/i }).count()).toBe(1);
+      expect(
+        await popup
+          .getByRole('button')
+          .filter({ hasText: /connect|sign in/i })
+          .count(),
+      ).toBe(1);
       await expectFits(popup, `first run, ${width} px`);
       await popup.close();
     }
@@ -99,7 +122,9 @@ describe('the popup in English', () => {
     for (const width of [300, 320, 380]) {
       const popup = await openAt(ext, width);
       await popup.getByRole('button', { name: `Redeem ${GOAL}` }).waitFor();
-      await expect.poll(() => popup.getByRole('button', { name: `Set as goal: ${GOAL}` }).getAttribute('aria-pressed')).toBe('true');
+      await expect
+        .poll(() => popup.getByRole('button', { name: `Set as goal: ${GOAL}` }).getAttribute('aria-pressed'))
+        .toBe('true');
       // The history's latest redemption is the last thing to arrive.
       await popup.getByRole('region', { name: 'Latest redemption' }).waitFor();
       await settle(popup);
@@ -110,9 +135,13 @@ describe('the popup in English', () => {
   });
 
   test('with nothing cached, the rows take the skeleton’s place without a shift', async () => {
-    await (await ext.worker()).evaluate(async () => {
+    await (
+      await ext.worker()
+    ).evaluate(async () => {
       const all = await chrome.storage.local.get(null);
-      await chrome.storage.local.remove(Object.keys(all).filter((key) => key.startsWith('cache:') || key === 'view:popup'));
+      await chrome.storage.local.remove(
+        Object.keys(all).filter((key) => key.startsWith('cache:') || key === 'view:popup'),
+      );
     });
     const popup = await openAt(ext, 380);
     await popup.getByRole('button', { name: `Redeem ${GOAL}` }).waitFor();
@@ -166,14 +195,22 @@ describe('the popup in German', () => {
     for (const width of [300, 320]) {
       const popup = await openAt(ext, width);
       await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2.500 Punkte');
-      await popup.getByRole('button', { name: /einlösen$/ }).first().waitFor();
+      await popup
+        .getByRole('button', { name: /einlösen$/ })
+        .first()
+        .waitFor();
       await expectFits(popup, `German, ${width} px`);
       const redeem = await popup.getByRole('button', { name: /einlösen$/ }).evaluateAll((buttons) =>
-        buttons.map((b) => ({ height: b.getBoundingClientRect().height, line: parseFloat(getComputedStyle(b).lineHeight) || 20 })),
+        buttons.map((b) => ({
+          height: b.getBoundingClientRect().height,
+          line: parseFloat(getComputedStyle(b).lineHeight) || 20,
+        })),
       );
       for (const { height, line } of redeem) expect(height).toBeLessThan(line * 2);
       // Rows whose top is in the first 600 px.
-      const inView = await popup.locator('.reward').evaluateAll((rows) => rows.filter((r) => r.getBoundingClientRect().top < 600).length);
+      const inView = await popup
+        .locator('.reward')
+        .evaluateAll((rows) => rows.filter((r) => r.getBoundingClientRect().top < 600).length);
       expect(inView).toBeGreaterThan(2);
       await popup.close();
     }

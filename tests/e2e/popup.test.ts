@@ -68,7 +68,9 @@ test('shows the seeded balance and rewards by brand, affordable first', async ()
   expect(await values.locator('option').allTextContents()).toEqual(['$10.00 · 1,000 points', '€50.00 · 5,400 points']);
   // Affordable ones come first (a brand by its cheapest value), then the rest.
   const costOf = (name: string) =>
-    name === PAYWAVE ? Math.min(...paywave.map((r) => r.reward_point_cost!)) : seeded.find((r) => r.name === name)!.reward_point_cost!;
+    name === PAYWAVE
+      ? Math.min(...paywave.map((r) => r.reward_point_cost!))
+      : seeded.find((r) => r.name === name)!.reward_point_cost!;
   const affordable = names.filter((n) => costOf(n) <= 2500).length;
   expect(affordable).toBeGreaterThan(0);
   expect(names.slice(0, affordable).every((n) => costOf(n) <= 2500)).toBe(true);
@@ -102,7 +104,9 @@ test('a redemption goes through: balance, history and badge change', async () =>
   await outcome.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
   // Issue 30: focus is back on the reward's row (its Redeem, which 2,000 points still allow), not on the page.
-  await expect.poll(() => popup.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Redeem ${COFFEE}`);
+  await expect
+    .poll(() => popup.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+    .toBe(`Redeem ${COFFEE}`);
 });
 
 test('clicking Confirm several times fast creates exactly one redemption', async () => {
@@ -185,7 +189,12 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
   await popup.locator('#redeem-outcome').getByRole('button', { name: 'Close' }).click();
   await popup.locator('#redeem-outcome').waitFor({ state: 'detached' });
   await expect
-    .poll(() => popup.evaluate(() => ({ name: document.activeElement?.textContent, row: document.activeElement?.classList.contains('reward-open') })))
+    .poll(() =>
+      popup.evaluate(() => ({
+        name: document.activeElement?.textContent,
+        row: document.activeElement?.classList.contains('reward-open'),
+      })),
+    )
     .toEqual({ name: COFFEE, row: true });
 });
 
@@ -208,7 +217,12 @@ test('shows cached data at once with the sandbox stopped, and the error on refre
   await popup.getByRole('button', { name: 'Refresh' }).click();
   // Issue 14: one amber line in the header, not a card above the rewards.
   // In plain words, with the points it still shows (issue 21); the cause for support on its own line.
-  const alert = popup.locator('header').getByRole('alert').filter({ hasText: /^Can’t reach Panel Rewards right now — showing (the points read a moment ago|your points from .+)/ });
+  const alert = popup
+    .locator('header')
+    .getByRole('alert')
+    .filter({
+      hasText: /^Can’t reach Panel Rewards right now — showing (the points read a moment ago|your points from .+)/,
+    });
   await alert.waitFor({ timeout: 30_000 });
   expect(await popup.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
   expect(await popup.getByText(COFFEE, { exact: true }).isVisible()).toBe(true);
@@ -238,7 +252,10 @@ test('details show sanitized HTML: no script, handlers or javascript: links; lin
   await popup.getByRole('heading', { name: 'Description' }).waitFor();
 
   // The field sits in a shadow root of its own, after that root's own styles (issue 18).
-  const html = await popup.locator('.details .html').first().evaluate((box) => box.shadowRoot?.lastElementChild?.innerHTML ?? '');
+  const html = await popup
+    .locator('.details .html')
+    .first()
+    .evaluate((box) => box.shadowRoot?.lastElementChild?.innerHTML ?? '');
   expect(html).toContain('<b>coffee</b>');
   expect(html).not.toMatch(/<script|onerror|javascript:|<form|<input|<style/i);
   const link = popup.getByRole('link', { name: 'terms', exact: true });
@@ -256,7 +273,9 @@ test('keyboard alone: Redeem opens the confirmation, Escape cancels, focus comes
   await popup.keyboard.press('Enter');
   const dialog = popup.getByRole('alertdialog', { name: 'Confirm redemption' });
   await dialog.waitFor();
-  expect(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(
+    true,
+  );
   expect(await axeViolations(popup)).toEqual([]);
   await popup.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
@@ -274,17 +293,25 @@ test('keyboard alone: Redeem opens the confirmation, Escape cancels, focus comes
   expect(await axeViolations(popup)).toEqual([]);
 });
 
-
 /** Popup layout and flows of issues 10 and 14. */
 
 const HISTORY_PATH = '/v1/panel/redemptions';
 
 /** The element's box in the page: what the panelist sees move or not. */
 const boxOf = (popup: Page, selector: string) =>
-  popup.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: document.documentElement.clientWidth };
-  });
+  popup
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        left: r.left,
+        right: r.right,
+        top: r.top,
+        bottom: r.bottom,
+        width: document.documentElement.clientWidth,
+      };
+    });
 
 test('first run: the header fits the popup (title inside the left edge, Settings not cut off)', async () => {
   const ext = await launchExtension();
@@ -295,7 +322,9 @@ test('first run: the header fits the popup (title inside the left edge, Settings
   const settingsButton = await boxOf(popup, 'header button');
   expect(title.left).toBeGreaterThanOrEqual(8);
   expect(settingsButton.right).toBeLessThanOrEqual(settingsButton.width - 8);
-  expect(await popup.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  expect(await popup.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(
+    true,
+  );
   expect(await popup.getByRole('link', { name: 'History', exact: true }).count()).toBe(0);
   await popup.screenshot({ path: '/tmp/popup-shots/after-first-run.png' });
 });
@@ -321,11 +350,13 @@ test('nothing moves once shown: rows keep their place while the history arrives 
   // While it is pending and the balance has not changed yet: the rows must not change for the wait alone.
   const waiting = pending.filter((frame) => frame.state?.text === 'Redeeming|2,500 points');
   expect(waiting.length).toBeGreaterThan(10);
-  for (const frame of waiting) for (const [name, box] of Object.entries(frame)) {
-    if (!heights.has(name)) heights.set(name, new Set());
-    heights.get(name)!.add(Math.round(box.height));
-  }
-  for (const [name, seen] of heights) if (!['outcome', 'header', 'state'].includes(name)) expect([...seen], name).toHaveLength(1);
+  for (const frame of waiting)
+    for (const [name, box] of Object.entries(frame)) {
+      if (!heights.has(name)) heights.set(name, new Set());
+      heights.get(name)!.add(Math.round(box.height));
+    }
+  for (const [name, seen] of heights)
+    if (!['outcome', 'header', 'state'].includes(name)) expect([...seen], name).toHaveLength(1);
   expect(await popup.getByText('Other rewards can be redeemed once this one has finished.').count()).toBe(0);
 });
 
@@ -349,9 +380,15 @@ function sampleUntil(until: string): Promise<Frame[]> {
       };
       put('header', document.querySelector('header'));
       // What the panelist reads at that frame: the outcome's state and the balance.
-      frame.state = { top: 0, height: 0, text: `${document.getElementById('redeem-outcome')?.textContent?.slice(0, 9)}|${document.querySelector('.hdr-balance')?.textContent}` };
+      frame.state = {
+        top: 0,
+        height: 0,
+        text: `${document.getElementById('redeem-outcome')?.textContent?.slice(0, 9)}|${document.querySelector('.hdr-balance')?.textContent}`,
+      };
       put('outcome', document.getElementById('redeem-outcome'));
-      document.querySelectorAll('.reward').forEach((row) => put(row.querySelector('.reward-name')?.textContent ?? '?', row));
+      document
+        .querySelectorAll('.reward')
+        .forEach((row) => put(row.querySelector('.reward-name')?.textContent ?? '?', row));
       frames.push(frame);
       const reached =
         until === 'latest'
@@ -394,13 +431,21 @@ test('Shift+Tab never leaves the focused control under the sticky header', async
   const popup = await openPopup(ext);
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).waitFor();
   // To the end of the list, then back up one control at a time.
-  await popup.locator('.reward').last().getByRole('button', { name: /^Set as goal: / }).focus();
+  await popup
+    .locator('.reward')
+    .last()
+    .getByRole('button', { name: /^Set as goal: / })
+    .focus();
   for (let i = 0; i < 24; i += 1) {
     await popup.keyboard.press('Shift+Tab');
     const where = await popup.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       const header = document.querySelector('header')!;
-      return { inHeader: header.contains(el), top: el.getBoundingClientRect().top, headerBottom: header.getBoundingClientRect().bottom };
+      return {
+        inHeader: header.contains(el),
+        top: el.getBoundingClientRect().top,
+        headerBottom: header.getBoundingClientRect().bottom,
+      };
     });
     if (where.inHeader) break;
     expect(where.top, `control ${i}`).toBeGreaterThanOrEqual(where.headerBottom);
@@ -430,7 +475,9 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   const again = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
   expect(await again.isDisabled()).toBe(true);
   const why = await again.getAttribute('aria-describedby');
-  expect(await popup.locator(`#${why}`).textContent()).toBe('Held back: your last redemption of it is still being checked');
+  expect(await popup.locator(`#${why}`).textContent()).toBe(
+    'Held back: your last redemption of it is still being checked',
+  );
   expect(await popup.getByRole('button', { name: 'Redeem Northwind Books $10 Gift Card' }).isDisabled()).toBe(false);
   expect(await axeViolations(popup)).toEqual([]);
 

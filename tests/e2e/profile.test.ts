@@ -29,10 +29,17 @@ const HOUSEHOLD: VariableDefinition = {
     { id: 192, name: 'TWO_OR_MORE', text: 'Two or more', exclusive: false },
   ],
 };
-const PETS: VariableDefinition = { ...HOUSEHOLD, id: 195, name: 'PETS', text: 'Do you have pets at home?', uuid: 'pets' };
+const PETS: VariableDefinition = {
+  ...HOUSEHOLD,
+  id: 195,
+  name: 'PETS',
+  text: 'Do you have pets at home?',
+  uuid: 'pets',
+};
 
 const line = (page: Page) => page.locator('header p').filter({ has: page.getByRole('link', { name: 'Answer now' }) });
-const focusedLabel = (page: Page) => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() ?? '');
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() ?? '');
 const variablesRequests = async () =>
   (await requestCount(ext, '/v1/panel/variables/meta')) + (await requestCount(ext, '/v1/panel/variables/data'));
 
@@ -64,8 +71,14 @@ describe('open profile questions, answered one at a time', () => {
     await line(popup).waitFor();
     expect(await line(popup).textContent()).toBe('3 profile questions open · Answer now');
     // Never more prominent than the balance.
-    const size = (selector: string) => popup.locator(selector).first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-    expect(await line(popup).evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeLessThan(await size('.hdr-balance'));
+    const size = (selector: string) =>
+      popup
+        .locator(selector)
+        .first()
+        .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(await line(popup).evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeLessThan(
+      await size('.hdr-balance'),
+    );
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
     expect(await variablesRequests()).toBe(before);
     await audit(popup, 'popup with open questions');

@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import type { Catalogue } from './words';
 
 const ACCENTED: Record<string, string> = Object.fromEntries(
-  [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [c, [...'áƀçðéƒĝĥíĵķĺɱñóƥǫŕšţúṽŵẋýžÅƁÇÐÉƑĜĤÍĴĶĹṀÑÓƤǪŔŠŢÚṼŴẊÝŽ'][i]!]),
+  [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [
+    c,
+    [...'áƀçðéƒĝĥíĵķĺɱñóƥǫŕšţúṽŵẋýžÅƁÇÐÉƑĜĤÍĴĶĹṀÑÓƤǪŔŠŢÚṼŴẊÝŽ'][i]!,
+  ]),
 );
 
 /** Messages that are not words on a page: the language tag, and the store's texts. */
@@ -22,18 +25,28 @@ const KEPT = /^(lang|extDescription|store[A-Z]\w*)$/;
  */
 export function pseudoMessage(message: string): string {
   const parts = message.split(/(\$[1-9$])/);
-  const letters = parts.filter((_, i) => i % 2 === 0).join('').replace(/[^\p{L}]/gu, '');
+  const letters = parts
+    .filter((_, i) => i % 2 === 0)
+    .join('')
+    .replace(/[^\p{L}]/gu, '');
   if (!letters) return message;
   const accented = parts.map((part, i) => (i % 2 ? part : [...part].map((c) => ACCENTED[c] ?? c).join(''))).join('');
   const extra = Math.ceil(message.length * 0.4);
   const filler = [...letters].map((c) => ACCENTED[c] ?? c);
   // Words of up to six letters, as long as German's long ones are not: a space every seventh.
-  const pad = Array.from({ length: extra }, (_, i) => (i % 7 === 0 && i < extra - 1 ? ' ' : filler[i % filler.length])).join('');
+  const pad = Array.from({ length: extra }, (_, i) =>
+    i % 7 === 0 && i < extra - 1 ? ' ' : filler[i % filler.length],
+  ).join('');
   return `${accented}${pad}`;
 }
 
 export function pseudoCatalogue(english: Catalogue): Catalogue {
-  return Object.fromEntries(Object.entries(english).map(([key, entry]) => [key, KEPT.test(key) ? entry : { ...entry, message: pseudoMessage(entry.message) }]));
+  return Object.fromEntries(
+    Object.entries(english).map(([key, entry]) => [
+      key,
+      KEPT.test(key) ? entry : { ...entry, message: pseudoMessage(entry.message) },
+    ]),
+  );
 }
 
 /** A copy of the built extension at `dir` speaking the pseudo-locale in place of English; returns it and its catalogue. */

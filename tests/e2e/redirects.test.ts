@@ -37,7 +37,9 @@ test('a profile save answered 307 is refused, naming the panel, and its body nev
   await options.getByRole('button', { name: 'Save changes' }).click();
   // The options page names the panel by its name, in plain words (issue 14); the client's own text
   // (host, redirect) is for the other pages and support.
-  const alert = options.getByRole('alert').filter({ hasText: 'Panel Rewards sent an answer this extension could not read' });
+  const alert = options
+    .getByRole('alert')
+    .filter({ hasText: 'Panel Rewards sent an answer this extension could not read' });
   await alert.waitFor();
   expect(await firstName.inputValue()).toBe('Robin');
   expect(await requestCount(ext, VALUES)).toBeGreaterThanOrEqual(1);
@@ -78,7 +80,9 @@ test('a refresh pointed to another site is refused before anything is sent there
   const support = popup.locator('header details.support');
   await support.locator('summary').click();
   const details = await support.locator('.support-text').textContent();
-  expect(details).toContain(`The panel at ${new URL(ext.sandbox.url).host} answered with a redirect, which the extension does not follow`);
+  expect(details).toContain(
+    `The panel at ${new URL(ext.sandbox.url).host} answered with a redirect, which the extension does not follow`,
+  );
   expect(details).toContain(REWARDS);
   expect(elsewhere.requests).toEqual([]);
   // Refused, not retried.

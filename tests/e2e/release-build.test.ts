@@ -27,7 +27,10 @@ beforeAll(async () => {
   delete env.PANEL_API_BASE_URL;
   delete env.PANEL_DEV_TOKEN;
   // What `npm run zip` runs: each builds the release build, then zips it.
-  for (const args of [['wxt', 'zip'], ['wxt', 'zip', '-b', 'firefox']]) {
+  for (const args of [
+    ['wxt', 'zip'],
+    ['wxt', 'zip', '-b', 'firefox'],
+  ]) {
     execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   }
   const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { name: string; version: string };
@@ -57,7 +60,10 @@ test('npm run zip makes the Chrome zip, the Firefox zip and the Firefox sources 
   }
   console.log(`zip sizes: ${sizes.join(', ')}`);
   // Each extension zip holds exactly its build.
-  for (const [zip, build] of [[zips.chrome, 'chrome-mv3'], [zips.firefox, 'firefox-mv2']] as const) {
+  for (const [zip, build] of [
+    [zips.chrome, 'chrome-mv3'],
+    [zips.firefox, 'firefox-mv2'],
+  ] as const) {
     expect(zipEntries(zip).toSorted()).toEqual((await filesUnder(join(outDir, build))).toSorted());
   }
 });
@@ -95,7 +101,9 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
   expect(firefox.browser_specific_settings.gecko).toMatchObject({
     id: 'panel-rewards@panelist.example',
     // What it sends to the panel (issue 31): the key, profile answers, redemptions, and by default the location answers.
-    data_collection_permissions: { required: ['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo', 'locationInfo'] },
+    data_collection_permissions: {
+      required: ['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo', 'locationInfo'],
+    },
   });
 
   // Images only from the extension, data: and where a panel may be, and no media (issue 18); MV2's policy is a string.
@@ -126,13 +134,22 @@ test('both builds carry PNG icons in every size the stores ask for, listed in th
 
 test("the sources zip holds the build's inputs, and no dependencies, outputs, tests or secrets", async () => {
   const entries = zipEntries(zips.sources);
-  for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'wxt.config.ts', 'README.md', 'entrypoints/background/index.ts', 'public/icon/128.png']) {
+  for (const needed of [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'wxt.config.ts',
+    'README.md',
+    'entrypoints/background/index.ts',
+    'public/icon/128.png',
+  ]) {
     expect(entries).toContain(needed);
   }
-  const unwanted = entries.filter((e) =>
-    /(^|\/)(node_modules|\.output|tests|bench|web-ext-artifacts)\//.test(e) ||
-    /(^|\/)\./.test(e) || // .env, .git, .wxt, .ci, any dotfile
-    /\.(test|spec)\.[cm]?[jt]sx?$|\.(log|zip|pem|key|crx|xpi)$/.test(e),
+  const unwanted = entries.filter(
+    (e) =>
+      /(^|\/)(node_modules|\.output|tests|bench|web-ext-artifacts)\//.test(e) ||
+      /(^|\/)\./.test(e) || // .env, .git, .wxt, .ci, any dotfile
+      /\.(test|spec)\.[cm]?[jt]sx?$|\.(log|zip|pem|key|crx|xpi)$/.test(e),
   );
   expect(unwanted).toEqual([]);
   // The sandbox's token lives in tests/, which stays out.

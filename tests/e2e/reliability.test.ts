@@ -127,7 +127,9 @@ test('unsaved profile edits survive a browser restart', async () => {
   const first = await start();
   const options = await first.openPage('options.html');
   await options.getByLabel('What is your first name?').fill('Robin');
-  await expect.poll(async () => (await stored<Record<string, unknown>>(first, 'draft:profile'))?.FIRST_NAME).toBe('Robin');
+  await expect
+    .poll(async () => (await stored<Record<string, unknown>>(first, 'draft:profile'))?.FIRST_NAME)
+    .toBe('Robin');
   await first.close({ keepProfile: true });
   sessions.splice(sessions.indexOf(first), 1);
 

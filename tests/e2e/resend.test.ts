@@ -23,7 +23,8 @@ async function requests(ext: ExtensionSession, path: string): Promise<RecordedRe
   return requests.filter((r) => r.path === path && r.method !== 'OPTIONS');
 }
 
-const coffees = async (ext: ExtensionSession) => (await serverState(ext)).redemptions.filter((r) => r.reward.id === 101).length;
+const coffees = async (ext: ExtensionSession) =>
+  (await serverState(ext)).redemptions.filter((r) => r.reward.id === 101).length;
 
 test('Chromium re-sends a redeem whose reused connection closed unanswered; with its Idempotency-Key the panel makes one redemption', async () => {
   const ext = await start();
@@ -52,7 +53,9 @@ test('a panel that ignores the key records the Confirm twice: the popup and the 
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
   await popup.getByRole('button', { name: `Confirm redeeming ${COFFEE}` }).click();
   await popup
-    .getByText("The panel's history shows this redemption twice, 2 × 500 points. If you did not redeem it again yourself, contact Panel Rewards to reverse one.")
+    .getByText(
+      "The panel's history shows this redemption twice, 2 × 500 points. If you did not redeem it again yourself, contact Panel Rewards to reverse one.",
+    )
     .waitFor({ timeout: 30_000 });
   expect((await serverState(ext)).balance).toBe(1500);
   const options = await ext.openPage('options.html');
@@ -61,18 +64,42 @@ test('a panel that ignores the key records the Confirm twice: the popup and the 
 }, 90_000);
 
 /** Sends `form` from the extension's worker the way the API client does, on a warmed (reused) or a new connection. */
-async function arrivals(ext: ExtensionSession, form: { path: string; method: 'GET' | 'POST'; query?: string; body?: string; headers?: Record<string, string>; keepalive?: boolean }, connection: 'reused' | 'new'): Promise<number> {
+async function arrivals(
+  ext: ExtensionSession,
+  form: {
+    path: string;
+    method: 'GET' | 'POST';
+    query?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    keepalive?: boolean;
+  },
+  connection: 'reused' | 'new',
+): Promise<number> {
   await control(ext, '/requests', 'DELETE');
   await injectFault(ext, { path: form.path, method: form.method, commit: true, drop: true });
   if (connection === 'new') await control(ext, '/connections', 'DELETE');
   const sw = await ext.worker();
   await sw.evaluate(
     async ({ base, token, form, warm }) => {
-      const init = (extra: RequestInit): RequestInit => ({ credentials: 'omit', cache: 'no-store', redirect: 'manual', ...extra });
+      const init = (extra: RequestInit): RequestInit => ({
+        credentials: 'omit',
+        cache: 'no-store',
+        redirect: 'manual',
+        ...extra,
+      });
       const auth = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
       // A read first leaves an idle keep-alive connection for the next request to reuse.
       if (warm) await (await fetch(`${base}/v1/panel/rewards`, init({ headers: auth }))).text();
-      await fetch(`${base}${form.path}${form.query ?? ''}`, init({ method: form.method, headers: { ...auth, ...form.headers }, ...(form.body ? { body: form.body } : {}), ...(form.keepalive ? { keepalive: true } : {}) })).catch(() => undefined);
+      await fetch(
+        `${base}${form.path}${form.query ?? ''}`,
+        init({
+          method: form.method,
+          headers: { ...auth, ...form.headers },
+          ...(form.body ? { body: form.body } : {}),
+          ...(form.keepalive ? { keepalive: true } : {}),
+        }),
+      ).catch(() => undefined);
     },
     { base: ext.sandbox.url, token: ext.sandbox.token, form, warm: connection === 'reused' },
   );
@@ -86,7 +113,16 @@ test('no form of the request stops the re-send on a reused connection; a new con
     // The redeem as the extension sends it (design §1).
     getWithQuery: await arrivals(ext, redeem, 'reused'),
     // The interface document's own form would be a write with a body: re-sent all the same.
-    postWithBody: await arrivals(ext, { path: '/v1/panel/variables/data', method: 'POST', body: '{"FIRST_NAME":"Probe"}', headers: { 'Content-Type': 'application/json' } }, 'reused'),
+    postWithBody: await arrivals(
+      ext,
+      {
+        path: '/v1/panel/variables/data',
+        method: 'POST',
+        body: '{"FIRST_NAME":"Probe"}',
+        headers: { 'Content-Type': 'application/json' },
+      },
+      'reused',
+    ),
     // keepalive only lets a request outlive its page.
     keepalive: await arrivals(ext, { ...redeem, keepalive: true }, 'reused'),
     // A forbidden header: fetch drops it, the connection is reused as before.

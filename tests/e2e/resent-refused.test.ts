@@ -31,14 +31,19 @@ async function startWithBalance(balance: number): Promise<ExtensionSession> {
   return ext;
 }
 
-const headerBalance = (popup: Page) => popup.locator('.hdr-balance').textContent({ timeout: 1000 }).catch(() => null);
+const headerBalance = (popup: Page) =>
+  popup
+    .locator('.hdr-balance')
+    .textContent({ timeout: 1000 })
+    .catch(() => null);
 /** The title of the reward's outcome card, so a failure shows what the card said instead. */
 const cardTitle = (popup: Page) =>
   popup
     .getByRole('region', { name: BOOKS })
     .evaluate((card) => document.getElementById(card.getAttribute('aria-labelledby')!)?.textContent)
     .catch(() => null);
-const booksCount = async (ext: ExtensionSession) => (await serverState(ext)).redemptions.filter((r) => r.reward.id === BOOKS_ID).length;
+const booksCount = async (ext: ExtensionSession) =>
+  (await serverState(ext)).redemptions.filter((r) => r.reward.id === BOOKS_ID).length;
 
 test('a re-sent copy refused with 402 after the first committed: "Redeemed", the balance after one charge, never "nothing was charged"', async () => {
   const started = performance.now();

@@ -50,7 +50,8 @@ beforeAll(async () => {
       return { ...reward, meta_data: { ...meta, ...Object.fromEntries(fields.map((f) => [f, html(f)])) } };
     }
     // Shown only when a reward has no description.
-    if (reward.name === BOOKS) return { ...reward, meta_data: { ...meta, description: '', short_description: html('short_description') } };
+    if (reward.name === BOOKS)
+      return { ...reward, meta_data: { ...meta, description: '', short_description: html('short_description') } };
     return reward;
   });
   ext = await launchExtension({ sandbox });
@@ -75,7 +76,11 @@ async function watchedPopup(): Promise<{ popup: Page; watch: Watch }> {
   await popup.addInitScript(() => {
     const seen: string[] = ((window as unknown as { __violations: string[] }).__violations = []);
     // Capture, so a listener of the page's own cannot stop it; composed, so it leaves shadow roots.
-    window.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`), true);
+    window.addEventListener(
+      'securitypolicyviolation',
+      (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+      true,
+    );
   });
   const consoleLines: string[] = [];
   popup.on('console', (m) => {
@@ -102,10 +107,15 @@ async function watchedPopup(): Promise<{ popup: Page; watch: Watch }> {
 /** Inline handlers and script URLs anywhere in the page, its reward boxes' shadow roots included. */
 function scriptAttributes(popup: Page): Promise<string[]> {
   return popup.evaluate(() => {
-    const roots: ParentNode[] = [document, ...[...document.querySelectorAll('*')].flatMap((el) => (el.shadowRoot ? [el.shadowRoot] : []))];
+    const roots: ParentNode[] = [
+      document,
+      ...[...document.querySelectorAll('*')].flatMap((el) => (el.shadowRoot ? [el.shadowRoot] : [])),
+    ];
     return roots.flatMap((root) =>
       [...root.querySelectorAll('*')].flatMap((el) =>
-        [...el.attributes].filter((a) => /^on/i.test(a.name) || /^\s*(javascript|vbscript):/i.test(a.value)).map((a) => `${el.tagName}[${a.name}]`),
+        [...el.attributes]
+          .filter((a) => /^on/i.test(a.name) || /^\s*(javascript|vbscript):/i.test(a.value))
+          .map((a) => `${el.tagName}[${a.name}]`),
       ),
     );
   });

@@ -51,7 +51,13 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
   const [coffee, ...others] = sandbox.state.rewards;
   const html = tracking(sandbox.url);
-  const meta = { ...coffee!.meta_data, description: LOOK_ALIKE + html, redemption_instructions: html, terms: html, disclaimer: html };
+  const meta = {
+    ...coffee!.meta_data,
+    description: LOOK_ALIKE + html,
+    redemption_instructions: html,
+    terms: html,
+    disclaimer: html,
+  };
   sandbox.state.rewards = [{ ...coffee!, meta_data: meta }, ...others];
   ext = await launchExtension({ sandbox });
   await ext.connect();
@@ -86,7 +92,9 @@ function hitTest(page: Page): Promise<{ checked: number; covered: string[] }> {
       checked += 1;
       const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
       if (!hit || !(hit === control || control.contains(hit))) {
-        covered.push(`${control.tagName} "${control.textContent?.trim().slice(0, 40)}" is under ${hit?.tagName}.${String(hit?.className)}`);
+        covered.push(
+          `${control.tagName} "${control.textContent?.trim().slice(0, 40)}" is under ${hit?.tagName}.${String(hit?.className)}`,
+        );
       }
     }
     return { checked, covered };
@@ -101,18 +109,25 @@ test('reward HTML in the popup’s own class names cannot cover a control, and i
   // No dialog of the catalogue's reaches the accessibility tree as one.
   expect(await popup.getByRole('alertdialog').count()).toBe(0);
 
-  const inside = await popup.locator('.details .html').first().evaluate((host) => {
-    const all = [...host.shadowRoot!.querySelectorAll('*')].filter((el) => el.tagName !== 'STYLE');
-    return {
-      attributes: all.flatMap((el) => ['class', 'id', 'style', 'role', 'popover'].filter((a) => el.hasAttribute(a) && !el.matches('span.held')).map((a) => `${el.tagName}[${a}]`)),
-      positioned: all.filter((el) => getComputedStyle(el).position !== 'static').map((el) => el.tagName),
-      tags: [...new Set(all.map((el) => el.tagName.toLowerCase()))],
-      scrolls: host.scrollHeight > host.clientHeight,
-      focusable: host.getAttribute('tabindex'),
-      name: host.getAttribute('aria-label'),
-      height: host.getBoundingClientRect().height,
-    };
-  });
+  const inside = await popup
+    .locator('.details .html')
+    .first()
+    .evaluate((host) => {
+      const all = [...host.shadowRoot!.querySelectorAll('*')].filter((el) => el.tagName !== 'STYLE');
+      return {
+        attributes: all.flatMap((el) =>
+          ['class', 'id', 'style', 'role', 'popover']
+            .filter((a) => el.hasAttribute(a) && !el.matches('span.held'))
+            .map((a) => `${el.tagName}[${a}]`),
+        ),
+        positioned: all.filter((el) => getComputedStyle(el).position !== 'static').map((el) => el.tagName),
+        tags: [...new Set(all.map((el) => el.tagName.toLowerCase()))],
+        scrolls: host.scrollHeight > host.clientHeight,
+        focusable: host.getAttribute('tabindex'),
+        name: host.getAttribute('aria-label'),
+        height: host.getBoundingClientRect().height,
+      };
+    });
   expect(inside.attributes).toEqual([]);
   expect(inside.positioned).toEqual([]);
   expect(inside.tags).not.toEqual(expect.arrayContaining(['dialog']));
@@ -123,7 +138,9 @@ test('reward HTML in the popup’s own class names cannot cover a control, and i
 
   const sizes = await popup.evaluate(() => {
     const px = (el: Element) => parseFloat(getComputedStyle(el).fontSize);
-    const theirs = [...document.querySelectorAll('.html')].flatMap((h) => [...h.shadowRoot!.querySelectorAll('h1, h2, h3, h4, h5, h6')]);
+    const theirs = [...document.querySelectorAll('.html')].flatMap((h) => [
+      ...h.shadowRoot!.querySelectorAll('h1, h2, h3, h4, h5, h6'),
+    ]);
     return { theirs: theirs.map(px), own: px(document.querySelector('.details h4')!) };
   });
   expect(sizes.theirs.length).toBeGreaterThan(0);
@@ -152,8 +169,20 @@ test('opening details sends nothing to a host other than the panel; the panel’
   await expect.poll(panelImage).toBeGreaterThan(0);
   await popup.getByRole('button', { name: `Images from 127.0.0.1:${E2E_SANDBOX_PORT} shown` }).waitFor();
   // The panel answers 401 to an image request: the image is broken, and shows its alt text, not the broken-image icon.
-  await expect.poll(() => popup.locator('.details .html').first().evaluate((h) => h.shadowRoot!.querySelectorAll('img').length)).toBe(0);
-  expect(await popup.locator('.details .html').first().evaluate((h) => h.shadowRoot!.textContent)).toContain('Panel image');
+  await expect
+    .poll(() =>
+      popup
+        .locator('.details .html')
+        .first()
+        .evaluate((h) => h.shadowRoot!.querySelectorAll('img').length),
+    )
+    .toBe(0);
+  expect(
+    await popup
+      .locator('.details .html')
+      .first()
+      .evaluate((h) => h.shadowRoot!.textContent),
+  ).toContain('Panel image');
   await popup.waitForTimeout(500);
   expect(party.hits).toEqual([]);
   expect(await axeViolations(popup)).toEqual([]);
@@ -170,7 +199,8 @@ test('the content security policy: the manifest allows no media, the popup then 
   });
   const manifest = await options.evaluate(() => chrome.runtime.getManifest().content_security_policy);
   expect(manifest).toEqual({
-    extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; frame-src 'none'; img-src 'self' data: https: http://localhost:* http://127.0.0.1:*; media-src 'none'",
+    extension_pages:
+      "script-src 'self'; object-src 'none'; base-uri 'none'; frame-src 'none'; img-src 'self' data: https: http://localhost:* http://127.0.0.1:*; media-src 'none'",
   });
   await options.close();
 
@@ -178,6 +208,9 @@ test('the content security policy: the manifest allows no media, the popup then 
   const popup = await openDetails();
   const policy = await popup.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(policy).toBe(`img-src 'self' data: ${sandbox.url} https://images.sandbox.invalid; media-src 'none'`);
-  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({ violations: ['img-src /after-details'], hits: [] });
+  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({
+    violations: ['img-src /after-details'],
+    hits: [],
+  });
   await popup.close();
 });

@@ -28,7 +28,13 @@ const consoleLines: string[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
   const [coffee, ...others] = sandbox.state.rewards;
-  const meta = { ...coffee!.meta_data, description: HOSTILE, terms: HOSTILE, disclaimer: HOSTILE, redemption_instructions: HOSTILE };
+  const meta = {
+    ...coffee!.meta_data,
+    description: HOSTILE,
+    terms: HOSTILE,
+    disclaimer: HOSTILE,
+    redemption_instructions: HOSTILE,
+  };
   sandbox.state.rewards = [{ ...coffee!, meta_data: meta }, ...others];
   ext = await launchExtension({ sandbox });
   ext.context.on('page', (page) => page.on('console', (m) => consoleLines.push(m.text())));
@@ -53,7 +59,9 @@ test('server HTML is shown sanitized in every field, and none of it runs', async
   await expect.poll(() => parts.count()).toBe(4);
 
   // Each field sits in a shadow root of its own, after that root's own styles (issue 18).
-  for (const html of await parts.evaluateAll((nodes) => nodes.map((n) => n.shadowRoot?.lastElementChild?.innerHTML ?? ''))) {
+  for (const html of await parts.evaluateAll((nodes) =>
+    nodes.map((n) => n.shadowRoot?.lastElementChild?.innerHTML ?? ''),
+  )) {
     expect(html).toContain('<b>print</b>');
     expect(html).not.toMatch(/<script|<iframe|<svg|<math|<style|onerror|onload|javascript:|srcdoc/i);
   }
@@ -76,7 +84,11 @@ test('after connecting, redeeming and failing, no console line carries the token
   await popup.getByText(`Redeemed ${COFFEE}`).waitFor();
   await fetch(`${sandbox.url}/__sandbox/faults`, {
     method: 'POST',
-    body: JSON.stringify({ status: 401, body: JSON.stringify({ message: `Bearer ${sandbox.token} expired` }), times: 10 }),
+    body: JSON.stringify({
+      status: 401,
+      body: JSON.stringify({ message: `Bearer ${sandbox.token} expired` }),
+      times: 10,
+    }),
   });
   await popup.getByRole('button', { name: 'Refresh' }).click();
   // A rejected token: the popup asks to reconnect.
@@ -91,6 +103,8 @@ test('after connecting, redeeming and failing, no console line carries the token
 test('a web page has no way to message the extension', async () => {
   const page = await ext.context.newPage();
   await page.goto(`${sandbox.url}/__sandbox/state`);
-  const reachable = await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage);
+  const reachable = await page.evaluate(
+    () => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage,
+  );
   expect(reachable).toBe('undefined');
 });

@@ -26,7 +26,9 @@ afterEach(async () => {
 
 /** The tab the extension opened at the authorization server (a new tab's first address is about:blank). */
 async function signInTab(ext: ExtensionSession): Promise<Page> {
-  await expect.poll(() => ext.context.pages().some((p) => p.url().includes(OAUTH_PATHS.authorize)), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => ext.context.pages().some((p) => p.url().includes(OAUTH_PATHS.authorize)), { timeout: 15_000 })
+    .toBe(true);
   return ext.context.pages().find((p) => p.url().includes(OAUTH_PATHS.authorize))!;
 }
 
@@ -38,7 +40,11 @@ async function start(): Promise<ExtensionSession> {
 
 test('without identity the sign-in opens in a tab, comes back to the panel’s page, and the tab is closed', async () => {
   const ext = await start();
-  expect(await (await ext.worker()).evaluate(() => typeof (globalThis as { chrome: { identity?: unknown } }).chrome.identity)).toBe('undefined');
+  expect(
+    await (
+      await ext.worker()
+    ).evaluate(() => typeof (globalThis as { chrome: { identity?: unknown } }).chrome.identity),
+  ).toBe('undefined');
   const options = await ext.openPage('options.html');
   await options.getByRole('button', { name: 'Sign in to Panel Rewards', exact: true }).click();
   const tab = await signInTab(ext);

@@ -74,14 +74,21 @@ test('a panelist signs in with e-mail and password, allows access, and the popup
   expect(prompt).toContain('You’ll be signed out');
   expect(prompt).not.toMatch(/personal key/i);
   await options.getByRole('button', { name: 'Yes, disconnect' }).click();
-  await options.getByRole('status').filter({ hasText: /^Disconnected\. You are signed out/ }).waitFor();
+  await options
+    .getByRole('status')
+    .filter({ hasText: /^Disconnected\. You are signed out/ })
+    .waitFor();
   // And focus goes on to the way in, Sign in, not to the page.
   await expect.poll(() => options.evaluate(() => document.activeElement?.textContent)).toBe('Sign in to Panel Rewards');
   expect(ext.sandbox.oauth.revocations).toEqual(['refresh_token']);
   expect(await stored(ext, 'credentials')).toBeFalsy();
   const refresh = await fetch(`${ext.sandbox.url}/oauth/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: credentials!.refreshToken! }),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+      refresh_token: credentials!.refreshToken!,
+    }),
   });
   expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
 });
@@ -115,7 +122,9 @@ test('an access token that expires during use is renewed without the panelist no
   // One way in (issue 21): Sign in, the personal key a small link beside it.
   await popup.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   expect(await popup.getByRole('button', { name: /^(Connect|Sign in)/ }).count()).toBe(1);
-  expect(await popup.getByRole('link', { name: 'Use a personal key instead' }).getAttribute('href')).toBe('options.html#personal-key');
+  expect(await popup.getByRole('link', { name: 'Use a personal key instead' }).getAttribute('href')).toBe(
+    'options.html#personal-key',
+  );
   const window = await openSignInWindow(ext, popup, 'Sign in');
   await signInThrough(window);
   await window.getByRole('button', { name: 'Allow' }).click();

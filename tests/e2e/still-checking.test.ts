@@ -48,13 +48,17 @@ test('a redemption being checked stays listed, with its Check now and its Redeem
   const held = popup.getByRole('button', { name: `Redeem ${NORTHWIND}` });
   expect(await held.isDisabled()).toBe(true);
   const why = await held.getAttribute('aria-describedby');
-  expect(await popup.locator(`#${why}`).textContent()).toBe('Held back: your last redemption of it is still being checked');
+  expect(await popup.locator(`#${why}`).textContent()).toBe(
+    'Held back: your last redemption of it is still being checked',
+  );
   expect(await axeViolations(popup)).toEqual([]);
 
   // The panel records it after all (it committed late); Check now finds it and the line says so.
   const state = await serverState(ext);
   const northwind = state.rewards.find((r) => r.name === NORTHWIND)!;
-  await fetch(`${ext.sandbox.url}${REDEEM_PATH}?id=${northwind.id}`, { headers: { Authorization: `Bearer ${ext.sandbox.token}` } });
+  await fetch(`${ext.sandbox.url}${REDEEM_PATH}?id=${northwind.id}`, {
+    headers: { Authorization: `Bearer ${ext.sandbox.token}` },
+  });
   await list.getByRole('button', { name: `Check now whether ${NORTHWIND} went through` }).click();
   await list.getByText(`${NORTHWIND} is in your redemption history: it went through.`).waitFor({ timeout: 30_000 });
   // The header follows: the balance is read again whenever a check settles a redemption.

@@ -5,7 +5,18 @@
  * screenshots and a listing for every language in public/_locales.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import sharp from 'sharp';
@@ -14,14 +25,21 @@ import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey } from '../../utils/b
 import { messageLookup, localeMessages } from '../tools/node-i18n';
 import { zipEntries, zipFile } from '../tools/zip-read';
 
-const BRAND = { panelName: 'Acme Rewards', brandColor: '#0b7a75', geckoId: 'rewards@acme-panel.example', icon: 'brand/acme-icon.svg' };
+const BRAND = {
+  panelName: 'Acme Rewards',
+  brandColor: '#0b7a75',
+  geckoId: 'rewards@acme-panel.example',
+  icon: 'brand/acme-icon.svg',
+};
 const chromeKey = newChromeKey().publicKey;
 const LOCALES = readdirSync('public/_locales').filter((name) => statSync(join('public/_locales', name)).isDirectory());
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 /** An operator's environment: no build setting, and not the test runner's NODE_ENV=test (which changes the bundle). */
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_') && name !== 'NODE_ENV'));
+const cleanEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_') && name !== 'NODE_ENV'));
 /** Within 2 of each channel: gradients and anti-aliasing round differently between renderers. */
-const near = (got: Iterable<number>, want: number[]) => [...got].slice(0, 3).every((c, i) => Math.abs(c - want[i]!) <= 2);
+const near = (got: Iterable<number>, want: number[]) =>
+  [...got].slice(0, 3).every((c, i) => Math.abs(c - want[i]!) <= 2);
 const TEAL = [0x0b, 0x7a, 0x75];
 
 let project: string;
@@ -33,7 +51,9 @@ const temporary: string[] = [];
 function copyProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'panel-store-project-'));
   temporary.push(dir);
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files.filter((f) => existsSync(f))) {
     mkdirSync(join(dir, dirname(file)), { recursive: true });
     copyFileSync(file, join(dir, file));
@@ -50,7 +70,10 @@ beforeAll(() => {
   project = copyProject();
   mkdirSync(join(project, 'brand'));
   copyFileSync('tests/fixtures/acme-icon.svg', join(project, BRAND.icon));
-  writeFileSync(join(project, 'panel.config.json'), JSON.stringify({ ...BRAND, chromeKey, earnUrl: 'https://www.acme-panel.example/surveys' }, null, 2));
+  writeFileSync(
+    join(project, 'panel.config.json'),
+    JSON.stringify({ ...BRAND, chromeKey, earnUrl: 'https://www.acme-panel.example/surveys' }, null, 2),
+  );
   execFileSync('npx', ['wxt', 'prepare'], { cwd: project, stdio: 'ignore', env: cleanEnv() });
   const run = store(project);
   if (run.status !== 0) throw new Error(`npm run store failed:\n${run.stdout}\n${run.stderr}`);
@@ -80,7 +103,10 @@ test("the icons in both zips are the operator's, in every size", async () => {
       const { width, height } = await sharp(png).metadata();
       expect([width, height]).toEqual([size, size]);
       // The top middle of the tile, above the check mark: the icon's teal, not the default blue.
-      const { data } = await sharp(png).extract({ left: size / 2, top: Math.round(size * 0.15), width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(png)
+        .extract({ left: size / 2, top: Math.round(size * 0.15), width: 1, height: 1 })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       expect(near(data, TEAL), `${kind} ${size}: ${[...data.subarray(0, 3)].join(',')}`).toBe(true);
     }
   }
@@ -89,7 +115,9 @@ test("the icons in both zips are the operator's, in every size", async () => {
 
 test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do', () => {
   const entries = zipEntries(zip('sources'));
-  expect(entries).toEqual(expect.arrayContaining(['panel.config.json', BRAND.icon, 'package-lock.json', 'wxt.config.ts']));
+  expect(entries).toEqual(
+    expect.arrayContaining(['panel.config.json', BRAND.icon, 'package-lock.json', 'wxt.config.ts']),
+  );
   expect(entries.filter((e) => e.startsWith('tests/') || e.startsWith('.output/'))).toEqual([]);
 
   const rebuild = mkdtempSync(join(tmpdir(), 'panel-review-'));
@@ -101,11 +129,12 @@ test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do
   symlinkSync(resolve('node_modules'), join(rebuild, 'node_modules'));
   execFileSync('npx', ['wxt', 'build', '-b', 'firefox'], { cwd: rebuild, stdio: 'ignore', env: cleanEnv() });
   const built = join(rebuild, '.output/firefox-mv2');
-  const files = (readdirSync(built, { recursive: true, withFileTypes: true }))
+  const files = readdirSync(built, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => relative(built, join(e.parentPath, e.name)));
   expect(files.toSorted()).toEqual(zipEntries(zip('firefox')).toSorted());
-  for (const file of files) expect(readFileSync(join(built, file)).equals(zipFile(zip('firefox'), file)!), file).toBe(true);
+  for (const file of files)
+    expect(readFileSync(join(built, file)).equals(zipFile(zip('firefox'), file)!), file).toBe(true);
 }, 120_000);
 
 test('every shipped language has two 1280×800 screenshots on the brand colour and its listing text', async () => {
@@ -114,7 +143,10 @@ test('every shipped language has two 1280×800 screenshots on the brand colour a
       const path = join(out, 'screenshots', locale, name);
       const { width, height } = await sharp(path).metadata();
       expect([width, height], path).toEqual([1280, 800]);
-      const { data } = await sharp(path).extract({ left: 2, top: 2, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(path)
+        .extract({ left: 2, top: 2, width: 1, height: 1 })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       expect(near(data, TEAL), `${path}: ${[...data.subarray(0, 3)].join(',')}`).toBe(true);
     }
     const say = messageLookup(localeMessages(locale));
@@ -128,7 +160,9 @@ test('every shipped language has two 1280×800 screenshots on the brand colour a
 test('refuses a build the sources zip would not reproduce: a setting only in the environment, an icon outside it', () => {
   const fromEnv = store(project, { PANEL_BRAND_COLOR: '#123456' });
   expect(fromEnv.status).toBe(1);
-  expect(fromEnv.stderr).toContain('PANEL_BRAND_COLOR is set in the environment: put it in panel.config.json as brandColor');
+  expect(fromEnv.stderr).toContain(
+    'PANEL_BRAND_COLOR is set in the environment: put it in panel.config.json as brandColor',
+  );
 
   const elsewhere = mkdtempSync(join(tmpdir(), 'panel-icon-elsewhere-'));
   temporary.push(elsewhere);

@@ -30,5 +30,7 @@ export function strictBuild(browser: 'chrome' | 'firefox', identity: boolean): s
     };
     execFileSync('npx', ['wxt', 'build', '--browser', browser], { stdio: ['ignore', 'ignore', 'inherit'], env });
   }
-  return identity ? dir : withoutIdentity(dir, `${OUT}-no-identity/${browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2'}`);
+  return identity
+    ? dir
+    : withoutIdentity(dir, `${OUT}-no-identity/${browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2'}`);
 }

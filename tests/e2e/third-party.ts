@@ -34,14 +34,19 @@ export async function startThirdParty(): Promise<ThirdParty> {
  */
 export async function addAndWatch(markup: string): Promise<string[]> {
   const seen: string[] = [];
-  document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${new URL(e.blockedURI).pathname}`));
+  document.addEventListener('securitypolicyviolation', (e) =>
+    seen.push(`${e.violatedDirective} ${new URL(e.blockedURI).pathname}`),
+  );
   document.body.insertAdjacentHTML('beforeend', markup);
   await new Promise((resolve) => setTimeout(resolve, 800));
   return seen;
 }
 
 /** The violations `add` reports and the requests that reached `party` meanwhile. */
-export async function probe(party: ThirdParty, add: () => Promise<string[]>): Promise<{ violations: string[]; hits: string[] }> {
+export async function probe(
+  party: ThirdParty,
+  add: () => Promise<string[]>,
+): Promise<{ violations: string[]; hits: string[] }> {
   const before = party.hits.length;
   const violations = await add();
   return { violations, hits: party.hits.slice(before) };

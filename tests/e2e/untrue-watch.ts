@@ -19,8 +19,14 @@ export async function recordUntrue(page: Evaluating, untrue: RegExp): Promise<()
       const text = document.body.innerText;
       if (pattern.test(text)) seen.push(text);
     };
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    new MutationObserver(look).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
     look();
   }, untrue.source);
-  return async () => (await page.evaluate(() => (window as unknown as { untrueSeen: string[] }).untrueSeen, '')) as string[];
+  return async () =>
+    (await page.evaluate(() => (window as unknown as { untrueSeen: string[] }).untrueSeen, '')) as string[];
 }

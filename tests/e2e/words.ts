@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 export type Catalogue = Record<string, { message: string }>;
 export type Say = (key: string, ...subs: string[]) => string;
 
-export const catalogueOf = (locale: string): Catalogue => JSON.parse(readFileSync(`public/_locales/${locale}/messages.json`, 'utf8')) as Catalogue;
+export const catalogueOf = (locale: string): Catalogue =>
+  JSON.parse(readFileSync(`public/_locales/${locale}/messages.json`, 'utf8')) as Catalogue;
 
 /** A message with its `$1`… substitutions, as chrome.i18n gives it. */
 export const sayIn =

@@ -47,7 +47,11 @@ function seedFromFlags(): SandboxSeed {
 }
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port: portFromEnv(), token: process.env.SANDBOX_TOKEN || SANDBOX_TOKEN, seed: seedFromFlags() });
+  const sandbox = await startSandbox({
+    port: portFromEnv(),
+    token: process.env.SANDBOX_TOKEN || SANDBOX_TOKEN,
+    seed: seedFromFlags(),
+  });
   console.log(`Sandbox panel API listening on ${sandbox.url}`);
   console.log(`Token: ${sandbox.token}`);
   console.log(`Controls: ${sandbox.url}/__sandbox/{reset,state,faults,requests}`);

@@ -7,7 +7,12 @@
 import { createHash } from 'node:crypto';
 import type { ApiRequest, ApiResult } from './types';
 
-const READS = new Set(['/v1/panel/variables/meta', '/v1/panel/variables/data', '/v1/panel/redemptions', '/v1/panel/rewards']);
+const READS = new Set([
+  '/v1/panel/variables/meta',
+  '/v1/panel/variables/data',
+  '/v1/panel/redemptions',
+  '/v1/panel/rewards',
+]);
 
 /** `"abc"`, `W/"abc"`, `*`, comma-separated (RFC 9110 §13.1.2); weak comparison, as for GET. */
 function matchesAny(header: string, etag: string): boolean {
@@ -26,7 +31,8 @@ export function createValidators(): Validators {
   return {
     clear: () => firstServed.clear(),
     apply(req, result, now) {
-      if (req.method !== 'GET' || !READS.has(req.path) || result.status !== 200 || result.body === undefined) return result;
+      if (req.method !== 'GET' || !READS.has(req.path) || result.status !== 200 || result.body === undefined)
+        return result;
       const digest = createHash('sha256')
         .update(`${req.headers.authorization ?? ''}\n${req.path}?${req.query}\n${JSON.stringify(result.body)}`)
         .digest('base64url');
@@ -36,7 +42,8 @@ export function createValidators(): Validators {
       const headers = { ...result.headers, ETag: etag, 'Last-Modified': new Date(modified).toUTCString() };
       const ifNoneMatch = req.headers['if-none-match'];
       const since = Date.parse(req.headers['if-modified-since'] ?? '');
-      const unchanged = ifNoneMatch !== undefined ? matchesAny(ifNoneMatch, etag) : !Number.isNaN(since) && modified <= since;
+      const unchanged =
+        ifNoneMatch !== undefined ? matchesAny(ifNoneMatch, etag) : !Number.isNaN(since) && modified <= since;
       return unchanged ? { status: 304, headers } : { ...result, headers };
     },
   };

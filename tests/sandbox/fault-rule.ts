@@ -22,7 +22,10 @@ const FIELD_CHECKS: Record<keyof FaultRule, { check: (value: JsonValue) => boole
   drop: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   commit: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   holdMs: { check: isWhole(0, 120_000), expected: 'a whole number of milliseconds up to 120000' },
-  repeat: { check: (value) => typeof value === 'boolean' || value === 'overlapping', expected: "a boolean or 'overlapping'" },
+  repeat: {
+    check: (value) => typeof value === 'boolean' || value === 'overlapping',
+    expected: "a boolean or 'overlapping'",
+  },
 };
 
 function isRuleKey(key: string): key is keyof FaultRule {

@@ -36,7 +36,8 @@ export class Idempotency {
     // Keys are the panelist's own: another token's key is another request.
     const scoped = `${bearerToken(request.headers) ?? ''} ${key}`;
     const earlier = this.answers.get(scoped);
-    if (earlier === 'processing') return { answer: failure(409, 'A request with this Idempotency-Key is still being processed.') };
+    if (earlier === 'processing')
+      return { answer: failure(409, 'A request with this Idempotency-Key is still being processed.') };
     if (earlier) return { answer: { ...earlier, headers: { ...earlier.headers, 'Idempotent-Replayed': 'true' } } };
     this.answers.set(scoped, 'processing');
     return { key: scoped };

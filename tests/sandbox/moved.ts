@@ -13,7 +13,8 @@ export type Routed = { answer: ApiResult } | { request: ApiRequest };
 export function routeMoved(state: SandboxState, request: ApiRequest): Routed {
   const to = state.movedTo;
   if (!to || isOAuthPath(request.path)) return { request };
-  if (to.startsWith('/') && request.path.startsWith(`${to}/`)) return { request: { ...request, path: request.path.slice(to.length) } };
+  if (to.startsWith('/') && request.path.startsWith(`${to}/`))
+    return { request: { ...request, path: request.path.slice(to.length) } };
   const query = request.query.toString();
   const location = `${to.replace(/\/+$/, '')}${request.path}${query ? `?${query}` : ''}`;
   return { answer: json(301, { message: 'Moved Permanently' }, { Location: location }) };

@@ -21,7 +21,8 @@ const STYLE =
   'button{margin-top:1.25rem;margin-right:.5rem;padding:.5rem 1rem;font:inherit}.error{color:#b00020}';
 
 function page(status: number, title: string, body: string): ApiResult {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
     `<meta name="viewport" content="width=device-width"><style>${STYLE}</style></head>` +
     `<body><main><h1>${escape(title)}</h1>${body}</main></body></html>`;
   return { status, text: html, headers: HTML_HEADERS };

@@ -121,7 +121,11 @@ export class OAuthServer {
   }
 
   counts(): { accessTokens: number; refreshTokens: number; revocations: number } {
-    return { accessTokens: this.accessTokens.size, refreshTokens: this.refreshTokens.size, revocations: this.revocations.length };
+    return {
+      accessTokens: this.accessTokens.size,
+      refreshTokens: this.refreshTokens.size,
+      revocations: this.revocations.length,
+    };
   }
 
   handle(req: ApiRequest): ApiResult {
@@ -135,11 +139,17 @@ export class OAuthServer {
     if (req.path === OAUTH_PATHS.token && req.method === 'POST') return this.token(form);
     if (req.path === OAUTH_PATHS.revocation && req.method === 'POST') return this.revoke(form);
     const allow = req.path === OAUTH_PATHS.authorize ? 'GET, POST' : req.path === OAUTH_PATHS.done ? 'GET' : 'POST';
-    return json(405, { error: 'invalid_request', error_description: `${req.method} is not allowed on ${req.path}` }, { Allow: allow });
+    return json(
+      405,
+      { error: 'invalid_request', error_description: `${req.method} is not allowed on ${req.path}` },
+      { Allow: allow },
+    );
   }
 
   private redirectAllowed(uri: string, own: string): boolean {
-    return this.settings.redirectUris ? this.settings.redirectUris.includes(uri) : EXTENSION_REDIRECT.test(uri) || uri === `${own}${OAUTH_PATHS.done}`;
+    return this.settings.redirectUris
+      ? this.settings.redirectUris.includes(uri)
+      : EXTENSION_REDIRECT.test(uri) || uri === `${own}${OAUTH_PATHS.done}`;
   }
 
   /** RFC 9207: who answered, on every authorization response. */
@@ -152,16 +162,27 @@ export class OAuthServer {
     const redirectUri = query.get('redirect_uri') ?? '';
     // Unknown client or redirect URL: said on the page, never redirected (RFC 6749 §4.1.2.1).
     if (clientId !== SANDBOX_CLIENT_ID) return errorPage(400, `Unknown client: "${clientId}".`);
-    if (!this.redirectAllowed(redirectUri, own)) return errorPage(400, `The redirect URL "${redirectUri}" is not registered for this client.`);
+    if (!this.redirectAllowed(redirectUri, own))
+      return errorPage(400, `The redirect URL "${redirectUri}" is not registered for this client.`);
     const state = query.get('state');
-    const back = (error: string, description: string): ApiResult => redirect(redirectUri, { error, error_description: description, state, iss: this.iss(own) });
-    if (query.get('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
+    const back = (error: string, description: string): ApiResult =>
+      redirect(redirectUri, { error, error_description: description, state, iss: this.iss(own) });
+    if (query.get('response_type') !== 'code')
+      return back('unsupported_response_type', 'Only response_type=code is supported.');
     const challenge = query.get('code_challenge') ?? '';
     if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
       return back('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256.');
     }
     const txn = random();
-    this.pending.set(txn, { clientId, redirectUri, state, challenge, scope: query.get('scope') ?? '', signedIn: null, expiresAt: Date.now() + SIGN_IN_TTL_MS });
+    this.pending.set(txn, {
+      clientId,
+      redirectUri,
+      state,
+      challenge,
+      scope: query.get('scope') ?? '',
+      signedIn: null,
+      expiresAt: Date.now() + SIGN_IN_TTL_MS,
+    });
     return signInPage(txn, CLIENT_NAME);
   }
 
@@ -185,15 +206,29 @@ export class OAuthServer {
   private decide(form: URLSearchParams, own: string): ApiResult {
     const txn = form.get('txn') ?? '';
     const pending = this.live(txn);
-    if (!pending?.signedIn) return errorPage(400, 'This sign-in has expired. Close this window and press Sign in again.');
+    if (!pending?.signedIn)
+      return errorPage(400, 'This sign-in has expired. Close this window and press Sign in again.');
     this.pending.delete(txn);
     const { redirectUri, state } = pending;
     if (form.get('decision') !== 'allow') {
-      return redirect(redirectUri, { error: 'access_denied', error_description: 'The panelist denied access.', state, iss: this.iss(own) });
+      return redirect(redirectUri, {
+        error: 'access_denied',
+        error_description: 'The panelist denied access.',
+        state,
+        iss: this.iss(own),
+      });
     }
     const code = random();
     const { clientId, challenge, scope } = pending;
-    this.codes.set(code, { clientId, redirectUri, challenge, scope, expiresAt: Date.now() + CODE_TTL_MS, used: false, family: random() });
+    this.codes.set(code, {
+      clientId,
+      redirectUri,
+      challenge,
+      scope,
+      expiresAt: Date.now() + CODE_TTL_MS,
+      used: false,
+      family: random(),
+    });
     return redirect(redirectUri, { code, state, iss: this.iss(own) });
   }
 
@@ -208,7 +243,8 @@ export class OAuthServer {
 
   private exchangeCode(form: URLSearchParams, clientId: string): ApiResult {
     const code = this.codes.get(form.get('code') ?? '');
-    if (!code || code.expiresAt <= Date.now()) return oauthError(400, 'invalid_grant', 'The authorization code is unknown or expired.');
+    if (!code || code.expiresAt <= Date.now())
+      return oauthError(400, 'invalid_grant', 'The authorization code is unknown or expired.');
     if (code.used) {
       // A replayed code may be stolen: what was issued for it is revoked (RFC 6749 §4.1.2).
       this.revoked.add(code.family);
@@ -216,7 +252,8 @@ export class OAuthServer {
     }
     code.used = true;
     if (code.clientId !== clientId) return oauthError(400, 'invalid_grant', 'The code was issued to another client.');
-    if (form.get('redirect_uri') !== code.redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
+    if (form.get('redirect_uri') !== code.redirectUri)
+      return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
     const verifier = form.get('code_verifier') ?? '';
     if (!VERIFIER.test(verifier) || createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
       return oauthError(400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge.');
@@ -234,7 +271,8 @@ export class OAuthServer {
       return oauthError(400, 'invalid_grant', 'The refresh token is unknown, expired or already used.');
     }
     if (this.revoked.has(grant.family)) return oauthError(400, 'invalid_grant', 'Access was revoked. Sign in again.');
-    if (grant.clientId !== clientId) return oauthError(400, 'invalid_grant', 'The refresh token was issued to another client.');
+    if (grant.clientId !== clientId)
+      return oauthError(400, 'invalid_grant', 'The refresh token was issued to another client.');
     this.refreshTokens.delete(presented);
     this.spent.set(presented, grant.family);
     return this.issue(grant);
@@ -252,7 +290,8 @@ export class OAuthServer {
     const token = form.get('token');
     if (!token) return oauthError(400, 'invalid_request', 'The token to revoke is missing.');
     const grant = this.refreshTokens.get(token);
-    if (grant && grant.clientId !== clientId) return oauthError(400, 'invalid_request', 'The token was issued to another client.');
+    if (grant && grant.clientId !== clientId)
+      return oauthError(400, 'invalid_request', 'The token was issued to another client.');
     if (grant) {
       this.revoked.add(grant.family);
       this.refreshTokens.delete(token);
@@ -273,7 +312,13 @@ export class OAuthServer {
     this.refreshTokens.set(refreshToken, grant);
     return json(
       200,
-      { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, refresh_token: refreshToken, ...(grant.scope ? { scope: grant.scope } : {}) },
+      {
+        access_token: accessToken,
+        token_type: 'Bearer',
+        expires_in: ttl,
+        refresh_token: refreshToken,
+        ...(grant.scope ? { scope: grant.scope } : {}),
+      },
       { Pragma: 'no-cache' },
     );
   }

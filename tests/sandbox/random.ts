@@ -20,8 +20,7 @@ export function seededRandom(seed: number): Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
-  const hex = (length: number): string =>
-    Array.from({ length }, () => int(0, 15).toString(16)).join('');
+  const hex = (length: number): string => Array.from({ length }, () => int(0, 15).toString(16)).join('');
   return {
     next,
     int,

@@ -22,7 +22,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/panel/variables/meta', handle: ({ state }) => listDefinitions(state) },
   { method: 'GET', path: '/v1/panel/variables/data', handle: ({ state, req }) => readValues(state, req) },
   { method: 'POST', path: '/v1/panel/variables/data', handle: ({ state, req }) => writeValues(state, req) },
-  { method: 'DELETE', path: /^\/v1\/panel\/variables\/data\/([^/]+)$/, handle: ({ state }, name) => deleteValue(state, name) },
+  {
+    method: 'DELETE',
+    path: /^\/v1\/panel\/variables\/data\/([^/]+)$/,
+    handle: ({ state }, name) => deleteValue(state, name),
+  },
   { method: 'GET', path: '/v1/panel/redemptions', handle: ({ state }) => listRedemptions(state) },
   { method: 'GET', path: '/v1/panel/rewards', handle: ({ state }) => listRewards(state) },
   { method: 'GET', path: '/v1/panel/redemption', handle: ({ state, req, now }) => redeem(state, req, now) },

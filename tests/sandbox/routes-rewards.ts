@@ -24,12 +24,16 @@ type IdLookup = { id: number } | { error: ApiResult };
 function rewardIdOf(req: ApiRequest): IdLookup {
   const fromQuery = req.query.get('id');
   if (fromQuery !== null) {
-    return /^\d+$/.test(fromQuery) ? { id: Number(fromQuery) } : { error: failure(400, `Invalid reward id: ${fromQuery}`) };
+    return /^\d+$/.test(fromQuery)
+      ? { id: Number(fromQuery) }
+      : { error: failure(400, `Invalid reward id: ${fromQuery}`) };
   }
   if (!req.bodyIsJson) return { error: failure(400, 'Request body is not valid JSON') };
   if (isJsonObject(req.body) && 'id' in req.body) {
     const id = req.body.id;
-    return Number.isInteger(id) ? { id: id as number } : { error: failure(400, `Invalid reward id: ${JSON.stringify(id)}`) };
+    return Number.isInteger(id)
+      ? { id: id as number }
+      : { error: failure(400, `Invalid reward id: ${JSON.stringify(id)}`) };
   }
   return { error: failure(400, 'Missing reward id: send ?id=N or a JSON body {"id": N}') };
 }

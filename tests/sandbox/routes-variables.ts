@@ -30,8 +30,7 @@ export function readValues(state: SandboxState, req: ApiRequest): ApiResult {
     values[BALANCE_VARIABLE] = String(state.balance);
   }
 
-  const data =
-    state.valuesShape === 'map' ? values : Object.entries(values).map(([name, value]) => ({ name, value }));
+  const data = state.valuesShape === 'map' ? values : Object.entries(values).map(([name, value]) => ({ name, value }));
   return success(state.balanceIn === 'variables' ? { data, points: state.balance } : { data });
 }
 

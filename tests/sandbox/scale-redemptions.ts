@@ -3,9 +3,19 @@ import type { Redemption, Reward } from '../../utils/types';
 import { formatTimestamp } from './clock';
 import type { Random } from './random';
 
-type StateFlags = Pick<Redemption, 'approved' | 'processed' | 'failed' | 'refunded' | 'partner_status' | 'failed_reason'>;
+type StateFlags = Pick<
+  Redemption,
+  'approved' | 'processed' | 'failed' | 'refunded' | 'partner_status' | 'failed_reason'
+>;
 
-const BASE: StateFlags = { approved: true, processed: false, failed: false, refunded: false, partner_status: null, failed_reason: null };
+const BASE: StateFlags = {
+  approved: true,
+  processed: false,
+  failed: false,
+  refunded: false,
+  partner_status: null,
+  failed_reason: null,
+};
 
 /** Cumulative shares: old history is mostly complete, a little of everything else. */
 const STATES: [number, StateFlags][] = [
@@ -13,7 +23,10 @@ const STATES: [number, StateFlags][] = [
   [0.7, { ...BASE, partner_status: 'COMPLETE' }],
   [0.78, { ...BASE, partner_status: 'UNCLAIMED' }],
   [0.86, { ...BASE, failed: true, failed_reason: 'Gift card out of stock for this denomination' }],
-  [0.92, { ...BASE, failed: true, refunded: true, failed_reason: 'The provider rejected the order; points were returned.' }],
+  [
+    0.92,
+    { ...BASE, failed: true, refunded: true, failed_reason: 'The provider rejected the order; points were returned.' },
+  ],
   [0.95, { ...BASE, partner_status: 'IN_REVIEW' }],
   [0.98, BASE],
   [1, { ...BASE, approved: false }],

@@ -2,8 +2,34 @@
 import type { Reward, RewardMeta } from '../../utils/types';
 import type { Random } from './random';
 
-const BRAND_FIRST = ['Silver', 'Maple', 'Harbor', 'Copper', 'Summit', 'Lantern', 'Cedar', 'Willow', 'Granite', 'Juniper', 'Meadow', 'Orbit'];
-const BRAND_SECOND = ['Outfitters', 'Kitchen', 'Books', 'Cinemas', 'Market', 'Electronics', 'Spa', 'Games', 'Travel', 'Florist', 'Pharmacy', 'Bakery'];
+const BRAND_FIRST = [
+  'Silver',
+  'Maple',
+  'Harbor',
+  'Copper',
+  'Summit',
+  'Lantern',
+  'Cedar',
+  'Willow',
+  'Granite',
+  'Juniper',
+  'Meadow',
+  'Orbit',
+];
+const BRAND_SECOND = [
+  'Outfitters',
+  'Kitchen',
+  'Books',
+  'Cinemas',
+  'Market',
+  'Electronics',
+  'Spa',
+  'Games',
+  'Travel',
+  'Florist',
+  'Pharmacy',
+  'Bakery',
+];
 const IMAGE_SIZES = ['80w-326ppi', '130w-326ppi', '200w-326ppi', '278w-326ppi', '300w-326ppi', '1200w-326ppi'];
 const DENOMINATIONS = [5, 10, 15, 20, 25, 50, 75, 100];
 
@@ -46,7 +72,16 @@ export function synthesizeReward(id: number, index: number, random: Random): Rew
     cost_currency: market.currency,
     type: 'giftcard_aggregator',
     image_url: `https://images.sandbox.invalid/giftcards/${slug}/300w-326ppi.png`,
-    meta_data: giftCardMeta({ id, brand, name, slug, cost, currency: market.currency, countries: [...market.countries], variable: random.next() < 0.25 }),
+    meta_data: giftCardMeta({
+      id,
+      brand,
+      name,
+      slug,
+      cost,
+      currency: market.currency,
+      countries: [...market.countries],
+      variable: random.next() < 0.25,
+    }),
     reward_point_cost: points,
   };
 }
@@ -73,7 +108,9 @@ function giftCardMeta({ id, brand, name, slug, cost, currency, countries, variab
     max_value: (variable ? Math.max(cost * 4, 100) : cost).toFixed(2),
     brand_name: brand,
     disclaimer: `<p><strong>${brand}</strong> is not a sponsor of this rewards program.</p>`,
-    image_urls: Object.fromEntries(IMAGE_SIZES.map((size) => [size, `https://images.sandbox.invalid/giftcards/${slug}/${size}.png`])),
+    image_urls: Object.fromEntries(
+      IMAGE_SIZES.map((size) => [size, `https://images.sandbox.invalid/giftcards/${slug}/${size}.png`]),
+    ),
     value_type: variable ? 'VARIABLE_VALUE' : 'FIXED_VALUE',
     description: `<p>Shop ${brand} online or in store. <strong>No fees</strong>, no expiry.</p>`,
     reward_name: name,

@@ -16,13 +16,43 @@ interface VariableTemplate {
 const TEMPLATES: VariableTemplate[] = [
   { name: 'CITY', text: 'Which city do you live in?', type: 'text', writable: true },
   { name: 'LAST_PURCHASE_DATE', text: 'When did you last buy something online?', type: 'date', writable: true },
-  { name: 'STREAMING_SERVICES', text: 'Which streaming services do you use?', type: 'checkbox', writable: true, options: ['Video on demand', 'Music', 'Podcasts', 'Live sport', 'None of these*'] },
-  { name: 'HOUSEHOLD_SIZE', text: 'How many people live in your household?', type: 'radio', writable: true, options: ['1', '2', '3', '4', '5 or more'] },
-  { name: 'INCOME_BAND', text: 'What is your yearly household income?', type: 'select', writable: true, options: ['Under 25k', '25k–50k', '50k–100k', 'Over 100k', 'Prefer not to say'] },
+  {
+    name: 'STREAMING_SERVICES',
+    text: 'Which streaming services do you use?',
+    type: 'checkbox',
+    writable: true,
+    options: ['Video on demand', 'Music', 'Podcasts', 'Live sport', 'None of these*'],
+  },
+  {
+    name: 'HOUSEHOLD_SIZE',
+    text: 'How many people live in your household?',
+    type: 'radio',
+    writable: true,
+    options: ['1', '2', '3', '4', '5 or more'],
+  },
+  {
+    name: 'INCOME_BAND',
+    text: 'What is your yearly household income?',
+    type: 'select',
+    writable: true,
+    options: ['Under 25k', '25k–50k', '50k–100k', 'Over 100k', 'Prefer not to say'],
+  },
   { name: 'JOB_TITLE', type: 'text', writable: true },
   { name: 'SIGNUP_CHANNEL', text: 'Sign-up channel', type: 'text', writable: false },
-  { name: 'ACCOUNT_TIER', text: 'Panel membership tier', type: 'radio', writable: false, options: ['Bronze', 'Silver', 'Gold'] },
-  { name: 'PETS', text: 'Which pets live with you?', type: 'checkbox', writable: true, options: ['Dog', 'Cat', 'Fish', 'Bird', 'No pets*'] },
+  {
+    name: 'ACCOUNT_TIER',
+    text: 'Panel membership tier',
+    type: 'radio',
+    writable: false,
+    options: ['Bronze', 'Silver', 'Gold'],
+  },
+  {
+    name: 'PETS',
+    text: 'Which pets live with you?',
+    type: 'checkbox',
+    writable: true,
+    options: ['Dog', 'Cat', 'Fish', 'Bird', 'No pets*'],
+  },
   { name: 'SMOKER', text: 'Do you smoke?', type: 'radio', writable: true, options: ['Yes', 'No', 'Prefer not to say'] },
 ];
 
@@ -36,7 +66,15 @@ export function synthesizeVariable(id: number, index: number, random: Random): V
     // Unique across variables: the variable id followed by two digits.
     return { id: id * 100 + position + 1, name: text.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), text, exclusive };
   });
-  return { id, name, text: template.text ?? name, uuid: random.uuid(), type: template.type, writable: template.writable, options };
+  return {
+    id,
+    name,
+    text: template.text ?? name,
+    uuid: random.uuid(),
+    type: template.type,
+    writable: template.writable,
+    options,
+  };
 }
 
 /** A valid stored value for the definition, or undefined to leave it unanswered. */

@@ -118,14 +118,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if ('answer' in routed) return writeResult(res, routed.answer);
     const request = routed.request;
     const fault = faults.take(request.method, request.path);
-    const authorized = () => isAuthorized(request.headers, token) || otherKeys.has(bearerToken(request.headers) ?? '') || oauth.accepts(bearerToken(request.headers));
+    const authorized = () =>
+      isAuthorized(request.headers, token) ||
+      otherKeys.has(bearerToken(request.headers) ?? '') ||
+      oauth.accepts(bearerToken(request.headers));
     let arrival = idempotency.arrive(request);
     let committed = false;
     // Handles a request and notes any redemption it made, and which request that was.
     const run = (copy: ApiRequest, at: Date, repeated: boolean): ApiResult => {
       const before = state.redemptions.length;
       const result = dispatch(state, copy, at);
-      for (const r of state.redemptions.slice(before)) made.push({ id: r.id, rewardId: r.reward.id, key: keyOf(copy), repeated, at: Date.now() });
+      for (const r of state.redemptions.slice(before))
+        made.push({ id: r.id, rewardId: r.reward.id, key: keyOf(copy), repeated, at: Date.now() });
       return result;
     };
     const commit = () => {
@@ -140,7 +144,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       requests.push({ ...toRecord(request), repeated: true });
       const first = arrival;
       const copy = idempotency.arrive(request);
-      const answer = 'answer' in copy ? copy.answer : authorized() ? idempotency.processed(copy.key, run(request, now(), true)) : unauthorized();
+      const answer =
+        'answer' in copy
+          ? copy.answer
+          : authorized()
+            ? idempotency.processed(copy.key, run(request, now(), true))
+            : unauthorized();
       writeResult(res, answer, fault.headers ?? {});
       await sleep(fault.delayMs ?? 0, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
@@ -255,7 +264,14 @@ function measure(res: ServerResponse, request: ApiRequest, answers: Sandbox['ans
   }) as ServerResponse['end'];
   res.once('finish', () => {
     const head = (res as unknown as { _header?: string | null })._header ?? '';
-    answers.push({ method: request.method, path: request.path, status: res.statusCode, bytes: Buffer.byteLength(head) + body, key: keyOf(request), at: Date.now() });
+    answers.push({
+      method: request.method,
+      path: request.path,
+      status: res.statusCode,
+      bytes: Buffer.byteLength(head) + body,
+      key: keyOf(request),
+      at: Date.now(),
+    });
   });
 }
 

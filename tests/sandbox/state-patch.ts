@@ -26,7 +26,10 @@ const CHECKS: Record<keyof SandboxState, { check: Check; expected: string }> = {
     expected: `one of ${BALANCE_PLACES.join(', ')}`,
   },
   validators: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
-  movedTo: { check: (value) => value === null || isMoveTarget(value), expected: 'null, an http(s) base URL, or a path prefix such as /api' },
+  movedTo: {
+    check: (value) => value === null || isMoveTarget(value),
+    expected: 'null, an http(s) base URL, or a path prefix such as /api',
+  },
 };
 
 function isMoveTarget(value: JsonValue): boolean {

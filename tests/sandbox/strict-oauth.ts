@@ -33,7 +33,12 @@ export interface StrictOAuth {
  * background's token requests carry one as `Origin` even with host access, and oidc-provider
  * refuses a request from an origin its CORS check does not allow ("origin … not allowed for client").
  */
-export async function startStrictOAuth(options: { port: number; redirectUris: string[]; origins: string[]; sandbox: Pick<Sandbox, 'url' | 'otherKeys'> }): Promise<StrictOAuth> {
+export async function startStrictOAuth(options: {
+  port: number;
+  redirectUris: string[];
+  origins: string[];
+  sandbox: Pick<Sandbox, 'url' | 'otherKeys'>;
+}): Promise<StrictOAuth> {
   const issuer = `http://127.0.0.1:${options.port}`;
   const resource = `${options.sandbox.url}/`;
   const provider = new Provider(issuer, {
@@ -56,7 +61,12 @@ export async function startStrictOAuth(options: { port: number; redirectUris: st
         enabled: true,
         defaultResource: () => resource,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: STRICT_SCOPE, audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: 600 }),
+        getResourceServerInfo: () => ({
+          scope: STRICT_SCOPE,
+          audience: resource,
+          accessTokenFormat: 'opaque',
+          accessTokenTTL: 600,
+        }),
       },
     },
     scopes: [STRICT_SCOPE],
@@ -65,7 +75,9 @@ export async function startStrictOAuth(options: { port: number; redirectUris: st
     ttl: { AuthorizationCode: 30, Interaction: 600, Session: 600, Grant: 3600, RefreshToken: 3600 },
     clientBasedCORS: (_ctx: KoaContextWithOIDC, origin: string) => options.origins.includes(origin),
     cookies: { keys: [randomBytes(32).toString('hex')] },
-    interactions: { url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
     findAccount: async (_ctx: KoaContextWithOIDC, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
   });
   provider.on('access_token.saved', (token: { jti: string }) => options.sandbox.otherKeys.add(token.jti));
@@ -74,7 +86,12 @@ export async function startStrictOAuth(options: { port: number; redirectUris: st
   const exchanges: StrictOAuth['exchanges'] = [];
   const record = (ctx: KoaContextWithOIDC, ok: boolean) => {
     const params = ctx.oidc.params as Record<string, string | undefined>;
-    exchanges.push({ grantType: params.grant_type ?? null, redirectUri: params.redirect_uri ?? null, verifier: !!params.code_verifier, ok });
+    exchanges.push({
+      grantType: params.grant_type ?? null,
+      redirectUri: params.redirect_uri ?? null,
+      verifier: !!params.code_verifier,
+      ok,
+    });
   };
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => record(ctx, true));
   provider.on('grant.error', (ctx: KoaContextWithOIDC) => record(ctx, false));
@@ -83,7 +100,9 @@ export async function startStrictOAuth(options: { port: number; redirectUris: st
     const url = new URL(req.url ?? '/', issuer);
     const interaction = /^\/interaction\/([\w-]+)(?:\/(login|decide))?$/.exec(url.pathname);
     if (interaction) {
-      void interact(provider, req, res, (interaction[2] as 'login' | 'decide' | undefined) ?? null).catch((error: unknown) => page(res, 500, `<p>${escape(String(error))}</p>`));
+      void interact(provider, req, res, (interaction[2] as 'login' | 'decide' | undefined) ?? null).catch(
+        (error: unknown) => page(res, 500, `<p>${escape(String(error))}</p>`),
+      );
       return;
     }
     callback(req, res);
@@ -108,7 +127,12 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** The sign-in page, then the consent page: the same labels as the sandbox's, so the same test steps drive both. */
-async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse, step: 'login' | 'decide' | null): Promise<void> {
+async function interact(
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+  step: 'login' | 'decide' | null,
+): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   const { uid, prompt, params } = details;
   if (step === null && prompt.name === 'login') return signInPage(res, uid);
@@ -118,17 +142,28 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
     if ((form.get('email') ?? '').trim().toLowerCase() !== SANDBOX_EMAIL || form.get('password') !== SANDBOX_PASSWORD) {
       return signInPage(res, uid, 'Wrong e-mail or password. Check both and try again.');
     }
-    return provider.interactionFinished(req, res, { login: { accountId: 'panelist-1' } }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: 'panelist-1' } },
+      { mergeWithLastSubmission: false },
+    );
   }
   if (form.get('decision') !== 'allow') {
-    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The panelist denied access.' }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'The panelist denied access.' },
+      { mergeWithLastSubmission: false },
+    );
   }
   const grant = details.grantId
     ? (await provider.Grant.find(details.grantId))!
     : new provider.Grant({ accountId: details.session!.accountId, clientId: String(params.client_id) });
   const missing = prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(' '));
   const grantId = await grant.save();
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }
@@ -157,7 +192,9 @@ function consentPage(res: ServerResponse, uid: string): void {
 
 function page(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Sign in</title></head><body>${body}</body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Sign in</title></head><body>${body}</body></html>`,
+  );
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -75,7 +75,9 @@ function validateMulti(definition: VariableDefinition, value: unknown): Validati
   }
   const exclusive = definition.options.find((option) => option.exclusive && seen.has(option.id));
   if (exclusive && chosen.length > 1) {
-    return refuse(`Option ${exclusive.id} (${exclusive.text}) is exclusive and cannot be combined with other options for ${name}`);
+    return refuse(
+      `Option ${exclusive.id} (${exclusive.text}) is exclusive and cannot be combined with other options for ${name}`,
+    );
   }
   return { ok: true, value: chosen };
 }

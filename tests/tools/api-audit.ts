@@ -50,11 +50,14 @@ const require = createRequire(import.meta.url);
 /** `webextensions.api` of MDN's data: namespace → member → support. */
 export function compatData(): Record<string, Feature> {
   const path = require.resolve('@mdn/browser-compat-data');
-  return (JSON.parse(readFileSync(path, 'utf8')) as { webextensions: { api: Record<string, Feature> } }).webextensions.api;
+  return (JSON.parse(readFileSync(path, 'utf8')) as { webextensions: { api: Record<string, Feature> } }).webextensions
+    .api;
 }
 
 export function bcdVersion(): string {
-  const data = JSON.parse(readFileSync(require.resolve('@mdn/browser-compat-data'), 'utf8')) as { __meta: { version: string } };
+  const data = JSON.parse(readFileSync(require.resolve('@mdn/browser-compat-data'), 'utf8')) as {
+    __meta: { version: string };
+  };
   return data.__meta.version;
 }
 
@@ -67,7 +70,11 @@ export interface Use {
   files: string[];
 }
 
-type Value = { kind: 'global' } | { kind: 'root' } | { kind: 'ns'; ns: string; strong: boolean } | { kind: 'fn'; node: ES.Function };
+type Value =
+  | { kind: 'global' }
+  | { kind: 'root' }
+  | { kind: 'ns'; ns: string; strong: boolean }
+  | { kind: 'fn'; node: ES.Function };
 
 type AnyNode = ES.Node & { parent?: AnyNode };
 
@@ -91,7 +98,8 @@ function walk(node: AnyNode, visit: (node: AnyNode) => void, parent?: AnyNode): 
 
 function propertyName(node: ES.MemberExpression): string | null {
   if (!node.computed && node.property.type === 'Identifier') return node.property.name;
-  if (node.computed && node.property.type === 'Literal' && typeof node.property.value === 'string') return node.property.value;
+  if (node.computed && node.property.type === 'Literal' && typeof node.property.value === 'string')
+    return node.property.value;
   return null;
 }
 
@@ -151,7 +159,8 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
     }
     // Later assignments (`a=globalThis` after `var a`).
     for (const ref of variable.references) {
-      if (ref.isWrite() && ref.writeExpr && (ref.identifier as AnyNode).parent?.type === 'AssignmentExpression') out.push(...valueOf(ref.writeExpr));
+      if (ref.isWrite() && ref.writeExpr && (ref.identifier as AnyNode).parent?.type === 'AssignmentExpression')
+        out.push(...valueOf(ref.writeExpr));
     }
     return out;
   }
@@ -192,9 +201,13 @@ export function usesInCode(code: string, namespaces: Record<string, Feature>): {
   function returnsOf(fn: ES.Function): Value[] {
     if (fn.body.type !== 'BlockStatement') return valueOf(fn.body);
     const out: Value[] = [];
-    walk(fn.body, (n) => {
-      if (n.type === 'ReturnStatement' && enclosingFunction(n) === fn) out.push(...valueOf(n.argument));
-    }, fn);
+    walk(
+      fn.body,
+      (n) => {
+        if (n.type === 'ReturnStatement' && enclosingFunction(n) === fn) out.push(...valueOf(n.argument));
+      },
+      fn,
+    );
     return out;
   }
 
@@ -281,7 +294,9 @@ export function usesInBuild(dir: string, namespaces = compatData()): { uses: Use
       byApi.set(api, files);
     }
   }
-  const uses = [...byApi].map(([api, files]) => ({ api, files: [...files].sort() })).sort((a, b) => a.api.localeCompare(b.api));
+  const uses = [...byApi]
+    .map(([api, files]) => ({ api, files: [...files].sort() }))
+    .sort((a, b) => a.api.localeCompare(b.api));
   return { uses, computed };
 }
 
@@ -294,7 +309,10 @@ export interface Minimums {
 
 interface Manifest {
   minimum_chrome_version?: string;
-  browser_specific_settings?: { gecko?: { strict_min_version?: string }; gecko_android?: { strict_min_version?: string } };
+  browser_specific_settings?: {
+    gecko?: { strict_min_version?: string };
+    gecko_android?: { strict_min_version?: string };
+  };
 }
 
 export function manifestMinimums(dir: string): Minimums {
@@ -315,7 +333,8 @@ export function manifestMinimums(dir: string): Minimums {
  */
 export function chromeFloor(dir: string): { version: number; key: string } {
   const path = require.resolve('@mdn/browser-compat-data');
-  const keys = (JSON.parse(readFileSync(path, 'utf8')) as { webextensions: { manifest: Record<string, Feature> } }).webextensions.manifest;
+  const keys = (JSON.parse(readFileSync(path, 'utf8')) as { webextensions: { manifest: Record<string, Feature> } })
+    .webextensions.manifest;
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
   let floor = { version: 0, key: '' };
   for (const key of Object.keys(manifest)) {
@@ -340,7 +359,10 @@ function statements(s: SimpleSupport | SimpleSupport[] | undefined): SimpleSuppo
 const plain = (s: SimpleSupport) => !s.flags?.length && !s.prefix && !s.alternative_name;
 
 function firstVersion(support: SimpleSupport | SimpleSupport[]): number | null {
-  const added = statements(support).filter(plain).map((s) => num(s.version_added)).filter((n): n is number => n !== null);
+  const added = statements(support)
+    .filter(plain)
+    .map((s) => num(s.version_added))
+    .filter((n): n is number => n !== null);
   return added.length ? Math.min(...added) : null;
 }
 
@@ -377,7 +399,11 @@ export interface Row {
 }
 
 /** The table: one row per API, one column per target the build is for. */
-export function auditTable(uses: Use[], minimums: Record<Target, number | undefined>, namespaces = compatData()): Row[] {
+export function auditTable(
+  uses: Use[],
+  minimums: Record<Target, number | undefined>,
+  namespaces = compatData(),
+): Row[] {
   return uses.map(({ api, files }) => {
     const cells: Row['cells'] = {};
     for (const target of TARGETS) {
@@ -391,9 +417,18 @@ export function auditTable(uses: Use[], minimums: Record<Target, number | undefi
 export function formatTable(rows: Row[], minimums: Record<Target, number | undefined>): string {
   const targets = TARGETS.filter((t) => minimums[t] !== undefined);
   const head = ['API', ...targets.map((t) => `${t} ${minimums[t]}`)];
-  const body = rows.map((r) => [r.api, ...targets.map((t) => (r.cells[t] ? (r.cells[t].supported ? r.cells[t].text : `MISSING (${r.cells[t].text})`) : '—'))]);
+  const body = rows.map((r) => [
+    r.api,
+    ...targets.map((t) =>
+      r.cells[t] ? (r.cells[t].supported ? r.cells[t].text : `MISSING (${r.cells[t].text})`) : '—',
+    ),
+  ]);
   const widths = head.map((_, i) => Math.max(...[head, ...body].map((line) => line[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
@@ -408,6 +443,8 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/te
       firefox: declared.firefox,
       firefox_android: declared.firefox_android,
     };
-    console.log(`${dir} (browser-compat-data ${bcdVersion()})\n${formatTable(auditTable(uses, minimums, namespaces), minimums)}\n`);
+    console.log(
+      `${dir} (browser-compat-data ${bcdVersion()})\n${formatTable(auditTable(uses, minimums, namespaces), minimums)}\n`,
+    );
   }
 }

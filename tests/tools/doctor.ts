@@ -66,9 +66,12 @@ function parse(argv: string[]): Args {
   if (positionals.length > 1) throw new UsageError(`One panel address at a time, not ${positionals.length}.`);
   const writeChecks = values['write-checks'] === true;
   const redeem = values['redeem-check'];
-  if (redeem !== undefined && !/^\d+$/.test(redeem.trim())) throw new UsageError(`--redeem-check takes a reward id (a whole number), not "${redeem}".`);
-  if (redeem !== undefined && !writeChecks) throw new UsageError('--redeem-check is a write check: give --write-checks with it.');
-  if (values['yes-spend-points'] && redeem === undefined) throw new UsageError('--yes-spend-points confirms --redeem-check, which was not given.');
+  if (redeem !== undefined && !/^\d+$/.test(redeem.trim()))
+    throw new UsageError(`--redeem-check takes a reward id (a whole number), not "${redeem}".`);
+  if (redeem !== undefined && !writeChecks)
+    throw new UsageError('--redeem-check is a write check: give --write-checks with it.');
+  if (values['yes-spend-points'] && redeem === undefined)
+    throw new UsageError('--yes-spend-points confirms --redeem-check, which was not given.');
   const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
     try {
       const url = new URL(origin);
@@ -100,7 +103,9 @@ function confirmation(rewardId: number, yes: boolean): RedeemRequest {
       }
       const prompt = createInterface({ input: process.stdin, output: process.stderr });
       try {
-        const typed = await prompt.question(`Redeem ${what}? This spends the test panelist's points. Type the reward id (${reward.id}) to redeem, anything else not to: `);
+        const typed = await prompt.question(
+          `Redeem ${what}? This spends the test panelist's points. Type the reward id (${reward.id}) to redeem, anything else not to: `,
+        );
         return typed.trim() === String(reward.id);
       } finally {
         prompt.close();
@@ -120,12 +125,17 @@ async function main(): Promise<number> {
   }
   const settings = buildSettings(process.env, 'production');
   const baseUrl = args.baseUrl ?? settings.apiBaseUrl;
-  if (!baseUrl) throw new UsageError('Which panel? npm run doctor -- https://api.your-panel.example (or set apiBaseUrl in panel.config.json).');
+  if (!baseUrl)
+    throw new UsageError(
+      'Which panel? npm run doctor -- https://api.your-panel.example (or set apiBaseUrl in panel.config.json).',
+    );
   const token = await readToken(process.env, process.stdin, process.stderr);
   if (args.writeChecks) {
     process.stderr.write(
       "\nWRITE CHECKS ON: use a test panelist's key only. The doctor saves one profile answer with the value it already holds" +
-        (args.redeemId === null ? '.\n\n' : `, and redeems reward #${args.redeemId} once you confirm: that spends the test panelist's points.\n\n`),
+        (args.redeemId === null
+          ? '.\n\n'
+          : `, and redeems reward #${args.redeemId} once you confirm: that spends the test panelist's points.\n\n`),
     );
   }
   const report = await diagnose({
@@ -145,7 +155,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (!(error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError)) throw error;
+    if (!(error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError))
+      throw error;
     console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
     process.exit(2);
   },

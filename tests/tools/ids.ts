@@ -9,12 +9,19 @@
  * prints the public key for `chromeKey`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { chromeIdFromKey, chromeRedirectUrl, extensionIds, newChromeKey } from '../../utils/build/operator/extension-ids';
+import {
+  chromeIdFromKey,
+  chromeRedirectUrl,
+  extensionIds,
+  newChromeKey,
+} from '../../utils/build/operator/extension-ids';
 import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 
 function newKey(file: string): void {
   if (existsSync(file)) {
-    console.error(`${file} is already there; it is not overwritten. Name another file: npm run ids -- --new-key other.pem`);
+    console.error(
+      `${file} is already there; it is not overwritten. Name another file: npm run ids -- --new-key other.pem`,
+    );
     process.exit(2);
   }
   const { publicKey, privateKeyPem } = newChromeKey();
@@ -36,28 +43,36 @@ function show(json: boolean): void {
     console.log(JSON.stringify(ids, null, 2));
     return;
   }
-  const from = settings.configFile ? ` (${settings.configFile}, then the environment)` : ' (the environment; no panel.config.json)';
+  const from = settings.configFile
+    ? ` (${settings.configFile}, then the environment)`
+    : ' (the environment; no panel.config.json)';
   const lines = [`${settings.panelName}${from}`, ''];
   if (ids.chrome) {
-    lines.push(`Chrome   id            ${ids.chrome.id}  (from chromeKey)`, `         redirect URL  ${ids.chrome.redirectUrl}`);
+    lines.push(
+      `Chrome   id            ${ids.chrome.id}  (from chromeKey)`,
+      `         redirect URL  ${ids.chrome.redirectUrl}`,
+    );
   } else {
     lines.push(
       'Chrome   id            not known yet: no chromeKey is set, so the Chrome Web Store assigns one on the first upload.',
-      '                       Upload the Chrome zip as a draft, copy the item\'s public key (Package → View public key)',
+      "                       Upload the Chrome zip as a draft, copy the item's public key (Package → View public key)",
       '                       into chromeKey, and run npm run ids again. (npm run ids -- --new-key makes a key of your own.)',
     );
   }
-  lines.push(`Firefox  id            ${ids.firefox.id}  (geckoId)`, `         redirect URL  ${ids.firefox.redirectUrl}`);
+  lines.push(
+    `Firefox  id            ${ids.firefox.id}  (geckoId)`,
+    `         redirect URL  ${ids.firefox.redirectUrl}`,
+  );
   if (ids.tab) {
     lines.push(
       `Tab      redirect URL  ${ids.tab.redirectUrl}  (oauth.tabRedirectUrl)`,
       '                       sign-in in a tab: Firefox for Android, which has no sign-in window, and Chrome when the',
-      '                       panelist does not allow it. A page on your panel\'s site that answers 200 (it may say',
+      "                       panelist does not allow it. A page on your panel's site that answers 200 (it may say",
       '                       "You can close this tab"); the extension reads its address and closes the tab.',
     );
   }
   lines.push('');
-  const client = settings.oauth.clientId ? `client "${settings.oauth.clientId}"` : 'the extension\'s client';
+  const client = settings.oauth.clientId ? `client "${settings.oauth.clientId}"` : "the extension's client";
   if (ids.tab) {
     lines.push(
       `Register these redirect URLs for ${client} at the OAuth server (OPERATORS.md, "Sign-in"):`,
@@ -66,7 +81,9 @@ function show(json: boolean): void {
       `  Firefox for Android:    ${ids.tab.redirectUrl} (also used by any browser without the sign-in window)`,
     );
   } else {
-    lines.push(`Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (OPERATORS.md, "Sign-in").`);
+    lines.push(
+      `Register ${ids.chrome ? 'both redirect URLs' : 'the redirect URLs'} for ${client} at the OAuth server (OPERATORS.md, "Sign-in").`,
+    );
   }
   console.log(lines.join('\n'));
 }

@@ -34,7 +34,7 @@ const ACCEPTED: Array<{ why: string; code: string; file: RegExp; around: RegExp 
     around: /\.innerHTML=\w+\.__html\b/,
   },
   {
-    why: "DOMPurify parsing untrusted HTML into an inert document it then sanitizes",
+    why: 'DOMPurify parsing untrusted HTML into an inert document it then sanitizes',
     code: 'UNSAFE_VAR_ASSIGNMENT',
     file: /^chunks\/purify\.es-[\w-]+\.js$/,
     around: /\.documentElement\.innerHTML=/,
@@ -76,8 +76,11 @@ const build = given ? { dir: resolve(given), cleanup() {} } : releaseBuild();
 try {
   const report = lint(build.dir);
   const { errors, warnings, notices } = report.summary;
-  console.log(`web-ext lint ${given ?? '(release build, firefox-mv2)'}: ${errors} errors, ${warnings} warnings, ${notices} notices`);
-  const describe = (m: Message) => `${m.code} ${m.file ?? ''}${m.line ? `:${m.line}:${m.column}` : ''} — ${m.message}: ${m.description}`;
+  console.log(
+    `web-ext lint ${given ?? '(release build, firefox-mv2)'}: ${errors} errors, ${warnings} warnings, ${notices} notices`,
+  );
+  const describe = (m: Message) =>
+    `${m.code} ${m.file ?? ''}${m.line ? `:${m.line}:${m.column}` : ''} — ${m.message}: ${m.description}`;
   let failed = errors;
   const used = new Set<string>();
   for (const e of report.errors) console.log(`  error: ${describe(e)}`);

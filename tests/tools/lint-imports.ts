@@ -37,8 +37,14 @@ function sources(dir: string): string[] {
 
 function resolveImport(from: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
-  const base = normalize(join(dirname(from), specifier)).split('\\').join('/');
-  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((ext) => base + ext).find((path) => /\.tsx?$/.test(path) && existsSync(join(ROOT, path))) ?? null;
+  const base = normalize(join(dirname(from), specifier))
+    .split('\\')
+    .join('/');
+  return (
+    ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
+      .map((ext) => base + ext)
+      .find((path) => /\.tsx?$/.test(path) && existsSync(join(ROOT, path))) ?? null
+  );
 }
 
 type Node = { type?: string; loc?: { start: { line: number } }; [key: string]: unknown };
@@ -46,7 +52,10 @@ type Node = { type?: string; loc?: { start: { line: number } }; [key: string]: u
 /** Every import of `path`: static, re-exports, `import()` and `typeof import()`. */
 function importsOf(path: string): Edge[] {
   const text = readFileSync(join(ROOT, path), 'utf8');
-  const ast = parse(text, { sourceType: 'module', plugins: path.endsWith('.tsx') ? ['typescript', 'jsx'] : ['typescript'] });
+  const ast = parse(text, {
+    sourceType: 'module',
+    plugins: path.endsWith('.tsx') ? ['typescript', 'jsx'] : ['typescript'],
+  });
   const edges: Edge[] = [];
   const add = (node: Node, specifier: unknown, typeOnly: boolean) => {
     if (typeof specifier !== 'string') return;
@@ -59,11 +68,15 @@ function importsOf(path: string): Edge[] {
     const n = node as Node;
     const source = (n.source as Node | undefined)?.value;
     const specifiers = (n.specifiers as Node[] | undefined) ?? [];
-    const allTypes = specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type');
+    const allTypes =
+      specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type');
     if (n.type === 'ImportDeclaration') add(n, source, n.importKind === 'type' || allTypes);
-    else if (n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') add(n, source, n.exportKind === 'type' || allTypes);
-    else if (n.type === 'CallExpression' && (n.callee as Node).type === 'Import') add(n, (n.arguments as Node[])[0]?.value, false);
-    else if (n.type === 'TSImportType') add(n, ((n.argument as Node).literal as Node | undefined)?.value ?? (n.argument as Node).value, true);
+    else if (n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration')
+      add(n, source, n.exportKind === 'type' || allTypes);
+    else if (n.type === 'CallExpression' && (n.callee as Node).type === 'Import')
+      add(n, (n.arguments as Node[])[0]?.value, false);
+    else if (n.type === 'TSImportType')
+      add(n, ((n.argument as Node).literal as Node | undefined)?.value ?? (n.argument as Node).value, true);
     for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'start' && key !== 'end') walk(value);
   };
   walk(ast.program);
@@ -107,9 +120,18 @@ function circles(graph: Map<string, Edge[]>): string[][] {
 const RUNTIME = /^(entrypoints|components|utils)\//;
 const BUILD = /^utils\/build\//;
 const RULES: { name: string; breaks(edge: Edge): boolean }[] = [
-  { name: 'utils/ imports components/ or entrypoints/', breaks: (e) => e.from.startsWith('utils/') && /^(components|entrypoints)\//.test(e.to) },
-  { name: 'components/ imports entrypoints/', breaks: (e) => e.from.startsWith('components/') && e.to.startsWith('entrypoints/') },
-  { name: 'a runtime module imports build-time code (utils/build/)', breaks: (e) => RUNTIME.test(e.from) && !BUILD.test(e.from) && BUILD.test(e.to) && !e.typeOnly },
+  {
+    name: 'utils/ imports components/ or entrypoints/',
+    breaks: (e) => e.from.startsWith('utils/') && /^(components|entrypoints)\//.test(e.to),
+  },
+  {
+    name: 'components/ imports entrypoints/',
+    breaks: (e) => e.from.startsWith('components/') && e.to.startsWith('entrypoints/'),
+  },
+  {
+    name: 'a runtime module imports build-time code (utils/build/)',
+    breaks: (e) => RUNTIME.test(e.from) && !BUILD.test(e.from) && BUILD.test(e.to) && !e.typeOnly,
+  },
 ];
 
 const files = [...DIRS.flatMap(sources), ...FILES];
@@ -117,7 +139,8 @@ const graph = new Map(files.map((path) => [path, importsOf(path)]));
 const problems: string[] = [];
 for (const edges of graph.values()) {
   for (const edge of edges) {
-    for (const rule of RULES) if (rule.breaks(edge)) problems.push(`${edge.from}:${edge.line}: ${rule.name}: ${edge.to}`);
+    for (const rule of RULES)
+      if (rule.breaks(edge)) problems.push(`${edge.from}:${edge.line}: ${rule.name}: ${edge.to}`);
   }
 }
 for (const component of circles(graph)) {
@@ -140,13 +163,17 @@ for (const component of circles(graph)) {
   const path = [start];
   for (let v = closing; v && v !== start; v = back.get(v)) path.splice(1, 0, v);
   const others = component.filter((v) => !path.includes(v));
-  problems.push(`circular imports: ${[...path, start].join(' → ')}${others.length ? ` (and through ${others.length > 5 ? `${others.length} more modules` : others.join(', ')})` : ''}`);
+  problems.push(
+    `circular imports: ${[...path, start].join(' → ')}${others.length ? ` (and through ${others.length > 5 ? `${others.length} more modules` : others.join(', ')})` : ''}`,
+  );
 }
 
 const edgeCount = [...graph.values()].reduce((sum, edges) => sum + edges.length, 0);
 if (problems.length) {
   console.error(problems.join('\n'));
-  console.error(`${problems.length} import rule${problems.length === 1 ? '' : 's'} broken (${files.length} files, ${edgeCount} imports)`);
+  console.error(
+    `${problems.length} import rule${problems.length === 1 ? '' : 's'} broken (${files.length} files, ${edgeCount} imports)`,
+  );
   process.exit(1);
 }
 console.log(`imports: ${files.length} files, ${edgeCount} imports, no circle, every rule kept`);

@@ -52,7 +52,9 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ deviceScaleFactor: 1 });
     for (const size of ICON_SIZES) {
       await page.setViewportSize({ width: size, height: size });
-      await page.setContent(`<style>html,body{margin:0;background:transparent}svg{display:block}</style>${iconSvg(size)}`);
+      await page.setContent(
+        `<style>html,body{margin:0;background:transparent}svg{display:block}</style>${iconSvg(size)}`,
+      );
       await page.locator('svg').screenshot({ path: `public/icon/${size}.png`, omitBackground: true });
       console.log(`public/icon/${size}.png`);
     }

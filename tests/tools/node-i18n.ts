@@ -9,7 +9,9 @@ import { messageLookup, type Messages } from '../../utils/build/operator/locale-
 export { messageLookup, type Messages } from '../../utils/build/operator/locale-messages';
 
 export function localeMessages(locale: string): Messages {
-  return JSON.parse(readFileSync(new URL(`../../public/_locales/${locale}/messages.json`, import.meta.url), 'utf8')) as Messages;
+  return JSON.parse(
+    readFileSync(new URL(`../../public/_locales/${locale}/messages.json`, import.meta.url), 'utf8'),
+  ) as Messages;
 }
 
 /** Gives `globalThis.chrome.i18n` in `locale` (`uiLanguage` for number and date formats). */

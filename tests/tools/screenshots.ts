@@ -24,7 +24,16 @@ const DAY_MS = 86_400_000;
  */
 function pictureHistory(now: number): Array<{ at: number; points: number }> {
   const changes: Array<[number, number]> = [
-    [35, 1250], [31, 1450], [27, 1690], [24, 1190], [20, 1600], [16, 1810], [12, 2010], [8, 2120], [4, 2330], [0.05, 2500],
+    [35, 1250],
+    [31, 1450],
+    [27, 1690],
+    [24, 1190],
+    [20, 1600],
+    [16, 1810],
+    [12, 2010],
+    [8, 2120],
+    [4, 2330],
+    [0.05, 2500],
   ];
   return changes.map(([daysAgo, points]) => ({ at: Math.round(now - daysAgo * DAY_MS), points }));
 }
@@ -41,7 +50,10 @@ async function main(): Promise<void> {
   try {
     await ext.connect();
     const worker = await ext.worker();
-    await worker.evaluate((history) => chrome.storage.local.set({ 'balance:history': history }), pictureHistory(Date.now()));
+    await worker.evaluate(
+      (history) => chrome.storage.local.set({ 'balance:history': history }),
+      pictureHistory(Date.now()),
+    );
 
     const popup = await ext.openPage('popup.html');
     await popup.setViewportSize({ width: 380, height: 600 });
@@ -50,7 +62,10 @@ async function main(): Promise<void> {
     // Wait for the popup's own refresh to settle, so no spinner is caught mid-turn.
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
     await popup.getByRole('button', { name: 'Set as goal: Atlas Travel £100 Gift Card' }).click();
-    await popup.getByRole('region', { name: 'Your goal' }).getByText(/at this pace/).waitFor();
+    await popup
+      .getByRole('region', { name: 'Your goal' })
+      .getByText(/at this pace/)
+      .waitFor();
     // The click scrolled its row into view; the picture starts at the top, with the goal.
     await popup.evaluate(() => [document.documentElement, document.body].forEach((el) => el.scrollTo(0, 0)));
 

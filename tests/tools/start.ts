@@ -48,7 +48,11 @@ await waitFor(() => existsSync(join(DEV_DIR, 'manifest.json')));
 if (process.env.DISPLAY && existsSync(CHROMIUM)) {
   const profile = mkdtempSync(join(tmpdir(), 'panel-dev-'));
   children.push(
-    spawn(CHROMIUM, [`--user-data-dir=${profile}`, `--load-extension=${DEV_DIR}`, '--no-first-run', 'chrome://extensions'], { stdio: 'ignore' }),
+    spawn(
+      CHROMIUM,
+      [`--user-data-dir=${profile}`, `--load-extension=${DEV_DIR}`, '--no-first-run', 'chrome://extensions'],
+      { stdio: 'ignore' },
+    ),
   );
   console.log('\nChromium is open with the extension loaded.');
 } else {

@@ -18,7 +18,12 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join, relative, sep } from 'node:path';
 import { storeIcon } from '../../utils/build/operator/icons';
 import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
-import { CONFIG_FILES, PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
+import {
+  CONFIG_FILES,
+  PanelConfigError,
+  formatWarnings,
+  type ResolvedSettings,
+} from '../../utils/build/operator/panel-config';
 import { checkSettings } from '../../utils/build/operator/settings-check';
 import { SETTING_ROWS } from '../../utils/build/operator/settings-table';
 import { describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
@@ -35,7 +40,9 @@ const SHOTS_BUILD = '.output/store-screenshots';
 
 class StoreRefusal extends Error {
   constructor(readonly problems: string[]) {
-    super(`npm run store has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was built:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `npm run store has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was built:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.stack = '';
   }
 }
@@ -43,16 +50,25 @@ class StoreRefusal extends Error {
 /** Why the sources zip would not rebuild this very add-on, if it would not. */
 function reproducibility(settings: ResolvedSettings): string[] {
   const problems = SETTING_ROWS.filter((row) => settings.sources[row.path] === 'environment').map(
-    (row) => `${row.setting.env} is set in the environment: put it in panel.config.json as ${row.path} (the reviewers' rebuild reads the file only)`,
+    (row) =>
+      `${row.setting.env} is set in the environment: put it in panel.config.json as ${row.path} (the reviewers' rebuild reads the file only)`,
   );
   const config = settings.configFile;
   if (config && !CONFIG_FILES.some((name) => join(ROOT, name) === config)) {
-    problems.push(`PANEL_CONFIG names ${relative(ROOT, config)}: the reviewers' rebuild reads ${CONFIG_FILES.join(' or ')} at the project's root`);
+    problems.push(
+      `PANEL_CONFIG names ${relative(ROOT, config)}: the reviewers' rebuild reads ${CONFIG_FILES.join(' or ')} at the project's root`,
+    );
   }
   if (settings.icon) {
     const inside = relative(ROOT, settings.icon);
-    if (inside.startsWith('..') || inside.split(sep).some((part) => part.startsWith('.')) || inside.startsWith(`tests${sep}`)) {
-      problems.push(`icon ${settings.icon}: keep it inside the project, outside tests/ and dot-folders, so the sources zip holds it`);
+    if (
+      inside.startsWith('..') ||
+      inside.split(sep).some((part) => part.startsWith('.')) ||
+      inside.startsWith(`tests${sep}`)
+    ) {
+      problems.push(
+        `icon ${settings.icon}: keep it inside the project, outside tests/ and dot-folders, so the sources zip holds it`,
+      );
     }
   }
   return problems;
@@ -61,21 +77,34 @@ function reproducibility(settings: ResolvedSettings): string[] {
 function listings(panelName: string): { made: Listing[]; problems: string[] } {
   const problems: string[] = [];
   const made = shippedLocales(LOCALES_DIR).map((locale) => {
-    const { listing, problems: found } = listingFor(locale, panelName, messageLookup(readMessages(LOCALES_DIR, locale)));
+    const { listing, problems: found } = listingFor(
+      locale,
+      panelName,
+      messageLookup(readMessages(LOCALES_DIR, locale)),
+    );
     problems.push(...found);
     return listing;
   });
   return { made, problems };
 }
 
-const slug = (name: string) => name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'extension';
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'extension';
 
 /** Both zips and the sources zip, named for the brand; checks the sources zip holds the config and the icon. */
 function zips(settings: ResolvedSettings, version: string): Record<'chrome' | 'firefox' | 'sources', string> {
   const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: OUT };
   // As the reviewers build: WXT sets NODE_ENV from the mode only when it is not set already.
   delete env.NODE_ENV;
-  for (const args of [['wxt', 'zip'], ['wxt', 'zip', '-b', 'firefox']]) execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+  for (const args of [
+    ['wxt', 'zip'],
+    ['wxt', 'zip', '-b', 'firefox'],
+  ])
+    execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string };
   const named = {} as Record<'chrome' | 'firefox' | 'sources', string>;
   for (const kind of ['chrome', 'firefox', 'sources'] as const) {
@@ -83,9 +112,14 @@ function zips(settings: ResolvedSettings, version: string): Record<'chrome' | 'f
     renameSync(join(OUT, `${pkg.name}-${version}-${kind}.zip`), named[kind]);
   }
   const inSources = new Set(zipEntries(named.sources));
-  const needed = [settings.configFile, settings.icon].filter((path): path is string => !!path).map((path) => relative(ROOT, path).split(sep).join('/'));
+  const needed = [settings.configFile, settings.icon]
+    .filter((path): path is string => !!path)
+    .map((path) => relative(ROOT, path).split(sep).join('/'));
   const missing = needed.filter((path) => !inSources.has(path));
-  if (missing.length) throw new StoreRefusal([`The sources zip lacks ${missing.join(' and ')}, so it would not rebuild this add-on (utils/build/operator/sources.ts).`]);
+  if (missing.length)
+    throw new StoreRefusal([
+      `The sources zip lacks ${missing.join(' and ')}, so it would not rebuild this add-on (utils/build/operator/sources.ts).`,
+    ]);
   return named;
 }
 
@@ -114,7 +148,9 @@ async function main(): Promise<void> {
   console.log(`Building ${settings.panelName} ${version} for both stores…`);
   const files = zips(settings, version);
   const sources = describeSources(zipEntries(files.sources), sourcesAllowList(settings, ROOT));
-  console.log(`The sources zip (for addons.mozilla.org's reviewers) holds only:\n${sources.map((line) => `  ${line}`).join('\n')}`);
+  console.log(
+    `The sources zip (for addons.mozilla.org's reviewers) holds only:\n${sources.map((line) => `  ${line}`).join('\n')}`,
+  );
   const icon = join(OUT, 'store-icon-128.png');
   writeFileSync(icon, await storeIcon(readFileSync(join(OUT, 'chrome-mv3/icon/96.png'))));
 
@@ -127,8 +163,13 @@ async function main(): Promise<void> {
   rmSync(SHOTS_BUILD, { recursive: true, force: true });
 
   const submit = join(OUT, 'SUBMIT.md');
-  writeFileSync(submit, submitNotes({ settings, version, outDir: OUT, root: ROOT, files, storeIcon: icon, listings: made, shots, sources }));
-  console.log(`\nIn ${OUT}/:\n${[...Object.values(files), icon, ...made.map((l) => join(OUT, 'listing', `${l.locale}.txt`)), ...shots, submit].map((p) => `  ${relative(OUT, p)}`).join('\n')}\n\nNext: ${submit} says what to upload where, what to declare, and has the privacy policy to fill in.`);
+  writeFileSync(
+    submit,
+    submitNotes({ settings, version, outDir: OUT, root: ROOT, files, storeIcon: icon, listings: made, shots, sources }),
+  );
+  console.log(
+    `\nIn ${OUT}/:\n${[...Object.values(files), icon, ...made.map((l) => join(OUT, 'listing', `${l.locale}.txt`)), ...shots, submit].map((p) => `  ${relative(OUT, p)}`).join('\n')}\n\nNext: ${submit} says what to upload where, what to declare, and has the privacy policy to fill in.`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,9 @@ import { buildSettings, runtimeSettings } from '../../utils/build/operator/panel
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   plugins: [WxtVitest()],
-  define: { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))) },
+  define: {
+    __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))),
+  },
   test: {
     include: ['tests/unit/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',

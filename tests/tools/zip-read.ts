@@ -44,7 +44,8 @@ export function zipFile(path: string, name: string): Buffer | undefined {
   const zip = readFileSync(path);
   const entry = entries(zip, path).find((e) => e.name === name);
   if (!entry) return undefined;
-  const start = entry.localHeader + 30 + zip.readUInt16LE(entry.localHeader + 26) + zip.readUInt16LE(entry.localHeader + 28);
+  const start =
+    entry.localHeader + 30 + zip.readUInt16LE(entry.localHeader + 26) + zip.readUInt16LE(entry.localHeader + 28);
   const data = zip.subarray(start, start + entry.compressedSize);
   if (entry.method === 0) return Buffer.from(data);
   if (entry.method === 8) return inflateRawSync(data);

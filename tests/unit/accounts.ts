@@ -12,7 +12,11 @@ export const SEED_B: SandboxSeed = (() => {
   const seed = structuredClone(SEED_A);
   seed.balance = 9000;
   seed.rewards = seed.rewards.map((r) => ({ ...r, id: r.id + B_OFFSET, name: `B ${r.name}` }));
-  seed.redemptions = seed.redemptions.map((r) => ({ ...r, id: r.id + B_REDEMPTION_OFFSET, reward: { ...r.reward, id: r.reward.id + B_OFFSET } }));
+  seed.redemptions = seed.redemptions.map((r) => ({
+    ...r,
+    id: r.id + B_REDEMPTION_OFFSET,
+    reward: { ...r.reward, id: r.reward.id + B_OFFSET },
+  }));
   seed.values = { ...seed.values, FIRST_NAME: 'Robin' };
   return seed;
 })();

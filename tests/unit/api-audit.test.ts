@@ -84,9 +84,15 @@ beforeAll(() => {
   outDir = mkdtempSync(join(tmpdir(), 'panel-audit-'));
   const env: NodeJS.ProcessEnv = { ...process.env, ...BUILD_ENV, PANEL_OUT_DIR: outDir };
   delete env.PANEL_DEV_TOKEN;
-  for (const [browser, folder] of [['chrome', 'chrome-mv3'], ['firefox', 'firefox-mv2']] as const) {
+  for (const [browser, folder] of [
+    ['chrome', 'chrome-mv3'],
+    ['firefox', 'firefox-mv2'],
+  ] as const) {
     // At low priority: the unit files that time their own requests run beside it on CI's two cores.
-    execFileSync('nice', ['-n', '15', 'npx', 'wxt', 'build', '--browser', browser], { stdio: ['ignore', 'ignore', 'inherit'], env });
+    execFileSync('nice', ['-n', '15', 'npx', 'wxt', 'build', '--browser', browser], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env,
+    });
     const dir = join(outDir, folder);
     const declared = manifestMinimums(dir);
     const minimums: Record<Target, number | undefined> =
@@ -97,7 +103,9 @@ beforeAll(() => {
     builds[browser] = { dir, uses, computed, minimums, rows: auditTable(uses, minimums, namespaces) };
   }
   for (const [browser, audited] of Object.entries(builds)) {
-    console.log(`API audit, ${browser} build (browser-compat-data ${bcdVersion()}):\n${formatTable(audited.rows, audited.minimums)}\n`);
+    console.log(
+      `API audit, ${browser} build (browser-compat-data ${bcdVersion()}):\n${formatTable(audited.rows, audited.minimums)}\n`,
+    );
   }
 }, 240_000);
 
@@ -158,7 +166,10 @@ describe('the API audit of the built extension', () => {
       missing(b).filter(({ api, target }) => !GUARDED.some((g) => g.api === api && g.missingIn.includes(target))),
     );
     const table = [builds.chrome, builds.firefox].map((b) => formatTable(b.rows, b.minimums)).join('\n\n');
-    expect(unguarded, `Unguarded APIs (feature-detect each, add a tested fallback, then list it in GUARDED):\n${table}`).toEqual([]);
+    expect(
+      unguarded,
+      `Unguarded APIs (feature-detect each, add a tested fallback, then list it in GUARDED):\n${table}`,
+    ).toEqual([]);
   });
 
   it('the list of guarded APIs is true: each is used, missing where it says, and its fallback test exists', () => {
@@ -166,7 +177,8 @@ describe('the API audit of the built extension', () => {
       const build = entry.missingIn.includes('chrome') ? builds.chrome : builds.firefox;
       const row = build.rows.find((r) => r.api === entry.api);
       expect(row, `${entry.api} is no longer used: remove it from GUARDED`).toBeDefined();
-      for (const target of entry.missingIn) expect(row?.cells[target]?.supported, `${entry.api} on ${target}`).toBe(false);
+      for (const target of entry.missingIn)
+        expect(row?.cells[target]?.supported, `${entry.api} on ${target}`).toBe(false);
       expect(existsSync(entry.test), entry.test).toBe(true);
       expect(readFileSync(entry.test, 'utf8')).toMatch(/identity/);
     }
@@ -186,28 +198,36 @@ describe('how uses are found in minified code', () => {
   const uses = (code: string) => [...usesInCode(code, namespaces).uses].sort();
 
   it('follows variables, ?? branches, optional chains, destructuring and small functions', () => {
-    expect(uses('let c={default:browser};let t=c.default.identity;t?.launchWebAuthFlow({});')).toEqual(['identity', 'identity.launchWebAuthFlow']);
-    expect(uses('var pe=globalThis,p=()=>pe.browser?.storage??pe.chrome?.storage;p().onChanged.addListener(()=>{})')).toEqual(['storage', 'storage.onChanged']);
-    expect(uses('var Fl=chrome.action??chrome.browserAction;async function f(){await Fl.setBadgeText({text:""})}')).toEqual([
-      'action',
-      'action.setBadgeText',
-      'browserAction',
-      'browserAction.setBadgeText',
+    expect(uses('let c={default:browser};let t=c.default.identity;t?.launchWebAuthFlow({});')).toEqual([
+      'identity',
+      'identity.launchWebAuthFlow',
     ]);
+    expect(
+      uses('var pe=globalThis,p=()=>pe.browser?.storage??pe.chrome?.storage;p().onChanged.addListener(()=>{})'),
+    ).toEqual(['storage', 'storage.onChanged']);
+    expect(
+      uses('var Fl=chrome.action??chrome.browserAction;async function f(){await Fl.setBadgeText({text:""})}'),
+    ).toEqual(['action', 'action.setBadgeText', 'browserAction', 'browserAction.setBadgeText']);
     expect(uses('const {tabs}=browser;tabs.create({url:"x"})')).toEqual(['tabs', 'tabs.create']);
-    expect(uses('function g(){return browser.notifications}g()?.clear("a")')).toEqual(['notifications', 'notifications.clear']);
+    expect(uses('function g(){return browser.notifications}g()?.clear("a")')).toEqual([
+      'notifications',
+      'notifications.clear',
+    ]);
     // A module's default export followed by a namespace: the polyfill's.
     expect(uses('import n from "x";n.default.alarms.create("a",{})')).toEqual(['alarms', 'alarms.create']);
   });
 
   it('does not take a reused one-letter name in another function for the API', () => {
-    expect(uses('function a(){let e=browser.notifications;e.clear("x")}function b(e){e.update("y")}function c(){let e={update(){}};e.update()}')).toEqual([
-      'notifications',
-      'notifications.clear',
-    ]);
+    expect(
+      uses(
+        'function a(){let e=browser.notifications;e.clear("x")}function b(e){e.update("y")}function c(){let e={update(){}};e.update()}',
+      ),
+    ).toEqual(['notifications', 'notifications.clear']);
   });
 
   it('ignores names that are only namespace-like (location.search, an object with a history field)', () => {
-    expect(uses('location.search.startsWith("?");let t={history:[]};t.history.find(Boolean);rewards.find(x=>x)')).toEqual([]);
+    expect(
+      uses('location.search.startsWith("?");let t={history:[]};t.history.find(Boolean);rewards.find(x=>x)'),
+    ).toEqual([]);
   });
 });

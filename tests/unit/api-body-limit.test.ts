@@ -63,10 +63,12 @@ async function failureOf(promise: Promise<unknown>): Promise<AppError> {
 
 const api = () => createPanelApi({ baseUrl: base, token: 'token-1234', retries: 2, retryBaseDelayMs: 1 });
 let requests = 0;
-const counting = (inner: Handler): Handler => (req, res) => {
-  requests += 1;
-  inner(req, res);
-};
+const counting =
+  (inner: Handler): Handler =>
+  (req, res) => {
+    requests += 1;
+    inner(req, res);
+  };
 
 describe('the API client reads at most 25 MB of an answer', () => {
   it('a 2xx body that grows past the limit is cut off there and refused, naming the endpoint; not retried', async () => {
@@ -123,11 +125,23 @@ describe('the token endpoint is read with a limit too', () => {
     const saved = settings.oauth;
     fakeBrowser.reset();
     try {
-      settings.oauth = { ...saved, tokenEndpoint: `${base}/oauth/token`, clientId: 'panel-rewards-extension', issuer: base };
+      settings.oauth = {
+        ...saved,
+        tokenEndpoint: `${base}/oauth/token`,
+        clientId: 'panel-rewards-extension',
+        issuer: base,
+      };
       handler = stream(200, MAX_OAUTH_BODY_BYTES * 5);
       const stale = { baseUrl: base, token: 'old-access', refreshToken: 'refresh-1', expiresAt: 0, session: 'S1' };
       await credentialsItem.setValue(stale);
-      await sessionItem.setValue({ connected: true, baseUrl: base, origin: base, tokenHint: 'cess', rejected: false, id: 'S1' });
+      await sessionItem.setValue({
+        connected: true,
+        baseUrl: base,
+        origin: base,
+        tokenHint: 'cess',
+        rejected: false,
+        id: 'S1',
+      });
       const error = await failureOf(renew(stale));
       expect(error).toMatchObject({ kind: 'unexpected', endpoint: 'token' });
       expect(error.message).toBe(

@@ -43,7 +43,9 @@ describe('listVariables', () => {
     const definitions = await api.listVariables();
     expect(definitions).toEqual(sandbox.state.variables);
     const names = definitions.map((d) => d.name);
-    expect(names).toEqual(expect.arrayContaining(['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT', 'PANELIST_COUNTRY']));
+    expect(names).toEqual(
+      expect.arrayContaining(['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT', 'PANELIST_COUNTRY']),
+    );
     expect(definitions.find((d) => d.name === 'PANELIST_COUNTRY')?.writable).toBe(false);
     expect(definitions.find((d) => d.name === 'HOBBIES')?.options.some((o) => o.exclusive)).toBe(true);
 
@@ -59,7 +61,12 @@ describe('readValues', () => {
     await patchState({ valuesShape: 'records' });
     const { values, balance } = await api.readValues();
     expect(values).toEqual(sandbox.state.values);
-    expect(values).toMatchObject({ FIRST_NAME: 'Jordan', BIRTH_DATE: '1988-04-17', HOBBIES: [131, 133], EMPLOYMENT: 141 });
+    expect(values).toMatchObject({
+      FIRST_NAME: 'Jordan',
+      BIRTH_DATE: '1988-04-17',
+      HOBBIES: [131, 133],
+      EMPLOYMENT: 141,
+    });
     expect(balance).toBeNull(); // the seed exposes the balance in the rewards response only
 
     const request = await only();
@@ -125,7 +132,11 @@ describe('deleteValue', () => {
   it('encodes the name as one path segment', async () => {
     const failure = await api.deleteValue('ODD NAME#1?x=%2e').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppErrorException);
-    expect((failure as AppErrorException).error).toMatchObject({ kind: 'rejected', status: 404, field: 'ODD NAME#1?x=%2e' });
+    expect((failure as AppErrorException).error).toMatchObject({
+      kind: 'rejected',
+      status: 404,
+      field: 'ODD NAME#1?x=%2e',
+    });
     // The sandbox decoded the whole segment back: nothing leaked into the path, query or fragment.
     expect((failure as AppErrorException).error.message).toBe('Unknown variable: ODD NAME#1?x=%2e');
     const request = await only();
@@ -187,8 +198,18 @@ describe('listRewards', () => {
 
   it('drops image addresses a page may not load, in rewards and in the history, before anything stores them', async () => {
     const base = sandbox.state.rewards[0]!;
-    const hostile = { ...base, image_url: 'javascript:alert(1)', meta_data: { image_url: 'https://169.254.169.254/latest', image_urls: { '80w-326ppi': 'ftp://img.example/a.png' } } };
-    await patchState({ rewards: [hostile], redemptions: [{ ...sandbox.state.redemptions[0]!, reward: { ...hostile, reward_point_cost: null } }] });
+    const hostile = {
+      ...base,
+      image_url: 'javascript:alert(1)',
+      meta_data: {
+        image_url: 'https://169.254.169.254/latest',
+        image_urls: { '80w-326ppi': 'ftp://img.example/a.png' },
+      },
+    };
+    await patchState({
+      rewards: [hostile],
+      redemptions: [{ ...sandbox.state.redemptions[0]!, reward: { ...hostile, reward_point_cost: null } }],
+    });
     const { rewards } = await api.listRewards();
     expect(rewards[0]).toMatchObject({ image_url: '', meta_data: { image_url: '', image_urls: {} } });
     const [redemption] = await api.listRedemptions();
@@ -248,11 +269,14 @@ describe('balance sources (design §2) end to end', () => {
   it.each([
     ['rewards', '/v1/panel/rewards'],
     ['variables', '/v1/panel/variables/data'],
-  ] as const)('a negative balance in the %s answer refuses that answer as unexpected, naming the endpoint', async (balanceIn, endpoint) => {
-    await patchState({ balanceIn, balance: -40 });
-    const read = balanceIn === 'rewards' ? api.listRewards() : api.readValues();
-    await expect(read).rejects.toMatchObject({ error: { kind: 'unexpected', endpoint } });
-  });
+  ] as const)(
+    'a negative balance in the %s answer refuses that answer as unexpected, naming the endpoint',
+    async (balanceIn, endpoint) => {
+      await patchState({ balanceIn, balance: -40 });
+      const read = balanceIn === 'rewards' ? api.listRewards() : api.readValues();
+      await expect(read).rejects.toMatchObject({ error: { kind: 'unexpected', endpoint } });
+    },
+  );
 
   it('a negative stored balance variable is no balance: unknown', async () => {
     await patchState({ balanceIn: 'stored-variable', balance: -40 });

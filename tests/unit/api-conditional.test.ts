@@ -51,7 +51,9 @@ describe('conditional reads', () => {
     const first = await api.revalidate('redemptions', null);
     await api.redeem(101);
     const after = await api.revalidate('redemptions', first.validator);
-    expect(after.notModified === false && after.data.length).toBe(first.notModified === false ? first.data.length + 1 : NaN);
+    expect(after.notModified === false && after.data.length).toBe(
+      first.notModified === false ? first.data.length + 1 : NaN,
+    );
   });
 
   it('If-Modified-Since alone (a panel without ETags) also gives a 304', async () => {
@@ -85,7 +87,12 @@ describe('conditional reads', () => {
   });
 
   it('validators longer than 512 characters are not kept', async () => {
-    await fault({ path: '/v1/panel/rewards', status: 200, headers: { ETag: `"${'x'.repeat(600)}"` }, body: JSON.stringify({ rewards: [] }) });
+    await fault({
+      path: '/v1/panel/rewards',
+      status: 200,
+      headers: { ETag: `"${'x'.repeat(600)}"` },
+      body: JSON.stringify({ rewards: [] }),
+    });
     const answer = await api.revalidate('rewards', null);
     expect(answer.validator).toBeNull();
   });

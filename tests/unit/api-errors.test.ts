@@ -11,7 +11,16 @@ import { createPanelApi, type PanelApi } from '../../utils/api/client';
 import { UNAUTHORIZED_MESSAGE } from '../../utils/api/http';
 import { AppErrorException, type AppError } from '../../utils/errors';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { clearFaults, client, fault, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
+import {
+  clearFaults,
+  client,
+  fault,
+  patchState,
+  recorded,
+  resetSandbox,
+  startApiSandbox,
+  type Recorded,
+} from './api-fixtures';
 
 let sandbox: Sandbox;
 let api: PanelApi;
@@ -64,7 +73,7 @@ describe('401 / 403', () => {
     expect(await count('/v1/panel/rewards')).toBe(1);
   });
 
-  it('403 is not a rejected token: not_allowed with the panel\'s own message, not retried', async () => {
+  it("403 is not a rejected token: not_allowed with the panel's own message, not retried", async () => {
     await fault({
       path: '/v1/panel/variables/meta',
       status: 403,
@@ -95,16 +104,24 @@ describe('401 / 403', () => {
   });
 
   it('a redeem answered 403 is not_allowed, sent once, and nothing is redeemed', async () => {
-    await fault({ path: '/v1/panel/redemption', status: 403, body: '{"message":"Redemptions are paused for your account."}' });
+    await fault({
+      path: '/v1/panel/redemption',
+      status: 403,
+      body: '{"message":"Redemptions are paused for your account."}',
+    });
     const error = await failureOf(api.redeem(101));
-    expect(error).toMatchObject({ kind: 'not_allowed', status: 403, message: 'Redemptions are paused for your account.' });
+    expect(error).toMatchObject({
+      kind: 'not_allowed',
+      status: 403,
+      message: 'Redemptions are paused for your account.',
+    });
     expect(await count('/v1/panel/redemption')).toBe(1);
     expect(sandbox.state.balance).toBe(2500);
   });
 });
 
 describe('Laravel-style 422 bodies', () => {
-  it('the sandbox\'s refusal of several fields at once gives each field its own text', async () => {
+  it("the sandbox's refusal of several fields at once gives each field its own text", async () => {
     const error = await failureOf(
       api.updateValues({ FIRST_NAME: 'Sam', BIRTH_DATE: '2023-02-29', EMPLOYMENT: 999, PANELIST_COUNTRY: 'DE' }),
     );
@@ -123,7 +140,7 @@ describe('Laravel-style 422 bodies', () => {
     expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
   });
 
-  it('joins a field\'s texts, files nested keys under their variable, redacts and bounds them', async () => {
+  it("joins a field's texts, files nested keys under their variable, redacts and bounds them", async () => {
     await fault({
       method: 'POST',
       path: '/v1/panel/variables/data',
@@ -139,7 +156,12 @@ describe('Laravel-style 422 bodies', () => {
       }),
     });
     const error = await failureOf(api.updateValues({ FIRST_NAME: '', HOBBIES: [9, 8], POSTAL_CODE: '1' }));
-    expect(error).toMatchObject({ kind: 'rejected', status: 422, field: 'FIRST_NAME', message: 'The given data was invalid.' });
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      status: 422,
+      field: 'FIRST_NAME',
+      message: 'The given data was invalid.',
+    });
     expect(error.fields).toEqual({
       FIRST_NAME: 'The first name is required. It may not contain [token].',
       HOBBIES: 'Option 9 is not offered. Option 8 is not offered.',
@@ -152,17 +174,37 @@ describe('Laravel-style 422 bodies', () => {
       method: 'POST',
       path: '/v1/panel/variables/data',
       status: 422,
-      body: JSON.stringify({ message: 'The given data was invalid.', errors: { 'PET.TYPE': ['Choose a pet.'], 'PET.TYPE.0': ['Option 4 is retired.'], 'HOBBIES.1': ['Option 8 is not offered.'] } }),
+      body: JSON.stringify({
+        message: 'The given data was invalid.',
+        errors: {
+          'PET.TYPE': ['Choose a pet.'],
+          'PET.TYPE.0': ['Option 4 is retired.'],
+          'HOBBIES.1': ['Option 8 is not offered.'],
+        },
+      }),
     });
     const error = await failureOf(api.updateValues({ 'PET.TYPE': [4], PET: 'cat', HOBBIES: [1, 8] }));
     expect(error).toMatchObject({ kind: 'rejected', field: 'PET.TYPE' });
-    expect(error.fields).toEqual({ 'PET.TYPE': 'Choose a pet. Option 4 is retired.', HOBBIES: 'Option 8 is not offered.' });
+    expect(error.fields).toEqual({
+      'PET.TYPE': 'Choose a pet. Option 4 is retired.',
+      HOBBIES: 'Option 8 is not offered.',
+    });
   });
 
-  it('without a top-level message, the first field\'s text is the message', async () => {
-    await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: '{"errors":{"BIRTH_DATE":["Must be in the past."]}}' });
+  it("without a top-level message, the first field's text is the message", async () => {
+    await fault({
+      method: 'POST',
+      path: '/v1/panel/variables/data',
+      status: 422,
+      body: '{"errors":{"BIRTH_DATE":["Must be in the past."]}}',
+    });
     const error = await failureOf(api.updateValues({ BIRTH_DATE: '2999-01-01' }));
-    expect(error).toMatchObject({ kind: 'rejected', field: 'BIRTH_DATE', message: 'Must be in the past.', fields: { BIRTH_DATE: 'Must be in the past.' } });
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      field: 'BIRTH_DATE',
+      message: 'Must be in the past.',
+      fields: { BIRTH_DATE: 'Must be in the past.' },
+    });
   });
 
   it('hostile `errors` shapes never crash and never pollute a prototype', async () => {
@@ -177,7 +219,12 @@ describe('Laravel-style 422 bodies', () => {
       Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`NAME_${i}`, ['bad']])),
     ];
     for (const errors of shapes) {
-      await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: JSON.stringify({ message: 'Invalid.', errors }) });
+      await fault({
+        method: 'POST',
+        path: '/v1/panel/variables/data',
+        status: 422,
+        body: JSON.stringify({ message: 'Invalid.', errors }),
+      });
       const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
       expect(error).toMatchObject({ kind: 'rejected', status: 422, message: 'Invalid.' });
       if (error.fields !== undefined) {
@@ -192,7 +239,12 @@ describe('Laravel-style 422 bodies', () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }
     const proto = await (async () => {
-      await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 422, body: '{"errors":{"__proto__":["p"]}}' });
+      await fault({
+        method: 'POST',
+        path: '/v1/panel/variables/data',
+        status: 422,
+        body: '{"errors":{"__proto__":["p"]}}',
+      });
       return failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
     })();
     expect(Object.hasOwn(proto.fields!, '__proto__')).toBe(true);
@@ -259,7 +311,11 @@ describe('4xx refusals carry the server message', () => {
   it('a 4xx without a human message still says what happened', async () => {
     await fault({ path: '/v1/panel/rewards', status: 400, body: 'Bad Request' });
     const error = await failureOf(api.listRewards());
-    expect(error).toMatchObject({ kind: 'rejected', status: 400, message: 'The panel refused the request (HTTP 400).' });
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      status: 400,
+      message: 'The panel refused the request (HTTP 400).',
+    });
     expect(await count('/v1/panel/rewards')).toBe(1);
   });
 
@@ -483,14 +539,22 @@ describe('unexpected responses', () => {
   });
 
   it('stored values in neither accepted shape are unexpected', async () => {
-    await fault({ path: '/v1/panel/variables/data', status: 200, body: '{"message":"success","data":"FIRST_NAME=Jordan"}' });
+    await fault({
+      path: '/v1/panel/variables/data',
+      status: 200,
+      body: '{"message":"success","data":"FIRST_NAME=Jordan"}',
+    });
     const error = await failureOf(api.readValues());
     expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data' });
     expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/variables\/data: data/);
   });
 
   it('stored-value records without a name are unexpected', async () => {
-    await fault({ path: '/v1/panel/variables/data', status: 200, body: '{"message":"success","data":[{"value":"x"}]}' });
+    await fault({
+      path: '/v1/panel/variables/data',
+      status: 200,
+      body: '{"message":"success","data":[{"value":"x"}]}',
+    });
     const error = await failureOf(api.readValues());
     expect(error.kind).toBe('unexpected');
     expect(error.message).toContain('no variable name');
@@ -499,7 +563,12 @@ describe('unexpected responses', () => {
 
 describe('a write whose message is not success', () => {
   it('update: unexpected, quoting the server', async () => {
-    await fault({ method: 'POST', path: '/v1/panel/variables/data', status: 200, body: '{"message":"queued for review"}' });
+    await fault({
+      method: 'POST',
+      path: '/v1/panel/variables/data',
+      status: 200,
+      body: '{"message":"queued for review"}',
+    });
     const error = await failureOf(api.updateValues({ FIRST_NAME: 'Sam' }));
     expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data' });
     expect(error.message).toContain('“queued for review”');
@@ -536,25 +605,38 @@ describe('a redirect answer (issue 29, point 13: none is followed, so no hop lea
   beforeEach(() => elsewhere.reset());
   afterAll(() => elsewhere.close());
 
-  it.each([301, 302, 303, 307, 308])('a read answered %i towards another site is refused before anything is sent there, naming both hosts, and not retried', async (status) => {
-    await redirect('GET', '/v1/panel/rewards', status);
-    const error = await failureOf(api.listRewards());
-    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/rewards', status, redirect: { to: `${elsewhere.url}/v1/panel/rewards` } });
-    expect(error.message).toBe(
-      `The panel at ${panelHost()} pointed the request to another site (${new URL(elsewhere.url).host}), and it was not sent there. ` +
-        `The extension only talks to ${panelHost()}: check the API base URL on the options page, or contact your panel.`,
-    );
-    expect(elsewhere.requests).toEqual([]);
-    expect(await count('/v1/panel/rewards')).toBe(1);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'a read answered %i towards another site is refused before anything is sent there, naming both hosts, and not retried',
+    async (status) => {
+      await redirect('GET', '/v1/panel/rewards', status);
+      const error = await failureOf(api.listRewards());
+      expect(error).toMatchObject({
+        kind: 'unexpected',
+        endpoint: '/v1/panel/rewards',
+        status,
+        redirect: { to: `${elsewhere.url}/v1/panel/rewards` },
+      });
+      expect(error.message).toBe(
+        `The panel at ${panelHost()} pointed the request to another site (${new URL(elsewhere.url).host}), and it was not sent there. ` +
+          `The extension only talks to ${panelHost()}: check the API base URL on the options page, or contact your panel.`,
+      );
+      expect(elsewhere.requests).toEqual([]);
+      expect(await count('/v1/panel/rewards')).toBe(1);
+    },
+  );
 
-  it.each(['http://169.254.169.254/latest/meta-data/', 'https://evil.example/v1/panel/rewards'])('a read pointed to %s is not sent there', async (to) => {
-    await redirect('GET', '/v1/panel/rewards', 302, to);
-    const error = await failureOf(api.listRewards());
-    expect(error.redirect).toEqual({ to });
-    expect(error.message).toContain(`pointed the request to another site (${new URL(to).host}), and it was not sent there`);
-    expect(await count('/v1/panel/rewards')).toBe(1);
-  });
+  it.each(['http://169.254.169.254/latest/meta-data/', 'https://evil.example/v1/panel/rewards'])(
+    'a read pointed to %s is not sent there',
+    async (to) => {
+      await redirect('GET', '/v1/panel/rewards', 302, to);
+      const error = await failureOf(api.listRewards());
+      expect(error.redirect).toEqual({ to });
+      expect(error.message).toContain(
+        `pointed the request to another site (${new URL(to).host}), and it was not sent there`,
+      );
+      expect(await count('/v1/panel/rewards')).toBe(1);
+    },
+  );
 
   it('a read redirected within the panel is not followed either: a browser would hide where it points', async () => {
     await redirect('GET', '/v1/panel/redemptions', 301, `${sandbox.url}/api/v1/panel/redemptions`);
@@ -600,18 +682,21 @@ describe('a redirect answer (issue 29, point 13: none is followed, so no hop lea
     expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
   });
 
-  it.each([307, 308, 303])('a redeem answered %i is ambiguous (unexpected), sent once, and never re-sent elsewhere', async (status) => {
-    await redirect('GET', '/v1/panel/redemption', status);
-    const error = await failureOf(api.redeem(101));
-    expect(error).toMatchObject({ kind: 'unexpected', status, endpoint: '/v1/panel/redemption' });
-    expect(error.message).toBe(
-      `The panel at ${panelHost()} answered the redemption with a redirect; the request was not sent on anywhere else. ` +
-        'It may or may not have gone through: check your redemption history before trying again.',
-    );
-    expect(elsewhere.requests).toEqual([]);
-    expect(elsewhere.state.balance).toBe(2500);
-    expect(await count('/v1/panel/redemption')).toBe(1);
-  });
+  it.each([307, 308, 303])(
+    'a redeem answered %i is ambiguous (unexpected), sent once, and never re-sent elsewhere',
+    async (status) => {
+      await redirect('GET', '/v1/panel/redemption', status);
+      const error = await failureOf(api.redeem(101));
+      expect(error).toMatchObject({ kind: 'unexpected', status, endpoint: '/v1/panel/redemption' });
+      expect(error.message).toBe(
+        `The panel at ${panelHost()} answered the redemption with a redirect; the request was not sent on anywhere else. ` +
+          'It may or may not have gone through: check your redemption history before trying again.',
+      );
+      expect(elsewhere.requests).toEqual([]);
+      expect(elsewhere.state.balance).toBe(2500);
+      expect(await count('/v1/panel/redemption')).toBe(1);
+    },
+  );
 });
 
 describe('the token never reaches a message', () => {

@@ -27,7 +27,8 @@ export async function control(method: string, path: string, body?: unknown): Pro
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
   });
-  if (!response.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
   return response.json();
 }
 

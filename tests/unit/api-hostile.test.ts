@@ -76,7 +76,11 @@ const CALLS: Record<EndpointName, Call> = {
     path: ENDPOINTS.variablesData,
     run: (api) => api.updateValues({ FIRST_NAME: 'Ann', HOBBIES: [1, 2] }),
   },
-  deleteValue: { method: 'DELETE', path: `${ENDPOINTS.variablesData}/FIRST_NAME`, run: (api) => api.deleteValue('FIRST_NAME') },
+  deleteValue: {
+    method: 'DELETE',
+    path: `${ENDPOINTS.variablesData}/FIRST_NAME`,
+    run: (api) => api.deleteValue('FIRST_NAME'),
+  },
   listRedemptions: { method: 'GET', path: ENDPOINTS.redemptions, run: (api) => api.listRedemptions() },
   listRewards: { method: 'GET', path: ENDPOINTS.rewards, run: (api) => api.listRewards() },
   redeem: { method: 'GET', path: ENDPOINTS.redemption, run: (api) => api.redeem(101) },
@@ -159,7 +163,8 @@ function checkRedemption(r: unknown, at: string): void {
   need(isString(r.currency), `${at}.currency`, 'a string');
   need(isInteger(r.reward_point_cost), `${at}.reward_point_cost`, 'an integer');
   checkReward(r.reward, `${at}.reward`);
-  for (const key of ['approved', 'processed', 'failed', 'refunded']) need(isBoolean(r[key]), `${at}.${key}`, 'a boolean');
+  for (const key of ['approved', 'processed', 'failed', 'refunded'])
+    need(isBoolean(r[key]), `${at}.${key}`, 'a boolean');
   for (const key of ['created_at', 'updated_at']) need(isString(r[key]), `${at}.${key}`, 'a string');
   for (const key of ['partner_status', 'failed_reason', 'transaction_id']) {
     need(isNullableString(r[key]), `${at}.${key}`, 'a string or null');
@@ -170,9 +175,7 @@ function checkStoredValues(values: unknown, at: string): void {
   need(isObject(values) && Object.getPrototypeOf(values) === Object.prototype, at, 'a plain object');
   for (const [name, value] of Object.entries(values)) {
     const ok =
-      isString(value) ||
-      isFinite(value) ||
-      (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
+      isString(value) || isFinite(value) || (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
     need(ok, `${at}.${name}`, 'text, a number or a list of option ids');
   }
 }
@@ -269,7 +272,11 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
 
   // Writes and redeems are sent exactly once; a read is retried at most once, after a 429.
   const maxRequests = !isWrite && !r.drop && r.status === 429 ? 2 : 1;
-  need(requests >= 1 && requests <= maxRequests, `the number of requests sent (${requests})`, `between 1 and ${maxRequests}`);
+  need(
+    requests >= 1 && requests <= maxRequests,
+    `the number of requests sent (${requests})`,
+    `between 1 and ${maxRequests}`,
+  );
   need(Object.keys(Object.prototype).length === 0, 'Object.prototype', 'free of injected properties');
 
   if (outcome.type === 'hang') throw new Violation(`the call did not settle within ${DEADLINE_MS} ms`);
@@ -302,11 +309,26 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
   if (fields !== undefined) {
     need(isObject(fields) && Object.getPrototypeOf(fields) === Object.prototype, 'error.fields', 'a plain object');
     const entries = Object.entries(fields);
-    need(entries.length > 0 && entries.length <= 100, `error.fields (${entries.length} names)`, 'between 1 and 100 names');
+    need(
+      entries.length > 0 && entries.length <= 100,
+      `error.fields (${entries.length} names)`,
+      'between 1 and 100 names',
+    );
     for (const [name, text] of entries) {
-      need(name.trim() !== '' && name.length <= 100, `the field name ${JSON.stringify(name)}`, 'a short non-empty text');
-      need(isString(text) && text.trim() !== '' && text.length <= 300, `error.fields.${name}`, 'a non-empty text of at most 300 characters');
-      for (const [what, value] of [['field name', name], ['field text', text]] as const) {
+      need(
+        name.trim() !== '' && name.length <= 100,
+        `the field name ${JSON.stringify(name)}`,
+        'a short non-empty text',
+      );
+      need(
+        isString(text) && text.trim() !== '' && text.length <= 300,
+        `error.fields.${name}`,
+        'a non-empty text of at most 300 characters',
+      );
+      for (const [what, value] of [
+        ['field name', name],
+        ['field text', text],
+      ] as const) {
         const piece = tokenPiece(value);
         need(piece === undefined, `the ${what} ${JSON.stringify(value)}`, `free of the token (it carries "${piece}")`);
       }
@@ -333,7 +355,8 @@ function postFault(rule: Record<string, unknown>): Promise<void> {
   const body = JSON.stringify(rule);
   const bytes = Buffer.byteLength(body);
   // The sandbox reads at most 1 MiB of a request and cuts the connection beyond it.
-  if (bytes > MAX_RULE_BYTES) return Promise.reject(new Error(`a generated fault rule has ${bytes} bytes, over the sandbox's limit`));
+  if (bytes > MAX_RULE_BYTES)
+    return Promise.reject(new Error(`a generated fault rule has ${bytes} bytes, over the sandbox's limit`));
   return new Promise((resolve, reject) => {
     const req = request(
       `${sandbox.url}/__sandbox/faults`,
@@ -347,7 +370,12 @@ function postFault(rule: Record<string, unknown>): Promise<void> {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           if (res.statusCode === 200) resolve();
-          else reject(new Error(`sandbox refused the fault rule: HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`));
+          else
+            reject(
+              new Error(
+                `sandbox refused the fault rule: HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`,
+              ),
+            );
         });
         res.on('error', reject);
       },
@@ -384,53 +412,52 @@ afterAll(async () => {
 
 describe('the panel API client under hostile responses (fast-check, real HTTP)', () => {
   for (const endpoint of ENDPOINT_NAMES) {
-    it(
-      `${endpoint}: ${RUNS} generated responses each yield typed data or one typed error`,
-      async () => {
-        const call = CALLS[endpoint];
-        const tally: Tally = { samples: 0, outcomes: {}, families: {}, statuses: {}, bodyBytes: 0, ms: 0 };
-        const started = Date.now();
-        await fc.assert(
-          fc.asyncProperty(hostileResponse(endpoint, TOKEN), fc.boolean(), async (response, flag) => {
-            await postFault({
-              method: call.method,
-              path: call.path,
-              status: response.status,
-              body: response.body,
-              headers: response.headers,
-              ...(response.drop ? { drop: true } : {}),
-              times: 1,
-            });
-            sandbox.requests.length = 0;
-            const outcome = await settle(() => call.run(api, flag));
-            const requests = sandbox.requests.length;
-            tally.samples += 1;
-            tally.bodyBytes += response.body.length;
-            const key = outcome.type === 'rejected' && outcome.error instanceof AppErrorException ? outcome.error.error.kind : outcome.type;
-            tally.outcomes[key] = (tally.outcomes[key] ?? 0) + 1;
-            tally.families[response.family] = (tally.families[response.family] ?? 0) + 1;
-            const status = response.drop ? 'drop' : String(response.status);
-            tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
-            try {
-              judge(endpoint, response, outcome, requests);
-            } catch (violation) {
-              if (violation instanceof Violation) throw new Error(`${endpoint}: ${violation.message}`);
-              throw violation;
-            }
-          }),
-          { numRuns: RUNS, seed: SEED },
-        );
-        tally.ms = Date.now() - started;
-        tallies.set(endpoint, tally);
+    it(`${endpoint}: ${RUNS} generated responses each yield typed data or one typed error`, async () => {
+      const call = CALLS[endpoint];
+      const tally: Tally = { samples: 0, outcomes: {}, families: {}, statuses: {}, bodyBytes: 0, ms: 0 };
+      const started = Date.now();
+      await fc.assert(
+        fc.asyncProperty(hostileResponse(endpoint, TOKEN), fc.boolean(), async (response, flag) => {
+          await postFault({
+            method: call.method,
+            path: call.path,
+            status: response.status,
+            body: response.body,
+            headers: response.headers,
+            ...(response.drop ? { drop: true } : {}),
+            times: 1,
+          });
+          sandbox.requests.length = 0;
+          const outcome = await settle(() => call.run(api, flag));
+          const requests = sandbox.requests.length;
+          tally.samples += 1;
+          tally.bodyBytes += response.body.length;
+          const key =
+            outcome.type === 'rejected' && outcome.error instanceof AppErrorException
+              ? outcome.error.error.kind
+              : outcome.type;
+          tally.outcomes[key] = (tally.outcomes[key] ?? 0) + 1;
+          tally.families[response.family] = (tally.families[response.family] ?? 0) + 1;
+          const status = response.drop ? 'drop' : String(response.status);
+          tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+          try {
+            judge(endpoint, response, outcome, requests);
+          } catch (violation) {
+            if (violation instanceof Violation) throw new Error(`${endpoint}: ${violation.message}`);
+            throw violation;
+          }
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      tally.ms = Date.now() - started;
+      tallies.set(endpoint, tally);
 
-        // The generators really covered what the issue lists, and the success path ran.
-        expect(tally.samples).toBeGreaterThanOrEqual(RUNS);
-        expect(tally.outcomes.resolved ?? 0).toBeGreaterThanOrEqual(RUNS / 10);
-        for (const status of STATUSES) expect(tally.statuses[String(status)] ?? 0, `HTTP ${status}`).toBeGreaterThan(0);
-        const families = FAMILIES.filter((f) => f !== 'refusal' || WRITE_ENDPOINTS.includes(endpoint));
-        for (const family of families) expect(tally.families[family] ?? 0, family).toBeGreaterThan(0);
-      },
-      180_000,
-    );
+      // The generators really covered what the issue lists, and the success path ran.
+      expect(tally.samples).toBeGreaterThanOrEqual(RUNS);
+      expect(tally.outcomes.resolved ?? 0).toBeGreaterThanOrEqual(RUNS / 10);
+      for (const status of STATUSES) expect(tally.statuses[String(status)] ?? 0, `HTTP ${status}`).toBeGreaterThan(0);
+      const families = FAMILIES.filter((f) => f !== 'refusal' || WRITE_ENDPOINTS.includes(endpoint));
+      for (const family of families) expect(tally.families[family] ?? 0, family).toBeGreaterThan(0);
+    }, 180_000);
   }
 });

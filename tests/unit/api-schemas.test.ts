@@ -74,7 +74,10 @@ describe('rewardSchema', () => {
   it('reads missing or null image_url as "", meta_data as {}, reward_point_cost as null', () => {
     const { image_url: _i, meta_data: _m, reward_point_cost: _r, ...bare } = giftCard;
     expect(ok(rewardSchema, bare)).toMatchObject({ image_url: '', meta_data: {}, reward_point_cost: null });
-    expect(ok(rewardSchema, { ...giftCard, image_url: null, meta_data: null })).toMatchObject({ image_url: '', meta_data: {} });
+    expect(ok(rewardSchema, { ...giftCard, image_url: null, meta_data: null })).toMatchObject({
+      image_url: '',
+      meta_data: {},
+    });
   });
 
   it('is strict about ids, names and costs', () => {
@@ -104,7 +107,9 @@ describe('rewardSchema', () => {
     expect(ok(rewardSchema, { ...giftCard, reward_point_cost: 0 })).toEqual({ ...giftCard, reward_point_cost: 0 });
     expect(Object.is(ok(rewardSchema, { ...giftCard, reward_point_cost: -0 }).reward_point_cost, 0)).toBe(true);
     expect(ok(rewardSchema, { ...giftCard, reward_point_cost: null })).not.toHaveProperty('costRefused');
-    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: Number.MAX_SAFE_INTEGER }).reward_point_cost).toBe(Number.MAX_SAFE_INTEGER);
+    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: Number.MAX_SAFE_INTEGER }).reward_point_cost).toBe(
+      Number.MAX_SAFE_INTEGER,
+    );
   });
 });
 
@@ -115,7 +120,11 @@ describe('redemptionSchema', () => {
 
   it('reads missing partner_status, failed_reason and transaction_id as null', () => {
     const { partner_status: _p, failed_reason: _f, transaction_id: _t, ...bare } = redemption;
-    expect(ok(redemptionSchema, bare)).toMatchObject({ partner_status: null, failed_reason: null, transaction_id: null });
+    expect(ok(redemptionSchema, bare)).toMatchObject({
+      partner_status: null,
+      failed_reason: null,
+      transaction_id: null,
+    });
   });
 
   it('is strict about the state booleans and the points spent', () => {
@@ -145,12 +154,18 @@ describe('variableDefinitionSchema', () => {
   });
 
   it('fills what it does not depend on: text, uuid, options, exclusive', () => {
-    expect(
-      ok(variableDefinitionSchema, { id: 1, name: 'A', type: 'text', writable: false, options: null }),
-    ).toEqual({ id: 1, name: 'A', text: 'A', uuid: '', type: 'text', writable: false, options: [] });
-    expect(
-      ok(variableDefinitionSchema, { ...definition, options: [{ id: 131, name: 'READING' }] }).options,
-    ).toEqual([{ id: 131, name: 'READING', text: 'READING', exclusive: false }]);
+    expect(ok(variableDefinitionSchema, { id: 1, name: 'A', type: 'text', writable: false, options: null })).toEqual({
+      id: 1,
+      name: 'A',
+      text: 'A',
+      uuid: '',
+      type: 'text',
+      writable: false,
+      options: [],
+    });
+    expect(ok(variableDefinitionSchema, { ...definition, options: [{ id: 131, name: 'READING' }] }).options).toEqual([
+      { id: 131, name: 'READING', text: 'READING', exclusive: false },
+    ]);
   });
 
   it('is strict about ids, names and writable', () => {
@@ -185,7 +200,9 @@ describe('parseBody', () => {
     }
     const { type: _t, ...noType } = giftCard;
     expect(() => parseBody(rewardSchema, noType, '/v1/panel/rewards')).toThrow(/type: missing/);
-    expect(() => parseBody(rewardSchema, { ...giftCard, id: 2.5 }, '/v1/panel/rewards')).toThrow(/id: expected an integer/);
+    expect(() => parseBody(rewardSchema, { ...giftCard, id: 2.5 }, '/v1/panel/rewards')).toThrow(
+      /id: expected an integer/,
+    );
   });
 });
 

@@ -29,7 +29,10 @@ describe('message protocol', () => {
   });
 
   it.each([
-    ['a web page relaying through a content script', { id: 'test-extension-id', url: 'https://evil.example/', tab: { id: 3 } }],
+    [
+      'a web page relaying through a content script',
+      { id: 'test-extension-id', url: 'https://evil.example/', tab: { id: 3 } },
+    ],
     ['another extension', { id: 'other-extension', url: 'chrome-extension://other-extension/page.html' }],
     ['a sender without a URL', { id: 'test-extension-id' }],
   ])('refuses %s', async (_label, sender) => {
@@ -46,20 +49,35 @@ describe('message protocol', () => {
     expect((await sessionItem.getValue()).connected).toBe(false);
 
     const right = await deliver('connect', { baseUrl: `${sandbox.url}/`, token: ` ${sandbox.token} ` }, OWN_PAGE);
-    expect(right).toMatchObject({ ok: true, data: { connected: true, tokenHint: sandbox.token.slice(-4), baseUrl: sandbox.url } });
+    expect(right).toMatchObject({
+      ok: true,
+      data: { connected: true, tokenHint: sandbox.token.slice(-4), baseUrl: sandbox.url },
+    });
     expect(JSON.stringify(right)).not.toContain(sandbox.token);
     expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
   });
 
   it('refuses a malformed base URL and a blank token without sending anything', async () => {
-    expect(await deliver('connect', { baseUrl: 'not a url', token: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
-    expect(await deliver('connect', { baseUrl: 'http://panel.example.com', token: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
-    expect(await deliver('connect', { baseUrl: sandbox.url, token: '   ' })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(await deliver('connect', { baseUrl: 'not a url', token: 'x' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
+    expect(await deliver('connect', { baseUrl: 'http://panel.example.com', token: 'x' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
+    expect(await deliver('connect', { baseUrl: sandbox.url, token: '   ' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
     expect(sandbox.requests).toHaveLength(0);
   });
 
   it('answers not_connected before a token is stored', async () => {
-    expect(await deliver('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'not_connected' } });
+    expect(await deliver('refreshRewards', { force: true })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_connected' },
+    });
   });
 
   it('disconnecting removes the token and every cached panelist data', async () => {
@@ -73,8 +91,14 @@ describe('message protocol', () => {
 
   it('flags the session when the server stops accepting the token', async () => {
     await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/panel/rewards', status: 401, body: '{"message":"Token expired"}' }) });
-    expect(await deliver('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/v1/panel/rewards', status: 401, body: '{"message":"Token expired"}' }),
+    });
+    expect(await deliver('refreshRewards', { force: true })).toMatchObject({
+      ok: false,
+      error: { kind: 'unauthorized' },
+    });
     expect((await sessionItem.getValue()).rejected).toBe(true);
   });
 });
@@ -87,7 +111,13 @@ describe('profile writes', () => {
   });
 
   it('checks values again before sending them, whatever the page sent', async () => {
-    const cases = [{ BIRTH_DATE: '2024-02-30' }, { EMPLOYMENT: 999 }, { PANELIST_COUNTRY: 'DE' }, { NOT_A_QUESTION: 'x' }, {}];
+    const cases = [
+      { BIRTH_DATE: '2024-02-30' },
+      { EMPLOYMENT: 999 },
+      { PANELIST_COUNTRY: 'DE' },
+      { NOT_A_QUESTION: 'x' },
+      {},
+    ];
     for (const values of cases) {
       expect(await deliver('saveValues', { values })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
     }
@@ -112,7 +142,14 @@ describe('history refresh', () => {
     await deliver('refreshHistory', { force: false });
     expect(historyRequests()).toBe(before);
 
-    await ledgerItem.setValue({ requestId: 'r', rewardId: 101, rewardName: 'x', points: 500, startedAt: Date.now(), state: 'unknown' });
+    await ledgerItem.setValue({
+      requestId: 'r',
+      rewardId: 101,
+      rewardName: 'x',
+      points: 500,
+      startedAt: Date.now(),
+      state: 'unknown',
+    });
     await deliver('refreshHistory', { force: false });
     expect(historyRequests()).toBe(before + 1);
   });
@@ -129,7 +166,8 @@ describe('storage full', () => {
 
 describe('the handler table passes each message on as it came', () => {
   const REDEEM = '/v1/panel/redemption';
-  const fault = (rule: object) => fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+  const fault = (rule: object) =>
+    fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
   beforeEach(async () => {
     await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
   });
@@ -138,14 +176,23 @@ describe('the handler table passes each message on as it came', () => {
     await fault({ path: REDEEM, drop: true });
     expect(await deliver('redeem', { rewardId: 101 })).toMatchObject({ ok: true, data: { state: 'unknown' } });
     expect(await deliver('redeem', { rewardId: 101 })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
-    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: false })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
-    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: true })).toMatchObject({ ok: true, data: { rewardId: 101 } });
+    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: false })).toMatchObject({
+      ok: false,
+      error: { kind: 'unsettled' },
+    });
+    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: true })).toMatchObject({
+      ok: true,
+      data: { rewardId: 101 },
+    });
   });
 
   it('"Check now" answers with the ledger entry, and dismissing a settled one forgets it', async () => {
     const redeemed = (await deliver('redeem', { rewardId: 101 })) as { data: { requestId: string; state: string } };
     expect(redeemed.data.state).toBe('done');
-    expect(await deliver('checkRedemption', undefined)).toMatchObject({ ok: true, data: { requestId: redeemed.data.requestId } });
+    expect(await deliver('checkRedemption', undefined)).toMatchObject({
+      ok: true,
+      data: { requestId: redeemed.data.requestId },
+    });
     expect(await deliver('dismissRedemption', undefined)).toEqual({ ok: true, data: null });
     expect(await ledgerItem.getValue()).toBeNull();
   });
@@ -164,7 +211,10 @@ describe('the handler table passes each message on as it came', () => {
   });
 
   it('a refusal at the door says why in words', async () => {
-    const reply = (await deliver('getSession', undefined, { id: 'other-extension', url: 'chrome-extension://other-extension/page.html' })) as { error: { message: string } };
+    const reply = (await deliver('getSession', undefined, {
+      id: 'other-extension',
+      url: 'chrome-extension://other-extension/page.html',
+    })) as { error: { message: string } };
     expect(reply.error.message).toMatch(/\w{4,}/);
   });
 
@@ -176,7 +226,10 @@ describe('the handler table passes each message on as it came', () => {
     const session = (await sessionItem.getValue()).id!;
     const values = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`Q_${i}`, 'x']));
     expect(await deliver('editDraft', { session, changes: values(1_000) })).toEqual({ ok: true, data: null });
-    const refused = (await deliver('editDraft', { session, changes: values(1_001) })) as { ok: boolean; error: { kind: string; message: string } };
+    const refused = (await deliver('editDraft', { session, changes: values(1_001) })) as {
+      ok: boolean;
+      error: { kind: string; message: string };
+    };
     expect(refused).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
     expect(refused.error.message).toContain('at most 1,000 values');
   });

@@ -76,7 +76,10 @@ export function connectedSandbox(): { sandbox: Sandbox } {
  */
 export async function startTwoAccounts(tuning: Partial<typeof httpTuning>): Promise<{ a: Sandbox; b: Sandbox }> {
   Object.assign(httpTuning, tuning);
-  const [a, b] = await Promise.all([startSandbox({ seed: SEED_A, token: 'token-account-a' }), startSandbox({ seed: SEED_B, token: 'token-account-b' })]);
+  const [a, b] = await Promise.all([
+    startSandbox({ seed: SEED_A, token: 'token-account-a' }),
+    startSandbox({ seed: SEED_B, token: 'token-account-b' }),
+  ]);
   return { a, b };
 }
 
@@ -130,13 +133,18 @@ export function fakeNotifications(granted: () => boolean = () => true): Shown[] 
   const centre = new Set<string>();
   const spies: Array<{ mockClear(): unknown }> = [
     vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => granted()),
-    vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (id: string, options: { title: string; message: string }) => {
+    vi.spyOn(fakeBrowser.notifications, 'create').mockImplementation((async (
+      id: string,
+      options: { title: string; message: string },
+    ) => {
       shown.push({ id, title: options.title, message: options.message });
       centre.add(id);
       return id;
     }) as never),
-    vi.spyOn(fakeBrowser.notifications, 'getAll').mockImplementation((async () => Object.fromEntries([...centre].map((id) => [id, true])))),
-    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation((async (id: string) => centre.delete(id))),
+    vi
+      .spyOn(fakeBrowser.notifications, 'getAll')
+      .mockImplementation(async () => Object.fromEntries([...centre].map((id) => [id, true]))),
+    vi.spyOn(fakeBrowser.notifications, 'clear').mockImplementation(async (id: string) => centre.delete(id)),
   ];
   for (const event of [fakeBrowser.permissions.onAdded, fakeBrowser.notifications.onClicked]) {
     spies.push(

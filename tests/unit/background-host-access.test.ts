@@ -38,8 +38,16 @@ let store: Store;
 /** The manifest's host permissions (`required`) and what the panelist allowed on Connect (`granted`). */
 function permissions(required: string[], granted: string[]): Store {
   const state: Store = { granted: new Set([...required, ...granted]), removed: [] };
-  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(() => ({ manifest_version: 3, name: 'x', version: '1', host_permissions: required }));
-  vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({ origins: [...state.granted], permissions: ['storage'] }));
+  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(() => ({
+    manifest_version: 3,
+    name: 'x',
+    version: '1',
+    host_permissions: required,
+  }));
+  vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({
+    origins: [...state.granted],
+    permissions: ['storage'],
+  }));
   vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(async ({ origins = [] }) => {
     if (origins.some((o) => required.includes(o))) throw new Error('You cannot remove required permissions.');
     for (const origin of origins) {
@@ -51,7 +59,8 @@ function permissions(required: string[], granted: string[]): Store {
   return state;
 }
 
-const fault = (sandbox: Sandbox, rule: object) => fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+const fault = (sandbox: Sandbox, rule: object) =>
+  fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 
 beforeEach(async () => {
   fakeBrowser.reset();

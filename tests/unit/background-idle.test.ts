@@ -10,13 +10,15 @@ import { apiRequests, connectedSandbox } from './background-helpers';
 
 const env = connectedSandbox();
 
-const idleState = (state: 'active' | 'idle' | 'locked') => vi.spyOn(fakeBrowser.idle, 'queryState').mockResolvedValue(state as never);
+const idleState = (state: 'active' | 'idle' | 'locked') =>
+  vi.spyOn(fakeBrowser.idle, 'queryState').mockResolvedValue(state as never);
 const onTime = () => onRefreshAlarm({ name: REFRESH_ALARM, scheduledTime: Date.now() });
 const minutesAhead = async () => ((await fakeBrowser.alarms.get(REFRESH_ALARM))!.scheduledTime - Date.now()) / 60_000;
 
 /** Every redemption in the sandbox finished: completed, failed or refunded. */
 function finishAll(): void {
-  for (const r of env.sandbox.state.redemptions) if (!r.refunded && !r.failed) Object.assign(r, { processed: true, partner_status: 'COMPLETE' });
+  for (const r of env.sandbox.state.redemptions)
+    if (!r.refunded && !r.failed) Object.assign(r, { processed: true, partner_status: 'COMPLETE' });
 }
 
 afterEach(() => {
@@ -83,7 +85,14 @@ describe('the history on the refresh alarm', () => {
     expect(await historyNeedsRefresh()).toBe(true);
     await refreshHistory(true);
     expect(await historyNeedsRefresh()).toBe(false);
-    const unknown = { requestId: 'r1', rewardId: 1, rewardName: 'x', points: 1, startedAt: Date.now(), state: 'unknown' as const };
+    const unknown = {
+      requestId: 'r1',
+      rewardId: 1,
+      rewardName: 'x',
+      points: 1,
+      startedAt: Date.now(),
+      state: 'unknown' as const,
+    };
     await ledgerItem.setValue(unknown);
     expect(await historyNeedsRefresh()).toBe(true);
     await ledgerItem.setValue({ ...unknown, state: 'done' });
@@ -94,7 +103,9 @@ describe('the history on the refresh alarm', () => {
 
   it('counts pending, approved, unclaimed and unknown partner states as unfinished; complete, failed, refunded as final', async () => {
     await refreshHistory(true);
-    const states = Object.fromEntries((await historyItem.getValue())!.data.map((r: Redemption) => [r.id, mayStillChange(r)]));
+    const states = Object.fromEntries(
+      (await historyItem.getValue())!.data.map((r: Redemption) => [r.id, mayStillChange(r)]),
+    );
     const expected = Object.fromEntries(
       env.sandbox.state.redemptions.map((r) => {
         const status = (r.partner_status ?? '').toUpperCase();

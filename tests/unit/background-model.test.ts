@@ -39,32 +39,44 @@ beforeAll(async () => {
 });
 afterAll(() => world.close());
 
-it(`keeps every money and account invariant over ${RUNS} random runs`, async () => {
-  const started = performance.now();
-  let runs = 0;
-  await fc.assert(
-    fc.asyncProperty(RUN_SETTINGS, fc.commands(COMMANDS, { maxCommands: 30, size: 'medium', ...(process.env.MODEL_REPLAY ? { replayPath: process.env.MODEL_REPLAY } : {}) }), async (settings, commands) => {
-      runs += 1;
-      await world.begin(settings);
-      const model = initialModel();
-      await fc.asyncModelRun(() => ({ model, real: world }), commands);
-      await checkFinal(model, world);
-    }),
-    {
-      numRuns: RUNS,
-      seed: SEED,
-      ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
-      // The message names the seed and the shrunk command list; print it whole.
-      verbose: 1,
-      // A run that hangs is a failure with its command list, not a stalled suite.
-      timeout: 60_000,
-      // MODEL_NO_SHRINK=1 replays a failure as it came (shrinking a long list can take an hour).
-      ...(process.env.MODEL_NO_SHRINK ? { endOnFailure: true } : {}),
-    },
-  );
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `model-based test: ${runs} runs, ${world.steps} steps, ${world.checks} invariant checks, ${seconds.toFixed(1)} s (seed ${SEED})`,
-  );
-  if (!process.env.MODEL_PATH) expect(runs).toBeGreaterThanOrEqual(RUNS);
-}, Math.max(600_000, RUNS * 2_000));
+it(
+  `keeps every money and account invariant over ${RUNS} random runs`,
+  async () => {
+    const started = performance.now();
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        RUN_SETTINGS,
+        fc.commands(COMMANDS, {
+          maxCommands: 30,
+          size: 'medium',
+          ...(process.env.MODEL_REPLAY ? { replayPath: process.env.MODEL_REPLAY } : {}),
+        }),
+        async (settings, commands) => {
+          runs += 1;
+          await world.begin(settings);
+          const model = initialModel();
+          await fc.asyncModelRun(() => ({ model, real: world }), commands);
+          await checkFinal(model, world);
+        },
+      ),
+      {
+        numRuns: RUNS,
+        seed: SEED,
+        ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
+        // The message names the seed and the shrunk command list; print it whole.
+        verbose: 1,
+        // A run that hangs is a failure with its command list, not a stalled suite.
+        timeout: 60_000,
+        // MODEL_NO_SHRINK=1 replays a failure as it came (shrinking a long list can take an hour).
+        ...(process.env.MODEL_NO_SHRINK ? { endOnFailure: true } : {}),
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `model-based test: ${runs} runs, ${world.steps} steps, ${world.checks} invariant checks, ${seconds.toFixed(1)} s (seed ${SEED})`,
+    );
+    if (!process.env.MODEL_PATH) expect(runs).toBeGreaterThanOrEqual(RUNS);
+  },
+  Math.max(600_000, RUNS * 2_000),
+);

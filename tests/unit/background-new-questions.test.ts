@@ -13,7 +13,13 @@ import { onProfile, questionsIdle, watchNewQuestions } from '../../entrypoints/b
 import { clickTarget, notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
 import { connect, disconnect } from '../../entrypoints/background/session';
 import { refreshProfile } from '../../entrypoints/background/sync';
-import { popupViewItem, preferencesItem, questionsItem, sessionItem, type Preferences } from '../../utils/storage-items';
+import {
+  popupViewItem,
+  preferencesItem,
+  questionsItem,
+  sessionItem,
+  type Preferences,
+} from '../../utils/storage-items';
 import type { VariableDefinition } from '../../utils/types';
 import type { Sandbox } from '../sandbox/server';
 import { SEED_A } from './accounts';
@@ -62,7 +68,8 @@ async function refresh(): Promise<void> {
   await idle();
 }
 
-const addQuestion = (sandbox: Sandbox, def: VariableDefinition = PETS) => sandbox.state.variables.push(structuredClone(def));
+const addQuestion = (sandbox: Sandbox, def: VariableDefinition = PETS) =>
+  sandbox.state.variables.push(structuredClone(def));
 const fresh = async () => (await questionsItem.getValue())?.fresh.map((q) => q.name);
 
 beforeAll(async () => {
@@ -100,7 +107,13 @@ describe('new profile questions', () => {
     addQuestion(a);
     await refresh();
     expect(await fresh()).toEqual(['PETS']);
-    expect(created).toEqual([{ id: 'question:PETS', title: 'New profile question', message: 'Your panel added a question: Do you have pets at home?' }]);
+    expect(created).toEqual([
+      {
+        id: 'question:PETS',
+        title: 'New profile question',
+        message: 'Your panel added a question: Do you have pets at home?',
+      },
+    ]);
     expect((await popupViewItem.getValue())?.profile).toMatchObject({ open: 3, total: 7 });
     await refresh();
     expect(created).toHaveLength(1);
@@ -143,14 +156,19 @@ describe('new profile questions', () => {
   it('never for another account: a late read of the one before is dropped, and the next account starts over', async () => {
     addQuestion(a);
     // A's read is slow; B connects meanwhile.
-    await fetch(`${a.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path: '/v1/panel/variables/meta', delayMs: 300 }) });
+    await fetch(`${a.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ method: 'GET', path: '/v1/panel/variables/meta', delayMs: 300 }),
+    });
     const sidA = (await sessionItem.getValue()).id!;
     const late = refreshProfile(true).catch(() => undefined);
     addQuestion(b);
     await connectTo(b);
     await late;
     // Even handed straight to the record keeper, A's read is refused now.
-    await expect(onProfile(sidA, { definitions: [...a.state.variables, { ...PETS, name: 'LATE' }], values: {} })).rejects.toBeInstanceOf(StaleSession);
+    await expect(
+      onProfile(sidA, { definitions: [...a.state.variables, { ...PETS, name: 'LATE' }], values: {} }),
+    ).rejects.toBeInstanceOf(StaleSession);
     await idle();
     expect(created).toEqual([]);
     const record = await questionsItem.getValue();
@@ -163,12 +181,18 @@ describe('new profile questions', () => {
     addQuestion(a);
     await refresh();
     const account = (await questionsItem.getValue())!.account;
-    expect(await deliver('seeQuestions', { account: 'https://other.example|zzzz', names: ['PETS'] })).toEqual({ ok: true, data: null });
+    expect(await deliver('seeQuestions', { account: 'https://other.example|zzzz', names: ['PETS'] })).toEqual({
+      ok: true,
+      data: null,
+    });
     expect(await fresh()).toEqual(['PETS']);
     expect(await deliver('seeQuestions', { account, names: ['PETS'] })).toEqual({ ok: true, data: null });
     expect(await fresh()).toEqual([]);
     // Refused at the door, before the handler: a list of names is what the page sends.
-    expect(await deliver('seeQuestions', { account, names: 'PETS' })).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'names' } });
+    expect(await deliver('seeQuestions', { account, names: 'PETS' })).toMatchObject({
+      ok: false,
+      error: { kind: 'bad_request', field: 'names' },
+    });
   });
 
   it('answered, a question is no longer new', async () => {

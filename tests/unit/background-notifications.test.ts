@@ -10,7 +10,12 @@ import { httpTuning } from '../../entrypoints/background/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { setGoal } from '../../entrypoints/background/goal';
 import { credentialsItem } from '../../entrypoints/background/credentials';
-import { notificationsIdle, onGoalSet, onRewards, watchNotifications } from '../../entrypoints/background/notifications';
+import {
+  notificationsIdle,
+  onGoalSet,
+  onRewards,
+  watchNotifications,
+} from '../../entrypoints/background/notifications';
 import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
 import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption/service';
 import { markRejected } from '../../entrypoints/background/rejected';
@@ -95,7 +100,9 @@ describe('redemption state changes', () => {
     Object.assign(redemption(5009), { approved: true, processed: true });
     await refreshHistory(true);
     await idle();
-    expect(created).toEqual([{ id: 'redemption:5009:complete', title: 'Your redemption changed', message: 'PayWave $10 Transfer: Complete' }]);
+    expect(created).toEqual([
+      { id: 'redemption:5009:complete', title: 'Your redemption changed', message: 'PayWave $10 Transfer: Complete' },
+    ]);
 
     await refreshHistory(true);
     await idle();
@@ -103,7 +110,11 @@ describe('redemption state changes', () => {
   });
 
   it.each([
-    ['failed with the reason', { failed: true, failed_reason: 'Card provider declined' }, 'PayWave $10 Transfer: Failed: Card provider declined'],
+    [
+      'failed with the reason',
+      { failed: true, failed_reason: 'Card provider declined' },
+      'PayWave $10 Transfer: Failed: Card provider declined',
+    ],
     ['refunded', { failed: true, refunded: true }, 'PayWave $10 Transfer: Points returned'],
     ['approved', { approved: true }, 'PayWave $10 Transfer: Approved'],
     ['a known partner state in words (issue 21)', { partner_status: 'IN_REVIEW' }, 'PayWave $10 Transfer: In review'],
@@ -181,7 +192,9 @@ describe('unknown outcomes', () => {
     await idle();
     await checkRedemption();
     await idle();
-    expect(created.map((c) => [c.title, c.message])).toEqual([['Your redemption went through', 'Bluefin Coffee $5 Gift Card is in your redemption history: it went through.']]);
+    expect(created.map((c) => [c.title, c.message])).toEqual([
+      ['Your redemption went through', 'Bluefin Coffee $5 Gift Card is in your redemption history: it went through.'],
+    ]);
   });
 
   it('tells once when the last check still does not find it, also for an outcome the ledger no longer shows', async () => {
@@ -241,7 +254,9 @@ describe('the goal and the token', () => {
     sandbox.state.balance = 5200;
     await refreshRewards(true);
     await idle();
-    expect(created.map((c) => [c.title, c.message])).toEqual([['You can redeem your goal', 'You now have enough points for PixelPlay Games $50 Gift Card.']]);
+    expect(created.map((c) => [c.title, c.message])).toEqual([
+      ['You can redeem your goal', 'You now have enough points for PixelPlay Games $50 Gift Card.'],
+    ]);
     sandbox.state.balance = 5300;
     await refreshRewards(true);
     await idle();
@@ -259,11 +274,12 @@ describe('the goal and the token', () => {
     // write lands after it.
     const local = fakeBrowser.storage.local;
     const get = local.get.bind(local);
-    local.get = (async (keys: Parameters<typeof get>[0]) => {
+    local.get = async (keys: Parameters<typeof get>[0]) => {
       const value = await get(keys);
-      if (JSON.stringify(keys ?? null).includes('cache:rewards')) await new Promise((resolve) => setTimeout(resolve, 80));
+      if (JSON.stringify(keys ?? null).includes('cache:rewards'))
+        await new Promise((resolve) => setTimeout(resolve, 80));
       return value;
-    });
+    };
     try {
       const goalSet = onGoalSet(sid);
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -306,7 +322,10 @@ describe('the goal and the token', () => {
     await markRejected(await activeSessionId());
     await idle();
     expect(created.map((c) => [c.title, c.message])).toEqual([
-      ['Bitte melden Sie sich erneut an', 'Ihre Anmeldung beim Panel ist abgelaufen. Öffnen Sie die Einstellungen und melden Sie sich erneut an.'],
+      [
+        'Bitte melden Sie sich erneut an',
+        'Ihre Anmeldung beim Panel ist abgelaufen. Öffnen Sie die Einstellungen und melden Sie sich erneut an.',
+      ],
     ]);
   });
 });

@@ -20,7 +20,8 @@ beforeEach(() => {
 afterEach(() => unregister());
 
 const writes = () => env.sandbox.requests.filter((r) => r.method === 'POST' || r.method === 'DELETE');
-const fault = (rule: object) => fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+const fault = (rule: object) =>
+  fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 
 describe('deleteValue checks the name against the definitions', () => {
   it.each(['..', '.', 'PANELIST_COUNTRY', 'NICKNAME', 'first_name', ''])(
@@ -72,16 +73,26 @@ describe('403 is not a rejected token', () => {
   it('a refresh answered 403 keeps the session; a 401 marks it rejected', async () => {
     await fault({ path: '/v1/panel/rewards', status: 403, body: '{"message":"Rewards are closed for your country."}' });
     const refused = await deliver('refreshRewards', { force: true });
-    expect(refused).toMatchObject({ ok: false, error: { kind: 'not_allowed', message: 'Rewards are closed for your country.' } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: 'Rewards are closed for your country.' },
+    });
     expect((await sessionItem.getValue()).rejected).toBe(false);
 
     await fault({ path: '/v1/panel/rewards', status: 401 });
-    expect(await deliver('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
+    expect(await deliver('refreshRewards', { force: true })).toMatchObject({
+      ok: false,
+      error: { kind: 'unauthorized' },
+    });
     expect((await sessionItem.getValue()).rejected).toBe(true);
   });
 
   it('a redeem answered 403 keeps the session and redeems nothing', async () => {
-    await fault({ path: '/v1/panel/redemption', status: 403, body: '{"message":"Redemptions are paused for your account."}' });
+    await fault({
+      path: '/v1/panel/redemption',
+      status: 403,
+      body: '{"message":"Redemptions are paused for your account."}',
+    });
     await deliver('redeem', { rewardId: 101 });
     expect((await sessionItem.getValue()).rejected).toBe(false);
     expect(env.sandbox.state.balance).toBe(2500);
@@ -91,7 +102,10 @@ describe('403 is not a rejected token', () => {
   it('a delete answered 403 carries the panel message and keeps the session', async () => {
     await fault({ method: 'DELETE', status: 403, body: '{"message":"Your name can no longer be removed."}' });
     const reply = await deliver('deleteValue', { name: 'FIRST_NAME' });
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'not_allowed', message: 'Your name can no longer be removed.' } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: 'Your name can no longer be removed.' },
+    });
     expect((await sessionItem.getValue()).rejected).toBe(false);
     expect(env.sandbox.state.values.FIRST_NAME).toBe('Jordan');
   });
@@ -101,12 +115,15 @@ describe('a save the panel confirmed', () => {
   it.each([
     ['saveValues', { values: { FIRST_NAME: 'Sam' } }, 'Sam'],
     ['deleteValue', { name: 'FIRST_NAME' }, undefined],
-  ] as const)('%s is reported done when only the read after it fails; the cache shows the change and the read’s error is said apart', async (type, data, shown) => {
-    await deliver('refreshProfile', { force: true });
-    await fault({ method: 'GET', path: '/v1/panel/variables/data', status: 503, times: 10 });
-    expect(await deliver(type, data)).toEqual({ ok: true, data: null });
-    expect(env.sandbox.state.values.FIRST_NAME).toBe(shown);
-    expect((await profileItem.getValue())?.data.values.FIRST_NAME).toBe(shown);
-    expect((await syncItem.getValue()).profile.error).not.toBeNull();
-  });
+  ] as const)(
+    '%s is reported done when only the read after it fails; the cache shows the change and the read’s error is said apart',
+    async (type, data, shown) => {
+      await deliver('refreshProfile', { force: true });
+      await fault({ method: 'GET', path: '/v1/panel/variables/data', status: 503, times: 10 });
+      expect(await deliver(type, data)).toEqual({ ok: true, data: null });
+      expect(env.sandbox.state.values.FIRST_NAME).toBe(shown);
+      expect((await profileItem.getValue())?.data.values.FIRST_NAME).toBe(shown);
+      expect((await syncItem.getValue()).profile.error).not.toBeNull();
+    },
+  );
 });

@@ -16,7 +16,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const TOKEN = '/oauth/token';
 const control = (path: string) => fetch(`${env.sandbox.url}/__sandbox${path}`, { method: 'POST' });
-const fault = (rule: object) => fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+const fault = (rule: object) =>
+  fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === TOKEN).length;
 const clearRequests = () => void (env.sandbox.requests.length = 0);
 const stored = async () => (await credentialsItem.getValue())!;
@@ -37,7 +38,10 @@ describe('which calls a 401 renews', () => {
       await control('/oauth/expire');
       clearRequests();
       await call(renewingApi(await stored()));
-      expect(env.sandbox.requests.map((r) => r.path), path).toEqual([path, TOKEN, path]);
+      expect(
+        env.sandbox.requests.map((r) => r.path),
+        path,
+      ).toEqual([path, TOKEN, path]);
     }
     expect(env.sandbox.state.values).not.toHaveProperty('FIRST_NAME');
   });
@@ -47,7 +51,12 @@ describe('which calls a 401 renews', () => {
     await control('/oauth/expire');
     clearRequests();
     await expect(renewingApi(await stored()).redeem(101, 'key-1')).rejects.toMatchObject({
-      error: { kind: 'rejected', status: 401, endpoint: ENDPOINTS.redemption, message: expect.stringMatching(/renewed.*no points were spent/) },
+      error: {
+        kind: 'rejected',
+        status: 401,
+        endpoint: ENDPOINTS.redemption,
+        message: expect.stringMatching(/renewed.*no points were spent/),
+      },
     });
     expect(env.sandbox.requests.map((r) => r.path)).toEqual([ENDPOINTS.redemption, TOKEN]);
   });
@@ -66,7 +75,9 @@ describe('a renewal that belongs to a session', () => {
     await storeSignedIn(env.sandbox);
     const { refreshToken: _r, ...pasted } = await stored();
     clearRequests();
-    await expect(renew(pasted)).rejects.toMatchObject({ error: { kind: 'unauthorized', status: 401, message: expect.stringMatching(/Sign in again/) } });
+    await expect(renew(pasted)).rejects.toMatchObject({
+      error: { kind: 'unauthorized', status: 401, message: expect.stringMatching(/Sign in again/) },
+    });
     expect(tokenRequests()).toBe(0);
   });
 
@@ -75,7 +86,9 @@ describe('a renewal that belongs to a session', () => {
     const ended = await stored();
     await storeSignedIn(env.sandbox);
     clearRequests();
-    await expect(renew(ended)).rejects.toMatchObject({ error: { kind: 'not_connected', message: expect.stringMatching(/account changed/) } });
+    await expect(renew(ended)).rejects.toMatchObject({
+      error: { kind: 'not_connected', message: expect.stringMatching(/account changed/) },
+    });
     await credentialsItem.setValue(null);
     await expect(renew(ended)).rejects.toMatchObject({ error: { kind: 'not_connected' } });
     expect(tokenRequests()).toBe(0);
@@ -107,7 +120,9 @@ describe('a renewal that belongs to a session', () => {
   });
 
   it('without a session the error says to connect first', async () => {
-    await expect(usableCredentials(null)).rejects.toMatchObject({ error: { kind: 'not_connected', message: expect.stringMatching(/Not connected yet/) } });
+    await expect(usableCredentials(null)).rejects.toMatchObject({
+      error: { kind: 'not_connected', message: expect.stringMatching(/Not connected yet/) },
+    });
   });
 
   // Last in this file: the wait it sets holds for the rest of the module's life.
@@ -115,10 +130,13 @@ describe('a renewal that belongs to a session', () => {
     await storeSignedIn(env.sandbox);
     await fault({ path: TOKEN, status: 429, headers: { 'Retry-After': '60' } });
     clearRequests();
-    await expect(renew(await stored())).rejects.toMatchObject({ error: { kind: 'rate_limited', retryAfterSeconds: 60 } });
+    await expect(renew(await stored())).rejects.toMatchObject({
+      error: { kind: 'rate_limited', retryAfterSeconds: 60 },
+    });
     const again = renew(await stored());
     await expect(again).rejects.toMatchObject({ error: { kind: 'rate_limited', endpoint: 'token', status: 429 } });
-    const seconds = ((await again.catch((err) => err)) as { error: { retryAfterSeconds: number; message: string } }).error;
+    const seconds = ((await again.catch((err) => err)) as { error: { retryAfterSeconds: number; message: string } })
+      .error;
     expect(seconds.retryAfterSeconds).toBeGreaterThan(0);
     expect(seconds.retryAfterSeconds).toBeLessThanOrEqual(60);
     expect(seconds.message).toContain(`${seconds.retryAfterSeconds} seconds`);
@@ -130,21 +148,31 @@ describe('what a failed token request is called', () => {
   const renewing = (error: unknown) => tokenEndpointError(error, 'renew', ['secret-refresh']);
 
   it('names the token endpoint whatever went wrong', () => {
-    const bare = (status: number, headers: Record<string, string> = {}) => new oauth.OperationProcessingError('status', { cause: new Response('', { status, headers }) });
+    const bare = (status: number, headers: Record<string, string> = {}) =>
+      new oauth.OperationProcessingError('status', { cause: new Response('', { status, headers }) });
     expect(renewing(bare(429, { 'Retry-After': '7' }))).toMatchObject({ endpoint: 'token' });
     expect(renewing(new TypeError('fetch failed'))).toMatchObject({ kind: 'network', endpoint: 'token' });
-    expect(renewing(new oauth.OperationProcessingError('odd'))).toMatchObject({ message: expect.stringMatching(/answer the extension does not understand/) });
+    expect(renewing(new oauth.OperationProcessingError('odd'))).toMatchObject({
+      message: expect.stringMatching(/answer the extension does not understand/),
+    });
   });
 
   it('an OAuth error code is shown only when it is a code, whole', () => {
-    const body = (error: string) => new oauth.ResponseBodyError('refused', { cause: { error }, response: new Response('{}', { status: 400 }) });
-    expect(tokenEndpointError(body('invalid_grant then more'), 'sign-in', [])).toMatchObject({ message: expect.stringMatching(/\(HTTP 400\)/) });
+    const body = (error: string) =>
+      new oauth.ResponseBodyError('refused', { cause: { error }, response: new Response('{}', { status: 400 }) });
+    expect(tokenEndpointError(body('invalid_grant then more'), 'sign-in', [])).toMatchObject({
+      message: expect.stringMatching(/\(HTTP 400\)/),
+    });
   });
 
   it('only the fetch’s own time-out is a time-out, and only a response is read for its status', () => {
     expect(renewing(new DOMException('stopped', 'AbortError'))).toMatchObject({ kind: 'network' });
     expect(renewing(Object.assign(new Error('late'), { name: 'TimeoutError' }))).toMatchObject({ kind: 'network' });
-    expect(renewing(new oauth.OperationProcessingError('odd', { cause: { status: 503 } }))).toMatchObject({ kind: 'unexpected' });
-    expect(renewing(new TypeError('fetch failed', { cause: new Response('', { status: 503 }) }))).toMatchObject({ kind: 'network' });
+    expect(renewing(new oauth.OperationProcessingError('odd', { cause: { status: 503 } }))).toMatchObject({
+      kind: 'unexpected',
+    });
+    expect(renewing(new TypeError('fetch failed', { cause: new Response('', { status: 503 }) }))).toMatchObject({
+      kind: 'network',
+    });
   });
 });

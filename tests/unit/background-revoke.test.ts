@@ -30,9 +30,14 @@ const refreshWith = (refreshToken: string) =>
   fetch(`${env.sandbox.url}${OAUTH_PATHS.token}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: refreshToken }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+      refresh_token: refreshToken,
+    }).toString(),
   }).then((r) => r.status);
-const fault = (rule: object) => fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+const fault = (rule: object) =>
+  fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 
 describe('Disconnect and the sign-in at the panel', () => {
   it('a renewal answered after Disconnect is ended at the panel too: no refresh token issued to the extension still renews', async () => {
@@ -61,10 +66,16 @@ describe('Disconnect and the sign-in at the panel', () => {
     expect(revocationRequests()).toHaveLength(1);
     expect(request?.method).toBe('POST');
     const form = new URLSearchParams(String(request?.body));
-    expect(Object.fromEntries(form)).toEqual({ token: tokens.refreshToken, token_type_hint: 'refresh_token', client_id: SANDBOX_CLIENT_ID });
+    expect(Object.fromEntries(form)).toEqual({
+      token: tokens.refreshToken,
+      token_type_hint: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+    });
     expect(env.sandbox.oauth.revocations).toEqual(['refresh_token']);
     expect(await refreshWith(tokens.refreshToken)).toBe(400);
-    const read = await fetch(`${env.sandbox.url}/v1/panel/rewards`, { headers: { Authorization: `Bearer ${tokens.token}` } });
+    const read = await fetch(`${env.sandbox.url}/v1/panel/rewards`, {
+      headers: { Authorization: `Bearer ${tokens.token}` },
+    });
     expect(read.status).toBe(401);
     expect(await credentialsItem.getValue()).toBeNull();
   });

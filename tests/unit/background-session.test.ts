@@ -163,16 +163,29 @@ describe('a read asked for after a write', () => {
 describe('connecting (session.ts)', () => {
   it('refuses what cannot be a panel address or a key, naming the field, before any request', async () => {
     a.requests.length = 0;
-    await expect(connect('not a url', a.token)).rejects.toMatchObject({ error: { kind: 'invalid_input', field: 'baseUrl' } });
-    await expect(connect(a.url, '   ')).rejects.toMatchObject({ error: { kind: 'invalid_input', field: 'token', message: expect.stringMatching(/key/i) } });
-    await expect(connect(a.url, 'two words')).rejects.toMatchObject({ error: { kind: 'invalid_input', field: 'token', message: expect.stringMatching(/space/i) } });
+    await expect(connect('not a url', a.token)).rejects.toMatchObject({
+      error: { kind: 'invalid_input', field: 'baseUrl' },
+    });
+    await expect(connect(a.url, '   ')).rejects.toMatchObject({
+      error: { kind: 'invalid_input', field: 'token', message: expect.stringMatching(/key/i) },
+    });
+    await expect(connect(a.url, 'two words')).rejects.toMatchObject({
+      error: { kind: 'invalid_input', field: 'token', message: expect.stringMatching(/space/i) },
+    });
     expect(a.requests).toHaveLength(0);
   });
 
   it('stores the checked key trimmed, with the panel, its origin, the key’s last four characters and a new session id, and the first catalogue', async () => {
     const before = (await sessionItem.getValue()).id;
     const session = await connect(`${b.url}/`, `  ${b.token} `);
-    expect(session).toEqual({ connected: true, baseUrl: b.url, origin: b.url, tokenHint: b.token.slice(-4), rejected: false, id: expect.any(String) });
+    expect(session).toEqual({
+      connected: true,
+      baseUrl: b.url,
+      origin: b.url,
+      tokenHint: b.token.slice(-4),
+      rejected: false,
+      id: expect.any(String),
+    });
     expect(session.id).not.toBe(before);
     expect(await sessionItem.getValue()).toEqual(session);
     expect(await credentialsItem.getValue()).toEqual({ session: session.id, baseUrl: b.url, token: b.token });

@@ -102,7 +102,11 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('close this tab');
     const elsewhere = new URL(`${env.sandbox.url}${OAUTH_PATHS.authorize}`);
-    elsewhere.search = new URLSearchParams({ response_type: 'code', client_id: 'panel-rewards-extension', redirect_uri: 'http://127.0.0.1:9/extension-sign-in-done' }).toString();
+    elsewhere.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'panel-rewards-extension',
+      redirect_uri: 'http://127.0.0.1:9/extension-sign-in-done',
+    }).toString();
     const refused = await fetch(elsewhere, { redirect: 'manual' });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('is not registered');
@@ -112,7 +116,9 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     const seen = tabs((tab) => tab.close());
     const error = await signInError();
     expect(error).toMatchObject({ kind: 'rejected' });
-    expect(error.message).toBe('The sign-in tab was closed before you finished. Press “Sign in” to try again. Nothing was stored.');
+    expect(error.message).toBe(
+      'The sign-in tab was closed before you finished. Press “Sign in” to try again. Nothing was stored.',
+    );
     expect(seen.closedByExtension).toEqual([]);
     await nothingStored();
   });
@@ -144,13 +150,18 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     tabs(panelist('allow', (back) => back.searchParams.set('state', 'forged-state')));
     const error = await signInError();
     expect(error).toMatchObject({ kind: 'unexpected' });
-    expect(error.message).toBe('The answer the sign-in tab came back with did not belong to this sign-in, so it was ignored and nothing was stored. Press “Sign in” to try again.');
+    expect(error.message).toBe(
+      'The answer the sign-in tab came back with did not belong to this sign-in, so it was ignored and nothing was stored. Press “Sign in” to try again.',
+    );
     expect(tokenRequests()).toHaveLength(0);
     await nothingStored();
   });
 
   it('an answer from another issuer (RFC 9207 `iss`) is refused the same way', async () => {
-    await fetch(`${env.sandbox.url}/__sandbox/oauth`, { method: 'PATCH', body: JSON.stringify({ iss: 'https://login.other-panel.example' }) });
+    await fetch(`${env.sandbox.url}/__sandbox/oauth`, {
+      method: 'PATCH',
+      body: JSON.stringify({ iss: 'https://login.other-panel.example' }),
+    });
     tabs(panelist());
     const error = await signInError();
     expect(error).toMatchObject({ kind: 'unexpected' });
@@ -234,10 +245,24 @@ describe('the tab flow itself', () => {
   });
 
   it('recognises the redirect address by origin and path, whatever the query', () => {
-    expect(isRedirect('https://panel.example/extension-sign-in-done?code=a&state=b', 'https://panel.example/extension-sign-in-done')).toBe(true);
-    expect(isRedirect('https://panel.example/extension-sign-in-done/x?code=a', 'https://panel.example/extension-sign-in-done')).toBe(false);
-    expect(isRedirect('https://evil.example/extension-sign-in-done?code=a', 'https://panel.example/extension-sign-in-done')).toBe(false);
-    expect(isRedirect('http://panel.example/extension-sign-in-done?code=a', 'https://panel.example/extension-sign-in-done')).toBe(false);
+    expect(
+      isRedirect(
+        'https://panel.example/extension-sign-in-done?code=a&state=b',
+        'https://panel.example/extension-sign-in-done',
+      ),
+    ).toBe(true);
+    expect(
+      isRedirect(
+        'https://panel.example/extension-sign-in-done/x?code=a',
+        'https://panel.example/extension-sign-in-done',
+      ),
+    ).toBe(false);
+    expect(
+      isRedirect('https://evil.example/extension-sign-in-done?code=a', 'https://panel.example/extension-sign-in-done'),
+    ).toBe(false);
+    expect(
+      isRedirect('http://panel.example/extension-sign-in-done?code=a', 'https://panel.example/extension-sign-in-done'),
+    ).toBe(false);
     expect(isRedirect('not a url', 'https://panel.example/extension-sign-in-done')).toBe(false);
   });
 });

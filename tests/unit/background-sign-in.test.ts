@@ -119,7 +119,10 @@ describe('sign-in', () => {
   it('without the identity permission (refused in Chrome, or no such API) sign-in goes through a tab instead (issue 33)', async () => {
     const seen = installTabs((tab) => tab.close());
     try {
-      expect(await signInError()).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/sign-in tab was closed/) });
+      expect(await signInError()).toMatchObject({
+        kind: 'rejected',
+        message: expect.stringMatching(/sign-in tab was closed/),
+      });
       expect(seen.opened).toHaveLength(1);
     } finally {
       seen.restore();

@@ -40,7 +40,8 @@ const BACKGROUND = join(checkoutRoot(), 'entrypoints/background');
 const A = { baseUrl: 'https://a.example', token: 'token-a' };
 const B = { baseUrl: 'https://b.example', token: 'token-b' };
 const info = (baseUrl: string) => ({ connected: true, baseUrl, origin: baseUrl, tokenHint: 'en-a', rejected: false });
-const start = (credentials: typeof A) => switchSession([], () => ({ next: { credentials, session: info(credentials.baseUrl) } }));
+const start = (credentials: typeof A) =>
+  switchSession([], () => ({ next: { credentials, session: info(credentials.baseUrl) } }));
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -51,7 +52,9 @@ describe('one import path', () => {
       .flatMap((file) => {
         // Comments may name the calls; code may not.
         const code = readFileSync(join(BACKGROUND, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-        return /\.(setValue|removeValue)\(|storage\.local\.(set|remove|clear)\b|storage\.local\b/.test(code) ? [file] : [];
+        return /\.(setValue|removeValue)\(|storage\.local\.(set|remove|clear)\b|storage\.local\b/.test(code)
+          ? [file]
+          : [];
       });
     expect(writers).toEqual([]);
     expect(readFileSync(join(BACKGROUND, 'store.ts'), 'utf8')).toContain('browser.storage.local.set');
@@ -59,7 +62,26 @@ describe('one import path', () => {
 
   it('lists every session-scoped item the pages read, and the credentials go with them', () => {
     const keys = SESSION_ITEMS.map((item) => item.key);
-    for (const key of ['cache:rewards', 'cache:history', 'cache:profile', 'cache:reward-html', 'view:popup', 'sync', 'ledger', 'ledger:unsettled', 'ledger:settled', 'ledger:duplicates', 'goal', 'balance:history', 'notify:state', 'draft:profile', 'notice:draft-discarded', 'validators:rewards', 'validators:history', 'validators:profile']) {
+    for (const key of [
+      'cache:rewards',
+      'cache:history',
+      'cache:profile',
+      'cache:reward-html',
+      'view:popup',
+      'sync',
+      'ledger',
+      'ledger:unsettled',
+      'ledger:settled',
+      'ledger:duplicates',
+      'goal',
+      'balance:history',
+      'notify:state',
+      'draft:profile',
+      'notice:draft-discarded',
+      'validators:rewards',
+      'validators:history',
+      'validators:profile',
+    ]) {
       expect(keys).toContain(key);
     }
     expect(keys).not.toContain('preferences');
@@ -70,7 +92,10 @@ describe('one import path', () => {
 describe('the session switch', () => {
   it('stores the credentials, the session with its new id and the emptied items in one storage.local.set', async () => {
     const first = await start(A);
-    await write(first.id!, put(rewardsItem, { data: { rewards: [], balance: { points: 5, source: 'rewards' } }, fetchedAt: 1 }));
+    await write(
+      first.id!,
+      put(rewardsItem, { data: { rewards: [], balance: { points: 5, source: 'rewards' } }, fetchedAt: 1 }),
+    );
     const changes: string[][] = [];
     fakeBrowser.storage.onChanged.addListener((c) => void changes.push(Object.keys(c)));
     const second = await start(B);
@@ -97,7 +122,11 @@ describe('the session switch', () => {
 
   it('disconnecting leaves no credentials, a session without id, and nothing of the session', async () => {
     const first = await start(A);
-    await write(first.id!, put(ledgerItem, null), put(goalItem, { account: 'x', rewardId: 1, rewardName: 'r', setAt: 1 }));
+    await write(
+      first.id!,
+      put(ledgerItem, null),
+      put(goalItem, { account: 'x', rewardId: 1, rewardName: 'r', setAt: 1 }),
+    );
     expect(await switchSession([], () => ({ next: null }))).toEqual(DISCONNECTED);
     expect(await credentialsItem.getValue()).toBeNull();
     expect(await sessionItem.getValue()).toEqual(DISCONNECTED);
@@ -120,7 +149,9 @@ describe('writes and requests of a session', () => {
   it('a read-modify-write reads and writes in one turn: two at once keep both changes', async () => {
     const { id } = await start(A);
     const bump = (area: 'rewards' | 'history') =>
-      update(id!, [syncItem], (get) => [put(syncItem, { ...get(syncItem), [area]: { loading: true, error: null, attemptedAt: 1 } })]);
+      update(id!, [syncItem], (get) => [
+        put(syncItem, { ...get(syncItem), [area]: { loading: true, error: null, attemptedAt: 1 } }),
+      ]);
     await Promise.all([bump('rewards'), bump('history')]);
     const sync = await syncItem.getValue();
     expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([true, true, false]);
@@ -177,14 +208,20 @@ describe('at worker start', () => {
   });
 
   it('keeps an id the session already has', async () => {
-    await fakeBrowser.storage.local.set({ credentials: { ...A, session: 'old' }, session: { ...info(A.baseUrl), id: 'kept' } });
+    await fakeBrowser.storage.local.set({
+      credentials: { ...A, session: 'old' },
+      session: { ...info(A.baseUrl), id: 'kept' },
+    });
     await settleStorage();
     expect((await sessionItem.getValue()).id).toBe('kept');
     expect((await credentialsItem.getValue())?.session).toBe('kept');
   });
 
   it('when disconnected, removes what a page or a stopped worker left of a session', async () => {
-    await fakeBrowser.storage.local.set({ [profileDraftItem.key]: { NAME: 'Jo' }, [preferencesItem.key]: { badge: false, refreshMinutes: 15 } });
+    await fakeBrowser.storage.local.set({
+      [profileDraftItem.key]: { NAME: 'Jo' },
+      [preferencesItem.key]: { badge: false, refreshMinutes: 15 },
+    });
     await settleStorage();
     expect(await profileDraftItem.getValue()).toEqual({});
     expect(await preferencesItem.getValue()).toEqual({ badge: false, refreshMinutes: 15 });

@@ -19,7 +19,10 @@ afterEach(() => unregister());
 type Reply = { ok: boolean; data?: unknown; error?: { kind: string; message: string } };
 const send = (type: string, data?: unknown) => deliver(type, data) as Promise<Reply>;
 const control = (path: string, body?: unknown) =>
-  fetch(`${env.sandbox.url}/__sandbox${path}`, { method: body === undefined ? 'POST' : 'PATCH', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  fetch(`${env.sandbox.url}/__sandbox${path}`, {
+    method: body === undefined ? 'POST' : 'PATCH',
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === '/oauth/token');
 const clearRequests = () => void (env.sandbox.requests.length = 0);
 
@@ -111,7 +114,10 @@ describe('tokens that renew themselves', () => {
   it('an unreachable token endpoint is not a refusal: the session and refresh token stay', async () => {
     const { refreshToken } = await storeSignedIn(env.sandbox);
     await control('/oauth/expire');
-    await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/oauth/token', drop: true }) });
+    await fetch(`${env.sandbox.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/oauth/token', drop: true }),
+    });
 
     const reply = await send('refreshRewards', { force: true });
     expect(reply).toMatchObject({ ok: false, error: { kind: 'network' } });
@@ -124,7 +130,10 @@ describe('tokens that renew themselves', () => {
   it('a renewal answer that arrives after disconnecting is dropped', async () => {
     await storeSignedIn(env.sandbox);
     await control('/oauth/expire');
-    await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/oauth/token', delayMs: 300 }) });
+    await fetch(`${env.sandbox.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/oauth/token', delayMs: 300 }),
+    });
 
     const pending = send('refreshRewards', { force: true });
     // Disconnect once the renewal has left.
@@ -145,41 +154,94 @@ describe('tokens that renew themselves', () => {
 
 describe('what a token answer means (tokens.ts)', () => {
   const body = (status: number, error: string, headers: Record<string, string> = {}) =>
-    new oauth.ResponseBodyError('refused', { cause: { error, error_description: 'no' }, response: new Response('{}', { status, headers }) });
-  const bare = (status: number, headers: Record<string, string> = {}) => new oauth.OperationProcessingError('status', { cause: new Response('', { status, headers }) });
+    new oauth.ResponseBodyError('refused', {
+      cause: { error, error_description: 'no' },
+      response: new Response('{}', { status, headers }),
+    });
+  const bare = (status: number, headers: Record<string, string> = {}) =>
+    new oauth.OperationProcessingError('status', { cause: new Response('', { status, headers }) });
   const renewing = (error: unknown) => tokenEndpointError(error, 'renew', ['secret-refresh']);
 
   it('at renewal only the server’s own OAuth refusal means signing in again; 429 waits, the rest keeps the session', () => {
-    expect(renewing(body(400, 'invalid_grant'))).toMatchObject({ kind: 'unauthorized', status: 401, endpoint: 'token', message: expect.stringMatching(/Sign in again/) });
+    expect(renewing(body(400, 'invalid_grant'))).toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+      endpoint: 'token',
+      message: expect.stringMatching(/Sign in again/),
+    });
     expect(renewing(body(401, 'invalid_client'))).toMatchObject({ kind: 'unauthorized', status: 401 });
-    expect(renewing(body(400, 'temporarily_unavailable'))).toMatchObject({ kind: 'rejected', status: 400, message: expect.stringMatching(/could not be renewed just now \(HTTP 400\).*stay signed in/) });
-    expect(renewing(bare(403))).toMatchObject({ kind: 'rejected', status: 403, message: expect.stringMatching(/HTTP 403/) });
-    expect(renewing(bare(429, { 'Retry-After': '7' }))).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 7, message: expect.stringMatching(/7 seconds.*stay signed in/) });
+    expect(renewing(body(400, 'temporarily_unavailable'))).toMatchObject({
+      kind: 'rejected',
+      status: 400,
+      message: expect.stringMatching(/could not be renewed just now \(HTTP 400\).*stay signed in/),
+    });
+    expect(renewing(bare(403))).toMatchObject({
+      kind: 'rejected',
+      status: 403,
+      message: expect.stringMatching(/HTTP 403/),
+    });
+    expect(renewing(bare(429, { 'Retry-After': '7' }))).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterSeconds: 7,
+      message: expect.stringMatching(/7 seconds.*stay signed in/),
+    });
     expect(renewing(body(429, 'slow_down'))).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 30 });
-    expect(renewing(bare(503))).toMatchObject({ kind: 'server', status: 503, message: expect.stringMatching(/HTTP 503/) });
+    expect(renewing(bare(503))).toMatchObject({
+      kind: 'server',
+      status: 503,
+      message: expect.stringMatching(/HTTP 503/),
+    });
     expect(renewing(bare(599))).toMatchObject({ kind: 'server' });
-    expect(renewing(new oauth.OperationProcessingError('odd'))).toMatchObject({ kind: 'unexpected', endpoint: 'token' });
+    expect(renewing(new oauth.OperationProcessingError('odd'))).toMatchObject({
+      kind: 'unexpected',
+      endpoint: 'token',
+    });
     expect(renewing(new oauth.UnsupportedOperationError('odd'))).toMatchObject({ kind: 'unexpected' });
-    expect(renewing(new DOMException('late', 'TimeoutError'))).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/renew your sign-in/) });
-    expect(renewing(new TypeError('fetch failed'))).toMatchObject({ kind: 'network', message: expect.stringMatching(/renew your sign-in/) });
+    expect(renewing(new DOMException('late', 'TimeoutError'))).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/renew your sign-in/),
+    });
+    expect(renewing(new TypeError('fetch failed'))).toMatchObject({
+      kind: 'network',
+      message: expect.stringMatching(/renew your sign-in/),
+    });
     expect(renewing(bare(399))).toMatchObject({ kind: 'unexpected' });
   });
 
   it('at sign-in a 4xx is a refusal naming the OAuth code (or the status), with nothing secret in it', () => {
     const signingIn = (error: unknown) => tokenEndpointError(error, 'sign-in', ['secret-code']);
-    expect(signingIn(body(400, 'invalid_grant'))).toMatchObject({ kind: 'rejected', status: 400, message: expect.stringMatching(/\(invalid_grant\)/) });
+    expect(signingIn(body(400, 'invalid_grant'))).toMatchObject({
+      kind: 'rejected',
+      status: 400,
+      message: expect.stringMatching(/\(invalid_grant\)/),
+    });
     expect(signingIn(body(400, 'Not A Code'))).toMatchObject({ message: expect.stringMatching(/\(HTTP 400\)/) });
     expect(signingIn(body(400, 'secret-code'))).toMatchObject({ message: expect.not.stringMatching(/secret-code/) });
     expect(signingIn(bare(429))).toMatchObject({ kind: 'rejected', status: 429 });
-    expect(signingIn(new TypeError('fetch failed'))).toMatchObject({ kind: 'network', message: expect.stringMatching(/press “Sign in” again/) });
+    expect(signingIn(new TypeError('fetch failed'))).toMatchObject({
+      kind: 'network',
+      message: expect.stringMatching(/press “Sign in” again/),
+    });
   });
 
   it('credentials from a token answer keep the old refresh token when the server does not rotate, and the expiry when given', () => {
     const at = Date.now();
     const answer = { access_token: 'a', token_type: 'bearer' as Lowercase<string> };
-    expect(credentialsFrom({ ...answer, refresh_token: 'r2', expires_in: 60 }, 'https://p', 'r1')).toEqual({ baseUrl: 'https://p', token: 'a', refreshToken: 'r2', expiresAt: expect.any(Number) });
-    expect(credentialsFrom({ ...answer, expires_in: 60 }, 'https://p', 'r1').expiresAt).toBeGreaterThanOrEqual(at + 60_000);
-    expect(credentialsFrom(answer, 'https://p', 'r1')).toEqual({ baseUrl: 'https://p', token: 'a', refreshToken: 'r1' });
+    expect(credentialsFrom({ ...answer, refresh_token: 'r2', expires_in: 60 }, 'https://p', 'r1')).toEqual({
+      baseUrl: 'https://p',
+      token: 'a',
+      refreshToken: 'r2',
+      expiresAt: expect.any(Number),
+    });
+    expect(credentialsFrom({ ...answer, expires_in: 60 }, 'https://p', 'r1').expiresAt).toBeGreaterThanOrEqual(
+      at + 60_000,
+    );
+    expect(credentialsFrom(answer, 'https://p', 'r1')).toEqual({
+      baseUrl: 'https://p',
+      token: 'a',
+      refreshToken: 'r1',
+    });
     expect(credentialsFrom(answer, 'https://p')).toEqual({ baseUrl: 'https://p', token: 'a' });
   });
 

@@ -16,7 +16,10 @@ const stored = (points: number, goal: Goal | null = null) =>
   fakeBrowser.storage.local.set({
     [goalItem.key]: goal,
     [popupViewItem.key]: {
-      rewards: rewardsPart({ data: { rewards: [travel], balance: { points, source: 'rewards' } }, fetchedAt: Date.now() }),
+      rewards: rewardsPart({
+        data: { rewards: [travel], balance: { points, source: 'rewards' } },
+        fetchedAt: Date.now(),
+      }),
       latest: null,
       goal: goalPart(goal, travel),
     },
@@ -48,9 +51,17 @@ describe('the badge choice', () => {
     expect(await badge()).toBe('');
     await popupViewItem.setValue({ rewards: null, latest: null, profile: null });
     expect(await badge()).toBe('');
-    await popupViewItem.setValue({ rewards: null, latest: null, profile: { open: 3, total: 10, first: 'PETS', fetchedAt: 1 } });
+    await popupViewItem.setValue({
+      rewards: null,
+      latest: null,
+      profile: { open: 3, total: 10, first: 'PETS', fetchedAt: 1 },
+    });
     expect(await badge()).toBe('3');
-    await popupViewItem.setValue({ rewards: null, latest: null, profile: { open: 0, total: 10, first: null, fetchedAt: 2 } });
+    await popupViewItem.setValue({
+      rewards: null,
+      latest: null,
+      profile: { open: 0, total: 10, first: null, fetchedAt: 2 },
+    });
     expect(await badge()).toBe('');
   });
 

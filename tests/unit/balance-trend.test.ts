@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, EARN_DAYS, flowOver, KEPT_SAMPLES, paceTo, returnsOf, roughDuration, trustedSamples, withSample, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
+import {
+  DAY_MS,
+  EARN_DAYS,
+  flowOver,
+  KEPT_SAMPLES,
+  paceTo,
+  returnsOf,
+  roughDuration,
+  trustedSamples,
+  withSample,
+  type PointsReturn,
+  type BalanceSample,
+} from '../../utils/balance-trend';
 import type { Redemption } from '../../utils/types';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
@@ -23,7 +35,11 @@ describe('recording the balance', () => {
 
   it('keeps a year, with the last older sample as where the year starts', () => {
     const samples = [sample(400, 100), sample(380, 200), sample(300, 300)];
-    expect(withSample(samples, 400, NOW)).toEqual([sample(380, 200), sample(300, 300), { at: NOW, points: 400, tentative: true }]);
+    expect(withSample(samples, 400, NOW)).toEqual([
+      sample(380, 200),
+      sample(300, 300),
+      { at: NOW, points: 400, tentative: true },
+    ]);
   });
 
   it('keeps at most a few thousand samples', () => {
@@ -84,14 +100,17 @@ describe('one bad read never poisons the history (issue 29, item 15)', () => {
 
   it('whatever the reads, every total is made of points two reads agreed on', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom(1000, 1234, 2500), fc.nat({ max: 2 ** 40 })), { maxLength: 40 }), (reads) => {
-        let samples: readonly BalanceSample[] = [];
-        reads.forEach((points, i) => (samples = withSample(samples, points, daysAgo(30 - i * 0.5))));
-        const agreed = new Set(reads.flatMap((points, i) => (i > 0 && reads[i - 1] === points ? [points] : [])));
-        for (const s of trustedSamples(samples)) expect(agreed.has(s.points), String(s.points)).toBe(true);
-        expect(samples.filter((s) => s.tentative).length).toBeLessThanOrEqual(1);
-        if (samples.some((s) => s.tentative)) expect(samples.at(-1)!.tentative).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(1000, 1234, 2500), fc.nat({ max: 2 ** 40 })), { maxLength: 40 }),
+        (reads) => {
+          let samples: readonly BalanceSample[] = [];
+          reads.forEach((points, i) => (samples = withSample(samples, points, daysAgo(30 - i * 0.5))));
+          const agreed = new Set(reads.flatMap((points, i) => (i > 0 && reads[i - 1] === points ? [points] : [])));
+          for (const s of trustedSamples(samples)) expect(agreed.has(s.points), String(s.points)).toBe(true);
+          expect(samples.filter((s) => s.tentative).length).toBeLessThanOrEqual(1);
+          if (samples.some((s) => s.tentative)) expect(samples.at(-1)!.tentative).toBe(true);
+        },
+      ),
       { seed: 20_261_123 },
     );
   });
@@ -101,10 +120,31 @@ describe('earned and spent over a period (issue 21)', () => {
   const samples = [sample(100, 1000), sample(40, 1500), sample(20, 900), sample(5, 2150)];
 
   it('earned is every rise, spent every fall, never netted', () => {
-    expect(flowOver(samples, 30, NOW)).toEqual({ earned: 1250, gains: 1, returned: 0, spent: 600, since: daysAgo(30), whole: true });
-    expect(flowOver(samples, 90, NOW)).toEqual({ earned: 1750, gains: 2, returned: 0, spent: 600, since: daysAgo(90), whole: true });
+    expect(flowOver(samples, 30, NOW)).toEqual({
+      earned: 1250,
+      gains: 1,
+      returned: 0,
+      spent: 600,
+      since: daysAgo(30),
+      whole: true,
+    });
+    expect(flowOver(samples, 90, NOW)).toEqual({
+      earned: 1750,
+      gains: 2,
+      returned: 0,
+      spent: 600,
+      since: daysAgo(90),
+      whole: true,
+    });
     // Shorter history than the period: from the first sample.
-    expect(flowOver(samples, 365, NOW)).toEqual({ earned: 1750, gains: 2, returned: 0, spent: 600, since: daysAgo(100), whole: false });
+    expect(flowOver(samples, 365, NOW)).toEqual({
+      earned: 1750,
+      gains: 2,
+      returned: 0,
+      spent: 600,
+      since: daysAgo(100),
+      whole: false,
+    });
   });
 
   it('right after redeeming, what was earned is unchanged: spending is not a loss', () => {
@@ -151,10 +191,35 @@ describe('points given back are not earned (issue 30)', () => {
   });
 
   it('the returns are the refunded redemptions of the history, at the time the panel changed them', () => {
-    const base = { id: 1, cost: 5, currency: 'USD', reward: {} as Redemption['reward'], approved: true, processed: false, failed: true, partner_status: null, failed_reason: null, transaction_id: null };
+    const base = {
+      id: 1,
+      cost: 5,
+      currency: 'USD',
+      reward: {} as Redemption['reward'],
+      approved: true,
+      processed: false,
+      failed: true,
+      partner_status: null,
+      failed_reason: null,
+      transaction_id: null,
+    };
     const history: Redemption[] = [
-      { ...base, id: 3, reward_point_cost: 500, created_at: '2026-11-10T08:00:00', updated_at: '2026-11-14T11:59:00', refunded: true },
-      { ...base, id: 2, reward_point_cost: 700, created_at: '2026-11-01T08:00:00', updated_at: '2026-11-02T08:00:00', refunded: false },
+      {
+        ...base,
+        id: 3,
+        reward_point_cost: 500,
+        created_at: '2026-11-10T08:00:00',
+        updated_at: '2026-11-14T11:59:00',
+        refunded: true,
+      },
+      {
+        ...base,
+        id: 2,
+        reward_point_cost: 700,
+        created_at: '2026-11-01T08:00:00',
+        updated_at: '2026-11-02T08:00:00',
+        refunded: false,
+      },
     ];
     expect(returnsOf(history)).toEqual([{ at: Date.UTC(2026, 10, 14, 11, 59), points: 500 }]);
     expect(returnsOf(null)).toEqual([]);

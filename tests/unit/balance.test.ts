@@ -15,13 +15,36 @@ describe('toPoints', () => {
 
   // Issue 29, item 15 (it was a balance under issue 10): points are never below zero.
   it('a number below zero is not points', () => {
-    for (const value of [-1, -2500, '-40', ' -7 ', -Number.MAX_SAFE_INTEGER]) expect(toPoints(value), String(value)).toBeNull();
+    for (const value of [-1, -2500, '-40', ' -7 ', -Number.MAX_SAFE_INTEGER])
+      expect(toPoints(value), String(value)).toBeNull();
     expect(Object.is(toPoints('-0'), 0)).toBe(true);
     expect(Object.is(toPoints(-0), 0)).toBe(true);
   });
 
   it('refuses fractions, NaN, infinities and non-numbers', () => {
-    for (const value of [1.5, -1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '1.5', '-', '--5', '- 5', '+5', '', 'abc', '12abc', true, null, undefined, [1], { points: 1 }, 2 ** 60, -(2 ** 60), '-99999999999999999999']) {
+    for (const value of [
+      1.5,
+      -1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      '1.5',
+      '-',
+      '--5',
+      '- 5',
+      '+5',
+      '',
+      'abc',
+      '12abc',
+      true,
+      null,
+      undefined,
+      [1],
+      { points: 1 },
+      2 ** 60,
+      -(2 ** 60),
+      '-99999999999999999999',
+    ]) {
       expect(toPoints(value), String(value)).toBeNull();
     }
   });
@@ -50,7 +73,9 @@ describe('balanceFromBody', () => {
   // no later field stands in for it.
   it('names the field of a number that cannot be a balance: below zero, a fraction, beyond 2^53', () => {
     for (const value of [-50, -1, 2.5, '2.5', '-40', 2 ** 53, 1e21, Number.POSITIVE_INFINITY, Number.NaN, '1e3']) {
-      expect(balanceFromBody({ points: 'lots', balance: value, points_balance: '75' }), String(value)).toEqual({ impossible: 'balance' });
+      expect(balanceFromBody({ points: 'lots', balance: value, points_balance: '75' }), String(value)).toEqual({
+        impossible: 'balance',
+      });
     }
     expect(balanceFromBody({ reward_points: -50 })).toEqual({ impossible: 'reward_points' });
     // Only the first number decides: a later field is not read once one held points.
@@ -116,19 +141,30 @@ describe('resolveBalance (design §2)', () => {
     expect(resolveBalance({ rewards: 2.5, variables: 1.5, stored: { [VAR]: 'NaN' }, variableName: VAR }).source).toBe(
       'unknown',
     );
-    expect(resolveBalance({ rewards: Number.NaN, variables: 0.5, stored: { [VAR]: '12' }, variableName: VAR })).toEqual({
-      points: 12,
-      source: 'stored-variable',
-    });
+    expect(resolveBalance({ rewards: Number.NaN, variables: 0.5, stored: { [VAR]: '12' }, variableName: VAR })).toEqual(
+      {
+        points: 12,
+        source: 'stored-variable',
+      },
+    );
     expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: [12] }, variableName: VAR }).source).toBe(
       'unknown',
     );
   });
 
   it('a number below zero is no balance from any source (the client refuses it in an answer; a stored variable is passed over)', () => {
-    expect(resolveBalance({ rewards: -5, variables: 10, stored: null, variableName: VAR })).toEqual({ points: 10, source: 'variables' });
-    expect(resolveBalance({ rewards: null, variables: -1, stored: null, variableName: VAR })).toEqual({ points: null, source: 'unknown' });
-    expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: '-300' }, variableName: VAR })).toEqual({ points: null, source: 'unknown' });
+    expect(resolveBalance({ rewards: -5, variables: 10, stored: null, variableName: VAR })).toEqual({
+      points: 10,
+      source: 'variables',
+    });
+    expect(resolveBalance({ rewards: null, variables: -1, stored: null, variableName: VAR })).toEqual({
+      points: null,
+      source: 'unknown',
+    });
+    expect(resolveBalance({ rewards: null, variables: null, stored: { [VAR]: '-300' }, variableName: VAR })).toEqual({
+      points: null,
+      source: 'unknown',
+    });
   });
 
   it('zero is a balance, not a missing one', () => {

@@ -8,7 +8,10 @@ describe('checkBaseUrl', () => {
       baseUrl: 'https://panel.example.com/api',
       origin: 'https://panel.example.com',
     });
-    expect(checkBaseUrl('https://panel.example.com/')).toMatchObject({ ok: true, baseUrl: 'https://panel.example.com' });
+    expect(checkBaseUrl('https://panel.example.com/')).toMatchObject({
+      ok: true,
+      baseUrl: 'https://panel.example.com',
+    });
     expect(checkBaseUrl('https://panel.example.com:8443')).toMatchObject({ origin: 'https://panel.example.com:8443' });
   });
 

@@ -25,21 +25,38 @@ describe('sign-in build settings', () => {
       // Sign-in in a tab (issue 33) comes back to the panel API's own origin.
       tabRedirectUrl: 'https://api.panel.example/extension-sign-in-done',
     });
-    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_ISSUER: 'https://id.example/' }, 'production').oauth.issuer).toBe('https://id.example/');
+    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_ISSUER: 'https://id.example/' }, 'production').oauth.issuer).toBe(
+      'https://id.example/',
+    );
     const revocation = 'https://login.panel.example/oauth/revoke';
-    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_REVOCATION_ENDPOINT: revocation }, 'production').oauth.revocationEndpoint).toBe(revocation);
+    expect(
+      buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_REVOCATION_ENDPOINT: revocation }, 'production').oauth
+        .revocationEndpoint,
+    ).toBe(revocation);
   });
 
   it("take the tab sign-in address on the panel's origin only, without a query, and derive none without sign-in", () => {
     const own = 'https://api.panel.example/oauth/extension-done';
-    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_TAB_REDIRECT_URL: own }, 'production').oauth.tabRedirectUrl).toBe(own);
-    expect(buildSettings({ PANEL_CONFIG: 'none', PANEL_API_BASE_URL: 'https://api.panel.example' }, 'production').oauth.tabRedirectUrl).toBe('');
-    const problems = (extra: Record<string, string>) => resolveSettings({ ...OAUTH_ENV, ...extra }, 'production').problems;
+    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_TAB_REDIRECT_URL: own }, 'production').oauth.tabRedirectUrl).toBe(
+      own,
+    );
+    expect(
+      buildSettings({ PANEL_CONFIG: 'none', PANEL_API_BASE_URL: 'https://api.panel.example' }, 'production').oauth
+        .tabRedirectUrl,
+    ).toBe('');
+    const problems = (extra: Record<string, string>) =>
+      resolveSettings({ ...OAUTH_ENV, ...extra }, 'production').problems;
     expect(problems({ PANEL_OAUTH_TAB_REDIRECT_URL: 'https://login.panel.example/done' })).toEqual([
-      expect.stringMatching(/^oauth\.tabRedirectUrl \(PANEL_OAUTH_TAB_REDIRECT_URL\) https:\/\/login\.panel\.example\/done is not on the panel's origin https:\/\/api\.panel\.example/),
+      expect.stringMatching(
+        /^oauth\.tabRedirectUrl \(PANEL_OAUTH_TAB_REDIRECT_URL\) https:\/\/login\.panel\.example\/done is not on the panel's origin https:\/\/api\.panel\.example/,
+      ),
     ]);
-    expect(problems({ PANEL_OAUTH_TAB_REDIRECT_URL: 'https://api.panel.example/done?from=ext' })).toEqual([expect.stringContaining('must not have a query')]);
-    expect(problems({ PANEL_OAUTH_TAB_REDIRECT_URL: 'http://api.panel.example/done' })).toEqual([expect.stringContaining('must start with https://')]);
+    expect(problems({ PANEL_OAUTH_TAB_REDIRECT_URL: 'https://api.panel.example/done?from=ext' })).toEqual([
+      expect.stringContaining('must not have a query'),
+    ]);
+    expect(problems({ PANEL_OAUTH_TAB_REDIRECT_URL: 'http://api.panel.example/done' })).toEqual([
+      expect.stringContaining('must start with https://'),
+    ]);
   });
 
   it('offer sign-in only with both endpoints, the client id and the API base URL', () => {

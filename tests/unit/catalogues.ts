@@ -15,13 +15,16 @@ export const pluralBases = (messages: Catalogue): Set<string> =>
   new Set(Object.keys(messages).flatMap((key) => (key.endsWith('_other') ? [key.slice(0, -'_other'.length)] : [])));
 
 /** `$1`-style substitutions a message uses, sorted: ["1", "2"]. */
-export const substitutions = (message: string): string[] => [...new Set([...message.matchAll(/\$([1-9])/g)].map((m) => m[1]!))].sort();
+export const substitutions = (message: string): string[] =>
+  [...new Set([...message.matchAll(/\$([1-9])/g)].map((m) => m[1]!))].sort();
 
 /** The BCP 47 tag a catalogue's `lang` message gives, the language its plural rules come from. */
 export const langOf = (locale: string): string => catalogue(locale).lang!.message;
 
 /** The CLDR plural categories of `lang` (Intl.PluralRules, as the pages choose with). */
-export const categoriesOf = (lang: string): Intl.LDMLPluralRule[] => [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories];
+export const categoriesOf = (lang: string): Intl.LDMLPluralRule[] => [
+  ...new Intl.PluralRules(lang).resolvedOptions().pluralCategories,
+];
 
 /** Counts the pages pass (whole numbers, truncated): up to 10,000 and some large ones. */
 const COUNTS = [...Array.from({ length: 10_001 }, (_, n) => n), 100_000, 1_000_000, 2_000_000, 1_000_000_000];

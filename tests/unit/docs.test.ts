@@ -21,7 +21,8 @@ const slug = (heading: string) =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}_\- ]/gu, '')
     .replace(/ /g, '-');
-const headings = (text: string, level = '#{1,6}') => [...prose(text).matchAll(new RegExp(`^${level} (.*)$`, 'gm'))].map((m) => m[1] ?? '');
+const headings = (text: string, level = '#{1,6}') =>
+  [...prose(text).matchAll(new RegExp(`^${level} (.*)$`, 'gm'))].map((m) => m[1] ?? '');
 
 describe('the documents', () => {
   it('keep the README short: at most 150 lines', () => {
@@ -54,6 +55,10 @@ describe('the documents', () => {
   });
 
   it.each(ALL)('%s: no line over 400 characters', (file) => {
-    expect(read(file).split('\n').filter((line) => line.length > 400)).toEqual([]);
+    expect(
+      read(file)
+        .split('\n')
+        .filter((line) => line.length > 400),
+    ).toEqual([]);
   });
 });

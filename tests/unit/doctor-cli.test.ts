@@ -18,9 +18,14 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function doctor(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function doctor(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)('npx', ['tsx', 'tests/tools/doctor.ts', ...args], { env: { ...process.env, PANEL_CONFIG: 'none', ...env } });
+    const { stdout, stderr } = await promisify(execFile)('npx', ['tsx', 'tests/tools/doctor.ts', ...args], {
+      env: { ...process.env, PANEL_CONFIG: 'none', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -34,7 +39,9 @@ describe('npm run doctor', () => {
     const { code, stdout, stderr } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token }, sandbox.url);
     expect(code).toBe(0);
     expect(stdout).toContain(`Panel doctor: ${sandbox.url}`);
-    expect(stdout).toMatch(/Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save/);
+    expect(stdout).toMatch(
+      /Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save/,
+    );
     expect(stdout).not.toContain(sandbox.token);
     expect(stderr).toContain(`Reading ${sandbox.url} as the extension does (each request waits at most 10 s):`);
     expect(stderr).toContain(`  GET ${sandbox.url}/v1/panel/rewards … 200, `);
@@ -42,7 +49,7 @@ describe('npm run doctor', () => {
     expect(new Set(sandbox.requests.map((r) => r.headers['user-agent']))).toEqual(new Set([USER_AGENT]));
   }, 60_000);
 
-  it('exits 1 when the key is refused, with the address from the build settings, in the catalogue\'s English (no bare message name)', async () => {
+  it("exits 1 when the key is refused, with the address from the build settings, in the catalogue's English (no bare message name)", async () => {
     sandbox.reset();
     const { code, stdout } = await doctor({ PANEL_DOCTOR_TOKEN: 'not-the-key', PANEL_API_BASE_URL: sandbox.url });
     expect(code).toBe(1);
@@ -62,30 +69,52 @@ describe('npm run doctor', () => {
       doctor(key, sandbox.url, '--write-checks', '--redeem-check', 'all'),
     ]);
     expect(noKey).toMatchObject({ code: 2, stderr: expect.stringContaining('No key: set PANEL_DOCTOR_TOKEN') });
-    expect(noWriteChecks).toMatchObject({ code: 2, stderr: expect.stringContaining('--redeem-check is a write check: give --write-checks with it.') });
-    expect(noConfirmation).toMatchObject({ code: 2, stderr: expect.stringContaining('without one, add --yes-spend-points') });
+    expect(noWriteChecks).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--redeem-check is a write check: give --write-checks with it.'),
+    });
+    expect(noConfirmation).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('without one, add --yes-spend-points'),
+    });
     expect(badId).toMatchObject({ code: 2, stderr: expect.stringContaining('--redeem-check takes a reward id') });
     expect(sandbox.requests).toEqual([]);
   }, 60_000);
 
   it('with --write-checks --redeem-check --yes-spend-points: says so loudly, saves unchanged, redeems once', async () => {
     sandbox.reset();
-    const { code, stdout, stderr } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token }, sandbox.url, '--write-checks', '--redeem-check', '101', '--yes-spend-points');
+    const { code, stdout, stderr } = await doctor(
+      { PANEL_DOCTOR_TOKEN: sandbox.token },
+      sandbox.url,
+      '--write-checks',
+      '--redeem-check',
+      '101',
+      '--yes-spend-points',
+    );
     expect(code).toBe(0);
     expect(stderr).toContain("WRITE CHECKS ON: use a test panelist's key only.");
-    expect(stderr).toContain('Redeeming reward #101 “Bluefin Coffee $5 Gift Card” for 500 points (balance: 2,500): confirmed by --yes-spend-points.');
+    expect(stderr).toContain(
+      'Redeeming reward #101 “Bluefin Coffee $5 Gift Card” for 500 points (balance: 2,500): confirmed by --yes-spend-points.',
+    );
     expect(stdout).toContain("WRITE CHECKS ON: run with a test panelist's key only. Sent besides reads:");
-    expect(sandbox.requests.filter((r) => r.method !== 'GET' || r.path === '/v1/panel/redemption').map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /v1/panel/variables/data',
-      'GET /v1/panel/redemption',
-    ]);
+    expect(
+      sandbox.requests
+        .filter((r) => r.method !== 'GET' || r.path === '/v1/panel/redemption')
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['POST /v1/panel/variables/data', 'GET /v1/panel/redemption']);
     expect(sandbox.state.redemptions).toHaveLength(10);
   }, 60_000);
 });
 
 describe('the key prompt', () => {
   function terminal() {
-    const input = Object.assign(new PassThrough(), { isTTY: true, raw: false, setRawMode(raw: boolean) { input.raw = raw; } });
+    const input = Object.assign(new PassThrough(), {
+      isTTY: true,
+      raw: false,
+      setRawMode(raw: boolean) {
+        input.raw = raw;
+      },
+    });
     const output = new PassThrough();
     let shown = '';
     output.on('data', (chunk: Buffer) => (shown += chunk.toString()));

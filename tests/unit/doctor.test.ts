@@ -30,13 +30,20 @@ beforeEach(() => {
   other.reset();
 });
 
-const READ_PATHS = ['/v1/panel/rewards', '/v1/panel/redemptions', '/v1/panel/variables/meta', '/v1/panel/variables/data'];
+const READ_PATHS = [
+  '/v1/panel/rewards',
+  '/v1/panel/redemptions',
+  '/v1/panel/variables/meta',
+  '/v1/panel/variables/data',
+];
 /** Build settings the doctor names to the operator, which are message names too. */
 const BUILD_SETTINGS = new Set(['apiBaseUrl', 'balanceVariable']);
 /** The report's text with its lines joined, for sentences the wrapping may break. */
 const flat = (report: Report) => formatReport(report).replace(/\s+/g, ' ');
 /** The extension's message names (camelCase ones: `httpTokenNotAccepted`), none of which may be printed bare. */
-const MESSAGE_KEYS = Object.keys(localeMessages('en')).filter((key) => /[a-z][A-Z]/.test(key) && !BUILD_SETTINGS.has(key));
+const MESSAGE_KEYS = Object.keys(localeMessages('en')).filter(
+  (key) => /[a-z][A-Z]/.test(key) && !BUILD_SETTINGS.has(key),
+);
 
 /** Every report: problems say what panelists see and what to change; no bare message name; nothing about 30 s. */
 function checkReport(report: Report): string {
@@ -65,7 +72,8 @@ async function run(options: RunOptions = {}): Promise<Report> {
   const { state, faults = [], token, baseUrl, ...rest } = options;
   Object.assign(sandbox.state, state ?? {});
   const before = structuredClone({ ...sandbox.state });
-  for (const rule of faults) await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+  for (const rule of faults)
+    await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
   progress = '';
   const report = await diagnose({
     baseUrl: baseUrl ?? sandbox.url,
@@ -84,14 +92,18 @@ async function run(options: RunOptions = {}): Promise<Report> {
     if (request.path === '/v1/panel/redemption' && rest.redeem) continue;
     // Reads only: GETs of the four reads (under a moved prefix too), never the redeem.
     expect(request.method).toBe('GET');
-    expect(READ_PATHS.some((path) => request.path.endsWith(path)), request.path).toBe(true);
+    expect(
+      READ_PATHS.some((path) => request.path.endsWith(path)),
+      request.path,
+    ).toBe(true);
   }
   if (!rest.redeem) expect(sandbox.state).toEqual(before);
   checkReport(report);
   return report;
 }
 
-const finding = (report: Report, topic: string): Finding | undefined => report.findings.find((f) => f.topic.startsWith(topic));
+const finding = (report: Report, topic: string): Finding | undefined =>
+  report.findings.find((f) => f.topic.startsWith(topic));
 const failures = (report: Report) => report.findings.filter((f) => f.level === 'fail');
 /** The third request to `path` gets `rule` (the read and its conditional repeat come first). */
 const third = (path: string, rule: FaultRule): FaultRule[] => [
@@ -103,19 +115,38 @@ describe('the panel doctor reads', () => {
   it('finds nothing wrong with the sandbox as it is, says what it did not check, and shows progress', async () => {
     const report = await run();
     expect(breaksPanelists(report)).toBe(false);
-    expect(report.reads.map((r) => [r.requested, r.status, r.validators, r.conditional])).toEqual(READ_PATHS.map((p) => [p, 200, 'ETag, Last-Modified', 304]));
-    expect(report.reads.map((r) => r.summary)).toEqual(['10 rewards', '9 redemptions', '8 variables, 6 writable', '6 stored values']);
-    expect(finding(report, 'Stored values')?.text).toBe('a list of 6 records, naming the variable in `name` and the value in `value`.');
-    expect(finding(report, 'Balance')?.text).toBe("2,500 points, from the rewards response's top-level `points` (the first place the extension looks).");
-    expect(finding(report, 'Error body: a wrong key')).toMatchObject({ level: 'ok', text: expect.stringMatching(/^401, JSON with `message`/) });
-    expect(finding(report, 'Error body: a refused read')).toMatchObject({ level: 'ok', text: expect.stringContaining('Laravel-style `errors` (filter)') });
+    expect(report.reads.map((r) => [r.requested, r.status, r.validators, r.conditional])).toEqual(
+      READ_PATHS.map((p) => [p, 200, 'ETag, Last-Modified', 304]),
+    );
+    expect(report.reads.map((r) => r.summary)).toEqual([
+      '10 rewards',
+      '9 redemptions',
+      '8 variables, 6 writable',
+      '6 stored values',
+    ]);
+    expect(finding(report, 'Stored values')?.text).toBe(
+      'a list of 6 records, naming the variable in `name` and the value in `value`.',
+    );
+    expect(finding(report, 'Balance')?.text).toBe(
+      "2,500 points, from the rewards response's top-level `points` (the first place the extension looks).",
+    );
+    expect(finding(report, 'Error body: a wrong key')).toMatchObject({
+      level: 'ok',
+      text: expect.stringMatching(/^401, JSON with `message`/),
+    });
+    expect(finding(report, 'Error body: a refused read')).toMatchObject({
+      level: 'ok',
+      text: expect.stringContaining('Laravel-style `errors` (filter)'),
+    });
     expect(finding(report, 'Idle traffic')?.level).toBe('ok');
     const text = formatReport(report);
     expect(flat(report)).toContain('Only reads were sent: nothing was redeemed, written or deleted.');
     expect(flat(report)).toContain('its 10 s time-out');
     // Never "nothing would break panelists" about answers it did not look at.
     expect(text).not.toContain('nothing here would break panelists');
-    expect(text).toMatch(/Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save \(run with --write-checks\); the answer to deleting a stored/);
+    expect(text).toMatch(
+      /Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save \(run with --write-checks\); the answer to deleting a stored/,
+    );
     expect(flat(report)).toContain('the answer to a redemption (run with --write-checks --redeem-check <reward id>)');
     expect(text).not.toContain(sandbox.token);
     for (const path of READ_PATHS) expect(progress).toContain(`  GET ${sandbox.url}${path} … 200, `);
@@ -124,9 +155,16 @@ describe('the panel doctor reads', () => {
   it('tells the map shape, a balance in a stored variable, and missing validators', async () => {
     const report = await run({ state: { valuesShape: 'map', balanceIn: 'stored-variable', validators: false } });
     expect(finding(report, 'Stored values')?.text).toBe('a map of variable name → value (7 values).');
-    expect(finding(report, 'Balance')?.text).toBe('2,500 points, from the stored variable POINTS_BALANCE (the third place, balanceVariable).');
+    expect(finding(report, 'Balance')?.text).toBe(
+      '2,500 points, from the stored variable POINTS_BALANCE (the third place, balanceVariable).',
+    );
     expect(finding(report, 'balanceVariable')).toMatchObject({ level: 'ok', text: 'stored, holding 2,500 points.' });
-    expect(finding(report, 'Idle traffic')).toMatchObject({ level: 'warn', text: expect.stringMatching(/^no ETag or Last-Modified on \/v1\/panel\/rewards, .*downloads the whole answer \([\d,]+ bytes for these\)/) });
+    expect(finding(report, 'Idle traffic')).toMatchObject({
+      level: 'warn',
+      text: expect.stringMatching(
+        /^no ETag or Last-Modified on \/v1\/panel\/rewards, .*downloads the whole answer \([\d,]+ bytes for these\)/,
+      ),
+    });
     expect(report.reads.every((r) => r.validators === 'none' && r.conditional === null)).toBe(true);
     expect(breaksPanelists(report)).toBe(false);
   });
@@ -136,9 +174,17 @@ describe('the panel doctor reads', () => {
       "1,234 points, from the read-variables response's top-level `points` (the second place).",
     );
     sandbox.reset();
-    const nowhere = await run({ state: { balanceIn: 'none', values: { ...sandbox.state.values, REWARD_POINTS: '90' } } });
-    expect(finding(nowhere, 'Balance')).toMatchObject({ level: 'warn', text: expect.stringMatching(/^not found: .*balance "unknown"/) });
-    expect(finding(nowhere, 'balanceVariable')).toMatchObject({ level: 'info', text: expect.stringContaining('Stored variables that look like it: REWARD_POINTS') });
+    const nowhere = await run({
+      state: { balanceIn: 'none', values: { ...sandbox.state.values, REWARD_POINTS: '90' } },
+    });
+    expect(finding(nowhere, 'Balance')).toMatchObject({
+      level: 'warn',
+      text: expect.stringMatching(/^not found: .*balance "unknown"/),
+    });
+    expect(finding(nowhere, 'balanceVariable')).toMatchObject({
+      level: 'info',
+      text: expect.stringContaining('Stored variables that look like it: REWARD_POINTS'),
+    });
     expect(nowhere.findings.filter((f) => f.level === 'warn')).toHaveLength(1);
     expect(breaksPanelists(nowhere)).toBe(false);
   });
@@ -155,7 +201,10 @@ describe('the panel doctor reads', () => {
       text: `${sandbox.url}/v1/panel/rewards answered 200 with a body the extension refuses as not the documented shape (design §5), so panelists see an error instead of it.`,
       panelists: expect.stringContaining('Unexpected response from /v1/panel/rewards: the body is not JSON.'),
     });
-    expect(finding(report, 'GET /v1/panel/variables/data')).toMatchObject({ level: 'fail', change: expect.stringContaining('design §3') });
+    expect(finding(report, 'GET /v1/panel/variables/data')).toMatchObject({
+      level: 'fail',
+      change: expect.stringContaining('design §3'),
+    });
     expect(finding(report, 'Balance')).toBeUndefined();
     expect(formatReport(report)).toMatch(/Verdict: 2 problems would break panelists/);
   });
@@ -169,20 +218,28 @@ describe('the panel doctor reads', () => {
     });
     expect(finding(report, 'Error body: a wrong key')).toMatchObject({
       level: 'fail',
-      text: expect.stringContaining(`GET ${sandbox.url}/v1/panel/rewards with a made-up key got 403, JSON with \`message\`, where the real key was answered: a rejected key must be a 401.`),
+      text: expect.stringContaining(
+        `GET ${sandbox.url}/v1/panel/rewards with a made-up key got 403, JSON with \`message\`, where the real key was answered: a rejected key must be a 401.`,
+      ),
       panelists: 'Forbidden',
     });
     expect(finding(report, 'Error body: a refused read')?.text).toContain('no Laravel-style `errors`');
     expect(failures(report)).toHaveLength(1);
   });
 
-  it('stops at once when its own key is not accepted, in the catalogue\'s words, and says what it did not read', async () => {
+  it("stops at once when its own key is not accepted, in the catalogue's words, and says what it did not read", async () => {
     const report = await run({ token: 'not-the-key' });
     expect(failures(report)).toEqual([
-      expect.objectContaining({ topic: 'GET /v1/panel/rewards', text: expect.stringContaining('answered 401: the key was not accepted'), panelists: 'Your personal key was not accepted. Reconnect in Settings.' }),
+      expect.objectContaining({
+        topic: 'GET /v1/panel/rewards',
+        text: expect.stringContaining('answered 401: the key was not accepted'),
+        panelists: 'Your personal key was not accepted. Reconnect in Settings.',
+      }),
     ]);
     expect(report.reads).toHaveLength(1);
-    expect(report.notChecked).toContain('the other reads (/v1/panel/redemptions, /v1/panel/variables/meta, /v1/panel/variables/data): the key was refused');
+    expect(report.notChecked).toContain(
+      'the other reads (/v1/panel/redemptions, /v1/panel/variables/meta, /v1/panel/variables/data): the key was refused',
+    );
   });
 
   it('tells a 500 outage once: not also a key problem, nor a refusal', async () => {
@@ -190,7 +247,11 @@ describe('the panel doctor reads', () => {
     expect(failures(report)).toEqual([
       expect.objectContaining({
         topic: 'Every read',
-        text: expect.stringMatching(new RegExp(`^${sandbox.url}/v1/panel/rewards, /v1/panel/redemptions, /v1/panel/variables/meta, /v1/panel/variables/data answered 500: the panel failed`)),
+        text: expect.stringMatching(
+          new RegExp(
+            `^${sandbox.url}/v1/panel/rewards, /v1/panel/redemptions, /v1/panel/variables/meta, /v1/panel/variables/data answered 500: the panel failed`,
+          ),
+        ),
         panelists: 'The panel had a problem (HTTP 500). Try again later.',
       }),
     ]);
@@ -205,24 +266,44 @@ describe('the panel doctor reads', () => {
     const report = await run({ baseUrl: `${sandbox.url}/v1` });
     expect(report.reads.map((r) => r.requested)).toEqual(READ_PATHS.map((p) => `/v1${p}`));
     expect(failures(report)).toEqual([
-      expect.objectContaining({ topic: 'Address', text: expect.stringContaining(`requests ${sandbox.url}/v1/v1/panel/rewards, /v1/v1/panel/redemptions`), change: `Set the API address without the /v1: ${sandbox.url}` }),
+      expect.objectContaining({
+        topic: 'Address',
+        text: expect.stringContaining(`requests ${sandbox.url}/v1/v1/panel/rewards, /v1/v1/panel/redemptions`),
+        change: `Set the API address without the /v1: ${sandbox.url}`,
+      }),
     ]);
     expect(finding(report, 'Error body')).toBeUndefined();
   });
 
   it('does not call a 404 to an unknown filter a good refusal', async () => {
-    const report = await run({ faults: third('/v1/panel/variables/data', { status: 404, body: '{"message": "Not Found"}' }) });
-    expect(finding(report, 'Error body: a refused read')).toMatchObject({ level: 'info', text: expect.stringContaining('says nothing of how a refused profile save looks') });
+    const report = await run({
+      faults: third('/v1/panel/variables/data', { status: 404, body: '{"message": "Not Found"}' }),
+    });
+    expect(finding(report, 'Error body: a refused read')).toMatchObject({
+      level: 'info',
+      text: expect.stringContaining('says nothing of how a refused profile save looks'),
+    });
   });
 
-  it('warns of a read over half the extension\'s time-out', async () => {
+  it("warns of a read over half the extension's time-out", async () => {
     const slow = await run({ faults: [{ path: '/v1/panel/variables/meta', delayMs: 5_200, times: 1 }] });
-    expect(finding(slow, 'Response times')).toMatchObject({ level: 'warn', text: expect.stringMatching(/^slowest \/v1\/panel\/variables\/meta at \d+ ms: over half the extension's 10 s time-out/) });
+    expect(finding(slow, 'Response times')).toMatchObject({
+      level: 'warn',
+      text: expect.stringMatching(
+        /^slowest \/v1\/panel\/variables\/meta at \d+ ms: over half the extension's 10 s time-out/,
+      ),
+    });
   }, 30_000);
 
   it('refuses an address the options page refuses, sending nothing', async () => {
     const report = await diagnose({ baseUrl: 'http://panel.example', token: 't', balanceVariable: 'POINTS_BALANCE' });
-    expect(report.findings).toEqual([expect.objectContaining({ level: 'fail', topic: 'Address', text: expect.stringContaining('the options page refuses it too') })]);
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        level: 'fail',
+        topic: 'Address',
+        text: expect.stringContaining('the options page refuses it too'),
+      }),
+    ]);
     expect(report.notChecked).toEqual(['every answer: nothing was sent']);
   });
 });
@@ -233,24 +314,38 @@ describe('the panel doctor follows redirects itself, checking every hop before i
     expect(failures(moved)).toEqual([
       expect.objectContaining({
         topic: 'Redirect',
-        text: expect.stringContaining(`GET ${sandbox.url}/v1/panel/rewards answered 301 to ${sandbox.url}/api/v1/panel/rewards, which answered 200 (the API answers there); the 3 other reads the same way.`),
+        text: expect.stringContaining(
+          `GET ${sandbox.url}/v1/panel/rewards answered 301 to ${sandbox.url}/api/v1/panel/rewards, which answered 200 (the API answers there); the 3 other reads the same way.`,
+        ),
         change: `Set the API address (apiBaseUrl) to ${sandbox.url}/api, or have the panel answer at ${sandbox.url} without a redirect; then run the doctor again.`,
         panelists: expect.stringContaining('answered with a redirect, which the extension does not follow'),
       }),
     ]);
     expect(moved.reads.every((r) => r.status === 301 && r.summary === 'redirected: not followed')).toBe(true);
-    expect(sandbox.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)).toEqual(READ_PATHS.map((p) => `/api${p}`));
+    expect(sandbox.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)).toEqual(
+      READ_PATHS.map((p) => `/api${p}`),
+    );
   });
 
   it('never follows a read redirected to the redeem endpoint: no points are spent, and the finding names it', async () => {
     const report = await run({
-      faults: [{ method: 'GET', path: '/v1/panel/variables/data', status: 302, headers: { Location: `${sandbox.url}/v1/panel/redemption?id=101` }, times: 10 }],
+      faults: [
+        {
+          method: 'GET',
+          path: '/v1/panel/variables/data',
+          status: 302,
+          headers: { Location: `${sandbox.url}/v1/panel/redemption?id=101` },
+          times: 10,
+        },
+      ],
     });
     // run() has checked that only reads reached the panel and its state did not change.
     expect(sandbox.requests.some((r) => r.path.endsWith('/v1/panel/redemption'))).toBe(false);
     expect(sandbox.state.redemptions).toHaveLength(9);
     expect(finding(report, 'Redirect')).toMatchObject({
-      text: expect.stringContaining(`GET ${sandbox.url}/v1/panel/variables/data answered 302 to ${sandbox.url}/v1/panel/redemption?id=101: that is the redeem endpoint, not followed`),
+      text: expect.stringContaining(
+        `GET ${sandbox.url}/v1/panel/variables/data answered 302 to ${sandbox.url}/v1/panel/redemption?id=101: that is the redeem endpoint, not followed`,
+      ),
       change: expect.stringContaining('never redirect, least of all to GET /v1/panel/redemption'),
     });
     expect(progress).toContain(`not sent: GET ${sandbox.url}/v1/panel/redemption?id=101 (redeem)`);
@@ -281,16 +376,29 @@ describe('the panel doctor follows redirects itself, checking every hop before i
     });
     const redirects = report.findings.filter((f) => f.topic === 'Redirect');
     expect(redirects.map((f) => f.text)).toEqual([
-      expect.stringContaining(`answered 301 to ${sandbox.url}/slow/v1/panel/rewards, which gave no answer within 10 s (the extension's time-out).`),
+      expect.stringContaining(
+        `answered 301 to ${sandbox.url}/slow/v1/panel/rewards, which gave no answer within 10 s (the extension's time-out).`,
+      ),
       expect.stringContaining(`answered 301 to ${sandbox.url}/gone/v1/panel/redemptions, which could not be reached`),
     ]);
     expect(formatReport(report)).not.toContain('internet connection');
   });
 
   it('tells a redirect to a plain-http name as a redirect, not as a connection problem, and sends nothing there', async () => {
-    const report = await run({ faults: [{ path: '/v1/panel/rewards', status: 301, headers: { Location: 'http://panel.invalid/v1/panel/rewards' }, times: 1 }] });
+    const report = await run({
+      faults: [
+        {
+          path: '/v1/panel/rewards',
+          status: 301,
+          headers: { Location: 'http://panel.invalid/v1/panel/rewards' },
+          times: 1,
+        },
+      ],
+    });
     expect(finding(report, 'Redirect')).toMatchObject({
-      text: expect.stringContaining('http://panel.invalid/v1/panel/rewards: that is plain http, not followed (the key would cross the network unencrypted)'),
+      text: expect.stringContaining(
+        'http://panel.invalid/v1/panel/rewards: that is plain http, not followed (the key would cross the network unencrypted)',
+      ),
       panelists: expect.stringContaining('pointed the request to another site (panel.invalid)'),
     });
     expect(formatReport(report)).not.toContain('internet connection');
@@ -299,13 +407,18 @@ describe('the panel doctor follows redirects itself, checking every hop before i
 
   it('follows to another origin only when the operator allows it', async () => {
     const away = await run({ state: { movedTo: other.url } });
-    expect(finding(away, 'Redirect')?.text).toContain(`that is another origin, not followed (the doctor sends the key to ${sandbox.url} only; \`--allow-origin ${other.url}\` lets it follow there)`);
+    expect(finding(away, 'Redirect')?.text).toContain(
+      `that is another origin, not followed (the doctor sends the key to ${sandbox.url} only; \`--allow-origin ${other.url}\` lets it follow there)`,
+    );
     expect(away.reads.every((r) => r.summary === 'redirected: not followed')).toBe(true);
     expect(other.requests).toEqual([]);
 
     sandbox.reset();
     const allowed = await run({ state: { movedTo: other.url }, allowOrigins: [other.url] });
-    expect(finding(allowed, 'Redirect')).toMatchObject({ text: expect.stringContaining('which answered 200 (the API answers there)'), change: expect.stringContaining(`Set the API address (apiBaseUrl) to ${other.url},`) });
+    expect(finding(allowed, 'Redirect')).toMatchObject({
+      text: expect.stringContaining('which answered 200 (the API answers there)'),
+      change: expect.stringContaining(`Set the API address (apiBaseUrl) to ${other.url},`),
+    });
     expect(other.requests.map((r) => `${r.method} ${r.path}`)).toEqual(READ_PATHS.map((p) => `GET ${p}`));
   });
 
@@ -327,12 +440,27 @@ describe('the panel doctor follows redirects itself, checking every hop before i
       expect(await hop(`ftp://127.0.0.1/api/v1/panel/rewards`)).toBe('scheme');
       expect(sandbox.requests).toEqual([]);
       // From the client: writes and the redeem are refused unless a write check allowed exactly that one.
-      await expect(fetch(`${sandbox.url}/api/v1/panel/variables/data`, { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(NotSentError);
+      await expect(
+        fetch(`${sandbox.url}/api/v1/panel/variables/data`, { method: 'POST', body: '{}' }),
+      ).rejects.toBeInstanceOf(NotSentError);
       await expect(fetch(`${sandbox.url}/api/v1/panel/redemption?id=101`)).rejects.toBeInstanceOf(NotSentError);
       wire.allowRedeemOnce(101);
       await expect(fetch(`${sandbox.url}/api/v1/panel/redemption?id=102`)).rejects.toBeInstanceOf(NotSentError);
       expect(sandbox.requests).toEqual([]);
-      expect(wire.refused.map((r) => r.kind)).toEqual(['redeem', 'redeem', 'origin', 'plain-http', 'not-a-read', 'not-a-read', 'not-a-read', 'query', 'scheme', 'method', 'redeem', 'redeem']);
+      expect(wire.refused.map((r) => r.kind)).toEqual([
+        'redeem',
+        'redeem',
+        'origin',
+        'plain-http',
+        'not-a-read',
+        'not-a-read',
+        'not-a-read',
+        'query',
+        'scheme',
+        'method',
+        'redeem',
+        'redeem',
+      ]);
     } finally {
       wire.stop();
     }
@@ -379,14 +507,25 @@ describe('the panel doctor against panels that hang or never stop talking', () =
     };
   }
 
-  it('gives up on a panel that never answers at the extension\'s time-out, quoting it, with progress meanwhile', async () => {
+  it("gives up on a panel that never answers at the extension's time-out, quoting it, with progress meanwhile", async () => {
     handler = () => undefined; // never answers
     const started = performance.now();
-    const report = await diagnose({ baseUrl: base, token: 'k', balanceVariable: 'POINTS_BALANCE', timeoutMs: 300, progress: (text) => void (progress = `${progress}${text}`) });
+    const report = await diagnose({
+      baseUrl: base,
+      token: 'k',
+      balanceVariable: 'POINTS_BALANCE',
+      timeoutMs: 300,
+      progress: (text) => void (progress = `${progress}${text}`),
+    });
     expect(performance.now() - started).toBeLessThan(5_000);
     const text = checkReport(report);
     expect(failures(report)).toEqual([
-      expect.objectContaining({ topic: 'Every read', text: expect.stringContaining("gave no answer within 10 s, the extension's time-out: the extension gives up on each attempt there, tries a read 2 more times") }),
+      expect.objectContaining({
+        topic: 'Every read',
+        text: expect.stringContaining(
+          "gave no answer within 10 s, the extension's time-out: the extension gives up on each attempt there, tries a read 2 more times",
+        ),
+      }),
     ]);
     expect(report.findings).toHaveLength(1);
     expect(text).toContain(`${base}/v1/panel/rewards, /v1/panel/redemptions`);
@@ -394,7 +533,7 @@ describe('the panel doctor against panels that hang or never stop talking', () =
     expect(progress).toMatch(new RegExp(`GET ${base}/v1/panel/rewards … no answer within 0.3 s`));
   });
 
-  it('stops reading a 50 MB body, declared or not, and an endless one, at the extension\'s limit, and says so once', async () => {
+  it("stops reading a 50 MB body, declared or not, and an endless one, at the extension's limit, and says so once", async () => {
     const bodies: Record<string, Handler> = {
       '/v1/panel/rewards': stream(50_000_000, { 'Content-Length': String(50_000_000 + 36) }),
       '/v1/panel/redemptions': stream(50_000_000),
@@ -410,7 +549,9 @@ describe('the panel doctor against panels that hang or never stop talking', () =
     expect(failures(report)).toEqual([
       expect.objectContaining({
         topic: 'Every read',
-        text: expect.stringContaining("answered with a body over 25 MB, the extension's limit: it stops reading there and uses nothing of it"),
+        text: expect.stringContaining(
+          "answered with a body over 25 MB, the extension's limit: it stops reading there and uses nothing of it",
+        ),
         panelists: expect.stringContaining('the answer is larger than 25 MB, more than the extension reads'),
       }),
     ]);
@@ -430,7 +571,9 @@ describe('write checks (issue 31, point 2)', () => {
     expect(sandbox.requests.every((r) => r.method === 'GET')).toBe(true);
     expect(breaksPanelists(report)).toBe(false);
     const text = formatReport(report);
-    expect(text).toMatch(/Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save/);
+    expect(text).toMatch(
+      /Verdict: nothing the doctor looked at would break panelists\.\nNot checked: the answer to a profile save/,
+    );
     expect(report.sent).toEqual([]);
   });
 
@@ -441,10 +584,14 @@ describe('write checks (issue 31, point 2)', () => {
       text: `POST ${sandbox.url}/v1/panel/variables/data {"FIRST_NAME": "Jordan"} (the value it already held) answered 200 with \`{"message":"success"}\`: the extension tells the panelist it is saved. Read back, FIRST_NAME is unchanged.`,
     });
     expect(sandbox.requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([{ FIRST_NAME: 'Jordan' }]);
-    expect(report.sent).toEqual([{ method: 'POST', path: '/v1/panel/variables/data', what: 'a profile save of the value already stored' }]);
+    expect(report.sent).toEqual([
+      { method: 'POST', path: '/v1/panel/variables/data', what: 'a profile save of the value already stored' },
+    ]);
     const text = formatReport(report);
     expect(text).toContain("WRITE CHECKS ON: run with a test panelist's key only.");
-    expect(flat(report)).toContain('Not checked: the answer to deleting a stored value (the doctor never deletes one); the answer to a redemption (add --redeem-check <reward id>).');
+    expect(flat(report)).toContain(
+      'Not checked: the answer to deleting a stored value (the doctor never deletes one); the answer to a redemption (add --redeem-check <reward id>).',
+    );
   });
 
   it('fails a save answered `{}`: the extension needs `message: "success"`', async () => {
@@ -452,7 +599,9 @@ describe('write checks (issue 31, point 2)', () => {
     expect(failures(report)).toEqual([
       expect.objectContaining({
         topic: 'Write check: a profile save',
-        text: expect.stringContaining('answered 200 with `{}`, not `"message": "success"`, which the extension needs from a write (design §5)'),
+        text: expect.stringContaining(
+          'answered 200 with `{}`, not `"message": "success"`, which the extension needs from a write (design §5)',
+        ),
         panelists: expect.stringContaining('Unexpected response from /v1/panel/variables/data: message:'),
         change: 'Answer a successful profile save with `{"message": "success"}`.',
       }),
@@ -471,30 +620,49 @@ describe('write checks (issue 31, point 2)', () => {
     });
     expect(finding(report, 'Write check: a profile save')).toMatchObject({ level: 'ok' });
     expect(failures(report)).toEqual([
-      expect.objectContaining({ text: 'Saving FIRST_NAME unchanged changed it: "Jordan" became "JORDAN". The doctor saved the old value again, and it is back.' }),
+      expect.objectContaining({
+        text: 'Saving FIRST_NAME unchanged changed it: "Jordan" became "JORDAN". The doctor saved the old value again, and it is back.',
+      }),
     ]);
-    expect(sandbox.requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([{ FIRST_NAME: 'Jordan' }, { FIRST_NAME: 'Jordan' }]);
+    expect(sandbox.requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([
+      { FIRST_NAME: 'Jordan' },
+      { FIRST_NAME: 'Jordan' },
+    ]);
   });
 
   it('redeems only a named reward the operator confirms, once, and judges the answer and the history', async () => {
     const asked: unknown[] = [];
-    const declined = await run({ writeChecks: true, redeem: { rewardId: 101, confirm: async (reward) => (asked.push(reward), false) } });
+    const declined = await run({
+      writeChecks: true,
+      redeem: { rewardId: 101, confirm: async (reward) => (asked.push(reward), false) },
+    });
     expect(asked).toEqual([{ id: 101, name: 'Bluefin Coffee $5 Gift Card', points: 500, balance: 2500 }]);
     expect(sandbox.requests.some((r) => r.path === '/v1/panel/redemption')).toBe(false);
     expect(declined.notChecked).toContain('the answer to a redemption (not confirmed)');
 
     sandbox.reset();
     const unknown = await run({ writeChecks: true, redeem: { rewardId: 999, confirm: async () => true } });
-    expect(finding(unknown, 'Write check: a redemption')?.text).toBe("Reward #999 is not among this panelist's 10 rewards. Nothing was redeemed.");
+    expect(finding(unknown, 'Write check: a redemption')?.text).toBe(
+      "Reward #999 is not among this panelist's 10 rewards. Nothing was redeemed.",
+    );
 
     sandbox.reset();
     const done = await run({ writeChecks: true, redeem: { rewardId: 101, confirm: async () => true } });
     const redeems = sandbox.requests.filter((r) => r.path === '/v1/panel/redemption');
     expect(redeems).toHaveLength(1);
-    expect(redeems[0]).toMatchObject({ method: 'GET', query: { id: '101' }, headers: { 'idempotency-key': expect.any(String) } });
+    expect(redeems[0]).toMatchObject({
+      method: 'GET',
+      query: { id: '101' },
+      headers: { 'idempotency-key': expect.any(String) },
+    });
     expect(sandbox.state.redemptions).toHaveLength(10);
-    expect(finding(done, 'Write check: a redemption')).toMatchObject({ level: 'ok', text: expect.stringContaining('The history read after it shows redemption #') });
-    expect(formatReport(done)).toContain("GET /v1/panel/redemption?id=101: a redemption: spends the test panelist's points");
+    expect(finding(done, 'Write check: a redemption')).toMatchObject({
+      level: 'ok',
+      text: expect.stringContaining('The history read after it shows redemption #'),
+    });
+    expect(formatReport(done)).toContain(
+      "GET /v1/panel/redemption?id=101: a redemption: spends the test panelist's points",
+    );
     expect(done.notChecked).toEqual(['the answer to deleting a stored value (the doctor never deletes one)']);
   });
 
@@ -507,7 +675,9 @@ describe('write checks (issue 31, point 2)', () => {
     expect(failures(report)).toEqual([
       expect.objectContaining({
         topic: 'Write check: a redemption',
-        text: expect.stringMatching(/answered 200 with `\{\}`, not `"message": "success"`.*The history read after it shows redemption #\d+: the test panelist's points were spent\./),
+        text: expect.stringMatching(
+          /answered 200 with `\{\}`, not `"message": "success"`.*The history read after it shows redemption #\d+: the test panelist's points were spent\./,
+        ),
         change: 'Answer a successful redemption with `{"message": "success"}`.',
       }),
     ]);
@@ -519,7 +689,9 @@ describe('redaction (issue 31, point 3)', () => {
   it('matches the key as a whole token, never a piece of a longer one', () => {
     expect(redactSecrets('https://example.com/x-api/v1 x', ['x'])).toBe('https://example.com/x-api/v1 [key]');
     expect(redactSecrets('at http://127.0.0.1:8833, key 1', ['1'])).toBe('at http://127.0.0.1:8833, key [key]');
-    expect(redactSecrets('{"token":"abc"} Bearer abc, token=abc&next', ['abc'])).toBe('{"token":"[key]"} Bearer [key], token=[key]&next');
+    expect(redactSecrets('{"token":"abc"} Bearer abc, token=abc&next', ['abc'])).toBe(
+      '{"token":"[key]"} Bearer [key], token=[key]&next',
+    );
     expect(redactSecrets('abcdef', ['abc'])).toBe('abcdef');
     // A long key is the key wherever it stands, glued to other text too.
     expect(redactSecrets('keysandbox-token-5f2c9a7e41d8!', ['sandbox-token-5f2c9a7e41d8'])).toBe('key[key]!');
@@ -529,14 +701,19 @@ describe('redaction (issue 31, point 3)', () => {
     sandbox.otherKeys.add('x');
     const moved = await run({ token: 'x', state: { movedTo: '/x' } });
     expect(finding(moved, 'Redirect')).toMatchObject({
-      text: expect.stringContaining(`GET ${sandbox.url}/v1/panel/rewards answered 301 to ${sandbox.url}/x/v1/panel/rewards, which answered 200`),
+      text: expect.stringContaining(
+        `GET ${sandbox.url}/v1/panel/rewards answered 301 to ${sandbox.url}/x/v1/panel/rewards, which answered 200`,
+      ),
       change: expect.stringContaining(`Set the API address (apiBaseUrl) to ${sandbox.url}/x,`),
     });
     expect(formatReport(moved)).not.toContain('[key]');
 
     sandbox.reset();
     sandbox.otherKeys.add('x');
-    const echoed = await run({ token: 'x', faults: third('/v1/panel/variables/data', { status: 422, body: '{"message": "Key x may not filter"}' }) });
+    const echoed = await run({
+      token: 'x',
+      faults: third('/v1/panel/variables/data', { status: 422, body: '{"message": "Key x may not filter"}' }),
+    });
     expect(finding(echoed, 'Error body: a refused read')?.text).toContain('message "Key [key] may not filter"');
     expect(formatReport(echoed)).toContain(`Panel doctor: ${sandbox.url}`);
   });

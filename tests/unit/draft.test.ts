@@ -11,7 +11,16 @@ import { draftDiscardedItem, profileDraftItem, sessionItem } from '../../utils/s
 
 async function startSession(): Promise<string> {
   const session = await switchSession([], () => ({
-    next: { credentials: { baseUrl: 'https://panel.example', token: 'key-1234' }, session: { connected: true, baseUrl: 'https://panel.example', origin: 'https://panel.example', tokenHint: '1234', rejected: false } },
+    next: {
+      credentials: { baseUrl: 'https://panel.example', token: 'key-1234' },
+      session: {
+        connected: true,
+        baseUrl: 'https://panel.example',
+        origin: 'https://panel.example',
+        tokenHint: '1234',
+        rejected: false,
+      },
+    },
   }));
   return session.id!;
 }
@@ -32,20 +41,27 @@ describe('the profile draft', () => {
   });
 
   it('keeps both of two pages’ edits sent at the same moment', async () => {
-    await Promise.all([editDraft({ session: sid, changes: { FIRST_NAME: 'Jo' } }), editDraft({ session: sid, changes: { POSTAL_CODE: '10115' } })]);
+    await Promise.all([
+      editDraft({ session: sid, changes: { FIRST_NAME: 'Jo' } }),
+      editDraft({ session: sid, changes: { POSTAL_CODE: '10115' } }),
+    ]);
     expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Jo', POSTAL_CODE: '10115' });
   });
 
   it('refuses a keystroke that lands after a switch: the next account’s draft never gets it', async () => {
     const next = await startSession();
     await editDraft({ session: next, changes: { FIRST_NAME: 'Sam' } });
-    await expect(editDraft({ session: sid, changes: { FIRST_NAME: 'Jo', SECRET: 'a' } })).rejects.toMatchObject({ error: { kind: 'not_connected' } });
+    await expect(editDraft({ session: sid, changes: { FIRST_NAME: 'Jo', SECRET: 'a' } })).rejects.toMatchObject({
+      error: { kind: 'not_connected' },
+    });
     expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam' });
   });
 
   it('refuses an edit after disconnecting: nothing of it is stored', async () => {
     await switchSession([], () => ({ next: null }));
-    await expect(editDraft({ session: sid, changes: { FIRST_NAME: 'Jo' } })).rejects.toMatchObject({ error: { kind: 'not_connected' } });
+    await expect(editDraft({ session: sid, changes: { FIRST_NAME: 'Jo' } })).rejects.toMatchObject({
+      error: { kind: 'not_connected' },
+    });
     expect(await fakeBrowser.storage.local.get(profileDraftItem.key)).toEqual({});
     expect((await sessionItem.getValue()).connected).toBe(false);
   });

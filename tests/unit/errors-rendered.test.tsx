@@ -21,14 +21,26 @@ vi.mock('../../utils/messages', () => ({
 
 const HOSTILE: Array<[string, FaultRule]> = [
   ['malformed JSON', { status: 200, body: '{"message": "success", "rewards": [' }],
-  ['a wrong shape', { status: 200, body: JSON.stringify({ message: 'success', rewards: [{ id: 'one', name: null }] }) }],
+  [
+    'a wrong shape',
+    { status: 200, body: JSON.stringify({ message: 'success', rewards: [{ id: 'one', name: null }] }) },
+  ],
   ['an empty body', { status: 200, body: '' }],
   ['HTML from a proxy', { status: 502, body: '<html><body>Bad gateway</body></html>' }],
   ['a 422 with a long message', { status: 422, body: JSON.stringify({ message: 'No. '.repeat(500) }) }],
   ['a 429', { status: 429, headers: { 'Retry-After': '3600' } }],
   ['a 401', { status: 401 }],
-  ['a 403 with the panel\'s message', { status: 403, body: JSON.stringify({ message: 'Rewards are closed for your country.' }) }],
-  ['a Laravel-style 422', { status: 422, body: JSON.stringify({ message: 'The given data was invalid.', errors: { FIRST_NAME: ['Too long.'] } }) }],
+  [
+    "a 403 with the panel's message",
+    { status: 403, body: JSON.stringify({ message: 'Rewards are closed for your country.' }) },
+  ],
+  [
+    'a Laravel-style 422',
+    {
+      status: 422,
+      body: JSON.stringify({ message: 'The given data was invalid.', errors: { FIRST_NAME: ['Too long.'] } }),
+    },
+  ],
   ['a dropped connection', { drop: true }],
 ];
 
@@ -40,7 +52,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ seed: seed });
   const api = createPanelApi({ baseUrl: sandbox.url, token: sandbox.token, retries: 0, maxRetryAfterSeconds: 0 });
   for (const [label, rule] of HOSTILE) {
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ ...rule, path: '/v1/panel/rewards' }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ ...rule, path: '/v1/panel/rewards' }),
+    });
     const error = await api.listRewards().then(
       () => null,
       (e: unknown) => (e instanceof AppErrorException ? e.error : null),
@@ -56,7 +71,10 @@ afterEach(() => {
   answer.error = null;
 });
 
-const EVERY_KIND = APP_ERROR_KINDS.map((kind): [string, AppError] => [kind, appError(kind, `A ${kind} failure happened.`)]);
+const EVERY_KIND = APP_ERROR_KINDS.map((kind): [string, AppError] => [
+  kind,
+  appError(kind, `A ${kind} failure happened.`),
+]);
 const cases = () => [...EVERY_KIND, ...generated];
 
 describe('the popup', () => {
@@ -72,7 +90,10 @@ describe('the popup', () => {
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
       // The code only behind the closed "Details for support" (issue 30).
       expect(alert.textContent, label).not.toMatch(/HTTP \d/);
-      if (error.status) expect(root.querySelector('header details.support .support-text')?.textContent, label).toContain(`HTTP ${error.status}`);
+      if (error.status)
+        expect(root.querySelector('header details.support .support-text')?.textContent, label).toContain(
+          `HTTP ${error.status}`,
+        );
       unmount();
     }
   });
@@ -100,13 +121,18 @@ function fail(label: string): never {
 }
 
 describe('not allowed (403)', () => {
-  it('the options page adds what to do to the panel\'s own message, once', () => {
+  it("the options page adds what to do to the panel's own message, once", () => {
     const own = generated.find(([label]) => label.startsWith('a 403'))![1];
     expect(own).toMatchObject({ kind: 'not_allowed', message: 'Rewards are closed for your country.' });
     expect(errorText(own)).toBe(
       'Rewards are closed for your country. If you think this should be allowed, contact your panel’s support.',
     );
-    const fallback = errorText(appError('not_allowed', 'The panel does not allow this action for your account (HTTP 403). If you think this should be allowed, contact your panel’s support.'));
+    const fallback = errorText(
+      appError(
+        'not_allowed',
+        'The panel does not allow this action for your account (HTTP 403). If you think this should be allowed, contact your panel’s support.',
+      ),
+    );
     expect(fallback.match(/contact your panel’s support/g)).toHaveLength(1);
   });
 });

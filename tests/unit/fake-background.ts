@@ -27,7 +27,12 @@ export const fakeMessages = {
  * the draft the background would store; undefined for any other message.
  */
 export function draftMessage(type: string, data: unknown): Promise<Result<unknown>> | undefined {
-  const run = type === 'editDraft' ? editDraft(data as Request<'editDraft'>) : type === 'dismissDraftNotice' ? dismissDraftNotice(data as Request<'dismissDraftNotice'>) : null;
+  const run =
+    type === 'editDraft'
+      ? editDraft(data as Request<'editDraft'>)
+      : type === 'dismissDraftNotice'
+        ? dismissDraftNotice(data as Request<'dismissDraftNotice'>)
+        : null;
   return run?.then(
     () => ({ ok: true as const, data: null }),
     (thrown: { error: AppError }) => ({ ok: false as const, error: thrown.error }),

@@ -6,7 +6,10 @@ import { giftCard } from './popup-fixtures';
 
 const NOW = Date.UTC(2026, 10, 23);
 const ACCOUNT = 'http://127.0.0.1:8787|9a7e';
-const REWARDS = [giftCard(101, 'Bluefin Coffee $5 Gift Card', 500), giftCard(106, 'PixelPlay Games $50 Gift Card', 5000)];
+const REWARDS = [
+  giftCard(101, 'Bluefin Coffee $5 Gift Card', 500),
+  giftCard(106, 'PixelPlay Games $50 Gift Card', 5000),
+];
 const reward = REWARDS[1]!;
 const cost = reward.reward_point_cost!;
 const goal: Goal = { account: ACCOUNT, rewardId: reward.id, rewardName: reward.name, setAt: NOW - DAY_MS };

@@ -94,7 +94,9 @@ function tokenText(token: string): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.constant(`Bearer ${token}`) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([a, b]) => `${a}${token}${b}`),
+      arbitrary: fc
+        .tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }))
+        .map(([a, b]) => `${a}${token}${b}`),
     },
     // Placed to straddle the cuts a message gets: the client quotes at most 200 characters of a
     // write's non-success message and passes on at most 300 of an error's, after collapsing
@@ -154,10 +156,7 @@ const integer: fc.Arbitrary<number> = fc.oneof(
 );
 
 /** Any finite double (JSON has no NaN or Infinity). */
-const finite: fc.Arbitrary<number> = fc.oneof(
-  integer,
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-);
+const finite: fc.Arbitrary<number> = fc.oneof(integer, fc.double({ noNaN: true, noDefaultInfinity: true }));
 
 function maybe<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> {
   return fc.option(arb, { nil: null, freq: 4 });
@@ -192,7 +191,16 @@ function hugeString(token: string): fc.Arbitrary<string> {
 
 /** An array of 1,000 to 6,000 small junk elements. */
 function hugeArray(): fc.Arbitrary<Json[]> {
-  const elements: Json[][] = [[0], [null], ['x'], [{}], [[]], [true], [0, 'x', null, {}, [], false, 1.5], [{ id: 'x' }, { id: 1 }]];
+  const elements: Json[][] = [
+    [0],
+    [null],
+    ['x'],
+    [{}],
+    [[]],
+    [true],
+    [0, 'x', null, {}, [], false, 1.5],
+    [{ id: 'x' }, { id: 1 }],
+  ];
   return fc
     .tuple(fc.constantFrom(...elements), fc.integer({ min: 1000, max: 6000 }))
     .map(([cycle, n]) => Array.from({ length: n }, (_, i) => cycle[i % cycle.length] as Json));
@@ -261,8 +269,14 @@ function replacement(token: string): fc.Arbitrary<Json> {
  * (issue 29, item 15), so it is no part of a valid body; mutated bodies still carry such numbers.
  */
 function balanceFields(token: string): fc.Arbitrary<Record<string, Json>> {
-  const numeric = (value: Json) => typeof value === 'number' || (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(value));
-  const points = fc.oneof(fc.nat(), fc.nat().map(String), junk(token).filter((value) => !numeric(value)));
+  const numeric = (value: Json) =>
+    typeof value === 'number' ||
+    (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(value));
+  const points = fc.oneof(
+    fc.nat(),
+    fc.nat().map(String),
+    junk(token).filter((value) => !numeric(value)),
+  );
   return fc.record(
     { points, balance: points, points_balance: points, reward_points: points },
     { requiredKeys: [] },
@@ -387,9 +401,15 @@ function storedValuesData(token: string): fc.Arbitrary<Json> {
       return out;
     });
   const map = fc
-    .array(fc.tuple(fc.oneof(text(token), fc.constantFrom('__proto__', 'constructor', 'toString', 'FIRST_NAME')), junk(token)), {
-      maxLength: 6,
-    })
+    .array(
+      fc.tuple(
+        fc.oneof(text(token), fc.constantFrom('__proto__', 'constructor', 'toString', 'FIRST_NAME')),
+        junk(token),
+      ),
+      {
+        maxLength: 6,
+      },
+    )
     .map((entries) => {
       const out: Record<string, Json> = {};
       for (const [key, value] of entries) defineOwn(out, key, value);
@@ -466,7 +486,12 @@ function hugeValidBody(endpoint: EndpointName): fc.Arbitrary<Json> {
   switch (endpoint) {
     case 'listVariables':
       return repeat(
-        fc.record({ id: fc.nat(), name: fc.string({ minLength: 1, maxLength: 8 }), type: fc.constant('text'), writable: fc.boolean() }),
+        fc.record({
+          id: fc.nat(),
+          name: fc.string({ minLength: 1, maxLength: 8 }),
+          type: fc.constant('text'),
+          writable: fc.boolean(),
+        }),
         'data',
       );
     case 'readValues':
@@ -555,7 +580,18 @@ const ESSENTIAL_KEYS: Record<EndpointName, readonly string[]> = {
     'cost_currency',
     'type',
   ],
-  listRewards: ['rewards', 'id', 'name', 'cost', 'cost_currency', 'type', 'image_url', 'meta_data', 'reward_point_cost', 'points'],
+  listRewards: [
+    'rewards',
+    'id',
+    'name',
+    'cost',
+    'cost_currency',
+    'type',
+    'image_url',
+    'meta_data',
+    'reward_point_cost',
+    'points',
+  ],
   updateValues: ['message'],
   deleteValue: ['message'],
   redeem: ['message'],
@@ -581,28 +617,30 @@ function mutatedBody(endpoint: EndpointName, token: string): fc.Arbitrary<Json> 
     { weight: 2, arbitrary: replacement(token).map((by): Mutation => ({ op: 'replace', by })) },
   );
   const essential = new Set(ESSENTIAL_KEYS[endpoint]);
-  return fc.tuple(validBody(endpoint, token), fc.boolean(), fc.nat(), fc.nat(), mutation).map(([body, targeted, groupPick, pathPick, m]) => {
-    // A group first, then a node in it, so that rare but important nodes are hit often: either
-    // (targeted) the fields the client depends on, grouped by key, or any node, grouped by depth.
-    const all = paths(body);
-    const groups = new Map<string | number, Path[]>();
-    for (const path of all) {
-      const last = path[path.length - 1];
-      const key = targeted ? (typeof last === 'string' && essential.has(last) ? last : undefined) : path.length;
-      if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), path]);
-    }
-    if (groups.size === 0) groups.set(0, all);
-    const keys = [...groups.keys()];
-    const group = groups.get(keys[groupPick % keys.length] as string | number) as Path[];
-    const path = group[pathPick % group.length] as Path;
-    if (m.op === 'delete') return mutate(body, path, undefined);
-    if (m.op === 'null') return mutate(body, path, null);
-    if (m.op === 'replace') return mutate(body, path, m.by);
-    let original: Json = body;
-    for (const step of path) original = (original as Record<string | number, Json>)[step] as Json;
-    const options = nearMisses(original);
-    return mutate(body, path, options[m.pick % options.length]);
-  });
+  return fc
+    .tuple(validBody(endpoint, token), fc.boolean(), fc.nat(), fc.nat(), mutation)
+    .map(([body, targeted, groupPick, pathPick, m]) => {
+      // A group first, then a node in it, so that rare but important nodes are hit often: either
+      // (targeted) the fields the client depends on, grouped by key, or any node, grouped by depth.
+      const all = paths(body);
+      const groups = new Map<string | number, Path[]>();
+      for (const path of all) {
+        const last = path[path.length - 1];
+        const key = targeted ? (typeof last === 'string' && essential.has(last) ? last : undefined) : path.length;
+        if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), path]);
+      }
+      if (groups.size === 0) groups.set(0, all);
+      const keys = [...groups.keys()];
+      const group = groups.get(keys[groupPick % keys.length] as string | number) as Path[];
+      const path = group[pathPick % group.length] as Path;
+      if (m.op === 'delete') return mutate(body, path, undefined);
+      if (m.op === 'null') return mutate(body, path, null);
+      if (m.op === 'replace') return mutate(body, path, m.by);
+      let original: Json = body;
+      for (const step of path) original = (original as Record<string | number, Json>)[step] as Json;
+      const options = nearMisses(original);
+      return mutate(body, path, options[m.pick % options.length]);
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -643,11 +681,17 @@ function nonJson(endpoint: EndpointName, token: string): fc.Arbitrary<string> {
  */
 function validationErrors(token: string): fc.Arbitrary<Json> {
   const name = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom('FIRST_NAME', 'HOBBIES.0', 'HOBBIES.1', '__proto__', 'constructor', '', ' ') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('FIRST_NAME', 'HOBBIES.0', 'HOBBIES.1', '__proto__', 'constructor', '', ' '),
+    },
     { weight: 2, arbitrary: text(token) },
   );
   const texts = fc.oneof(
-    { weight: 4, arbitrary: fc.array(fc.oneof(text(token), tokenText(token), junk(token)), { maxLength: 4 }) as fc.Arbitrary<Json> },
+    {
+      weight: 4,
+      arbitrary: fc.array(fc.oneof(text(token), tokenText(token), junk(token)), { maxLength: 4 }) as fc.Arbitrary<Json>,
+    },
     { weight: 1, arbitrary: junk(token) },
   );
   const object = fc.array(fc.tuple(name, texts), { maxLength: 8 }).map((entries) => {
@@ -686,10 +730,12 @@ function bodyOf(endpoint: EndpointName, token: string): fc.Arbitrary<{ family: F
       weight: isWrite ? 2 : 0,
       arbitrary: json(
         'refusal',
-        fc.oneof(
-          text(token).filter((m) => m.trim().toLowerCase() !== 'success'),
-          tokenText(token),
-        ).map((message) => ({ message })),
+        fc
+          .oneof(
+            text(token).filter((m) => m.trim().toLowerCase() !== 'success'),
+            tokenText(token),
+          )
+          .map((message) => ({ message })),
       ),
     },
     { weight: 1, arbitrary: json('wrong-type', fc.oneof(junk(token), fc.jsonValue() as fc.Arbitrary<Json>)) },
@@ -703,7 +749,10 @@ function bodyOf(endpoint: EndpointName, token: string): fc.Arbitrary<{ family: F
       ),
     },
     { weight: 1, arbitrary: nonJson(endpoint, token).map((body) => ({ family: 'non-json' as Family, body })) },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', '\n', '\r\n\t ').map((body) => ({ family: 'empty' as Family, body })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', ' ', '\n', '\r\n\t ').map((body) => ({ family: 'empty' as Family, body })),
+    },
     { weight: 1, arbitrary: json('error-body', errorBody(token)) },
   );
 }
@@ -718,13 +767,29 @@ const headersArb: fc.Arbitrary<Record<string, string>> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .constantFrom('0', '1', '3600', '0.5', '-5', 'soon', '', '99999999999999999999', 'Wed, 21 Oct 2015 07:28:00 GMT', 'Fri, 01 Jan 2100 00:00:00 GMT')
+      .constantFrom(
+        '0',
+        '1',
+        '3600',
+        '0.5',
+        '-5',
+        'soon',
+        '',
+        '99999999999999999999',
+        'Wed, 21 Oct 2015 07:28:00 GMT',
+        'Fri, 01 Jan 2100 00:00:00 GMT',
+      )
       .map((value) => ({ 'Retry-After': value })),
   },
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom('text/html; charset=utf-8', 'text/plain', 'application/octet-stream', 'application/json; charset=latin1')
+      .constantFrom(
+        'text/html; charset=utf-8',
+        'text/plain',
+        'application/octet-stream',
+        'application/json; charset=latin1',
+      )
       .map((value) => ({ 'Content-Type': value })),
   },
 );
@@ -732,7 +797,12 @@ const headersArb: fc.Arbitrary<Record<string, string>> = fc.oneof(
 /** One hostile answer for `endpoint`; roughly 1 in 60 drops the connection instead. */
 export function hostileResponse(endpoint: EndpointName, token: string): fc.Arbitrary<HostileResponse> {
   return fc
-    .tuple(bodyOf(endpoint, token), statusArb, headersArb, fc.oneof({ weight: 60, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }))
+    .tuple(
+      bodyOf(endpoint, token),
+      statusArb,
+      headersArb,
+      fc.oneof({ weight: 60, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    )
     .map(([{ family, body }, status, headers, drop]) => {
       const response: HostileResponse = { family, status, body, headers, drop };
       // A counterexample can hold a 100 kB body: fast-check prints this short form instead.
@@ -743,7 +813,8 @@ export function hostileResponse(endpoint: EndpointName, token: string): fc.Arbit
 
 /** A one-line description of a response, with at most 300 characters of its body. */
 export function describeResponse(r: HostileResponse): string {
-  const excerpt = r.body.length > 300 ? `${JSON.stringify(r.body.slice(0, 300))}… (${r.body.length} chars)` : JSON.stringify(r.body);
+  const excerpt =
+    r.body.length > 300 ? `${JSON.stringify(r.body.slice(0, 300))}… (${r.body.length} chars)` : JSON.stringify(r.body);
   const headers = Object.keys(r.headers).length ? ` headers ${JSON.stringify(r.headers)}` : '';
   return `[${r.family}] ${r.drop ? 'connection dropped' : `HTTP ${r.status}`}${headers} body ${excerpt}`;
 }

@@ -7,7 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, PLURAL, catalogue, categoriesOf, en, holdsOneNumber, langOf, pluralBases, substitutions } from './catalogues';
+import {
+  LANGUAGES,
+  PLURAL,
+  catalogue,
+  categoriesOf,
+  en,
+  holdsOneNumber,
+  langOf,
+  pluralBases,
+  substitutions,
+} from './catalogues';
 
 const ROOT = join(__dirname, '../..');
 const others = LANGUAGES.filter((l) => l !== 'en');
@@ -49,7 +59,10 @@ describe.each(others)('%s has every English message', (locale) => {
   it('with the same keys, apart from plural categories', () => {
     const keys = Object.keys(messages);
     const plain = keys.filter((key) => !bases.has(PLURAL.exec(key)?.[1] ?? ''));
-    expect({ missing: singular.filter((k) => !(k in messages)), extra: plain.filter((k) => !(k in en)) }).toEqual({ missing: [], extra: [] });
+    expect({ missing: singular.filter((k) => !(k in messages)), extra: plain.filter((k) => !(k in en)) }).toEqual({
+      missing: [],
+      extra: [],
+    });
     expect([...pluralBases(messages)].sort()).toEqual([...bases].sort());
   });
 
@@ -70,7 +83,8 @@ describe.each(others)('%s has every English message', (locale) => {
       const english = plural ? en[`${plural[1]}_other`]! : en[key]!;
       let want = substitutions(english.message);
       // A form for one single number may say it in words (Arabic "نقطتان", two points).
-      if (plural && holdsOneNumber(lang, plural[2] as Intl.LDMLPluralRule) && !entry.message.includes('$1')) want = want.filter((s) => s !== '1');
+      if (plural && holdsOneNumber(lang, plural[2] as Intl.LDMLPluralRule) && !entry.message.includes('$1'))
+        want = want.filter((s) => s !== '1');
       const got = substitutions(entry.message);
       if (got.join() !== want.join()) differ.push(`${key}: en ${want.join() || '-'}, ${locale} ${got.join() || '-'}`);
     }
@@ -86,7 +100,15 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ar: ['notifyRedemptionText'],
   de: ['stateOther', 'optionNumber', 'connectedPanel', 'notifyRedemptionText'],
   es: ['connectedPanel', 'notifyRedemptionText'],
-  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription', 'optionNumber', 'connectedPanel'],
+  fr: [
+    'points_one',
+    'points_other',
+    'balancePoints_one',
+    'balancePoints_other',
+    'detailsDescription',
+    'optionNumber',
+    'connectedPanel',
+  ],
   it: ['connectedPanel', 'notifyRedemptionText'],
   ja: ['notifyRedemptionText'],
   nl: ['stateOther', 'detailsDisclaimer', 'connectedPanel', 'notifyRedemptionText', 'durationWeek_one'],
@@ -159,7 +181,10 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     // Whole, or word by word where the language puts the reward's name between them (German
     // "Details zu $1 ausblenden").
     const words = label.split(/\s+/);
-    expect(full.includes(label) || words.every((w) => full.split(/[\s:]+/).includes(w)), `${locale}: “${label}” in “${full}”`).toBe(true);
+    expect(
+      full.includes(label) || words.every((w) => full.split(/[\s:]+/).includes(w)),
+      `${locale}: “${label}” in “${full}”`,
+    ).toBe(true);
   });
 });
 

@@ -24,7 +24,19 @@ import { background } from './fake-background';
 import { LANGUAGES, catalogue, en, langOf, substitutions } from './catalogues';
 import { installI18n, missedMessages } from './i18n-setup';
 import { EVERY_KIND_OF_QUESTION, dropContainer, mountInto, newContainer } from './options-fixtures';
-import { CONNECTED, click, getByRole, giftCard, ledger, mount, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import {
+  CONNECTED,
+  click,
+  getByRole,
+  giftCard,
+  ledger,
+  mount,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+  wallet,
+} from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -39,7 +51,12 @@ const HISTORY = [
   redemption(6, REWARDS[0]!, '2024-12-27T09:00:00'),
 ];
 /** Data on the pages: the panel's and the rewards' own words, never a message. */
-const DATA = ['Panel Rewards', ...REWARDS.map((r) => r.name), ...DEFINITIONS.flatMap((d) => [d.text, ...d.options.map((o) => o.text)]), 'Out of stock'];
+const DATA = [
+  'Panel Rewards',
+  ...REWARDS.map((r) => r.name),
+  ...DEFINITIONS.flatMap((d) => [d.text, ...d.options.map((o) => o.text)]),
+  'Out of stock',
+];
 const daysAgo = (days: number, points: number) => ({ at: Date.now() - days * DAY_MS, points });
 
 /**
@@ -50,11 +67,23 @@ const daysAgo = (days: number, points: number) => ({ at: Date.now() - days * DAY
 function englishLeftOvers(root: Element, locale: string): string[] {
   if (locale === 'en') return [];
   const own = catalogue(locale);
-  const texts = [root.textContent ?? '', ...[...root.querySelectorAll('[aria-label],[title],[placeholder]')].flatMap((el) => ['aria-label', 'title', 'placeholder'].map((a) => el.getAttribute(a) ?? ''))];
+  const texts = [
+    root.textContent ?? '',
+    ...[...root.querySelectorAll('[aria-label],[title],[placeholder]')].flatMap((el) =>
+      ['aria-label', 'title', 'placeholder'].map((a) => el.getAttribute(a) ?? ''),
+    ),
+  ];
   const page = texts.map((text) => DATA.reduce((rest, item) => rest.split(item).join(' '), text)).join('\n');
   return Object.entries(en)
-    .filter(([key, entry]) => substitutions(entry.message).length === 0 && /\p{L}{4}/u.test(entry.message) && own[key]?.message !== entry.message)
-    .filter(([, entry]) => new RegExp(`(^|[^\\p{L}])${entry.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(page))
+    .filter(
+      ([key, entry]) =>
+        substitutions(entry.message).length === 0 &&
+        /\p{L}{4}/u.test(entry.message) &&
+        own[key]?.message !== entry.message,
+    )
+    .filter(([, entry]) =>
+      new RegExp(`(^|[^\\p{L}])${entry.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(page),
+    )
     .map(([key, entry]) => `${key}: ${entry.message}`);
 }
 
@@ -90,10 +119,23 @@ describe.each(LANGUAGES)('%s', (locale) => {
 
     it('rewards affordable and not, a goal on its way, details open and the confirmation', async () => {
       installI18n(locale);
-      const many = [...REWARDS, ...Array.from({ length: 8 }, (_, i) => giftCard(20 + i, `Amazon $${i + 10}`, 1000 + 100 * i))];
-      await seed({ rewards: many, balance: 3770, rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }), attemptedAt: Date.now() } });
+      const many = [
+        ...REWARDS,
+        ...Array.from({ length: 8 }, (_, i) => giftCard(20 + i, `Amazon $${i + 10}`, 1000 + 100 * i)),
+      ];
+      await seed({
+        rewards: many,
+        balance: 3770,
+        rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }), attemptedAt: Date.now() },
+      });
       await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 2, rewardName: 'Target $50', setAt: 1 });
-      await balanceHistoryItem.setValue([daysAgo(28, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770)]);
+      await balanceHistoryItem.setValue([
+        daysAgo(28, 2130),
+        daysAgo(21, 2540),
+        daysAgo(14, 2950),
+        daysAgo(7, 3360),
+        daysAgo(0.5, 3770),
+      ]);
       const root = mount();
       const redeem = await waitFor(() => getByRole(root, 'button', say(locale, 'redeemReward', 'Amazon $5')));
       await waitFor(() => getByRole(root, 'region', say(locale, 'goalHeading')));
@@ -113,7 +155,10 @@ describe.each(LANGUAGES)('%s', (locale) => {
 
     const OUTCOMES: Array<[string, Partial<LedgerEntry>]> = [
       ['pending', {}],
-      ['done', { balanceAfter: 2000, redemption: redemption(9, REWARDS[0]!, '2024-12-28T09:00:00', { processed: true }) }],
+      [
+        'done',
+        { balanceAfter: 2000, redemption: redemption(9, REWARDS[0]!, '2024-12-28T09:00:00', { processed: true }) },
+      ],
       ['failed', { error: { ...appError('rejected', 'Insufficient points'), nothingCharged: true } }],
       ['unknown', { checks: { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 } }],
       ['not_found', {}],
@@ -145,7 +190,13 @@ describe.each(LANGUAGES)('%s', (locale) => {
       installI18n(locale);
       await sessionItem.setValue(CONNECTED);
       await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
-      await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { FIRST_NAME: 'Jordan', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US' } }, fetchedAt: Date.now() });
+      await profileItem.setValue({
+        data: {
+          definitions: DEFINITIONS,
+          values: { FIRST_NAME: 'Jordan', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US' },
+        },
+        fetchedAt: Date.now(),
+      });
       await historyItem.setValue({ data: HISTORY, fetchedAt: Date.now() });
       await balanceHistoryItem.setValue([daysAgo(20, 1000), daysAgo(2, 1500)]);
       const root = newContainer();
@@ -154,7 +205,11 @@ describe.each(LANGUAGES)('%s', (locale) => {
       const name = await waitFor(() => root.querySelector<HTMLInputElement>('#var-1')!);
       name.value = 'x'.repeat(1001);
       name.dispatchEvent(new Event('input', { bubbles: true }));
-      await waitFor(() => expect(root.querySelector('.save-bar .count')?.textContent).toBe(say(locale, `unsavedChanges_${new Intl.PluralRules(langOf(locale)).select(1)}`, '1')));
+      await waitFor(() =>
+        expect(root.querySelector('.save-bar .count')?.textContent).toBe(
+          say(locale, `unsavedChanges_${new Intl.PluralRules(langOf(locale)).select(1)}`, '1'),
+        ),
+      );
       await click(root.querySelector<HTMLElement>('.save-bar button[type=submit]')!);
       await waitFor(() => expect(root.querySelector('.field-error')).not.toBeNull());
       expect(root.textContent).toContain(say(locale, 'balanceHeading'));

@@ -9,13 +9,25 @@ import { formatDateTime } from '../../utils/format';
 import { DISCONNECTED, historyItem, profileItem, sessionItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import { EVERY_KIND_OF_QUESTION, dropContainer, mountInto, newContainer } from './options-fixtures';
-import { CONNECTED, click, getByRole, giftCard, mount, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import {
+  CONNECTED,
+  click,
+  getByRole,
+  giftCard,
+  mount,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+  wallet,
+} from './popup-fixtures';
 import { background } from './fake-background';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
 const REWARDS = [giftCard(1, 'Amazon $5', 500), giftCard(2, 'Target $50', 5000), wallet(3, 'PayWave $10', 1000)];
-const unit = (unit: string, n: number) => new Intl.NumberFormat('en-US', { style: 'unit', unit, unitDisplay: 'long' }).format(n);
+const unit = (unit: string, n: number) =>
+  new Intl.NumberFormat('en-US', { style: 'unit', unit, unitDisplay: 'long' }).format(n);
 /** Words that are data or `Intl` output (the refresh intervals, a country's name), not the extension's own. */
 const DATA = [
   ...REWARDS.map((r) => r.name),
@@ -75,7 +87,7 @@ function unbracketed(root: Element): string[] {
       let rest = text;
       for (const item of DATA) rest = rest.split(item).join(' ');
       // Innermost first: "Updated ⟦just now⟧" sits inside its own brackets.
-      for (let before = ''; before !== rest; ) {
+      for (let before = ''; before !== rest;) {
         before = rest;
         rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ' ');
       }
@@ -111,7 +123,13 @@ describe('every word on the options page, connected, comes from the messages', (
   it('profile with every kind of question, an edit, history with every kind of state', async () => {
     installI18n('pseudo');
     await sessionItem.setValue(CONNECTED);
-    await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { FIRST_NAME: 'Jordan', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US' } }, fetchedAt: Date.now() });
+    await profileItem.setValue({
+      data: {
+        definitions: DEFINITIONS,
+        values: { FIRST_NAME: 'Jordan', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US' },
+      },
+      fetchedAt: Date.now(),
+    });
     await historyItem.setValue({ data: HISTORY, fetchedAt: Date.now() });
     const root = newContainer();
     await mountInto(root, <OptionsApp />);
@@ -139,6 +157,8 @@ describe('German', () => {
     expect(getByRole(root, 'button', 'Aktualisieren')).toBeTruthy();
     await click(getByRole(root, 'button', 'Amazon $5 einlösen'));
     const dialog = await waitFor(() => getByRole(document.body, 'alertdialog', 'Einlösung bestätigen'));
-    expect(dialog.textContent).toContain('Amazon $5 für 500 Punkte einlösen? Ihr Punktestand beträgt danach 2.000 Punkte.');
+    expect(dialog.textContent).toContain(
+      'Amazon $5 für 500 Punkte einlösen? Ihr Punktestand beträgt danach 2.000 Punkte.',
+    );
   });
 });

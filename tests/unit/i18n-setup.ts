@@ -17,7 +17,8 @@ export interface Entry {
 export type Catalogue = Record<string, Entry>;
 
 const LOCALES_DIR = join(__dirname, '../../public/_locales');
-const read = (locale: string): Catalogue => JSON.parse(readFileSync(join(LOCALES_DIR, locale, 'messages.json'), 'utf8'));
+const read = (locale: string): Catalogue =>
+  JSON.parse(readFileSync(join(LOCALES_DIR, locale, 'messages.json'), 'utf8'));
 
 /** Every locale directory in public/_locales (`en`, `de`, `pt_BR`…), English first. */
 export const LANGUAGES: readonly string[] = readdirSync(LOCALES_DIR, { withFileTypes: true })

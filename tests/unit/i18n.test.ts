@@ -65,8 +65,10 @@ describe('messages in the code', () => {
       if (!file.endsWith('.tsx')) continue;
       const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
       // Text between a tag's end and the next tag, outside {expressions}.
-      for (const m of code.matchAll(/(?<!=)>([^<>{}`'"=;()&|]*[A-Za-z]{2,}[^<>{}`'"=;()&|]*)</g)) found.push(`${file}: "${m[1]!.trim()}"`);
-      for (const m of code.matchAll(/\b(aria-label|placeholder|title|alt|label)="([^"]*[A-Za-z][^"]*)"/g)) found.push(`${file}: ${m[1]}="${m[2]}"`);
+      for (const m of code.matchAll(/(?<!=)>([^<>{}`'"=;()&|]*[A-Za-z]{2,}[^<>{}`'"=;()&|]*)</g))
+        found.push(`${file}: "${m[1]!.trim()}"`);
+      for (const m of code.matchAll(/\b(aria-label|placeholder|title|alt|label)="([^"]*[A-Za-z][^"]*)"/g))
+        found.push(`${file}: ${m[1]}="${m[2]}"`);
     }
     expect(found).toEqual([]);
   });
@@ -103,11 +105,16 @@ describe('t and tp', () => {
     installI18n(locale);
     const messages = catalogue(locale);
     // A substitution not given reads as nothing, as chrome.i18n has it.
-    const fill = (key: string, count: string) => messages[key]!.message.replace('$1', count).replace('$2', 'X').replace(/\$[3-9]/g, '');
+    const fill = (key: string, count: string) =>
+      messages[key]!.message.replace('$1', count)
+        .replace('$2', 'X')
+        .replace(/\$[3-9]/g, '');
     for (const base of pluralBases(en)) {
       for (const count of [0, 1, 2, 5, 21, 1_000_000]) {
         const form = count === 1 ? 'one' : 'other';
-        expect(tp(base as PluralKey, count, 'X'), `${base} ${count}`).toBe(fill(`${base}_${form}`, formatPoints(count)));
+        expect(tp(base as PluralKey, count, 'X'), `${base} ${count}`).toBe(
+          fill(`${base}_${form}`, formatPoints(count)),
+        );
       }
     }
     expect(missedMessages()).toEqual([]);

@@ -15,14 +15,21 @@ const SIGN_IN = {
 
 describe('npm run ids, sign-in in a tab', () => {
   it('gives the panel’s own page by default, the operator’s address when set, and nothing without sign-in', () => {
-    expect(extensionIds(buildSettings(SIGN_IN, 'production')).tab).toEqual({ redirectUrl: 'https://api.acme.example/extension-sign-in-done' });
+    expect(extensionIds(buildSettings(SIGN_IN, 'production')).tab).toEqual({
+      redirectUrl: 'https://api.acme.example/extension-sign-in-done',
+    });
     const own = 'https://api.acme.example/oauth/done';
-    expect(extensionIds(buildSettings({ ...SIGN_IN, PANEL_OAUTH_TAB_REDIRECT_URL: own }, 'production')).tab).toEqual({ redirectUrl: own });
+    expect(extensionIds(buildSettings({ ...SIGN_IN, PANEL_OAUTH_TAB_REDIRECT_URL: own }, 'production')).tab).toEqual({
+      redirectUrl: own,
+    });
     expect(extensionIds(buildSettings({ PANEL_CONFIG: 'none' }, 'production')).tab).toBeNull();
   });
 
   it('says what to register for each browser', () => {
-    const out = execFileSync('npx', ['tsx', 'tests/tools/ids.ts'], { env: { ...process.env, ...SIGN_IN }, encoding: 'utf8' });
+    const out = execFileSync('npx', ['tsx', 'tests/tools/ids.ts'], {
+      env: { ...process.env, ...SIGN_IN },
+      encoding: 'utf8',
+    });
     expect(out).toMatch(/Firefox on the desktop: https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//);
     expect(out).toContain('Firefox for Android:    https://api.acme.example/extension-sign-in-done');
     expect(out).toContain('Chrome:                 https://<Chrome id>.chromiumapp.org/');

@@ -40,7 +40,11 @@ describe('which reward image addresses a page may load', () => {
       type: 'gift_card',
       image_url: 'javascript:alert(1)',
       reward_point_cost: 500,
-      meta_data: { image_url: 'https://169.254.169.254/x', image_urls: { '80w-326ppi': 'https://img.example/80.png', '300w-326ppi': 'ftp://img.example/300.png' }, terms: '<p>x</p>' },
+      meta_data: {
+        image_url: 'https://169.254.169.254/x',
+        image_urls: { '80w-326ppi': 'https://img.example/80.png', '300w-326ppi': 'ftp://img.example/300.png' },
+        terms: '<p>x</p>',
+      },
     };
     expect(withSafeImages(reward, PANEL)).toEqual({
       ...reward,

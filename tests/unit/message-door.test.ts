@@ -45,18 +45,31 @@ async function storageNow(): Promise<string> {
 }
 
 describe('the door', () => {
-  it.each(Object.entries(MALFORMED))('%s with malformed data is refused as bad_request, naming the field; nothing is read, written or sent', async (type, [data, field]) => {
-    const before = await storageNow();
-    const reply = (await deliver(type, data)) as { ok: boolean; error?: { kind: string; field?: string; message: string } };
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
-    expect(reply.error?.field).toBe(field || undefined);
-    expect(reply.error?.message).toContain(`“${type}”`);
-    expect(reply.error?.message).toContain(field || 'this request');
-    expect(env.sandbox.requests).toEqual([]);
-    expect(await storageNow()).toBe(before);
-  });
+  it.each(Object.entries(MALFORMED))(
+    '%s with malformed data is refused as bad_request, naming the field; nothing is read, written or sent',
+    async (type, [data, field]) => {
+      const before = await storageNow();
+      const reply = (await deliver(type, data)) as {
+        ok: boolean;
+        error?: { kind: string; field?: string; message: string };
+      };
+      expect(reply).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
+      expect(reply.error?.field).toBe(field || undefined);
+      expect(reply.error?.message).toContain(`“${type}”`);
+      expect(reply.error?.message).toContain(field || 'this request');
+      expect(env.sandbox.requests).toEqual([]);
+      expect(await storageNow()).toBe(before);
+    },
+  );
 
-  it.each([['"101"', '101'], ['NaN', Number.NaN], ['-1', -1], ['1.5', 1.5], ['null', null], ['a huge one', 2 ** 60]])(
+  it.each([
+    ['"101"', '101'],
+    ['NaN', Number.NaN],
+    ['-1', -1],
+    ['1.5', 1.5],
+    ['null', null],
+    ['a huge one', 2 ** 60],
+  ])(
     'a redeem whose rewardId is %s never becomes an outcome: no ledger entry, no read, no request',
     async (_, rewardId) => {
       const reply = await deliver('redeem', { rewardId });

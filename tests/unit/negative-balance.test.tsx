@@ -56,7 +56,10 @@ describe('reward progress with a negative balance', () => {
   });
 
   it('sorting by what the panelist can afford treats it as a balance', () => {
-    expect(sortGroups(groupRewards([amazon, free]), -100, 'afford').map((g) => g.rewards[0]!.name)).toEqual(['Free sticker', 'Amazon $5']);
+    expect(sortGroups(groupRewards([amazon, free]), -100, 'afford').map((g) => g.rewards[0]!.name)).toEqual([
+      'Free sticker',
+      'Amazon $5',
+    ]);
   });
 });
 
@@ -64,7 +67,13 @@ describe('the toolbar badge', () => {
   it('shows a negative balance with its sign', async () => {
     await sessionItem.setValue(CONNECTED);
     // The badge reads the popup view the background writes with the catalogue.
-    await popupViewItem.setValue({ rewards: rewardsPart({ data: { rewards: [], balance: { points: -1250, source: 'rewards' } }, fetchedAt: Date.now() }), latest: null });
+    await popupViewItem.setValue({
+      rewards: rewardsPart({
+        data: { rewards: [], balance: { points: -1250, source: 'rewards' } },
+        fetchedAt: Date.now(),
+      }),
+      latest: null,
+    });
     await updateBadge();
     expect(await fakeBrowser.action.getBadgeText({})).toBe('-1.2k');
   });
@@ -96,8 +105,20 @@ describe('the confirmation dialog', () => {
   it('states a negative balance after redeeming as negative, not unknown', () => {
     const host = document.createElement('div');
     document.body.append(host);
-    render(<ConfirmDialog reward={amazon} balance={-100} busy={false} error={null} onConfirm={() => {}} onCancel={() => {}} />, host);
-    expect(host.querySelector('#confirm-text')?.textContent).toBe('Redeem Amazon $5 for 500 points? Your balance will be -600 points.');
+    render(
+      <ConfirmDialog
+        reward={amazon}
+        balance={-100}
+        busy={false}
+        error={null}
+        onConfirm={() => {}}
+        onCancel={() => {}}
+      />,
+      host,
+    );
+    expect(host.querySelector('#confirm-text')?.textContent).toBe(
+      'Redeem Amazon $5 for 500 points? Your balance will be -600 points.',
+    );
     render(null, host);
     host.remove();
   });

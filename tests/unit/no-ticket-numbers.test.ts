@@ -52,7 +52,12 @@ describe('no ticket numbers in product code', () => {
       '/* colour `#000` on #fff, and options.html#history */',
       "const colour = '#123';",
     ].join('\n');
-    expect(ticketReferences('a.ts', text)).toEqual(['a.ts:1: issue 19', 'a.ts:2: issues 11', 'a.ts:3: design §', 'a.ts:4: #42']);
+    expect(ticketReferences('a.ts', text)).toEqual([
+      'a.ts:1: issue 19',
+      'a.ts:2: issues 11',
+      'a.ts:3: design §',
+      'a.ts:4: #42',
+    ]);
   });
 
   it('none in entrypoints/, components/, utils/, public/ or wxt.config.ts', () => {

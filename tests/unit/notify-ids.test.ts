@@ -8,7 +8,16 @@ import type { Redemption } from '../../utils/types';
 const CHROME_ID_LIMIT = 500;
 
 const failed = (reason: string) =>
-  ({ id: 7, reward: { id: 101, name: 'Coffee' }, failed: true, failed_reason: reason, refunded: false, processed: false, approved: true, partner_status: null }) as unknown as Redemption;
+  ({
+    id: 7,
+    reward: { id: 101, name: 'Coffee' },
+    failed: true,
+    failed_reason: reason,
+    refunded: false,
+    processed: false,
+    approved: true,
+    partner_status: null,
+  }) as unknown as Redemption;
 
 it('a failed redemption with a provider reason of any length gets an id Chrome accepts, one per reason', () => {
   const long = 'Gift card provider declined: '.repeat(40);
@@ -21,7 +30,9 @@ it('a failed redemption with a provider reason of any length gets an id Chrome a
   const { states } = redemptionChanges({ 7: 'approved' }, [failed(long)]);
   expect(redemptionChanges(states, [failed(long)]).events).toEqual([]);
   // A short reason stays readable in the id.
-  expect(redemptionChanges({ 7: 'approved' }, [failed('Out of stock')]).events[0]!.id).toBe('redemption:7:failed:Out of stock');
+  expect(redemptionChanges({ 7: 'approved' }, [failed('Out of stock')]).events[0]!.id).toBe(
+    'redemption:7:failed:Out of stock',
+  );
 });
 
 it('a question with a very long name gets an id Chrome accepts; its click opens the answer flow at the first open question', () => {

@@ -24,7 +24,10 @@ const ACCOUNT = 'https://panel.example|abcd';
 const DEFINITIONS: VariableDefinition[] = [
   question(6, 'COUNTRY', 'Country of residence', 'text', false),
   question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
-  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(35, 'None of these', true)]),
+  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [
+    option(31, 'Reading'),
+    option(35, 'None of these', true),
+  ]),
   question(5, 'POSTAL_CODE', 'POSTAL_CODE', 'zipcode', true),
   question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
   question(8, 'EDUCATION', 'Highest education', 'select', true, [option(81, 'Secondary'), option(82, 'Bachelor')]),
@@ -62,7 +65,9 @@ beforeEach(async () => {
   handlers = {};
   send.mockReset();
   await page.asConnected();
-  send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? page.draftMessage(type, data) ?? { ok: true, data: null });
+  send.mockImplementation(
+    async (type, data) => handlers[type]?.(data) ?? page.draftMessage(type, data) ?? { ok: true, data: null },
+  );
   panelSaves();
 });
 
@@ -90,7 +95,8 @@ describe('completeness summary and filter', () => {
   it('"Open questions only" lists the open ones and keeps one being edited; read-only ones step aside', async () => {
     await mount();
     await click(byLabel('Open questions only'));
-    const questions = () => [...container.querySelectorAll('form .field > .field-head label, form legend')].map((e) => e.textContent?.trim());
+    const questions = () =>
+      [...container.querySelectorAll('form .field > .field-head label, form legend')].map((e) => e.textContent?.trim());
     expect(questions()).toEqual(['Which hobbies do you enjoy?', 'Postal code', 'Highest education']);
     expect(container.textContent).not.toContain('Country of residence');
     await click(byLabel('Open questions only'));
@@ -98,7 +104,10 @@ describe('completeness summary and filter', () => {
   });
 
   it('all answered: the count, a thank-you, and nothing more to do', async () => {
-    await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31], POSTAL_CODE: '10115', EDUCATION: 82 } }, fetchedAt: Date.now() });
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31], POSTAL_CODE: '10115', EDUCATION: 82 } },
+      fetchedAt: Date.now(),
+    });
     await mount();
     expect(q('#profile-progress-text')?.textContent).toBe('5 of 5 answered');
     expect(container.textContent).toContain('Every question is answered.');
@@ -190,7 +199,9 @@ describe('answering one question at a time', () => {
     expect(send.mock.calls.filter(([t]) => t === 'saveValues')).toEqual([]);
     const field = byLabel('Postal code');
     expect(field.getAttribute('aria-invalid')).toBe('true');
-    expect(field.closest('.field')?.querySelector('.field-error')?.textContent).toBe('Give an answer, or choose Skip to come back to this question later.');
+    expect(field.closest('.field')?.querySelector('.field-error')?.textContent).toBe(
+      'Give an answer, or choose Skip to come back to this question later.',
+    );
     expect(focused()).toBe(field);
     await type(field, '1');
     expect(field.getAttribute('aria-invalid')).toBeNull();
@@ -199,7 +210,12 @@ describe('answering one question at a time', () => {
   it('a refusal stays beside the question with the edit kept; after a fix it goes on', async () => {
     handlers.saveValues = () => ({
       ok: false,
-      error: { kind: 'rejected', status: 422, message: 'The postal code format is invalid.', fields: { POSTAL_CODE: 'The postal code format is invalid.' } },
+      error: {
+        kind: 'rejected',
+        status: 422,
+        message: 'The postal code format is invalid.',
+        fields: { POSTAL_CODE: 'The postal code format is invalid.' },
+      },
     });
     await mount();
     await click(button('Answer the next question'));
@@ -208,8 +224,12 @@ describe('answering one question at a time', () => {
     await click(button('Save & next'));
     await page.nextFrame();
     expect(flowHeading()).toBe('Question 2 of 3');
-    expect(byLabel('Postal code').closest('.field')?.querySelector('.field-error')?.textContent).toBe('The postal code format is invalid.');
-    expect(q('.answer-flow [role=alert]')?.textContent).toBe('Nothing was saved. “Postal code”: The postal code format is invalid.');
+    expect(byLabel('Postal code').closest('.field')?.querySelector('.field-error')?.textContent).toBe(
+      'The postal code format is invalid.',
+    );
+    expect(q('.answer-flow [role=alert]')?.textContent).toBe(
+      'Nothing was saved. “Postal code”: The postal code format is invalid.',
+    );
     expect(focused()).toBe(byLabel('Postal code'));
     expect(byLabel('Postal code').value).toBe('ABC');
     expect(await profileDraftItem.getValue()).toEqual({ POSTAL_CODE: 'ABC' });
@@ -248,7 +268,7 @@ describe('answering one question at a time', () => {
     expect(sent('saveValues')).toEqual([]);
   });
 
-  it('from the popup\'s link: starts at the question it names, then the others in order, and the link is used once', async () => {
+  it("from the popup's link: starts at the question it names, then the others in order, and the link is used once", async () => {
     history.replaceState(null, '', '#answer-EDUCATION');
     await mount();
     await page.nextFrame();
@@ -267,8 +287,13 @@ describe('answering one question at a time', () => {
     expect(flowHeading()).toBe('Frage 1 von 3');
     await click(choice('Which hobbies do you enjoy?', 'Reading'));
     await click(button('Speichern und weiter'));
-    expect(q('.answer-flow [role=status]')?.textContent).toBe('Ihre Antwort auf „Which hobbies do you enjoy?“ wurde gespeichert.');
-    expect(q('.answer-flow [role=status]')!.compareDocumentPosition(q('#answer-flow-heading')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(q('.answer-flow [role=status]')?.textContent).toBe(
+      'Ihre Antwort auf „Which hobbies do you enjoy?“ wurde gespeichert.',
+    );
+    expect(
+      q('.answer-flow [role=status]')!.compareDocumentPosition(q('#answer-flow-heading')!) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     await click(button('Überspringen'));
     await click(button('Überspringen'));
     expect(flowHeading()).toBe('Vielen Dank!');
@@ -279,7 +304,7 @@ describe('answering one question at a time', () => {
     expect(button('Zurück zu Ihrem Profil')).toBeTruthy();
   });
 
-  it('answering the last open question thanks once: the end of the flow, not also the profile\'s summary (issue 30)', async () => {
+  it("answering the last open question thanks once: the end of the flow, not also the profile's summary (issue 30)", async () => {
     await mount();
     await click(button('Answer the next question'));
     await click(choice('Which hobbies do you enjoy?', 'Reading'));
@@ -299,7 +324,9 @@ describe('answering one question at a time', () => {
     await click(button('Answer the next question'));
     for (let i = 0; i < 3; i++) await click(button('Skip'));
     expect(flowHeading()).toBe('That was the last open question');
-    expect(q('.answer-flow [role=status]')?.textContent).toBe('Your profile now has 2 of 5 questions answered. 3 skipped questions are still open.');
+    expect(q('.answer-flow [role=status]')?.textContent).toBe(
+      'Your profile now has 2 of 5 questions answered. 3 skipped questions are still open.',
+    );
   });
 });
 
@@ -307,7 +334,8 @@ describe('new questions', () => {
   /** Visibility the test controls, standing in for the browser's IntersectionObserver. */
   let observed: Array<{ target: Element; callback: IntersectionObserverCallback }>;
   const scrollIntoView = () => {
-    for (const { target, callback } of observed) callback([{ target, isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver);
+    for (const { target, callback } of observed)
+      callback([{ target, isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver);
   };
 
   beforeEach(() => {
@@ -329,14 +357,23 @@ describe('new questions', () => {
   const tagOf = (element: Element) => element.closest('.field')?.querySelector('.tag-new')?.textContent;
 
   it('are tagged "New" until seen: once on screen the background is told, and the tag stays while the page is open', async () => {
-    await questionsItem.setValue({ account: ACCOUNT, known: [], fresh: [{ name: 'EDUCATION', text: 'Highest education' }, { name: 'FIRST_NAME', text: '' }] });
+    await questionsItem.setValue({
+      account: ACCOUNT,
+      known: [],
+      fresh: [
+        { name: 'EDUCATION', text: 'Highest education' },
+        { name: 'FIRST_NAME', text: '' },
+      ],
+    });
     await mount();
     expect(tagOf(choice('Highest education', 'Secondary'))).toBe('New');
     // Answered since: not new, whatever the record still says.
     expect(tagOf(byLabel('What is your first name?'))).toBeUndefined();
     expect(tagOf(byLabel('Postal code'))).toBeUndefined();
     // Screen readers hear it with the question.
-    expect(choice('Highest education', 'Secondary').closest('fieldset')?.getAttribute('aria-describedby')).toBe('var-8-new');
+    expect(choice('Highest education', 'Secondary').closest('fieldset')?.getAttribute('aria-describedby')).toBe(
+      'var-8-new',
+    );
     expect(sent('seeQuestions')).toEqual([]);
 
     scrollIntoView();
@@ -358,7 +395,11 @@ describe('new questions', () => {
   });
 
   it('never another account’s', async () => {
-    await questionsItem.setValue({ account: 'https://other.example|zzzz', known: [], fresh: [{ name: 'EDUCATION', text: 'Highest education' }] });
+    await questionsItem.setValue({
+      account: 'https://other.example|zzzz',
+      known: [],
+      fresh: [{ name: 'EDUCATION', text: 'Highest education' }],
+    });
     await mount();
     expect(tagOf(choice('Highest education', 'Secondary'))).toBeUndefined();
     scrollIntoView();

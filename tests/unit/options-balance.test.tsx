@@ -67,8 +67,17 @@ describe('balance over time', () => {
     await historyItem.setValue({ data: [redemption(7, coffee, iso(10))], fetchedAt: NOW });
     await show([at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
     // Round values on the axis (issue 30), not the lowest, middle and highest points.
-    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual(['2,500', '2,000', '1,500', '1,000']);
-    expect([...container.querySelectorAll('.chart-x span')].map((s) => s.textContent)).toEqual(['Oct 24', 'Nov 8', 'Today']);
+    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual([
+      '2,500',
+      '2,000',
+      '1,500',
+      '1,000',
+    ]);
+    expect([...container.querySelectorAll('.chart-x span')].map((s) => s.textContent)).toEqual([
+      'Oct 24',
+      'Nov 8',
+      'Today',
+    ]);
     await page.settle();
     expect(container.querySelectorAll('.chart-mark')).toHaveLength(1);
     // A slider over the chart's stops, starting at the latest; the arrow keys move along it.
@@ -94,7 +103,12 @@ describe('balance over time', () => {
     expect(summary()).toBe('1,550 points earned in the last 30 days. You spent 500 points.');
     expect(range()).toBe(' · From 1,450 on Oct 24 to 2,500 points today');
     expect(1450 + 1550 - 500).toBe(2500);
-    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual(['2,500', '2,000', '1,500', '1,000']);
+    expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual([
+      '2,500',
+      '2,000',
+      '1,500',
+      '1,000',
+    ]);
     expect(container.textContent).not.toContain('1,190 to');
   });
 
@@ -114,10 +128,15 @@ describe('balance over time', () => {
 
   it('points the panel gave back are said apart, never as earned (issue 30)', async () => {
     const coffee = giftCard(1, 'Bluefin Coffee $5', 500);
-    await historyItem.setValue({ data: [redemption(7, coffee, iso(12), { failed: true, refunded: true, updated_at: iso(10.01) })], fetchedAt: NOW });
+    await historyItem.setValue({
+      data: [redemption(7, coffee, iso(12), { failed: true, refunded: true, updated_at: iso(10.01) })],
+      fetchedAt: NOW,
+    });
     await show([at(45, 1450), at(25, 1750), at(12, 1250), at(10, 1750), at(3, 2000)]);
     await page.settle();
-    expect(summary()).toBe('550 points earned in the last 30 days. You spent 500 points. 500 points came back from redemptions that did not go through.');
+    expect(summary()).toBe(
+      '550 points earned in the last 30 days. You spent 500 points. 500 points came back from redemptions that did not go through.',
+    );
     expect(range()).toBe(' · From 1,450 on Oct 24 to 2,000 points today');
   });
 

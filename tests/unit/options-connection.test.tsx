@@ -101,7 +101,9 @@ describe('connect form', () => {
   it('prefills the URL of a stored session whose token was refused, and says to reconnect', async () => {
     await sessionItem.setValue({ ...CONNECTED, baseUrl: 'https://other.example.org', rejected: true });
     await mount();
-    expect(alerts()).toEqual(['Test Panel no longer accepts your personal key. Paste a current key below to reconnect.']);
+    expect(alerts()).toEqual([
+      'Test Panel no longer accepts your personal key. Paste a current key below to reconnect.',
+    ]);
     expect(byLabel('Panel address').value).toBe('https://other.example.org');
     // An address other than the build's is not hidden: it is what Connect will use.
     expect(advanced()?.open).toBe(true);
@@ -139,7 +141,9 @@ describe('connect form', () => {
     // The account's summary above says "Connected to …" (issue 21, OptionsApp), where focus goes: not said here again.
     expect(container.querySelector('[role=status]')?.textContent).toBe('');
     expect(container.textContent).not.toMatch(/Connected to/);
-    expect(container.querySelector('dl')?.textContent).toBe('PanelTest Panel https://panel.example.comPersonal keyEnding in ••••abcd');
+    expect(container.querySelector('dl')?.textContent).toBe(
+      'PanelTest Panel https://panel.example.comPersonal keyEnding in ••••abcd',
+    );
     expect(container.querySelector('input[type=password]')).toBeNull();
   });
 
@@ -189,21 +193,33 @@ describe('connect form', () => {
   it('names the panel, not its address, when it cannot be reached', async () => {
     handlers.connect = () => ({
       ok: false,
-      error: { kind: 'network', message: 'Could not reach the panel at https://panel.example.com. Check your internet connection and try again.', endpoint: '/v1/panel/rewards' },
+      error: {
+        kind: 'network',
+        message:
+          'Could not reach the panel at https://panel.example.com. Check your internet connection and try again.',
+        endpoint: '/v1/panel/rewards',
+      },
     });
     await mount();
     await type(byLabel('Personal key'), 'tok-1234');
     await click(button('Connect'));
-    expect(alerts()).toEqual(['Test Panel could not be reached. Check your internet connection and the panel address, then connect again.']);
+    expect(alerts()).toEqual([
+      'Test Panel could not be reached. Check your internet connection and the panel address, then connect again.',
+    ]);
     expect(byLabel('Personal key').value).toBe('tok-1234');
   });
 
   it('shows a refused token with what to do next and keeps the typed token', async () => {
-    handlers.connect = () => ({ ok: false, error: { kind: 'unauthorized', message: 'The panel did not accept this access token.', status: 401 } });
+    handlers.connect = () => ({
+      ok: false,
+      error: { kind: 'unauthorized', message: 'The panel did not accept this access token.', status: 401 },
+    });
     await mount();
     await fill('https://panel.example.com/api', 'wrong-token');
     await click(button('Connect'));
-    expect(alerts()).toEqual(['Test Panel did not accept this key. Check that you copied the whole key, then connect again.']);
+    expect(alerts()).toEqual([
+      'Test Panel did not accept this key. Check that you copied the whole key, then connect again.',
+    ]);
     expect(byLabel('Personal key').value).toBe('wrong-token');
     expect(button('Connect').disabled).toBe(false);
   });
@@ -267,7 +283,9 @@ describe('connected', () => {
     await click(button('Disconnect'));
     await click(button('Yes, disconnect'));
     const status = container.querySelector('[role=status]')?.textContent ?? '';
-    expect(status).toMatch(/^Disconnected: nothing of your account is kept in this browser any more\. Test Panel could not be reached to end the sign-in there too/);
+    expect(status).toMatch(
+      /^Disconnected: nothing of your account is kept in this browser any more\. Test Panel could not be reached to end the sign-in there too/,
+    );
     expect(status).toContain('remove this extension’s access in your account');
   });
 });

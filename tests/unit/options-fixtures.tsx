@@ -63,7 +63,9 @@ export function button(container: ParentNode, name: string): HTMLButtonElement {
 
 /** The fieldset whose legend is exactly this. */
 export function group(container: ParentNode, legend: string): HTMLFieldSetElement {
-  const found = [...container.querySelectorAll('fieldset')].find((f) => f.querySelector('legend')?.textContent?.trim() === legend);
+  const found = [...container.querySelectorAll('fieldset')].find(
+    (f) => f.querySelector('legend')?.textContent?.trim() === legend,
+  );
   if (!found) throw new Error(`no group ${legend}`);
   return found;
 }
@@ -97,7 +99,10 @@ export function option(id: number, text: string, exclusive = false): VariableOpt
 export const EVERY_KIND_OF_QUESTION: VariableDefinition[] = [
   question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
   question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
-  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(35, 'None of these', true)]),
+  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [
+    option(31, 'Reading'),
+    option(35, 'None of these', true),
+  ]),
   question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
   question(6, 'COUNTRY', 'Country of residence', 'text', false),
 ];
@@ -118,7 +123,14 @@ export const PAGE_SESSION = 'page-test-session';
 
 /** A connected session in storage, as the background leaves it after connecting. */
 export async function asConnected(): Promise<void> {
-  await sessionItem.setValue({ connected: true, baseUrl: 'https://panel.example', origin: 'https://panel.example', tokenHint: 'abcd', rejected: false, id: PAGE_SESSION });
+  await sessionItem.setValue({
+    connected: true,
+    baseUrl: 'https://panel.example',
+    origin: 'https://panel.example',
+    tokenHint: 'abcd',
+    rejected: false,
+    id: PAGE_SESSION,
+  });
 }
 
 export { draftMessage } from './fake-background';

@@ -38,7 +38,10 @@ describe('a failed redemption in the history', () => {
   it('says its points are not back yet, that they come back if it is refunded, and whom to ask; a refunded one does not', async () => {
     await historyItem.setValue({
       data: [
-        redemption(1, books, '2026-01-03T10:00:00', { failed: true, failed_reason: 'Gift card out of stock for this denomination' }),
+        redemption(1, books, '2026-01-03T10:00:00', {
+          failed: true,
+          failed_reason: 'Gift card out of stock for this denomination',
+        }),
         redemption(2, books, '2026-01-02T10:00:00', { failed: true, refunded: true }),
         redemption(3, books, '2026-01-01T10:00:00', { processed: true }),
       ],
@@ -57,7 +60,10 @@ describe('a failed redemption in the history', () => {
 
   it('in German', async () => {
     installI18n('de');
-    await historyItem.setValue({ data: [redemption(1, books, '2026-01-03T10:00:00', { failed: true })], fetchedAt: Date.now() });
+    await historyItem.setValue({
+      data: [redemption(1, books, '2026-01-03T10:00:00', { failed: true })],
+      fetchedAt: Date.now(),
+    });
     await page.mountInto(container, <HistorySection />);
     expect(rows()[0]!.querySelector('.state-next')?.textContent).toBe(
       `Ihre Punkte wurden noch nicht zurückgebucht. Sie kommen zurück, wenn die Einlösung erstattet wird; sind sie nach einigen Tagen nicht zurück, wenden Sie sich an ${PANEL}.`,
@@ -67,11 +73,19 @@ describe('a failed redemption in the history', () => {
 
 describe('a Confirm the history shows more than once', () => {
   it('is told with the caveat above the list, in the same words as the notification', async () => {
-    await historyItem.setValue({ data: [redemption(7, books, '2026-01-03T10:00:00'), redemption(8, books, '2026-01-03T10:00:01')], fetchedAt: Date.now() });
-    await duplicatesItem.setValue([{ requestId: 'r', rewardName: 'Northwind Books $10', points: 1000, redemptionIds: [7, 8] }]);
+    await historyItem.setValue({
+      data: [redemption(7, books, '2026-01-03T10:00:00'), redemption(8, books, '2026-01-03T10:00:01')],
+      fetchedAt: Date.now(),
+    });
+    await duplicatesItem.setValue([
+      { requestId: 'r', rewardName: 'Northwind Books $10', points: 1000, redemptionIds: [7, 8] },
+    ]);
     await page.mountInto(container, <HistorySection />);
     expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`);
-    expect(words({ id: 'duplicate:r', kind: 'duplicate', rewardName: 'Northwind Books $10', copies: 2, points: 1000 }).message).toBe(CAVEAT);
+    expect(
+      words({ id: 'duplicate:r', kind: 'duplicate', rewardName: 'Northwind Books $10', copies: 2, points: 1000 })
+        .message,
+    ).toBe(CAVEAT);
   });
 
   it('three or more', () => {

@@ -101,10 +101,14 @@ describe('redemption history', () => {
       'state state-approved',
       'state state-pending',
     ]);
-    expect(rows()[1]!.querySelector('.state')?.getAttribute('title')).toBe('Status reported by the provider: IN_REVIEW');
+    expect(rows()[1]!.querySelector('.state')?.getAttribute('title')).toBe(
+      'Status reported by the provider: IN_REVIEW',
+    );
     expect(container.textContent).not.toContain('IN_REVIEW');
     // Unclaimed says what to do next.
-    expect(rows()[4]!.textContent).toContain('Not claimed yet: open the e-mail from the reward provider and follow its link.');
+    expect(rows()[4]!.textContent).toContain(
+      'Not claimed yet: open the e-mail from the reward provider and follow its link.',
+    );
     expect(rows().filter((r) => r.textContent?.includes('Not claimed yet'))).toHaveLength(1);
     expect(send).toHaveBeenCalledWith('refreshHistory', { force: false });
   });
@@ -155,7 +159,9 @@ describe('redemption history', () => {
     await historyItem.setValue({ data: many, fetchedAt: Date.now() });
     const read: string[] = [];
     const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((keys) => (read.push(...[keys ?? []].flat().map(String)), get(keys)));
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(
+      (keys) => (read.push(...[keys ?? []].flat().map(String)), get(keys)),
+    );
     await mount();
     await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
     expect(nameOf(rows()[0]!)).toBe('Reward 2000');
@@ -168,7 +174,10 @@ describe('redemption history', () => {
   });
 
   it('still reads a history stored whole, as before pages, newest first', async () => {
-    const old = [redemption({ id: 1, created_at: '2020-01-01T10:00:00' }), redemption({ id: 2, created_at: '2021-01-01T10:00:00' })];
+    const old = [
+      redemption({ id: 1, created_at: '2020-01-01T10:00:00' }),
+      redemption({ id: 2, created_at: '2021-01-01T10:00:00' }),
+    ];
     await fakeBrowser.storage.local.set({ [historyItem.key]: { data: old, fetchedAt: Date.now() } });
     await mount();
     await vi.waitFor(() => expect(rows()).toHaveLength(2));
@@ -178,7 +187,10 @@ describe('redemption history', () => {
   it('refreshes on request and shows a failure with what to do next', async () => {
     await historyItem.setValue({ data: [], fetchedAt: Date.now() });
     await mount();
-    send.mockResolvedValueOnce({ ok: false, error: { kind: 'server', message: 'The panel had a problem (HTTP 503). Try again later.', status: 503 } });
+    send.mockResolvedValueOnce({
+      ok: false,
+      error: { kind: 'server', message: 'The panel had a problem (HTTP 503). Try again later.', status: 503 },
+    });
     await act(() => button('Refresh history').click());
     await page.settle();
     expect(send).toHaveBeenLastCalledWith('refreshHistory', { force: true });

@@ -79,7 +79,9 @@ describe('notification preferences', () => {
     installI18n('de');
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
     await page.mountInto(container, <PreferencesSection />);
-    expect(container.querySelector('label[for="pref-notify-outcome"]')?.textContent).toBe('feststeht, ob eine noch geprüfte Einlösung erfolgt ist');
+    expect(container.querySelector('label[for="pref-notify-outcome"]')?.textContent).toBe(
+      'feststeht, ob eine noch geprüfte Einlösung erfolgt ist',
+    );
   });
 
   it('stay off, with what to do, when the browser refuses the permission', async () => {

@@ -59,14 +59,19 @@ describe('preferences', () => {
     const badge = byLabel<HTMLInputElement>('Show points on the toolbar icon');
     await click(badge);
     expect(badge.checked).toBe(true);
-    expect(container.querySelector('[role=alert]')?.textContent).toMatch(/Could not save preferences\. Your previous choice is kept/);
+    expect(container.querySelector('[role=alert]')?.textContent).toMatch(
+      /Could not save preferences\. Your previous choice is kept/,
+    );
   });
 });
 
 describe('options page', () => {
   it('offers only connecting and preferences until connected, with every control labelled', async () => {
     await mountInto(container, <OptionsApp />);
-    expect([...container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Connection', 'Toolbar and updates']);
+    expect([...container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual([
+      'Connection',
+      'Toolbar and updates',
+    ]);
     expect(send).not.toHaveBeenCalled();
     for (const control of container.querySelectorAll('input, select')) {
       expect(control.id && container.querySelector(`label[for="${control.id}"]`), control.outerHTML).toBeTruthy();

@@ -29,7 +29,9 @@ let container: HTMLElement;
 
 const mount = () => page.mountInto(container, <ProfileSection />);
 const labels = () =>
-  [...container.querySelectorAll('label[for^="var-"]:not([for*="-opt-"]), legend, dt')].map((e) => e.firstChild?.textContent?.trim());
+  [...container.querySelectorAll('label[for^="var-"]:not([for*="-opt-"]), legend, dt')].map((e) =>
+    e.firstChild?.textContent?.trim(),
+  );
 
 beforeEach(async () => {
   fakeBrowser.reset();
@@ -37,7 +39,9 @@ beforeEach(async () => {
   await profileItem.setValue({ data: { definitions: DEFINITIONS, values: STORED }, fetchedAt: Date.now() });
   send.mockReset();
   await page.asConnected();
-  send.mockImplementation(async (type, data): Promise<Result<unknown>> => (await page.draftMessage(type, data)) ?? { ok: true, data: null });
+  send.mockImplementation(
+    async (type, data): Promise<Result<unknown>> => (await page.draftMessage(type, data)) ?? { ok: true, data: null },
+  );
 });
 
 afterEach(() => page.dropContainer(container));
@@ -64,7 +68,8 @@ describe('labels made from machine names', () => {
   it('German: a refusal names the question as its label does', async () => {
     installI18n('de');
     send.mockImplementation(async (type, data): Promise<Result<unknown>> => {
-      if (type === 'saveValues') return { ok: false, error: { kind: 'rejected', status: 422, message: 'Ungültig.', field: 'POSTAL_CODE' } };
+      if (type === 'saveValues')
+        return { ok: false, error: { kind: 'rejected', status: 422, message: 'Ungültig.', field: 'POSTAL_CODE' } };
       return (await page.draftMessage(type, data)) ?? { ok: true, data: null };
     });
     await mount();

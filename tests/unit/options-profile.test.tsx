@@ -19,12 +19,23 @@ const DEFINITIONS: VariableDefinition[] = [
   question(7, 'SOURCE', 'How did you join?', 'radio', false, [option(71, 'Website'), option(72, 'A friend')]),
   question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
   question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
-  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(32, 'Cooking'), option(35, 'None of these', true)]),
+  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [
+    option(31, 'Reading'),
+    option(32, 'Cooking'),
+    option(35, 'None of these', true),
+  ]),
   question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
   question(5, 'POSTAL_CODE', 'POSTAL_CODE', 'zipcode', true),
   question(8, 'EDUCATION', 'Highest education', 'select', true, [option(81, 'Secondary'), option(82, 'Bachelor')]),
 ];
-const STORED: StoredValues = { FIRST_NAME: 'Jordan', BIRTH_DATE: '1988-04-17', HOBBIES: [31], EMPLOYMENT: 41, COUNTRY: 'US', SOURCE: 72 };
+const STORED: StoredValues = {
+  FIRST_NAME: 'Jordan',
+  BIRTH_DATE: '1988-04-17',
+  HOBBIES: [31],
+  EMPLOYMENT: 41,
+  COUNTRY: 'US',
+  SOURCE: 72,
+};
 
 let container: HTMLElement;
 let handlers: Record<string, Handler>;
@@ -41,7 +52,9 @@ const { click, type } = page;
 const fieldOf = (input: Element) => input.closest('.field') as HTMLElement;
 const saveBar = () => q('.save-bar')!;
 const checked = (legend: string) =>
-  [...group(legend).querySelectorAll<HTMLInputElement>('input')].filter((i) => i.checked).map((i) => i.labels?.[0]?.textContent?.trim());
+  [...group(legend).querySelectorAll<HTMLInputElement>('input')]
+    .filter((i) => i.checked)
+    .map((i) => i.labels?.[0]?.textContent?.trim());
 
 beforeEach(async () => {
   fakeBrowser.reset();
@@ -50,7 +63,9 @@ beforeEach(async () => {
   handlers = {};
   send.mockReset();
   await page.asConnected();
-  send.mockImplementation(async (type, data) => handlers[type]?.(data) ?? page.draftMessage(type, data) ?? { ok: true, data: null });
+  send.mockImplementation(
+    async (type, data) => handlers[type]?.(data) ?? page.draftMessage(type, data) ?? { ok: true, data: null },
+  );
 });
 
 afterEach(() => page.dropContainer(container));
@@ -72,12 +87,16 @@ describe('profile editor', () => {
       'How did you join?',
     ]);
     // Internal names stay out of the panelist's view (issue 14).
-    for (const name of ['FIRST_NAME', 'BIRTH_DATE', 'POSTAL_CODE', 'COUNTRY']) expect(container.textContent).not.toContain(name);
+    for (const name of ['FIRST_NAME', 'BIRTH_DATE', 'POSTAL_CODE', 'COUNTRY'])
+      expect(container.textContent).not.toContain(name);
     expect(sent('refreshProfile')).toEqual([{ force: false }]);
   });
 
   it('a date the panel stores with a time (Laravel’s date cast) shows as its day, and counts as unchanged', async () => {
-    await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, BIRTH_DATE: '1988-04-17T00:00:00.000000Z' } }, fetchedAt: Date.now() });
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, BIRTH_DATE: '1988-04-17T00:00:00.000000Z' } },
+      fetchedAt: Date.now(),
+    });
     await mount();
     expect(byLabel('What is your date of birth?')).toMatchObject({ type: 'date', value: '1988-04-17' });
     await type(byLabel('What is your first name?'), 'Sam');
@@ -86,7 +105,10 @@ describe('profile editor', () => {
   });
 
   it('a checked answer the panel no longer offers is shown, named as such, and can be unticked so the rest saves', async () => {
-    await profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31, 33] } }, fetchedAt: Date.now() });
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31, 33] } },
+      fetchedAt: Date.now(),
+    });
     await mount();
     const retired = choice('Which hobbies do you enjoy?', 'Option 33');
     expect(retired.checked).toBe(true);
@@ -152,13 +174,23 @@ describe('profile editor', () => {
     await type(byLabel('What is your first name?'), 'Sam');
 
     handlers.saveValues = ({ values }) => {
-      void profileItem.setValue({ data: { definitions: DEFINITIONS, values: { ...STORED, ...values } }, fetchedAt: Date.now() });
+      void profileItem.setValue({
+        data: { definitions: DEFINITIONS, values: { ...STORED, ...values } },
+        fetchedAt: Date.now(),
+      });
       return { ok: true, data: { definitions: DEFINITIONS, values: { ...STORED, ...values } } satisfies ProfileData };
     };
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([
       {
-        values: { FIRST_NAME: 'Sam', BIRTH_DATE: '1990-01-02', EMPLOYMENT: 42, EDUCATION: 82, POSTAL_CODE: '12345', HOBBIES: [31, 32] },
+        values: {
+          FIRST_NAME: 'Sam',
+          BIRTH_DATE: '1990-01-02',
+          EMPLOYMENT: 42,
+          EDUCATION: 82,
+          POSTAL_CODE: '12345',
+          HOBBIES: [31, 32],
+        },
       },
     ]);
     expect(container.textContent).not.toContain('unsaved change');
@@ -177,7 +209,10 @@ describe('profile editor', () => {
 
   it('keeps what was typed on screen when the background cannot take the edit, and sends it with the next one (issue 29, point 3)', async () => {
     let refuse = true;
-    handlers.editDraft = (data) => (refuse ? { ok: false, error: { kind: 'unexpected', message: 'Storage is full.' } } : page.draftMessage('editDraft', data));
+    handlers.editDraft = (data) =>
+      refuse
+        ? { ok: false, error: { kind: 'unexpected', message: 'Storage is full.' } }
+        : page.draftMessage('editDraft', data);
     await mount();
     await type(byLabel('What is your first name?'), 'Sam');
     await page.settle();
@@ -214,8 +249,12 @@ describe('profile editor', () => {
     await mount();
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([]);
-    expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.field-error')?.textContent).toMatch(/real date/);
-    expect(fieldOf(byLabel('What is your first name?')).querySelector('.field-error')?.textContent).toMatch(/1000 characters/);
+    expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.field-error')?.textContent).toMatch(
+      /real date/,
+    );
+    expect(fieldOf(byLabel('What is your first name?')).querySelector('.field-error')?.textContent).toMatch(
+      /1000 characters/,
+    );
     expect(group('Employment status').querySelector('.field-error')?.textContent).toMatch(/options offered/);
     expect(byLabel('What is your date of birth?').getAttribute('aria-invalid')).toBe('true');
     expect(q('[role=alert]')?.textContent).toBe('Nothing was saved: 3 answers need attention.');
@@ -235,8 +274,12 @@ describe('profile editor', () => {
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Save changes'));
     expect(sent('saveValues')).toHaveLength(1);
-    expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe('Variable POSTAL_CODE is not writable');
-    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe('Nothing was saved. “Postal code”: Variable POSTAL_CODE is not writable');
+    expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe(
+      'Variable POSTAL_CODE is not writable',
+    );
+    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
+      'Nothing was saved. “Postal code”: Variable POSTAL_CODE is not writable',
+    );
     expect(byLabel('Postal code').value).toBe('12345');
     expect(byLabel('What is your first name?').value).toBe('Sam');
     expect(await profileDraftItem.getValue()).toEqual({ POSTAL_CODE: '12345', FIRST_NAME: 'Sam' });
@@ -293,12 +336,17 @@ describe('profile editor', () => {
   });
 
   it('keeps a removal that failed in the draft, beside its question, after what was saved', async () => {
-    handlers.deleteValue = () => ({ ok: false, error: { kind: 'not_allowed', message: 'Your panel does not let you remove this answer.', status: 403 } });
+    handlers.deleteValue = () => ({
+      ok: false,
+      error: { kind: 'not_allowed', message: 'Your panel does not let you remove this answer.', status: 403 },
+    });
     await mount();
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Remove answer Employment status'));
     await click(button('Save changes'));
-    expect(fieldOf(group('Employment status')).querySelector('.field-error')?.textContent).toBe('Your panel does not let you remove this answer.');
+    expect(fieldOf(group('Employment status')).querySelector('.field-error')?.textContent).toBe(
+      'Your panel does not let you remove this answer.',
+    );
     expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
       'Saved 1 change. Your answer to “Employment status” was not removed: Your panel does not let you remove this answer.',
     );
@@ -308,11 +356,15 @@ describe('profile editor', () => {
   });
 
   it('renders a long questionnaire a page at a time, and reveals a hidden question with a problem', async () => {
-    const many = Array.from({ length: 230 }, (_, i) => page.question(1000 + i, `Q_${i}`, `Question ${i + 1}?`, 'text', i < 200));
+    const many = Array.from({ length: 230 }, (_, i) =>
+      page.question(1000 + i, `Q_${i}`, `Question ${i + 1}?`, 'text', i < 200),
+    );
     await profileItem.setValue({ data: { definitions: many, values: {} }, fetchedAt: Date.now() });
     await profileDraftItem.setValue({ Q_150: 'x'.repeat(1001) });
     await mount();
-    const fields = () => [...container.querySelectorAll('label, dt')].filter((e) => /^Question \d+\?/.test(e.textContent?.trim() ?? '')).length;
+    const fields = () =>
+      [...container.querySelectorAll('label, dt')].filter((e) => /^Question \d+\?/.test(e.textContent?.trim() ?? ''))
+        .length;
     const inputs = () => container.querySelectorAll('form input').length;
     expect(inputs()).toBe(PROFILE_PAGE);
     expect(fields()).toBe(PROFILE_PAGE);
@@ -324,23 +376,31 @@ describe('profile editor', () => {
     await page.click(page.button(container, 'Show 79 more questions'));
     expect(fields()).toBe(230);
     expect(inputs()).toBe(200);
-    expect([...container.querySelectorAll('button')].some((b) => /more questions/.test(b.textContent ?? ''))).toBe(false);
+    expect([...container.querySelectorAll('button')].some((b) => /more questions/.test(b.textContent ?? ''))).toBe(
+      false,
+    );
   });
 });
 
 describe('failures and notices', () => {
-  it('shows a Laravel-style 422 beside each field, the panel\'s message for the section, keeps every edit, focuses the first', async () => {
+  it("shows a Laravel-style 422 beside each field, the panel's message for the section, keeps every edit, focuses the first", async () => {
     handlers.saveValues = () => ({
       ok: false,
       error: {
         kind: 'rejected',
         status: 422,
         message: 'The given data was invalid.',
-        fields: { BIRTH_DATE: 'The birth date must be a date before today.', POSTAL_CODE: 'The postal code format is invalid.', NICKNAME: 'Unknown.' },
+        fields: {
+          BIRTH_DATE: 'The birth date must be a date before today.',
+          POSTAL_CODE: 'The postal code format is invalid.',
+          NICKNAME: 'Unknown.',
+        },
       },
     });
     const scrolled: Element[] = [];
-    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (
+      this: Element,
+    ) {
       scrolled.push(this);
     });
     await mount();
@@ -349,15 +409,27 @@ describe('failures and notices', () => {
     await type(byLabel('Postal code'), 'ABC');
     await click(button('Save changes'));
     await page.nextFrame();
-    expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.field-error')?.textContent).toBe('The birth date must be a date before today.');
-    expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe('The postal code format is invalid.');
+    expect(fieldOf(byLabel('What is your date of birth?')).querySelector('.field-error')?.textContent).toBe(
+      'The birth date must be a date before today.',
+    );
+    expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe(
+      'The postal code format is invalid.',
+    );
     expect(fieldOf(byLabel('What is your first name?')).querySelector('.field-error')).toBeNull();
     expect(byLabel('Postal code').getAttribute('aria-invalid')).toBe('true');
     expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
       'Nothing was saved. The given data was invalid. Unknown. Correct the marked answers, then save again.',
     );
-    expect([byLabel('What is your first name?').value, byLabel('What is your date of birth?').value, byLabel('Postal code').value]).toEqual(['Sam', '2030-01-01', 'ABC']);
-    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam', BIRTH_DATE: '2030-01-01', POSTAL_CODE: 'ABC' });
+    expect([
+      byLabel('What is your first name?').value,
+      byLabel('What is your date of birth?').value,
+      byLabel('Postal code').value,
+    ]).toEqual(['Sam', '2030-01-01', 'ABC']);
+    expect(await profileDraftItem.getValue()).toEqual({
+      FIRST_NAME: 'Sam',
+      BIRTH_DATE: '2030-01-01',
+      POSTAL_CODE: 'ABC',
+    });
     // Focus on the first problem, with its whole question brought into view.
     expect(document.activeElement).toBe(byLabel('What is your date of birth?'));
     expect(scrolled.at(-1)).toBe(fieldOf(byLabel('What is your date of birth?')));
@@ -365,13 +437,18 @@ describe('failures and notices', () => {
   });
 
   it('shows a failure no question explains in the save bar, and focuses it', async () => {
-    handlers.saveValues = () => ({ ok: false, error: { kind: 'not_allowed', message: 'Profile changes are closed during the survey week.', status: 403 } });
+    handlers.saveValues = () => ({
+      ok: false,
+      error: { kind: 'not_allowed', message: 'Profile changes are closed during the survey week.', status: 403 },
+    });
     await mount();
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Save changes'));
     await page.nextFrame();
     const alert = saveBar().querySelector('[role=alert]');
-    expect(alert?.textContent).toBe('Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support.');
+    expect(alert?.textContent).toBe(
+      'Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support.',
+    );
     expect(document.activeElement).toBe(alert);
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
@@ -380,7 +457,9 @@ describe('failures and notices', () => {
     await draftDiscardedItem.setValue({ count: 3, at: Date.now() });
     await mount();
     const notice = q('.notice')!;
-    expect(notice.textContent).toContain('3 unsaved profile changes were discarded: they were made for the account connected before.');
+    expect(notice.textContent).toContain(
+      '3 unsaved profile changes were discarded: they were made for the account connected before.',
+    );
     await click(button('Dismiss this notice'));
     expect(q('.notice')).toBeNull();
     expect(document.activeElement).toBe(q('#profile-heading'));

@@ -17,7 +17,13 @@ vi.mock('../../utils/settings', () => ({
     balanceVariable: 'P',
     geckoId: 'x',
     devToken: '',
-    oauth: { authorizationEndpoint: 'https://login.example.com/authorize', tokenEndpoint: 'https://login.example.com/token', clientId: 'ext', scopes: '', issuer: 'https://login.example.com' },
+    oauth: {
+      authorizationEndpoint: 'https://login.example.com/authorize',
+      tokenEndpoint: 'https://login.example.com/token',
+      clientId: 'ext',
+      scopes: '',
+      issuer: 'https://login.example.com',
+    },
   },
 }));
 
@@ -34,7 +40,11 @@ beforeEach(async () => {
   send.mockImplementation(async () => answer());
   request = vi.fn(async () => true);
   // Pages reach storage through the browser's own namespace (utils/storage-item.ts): it stays the fake's.
-  vi.stubGlobal('browser', { storage: fakeBrowser.storage, permissions: { request }, runtime: { getManifest: () => ({ optional_permissions: ['identity'] }) } });
+  vi.stubGlobal('browser', {
+    storage: fakeBrowser.storage,
+    permissions: { request },
+    runtime: { getManifest: () => ({ optional_permissions: ['identity'] }) },
+  });
   await sessionItem.setValue(DISCONNECTED);
 });
 afterEach(async () => {
@@ -74,15 +84,30 @@ describe('sign in on the options page', () => {
   });
 
   it('shows the background’s error as it is, with what to do, and the button stays usable', async () => {
-    answer = () => ({ ok: false, error: appError('rejected', 'The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.') });
+    answer = () => ({
+      ok: false,
+      error: appError(
+        'rejected',
+        'The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.',
+      ),
+    });
     await page.mountInto(container, <ConnectionSection />);
     await page.click(signInButton());
-    expect(alerts()).toContain('The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.');
+    expect(alerts()).toContain(
+      'The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.',
+    );
     expect(signInButton().disabled).toBe(false);
   });
 
   it('an expired sign-in asks to sign in again', async () => {
-    await sessionItem.setValue({ connected: true, baseUrl: 'https://panel.example.com/api', origin: 'https://panel.example.com', tokenHint: 'abcd', rejected: true, signedIn: true });
+    await sessionItem.setValue({
+      connected: true,
+      baseUrl: 'https://panel.example.com/api',
+      origin: 'https://panel.example.com',
+      tokenHint: 'abcd',
+      rejected: true,
+      signedIn: true,
+    });
     await page.mountInto(container, <ConnectionSection />);
     expect(alerts().join(' ')).toMatch(/sign-in has expired/);
     expect(signInButton()).toBeTruthy();
@@ -106,7 +131,14 @@ describe('sign in from the popup', () => {
 describe('a signed-in session', () => {
   it('the options page says it is signed in instead of showing a token hint', async () => {
     const { ConnectedInfo } = await import('../../components/options/ConnectedInfo');
-    const session = { connected: true, baseUrl: 'https://panel.example.com/api', origin: 'https://panel.example.com', tokenHint: 'abcd', rejected: false, signedIn: true };
+    const session = {
+      connected: true,
+      baseUrl: 'https://panel.example.com/api',
+      origin: 'https://panel.example.com',
+      tokenHint: 'abcd',
+      rejected: false,
+      signedIn: true,
+    };
     await page.mountInto(container, <ConnectedInfo session={session} onDisconnect={async () => undefined} />);
     expect(container.textContent).toContain('Signed in; renews itself');
     expect(container.textContent).not.toContain('abcd');

@@ -12,7 +12,14 @@ import { OptionsApp } from '../../components/options/OptionsApp';
 import { PreferencesSection } from '../../components/options/PreferencesSection';
 import { appError } from '../../utils/errors';
 import { sendMessage, type Result } from '../../utils/messages';
-import { DISCONNECTED, preferencesItem, profileItem, sessionItem, syncItem, type SessionInfo } from '../../utils/storage-items';
+import {
+  DISCONNECTED,
+  preferencesItem,
+  profileItem,
+  sessionItem,
+  syncItem,
+  type SessionInfo,
+} from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 
@@ -25,12 +32,25 @@ vi.mock('../../utils/settings', () => ({
     balanceVariable: 'P',
     geckoId: 'x',
     devToken: '',
-    oauth: { authorizationEndpoint: 'https://login.example.com/authorize', tokenEndpoint: 'https://login.example.com/token', clientId: 'ext', scopes: '', issuer: 'https://login.example.com' },
+    oauth: {
+      authorizationEndpoint: 'https://login.example.com/authorize',
+      tokenEndpoint: 'https://login.example.com/token',
+      clientId: 'ext',
+      scopes: '',
+      issuer: 'https://login.example.com',
+    },
   },
 }));
 
 const send = sendMessage as unknown as page.SendMock;
-const KEY: SessionInfo = { connected: true, baseUrl: 'https://panel.example.com/api', origin: 'https://panel.example.com', tokenHint: 'abcd', rejected: false, id: 's1' };
+const KEY: SessionInfo = {
+  connected: true,
+  baseUrl: 'https://panel.example.com/api',
+  origin: 'https://panel.example.com',
+  tokenHint: 'abcd',
+  rejected: false,
+  id: 's1',
+};
 const SIGNED_IN: SessionInfo = { ...KEY, tokenHint: '', signedIn: true };
 const IDLE = { loading: false, error: null, attemptedAt: 0 };
 
@@ -74,7 +94,9 @@ describe('disconnecting', () => {
     await sessionItem.setValue(KEY);
     await page.mountInto(container, <ConnectionSection />);
     await page.click(page.button(container, 'Disconnect'));
-    expect(container.querySelector('.inline-confirm')!.textContent).toContain('Your personal key and the panel data kept in this browser are removed.');
+    expect(container.querySelector('.inline-confirm')!.textContent).toContain(
+      'Your personal key and the panel data kept in this browser are removed.',
+    );
     await page.click(page.button(container, 'Yes, disconnect'));
     expect(status()).toBe('Disconnected. Your personal key was removed from this browser.');
   });
@@ -88,7 +110,9 @@ describe('disconnecting', () => {
     expect(prompt).toContain('Sie werden abgemeldet');
     expect(prompt).not.toContain('Schlüssel');
     await page.click(page.button(container, 'Ja, Verbindung trennen'));
-    expect(status()).toBe('Verbindung getrennt. Sie sind abgemeldet, und die Panel-Daten wurden aus diesem Browser entfernt.');
+    expect(status()).toBe(
+      'Verbindung getrennt. Sie sind abgemeldet, und die Panel-Daten wurden aus diesem Browser entfernt.',
+    );
   });
 });
 
@@ -117,11 +141,17 @@ describe('the notification choice', () => {
 });
 
 describe('a refusal in a section', () => {
-  const refused = appError('unauthorized', 'Your personal key was not accepted. Reconnect in Settings.', { status: 401, endpoint: '/v1/panel/variables' });
+  const refused = appError('unauthorized', 'Your personal key was not accepted. Reconnect in Settings.', {
+    status: 401,
+    endpoint: '/v1/panel/variables',
+  });
 
   it('of a signed-in session reads as the sign-in having ended, with the way back', async () => {
     await sessionItem.setValue({ ...SIGNED_IN, rejected: true });
-    await profileItem.setValue({ data: { definitions: page.EVERY_KIND_OF_QUESTION, values: {} }, fetchedAt: Date.now() });
+    await profileItem.setValue({
+      data: { definitions: page.EVERY_KIND_OF_QUESTION, values: {} },
+      fetchedAt: Date.now(),
+    });
     await syncItem.setValue({ rewards: IDLE, history: IDLE, profile: { ...IDLE, error: refused } });
     await page.mountInto(container, <OptionsApp />);
     const alerts = [...container.querySelectorAll('#profile [role=alert]')].map((a) => a.textContent);
@@ -130,10 +160,14 @@ describe('a refusal in a section', () => {
   });
 
   it('words follow how the panelist connected, in English and German', () => {
-    expect(errorText(refused)).toBe('Test Panel no longer accepts your personal key. Reconnect with a current personal key under “Connection”.');
+    expect(errorText(refused)).toBe(
+      'Test Panel no longer accepts your personal key. Reconnect with a current personal key under “Connection”.',
+    );
     connectedBy.signedIn = true;
     expect(errorText(refused)).toBe('Your sign-in to Test Panel has expired. Sign in again under “Connection”.');
     installI18n('de');
-    expect(errorText(refused)).toBe('Ihre Anmeldung bei Test Panel ist abgelaufen. Melden Sie sich unter „Verbindung“ erneut an.');
+    expect(errorText(refused)).toBe(
+      'Ihre Anmeldung bei Test Panel ist abgelaufen. Melden Sie sich unter „Verbindung“ erneut an.',
+    );
   });
 });

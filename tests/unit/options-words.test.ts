@@ -29,8 +29,10 @@ describe('names in the page’s language (issue 30)', () => {
     ['fr', 'Code postal', 'Date de naissance', 'Revenu du foyer'],
   ])('%s: common profile words come from the messages, whatever the spelling', (locale, postal, birth, income) => {
     installI18n(locale);
-    for (const name of ['POSTAL_CODE', 'postalCode', 'ZIP', 'zip_code', 'PANELIST_POSTCODE']) expect(questionText({ name, text: name }), name).toBe(postal);
-    for (const name of ['DATE_OF_BIRTH', 'birthDate', 'DOB']) expect(questionText({ name, text: '' }), name).toBe(birth);
+    for (const name of ['POSTAL_CODE', 'postalCode', 'ZIP', 'zip_code', 'PANELIST_POSTCODE'])
+      expect(questionText({ name, text: name }), name).toBe(postal);
+    for (const name of ['DATE_OF_BIRTH', 'birthDate', 'DOB'])
+      expect(questionText({ name, text: '' }), name).toBe(birth);
     expect(questionText({ name: 'HOUSEHOLD_INCOME', text: '' })).toBe(income);
   });
 
@@ -45,7 +47,9 @@ describe('names in the page’s language (issue 30)', () => {
     expect(questionText({ name: 'PANEL_SOURCE', text: 'PANEL_SOURCE' })).toBe('PANEL_SOURCE');
     expect(questionText({ name: 'PET_OWNER', text: '' })).toBe('PET_OWNER');
     // The panel's own question text is always its own.
-    expect(questionText({ name: 'POSTAL_CODE', text: 'Wie lautet Ihre Postleitzahl?' })).toBe('Wie lautet Ihre Postleitzahl?');
+    expect(questionText({ name: 'POSTAL_CODE', text: 'Wie lautet Ihre Postleitzahl?' })).toBe(
+      'Wie lautet Ihre Postleitzahl?',
+    );
     installI18n('en');
     expect(questionText({ name: 'PET_OWNER', text: '' })).toBe('Pet owner');
   });
@@ -53,7 +57,20 @@ describe('names in the page’s language (issue 30)', () => {
   it('every language has every profile word: each vocabulary spelling gives a label from the page’s own file', () => {
     for (const locale of ['ar', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt_BR']) {
       installI18n(locale);
-      for (const name of ['FIRST_NAME', 'LAST_NAME', 'GENDER', 'COUNTRY', 'CITY', 'EMAIL', 'PHONE', 'EDUCATION', 'EMPLOYMENT', 'INCOME', 'HOUSEHOLD_SIZE', 'MARITAL_STATUS']) {
+      for (const name of [
+        'FIRST_NAME',
+        'LAST_NAME',
+        'GENDER',
+        'COUNTRY',
+        'CITY',
+        'EMAIL',
+        'PHONE',
+        'EDUCATION',
+        'EMPLOYMENT',
+        'INCOME',
+        'HOUSEHOLD_SIZE',
+        'MARITAL_STATUS',
+      ]) {
         installI18n('en');
         const english = questionText({ name, text: '' });
         installI18n(locale);

@@ -12,7 +12,9 @@ describe('a list kept in pages (issue 19)', () => {
     const list = Array.from({ length: 2 * PAGE_ENTRIES + 5 }, (_, i) => i);
     await item.setValue({ data: list, fetchedAt: 7 });
     expect(await keys()).toEqual(['test:list', 'test:list:0', 'test:list:1', 'test:list:2']);
-    expect(await fakeBrowser.storage.local.get('test:list')).toEqual({ 'test:list': { fetchedAt: 7, total: list.length, pages: 3 } });
+    expect(await fakeBrowser.storage.local.get('test:list')).toEqual({
+      'test:list': { fetchedAt: 7, total: list.length, pages: 3 },
+    });
     const back = await item.getValue();
     expect(back?.fetchedAt).toBe(7);
     expect(back?.data).toEqual([...list].reverse());

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEV_URL } from '../../utils/build-settings';
-import { PanelConfigError, buildSettings, exampleConfig, runtimeSettings } from '../../utils/build/operator/panel-config';
+import {
+  PanelConfigError,
+  buildSettings,
+  exampleConfig,
+  runtimeSettings,
+} from '../../utils/build/operator/panel-config';
 import { SETTING_ROWS } from '../../utils/build/operator/settings-table';
 
 let root: string;
@@ -31,19 +36,52 @@ function problems(env: Record<string, string> = {}, mode = 'production'): string
 describe('the config file and the environment', () => {
   it('without either gives the defaults, and the sandbox in development builds', () => {
     const settings = buildSettings({}, 'production', root);
-    expect(settings).toMatchObject({ apiBaseUrl: '', panelName: 'Panel Rewards', brandColor: '#2458d6', balanceVariable: 'POINTS_BALANCE', geckoId: 'panel-rewards@panelist.example', icon: '', chromeKey: '' });
-    expect(settings.oauth).toEqual({ authorizationEndpoint: '', tokenEndpoint: '', clientId: '', scopes: '', issuer: '', revocationEndpoint: '', tabRedirectUrl: '' });
+    expect(settings).toMatchObject({
+      apiBaseUrl: '',
+      panelName: 'Panel Rewards',
+      brandColor: '#2458d6',
+      balanceVariable: 'POINTS_BALANCE',
+      geckoId: 'panel-rewards@panelist.example',
+      icon: '',
+      chromeKey: '',
+    });
+    expect(settings.oauth).toEqual({
+      authorizationEndpoint: '',
+      tokenEndpoint: '',
+      clientId: '',
+      scopes: '',
+      issuer: '',
+      revocationEndpoint: '',
+      tabRedirectUrl: '',
+    });
     expect(settings.configFile).toBeNull();
     expect(new Set(Object.values(settings.sources))).toEqual(new Set(['default']));
-    expect(buildSettings({ PANEL_DEV_TOKEN: 't' }, 'development', root)).toMatchObject({ apiBaseUrl: SANDBOX_DEV_URL, devToken: 't' });
+    expect(buildSettings({ PANEL_DEV_TOKEN: 't' }, 'development', root)).toMatchObject({
+      apiBaseUrl: SANDBOX_DEV_URL,
+      devToken: 't',
+    });
     expect(buildSettings({ PANEL_DEV_TOKEN: 't' }, 'production', root).devToken).toBe('');
   });
 
   it('reads panel.config.json; the environment wins over it; an empty variable is no setting', () => {
-    write('panel.config.json', { panelName: 'Acme Rewards', brandColor: '#0b7a75', earnUrl: 'https://acme.example/surveys', oauth: { scopes: '' } });
+    write('panel.config.json', {
+      panelName: 'Acme Rewards',
+      brandColor: '#0b7a75',
+      earnUrl: 'https://acme.example/surveys',
+      oauth: { scopes: '' },
+    });
     const settings = buildSettings({ PANEL_BRAND_COLOR: '#abc', PANEL_EARN_URL: '  ' }, 'production', root);
-    expect(settings).toMatchObject({ panelName: 'Acme Rewards', brandColor: '#abc', earnUrl: 'https://acme.example/surveys' });
-    expect(settings.sources).toMatchObject({ panelName: 'file', brandColor: 'environment', earnUrl: 'file', apiBaseUrl: 'default' });
+    expect(settings).toMatchObject({
+      panelName: 'Acme Rewards',
+      brandColor: '#abc',
+      earnUrl: 'https://acme.example/surveys',
+    });
+    expect(settings.sources).toMatchObject({
+      panelName: 'file',
+      brandColor: 'environment',
+      earnUrl: 'file',
+      apiBaseUrl: 'default',
+    });
     expect(settings.configFile).toBe(join(root, 'panel.config.json'));
   });
 
@@ -55,7 +93,9 @@ describe('the config file and the environment', () => {
     write('other.json', { panelName: 'Other' });
     expect(buildSettings({ PANEL_CONFIG: 'other.json' }, 'production', root).panelName).toBe('Other');
     expect(buildSettings({ PANEL_CONFIG: 'none' }, 'production', root).panelName).toBe('Panel Rewards');
-    expect(problems({ PANEL_CONFIG: 'missing.json' })).toEqual(['PANEL_CONFIG names missing.json, and there is no such file']);
+    expect(problems({ PANEL_CONFIG: 'missing.json' })).toEqual([
+      'PANEL_CONFIG names missing.json, and there is no such file',
+    ]);
   });
 
   it('says where a file stops being JSON, by line and column', () => {
@@ -76,41 +116,71 @@ describe('the config file and the environment', () => {
     const found = problems({ PANEL_GECKO_ID: 'not an id' });
     expect(found).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^panel\.config\.json › colour: unknown key \(known: apiBaseUrl, panelName, brandColor, .*oauth\)$/),
-        expect.stringMatching(/^panel\.config\.json › oauth\.secret: unknown key \(known in oauth: authorizationEndpoint, tokenEndpoint, clientId, scopes, issuer, revocationEndpoint, tabRedirectUrl\)$/),
+        expect.stringMatching(
+          /^panel\.config\.json › colour: unknown key \(known: apiBaseUrl, panelName, brandColor, .*oauth\)$/,
+        ),
+        expect.stringMatching(
+          /^panel\.config\.json › oauth\.secret: unknown key \(known in oauth: authorizationEndpoint, tokenEndpoint, clientId, scopes, issuer, revocationEndpoint, tabRedirectUrl\)$/,
+        ),
         'panel.config.json › panelName: must be a string',
         'panel.config.json › brandColor: "#12g" is not a colour: write it as #rgb or #rrggbb, e.g. #2458d6',
         'panel.config.json › apiBaseUrl: "http://panel.example/api" must start with https:// (plain http:// only for localhost and 127.0.0.1), not "http://"',
         'panel.config.json › earnUrl: "ftp://panel.example" must start with https:// (plain http:// only for localhost and 127.0.0.1), not "ftp://"',
         'panel.config.json › tokenHelpUrl: "panel.example/help" is not a web address: write it whole, starting with https://',
         'PANEL_GECKO_ID (environment): "not an id" is not a Firefox add-on id: use name@your-domain or a {GUID}',
-        expect.stringMatching(/^oauth\.authorizationEndpoint \(PANEL_OAUTH_AUTHORIZATION_ENDPOINT\) and oauth\.tokenEndpoint \(PANEL_OAUTH_TOKEN_ENDPOINT\) missing: oauth needs .* \(set: oauth\.clientId\)$/),
+        expect.stringMatching(
+          /^oauth\.authorizationEndpoint \(PANEL_OAUTH_AUTHORIZATION_ENDPOINT\) and oauth\.tokenEndpoint \(PANEL_OAUTH_TOKEN_ENDPOINT\) missing: oauth needs .* \(set: oauth\.clientId\)$/,
+        ),
       ]),
     );
     expect(found).toHaveLength(9);
   });
 
   it('takes plain http only on localhost and 127.0.0.1, and no query on the API address', () => {
-    expect(buildSettings({ PANEL_API_BASE_URL: 'http://127.0.0.1:8787', PANEL_EARN_URL: 'http://localhost:3000/earn' }, 'production', root).apiBaseUrl).toBe('http://127.0.0.1:8787');
-    expect(problems({ PANEL_API_BASE_URL: 'https://panel.example/api?v=1' })).toEqual([expect.stringContaining('must not have a query')]);
-    expect(problems({ PANEL_API_BASE_URL: 'https://user:pw@panel.example' })).toEqual([expect.stringContaining('must not hold a user name or password')]);
+    expect(
+      buildSettings(
+        { PANEL_API_BASE_URL: 'http://127.0.0.1:8787', PANEL_EARN_URL: 'http://localhost:3000/earn' },
+        'production',
+        root,
+      ).apiBaseUrl,
+    ).toBe('http://127.0.0.1:8787');
+    expect(problems({ PANEL_API_BASE_URL: 'https://panel.example/api?v=1' })).toEqual([
+      expect.stringContaining('must not have a query'),
+    ]);
+    expect(problems({ PANEL_API_BASE_URL: 'https://user:pw@panel.example' })).toEqual([
+      expect.stringContaining('must not hold a user name or password'),
+    ]);
   });
 
   it('needs the API address for sign-in, and defaults the issuer to the authorization endpoint origin', () => {
-    const oauth = { PANEL_OAUTH_AUTHORIZATION_ENDPOINT: 'https://id.example/authorize', PANEL_OAUTH_TOKEN_ENDPOINT: 'https://id.example/token', PANEL_OAUTH_CLIENT_ID: 'ext' };
-    expect(problems(oauth)).toEqual(['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to']);
+    const oauth = {
+      PANEL_OAUTH_AUTHORIZATION_ENDPOINT: 'https://id.example/authorize',
+      PANEL_OAUTH_TOKEN_ENDPOINT: 'https://id.example/token',
+      PANEL_OAUTH_CLIENT_ID: 'ext',
+    };
+    expect(problems(oauth)).toEqual([
+      'apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to',
+    ]);
     expect(problems(oauth, 'development')).toEqual([]);
-    expect(buildSettings({ ...oauth, PANEL_API_BASE_URL: 'https://api.example' }, 'production', root).oauth.issuer).toBe('https://id.example');
+    expect(
+      buildSettings({ ...oauth, PANEL_API_BASE_URL: 'https://api.example' }, 'production', root).oauth.issuer,
+    ).toBe('https://id.example');
     expect(problems({ PANEL_OAUTH_SCOPES: 'panel' })).toEqual([expect.stringContaining('(set: oauth.scopes)')]);
   });
 
   it('reads the icon path from the config file folder, and needs the file to be there', () => {
     mkdirSync(join(root, 'brand'));
     write('brand/panel.json', { icon: 'icon.svg' });
-    expect(problems({ PANEL_CONFIG: 'brand/panel.json' })).toEqual([`icon: there is no file at ${join(root, 'brand/icon.svg')}`]);
+    expect(problems({ PANEL_CONFIG: 'brand/panel.json' })).toEqual([
+      `icon: there is no file at ${join(root, 'brand/icon.svg')}`,
+    ]);
     write('brand/icon.svg', '<svg/>');
-    expect(buildSettings({ PANEL_CONFIG: 'brand/panel.json' }, 'production', root).icon).toBe(join(root, 'brand/icon.svg'));
-    expect(problems({ PANEL_ICON: 'icon.gif' })).toEqual(['PANEL_ICON (environment): "icon.gif" must be an .svg or a .png file']);
+    expect(buildSettings({ PANEL_CONFIG: 'brand/panel.json' }, 'production', root).icon).toBe(
+      join(root, 'brand/icon.svg'),
+    );
+    expect(problems({ PANEL_ICON: 'icon.gif' })).toEqual([
+      'PANEL_ICON (environment): "icon.gif" must be an .svg or a .png file',
+    ]);
   });
 
   it('takes the Chrome public key with or without its PEM lines, and refuses a private key or anything else', () => {
@@ -121,14 +191,19 @@ describe('the config file and the environment', () => {
     expect(buildSettings({ PANEL_CHROME_KEY: der }, 'production', root).chromeKey).toBe(der);
     const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const refused = problems({ PANEL_CHROME_KEY: privatePem });
-    expect(refused).toEqual(['PANEL_CHROME_KEY (environment): is a private key: never put one in the config; give the public key (npm run ids -- --new-key prints it)']);
+    expect(refused).toEqual([
+      'PANEL_CHROME_KEY (environment): is a private key: never put one in the config; give the public key (npm run ids -- --new-key prints it)',
+    ]);
     expect(refused[0]).not.toContain(privatePem.split('\n')[1]);
     expect(problems({ PANEL_CHROME_KEY: 'abc' })).toEqual([expect.stringContaining('is not an RSA public key')]);
   });
 
   it('gives the pages and the worker no build-only setting', () => {
     write('icon.png', 'x');
-    const runtime = runtimeSettings(buildSettings({ PANEL_ICON: 'icon.png' }, 'production', root)) as unknown as Record<string, unknown>;
+    const runtime = runtimeSettings(buildSettings({ PANEL_ICON: 'icon.png' }, 'production', root)) as unknown as Record<
+      string,
+      unknown
+    >;
     for (const key of ['icon', 'chromeKey', 'configFile', 'sources']) expect(runtime).not.toHaveProperty(key);
     expect(runtime).toHaveProperty('panelName');
     expect(runtime).toHaveProperty('oauth.clientId');

@@ -75,7 +75,23 @@ const pointCost = fc.oneof(
   { weight: 4, arbitrary: fc.nat({ max: 20_000 }) },
   { weight: 2, arbitrary: fc.integer({ min: -1_000_000, max: -1 }) },
   { weight: 1, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(0, -0, 2 ** 53, 2 ** 60, 1e21, Number.MAX_SAFE_INTEGER, '500', '-500', true, null, { points: 5 }, [500]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      0,
+      -0,
+      2 ** 53,
+      2 ** 60,
+      1e21,
+      Number.MAX_SAFE_INTEGER,
+      '500',
+      '-500',
+      true,
+      null,
+      { points: 5 },
+      [500],
+    ),
+  },
 );
 
 const currency = fc.oneof(
@@ -131,7 +147,11 @@ const IMAGE_URLS = [
   'file:///etc/passwd',
   '',
 ];
-const imageUrl = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...IMAGE_URLS) }, { weight: 1, arbitrary: fc.webUrl() }, { weight: 1, arbitrary: fc.string() });
+const imageUrl = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...IMAGE_URLS) },
+  { weight: 1, arbitrary: fc.webUrl() },
+  { weight: 1, arbitrary: fc.string() },
+);
 
 /** Markup a hostile catalogue could put in a reward's HTML fields. */
 const HOSTILE_HTML = [
@@ -170,12 +190,20 @@ const HOSTILE_HTML = [
   '<img src="x" on\u0000error=alert(1)>',
   '<div/onclick=alert(1)>x',
 ];
-const html = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_HTML) }, { weight: 1, arbitrary: fc.string() }), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+const html = fc
+  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_HTML) }, { weight: 1, arbitrary: fc.string() }), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .map((parts) => parts.join(''));
 
 const WIDTHS = ['80w-326ppi', '130w-326ppi', '200w-326ppi', '278w-326ppi', '300w-326ppi', '1200w-326ppi'];
 
 const reward = fc.record({
-  name: fc.oneof(fc.constantFrom('Bluefin Coffee $5', 'PayWave 50 € Transfer', 'Atlas <b>Travel</b>'), fc.string({ maxLength: 20 })),
+  name: fc.oneof(
+    fc.constantFrom('Bluefin Coffee $5', 'PayWave 50 € Transfer', 'Atlas <b>Travel</b>'),
+    fc.string({ maxLength: 20 }),
+  ),
   cost: money,
   cost_currency: currency,
   type: fc.constantFrom('giftcard_aggregator', 'wallet_payout', 'mystery'),
@@ -232,12 +260,19 @@ type PanelState = typeof panelState extends fc.Arbitrary<infer T> ? T : never;
 
 const fill = (url: string) => url.replaceAll('{panel}', panel.url).replaceAll('{elsewhere}', elsewhere.url);
 
-function fillImages<T extends { image_url: string; meta_data: { image_url?: string; image_urls?: Record<string, string> } }>(r: T): T {
-  const urls = r.meta_data.image_urls && Object.fromEntries(Object.entries(r.meta_data.image_urls).map(([k, u]) => [k, fill(u)]));
+function fillImages<
+  T extends { image_url: string; meta_data: { image_url?: string; image_urls?: Record<string, string> } },
+>(r: T): T {
+  const urls =
+    r.meta_data.image_urls && Object.fromEntries(Object.entries(r.meta_data.image_urls).map(([k, u]) => [k, fill(u)]));
   return {
     ...r,
     image_url: fill(r.image_url),
-    meta_data: { ...r.meta_data, ...(r.meta_data.image_url !== undefined ? { image_url: fill(r.meta_data.image_url) } : {}), ...(urls ? { image_urls: urls } : {}) },
+    meta_data: {
+      ...r.meta_data,
+      ...(r.meta_data.image_url !== undefined ? { image_url: fill(r.meta_data.image_url) } : {}),
+      ...(urls ? { image_urls: urls } : {}),
+    },
   };
 }
 
@@ -276,10 +311,20 @@ async function serve(state: PanelState): Promise<void> {
   if (state.redirect) {
     const { path, status, to, times } = state.redirect;
     const location =
-      to === 'elsewhere' ? `${elsewhere.url}${path}` : to === 'protocol-relative' ? `//127.0.0.1:${elsewhere.port}${path}` : `http://169.254.169.254${path}`;
+      to === 'elsewhere'
+        ? `${elsewhere.url}${path}`
+        : to === 'protocol-relative'
+          ? `//127.0.0.1:${elsewhere.port}${path}`
+          : `http://169.254.169.254${path}`;
     const response = await fetch(`${panel.url}/__sandbox/faults`, {
       method: 'POST',
-      body: JSON.stringify({ path, status, headers: { Location: location }, body: JSON.stringify({ message: 'Moved' }), times }),
+      body: JSON.stringify({
+        path,
+        status,
+        headers: { Location: location },
+        body: JSON.stringify({ message: 'Moved' }),
+        times,
+      }),
     });
     if (!response.ok) throw new Error(`fault refused: ${await response.text()}`);
   }
@@ -302,7 +347,8 @@ async function settle<T>(call: Promise<T>): Promise<T | AppErrorException> {
   try {
     return await call;
   } catch (error) {
-    if (!(error instanceof AppErrorException) || !KINDS.has(error.error.kind)) throw new Error(`not a typed AppError: ${String(error)}`);
+    if (!(error instanceof AppErrorException) || !KINDS.has(error.error.kind))
+      throw new Error(`not a typed AppError: ${String(error)}`);
     return error;
   }
 }
@@ -312,14 +358,18 @@ async function settle<T>(call: Promise<T>): Promise<T | AppErrorException> {
  * address that parses, `https:` or the panel's own origin, and no loopback, private or link-local host.
  */
 function checkImages(r: Reward, at: string): void {
-  const urls = [r.image_url, r.meta_data?.image_url, ...Object.values(r.meta_data?.image_urls ?? {})].filter((u): u is string => typeof u === 'string' && u !== '');
+  const urls = [r.image_url, r.meta_data?.image_url, ...Object.values(r.meta_data?.image_urls ?? {})].filter(
+    (u): u is string => typeof u === 'string' && u !== '',
+  );
   for (const url of urls) {
     expect(safeImageUrl(url, panel.url), `${at}: ${url} kept`).toBe(url);
     expect(URL.canParse(url), `${at}: ${url} kept`).toBe(true);
     const { protocol, hostname, origin } = new URL(url);
     if (origin === panel.url) continue;
     expect(protocol, `${at}: ${url} kept`).toBe('https:');
-    expect(hostname, `${at}: ${url} kept`).not.toMatch(/^(localhost|.*\.localhost|0\.0\.0\.0|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|\[)/);
+    expect(hostname, `${at}: ${url} kept`).not.toMatch(
+      /^(localhost|.*\.localhost|0\.0\.0\.0|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|\[)/,
+    );
   }
 }
 
@@ -355,7 +405,8 @@ async function sanitizedOnJsdom(markup: string): Promise<DocumentFragment> {
   }
 }
 
-const URL_ATTRIBUTES = /^(href|src|action|formaction|xlink:href|data|poster|background|cite|ping|lowsrc|dynsrc|longdesc|usemap)$/i;
+const URL_ATTRIBUTES =
+  /^(href|src|action|formaction|xlink:href|data|poster|background|cite|ping|lowsrc|dynsrc|longdesc|usemap)$/i;
 // Browsers drop tabs, newlines and leading controls from an address before reading its scheme.
 // oxlint-disable-next-line no-control-regex -- those controls are what the browser drops
 const DROPPED_FROM_URLS = /[\u0000-\u0020]/g;
@@ -374,12 +425,17 @@ async function checkHtml(r: Reward, at: string): Promise<void> {
     if (typeof markup !== 'string') continue;
     for (const element of elements(parseFragment(handlerFreeMarkup(markup)) as TreeNode)) {
       const handlers = element.attrs.filter((a) => /^on/i.test(a.name));
-      expect(handlers, `${at}.${field}: <${element.tagName}> keeps ${handlers.map((a) => a.name).join(', ')}`).toEqual([]);
+      expect(handlers, `${at}.${field}: <${element.tagName}> keeps ${handlers.map((a) => a.name).join(', ')}`).toEqual(
+        [],
+      );
     }
     for (const element of domElements(await sanitizedOnJsdom(markup))) {
       for (const { name, value } of Array.from(element.attributes)) {
         expect(name, `${at}.${field}: sanitized <${element.tagName.toLowerCase()}> keeps ${name}`).not.toMatch(/^on/i);
-        if (URL_ATTRIBUTES.test(name)) expect(value.replace(DROPPED_FROM_URLS, ''), `${at}.${field}: sanitized ${name}`).not.toMatch(/^(javascript|vbscript):/i);
+        if (URL_ATTRIBUTES.test(name))
+          expect(value.replace(DROPPED_FROM_URLS, ''), `${at}.${field}: sanitized ${name}`).not.toMatch(
+            /^(javascript|vbscript):/i,
+          );
       }
     }
     if (/\son[a-z]+\s*=/i.test(markup)) seen.handlersRemoved += 1;
@@ -389,16 +445,32 @@ async function checkHtml(r: Reward, at: string): Promise<void> {
 /** Costs and money as the popup's rows show and offer them. */
 function checkRows(rewards: readonly Reward[], points: number | null, at: string): void {
   for (const r of rewards) {
-    expect(r.reward_point_cost === null || isPoints(r.reward_point_cost), `${at} ${r.id}: cost ${String(r.reward_point_cost)}`).toBe(true);
+    expect(
+      r.reward_point_cost === null || isPoints(r.reward_point_cost),
+      `${at} ${r.id}: cost ${String(r.reward_point_cost)}`,
+    ).toBe(true);
     if (r.costRefused) expect(r.reward_point_cost, at).toBeNull();
-    const m = rowModel({ group: groupRewards([r])[0]!, choice: r, balance: points, blocked: false, goal: null, held: [] });
-    if (!m.redeem.disabled) expect(!r.costRefused && (r.reward_point_cost === null || isPoints(r.reward_point_cost)), `${at} ${r.id}: redeemable`).toBe(true);
+    const m = rowModel({
+      group: groupRewards([r])[0]!,
+      choice: r,
+      balance: points,
+      blocked: false,
+      goal: null,
+      held: [],
+    });
+    if (!m.redeem.disabled)
+      expect(
+        !r.costRefused && (r.reward_point_cost === null || isPoints(r.reward_point_cost)),
+        `${at} ${r.id}: redeemable`,
+      ).toBe(true);
     expect(m.points ?? '', `${at} ${r.id}`).not.toMatch(/-|\.\d/);
     if (!isIso(r.cost_currency)) {
       expect(m.money, `${at} ${r.id}: ${JSON.stringify(r.cost_currency)} shown as money`).toBe('');
       expect(formatMoney(r.cost, r.cost_currency), `${at} ${r.id}: ${JSON.stringify(r.cost_currency)}`).toBeNull();
     }
-    expect(isCurrencyCode(r.cost_currency), `${at} ${r.id}: ${JSON.stringify(r.cost_currency)}`).toBe(isIso(r.cost_currency));
+    expect(isCurrencyCode(r.cost_currency), `${at} ${r.id}: ${JSON.stringify(r.cost_currency)}`).toBe(
+      isIso(r.cost_currency),
+    );
   }
 }
 
@@ -413,8 +485,13 @@ function checkQuarantine(read: readonly Reward[], state: PanelState, at: string)
     expect(r.costRefused === true, `${at} ${r.id}: ${JSON.stringify(cost)} quarantined`).toBe(!meant);
     if (!meant) seen.quarantined += 1;
     if (!isIso(r.cost_currency)) seen.notMoney += 1;
-    const images = (x: { image_url?: unknown; meta_data?: { image_url?: unknown; image_urls?: Record<string, unknown> } }) =>
-      [x.image_url, x.meta_data?.image_url, ...Object.values(x.meta_data?.image_urls ?? {})].filter((u) => typeof u === 'string' && u !== '').length;
+    const images = (x: {
+      image_url?: unknown;
+      meta_data?: { image_url?: unknown; image_urls?: Record<string, unknown> };
+    }) =>
+      [x.image_url, x.meta_data?.image_url, ...Object.values(x.meta_data?.image_urls ?? {})].filter(
+        (u) => typeof u === 'string' && u !== '',
+      ).length;
     seen.imagesDropped += images(original) - images(r);
   }
 }
@@ -436,19 +513,23 @@ async function check(state: PanelState): Promise<void> {
     expect(listed.balance === null || isPoints(listed.balance), `balance ${String(listed.balance)}`).toBe(true);
   }
   const values = await settle(api.readValues());
-  if (!(values instanceof AppErrorException)) expect(values.balance === null || isPoints(values.balance), `balance ${String(values.balance)}`).toBe(true);
+  if (!(values instanceof AppErrorException))
+    expect(values.balance === null || isPoints(values.balance), `balance ${String(values.balance)}`).toBe(true);
   if (!isPoints(state.balance)) {
-    const [answer, path] = state.balanceIn === 'rewards' ? [listed, ENDPOINTS.rewards] : [values, ENDPOINTS.variablesData];
+    const [answer, path] =
+      state.balanceIn === 'rewards' ? [listed, ENDPOINTS.rewards] : [values, ENDPOINTS.variablesData];
     expect(answer, `an impossible balance (${state.balance}) refuses ${path}`).toBeInstanceOf(AppErrorException);
     seen.balancesRefused += 1;
-    if (state.redirect?.path !== path) expect((answer as AppErrorException).error).toMatchObject({ kind: 'unexpected', endpoint: path });
+    if (state.redirect?.path !== path)
+      expect((answer as AppErrorException).error).toMatchObject({ kind: 'unexpected', endpoint: path });
   }
 
   const history = await settle(api.listRedemptions());
   if (!(history instanceof AppErrorException)) {
     for (const r of history) {
       checkImages(r.reward, `history ${r.id}`);
-      if (!isIso(r.currency)) expect(formatMoney(r.cost, r.currency), `history ${r.id}: ${JSON.stringify(r.currency)}`).toBeNull();
+      if (!isIso(r.currency))
+        expect(formatMoney(r.cost, r.currency), `history ${r.id}: ${JSON.stringify(r.currency)}`).toBeNull();
     }
   }
 
@@ -467,7 +548,8 @@ async function check(state: PanelState): Promise<void> {
   }
   const storedHtml = await rewardHtmlItem.getValue();
   for (const url of storedHtml?.imageOrigins ?? []) expect(url).toMatch(/^https?:\/\//);
-  for (const sample of await balanceHistoryItem.getValue()) expect(isPoints(sample.points), `history point ${sample.points}`).toBe(true);
+  for (const sample of await balanceHistoryItem.getValue())
+    expect(isPoints(sample.points), `history point ${sample.points}`).toBe(true);
 
   await Promise.all([panel.idle(), elsewhere.idle()]);
   expect(elsewhere.requests, 'a request reached the other server').toEqual([]);
@@ -490,7 +572,9 @@ it(`panel answers, fuzzed: nothing impossible is shown, stored or acted on, and 
       endOnFailure: process.env.FUZZ_SHRINK === undefined,
     },
   );
-  console.log(`panel fuzz: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(1)} s (seed ${SEED}); exercised ${JSON.stringify(seen)}`);
+  console.log(
+    `panel fuzz: ${runs} runs in ${((performance.now() - started) / 1000).toFixed(1)} s (seed ${SEED}); exercised ${JSON.stringify(seen)}`,
+  );
   // The fixed seed draws every kind of hostile answer; a change of the generators that stopped drawing one would show here.
   for (const [kind, count] of Object.entries(seen)) expect(count, kind).toBeGreaterThan(0);
   expect(elsewhere.requests).toEqual([]);

@@ -76,13 +76,35 @@ async function store(state: State): Promise<void> {
   await sessionItem.setValue(session);
   const rewards = state.rewards ?? catalogue;
   const cache = {
-    data: { rewards, balance: state.balance === null ? { points: null, source: 'unknown' as const } : { points: state.balance ?? 1_000, source: 'rewards' as const } },
+    data: {
+      rewards,
+      balance:
+        state.balance === null
+          ? { points: null, source: 'unknown' as const }
+          : { points: state.balance ?? 1_000, source: 'rewards' as const },
+    },
     fetchedAt: Date.now() - 180_000,
   };
-  const goal = state.goal === undefined ? null : { account: `${session.baseUrl}|${session.tokenHint}`, rewardId: state.goal, rewardName: 'x', setAt: 1 };
+  const goal =
+    state.goal === undefined
+      ? null
+      : { account: `${session.baseUrl}|${session.tokenHint}`, rewardId: state.goal, rewardName: 'x', setAt: 1 };
   const latest = state.history ? redemption(9, rewards[0] ?? catalogue[0]!, '2026-01-02T10:00:00') : null;
-  const profile = state.questions === undefined ? null : { open: state.questions, total: 8, first: state.questions ? 'PETS' : null, fetchedAt: Date.now() - 60_000 };
-  await popupViewItem.setValue({ rewards: rewardsPart(cache), latest, profile, goal: goal && goalPart(goal, rewards.find((r) => r.id === goal.rewardId)) });
+  const profile =
+    state.questions === undefined
+      ? null
+      : { open: state.questions, total: 8, first: state.questions ? 'PETS' : null, fetchedAt: Date.now() - 60_000 };
+  await popupViewItem.setValue({
+    rewards: rewardsPart(cache),
+    latest,
+    profile,
+    goal:
+      goal &&
+      goalPart(
+        goal,
+        rewards.find((r) => r.id === goal.rewardId),
+      ),
+  });
   await syncItem.setValue({ rewards: { ...IDLE, ...state.sync }, history: IDLE, profile: IDLE });
   if (state.ledger) await ledgerItem.setValue(state.ledger);
   if (goal) await goalItem.setValue(goal);
@@ -163,7 +185,10 @@ async function compare(state: State, locale: TestLocale = 'en') {
 describe('first frame (issue 19)', () => {
   const cases: Array<[string, State]> = [
     ['connected, warm cache', {}],
-    ['a search box over a long catalogue, a goal, balance over time', { goal: 5, samples: [0, 1, 2, 3].map((i) => ({ at: Date.now() - (40 - 10 * i) * DAY, points: 100 + 300 * i })) }],
+    [
+      'a search box over a long catalogue, a goal, balance over time',
+      { goal: 5, samples: [0, 1, 2, 3].map((i) => ({ at: Date.now() - (40 - 10 * i) * DAY, points: 100 + 300 * i })) },
+    ],
     ['the goal is affordable', { goal: 1 }],
     ['the goal is no longer offered', { goal: 999 }],
     ['the balance unknown', { balance: null }],
@@ -201,11 +226,16 @@ describe('first frame (issue 19)', () => {
     const painted = root.querySelector<HTMLInputElement>('#reward-search')!;
     painted.value = 'paypal';
     // The whole catalogue, which a search reads (the first frame has only the view's rows).
-    await rewardsItem.setValue({ data: { rewards: catalogue, balance: { points: 1_000, source: 'rewards' } }, fetchedAt: Date.now() - 180_000 });
+    await rewardsItem.setValue({
+      data: { rewards: catalogue, balance: { points: 1_000, source: 'rewards' } },
+      fetchedAt: Date.now() - 180_000,
+    });
     await preact(root);
     expect(root.querySelector<HTMLInputElement>('#reward-search')!.value).toBe('paypal');
     // Searched in the whole catalogue, which the search reads.
-    await vi.waitFor(() => expect(Array.from(root.querySelectorAll('.reward-name'), (n) => n.textContent)).toEqual(['PayPal €25']));
+    await vi.waitFor(() =>
+      expect(Array.from(root.querySelectorAll('.reward-name'), (n) => n.textContent)).toEqual(['PayPal €25']),
+    );
     render(null, root);
     root.remove();
   });
@@ -215,7 +245,8 @@ describe('first frame (issue 19)', () => {
     await store({});
     const root = document.createElement('div');
     await paint(root);
-    const options = (select: Element | null) => Array.from(select?.querySelectorAll('option') ?? [], (o) => `${o.value}=${o.textContent}`);
+    const options = (select: Element | null) =>
+      Array.from(select?.querySelectorAll('option') ?? [], (o) => `${o.value}=${o.textContent}`);
     const painted = options(root.querySelector('#reward-kind'));
     expect(painted).toEqual(['=All types', 'gift=Gift cards', 'wallet=Wallet payouts']);
     const fresh = document.createElement('div');

@@ -35,7 +35,10 @@ export function giftCard(id: number, name: string, points: number, extra: Partia
     meta_data: {
       reward_type: 'gift card',
       brand_name: name.split(' ')[0],
-      image_urls: { '80w-326ppi': `https://img.example/${id}-80.png`, '300w-326ppi': `https://img.example/${id}-300.png` },
+      image_urls: {
+        '80w-326ppi': `https://img.example/${id}-80.png`,
+        '300w-326ppi': `https://img.example/${id}-300.png`,
+      },
       value_type: 'FIXED_VALUE',
       countries: ['US'],
     },
@@ -92,7 +95,10 @@ export async function seed(options: {
     await rewardsItem.setValue({
       data: {
         rewards: options.rewards,
-        balance: options.balance === null ? { points: null, source: 'unknown' } : { points: options.balance ?? 0, source: 'rewards' },
+        balance:
+          options.balance === null
+            ? { points: null, source: 'unknown' }
+            : { points: options.balance ?? 0, source: 'rewards' },
       },
       fetchedAt: options.fetchedAt ?? Date.now() - 120_000,
     });
@@ -178,7 +184,11 @@ export function nameOf(el: Element): string {
   const label = el.getAttribute('aria-label');
   if (label) return label.trim();
   const labelledBy = el.getAttribute('aria-labelledby');
-  if (labelledBy) return labelledBy.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ');
+  if (labelledBy)
+    return labelledBy
+      .split(/\s+/)
+      .map((id) => text(document.getElementById(id)))
+      .join(' ');
   if (el.id) {
     const forLabel = document.querySelector(`label[for="${el.id}"]`);
     if (forLabel) return text(forLabel);
@@ -216,7 +226,12 @@ export function getByText(container: ParentNode, match: string | RegExp): HTMLEl
     const own = text(el);
     const ok = typeof match === 'string' ? own.includes(match) : match.test(own);
     // The innermost element holding the text, not each of its ancestors.
-    return ok && !Array.from(el.children).some((child) => (typeof match === 'string' ? text(child).includes(match) : match.test(text(child))));
+    return (
+      ok &&
+      !Array.from(el.children).some((child) =>
+        typeof match === 'string' ? text(child).includes(match) : match.test(text(child)),
+      )
+    );
   });
   if (hits.length === 0) throw new Error(`No element with text ${String(match)} in: ${text(container as Element)}`);
   return hits[0]!;

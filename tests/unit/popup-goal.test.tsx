@@ -4,7 +4,18 @@ import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
 import { accountOf, balanceHistoryItem, goalItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
-import { CONNECTED, click, getByRole, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import {
+  CONNECTED,
+  click,
+  getByRole,
+  giftCard,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+} from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -12,7 +23,8 @@ const amazon = giftCard(1, 'Amazon $5', 500);
 const target = giftCard(2, 'Target $50', 5000);
 const rewards = [amazon, target];
 const ACCOUNT = accountOf(CONNECTED);
-const goalOf = (rewardId: number, rewardName: string, account = ACCOUNT) => goalItem.setValue({ account, rewardId, rewardName, setAt: 1 });
+const goalOf = (rewardId: number, rewardName: string, account = ACCOUNT) =>
+  goalItem.setValue({ account, rewardId, rewardName, setAt: 1 });
 const daysAgo = (days: number, points: number): BalanceSample => ({ at: Date.now() - days * DAY_MS, points });
 /** The panel's timestamp (UTC, no zone) `days` ago. */
 const iso = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 19);
@@ -59,17 +71,32 @@ describe('the goal header', () => {
   it('one earning figure, and the pace worked out from it (issue 21)', async () => {
     await seed({ rewards, balance: 3770 });
     await goalOf(2, 'Target $50');
-    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770)]);
+    await balanceHistoryItem.setValue([
+      daysAgo(35, 2130),
+      daysAgo(21, 2540),
+      daysAgo(14, 2950),
+      daysAgo(7, 3360),
+      daysAgo(0.5, 3770),
+    ]);
     const root = mount();
     const goal = await goalSection(root);
     // 1,640 earned in 30 days is 383 a week: the 1,230 to go take about 3 weeks.
-    expect(goal.querySelector('.goal-pace')?.textContent).toBe('1,640 points earned in the last 30 days. About 3 weeks to go at this pace.');
+    expect(goal.querySelector('.goal-pace')?.textContent).toBe(
+      '1,640 points earned in the last 30 days. About 3 weeks to go at this pace.',
+    );
     expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to Target $50');
   });
 
   it('right after redeeming, spending does not read as a loss: the same figure earned', async () => {
     await seed({ rewards, balance: 3270 });
-    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(7, 3360), daysAgo(0.5, 3770), daysAgo(0.01, 3270)]);
+    await balanceHistoryItem.setValue([
+      daysAgo(35, 2130),
+      daysAgo(21, 2540),
+      daysAgo(14, 2950),
+      daysAgo(7, 3360),
+      daysAgo(0.5, 3770),
+      daysAgo(0.01, 3270),
+    ]);
     const root = mount();
     const line = await waitFor(() => {
       const el = root.querySelector('.goal-change');
@@ -85,20 +112,39 @@ describe('the goal header', () => {
     const refunded = redemption(5, amazon, iso(4), { failed: true, refunded: true, updated_at: iso(3.01) });
     await seed({ rewards, balance: 3360, history: [refunded] });
     await goalOf(2, 'Target $50');
-    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(21, 2540), daysAgo(14, 2950), daysAgo(4, 2450), daysAgo(3, 2950), daysAgo(0.5, 3360)]);
+    await balanceHistoryItem.setValue([
+      daysAgo(35, 2130),
+      daysAgo(21, 2540),
+      daysAgo(14, 2950),
+      daysAgo(4, 2450),
+      daysAgo(3, 2950),
+      daysAgo(0.5, 3360),
+    ]);
     const root = mount();
     const goal = await goalSection(root);
     // 1,230 earned, not 1,730: the 1,640 to go take about 6 weeks at 287 a week, not 4 at 404.
-    await waitFor(() => expect(goal.querySelector('.goal-pace')?.textContent).toBe('1,230 points earned in the last 30 days. About 6 weeks to go at this pace.'));
+    await waitFor(() =>
+      expect(goal.querySelector('.goal-pace')?.textContent).toBe(
+        '1,230 points earned in the last 30 days. About 6 weeks to go at this pace.',
+      ),
+    );
   });
 
   it('points given back are not earned, in German', async () => {
     installI18n('de');
     const refunded = redemption(5, amazon, iso(4), { failed: true, refunded: true, updated_at: iso(3.01) });
     await seed({ rewards, balance: 1000, history: [refunded] });
-    await balanceHistoryItem.setValue([daysAgo(35, 100), daysAgo(21, 400), daysAgo(4, 0), daysAgo(3, 500), daysAgo(0.5, 1000)]);
+    await balanceHistoryItem.setValue([
+      daysAgo(35, 100),
+      daysAgo(21, 400),
+      daysAgo(4, 0),
+      daysAgo(3, 500),
+      daysAgo(0.5, 1000),
+    ]);
     const root = mount();
-    await waitFor(() => expect(root.querySelector('.goal-change')?.textContent).toBe('800 Punkte in den letzten 30 Tagen verdient'));
+    await waitFor(() =>
+      expect(root.querySelector('.goal-change')?.textContent).toBe('800 Punkte in den letzten 30 Tagen verdient'),
+    );
   });
 
   it('affordable: says so and offers Redeem, which asks for confirmation', async () => {
@@ -138,6 +184,10 @@ describe('the goal header', () => {
     const goal = await waitFor(() => getByRole(root, 'region', 'Ihr Ziel'));
     expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 4.000 Punkte bis Target $50');
     expect(getByRole(goal, 'button', 'Ziel entfernen: Target $50').textContent).toBe('Ziel entfernen');
-    await waitFor(() => expect(goal.querySelector('.goal-pace')?.textContent).toBe('900 Punkte in den letzten 30 Tagen verdient. Bei diesem Tempo noch etwa 4 Monate.'));
+    await waitFor(() =>
+      expect(goal.querySelector('.goal-pace')?.textContent).toBe(
+        '900 Punkte in den letzten 30 Tagen verdient. Bei diesem Tempo noch etwa 4 Monate.',
+      ),
+    );
   });
 });

@@ -20,7 +20,11 @@ vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
 
 const amazon = giftCard(1, 'Amazon $5', 500);
-const supportOf = (root: HTMLElement) => root.querySelector<HTMLDetailsElement>('details.support') ?? (() => { throw new Error('no “Details for support”'); })();
+const supportOf = (root: HTMLElement) =>
+  root.querySelector<HTMLDetailsElement>('details.support') ??
+  (() => {
+    throw new Error('no “Details for support”');
+  })();
 const greenleaf = giftCard(2, 'Greenleaf €30', 3300);
 const target = giftCard(3, 'Target $50', 5000);
 
@@ -79,12 +83,17 @@ describe('header', () => {
   });
 
   it('a refresh failure other than being offline: one amber line in plain words; the HTTP code and path only behind “Details for support”, no card (issue 30)', async () => {
-    const error = appError('server', 'The panel had a problem (HTTP 503).', { status: 503, endpoint: '/v1/panel/rewards' });
+    const error = appError('server', 'The panel had a problem (HTTP 503).', {
+      status: 503,
+      endpoint: '/v1/panel/rewards',
+    });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect(alert.closest('header')).not.toBeNull();
-    expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry']);
+    expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry',
+    ]);
     expect(alert.textContent).not.toMatch(/HTTP|\/v1\/|For support/);
     // No line of the header carries the code: only the closed disclosure does.
     const support = supportOf(root);
@@ -92,7 +101,9 @@ describe('header', () => {
     expect(support.querySelector('summary')?.textContent).toBe('Details for support');
     expect(support.querySelector('.support-text')?.textContent).toBe('HTTP 503 /v1/panel/rewards');
     expect(support.closest('header')).not.toBeNull();
-    expect([...root.querySelectorAll('header p')].filter((p) => /HTTP/.test(p.textContent ?? '') && !p.closest('details'))).toEqual([]);
+    expect(
+      [...root.querySelectorAll('header p')].filter((p) => /HTTP/.test(p.textContent ?? '') && !p.closest('details')),
+    ).toEqual([]);
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
   });
 
@@ -126,18 +137,31 @@ describe('header', () => {
   });
 
   it('a panel that sent the refresh on to another site: plain words on the card, which site and what to check in the details', async () => {
-    const message = 'The panel at p.example sent the request on to another site (elsewhere.example), so its answer was not used.';
-    const error = appError('unexpected', message, { status: 302, endpoint: '/v1/panel/rewards', redirect: { to: 'https://elsewhere.example/v1/panel/rewards' } });
+    const message =
+      'The panel at p.example sent the request on to another site (elsewhere.example), so its answer was not used.';
+    const error = appError('unexpected', message, {
+      status: 302,
+      endpoint: '/v1/panel/rewards',
+      redirect: { to: 'https://elsewhere.example/v1/panel/rewards' },
+    });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Couldn’t get an update from Panel Rewards — showing your points from 2 min. ago · Retry']);
+    expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'Couldn’t get an update from Panel Rewards — showing your points from 2 min. ago · Retry',
+    ]);
     expect(supportOf(root).querySelector('.support-text')?.textContent).toBe(`${message}\nHTTP 302 /v1/panel/rewards`);
   });
 
   it('a rejected session shows the reconnect prompt with a header in the same layout', async () => {
     await seed({ rewards: [amazon], balance: 2500 });
-    await sessionItem.setValue({ connected: true, baseUrl: 'https://p', origin: 'https://p', tokenHint: 'x', rejected: true });
+    await sessionItem.setValue({
+      connected: true,
+      baseUrl: 'https://p',
+      origin: 'https://p',
+      tokenHint: 'x',
+      rejected: true,
+    });
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Reconnect'));
     expect(root.querySelector('header.hdr')).not.toBeNull();
@@ -155,7 +179,14 @@ describe('waiting for the first read (nothing cached, issue 21)', () => {
     const now = Date.now();
     const waiting = headerModel({ now, live: true, refreshable: true });
     expect(waiting.waiting).toBe(true);
-    const loaded = headerModel({ now, live: true, refreshable: true, balance: { points: 2500, source: 'rewards' }, rewards: [greenleaf], fetchedAt: now });
+    const loaded = headerModel({
+      now,
+      live: true,
+      refreshable: true,
+      balance: { points: 2500, source: 'rewards' },
+      rewards: [greenleaf],
+      fetchedAt: now,
+    });
     expect(loaded.waiting).toBe(false);
     // Line for line (the balance's place styled as tall as the balance: .hdr-wait), none of them a
     // balance to read before there is one.
@@ -165,7 +196,13 @@ describe('waiting for the first read (nothing cached, issue 21)', () => {
 
   it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
     const now = Date.now();
-    const known = headerModel({ now, live: true, refreshable: true, balance: { points: 900, source: 'rewards' }, lastKnown: true });
+    const known = headerModel({
+      now,
+      live: true,
+      refreshable: true,
+      balance: { points: 900, source: 'rewards' },
+      lastKnown: true,
+    });
     const box = document.createElement('div');
     render(<HeaderView m={known} />, box);
     expect(box.querySelector('.hdr-next')?.textContent).toBe('Your last known balance');
@@ -258,7 +295,14 @@ describe('in German (the same header, translated)', () => {
       rewards: [amazon, greenleaf],
       balance: 2500,
       rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }) },
-      ledger: { requestId: 'r', rewardId: 1, rewardName: 'Amazon $5', points: 500, startedAt: Date.now(), state: 'pending' },
+      ledger: {
+        requestId: 'r',
+        rewardId: 1,
+        rewardName: 'Amazon $5',
+        points: 500,
+        startedAt: Date.now(),
+        state: 'pending',
+      },
     });
     const root = mount();
     const history = await waitFor(() => getByRole(root, 'link', 'Verlauf'));
@@ -267,15 +311,25 @@ describe('in German (the same header, translated)', () => {
     // The link, the header's next step, the alert and the outcome come from separate reads: under
     // load one can paint a turn after another, so each is awaited on its own.
     await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30'));
-    await waitFor(() => expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe('Panel Rewards ist gerade nicht erreichbar – angezeigt wird Ihr Punktestand, Stand: vor 2 Min. · Wiederholen'));
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe(
+        'Panel Rewards ist gerade nicht erreichbar – angezeigt wird Ihr Punktestand, Stand: vor 2 Min. · Wiederholen',
+      ),
+    );
     // The raw text: accessible names fold a no-break space into a plain one.
-    await waitFor(() => expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…'));
+    await waitFor(() =>
+      expect(document.getElementById('redeem-outcome-title')?.textContent).toBe('Amazon $5 wird eingelöst\u00a0…'),
+    );
   });
 
   it('a busy panel says how long to wait, in German and in its plural form', async () => {
     const { installI18n } = await import('./i18n-setup');
     installI18n('de');
-    await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error: appError('rate_limited', 'x', { status: 429, retryAfterSeconds: 1 }) } });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      rewardsSync: { error: appError('rate_limited', 'x', { status: 429, retryAfterSeconds: 1 }) },
+    });
     const root = mount();
     const next = await waitFor(() => getByRole(root, 'alert').querySelectorAll('p')[1]!);
     expect(next.textContent).toBe('Versuchen Sie es in 1 Sekunde erneut.');

@@ -44,7 +44,16 @@ const many = [
   giftCard(9, 'Amazon $50', 5000),
 ];
 
-const BY_AFFORD = ['Cheap Coffee', 'Amazon', 'Exact Market', 'PayWave $10', 'Closer Games', 'Close Cinema', 'Middle Music', 'Far Away Books'];
+const BY_AFFORD = [
+  'Cheap Coffee',
+  'Amazon',
+  'Exact Market',
+  'PayWave $10',
+  'Closer Games',
+  'Close Cinema',
+  'Middle Music',
+  'Far Away Books',
+];
 
 describe('reward list', () => {
   it('one row per brand (issue 21), what the panelist can afford first, then the closest, then the cheapest', async () => {
@@ -70,7 +79,9 @@ describe('reward list', () => {
     await choose(value, '9');
     const redeem = getByRole(row, 'button', 'Redeem Amazon $50') as HTMLButtonElement;
     expect(redeem.disabled).toBe(true);
-    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('You need 4,000 more points');
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'You need 4,000 more points',
+    );
     const goal = getByRole(row, 'button', 'Set as goal: Amazon $50');
     expect(goal.getAttribute('aria-pressed')).toBe('false');
     await click(goal);
@@ -83,16 +94,30 @@ describe('reward list', () => {
       return { ...card, meta_data: { ...card.meta_data, brand_name: 'Cedar Bakery', countries } };
     };
     // "$5.00 · 500 points" three times, two of them for the United States alone.
-    const rewards = [cedar(21, 500, ['US']), cedar(22, 500, ['US', 'CA']), cedar(23, 500, ['US']), cedar(24, 1000, ['US'])];
+    const rewards = [
+      cedar(21, 500, ['US']),
+      cedar(22, 500, ['US', 'CA']),
+      cedar(23, 500, ['US']),
+      cedar(24, 1000, ['US']),
+    ];
     await seed({ rewards, balance: 2000 });
     const root = mount();
     const value = (await waitFor(() => getByRole(root, 'combobox', 'Value of Cedar Bakery'))) as HTMLSelectElement;
     const texts = [...value.options].map((o) => o.textContent);
-    expect(texts).toEqual(['$5.00 · 500 points · United States', '$5.00 · 500 points · United States, Canada', '$10.00 · 1,000 points']);
+    expect(texts).toEqual([
+      '$5.00 · 500 points · United States',
+      '$5.00 · 500 points · United States, Canada',
+      '$10.00 · 1,000 points',
+    ]);
     expect(new Set(texts).size).toBe(texts.length);
     // The goal on the variant that stands aside: its row starts on it, the toggle pressed.
     unmount();
-    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 23, rewardName: 'Cedar Bakery 5 USD', setAt: 1 });
+    await goalItem.setValue({
+      account: accountOf(CONNECTED),
+      rewardId: 23,
+      rewardName: 'Cedar Bakery 5 USD',
+      setAt: 1,
+    });
     const again = mount();
     const chosen = (await waitFor(() => getByRole(again, 'combobox', 'Value of Cedar Bakery'))) as HTMLSelectElement;
     expect(chosen.value).toBe('23');
@@ -102,26 +127,70 @@ describe('reward list', () => {
 
   it('in German: a value offered for several countries names them in German', async () => {
     installI18n('de');
-    const card = (id: number, countries: string[]) => ({ ...giftCard(id, 'Cedar 5', 500), meta_data: { ...giftCard(id, 'Cedar 5', 500).meta_data, brand_name: 'Cedar', countries } });
+    const card = (id: number, countries: string[]) => ({
+      ...giftCard(id, 'Cedar 5', 500),
+      meta_data: { ...giftCard(id, 'Cedar 5', 500).meta_data, brand_name: 'Cedar', countries },
+    });
     await seed({ rewards: [card(31, ['US']), card(32, ['US', 'CA'])], balance: 2000 });
     const root = mount();
     const value = (await waitFor(() => getByRole(root, 'combobox', 'Wert für Cedar'))) as HTMLSelectElement;
-    expect([...value.options].map((o) => o.textContent)).toEqual(['5,00\u00a0$ · 500 Punkte · Vereinigte Staaten', '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten, Kanada']);
+    expect([...value.options].map((o) => o.textContent)).toEqual([
+      '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten',
+      '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten, Kanada',
+    ]);
   });
 
   it('sorts by what the panelist can afford, by cost either way, or by name', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sort'))) as HTMLSelectElement;
-    expect([...sort.options].map((o) => o.textContent)).toEqual(['Affordable first', 'Lowest cost', 'Highest cost', 'Name']);
+    expect([...sort.options].map((o) => o.textContent)).toEqual([
+      'Affordable first',
+      'Lowest cost',
+      'Highest cost',
+      'Name',
+    ]);
     expect(sort.value).toBe('afford');
     await choose(sort, 'high');
     // A tie at 1,000 points goes by name.
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Far Away Books', 'Amazon', 'Middle Music', 'Close Cinema', 'Closer Games', 'Exact Market', 'PayWave $10', 'Cheap Coffee']));
+    await waitFor(() =>
+      expect(rewardOrder(root)).toEqual([
+        'Far Away Books',
+        'Amazon',
+        'Middle Music',
+        'Close Cinema',
+        'Closer Games',
+        'Exact Market',
+        'PayWave $10',
+        'Cheap Coffee',
+      ]),
+    );
     await choose(sort, 'low');
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Cheap Coffee', 'Amazon', 'Exact Market', 'PayWave $10', 'Closer Games', 'Close Cinema', 'Middle Music', 'Far Away Books']));
+    await waitFor(() =>
+      expect(rewardOrder(root)).toEqual([
+        'Cheap Coffee',
+        'Amazon',
+        'Exact Market',
+        'PayWave $10',
+        'Closer Games',
+        'Close Cinema',
+        'Middle Music',
+        'Far Away Books',
+      ]),
+    );
     await choose(sort, 'name');
-    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon', 'Cheap Coffee', 'Close Cinema', 'Closer Games', 'Exact Market', 'Far Away Books', 'Middle Music', 'PayWave $10']));
+    await waitFor(() =>
+      expect(rewardOrder(root)).toEqual([
+        'Amazon',
+        'Cheap Coffee',
+        'Close Cinema',
+        'Closer Games',
+        'Exact Market',
+        'Far Away Books',
+        'Middle Music',
+        'PayWave $10',
+      ]),
+    );
   });
 
   it('filters by type, says so when none is left, and offers every type again', async () => {
@@ -144,11 +213,23 @@ describe('reward list', () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sortieren'))) as HTMLSelectElement;
-    expect([...sort.options].map((o) => o.textContent)).toEqual(['Einlösbare zuerst', 'Günstigste zuerst', 'Teuerste zuerst', 'Nach Name']);
-    expect([...(getByRole(root, 'combobox', 'Art') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Alle Arten', 'Gutscheine', 'Auszahlungen per Bezahldienst']);
+    expect([...sort.options].map((o) => o.textContent)).toEqual([
+      'Einlösbare zuerst',
+      'Günstigste zuerst',
+      'Teuerste zuerst',
+      'Nach Name',
+    ]);
+    expect([...(getByRole(root, 'combobox', 'Art') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      'Alle Arten',
+      'Gutscheine',
+      'Auszahlungen per Bezahldienst',
+    ]);
     expect(root.querySelector('.list-count')?.textContent).toBe('9 Prämien · 8 Marken');
     const value = getByRole(root, 'combobox', 'Wert für Amazon') as HTMLSelectElement;
-    expect([...value.options].map((o) => o.textContent)).toEqual(['5,00\u00a0$ · 500 Punkte', '50,00\u00a0$ · 5.000 Punkte']);
+    expect([...value.options].map((o) => o.textContent)).toEqual([
+      '5,00\u00a0$ · 500 Punkte',
+      '50,00\u00a0$ · 5.000 Punkte',
+    ]);
     expect(value.closest('li')?.querySelector('.reward-meta')?.textContent).toBe('Gutschein ab 500 Punkten');
     getByRole(root, 'button', 'Amazon $5 einlösen');
   });
@@ -181,7 +262,9 @@ describe('reward list', () => {
     const root = mount();
     const redeem = (await waitFor(() => getByRole(root, 'button', 'Redeem Target $50'))) as HTMLButtonElement;
     expect(redeem.disabled).toBe(true);
-    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('You need 3,000 more points');
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'You need 3,000 more points',
+    );
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
   });
 

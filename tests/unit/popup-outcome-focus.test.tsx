@@ -6,7 +6,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { appError } from '../../utils/errors';
 import { ledgerItem } from '../../utils/storage-items';
-import { click, getByRole, giftCard, ledger, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import {
+  click,
+  getByRole,
+  giftCard,
+  ledger,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+} from './popup-fixtures';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
 
@@ -15,8 +26,12 @@ vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.
 const amazon = giftCard(1, 'Amazon $5', 500);
 const target = giftCard(2, 'Target $50', 5000);
 /** Two values of one brand: one row, the second value a choice on it. */
-const cedar5 = giftCard(11, 'Cedar Bakery $5', 500, { meta_data: { ...giftCard(11, 'x', 1).meta_data, brand_name: 'Cedar Bakery' } });
-const cedar10 = giftCard(12, 'Cedar Bakery $10', 1000, { meta_data: { ...giftCard(12, 'x', 1).meta_data, brand_name: 'Cedar Bakery' } });
+const cedar5 = giftCard(11, 'Cedar Bakery $5', 500, {
+  meta_data: { ...giftCard(11, 'x', 1).meta_data, brand_name: 'Cedar Bakery' },
+});
+const cedar10 = giftCard(12, 'Cedar Bakery $10', 1000, {
+  meta_data: { ...giftCard(12, 'x', 1).meta_data, brand_name: 'Cedar Bakery' },
+});
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -36,7 +51,11 @@ async function closeCard(root: HTMLElement, button: string): Promise<void> {
 
 describe('closing the outcome card returns focus to the reward’s row', () => {
   it('Done after a success: the row’s Redeem, which the points still allow', async () => {
-    await seed({ rewards: [amazon, target], balance: 2000, ledger: ledger('done', { balanceAfter: 2000, redemption: redemption(77, amazon, '2025-03-01T10:00:00') }) });
+    await seed({
+      rewards: [amazon, target],
+      balance: 2000,
+      ledger: ledger('done', { balanceAfter: 2000, redemption: redemption(77, amazon, '2025-03-01T10:00:00') }),
+    });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
     await closeCard(root, 'Done');
@@ -47,7 +66,10 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     await seed({
       rewards: [amazon, target],
       balance: 300,
-      ledger: ledger('failed', { balanceAfter: 300, error: appError('rejected', 'Insufficient points.', { status: 402, nothingCharged: true }) }),
+      ledger: ledger('failed', {
+        balanceAfter: 300,
+        error: appError('rejected', 'Insufficient points.', { status: 402, nothingCharged: true }),
+      }),
     });
     const root = mount();
     await waitFor(() => getByRole(root, 'alert'));
@@ -73,7 +95,11 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
   });
 
   it('a reward no longer listed: the start of the list, its search field or else its first row', async () => {
-    await seed({ rewards: [amazon, target], balance: 2500, ledger: ledger('done', { rewardId: 99, rewardName: 'Gone $5', balanceAfter: 2000 }) });
+    await seed({
+      rewards: [amazon, target],
+      balance: 2500,
+      ledger: ledger('done', { rewardId: 99, rewardName: 'Gone $5', balanceAfter: 2000 }),
+    });
     let root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Gone $5'));
     await closeCard(root, 'Done');
@@ -83,7 +109,11 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     unmount();
     background.calls.length = 0;
     const many = Array.from({ length: 12 }, (_, i) => giftCard(100 + i, `Brand${i} $5`, 500));
-    await seed({ rewards: many, balance: 2500, ledger: ledger('done', { requestId: 'req-2', rewardId: 99, rewardName: 'Gone $5', balanceAfter: 2000 }) });
+    await seed({
+      rewards: many,
+      balance: 2500,
+      ledger: ledger('done', { requestId: 'req-2', rewardId: 99, rewardName: 'Gone $5', balanceAfter: 2000 }),
+    });
     root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Gone $5'));
     await closeCard(root, 'Done');
@@ -99,7 +129,14 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     expect(document.activeElement).toBe(getByRole(root, 'button', 'Amazon $5 einlösen'));
     unmount();
     background.calls.length = 0;
-    await seed({ rewards: [amazon, target], balance: 2000, ledger: ledger('failed', { requestId: 'req-de', error: appError('rejected', 'Nein.', { status: 422, nothingCharged: true }) }) });
+    await seed({
+      rewards: [amazon, target],
+      balance: 2000,
+      ledger: ledger('failed', {
+        requestId: 'req-de',
+        error: appError('rejected', 'Nein.', { status: 422, nothingCharged: true }),
+      }),
+    });
     root = mount();
     await waitFor(() => getByRole(root, 'alert'));
     await closeCard(root, 'Schließen');

@@ -41,7 +41,11 @@ beforeEach(() => {
 afterEach(unmount);
 
 const unknown = (extra = {}) =>
-  ledger('unknown', { startedAt: SENT, checks: { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 }, ...extra });
+  ledger('unknown', {
+    startedAt: SENT,
+    checks: { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 },
+    ...extra,
+  });
 
 describe('unknown outcome: the panel is being checked', () => {
   it('says so in plain words with when it was sent and when the next check is, never that it failed', async () => {
@@ -65,10 +69,18 @@ describe('unknown outcome: the panel is being checked', () => {
   });
 
   it('when no check is left it points to the history instead of a time', async () => {
-    await seed({ rewards: [amazon], balance: 2500, ledger: unknown({ checks: { done: 4, nextAt: null, lastAt: null } }) });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: unknown({ checks: { done: 4, nextAt: null, lastAt: null } }),
+    });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
-    await waitFor(() => expect(outcome.textContent).toContain('No further check is planned: open your history to see whether it went through.'));
+    await waitFor(() =>
+      expect(outcome.textContent).toContain(
+        'No further check is planned: open your history to see whether it went through.',
+      ),
+    );
   });
 
   it('"Check now" asks the background once, is busy meanwhile (keeping focus), and shows its error', async () => {
@@ -76,7 +88,9 @@ describe('unknown outcome: the panel is being checked', () => {
     background.answers.checkRedemption = () => new Promise((resolve) => (answer = resolve));
     await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
     const root = mount();
-    const check = (await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'))) as HTMLButtonElement;
+    const check = (await waitFor(() =>
+      getByRole(root, 'button', 'Check now whether Amazon $5 went through'),
+    )) as HTMLButtonElement;
     expect(check.textContent).toBe('Check now');
     check.focus();
     await click(check);
@@ -99,7 +113,11 @@ describe('unknown outcome: the panel is being checked', () => {
     const check = await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'));
     await click(check);
     const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
-    await waitFor(() => expect(said.textContent).toBe(`Checked just now — not in your history yet. Next check at ${clockTime(entry.checks!.nextAt!)}.`));
+    await waitFor(() =>
+      expect(said.textContent).toBe(
+        `Checked just now — not in your history yet. Next check at ${clockTime(entry.checks!.nextAt!)}.`,
+      ),
+    );
   });
 
   it('in German', async () => {
@@ -110,9 +128,15 @@ describe('unknown outcome: the panel is being checked', () => {
     const root = mount();
     await click(await waitFor(() => getByRole(root, 'button', 'Jetzt prüfen, ob Amazon $5 eingelöst wurde')));
     const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
-    await waitFor(() => expect(said.textContent).toBe(`Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung um ${clockTime(entry.checks!.nextAt!)}.`));
+    await waitFor(() =>
+      expect(said.textContent).toBe(
+        `Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung um ${clockTime(entry.checks!.nextAt!)}.`,
+      ),
+    );
     const redeem = getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement;
-    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('Zurückgehalten: Ihre letzte Einlösung davon wird noch geprüft');
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Zurückgehalten: Ihre letzte Einlösung davon wird noch geprüft',
+    );
   });
 
   it('turns into "Redeemed" with the balance as soon as the background finds it in the history', async () => {
@@ -159,7 +183,9 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await waitFor(() => getByRole(root, 'region', 'Your goal'));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
     expect(row!.disabled).toBe(true);
-    expect(document.getElementById(row!.getAttribute('aria-describedby')!)?.textContent).toBe('Held back: your last redemption of it is still being checked');
+    expect(document.getElementById(row!.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Held back: your last redemption of it is still being checked',
+    );
     expect(goal!.disabled).toBe(true);
     // Another reward is not held back.
     expect((getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(false);
@@ -169,15 +195,29 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: null });
     background.answers.redeem = async () => {
       await ledgerItem.setValue(unknown());
-      return { ok: false, error: appError('unsettled', 'An earlier redemption of this reward is still being checked.') };
+      return {
+        ok: false,
+        error: appError('unsettled', 'An earlier redemption of this reward is still being checked.'),
+      };
     };
     const root = mount();
     await click(await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5')));
-    await click(getByRole(await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption')), 'button', 'Confirm redeeming Amazon $5'));
+    await click(
+      getByRole(
+        await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption')),
+        'button',
+        'Confirm redeeming Amazon $5',
+      ),
+    );
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
-    expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`);
+    expect(dialog.textContent).toContain(
+      `Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`,
+    );
     expect(dialog.textContent).toContain('If it went through, redeeming again spends another 500 points.');
-    const described = dialog.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    const described = dialog
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
     expect(described.join(' ')).toContain('is still being checked');
     await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
@@ -201,13 +241,24 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     background.answers.redeem = async () => {
       // The background knew of an unknown outcome this popup had not rendered yet.
       await ledgerItem.setValue(unknown());
-      return { ok: false, error: appError('unsettled', 'An earlier redemption of this reward is still being checked.') };
+      return {
+        ok: false,
+        error: appError('unsettled', 'An earlier redemption of this reward is still being checked.'),
+      };
     };
     const root = mount();
     await click(await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5')));
-    await click(getByRole(await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption')), 'button', 'Confirm redeeming Amazon $5'));
+    await click(
+      getByRole(
+        await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption')),
+        'button',
+        'Confirm redeeming Amazon $5',
+      ),
+    );
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
-    expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`);
+    expect(dialog.textContent).toContain(
+      `Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`,
+    );
     expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
     background.answers.redeem = () => ({ ok: true, data: ledger('pending') });
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
@@ -218,7 +269,7 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
   });
 });
 
-describe('a refusal in the panelist\'s numbers (issue 14, item 1)', () => {
+describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
   it('says "You have 300 points; this reward needs 1,000" instead of the raw text, and the rows follow the new balance', async () => {
     await seed({
       rewards: [amazon, books],
@@ -228,45 +279,73 @@ describe('a refusal in the panelist\'s numbers (issue 14, item 1)', () => {
         rewardName: 'Northwind Books $10',
         points: 1000,
         balanceAfter: 300,
-        error: appError('rejected', 'Insufficient points: this reward needs 1000 points and you have 300', { status: 402, nothingCharged: true }),
+        error: appError('rejected', 'Insufficient points: this reward needs 1000 points and you have 300', {
+          status: 402,
+          nothingCharged: true,
+        }),
       }),
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.textContent).toBe('Could not redeem Northwind Books $10You have 300 points; this reward needs 1,000. Nothing was charged.');
+    expect(alert.textContent).toBe(
+      'Could not redeem Northwind Books $10You have 300 points; this reward needs 1,000. Nothing was charged.',
+    );
     // The background refreshed the balance after the refusal: header and rows follow it.
-    await rewardsItem.setValue({ data: { rewards: [amazon, books], balance: { points: 300, source: 'rewards' } }, fetchedAt: Date.now() });
+    await rewardsItem.setValue({
+      data: { rewards: [amazon, books], balance: { points: 300, source: 'rewards' } },
+      fetchedAt: Date.now(),
+    });
     await waitFor(() => expect(root.querySelector('.hdr-balance')?.textContent).toBe('300 points'));
     const redeem = getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement;
     expect(redeem.disabled).toBe(true);
-    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe('You need 700 more points');
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'You need 700 more points',
+    );
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('uses the current balance when the entry has none; other refusals in plain words, the panel\'s own for support (issue 30)', async () => {
+  it("uses the current balance when the entry has none; other refusals in plain words, the panel's own for support (issue 30)", async () => {
     await seed({
       rewards: [books],
       balance: 300,
-      ledger: ledger('failed', { rewardId: 2, points: 1000, error: appError('rejected', 'x', { nothingCharged: true }) }),
+      ledger: ledger('failed', {
+        rewardId: 2,
+        points: 1000,
+        error: appError('rejected', 'x', { nothingCharged: true }),
+      }),
     });
     const root = mount();
-    await waitFor(() => expect(getByRole(root, 'alert').textContent).toContain('You have 300 points; this reward needs 1,000.'));
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toContain('You have 300 points; this reward needs 1,000.'),
+    );
     unmount();
     fakeBrowser.reset();
     await seed({
       rewards: [books],
       balance: 2500,
-      ledger: ledger('failed', { rewardId: 2, points: 1000, error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }) }),
+      ledger: ledger('failed', {
+        rewardId: 2,
+        points: 1000,
+        error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }),
+      }),
     });
     const again = mount();
     await waitFor(() =>
-      expect(getByRole(again, 'alert').textContent).toContain('This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.'),
+      expect(getByRole(again, 'alert').textContent).toContain(
+        'This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.',
+      ),
     );
-    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe('This reward is not available in your country.');
+    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe(
+      'This reward is not available in your country.',
+    );
   });
 
   it('"check your history" is a link to the history', async () => {
-    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('failed', { error: appError('server', 'The panel had a problem.') }) });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('failed', { error: appError('server', 'The panel had a problem.') }),
+    });
     const root = mount();
     const link = await waitFor(() => getByRole(root, 'link', 'Check your history before trying again.'));
     expect(link.getAttribute('href')).toBe('options.html#history');
@@ -276,7 +355,11 @@ describe('a refusal in the panelist\'s numbers (issue 14, item 1)', () => {
 
 describe('an outcome card expires once seen (issue 14, item 6)', () => {
   it('a settled outcome shown in one opening is dismissed at the next', async () => {
-    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('failed', { error: appError('rejected', 'No.', { nothingCharged: true }) }) });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('failed', { error: appError('rejected', 'No.', { nothingCharged: true }) }),
+    });
     const first = mount();
     await waitFor(() => getByRole(first, 'region', 'Could not redeem Amazon $5'));
     await new Promise((resolve) => setTimeout(resolve, 20));

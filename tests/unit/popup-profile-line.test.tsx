@@ -12,8 +12,14 @@ import { getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor } fr
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
-const summary = (open: number, first: string | null = 'POSTAL_CODE'): ProfileSummary => ({ open, total: 10, first, fetchedAt: Date.now() });
-const line = (root: HTMLElement) => root.querySelector<HTMLElement>('header .hdr-next:has(a[href^="options.html#answer"])');
+const summary = (open: number, first: string | null = 'POSTAL_CODE'): ProfileSummary => ({
+  open,
+  total: 10,
+  first,
+  fetchedAt: Date.now(),
+});
+const line = (root: HTMLElement) =>
+  root.querySelector<HTMLElement>('header .hdr-next:has(a[href^="options.html#answer"])');
 
 async function showing(profile: ProfileSummary | null | undefined): Promise<HTMLElement> {
   await seed({ rewards: [giftCard(1, 'Amazon $5', 500)], balance: 2500 });
@@ -75,21 +81,25 @@ describe('open profile questions in the popup', () => {
     await popupViewItem.setValue({ rewards: null, latest: null, profile: summary(0, null) });
     await waitFor(() => expect(queryAllByRole(root, 'link', 'Answer now')).toHaveLength(0));
     await popupViewItem.setValue({ rewards: null, latest: null, profile: summary(1, 'PETS') });
-    await waitFor(() => expect(getByRole(root, 'link', 'Answer now').getAttribute('href')).toBe('options.html#answer-PETS'));
+    await waitFor(() =>
+      expect(getByRole(root, 'link', 'Answer now').getAttribute('href')).toBe('options.html#answer-PETS'),
+    );
   });
 
   it('costs nothing on opening: no profile read from storage, no message to refresh it', async () => {
     const read: string[] = [];
     const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(((keys: unknown) => {
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((keys: unknown) => {
       read.push(...(Array.isArray(keys) ? keys : [keys]).map(String));
       return get(keys as string);
-    }));
+    });
     const root = await showing(summary(2));
     await waitFor(() => getByRole(root, 'link', 'Answer now'));
     expect(read).not.toContain('cache:profile');
     expect(read).not.toContain('questions:new');
     // The messaging module loads beside the first frame, so the refreshes may leave after the link shows.
-    await waitFor(() => expect(background.calls.map((c) => c.type).sort()).toEqual(['refreshHistory', 'refreshRewards']));
+    await waitFor(() =>
+      expect(background.calls.map((c) => c.type).sort()).toEqual(['refreshHistory', 'refreshRewards']),
+    );
   });
 });

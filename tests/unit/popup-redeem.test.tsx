@@ -51,7 +51,10 @@ describe('redeem confirmation', () => {
     expect(dialog.getAttribute('aria-describedby')).toBe('confirm-text');
     await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
     expect(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5')).toBeTruthy();
-    expect(root.querySelector('.page')?.hasAttribute('inert') || (root.querySelector('.page') as HTMLElement & { inert?: boolean }).inert).toBeTruthy();
+    expect(
+      root.querySelector('.page')?.hasAttribute('inert') ||
+        (root.querySelector('.page') as HTMLElement & { inert?: boolean }).inert,
+    ).toBeTruthy();
     expect(redeemCalls()).toEqual([]);
   });
 
@@ -138,7 +141,11 @@ describe('redeeming', () => {
   });
 
   it('while a redemption is pending, Redeem is disabled with the reason in one banner, not a caption per row', async () => {
-    await seed({ rewards: [amazon, giftCard(3, 'Cheap', 100)], balance: 2500, ledger: ledger('pending', { rewardId: 3 }) });
+    await seed({
+      rewards: [amazon, giftCard(3, 'Cheap', 100)],
+      balance: 2500,
+      ledger: ledger('pending', { rewardId: 3 }),
+    });
     const root = mount();
     const redeem = (await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5'))) as HTMLButtonElement;
     expect(redeem.disabled).toBe(true);
@@ -160,7 +167,9 @@ describe('redeeming', () => {
     const root = mount();
     const dialog = await openConfirmation(root);
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
-    await waitFor(() => expect(getByRole(dialog, 'alert').textContent).toBe('Another redemption is still being processed.'));
+    await waitFor(() =>
+      expect(getByRole(dialog, 'alert').textContent).toBe('Another redemption is still being processed.'),
+    );
     expect((getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement).disabled).toBe(false);
   });
 });
@@ -190,17 +199,37 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
 
   it('success once delivered, a wallet payout, and in German', async () => {
     const paid = redemption(78, wallet(3, 'PayWave $10', 1000), '2025-03-01T10:00:00', { processed: true });
-    await seed({ rewards: [wallet(3, 'PayWave $10', 1000)], balance: 2500, ledger: ledger('done', { rewardId: 3, rewardName: 'PayWave $10', points: 1000, balanceAfter: 1500, redemption: paid }) });
+    await seed({
+      rewards: [wallet(3, 'PayWave $10', 1000)],
+      balance: 2500,
+      ledger: ledger('done', {
+        rewardId: 3,
+        rewardName: 'PayWave $10',
+        points: 1000,
+        balanceAfter: 1500,
+        redemption: paid,
+      }),
+    });
     let root = mount();
     let outcome = await waitFor(() => getByRole(root, 'region', 'Redeemed PayWave $10'));
     expect(outcome.textContent).toContain('Your €10.00 payout has been paid into your wallet account.');
     expect(outcome.querySelector('summary')).toBeNull();
     unmount();
     installI18n('de');
-    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('done', { requestId: 'req-de', balanceAfter: 2000, redemption: redemption(77, amazon, '2025-03-01T10:00:00') }) });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('done', {
+        requestId: 'req-de',
+        balanceAfter: 2000,
+        redemption: redemption(77, amazon, '2025-03-01T10:00:00'),
+      }),
+    });
     root = mount();
     outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 eingelöst'));
-    expect(outcome.textContent).toContain('Sie haben 500 Punkte eingesetzt. Ihr Punktestand beträgt jetzt 2.000 Punkte.');
+    expect(outcome.textContent).toContain(
+      'Sie haben 500 Punkte eingesetzt. Ihr Punktestand beträgt jetzt 2.000 Punkte.',
+    );
     expect(outcome.textContent).toContain('Ihr Gutschein über 5,00\u00a0$ kommt per E-Mail.');
     getByRole(outcome, 'button', 'Fertig');
   });
@@ -210,7 +239,11 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
       rewards: [amazon],
       balance: 2500,
       ledger: ledger('failed', {
-        error: appError('rejected', 'The selected id is invalid.', { status: 422, endpoint: '/v1/panel/redemption', nothingCharged: true }),
+        error: appError('rejected', 'The selected id is invalid.', {
+          status: 422,
+          endpoint: '/v1/panel/redemption',
+          nothingCharged: true,
+        }),
       }),
     });
     const root = mount();
@@ -223,8 +256,14 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     const support = card.querySelector<HTMLDetailsElement>('details.support')!;
     expect(support.open).toBe(false);
     expect(support.querySelector('summary')?.textContent).toBe('Details for support');
-    expect(support.querySelector('.support-text')?.textContent).toBe('The selected id is invalid.\nHTTP 422 /v1/panel/redemption');
-    expect([...card.querySelectorAll('p')].filter((p) => !p.closest('details') && /HTTP|selected id|\/v1\//.test(p.textContent ?? ''))).toEqual([]);
+    expect(support.querySelector('.support-text')?.textContent).toBe(
+      'The selected id is invalid.\nHTTP 422 /v1/panel/redemption',
+    );
+    expect(
+      [...card.querySelectorAll('p')].filter(
+        (p) => !p.closest('details') && /HTTP|selected id|\/v1\//.test(p.textContent ?? ''),
+      ),
+    ).toEqual([]);
   });
 
   it('refused in German: the same plain words and the disclosure in German', async () => {
@@ -232,11 +271,19 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     await seed({
       rewards: [amazon],
       balance: 2500,
-      ledger: ledger('failed', { error: appError('rejected', 'The selected id is invalid.', { status: 422, endpoint: '/v1/panel/redemption', nothingCharged: true }) }),
+      ledger: ledger('failed', {
+        error: appError('rejected', 'The selected id is invalid.', {
+          status: 422,
+          endpoint: '/v1/panel/redemption',
+          nothingCharged: true,
+        }),
+      }),
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.textContent).toContain('Diese Prämie lässt sich gerade nicht einlösen – wählen Sie eine andere oder wenden Sie sich an Panel Rewards.');
+    expect(alert.textContent).toContain(
+      'Diese Prämie lässt sich gerade nicht einlösen – wählen Sie eine andere oder wenden Sie sich an Panel Rewards.',
+    );
     expect(alert.textContent).not.toContain('selected id');
     expect(root.querySelector('#redeem-outcome details.support summary')?.textContent).toBe('Details für den Support');
   });
@@ -245,25 +292,42 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     await seed({
       rewards: [amazon],
       balance: 2500,
-      ledger: ledger('failed', { error: appError('not_allowed', 'Forbidden.', { status: 403, endpoint: '/v1/panel/redemption', nothingCharged: true }) }),
+      ledger: ledger('failed', {
+        error: appError('not_allowed', 'Forbidden.', {
+          status: 403,
+          endpoint: '/v1/panel/redemption',
+          nothingCharged: true,
+        }),
+      }),
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.textContent).toContain('Your account can’t redeem this reward. If you think it should, contact Panel Rewards. Nothing was charged.');
-    expect(root.querySelector('#redeem-outcome .support-text')?.textContent).toBe('Forbidden.\nHTTP 403 /v1/panel/redemption');
+    expect(alert.textContent).toContain(
+      'Your account can’t redeem this reward. If you think it should, contact Panel Rewards. Nothing was charged.',
+    );
+    expect(root.querySelector('#redeem-outcome .support-text')?.textContent).toBe(
+      'Forbidden.\nHTTP 403 /v1/panel/redemption',
+    );
   });
 
   it('a server error: in plain words, the code only behind “Details for support”, without promising nothing was charged', async () => {
     await seed({
       rewards: [amazon],
       balance: 2500,
-      ledger: ledger('failed', { error: appError('server', 'The panel had a problem (HTTP 500). Try again later.', { status: 500, endpoint: '/v1/panel/redemption' }) }),
+      ledger: ledger('failed', {
+        error: appError('server', 'The panel had a problem (HTTP 500). Try again later.', {
+          status: 500,
+          endpoint: '/v1/panel/redemption',
+        }),
+      }),
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect(alert.textContent).toContain('Panel Rewards has a problem right now.');
     expect(alert.textContent).not.toContain('HTTP');
-    expect(root.querySelector('#redeem-outcome details.support .support-text')?.textContent).toBe('HTTP 500 /v1/panel/redemption');
+    expect(root.querySelector('#redeem-outcome details.support .support-text')?.textContent).toBe(
+      'HTTP 500 /v1/panel/redemption',
+    );
     expect(root.querySelector('#redeem-outcome')?.textContent).not.toContain('For support');
     expect(alert.textContent).not.toContain('Nothing was charged.');
     expect(alert.textContent).toContain('Check your history before trying again.');

@@ -43,14 +43,20 @@ describe('prepareRewardHtml', () => {
 
   it('puts headings below the details’ own', () => {
     const { content } = prepareRewardHtml(inert('<h1>Big <b>claim</b></h1><h3>Sub</h3><h6>Small</h6>'), ALLOWED);
-    expect([...content.children].map((e) => `${e.tagName} ${e.innerHTML}`)).toEqual(['H5 Big <b>claim</b>', 'H5 Sub', 'H6 Small']);
+    expect([...content.children].map((e) => `${e.tagName} ${e.innerHTML}`)).toEqual([
+      'H5 Big <b>claim</b>',
+      'H5 Sub',
+      'H6 Small',
+    ]);
   });
 });
 
 describe('showing held images', () => {
   it('shows only the asked-for host’s images, with their alt and size, and a broken one leaves no icon', () => {
     const { content } = prepareRewardHtml(
-      inert('<img src="https://img.example/a.png" alt="Logo" width="40"><img src="https://panel.example/p.png" alt="Panel">'),
+      inert(
+        '<img src="https://img.example/a.png" alt="Logo" width="40"><img src="https://panel.example/p.png" alt="Panel">',
+      ),
       ALLOWED,
     );
     const box = document.createElement('div');
@@ -93,16 +99,21 @@ describe('the details view', () => {
     const reward = giftCard(3, 'Bluefin Coffee', 500, {});
     reward.meta_data = {
       ...reward.meta_data,
-      description: '<h1>Coffee</h1><p><img src="https://img.example/cup.png" alt="A cup"> <img src="https://tracker.example/t.gif" alt="">Fresh.</p>',
+      description:
+        '<h1>Coffee</h1><p><img src="https://img.example/cup.png" alt="A cup"> <img src="https://tracker.example/t.gif" alt="">Fresh.</p>',
       terms: '<p><img src="https://img.example/fine.png" alt="Fine print"></p>',
     };
-    const { rewards, html } = splitHtml([reward, giftCard(4, 'Other', 100, { image_url: 'https://cdn.other.example/4.png' })]);
+    const { rewards, html } = splitHtml([
+      reward,
+      giftCard(4, 'Other', 100, { image_url: 'https://cdn.other.example/4.png' }),
+    ]);
     await sessionItem.setValue(CONNECTED);
     await rewardHtmlItem.setValue(html);
     const seenPolicyFirst: boolean[] = [];
     const observer = new MutationObserver(() => {
       const boxes = [...container.querySelectorAll('.html')];
-      if (boxes.some((b) => b.shadowRoot?.childNodes.length)) seenPolicyFirst.push(!!document.querySelector('meta[http-equiv="Content-Security-Policy"]'));
+      if (boxes.some((b) => b.shadowRoot?.childNodes.length))
+        seenPolicyFirst.push(!!document.querySelector('meta[http-equiv="Content-Security-Policy"]'));
     });
     observer.observe(container, { subtree: true, childList: true });
 
@@ -112,7 +123,9 @@ describe('the details view', () => {
     expect(seenPolicyFirst.length).toBeGreaterThan(0);
     expect(seenPolicyFirst.every(Boolean)).toBe(true);
     const policy = document.querySelector<HTMLMetaElement>('meta[http-equiv="Content-Security-Policy"]')!.content;
-    expect(policy).toBe("img-src 'self' data: https://panel.example https://img.example https://cdn.other.example; media-src 'none'");
+    expect(policy).toBe(
+      "img-src 'self' data: https://panel.example https://img.example https://cdn.other.example; media-src 'none'",
+    );
 
     const [description, terms] = inHtmlBoxes(container, 'div[data-sanitized]');
     expect(description!.querySelector('h5')?.textContent).toBe('Coffee');
@@ -122,7 +135,9 @@ describe('the details view', () => {
     expect(container.querySelectorAll('button')).toHaveLength(1);
 
     await click(show);
-    expect([...description!.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['https://img.example/cup.png']);
+    expect([...description!.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual([
+      'https://img.example/cup.png',
+    ]);
     expect(terms!.querySelector('img')?.getAttribute('src')).toBe('https://img.example/fine.png');
     const pressed = getByRole(container, 'button', 'Images from img.example shown');
     expect(pressed).toBe(show);

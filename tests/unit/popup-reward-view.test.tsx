@@ -43,7 +43,11 @@ describe('rewardImage', () => {
 describe('latestRedemption and valueRange', () => {
   it('picks the newest by created_at, whatever the order', () => {
     const r = giftCard(1, 'A', 500);
-    const history = [redemption(1, r, '2025-01-09T16:25:40'), redemption(2, r, '2025-02-11T19:03:37'), redemption(3, r, '2024-12-01T00:00:00')];
+    const history = [
+      redemption(1, r, '2025-01-09T16:25:40'),
+      redemption(2, r, '2025-02-11T19:03:37'),
+      redemption(3, r, '2024-12-01T00:00:00'),
+    ];
     expect(latestRedemption(history)?.id).toBe(2);
     expect(latestRedemption([])).toBeNull();
   });

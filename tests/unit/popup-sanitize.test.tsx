@@ -58,17 +58,39 @@ describe('sanitizeHtml', () => {
   it('forbids style and form controls', async () => {
     await sanitizeHtml('<p>x</p>');
     const config = purify.configs[0] as { FORBID_TAGS: string[]; FORBID_ATTR: string[] };
-    expect(config.FORBID_TAGS).toEqual(expect.arrayContaining(['style', 'form', 'input', 'button', 'textarea', 'select']));
+    expect(config.FORBID_TAGS).toEqual(
+      expect.arrayContaining(['style', 'form', 'input', 'button', 'textarea', 'select']),
+    );
     expect(config.FORBID_ATTR).toEqual(expect.arrayContaining(['style']));
   });
 
   it('keeps nothing that reaches outside the box: the page’s classes, loading attributes, layers, focus, roles (issue 18)', async () => {
     await sanitizeHtml('<p>x</p>');
-    const config = purify.configs[0] as { FORBID_TAGS: string[]; FORBID_ATTR: string[]; ALLOW_ARIA_ATTR: boolean; ALLOW_DATA_ATTR: boolean; RETURN_DOM_FRAGMENT: boolean };
+    const config = purify.configs[0] as {
+      FORBID_TAGS: string[];
+      FORBID_ATTR: string[];
+      ALLOW_ARIA_ATTR: boolean;
+      ALLOW_DATA_ATTR: boolean;
+      RETURN_DOM_FRAGMENT: boolean;
+    };
     expect(config.FORBID_ATTR).toEqual(
-      expect.arrayContaining(['class', 'id', 'style', 'srcset', 'sizes', 'poster', 'background', 'popover', 'popovertarget', 'tabindex', 'role']),
+      expect.arrayContaining([
+        'class',
+        'id',
+        'style',
+        'srcset',
+        'sizes',
+        'poster',
+        'background',
+        'popover',
+        'popovertarget',
+        'tabindex',
+        'role',
+      ]),
     );
-    expect(config.FORBID_TAGS).toEqual(expect.arrayContaining(['audio', 'video', 'source', 'track', 'picture', 'dialog', 'marquee']));
+    expect(config.FORBID_TAGS).toEqual(
+      expect.arrayContaining(['audio', 'video', 'source', 'track', 'picture', 'dialog', 'marquee']),
+    );
     expect(config.ALLOW_ARIA_ATTR).toBe(false);
     expect(config.ALLOW_DATA_ATTR).toBe(false);
     // A fragment of DOMPurify's inert document, not markup: the details hold images back before it is shown.
@@ -90,7 +112,7 @@ describe('sanitizeHtml', () => {
     expect(other.hasAttribute('target')).toBe(false);
   });
 
-  it('treats an image map\'s <area href> as the link it is', async () => {
+  it("treats an image map's <area href> as the link it is", async () => {
     await sanitizeHtml('');
     const hook = purify.hooks.get('afterSanitizeAttributes')!;
     const area = document.createElement('area');

@@ -41,7 +41,9 @@ describe('popup states', () => {
     const connect = await waitFor(() => getByRole(root, 'button', 'Connect'));
     const prompt = root.querySelector('.prompt')!;
     expect(prompt.querySelector('h2')?.textContent).toBe('Welcome');
-    expect([...prompt.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['See your Panel Rewards points and redeem rewards right here, from the toolbar.']);
+    expect([...prompt.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'See your Panel Rewards points and redeem rewards right here, from the toolbar.',
+    ]);
     // One action: no second door beside it (this build has no sign-in, so no key link either).
     expect([...prompt.querySelectorAll('button, a')].map((el) => el.textContent)).toEqual(['Connect']);
     await click(connect);
@@ -54,7 +56,9 @@ describe('popup states', () => {
     await sessionItem.setValue({ ...CONNECTED, rejected: true });
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Reconnect'));
-    expect(root.querySelector('.prompt p')?.textContent).toBe('Panel Rewards no longer accepts your personal key. Connect again to see your points.');
+    expect(root.querySelector('.prompt p')?.textContent).toBe(
+      'Panel Rewards no longer accepts your personal key. Connect again to see your points.',
+    );
     expect(queryByText(root, 'Amazon $5')).toBeNull();
   });
 
@@ -69,7 +73,10 @@ describe('popup states', () => {
     expect(skeleton.getAttribute('aria-busy')).toBe('true');
     expect(getByText(root, 'Loading rewards…')).toBeTruthy();
 
-    await rewardsItem.setValue({ data: { rewards, balance: { points: 2500, source: 'rewards' } }, fetchedAt: Date.now() });
+    await rewardsItem.setValue({
+      data: { rewards, balance: { points: 2500, source: 'rewards' } },
+      fetchedAt: Date.now(),
+    });
     await waitFor(() => getByText(root, 'Amazon $5'));
     expect(root.querySelector('.skeleton')).toBeNull();
   });
@@ -140,19 +147,33 @@ describe('popup states', () => {
   });
 
   it('error on first load: no skeleton forever, the error in plain words and a retry instead (issue 21)', async () => {
-    await seed({ rewardsSync: { error: appError('server', 'The panel is having trouble (HTTP 503).', { status: 503, endpoint: '/v1/panel/rewards' }) } });
+    await seed({
+      rewardsSync: {
+        error: appError('server', 'The panel is having trouble (HTTP 503).', {
+          status: 503,
+          endpoint: '/v1/panel/rewards',
+        }),
+      },
+    });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.querySelector('p')?.textContent).toBe('Panel Rewards has a problem right now. Your points and rewards appear as soon as it answers.');
+    expect(alert.querySelector('p')?.textContent).toBe(
+      'Panel Rewards has a problem right now. Your points and rewards appear as soon as it answers.',
+    );
     // The code only behind "Details for support", closed (issue 30).
-    expect(alert.querySelector('details.support:not([open]) .support-text')?.textContent).toBe('HTTP 503 /v1/panel/rewards');
+    expect(alert.querySelector('details.support:not([open]) .support-text')?.textContent).toBe(
+      'HTTP 503 /v1/panel/rewards',
+    );
     expect(alert.querySelector('p')?.textContent).not.toContain('HTTP');
     expect(root.querySelector('.skeleton')).toBeNull();
   });
 
   it('no cache, but the balance was seen before: it stays, said to be the last known, and no trend floats without it (issue 21)', async () => {
     await seed({ rewardsSync: { error: appError('server', 'x', { status: 500, endpoint: '/v1/panel/rewards' }) } });
-    await balanceHistoryItem.setValue([{ at: Date.now() - 20 * 86_400_000, points: 1000 }, { at: Date.now() - 86_400_000, points: 2050 }]);
+    await balanceHistoryItem.setValue([
+      { at: Date.now() - 20 * 86_400_000, points: 1000 },
+      { at: Date.now() - 86_400_000, points: 2050 },
+    ]);
     const root = mount();
     await waitFor(() => getByRole(root, 'alert'));
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,050 points');
@@ -167,7 +188,9 @@ describe('popup states', () => {
     await balanceHistoryItem.setValue([{ at: Date.now() - 86_400_000, points: 2050 }]);
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    expect(alert.querySelector('p')?.textContent).toBe('Panel Rewards ist gerade nicht erreichbar. Ihre Punkte und Prämien erscheinen, sobald es antwortet.');
+    expect(alert.querySelector('p')?.textContent).toBe(
+      'Panel Rewards ist gerade nicht erreichbar. Ihre Punkte und Prämien erscheinen, sobald es antwortet.',
+    );
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2.050 Punkte');
     expect(root.querySelector('header')?.textContent).toContain('Ihr zuletzt bekannter Punktestand');
   });

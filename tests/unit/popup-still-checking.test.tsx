@@ -12,10 +12,30 @@ import { renderTemplates } from '../../components/popup/frame-templates';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
-import { accountOf, goalItem, ledgerItem, popupViewItem, settledItem, unsettledItem, type LedgerEntry } from '../../utils/storage-items';
+import {
+  accountOf,
+  goalItem,
+  ledgerItem,
+  popupViewItem,
+  settledItem,
+  unsettledItem,
+  type LedgerEntry,
+} from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import { background } from './fake-background';
-import { CONNECTED, click, getByRole, giftCard, ledger, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import {
+  CONNECTED,
+  click,
+  getByRole,
+  giftCard,
+  ledger,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+} from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -68,7 +88,9 @@ describe('redemptions still being checked off the card', () => {
     ]);
     expect(items[0]!.textContent).toContain('The panel said it went through; your history does not show it yet.');
     expect(items[1]!.textContent).not.toContain('The panel said');
-    expect(getByRole(items[0]!, 'button', 'Check now whether Northwind Books $10 went through').textContent).toBe('Check now');
+    expect(getByRole(items[0]!, 'button', 'Check now whether Northwind Books $10 went through').textContent).toBe(
+      'Check now',
+    );
     expect(getByRole(items[1]!, 'button', 'Check now whether Amazon $5 went through')).toBeTruthy();
     expect(list.textContent).not.toMatch(/Nothing was charged|did not go through/);
 
@@ -82,7 +104,12 @@ describe('redemptions still being checked off the card', () => {
 
   it('a refusal still being checked says so, never "nothing was charged"', async () => {
     await seed({ rewards: REWARDS, balance: 5000, ledger: null });
-    await unsettledItem.setValue([open(books, Date.now() - 60_000, { answer: 'refused', error: appError('rejected', 'No points', { status: 402 }) })]);
+    await unsettledItem.setValue([
+      open(books, Date.now() - 60_000, {
+        answer: 'refused',
+        error: appError('rejected', 'No points', { status: 402 }),
+      }),
+    ]);
     const root = mount();
     const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
     expect(list.textContent).toContain('The panel refused it; checking that nothing was taken.');
@@ -93,7 +120,13 @@ describe('redemptions still being checked off the card', () => {
     await seed({
       rewards: REWARDS,
       balance: 5000,
-      ledger: ledger('done', { rewardId: 3, rewardName: 'Tea Card', points: 200, balanceAfter: 5000, redemption: redemption(80, tea, '2026-01-02T10:00:00') }),
+      ledger: ledger('done', {
+        rewardId: 3,
+        rewardName: 'Tea Card',
+        points: 200,
+        balanceAfter: 5000,
+        redemption: redemption(80, tea, '2026-01-02T10:00:00'),
+      }),
     });
     await unsettledItem.setValue([OLDER]);
     await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
@@ -148,12 +181,17 @@ describe('redemptions still being checked off the card', () => {
   });
 
   it('"Check now" shows the error when the check fails', async () => {
-    background.answers.checkRedemption = async () => ({ ok: false, error: appError('network', 'The panel could not be reached. Check your connection.') });
+    background.answers.checkRedemption = async () => ({
+      ok: false,
+      error: appError('network', 'The panel could not be reached. Check your connection.'),
+    });
     await seed({ rewards: REWARDS, balance: 5000, ledger: null });
     await unsettledItem.setValue([OLDER]);
     const root = mount();
     await click(await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through')));
-    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.'));
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.'),
+    );
   });
 
   it('one that settles while the popup is open says what it became, and its reward is no longer held', async () => {
@@ -161,9 +199,13 @@ describe('redemptions still being checked off the card', () => {
     await unsettledItem.setValue([OLDER, NEWER]);
     const root = mount();
     const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
-    await settledItem.setValue([{ ...OLDER, state: 'done', finishedAt: Date.now(), redemption: redemption(90, amazon, '2026-01-02T10:00:00') }]);
+    await settledItem.setValue([
+      { ...OLDER, state: 'done', finishedAt: Date.now(), redemption: redemption(90, amazon, '2026-01-02T10:00:00') },
+    ]);
     await unsettledItem.setValue([NEWER]);
-    await waitFor(() => expect(list.textContent).toContain('Amazon $5 is in your redemption history: it went through.'));
+    await waitFor(() =>
+      expect(list.textContent).toContain('Amazon $5 is in your redemption history: it went through.'),
+    );
     expect(queryAllByRole(list, 'button', 'Check now whether Amazon $5 went through')).toHaveLength(0);
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
     expect((getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(true);
@@ -174,18 +216,28 @@ describe('redemptions still being checked off the card', () => {
       { ...NEWER, state: 'not_found', finishedAt: Date.now() },
     ]);
     await unsettledItem.setValue([]);
-    await waitFor(() => expect(list.textContent).toContain('Northwind Books $10 was not found in your history. The panel answered that it went through'));
+    await waitFor(() =>
+      expect(list.textContent).toContain(
+        'Northwind Books $10 was not found in your history. The panel answered that it went through',
+      ),
+    );
     expect(list.isConnected).toBe(true);
   });
 
   it('redeeming its reward again from a not-found card first names the one still being checked', async () => {
-    await seed({ rewards: REWARDS, balance: 5000, ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000 }) });
+    await seed({
+      rewards: REWARDS,
+      balance: 5000,
+      ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000 }),
+    });
     await unsettledItem.setValue([OLDER]);
     const root = mount();
     const card = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
     await click(getByRole(card, 'button', 'Redeem again: Amazon $5'));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
-    expect(dialog.textContent).toContain(`Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`);
+    expect(dialog.textContent).toContain(
+      `Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`,
+    );
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } }]);
   });
@@ -206,7 +258,10 @@ describe('the first frame', () => {
   it('ends above the list, which Preact paints with the rows it holds back', async () => {
     document.body.innerHTML = renderTemplates();
     await seed({ rewards: REWARDS, balance: 5000, ledger: null });
-    const cache = { data: { rewards: REWARDS, balance: { points: 5000, source: 'rewards' as const } }, fetchedAt: Date.now() };
+    const cache = {
+      data: { rewards: REWARDS, balance: { points: 5000, source: 'rewards' as const } },
+      fetchedAt: Date.now(),
+    };
     await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null, profile: null, goal: null });
     const root = document.createElement('div');
     document.body.append(root);

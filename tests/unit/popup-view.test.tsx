@@ -1,12 +1,42 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { StaleSession, switchSession } from '../../entrypoints/background/store';
-import { ensurePopupView, historyWriter, latestPart, profilePart, profileWriter, rewardsPart, rewardsWriter, VIEW_ROWS, VIEW_VALUES } from '../../entrypoints/background/popup-view';
+import {
+  ensurePopupView,
+  historyWriter,
+  latestPart,
+  profilePart,
+  profileWriter,
+  rewardsPart,
+  rewardsWriter,
+  VIEW_ROWS,
+  VIEW_VALUES,
+} from '../../entrypoints/background/popup-view';
 import { splitHtml, withHtml } from '../../utils/reward-html';
 import { preload } from '../../utils/storage-item';
-import { historyItem, popupViewItem, profileItem, rewardHtmlItem, rewardsItem, SESSION_ITEMS, sessionItem } from '../../utils/storage-items';
+import {
+  historyItem,
+  popupViewItem,
+  profileItem,
+  rewardHtmlItem,
+  rewardsItem,
+  SESSION_ITEMS,
+  sessionItem,
+} from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { click, CONNECTED, getByRole, getByText, giftCard, mount, queryAllByRole, redemption, seed, unmount, waitFor } from './popup-fixtures';
+import {
+  click,
+  CONNECTED,
+  getByRole,
+  getByText,
+  giftCard,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+} from './popup-fixtures';
 import { background } from './fake-background';
 import { inHtmlBoxes } from './sanitize-stub';
 
@@ -22,11 +52,19 @@ afterEach(unmount);
 
 const withTerms = (id: number, name: string, points: number, brand = name): Reward => {
   const reward = giftCard(id, name, points);
-  return { ...reward, meta_data: { ...reward.meta_data, brand_name: brand, terms: '<p>Long terms</p>', description: '<p>About it</p>' } };
+  return {
+    ...reward,
+    meta_data: { ...reward.meta_data, brand_name: brand, terms: '<p>Long terms</p>', description: '<p>About it</p>' },
+  };
 };
 // 40 rewards: the first 25 affordable with 2,500 points, then ones further and further away.
-const catalogue = Array.from({ length: 40 }, (_, i) => withTerms(i + 1, `Card ${String(i + 1).padStart(2, '0')}`, 100 * (i + 1)));
-const cache = { data: { rewards: catalogue, balance: { points: 2_500, source: 'rewards' as const } }, fetchedAt: 1_000 };
+const catalogue = Array.from({ length: 40 }, (_, i) =>
+  withTerms(i + 1, `Card ${String(i + 1).padStart(2, '0')}`, 100 * (i + 1)),
+);
+const cache = {
+  data: { rewards: catalogue, balance: { points: 2_500, source: 'rewards' as const } },
+  fetchedAt: 1_000,
+};
 
 const SID = CONNECTED.id;
 
@@ -39,7 +77,9 @@ describe('popup view (background)', () => {
     expect(part.first).toHaveLength(VIEW_ROWS);
     // Affordable first, the cheapest first among them.
     expect(part.first.map((r) => r.name)).toEqual(catalogue.slice(0, VIEW_ROWS).map((r) => r.name));
-    expect(part.first.every((r) => r.meta_data.terms === undefined && r.meta_data.description === undefined)).toBe(true);
+    expect(part.first.every((r) => r.meta_data.terms === undefined && r.meta_data.description === undefined)).toBe(
+      true,
+    );
     expect(part.first[0]!.meta_data.brand_name).toBe('Card 01');
     expect(part.brands).toBe(40);
     expect(part.kinds).toEqual([{ key: 'gift', count: 40 }]);
@@ -60,25 +100,44 @@ describe('popup view (background)', () => {
     expect(part.next?.id).toBe(big[25]!.id);
     expect(ofBig.map((r) => r.id)).toEqual(big.slice(0, 26).map((r) => r.id));
     // Where the next reward is no further than the brand's first values: those few.
-    const poor = rewardsPart({ ...cache, data: { balance: { points: 150, source: 'rewards' }, rewards: [...big, ...catalogue.slice(0, 15)] } })!;
+    const poor = rewardsPart({
+      ...cache,
+      data: { balance: { points: 150, source: 'rewards' }, rewards: [...big, ...catalogue.slice(0, 15)] },
+    })!;
     expect(poor.next?.id).toBe(big[1]!.id);
-    expect(poor.first.filter((r) => r.meta_data.brand_name === 'Big').map((r) => r.id)).toEqual(big.slice(0, VIEW_VALUES + 1).map((r) => r.id));
+    expect(poor.first.filter((r) => r.meta_data.brand_name === 'Big').map((r) => r.id)).toEqual(
+      big.slice(0, VIEW_VALUES + 1).map((r) => r.id),
+    );
     expect(ofBig[0]!.meta_data.image_urls).toBeDefined();
-    expect(ofBig.slice(1).every((r) => r.meta_data.image_urls === undefined && r.meta_data.brand_name === 'Big')).toBe(true);
+    expect(ofBig.slice(1).every((r) => r.meta_data.image_urls === undefined && r.meta_data.brand_name === 'Big')).toBe(
+      true,
+    );
     // The first rows are brands: Big's cheapest affords, so it comes first, with the cheapest cards.
     expect(new Set(part.first.map((r) => r.meta_data.brand_name)).size).toBe(VIEW_ROWS);
   });
 
   it('the latest redemption is the newest one in the history', () => {
-    const history = [redemption(1, catalogue[0]!, '2026-01-01T10:00:00'), redemption(2, catalogue[1]!, '2026-03-01T10:00:00')];
+    const history = [
+      redemption(1, catalogue[0]!, '2026-01-01T10:00:00'),
+      redemption(2, catalogue[1]!, '2026-03-01T10:00:00'),
+    ];
     expect(latestPart({ data: history, fetchedAt: 1 })?.id).toBe(2);
     expect(latestPart(null)).toBeNull();
   });
 
   it('holds the refunds of the whole history, so the popup’s earning figure leaves the points given back out (issue 30)', async () => {
-    const refunded = redemption(8, catalogue[3]!, '2026-02-01T10:00:00', { failed: true, refunded: true, updated_at: '2026-02-03T09:30:00' });
-    await historyWriter.store(SID, { data: [redemption(9, catalogue[2]!, '2026-02-05T10:00:00'), refunded], fetchedAt: 2 });
-    expect((await popupViewItem.getValue())?.returns).toEqual([{ at: Date.UTC(2026, 1, 3, 9, 30), points: catalogue[3]!.reward_point_cost }]);
+    const refunded = redemption(8, catalogue[3]!, '2026-02-01T10:00:00', {
+      failed: true,
+      refunded: true,
+      updated_at: '2026-02-03T09:30:00',
+    });
+    await historyWriter.store(SID, {
+      data: [redemption(9, catalogue[2]!, '2026-02-05T10:00:00'), refunded],
+      fetchedAt: 2,
+    });
+    expect((await popupViewItem.getValue())?.returns).toEqual([
+      { at: Date.UTC(2026, 1, 3, 9, 30), points: catalogue[3]!.reward_point_cost },
+    ]);
   });
 
   it('is written with each cache in one storage write, refused for a session that ended', async () => {
@@ -110,7 +169,9 @@ describe('popup view (background)', () => {
     await rewardsWriter.store(SID, cache);
     const stored = (await rewardsItem.getValue())!.data.rewards;
     expect(stored).toHaveLength(40);
-    expect(stored.every((r, i) => r.meta_data.terms === undefined && r.meta_data.brand_name === catalogue[i]!.name)).toBe(true);
+    expect(
+      stored.every((r, i) => r.meta_data.terms === undefined && r.meta_data.brand_name === catalogue[i]!.name),
+    ).toBe(true);
     const html = await rewardHtmlItem.getValue();
     // 40 rewards share one text of terms and one of description.
     expect(html?.texts).toEqual(['<p>About it</p>', '<p>Long terms</p>']);
@@ -126,7 +187,9 @@ describe('popup view (background)', () => {
   });
 
   it('at worker start, makes the view of caches written before there was one, and only then', async () => {
-    await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
+    await fakeBrowser.storage.local.set({
+      credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' },
+    });
     await ensurePopupView();
     expect(await popupViewItem.getValue()).toBeNull();
     await rewardsItem.setValue(cache);
@@ -136,8 +199,22 @@ describe('popup view (background)', () => {
   });
 
   it('counts the open profile questions with the profile cache, in the same write; none before the profile was read', async () => {
-    const text = (id: number, name: string, writable = true) => ({ id, name, text: name, uuid: `u${id}`, type: 'text', writable, options: [] });
-    const profile = { data: { definitions: [text(1, 'A'), text(2, 'B'), text(3, 'C'), text(4, 'R', false)], values: { A: 'x', C: ' ', R: 'y' } }, fetchedAt: 5 };
+    const text = (id: number, name: string, writable = true) => ({
+      id,
+      name,
+      text: name,
+      uuid: `u${id}`,
+      type: 'text',
+      writable,
+      options: [],
+    });
+    const profile = {
+      data: {
+        definitions: [text(1, 'A'), text(2, 'B'), text(3, 'C'), text(4, 'R', false)],
+        values: { A: 'x', C: ' ', R: 'y' },
+      },
+      fetchedAt: 5,
+    };
     expect(profilePart(null)).toBeNull();
     expect(profilePart(profile)).toEqual({ open: 2, total: 3, first: 'B', fetchedAt: 5 });
     const changes: string[][] = [];
@@ -152,7 +229,9 @@ describe('popup view (background)', () => {
 
   it('at worker start, groups the first rows of a view written before brands (issue 21)', async () => {
     const { brands: _brands, kinds: _kinds, ...ungrouped } = rewardsPart(cache)!;
-    await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
+    await fakeBrowser.storage.local.set({
+      credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' },
+    });
     await popupViewItem.setValue({ rewards: ungrouped, latest: null, profile: null });
     await rewardsItem.setValue(cache);
     await ensurePopupView();
@@ -160,19 +239,34 @@ describe('popup view (background)', () => {
   });
 
   it('at worker start, adds the profile part to a view written before there was one', async () => {
-    const profile = { data: { definitions: [{ id: 1, name: 'A', text: 'A', uuid: 'u', type: 'text', writable: true, options: [] }], values: {} }, fetchedAt: 5 };
-    await fakeBrowser.storage.local.set({ credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' } });
+    const profile = {
+      data: {
+        definitions: [{ id: 1, name: 'A', text: 'A', uuid: 'u', type: 'text', writable: true, options: [] }],
+        values: {},
+      },
+      fetchedAt: 5,
+    };
+    await fakeBrowser.storage.local.set({
+      credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' },
+    });
     await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: null });
     await profileItem.setValue(profile);
     await ensurePopupView();
-    expect(await popupViewItem.getValue()).toEqual({ rewards: rewardsPart(cache), latest: null, profile: { open: 1, total: 1, first: 'A', fetchedAt: 5 } });
+    expect(await popupViewItem.getValue()).toEqual({
+      rewards: rewardsPart(cache),
+      latest: null,
+      profile: { open: 1, total: 1, first: 'A', fetchedAt: 5 },
+    });
   });
 });
 
 describe('popup view (popup)', () => {
   it('the first frame comes from the view alone; the catalogue is read only for more rows (issue 19)', async () => {
     await seed({ rewards: catalogue, balance: 2_500 });
-    await popupViewItem.setValue({ rewards: rewardsPart(cache), latest: redemption(9, catalogue[30]!, '2026-02-01T10:00:00') });
+    await popupViewItem.setValue({
+      rewards: rewardsPart(cache),
+      latest: redemption(9, catalogue[30]!, '2026-02-01T10:00:00'),
+    });
     // The history is not read when the view has the latest redemption.
     await historyItem.setValue({ data: [redemption(8, catalogue[38]!, '2026-03-01T10:00:00')], fetchedAt: 2 });
     const reads: string[] = [];
@@ -190,7 +284,9 @@ describe('popup view (popup)', () => {
   });
   it('the header’s next reward is a value of its brand’s picker before the catalogue is read: one source (issue 30)', async () => {
     // The issue's Cedar Bakery: values from 5 to 30, the header naming the 26th, beyond a few values.
-    const cedar = Array.from({ length: 30 }, (_, i) => withTerms(300 + i, `Cedar Bakery ${i + 1} EUR`, 100 * (i + 1), 'Cedar Bakery'));
+    const cedar = Array.from({ length: 30 }, (_, i) =>
+      withTerms(300 + i, `Cedar Bakery ${i + 1} EUR`, 100 * (i + 1), 'Cedar Bakery'),
+    );
     const big = { ...cache, data: { ...cache.data, rewards: [...cedar, ...catalogue.slice(0, 15)] } };
     await seed({});
     await popupViewItem.setValue({ rewards: rewardsPart(big), latest: null });

@@ -13,7 +13,11 @@ import { option, question } from './options-fixtures';
 const DEFINITIONS: VariableDefinition[] = [
   question(1, 'FIRST_NAME', 'What is your first name?', 'text', true),
   question(2, 'BIRTH_DATE', 'What is your date of birth?', 'date', true),
-  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [option(31, 'Reading'), option(32, 'Cooking'), option(35, 'None of these', true)]),
+  question(3, 'HOBBIES', 'Which hobbies do you enjoy?', 'checkbox', true, [
+    option(31, 'Reading'),
+    option(32, 'Cooking'),
+    option(35, 'None of these', true),
+  ]),
   question(4, 'EMPLOYMENT', 'Employment status', 'radio', true, [option(41, 'Full-time'), option(42, 'Student')]),
   question(5, 'POSTAL_CODE', 'POSTAL_CODE', 'zipcode', true),
   question(6, 'COUNTRY', 'Country of residence', 'text', false),
@@ -26,15 +30,40 @@ const count = (data: unknown) => completeness(DEFINITIONS, stored(data));
 
 describe('completeness', () => {
   it('counts writable questions only: read-only answers neither count nor add to the total', () => {
-    expect(count({ COUNTRY: 'US', SOURCE: 71 })).toEqual({ answered: 0, total: 5, open: ['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT', 'POSTAL_CODE'] });
+    expect(count({ COUNTRY: 'US', SOURCE: 71 })).toEqual({
+      answered: 0,
+      total: 5,
+      open: ['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT', 'POSTAL_CODE'],
+    });
     expect(count({ FIRST_NAME: 'Ann', COUNTRY: 'US' })).toMatchObject({ answered: 1, total: 5 });
   });
 
   // Each record form of design §3: the name under `name`, `variable_name` or `var_name`; the value under `value` or `values`.
   it.each([
-    ['records with name and value', [{ name: 'FIRST_NAME', value: 'Ann' }, { name: 'HOBBIES', value: [31, 32] }, { name: 'EMPLOYMENT', value: 42 }]],
-    ['records with variable_name and values', [{ variable_name: 'FIRST_NAME', values: ['Ann'] }, { variable_name: 'HOBBIES', values: ['31', '32'] }, { variable_name: 'EMPLOYMENT', values: [42] }]],
-    ['records with var_name and option objects', [{ var_name: 'FIRST_NAME', value: 'Ann' }, { var_name: 'HOBBIES', values: [{ id: 31 }, { id: 32 }] }, { var_name: 'EMPLOYMENT', value: { id: 42 } }]],
+    [
+      'records with name and value',
+      [
+        { name: 'FIRST_NAME', value: 'Ann' },
+        { name: 'HOBBIES', value: [31, 32] },
+        { name: 'EMPLOYMENT', value: 42 },
+      ],
+    ],
+    [
+      'records with variable_name and values',
+      [
+        { variable_name: 'FIRST_NAME', values: ['Ann'] },
+        { variable_name: 'HOBBIES', values: ['31', '32'] },
+        { variable_name: 'EMPLOYMENT', values: [42] },
+      ],
+    ],
+    [
+      'records with var_name and option objects',
+      [
+        { var_name: 'FIRST_NAME', value: 'Ann' },
+        { var_name: 'HOBBIES', values: [{ id: 31 }, { id: 32 }] },
+        { var_name: 'EMPLOYMENT', value: { id: 42 } },
+      ],
+    ],
     ['an object from name to value', { FIRST_NAME: 'Ann', HOBBIES: [31, 32], EMPLOYMENT: '42' }],
   ])('reads %s', (_shape, data) => {
     expect(count(data)).toEqual({ answered: 3, total: 5, open: ['BIRTH_DATE', 'POSTAL_CODE'] });
@@ -68,7 +97,12 @@ describe('completeness', () => {
 
   it('is empty without writable questions', () => {
     expect(completeness([], {})).toEqual({ answered: 0, total: 0, open: [] });
-    expect(completeness(DEFINITIONS.filter((d) => !d.writable), { COUNTRY: 'US' })).toEqual({ answered: 0, total: 0, open: [] });
+    expect(
+      completeness(
+        DEFINITIONS.filter((d) => !d.writable),
+        { COUNTRY: 'US' },
+      ),
+    ).toEqual({ answered: 0, total: 0, open: [] });
   });
 
   it('isAnswered follows the same rule for a value alone', () => {

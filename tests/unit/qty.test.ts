@@ -15,7 +15,11 @@ describe('the pairs a text holds', () => {
 
   it('English, German, French, Polish and Arabic, with each language’s separators', () => {
     expect(pairs('You need 700 more points')).toEqual(['700 more points']);
-    expect(pairs('1,640 points earned in the last 30 days. About 3 weeks to go at this pace.')).toEqual(['1,640 points', '30 days', '3 weeks']);
+    expect(pairs('1,640 points earned in the last 30 days. About 3 weeks to go at this pace.')).toEqual([
+      '1,640 points',
+      '30 days',
+      '3 weeks',
+    ]);
     expect(pairs('Noch 4.000 Punkte bis Target $50')).toEqual(['4.000 Punkte']);
     expect(pairs('2\u202f500 points')).toEqual(['2\u202f500 points']);
     expect(pairs('2\u00a0500 punktów')).toEqual(['2\u00a0500 punktów']);
@@ -32,7 +36,8 @@ describe('the pairs a text holds', () => {
   it('every count the catalogues say, in every language, is one pair', () => {
     for (const lang of ['en', 'de', 'fr', 'pl', 'ja', 'ar', 'nl', 'es', 'it', 'pt_BR']) {
       installI18n(lang);
-      for (const n of [5, 500, 11_000, 1_234_567]) expect(pairs(tp('points', n)), `${lang} ${n}`).toEqual([tp('points', n)]);
+      for (const n of [5, 500, 11_000, 1_234_567])
+        expect(pairs(tp('points', n)), `${lang} ${n}`).toEqual([tp('points', n)]);
     }
     installI18n('en');
   });

@@ -20,7 +20,10 @@ const BASE: VariableDefinition[] = [
 const PETS = question(4, 'PETS', 'Do you have pets?', 'radio', true, [option(51, 'Yes'), option(52, 'No')]);
 const CAR = question(5, 'CAR', 'Which car do you drive?', 'text', true);
 
-const profile = (definitions: VariableDefinition[], values: StoredValues = { FIRST_NAME: 'Ann' }): ProfileData => ({ definitions, values });
+const profile = (definitions: VariableDefinition[], values: StoredValues = { FIRST_NAME: 'Ann' }): ProfileData => ({
+  definitions,
+  values,
+});
 
 /** The record after the session's first read of BASE. */
 const first = () => readQuestions(null, A, profile(BASE)).after;

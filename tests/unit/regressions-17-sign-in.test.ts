@@ -27,7 +27,8 @@ afterEach(() => {
 type Reply = { ok: boolean; data?: unknown; error?: { kind: string; message: string; retryAfterSeconds?: number } };
 const send = (type: string, data?: unknown) => deliver(type, data) as Promise<Reply>;
 const control = (path: string) => fetch(`${env.sandbox.url}/__sandbox${path}`, { method: 'POST' });
-const fault = (rule: object) => fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+const fault = (rule: object) =>
+  fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === '/oauth/token');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -94,7 +95,11 @@ describe('issue 17, signed-in sessions', () => {
 
   it('defect 12: a panel error that echoes the refresh token reaches neither the reply nor the sync item', async () => {
     const { refreshToken, token } = await storeSignedIn(env.sandbox);
-    await fault({ path: '/v1/panel/rewards', status: 422, body: JSON.stringify({ message: `Refresh ${refreshToken} and ${token} refused`, field: refreshToken }) });
+    await fault({
+      path: '/v1/panel/rewards',
+      status: 422,
+      body: JSON.stringify({ message: `Refresh ${refreshToken} and ${token} refused`, field: refreshToken }),
+    });
     const reply = await send('refreshRewards', { force: true });
     expect(reply.ok).toBe(false);
     const seen = JSON.stringify([reply, await syncItem.getValue()]);
@@ -107,7 +112,10 @@ describe('issue 17, signed-in sessions', () => {
     await expiredSignIn();
     await control('/oauth/revoke');
     const reply = await send('refreshRewards', { force: true });
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'unauthorized', message: expect.stringMatching(/Sign in again/) } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { kind: 'unauthorized', message: expect.stringMatching(/Sign in again/) },
+    });
     // The popup and the options page read the session: rejected, so both ask to sign in again.
     expect(await sessionItem.getValue()).toMatchObject({ connected: true, rejected: true, signedIn: true });
     expect((await syncItem.getValue()).rewards).toMatchObject({ loading: false, error: { kind: 'unauthorized' } });

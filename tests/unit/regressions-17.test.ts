@@ -28,7 +28,16 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { apiRequests, armFault as fault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, slowReads, startTwoAccounts } from './background-helpers';
+import {
+  apiRequests,
+  armFault as fault,
+  closeSandboxes,
+  fakeNotifications,
+  runEveryCheck,
+  type Shown,
+  slowReads,
+  startTwoAccounts,
+} from './background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -68,8 +77,10 @@ async function settle(): Promise<void> {
   await Promise.all([balanceIdle(), notificationsIdle()]);
 }
 
-const redeemsOf = (sandbox: Sandbox, rewardId: number) => sandbox.requests.filter((r) => r.path === REDEEM && r.query.id === String(rewardId)).length;
-const commitsOf = (sandbox: Sandbox, rewardId: number) => sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
+const redeemsOf = (sandbox: Sandbox, rewardId: number) =>
+  sandbox.requests.filter((r) => r.path === REDEEM && r.query.id === String(rewardId)).length;
+const commitsOf = (sandbox: Sandbox, rewardId: number) =>
+  sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
 
 /** A redeem whose connection dropped before the panel committed it, which it then did: unknown until checked. */
 async function lostThenCommitted(rewardId: number): Promise<LedgerEntry> {
@@ -88,7 +99,11 @@ async function onlyAccountB(): Promise<void> {
   expect(ids.length).toBeGreaterThan(0);
   expect(ids.every(isAccountB)).toBe(true);
   expect(rewards?.data.balance.points).toBe(9000);
-  const outcomes = [await ledgerItem.getValue(), ...(await unsettledItem.getValue()), ...(await settledItem.getValue())];
+  const outcomes = [
+    await ledgerItem.getValue(),
+    ...(await unsettledItem.getValue()),
+    ...(await settledItem.getValue()),
+  ];
   expect(outcomes.every((entry) => entry === null || isAccountB(entry.rewardId))).toBe(true);
 }
 
@@ -127,7 +142,9 @@ describe('issue 17, money', () => {
 
   it('defect 2: when the history cannot be read first, the redeem is not sent and the panelist is told why', async () => {
     await fault(a, { path: HISTORY, status: 503, times: 3 });
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'rejected', message: expect.stringMatching(/not sent, so nothing was charged.*history/) } });
+    await expect(redeem(COFFEE)).rejects.toMatchObject({
+      error: { kind: 'rejected', message: expect.stringMatching(/not sent, so nothing was charged.*history/) },
+    });
     expect(redeemsOf(a, COFFEE)).toBe(0);
     expect(await ledgerItem.getValue()).toBeNull();
   });
@@ -136,19 +153,26 @@ describe('issue 17, money', () => {
     ['3 minutes behind', -3],
     ['10 minutes behind', -10],
     ['10 minutes ahead', 10],
-  ])('defect 3: a committed redeem whose answer was lost is found when the panel’s clock is %s', async (_name, minutes) => {
-    const skewed = await startSandbox({ seed: SEED_A, token: 'token-skewed', now: () => new Date(Date.now() + minutes * 60_000) });
-    try {
-      await connect(skewed.url, skewed.token);
-      await settle();
-      await fault(skewed, { path: REDEEM, commit: true, status: 502 });
-      const entry = await redeem(COFFEE);
-      expect(entry).toMatchObject({ state: 'done', redemption: { reward: { id: COFFEE } } });
-      expect(redeemsOf(skewed, COFFEE)).toBe(1);
-    } finally {
-      await skewed.close();
-    }
-  });
+  ])(
+    'defect 3: a committed redeem whose answer was lost is found when the panel’s clock is %s',
+    async (_name, minutes) => {
+      const skewed = await startSandbox({
+        seed: SEED_A,
+        token: 'token-skewed',
+        now: () => new Date(Date.now() + minutes * 60_000),
+      });
+      try {
+        await connect(skewed.url, skewed.token);
+        await settle();
+        await fault(skewed, { path: REDEEM, commit: true, status: 502 });
+        const entry = await redeem(COFFEE);
+        expect(entry).toMatchObject({ state: 'done', redemption: { reward: { id: COFFEE } } });
+        expect(redeemsOf(skewed, COFFEE)).toBe(1);
+      } finally {
+        await skewed.close();
+      }
+    },
+  );
 
   it('defect 4: a Confirm arriving during start-up recovery leaves no pending entry without its check', async () => {
     const stopped: LedgerEntry = {
@@ -172,7 +196,9 @@ describe('issue 17, money', () => {
       undo();
     }
     // The stopped worker's entry is still checked, and nothing is refused on its account.
-    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: 'stopped-worker', state: 'unknown' })]);
+    expect(await unsettledItem.getValue()).toEqual([
+      expect.objectContaining({ requestId: 'stopped-worker', state: 'unknown' }),
+    ]);
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
     expect((await redeem(PAYWAVE)).state).not.toBe('busy');
     expect(redeemsOf(a, COFFEE)).toBe(0);
@@ -233,7 +259,12 @@ describe('issue 17, accounts and privacy', () => {
     expect(entry).toMatchObject({ state: 'done', duplicates: [expect.any(Number)], balanceAfter: 1500 });
     expect(entry.duplicates).not.toContain(entry.redemption!.id);
     expect(await duplicatesItem.getValue()).toEqual([
-      { requestId: entry.requestId, rewardName: entry.rewardName, points: 500, redemptionIds: [entry.redemption!.id, ...entry.duplicates!] },
+      {
+        requestId: entry.requestId,
+        rewardName: entry.rewardName,
+        points: 500,
+        redemptionIds: [entry.redemption!.id, ...entry.duplicates!],
+      },
     ]);
     await checkRedemption();
     await dismissRedemption();
@@ -256,10 +287,10 @@ describe('issue 17, accounts and privacy', () => {
   it('defect 9: a refresh whose cache write storage refuses as full ends with the error shown and loading off', async () => {
     const local = fakeBrowser.storage.local;
     const set = local.set.bind(local);
-    local.set = (async (items: Record<string, unknown>) => {
+    local.set = async (items: Record<string, unknown>) => {
       if ('cache:rewards' in items) throw new Error('QUOTA_BYTES quota exceeded');
       return set(items);
-    });
+    };
     try {
       await expect(refreshRewards(true)).rejects.toThrow(/quota/);
     } finally {

@@ -21,7 +21,19 @@ import { groupRewards } from '../../utils/reward-groups';
 import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
 import type { Reward } from '../../utils/types';
 import { background } from './fake-background';
-import { click, getByRole, giftCard, ledger, mount, queryAllByRole, redemption, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import {
+  click,
+  getByRole,
+  giftCard,
+  ledger,
+  mount,
+  queryAllByRole,
+  redemption,
+  seed,
+  unmount,
+  waitFor,
+  wallet,
+} from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
@@ -33,7 +45,8 @@ beforeEach(() => {
 afterEach(unmount);
 
 /** The rewards as the API client reads them from a panel's answer. */
-const parsed = (rewards: unknown[]): Reward[] => parseBody(rewardsResponseSchema, { message: 'success', rewards }, '/v1/panel/rewards').rewards;
+const parsed = (rewards: unknown[]): Reward[] =>
+  parseBody(rewardsResponseSchema, { message: 'success', rewards }, '/v1/panel/rewards').rewards;
 
 const rowOf = (root: HTMLElement, name: string) => getByRole(root, 'button', `Redeem ${name}`).closest('li')!;
 
@@ -55,7 +68,9 @@ describe('a points cost the panel cannot mean', () => {
       expect(redeem.disabled, name).toBe(true);
       expect(row.textContent, name).not.toMatch(/Enough points|-500|12\.5|points? ·/);
       const why = document.getElementById(redeem.getAttribute('aria-describedby') ?? '');
-      expect(why?.textContent, name).toBe('Cannot be redeemed here: the panel gave it a points cost that cannot be right');
+      expect(why?.textContent, name).toBe(
+        'Cannot be redeemed here: the panel gave it a points cost that cannot be right',
+      );
     }
     const fine = rowOf(root, 'Fine Coffee');
     expect((getByRole(fine, 'button', 'Redeem Fine Coffee') as HTMLButtonElement).disabled).toBe(false);
@@ -66,7 +81,14 @@ describe('a points cost the panel cannot mean', () => {
 
   it('the first frame paints the same row: its model is the one the list renders', () => {
     const [negative] = parsed([giftCard(1, 'Negative Books', -500)]);
-    const m = rowModel({ group: groupRewards([negative!])[0]!, choice: negative!, balance: 2500, blocked: false, goal: null, held: [] });
+    const m = rowModel({
+      group: groupRewards([negative!])[0]!,
+      choice: negative!,
+      balance: 2500,
+      blocked: false,
+      goal: null,
+      held: [],
+    });
     expect(m.redeem.disabled).toBe(true);
     expect(m.points).toBeNull();
     expect(m.status.text).toBe('Cannot be redeemed here: the panel gave it a points cost that cannot be right');
@@ -84,13 +106,21 @@ describe('a points cost the panel cannot mean', () => {
 
   it('after "not found", no Redeem again is offered for it', async () => {
     const rewards = parsed(answer);
-    await seed({ rewards, balance: 2500, ledger: ledger('not_found', { rewardId: 1, rewardName: 'Negative Books', points: null }) });
+    await seed({
+      rewards,
+      balance: 2500,
+      ledger: ledger('not_found', { rewardId: 1, rewardName: 'Negative Books', points: null }),
+    });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Negative Books was not found in your history'));
     expect(queryAllByRole(outcome, 'button', /again/)).toHaveLength(0);
     // As it is offered for a reward whose cost is a cost.
     unmount();
-    await seed({ rewards, balance: 2500, ledger: ledger('not_found', { requestId: 'req-fine', rewardId: 4, rewardName: 'Fine Coffee', points: 500 }) });
+    await seed({
+      rewards,
+      balance: 2500,
+      ledger: ledger('not_found', { requestId: 'req-fine', rewardId: 4, rewardName: 'Fine Coffee', points: 500 }),
+    });
     const again = mount();
     await waitFor(() => getByRole(again, 'button', 'Redeem again: Fine Coffee'));
   });
@@ -99,7 +129,8 @@ describe('a points cost the panel cannot mean', () => {
 describe('a currency that is not an ISO 4217 code', () => {
   it('is known by its shape and by Intl', () => {
     for (const code of ['USD', 'EUR', 'GBP', 'JPY']) expect(isCurrencyCode(code), code).toBe(true);
-    for (const code of ['ZZZ', 'dollars', 'usd', 'EURO', 'US', '', ' USD', 'XYZ']) expect(isCurrencyCode(code), code).toBe(false);
+    for (const code of ['ZZZ', 'dollars', 'usd', 'EURO', 'US', '', ' USD', 'XYZ'])
+      expect(isCurrencyCode(code), code).toBe(false);
     expect(formatMoney(5, 'ZZZ')).toBeNull();
     expect(formatMoney(2, 'dollars')).toBeNull();
     expect(formatMoney(5, 'USD')).toBe('$5.00');
@@ -127,7 +158,13 @@ describe('a currency that is not an ISO 4217 code', () => {
   });
 
   it('nor in the details’ value range, the outcome’s words or the history', async () => {
-    const [odd] = parsed([giftCard(1, 'Odd Coffee', 500, { cost: 5, cost_currency: 'ZZZ', meta_data: { value_type: 'VARIABLE_VALUE', min_value: '5.00', max_value: '50.00', currency_code: 'ZZZ' } })]);
+    const [odd] = parsed([
+      giftCard(1, 'Odd Coffee', 500, {
+        cost: 5,
+        cost_currency: 'ZZZ',
+        meta_data: { value_type: 'VARIABLE_VALUE', min_value: '5.00', max_value: '50.00', currency_code: 'ZZZ' },
+      }),
+    ]);
     const box = document.createElement('div');
     document.body.append(box);
     render(<RewardDetails reward={odd!} />, box);
@@ -136,7 +173,12 @@ describe('a currency that is not an ISO 4217 code', () => {
 
     expect(arrival(ledger('pending'), odd)).toBe(arrival(ledger('pending'), undefined));
 
-    render(<ul><HistoryRow redemption={{ ...redemption(9, odd!, '2026-01-02T10:00:00'), cost: 5, currency: 'dollars' }} /></ul>, box);
+    render(
+      <ul>
+        <HistoryRow redemption={{ ...redemption(9, odd!, '2026-01-02T10:00:00'), cost: 5, currency: 'dollars' }} />
+      </ul>,
+      box,
+    );
     expect(box.textContent).toContain('500 points');
     expect(box.textContent).not.toMatch(/dollars|5\.00/);
     render(null, box);
@@ -146,13 +188,25 @@ describe('a currency that is not an ISO 4217 code', () => {
 
 describe('a balance read once and not yet backed by a second read', () => {
   const now = Date.now();
-  const at = (days: number, points: number, tentative = false): BalanceSample => ({ at: now - days * DAY_MS, points, ...(tentative ? { tentative: true as const } : {}) });
+  const at = (days: number, points: number, tentative = false): BalanceSample => ({
+    at: now - days * DAY_MS,
+    points,
+    ...(tentative ? { tentative: true as const } : {}),
+  });
   const spiked = [at(40, 1000), at(10, 2500), at(0.1, 123_456_789_012, true)];
 
   it('is in no total, chart or pace: never "123,456,787,778 points earned"', () => {
     expect(changeSummary(spiked, 30, now)).toBe('1,500 points earned in the last 30 days');
     expect(samplesIn(spiked, 30, now).map((s) => s.points)).toEqual([1000, 2500]);
-    const goal = goalModel({ goal: null, account: 'a', rewards: null, points: 2500, samples: spiked, blocked: null, now });
+    const goal = goalModel({
+      goal: null,
+      account: 'a',
+      rewards: null,
+      points: 2500,
+      samples: spiked,
+      blocked: null,
+      now,
+    });
     expect(JSON.stringify(goal)).not.toContain('123,456');
   });
 });

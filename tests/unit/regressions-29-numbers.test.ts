@@ -58,7 +58,8 @@ describe('issue 29, item 15: a point cost the interface cannot mean', () => {
       planted.slice(IMPOSSIBLE.length).map((r) => [r.id, r.reward_point_cost, undefined]),
     );
     // What is stored is what the pages show from.
-    const costs = (rewards: readonly Reward[] | undefined) => rewards?.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false]);
+    const costs = (rewards: readonly Reward[] | undefined) =>
+      rewards?.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false]);
     expect(costs((await rewardsItem.getValue())?.data.rewards)).toEqual(costs(data.rewards));
   });
 
@@ -88,23 +89,30 @@ describe('issue 29, item 15: a balance the interface cannot mean', () => {
     ['below zero', -50],
     ['a fraction', 1.5],
     ['beyond 2^53', 2 ** 60],
-  ])('%s refuses the answer as unexpected; the balance and catalogue stored before stay, the history gains nothing', async (_, balance) => {
-    const before = await refreshRewards(true);
-    await balanceIdle();
-    expect(before.balance).toEqual({ points: 2500, source: 'rewards' });
-    const history = await balanceHistoryItem.getValue();
-    env.sandbox.state.balance = balance;
-    await expect(refreshRewards(true)).rejects.toMatchObject({ error: { kind: 'unexpected', endpoint: '/v1/panel/rewards' } });
-    await balanceIdle();
-    expect((await syncItem.getValue()).rewards.error?.message).toContain('points: not a points balance');
-    expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
-    expect(await balanceHistoryItem.getValue()).toEqual(history);
-  });
+  ])(
+    '%s refuses the answer as unexpected; the balance and catalogue stored before stay, the history gains nothing',
+    async (_, balance) => {
+      const before = await refreshRewards(true);
+      await balanceIdle();
+      expect(before.balance).toEqual({ points: 2500, source: 'rewards' });
+      const history = await balanceHistoryItem.getValue();
+      env.sandbox.state.balance = balance;
+      await expect(refreshRewards(true)).rejects.toMatchObject({
+        error: { kind: 'unexpected', endpoint: '/v1/panel/rewards' },
+      });
+      await balanceIdle();
+      expect((await syncItem.getValue()).rewards.error?.message).toContain('points: not a points balance');
+      expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
+      expect(await balanceHistoryItem.getValue()).toEqual(history);
+    },
+  );
 });
 
 describe('issue 29, item 15: one absurd balance read never poisons the history', () => {
-  const points = async () => (await balanceHistoryItem.getValue()).map((s) => (s.tentative ? `${s.points}?` : s.points));
-  const earned = async () => earnedText(flowOver(await balanceHistoryItem.getValue(), EARN_DAYS, Date.now()), EARN_DAYS);
+  const points = async () =>
+    (await balanceHistoryItem.getValue()).map((s) => (s.tentative ? `${s.points}?` : s.points));
+  const earned = async () =>
+    earnedText(flowOver(await balanceHistoryItem.getValue(), EARN_DAYS, Date.now()), EARN_DAYS);
   const read = async (balance: number) => {
     env.sandbox.state.balance = balance;
     await refreshRewards(true);

@@ -1,6 +1,15 @@
 /** Issue 21: a big catalogue by brand, its values as choices, sorted and filtered as the panelist chooses. */
 import { describe, expect, it } from 'vitest';
-import { brandOf, defaultChoice, filterRewards, groupRewards, kindCounts, kindName, sortGroups, valueChoices } from '../../utils/reward-groups';
+import {
+  brandOf,
+  defaultChoice,
+  filterRewards,
+  groupRewards,
+  kindCounts,
+  kindName,
+  sortGroups,
+  valueChoices,
+} from '../../utils/reward-groups';
 import type { Reward } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import { giftCard, wallet } from './popup-fixtures';
@@ -41,13 +50,33 @@ describe('sorting', () => {
   const groups = groupRewards(catalogue);
 
   it('"I can afford" first: affordable brands, then the closest, by each brand’s cheapest reward', () => {
-    expect(titles(sortGroups(groups, 1000, 'afford'))).toEqual(['Charity donation', 'Cedar Bakery', 'PayWave Transfer', 'Atlas Travel']);
+    expect(titles(sortGroups(groups, 1000, 'afford'))).toEqual([
+      'Charity donation',
+      'Cedar Bakery',
+      'PayWave Transfer',
+      'Atlas Travel',
+    ]);
   });
 
   it('by cost, lowest or highest first, and by name', () => {
-    expect(titles(sortGroups(groups, 1000, 'low'))).toEqual(['Charity donation', 'Cedar Bakery', 'PayWave Transfer', 'Atlas Travel']);
-    expect(titles(sortGroups(groups, 1000, 'high'))).toEqual(['Atlas Travel', 'PayWave Transfer', 'Cedar Bakery', 'Charity donation']);
-    expect(titles(sortGroups(groups, 1000, 'name'))).toEqual(['Atlas Travel', 'Cedar Bakery', 'Charity donation', 'PayWave Transfer']);
+    expect(titles(sortGroups(groups, 1000, 'low'))).toEqual([
+      'Charity donation',
+      'Cedar Bakery',
+      'PayWave Transfer',
+      'Atlas Travel',
+    ]);
+    expect(titles(sortGroups(groups, 1000, 'high'))).toEqual([
+      'Atlas Travel',
+      'PayWave Transfer',
+      'Cedar Bakery',
+      'Charity donation',
+    ]);
+    expect(titles(sortGroups(groups, 1000, 'name'))).toEqual([
+      'Atlas Travel',
+      'Cedar Bakery',
+      'Charity donation',
+      'PayWave Transfer',
+    ]);
   });
 
   it('does not change its input', () => {
@@ -77,7 +106,11 @@ describe('filtering', () => {
     ]);
     expect(kindCounts(catalogue).map((k) => kindName(k.key))).toEqual(['Gift cards', 'Wallet payouts', 'Donation']);
     installI18n('de');
-    expect(kindCounts(catalogue).map((k) => kindName(k.key))).toEqual(['Gutscheine', 'Auszahlungen per Bezahldienst', 'Donation']);
+    expect(kindCounts(catalogue).map((k) => kindName(k.key))).toEqual([
+      'Gutscheine',
+      'Auszahlungen per Bezahldienst',
+      'Donation',
+    ]);
   });
 });
 
@@ -91,7 +124,10 @@ describe('the value a brand’s row starts on', () => {
 });
 
 describe('a brand’s values as its picker offers them (issue 30)', () => {
-  const variant = (id: number, countries: string[], points = 500) => ({ ...brand(`Cedar Bakery ${points / 100} USD`, id, points, 'Cedar Bakery'), meta_data: { ...cedar5.meta_data, countries } });
+  const variant = (id: number, countries: string[], points = 500) => ({
+    ...brand(`Cedar Bakery ${points / 100} USD`, id, points, 'Cedar Bakery'),
+    meta_data: { ...cedar5.meta_data, countries },
+  });
 
   it('alike in value, cost and countries: once; alike but for the countries: each with its own, in the provider’s order', () => {
     const rewards = [variant(11, ['US']), variant(12, ['US', 'CA']), variant(13, ['us ']), variant(14, ['US'], 1000)];
@@ -110,7 +146,11 @@ describe('a brand’s values as its picker offers them (issue 30)', () => {
   });
 
   it('values alike in money but not in points, or in points but not in money, stay apart and unlabelled', () => {
-    const rewards = [variant(11, ['US']), { ...variant(12, ['CA']), reward_point_cost: 550 }, { ...variant(13, ['GB']), cost_currency: 'GBP' }];
+    const rewards = [
+      variant(11, ['US']),
+      { ...variant(12, ['CA']), reward_point_cost: 550 },
+      { ...variant(13, ['GB']), cost_currency: 'GBP' },
+    ];
     expect(valueChoices(rewards).map((c) => c.where)).toEqual([null, null, null]);
   });
 });

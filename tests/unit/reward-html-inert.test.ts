@@ -41,7 +41,9 @@ function tagsOf(markup: string): string[] {
 
 /** Attribute names in the output's tags that start with "on". */
 function handlersIn(markup: string): string[] {
-  return tagsOf(markup).flatMap((tag) => [...tag.matchAll(/ ([^ =]+)="/g)].map((m) => m[1]!).filter((name) => name.startsWith('on')));
+  return tagsOf(markup).flatMap((tag) =>
+    [...tag.matchAll(/ ([^ =]+)="/g)].map((m) => m[1]!).filter((name) => name.startsWith('on')),
+  );
 }
 
 /** The same, as a parser (happy-dom's) reads the output. */
@@ -58,22 +60,59 @@ describe('handlerFreeMarkup', () => {
   });
 
   it('keeps ordinary markup as it was, text, entities and links included', () => {
-    const terms = '<p>Valid for <b>12&nbsp;months</b> &amp; in <a href="https://brand.example/t" title=\'say "hi"\'>stores</a>.<br/></p>';
-    expect(handlerFreeMarkup(terms)).toBe('<p>Valid for <b>12&nbsp;months</b> &amp; in <a href="https://brand.example/t" title="say &quot;hi&quot;">stores</a>.<br /></p>');
+    const terms =
+      '<p>Valid for <b>12&nbsp;months</b> &amp; in <a href="https://brand.example/t" title=\'say "hi"\'>stores</a>.<br/></p>';
+    expect(handlerFreeMarkup(terms)).toBe(
+      '<p>Valid for <b>12&nbsp;months</b> &amp; in <a href="https://brand.example/t" title="say &quot;hi&quot;">stores</a>.<br /></p>',
+    );
   });
 
   it('reads as the tokenizer does: text-only elements, comments, stray "<", a tag cut off by the end', () => {
     expect(handlerFreeMarkup('<textarea><img onerror=1></textarea>')).toBe('<textarea>&lt;img onerror=1></textarea>');
     expect(handlerFreeMarkup('a<!-- <img onerror=1> -->b<!--->c<?php x ?>d<!doctype html>e')).toBe('abcde');
     expect(handlerFreeMarkup('1 < 2 <3 </> <')).toBe('1 &lt; 2 &lt;3  &lt;');
-    expect(handlerFreeMarkup('<p title="a>b" onclick=1>kept</p><img src=x onerror="1')).toBe('<p title="a&gt;b">kept</p>');
+    expect(handlerFreeMarkup('<p title="a>b" onclick=1>kept</p><img src=x onerror="1')).toBe(
+      '<p title="a&gt;b">kept</p>',
+    );
   });
 
   it('whatever the input, the output is only its own tags and text, without handlers, and reads back unchanged', () => {
     const piece = fc.constantFrom(
-      '<', '>', '/', '=', '"', "'", ' ', '\n', '\0', 'on', 'onerror', 'ONLOAD', 'x', 'img', 'svg', 'style', 'script', 'noscript',
-      'textarea', 'plaintext', '<!--', '-->', '--!>', '<![CDATA[', ']]>', '</', '&lt;', '&quot;', 'title', 'math',
-      '<p title="', "<a href='", '<img src=x ', '<style>', '</style>',
+      '<',
+      '>',
+      '/',
+      '=',
+      '"',
+      "'",
+      ' ',
+      '\n',
+      '\0',
+      'on',
+      'onerror',
+      'ONLOAD',
+      'x',
+      'img',
+      'svg',
+      'style',
+      'script',
+      'noscript',
+      'textarea',
+      'plaintext',
+      '<!--',
+      '-->',
+      '--!>',
+      '<![CDATA[',
+      ']]>',
+      '</',
+      '&lt;',
+      '&quot;',
+      'title',
+      'math',
+      '<p title="',
+      "<a href='",
+      '<img src=x ',
+      '<style>',
+      '</style>',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {

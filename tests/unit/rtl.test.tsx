@@ -66,7 +66,16 @@ describe("numbers and dates in the page's language", () => {
 });
 
 /** Box properties whose four-value shorthand is top, right, bottom, left. */
-const BOX_SHORTHANDS = new Set(['margin', 'padding', 'inset', 'border-width', 'border-style', 'border-color', 'scroll-margin', 'scroll-padding']);
+const BOX_SHORTHANDS = new Set([
+  'margin',
+  'padding',
+  'inset',
+  'border-width',
+  'border-style',
+  'border-color',
+  'scroll-margin',
+  'scroll-padding',
+]);
 
 /** Splits a value on spaces outside parentheses (`calc(1px + 2px) 0`). */
 function tokens(value: string): string[] {
@@ -118,14 +127,28 @@ const STYLESHEETS = [...sheets('components'), ...sheets('entrypoints')];
 
 describe('the stylesheets', () => {
   it('are all read: the pages’, the popup parts’ and the theme', () => {
-    expect(STYLESHEETS).toEqual(expect.arrayContaining(['components/theme.css', 'entrypoints/popup/style.css', 'entrypoints/options/style.css', 'components/popup/dialog.css']));
+    expect(STYLESHEETS).toEqual(
+      expect.arrayContaining([
+        'components/theme.css',
+        'entrypoints/popup/style.css',
+        'entrypoints/options/style.css',
+        'components/popup/dialog.css',
+      ]),
+    );
   });
 
   it('the check finds physical properties, and lets logical ones and explained exceptions pass', () => {
     const css = `.a { margin-left: 4px; padding: 1px 2px 3px 4px; text-align: right; border-radius: 4px 0 0 4px; left: 0; float: left; }
       .b { margin-inline-start: 4px; padding: 1px 2px 3px; padding: 1px 2px 3px 2px; text-align: end; border-radius: 4px; inset-inline: 0; content: "left"; }
       .c { /* physical: the drawing's own x runs left to right */ left: 0 }`;
-    expect(physicalDeclarations(css)).toEqual(['margin-left: 4px', 'padding: 1px 2px 3px 4px', 'text-align: right', 'border-radius: 4px 0 0 4px', 'left: 0', 'float: left']);
+    expect(physicalDeclarations(css)).toEqual([
+      'margin-left: 4px',
+      'padding: 1px 2px 3px 4px',
+      'text-align: right',
+      'border-radius: 4px 0 0 4px',
+      'left: 0',
+      'float: left',
+    ]);
   });
 
   it.each(STYLESHEETS)('%s uses logical properties only (margin-inline, inset-inline, text-align: start…)', (file) => {
@@ -141,7 +164,10 @@ describe('the stylesheets', () => {
     const offending = files.filter((file) => {
       const source = readFileSync(join(ROOT, file), 'utf8');
       const styles = [...source.matchAll(/style=\{\{([^}]*)\}\}/g)].map((m) => m[1]!).join(' ');
-      return /\b(left|right|margin(Left|Right)|padding(Left|Right)|border(Left|Right)\w*)\s*:/.test(styles) || /\.style\.(left|right)\b|setProperty\(\s*['"](left|right)/.test(source);
+      return (
+        /\b(left|right|margin(Left|Right)|padding(Left|Right)|border(Left|Right)\w*)\s*:/.test(styles) ||
+        /\.style\.(left|right)\b|setProperty\(\s*['"](left|right)/.test(source)
+      );
     });
     expect(offending).toEqual([]);
   });

@@ -9,7 +9,14 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setGoal } from '../../entrypoints/background/goal';
 import { connect } from '../../entrypoints/background/session';
 import { refreshHistory } from '../../entrypoints/background/sync';
-import { balanceHistoryItem, draftDiscardedItem, goalItem, historyItem, profileDraftItem, sessionItem } from '../../utils/storage-items';
+import {
+  balanceHistoryItem,
+  draftDiscardedItem,
+  goalItem,
+  historyItem,
+  profileDraftItem,
+  sessionItem,
+} from '../../utils/storage-items';
 import type { Sandbox } from '../sandbox/server';
 import { closeSandboxes, startTwoAccounts } from './background-helpers';
 
@@ -30,7 +37,10 @@ beforeEach(async () => {
   await connect(a.url, a.token);
   await refreshHistory(true);
   await setGoal(101);
-  await balanceHistoryItem.setValue([{ at: Date.now() - 86_400_000, points: 2000 }, { at: Date.now(), points: 2500 }]);
+  await balanceHistoryItem.setValue([
+    { at: Date.now() - 86_400_000, points: 2000 },
+    { at: Date.now(), points: 2500 },
+  ]);
   await profileDraftItem.setValue({ FIRST_NAME: 'Jo' });
   await sessionItem.setValue({ ...(await sessionItem.getValue()), rejected: true });
   await a.idle();
@@ -71,7 +81,10 @@ describe('a new key on the same panel after the old one was refused', () => {
 
   it('keeps nothing when the new key’s history cannot be read', async () => {
     a.otherKeys.add(NEW_KEY);
-    await fetch(`${a.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/panel/redemptions', status: 500, times: 5 }) });
+    await fetch(`${a.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/v1/panel/redemptions', status: 500, times: 5 }),
+    });
     await connect(a.url, NEW_KEY);
     expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
   });

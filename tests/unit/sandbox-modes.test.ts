@@ -11,9 +11,13 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  fetch(`${sandbox.url}${path}`, { headers: { Authorization: `Bearer ${sandbox.token}`, ...headers }, redirect: 'manual' });
+  fetch(`${sandbox.url}${path}`, {
+    headers: { Authorization: `Bearer ${sandbox.token}`, ...headers },
+    redirect: 'manual',
+  });
 
-const patch = (body: unknown) => fetch(`${sandbox.url}/__sandbox/state`, { method: 'PATCH', body: JSON.stringify(body) });
+const patch = (body: unknown) =>
+  fetch(`${sandbox.url}/__sandbox/state`, { method: 'PATCH', body: JSON.stringify(body) });
 
 describe('validators', () => {
   it('are sent, and honoured with a 304, unless switched off', async () => {

@@ -46,7 +46,10 @@ async function signInAndDecide(verifier: string, decision: 'allow' | 'deny' = 'a
   const page = await fetch(authorizeUrl(overrides, verifier));
   expect(page.status).toBe(200);
   const txn = txnIn(await page.text());
-  const consent = await fetch(`${sandbox.url}/oauth/authorize`, form({ txn, email: SANDBOX_EMAIL, password: SANDBOX_PASSWORD }));
+  const consent = await fetch(
+    `${sandbox.url}/oauth/authorize`,
+    form({ txn, email: SANDBOX_EMAIL, password: SANDBOX_PASSWORD }),
+  );
   expect(await consent.text()).toContain('Allow');
   const back = await fetch(`${sandbox.url}/oauth/decision`, form({ txn, decision }));
   expect(back.status).toBe(302);
@@ -59,17 +62,30 @@ async function token(fields: Record<string, string>): Promise<{ status: number; 
 }
 
 const exchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
-  token({ grant_type: 'authorization_code', client_id: SANDBOX_CLIENT_ID, code, redirect_uri: REDIRECT, code_verifier: verifier, ...extra });
+  token({
+    grant_type: 'authorization_code',
+    client_id: SANDBOX_CLIENT_ID,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    ...extra,
+  });
 
 const rewards = (accessToken: string) =>
-  fetch(`${sandbox.url}/v1/panel/rewards`, { headers: { Authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
+  fetch(`${sandbox.url}/v1/panel/rewards`, { headers: { Authorization: `Bearer ${accessToken}` } }).then(
+    (r) => r.status,
+  );
 
 async function signedIn(): Promise<{ access: string; refresh: string; expiresIn: number }> {
   const verifier = verifierFor();
   const back = await signInAndDecide(verifier);
   const { status, body } = await exchange(back.searchParams.get('code') ?? '', verifier);
   expect(status).toBe(200);
-  return { access: body.access_token as string, refresh: body.refresh_token as string, expiresIn: body.expires_in as number };
+  return {
+    access: body.access_token as string,
+    refresh: body.refresh_token as string,
+    expiresIn: body.expires_in as number,
+  };
 }
 
 describe('sandbox authorization server', () => {
@@ -103,17 +119,26 @@ describe('sandbox authorization server', () => {
   });
 
   it('never redirects for an unknown client or an unregistered redirect URL', async () => {
-    for (const overrides of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example/' }] as Record<string, string>[]) {
+    for (const overrides of [{ client_id: 'someone-else' }, { redirect_uri: 'https://evil.example/' }] as Record<
+      string,
+      string
+    >[]) {
       const page = await fetch(authorizeUrl(overrides), { redirect: 'manual' });
       expect(page.status).toBe(400);
       expect(page.headers.get('location')).toBeNull();
     }
-    await fetch(`${sandbox.url}/__sandbox/oauth`, { method: 'PATCH', body: JSON.stringify({ redirectUris: ['https://only.chromiumapp.org/'] }) });
+    await fetch(`${sandbox.url}/__sandbox/oauth`, {
+      method: 'PATCH',
+      body: JSON.stringify({ redirectUris: ['https://only.chromiumapp.org/'] }),
+    });
     expect((await fetch(authorizeUrl(), { redirect: 'manual' })).status).toBe(400);
   });
 
   it('refuses an authorization request without S256 PKCE, back at the redirect URL', async () => {
-    for (const overrides of [{ code_challenge_method: 'plain' }, { code_challenge: null }] as Record<string, string | null>[]) {
+    for (const overrides of [{ code_challenge_method: 'plain' }, { code_challenge: null }] as Record<
+      string,
+      string | null
+    >[]) {
       const page = await fetch(authorizeUrl(overrides), { redirect: 'manual' });
       expect(page.status).toBe(302);
       expect(new URL(page.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
@@ -122,7 +147,10 @@ describe('sandbox authorization server', () => {
 
   it('refuses a wrong verifier, a reused code and a wrong redirect_uri with invalid_grant', async () => {
     const verifier = verifierFor();
-    const wrongVerifier = await exchange((await signInAndDecide(verifier)).searchParams.get('code') ?? '', verifierFor());
+    const wrongVerifier = await exchange(
+      (await signInAndDecide(verifier)).searchParams.get('code') ?? '',
+      verifierFor(),
+    );
     expect(wrongVerifier).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
     const code = (await signInAndDecide(verifier)).searchParams.get('code') ?? '';
@@ -140,34 +168,59 @@ describe('sandbox authorization server', () => {
   it('refuses a wrong client id with invalid_client and an unknown grant type with unsupported_grant_type', async () => {
     const verifier = verifierFor();
     const code = (await signInAndDecide(verifier)).searchParams.get('code') ?? '';
-    expect(await exchange(code, verifier, { client_id: 'someone-else' })).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
-    expect(await token({ grant_type: 'password', client_id: SANDBOX_CLIENT_ID })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    expect(await exchange(code, verifier, { client_id: 'someone-else' })).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client' },
+    });
+    expect(await token({ grant_type: 'password', client_id: SANDBOX_CLIENT_ID })).toMatchObject({
+      status: 400,
+      body: { error: 'unsupported_grant_type' },
+    });
   });
 
   it('rotates refresh tokens: the new pair works, the old refresh token is refused and revokes the family', async () => {
     const first = await signedIn();
-    const renewed = await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: first.refresh });
+    const renewed = await token({
+      grant_type: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+      refresh_token: first.refresh,
+    });
     expect(renewed.status).toBe(200);
     expect(renewed.body.refresh_token).not.toBe(first.refresh);
     expect(await rewards(renewed.body.access_token as string)).toBe(200);
 
-    const replay = await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: first.refresh });
+    const replay = await token({
+      grant_type: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+      refresh_token: first.refresh,
+    });
     expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await rewards(renewed.body.access_token as string)).toBe(401);
   });
 
   it('lets tests set the access-token lifetime, expire tokens now and revoke access', async () => {
-    await fetch(`${sandbox.url}/__sandbox/oauth`, { method: 'PATCH', body: JSON.stringify({ accessTokenTtlSeconds: 5 }) });
+    await fetch(`${sandbox.url}/__sandbox/oauth`, {
+      method: 'PATCH',
+      body: JSON.stringify({ accessTokenTtlSeconds: 5 }),
+    });
     const tokens = await signedIn();
     expect(tokens.expiresIn).toBe(5);
     expect(await rewards(tokens.access)).toBe(200);
     await fetch(`${sandbox.url}/__sandbox/oauth/expire`, { method: 'POST' });
     expect(await rewards(tokens.access)).toBe(401);
 
-    const renewed = await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh });
+    const renewed = await token({
+      grant_type: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+      refresh_token: tokens.refresh,
+    });
     expect(await rewards(renewed.body.access_token as string)).toBe(200);
     await fetch(`${sandbox.url}/__sandbox/oauth/revoke`, { method: 'POST' });
-    const refused = await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: renewed.body.refresh_token as string });
+    const refused = await token({
+      grant_type: 'refresh_token',
+      client_id: SANDBOX_CLIENT_ID,
+      refresh_token: renewed.body.refresh_token as string,
+    });
     expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
@@ -183,10 +236,15 @@ describe('sandbox authorization server', () => {
   it('revokes a refresh token with its grant (RFC 7009): the refresh is refused and its access token too', async () => {
     const tokens = await signedIn();
     const other = await signedIn();
-    const answer = await fetch(`${sandbox.url}/oauth/revocation`, form({ token: tokens.refresh, token_type_hint: 'refresh_token', client_id: SANDBOX_CLIENT_ID }));
+    const answer = await fetch(
+      `${sandbox.url}/oauth/revocation`,
+      form({ token: tokens.refresh, token_type_hint: 'refresh_token', client_id: SANDBOX_CLIENT_ID }),
+    );
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe('');
-    expect(await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await rewards(tokens.access)).toBe(401);
     // Another sign-in's grant is untouched.
     expect(await rewards(other.access)).toBe(200);
@@ -195,10 +253,14 @@ describe('sandbox authorization server', () => {
 
   it('revokes an access token alone, answers 200 for a token it does not know, and refuses an unknown client or no token', async () => {
     const tokens = await signedIn();
-    const revoke = (fields: Record<string, string>) => fetch(`${sandbox.url}/oauth/revocation`, form({ client_id: SANDBOX_CLIENT_ID, ...fields }));
+    const revoke = (fields: Record<string, string>) =>
+      fetch(`${sandbox.url}/oauth/revocation`, form({ client_id: SANDBOX_CLIENT_ID, ...fields }));
     expect((await revoke({ token: tokens.access })).status).toBe(200);
     expect(await rewards(tokens.access)).toBe(401);
-    expect((await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh })).status).toBe(200);
+    expect(
+      (await token({ grant_type: 'refresh_token', client_id: SANDBOX_CLIENT_ID, refresh_token: tokens.refresh }))
+        .status,
+    ).toBe(200);
     expect((await revoke({ token: 'never-issued', token_type_hint: 'refresh_token' })).status).toBe(200);
     expect(sandbox.oauth.revocations).toEqual(['access_token', 'unknown']);
 

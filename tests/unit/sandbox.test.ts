@@ -32,10 +32,15 @@ async function call(path: string, init: RequestInit & { auth?: boolean } = {}): 
   if (typeof init.body === 'string') headers.set('Content-Type', 'application/json');
   const response = await fetch(`${sandbox.url}${path}`, { ...init, headers });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
-const post = (path: string, body: unknown): Promise<Reply> => call(path, { method: 'POST', body: JSON.stringify(body) });
+const post = (path: string, body: unknown): Promise<Reply> =>
+  call(path, { method: 'POST', body: JSON.stringify(body) });
 const writeVariables = (body: unknown): Promise<Reply> => post('/v1/panel/variables/data', body);
 const control = (path: string, method = 'GET', body?: unknown): Promise<Reply> =>
   call(`/__sandbox${path}`, { method, auth: false, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -84,9 +89,14 @@ describe('sandbox: seed data', () => {
     expect(wallets).toHaveLength(2);
     for (const card of giftCards) {
       const meta = card.meta_data;
-      expect(Object.keys(meta.image_urls ?? {}).sort()).toEqual(
-        ['1200w-326ppi', '130w-326ppi', '200w-326ppi', '278w-326ppi', '300w-326ppi', '80w-326ppi'],
-      );
+      expect(Object.keys(meta.image_urls ?? {}).sort()).toEqual([
+        '1200w-326ppi',
+        '130w-326ppi',
+        '200w-326ppi',
+        '278w-326ppi',
+        '300w-326ppi',
+        '80w-326ppi',
+      ]);
       expect(meta.min_value).toMatch(/^\d+\.\d{2}$/);
       expect(meta.max_value).toMatch(/^\d+\.\d{2}$/);
       if (meta.value_type === 'FIXED_VALUE') expect(meta.min_value).toBe(meta.max_value);
@@ -94,7 +104,9 @@ describe('sandbox: seed data', () => {
       expect(meta.terms).toContain('<a href=');
       expect(Number.isInteger(card.reward_point_cost)).toBe(true);
     }
-    expect(new Set(giftCards.map((card) => card.meta_data.value_type))).toEqual(new Set(['FIXED_VALUE', 'VARIABLE_VALUE']));
+    expect(new Set(giftCards.map((card) => card.meta_data.value_type))).toEqual(
+      new Set(['FIXED_VALUE', 'VARIABLE_VALUE']),
+    );
     for (const wallet of wallets) expect(Object.keys(wallet.meta_data)).toEqual(['image_url']);
     expect(new Set(rewards.map((reward) => reward.cost_currency))).toEqual(new Set(['USD', 'EUR', 'GBP']));
     expect(rewards.some((reward) => (reward.reward_point_cost ?? 0) <= balance)).toBe(true);
@@ -123,7 +135,11 @@ describe('sandbox: seed data', () => {
 
 describe('sandbox: authentication and CORS', () => {
   it('refuses a missing or wrong token with 401 and the documented body', async () => {
-    const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${sandbox.token}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { Authorization: 'Bearer wrong' },
+      { Authorization: `Basic ${sandbox.token}` },
+    ];
     for (const headers of attempts) {
       const reply = await call('/v1/panel/rewards', { auth: false, headers });
       expect(reply.status).toBe(401);
@@ -137,7 +153,9 @@ describe('sandbox: authentication and CORS', () => {
     expect(SANDBOX_TOKEN).toBe('sandbox-token-5f2c9a7e41d8');
     const other = await startSandbox({ token: 'another-token' });
     try {
-      const response = await fetch(`${other.url}/v1/panel/rewards`, { headers: { Authorization: 'Bearer another-token' } });
+      const response = await fetch(`${other.url}/v1/panel/rewards`, {
+        headers: { Authorization: 'Bearer another-token' },
+      });
       expect(response.status).toBe(200);
       expect(other.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     } finally {
@@ -153,7 +171,9 @@ describe('sandbox: authentication and CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Accept, Idempotency-Key');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, Accept, Idempotency-Key',
+    );
     expect(response.headers.get('access-control-max-age')).toBe('600');
 
     const reply = await call('/v1/panel/rewards');
@@ -178,7 +198,16 @@ describe('sandbox: variables', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.message).toBe('success');
     const names = (reply.body.data as VariableDefinition[]).map((definition) => definition.name);
-    expect(names).toEqual(['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT', 'POSTAL_CODE', 'PANELIST_COUNTRY', 'PANEL_SOURCE', 'EDUCATION']);
+    expect(names).toEqual([
+      'FIRST_NAME',
+      'BIRTH_DATE',
+      'HOBBIES',
+      'EMPLOYMENT',
+      'POSTAL_CODE',
+      'PANELIST_COUNTRY',
+      'PANEL_SOURCE',
+      'EDUCATION',
+    ]);
   });
 
   it('reads stored values as records, optionally writable only', async () => {
@@ -195,7 +224,12 @@ describe('sandbox: variables', () => {
       ],
     });
     const writable = await call('/v1/panel/variables/data?filter=writable');
-    expect((writable.body.data as { name: string }[]).map((record) => record.name)).toEqual(['FIRST_NAME', 'BIRTH_DATE', 'HOBBIES', 'EMPLOYMENT']);
+    expect((writable.body.data as { name: string }[]).map((record) => record.name)).toEqual([
+      'FIRST_NAME',
+      'BIRTH_DATE',
+      'HOBBIES',
+      'EMPLOYMENT',
+    ]);
     expect(await call('/v1/panel/variables/data?filter=bogus')).toMatchObject({
       status: 422,
       body: { message: 'The selected filter is invalid.', errors: { filter: ['The selected filter is invalid.'] } },
@@ -205,7 +239,12 @@ describe('sandbox: variables', () => {
   it('reads stored values as a map when the state asks for it', async () => {
     sandbox.state.valuesShape = 'map';
     const reply = await call('/v1/panel/variables/data?filter=writable');
-    expect(reply.body.data).toEqual({ FIRST_NAME: 'Jordan', BIRTH_DATE: '1988-04-17', HOBBIES: [131, 133], EMPLOYMENT: 141 });
+    expect(reply.body.data).toEqual({
+      FIRST_NAME: 'Jordan',
+      BIRTH_DATE: '1988-04-17',
+      HOBBIES: [131, 133],
+      EMPLOYMENT: 141,
+    });
   });
 
   it('stores valid values of every kind', async () => {
@@ -244,7 +283,11 @@ describe('sandbox: variables', () => {
     [{ HOBBIES: [131, 99] }, 'Option 99 is not offered for HOBBIES', 'HOBBIES'],
     [{ HOBBIES: ['131'] }, 'Variable HOBBIES expects an array of option ids (integers)', 'HOBBIES'],
     [{ HOBBIES: [131, 131] }, 'Option 131 is given more than once for HOBBIES', 'HOBBIES'],
-    [{ HOBBIES: [131, 135] }, 'Option 135 (None of these) is exclusive and cannot be combined with other options for HOBBIES', 'HOBBIES'],
+    [
+      { HOBBIES: [131, 135] },
+      'Option 135 (None of these) is exclusive and cannot be combined with other options for HOBBIES',
+      'HOBBIES',
+    ],
   ])('refuses %j with 422, Laravel-style', async (body, message, field) => {
     const reply = await writeVariables(body);
     expect(reply.status).toBe(422);
@@ -252,7 +295,12 @@ describe('sandbox: variables', () => {
   });
 
   it('names every refused entry at once, as Laravel does', async () => {
-    const reply = await writeVariables({ FIRST_NAME: 42, EDUCATION: 183, BIRTH_DATE: '2023-02-29', PANELIST_COUNTRY: 'DE' });
+    const reply = await writeVariables({
+      FIRST_NAME: 42,
+      EDUCATION: 183,
+      BIRTH_DATE: '2023-02-29',
+      PANELIST_COUNTRY: 'DE',
+    });
     expect(reply.status).toBe(422);
     expect(reply.body).toEqual({
       message: 'Variable FIRST_NAME expects a text value (string) (and 2 more errors)',
@@ -267,7 +315,10 @@ describe('sandbox: variables', () => {
   });
 
   it('keeps a body key like __proto__ a name in its refusal', async () => {
-    const reply = await call('/v1/panel/variables/data', { method: 'POST', body: '{"__proto__": "x", "FIRST_NAME": "Sam"}' });
+    const reply = await call('/v1/panel/variables/data', {
+      method: 'POST',
+      body: '{"__proto__": "x", "FIRST_NAME": "Sam"}',
+    });
     expect(reply.status).toBe(422);
     expect(Object.keys(reply.body.errors as object)).toEqual(['__proto__']);
     expect(sandbox.state.values.FIRST_NAME).toBe('Jordan');
@@ -310,7 +361,9 @@ describe('sandbox: rewards, history and balance', () => {
     const reply = await call('/v1/panel/rewards');
     expect(reply.body.message).toBe('success');
     expect(reply.body.points).toBe(2500);
-    expect((reply.body.rewards as Reward[]).map((reward) => reward.id)).toEqual([101, 102, 103, 104, 105, 106, 107, 108, 109, 110]);
+    expect((reply.body.rewards as Reward[]).map((reward) => reward.id)).toEqual([
+      101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
+    ]);
   });
 
   it('lists the history oldest first', async () => {
@@ -469,14 +522,20 @@ describe('sandbox: Idempotency-Key on the redeem', () => {
     await control('/faults', 'POST', { path: '/v1/panel/redemption', repeat: 'overlapping' });
     expect((await redeemWith('"both"')).status).toBe(200);
     await sandbox.idle();
-    expect(sandbox.made.slice(1).map((m) => [m.key, m.repeated])).toEqual([['both', true], ['both', false]]);
+    expect(sandbox.made.slice(1).map((m) => [m.key, m.repeated])).toEqual([
+      ['both', true],
+      ['both', false],
+    ]);
     expect((await control('/faults', 'POST', { repeat: 'sometimes' })).status).toBe(400);
   });
 
   it('records which request made each redemption: its key, or none (the panel’s website)', async () => {
     await call('/v1/panel/redemption?id=101');
     await redeemWith('"mine"');
-    expect(sandbox.made.map((m) => [m.rewardId, m.key, m.repeated])).toEqual([[101, null, false], [101, 'mine', false]]);
+    expect(sandbox.made.map((m) => [m.rewardId, m.key, m.repeated])).toEqual([
+      [101, null, false],
+      [101, 'mine', false],
+    ]);
     sandbox.reset();
     expect(sandbox.made).toEqual([]);
   });
@@ -501,7 +560,17 @@ describe('sandbox: control endpoints', () => {
 
   it('returns the whole state and patches any subset of it', async () => {
     const state = (await control('/state')).body as unknown as SandboxState;
-    expect(Object.keys(state).sort()).toEqual(['balance', 'balanceIn', 'movedTo', 'redemptions', 'rewards', 'validators', 'values', 'valuesShape', 'variables']);
+    expect(Object.keys(state).sort()).toEqual([
+      'balance',
+      'balanceIn',
+      'movedTo',
+      'redemptions',
+      'rewards',
+      'validators',
+      'values',
+      'valuesShape',
+      'variables',
+    ]);
     expect(state.values).toMatchObject({ FIRST_NAME: 'Jordan' });
 
     const patched = await control('/state', 'PATCH', { balance: 10, valuesShape: 'map', redemptions: [] });
@@ -515,7 +584,12 @@ describe('sandbox: control endpoints', () => {
   });
 
   it('injects a status, headers and a body instead of the real answer', async () => {
-    await control('/faults', 'POST', { path: '/v1/panel/redemption', status: 429, headers: { 'Retry-After': '2' }, body: '{"message":"Slow down"}' });
+    await control('/faults', 'POST', {
+      path: '/v1/panel/redemption',
+      status: 429,
+      headers: { 'Retry-After': '2' },
+      body: '{"message":"Slow down"}',
+    });
     const reply = await call('/v1/panel/redemption?id=101');
     expect(reply.status).toBe(429);
     expect(reply.headers.get('retry-after')).toBe('2');
@@ -528,7 +602,9 @@ describe('sandbox: control endpoints', () => {
 
   it('serves a malformed body as is', async () => {
     await control('/faults', 'POST', { method: 'GET', path: '/v1/panel/rewards', body: '{"message":"succ' });
-    const response = await fetch(`${sandbox.url}/v1/panel/rewards`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
+    const response = await fetch(`${sandbox.url}/v1/panel/rewards`, {
+      headers: { Authorization: `Bearer ${sandbox.token}` },
+    });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('{"message":"succ');
   });
@@ -647,7 +723,9 @@ describe('sandbox: scaled seeds', () => {
 
     const scaled = await startSandbox({ seed });
     try {
-      const response = await fetch(`${scaled.url}/v1/panel/rewards`, { headers: { Authorization: `Bearer ${scaled.token}` } });
+      const response = await fetch(`${scaled.url}/v1/panel/rewards`, {
+        headers: { Authorization: `Bearer ${scaled.token}` },
+      });
       expect(((await response.json()) as { rewards: unknown[] }).rewards).toHaveLength(500);
     } finally {
       await scaled.close();

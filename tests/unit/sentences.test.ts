@@ -12,7 +12,9 @@ import { installI18n } from './i18n-setup';
 describe('sentences', () => {
   it('joins with a space, or with nothing after a full-width full stop', () => {
     expect(sentences('Nothing was saved.', 'Try again.')).toBe('Nothing was saved. Try again.');
-    expect(sentences('保存されませんでした。', 'もう一度お試しください。')).toBe('保存されませんでした。もう一度お試しください。');
+    expect(sentences('保存されませんでした。', 'もう一度お試しください。')).toBe(
+      '保存されませんでした。もう一度お試しください。',
+    );
     expect(sentences('لم يُحفظ شيء.', 'حاول مرة أخرى.')).toBe('لم يُحفظ شيء. حاول مرة أخرى.');
     expect(sentences('', 'Try again.', '  ')).toBe('Try again.');
   });
@@ -40,6 +42,8 @@ describe('an error with its next step, in Japanese', () => {
     expect(text).not.toMatch(/[。.]\s*\./);
     // The panel's own words without a full stop get one of their own script.
     expect(errorText(appError('rejected', '在庫切れ', { status: 409 }))).toBe('在庫切れ');
-    expect(errorText(appError('unexpected', '応答を読み取れません'), ja.stepUnexpected!.message)).toBe(`応答を読み取れません。${ja.stepUnexpected!.message}`);
+    expect(errorText(appError('unexpected', '応答を読み取れません'), ja.stepUnexpected!.message)).toBe(
+      `応答を読み取れません。${ja.stepUnexpected!.message}`,
+    );
   });
 });

@@ -29,7 +29,10 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const write = (name: string, content: string | Buffer | object) => {
   mkdirSync(join(root, name, '..'), { recursive: true });
-  writeFileSync(join(root, name), typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content));
+  writeFileSync(
+    join(root, name),
+    typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content),
+  );
 };
 
 /** The error the one pass throws (or null), with the project's own languages unless `locales` is given. */
@@ -43,7 +46,10 @@ async function check(env: Record<string, string>, locales = LOCALES_DIR): Promis
   }
 }
 
-const png = (width: number, height: number) => sharp({ create: { width, height, channels: 4, background: '#0b7a75' } }).png().toBuffer();
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 4, background: '#0b7a75' } })
+    .png()
+    .toBuffer();
 
 describe('one pass over the settings', () => {
   it('names every problem at once — the file, the environment, the icon — as one list without a stack trace', async () => {
@@ -69,7 +75,12 @@ describe('one pass over the settings', () => {
       expect.stringContaining('PANEL_BRAND_COLOR (environment): "x" is not a colour'),
       `icon: ${join(root, 'notes.svg')} is not an image sharp can read: give an SVG or a PNG`,
     ]);
-    write('photo.png', await sharp({ create: { width: 64, height: 32, channels: 3, background: '#000' } }).jpeg().toBuffer());
+    write(
+      'photo.png',
+      await sharp({ create: { width: 64, height: 32, channels: 3, background: '#000' } })
+        .jpeg()
+        .toBuffer(),
+    );
     expect((await check({ PANEL_ICON: 'photo.png' }))?.problems).toEqual([
       `icon: ${join(root, 'photo.png')} is JPEG: give an SVG or a PNG`,
       `icon: ${join(root, 'photo.png')} is 64×32 px: the icon must be square (the same width and height)`,
@@ -77,8 +88,15 @@ describe('one pass over the settings', () => {
   });
 
   it('passes good settings and returns their warnings', async () => {
-    write('icon.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128"><rect width="128" height="128"/></svg>');
-    const checked = await checkSettings({ PANEL_ICON: 'icon.svg', PANEL_API_BASE_URL: 'https://api.panel.example/v1' }, 'production', root);
+    write(
+      'icon.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128"><rect width="128" height="128"/></svg>',
+    );
+    const checked = await checkSettings(
+      { PANEL_ICON: 'icon.svg', PANEL_API_BASE_URL: 'https://api.panel.example/v1' },
+      'production',
+      root,
+    );
     expect(checked.settings.icon).toBe(join(root, 'icon.svg'));
     expect(checked.warnings).toHaveLength(1);
   });
@@ -90,9 +108,20 @@ describe('the API address', () => {
       'apiBaseUrl https://api.panel.example/v1 ends in /v1: the extension adds /v1/panel/… itself, so it would ask for https://api.panel.example/v1/v1/panel/rewards. ' +
         'Leave /v1 out (https://api.panel.example) unless the panel really answers there; `npm run doctor` shows what it answers.',
     ]);
-    expect(settingsWarnings({ apiBaseUrl: 'https://panel.example/api/V1/' })).toEqual([expect.stringContaining('ends in /v1')]);
-    expect(settingsWarnings({ apiBaseUrl: 'https://panel.example/api/v1/panel' })).toEqual([expect.stringMatching(/ends in \/v1\/panel: .* Leave \/v1\/panel out \(https:\/\/panel\.example\/api\)/)]);
-    for (const fine of ['', 'https://api.panel.example', 'https://panel.example/api', 'https://panel.example/v10', 'https://v1.panel.example']) expect(settingsWarnings({ apiBaseUrl: fine }), fine).toEqual([]);
+    expect(settingsWarnings({ apiBaseUrl: 'https://panel.example/api/V1/' })).toEqual([
+      expect.stringContaining('ends in /v1'),
+    ]);
+    expect(settingsWarnings({ apiBaseUrl: 'https://panel.example/api/v1/panel' })).toEqual([
+      expect.stringMatching(/ends in \/v1\/panel: .* Leave \/v1\/panel out \(https:\/\/panel\.example\/api\)/),
+    ]);
+    for (const fine of [
+      '',
+      'https://api.panel.example',
+      'https://panel.example/api',
+      'https://panel.example/v10',
+      'https://v1.panel.example',
+    ])
+      expect(settingsWarnings({ apiBaseUrl: fine }), fine).toEqual([]);
   });
 
   it('tells the warning with the problems when the build stops, and on its own when it goes on', async () => {
@@ -125,7 +154,7 @@ describe("the manifest's description in every language", () => {
     expect(descriptionProblems(name, locales)).toEqual([
       `${locales}/nl/messages.json has no extDescription: the manifest's description in that language would be empty`,
       `panelName "Acme Opinions Research" (22 characters) makes the manifest's description ("name: description") longer than the 132 characters the Chrome Web Store takes in fr (134): ` +
-        'a name of at most 20 characters fits every language (or shorten extDescription in those languages\' messages.json)',
+        "a name of at most 20 characters fits every language (or shorten extDescription in those languages' messages.json)",
     ]);
     expect(descriptionProblems('Acme', locales)).toHaveLength(1);
   });
@@ -134,13 +163,32 @@ describe("the manifest's description in every language", () => {
     const locales = join(root, 'locales');
     write('locales/en/messages.json', { extDescription: { message: 'x'.repeat(120) } });
     const error = await check({ PANEL_NAME: 'Acme Opinions', PANEL_BRAND_COLOR: 'nope' }, locales);
-    expect(error?.problems).toEqual([expect.stringContaining('"nope" is not a colour'), expect.stringMatching(/^panelName "Acme Opinions" \(13 characters\) .* in en \(135\)/)]);
+    expect(error?.problems).toEqual([
+      expect.stringContaining('"nope" is not a colour'),
+      expect.stringMatching(/^panelName "Acme Opinions" \(13 characters\) .* in en \(135\)/),
+    ]);
   });
 });
 
 describe('permissions follow the build', () => {
-  const SIGN_IN = { authorizationEndpoint: 'https://id.example/authorize', tokenEndpoint: 'https://id.example/token', clientId: 'ext', scopes: '', issuer: '', revocationEndpoint: 'https://id.example/revoke', tabRedirectUrl: '' };
-  const NO_SIGN_IN = { authorizationEndpoint: '', tokenEndpoint: '', clientId: '', scopes: '', issuer: '', revocationEndpoint: '', tabRedirectUrl: '' };
+  const SIGN_IN = {
+    authorizationEndpoint: 'https://id.example/authorize',
+    tokenEndpoint: 'https://id.example/token',
+    clientId: 'ext',
+    scopes: '',
+    issuer: '',
+    revocationEndpoint: 'https://id.example/revoke',
+    tabRedirectUrl: '',
+  };
+  const NO_SIGN_IN = {
+    authorizationEndpoint: '',
+    tokenEndpoint: '',
+    clientId: '',
+    scopes: '',
+    issuer: '',
+    revocationEndpoint: '',
+    tabRedirectUrl: '',
+  };
 
   it('asks for any https:// panel only when the build names none', () => {
     expect(manifestPermissions({ apiBaseUrl: '', oauth: NO_SIGN_IN }, 3)).toEqual({
@@ -179,7 +227,10 @@ describe('permissions follow the build', () => {
       Object.assign(process.env, { PANEL_CONFIG: 'none', PANEL_API_BASE_URL: 'https://api.panel.example' });
       const make = config.manifest as (env: ConfigEnv) => Promise<UserManifest>;
       const chrome = await make({ browser: 'chrome', manifestVersion: 3, mode: 'production', command: 'build' });
-      expect(chrome).toMatchObject({ optional_host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'], optional_permissions: ['notifications'] });
+      expect(chrome).toMatchObject({
+        optional_host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
+        optional_permissions: ['notifications'],
+      });
       const firefox = await make({ browser: 'firefox', manifestVersion: 2, mode: 'production', command: 'build' });
       expect(firefox.optional_permissions).toEqual(['http://localhost/*', 'http://127.0.0.1/*', 'notifications']);
     } finally {

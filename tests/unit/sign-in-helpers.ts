@@ -90,11 +90,25 @@ export async function storeSignedIn(sandbox: Sandbox): Promise<{ token: string; 
     redirect_uri: REDIRECT_URL,
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
-  })) url.searchParams.set(k, v);
+  }))
+    url.searchParams.set(k, v);
   const code = new URL(await actAsPanelist(url.href)).searchParams.get('code') ?? '';
   const answer = (await (
-    await fetch(`${sandbox.url}${OAUTH_PATHS.token}`, form({ grant_type: 'authorization_code', client_id: SANDBOX_CLIENT_ID, code, redirect_uri: REDIRECT_URL, code_verifier: verifier }))
+    await fetch(
+      `${sandbox.url}${OAUTH_PATHS.token}`,
+      form({
+        grant_type: 'authorization_code',
+        client_id: SANDBOX_CLIENT_ID,
+        code,
+        redirect_uri: REDIRECT_URL,
+        code_verifier: verifier,
+      }),
+    )
   ).json()) as { access_token: string; refresh_token: string; expires_in: number };
-  await connectTo(sandbox, { token: answer.access_token, refreshToken: answer.refresh_token, expiresAt: Date.now() + answer.expires_in * 1000 });
+  await connectTo(sandbox, {
+    token: answer.access_token,
+    refreshToken: answer.refresh_token,
+    expiresAt: Date.now() + answer.expires_in * 1000,
+  });
   return { token: answer.access_token, refreshToken: answer.refresh_token };
 }

@@ -56,7 +56,10 @@ export type TabBehaviour = (tab: FakeTab, tabs: Tabs) => void | Promise<void>;
  * granted) and installs the tabs: `behaviour` runs for each tab the extension opens, once it is open.
  * `create` may be replaced to refuse. Returns what was seen; `restore()` puts the fake browser back.
  */
-export function installTabs(behaviour: TabBehaviour, options: { createFails?: boolean; beforeCreateAnswers?: TabBehaviour } = {}): Tabs & { restore(): void } {
+export function installTabs(
+  behaviour: TabBehaviour,
+  options: { createFails?: boolean; beforeCreateAnswers?: TabBehaviour } = {},
+): Tabs & { restore(): void } {
   const browser = fakeBrowser as unknown as { identity?: unknown; tabs: Record<string, unknown> };
   const saved = { identity: browser.identity, tabs: { ...browser.tabs } };
   browser.identity = undefined;

@@ -10,7 +10,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigEnv, UserManifest } from 'wxt';
-import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, type DataType } from '../../utils/build/operator/data-collection';
+import {
+  CHROME_DATA_CATEGORIES,
+  DATA_TYPE_NAMES,
+  declaredData,
+  type DataType,
+} from '../../utils/build/operator/data-collection';
 import { buildSettings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { CHROME_CERTIFICATIONS, CHROME_DATA_HEADING, privacyPolicyTemplate, submitNotes } from '../tools/store/submit';
 import config from '../../wxt.config';
@@ -34,7 +39,10 @@ const BUILDS: Record<string, Record<string, string>> = {
   'with sign-in': SIGN_IN,
   'a key only, fixed address': { PANEL_API_BASE_URL: 'https://api.acme-panel.example' },
   'a key only, no address': {},
-  'a health panel': { PANEL_API_BASE_URL: 'https://api.acme-panel.example', PANEL_PROFILE_DATA: 'personallyIdentifyingInfo locationInfo healthInfo' },
+  'a health panel': {
+    PANEL_API_BASE_URL: 'https://api.acme-panel.example',
+    PANEL_PROFILE_DATA: 'personallyIdentifyingInfo locationInfo healthInfo',
+  },
 };
 
 function useEnv(env: Record<string, string>): ResolvedSettings {
@@ -46,20 +54,43 @@ function useEnv(env: Record<string, string>): ResolvedSettings {
 /** The manifest as `wxt build -b <browser>` makes it from wxt.config.ts, without building. */
 async function manifest(browser: 'firefox' | 'chrome'): Promise<Record<string, any>> {
   const make = config.manifest as (env: ConfigEnv) => Promise<UserManifest>;
-  return (await make({ browser, manifestVersion: browser === 'firefox' ? 2 : 3, mode: 'production', command: 'build' })) as Record<string, any>;
+  return (await make({
+    browser,
+    manifestVersion: browser === 'firefox' ? 2 : 3,
+    mode: 'production',
+    command: 'build',
+  })) as Record<string, any>;
 }
 
 function submit(settings: ResolvedSettings): string {
   const files = { chrome: 'out/acme-chrome.zip', firefox: 'out/acme-firefox.zip', sources: 'out/acme-sources.zip' };
-  return submitNotes({ settings, version: '1.2.0', outDir: 'out', root: process.cwd(), files, storeIcon: 'out/store-icon-128.png', listings: [], shots: [], sources: ['package.json'] });
+  return submitNotes({
+    settings,
+    version: '1.2.0',
+    outDir: 'out',
+    root: process.cwd(),
+    files,
+    storeIcon: 'out/store-icon-128.png',
+    listings: [],
+    shots: [],
+    sources: ['package.json'],
+  });
 }
 
 /** The Chrome categories SUBMIT.md ticks under "What user data do you plan to collect…". */
 function chromeTicked(notes: string): { ticked: string[]; unticked: string[] } {
   const after = notes.slice(notes.indexOf(CHROME_DATA_HEADING));
-  const boxes = after.split('\n').slice(1).filter((line) => /^\s+- \[[x ]\] /.test(line));
-  const named = boxes.slice(0, CHROME_DATA_CATEGORIES.length).map((line) => ({ ticked: line.includes('[x]'), name: line.replace(/^\s+- \[[x ]\] /, '') }));
-  return { ticked: named.filter((b) => b.ticked).map((b) => b.name), unticked: named.filter((b) => !b.ticked).map((b) => b.name) };
+  const boxes = after
+    .split('\n')
+    .slice(1)
+    .filter((line) => /^\s+- \[[x ]\] /.test(line));
+  const named = boxes
+    .slice(0, CHROME_DATA_CATEGORIES.length)
+    .map((line) => ({ ticked: line.includes('[x]'), name: line.replace(/^\s+- \[[x ]\] /, '') }));
+  return {
+    ticked: named.filter((b) => b.ticked).map((b) => b.name),
+    unticked: named.filter((b) => !b.ticked).map((b) => b.name),
+  };
 }
 
 /** Mozilla's data types, as the addons-linter web-ext lint runs knows them (its manifest schema). */
@@ -74,11 +105,16 @@ describe.each(Object.entries(BUILDS))('a build %s', (_, env) => {
   it('declares in the Firefox manifest what SUBMIT.md declares to the Chrome Web Store, nothing less', async () => {
     const settings = useEnv(env);
     const firefox = await manifest('firefox');
-    const declared = firefox.browser_specific_settings.gecko.data_collection_permissions as { required: DataType[]; optional?: string[] };
+    const declared = firefox.browser_specific_settings.gecko.data_collection_permissions as {
+      required: DataType[];
+      optional?: string[];
+    };
     expect(declared.required).not.toContain('none');
     expect(declared.optional ?? []).toEqual([]);
     // What is always transmitted: the key (a pasted key is authentication information too), profile answers, redemptions.
-    expect(declared.required).toEqual(expect.arrayContaining(['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo']));
+    expect(declared.required).toEqual(
+      expect.arrayContaining(['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo']),
+    );
     for (const type of declared.required) expect(mozillaDataTypes()).toContain(type);
 
     const notes = submit(settings);
@@ -86,7 +122,8 @@ describe.each(Object.entries(BUILDS))('a build %s', (_, env) => {
     expect(ticked.toSorted()).toEqual(declared.required.map((type) => DATA_TYPE_NAMES[type].chrome).toSorted());
     expect([...ticked, ...unticked].toSorted()).toEqual([...CHROME_DATA_CATEGORIES].toSorted());
     // The same list, in the table both stores' answers come from, and in the Firefox line.
-    for (const type of declared.required) expect(notes).toContain(`| ${DATA_TYPE_NAMES[type].firefox} (\`${type}\`) | ${DATA_TYPE_NAMES[type].chrome} |`);
+    for (const type of declared.required)
+      expect(notes).toContain(`| ${DATA_TYPE_NAMES[type].firefox} (\`${type}\`) | ${DATA_TYPE_NAMES[type].chrome} |`);
     expect(notes).toContain(`\`${JSON.stringify(declared.required)}\``);
     expect(notes).not.toMatch(/collects nothing/i);
 
@@ -99,7 +136,8 @@ describe.each(Object.entries(BUILDS))('a build %s', (_, env) => {
     const notes = submit(settings);
     const policy = privacyPolicyTemplate(settings);
     expect(notes).toContain(policy);
-    for (const item of declaredData(settings)) expect(policy).toContain(`${DATA_TYPE_NAMES[item.type].chrome}: ${item.toPanelist}.`);
+    for (const item of declaredData(settings))
+      expect(policy).toContain(`${DATA_TYPE_NAMES[item.type].chrome}: ${item.toPanelist}.`);
     expect(policy).toContain(settings.apiBaseUrl ? new URL(settings.apiBaseUrl).origin : 'at the address you enter');
     expect(policy).toMatch(/## What is stored on your device[\s\S]*your personal key/);
     expect(policy).toMatch(/\*\*Disconnect\*\*[\s\S]*\*\*Uninstalling\*\*/);
@@ -113,10 +151,14 @@ describe.each(Object.entries(BUILDS))('a build %s', (_, env) => {
 describe('what the declarations say, by build', () => {
   it('a pasted key is authentication information with or without sign-in; sign-in adds the sign-in server', () => {
     const keyOnly = declaredData(useEnv({ PANEL_API_BASE_URL: 'https://api.acme-panel.example' }));
-    expect(keyOnly.find((item) => item.type === 'authenticationInfo')?.what).toMatch(/^the panelist's personal key .*https:\/\/api\.acme-panel\.example/);
+    expect(keyOnly.find((item) => item.type === 'authenticationInfo')?.what).toMatch(
+      /^the panelist's personal key .*https:\/\/api\.acme-panel\.example/,
+    );
     expect(keyOnly.find((item) => item.type === 'authenticationInfo')?.what).not.toMatch(/sign-in/);
     const signIn = declaredData(useEnv(SIGN_IN));
-    expect(signIn.find((item) => item.type === 'authenticationInfo')?.what).toMatch(/refresh token sent to the sign-in server \(https:\/\/login\.acme-panel\.example\).*revoke it on Disconnect/);
+    expect(signIn.find((item) => item.type === 'authenticationInfo')?.what).toMatch(
+      /refresh token sent to the sign-in server \(https:\/\/login\.acme-panel\.example\).*revoke it on Disconnect/,
+    );
   });
 
   it("follows the profile's questions (profileData): location by default, health where the panel asks it", async () => {
@@ -128,7 +170,11 @@ describe('what the declarations say, by build', () => {
       'locationInfo',
     ]);
     useEnv({ PANEL_PROFILE_DATA: 'personallyIdentifyingInfo' });
-    expect((await manifest('firefox')).browser_specific_settings.gecko.data_collection_permissions.required).toEqual(['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo']);
+    expect((await manifest('firefox')).browser_specific_settings.gecko.data_collection_permissions.required).toEqual([
+      'authenticationInfo',
+      'personallyIdentifyingInfo',
+      'financialAndPaymentInfo',
+    ]);
     useEnv({ PANEL_PROFILE_DATA: 'healthInfo, personallyIdentifyingInfo' });
     expect((await manifest('firefox')).browser_specific_settings.gecko.data_collection_permissions.required).toEqual([
       'authenticationInfo',
@@ -139,7 +185,11 @@ describe('what the declarations say, by build', () => {
   });
 
   it('refuses a profileData that names an unknown type or leaves out personal data', () => {
-    expect(() => useEnv({ PANEL_PROFILE_DATA: 'locationInfo' })).toThrow(/PANEL_PROFILE_DATA \(environment\): "locationInfo" must include personallyIdentifyingInfo/);
-    expect(() => useEnv({ PANEL_PROFILE_DATA: 'personallyIdentifyingInfo none' })).toThrow(/names none: use Mozilla's data types personallyIdentifyingInfo, locationInfo, healthInfo, financialAndPaymentInfo/);
+    expect(() => useEnv({ PANEL_PROFILE_DATA: 'locationInfo' })).toThrow(
+      /PANEL_PROFILE_DATA \(environment\): "locationInfo" must include personallyIdentifyingInfo/,
+    );
+    expect(() => useEnv({ PANEL_PROFILE_DATA: 'personallyIdentifyingInfo none' })).toThrow(
+      /names none: use Mozilla's data types personallyIdentifyingInfo, locationInfo, healthInfo, financialAndPaymentInfo/,
+    );
   });
 });

@@ -29,14 +29,30 @@ describe('the sources zip', () => {
   it("is an allow-list of the build's inputs, with this build's config file and icon", () => {
     expect(config.zip?.includeSources).toEqual([...SOURCE_PATHS]);
     expect(config.zip?.excludeSources).toEqual([...NEVER_IN_SOURCES]);
-    for (const kept of ['package.json', 'package-lock.json', 'wxt.config.ts', 'utils/**', 'entrypoints/**', 'components/**', 'public/**']) expect(SOURCE_PATHS).toContain(kept);
+    for (const kept of [
+      'package.json',
+      'package-lock.json',
+      'wxt.config.ts',
+      'utils/**',
+      'entrypoints/**',
+      'components/**',
+      'public/**',
+    ])
+      expect(SOURCE_PATHS).toContain(kept);
     // Nothing is let in by "everything but": no catch-all pattern, nothing of the tests, tools or reports.
     for (const pattern of SOURCE_PATHS) expect(pattern).not.toMatch(/^\*|^tests|^bench|^reports|^\.|vitest|stryker/);
 
-    expect(sourcesAllowList({ configFile: '/work/shop/panel.config.json', icon: '/work/shop/brand/icon.svg' }, '/work/shop')).toEqual([...SOURCE_PATHS, 'panel.config.json', 'brand/icon.svg']);
+    expect(
+      sourcesAllowList({ configFile: '/work/shop/panel.config.json', icon: '/work/shop/brand/icon.svg' }, '/work/shop'),
+    ).toEqual([...SOURCE_PATHS, 'panel.config.json', 'brand/icon.svg']);
     // Outside the project (npm run store refuses that) nothing is added; inside an allowed folder, nothing twice.
-    expect(sourcesAllowList({ configFile: null, icon: '/elsewhere/icon.svg' }, '/work/shop')).toEqual([...SOURCE_PATHS]);
-    expect(sourcesAllowList({ configFile: '/work/shop/panel.config.jsonc', icon: '' }, '/work/shop')).toEqual([...SOURCE_PATHS, 'panel.config.jsonc']);
+    expect(sourcesAllowList({ configFile: null, icon: '/elsewhere/icon.svg' }, '/work/shop')).toEqual([
+      ...SOURCE_PATHS,
+    ]);
+    expect(sourcesAllowList({ configFile: '/work/shop/panel.config.jsonc', icon: '' }, '/work/shop')).toEqual([
+      ...SOURCE_PATHS,
+      'panel.config.jsonc',
+    ]);
   });
 
   it('takes the allow-list when WXT zips the sources (the hook in wxt.config.ts)', () => {
@@ -44,7 +60,9 @@ describe('the sources zip', () => {
     try {
       for (const name of Object.keys(process.env)) if (name.startsWith('PANEL_')) delete process.env[name];
       Object.assign(process.env, { PANEL_CONFIG: 'none', PANEL_ICON: 'tests/fixtures/acme-icon.svg' });
-      const wxt = { config: { mode: 'production', root: process.cwd(), zip: { includeSources: ['**/*'] } } } as unknown as Wxt;
+      const wxt = {
+        config: { mode: 'production', root: process.cwd(), zip: { includeSources: ['**/*'] } },
+      } as unknown as Wxt;
       const hook = (config.hooks as Record<string, (wxt: Wxt) => void>)['zip:sources:start']!;
       hook(wxt);
       expect(wxt.config.zip.includeSources).toEqual([...SOURCE_PATHS, 'tests/fixtures/acme-icon.svg']);
@@ -55,8 +73,25 @@ describe('the sources zip', () => {
   });
 
   it('is printed as the list of what it holds', () => {
-    const entries = ['package.json', 'wxt.config.ts', 'utils/a.ts', 'utils/b/c.ts', 'public/icon/16.png', 'panel.config.json'];
-    expect(describeSources(entries, ['package.json', 'package-lock.json', 'wxt.config.ts', 'utils/**', 'public/**', 'components/**', 'panel.config.json'])).toEqual([
+    const entries = [
+      'package.json',
+      'wxt.config.ts',
+      'utils/a.ts',
+      'utils/b/c.ts',
+      'public/icon/16.png',
+      'panel.config.json',
+    ];
+    expect(
+      describeSources(entries, [
+        'package.json',
+        'package-lock.json',
+        'wxt.config.ts',
+        'utils/**',
+        'public/**',
+        'components/**',
+        'panel.config.json',
+      ]),
+    ).toEqual([
       'package.json',
       'package-lock.json (missing)',
       'wxt.config.ts',
@@ -71,18 +106,27 @@ describe('the sources zip', () => {
 describe('npm run store without a browser', () => {
   it('says what to install before building anything', () => {
     const missing = browserProblem(join(dir, 'no-chromium'), false);
-    expect(missing).toMatch(/^The store screenshots are taken in Chromium, and there is no Chromium at .*no-chromium: install Chromium \(Debian, Ubuntu: sudo apt install chromium;/);
+    expect(missing).toMatch(
+      /^The store screenshots are taken in Chromium, and there is no Chromium at .*no-chromium: install Chromium \(Debian, Ubuntu: sudo apt install chromium;/,
+    );
     expect(missing).toContain('CHROMIUM_PATH');
-    expect(browserProblem(join(dir, 'no-chromium'), true)).toMatch(/CHROMIUM_PATH names .*no-chromium, which does not exist/);
+    expect(browserProblem(join(dir, 'no-chromium'), true)).toMatch(
+      /CHROMIUM_PATH names .*no-chromium, which does not exist/,
+    );
 
     const notProgram = join(dir, 'chromium.txt');
     writeFileSync(notProgram, 'text');
     expect(browserProblem(notProgram, true)).toMatch(/is not a program this user can run/);
 
     const stub = join(dir, 'chromium-stub');
-    writeFileSync(stub, '#!/bin/sh\necho "Command \'chromium-browser\' requires the chromium snap to be installed." >&2\nexit 1\n');
+    writeFileSync(
+      stub,
+      '#!/bin/sh\necho "Command \'chromium-browser\' requires the chromium snap to be installed." >&2\nexit 1\n',
+    );
     chmodSync(stub, 0o755);
-    expect(browserProblem(stub, true)).toMatch(/--version did not run \(exit 1: Command 'chromium-browser' requires the chromium snap/);
+    expect(browserProblem(stub, true)).toMatch(
+      /--version did not run \(exit 1: Command 'chromium-browser' requires the chromium snap/,
+    );
 
     const fine = join(dir, 'chromium');
     writeFileSync(fine, '#!/bin/sh\necho "Chromium 140.0"\n');
@@ -127,8 +171,13 @@ describe('the store listing in every language', () => {
           const before = text.slice(0, match.index).trimEnd();
           const startsParagraph = before === '' || text.slice(0, match.index).endsWith('\n');
           // Japanese writes no spaces between words; elsewhere the word stands on its own.
-          const afterWord = BEFORE_NAME[locale]!.some((word) => before.endsWith(word) && (locale === 'ja' || /(^|\s)$/.test(before.slice(0, -word.length))));
-          expect(startsParagraph || afterWord, `${locale} ${key}: "…${text.slice(Math.max(0, match.index - 30), match.index + 2)}"`).toBe(true);
+          const afterWord = BEFORE_NAME[locale]!.some(
+            (word) => before.endsWith(word) && (locale === 'ja' || /(^|\s)$/.test(before.slice(0, -word.length))),
+          );
+          expect(
+            startsParagraph || afterWord,
+            `${locale} ${key}: "…${text.slice(Math.max(0, match.index - 30), match.index + 2)}"`,
+          ).toBe(true);
         }
       }
     }
@@ -148,8 +197,12 @@ describe('the store listing in every language', () => {
 
   it('no longer says the extension collects nothing, and says where the data goes', () => {
     for (const locale of locales) {
-      const description = messageLookup(readMessages(LOCALES_DIR, locale))(LISTING_MESSAGES.description, ['Acme Opinions']);
-      expect(description, locale).not.toMatch(/collects nothing|sammelt nichts|ne collecte rien|no recopila nada|non raccoglie nulla|verzamelt niets|niczego nie zbiera|não coleta nada|何も収集しません|لا تجمع الإضافة أي شيء/);
+      const description = messageLookup(readMessages(LOCALES_DIR, locale))(LISTING_MESSAGES.description, [
+        'Acme Opinions',
+      ]);
+      expect(description, locale).not.toMatch(
+        /collects nothing|sammelt nichts|ne collecte rien|no recopila nada|non raccoglie nulla|verzamelt niets|niczego nie zbiera|não coleta nada|何も収集しません|لا تجمع الإضافة أي شيء/,
+      );
     }
     expect(messageLookup(readMessages(LOCALES_DIR, 'en'))(LISTING_MESSAGES.description, ['Acme Opinions'])).toContain(
       'What you send goes to the panel Acme Opinions only: your key, the profile answers you save and the rewards you redeem.',
@@ -159,17 +212,34 @@ describe('the store listing in every language', () => {
 
 describe('the store icon', () => {
   it('is 128 px with the 96 px artwork in the middle and 16 px of transparent padding', async () => {
-    const artwork = await sharp({ create: { width: 96, height: 96, channels: 4, background: '#0b7a75' } }).png().toBuffer();
+    const artwork = await sharp({ create: { width: 96, height: 96, channels: 4, background: '#0b7a75' } })
+      .png()
+      .toBuffer();
     const icon = await storeIcon(artwork);
     const { data, info } = await sharp(icon).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height, info.channels]).toEqual([STORE_ICON.size, STORE_ICON.size, 4]);
     const alpha = (x: number, y: number) => data[(y * info.width + x) * 4 + 3];
-    for (const [x, y] of [[0, 0], [15, 64], [64, 15], [112, 64], [64, 112], [127, 127]] as const) expect(alpha(x, y), `${x},${y}`).toBe(0);
-    for (const [x, y] of [[16, 16], [64, 64], [111, 111]] as const) expect(alpha(x, y), `${x},${y}`).toBe(255);
+    for (const [x, y] of [
+      [0, 0],
+      [15, 64],
+      [64, 15],
+      [112, 64],
+      [64, 112],
+      [127, 127],
+    ] as const)
+      expect(alpha(x, y), `${x},${y}`).toBe(0);
+    for (const [x, y] of [
+      [16, 16],
+      [64, 64],
+      [111, 111],
+    ] as const)
+      expect(alpha(x, y), `${x},${y}`).toBe(255);
   });
 
   it("is made from the build's own 96 px icon, not another size", async () => {
-    const wrong = await sharp({ create: { width: 128, height: 128, channels: 4, background: '#000' } }).png().toBuffer();
+    const wrong = await sharp({ create: { width: 128, height: 128, channels: 4, background: '#000' } })
+      .png()
+      .toBuffer();
     await expect(storeIcon(wrong)).rejects.toThrow('the store icon is made from the 96 px icon, not 128×128');
     const tool = readFileSync('tests/tools/store.ts', 'utf8');
     expect(tool).toContain("storeIcon(readFileSync(join(OUT, 'chrome-mv3/icon/96.png')))");

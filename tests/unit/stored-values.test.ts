@@ -47,11 +47,21 @@ describe('toStoredValues: records shape', () => {
   });
 
   it('prefers value over values, and skips records whose value is null', () => {
-    expect(toStoredValues([{ name: 'A', value: 'v', values: ['w'] }, { name: 'B', value: null }])).toEqual({ A: 'v' });
+    expect(
+      toStoredValues([
+        { name: 'A', value: 'v', values: ['w'] },
+        { name: 'B', value: null },
+      ]),
+    ).toEqual({ A: 'v' });
   });
 
   it('lets a later record for the same name win', () => {
-    expect(toStoredValues([{ name: 'A', value: '1' }, { name: 'A', value: '2' }])).toEqual({ A: '2' });
+    expect(
+      toStoredValues([
+        { name: 'A', value: '1' },
+        { name: 'A', value: '2' },
+      ]),
+    ).toEqual({ A: '2' });
   });
 
   it('accepts an empty list', () => {
@@ -92,7 +102,10 @@ describe('toStoredValues: map shape', () => {
     const fromMap = toStoredValues(JSON.parse('{"__proto__": {"polluted": 1}, "A": "y"}'));
     expect(Object.getPrototypeOf(fromMap)).toBe(Object.prototype);
     expect(fromMap).toEqual({ A: 'y' });
-    const fromRecords = toStoredValues([{ name: '__proto__', value: [1] }, { name: 'A', value: 'y' }]);
+    const fromRecords = toStoredValues([
+      { name: '__proto__', value: [1] },
+      { name: 'A', value: 'y' },
+    ]);
     expect(Object.getPrototypeOf(fromRecords)).toBe(Object.prototype);
     expect(fromRecords).toEqual({ A: 'y' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -54,10 +54,23 @@ const CALLS: Array<[keyof typeof handlers, unknown]> = [
 
 const ECHOING_FAULTS: Array<[string, FaultRule]> = [
   ['success', {}],
-  ['401 echoing the token', { status: 401, body: JSON.stringify({ message: `Token ${TOKEN} is not valid` }), times: 100 }],
-  ['422 naming the token as a field', { status: 422, body: JSON.stringify({ message: `Bad value ${TOKEN}`, field: TOKEN }), times: 100 }],
+  [
+    '401 echoing the token',
+    { status: 401, body: JSON.stringify({ message: `Token ${TOKEN} is not valid` }), times: 100 },
+  ],
+  [
+    '422 naming the token as a field',
+    { status: 422, body: JSON.stringify({ message: `Bad value ${TOKEN}`, field: TOKEN }), times: 100 },
+  ],
   ['500 echoing the token', { status: 500, body: `Internal error for Bearer ${TOKEN}`, times: 100 }],
-  ['a wrong-shaped body carrying the token', { status: 200, body: JSON.stringify({ message: 'success', rewards: TOKEN, data: TOKEN, redemptions: TOKEN }), times: 100 }],
+  [
+    'a wrong-shaped body carrying the token',
+    {
+      status: 200,
+      body: JSON.stringify({ message: 'success', rewards: TOKEN, data: TOKEN, redemptions: TOKEN }),
+      times: 100,
+    },
+  ],
 ];
 
 describe('the token stays in the background', () => {
@@ -76,38 +89,59 @@ describe('the token stays in the background', () => {
     expect(logged.join('\n')).not.toContain(TOKEN);
   });
 
-  it.each(['401', 'a refused refresh echoing it', 'a 500 echoing it'])('signed in, neither the refresh token nor the access token leaks: %s', async (label) => {
-    const saved = { apiBaseUrl: settings.apiBaseUrl, oauth: settings.oauth };
-    Object.assign(settings, { apiBaseUrl: sandbox.url, oauth: oauthSettingsFor(sandbox) });
-    try {
-      const { token, refreshToken } = await storeSignedIn(sandbox);
-      logged.length = 0;
-      const echo = `${refreshToken} ${token}`;
-      await fetch(`${sandbox.url}/__sandbox/oauth/expire`, { method: 'POST' });
-      const tokenFault: FaultRule =
-        label === '401'
-          ? { path: '/oauth/token', status: 401, body: JSON.stringify({ error: 'invalid_grant', error_description: echo }), times: 100 }
-          : label === 'a 500 echoing it'
-            ? { path: '/oauth/token', status: 500, body: JSON.stringify({ error: refreshToken, error_description: echo }), times: 100 }
-            : { path: '/oauth/token', status: 400, body: JSON.stringify({ error: refreshToken, error_description: echo }), times: 100 };
-      await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(tokenFault) });
-      await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ status: 401, body: JSON.stringify({ message: echo }), times: 100 }) });
+  it.each(['401', 'a refused refresh echoing it', 'a 500 echoing it'])(
+    'signed in, neither the refresh token nor the access token leaks: %s',
+    async (label) => {
+      const saved = { apiBaseUrl: settings.apiBaseUrl, oauth: settings.oauth };
+      Object.assign(settings, { apiBaseUrl: sandbox.url, oauth: oauthSettingsFor(sandbox) });
+      try {
+        const { token, refreshToken } = await storeSignedIn(sandbox);
+        logged.length = 0;
+        const echo = `${refreshToken} ${token}`;
+        await fetch(`${sandbox.url}/__sandbox/oauth/expire`, { method: 'POST' });
+        const tokenFault: FaultRule =
+          label === '401'
+            ? {
+                path: '/oauth/token',
+                status: 401,
+                body: JSON.stringify({ error: 'invalid_grant', error_description: echo }),
+                times: 100,
+              }
+            : label === 'a 500 echoing it'
+              ? {
+                  path: '/oauth/token',
+                  status: 500,
+                  body: JSON.stringify({ error: refreshToken, error_description: echo }),
+                  times: 100,
+                }
+              : {
+                  path: '/oauth/token',
+                  status: 400,
+                  body: JSON.stringify({ error: refreshToken, error_description: echo }),
+                  times: 100,
+                };
+        await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(tokenFault) });
+        await fetch(`${sandbox.url}/__sandbox/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ status: 401, body: JSON.stringify({ message: echo }), times: 100 }),
+        });
 
-      const replies: unknown[] = [];
-      for (const [type, data] of CALLS) replies.push(await deliver(type, data));
-      replies.push(await deliver('signIn', undefined));
+        const replies: unknown[] = [];
+        for (const [type, data] of CALLS) replies.push(await deliver(type, data));
+        replies.push(await deliver('signIn', undefined));
 
-      for (const secret of [refreshToken, token]) {
-        expect(JSON.stringify(replies)).not.toContain(secret);
-        const storage = await fakeBrowser.storage.local.get(null);
-        const pageVisible = Object.fromEntries(Object.entries(storage).filter(([key]) => key !== 'credentials'));
-        expect(JSON.stringify(pageVisible)).not.toContain(secret);
-        expect(logged.join('\n')).not.toContain(secret);
+        for (const secret of [refreshToken, token]) {
+          expect(JSON.stringify(replies)).not.toContain(secret);
+          const storage = await fakeBrowser.storage.local.get(null);
+          const pageVisible = Object.fromEntries(Object.entries(storage).filter(([key]) => key !== 'credentials'));
+          expect(JSON.stringify(pageVisible)).not.toContain(secret);
+          expect(logged.join('\n')).not.toContain(secret);
+        }
+      } finally {
+        Object.assign(settings, saved);
       }
-    } finally {
-      Object.assign(settings, saved);
-    }
-  });
+    },
+  );
 
   it('is kept in the one item that only background code imports', () => {
     const importers = sourceFiles(['components', 'entrypoints', 'utils']).filter((file) =>

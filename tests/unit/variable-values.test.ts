@@ -19,7 +19,11 @@ function def(partial: Partial<VariableDefinition>): VariableDefinition {
 }
 
 const opt = (id: number, text: string, exclusive = false) => ({ id, name: text.toUpperCase(), text, exclusive });
-const checkbox = def({ name: 'HOBBIES', type: 'checkbox', options: [opt(1, 'Music'), opt(2, 'Sport'), opt(9, 'None of these', true)] });
+const checkbox = def({
+  name: 'HOBBIES',
+  type: 'checkbox',
+  options: [opt(1, 'Music'), opt(2, 'Sport'), opt(9, 'None of these', true)],
+});
 const radio = def({ name: 'GENDER', type: 'radio', options: [opt(10, 'Woman'), opt(11, 'Man')] });
 const date = def({ name: 'BIRTH', type: 'date' });
 const text = def({ name: 'JOB', type: 'text' });

@@ -31,15 +31,26 @@ const sessionItemNames = Object.entries(items)
 
 describe('who writes storage', () => {
   it('knows the session-scoped items by name', () => {
-    expect(sessionItemNames).toEqual(expect.arrayContaining(['profileDraftItem', 'draftDiscardedItem', 'rewardsItem', 'ledgerItem']));
+    expect(sessionItemNames).toEqual(
+      expect.arrayContaining(['profileDraftItem', 'draftDiscardedItem', 'rewardsItem', 'ledgerItem']),
+    );
   });
 
   it('no page writes a session-scoped item or storage directly: it sends a message', () => {
-    const pages = [...sources('components'), ...sources('entrypoints/popup'), ...sources('entrypoints/options'), 'entrypoints/first-frame.ts'];
+    const pages = [
+      ...sources('components'),
+      ...sources('entrypoints/popup'),
+      ...sources('entrypoints/options'),
+      'entrypoints/first-frame.ts',
+    ];
     const writers = pages.flatMap((path) => {
       const text = code(path);
-      const items = [...text.matchAll(/(\w+)\.(?:setValue|removeValue)\(/g)].map((m) => m[1]!).filter((name) => sessionItemNames.includes(name));
-      const raw = /storage\(\)\.local\.(?:set|remove|clear)\b|storage\.local\.(?:set|remove|clear)\b/.test(text) ? ['storage.local'] : [];
+      const items = [...text.matchAll(/(\w+)\.(?:setValue|removeValue)\(/g)]
+        .map((m) => m[1]!)
+        .filter((name) => sessionItemNames.includes(name));
+      const raw = /storage\(\)\.local\.(?:set|remove|clear)\b|storage\.local\.(?:set|remove|clear)\b/.test(text)
+        ? ['storage.local']
+        : [];
       return [...items, ...raw].map((what) => `${relative(ROOT, join(ROOT, path))}: ${what}`);
     });
     expect(writers).toEqual([]);
@@ -53,7 +64,13 @@ describe('who writes storage', () => {
     // A cache read with its validators to revalidate; its store() is an update() turn, and a 304
     // keeps the copy only when it is the one its validators came with and no write of this worker
     // came since (sync.ts, epochs.ts).
-    'entrypoints/background/popup-view.ts': ['historyItem', 'popupViewItem', 'profileItem', 'rewardHtmlItem', 'rewardsItem'],
+    'entrypoints/background/popup-view.ts': [
+      'historyItem',
+      'popupViewItem',
+      'profileItem',
+      'rewardHtmlItem',
+      'rewardsItem',
+    ],
     // What the page is shown after a save whose re-read failed, and the definitions to check a value against: read only.
     'entrypoints/background/profile.ts': ['profileItem'],
     // Guards before a redeem leaves (an earlier Confirm open, the reward's name and cost) and the

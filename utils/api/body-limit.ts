@@ -9,7 +9,9 @@ export const MAX_OAUTH_BODY_BYTES = 1_000_000;
 
 /** The limit as the panelist reads it ("25 MB"), in their language. */
 export function sizeText(bytes: number, locale?: string): string {
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 0 }).format(bytes / 1_000_000);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 0 }).format(
+    bytes / 1_000_000,
+  );
 }
 
 export type LimitedText = { complete: true; text: string } | { complete: false };
@@ -19,7 +21,11 @@ export type LimitedText = { complete: true; text: string } | { complete: false }
  * read at all, and one that grows past the limit is cancelled where it crosses it (which also ends
  * the download). Rejects as the stream does, e.g. when the request's time-out aborts it.
  */
-export async function readLimited(body: ReadableStream<Uint8Array> | null | undefined, headers: Headers, limit: number): Promise<LimitedText> {
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | null | undefined,
+  headers: Headers,
+  limit: number,
+): Promise<LimitedText> {
   if (!body) return { complete: true, text: '' };
   const declared = Number(headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
@@ -51,7 +57,10 @@ export async function discard(body: ReadableStream<Uint8Array> | null | undefine
 
 /** Thrown by {@link limitedFetch} for an answer over its limit. */
 export class BodyTooLargeError extends Error {
-  constructor(readonly url: string, readonly limit: number) {
+  constructor(
+    readonly url: string,
+    readonly limit: number,
+  ) {
     super(`The answer of ${url} is larger than ${limit} bytes`);
     this.name = 'BodyTooLargeError';
   }
@@ -69,6 +78,10 @@ export function limitedFetch(limit: number): (url: string, init: RequestInit) =>
     const read = await readLimited(response.body, response.headers, limit);
     if (!read.complete) throw new BodyTooLargeError(url, limit);
     const nullBody = response.status === 204 || response.status === 304;
-    return new Response(nullBody ? null : read.text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(nullBody ? null : read.text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

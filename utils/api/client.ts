@@ -5,7 +5,15 @@ import { sentences } from '../sentences';
 import { toStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
 import { withSafeImages } from '../image-url';
-import { createHttp, joinFieldTexts, normaliseBaseUrl, redact, type HttpConfig, type RequestKind, type Validator } from './http';
+import {
+  createHttp,
+  joinFieldTexts,
+  normaliseBaseUrl,
+  redact,
+  type HttpConfig,
+  type RequestKind,
+  type Validator,
+} from './http';
 import {
   SUCCESS_MESSAGE,
   unexpectedResponse,
@@ -61,7 +69,8 @@ export interface Reads {
 
 export type ReadName = keyof Reads;
 
-export type Revalidated<T> = { notModified: false; data: T; validator: Validator | null } | { notModified: true; validator: Validator };
+export type Revalidated<T> =
+  { notModified: false; data: T; validator: Validator | null } | { notModified: true; validator: Validator };
 
 export type { Validator };
 
@@ -153,7 +162,9 @@ function withField(error: unknown, names: readonly string[]): unknown {
   const e: AppError = error.error;
   if (e.kind !== 'rejected') return error;
   const fields = e.fields && fieldsBySentName(e.fields, names);
-  const field = e.field ? sentNameOf(e.field, names) : (fieldNamedIn(e.message, names) ?? (names.length === 1 ? names[0] : undefined));
+  const field = e.field
+    ? sentNameOf(e.field, names)
+    : (fieldNamedIn(e.message, names) ?? (names.length === 1 ? names[0] : undefined));
   return new AppErrorException({ ...e, ...(fields ? { fields } : {}), ...(field ? { field } : {}) });
 }
 
@@ -175,14 +186,22 @@ function balanceOf(body: unknown, endpoint: string): number | null {
  */
 const parsers = (origin: string): { [K in ReadName]: (body: unknown) => Reads[K] } => ({
   rewards: (body) => ({
-    rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards.map((reward) => withSafeImages(reward, origin)),
+    rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards.map((reward) =>
+      withSafeImages(reward, origin),
+    ),
     balance: balanceOf(body, ENDPOINTS.rewards),
   }),
   redemptions: (body) =>
-    parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions.map((r) => ({ ...r, reward: withSafeImages(r.reward, origin) })),
+    parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions.map((r) => ({
+      ...r,
+      reward: withSafeImages(r.reward, origin),
+    })),
   variablesMeta: (body) => parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data,
   variablesData: (body) => ({
-    values: toStoredValues(parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData).data, ENDPOINTS.variablesData),
+    values: toStoredValues(
+      parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData).data,
+      ENDPOINTS.variablesData,
+    ),
     balance: balanceOf(body, ENDPOINTS.variablesData),
   }),
 });
@@ -195,7 +214,9 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
   const read = <K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>> =>
     guard(async () => {
       const answer = await http.read({ method: 'GET', path: ENDPOINTS[name], kind: 'read', validator });
-      return answer.notModified ? answer : { notModified: false, data: PARSE[name](answer.body), validator: answer.validator };
+      return answer.notModified
+        ? answer
+        : { notModified: false, data: PARSE[name](answer.body), validator: answer.validator };
     });
   const plain = async <K extends ReadName>(name: K): Promise<Reads[K]> => {
     const answer = await read(name, null);
@@ -213,7 +234,10 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
     const { message } = parseBody(writeResponseSchema, body, endpoint);
     if (message.trim().toLowerCase() === SUCCESS_MESSAGE) return;
     // Redacted before the cut, for the same reason as in http.ts's serverDetail.
-    const quoted = redact(message, ...secrets).replace(/\s+/g, ' ').trim().slice(0, 200);
+    const quoted = redact(message, ...secrets)
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200);
     const said = quoted ? t('writeAnsweredInstead', quoted, endpoint) : t('writeNotConfirmed', endpoint);
     const next = t(kind === 'redeem' ? 'checkRedemptionHistory' : 'reloadProfileToSee');
     throw new AppErrorException(appError('unexpected', sentences(said, next), { endpoint }));
@@ -244,7 +268,14 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
     readValues: (opts = {}) =>
       opts.writableOnly
         ? guard(async () =>
-            PARSE.variablesData(await http.request({ method: 'GET', path: ENDPOINTS.variablesData, query: { filter: 'writable' }, kind: 'read' })),
+            PARSE.variablesData(
+              await http.request({
+                method: 'GET',
+                path: ENDPOINTS.variablesData,
+                query: { filter: 'writable' },
+                kind: 'read',
+              }),
+            ),
           )
         : plain('variablesData'),
 
@@ -261,7 +292,12 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
           }
         }
         try {
-          const body = await http.request({ method: 'POST', path: ENDPOINTS.variablesData, body: values, kind: 'write' });
+          const body = await http.request({
+            method: 'POST',
+            path: ENDPOINTS.variablesData,
+            body: values,
+            kind: 'write',
+          });
           confirm(body, ENDPOINTS.variablesData, 'write');
         } catch (error) {
           throw withField(error, names);

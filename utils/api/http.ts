@@ -80,7 +80,8 @@ export interface Validator {
 }
 
 /** A read's answer: the body, or `notModified` (304) when the caller's copy is still current. */
-export type ReadAnswer = { notModified: false; body: unknown; validator: Validator | null } | { notModified: true; validator: Validator };
+export type ReadAnswer =
+  { notModified: false; body: unknown; validator: Validator | null } | { notModified: true; validator: Validator };
 
 export interface HttpClient {
   request(req: HttpRequest): Promise<unknown>;
@@ -111,19 +112,13 @@ export function normaliseBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new AppErrorException(
-      appError('invalid_input', t('httpAddressInvalid')),
-    );
+    throw new AppErrorException(appError('invalid_input', t('httpAddressInvalid')));
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AppErrorException(
-      appError('invalid_input', t('httpAddressScheme')),
-    );
+    throw new AppErrorException(appError('invalid_input', t('httpAddressScheme')));
   }
   if (url.username || url.password) {
-    throw new AppErrorException(
-      appError('invalid_input', t('httpAddressCredentials')),
-    );
+    throw new AppErrorException(appError('invalid_input', t('httpAddressCredentials')));
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -160,7 +155,9 @@ function redactError(error: AppError, secrets: readonly string[]): AppError {
   const out: AppError = { ...error, message: redact(error.message, ...secrets) };
   if (out.field !== undefined) out.field = redact(out.field, ...secrets);
   if (out.fields !== undefined) {
-    out.fields = Object.fromEntries(Object.entries(out.fields).map(([name, text]) => [redact(name, ...secrets), redact(text, ...secrets)]));
+    out.fields = Object.fromEntries(
+      Object.entries(out.fields).map(([name, text]) => [redact(name, ...secrets), redact(text, ...secrets)]),
+    );
   }
   return out;
 }
@@ -180,7 +177,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
  * it would leave a piece no later check finds), whitespace collapsed, at most `max` characters.
  */
 function tidy(raw: string, secrets: readonly string[], max: number): string {
-  const text = redact(raw, ...secrets).replace(/\s+/g, ' ').trim();
+  const text = redact(raw, ...secrets)
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -200,14 +199,18 @@ function fieldTexts(errors: unknown, secrets: readonly string[]): Record<string,
     if ((seen += 1) > MAX_FIELDS) break;
     const name = tidy(key, secrets, MAX_FIELD_NAME);
     const raw = (errors as Record<string, unknown>)[key];
-    const list = (Array.isArray(raw) ? raw.slice(0, MAX_FIELDS) : [raw]).filter((x): x is string => typeof x === 'string');
+    const list = (Array.isArray(raw) ? raw.slice(0, MAX_FIELDS) : [raw]).filter(
+      (x): x is string => typeof x === 'string',
+    );
     const parts = list.map((text) => tidy(text, secrets, MAX_SERVER_MESSAGE)).filter(Boolean);
     if (!name || parts.length === 0) continue;
     texts.set(name, [...(texts.get(name) ?? []), ...parts]);
   }
   if (texts.size === 0) return undefined;
   // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
-  return Object.fromEntries([...texts].map(([name, parts]) => [name, tidy(parts.join(' '), secrets, MAX_SERVER_MESSAGE)]));
+  return Object.fromEntries(
+    [...texts].map(([name, parts]) => [name, tidy(parts.join(' '), secrets, MAX_SERVER_MESSAGE)]),
+  );
 }
 
 /** Texts the panel gave about one variable, joined and bounded as each of them was. */
@@ -285,12 +288,7 @@ export function createHttp(config: HttpConfig): HttpClient {
   const base = normaliseBaseUrl(config.baseUrl);
   const token = config.token.trim();
   if (!TOKEN_RE.test(token)) {
-    throw new AppErrorException(
-      appError(
-        'invalid_input',
-        token ? t('httpTokenUnsendable') : t('httpTokenMissing'),
-      ),
-    );
+    throw new AppErrorException(appError('invalid_input', token ? t('httpTokenUnsendable') : t('httpTokenMissing')));
   }
   const timeoutMs = config.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
   const retries = Math.max(0, Math.floor(config.retries ?? HTTP_DEFAULTS.retries));
@@ -358,7 +356,12 @@ export function createHttp(config: HttpConfig): HttpClient {
       const ok = response.status >= 200 && response.status < 300;
       if (!body.complete && ok) return { type: 'too_large', status: response.status };
       // An error answer that large says nothing more than its status does.
-      return { type: 'response', status: response.status, text: body.complete ? body.text : '', headers: response.headers };
+      return {
+        type: 'response',
+        status: response.status,
+        text: body.complete ? body.text : '',
+        headers: response.headers,
+      };
     } catch (error) {
       // The request never left (its session had ended): not a network failure, said as it is.
       const cause = (error as { cause?: unknown } | null)?.cause;
@@ -378,24 +381,24 @@ export function createHttp(config: HttpConfig): HttpClient {
       const seconds = new Intl.NumberFormat(uiLocale()).format(Math.round(timeoutMs / 100) / 10);
       return appError(
         'timeout',
-        redeem
-          ? `${t('httpRedeemTimeout', seconds)}${checkHistory}`
-          : t('httpTimeout', seconds),
+        redeem ? `${t('httpRedeemTimeout', seconds)}${checkHistory}` : t('httpTimeout', seconds),
         { endpoint },
       );
     }
     if (result.type === 'network') {
       return appError(
         'network',
-        redeem
-          ? `${t('httpRedeemNetwork', origin)}${checkHistory}`
-          : t('httpNetwork', origin),
+        redeem ? `${t('httpRedeemNetwork', origin)}${checkHistory}` : t('httpNetwork', origin),
         { endpoint },
       );
     }
     if (result.type === 'redirected') return redirected(req, endpoint, result);
     if (result.type === 'too_large') {
-      return unexpectedResponse(endpoint, t('httpBodyTooLarge', sizeText(MAX_API_BODY_BYTES, uiLocale())), result.status).error;
+      return unexpectedResponse(
+        endpoint,
+        t('httpBodyTooLarge', sizeText(MAX_API_BODY_BYTES, uiLocale())),
+        result.status,
+      ).error;
     }
     const { status } = result;
     if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
@@ -422,10 +425,7 @@ export function createHttp(config: HttpConfig): HttpClient {
     }
     if (status >= 400 && status < 500) {
       const detail = serverDetail(result.text, secrets);
-      const fallback =
-        status === 404
-          ? t('httpNotFound', endpoint)
-          : t('httpRefused', status);
+      const fallback = status === 404 ? t('httpNotFound', endpoint) : t('httpRefused', status);
       return appError('rejected', detail.message ?? fallback, {
         status,
         endpoint,
@@ -434,13 +434,10 @@ export function createHttp(config: HttpConfig): HttpClient {
       });
     }
     if (status >= 500) {
-      return appError(
-        'server',
-        redeem
-          ? `${t('httpRedeemServer', status)}${checkHistory}`
-          : t('httpServer', status),
-        { status, endpoint },
-      );
+      return appError('server', redeem ? `${t('httpRedeemServer', status)}${checkHistory}` : t('httpServer', status), {
+        status,
+        endpoint,
+      });
     }
     // 1xx/3xx that fetch did not resolve itself.
     return unexpectedResponse(endpoint, `HTTP ${status}`, status).error;
@@ -451,7 +448,11 @@ export function createHttp(config: HttpConfig): HttpClient {
    * reached the panel, so for a redeem nothing proves that no points were spent.
    */
   function redirected(req: HttpRequest, endpoint: string, result: { status?: number; to?: string }): AppError {
-    const extra = { endpoint, ...(result.status ? { status: result.status } : {}), redirect: result.to ? { to: result.to } : {} };
+    const extra = {
+      endpoint,
+      ...(result.status ? { status: result.status } : {}),
+      redirect: result.to ? { to: result.to } : {},
+    };
     if (req.kind === 'redeem') {
       return appError('unexpected', sentences(t('httpRedeemRedirected', host), t('httpMayHaveGoneThrough')), extra);
     }
@@ -471,7 +472,12 @@ export function createHttp(config: HttpConfig): HttpClient {
     for (;;) {
       const result = await attempt(req);
       // Only an answer to a conditional read may be a 304; any other falls through to `unexpected`.
-      if (result.type === 'response' && result.status === 304 && req.validator && (req.validator.etag || req.validator.lastModified)) {
+      if (
+        result.type === 'response' &&
+        result.status === 304 &&
+        req.validator &&
+        (req.validator.etag || req.validator.lastModified)
+      ) {
         return { notModified: true, validator: validatorOf(result.headers) ?? req.validator };
       }
       if (result.type === 'response' && result.status >= 200 && result.status < 300) {

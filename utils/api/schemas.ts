@@ -14,8 +14,14 @@ import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption
  * the bottom of this file).
  */
 
-const integer = v.pipe(v.number(), v.integer(() => t('issueInteger')));
-const finiteNumber = v.pipe(v.number(), v.finite(() => t('issueFinite')));
+const integer = v.pipe(
+  v.number(),
+  v.integer(() => t('issueInteger')),
+);
+const finiteNumber = v.pipe(
+  v.number(),
+  v.finite(() => t('issueFinite')),
+);
 /** `string | null`; a missing field reads as null. */
 const nullableString = v.nullish(v.string(), null);
 /** `message` is documented on every body but reads do not depend on it. */
@@ -32,20 +38,21 @@ export const variableOptionSchema = v.pipe(
     /** Missing reads as false: only a literal `true` makes an option exclusive. */
     exclusive: v.nullish(v.boolean(), false),
   }),
-  v.transform(
-    (o): VariableOption => ({
-      id: o.id,
-      name: o.name ?? String(o.id),
-      text: o.text ?? o.name ?? String(o.id),
-      exclusive: o.exclusive,
-    }),
-  ),
+  v.transform((o): VariableOption => ({
+    id: o.id,
+    name: o.name ?? String(o.id),
+    text: o.text ?? o.name ?? String(o.id),
+    exclusive: o.exclusive,
+  })),
 );
 
 export const variableDefinitionSchema = v.pipe(
   v.object({
     id: integer,
-    name: v.pipe(v.string(), v.nonEmpty(() => t('issueNonEmptyName'))),
+    name: v.pipe(
+      v.string(),
+      v.nonEmpty(() => t('issueNonEmptyName')),
+    ),
     /** The question; "may equal name", so a missing text falls back to the name. */
     text: v.optional(v.string()),
     uuid: v.nullish(v.string(), ''),
@@ -54,17 +61,15 @@ export const variableDefinitionSchema = v.pipe(
     /** Empty for free-form types; a missing or null list reads as empty. */
     options: v.nullish(v.array(variableOptionSchema), []),
   }),
-  v.transform(
-    (d): VariableDefinition => ({
-      id: d.id,
-      name: d.name,
-      text: d.text ?? d.name,
-      uuid: d.uuid,
-      type: d.type,
-      writable: d.writable,
-      options: d.options,
-    }),
-  ),
+  v.transform((d): VariableDefinition => ({
+    id: d.id,
+    name: d.name,
+    text: d.text ?? d.name,
+    uuid: d.uuid,
+    type: d.type,
+    writable: d.writable,
+    options: d.options,
+  })),
 );
 
 /** `GET /v1/panel/variables/meta` */
@@ -89,7 +94,10 @@ export const storedValueRecordSchema = v.pipe(
     (r) => VALUE_NAME_KEYS.some((k) => typeof r[k] === 'string' && r[k] !== ''),
     () => t('issueRecordNoName'),
   ),
-  v.check((r) => VALUE_KEYS.some((k) => k in r), () => t('issueRecordNoValue')),
+  v.check(
+    (r) => VALUE_KEYS.some((k) => k in r),
+    () => t('issueRecordNoValue'),
+  ),
 );
 
 /** The object-map shape: variable name → value. Arrays are not maps. */
@@ -102,9 +110,8 @@ export const storedValueMapSchema = v.pipe(
 );
 
 /** `data` of `GET /v1/panel/variables/data`: the two accepted shapes (utils/stored-values.ts). */
-export const storedValuesDataSchema = v.union(
-  [v.array(storedValueRecordSchema), storedValueMapSchema],
-  () => t('issueValuesShape'),
+export const storedValuesDataSchema = v.union([v.array(storedValueRecordSchema), storedValueMapSchema], () =>
+  t('issueValuesShape'),
 );
 
 /** `GET /v1/panel/variables/data[?filter=writable]` (a top-level balance is read separately). */

@@ -62,7 +62,10 @@ export function appAfterFirstFrame(): Plugin {
         const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g)];
         const rest = preloads.reduce((page, link) => page.replace(link[0], ''), html.replace(entry[0], ''));
         const preload = preloads.length ? ` data-preload="${preloads.map((link) => link[1]).join(' ')}"` : '';
-        return rest.replace(FIRST_FRAME_SCRIPT, `<script src="/first-frame.js" data-app="${entry[1]}"${preload}></script>`);
+        return rest.replace(
+          FIRST_FRAME_SCRIPT,
+          `<script src="/first-frame.js" data-app="${entry[1]}"${preload}></script>`,
+        );
       },
     },
   };

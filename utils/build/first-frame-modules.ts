@@ -27,14 +27,18 @@ const sources = new Map<string, Source>();
 function fileOf(specifier: string, from: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const base = resolve(from, '..', specifier);
-  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((ext) => base + ext).find((f) => /\.tsx?$/.test(f) && existsSync(f));
+  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
+    .map((ext) => base + ext)
+    .find((f) => /\.tsx?$/.test(f) && existsSync(f));
 }
 
 // oxc's ESTree, read loosely: only import and export declarations and import() are looked at.
 type Node = { type: string; [key: string]: any };
 
 const typeOnly = (n: Node) =>
-  n.importKind === 'type' || n.exportKind === 'type' || (n.specifiers?.length > 0 && n.specifiers.every((s: Node) => s.importKind === 'type' || s.exportKind === 'type'));
+  n.importKind === 'type' ||
+  n.exportKind === 'type' ||
+  (n.specifiers?.length > 0 && n.specifiers.every((s: Node) => s.importKind === 'type' || s.exportKind === 'type'));
 
 /** What one import or re-export declaration takes from its module. */
 function namesOf(node: Node): Names {
@@ -43,7 +47,9 @@ function namesOf(node: Node): Names {
   for (const s of node.specifiers as Node[]) {
     if (s.type === 'ImportNamespaceSpecifier') return '*';
     if (s.importKind === 'type' || s.exportKind === 'type') continue;
-    names.add(s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportSpecifier' ? s.imported.name : s.local.name);
+    names.add(
+      s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportSpecifier' ? s.imported.name : s.local.name,
+    );
   }
   return names;
 }
@@ -51,10 +57,17 @@ function namesOf(node: Node): Names {
 function source(file: string): Source {
   const known = sources.get(file);
   if (known) return known;
-  const ast = parseAst(readFileSync(file, 'utf8'), { lang: file.endsWith('x') ? 'tsx' : 'ts' }) as unknown as { body: Node[] };
+  const ast = parseAst(readFileSync(file, 'utf8'), { lang: file.endsWith('x') ? 'tsx' : 'ts' }) as unknown as {
+    body: Node[];
+  };
   const found: Source = { statics: [], dynamics: [] };
   for (const node of ast.body) {
-    const from = node.type === 'ImportDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'ExportNamedDeclaration' ? node.source : null;
+    const from =
+      node.type === 'ImportDeclaration' ||
+      node.type === 'ExportAllDeclaration' ||
+      node.type === 'ExportNamedDeclaration'
+        ? node.source
+        : null;
     const dep = from && !typeOnly(node) ? fileOf(from.value, file) : undefined;
     if (dep) found.statics.push({ file: dep, names: namesOf(node) });
   }
@@ -62,7 +75,8 @@ function source(file: string): Source {
     if (Array.isArray(value)) return value.forEach(walk);
     if (!value || typeof value !== 'object') return;
     const node = value as Node;
-    const dep = node.type === 'ImportExpression' && node.source?.type === 'Literal' ? fileOf(node.source.value, file) : undefined;
+    const dep =
+      node.type === 'ImportExpression' && node.source?.type === 'Literal' ? fileOf(node.source.value, file) : undefined;
     if (dep) found.dynamics.push(dep);
     for (const key in node) if (key !== 'type') walk(node[key]);
   };
@@ -102,7 +116,10 @@ function taken(): { handed: Map<string, Map<string, string>>; options: Set<strin
     if (options.has(file)) continue;
     for (const { file: dep, names } of source(file).statics) {
       if (!held.has(dep)) continue;
-      if (names === '*') throw new Error(`${keyOf(file)} imports all of ${keyOf(dep)}: name what it takes, so the first-frame script hands over only that`);
+      if (names === '*')
+        throw new Error(
+          `${keyOf(file)} imports all of ${keyOf(dep)}: name what it takes, so the first-frame script hands over only that`,
+        );
       const table = handed.get(dep) ?? new Map<string, string>();
       handed.set(dep, table);
       for (const name of names) {
@@ -139,7 +156,13 @@ export function firstFrameModules(): Plugin {
     configResolved(config) {
       const lib = config.build.lib;
       const input = config.build.rollupOptions.input;
-      const entries = (lib ? [lib.entry].flat() : typeof input === 'object' && !Array.isArray(input) ? Object.values(input) : [input].flat()).map(String);
+      const entries = (
+        lib
+          ? [lib.entry].flat()
+          : typeof input === 'object' && !Array.isArray(input)
+            ? Object.values(input)
+            : [input].flat()
+      ).map(String);
       // WXT's own virtual entry module names the script's file after a '?'.
       if (entries.some((e) => e.endsWith(FIRST_FRAME_ENTRY))) role = 'expose';
       else if (entries.some((e) => resolve(e) === resolve(ROOT, 'entrypoints/popup/index.html'))) role = 'take';
@@ -148,8 +171,13 @@ export function firstFrameModules(): Plugin {
     transform(code, id) {
       if (role !== 'expose' || id !== FIRST_FRAME_ENTRY) return null;
       const modules = [...handed];
-      const imports = modules.map(([file, names], i) => `import { ${[...names.keys()].map((name) => `${name} as m${i}_${name}`).join(', ')} } from ${JSON.stringify(file)};`);
-      const table = modules.flatMap(([, names], i) => [...names].map(([name, key]) => `${JSON.stringify(key)}: m${i}_${name}`));
+      const imports = modules.map(
+        ([file, names], i) =>
+          `import { ${[...names.keys()].map((name) => `${name} as m${i}_${name}`).join(', ')} } from ${JSON.stringify(file)};`,
+      );
+      const table = modules.flatMap(([, names], i) =>
+        [...names].map(([name, key]) => `${JSON.stringify(key)}: m${i}_${name}`),
+      );
       return { code: `${code}\n${imports.join('\n')}\nglobalThis.${GLOBAL} = { ${table.join(', ')} };\n`, map: null };
     },
     resolveId(specifier, importer) {
@@ -161,18 +189,25 @@ export function firstFrameModules(): Plugin {
       if (role !== 'take' || !id.startsWith(FACADE)) return null;
       const names = handed.get(resolve(ROOT, id.slice(FACADE.length)))!;
       const value = (key: string) => `globalThis.${GLOBAL}[${JSON.stringify(key)}]`;
-      return [...names].map(([name, key]) => (name === 'default' ? `export default ${value(key)};` : `export const ${name} = ${value(key)};`)).join('\n');
+      return [...names]
+        .map(([name, key]) =>
+          name === 'default' ? `export default ${value(key)};` : `export const ${name} = ${value(key)};`,
+        )
+        .join('\n');
     },
     generateBundle(_, bundle) {
       if (role !== 'take') return;
-      const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
+      const chunks = new Map(
+        Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])),
+      );
       const seen = new Set<string>();
       const visit = (name: string) => {
         const chunk = chunks.get(name);
         if (!chunk || seen.has(name)) return;
         seen.add(name);
         const facade = chunk.moduleIds.find((m) => m.startsWith(FACADE));
-        if (facade) this.error(`${facade.slice(FACADE.length)} reaches the options page as a first-frame facade (${name})`);
+        if (facade)
+          this.error(`${facade.slice(FACADE.length)} reaches the options page as a first-frame facade (${name})`);
         [...chunk.imports, ...chunk.dynamicImports].forEach(visit);
       };
       for (const chunk of chunks.values()) if (chunk.isEntry && chunk.name === 'options') visit(chunk.fileName);

@@ -13,7 +13,12 @@ import { unsettledConfirms } from './machine';
  */
 
 /** The items that hold the Confirms and what they claimed: carried over together or not at all. */
-export const CONFIRM_ITEMS: ReadonlyArray<StorageItem<unknown>> = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
+export const CONFIRM_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
+  ledgerItem,
+  unsettledItem,
+  settledItem,
+  duplicatesItem,
+];
 
 /**
  * Whether the new session takes over the Confirms as the switch's turn reads them: every open one

@@ -65,11 +65,25 @@ export function checkTimes(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>
  * could not be written (a full storage). Unknown from `now`, checked like any other; one whose
  * answer had come keeps that answer's words, only a lost one is told as lost (`error`).
  */
-export function interrupted(confirms: Confirms, live: ReadonlySet<string>, error: LedgerEntry['error'], now: number): Confirms {
+export function interrupted(
+  confirms: Confirms,
+  live: ReadonlySet<string>,
+  error: LedgerEntry['error'],
+  now: number,
+): Confirms {
   const current = confirms.current;
   if (current?.state !== 'pending' || live.has(current.requestId)) return confirms;
   const lost = error && !current.answer ? { error } : {};
-  return { ...confirms, current: { ...current, state: 'unknown', ...lost, answeredAt: current.answeredAt ?? now, checks: firstCheck(current) } };
+  return {
+    ...confirms,
+    current: {
+      ...current,
+      state: 'unknown',
+      ...lost,
+      answeredAt: current.answeredAt ?? now,
+      checks: firstCheck(current),
+    },
+  };
 }
 
 /**
@@ -101,19 +115,37 @@ export function withoutLostAnswer(entry: LedgerEntry): LedgerEntry {
  * Confirm whose answer this read follows: it chooses first, so a redemption its own request made
  * is never taken for an older open one.
  */
-export function applyRead(confirms: Confirms, read: HistoryRead, at: number | null, now: number, answered?: string): Confirms {
+export function applyRead(
+  confirms: Confirms,
+  read: HistoryRead,
+  at: number | null,
+  now: number,
+  answered?: string,
+): Confirms {
   const { current, awaitingCheck, recentlySettled } = confirms;
   const inFlight = current?.state === 'pending' ? current.rewardId : null;
   const decidable = openConfirms(confirms).filter((entry) => entry.rewardId !== inFlight);
   const first = decidable.find((entry) => entry.requestId === answered);
-  const claimed = new Set([current, ...recentlySettled].flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])));
-  const { found, again } = claimRedemptions({ first, open: decidable.filter((entry) => entry !== first) }, read.history, claimed);
+  const claimed = new Set(
+    [current, ...recentlySettled].flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])),
+  );
+  const { found, again } = claimRedemptions(
+    { first, open: decidable.filter((entry) => entry !== first) },
+    read.history,
+    claimed,
+  );
   const advance = (entry: LedgerEntry): LedgerEntry => {
     if (entry.rewardId === inFlight) return at === null ? entry : deferred(entry, at);
     const redemption = found.get(entry.requestId);
     if (redemption) {
       const extra = again.get(entry.requestId);
-      return { ...withoutLostAnswer(entry), state: 'done', finishedAt: now, redemption, ...(extra ? { duplicates: extra } : {}) };
+      return {
+        ...withoutLostAnswer(entry),
+        state: 'done',
+        finishedAt: now,
+        redemption,
+        ...(extra ? { duplicates: extra } : {}),
+      };
     }
     // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
     if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
@@ -122,21 +154,29 @@ export function applyRead(confirms: Confirms, read: HistoryRead, at: number | nu
     if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
     const done = checks.done + 1;
     const nextAfter = CHECK_AFTER_MS[done];
-    if (nextAfter === undefined) return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now };
+    if (nextAfter === undefined)
+      return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now };
     return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
   };
   const advanced = awaitingCheck.map(advance);
   return {
     current: current?.state === 'unknown' ? advance(current) : current,
     awaitingCheck: advanced.filter((entry) => entry.state === 'unknown'),
-    recentlySettled: [...recentlySettled, ...advanced.filter((entry) => entry.state !== 'unknown')].slice(-SETTLED_KEPT),
+    recentlySettled: [...recentlySettled, ...advanced.filter((entry) => entry.state !== 'unknown')].slice(
+      -SETTLED_KEPT,
+    ),
   };
 }
 
 /** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */
 function refusedNothingTaken(entry: LedgerEntry, now: number): LedgerEntry {
   const { checks: _checks, ...rest } = entry;
-  return { ...rest, state: 'failed', ...(entry.error ? { error: { ...entry.error, nothingCharged: true } } : {}), finishedAt: now };
+  return {
+    ...rest,
+    state: 'failed',
+    ...(entry.error ? { error: { ...entry.error, nothingCharged: true } } : {}),
+    finishedAt: now,
+  };
 }
 
 /**
@@ -152,7 +192,12 @@ export function applyAnswer(confirms: Confirms, answered: LedgerEntry): Confirms
  * answer said, the history decides: the Confirm is open (unknown, with its checks) until a read
  * shows its redemption or, for a refusal, shows none.
  */
-export function applyReadAfterAnswer(confirms: Confirms, requestId: string, read: HistoryRead | null, now: number): Confirms | null {
+export function applyReadAfterAnswer(
+  confirms: Confirms,
+  requestId: string,
+  read: HistoryRead | null,
+  now: number,
+): Confirms | null {
   const entry = confirms.current;
   if (entry?.requestId !== requestId) return null;
   const open: LedgerEntry = { ...entry, state: 'unknown', checks: entry.checks ?? firstCheck(entry) };
@@ -169,10 +214,17 @@ function deferred(entry: LedgerEntry, at: number): LedgerEntry {
 /** The history could not be read at a scheduled check: it counts as not made, and comes again. */
 export function postponeChecks(confirms: Confirms, at: number, now: number): Confirms {
   const later = (entry: LedgerEntry): LedgerEntry =>
-    entry.state === 'unknown' && entry.checks && entry.checks.nextAt !== null && entry.checks.nextAt <= at + DUE_SLACK_MS
+    entry.state === 'unknown' &&
+    entry.checks &&
+    entry.checks.nextAt !== null &&
+    entry.checks.nextAt <= at + DUE_SLACK_MS
       ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS } }
       : entry;
-  return { ...confirms, current: confirms.current && later(confirms.current), awaitingCheck: confirms.awaitingCheck.map(later) };
+  return {
+    ...confirms,
+    current: confirms.current && later(confirms.current),
+    awaitingCheck: confirms.awaitingCheck.map(later),
+  };
 }
 
 /**
@@ -187,7 +239,10 @@ export function replaceCurrent(confirms: Confirms, next: LedgerEntry | null): Co
   return {
     current: next,
     awaitingCheck: shown?.state === 'unknown' ? [...confirms.awaitingCheck, shown] : confirms.awaitingCheck,
-    recentlySettled: shown && shown.state !== 'unknown' ? [...confirms.recentlySettled, shown].slice(-SETTLED_KEPT) : confirms.recentlySettled,
+    recentlySettled:
+      shown && shown.state !== 'unknown'
+        ? [...confirms.recentlySettled, shown].slice(-SETTLED_KEPT)
+        : confirms.recentlySettled,
   };
 }
 
@@ -198,8 +253,14 @@ export function settlesHere(before: LedgerEntry | null, after: LedgerEntry | nul
 }
 
 /** The current Confirm with the balance read after it, when it settled here. */
-export function withBalance(before: LedgerEntry | null, after: Confirms, balanceAfter: number | null | undefined): Confirms {
-  return balanceAfter !== undefined && settlesHere(before, after.current) ? { ...after, current: { ...after.current, balanceAfter } } : after;
+export function withBalance(
+  before: LedgerEntry | null,
+  after: Confirms,
+  balanceAfter: number | null | undefined,
+): Confirms {
+  return balanceAfter !== undefined && settlesHere(before, after.current)
+    ? { ...after, current: { ...after.current, balanceAfter } }
+    : after;
 }
 
 /**
@@ -211,7 +272,9 @@ export function withBalance(before: LedgerEntry | null, after: Confirms, balance
 export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent[]; records: DuplicateRecord[] } {
   const wasOpen = new Set(openConfirms(before).map((entry) => entry.requestId));
   const earlier = new Map(
-    [before.current, ...before.awaitingCheck, ...before.recentlySettled].flatMap((e) => (e ? [[e.requestId, e] as const] : [])),
+    [before.current, ...before.awaitingCheck, ...before.recentlySettled].flatMap((e) =>
+      e ? [[e.requestId, e] as const] : [],
+    ),
   );
   const events: NotifyEvent[] = [];
   const records: DuplicateRecord[] = [];
@@ -222,7 +285,12 @@ export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent
     const again = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
     if (again && entry.redemption) {
       events.push(again);
-      records.push({ requestId: entry.requestId, rewardName: entry.rewardName, points: entry.points, redemptionIds: [entry.redemption.id, ...entry.duplicates!] });
+      records.push({
+        requestId: entry.requestId,
+        rewardName: entry.rewardName,
+        points: entry.points,
+        redemptionIds: [entry.redemption.id, ...entry.duplicates!],
+      });
     }
   }
   return { events, records };

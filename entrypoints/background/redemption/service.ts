@@ -1,7 +1,14 @@
 import { browser } from 'wxt/browser';
 import { appError, type AppError } from '../../../utils/errors';
 import { t, uiLocale } from '../../../utils/i18n';
-import { duplicatesItem, ledgerItem, rewardsItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import {
+  duplicatesItem,
+  ledgerItem,
+  rewardsItem,
+  settledItem,
+  unsettledItem,
+  type LedgerEntry,
+} from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { currentApi } from '../api';
 import { markWritten } from '../epochs';
@@ -52,11 +59,16 @@ const redeeming = new Set<SessionId>();
 
 const lostAnswer = () => appError('network', t('errRedeemInterrupted'));
 const ITEMS = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
-const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) => a.length === b.length && a.every((entry, i) => entry === b[i]);
+const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) =>
+  a.length === b.length && a.every((entry, i) => entry === b[i]);
 
 /** The Confirms as they stand: a pending one no redeem of this worker has in flight counts as unknown. */
 async function readConfirms(): Promise<Confirms> {
-  const [current, awaitingCheck, recentlySettled] = await Promise.all([ledgerItem.getValue(), unsettledItem.getValue(), settledItem.getValue()]);
+  const [current, awaitingCheck, recentlySettled] = await Promise.all([
+    ledgerItem.getValue(),
+    unsettledItem.getValue(),
+    settledItem.getValue(),
+  ]);
   return interrupted({ current, awaitingCheck, recentlySettled }, liveRedeems, lostAnswer(), Date.now());
 }
 
@@ -80,14 +92,22 @@ async function balanceNow(): Promise<number | null> {
  * each) and sets the check alarm for the Confirms as they then stand. `before` runs in the turn
  * before the write. Returns what was written, or null when nothing changed.
  */
-async function record(sid: SessionId, decide: (confirms: Confirms) => Confirms | null, before?: () => Promise<void>): Promise<Confirms | null> {
+async function record(
+  sid: SessionId,
+  decide: (confirms: Confirms) => Confirms | null,
+  before?: () => Promise<void>,
+): Promise<Confirms | null> {
   let stored: Confirms | null = null;
   let written: Confirms | null = null;
   await tellWith(
     sid,
     ITEMS,
     (get) => {
-      const held: Confirms = { current: get(ledgerItem), awaitingCheck: get(unsettledItem), recentlySettled: get(settledItem) };
+      const held: Confirms = {
+        current: get(ledgerItem),
+        awaitingCheck: get(unsettledItem),
+        recentlySettled: get(settledItem),
+      };
       const seen = interrupted(held, liveRedeems, lostAnswer(), Date.now());
       stored = seen;
       const after = decide(seen) ?? (seen !== held ? seen : null);
@@ -137,7 +157,8 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
   redeeming.add(sid);
   try {
     const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
-    if (earlier && !confirmUnsettled) fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
+    if (earlier && !confirmUnsettled)
+      fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
     const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
     // The catalogue gave it a points cost the panel cannot mean (utils/api/schemas.ts): not sent.
     if (reward?.costRefused) fail(appError('invalid_input', t('errCostRefused', reward.name)));
@@ -201,7 +222,12 @@ async function baseline(): Promise<Redemption[]> {
  * again at once, so the rows are true whatever the history says.
  */
 async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
-  const answered: LedgerEntry = { ...entry, answer: answerOf(error), answeredAt: Date.now(), ...(error ? { error } : {}) };
+  const answered: LedgerEntry = {
+    ...entry,
+    answer: answerOf(error),
+    answeredAt: Date.now(),
+    ...(error ? { error } : {}),
+  };
   await answerRedemption(sid, entry.requestId, (confirms) => applyAnswer(confirms, answered));
   const requestedAt = Date.now();
   const [history, refusedBalance] = await Promise.all([
@@ -225,7 +251,13 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
  * stopped at any point leaves no Confirm without a check.
  */
 export async function startRedemption(sid: SessionId, entry: LedgerEntry): Promise<boolean> {
-  return (await record(sid, (confirms) => replaceCurrent(confirms, entry), () => checkBy(firstCheck(entry).nextAt!))) !== null;
+  return (
+    (await record(
+      sid,
+      (confirms) => replaceCurrent(confirms, entry),
+      () => checkBy(firstCheck(entry).nextAt!),
+    )) !== null
+  );
 }
 
 /**
@@ -233,8 +265,14 @@ export async function startRedemption(sid: SessionId, entry: LedgerEntry): Promi
  * `answered` makes of the Confirms. Returns the current Confirm as written, null when the card
  * shows another one.
  */
-export async function answerRedemption(sid: SessionId, requestId: string, answered: (confirms: Confirms) => Confirms | null): Promise<LedgerEntry | null> {
-  const written = await record(sid, (confirms) => (confirms.current?.requestId === requestId ? answered(confirms) : null));
+export async function answerRedemption(
+  sid: SessionId,
+  requestId: string,
+  answered: (confirms: Confirms) => Confirms | null,
+): Promise<LedgerEntry | null> {
+  const written = await record(sid, (confirms) =>
+    confirms.current?.requestId === requestId ? answered(confirms) : null,
+  );
   return written?.current ?? null;
 }
 
@@ -252,7 +290,10 @@ export async function dismissRedemption(): Promise<null> {
  * otherwise the history is read afresh for the active session. Whatever it decides is written for
  * that session only, with the check alarm set to match in the same turn.
  */
-export async function checkOutcomes(at: number | null, seen?: { sid: SessionId; history: readonly Redemption[] }): Promise<void> {
+export async function checkOutcomes(
+  at: number | null,
+  seen?: { sid: SessionId; history: readonly Redemption[] },
+): Promise<void> {
   const credentials = await activeCredentials();
   if (!credentials) {
     // Nothing of a session is left to check: an alarm a stopped worker left is cleared, unless a
@@ -286,7 +327,11 @@ export async function checkOutcomes(at: number | null, seen?: { sid: SessionId; 
   const balance = preview && settlesHere(confirms.current, preview.current) ? balanceRead : undefined;
   try {
     await record(sid, (now) =>
-      settled ? withBalance(now.current, applyRead(now, settled, at, Date.now()), balance) : at !== null ? postponeChecks(now, at, Date.now()) : null,
+      settled
+        ? withBalance(now.current, applyRead(now, settled, at, Date.now()), balance)
+        : at !== null
+          ? postponeChecks(now, at, Date.now())
+          : null,
     );
   } catch (err) {
     // An ended session's outcomes are not this one's; a full storage is said to who asked, and the

@@ -13,7 +13,10 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: AppError }
 function atExtensionTimeout(error: AppError): AppError {
   if (error.kind !== 'timeout') return error;
   const seconds = new Intl.NumberFormat('en').format(HTTP_DEFAULTS.timeoutMs / 1000);
-  const message = error.endpoint === ENDPOINTS.redemption ? `${t('httpRedeemTimeout', seconds)} ${t('httpMayHaveGoneThrough')}` : t('httpTimeout', seconds);
+  const message =
+    error.endpoint === ENDPOINTS.redemption
+      ? `${t('httpRedeemTimeout', seconds)} ${t('httpMayHaveGoneThrough')}`
+      : t('httpTimeout', seconds);
   return { ...error, message };
 }
 

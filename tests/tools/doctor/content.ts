@@ -20,13 +20,15 @@ function validCurrency(code: string): boolean {
   }
 }
 
-const list = (names: string[]) => (names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', '));
+const list = (names: string[]) =>
+  names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
 
 export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): Finding[] {
   const findings: Finding[] = [];
   const rewards = data.rewards?.rewards;
   if (rewards) {
-    if (rewards.length === 0) findings.push({
+    if (rewards.length === 0)
+      findings.push({
         level: 'warn',
         topic: 'Rewards',
         text: 'The catalogue is empty: the popup has no reward to show this panelist.',
@@ -34,7 +36,8 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
         change: 'Enable rewards for this panel (or check that the test panelist is one who should see them).',
       });
     const costless = rewards.filter((r) => r.reward_point_cost === null).map((r) => r.name);
-    if (costless.length) findings.push({
+    if (costless.length)
+      findings.push({
         level: 'warn',
         topic: 'Rewards',
         text: `${costless.length} without reward_point_cost (${list(costless)}): listed last, never compared with the balance.`,
@@ -42,26 +45,57 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
         change: 'Give each reward its reward_point_cost in the rewards list.',
       });
     const currencies = [...new Set(rewards.map((r) => r.cost_currency).filter((c) => !validCurrency(c)))];
-    if (currencies.length) findings.push({ level: 'info', topic: 'Rewards', text: `Currency codes Intl does not know (${list(currencies)}): amounts are shown with the code after them (design §8).` });
+    if (currencies.length)
+      findings.push({
+        level: 'info',
+        topic: 'Rewards',
+        text: `Currency codes Intl does not know (${list(currencies)}): amounts are shown with the code after them (design §8).`,
+      });
   }
   const redemptions = data.redemptions;
   if (redemptions) {
-    const unreadable = redemptions.filter((r) => parseApiTimestamp(r.created_at) === null).map((r) => `#${r.id} "${r.created_at}"`);
-    if (unreadable.length) findings.push({
+    const unreadable = redemptions
+      .filter((r) => parseApiTimestamp(r.created_at) === null)
+      .map((r) => `#${r.id} "${r.created_at}"`);
+    if (unreadable.length)
+      findings.push({
         level: 'warn',
         topic: 'Redemptions',
         text: `Timestamps that are not YYYY-MM-DDTHH:MM:SS (${list(unreadable)}): shown as the panel wrote them, not in the panelist's format (design §7).`,
         panelists: 'these dates exactly as the panel wrote them, not in their own date format',
         change: 'Write created_at and updated_at as YYYY-MM-DDTHH:MM:SS (UTC).',
       });
-    const states = [...new Set(redemptions.map((r) => r.partner_status?.trim().toUpperCase()).filter((s): s is string => !!s && !KNOWN_PARTNER_STATES.has(s)))];
-    if (states.length) findings.push({ level: 'info', topic: 'Redemptions', text: `partner_status values beyond COMPLETE and UNCLAIMED (${list(states)}): shown as they come, and such a redemption is checked again on each refresh (design §6).` });
+    const states = [
+      ...new Set(
+        redemptions
+          .map((r) => r.partner_status?.trim().toUpperCase())
+          .filter((s): s is string => !!s && !KNOWN_PARTNER_STATES.has(s)),
+      ),
+    ];
+    if (states.length)
+      findings.push({
+        level: 'info',
+        topic: 'Redemptions',
+        text: `partner_status values beyond COMPLETE and UNCLAIMED (${list(states)}): shown as they come, and such a redemption is checked again on each refresh (design §6).`,
+      });
   }
   const variables = data.variablesMeta;
   if (variables) {
-    const asText = variables.filter((v) => v.writable && v.options.length === 0 && !FREE_FORM_TYPES.has(v.type)).map((v) => `${v.name} (${v.type})`);
-    if (asText.length) findings.push({ level: 'info', topic: 'Profile variables', text: `Writable types without options the editor does not know (${list(asText)}): edited as text (design §4).` });
-    if (!variables.some((v) => v.writable)) findings.push({ level: 'info', topic: 'Profile variables', text: 'None is writable: the profile editor only shows answers.' });
+    const asText = variables
+      .filter((v) => v.writable && v.options.length === 0 && !FREE_FORM_TYPES.has(v.type))
+      .map((v) => `${v.name} (${v.type})`);
+    if (asText.length)
+      findings.push({
+        level: 'info',
+        topic: 'Profile variables',
+        text: `Writable types without options the editor does not know (${list(asText)}): edited as text (design §4).`,
+      });
+    if (!variables.some((v) => v.writable))
+      findings.push({
+        level: 'info',
+        topic: 'Profile variables',
+        text: 'None is writable: the profile editor only shows answers.',
+      });
   }
   return findings;
 }

@@ -67,7 +67,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Report> {
           topic: 'Address',
           text: `${address.message} (the options page refuses it too, and the doctor sent nothing).`,
           panelists: address.message,
-          change: 'Set apiBaseUrl to the https address of the panel\'s API (plain http only for localhost), without a query, fragment or credentials.',
+          change:
+            "Set apiBaseUrl to the https address of the panel's API (plain http only for localhost), without a query, fragment or credentials.",
         },
       ],
       nothingRead,
@@ -78,13 +79,27 @@ export async function diagnose(options: DiagnoseOptions): Promise<Report> {
     const message = t('httpTokenUnsendable');
     return report(
       address.baseUrl,
-      [{ level: 'fail', topic: 'Key', text: 'The key holds spaces or characters a header cannot carry: nothing was sent.', panelists: message, change: "Give the doctor a test panelist's personal key, exactly as the panel issued it." }],
+      [
+        {
+          level: 'fail',
+          topic: 'Key',
+          text: 'The key holds spaces or characters a header cannot carry: nothing was sent.',
+          panelists: message,
+          change: "Give the doctor a test panelist's personal key, exactly as the panel issued it.",
+        },
+      ],
       nothingRead,
     );
   }
   const progress = options.progress ?? (() => undefined);
   const timeoutMs = options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
-  const wire = openWire({ baseUrl: address.baseUrl, key: token, allowOrigins: options.allowOrigins ?? [], timeoutMs, progress });
+  const wire = openWire({
+    baseUrl: address.baseUrl,
+    key: token,
+    allowOrigins: options.allowOrigins ?? [],
+    timeoutMs,
+    progress,
+  });
   try {
     const examined = await examine({ ...options, baseUrl: address.baseUrl, timeoutMs }, wire, progress);
     return redactReport(examined, [token]);
@@ -99,13 +114,21 @@ function redactReport(out: Report, secrets: string[]): Report {
   return {
     ...out,
     reads: out.reads.map((row) => ({ ...row, requested: r(row.requested), summary: r(row.summary) })),
-    findings: out.findings.map((f) => (f.level === 'warn' || f.level === 'fail' ? { ...f, topic: r(f.topic), text: r(f.text), panelists: r(f.panelists), change: r(f.change) } : { ...f, topic: r(f.topic), text: r(f.text) })),
+    findings: out.findings.map((f) =>
+      f.level === 'warn' || f.level === 'fail'
+        ? { ...f, topic: r(f.topic), text: r(f.text), panelists: r(f.panelists), change: r(f.change) }
+        : { ...f, topic: r(f.topic), text: r(f.text) },
+    ),
     sent: out.sent.map((s) => ({ ...s, path: r(s.path), what: r(s.what) })),
     notChecked: out.notChecked.map(r),
   };
 }
 
-async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: Wire, progress: (text: string) => void): Promise<Report> {
+async function examine(
+  options: DiagnoseOptions & { timeoutMs: number },
+  wire: Wire,
+  progress: (text: string) => void,
+): Promise<Report> {
   const config = { baseUrl: options.baseUrl, retries: 0, timeoutMs: options.timeoutMs };
   const api = createPanelApi({ ...config, token: wire.clientKey });
   const findings: Finding[] = [];
@@ -117,7 +140,9 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
   const redirected: Redirected[] = [];
   const sentBy = (from: number): Exchange | undefined => wire.exchanges.slice(from).find((e) => !e.hop);
 
-  progress(`Reading ${options.baseUrl} as the extension does (each request waits at most ${seconds(options.timeoutMs)}):\n`);
+  progress(
+    `Reading ${options.baseUrl} as the extension does (each request waits at most ${seconds(options.timeoutMs)}):\n`,
+  );
   for (const name of READS) {
     const from = wire.exchanges.length;
     const first = await attempt(() => api.revalidate(name, null));
@@ -137,7 +162,11 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
       if (first.error.redirect && exchange) {
         row.summary = 'redirected: not followed';
         progress('  following the redirect, each hop checked before it is sent:\n');
-        redirected.push({ endpoint: ENDPOINTS[name], error: first.error, chain: await followRedirects(wire, exchange) });
+        redirected.push({
+          endpoint: ENDPOINTS[name],
+          error: first.error,
+          chain: await followRedirects(wire, exchange),
+        });
       } else {
         row.summary = `refused: ${first.error.message}`;
         failed.push({ endpoint: ENDPOINTS[name], error: first.error, exchange });
@@ -156,11 +185,18 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
     row.validators = validatorKinds(first.value.validator);
     if (first.value.validator) {
       const again = await attempt(() => api.revalidate(name, first.value.validator as Validator));
-      row.conditional = again.ok ? (again.value.notModified ? 304 : (wire.exchanges.at(-1)?.status ?? 200)) : (wire.exchanges.at(-1)?.status ?? null);
+      row.conditional = again.ok
+        ? again.value.notModified
+          ? 304
+          : (wire.exchanges.at(-1)?.status ?? 200)
+        : (wire.exchanges.at(-1)?.status ?? null);
     }
   }
 
-  findings.push(...redirectFindings(redirected, options.baseUrl), ...readFailureFindings(failed, reads.length, options.baseUrl));
+  findings.push(
+    ...redirectFindings(redirected, options.baseUrl),
+    ...readFailureFindings(failed, reads.length, options.baseUrl),
+  );
 
   // The refusals, on reads that worked: a made-up key where the real one was let in, an unknown
   // filter where the plain read answered. Otherwise whatever failed the read would be told again.
@@ -168,13 +204,22 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
   if (working) progress('A made-up key and an unknown filter, to see how the panel refuses:\n');
   if (working) {
     const from = wire.exchanges.length;
-    const wrong = await attempt(() => createPanelApi({ ...config, token: `panel-doctor-${randomUUID()}` }).revalidate(working, null));
+    const wrong = await attempt(() =>
+      createPanelApi({ ...config, token: `panel-doctor-${randomUUID()}` }).revalidate(working, null),
+    );
     findings.push(badTokenFinding(wrong, sentBy(from)));
   } else notChecked.push('what a wrong key gets (no read worked to compare it with)');
   if (data.variablesData) {
     const from = wire.exchanges.length;
     const http = createHttp({ ...config, token: wire.clientKey });
-    const refused = await attempt(() => http.request({ method: 'GET', path: ENDPOINTS.variablesData, query: { filter: 'panel-doctor-unknown' }, kind: 'read' }));
+    const refused = await attempt(() =>
+      http.request({
+        method: 'GET',
+        path: ENDPOINTS.variablesData,
+        query: { filter: 'panel-doctor-unknown' },
+        kind: 'read',
+      }),
+    );
     findings.push(refusalFinding(refused, sentBy(from)));
   } else notChecked.push(`how a refused request's body looks (GET ${ENDPOINTS.variablesData} did not work)`);
 
@@ -182,7 +227,12 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
   if (data.variablesData) findings.push(storedShapeFinding(bodies.variablesData));
   let balance: number | null = null;
   if (data.rewards && data.variablesData && data.variablesMeta) {
-    const found = balanceFindings(options.balanceVariable, bodies, data.variablesData.values, data.variablesMeta.map((d) => d.name));
+    const found = balanceFindings(
+      options.balanceVariable,
+      bodies,
+      data.variablesData.values,
+      data.variablesMeta.map((d) => d.name),
+    );
     findings.push(...found.findings);
     balance = found.points;
   }
@@ -190,11 +240,16 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
 
   // Write checks: only when asked for, and said loudly in the report's header.
   if (!options.writeChecks) {
-    notChecked.push('the answer to a profile save (run with --write-checks)', NOT_CHECKED_DELETE, 'the answer to a redemption (run with --write-checks --redeem-check <reward id>)');
+    notChecked.push(
+      'the answer to a profile save (run with --write-checks)',
+      NOT_CHECKED_DELETE,
+      'the answer to a redemption (run with --write-checks --redeem-check <reward id>)',
+    );
   } else {
     progress('WRITE CHECKS (a test panelist only):\n');
     let save: CheckResult;
-    if (data.variablesMeta && data.variablesData) save = await profileSaveCheck(api, wire, data.variablesMeta, data.variablesData.values);
+    if (data.variablesMeta && data.variablesData)
+      save = await profileSaveCheck(api, wire, data.variablesMeta, data.variablesData.values);
     else save = { findings: [], checked: false, why: 'the profile could not be read' };
     findings.push(...save.findings);
     if (!save.checked) notChecked.push(`the answer to a profile save (${save.why ?? 'not sent'})`);
@@ -209,17 +264,36 @@ async function examine(options: DiagnoseOptions & { timeoutMs: number }, wire: W
   // The extension's client asked for something the wire does not let out: said, so its failure is not misread.
   const blocked = wire.refused.filter((r) => !r.hop);
   if (blocked.length > 0) {
-    findings.push({ level: 'info', topic: 'Not sent', text: `The doctor kept back ${blocked.map((r) => `${r.method} ${r.url} (${r.kind})`).join(', ')}: only reads and the write checks asked for may leave.` });
+    findings.push({
+      level: 'info',
+      topic: 'Not sent',
+      text: `The doctor kept back ${blocked.map((r) => `${r.method} ${r.url} (${r.kind})`).join(', ')}: only reads and the write checks asked for may leave.`,
+    });
   }
 
-  return { baseUrl: options.baseUrl, timeoutMs: HTTP_DEFAULTS.timeoutMs, writeChecks: options.writeChecks === true, reads, findings, sent: writesSent(wire), notChecked };
+  return {
+    baseUrl: options.baseUrl,
+    timeoutMs: HTTP_DEFAULTS.timeoutMs,
+    writeChecks: options.writeChecks === true,
+    reads,
+    findings,
+    sent: writesSent(wire),
+    notChecked,
+  };
 }
 
 /** Every request that was not a read, as it left. */
 function writesSent(wire: Wire): SentWrite[] {
   return wire.exchanges
     .filter((e) => !e.hop && (e.method !== 'GET' || new URL(e.url).pathname.endsWith(ENDPOINTS.redemption)))
-    .map((e) => ({ method: e.method, path: e.path, what: e.method === 'GET' ? 'a redemption: spends the test panelist\'s points' : 'a profile save of the value already stored' }));
+    .map((e) => ({
+      method: e.method,
+      path: e.path,
+      what:
+        e.method === 'GET'
+          ? "a redemption: spends the test panelist's points"
+          : 'a profile save of the value already stored',
+    }));
 }
 
 function summarise(name: ReadName, value: Reads[ReadName]): string {
@@ -259,13 +333,24 @@ function badTokenFinding(outcome: Outcome<unknown>, exchange: Exchange | undefin
       level: 'fail',
       topic,
       text: `${where} answered ${exchange?.status ?? 200} with data: is the API open to anyone? A panelist with a wrong key is never told.`,
-      panelists: 'someone else\'s data, or none, and never that their key is wrong',
+      panelists: "someone else's data, or none, and never that their key is wrong",
       change: "Check the key on every request and answer 401 when it is not a panelist's.",
     };
   }
   const { error } = outcome;
-  if (error.kind === 'unauthorized') return { level: 'ok', topic, text: `401, ${bodyShape(exchange)}: the extension asks the panelist to reconnect (design §5).` };
-  const got = exchange?.failure ? (exchange.failure.kind === 'timeout' ? `no answer within ${seconds(HTTP_DEFAULTS.timeoutMs)}` : 'no connection') : exchange?.redirectedTo ? `${exchange.status} to ${exchange.redirectedTo}` : `${exchange?.status ?? error.kind}, ${bodyShape(exchange)}`;
+  if (error.kind === 'unauthorized')
+    return {
+      level: 'ok',
+      topic,
+      text: `401, ${bodyShape(exchange)}: the extension asks the panelist to reconnect (design §5).`,
+    };
+  const got = exchange?.failure
+    ? exchange.failure.kind === 'timeout'
+      ? `no answer within ${seconds(HTTP_DEFAULTS.timeoutMs)}`
+      : 'no connection'
+    : exchange?.redirectedTo
+      ? `${exchange.status} to ${exchange.redirectedTo}`
+      : `${exchange?.status ?? error.kind}, ${bodyShape(exchange)}`;
   const keeps =
     error.kind === 'not_allowed'
       ? 'The extension reads a 403 as "not allowed" and keeps the session'
@@ -282,7 +367,12 @@ function badTokenFinding(outcome: Outcome<unknown>, exchange: Exchange | undefin
 /** A read with an unknown filter: whether the panel's refusals carry Laravel-style `errors`. */
 function refusalFinding(outcome: Outcome<unknown>, exchange: Exchange | undefined): Finding {
   const topic = 'Error body: a refused read (an unknown filter)';
-  if (outcome.ok) return { level: 'info', topic, text: 'The panel ignores an unknown filter (200), so there was no refusal to look at.' };
+  if (outcome.ok)
+    return {
+      level: 'info',
+      topic,
+      text: 'The panel ignores an unknown filter (200), so there was no refusal to look at.',
+    };
   const { error } = outcome;
   const status = exchange?.status ?? error.status;
   if (error.kind === 'server') {
@@ -294,16 +384,23 @@ function refusalFinding(outcome: Outcome<unknown>, exchange: Exchange | undefine
       change: 'Refuse a request the panel does not accept with a 4xx and a `message`, not a 5xx.',
     };
   }
-  if (status === 404) return { level: 'info', topic, text: `404, ${bodyShape(exchange)}: "not found", as for an unknown path, so it says nothing of how a refused profile save looks.` };
-  if (error.kind !== 'rejected' && error.kind !== 'not_allowed') return { level: 'info', topic, text: `${status ?? error.kind}: ${error.message}` };
+  if (status === 404)
+    return {
+      level: 'info',
+      topic,
+      text: `404, ${bodyShape(exchange)}: "not found", as for an unknown path, so it says nothing of how a refused profile save looks.`,
+    };
+  if (error.kind !== 'rejected' && error.kind !== 'not_allowed')
+    return { level: 'info', topic, text: `${status ?? error.kind}: ${error.message}` };
   const laravel = error.fields
     ? `Laravel-style \`errors\` (${Object.keys(error.fields).join(', ')}): a refused profile save shows each field's own text next to that field (design §5)`
-    : 'no Laravel-style `errors`: a refused profile save shows the panel\'s one message for the whole section (design §5)';
+    : "no Laravel-style `errors`: a refused profile save shows the panel's one message for the whole section (design §5)";
   return { level: 'ok', topic, text: `${status}, ${bodyShape(exchange)}, message "${error.message}"; ${laravel}.` };
 }
 
 /** A read the extension could use (not refused, not redirected). */
-const worked = (row: ReadRow) => row.summary !== '' && !row.summary.startsWith('refused') && !row.summary.startsWith('redirected');
+const worked = (row: ReadRow) =>
+  row.summary !== '' && !row.summary.startsWith('refused') && !row.summary.startsWith('redirected');
 
 function timingFindings(reads: ReadRow[]): Finding[] {
   const timed = reads.filter((r): r is ReadRow & { ms: number } => r.ms !== null && worked(r));
@@ -338,7 +435,8 @@ function validatorFindings(reads: ReadRow[]): Finding[] {
       topic: 'Idle traffic',
       text: `no ETag or Last-Modified on ${without.map((r) => r.endpoint).join(', ')}: each read again downloads the whole answer (${bytes.toLocaleString('en')} bytes for these) instead of a 304 without a body, and the refresh alarm reads the rewards about twice an hour for every panelist.`,
       panelists: 'the same pages; each refresh costs them (and the panel) the whole answer again',
-      change: 'Send an ETag (or Last-Modified) with each read, and answer If-None-Match (If-Modified-Since) with 304 when nothing changed.',
+      change:
+        'Send an ETag (or Last-Modified) with each read, and answer If-None-Match (If-Modified-Since) with 304 when nothing changed.',
     });
   }
   if (ignored.length > 0) {
@@ -350,7 +448,12 @@ function validatorFindings(reads: ReadRow[]): Finding[] {
       change: 'Answer a request whose If-None-Match (If-Modified-Since) still holds with 304 and no body.',
     });
   }
-  if (findings.length === 0 && read.length > 0) findings.push({ level: 'ok', topic: 'Idle traffic', text: 'every read carries validators and answers an unchanged copy with 304 and no body.' });
+  if (findings.length === 0 && read.length > 0)
+    findings.push({
+      level: 'ok',
+      topic: 'Idle traffic',
+      text: 'every read carries validators and answers an unchanged copy with 304 and no body.',
+    });
   return findings;
 }
 
@@ -358,9 +461,21 @@ function validatorFindings(reads: ReadRow[]): Finding[] {
 function storedShapeFinding(body: unknown): Finding {
   const data = (body as { data?: unknown }).data;
   const topic = 'Stored values (design §3)';
-  if (!Array.isArray(data)) return { level: 'ok', topic, text: `a map of variable name → value (${Object.keys(data as object).length} values).` };
-  const used = (keys: readonly string[]) => [...new Set(data.map((r) => keys.find((k) => k in (r as object))).filter(Boolean))].map((k) => `\`${k}\``).join(', ');
-  return { level: 'ok', topic, text: `a list of ${data.length} records, naming the variable in ${used(['name', 'variable_name', 'var_name']) || 'nothing'} and the value in ${used(['value', 'values']) || 'nothing'}.` };
+  if (!Array.isArray(data))
+    return {
+      level: 'ok',
+      topic,
+      text: `a map of variable name → value (${Object.keys(data as object).length} values).`,
+    };
+  const used = (keys: readonly string[]) =>
+    [...new Set(data.map((r) => keys.find((k) => k in (r as object))).filter(Boolean))]
+      .map((k) => `\`${k}\``)
+      .join(', ');
+  return {
+    level: 'ok',
+    topic,
+    text: `a list of ${data.length} records, naming the variable in ${used(['name', 'variable_name', 'var_name']) || 'nothing'} and the value in ${used(['value', 'values']) || 'nothing'}.`,
+  };
 }
 
 /** Design §2: where the balance comes from, in the extension's order, and whether balanceVariable exists. */
@@ -370,11 +485,18 @@ function balanceFindings(
   values: Reads['variablesData']['values'],
   defined: string[],
 ): { findings: Finding[]; points: number | null } {
-  const fieldIn = (body: unknown) => BALANCE_FIELDS.find((f) => toPoints((body as Record<string, unknown> | null)?.[f]) !== null);
+  const fieldIn = (body: unknown) =>
+    BALANCE_FIELDS.find((f) => toPoints((body as Record<string, unknown> | null)?.[f]) !== null);
   const rewardsField = fieldIn(bodies.rewards);
   const variablesField = fieldIn(bodies.variablesData);
-  const points = (body: unknown, field: string | undefined) => (field ? toPoints((body as Record<string, unknown>)[field]) : null);
-  const balance = resolveBalance({ rewards: points(bodies.rewards, rewardsField), variables: points(bodies.variablesData, variablesField), stored: values, variableName: variable });
+  const points = (body: unknown, field: string | undefined) =>
+    field ? toPoints((body as Record<string, unknown>)[field]) : null;
+  const balance = resolveBalance({
+    rewards: points(bodies.rewards, rewardsField),
+    variables: points(bodies.variablesData, variablesField),
+    stored: values,
+    variableName: variable,
+  });
   const shown = balance.points === null ? '' : `${balance.points.toLocaleString('en')} points`;
   const where = {
     rewards: `the rewards response's top-level \`${rewardsField}\` (the first place the extension looks)`,
@@ -408,10 +530,19 @@ function balanceFindings(
   const topic = `balanceVariable ${variable}`;
   if (balance.source === 'stored-variable') findings.push({ level: 'ok', topic, text: `stored, holding ${shown}.` });
   // Information only: when no balance is found, the Balance finding above is the one problem.
-  else if (isStored) findings.push({ level: 'info', topic, text: `stored, but its value ${JSON.stringify(values[variable])} is not whole points (design §8).` });
+  else if (isStored)
+    findings.push({
+      level: 'info',
+      topic,
+      text: `stored, but its value ${JSON.stringify(values[variable])} is not whole points (design §8).`,
+    });
   else {
-    const candidates = Object.entries(values).filter(([name, value]) => /POINT|BALANCE|CREDIT/i.test(name) && toPoints(value) !== null).map(([name]) => name);
-    const hint = candidates.length ? ` Stored variables that look like it: ${candidates.join(', ')} (set balanceVariable to one).` : '';
+    const candidates = Object.entries(values)
+      .filter(([name, value]) => /POINT|BALANCE|CREDIT/i.test(name) && toPoints(value) !== null)
+      .map(([name]) => name);
+    const hint = candidates.length
+      ? ` Stored variables that look like it: ${candidates.join(', ')} (set balanceVariable to one).`
+      : '';
     findings.push({
       level: 'info',
       topic,

@@ -37,7 +37,8 @@ function cause(read: FailedRead, baseUrl: string): string {
     case 'server':
       return `server ${error.status}`;
     case 'rejected':
-      if (error.status === 404) return new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith('/v1') ? 'v1-twice' : 'not-found';
+      if (error.status === 404)
+        return new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith('/v1') ? 'v1-twice' : 'not-found';
       return `rejected ${error.status}`;
     case 'not_allowed':
       return 'forbidden';
@@ -63,9 +64,12 @@ function requested(group: FailedRead[], baseUrl: string): string {
 }
 
 const SHAPES: Record<string, string> = {
-  [ENDPOINTS.rewards]: '`{"message": "success", "rewards": [...]}` with each reward as the interface document lists its fields',
-  [ENDPOINTS.redemptions]: '`{"message": "success", "redemptions": [...]}` with each redemption as the interface document lists its fields',
-  [ENDPOINTS.variablesMeta]: '`{"message": "success", "data": [...]}` with each variable definition as the interface document lists its fields',
+  [ENDPOINTS.rewards]:
+    '`{"message": "success", "rewards": [...]}` with each reward as the interface document lists its fields',
+  [ENDPOINTS.redemptions]:
+    '`{"message": "success", "redemptions": [...]}` with each redemption as the interface document lists its fields',
+  [ENDPOINTS.variablesMeta]:
+    '`{"message": "success", "data": [...]}` with each variable definition as the interface document lists its fields',
   [ENDPOINTS.variablesData]:
     '`data` as records naming their variable (`name`, `variable_name` or `var_name`) with `value` or `values`, or as a map of variable name → value (design §3)',
 };
@@ -74,7 +78,8 @@ function groupFinding(group: FailedRead[], tried: number, baseUrl: string): Find
   const [first] = group;
   const { error, exchange } = first!;
   const all = group.length === tried && tried > 1;
-  const topic = group.length === 1 ? `GET ${exchange?.path ?? first!.endpoint}` : all ? 'Every read' : `${group.length} reads`;
+  const topic =
+    group.length === 1 ? `GET ${exchange?.path ?? first!.endpoint}` : all ? 'Every read' : `${group.length} reads`;
   const urls = requested(group, baseUrl);
   const panelists = error.message;
   const fail = (text: string, change: string): Finding => ({ level: 'fail', topic, text, panelists, change });
@@ -141,13 +146,22 @@ function groupFinding(group: FailedRead[], tried: number, baseUrl: string): Find
     );
   }
   if (key.startsWith('shape')) {
-    const body = first!.endpoint === ENDPOINTS.variablesData ? 'so the profile editor and any balance kept there stay empty' : 'so panelists see an error instead of it';
+    const body =
+      first!.endpoint === ENDPOINTS.variablesData
+        ? 'so the profile editor and any balance kept there stay empty'
+        : 'so panelists see an error instead of it';
     return fail(
-      `${urls} answered ${exchange?.status ?? ''} with a body the extension refuses as not the documented shape (design §5), ${body}.`.replace(' answered  with', ' answered with'),
+      `${urls} answered ${exchange?.status ?? ''} with a body the extension refuses as not the documented shape (design §5), ${body}.`.replace(
+        ' answered  with',
+        ' answered with',
+      ),
       `Answer with ${SHAPES[first!.endpoint] ?? 'the documented shape'}.`,
     );
   }
-  return fail(`${urls} was refused (${error.status ?? error.kind}).`, 'Answer these reads with 200 and the documented body.');
+  return fail(
+    `${urls} was refused (${error.status ?? error.kind}).`,
+    'Answer these reads with 200 and the documented body.',
+  );
 }
 
 export function readFailureFindings(failed: FailedRead[], tried: number, baseUrl: string): Finding[] {

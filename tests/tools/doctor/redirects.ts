@@ -49,7 +49,8 @@ export async function followRedirects(wire: Wire, first: Exchange): Promise<Chai
     hops.push(sent.exchange);
     last = sent.exchange;
     if (last.failure || last.overLimit) return { hops, end: { kind: 'failed', exchange: last } };
-    if (last.status === null || last.status < 300 || last.status >= 400 || last.status === 304) return { hops, end: { kind: 'answered', exchange: last } };
+    if (last.status === null || last.status < 300 || last.status >= 400 || last.status === 304)
+      return { hops, end: { kind: 'answered', exchange: last } };
   }
   return { hops, end: { kind: 'too-many' } };
 }
@@ -81,7 +82,10 @@ function chainText(chain: Chain): string {
   const [first, ...rest] = chain.hops;
   let text = `GET ${first!.url} answered ${first!.status}${first!.redirectedTo ? ` to ${first!.redirectedTo}` : ''}`;
   for (const hop of rest) {
-    text += hop.failure?.kind === 'timeout' ? `, which gave no answer within ${seconds(HTTP_DEFAULTS.timeoutMs)} (the extension's time-out)` : `, which ${describe(hop)}`;
+    text +=
+      hop.failure?.kind === 'timeout'
+        ? `, which gave no answer within ${seconds(HTTP_DEFAULTS.timeoutMs)} (the extension's time-out)`
+        : `, which ${describe(hop)}`;
   }
   return text;
 }
@@ -115,7 +119,17 @@ function groupFinding(group: Redirected[], baseUrl: string): Finding {
   const [first] = group;
   const { chain, error } = first!;
   const more = group.length - 1;
-  const others = more > 0 ? `; ${more === READ_ENDPOINTS.length - 1 ? 'the 3 other reads' : `${more} more read${more === 1 ? '' : 's'} (${group.slice(1).map((r) => r.endpoint).join(', ')})`} the same way` : '';
+  const others =
+    more > 0
+      ? `; ${
+          more === READ_ENDPOINTS.length - 1
+            ? 'the 3 other reads'
+            : `${more} more read${more === 1 ? '' : 's'} (${group
+                .slice(1)
+                .map((r) => r.endpoint)
+                .join(', ')})`
+        } the same way`
+      : '';
   const { end } = chain;
   const fallback = `Set the API address to where the panel's API answers without a redirect, or have it answer at ${baseUrl} itself.`;
   let what = '';
@@ -125,11 +139,14 @@ function groupFinding(group: Redirected[], baseUrl: string): Finding {
     const moved = baseOf(end.exchange.url);
     const works = status >= 200 && status < 300;
     what = works ? ' (the API answers there)' : ' (no working read there either)';
-    if (works && moved !== null) change = `Set the API address (apiBaseUrl) to ${moved}, or have the panel answer at ${baseUrl} without a redirect; then run the doctor again.`;
+    if (works && moved !== null)
+      change = `Set the API address (apiBaseUrl) to ${moved}, or have the panel answer at ${baseUrl} without a redirect; then run the doctor again.`;
   } else if (end.kind === 'refused') {
     what = `: that is ${notFollowed(end.refusal, new URL(baseUrl).origin)}`;
-    if (end.refusal.kind === 'redeem') change = `Fix the panel's routing: a read must answer itself, never redirect, least of all to GET ${new URL(end.refusal.url).pathname}.`;
-    if (end.refusal.kind === 'plain-http') change = "Set the API address to the panel's https address where the API answers without a redirect.";
+    if (end.refusal.kind === 'redeem')
+      change = `Fix the panel's routing: a read must answer itself, never redirect, least of all to GET ${new URL(end.refusal.url).pathname}.`;
+    if (end.refusal.kind === 'plain-http')
+      change = "Set the API address to the panel's https address where the API answers without a redirect.";
   } else if (end.kind === 'no-location') what = ' without a usable Location';
   else if (end.kind === 'loop') what = `, back to ${end.url}: a loop`;
   else if (end.kind === 'too-many') what = `, and on for more than ${MAX_HOPS} hops`;

@@ -30,7 +30,7 @@ function table(rows: string[][]): string[] {
 function header(report: Report): string[] {
   const how = `Read through the extension's own API client, as a panelist's browser would (its ${seconds(report.timeoutMs)} time-out, its body limit, no redirect followed; User-Agent ${USER_AGENT}).`;
   if (!report.writeChecks) return [wrap(`${how} Only reads were sent: nothing was redeemed, written or deleted.`, 0)];
-  const lines = [wrap(how, 0), '', 'WRITE CHECKS ON: run with a test panelist\'s key only. Sent besides reads:'];
+  const lines = [wrap(how, 0), '', "WRITE CHECKS ON: run with a test panelist's key only. Sent besides reads:"];
   if (report.sent.length === 0) lines.push('  nothing (see the write-check findings)');
   for (const s of report.sent) lines.push(`  ${wrap(`${s.method} ${s.path}: ${s.what}`, 2)}`);
   return lines;

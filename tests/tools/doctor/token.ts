@@ -11,11 +11,17 @@ export class TokenUnavailable extends Error {}
 /** A terminal's input: a stream that can stop echoing what is typed. */
 type TtyInput = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
-export async function readToken(env: Record<string, string | undefined>, input: TtyInput, output: Writable): Promise<string> {
+export async function readToken(
+  env: Record<string, string | undefined>,
+  input: TtyInput,
+  output: Writable,
+): Promise<string> {
   const fromEnv = env[TOKEN_VARIABLE]?.trim();
   if (fromEnv) return fromEnv;
   if (!input.isTTY || !input.setRawMode) {
-    throw new TokenUnavailable(`No key: set ${TOKEN_VARIABLE} to a test panelist's personal key, or run the doctor in a terminal to be asked for it.`);
+    throw new TokenUnavailable(
+      `No key: set ${TOKEN_VARIABLE} to a test panelist's personal key, or run the doctor in a terminal to be asked for it.`,
+    );
   }
   output.write("A test panelist's personal key (nothing shows as you type): ");
   input.setRawMode(true);

@@ -22,11 +22,18 @@ import { readFileSync } from 'node:fs';
 import { MAX_API_BODY_BYTES, readLimited } from '../../../utils/api/body-limit';
 import { ENDPOINTS } from '../../../utils/api/client';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 export const USER_AGENT = `panel-doctor/${VERSION}`;
 
 /** The four reads; the redeem endpoint is a GET too, and is never one of them. */
-export const READ_ENDPOINTS: readonly string[] = [ENDPOINTS.rewards, ENDPOINTS.redemptions, ENDPOINTS.variablesMeta, ENDPOINTS.variablesData];
+export const READ_ENDPOINTS: readonly string[] = [
+  ENDPOINTS.rewards,
+  ENDPOINTS.redemptions,
+  ENDPOINTS.variablesMeta,
+  ENDPOINTS.variablesData,
+];
 /** The only query parameter a read carries. */
 const READ_QUERY = new Set(['filter']);
 /** Plain http is only sent where nothing crosses a network (as utils/base-url.ts rules for the address). */
@@ -181,7 +188,11 @@ export function openWire(options: WireOptions): Wire {
     if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) return 'plain-http';
     if (!origins.has(url.origin)) return 'origin';
     const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const read = READ_ENDPOINTS.some((endpoint) => new RegExp(`^${escaped}(${PLAIN_SEGMENT})*${endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(url.pathname));
+    const read = READ_ENDPOINTS.some((endpoint) =>
+      new RegExp(`^${escaped}(${PLAIN_SEGMENT})*${endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(
+        url.pathname,
+      ),
+    );
     if (!read) return 'not-a-read';
     return queryIsARead(url) ? null : 'query';
   }
@@ -209,7 +220,8 @@ export function openWire(options: WireOptions): Wire {
     };
     exchanges.push(exchange);
     const signal = init?.signal ?? undefined;
-    const failed = (error: unknown): Failure => (signal?.aborted ? { kind: 'timeout' } : { kind: 'network', cause: networkCause(error) });
+    const failed = (error: unknown): Failure =>
+      signal?.aborted ? { kind: 'timeout' } : { kind: 'network', cause: networkCause(error) };
     const finish = () => {
       exchange.ms = performance.now() - started;
       progress(`${outcomeText(exchange)}\n`);
@@ -233,7 +245,11 @@ export function openWire(options: WireOptions): Wire {
     if (nullBody || !response.body) {
       await response.body?.cancel().catch(() => undefined);
       finish();
-      return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(null, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     }
     const body = tap(response.body, {
       chunk(bytes) {
@@ -264,7 +280,12 @@ export function openWire(options: WireOptions): Wire {
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     const before = exchanges.length;
     try {
-      const response = await send(url, 'GET', { headers: { Authorization: `Bearer ${clientKey}`, Accept: 'application/json' }, signal: controller.signal }, true);
+      const response = await send(
+        url,
+        'GET',
+        { headers: { Authorization: `Bearer ${clientKey}`, Accept: 'application/json' }, signal: controller.signal },
+        true,
+      );
       await readLimited(response.body, response.headers, MAX_API_BODY_BYTES);
     } catch {
       // Recorded on the exchange: no answer in time, or no connection.
@@ -291,7 +312,8 @@ export function outcomeText(exchange: Exchange): string {
   const time = `${Math.round(exchange.ms)} ms`;
   if (exchange.failure?.kind === 'timeout') return `no answer within ${seconds(exchange.ms)}`;
   if (exchange.failure) return `no connection (${exchange.failure.cause})`;
-  if (exchange.overLimit) return `${exchange.status}, body over ${MAX_API_BODY_BYTES.toLocaleString('en')} bytes: stopped reading there, ${time}`;
+  if (exchange.overLimit)
+    return `${exchange.status}, body over ${MAX_API_BODY_BYTES.toLocaleString('en')} bytes: stopped reading there, ${time}`;
   if (exchange.redirectedTo) return `${exchange.status} to ${exchange.redirectedTo}`;
   return `${exchange.status}, ${exchange.bytes.toLocaleString('en')} bytes, ${time}`;
 }
@@ -314,7 +336,10 @@ function tap(body: ReadableStream<Uint8Array>, events: TapEvents): ReadableStrea
   const end = (result: { overLimit: boolean; error?: unknown }) => {
     if (ended) return;
     ended = true;
-    events.end({ text: result.overLimit || result.error !== undefined ? '' : parts.join('') + decoder.decode(), ...result });
+    events.end({
+      text: result.overLimit || result.error !== undefined ? '' : parts.join('') + decoder.decode(),
+      ...result,
+    });
     parts = [];
   };
   return new ReadableStream<Uint8Array>(

@@ -26,7 +26,9 @@ export interface CheckResult {
 }
 
 const lastOf = (wire: Wire, method: string, endpoint: string): Exchange | undefined =>
-  [...wire.exchanges].reverse().find((e) => !e.hop && e.method === method && new URL(e.url).pathname.endsWith(endpoint));
+  [...wire.exchanges]
+    .reverse()
+    .find((e) => !e.hop && e.method === method && new URL(e.url).pathname.endsWith(endpoint));
 
 const same = (a: VariableValue | undefined, b: VariableValue | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -45,21 +47,33 @@ export function pickVariable(meta: VariableDefinition[], values: StoredValues): 
 /** What a failed write's answer means, for the finding's text. */
 function answerText(error: AppError, exchange: Exchange | undefined): string {
   const status = exchange?.status;
-  if (exchange?.failure?.kind === 'timeout') return 'gave no answer within the extension\'s time-out';
+  if (exchange?.failure?.kind === 'timeout') return "gave no answer within the extension's time-out";
   if (exchange?.failure) return 'could not be reached';
-  if (exchange?.redirectedTo) return `answered ${status} to ${exchange.redirectedTo} (the extension follows no redirect)`;
+  if (exchange?.redirectedTo)
+    return `answered ${status} to ${exchange.redirectedTo} (the extension follows no redirect)`;
   if (status !== undefined && status !== null && status >= 200 && status < 300) {
     return `answered ${status} with ${bodyQuoted(exchange)}, not \`"message": "success"\`, which the extension needs from a write (design §5)`;
   }
   return `answered ${status ?? error.kind} with ${bodyQuoted(exchange)}`;
 }
 
-export async function profileSaveCheck(api: PanelApi, wire: Wire, meta: VariableDefinition[], values: StoredValues): Promise<CheckResult> {
+export async function profileSaveCheck(
+  api: PanelApi,
+  wire: Wire,
+  meta: VariableDefinition[],
+  values: StoredValues,
+): Promise<CheckResult> {
   const topic = 'Write check: a profile save';
   const variable = pickVariable(meta, values);
   if (!variable) {
     return {
-      findings: [{ level: 'info', topic, text: 'No writable variable holds a value for this panelist, so none could be saved unchanged: nothing was written.' }],
+      findings: [
+        {
+          level: 'info',
+          topic,
+          text: 'No writable variable holds a value for this panelist, so none could be saved unchanged: nothing was written.',
+        },
+      ],
       checked: false,
       why: 'no writable variable with a stored value',
     };
@@ -73,7 +87,11 @@ export async function profileSaveCheck(api: PanelApi, wire: Wire, meta: Variable
   const sent = `POST ${exchange?.url ?? ENDPOINTS.variablesData} ${shown} (the value it already held)`;
   const findings: Finding[] = [];
   if (saved.ok) {
-    findings.push({ level: 'ok', topic, text: `${sent} answered ${exchange?.status} with ${bodyQuoted(exchange)}: the extension tells the panelist it is saved.` });
+    findings.push({
+      level: 'ok',
+      topic,
+      text: `${sent} answered ${exchange?.status} with ${bodyQuoted(exchange)}: the extension tells the panelist it is saved.`,
+    });
   } else {
     const { error } = saved;
     const refused = error.kind === 'rejected' || error.kind === 'not_allowed';
@@ -129,27 +147,50 @@ export interface RedeemRequest {
   confirm(reward: { id: number; name: string; points: number | null; balance: number | null }): Promise<boolean>;
 }
 
-export async function redeemCheck(api: PanelApi, wire: Wire, request: RedeemRequest, rewards: Reward[] | undefined, balance: number | null): Promise<CheckResult> {
+export async function redeemCheck(
+  api: PanelApi,
+  wire: Wire,
+  request: RedeemRequest,
+  rewards: Reward[] | undefined,
+  balance: number | null,
+): Promise<CheckResult> {
   const topic = 'Write check: a redemption';
   const { rewardId } = request;
-  const notSent = (text: string, why: string): CheckResult => ({ findings: [{ level: 'info', topic, text: `${text} Nothing was redeemed.` }], checked: false, why });
-  if (!rewards) return notSent(`The rewards could not be read, so reward #${rewardId} could not be looked up.`, 'the rewards could not be read');
+  const notSent = (text: string, why: string): CheckResult => ({
+    findings: [{ level: 'info', topic, text: `${text} Nothing was redeemed.` }],
+    checked: false,
+    why,
+  });
+  if (!rewards)
+    return notSent(
+      `The rewards could not be read, so reward #${rewardId} could not be looked up.`,
+      'the rewards could not be read',
+    );
   const reward = rewards.find((r) => r.id === rewardId);
-  if (!reward) return notSent(`Reward #${rewardId} is not among this panelist's ${rewards.length} rewards.`, `reward #${rewardId} is not in the list`);
+  if (!reward)
+    return notSent(
+      `Reward #${rewardId} is not among this panelist's ${rewards.length} rewards.`,
+      `reward #${rewardId} is not in the list`,
+    );
   if (!(await request.confirm({ id: reward.id, name: reward.name, points: reward.reward_point_cost, balance }))) {
     return notSent(`Redeeming reward #${rewardId} was not confirmed.`, 'not confirmed');
   }
   // As the extension does: the history read fresh just before sending is the baseline (design §5).
   const baseline = await attempt(() => api.listRedemptions());
   if (!baseline.ok) {
-    return notSent(`The history could not be read just before (${baseline.error.message}), and without it the redemption could not be told apart, as the extension would not send one either.`, 'the history could not be read first');
+    return notSent(
+      `The history could not be read just before (${baseline.error.message}), and without it the redemption could not be told apart, as the extension would not send one either.`,
+      'the history could not be read first',
+    );
   }
   const known = new Set(baseline.value.map((r) => r.id));
   wire.allowRedeemOnce(rewardId);
   const answer = await attempt(() => api.redeem(rewardId, randomUUID()));
   const exchange = lastOf(wire, 'GET', ENDPOINTS.redemption);
   const history = await attempt(() => api.listRedemptions());
-  const made: Redemption[] = history.ok ? history.value.filter((r) => !known.has(r.id) && r.reward?.id === rewardId) : [];
+  const made: Redemption[] = history.ok
+    ? history.value.filter((r) => !known.has(r.id) && r.reward?.id === rewardId)
+    : [];
   const sent = `GET ${exchange?.url ?? ENDPOINTS.redemption} (reward #${rewardId} “${reward.name}”, with an Idempotency-Key)`;
   const ledger = !history.ok
     ? `The history could not be read after it (${history.error.message}), so the extension would keep the redemption open and check again.`
@@ -159,7 +200,11 @@ export async function redeemCheck(api: PanelApi, wire: Wire, request: RedeemRequ
   const findings: Finding[] = [];
   if (answer.ok) {
     if (!history.ok || made.length > 0) {
-      findings.push({ level: 'ok', topic, text: `${sent} answered ${exchange?.status} with ${bodyQuoted(exchange)}: the extension says it went through and settles it from the history (design §5). ${ledger}` });
+      findings.push({
+        level: 'ok',
+        topic,
+        text: `${sent} answered ${exchange?.status} with ${bodyQuoted(exchange)}: the extension says it went through and settles it from the history (design §5). ${ledger}`,
+      });
     } else {
       findings.push({
         level: 'fail',
@@ -177,13 +222,18 @@ export async function redeemCheck(api: PanelApi, wire: Wire, request: RedeemRequ
     const said = hasMessage(exchange);
     findings.push(
       said
-        ? { level: 'ok', topic, text: `${sent} was refused: ${exchange?.status} with ${bodyQuoted(exchange)}. ${ledger} The extension shows the panel's own words and, once the history confirms it, that nothing was charged.` }
+        ? {
+            level: 'ok',
+            topic,
+            text: `${sent} was refused: ${exchange?.status} with ${bodyQuoted(exchange)}. ${ledger} The extension shows the panel's own words and, once the history confirms it, that nothing was charged.`,
+          }
         : {
             level: 'warn',
             topic,
             text: `${sent} was refused: ${exchange?.status} with ${bodyQuoted(exchange)}, without a \`message\` saying why. ${ledger}`,
             panelists: error.message,
-            change: 'Give a refused redemption a `message` a panelist understands (for example how many points are missing).',
+            change:
+              'Give a refused redemption a `message` a panelist understands (for example how many points are missing).',
           },
     );
     return { findings, checked: true };

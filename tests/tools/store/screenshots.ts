@@ -25,10 +25,25 @@ function buildForShots(settings: ResolvedSettings, sandbox: Sandbox, outDir: str
   try {
     const config = join(dir, 'panel.config.json');
     const { panelName, brandColor, icon, earnUrl, tokenHelpUrl, balanceVariable, geckoId } = settings;
-    writeFileSync(config, JSON.stringify({ panelName, brandColor, icon, earnUrl, tokenHelpUrl, balanceVariable, geckoId, apiBaseUrl: sandbox.url }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        panelName,
+        brandColor,
+        icon,
+        earnUrl,
+        tokenHelpUrl,
+        balanceVariable,
+        geckoId,
+        apiBaseUrl: sandbox.url,
+      }),
+    );
     // Only this file: no setting from the environment may point the pictures elsewhere.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_')));
-    execFileSync('npx', ['wxt', 'build'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, PANEL_CONFIG: config, PANEL_OUT_DIR: outDir } });
+    execFileSync('npx', ['wxt', 'build'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...env, PANEL_CONFIG: config, PANEL_OUT_DIR: outDir },
+    });
     return join(outDir, 'chrome-mv3');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -45,7 +60,14 @@ function darker(hex: string): string {
   return `#${channels.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
-function storeImage(options: { brand: string; icon: Buffer; name: string; headline: string; shot: Buffer; locale: string }): string {
+function storeImage(options: {
+  brand: string;
+  icon: Buffer;
+  name: string;
+  headline: string;
+  shot: Buffer;
+  locale: string;
+}): string {
   const on = textOn(options.brand);
   // An Arabic listing reads from the right: its words first, the popup after them.
   const lang = options.locale.replace('_', '-');
@@ -66,7 +88,12 @@ async function settled(page: Page): Promise<void> {
 }
 
 /** Writes `<outDir>/<locale>/1-rewards.png` and `2-profile.png` for each listing; returns their paths. */
-export async function storeScreenshots(settings: ResolvedSettings, listings: Listing[], outDir: string, buildDir: string): Promise<string[]> {
+export async function storeScreenshots(
+  settings: ResolvedSettings,
+  listings: Listing[],
+  outDir: string,
+  buildDir: string,
+): Promise<string[]> {
   const sandbox = await startSandbox();
   const written: string[] = [];
   try {
@@ -87,7 +114,9 @@ export async function storeScreenshots(settings: ResolvedSettings, listings: Lis
         await options.locator('section:has(#profile-heading) .field').first().waitFor();
         await settled(options);
         // The profile editor, from its heading: the connection above it shows only the sandbox's address.
-        await options.locator('#profile-heading').evaluate((heading) => heading.closest('section')?.scrollIntoView({ block: 'start' }));
+        await options
+          .locator('#profile-heading')
+          .evaluate((heading) => heading.closest('section')?.scrollIntoView({ block: 'start' }));
         const popup = await ext.openPage('popup.html');
         await popup.setViewportSize({ width: 380, height: 640 });
         await popup.locator('.reward').first().waitFor();
@@ -102,7 +131,16 @@ export async function storeScreenshots(settings: ResolvedSettings, listings: Lis
           ['2-profile.png', options, listing.headlines.profile],
         ] as const) {
           const shot = await page.screenshot({ animations: 'disabled' });
-          await canvas.setContent(storeImage({ brand: settings.brandColor, icon, name: settings.panelName, headline, shot, locale: listing.locale }));
+          await canvas.setContent(
+            storeImage({
+              brand: settings.brandColor,
+              icon,
+              name: settings.panelName,
+              headline,
+              shot,
+              locale: listing.locale,
+            }),
+          );
           const path = join(dir, file);
           await canvas.screenshot({ path, animations: 'disabled' });
           written.push(path);

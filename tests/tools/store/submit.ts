@@ -6,7 +6,13 @@
  */
 import { relative } from 'node:path';
 import { signInConfigured } from '../../../utils/build-settings';
-import { CHROME_DATA_CATEGORIES, DATA_TYPE_NAMES, declaredData, firefoxDataCollection, type DeclaredData } from '../../../utils/build/operator/data-collection';
+import {
+  CHROME_DATA_CATEGORIES,
+  DATA_TYPE_NAMES,
+  declaredData,
+  firefoxDataCollection,
+  type DeclaredData,
+} from '../../../utils/build/operator/data-collection';
 import { extensionIds } from '../../../utils/build/operator/extension-ids';
 import { manifestPermissions } from '../../../utils/build/operator/manifest-permissions';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
@@ -31,16 +37,29 @@ export const CHROME_DATA_HEADING = 'What user data do you plan to collect from u
 
 /** Chrome's three certifications (Privacy practices → Data usage), each true of this extension. */
 export const CHROME_CERTIFICATIONS = [
-  ['I do not sell or transfer user data to third parties, outside of the approved use cases', 'the data goes to your own panel only, to run the panelist\'s account'],
-  ['I do not use or transfer user data for purposes that are unrelated to my item\'s single purpose', 'it is used to show and run the panelist\'s account: balance, rewards, redemptions, profile'],
-  ['I do not use or transfer user data to determine creditworthiness or for lending purposes', 'nothing in it is used for that'],
+  [
+    'I do not sell or transfer user data to third parties, outside of the approved use cases',
+    "the data goes to your own panel only, to run the panelist's account",
+  ],
+  [
+    "I do not use or transfer user data for purposes that are unrelated to my item's single purpose",
+    "it is used to show and run the panelist's account: balance, rewards, redemptions, profile",
+  ],
+  [
+    'I do not use or transfer user data to determine creditworthiness or for lending purposes',
+    'nothing in it is used for that',
+  ],
 ] as const;
 
 /** Where the data goes, in a sentence's words. */
 function destinations(settings: ResolvedSettings): string {
-  const api = settings.apiBaseUrl ? `the panel's API at ${new URL(settings.apiBaseUrl).origin}` : "the panel's API, at the address the panelist enters on the options page";
+  const api = settings.apiBaseUrl
+    ? `the panel's API at ${new URL(settings.apiBaseUrl).origin}`
+    : "the panel's API, at the address the panelist enters on the options page";
   const signIn = signInConfigured(settings)
-    ? [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map((url) => new URL(url).origin)
+    ? [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint]
+        .filter(Boolean)
+        .map((url) => new URL(url).origin)
     : [];
   return signIn.length ? `${api}, and the sign-in server at ${[...new Set(signIn)].join(', ')}` : api;
 }
@@ -49,19 +68,28 @@ function destinations(settings: ResolvedSettings): string {
 function permissionJustifications(settings: ResolvedSettings): string[] {
   const chrome = manifestPermissions(settings, 3);
   const why: Record<string, string> = {
-    storage: 'keeps the panelist\'s key, the last rewards, balance, history and profile the panel sent, and their preferences, so the popup shows them at once',
-    alarms: 'refreshes the balance and rewards in the background and checks a redemption\'s outcome later, as the panelist chose in the preferences',
+    storage:
+      "keeps the panelist's key, the last rewards, balance, history and profile the panel sent, and their preferences, so the popup shows them at once",
+    alarms:
+      "refreshes the balance and rewards in the background and checks a redemption's outcome later, as the panelist chose in the preferences",
     idle: 'lets that refresh rest while the computer is locked or unused',
     identity: 'optional, asked for when the panelist presses "Sign in": opens the panel\'s sign-in page (OAuth 2.0)',
-    notifications: 'optional, asked for when the panelist turns notifications on: tells them when a redemption is done or a goal is near',
+    notifications:
+      'optional, asked for when the panelist turns notifications on: tells them when a redemption is done or a goal is near',
   };
-  const lines = [...chrome.permissions, ...chrome.optional_permissions].map((name) => `     - \`${name}\`: ${why[name] ?? ''}`);
+  const lines = [...chrome.permissions, ...chrome.optional_permissions].map(
+    (name) => `     - \`${name}\`: ${why[name] ?? ''}`,
+  );
   if (chrome.host_permissions.length) {
-    lines.push(`     - Host permissions (${chrome.host_permissions.map((h) => `\`${h}\``).join(', ')}): the panel's API${signInConfigured(settings) ? ' and sign-in server' : ''}, the only servers the extension calls`);
+    lines.push(
+      `     - Host permissions (${chrome.host_permissions.map((h) => `\`${h}\``).join(', ')}): the panel's API${signInConfigured(settings) ? ' and sign-in server' : ''}, the only servers the extension calls`,
+    );
   }
   lines.push(
     `     - Optional host permissions (${chrome.optional_host_permissions.map((h) => `\`${h}\``).join(', ')}): asked for on Connect, for the panel address the panelist enters` +
-      (settings.apiBaseUrl ? ' when it is not the built-in one (local addresses: a panel\'s test server)' : ' (the build names no panel)') +
+      (settings.apiBaseUrl
+        ? " when it is not the built-in one (local addresses: a panel's test server)"
+        : ' (the build names no panel)') +
       ', and given back on Disconnect',
   );
   return lines;
@@ -71,7 +99,10 @@ function declarationTable(items: DeclaredData[]): string {
   return [
     '| Firefox (`data_collection_permissions`) | Chrome Web Store | what is sent, to whom, when |',
     '|---|---|---|',
-    ...items.map((item) => `| ${DATA_TYPE_NAMES[item.type].firefox} (\`${item.type}\`) | ${DATA_TYPE_NAMES[item.type].chrome} | ${item.what} |`),
+    ...items.map(
+      (item) =>
+        `| ${DATA_TYPE_NAMES[item.type].firefox} (\`${item.type}\`) | ${DATA_TYPE_NAMES[item.type].chrome} | ${item.what} |`,
+    ),
   ].join('\n');
 }
 
@@ -90,9 +121,11 @@ redeem, their redemptions and their profile, and lets them redeem rewards and up
 
 ## What the extension sends, and to whom
 
-The extension sends data only to our panel: ${destinations(settings).replace("the panelist enters on the options page", "you enter on the options page")}. It sends:
+The extension sends data only to our panel: ${destinations(settings).replace('the panelist enters on the options page', 'you enter on the options page')}. It sends:
 
-${declaredData(settings).map((item) => `- ${DATA_TYPE_NAMES[item.type].chrome}: ${item.toPanelist}.`).join('\n')}
+${declaredData(settings)
+  .map((item) => `- ${DATA_TYPE_NAMES[item.type].chrome}: ${item.toPanelist}.`)
+  .join('\n')}
 
 It sends nothing to anyone else: no analytics, advertising, tracking or crash reports. It does not
 read the pages you visit, your browsing history or anything else in your browser.
@@ -180,7 +213,7 @@ ${CHROME_DATA_CATEGORIES.map((category) => `     - [${collected.has(category) ? 
    - Tick all three certifications; each is true of this extension:
 ${CHROME_CERTIFICATIONS.map(([text, why]) => `     - [x] ${text} (${why})`).join('\n')}
    - Privacy policy URL: the address where you published the policy below.
-${ids.chrome ? `\nChrome id: ${ids.chrome.id}; sign-in redirect URL: ${ids.chrome.redirectUrl}\n` : '\nNo chromeKey: after the first upload, copy the item\'s public key (Package → View public key) into\npanel.config.json as chromeKey, run `npm run ids` for the redirect URL, and `npm run store` again.\n'}
+${ids.chrome ? `\nChrome id: ${ids.chrome.id}; sign-in redirect URL: ${ids.chrome.redirectUrl}\n` : "\nNo chromeKey: after the first upload, copy the item's public key (Package → View public key) into\npanel.config.json as chromeKey, run `npm run ids` for the redirect URL, and `npm run store` again.\n"}
 ## addons.mozilla.org (https://addons.mozilla.org/developers/)
 
 1. Upload \`${rel(files.firefox)}\`; when asked for source code, \`${rel(files.sources)}\`.

@@ -14,7 +14,11 @@ type Command = fc.AsyncCommand<Model, World, boolean>;
 
 const REDEEM = '/v1/panel/redemption';
 const TOKEN = '/oauth/token';
-const AREA_PATHS = { rewards: '/v1/panel/rewards', history: '/v1/panel/redemptions', profile: '/v1/panel/variables/data' } as const;
+const AREA_PATHS = {
+  rewards: '/v1/panel/rewards',
+  history: '/v1/panel/redemptions',
+  profile: '/v1/panel/variables/data',
+} as const;
 type Area = keyof typeof AREA_PATHS;
 const REFRESH = { rewards: 'refreshRewards', history: 'refreshHistory', profile: 'refreshProfile' } as const;
 
@@ -75,7 +79,12 @@ abstract class Step implements Command {
 }
 
 class Redeem extends Step {
-  constructor(readonly slot: number, readonly fault: string, readonly confirmUnsettled: boolean, readonly wait = true) {
+  constructor(
+    readonly slot: number,
+    readonly fault: string,
+    readonly confirmUnsettled: boolean,
+    readonly wait = true,
+  ) {
     super();
   }
   check = (m: Readonly<Model>) => m.account !== null;
@@ -84,17 +93,22 @@ class Redeem extends Step {
     const rule = this.wait ? REDEEM_FAULTS[this.fault] : null;
     if (rule?.status === 401) m.rejectable[account] = true;
     // A fault the redeem never reached (refused as busy or unsettled) is taken back.
-    const redeem = () => w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
+    const redeem = () =>
+      w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
     // Not awaited: the panelist closes the card or starts another redeem while this one is out.
     if (!this.wait) return void w.outstanding.push(redeem());
     await w.withFault(account, rule && { ...rule, path: REDEEM }, (r) => r.path === REDEEM && !r.repeated, redeem);
   }
-  toString = () => `Redeem(${this.slot}, ${this.wait ? this.fault : 'no fault, not awaited'}${this.confirmUnsettled ? ', confirmed again' : ''})`;
+  toString = () =>
+    `Redeem(${this.slot}, ${this.wait ? this.fault : 'no fault, not awaited'}${this.confirmUnsettled ? ', confirmed again' : ''})`;
 }
 
 /** The panelist redeems on the panel's website (or another device): the extension did not ask for it. */
 class RedeemElsewhere extends Step {
-  constructor(readonly account: Account, readonly slot: number) {
+  constructor(
+    readonly account: Account,
+    readonly slot: number,
+  ) {
     super();
   }
   check = () => true;
@@ -105,7 +119,12 @@ class RedeemElsewhere extends Step {
 }
 
 class Refresh extends Step {
-  constructor(readonly area: Area, readonly force: boolean, readonly fault: string, readonly wait: boolean) {
+  constructor(
+    readonly area: Area,
+    readonly force: boolean,
+    readonly fault: string,
+    readonly wait: boolean,
+  ) {
     super();
   }
   check = (m: Readonly<Model>) => m.account !== null;
@@ -116,7 +135,8 @@ class Refresh extends Step {
     const reply = w.worker.send(REFRESH[this.area], { force: this.force });
     if (this.wait) await reply;
   }
-  toString = () => `Refresh(${this.area}${this.force ? ', force' : ''}, ${this.fault}${this.wait ? '' : ', not awaited'})`;
+  toString = () =>
+    `Refresh(${this.area}${this.force ? ', force' : ''}, ${this.fault}${this.wait ? '' : ', not awaited'})`;
 }
 
 /** The refresh alarm: both areas, forced, nobody waiting. */
@@ -141,7 +161,8 @@ class CheckAlarm extends Step {
     const alarm = await fakeBrowser.alarms.get(checks.CHECK_ALARM);
     if (!alarm) return;
     const open = [...(await items.unsettledItem.getValue()), await items.ledgerItem.getValue()];
-    if (open.some((e) => e?.state === 'unknown' && (e.checks?.done ?? 0) >= checks.CHECK_AFTER_MS.length - 1)) await w.settled();
+    if (open.some((e) => e?.state === 'unknown' && (e.checks?.done ?? 0) >= checks.CHECK_AFTER_MS.length - 1))
+      await w.settled();
     await fakeBrowser.alarms.clear(checks.CHECK_ALARM);
     await w.worker.event(() => checks.onCheckAlarm(alarm), undefined);
   }
@@ -193,14 +214,18 @@ class Disconnect extends Step {
 }
 
 class Connect extends Step {
-  constructor(readonly account: Account, readonly how: 'key' | 'signIn' | 'secondKey') {
+  constructor(
+    readonly account: Account,
+    readonly how: 'key' | 'signIn' | 'secondKey',
+  ) {
     super();
   }
   check = () => true;
   async act(_m: Model, w: World) {
     await w.connect(this.account, this.how);
   }
-  toString = () => `Connect(${this.account}${this.how === 'signIn' ? ', signing in' : this.how === 'secondKey' ? ', a second key of the account' : ''})`;
+  toString = () =>
+    `Connect(${this.account}${this.how === 'signIn' ? ', signing in' : this.how === 'secondKey' ? ', a second key of the account' : ''})`;
 }
 
 /**
@@ -209,7 +234,11 @@ class Connect extends Step {
  * so the invariants can tell whose draft storage holds.
  */
 class EditDraft extends Step {
-  constructor(readonly n: number, readonly twoPages: boolean, readonly stalePage: boolean) {
+  constructor(
+    readonly n: number,
+    readonly twoPages: boolean,
+    readonly stalePage: boolean,
+  ) {
     super();
   }
   check = (m: Readonly<Model>) => m.account !== null;
@@ -228,26 +257,38 @@ class EditDraft extends Step {
     const draft = await w.items.profileDraftItem.getValue();
     for (const changes of edits) {
       for (const [name, sent] of Object.entries(changes)) {
-        if (draft[name] !== sent) w.violations.push(`the draft edit ${name} = ${sent} was answered as stored but the draft holds ${String(draft[name])}`);
+        if (draft[name] !== sent)
+          w.violations.push(
+            `the draft edit ${name} = ${sent} was answered as stored but the draft holds ${String(draft[name])}`,
+          );
       }
     }
   }
-  toString = () => `EditDraft(${this.n}${this.twoPages ? ', two pages at once' : ''}${this.stalePage ? ', from a page of the session before' : ''})`;
+  toString = () =>
+    `EditDraft(${this.n}${this.twoPages ? ', two pages at once' : ''}${this.stalePage ? ', from a page of the session before' : ''})`;
 }
 
 /** Two pages change two preferences at the same moment: both stay (a read-merge-write in the writer's turn). */
 class PreferencesAtOnce extends Step {
-  constructor(readonly badge: boolean, readonly notify: boolean) {
+  constructor(
+    readonly badge: boolean,
+    readonly notify: boolean,
+  ) {
     super();
   }
   check = () => true;
   async act(_m: Model, w: World) {
     if (!this.notify) w.notificationsWereOff = true;
-    const replies = await Promise.all([w.worker.send('setPreferences', { badge: this.badge }), w.worker.send('setPreferences', { notify: this.notify })]);
+    const replies = await Promise.all([
+      w.worker.send('setPreferences', { badge: this.badge }),
+      w.worker.send('setPreferences', { notify: this.notify }),
+    ]);
     if (w.worker.dead || !replies.every((r) => r.ok)) return;
     const stored = await w.items.preferencesItem.getValue();
     if (stored.badge !== this.badge || stored.notify !== this.notify) {
-      w.violations.push(`preferences set at once to badge ${this.badge} and notify ${this.notify} were stored as ${stored.badge} and ${stored.notify}`);
+      w.violations.push(
+        `preferences set at once to badge ${this.badge} and notify ${this.notify} were stored as ${stored.badge} and ${stored.notify}`,
+      );
     }
   }
   toString = () => `PreferencesAtOnce(badge ${this.badge}, notify ${this.notify})`;
@@ -255,7 +296,10 @@ class PreferencesAtOnce extends Step {
 
 /** Sets the goal, sometimes while a balance read that left before is still out and lands during the goal's own work. */
 class SetGoal extends Step {
-  constructor(readonly slot: number, readonly readOut: boolean) {
+  constructor(
+    readonly slot: number,
+    readonly readOut: boolean,
+  ) {
     super();
   }
   check = (m: Readonly<Model>) => m.account !== null;
@@ -272,7 +316,14 @@ class SetGoal extends Step {
 }
 
 /** Account A's authorization server: access tokens end, or its token endpoint misbehaves once. */
-const TOKEN_EVENTS = ['expireAccessTokens', 'answers429', 'answers500', 'drops', 'refusesGrant', 'revokesEverything'] as const;
+const TOKEN_EVENTS = [
+  'expireAccessTokens',
+  'answers429',
+  'answers500',
+  'drops',
+  'refusesGrant',
+  'revokesEverything',
+] as const;
 
 class TokenEvent extends Step {
   constructor(readonly event: (typeof TOKEN_EVENTS)[number]) {
@@ -285,7 +336,12 @@ class TokenEvent extends Step {
         return w.control('A', '/oauth/expire');
       case 'answers429':
         w.rateLimited = true;
-        return w.fault('A', { path: TOKEN, status: 429, headers: { 'Retry-After': '1' }, body: '{"error":"slow_down"}' });
+        return w.fault('A', {
+          path: TOKEN,
+          status: 429,
+          headers: { 'Retry-After': '1' },
+          body: '{"error":"slow_down"}',
+        });
       case 'answers500':
         return w.fault('A', { path: TOKEN, status: 500 });
       case 'drops':
@@ -334,7 +390,11 @@ const SAVE_FAULTS: Record<string, FaultRule | null> = {
 
 /** Saves FIRST_NAME, sometimes while a read that left before the save is still out. */
 class Save extends Step {
-  constructor(readonly n: number, readonly fault: string, readonly readOut: boolean) {
+  constructor(
+    readonly n: number,
+    readonly fault: string,
+    readonly readOut: boolean,
+  ) {
     super();
   }
   check = (m: Readonly<Model>) => m.account !== null;
@@ -385,8 +445,12 @@ const key = <T extends object>(o: T) => fc.constantFrom(...(Object.keys(o) as Ar
 export const COMMANDS = [
   fc.tuple(fc.integer({ min: 0, max: 2 }), key(REDEEM_FAULTS), fc.boolean()).map(([s, f, c]) => new Redeem(s, f, c)),
   fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([s, c]) => new Redeem(s, 'none', c, false)),
-  fc.tuple(fc.constantFrom<Account>('A', 'B'), fc.integer({ min: 0, max: 2 })).map(([a, s]) => new RedeemElsewhere(a, s)),
-  fc.tuple(key(AREA_PATHS), fc.boolean(), key(READ_FAULTS), fc.boolean()).map(([a, force, f, wait]) => new Refresh(a, force, f, wait)),
+  fc
+    .tuple(fc.constantFrom<Account>('A', 'B'), fc.integer({ min: 0, max: 2 }))
+    .map(([a, s]) => new RedeemElsewhere(a, s)),
+  fc
+    .tuple(key(AREA_PATHS), fc.boolean(), key(READ_FAULTS), fc.boolean())
+    .map(([a, force, f, wait]) => new Refresh(a, force, f, wait)),
   fc.constant(new AlarmRefresh()),
   fc.constant(new CheckAlarm()),
   fc.constant(new CheckNow()),
@@ -394,8 +458,18 @@ export const COMMANDS = [
   fc.constant(new Restart()),
   fc.integer({ min: 0, max: 15 }).map((calls) => new StopWorker(calls)),
   fc.constant(new Disconnect()),
-  fc.constantFrom<[Account, 'key' | 'signIn' | 'secondKey']>(['A', 'key'], ['A', 'signIn'], ['A', 'signIn'], ['B', 'key'], ['A', 'secondKey']).map(([a, how]) => new Connect(a, how)),
-  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.boolean()).map(([n, two, stale]) => new EditDraft(n, two, stale)),
+  fc
+    .constantFrom<[Account, 'key' | 'signIn' | 'secondKey']>(
+      ['A', 'key'],
+      ['A', 'signIn'],
+      ['A', 'signIn'],
+      ['B', 'key'],
+      ['A', 'secondKey'],
+    )
+    .map(([a, how]) => new Connect(a, how)),
+  fc
+    .tuple(fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.boolean())
+    .map(([n, two, stale]) => new EditDraft(n, two, stale)),
   fc.tuple(fc.boolean(), fc.boolean()).map(([badge, notify]) => new PreferencesAtOnce(badge, notify)),
   fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([s, r]) => new SetGoal(s, r)),
   fc.constantFrom(...TOKEN_EVENTS).map((event) => new TokenEvent(event)),

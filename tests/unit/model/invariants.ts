@@ -19,7 +19,11 @@ export interface Model {
   saved: Record<Account, VariableValue | null | undefined>;
 }
 
-export const initialModel = (): Model => ({ account: 'A', rejectable: { A: false, B: false }, saved: { A: undefined, B: undefined } });
+export const initialModel = (): Model => ({
+  account: 'A',
+  rejectable: { A: false, B: false },
+  saved: { A: undefined, B: undefined },
+});
 
 class Violation extends Error {
   override name = 'InvariantViolation';
@@ -40,14 +44,23 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   await onlyTheSessionsData(m, w);
   const { ledgerItem, unsettledItem, sessionItem } = w.items;
   const session = await sessionItem.getValue();
-  if (m.account) expect(!session.rejected || m.rejectable[m.account] || w.panelRefused(m.account), 'the session was marked rejected by a refusal it never got');
+  if (m.account)
+    expect(
+      !session.rejected || m.rejectable[m.account] || w.panelRefused(m.account),
+      'the session was marked rejected by a refusal it never got',
+    );
 
   // Every pending or unknown outcome has its check scheduled, whatever stopped when. The ledger and
   // the alarm are read at one instant: a check still settling an outcome clears the alarm once its
   // write has taken effect, which a ledger read made before that write and an alarm read made after
   // it would take for an open outcome without a check.
-  const { stored, alongside: alarm } = await w.storage.instant([ledgerItem.key, unsettledItem.key], () => fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM));
-  if (open(ledgerItem.fromStored(stored[ledgerItem.key])) || unsettledItem.fromStored(stored[unsettledItem.key]).length > 0) {
+  const { stored, alongside: alarm } = await w.storage.instant([ledgerItem.key, unsettledItem.key], () =>
+    fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM),
+  );
+  if (
+    open(ledgerItem.fromStored(stored[ledgerItem.key])) ||
+    unsettledItem.fromStored(stored[unsettledItem.key]).length > 0
+  ) {
     expect(alarm !== undefined, 'an unsettled redemption has no history check scheduled');
   }
 
@@ -56,28 +69,49 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     expect(!c.reopened, `a settled redemption went back to pending or unknown (${c.requestId})`);
     // "Nothing was charged" only on the panel's own refusal, and only once the history backed it.
     if (c.nothingCharged) {
-      expect(c.state === 'failed' && c.errorStatus !== undefined && c.errorStatus >= 400 && c.errorStatus < 500 && c.errorStatus !== 409, `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`);
+      expect(
+        c.state === 'failed' &&
+          c.errorStatus !== undefined &&
+          c.errorStatus >= 400 &&
+          c.errorStatus < 500 &&
+          c.errorStatus !== 409,
+        `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`,
+      );
     }
     // Repeats are named by the read that first shows the Confirm's own, never later, and never a
     // redemption made after that read (another client's, which a later read would show).
     expect(!c.renamed, `the repeats of ${c.requestId} changed after it was named`);
     for (const id of c.named?.duplicates ?? []) {
       const made = w.made(c.account).find((r) => r.id === id);
-      expect(!made || made.at <= c.named!.at, `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`);
+      expect(
+        !made || made.at <= c.named!.at,
+        `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`,
+      );
     }
   }
   // A Confirm is sent once: the browser may re-send it, the extension never does.
   for (const account of ['A', 'B'] as const) {
-    const keys = w.sandbox(account).requests.flatMap((r) => (r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] ? [r.headers['idempotency-key']] : []));
-    expect(new Set(keys).size === keys.length, `a Confirm's redeem was sent more than once by the extension (${account})`);
+    const keys = w
+      .sandbox(account)
+      .requests.flatMap((r) =>
+        r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] ? [r.headers['idempotency-key']] : [],
+      );
+    expect(
+      new Set(keys).size === keys.length,
+      `a Confirm's redeem was sent more than once by the extension (${account})`,
+    );
   }
   // Each outcome and each repeat is told at most once: a session records an event as told once, and
   // nothing is shown more often than sessions recorded it. The same id may come again only from a
   // new session (reconnecting an account the panel refused, whose new token is refused too).
-  for (const [id, sessions] of w.recorded) expect(new Set(sessions).size === sessions.length, `notification ${id} was recorded as told twice in one session`);
+  for (const [id, sessions] of w.recorded)
+    expect(new Set(sessions).size === sessions.length, `notification ${id} was recorded as told twice in one session`);
   for (const [id, times] of w.notified()) {
     const sessions = w.recorded.get(id)?.length ?? 0;
-    expect(times <= sessions, `notification ${id} was shown ${times} times, recorded as told by ${sessions} session(s)`);
+    expect(
+      times <= sessions,
+      `notification ${id} was shown ${times} times, recorded as told by ${sessions} session(s)`,
+    );
   }
   for (const [account, rewardId, group] of groups(w)) {
     const commits = w.commits(account, rewardId);
@@ -89,9 +123,16 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     // reward may swap theirs: counted per reward, the Confirms that made something and those told
     // nothing was made never outnumber the Confirms.
     const made = madeBy(w, account, group);
-    expect(made.size + ruledOut.length <= group.length, `${ruledOut.length} of ${group.length} Confirms of ${rewardId} told nothing was made, but ${made.size} made one`);
+    expect(
+      made.size + ruledOut.length <= group.length,
+      `${ruledOut.length} of ${group.length} Confirms of ${rewardId} told nothing was made, but ${made.size} made one`,
+    );
     if (group.length === 1) {
-      for (const c of ruledOut) expect(!made.has(c.key), `${c.requestId} was told ${c.state === 'failed' ? 'nothing was charged' : 'not found'}, but its request made a redemption`);
+      for (const c of ruledOut)
+        expect(
+          !made.has(c.key),
+          `${c.requestId} was told ${c.state === 'failed' ? 'nothing was charged' : 'not found'}, but its request made a redemption`,
+        );
     }
   }
 }
@@ -99,13 +140,32 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
 /** The keys of the group's Confirms whose copies made a redemption at the panel. */
 function madeBy(w: World, account: Account, group: readonly Confirmation[]): Set<string | undefined> {
   const keys = new Set(group.map((c) => c.key));
-  return new Set(w.made(account).filter((r) => r.key !== null && keys.has(r.key)).map((r) => r.key ?? undefined));
+  return new Set(
+    w
+      .made(account)
+      .filter((r) => r.key !== null && keys.has(r.key))
+      .map((r) => r.key ?? undefined),
+  );
 }
 
 /** Storage holds only the current session's data: every id in every session-scoped item is its account's. */
 async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   const items = w.items;
-  const [rewards, history, profile, ledger, unsettled, settled, duplicates, goal, notify, view, questions, draft, stored] = await Promise.all([
+  const [
+    rewards,
+    history,
+    profile,
+    ledger,
+    unsettled,
+    settled,
+    duplicates,
+    goal,
+    notify,
+    view,
+    questions,
+    draft,
+    stored,
+  ] = await Promise.all([
     items.rewardsItem.getValue(),
     items.historyItem.getValue(),
     items.profileItem.getValue(),
@@ -125,8 +185,26 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   const credentials = stored.credentials as { baseUrl: string } | null | undefined;
   const entries = [ledger, ...unsettled, ...settled].filter((e): e is LedgerEntry => e !== null);
   if (m.account === null) {
-    const left = { rewards, history, profile, ledger, credentials, goal, view, questions, notify: notify.states, unsettled: unsettled.length, settled: settled.length, duplicates: duplicates.length, pages: pages.length, draft: Object.keys(draft).length };
-    expect(Object.values(left).every((v) => !v), `disconnected, but session data is still stored: ${JSON.stringify(Object.keys(left).filter((k) => left[k as keyof typeof left]))}`);
+    const left = {
+      rewards,
+      history,
+      profile,
+      ledger,
+      credentials,
+      goal,
+      view,
+      questions,
+      notify: notify.states,
+      unsettled: unsettled.length,
+      settled: settled.length,
+      duplicates: duplicates.length,
+      pages: pages.length,
+      draft: Object.keys(draft).length,
+    };
+    expect(
+      Object.values(left).every((v) => !v),
+      `disconnected, but session data is still stored: ${JSON.stringify(Object.keys(left).filter((k) => left[k as keyof typeof left]))}`,
+    );
     return;
   }
   const url = w.sandbox(m.account).url;
@@ -144,14 +222,19 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
     ...duplicates.flatMap((d) => d.redemptionIds),
     ...entries.flatMap((e) => [...(e.redemption ? [e.redemption.id] : []), ...(e.duplicates ?? [])]),
   ];
-  const mine = rewardIds.every((id) => accountOf(id) === m.account) && redemptionIds.every((id) => isAccountBRedemption(id) === (m.account === 'B'));
+  const mine =
+    rewardIds.every((id) => accountOf(id) === m.account) &&
+    redemptionIds.every((id) => isAccountBRedemption(id) === (m.account === 'B'));
   expect(mine, `account ${m.account} is connected, but storage holds another account's rewards, history or outcomes`);
   expect(!credentials || credentials.baseUrl === url, 'the credentials name another panel than the session');
   expect(!goal || goal.account.startsWith(`${url}|`), 'the goal is another account’s');
   expect(!questions || questions.account.startsWith(`${url}|`), 'the new-question record is another account’s');
   // An unsaved edit typed for one account is never in another's draft (a Save would send it).
   const foreign = Object.entries(draft).find(([, value]) => !String(value).startsWith(`${m.account}-`));
-  expect(!foreign, `account ${m.account}'s draft holds ${foreign?.[0]} = ${String(foreign?.[1])}, typed for another account`);
+  expect(
+    !foreign,
+    `account ${m.account}'s draft holds ${foreign?.[0]} = ${String(foreign?.[1])}, typed for another account`,
+  );
   const name = profile?.data.values.FIRST_NAME;
   expect(
     name === undefined || name === SEED_NAME[m.account] || String(name).startsWith(`${m.account}-`),
@@ -190,14 +273,20 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
   };
   for (let waited = 0; (await loading()) && waited < 40; waited++) await sleep(25);
   const sync = await w.items.syncItem.getValue();
-  expect(!sync.rewards.loading && !sync.history.loading && !sync.profile.loading, `a loading flag was left on: ${JSON.stringify(sync)} (${w.describeActivity()})`);
+  expect(
+    !sync.rewards.loading && !sync.history.loading && !sync.profile.loading,
+    `a loading flag was left on: ${JSON.stringify(sync)} (${w.describeActivity()})`,
+  );
   // A sign-in the panel no longer renews (revoked, or its refresh token spent by a renewal a stopped
   // worker never stored) cannot read the history: its outcomes wait for the panelist to sign in again.
   const session = await w.items.sessionItem.getValue();
   const unreadable = session.rejected && m.account !== null && !(await w.tokenWorks(m.account));
   for (const [account, rewardId, group] of groups(w)) {
     const stillOpen = group.filter((c) => (c.state === 'pending' || c.state === 'unknown') && !c.abandoned);
-    expect(unreadable || stillOpen.length === 0, `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check: ${await describeOpen(w, stillOpen)}`);
+    expect(
+      unreadable || stillOpen.length === 0,
+      `${stillOpen.length} redemptions of ${rewardId} still unsettled after every check: ${await describeOpen(w, stillOpen)}`,
+    );
     // Every redemption a Confirm's copies made by the time the panel answered it is told, as done
     // or as a repeat (one committed after that answer may come after the read that names the
     // Confirm: then it is one more in the history).
@@ -206,7 +295,11 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
       .filter((c) => !c.abandoned && !(unreadable && stillOpen.includes(c)))
       .reduce((n, c) => {
         const answered = w.answeredAt(account, c.key);
-        return n + w.made(account).filter((r) => r.key !== null && r.key === c.key && (answered === null || r.at <= answered)).length;
+        return (
+          n +
+          w.made(account).filter((r) => r.key !== null && r.key === c.key && (answered === null || r.at <= answered))
+            .length
+        );
       }, 0);
     expect(made <= told, `the Confirms of ${rewardId} made ${made} redemptions by their answers; ${told} were told`);
   }
@@ -219,7 +312,10 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
     if (c.abandoned || c.state === 'pending' || c.state === 'unknown') continue;
     const told = w.notified().get(`outcome:${c.requestId}`) ?? 0;
     const byCheck = c.wasUnknown && (c.state === 'done' || c.state === 'not_found');
-    expect(told === (byCheck ? 1 : 0), `the outcome of ${c.requestId} (${c.state}${c.wasUnknown ? ', settled by a check' : ''}) was told ${told} times`);
+    expect(
+      told === (byCheck ? 1 : 0),
+      `the outcome of ${c.requestId} (${c.state}${c.wasUnknown ? ', settled by a check' : ''}) was told ${told} times`,
+    );
   }
 }
 
@@ -229,13 +325,20 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
  */
 async function goalAgreesWithBalance(w: World): Promise<void> {
   await w.worker.mods.notifications.notificationsIdle();
-  const [goal, notify, rewards] = await Promise.all([w.items.goalItem.getValue(), w.items.notifyStateItem.getValue(), w.items.rewardsItem.getValue()]);
+  const [goal, notify, rewards] = await Promise.all([
+    w.items.goalItem.getValue(),
+    w.items.notifyStateItem.getValue(),
+    w.items.rewardsItem.getValue(),
+  ]);
   if (!goal || !notify.goal || notify.goal.key !== `${goal.rewardId}@${goal.setAt}` || !rewards) return;
   const reward = rewards.data.rewards.find((r) => r.id === goal.rewardId);
   const points = rewards.data.balance.points;
   if (!reward || points === null || reward.reward_point_cost === null) return;
   const affordable = points >= reward.reward_point_cost;
-  expect(notify.goal.affordable === affordable, `the goal ${goal.rewardId} is noted ${notify.goal.affordable ? '' : 'not '}affordable, but the stored balance ${points} against ${reward.reward_point_cost} says otherwise`);
+  expect(
+    notify.goal.affordable === affordable,
+    `the goal ${goal.rewardId} is noted ${notify.goal.affordable ? '' : 'not '}affordable, but the stored balance ${points} against ${reward.reward_point_cost} says otherwise`,
+  );
 }
 
 /** Fires the history-check alarm at its time until none is left, as half an hour would. */
@@ -258,11 +361,27 @@ async function runEveryCheck(w: World): Promise<void> {
 
 /** How the still-open Confirms stand in storage, for the failure's message. */
 async function describeOpen(w: World, open: readonly Confirmation[]): Promise<string> {
-  const [ledger, unsettled, session] = await Promise.all([w.items.ledgerItem.getValue(), w.items.unsettledItem.getValue(), w.items.sessionItem.getValue()]);
+  const [ledger, unsettled, session] = await Promise.all([
+    w.items.ledgerItem.getValue(),
+    w.items.unsettledItem.getValue(),
+    w.items.sessionItem.getValue(),
+  ]);
   const ids = new Set(open.map((c) => c.requestId));
   const entries = [ledger, ...unsettled].filter((e): e is LedgerEntry => !!e && ids.has(e.requestId));
   const alarm = await fakeBrowser.alarms.get(w.worker.mods.checks.CHECK_ALARM);
-  return JSON.stringify({ entries: entries.map(({ state, answer, checks, error, startedAt, answeredAt }) => ({ state, answer, checks, error: error?.kind, startedAt, answeredAt })), session: { rejected: session.rejected, signedIn: session.signedIn }, alarm: alarm?.scheduledTime ?? null, now: Date.now() });
+  return JSON.stringify({
+    entries: entries.map(({ state, answer, checks, error, startedAt, answeredAt }) => ({
+      state,
+      answer,
+      checks,
+      error: error?.kind,
+      startedAt,
+      answeredAt,
+    })),
+    session: { rejected: session.rejected, signedIn: session.signedIn },
+    alarm: alarm?.scheduledTime ?? null,
+    now: Date.now(),
+  });
 }
 
 async function stillOpen(w: World): Promise<boolean> {

@@ -85,7 +85,12 @@ class Worker {
       balance: await import('../../../entrypoints/background/balance-history'),
       settings: await import('../../../utils/settings'),
     };
-    Object.assign(mods.api.httpTuning, { timeoutMs: TIMEOUT_MS, retryBaseDelayMs: 1, retries: 1, maxRetryAfterSeconds: 0 });
+    Object.assign(mods.api.httpTuning, {
+      timeoutMs: TIMEOUT_MS,
+      retryBaseDelayMs: 1,
+      retries: 1,
+      maxRetryAfterSeconds: 0,
+    });
     Object.assign(mods.settings.settings, { apiBaseUrl, oauth });
     const worker = new Worker(mods);
     // What index.ts does at start: the listeners, then recovering from the stopped worker.
@@ -93,7 +98,10 @@ class Worker {
       worker.stopWatching = [
         mods.sync.onStored(
           (area, data, sid) =>
-            void (area === 'history' && worker.run(() => mods.checks.checkOutcomes(null, { sid, history: data as never })).catch(() => undefined)),
+            void (
+              area === 'history' &&
+              worker.run(() => mods.checks.checkOutcomes(null, { sid, history: data as never })).catch(() => undefined)
+            ),
         ),
         mods.notifications.watchNotifications(),
         mods.balance.watchBalance(),
@@ -230,7 +238,12 @@ export class World {
       sandbox.oauth.settings.accessTokenTtlSeconds = settings.tokenSeconds;
     }
     await Promise.all(
-      Object.values(this.sandboxes).map((s) => fetch(`${s.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: settings.idempotency }) })),
+      Object.values(this.sandboxes).map((s) =>
+        fetch(`${s.url}/__sandbox/idempotency`, {
+          method: 'PATCH',
+          body: JSON.stringify({ honour: settings.idempotency }),
+        }),
+      ),
     );
     this.seeded = { A: countByReward(this.sandboxes.A), B: countByReward(this.sandboxes.B) };
     this.confirmations.clear();
@@ -280,7 +293,9 @@ export class World {
     sandbox.otherKeys.add(`${sandbox.token}-second`);
     // Connecting checks the key with a real call before the session is its own: not an old session's request.
     this.connecting = token;
-    return this.worker.send<SessionInfo>('connect', { baseUrl: sandbox.url, token }).finally(() => (this.connecting = null));
+    return this.worker
+      .send<SessionInfo>('connect', { baseUrl: sandbox.url, token })
+      .finally(() => (this.connecting = null));
   }
 
   /** The key a connect is checking right now. */
@@ -318,7 +333,10 @@ export class World {
     if (session.id === this.session.id) return false;
     // The new session took over the Confirms it found to be its account's (carry-over.ts); the rest
     // were never the new session's to settle.
-    const [current, awaiting] = await Promise.all([this.items.ledgerItem.getValue(), this.items.unsettledItem.getValue()]);
+    const [current, awaiting] = await Promise.all([
+      this.items.ledgerItem.getValue(),
+      this.items.unsettledItem.getValue(),
+    ]);
     const carried = new Set([current, ...awaiting].flatMap((entry) => (entry ? [entry.requestId] : [])));
     for (const c of this.confirmations.values()) {
       if (c.state !== 'pending' && c.state !== 'unknown') continue;
@@ -329,7 +347,8 @@ export class World {
     }
     this.previousSessionId = this.session.id;
     this.session = { id: session.id, account };
-    for (const [name, sandbox] of Object.entries(this.sandboxes)) this.answersSeen[name as Account] = sandbox.answers.length;
+    for (const [name, sandbox] of Object.entries(this.sandboxes))
+      this.answersSeen[name as Account] = sandbox.answers.length;
     return true;
   }
 
@@ -337,7 +356,10 @@ export class World {
   async tokenWorks(account: Account): Promise<boolean> {
     const stored = (await fakeBrowser.storage.local.get('credentials')).credentials as { token: string } | undefined;
     const sandbox = this.sandboxes[account];
-    return !!stored && (stored.token === sandbox.token || sandbox.otherKeys.has(stored.token) || sandbox.oauth.accepts(stored.token));
+    return (
+      !!stored &&
+      (stored.token === sandbox.token || sandbox.otherKeys.has(stored.token) || sandbox.oauth.accepts(stored.token))
+    );
   }
 
   /** How many answers each panel had sent when the current session began. */
@@ -349,11 +371,16 @@ export class World {
    * the server takes for a replay).
    */
   panelRefused(account: Account): boolean {
-    return this.sandboxes[account].answers.slice(this.answersSeen[account]).some((a) => a.status === 401 || (a.path === '/oauth/token' && a.status === 400));
+    return this.sandboxes[account].answers
+      .slice(this.answersSeen[account])
+      .some((a) => a.status === 401 || (a.path === '/oauth/token' && a.status === 400));
   }
 
   async fault(account: Account, rule: FaultRule): Promise<void> {
-    const response = await fetch(`${this.sandboxes[account].url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+    const response = await fetch(`${this.sandboxes[account].url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify(rule),
+    });
     if (!response.ok) throw new Error(`fault refused: ${await response.text()}`);
   }
 
@@ -362,7 +389,12 @@ export class World {
    * that reached it meanwhile. When none did (the worker stopped first, or refused the step), the
    * panel's faults are taken back, so an unreached one never meets the next step's request.
    */
-  async withFault<T>(account: Account, rule: FaultRule | null | undefined, aimed: (r: RecordedRequest) => boolean, send: () => Promise<T>): Promise<{ reply: T; sent: number }> {
+  async withFault<T>(
+    account: Account,
+    rule: FaultRule | null | undefined,
+    aimed: (r: RecordedRequest) => boolean,
+    send: () => Promise<T>,
+  ): Promise<{ reply: T; sent: number }> {
     if (rule) await this.fault(account, rule);
     const sent = () => this.sandboxes[account].requests.filter(aimed).length;
     const before = sent();
@@ -448,7 +480,9 @@ export class World {
    */
   async redeemElsewhere(account: Account, rewardId: number): Promise<void> {
     const sandbox = this.sandboxes[account];
-    await fetch(`${sandbox.url}/v1/panel/redemption?id=${rewardId}`, { headers: { Authorization: `Bearer ${sandbox.token}` } });
+    await fetch(`${sandbox.url}/v1/panel/redemption?id=${rewardId}`, {
+      headers: { Authorization: `Bearer ${sandbox.token}` },
+    });
   }
 
   /** Redemptions of `rewardId` the account's sandbox made since the run began. */
@@ -458,7 +492,10 @@ export class World {
   }
 
   /** Storage: its quota, and calls that answer late, out of order, and never for a stopped worker. */
-  readonly storage = new ModelStorage(() => this.jitter, (key, value) => this.stored(key, value));
+  readonly storage = new ModelStorage(
+    () => this.jitter,
+    (key, value) => this.stored(key, value),
+  );
 
   /** Access and refresh tokens each session stored, by session id: a token is the session's that stored it last. */
   private tokens = new Map<string, string>();
@@ -468,7 +505,8 @@ export class World {
     if (key === 'session') this.activeId = (value as SessionInfo | null)?.id;
     if (key === NOTIFY_STATE_KEY) {
       const told = (value as { told?: string[] } | null)?.told ?? [];
-      for (const id of told) if (!this.toldList.includes(id)) this.recorded.set(id, [...(this.recorded.get(id) ?? []), this.activeId]);
+      for (const id of told)
+        if (!this.toldList.includes(id)) this.recorded.set(id, [...(this.recorded.get(id) ?? []), this.activeId]);
       this.toldList = told;
     }
     if (key !== 'credentials' || !value) return;
@@ -511,7 +549,9 @@ export class World {
     for (const token of [bearer, refresh]) {
       const owner = token ? this.tokens.get(token) : undefined;
       if (owner !== undefined && owner !== this.activeId && token !== this.connecting) {
-        this.violations.push(`a request to ${String(input)} left with the token of ended session ${owner} (active: ${this.activeId ?? 'none'})`);
+        this.violations.push(
+          `a request to ${String(input)} left with the token of ended session ${owner} (active: ${this.activeId ?? 'none'})`,
+        );
       }
     }
   }
@@ -600,7 +640,9 @@ class ModelStorage {
    * alarms at another while the background works on in between.
    */
   instant<T>(keys: string[], alongside: () => Promise<T>): Promise<{ stored: Record<string, unknown>; alongside: T }> {
-    const local = fakeBrowser.storage.local as unknown as { unmodelledGet: (keys: string[]) => Promise<Record<string, unknown>> };
+    const local = fakeBrowser.storage.local as unknown as {
+      unmodelledGet: (keys: string[]) => Promise<Record<string, unknown>>;
+    };
     const effect = this.effects.then(async () => {
       const [stored, also] = [local.unmodelledGet.call(fakeBrowser.storage.local, keys), alongside()];
       return { stored: await stored, alongside: await also };
@@ -610,30 +652,34 @@ class ModelStorage {
   }
 
   install(current: () => Worker | undefined): void {
-    const local = fakeBrowser.storage.local as unknown as Record<string, (...a: unknown[]) => Promise<unknown>> & { modelled?: boolean };
+    const local = fakeBrowser.storage.local as unknown as Record<string, (...a: unknown[]) => Promise<unknown>> & {
+      modelled?: boolean;
+    };
     if (local.modelled) return;
     local.modelled = true;
     const original = { get: local.get!, set: local.set!, remove: local.remove!, clear: local.clear! };
     Object.assign(local, { unmodelledGet: original.get });
-    const call = (name: keyof typeof original) => (...args: unknown[]) => {
-      const worker = current();
-      if (worker && !worker.call()) return never();
-      const effect = this.effects.then(async () => {
-        await this.jitter().wait();
-        if (worker?.dead) return { dropped: true as const };
-        this.lastActive = Date.now();
-        if (name === 'set') this.admit(args[0] as Record<string, unknown>);
-        const value = await original[name].apply(fakeBrowser.storage.local, args);
-        this.account(name, args[0]);
-        return { value };
-      });
-      this.effects = effect.catch(() => undefined);
-      return effect.then(async (done) => {
-        await this.jitter().wait();
-        if ('dropped' in done || worker?.dead) return never();
-        return done.value;
-      });
-    };
+    const call =
+      (name: keyof typeof original) =>
+      (...args: unknown[]) => {
+        const worker = current();
+        if (worker && !worker.call()) return never();
+        const effect = this.effects.then(async () => {
+          await this.jitter().wait();
+          if (worker?.dead) return { dropped: true as const };
+          this.lastActive = Date.now();
+          if (name === 'set') this.admit(args[0] as Record<string, unknown>);
+          const value = await original[name].apply(fakeBrowser.storage.local, args);
+          this.account(name, args[0]);
+          return { value };
+        });
+        this.effects = effect.catch(() => undefined);
+        return effect.then(async (done) => {
+          await this.jitter().wait();
+          if ('dropped' in done || worker?.dead) return never();
+          return done.value;
+        });
+      };
     local.get = call('get');
     local.set = call('set');
     local.remove = call('remove');
@@ -673,7 +719,8 @@ class ModelStorage {
   }
 }
 
-const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+const sameIds = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
 
 function countByReward(sandbox: Sandbox): Map<number, number> {
   const counts = new Map<number, number>();

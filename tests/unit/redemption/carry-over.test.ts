@@ -16,7 +16,8 @@ const entry = (state: LedgerEntry['state'], known: number[] | undefined): Ledger
 
 /** The items as a switch's turn reads them. */
 function turn(current: LedgerEntry | null, awaiting: LedgerEntry[] = []): Get {
-  return (<T>(item: { key: string }) => (item.key === ledgerItem.key ? current : item.key === unsettledItem.key ? awaiting : undefined) as T);
+  return <T>(item: { key: string }) =>
+    (item.key === ledgerItem.key ? current : item.key === unsettledItem.key ? awaiting : undefined) as T;
 }
 
 describe('whether a new key takes over the Confirms still being settled', () => {

@@ -8,7 +8,13 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../../entrypoints/background/api';
-import { CHECK_AFTER_MS, CHECK_ALARM, liveRedeems, onCheckAlarm, redeem } from '../../../entrypoints/background/redemption/service';
+import {
+  CHECK_AFTER_MS,
+  CHECK_ALARM,
+  liveRedeems,
+  onCheckAlarm,
+  redeem,
+} from '../../../entrypoints/background/redemption/service';
 import { ledgerItem, unsettledItem } from '../../../utils/storage-items';
 import { armFault, closeSandboxes, connectedSandbox } from '../background-helpers';
 

@@ -20,8 +20,20 @@ import {
   recoverPending,
   startRedemption,
 } from '../../../entrypoints/background/redemption/service';
-import { READ_RETRY_MS, settlesHere, withBalance, type Confirms } from '../../../entrypoints/background/redemption/machine';
-import { DISCONNECTED, ledgerItem, sessionItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import {
+  READ_RETRY_MS,
+  settlesHere,
+  withBalance,
+  type Confirms,
+} from '../../../entrypoints/background/redemption/machine';
+import {
+  DISCONNECTED,
+  ledgerItem,
+  sessionItem,
+  settledItem,
+  unsettledItem,
+  type LedgerEntry,
+} from '../../../utils/storage-items';
 import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, connectTo } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
@@ -44,7 +56,9 @@ async function fault(rule: object): Promise<void> {
 
 /** The panel records a redemption of `rewardId`, as if the request whose answer was lost had arrived. */
 async function commit(rewardId: number): Promise<void> {
-  await fetch(`${env.sandbox.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
+  await fetch(`${env.sandbox.url}${REDEEM}?id=${rewardId}`, {
+    headers: { Authorization: `Bearer ${env.sandbox.token}` },
+  });
 }
 
 /** An outcome whose answer was lost a second ago, its first check due in 30 s. */
@@ -68,17 +82,21 @@ function unknown(rewardId: number, over: Partial<LedgerEntry> = {}): LedgerEntry
  * Runs `work` while every `storage.local.set` is seen: returns the keys each wrote. `fail` may
  * refuse a set (a full storage, or a worker stopped right after it) by throwing.
  */
-async function watchWrites(work: () => Promise<unknown>, fail?: (items: Record<string, unknown>) => Error | null, afterWrite = false): Promise<string[][]> {
+async function watchWrites(
+  work: () => Promise<unknown>,
+  fail?: (items: Record<string, unknown>) => Error | null,
+  afterWrite = false,
+): Promise<string[][]> {
   const local = fakeBrowser.storage.local;
   const set = local.set.bind(local);
   const written: string[][] = [];
-  local.set = (async (items: Record<string, unknown>) => {
+  local.set = async (items: Record<string, unknown>) => {
     const refusal = fail?.(items) ?? null;
     if (refusal && !afterWrite) throw refusal;
     await set(items);
     written.push(Object.keys(items));
     if (refusal) throw refusal;
-  });
+  };
   try {
     await work();
   } finally {
@@ -87,7 +105,8 @@ async function watchWrites(work: () => Promise<unknown>, fail?: (items: Record<s
   return written;
 }
 /** What `written` wrote beyond the history read's own caches: the ledger's items and anything else. */
-const beyondHistory = (written: string[][]) => written.flat().filter((key) => !/^(cache|view|validators):/.test(key) && key !== 'sync');
+const beyondHistory = (written: string[][]) =>
+  written.flat().filter((key) => !/^(cache|view|validators):/.test(key) && key !== 'sync');
 
 describe('the check alarm', () => {
   it('a worker stopped just after a new entry is written leaves its first check scheduled', async () => {
@@ -95,7 +114,13 @@ describe('the check alarm', () => {
     const entry: LedgerEntry = { ...unknown(COFFEE), state: 'pending', checks: undefined };
     liveRedeems.add(entry.requestId);
     const stopped = new Error('worker stopped');
-    await expect(watchWrites(() => startRedemption(sid, entry), (items) => ('ledger' in items ? stopped : null), true)).rejects.toBe(stopped);
+    await expect(
+      watchWrites(
+        () => startRedemption(sid, entry),
+        (items) => ('ledger' in items ? stopped : null),
+        true,
+      ),
+    ).rejects.toBe(stopped);
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'pending' });
     expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(entry.startedAt + CHECK_AFTER_MS[0]);
   });
@@ -103,7 +128,12 @@ describe('the check alarm', () => {
   it('a check alarm due sooner is not pushed later by a new entry, and one due later is brought forward', async () => {
     const sid = await activeSessionId();
     const stopped = new Error('worker stopped');
-    const start = (entry: LedgerEntry) => watchWrites(() => startRedemption(sid, entry), (items) => ('ledger' in items ? stopped : null), true).catch(() => undefined);
+    const start = (entry: LedgerEntry) =>
+      watchWrites(
+        () => startRedemption(sid, entry),
+        (items) => ('ledger' in items ? stopped : null),
+        true,
+      ).catch(() => undefined);
     const sooner = Date.now() + 1000;
     await fakeBrowser.alarms.create(CHECK_ALARM, { when: sooner });
     await start({ ...unknown(COFFEE), state: 'done', checks: undefined, startedAt: Date.now() });
@@ -182,14 +212,22 @@ describe('recovery at start-up', () => {
 
   it('a history read another part of the worker made (its time unknown) can find a redemption but never confirm a refusal', async () => {
     const sid = await activeSessionId();
-    const refused = unknown(COFFEE, { answer: 'refused', answeredAt: Date.now(), error: { kind: 'rejected', message: 'No', status: 402 } });
+    const refused = unknown(COFFEE, {
+      answer: 'refused',
+      answeredAt: Date.now(),
+      error: { kind: 'rejected', message: 'No', status: 402 },
+    });
     await ledgerItem.setValue(refused);
     const history = env.sandbox.state.redemptions.map((r) => structuredClone(r));
     await checkOutcomes(null, { sid, history });
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: refused.requestId, state: 'unknown' });
     // A read it asks for itself, after the answer, does confirm it.
     await checkOutcomes(null);
-    expect(await ledgerItem.getValue()).toMatchObject({ requestId: refused.requestId, state: 'failed', error: { nothingCharged: true } });
+    expect(await ledgerItem.getValue()).toMatchObject({
+      requestId: refused.requestId,
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
   });
 
   it('a write that fails only ever brings the alarm forward, to the earliest check due, never clears it', async () => {
@@ -199,13 +237,23 @@ describe('recovery at start-up', () => {
     await unsettledItem.setValue([later]);
     await fakeBrowser.alarms.create(CHECK_ALARM, { when: Date.now() + 3_600_000 });
     const full = new Error('QUOTA_BYTES quota exceeded');
-    await expect(watchWrites(() => dismissRedemption(), () => full)).rejects.toBe(full);
+    await expect(
+      watchWrites(
+        () => dismissRedemption(),
+        () => full,
+      ),
+    ).rejects.toBe(full);
     expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(soon.checks!.nextAt);
     // Nothing open and the write refused: no alarm appears.
     await ledgerItem.setValue({ ...soon, state: 'done', checks: undefined });
     await unsettledItem.setValue([]);
     await fakeBrowser.alarms.clear(CHECK_ALARM);
-    await expect(watchWrites(() => dismissRedemption(), () => full)).rejects.toBe(full);
+    await expect(
+      watchWrites(
+        () => dismissRedemption(),
+        () => full,
+      ),
+    ).rejects.toBe(full);
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
   });
 
@@ -228,7 +276,11 @@ describe('what a redemption’s steps write', () => {
 
   it('an answer for a request the ledger no longer shows changes nothing', async () => {
     const sid = await activeSessionId();
-    const done = (confirms: Confirms): Confirms => ({ current: { ...confirms.current!, state: 'done' }, awaitingCheck: [], recentlySettled: [] });
+    const done = (confirms: Confirms): Confirms => ({
+      current: { ...confirms.current!, state: 'done' },
+      awaitingCheck: [],
+      recentlySettled: [],
+    });
     expect(await answerRedemption(sid, 'gone', done)).toBeNull();
     const shown = { ...unknown(COFFEE), state: 'failed' as const, checks: undefined };
     await ledgerItem.setValue(shown);
@@ -267,7 +319,9 @@ describe('what a redemption’s steps write', () => {
     await commit(COFFEE);
     await checkRedemption();
     expect(await unsettledItem.getValue()).toEqual([open]);
-    expect(await settledItem.getValue()).toEqual([expect.objectContaining({ requestId: found.requestId, state: 'done' })]);
+    expect(await settledItem.getValue()).toEqual([
+      expect.objectContaining({ requestId: found.requestId, state: 'done' }),
+    ]);
     await commit(BOOKS);
     await checkRedemption();
     expect(await unsettledItem.getValue()).toEqual([]);
@@ -279,7 +333,10 @@ describe('what a redemption’s steps write', () => {
     const due = unknown(BOOKS);
     await unsettledItem.setValue([notDue, due]);
     await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: due.checks!.nextAt! });
-    expect(await unsettledItem.getValue()).toEqual([notDue, { ...due, checks: { done: 1, nextAt: due.startedAt + CHECK_AFTER_MS[1], lastAt: due.checks!.nextAt } }]);
+    expect(await unsettledItem.getValue()).toEqual([
+      notDue,
+      { ...due, checks: { done: 1, nextAt: due.startedAt + CHECK_AFTER_MS[1], lastAt: due.checks!.nextAt } },
+    ]);
   });
 
   it('a success the history did not show yet stays open, and the next history read names it', async () => {
@@ -297,7 +354,10 @@ describe('what a redemption’s steps write', () => {
     const entry = unknown(COFFEE);
     await ledgerItem.setValue(entry);
     await commit(COFFEE);
-    await checkOutcomes(null, { sid: 'ended-session', history: env.sandbox.state.redemptions.map((r) => structuredClone(r)) });
+    await checkOutcomes(null, {
+      sid: 'ended-session',
+      history: env.sandbox.state.redemptions.map((r) => structuredClone(r)),
+    });
     expect(await ledgerItem.getValue()).toEqual(entry);
   });
 
@@ -320,7 +380,12 @@ describe('what a redemption’s steps write', () => {
     await ledgerItem.setValue(entry);
     await commit(COFFEE);
     const full = new Error('QUOTA_BYTES quota exceeded');
-    await expect(watchWrites(() => checkRedemption(), (items) => ('ledger' in items ? full : null))).rejects.toBe(full);
+    await expect(
+      watchWrites(
+        () => checkRedemption(),
+        (items) => ('ledger' in items ? full : null),
+      ),
+    ).rejects.toBe(full);
     expect(await ledgerItem.getValue()).toEqual(entry);
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
   });
@@ -338,7 +403,11 @@ describe('what a redemption’s steps write', () => {
 });
 
 describe('when the current Confirm settles (settlesHere, withBalance)', () => {
-  const entry = (state: LedgerEntry['state'], requestId = 'r'): LedgerEntry => ({ ...unknown(COFFEE), requestId, state });
+  const entry = (state: LedgerEntry['state'], requestId = 'r'): LedgerEntry => ({
+    ...unknown(COFFEE),
+    requestId,
+    state,
+  });
 
   it('only an open entry that closes, the same request, takes the balance read after it', () => {
     expect(settlesHere(entry('pending'), entry('done'))).toBe(true);

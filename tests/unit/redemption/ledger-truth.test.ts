@@ -16,7 +16,15 @@ import { refreshHistory } from '../../../entrypoints/background/sync';
 import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
 import { SEED_A } from '../accounts';
-import { armFault, closeSandboxes, fakeNotifications, runEveryCheck, type Shown, slowReads, startTwoAccounts } from '../background-helpers';
+import {
+  armFault,
+  closeSandboxes,
+  fakeNotifications,
+  runEveryCheck,
+  type Shown,
+  slowReads,
+  startTwoAccounts,
+} from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = 101; // 500 points; the seeded balance is 2,500
@@ -56,11 +64,15 @@ async function settle(): Promise<void> {
   await notificationsIdle();
 }
 
-const ignoreKeys = () => fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
+const ignoreKeys = () =>
+  fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
 const seeded = (rewardId: number) => SEED_A.redemptions.filter((r) => r.reward.id === rewardId).length;
-const madeOf = (rewardId: number) => a.state.redemptions.filter((r) => r.reward.id === rewardId).length - seeded(rewardId);
+const madeOf = (rewardId: number) =>
+  a.state.redemptions.filter((r) => r.reward.id === rewardId).length - seeded(rewardId);
 const redeemElsewhere = (rewardId: number, key?: string) =>
-  fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}`, ...(key ? { 'Idempotency-Key': `"${key}"` } : {}) } });
+  fetch(`${a.url}${REDEEM}?id=${rewardId}`, {
+    headers: { Authorization: `Bearer ${a.token}`, ...(key ? { 'Idempotency-Key': `"${key}"` } : {}) },
+  });
 
 describe('the history settles every Confirm, never one answer', () => {
   it('case 1: the browser re-sends a committed redeem and the copy is refused for lack of points: told as redeemed, never "nothing charged"', async () => {
@@ -77,14 +89,21 @@ describe('the history settles every Confirm, never one answer', () => {
     expect(entry.duplicates).toBeUndefined();
     // The card stays true once it is closed: the outcome is kept among the recent ones, as done.
     await dismissRedemption();
-    expect(await settledItem.getValue()).toEqual([expect.objectContaining({ requestId: entry.requestId, state: 'done' })]);
+    expect(await settledItem.getValue()).toEqual([
+      expect.objectContaining({ requestId: entry.requestId, state: 'done' }),
+    ]);
   });
 
   it('case 1, refused outright: a 402 the history confirms (no new redemption in the read after it) is "nothing charged"', async () => {
     a.state.balance = 400;
     const entry = await redeem(COFFEE);
     expect(madeOf(COFFEE)).toBe(0);
-    expect(entry).toMatchObject({ state: 'failed', answer: 'refused', error: { status: 402, nothingCharged: true }, balanceAfter: 400 });
+    expect(entry).toMatchObject({
+      state: 'failed',
+      answer: 'refused',
+      error: { status: 402, nothingCharged: true },
+      balanceAfter: 400,
+    });
   });
 
   it('case 2: a 409 for a copy still being processed is unknown, and the first copy is found by the checks, never "failed"', async () => {
@@ -144,10 +163,14 @@ describe('the history settles every Confirm, never one answer', () => {
     expect(first.state).toBe('unknown');
     const second = await redeem(COFFEE);
     expect(second.state).toBe('done');
-    expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: first.requestId, state: 'unknown' })]);
+    expect(await unsettledItem.getValue()).toEqual([
+      expect.objectContaining({ requestId: first.requestId, state: 'unknown' }),
+    ]);
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
     await runEveryCheck();
-    expect(await settledItem.getValue()).toContainEqual(expect.objectContaining({ requestId: first.requestId, state: 'not_found' }));
+    expect(await settledItem.getValue()).toContainEqual(
+      expect.objectContaining({ requestId: first.requestId, state: 'not_found' }),
+    );
     await settle();
     expect(shown.map((n) => n.id)).toContain(`outcome:${first.requestId}`);
   });
@@ -158,22 +181,34 @@ describe('the history settles every Confirm, never one answer', () => {
     expect(entry).toMatchObject({ state: 'unknown', answer: 'success' });
     expect(entry.redemption).toBeUndefined();
     await runEveryCheck();
-    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'not_found', answer: 'success' });
+    expect(await ledgerItem.getValue()).toMatchObject({
+      requestId: entry.requestId,
+      state: 'not_found',
+      answer: 'success',
+    });
     expect(a.state.balance).toBe(2500);
     // Told to ask the panel, not to redeem again: the panel did say it went through.
     await settle();
     expect(shown).toEqual([
-      expect.objectContaining({ id: `outcome:${entry.requestId}`, message: expect.stringMatching(/answered that .+ went through.*Contact Panel Rewards before redeeming it again/) }),
+      expect.objectContaining({
+        id: `outcome:${entry.requestId}`,
+        message: expect.stringMatching(
+          /answered that .+ went through.*Contact Panel Rewards before redeeming it again/,
+        ),
+      }),
     ]);
   });
 
-  it.each([422, 404])('case 6: a %i after the panel charged is told as redeemed, not "nothing charged"', async (status) => {
-    await armFault(a, { path: REDEEM, commit: true, status, body: '{"message":"The selected id is invalid."}' });
-    const entry = await redeem(COFFEE);
-    expect(madeOf(COFFEE)).toBe(1);
-    expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 2000 });
-    expect(entry.error).toBeUndefined();
-  });
+  it.each([422, 404])(
+    'case 6: a %i after the panel charged is told as redeemed, not "nothing charged"',
+    async (status) => {
+      await armFault(a, { path: REDEEM, commit: true, status, body: '{"message":"The selected id is invalid."}' });
+      const entry = await redeem(COFFEE);
+      expect(madeOf(COFFEE)).toBe(1);
+      expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 2000 });
+      expect(entry.error).toBeUndefined();
+    },
+  );
 
   it('a reconnect of the same account keeps every Confirm still being settled; a key whose history is another person’s gets none', async () => {
     await armFault(a, { path: REDEEM, drop: true });
@@ -192,6 +227,10 @@ describe('the history settles every Confirm, never one answer', () => {
     // Someone else's key on the same panel: none of the redemptions this account's Confirms knew.
     a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));
     await connect(a.url, a.token);
-    expect([await ledgerItem.getValue(), ...(await unsettledItem.getValue()), ...(await settledItem.getValue())]).toEqual([null]);
+    expect([
+      await ledgerItem.getValue(),
+      ...(await unsettledItem.getValue()),
+      ...(await settledItem.getValue()),
+    ]).toEqual([null]);
   });
 });

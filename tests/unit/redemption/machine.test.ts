@@ -30,7 +30,17 @@ const COFFEE = 101;
 const BOOKS = 102;
 
 function entry(requestId: string, extra: Partial<LedgerEntry> = {}): LedgerEntry {
-  return { requestId, rewardId: COFFEE, rewardName: 'Coffee', points: 500, startedAt: T0, knownRedemptionIds: [1, 2], idempotencyKey: requestId, state: 'unknown', ...extra };
+  return {
+    requestId,
+    rewardId: COFFEE,
+    rewardName: 'Coffee',
+    points: 500,
+    startedAt: T0,
+    knownRedemptionIds: [1, 2],
+    idempotencyKey: requestId,
+    state: 'unknown',
+    ...extra,
+  };
 }
 const unknown = (requestId: string, extra: Partial<LedgerEntry> = {}) => {
   const e = entry(requestId, extra);
@@ -42,7 +52,16 @@ function redemption(id: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00
     cost: 5,
     currency: 'USD',
     reward_point_cost: 500,
-    reward: { id: rewardId, name: 'x', cost: 5, cost_currency: 'USD', type: 'gift_card', image_url: '', meta_data: {}, reward_point_cost: null },
+    reward: {
+      id: rewardId,
+      name: 'x',
+      cost: 5,
+      cost_currency: 'USD',
+      type: 'gift_card',
+      image_url: '',
+      meta_data: {},
+      reward_point_cost: null,
+    },
     approved: false,
     processed: false,
     created_at: createdAt,
@@ -54,7 +73,11 @@ function redemption(id: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00
     transaction_id: null,
   };
 }
-const ledger = (current: LedgerEntry | null, awaitingCheck: LedgerEntry[] = [], recentlySettled: LedgerEntry[] = []): Confirms => ({ current, awaitingCheck, recentlySettled });
+const ledger = (
+  current: LedgerEntry | null,
+  awaitingCheck: LedgerEntry[] = [],
+  recentlySettled: LedgerEntry[] = [],
+): Confirms => ({ current, awaitingCheck, recentlySettled });
 /** A history read asked for after every answer in these tests. */
 const read = (history: readonly Redemption[]) => ({ history, requestedAt: T0 + 3_600_000 });
 const BASELINE = [redemption(1), redemption(2, BOOKS)];
@@ -72,7 +95,10 @@ describe('claiming redemptions by id', () => {
   it('the answered entry chooses first; open ones then take the oldest left, oldest entry first', () => {
     const history = [...BASELINE, redemption(5), redemption(6), redemption(7)];
     const { found } = claimRedemptions(
-      { first: entry('answered', { startedAt: T0 + 10 }), open: [entry('o-new', { startedAt: T0 + 5 }), entry('o-old', { startedAt: T0 - 5 })] },
+      {
+        first: entry('answered', { startedAt: T0 + 10 }),
+        open: [entry('o-new', { startedAt: T0 + 5 }), entry('o-old', { startedAt: T0 - 5 })],
+      },
       history,
     );
     expect(found.get('answered')?.id).toBe(5);
@@ -89,26 +115,37 @@ describe('claiming redemptions by id', () => {
 
   it('never claims one already claimed, here or before', () => {
     const history = [...BASELINE, redemption(5), redemption(6)];
-    const { found } = claimRedemptions({ open: [entry('a'), entry('b', { startedAt: T0 + 1 })] }, history, new Set([5]));
+    const { found } = claimRedemptions(
+      { open: [entry('a'), entry('b', { startedAt: T0 + 1 })] },
+      history,
+      new Set([5]),
+    );
     expect(found.get('a')?.id).toBe(6);
     expect(found.has('b')).toBe(false);
   });
 
   it('what is left of an entry’s reward after every claim was recorded again for the first Confirm that claimed, if it sent a key', () => {
     const history = [...BASELINE, redemption(5), redemption(6), redemption(8), redemption(4, BOOKS)];
-    const { found, again } = claimRedemptions({ first: entry('c'), open: [entry('o', { startedAt: T0 - 1 })] }, history);
+    const { found, again } = claimRedemptions(
+      { first: entry('c'), open: [entry('o', { startedAt: T0 - 1 })] },
+      history,
+    );
     expect(found.get('c')?.id).toBe(5);
     expect(found.get('o')?.id).toBe(6);
     expect(again.get('c')).toEqual([8]);
     expect(again.has('o')).toBe(false);
     // An entry from before keys were sent has no baseline to trust for that.
-    expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).again.size).toBe(0);
+    expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).again.size).toBe(
+      0,
+    );
     // Nothing left: nothing said.
     expect(claimRedemptions({ first: entry('c'), open: [] }, [...BASELINE, redemption(8)]).again.size).toBe(0);
   });
 
   it('an entry without a baseline counts nothing as known', () => {
-    expect(claimRedemptions({ open: [entry('e', { knownRedemptionIds: undefined })] }, BASELINE).found.get('e')?.id).toBe(1);
+    expect(
+      claimRedemptions({ open: [entry('e', { knownRedemptionIds: undefined })] }, BASELINE).found.get('e')?.id,
+    ).toBe(1);
   });
 });
 
@@ -116,14 +153,21 @@ describe('settling outcomes', () => {
   it('finds an unknown outcome, drops its lost answer, and names what the panel recorded again', () => {
     const lost = unknown('e');
     const settled = applyRead(ledger(lost), read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 9);
-    expect(settled.current).toEqual({ ...withoutLostAnswer(lost), state: 'done', finishedAt: T0 + 9, redemption: redemption(5), duplicates: [6] });
+    expect(settled.current).toEqual({
+      ...withoutLostAnswer(lost),
+      state: 'done',
+      finishedAt: T0 + 9,
+      redemption: redemption(5),
+      duplicates: [6],
+    });
     expect(settled.current).not.toHaveProperty('error');
     expect(settled.current).not.toHaveProperty('checks');
   });
 
   it('an answer is a hint: success, a refusal (any 4xx but 409), or unclear (409, time-out, network, 5xx, odd body)', () => {
     expect(answerOf(null)).toBe('success');
-    for (const status of [400, 401, 402, 403, 404, 422, 429]) expect(answerOf({ kind: 'rejected', message: 'no', status })).toBe('refused');
+    for (const status of [400, 401, 402, 403, 404, 422, 429])
+      expect(answerOf({ kind: 'rejected', message: 'no', status })).toBe('refused');
     expect(answerOf({ kind: 'rejected', message: 'in progress', status: 409 })).toBe('unclear');
     expect(answerOf({ kind: 'server', message: 'down', status: 500 })).toBe('unclear');
     expect(answerOf({ kind: 'timeout', message: 'slow' })).toBe('unclear');
@@ -136,15 +180,30 @@ describe('settling outcomes', () => {
     const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5)!;
     expect(open.current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
     const named = applyRead(open, read([...BASELINE, redemption(5)]), null, T0 + 9);
-    expect(named.current).toMatchObject({ state: 'done', answer: 'success', redemption: redemption(5), finishedAt: T0 + 9 });
+    expect(named.current).toMatchObject({
+      state: 'done',
+      answer: 'success',
+      redemption: redemption(5),
+      finishedAt: T0 + 9,
+    });
     expect(named.current).not.toHaveProperty('duplicates');
   });
 
   it('a refusal is "nothing charged" only once a read after it shows no new redemption of the reward', () => {
     const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
     const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal });
-    const failed = applyReadAfterAnswer(ledger(answered), 'r', read([...BASELINE, redemption(4, BOOKS)]), T0 + 5)!.current;
-    expect(failed).toEqual({ ...answered, state: 'failed', error: { ...refusal, nothingCharged: true }, finishedAt: T0 + 5 });
+    const failed = applyReadAfterAnswer(
+      ledger(answered),
+      'r',
+      read([...BASELINE, redemption(4, BOOKS)]),
+      T0 + 5,
+    )!.current;
+    expect(failed).toEqual({
+      ...answered,
+      state: 'failed',
+      error: { ...refusal, nothingCharged: true },
+      finishedAt: T0 + 5,
+    });
     // The browser's first copy committed; the refusal was the re-sent copy's (402): the history decides.
     const charged = applyReadAfterAnswer(ledger(answered), 'r', read([...BASELINE, redemption(5)]), T0 + 5)!.current;
     expect(charged).toMatchObject({ state: 'done', answer: 'refused', redemption: redemption(5) });
@@ -154,7 +213,10 @@ describe('settling outcomes', () => {
     expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
     expect(unread?.error).not.toHaveProperty('nothingCharged');
     // A later read that shows nothing new settles it then.
-    expect(applyRead(ledger(unread), read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
+    expect(applyRead(ledger(unread), read(BASELINE), null, T0 + 50).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
   });
 
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
@@ -167,7 +229,12 @@ describe('settling outcomes', () => {
 
   it('only the read that first shows a Confirm names its repeats; a later redemption of the reward is one more in the history', () => {
     const answered = entry('s', { state: 'pending', answer: 'success' });
-    const done = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5), redemption(6)]), T0 + 5)!;
+    const done = applyReadAfterAnswer(
+      ledger(answered),
+      's',
+      read([...BASELINE, redemption(5), redemption(6)]),
+      T0 + 5,
+    )!;
     expect(done.current).toMatchObject({ state: 'done', redemption: { id: 5 }, duplicates: [6] });
     const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5)!;
     const later = applyRead(alone, read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 60_000);
@@ -187,11 +254,18 @@ describe('settling outcomes', () => {
     for (let i = 0; i < CHECK_AFTER_MS.length - 1; i++) {
       const at = T0 + CHECK_AFTER_MS[i]!;
       now = applyRead(now, read(BASELINE), at, at);
-      expect(now.current).toMatchObject({ state: 'unknown', checks: { done: i + 1, nextAt: T0 + CHECK_AFTER_MS[i + 1]!, lastAt: at } });
+      expect(now.current).toMatchObject({
+        state: 'unknown',
+        checks: { done: i + 1, nextAt: T0 + CHECK_AFTER_MS[i + 1]!, lastAt: at },
+      });
     }
     const last = T0 + CHECK_AFTER_MS[3];
     now = applyRead(now, read(BASELINE), last, last + 1);
-    expect(now.current).toMatchObject({ state: 'not_found', checks: { done: 4, nextAt: null, lastAt: last }, finishedAt: last + 1 });
+    expect(now.current).toMatchObject({
+      state: 'not_found',
+      checks: { done: 4, nextAt: null, lastAt: last },
+      finishedAt: last + 1,
+    });
   });
 
   it('a check counts only for entries due by then (an alarm a few seconds early still counts)', () => {
@@ -205,7 +279,9 @@ describe('settling outcomes', () => {
 
   it('an entry without checks yet counts from its first', () => {
     const lost = entry('e');
-    expect(applyRead(ledger(lost), read(BASELINE), T0 + CHECK_AFTER_MS[0], T0).current).toMatchObject({ checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1] } });
+    expect(applyRead(ledger(lost), read(BASELINE), T0 + CHECK_AFTER_MS[0], T0).current).toMatchObject({
+      checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1] },
+    });
   });
 
   it('while a redeem of the same reward is out, its entries wait: found nothing, their check put off', () => {
@@ -216,19 +292,30 @@ describe('settling outcomes', () => {
     const at = T0 + CHECK_AFTER_MS[0];
     const settled = applyRead(ledger(inFlight, [waiting, other]), read(history), at, at);
     expect(settled.current).toBe(inFlight);
-    expect(settled.awaitingCheck).toEqual([{ ...waiting, checks: { ...waiting.checks, nextAt: at + CHECK_AFTER_MS[0] } }]);
-    expect(settled.recentlySettled).toEqual([expect.objectContaining({ requestId: 'o', state: 'done', redemption: redemption(6, BOOKS) })]);
+    expect(settled.awaitingCheck).toEqual([
+      { ...waiting, checks: { ...waiting.checks, nextAt: at + CHECK_AFTER_MS[0] } },
+    ]);
+    expect(settled.recentlySettled).toEqual([
+      expect.objectContaining({ requestId: 'o', state: 'done', redemption: redemption(6, BOOKS) }),
+    ]);
     // Without a check time nothing is put off.
     expect(applyRead(ledger(inFlight, [waiting]), read(history), null, at).awaitingCheck[0]).toBe(waiting);
     // A later check time stays.
     const later = { ...waiting, checks: { ...waiting.checks, nextAt: at + 10 * CHECK_AFTER_MS[0] } };
-    expect(applyRead(ledger(inFlight, [later]), read(history), at, at).awaitingCheck[0]!.checks!.nextAt).toBe(at + 10 * CHECK_AFTER_MS[0]);
+    expect(applyRead(ledger(inFlight, [later]), read(history), at, at).awaitingCheck[0]!.checks!.nextAt).toBe(
+      at + 10 * CHECK_AFTER_MS[0],
+    );
     const unchecked = entry('u');
-    expect(applyRead(ledger(inFlight, [unchecked]), read(history), at, at).awaitingCheck[0]!.checks).toEqual({ ...firstCheck(unchecked), nextAt: at + CHECK_AFTER_MS[0] });
+    expect(applyRead(ledger(inFlight, [unchecked]), read(history), at, at).awaitingCheck[0]!.checks).toEqual({
+      ...firstCheck(unchecked),
+      nextAt: at + CHECK_AFTER_MS[0],
+    });
   });
 
   it('settled entries leave the open list for the recent ones, which keep the last few', () => {
-    const old = Array.from({ length: SETTLED_KEPT }, (_, i) => entry(`s${i}`, { state: 'done', redemption: redemption(100 + i) }));
+    const old = Array.from({ length: SETTLED_KEPT }, (_, i) =>
+      entry(`s${i}`, { state: 'done', redemption: redemption(100 + i) }),
+    );
     const lost = unknown('e');
     const settled = applyRead(ledger(null, [lost], old), read([...BASELINE, redemption(5)]), null, T0);
     expect(settled.awaitingCheck).toEqual([]);
@@ -237,8 +324,12 @@ describe('settling outcomes', () => {
     expect(settled.recentlySettled[0]!.requestId).toBe('s1');
     // Redemptions the recent ones and the ledger claimed are never claimed again.
     const claimedByLatest = entry('l', { state: 'done', redemption: redemption(5) });
-    expect(applyRead(ledger(claimedByLatest, [lost]), read([...BASELINE, redemption(5)]), null, T0).awaitingCheck).toEqual([lost]);
-    expect(applyRead(ledger(null, [lost], [claimedByLatest]), read([...BASELINE, redemption(5)]), null, T0).awaitingCheck).toEqual([lost]);
+    expect(
+      applyRead(ledger(claimedByLatest, [lost]), read([...BASELINE, redemption(5)]), null, T0).awaitingCheck,
+    ).toEqual([lost]);
+    expect(
+      applyRead(ledger(null, [lost], [claimedByLatest]), read([...BASELINE, redemption(5)]), null, T0).awaitingCheck,
+    ).toEqual([lost]);
   });
 });
 
@@ -275,7 +366,13 @@ describe('scheduling and the rest', () => {
     const pending = entry('p', { state: 'pending' });
     const error = { kind: 'network' as const, message: 'stopped' };
     const lost = interrupted(ledger(pending), new Set(), error, T0 + 7);
-    expect(lost.current).toEqual({ ...pending, state: 'unknown', error, answeredAt: T0 + 7, checks: firstCheck(pending) });
+    expect(lost.current).toEqual({
+      ...pending,
+      state: 'unknown',
+      error,
+      answeredAt: T0 + 7,
+      checks: firstCheck(pending),
+    });
     expect(interrupted(ledger(pending), new Set(['p']), error, T0).current).toBe(pending);
     expect(interrupted(ledger(pending), new Set(), undefined, T0).current).not.toHaveProperty('error');
     const done = ledger(entry('d', { state: 'done' }));
@@ -283,7 +380,11 @@ describe('scheduling and the rest', () => {
     // Its answer had come (the worker stopped during the read after it): that answer's words stay.
     const refusal = { kind: 'rejected' as const, message: 'Out of stock', status: 422 };
     const answered = entry('a', { state: 'pending', answer: 'refused', error: refusal, answeredAt: T0 + 3 });
-    expect(interrupted(ledger(answered), new Set(), error, T0 + 9).current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
+    expect(interrupted(ledger(answered), new Set(), error, T0 + 9).current).toEqual({
+      ...answered,
+      state: 'unknown',
+      checks: firstCheck(answered),
+    });
   });
 
   it('showing another entry keeps the one it replaces: unknown among the open, settled among the recent; never a pending one', () => {

@@ -5,9 +5,22 @@ import { afterAll, beforeAll } from 'vitest';
 import { httpTuning } from '../../../entrypoints/background/api';
 import { recoverAfterStop } from '../../../entrypoints/background/recover';
 import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
-import { CHECK_AFTER_MS, CHECK_ALARM, checkOutcomes, checkRedemption, onCheckAlarm } from '../../../entrypoints/background/redemption/service';
+import {
+  CHECK_AFTER_MS,
+  CHECK_ALARM,
+  checkOutcomes,
+  checkRedemption,
+  onCheckAlarm,
+} from '../../../entrypoints/background/redemption/service';
 import { refreshHistory, refreshRewards, setSync } from '../../../entrypoints/background/sync';
-import { ledgerItem, rewardsItem, sessionItem, syncItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
+import {
+  ledgerItem,
+  rewardsItem,
+  sessionItem,
+  syncItem,
+  unsettledItem,
+  type LedgerEntry,
+} from '../../../utils/storage-items';
 import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
@@ -33,7 +46,8 @@ async function fireCheckAlarm(): Promise<void> {
   await onCheckAlarm(alarm!);
 }
 
-const sandboxRedemptionsOf = (rewardId: number) => env.sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
+const sandboxRedemptionsOf = (rewardId: number) =>
+  env.sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
 
 /** Waits for the sandbox's late commit, so it never lands in the next test's state. */
 async function lateCommit(rewardId: number, before: number): Promise<void> {
@@ -66,7 +80,15 @@ describe('redeeming', () => {
 
   it('a pending entry no redeem has in flight (a stopped worker’s) blocks nothing: it is an unknown outcome, checked', async () => {
     const known = env.sandbox.state.redemptions.map((r) => r.id);
-    await ledgerItem.setValue({ requestId: 'r', rewardId: COFFEE, rewardName: 'x', points: 500, startedAt: Date.now(), knownRedemptionIds: known, state: 'pending' });
+    await ledgerItem.setValue({
+      requestId: 'r',
+      rewardId: COFFEE,
+      rewardName: 'x',
+      points: 500,
+      startedAt: Date.now(),
+      knownRedemptionIds: known,
+      state: 'pending',
+    });
     await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
     expect((await redeem(COFFEE, true)).state).toBe('done');
@@ -111,7 +133,11 @@ describe('redeeming', () => {
     expect(sandboxRedemptionsOf(COFFEE)).toBe(before);
     await lateCommit(COFFEE, before);
     await fireCheckAlarm();
-    expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000, redemption: { reward: { id: COFFEE } } });
+    expect(await ledgerItem.getValue()).toMatchObject({
+      state: 'done',
+      balanceAfter: 2000,
+      redemption: { reward: { id: COFFEE } },
+    });
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(2000);
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
@@ -134,14 +160,22 @@ describe('redeeming', () => {
     // The first is still checked, and the second's redemption is not taken for it.
     expect((await unsettledItem.getValue()).map((e) => e.requestId)).toEqual([first.requestId]);
     await checkOutcomes(first.checks!.nextAt);
-    expect((await unsettledItem.getValue())[0]).toMatchObject({ requestId: first.requestId, state: 'unknown', checks: { done: 1 } });
+    expect((await unsettledItem.getValue())[0]).toMatchObject({
+      requestId: first.requestId,
+      state: 'unknown',
+      checks: { done: 1 },
+    });
   });
 
   it('reads the balance again after a refusal, so the rows show what the panel said', async () => {
     env.sandbox.state.balance = 300;
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(2500);
     const entry = await redeem(COFFEE);
-    expect(entry).toMatchObject({ state: 'failed', balanceAfter: 300, error: { kind: 'rejected', nothingCharged: true } });
+    expect(entry).toMatchObject({
+      state: 'failed',
+      balanceAfter: 300,
+      error: { kind: 'rejected', nothingCharged: true },
+    });
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(300);
   });
 
@@ -214,7 +248,9 @@ describe('after the worker restarts with a pending entry', () => {
 
   it('marks it done when the history shows a new redemption of that reward, without resending', async () => {
     await ledgerItem.setValue(pending(Date.now() - 1000));
-    await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
+    await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, {
+      headers: { Authorization: `Bearer ${env.sandbox.token}` },
+    });
     await recoverAfterStop();
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
@@ -276,7 +312,9 @@ describe('an unknown outcome', () => {
     await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
     expect((await ledgerItem.getValue())?.state).toBe('unknown');
 
-    await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${env.sandbox.token}` } });
+    await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, {
+      headers: { Authorization: `Bearer ${env.sandbox.token}` },
+    });
     await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
@@ -297,7 +335,11 @@ describe('sync state', () => {
     const loading = { loading: true, error: null, attemptedAt: 1 };
     await syncItem.setValue({ rewards: loading, history: loading, profile: loading });
     const gen = await activeSessionId();
-    await Promise.all([setSync(gen, 'rewards', { loading: false }), setSync(gen, 'history', { loading: false }), setSync(gen, 'profile', { loading: false })]);
+    await Promise.all([
+      setSync(gen, 'rewards', { loading: false }),
+      setSync(gen, 'history', { loading: false }),
+      setSync(gen, 'profile', { loading: false }),
+    ]);
     const sync = await syncItem.getValue();
     expect([sync.rewards.loading, sync.history.loading, sync.profile.loading]).toEqual([false, false, false]);
   });

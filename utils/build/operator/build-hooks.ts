@@ -29,7 +29,12 @@ export function useOperatorIcon(files: ResolvedPublicFile[]): void {
   if (!rendered) return;
   const dir = rendered.dir;
   const kept = files.filter((file) => !ICON_FILE.test(file.relativeDest));
-  files.splice(0, files.length, ...kept, ...ICON_SIZES.map((size) => ({ absoluteSrc: join(dir, `${size}.png`), relativeDest: `icon/${size}.png` })));
+  files.splice(
+    0,
+    files.length,
+    ...kept,
+    ...ICON_SIZES.map((size) => ({ absoluteSrc: join(dir, `${size}.png`), relativeDest: `icon/${size}.png` })),
+  );
 }
 
 /** `build:done`: the rendered files were copied into the build. */

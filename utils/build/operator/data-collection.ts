@@ -31,14 +31,26 @@ export const CHROME_DATA_CATEGORIES = [
 /** Each type's name in the Firefox install prompt and in the Chrome Web Store's privacy form. */
 export const DATA_TYPE_NAMES: Record<DataType, { firefox: string; chrome: (typeof CHROME_DATA_CATEGORIES)[number] }> = {
   authenticationInfo: { firefox: 'Authentication information', chrome: 'Authentication information' },
-  personallyIdentifyingInfo: { firefox: 'Personally identifying information', chrome: 'Personally identifiable information' },
-  financialAndPaymentInfo: { firefox: 'Financial and payment information', chrome: 'Financial and payment information' },
+  personallyIdentifyingInfo: {
+    firefox: 'Personally identifying information',
+    chrome: 'Personally identifiable information',
+  },
+  financialAndPaymentInfo: {
+    firefox: 'Financial and payment information',
+    chrome: 'Financial and payment information',
+  },
   locationInfo: { firefox: 'Location', chrome: 'Location' },
   healthInfo: { firefox: 'Health information', chrome: 'Health information' },
 };
 
 /** The order the declarations list the types in. */
-const ORDER: readonly DataType[] = ['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo', 'locationInfo', 'healthInfo'];
+const ORDER: readonly DataType[] = [
+  'authenticationInfo',
+  'personallyIdentifyingInfo',
+  'financialAndPaymentInfo',
+  'locationInfo',
+  'healthInfo',
+];
 
 export interface DeclaredData {
   type: DataType;
@@ -52,7 +64,9 @@ type Settings = Pick<ResolvedSettings, 'apiBaseUrl' | 'oauth' | 'profileData'>;
 
 /** Where the panel's API is, as the declarations name it. */
 function panelApi(settings: Settings, who: 'the panelist' | 'you'): string {
-  return settings.apiBaseUrl ? `the panel's API (${new URL(settings.apiBaseUrl).origin})` : `the panel's API (at the address ${who} ${who === 'you' ? 'enter' : 'enters'})`;
+  return settings.apiBaseUrl
+    ? `the panel's API (${new URL(settings.apiBaseUrl).origin})`
+    : `the panel's API (at the address ${who} ${who === 'you' ? 'enter' : 'enters'})`;
 }
 
 /**
@@ -64,7 +78,9 @@ export function declaredData(settings: Settings): DeclaredData[] {
   const yours = panelApi(settings, 'you');
   const profile = settings.profileData.split(' ').filter(Boolean);
   const signIn = signInConfigured(settings);
-  const tokenOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map((url) => new URL(url).origin);
+  const tokenOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint]
+    .filter(Boolean)
+    .map((url) => new URL(url).origin);
   const signInServer = `the sign-in server (${[...new Set(tokenOrigins)].join(', ')})`;
   const revokes = signIn && settings.oauth.revocationEndpoint;
   const items: Record<DataType, [what: string, toPanelist: string]> = {
@@ -87,9 +103,13 @@ export function declaredData(settings: Settings): DeclaredData[] {
     financialAndPaymentInfo: [
       `the panelist's redemptions: the reward they choose to redeem for their points, sent to ${api}, which deducts the points and records it ` +
         '(the history of redemptions and the balance are read from it)' +
-        (profile.includes('financialAndPaymentInfo') ? '; and the profile answers about finances (such as income) the panel asks for, sent when saved' : ''),
+        (profile.includes('financialAndPaymentInfo')
+          ? '; and the profile answers about finances (such as income) the panel asks for, sent when saved'
+          : ''),
       `your redemptions: the reward you choose to redeem with your points, sent to ${yours}, which deducts the points and records the redemption` +
-        (profile.includes('financialAndPaymentInfo') ? '; and the profile answers about your finances (such as income) the panel asks for, sent when you save them' : ''),
+        (profile.includes('financialAndPaymentInfo')
+          ? '; and the profile answers about your finances (such as income) the panel asks for, sent when you save them'
+          : ''),
     ],
     locationInfo: [
       `the profile answers about where the panelist lives (such as postal code, region, country), sent to ${api} when saved`,
@@ -100,8 +120,17 @@ export function declaredData(settings: Settings): DeclaredData[] {
       `the profile answers about your health the panel asks for, sent to ${yours} when you save them`,
     ],
   };
-  const types = new Set<DataType>(['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo', ...(profile as DataType[])]);
-  return ORDER.filter((type) => types.has(type)).map((type) => ({ type, what: items[type][0], toPanelist: items[type][1] }));
+  const types = new Set<DataType>([
+    'authenticationInfo',
+    'personallyIdentifyingInfo',
+    'financialAndPaymentInfo',
+    ...(profile as DataType[]),
+  ]);
+  return ORDER.filter((type) => types.has(type)).map((type) => ({
+    type,
+    what: items[type][0],
+    toPanelist: items[type][1],
+  }));
 }
 
 /** The Firefox manifest's `data_collection_permissions`: all of it required, since the extension cannot work without it. */

@@ -56,7 +56,11 @@ export interface ExtensionIds {
  * Both browsers' ids and the redirect URLs to register: Chrome's is null without a `chromeKey` (the
  * store then assigns one); the tab's is `oauth.tabRedirectUrl` (its default filled in by the settings).
  */
-export function extensionIds(settings: { chromeKey: string; geckoId: string; oauth?: { tabRedirectUrl?: string } }): ExtensionIds {
+export function extensionIds(settings: {
+  chromeKey: string;
+  geckoId: string;
+  oauth?: { tabRedirectUrl?: string };
+}): ExtensionIds {
   const chromeId = settings.chromeKey ? chromeIdFromKey(settings.chromeKey) : null;
   const tab = settings.oauth?.tabRedirectUrl;
   return {

@@ -32,9 +32,12 @@ export async function iconProblems(path: string): Promise<string[]> {
   const { format, width, height } = meta;
   const problems: string[] = [];
   if (format !== 'svg' && format !== 'png') problems.push(`${path} is ${format.toUpperCase()}: give an SVG or a PNG`);
-  if (width !== height) problems.push(`${path} is ${width}×${height} px: the icon must be square (the same width and height)`);
+  if (width !== height)
+    problems.push(`${path} is ${width}×${height} px: the icon must be square (the same width and height)`);
   if (format === 'png' && Math.min(width, height) < MIN_PNG_SIZE) {
-    problems.push(`${path} is ${width}×${height} px: a PNG icon must be at least ${MIN_PNG_SIZE}×${MIN_PNG_SIZE} px (or give an SVG)`);
+    problems.push(
+      `${path} is ${width}×${height} px: a PNG icon must be at least ${MIN_PNG_SIZE}×${MIN_PNG_SIZE} px (or give an SVG)`,
+    );
   }
   return problems;
 }
@@ -67,7 +70,8 @@ export const STORE_ICON = { size: 128, artwork: 96 } as const;
  */
 export async function storeIcon(icon96: Buffer): Promise<Buffer> {
   const { width, height } = await sharp(icon96).metadata();
-  if (width !== STORE_ICON.artwork || height !== STORE_ICON.artwork) throw new Error(`the store icon is made from the ${STORE_ICON.artwork} px icon, not ${width}×${height}`);
+  if (width !== STORE_ICON.artwork || height !== STORE_ICON.artwork)
+    throw new Error(`the store icon is made from the ${STORE_ICON.artwork} px icon, not ${width}×${height}`);
   const pad = (STORE_ICON.size - STORE_ICON.artwork) / 2;
   return sharp(icon96)
     .ensureAlpha()

@@ -23,10 +23,15 @@ export interface ManifestPermissions {
   optional_permissions: string[];
 }
 
-export function manifestPermissions(settings: Pick<BuildSettings, 'apiBaseUrl' | 'oauth'>, manifestVersion: 2 | 3): ManifestPermissions {
+export function manifestPermissions(
+  settings: Pick<BuildSettings, 'apiBaseUrl' | 'oauth'>,
+  manifestVersion: 2 | 3,
+): ManifestPermissions {
   const apiOrigin = settings.apiBaseUrl ? hostPermissionPattern(settings.apiBaseUrl) : undefined;
   // The token and revocation endpoints are called by the background like the API, so their origins are granted too.
-  const oauthOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint].filter(Boolean).map(hostPermissionPattern);
+  const oauthOrigins = [settings.oauth.tokenEndpoint, settings.oauth.revocationEndpoint]
+    .filter(Boolean)
+    .map(hostPermissionPattern);
   const hosts = [...new Set([apiOrigin, ...oauthOrigins].filter((o): o is string => !!o))];
   const optionalHosts = optionalHostPatterns(settings.apiBaseUrl);
   const identity = signInConfigured(settings) ? ['identity'] : [];
@@ -37,6 +42,7 @@ export function manifestPermissions(settings: Pick<BuildSettings, 'apiBaseUrl' |
     optional_host_permissions: optionalHosts,
     // MV2 has no optional_host_permissions (WXT drops the key without converting it): there the
     // origins go in optional_permissions, or Firefox refuses permissions.request() for them.
-    optional_permissions: manifestVersion === 2 ? [...optionalHosts, ...OPTIONAL_APIS] : [...identity, ...OPTIONAL_APIS],
+    optional_permissions:
+      manifestVersion === 2 ? [...optionalHosts, ...OPTIONAL_APIS] : [...identity, ...OPTIONAL_APIS],
   };
 }

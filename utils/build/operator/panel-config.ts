@@ -61,26 +61,38 @@ export function configFilePath(env: Env, root: string): string | null {
 }
 
 /** The file's structure: known keys only, every value a string (groups as objects of strings). */
-const fileSchema = v.strictObject({
-  ...Object.fromEntries(SETTING_ROWS.filter((row) => !row.group).map((row) => [row.key, v.optional(v.string('must be a string'))])),
-  ...Object.fromEntries(
-    GROUPS.map((group) => [
-      group,
-      v.optional(
-        v.strictObject(
-          Object.fromEntries(SETTING_ROWS.filter((row) => row.group === group).map((row) => [row.key, v.optional(v.string('must be a string'))])),
-          'must be an object',
+const fileSchema = v.strictObject(
+  {
+    ...Object.fromEntries(
+      SETTING_ROWS.filter((row) => !row.group).map((row) => [row.key, v.optional(v.string('must be a string'))]),
+    ),
+    ...Object.fromEntries(
+      GROUPS.map((group) => [
+        group,
+        v.optional(
+          v.strictObject(
+            Object.fromEntries(
+              SETTING_ROWS.filter((row) => row.group === group).map((row) => [
+                row.key,
+                v.optional(v.string('must be a string')),
+              ]),
+            ),
+            'must be an object',
+          ),
         ),
-      ),
-    ]),
-  ),
-}, 'must be an object of settings');
+      ]),
+    ),
+  },
+  'must be an object of settings',
+);
 
 function describeFileIssue(issue: v.BaseIssue<unknown>, name: string): string {
   const path = v.getDotPath(issue);
   if (issue.type === 'strict_object' && issue.kind === 'schema' && issue.expected === 'never') {
     const where = path?.includes('.') ? path.slice(0, path.lastIndexOf('.')) : null;
-    const known = where ? SETTING_ROWS.filter((r) => r.group === where).map((r) => r.key) : [...SETTING_ROWS.filter((r) => !r.group).map((r) => r.key), ...GROUPS];
+    const known = where
+      ? SETTING_ROWS.filter((r) => r.group === where).map((r) => r.key)
+      : [...SETTING_ROWS.filter((r) => !r.group).map((r) => r.key), ...GROUPS];
     return `${name} › ${path}: unknown key (known${where ? ` in ${where}` : ''}: ${known.join(', ')})`;
   }
   return `${name}${path ? ` › ${path}` : ''}: ${issue.message}`;
@@ -113,7 +125,8 @@ function readFile(path: string, root: string): { values: Map<string, string>; pr
   const top = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
   for (const row of SETTING_ROWS) {
     const holder = row.group ? top[row.group] : top;
-    const value = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[row.key] : undefined;
+    const value =
+      typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[row.key] : undefined;
     if (typeof value === 'string' && value.trim()) values.set(row.path, value.trim());
   }
   return { values, problems };
@@ -146,9 +159,15 @@ export function buildSettings(env: Env, mode: string, root: string = process.cwd
  * (settings-check.ts). A value with a problem is replaced by its default. Throws only when the
  * file cannot be read at all (not JSON; two files; PANEL_CONFIG naming none).
  */
-export function resolveSettings(env: Env, mode: string, root: string = process.cwd()): { settings: ResolvedSettings; problems: string[] } {
+export function resolveSettings(
+  env: Env,
+  mode: string,
+  root: string = process.cwd(),
+): { settings: ResolvedSettings; problems: string[] } {
   const file = configFilePath(env, root);
-  const { values: fromFile, problems } = file ? readFile(file, root) : { values: new Map<string, string>(), problems: [] };
+  const { values: fromFile, problems } = file
+    ? readFile(file, root)
+    : { values: new Map<string, string>(), problems: [] };
   const fileName = file ? shownPath(file, root) : '';
   const values: Record<string, string> = {};
   const sources: ResolvedSettings['sources'] = {};
@@ -168,7 +187,9 @@ export function resolveSettings(env: Env, mode: string, root: string = process.c
       continue;
     }
     // A long value (a key) is not repeated: it would bury the message, and may be a secret pasted by mistake.
-    problems.push(`${where}: ${raw.length <= 60 ? `${JSON.stringify(raw)} ` : ''}${checked.issues[0]?.message ?? 'is not valid'}`);
+    problems.push(
+      `${where}: ${raw.length <= 60 ? `${JSON.stringify(raw)} ` : ''}${checked.issues[0]?.message ?? 'is not valid'}`,
+    );
     values[row.path] = row.setting.fallback;
   }
 
@@ -181,8 +202,14 @@ export function resolveSettings(env: Env, mode: string, root: string = process.c
   const authorize = values['oauth.authorizationEndpoint'];
   if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
   // Sign-in in a tab comes back to the panel's own origin, which the extension may read (its host permission).
-  if (!values['oauth.tabRedirectUrl'] && authorize && values.apiBaseUrl) values['oauth.tabRedirectUrl'] = defaultTabRedirect(values.apiBaseUrl);
-  const settings = { ...(nest(values) as unknown as PanelSettings), devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '', configFile: file, sources };
+  if (!values['oauth.tabRedirectUrl'] && authorize && values.apiBaseUrl)
+    values['oauth.tabRedirectUrl'] = defaultTabRedirect(values.apiBaseUrl);
+  const settings = {
+    ...(nest(values) as unknown as PanelSettings),
+    devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '',
+    configFile: file,
+    sources,
+  };
   return { settings, problems };
 }
 
@@ -195,22 +222,29 @@ function groupProblems(values: Record<string, string>): string[] {
     if (set.length === 0 || missing.length === 0) return [];
     return [
       `${missing.map((row) => `${row.path} (${row.setting.env})`).join(' and ')} missing: ${group} needs ` +
-        `${rows.filter((row) => row.setting.required).map((row) => row.path).join(', ')} together (set: ${set.map((row) => row.path).join(', ')})`,
+        `${rows
+          .filter((row) => row.setting.required)
+          .map((row) => row.path)
+          .join(', ')} together (set: ${set.map((row) => row.path).join(', ')})`,
     ];
   });
 }
 
 function signInProblems(values: Record<string, string>): string[] {
-  const signIn = SETTING_ROWS.filter((row) => row.group === 'oauth' && row.setting.required).every((row) => values[row.path]);
-  if (signIn && !values.apiBaseUrl) return ['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to'];
+  const signIn = SETTING_ROWS.filter((row) => row.group === 'oauth' && row.setting.required).every(
+    (row) => values[row.path],
+  );
+  if (signIn && !values.apiBaseUrl)
+    return ['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to'];
   // The extension reads the tab's address when it comes back: only on the panel's origin may it (its host permission).
   const tab = values['oauth.tabRedirectUrl'];
   if (tab && values.apiBaseUrl && new URL(tab).origin !== new URL(values.apiBaseUrl).origin) {
-    return [`oauth.tabRedirectUrl (PANEL_OAUTH_TAB_REDIRECT_URL) ${tab} is not on the panel's origin ${new URL(values.apiBaseUrl).origin}: the extension may read only that origin's addresses when the sign-in tab comes back`];
+    return [
+      `oauth.tabRedirectUrl (PANEL_OAUTH_TAB_REDIRECT_URL) ${tab} is not on the panel's origin ${new URL(values.apiBaseUrl).origin}: the extension may read only that origin's addresses when the sign-in tab comes back`,
+    ];
   }
   return [];
 }
-
 
 /** `{ 'oauth.clientId': x }` → `{ oauth: { clientId: x } }`. */
 function nest(values: Record<string, string>): Record<string, unknown> {
@@ -229,4 +263,3 @@ export function runtimeSettings(settings: ResolvedSettings): BuildSettings {
   for (const row of SETTING_ROWS) if (row.setting.buildOnly && !row.group) delete out[row.key];
   return out as unknown as BuildSettings;
 }
-

@@ -33,7 +33,10 @@ export function descriptionProblems(panelName: string, localesDir: string): stri
     const length = manifestDescription(panelName, text).length;
     if (length > SUMMARY_MAX) over.push(`${locale} (${length})`);
   }
-  const problems = missing.map((locale) => `${localesDir}/${locale}/messages.json has no ${LISTING_MESSAGES.summary}: the manifest's description in that language would be empty`);
+  const problems = missing.map(
+    (locale) =>
+      `${localesDir}/${locale}/messages.json has no ${LISTING_MESSAGES.summary}: the manifest's description in that language would be empty`,
+  );
   if (over.length) {
     const fits = SUMMARY_MAX - longestText - ': '.length;
     problems.push(
@@ -77,9 +80,15 @@ export interface CheckedSettings {
  * {@link PanelConfigError} listing every problem (and the warnings); otherwise returns the warnings
  * for the caller to print.
  */
-export async function checkSettings(env: Env, mode: string, root: string = process.cwd(), localesDir: string = join(root, LOCALES_DIR)): Promise<CheckedSettings> {
+export async function checkSettings(
+  env: Env,
+  mode: string,
+  root: string = process.cwd(),
+  localesDir: string = join(root, LOCALES_DIR),
+): Promise<CheckedSettings> {
   const { settings, problems } = resolveSettings(env, mode, root);
-  if (settings.icon && existsSync(settings.icon)) problems.push(...(await iconProblems(settings.icon)).map((problem) => `icon: ${problem}`));
+  if (settings.icon && existsSync(settings.icon))
+    problems.push(...(await iconProblems(settings.icon)).map((problem) => `icon: ${problem}`));
   // A name over the stores' own limit is already told; the description is judged on the name the build would use.
   problems.push(...descriptionProblems(settings.panelName, localesDir));
   const warnings = settingsWarnings(settings);

@@ -74,11 +74,16 @@ const CLIENT_ID = /^[\x21-\x7e]+$/;
  */
 const chromeKey: Text = v.pipe(
   v.string(),
-  v.check((text) => !/PRIVATE KEY/.test(text), 'is a private key: never put one in the config; give the public key (npm run ids -- --new-key prints it)'),
+  v.check(
+    (text) => !/PRIVATE KEY/.test(text),
+    'is a private key: never put one in the config; give the public key (npm run ids -- --new-key prints it)',
+  ),
   v.transform((text) => text.replace(/-----(?:BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '')),
   v.check((base64) => {
     try {
-      return createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType === 'rsa';
+      return (
+        createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType === 'rsa'
+      );
     } catch {
       return false;
     }
@@ -89,7 +94,12 @@ const chromeKey: Text = v.pipe(
  * The kinds of personal data a panel's profile questions may ask for, as Mozilla names them in
  * `data_collection_permissions` (utils/build/operator/data-collection.ts says what each covers).
  */
-export const PROFILE_DATA_TYPES = ['personallyIdentifyingInfo', 'locationInfo', 'healthInfo', 'financialAndPaymentInfo'] as const;
+export const PROFILE_DATA_TYPES = [
+  'personallyIdentifyingInfo',
+  'locationInfo',
+  'healthInfo',
+  'financialAndPaymentInfo',
+] as const;
 
 /** Mozilla data types separated by spaces, personallyIdentifyingInfo among them; stored one space apart. */
 const profileData: Text = v.pipe(
@@ -99,9 +109,15 @@ const profileData: Text = v.pipe(
     if (!dataset.typed) return;
     const types = dataset.value.split(' ');
     const unknown = types.filter((type) => !(PROFILE_DATA_TYPES as readonly string[]).includes(type));
-    if (unknown.length) return addIssue({ message: `names ${unknown.join(', ')}: use Mozilla's data types ${PROFILE_DATA_TYPES.join(', ')}, separated by spaces` });
+    if (unknown.length)
+      return addIssue({
+        message: `names ${unknown.join(', ')}: use Mozilla's data types ${PROFILE_DATA_TYPES.join(', ')}, separated by spaces`,
+      });
     if (!types.includes('personallyIdentifyingInfo')) {
-      addIssue({ message: 'must include personallyIdentifyingInfo: profile answers (name, age, gender, education…) are personal data sent under the panelist\'s own key' });
+      addIssue({
+        message:
+          "must include personallyIdentifyingInfo: profile answers (name, age, gender, education…) are personal data sent under the panelist's own key",
+      });
     }
   }),
 );
@@ -109,14 +125,19 @@ const profileData: Text = v.pipe(
 export const SETTINGS = {
   apiBaseUrl: {
     env: 'PANEL_API_BASE_URL',
-    schema: webAddress((url) => (url.search || url.hash ? 'must not have a query (?…) or a fragment (#…): endpoint paths are added to it' : null)),
+    schema: webAddress((url) =>
+      url.search || url.hash ? 'must not have a query (?…) or a fragment (#…): endpoint paths are added to it' : null,
+    ),
     fallback: '',
     example: 'https://api.acme-panel.example',
     doc: "the panel API; its origin becomes the manifest's only host permission. Without it the panelist enters it (development builds: the sandbox)",
   },
   panelName: {
     env: 'PANEL_NAME',
-    schema: v.pipe(v.string(), v.maxLength(PANEL_NAME_MAX, `is longer than the ${PANEL_NAME_MAX} characters the stores take`)),
+    schema: v.pipe(
+      v.string(),
+      v.maxLength(PANEL_NAME_MAX, `is longer than the ${PANEL_NAME_MAX} characters the stores take`),
+    ),
     fallback: 'Panel Rewards',
     example: 'Acme Rewards',
     doc: "the extension's name, the pages' title and the stores' listing title",
@@ -232,7 +253,11 @@ export const SETTINGS = {
     },
     tabRedirectUrl: {
       env: 'PANEL_OAUTH_TAB_REDIRECT_URL',
-      schema: webAddress((url) => (url.search || url.hash ? 'must not have a query (?…) or a fragment (#…): the server adds the answer to it' : null)),
+      schema: webAddress((url) =>
+        url.search || url.hash
+          ? 'must not have a query (?…) or a fragment (#…): the server adds the answer to it'
+          : null,
+      ),
       fallback: '',
       example: 'https://api.acme-panel.example/extension-sign-in-done',
       doc: "sign-in in a tab, where the browser has no sign-in window (Firefox for Android): the address on `apiBaseUrl`'s origin the server sends the panelist back to, registered as a redirect URL (none: `<apiBaseUrl's origin>/extension-sign-in-done`)",
@@ -265,7 +290,9 @@ function isSetting(entry: Setting | SettingGroup): entry is Setting {
 }
 
 /** The table as a flat list, in its order. */
-export const SETTING_ROWS: readonly SettingRow[] = Object.entries(SETTINGS as Record<string, Setting | SettingGroup>).flatMap(([key, entry]): SettingRow[] =>
+export const SETTING_ROWS: readonly SettingRow[] = Object.entries(
+  SETTINGS as Record<string, Setting | SettingGroup>,
+).flatMap(([key, entry]): SettingRow[] =>
   isSetting(entry)
     ? [{ path: key, group: null, key, setting: entry }]
     : Object.entries(entry).map(([inner, setting]) => ({ path: `${key}.${inner}`, group: key, key: inner, setting })),

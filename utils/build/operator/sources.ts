@@ -34,7 +34,9 @@ function insideRoot(path: string, root: string): string | null {
 
 /** The allow-list for this build: {@link SOURCE_PATHS}, the config file read and the operator's icon. */
 export function sourcesAllowList(settings: Pick<ResolvedSettings, 'configFile' | 'icon'>, root: string): string[] {
-  const own = [settings.configFile, settings.icon].filter((path): path is string => !!path).map((path) => insideRoot(path, root));
+  const own = [settings.configFile, settings.icon]
+    .filter((path): path is string => !!path)
+    .map((path) => insideRoot(path, root));
   return [...SOURCE_PATHS, ...own.filter((path): path is string => !!path && !SOURCE_PATHS.includes(path))];
 }
 

@@ -36,7 +36,11 @@ export function manifestDescription(panelName: string, extDescription: string): 
  * The listing in the language `lookup` speaks, with anything a store would refuse. The summary's
  * length is the build's own check (settings-check.ts: every language, before anything is built).
  */
-export function listingFor(locale: string, panelName: string, lookup: Lookup): { listing: Listing; problems: string[] } {
+export function listingFor(
+  locale: string,
+  panelName: string,
+  lookup: Lookup,
+): { listing: Listing; problems: string[] } {
   const text = (key: string) => lookup(key, [panelName]);
   const listing: Listing = {
     locale,
@@ -49,7 +53,8 @@ export function listingFor(locale: string, panelName: string, lookup: Lookup): {
   for (const [key, value] of Object.entries(LISTING_MESSAGES)) {
     if (!lookup(value)) problems.push(`${locale}: the message ${value} (${key}) is missing`);
   }
-  if (listing.description.length > DESCRIPTION_MAX) problems.push(`${locale}: the description is over ${DESCRIPTION_MAX} characters`);
+  if (listing.description.length > DESCRIPTION_MAX)
+    problems.push(`${locale}: the description is over ${DESCRIPTION_MAX} characters`);
   return { listing, problems };
 }
 
