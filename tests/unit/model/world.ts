@@ -160,6 +160,13 @@ export interface Confirmation {
   wasUnknown: boolean;
   /** Still unsettled when its session ended: its outcome was never the new session's to tell. */
   abandoned: boolean;
+  /**
+   * Settled, but not yet on screen when its session ended: the extension records an outcome as told
+   * in one turn and shows it in a later one only while that session is still active, so an account
+   * left in between never has it shown (at most once, should the next session of the same account
+   * tell it again).
+   */
+  endedUntold?: boolean;
   /** Seen in storage again after its session ended. */
   resurrected?: boolean;
   /** Went back from settled to pending or unknown. */
@@ -338,8 +345,12 @@ export class World {
       this.items.unsettledItem.getValue(),
     ]);
     const carried = new Set([current, ...awaiting].flatMap((entry) => (entry ? [entry.requestId] : [])));
+    const shown = this.notified();
     for (const c of this.confirmations.values()) {
-      if (c.state !== 'pending' && c.state !== 'unknown') continue;
+      if (c.state !== 'pending' && c.state !== 'unknown') {
+        if (!shown.has(`outcome:${c.requestId}`)) c.endedUntold = true;
+        continue;
+      }
       // One carried over can only be settled by a check of the new session (the old one's writes
       // are refused), however its answer went: it is told like any outcome a check settles.
       if (carried.has(c.requestId)) c.wasUnknown = true;
