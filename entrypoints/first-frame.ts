@@ -55,14 +55,17 @@ export default defineUnlistedScript(() => {
         const root = document.getElementById('app');
         // A task after the next frame's rendering: that frame is on its way to the screen.
         const afterFrame = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
+        // A committed frame still has to be rastered and drawn, off the main thread but on the same
+        // cores: on two, the app's start (script fetch, compile, Preact's first render) held the rows'
+        // frame back by some 20 ms. Two more frames let it reach the screen first (measured: npm run bench).
+        const settled = (then: () => void) => afterFrame(() => afterFrame(() => afterFrame(then)));
         // The header and the balance first, the parts below them a frame later, then the app.
         let deferred = false;
         const later = (rest: () => void) => {
           deferred = true;
           afterFrame(() => {
             rest();
-            // Not in the rows' own frame: the app's start (its script and preloads) would hold it up.
-            afterFrame(startApp);
+            settled(startApp);
           });
         };
         // Preact got there first (development builds start it themselves).
