@@ -26,7 +26,7 @@ const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 10
 /**
  * The commit measured. Published figures come from a clean tree: with uncommitted changes (untracked
  * files included, except the bench's own output) the bench stops, unless BENCH_ALLOW_DIRTY=1, and
- * then every figure is marked as not from a commit.
+ * then every figure is marked as not from a commit; so are figures of a build changed by BENCH_PATCH.
  */
 function commit(): string {
   let head = 'unknown';
@@ -39,6 +39,7 @@ function commit(): string {
   } catch {
     dirty = ['(git status failed)'];
   }
+  if (process.env.BENCH_PATCH) return `${head} + ${process.env.BENCH_PATCH} on the build (NOT FOR PUBLICATION)`;
   if (dirty.length === 0) return head;
   if (process.env.BENCH_ALLOW_DIRTY !== '1') {
     console.error(
