@@ -73,37 +73,19 @@ function sampleModels(): Array<[PartName, Model]> {
     for (const next of [true, false]) {
       for (const error of [null, network, refused, ours]) {
         for (const loading of [false, true]) {
-          const balance = { points, source: 'rewards' as const };
-          const rewards = next ? [reward(1, 5000, 'set')] : [];
-          out.push([
-            'header',
-            headerModel({
-              now: NOW,
-              live: true,
-              balance,
-              rewards,
-              fetchedAt: NOW - 60_000,
-              error,
-              loading,
-              refreshable: true,
-            }),
-          ]);
+          const input = {
+            now: NOW,
+            live: true,
+            balance: { points, source: 'rewards' as const },
+            rewards: next ? [reward(1, 5000, 'set')] : [],
+            fetchedAt: NOW - 60_000,
+            error,
+            loading,
+            refreshable: true,
+          };
+          out.push(['header', headerModel(input)]);
           // Open profile questions: the line shows in the common states, not beside an error.
-          if (!error)
-            out.push([
-              'header',
-              headerModel({
-                now: NOW,
-                live: true,
-                balance,
-                rewards,
-                fetchedAt: NOW - 60_000,
-                error,
-                loading,
-                refreshable: true,
-                questions: OPEN_QUESTIONS,
-              }),
-            ]);
+          if (!error) out.push(['header', headerModel({ ...input, questions: OPEN_QUESTIONS })]);
         }
       }
     }
