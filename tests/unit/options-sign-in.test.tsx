@@ -9,22 +9,8 @@ import { DISCONNECTED, sessionItem } from '../../utils/storage-items';
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
-vi.mock('../../utils/settings', () => ({
-  settings: {
-    apiBaseUrl: 'https://panel.example.com/api',
-    panelName: 'Test Panel',
-    brandColor: '#000',
-    balanceVariable: 'P',
-    geckoId: 'x',
-    devToken: '',
-    oauth: {
-      authorizationEndpoint: 'https://login.example.com/authorize',
-      tokenEndpoint: 'https://login.example.com/token',
-      clientId: 'ext',
-      scopes: '',
-      issuer: 'https://login.example.com',
-    },
-  },
+vi.mock('../../utils/settings', async () => ({
+  settings: (await import('./sign-in-settings')).SIGN_IN_SETTINGS,
 }));
 
 const send = sendMessage as unknown as page.SendMock;
