@@ -56,8 +56,9 @@ export default defineUnlistedScript(() => {
         // A task after the next frame's rendering: that frame is on its way to the screen.
         const afterFrame = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
         // A committed frame still has to be rastered and drawn, off the main thread but on the same
-        // cores: on two, the app's start (script fetch, compile, Preact's first render) held the rows'
-        // frame back by some 20 ms. Two more frames let it reach the screen first (measured: npm run bench).
+        // cores: on two, the app's start (script fetch, compile, Preact's first render) right after
+        // the rows' frame held it back by some 20 ms. Started two frames later still, the app lets
+        // that frame reach the screen first (measured: npm run bench, npm run bench:trace).
         const settled = (then: () => void) => afterFrame(() => afterFrame(() => afterFrame(then)));
         // The header and the balance first, the parts below them a frame later, then the app.
         let deferred = false;
