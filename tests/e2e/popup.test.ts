@@ -58,12 +58,15 @@ test('shows the seeded balance and rewards by brand, affordable first', async ()
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
   await expect.poll(() => popup.getByText(/^Updated /).textContent()).toMatch(/Updated (just now|.* ago)/);
   const seeded = (await serverState(ext)).rewards;
-  const names = await popup.locator('.reward-name').allTextContents();
   // One row a brand: the two PayWave transfers share one, their values a choice on it.
   const paywave = seeded.filter((r) => r.name.startsWith('PayWave '));
   expect(paywave).toHaveLength(2);
   const single = seeded.filter((r) => !paywave.includes(r));
-  expect(names.toSorted()).toEqual([...single.map((r) => r.name), PAYWAVE].toSorted());
+  // The rows come a frame after the header (those below the first few with Preact): awaited.
+  await expect
+    .poll(async () => (await popup.locator('.reward-name').allTextContents()).toSorted())
+    .toEqual([...single.map((r) => r.name), PAYWAVE].toSorted());
+  const names = await popup.locator('.reward-name').allTextContents();
   const values = popup.getByRole('combobox', { name: `Value of ${PAYWAVE}` });
   expect(await values.locator('option').allTextContents()).toEqual(['$10.00 · 1,000 points', '€50.00 · 5,400 points']);
   // Affordable ones come first (a brand by its cheapest value), then the rest.
