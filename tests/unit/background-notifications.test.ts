@@ -240,6 +240,33 @@ describe('nothing of an account outlives its session', () => {
     await idle();
     expect(await fakeBrowser.notifications.getAll()).toEqual({});
   });
+
+  it('a notification recorded before Disconnect, whose turn to show comes after it, is never shown', async () => {
+    Object.assign(redemption(5009), { approved: true, processed: true });
+    // The preferences read between recording the change and showing it answers slowly: Disconnect
+    // takes its turn in between, so the show's turn comes after the session it belongs to has ended.
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    let entered!: () => void;
+    const reading = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(async (keys?: unknown) => {
+      const asked = typeof keys === 'string' ? [keys] : Array.isArray(keys) ? (keys as string[]) : [];
+      if (asked.includes(preferencesItem.key)) {
+        entered();
+        await gate;
+      }
+      return get(keys as never);
+    });
+    const refreshing = refreshHistory(true);
+    await reading;
+    await disconnect();
+    release();
+    await refreshing.catch(() => undefined);
+    await idle();
+    expect(created).toEqual([]);
+    expect(await fakeBrowser.notifications.getAll()).toEqual({});
+  });
 });
 
 describe('the goal and the token', () => {
