@@ -2,7 +2,7 @@
  * `npm run bench:trace`: what stands between the floor page and the warm popup, as a Chromium trace
  * of each page's load. Builds and connects as `npm run bench` does, loads each page a few times to
  * warm it, then traces one load of each and prints, in milliseconds since navigation: the page's main
- * thread (resources, parse, script, style, layout, paint, commit, the first frame script's marks),
+ * thread (resources, parse, script, style, layout, paint, commit, navigation timing and any `performance.mark`),
  * the raster tasks of its compositor, and the Element Timing the bench reads. The whole traces are
  * written to .output/bench/trace-<page>.json, for chrome://tracing or Perfetto. Measures only.
  */
@@ -19,6 +19,7 @@ import { FLOOR, POPUP } from './timing';
 
 interface TraceEvent {
   name: string;
+  cat: string;
   ph: string;
   ts: number;
   dur?: number;
@@ -79,7 +80,7 @@ function summarise(events: TraceEvent[], path: ExtensionPath): string[] {
       e.pid === nav.pid &&
       e.tid === nav.tid &&
       inWindow(e) &&
-      (MAIN.test(e.name) || e.name.startsWith('ff-')) &&
+      (MAIN.test(e.name) || e.cat === 'blink.user_timing') &&
       (e.dur === undefined || e.dur >= MIN_SLICE_US || /Parse|Evaluate|compile|Commit/.test(e.name)),
   );
   const raster = events.filter((e) => e.pid === nav.pid && e.name === 'RasterTask' && inWindow(e));
