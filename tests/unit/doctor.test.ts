@@ -433,6 +433,9 @@ describe('the panel doctor follows redirects itself, checking every hop before i
       expect(await hop(`${sandbox.url}/api/V1/PANEL/REDEMPTION/`)).toBe('redeem');
       expect(await hop(`${other.url}/api/v1/panel/rewards`)).toBe('origin');
       expect(await hop('http://panel.invalid/api/v1/panel/rewards')).toBe('plain-http');
+      expect(await hop('http://localhost.evil.example/api/v1/panel/rewards')).toBe('plain-http');
+      // This machine by another name is plain http it may speak, but not the panel's origin.
+      expect(await hop(`http://LOCALHOST.:${sandbox.port}/api/v1/panel/rewards`)).toBe('origin');
       expect(await hop(`${sandbox.url}/v1/panel/rewards`)).toBe('not-a-read');
       expect(await hop(`${sandbox.url}/api/v1/panel/variables/data/FIRST_NAME`)).toBe('not-a-read');
       expect(await hop(`${sandbox.url}/api/a%2F..%2F/v1/panel/rewards`)).toBe('not-a-read');
@@ -452,6 +455,8 @@ describe('the panel doctor follows redirects itself, checking every hop before i
         'redeem',
         'origin',
         'plain-http',
+        'plain-http',
+        'origin',
         'not-a-read',
         'not-a-read',
         'not-a-read',
@@ -465,6 +470,17 @@ describe('the panel doctor follows redirects itself, checking every hop before i
       wire.stop();
     }
   });
+});
+
+it('follows a hop to the panel’s own origin however its host is spelled, compared in the canonical form', async () => {
+  const wire = openWire({ baseUrl: sandbox.url, key: sandbox.token, timeoutMs: 1_000 });
+  try {
+    const sent = await wire.hop(`http://0x7f.1:${sandbox.port}/v1/panel/rewards`);
+    expect('exchange' in sent && sent.exchange.status).toBe(200);
+    expect(wire.refused).toEqual([]);
+  } finally {
+    wire.stop();
+  }
 });
 
 describe('the panel doctor against panels that hang or never stop talking', () => {

@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { MAX_API_BODY_BYTES, readLimited } from '../../../utils/api/body-limit';
 import { ENDPOINTS } from '../../../utils/api/client';
+import { canonicalOrigin, plainHttpAllowed } from '../../../utils/hosts';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -36,8 +37,6 @@ export const READ_ENDPOINTS: readonly string[] = [
 ];
 /** The only query parameter a read carries. */
 const READ_QUERY = new Set(['filter']);
-/** Plain http is only sent where nothing crosses a network (as utils/base-url.ts rules for the address). */
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 /** A path segment between the base path and a read endpoint: no escapes, no dot segments. */
 const PLAIN_SEGMENT = '/[A-Za-z0-9_~-][A-Za-z0-9._~-]*';
 
@@ -142,7 +141,10 @@ export function openWire(options: WireOptions): Wire {
   const original = globalThis.fetch;
   const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const origins = new Set([base.origin, ...(options.allowOrigins ?? []).map((o) => new URL(o).origin)]);
+  // Origins compared with their hosts in one canonical form (utils/hosts.ts): `LOCALHOST.` is localhost.
+  const origins = new Set(
+    [base, ...(options.allowOrigins ?? []).map((o) => new URL(o))].map((url) => canonicalOrigin(url) ?? url.origin),
+  );
   const clientKey = `panel-doctor-key-${randomUUID()}`;
   const exchanges: Exchange[] = [];
   const refused: Refusal[] = [];
@@ -185,8 +187,9 @@ export function openWire(options: WireOptions): Wire {
   function hopRefusal(url: URL): RefusalKind | null {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
     if (isRedeemPath(url.pathname)) return 'redeem';
-    if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) return 'plain-http';
-    if (!origins.has(url.origin)) return 'origin';
+    // Plain http only where nothing crosses a network, as utils/base-url.ts rules for the address.
+    if (url.protocol === 'http:' && !plainHttpAllowed(url)) return 'plain-http';
+    if (!origins.has(canonicalOrigin(url) ?? url.origin)) return 'origin';
     const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const read = READ_ENDPOINTS.some((endpoint) =>
       new RegExp(`^${escaped}(${PLAIN_SEGMENT})*${endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(
