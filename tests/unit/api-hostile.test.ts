@@ -172,7 +172,8 @@ function checkRedemption(r: unknown, at: string): void {
 }
 
 function checkStoredValues(values: unknown, at: string): void {
-  need(isObject(values) && Object.getPrototypeOf(values) === Object.prototype, at, 'a plain object');
+  // Names are data (utils/by-name.ts): no prototype a name like `__proto__` or `constructor` could reach.
+  need(isObject(values) && Object.getPrototypeOf(values) === null, at, 'a null-prototype object');
   for (const [name, value] of Object.entries(values)) {
     const ok =
       isString(value) || isFinite(value) || (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
@@ -307,7 +308,7 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
     need(piece === undefined, `${name} ${JSON.stringify(text)}`, `free of the token (it carries "${piece}")`);
   }
   if (fields !== undefined) {
-    need(isObject(fields) && Object.getPrototypeOf(fields) === Object.prototype, 'error.fields', 'a plain object');
+    need(isObject(fields) && Object.getPrototypeOf(fields) === null, 'error.fields', 'a null-prototype object');
     const entries = Object.entries(fields);
     need(
       entries.length > 0 && entries.length <= 100,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { namedRecord } from '../by-name';
 import { AppErrorException, appError } from '../errors';
 import { t } from '../i18n';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
@@ -84,33 +85,11 @@ export const VALUE_NAME_KEYS = ['name', 'variable_name', 'var_name'] as const;
 export const VALUE_KEYS = ['value', 'values'] as const;
 
 /**
- * One stored-value record: it must name its variable with a non-empty string under one of
- * {@link VALUE_NAME_KEYS} and carry one of {@link VALUE_KEYS} (its content is normalised by
- * utils/stored-values.ts, which never fails on it).
+ * `data` of `GET /v1/panel/variables/data`: a list of records, each checked on its own by
+ * utils/stored-values.ts (one without a name or a value is passed over alone), or an object from
+ * variable name to value, every name kept (utils/by-name.ts: `__proto__` is a name like any other).
  */
-export const storedValueRecordSchema = v.pipe(
-  v.looseObject({}),
-  v.check(
-    (r) => VALUE_NAME_KEYS.some((k) => typeof r[k] === 'string' && r[k] !== ''),
-    () => t('issueRecordNoName'),
-  ),
-  v.check(
-    (r) => VALUE_KEYS.some((k) => k in r),
-    () => t('issueRecordNoValue'),
-  ),
-);
-
-/** The object-map shape: variable name → value. Arrays are not maps. */
-export const storedValueMapSchema = v.pipe(
-  v.custom<Record<string, unknown>>(
-    (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
-    () => t('issueValuesShape'),
-  ),
-  v.record(v.string(), v.unknown()),
-);
-
-/** `data` of `GET /v1/panel/variables/data`: the two accepted shapes (utils/stored-values.ts). */
-export const storedValuesDataSchema = v.union([v.array(storedValueRecordSchema), storedValueMapSchema], () =>
+export const storedValuesDataSchema = v.union([v.array(v.unknown()), namedRecord(v.string(), v.unknown())], () =>
   t('issueValuesShape'),
 );
 
