@@ -526,11 +526,21 @@ describe('unexpected responses', () => {
     expect(error.message).toContain('rewards.0.id');
   });
 
-  it('a redemption with a non-boolean flag is unexpected', async () => {
-    await patchState({ redemptions: [{ ...sandbox.state.redemptions[0], processed: 'yes' }] });
+  it('a redemption with a non-boolean flag is read alone, its state left unread; the rest of the history reads', async () => {
+    const [first, ...rest] = sandbox.state.redemptions;
+    await patchState({ redemptions: [{ ...first, processed: 'yes' }, ...rest] });
+    const history = await api.listRedemptions();
+    expect(history).toHaveLength(rest.length + 1);
+    expect(history[0]).toMatchObject({ id: first!.id, processed: false, stateUnreadable: true });
+    for (const r of history.slice(1)) expect(r).not.toHaveProperty('stateUnreadable');
+  });
+
+  it('a redemption without an id refuses the history: the ledger could not tell it apart', async () => {
+    const { id: _id, ...noId } = sandbox.state.redemptions[0]!;
+    await patchState({ redemptions: [noId, ...sandbox.state.redemptions.slice(1)] as never });
     const error = await failureOf(api.listRedemptions());
     expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/redemptions' });
-    expect(error.message).toContain('redemptions.0.processed');
+    expect(error.message).toContain('redemptions.0.id');
   });
 
   it('a definition list that is not a list is unexpected', async () => {
