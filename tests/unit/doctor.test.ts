@@ -189,6 +189,34 @@ describe('the panel doctor reads', () => {
     expect(breaksPanelists(nowhere)).toBe(false);
   });
 
+  it('tells each record the extension quarantines, without failing the read it came in', async () => {
+    const rewards = structuredClone(sandbox.state.rewards);
+    Object.assign(rewards[0]!, { cost: null });
+    Object.assign(rewards[1]!, { cost_currency: 840 });
+    const redemptions = structuredClone(sandbox.state.redemptions);
+    Object.assign(redemptions[0]!, { reward_point_cost: -500 });
+    Object.assign(redemptions[1]!, { processed: 'yes' });
+    const variables = structuredClone(sandbox.state.variables);
+    Object.assign(
+      variables.find((v) => v.writable)!,
+      { writable: 'yes' },
+    );
+    const report = await run({ state: { rewards, redemptions, variables } });
+    expect(failures(report)).toEqual([]);
+    const texts = report.findings.map((f) => `${f.level} ${f.topic}: ${f.text}`);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^warn Rewards: 2 with a cost the extension cannot mean \(#\d+ .*, #\d+ .*\)/),
+        expect.stringMatching(/^warn Redemptions: 1 whose reward_point_cost is not whole points of 0 or more \(#\d+\)/),
+        expect.stringMatching(
+          /^warn Redemptions: 1 whose approved, processed, failed or refunded is not true or false/,
+        ),
+        expect.stringMatching(/^warn Profile variables: 1 of a shape the extension cannot mean/),
+      ]),
+    );
+    expect(texts.join('\n')).not.toMatch(/Currency codes Intl does not know \(\)/);
+  });
+
   it('fails a body the extension refuses, naming the URL, the design decision and what to send', async () => {
     const report = await run({
       faults: [

@@ -35,7 +35,19 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
         panelists: 'their points and no reward to spend them on',
         change: 'Enable rewards for this panel (or check that the test panelist is one who should see them).',
       });
-    const costless = rewards.filter((r) => r.reward_point_cost === null).map((r) => r.name);
+    // Each record is read on its own (utils/api/records.ts): one the extension cannot mean is quarantined, not the list.
+    const refused = rewards.filter((r) => r.costRefused).map((r) => `#${r.id} ${r.name}`);
+    if (refused.length)
+      findings.push({
+        level: 'warn',
+        topic: 'Rewards',
+        text: `${refused.length} with a cost the extension cannot mean (${list(refused)}): a reward_point_cost that is not whole points of 0 or more, a cost that is not a number its currency prints exactly, or a cost_currency that is not text. Each is shown without that figure and can never be redeemed.`,
+        panelists:
+          'these rewards without their cost, each with Redeem off and "the panel gave it a cost that cannot be right"',
+        change:
+          'Give each reward a whole reward_point_cost of 0 or more, its cost as a number of its currency, and cost_currency as an ISO 4217 code.',
+      });
+    const costless = rewards.filter((r) => r.reward_point_cost === null && !r.costRefused).map((r) => r.name);
     if (costless.length)
       findings.push({
         level: 'warn',
@@ -44,7 +56,7 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
         panelists: 'these rewards at the end of the list, without a points cost or how far they are from it',
         change: 'Give each reward its reward_point_cost in the rewards list.',
       });
-    const currencies = [...new Set(rewards.map((r) => r.cost_currency).filter((c) => !validCurrency(c)))];
+    const currencies = [...new Set(rewards.map((r) => r.cost_currency).filter((c) => c !== '' && !validCurrency(c)))];
     if (currencies.length)
       findings.push({
         level: 'info',
@@ -65,6 +77,24 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
         panelists: 'these dates exactly as the panel wrote them, not in their own date format',
         change: 'Write created_at and updated_at as YYYY-MM-DDTHH:MM:SS (UTC).',
       });
+    const pointless = redemptions.filter((r) => r.reward_point_cost === null).map((r) => `#${r.id}`);
+    if (pointless.length)
+      findings.push({
+        level: 'warn',
+        topic: 'Redemptions',
+        text: `${pointless.length} whose reward_point_cost is not whole points of 0 or more (${list(pointless)}): shown without the points spent, and counted in no total.`,
+        panelists: 'these redemptions without how many points they took',
+        change: 'Give each redemption the points it spent as reward_point_cost, a whole number of 0 or more.',
+      });
+    const unread = redemptions.filter((r) => r.stateUnreadable).map((r) => `#${r.id}`);
+    if (unread.length)
+      findings.push({
+        level: 'warn',
+        topic: 'Redemptions',
+        text: `${unread.length} whose approved, processed, failed or refunded is not true or false (${list(unread)}): their state is not guessed; each reads "Status" (or its partner_status) and is checked again on each refresh.`,
+        panelists: 'these redemptions without their state',
+        change: 'Send approved, processed, failed and refunded as JSON booleans.',
+      });
     const states = [
       ...new Set(
         redemptions
@@ -81,6 +111,16 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
   }
   const variables = data.variablesMeta;
   if (variables) {
+    const unreadable = variables.filter((v) => v.unreadable).map((v) => v.name);
+    if (unreadable.length)
+      findings.push({
+        level: 'warn',
+        topic: 'Profile variables',
+        text: `${unreadable.length} of a shape the extension cannot mean (${list(unreadable)}): an id that is not an integer, a type that is not text, writable that is not true or false, or an option without an integer id. Each is shown as one only the panel sets, never offered for an answer.`,
+        panelists: 'these questions without a way to answer them, saying to answer them on the panel’s website',
+        change:
+          'Send each variable as the interface describes it: integer id, type as text, writable as a boolean, options with integer ids.',
+      });
     const asText = variables
       .filter((v) => v.writable && v.options.length === 0 && !FREE_FORM_TYPES.has(v.type))
       .map((v) => `${v.name} (${v.type})`);
