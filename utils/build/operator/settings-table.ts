@@ -185,7 +185,8 @@ export const SETTINGS = {
     env: 'PANEL_ICON',
     schema: v.pipe(v.string(), v.regex(/\.(?:svg|png)$/i, 'must be an .svg or a .png file')),
     fallback: '',
-    example: 'acme-icon.svg',
+    // Empty in the example, which must build as it is copied: the operator names their own file.
+    example: '',
     doc: "the extension's icon: an SVG, or a square PNG of at least 128 px, made into every size; without it the project's own (public/icon/)",
     buildOnly: true,
   },
