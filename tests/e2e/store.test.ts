@@ -92,8 +92,12 @@ test('both zips carry the brand; the Chrome zip leaves the key to the unpacked b
   const firefox = JSON.parse(zipFile(zip('firefox'), 'manifest.json')!.toString()) as Record<string, any>;
   expect(firefox).toMatchObject({ name: 'Acme Rewards', browser_action: { default_title: 'Acme Rewards' } });
   expect(firefox.browser_specific_settings.gecko.id).toBe(BRAND.geckoId);
-  expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(firefoxRedirectUrl(BRAND.geckoId));
-  expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(chromeIdFromKey(chromeKey));
+  const submit = readFileSync(join(out, 'SUBMIT.md'), 'utf8');
+  // No sign-in in this build: the ids, without redirect URLs to register, and the Chrome id's caveat.
+  expect(submit).toContain(`Chrome id from chromeKey: ${chromeIdFromKey(chromeKey)}.`);
+  expect(submit).toContain("this is the store's id only if chromeKey is your store item's public key");
+  expect(submit).toContain(`Firefox id: ${BRAND.geckoId}\n`);
+  expect(submit).not.toContain(firefoxRedirectUrl(BRAND.geckoId));
 });
 
 test("the icons in both zips are the operator's, in every size", async () => {
@@ -111,6 +115,18 @@ test("the icons in both zips are the operator's, in every size", async () => {
     }
   }
   expect((await sharp(join(out, 'store-icon-128.png')).metadata()).width).toBe(128);
+  // The Chrome Web Store's small promo tile: 440×280, on the brand colour, named in SUBMIT.md.
+  const tile = join(out, 'promo-tile-440x280.png');
+  const { width, height } = await sharp(tile).metadata();
+  expect([width, height]).toEqual([440, 280]);
+  const { data } = await sharp(tile)
+    .extract({ left: 2, top: 2, width: 1, height: 1 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  expect(near(data, TEAL), `promo tile: ${[...data.subarray(0, 3)].join(',')}`).toBe(true);
+  expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(
+    'the small promo tile `promo-tile-440x280.png` (440×280',
+  );
 });
 
 test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do', () => {
@@ -154,6 +170,8 @@ test('every shipped language has two 1280×800 screenshots on the brand colour a
     expect(listing).toContain('Title: Acme Rewards');
     expect(listing).toContain(`Acme Rewards: ${say('extDescription')}`);
     expect(listing).toContain(say('storeDescription', ['Acme Rewards']));
+    // A build without sign-in connects with the personal key; the pictures' hosts are named in every language.
+    expect(listing).toContain(`${say('storeConnectKey', ['Acme Rewards'])} ${say('storeImages')}`);
   }
 });
 

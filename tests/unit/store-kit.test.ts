@@ -136,10 +136,12 @@ describe('npm run store without a browser', () => {
 
   it('is checked in the tool before its first build', () => {
     const tool = readFileSync('tests/tools/store.ts', 'utf8');
+    const preflight = tool.slice(tool.indexOf('async function preflight'), tool.indexOf('function outputTree'));
     const main = tool.slice(tool.indexOf('async function main'));
-    expect(main.indexOf('browserProblem(')).toBeGreaterThan(0);
-    expect(main.indexOf('browserProblem(')).toBeLessThan(main.indexOf('zips('));
-    expect(main.indexOf('checkSettings(')).toBeLessThan(main.indexOf('zips('));
+    expect(preflight).toContain('browserProblem(');
+    expect(preflight).toContain('checkSettings(');
+    expect(main.indexOf('preflight(')).toBeGreaterThan(0);
+    expect(main.indexOf('preflight(')).toBeLessThan(main.indexOf('zips('));
   });
 });
 
@@ -184,9 +186,12 @@ describe('the store listing in every language', () => {
   });
 
   it('reads right with a name ending in s and one starting with a vowel', () => {
-    for (const name of ['Acme Opinions', 'Opinion Express']) {
+    for (const [name, signIn] of [
+      ['Acme Opinions', false],
+      ['Opinion Express', true],
+    ] as const) {
       for (const locale of locales) {
-        const { listing } = listingFor(locale, name, messageLookup(readMessages(LOCALES_DIR, locale)));
+        const { listing } = listingFor(locale, name, messageLookup(readMessages(LOCALES_DIR, locale)), signIn);
         const all = `${listing.summary}\n${listing.description}`;
         expect(all, locale).not.toMatch(new RegExp(`${name}[’']s`));
         expect(all, locale).not.toMatch(new RegExp(`\\b(?:de|que|à|le|la|du|di|da|do|von|van) ${name}`));
@@ -197,15 +202,22 @@ describe('the store listing in every language', () => {
 
   it('no longer says the extension collects nothing, and says where the data goes', () => {
     for (const locale of locales) {
-      const description = messageLookup(readMessages(LOCALES_DIR, locale))(LISTING_MESSAGES.description, [
+      const { description } = listingFor(
+        locale,
         'Acme Opinions',
-      ]);
+        messageLookup(readMessages(LOCALES_DIR, locale)),
+      ).listing;
       expect(description, locale).not.toMatch(
         /collects nothing|sammelt nichts|ne collecte rien|no recopila nada|non raccoglie nulla|verzamelt niets|niczego nie zbiera|não coleta nada|何も収集しません|لا تجمع الإضافة أي شيء/,
       );
     }
-    expect(messageLookup(readMessages(LOCALES_DIR, 'en'))(LISTING_MESSAGES.description, ['Acme Opinions'])).toContain(
-      'What you send goes to the panel Acme Opinions only: your key, the profile answers you save and the rewards you redeem.',
+    const english = (signIn: boolean) =>
+      listingFor('en', 'Acme Opinions', messageLookup(readMessages(LOCALES_DIR, 'en')), signIn).listing.description;
+    expect(english(false)).toContain(
+      'What you send goes to the panel Acme Opinions: your key, the profile answers you save and the rewards you redeem.',
+    );
+    expect(english(true)).toContain(
+      'What you send goes to the panel Acme Opinions: your sign-in, the profile answers you save and the rewards you redeem.',
     );
   });
 });
