@@ -7,7 +7,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -23,6 +22,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey } from '../../utils/build/operator/extension-ids';
 import { messageLookup, localeMessages } from '../tools/node-i18n';
+import { cleanEnv, copyProject } from './project-copy';
 import { zipEntries, zipFile } from '../tools/zip-read';
 
 const BRAND = {
@@ -34,9 +34,6 @@ const BRAND = {
 const chromeKey = newChromeKey().publicKey;
 const LOCALES = readdirSync('public/_locales').filter((name) => statSync(join('public/_locales', name)).isDirectory());
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
-/** An operator's environment: no build setting, and not the test runner's NODE_ENV=test (which changes the bundle). */
-const cleanEnv = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_') && name !== 'NODE_ENV'));
 /** Within 2 of each channel: gradients and anti-aliasing round differently between renderers. */
 const near = (got: Iterable<number>, want: number[]) =>
   [...got].slice(0, 3).every((c, i) => Math.abs(c - want[i]!) <= 2);
@@ -47,27 +44,12 @@ let out: string;
 const zip = (kind: string) => join(out, `acme-rewards-${version}-${kind}.zip`);
 const temporary: string[] = [];
 
-/** A copy of the project's files (tracked and new, nothing ignored) with the installed node_modules. */
-function copyProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'panel-store-project-'));
-  temporary.push(dir);
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files.filter((f) => existsSync(f))) {
-    mkdirSync(join(dir, dirname(file)), { recursive: true });
-    copyFileSync(file, join(dir, file));
-  }
-  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
 function store(cwd: string, env: NodeJS.ProcessEnv = {}) {
   return spawnSync('npx', ['tsx', 'tests/tools/store.ts'], { cwd, env: { ...cleanEnv(), ...env }, encoding: 'utf8' });
 }
 
 beforeAll(() => {
-  project = copyProject();
+  project = copyProject(temporary);
   mkdirSync(join(project, 'brand'));
   copyFileSync('tests/fixtures/acme-icon.svg', join(project, BRAND.icon));
   writeFileSync(

@@ -47,6 +47,8 @@ export interface DiagnoseOptions {
   timeoutMs?: number;
   /** Progress, as each check runs and each request leaves and ends (the CLI writes it to stderr). */
   progress?: (text: string) => void;
+  /** Given what the reads parsed (the pre-flight compares the profile's questions with the declarations). */
+  onRead?: (data: ReadResults['data']) => void;
 }
 
 /** What the extension's client sends as a key (utils/api/http.ts): visible ASCII, no spaces. */
@@ -139,6 +141,7 @@ async function examine(
   );
   const read = await readAll(api, wire, progress);
   const { data, bodies, reads } = read;
+  options.onRead?.(data);
   const notChecked = [...read.notChecked];
   const findings: Finding[] = [
     ...redirectFindings(read.redirected, options.baseUrl),

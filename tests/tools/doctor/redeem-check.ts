@@ -40,9 +40,6 @@ export interface SpendRequest {
   }): Promise<boolean>;
 }
 
-/** Kept for the CLI and the tests: a redeem check's request is a spend request. */
-export type RedeemRequest = SpendRequest;
-
 export interface SpendContext {
   api: PanelApi;
   wire: Wire;

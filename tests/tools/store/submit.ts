@@ -263,7 +263,7 @@ ${permissionJustifications(settings).join('\n')}
 ${CHROME_DATA_CATEGORIES.map((category) => `     - [${collected.has(category) ? 'x' : ' '}] ${category}`).join('\n')}
    - Tick all three certifications; each is true of this extension:
 ${CHROME_CERTIFICATIONS.map(([text, why]) => `     - [x] ${text} (${why})`).join('\n')}
-   - Privacy policy URL: the address where you published the policy below.
+   - Privacy policy URL: ${settings.privacyPolicyUrl || 'the address where you published the policy below (set it as privacyPolicyUrl, and `npm run preflight` checks it answers)'}.
 
 ${chromeIdNotes(settings)}
 ## addons.mozilla.org (https://addons.mozilla.org/developers/)

@@ -198,6 +198,14 @@ export const SETTINGS = {
     doc: "the Chrome Web Store item's public key, pinned as the manifest's `key` (left out of the store's zip), so the Chrome id and sign-in redirect URL are known before publishing",
     buildOnly: true,
   },
+  privacyPolicyUrl: {
+    env: 'PANEL_PRIVACY_POLICY_URL',
+    schema: webAddress(),
+    fallback: '',
+    example: 'https://www.acme-panel.example/privacy/extension',
+    doc: "where you published the extension's privacy policy (SUBMIT.md's template, filled in), given to both stores; `npm run preflight` checks that it answers and holds no [bracket] left to fill in",
+    buildOnly: true,
+  },
   profileData: {
     env: 'PANEL_PROFILE_DATA',
     schema: profileData,
