@@ -258,21 +258,81 @@ describe('the store icon', () => {
   });
 });
 
-describe('OPERATORS.md, "Ship it under your brand"', () => {
+describe('OPERATORS.md, in the order an operator works', () => {
   const doc = readFileSync('OPERATORS.md', 'utf8');
-  const start = doc.indexOf('\n## Ship it under your brand');
-  const section = start < 0 ? '' : doc.slice(start, doc.indexOf('\n## ', start + 1));
+  const section = (heading: string) => {
+    const start = doc.indexOf(`\n## ${heading}`);
+    return start < 0 ? '' : doc.slice(start, doc.indexOf('\n## ', start + 1));
+  };
+
+  it('says prominently, before any step, that browsers re-send a redeem and only Idempotency-Key prevents a double charge', () => {
+    const top = doc.slice(0, doc.indexOf('\n## '));
+    expect(top).toMatch(/> \*\*Browsers re-send a redeem\.\*\*/);
+    expect(top).toContain('only a panel that honours the `Idempotency-Key`');
+    expect(top).toContain('--idempotency-check <reward id>');
+  });
+
+  it('has its steps in the order they are taken: the Chrome zip is made before its key is asked for', () => {
+    const steps = section('Ship it under your brand');
+    const at = (words: string) => steps.indexOf(words);
+    expect(at('npm run store')).toBeGreaterThan(0);
+    expect(at('npm run store')).toBeLessThan(at("copy the item's public key"));
+    expect(at("copy the item's public key")).toBeLessThan(at('npm run preflight'));
+    expect(at('npm run preflight')).toBeLessThan(at('npm run release'));
+    const order = [...doc.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(order).toEqual([
+      'Ship it under your brand',
+      'Build settings',
+      'The doctor',
+      'Redemptions sent twice',
+      'Sign-in (OAuth 2.0)',
+      'The store kit',
+      'Pre-flight',
+      'Releases',
+      'Languages',
+    ]);
+  });
+
+  it('lists what the store kit writes, folders included', () => {
+    const kit = section('The store kit');
+    for (const written of [
+      'promo-tile-440x280.png',
+      'listing/<language>.txt',
+      'screenshots/<language>/',
+      'SUBMIT.md',
+      'chrome-mv3/',
+    ])
+      expect(kit).toContain(written);
+  });
 
   it('says how to ship an update: the version to raise, and what must never change', () => {
-    expect(section).toMatch(/### Versions and updates/);
-    expect(section).toMatch(/`version` in `package\.json`/);
-    expect(section).toMatch(/never change[^.]*`geckoId`/i);
-    expect(section).toMatch(/`chromeKey`/);
+    const releases = section('Releases');
+    expect(releases).toMatch(/### Versions and updates/);
+    expect(releases).toMatch(/`version` in `package\.json`/);
+    expect(releases).toMatch(/never change[^.]*`geckoId`/i);
+    expect(releases).toMatch(/`chromeKey`/);
+    for (const heading of ['### From CI', '### Staged rollout and beta', '### Rollback'])
+      expect(releases).toContain(heading);
   });
 
   it('says what is declared to the stores and where the privacy policy comes from', () => {
-    expect(section).toContain('data_collection_permissions');
-    expect(section).toContain('profileData');
-    expect(section).toMatch(/privacy policy/i);
+    const kit = section('The store kit');
+    expect(kit).toContain('data_collection_permissions');
+    expect(kit).toContain('profileData');
+    expect(kit).toMatch(/privacy policy/i);
+    expect(kit).toContain('privacyPolicyUrl');
+  });
+
+  it('has a checklist page that follows the same steps', () => {
+    const checklist = readFileSync('OPERATOR-CHECKLIST.md', 'utf8');
+    for (const command of [
+      'npm run doctor',
+      '--idempotency-check',
+      'npm run store',
+      'npm run ids',
+      'npm run preflight',
+      'npm run release',
+    ])
+      expect(checklist).toContain(command);
   });
 });
