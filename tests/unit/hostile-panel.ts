@@ -89,6 +89,29 @@ function send(res: ServerResponse, answer: Answer): void {
   res.end(text);
 }
 
+/** The request as the panel's handlers see it: path, query, headers, and the body as JSON when it is. */
+function readRequest(req: IncomingMessage, then: (request: HostileRequest) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    then({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+    });
+  });
+}
+
 export async function startHostilePanel(options: HostileOptions = {}): Promise<HostilePanel> {
   const state: HostileState = { ...defaults(), ...options.state };
   const requests: HostileRequest[] = [];
@@ -153,29 +176,12 @@ export async function startHostilePanel(options: HostileOptions = {}): Promise<H
     return { status: 404, body: { message: 'Not found.' } };
   }
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = null;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        body = text;
-      }
-      const request: HostileRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: req.headers,
-        body,
-      };
+  const server = createServer((req, res) =>
+    readRequest(req, (request) => {
       requests.push(request);
       send(res, options.intercept?.(request, requests.length) ?? handle(request));
-    });
-  });
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
