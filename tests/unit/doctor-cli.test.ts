@@ -77,13 +77,12 @@ describe('npm run doctor', () => {
   it('exits 2, sending nothing, without a key, or with write options that are not given in full', async () => {
     sandbox.reset();
     const key = { PANEL_DOCTOR_TOKEN: sandbox.token };
-    const [noKey, noWriteChecks, noConfirmation, badId, twiceAlone] = await Promise.all([
+    const [noKey, noWriteChecks, noConfirmation, badId] = await Promise.all([
       doctor({}, sandbox.url),
       doctor(key, sandbox.url, '--redeem-check', '101'),
       // No terminal to confirm at (execFile's stdin is a pipe), and no --yes-spend-points.
       doctor(key, sandbox.url, '--write-checks', '--redeem-check', '101'),
       doctor(key, sandbox.url, '--write-checks', '--redeem-check', 'all'),
-      doctor(key, sandbox.url, '--idempotency-check', '101', '--yes-spend-points'),
     ]);
     expect(noKey).toMatchObject({ code: 2, stderr: expect.stringContaining('No key: set PANEL_DOCTOR_TOKEN') });
     expect(noWriteChecks).toMatchObject({
@@ -95,6 +94,18 @@ describe('npm run doctor', () => {
       stderr: expect.stringContaining('without one, add --yes-spend-points'),
     });
     expect(badId).toMatchObject({ code: 2, stderr: expect.stringContaining('--redeem-check takes a reward id') });
+    expect(sandbox.requests).toEqual([]);
+  }, 60_000);
+
+  it('exits 2, sending nothing, for --idempotency-check without --write-checks', async () => {
+    sandbox.reset();
+    const twiceAlone = await doctor(
+      { PANEL_DOCTOR_TOKEN: sandbox.token },
+      sandbox.url,
+      '--idempotency-check',
+      '101',
+      '--yes-spend-points',
+    );
     expect(twiceAlone).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--idempotency-check is a write check: give --write-checks with it.'),
