@@ -55,7 +55,7 @@ export interface FirefoxReport {
 }
 
 export const FIREFOX_METHOD =
-  'Firefox ESR, headless, the Firefox build with the paint probe first in each page (firefox-probe.ts): an ' +
+  'The Firefox build with the paint probe first in each page (firefox-probe.ts): an ' +
   "element is painted at the first MozAfterPaint after the refresh tick that followed its insertion (Firefox's " +
   'nearest to Element Timing, which it lacks). The same probe on the popup, the floor and the blank page.';
 
@@ -167,7 +167,8 @@ async function launchFirefoxBench(dir: string): Promise<FirefoxBench> {
 
   return {
     browser,
-    version: await browser.version(),
+    // puppeteer says "firefox/153.8.0".
+    version: (await browser.version()).replace(/^firefox\//i, ''),
     load,
     inExtension,
     connect,
