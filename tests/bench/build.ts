@@ -18,7 +18,7 @@ export interface BuildOutput {
 }
 
 /**
- * The floor (issue 19): what the least a page can do to show the balance costs. A static header and
+ * The floor: what the least a page can do to show the balance costs. A static header and
  * a classic script that reads the popup view from storage.local and writes the balance as text.
  */
 const FLOOR_SCRIPT = `const key = ${JSON.stringify(popupViewItem.key)};

@@ -1,4 +1,4 @@
-/** The e2e build with sign-in configured (issue 12), made once per run next to the shared one. */
+/** The e2e build with sign-in configured, made once per run next to the shared one. */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { OAUTH_PATHS, SANDBOX_CLIENT_ID } from '../sandbox/oauth';

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1100 });
     await options.locator('.history-row').first().waitFor();
-    // The account first (issue 21), its balance read from the popup's view.
+    // The account first, its balance read from the popup's view.
     await options.locator('.summary-points').waitFor();
     await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       console.log(`wrote ${path}`);
     }
 
-    // Answering one question at a time (issue 20), as "Answer now" in the popup opens it: the
+    // Answering one question at a time, as "Answer now" in the popup opens it: the
     // first open question, half answered.
     const answering = await ext.openPage('options.html#answer');
     await answering.setViewportSize({ width: 900, height: 1100 });
