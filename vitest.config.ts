@@ -29,6 +29,8 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          // This lane's builds, made once per run before its first browser file (tests/e2e/builds.ts).
+          setupFiles: ['tests/e2e/lane-setup.ts'],
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 90_000,

@@ -7,9 +7,10 @@
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { laneDir } from './config';
 import { signInBuild } from './sign-in-build';
 
-export const NO_IDENTITY_OUT_DIR = '.output/e2e-sign-in-no-identity';
+export const NO_IDENTITY_OUT_DIR = laneDir('.output/e2e-sign-in-no-identity');
 
 interface Manifest {
   permissions?: string[];

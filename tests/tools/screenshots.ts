@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSandbox } from '../sandbox/server';
 import { E2E_EXTENSION_DIR } from '../e2e/config';
-import buildForBrowserTests from '../e2e/global-setup';
+import { plainBuild } from '../e2e/builds';
 import { launchExtension } from '../e2e/harness';
 
 const OUT = 'tests/e2e/screenshots';
@@ -42,7 +42,7 @@ const SCHEMES = ['light', 'dark'] as const;
 async function main(): Promise<void> {
   if (!existsSync(join(E2E_EXTENSION_DIR, 'manifest.json'))) {
     console.log(`No build in ${E2E_EXTENSION_DIR}: building it as the browser tests do.`);
-    buildForBrowserTests();
+    plainBuild('chrome');
   }
   await mkdir(OUT, { recursive: true });
   const sandbox = await startSandbox();
