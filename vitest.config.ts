@@ -1,10 +1,22 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import LongestFirst from './tests/tools/sequencer';
 import { buildSettings, runtimeSettings } from './utils/build/operator/panel-config';
 
+// One pool for both projects, a worker a core (vitest leaves a core free by default: one worker on
+// CI's two). A browser file waits on its browser, its sandbox and its timers much of the time, so a
+// unit file or a second browser file runs beside it; each browser worker is a lane with its own
+// sandbox ports and builds (tests/e2e/config.ts). Projects in one pool must have the same maxWorkers.
+const WORKERS = availableParallelism();
+
 export default defineConfig({
+  // Vite's and vitest's caches (vitest keeps each file's last duration there, which orders the next
+  // run) beside npm run check's, not in node_modules, which several checkouts may share.
+  cacheDir: '.output/cache/vite',
   test: {
+    // The longest files first, across both projects (tests/tools/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         plugins: [WxtVitest()],
@@ -17,10 +29,7 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: ['tests/unit/i18n-setup.ts'],
           testTimeout: 20_000,
-          // Vitest leaves a core free by default: one worker on CI's two cores. The unit files wait on
-          // the sandbox's HTTP as much as they compute, so each core runs one (the browser tests
-          // still run alone, after them).
-          maxWorkers: availableParallelism(),
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -29,7 +38,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
-          fileParallelism: false,
+          // This lane's builds, made once per run before its first browser file (tests/e2e/builds.ts).
+          setupFiles: ['tests/e2e/lane-setup.ts'],
+          maxWorkers: WORKERS,
           testTimeout: 90_000,
           hookTimeout: 90_000,
         },

@@ -7,7 +7,7 @@ export const BENCH_FIREFOX_DIR = `${BENCH_OUT_DIR}/firefox-mv2`;
 /** The minimal extension (tests/bench/minimal), the yardstick of the worker's wake-up. */
 export const BENCH_MINIMAL_DIR = `${BENCH_OUT_DIR}/minimal/chrome-mv3`;
 export { CHROMIUM_PATH } from '../e2e/config';
-/** Measured runs per timing (the issue asks for at least 20) and unmeasured warm-up runs before them. */
+/** Measured runs per timing (at least 20, so a median means something on a noisy machine) and unmeasured warm-up runs before them. */
 export const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 export const WARMUP = 3;
 /** Series of RUNS each for the popup timings (against the blank and floor pages); their spread shows how much one series can be trusted. */

@@ -92,7 +92,7 @@ function probe(REPORT: string): void {
               ['history', '.history-row .reward-name'],
             ]
           : [];
-  // Preact, taking over the first frame's DOM (issue 19), removes attributes it did not render: a tag
+  // Preact, taking over the first frame's DOM, removes attributes it did not render: a tag
   // it removed goes back on before the next paint, so Element Timing still sees the element painted.
   const tagged = new Map<Element, string>();
   // Chromium reports text against the block that lays it out (its nearest ancestor that is not an

@@ -53,7 +53,7 @@ export async function clearCache(bench: Bench): Promise<void> {
 /**
  * Dates the cached items: `ageMs` 0 makes them fresh (younger than FRESH_MS, 60 s), a large age
  * makes them stale. The popup view's parts are dated with them: the rewards' freshness is read from
- * the view (issue 19), so a stale catalogue under a fresh view would not be refreshed. With
+ * the view, so a stale catalogue under a fresh view would not be refreshed. With
  * `skipWithinMs`, a cache made fresh that recently is left alone, so huge caches are not read and
  * rewritten before every run.
  */

@@ -68,7 +68,7 @@ export interface TimingReport {
   notConnected: Paired;
   /** The floor page's balance painted, against the blank page. */
   floor: Paired;
-  /** The popup's balance painted (the figure), against the blank page, from the warm runs. */
+  /** The popup's balance painted (the figure against the blank page's target), against the blank page, from the warm runs. */
   warmBalance: Paired;
   warm: Paired & { dom: Summary; firstContentfulPaint: Summary };
   /** The headline: the warm popup ÷ the floor page, its balance painted, and with the first reward rows too. */

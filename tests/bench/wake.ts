@@ -1,5 +1,5 @@
 /**
- * The worker's wake-up (issue 19): how long a stopped background takes to answer, against the
+ * The worker's wake-up: how long a stopped background takes to answer, against the
  * minimal extension's worker (tests/bench/minimal: a listener per measured event, built the same
  * way), in alternating pairs, SERIES series.
  *  - message: an extension page sends the background its first message (`getSession`, as

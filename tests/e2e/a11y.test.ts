@@ -1,5 +1,5 @@
 /**
- * Accessibility in Chromium (issue 6): axe-core finds no violations on the popup and the options page
+ * Accessibility in Chromium: axe-core finds no violations on the popup and the options page
  * in each state, in the light and the dark colour scheme; focus is visible and goes where the
  * panelist's attention must go (after Confirm, to the outcome; after an error, to the error).
  * Then the same pages with the browser in German.
@@ -152,7 +152,7 @@ describe('axe-core, light and dark, every state', () => {
     await popup.getByRole('heading', { name: 'Description' }).waitFor();
     await audit(popup, 'popup', 'details open');
 
-    // One Redeem a row (issue 21), after its details.
+    // One Redeem a row, after its details.
     const redeem = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
     await redeem.focus();
     await popup.keyboard.press('Enter');
@@ -268,7 +268,7 @@ describe('in German', () => {
     await options.locator('.history-row').first().waitFor();
     await options.getByRole('heading', { name: 'Ihr Profil' }).waitFor();
     expect(await options.locator('.history-row .state').allTextContents()).toContain('Abgeschlossen');
-    // One word per concept (issue 14): "Einstellungen" is this page, an answer is removed with
+    // One word per concept: "Einstellungen" is this page, an answer is removed with
     // "Antwort entfernen", and no developer words.
     const text = await options.locator('body').innerText();
     expect(text).not.toMatch(/Zugangstoken|API-Basis|Token|Voreinstellungen|Optionen|Löschen|HTTP/);

@@ -1,5 +1,5 @@
 /**
- * Issue 23, "a known extension id": what `npm run ids` says against what the browsers do with
+ * A known extension id: what `npm run ids` says against what the browsers do with
  * the build. Chromium loads a build made with a `chromeKey` under exactly the id worked out from
  * the key; Firefox ESR's own `identity.getRedirectURL()` gives exactly the redirect URL worked out
  * from the add-on id. The Chrome zip leaves `key` out (the store refuses it), the unpacked build keeps it.

@@ -1,7 +1,7 @@
 /**
  * The Firefox build in Debian's firefox-esr, headless, over WebDriver BiDi (puppeteer-core):
  * installed as a temporary add-on, with its internal UUID fixed by preference so its pages have a
- * known moz-extension:// address. Nothing is downloaded and nothing is built here: global-setup.ts
+ * known moz-extension:// address. Nothing is downloaded and nothing is built here: lane-setup.ts
  * builds `-b firefox` next to the Chrome build, pointed at the same sandbox URL.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

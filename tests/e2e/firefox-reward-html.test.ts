@@ -1,5 +1,5 @@
 /**
- * Issue 18 where Firefox could differ from Chromium: the manifest's content security policy (a
+ * Reward HTML where Firefox could differ from Chromium: the manifest's content security policy (a
  * plain string in MV2) and the one the popup adds at run time are both enforced, reward HTML
  * loads nothing from a third party, and an origin granted on Connect is given back on Disconnect.
  * A second server on 127.0.0.1 stands for the third party and counts what reaches it.

@@ -1,5 +1,5 @@
 /**
- * Sign-in in a tab (issue 33) in Firefox ESR, headless over WebDriver BiDi, with `identity` absent
+ * Sign-in in a tab in Firefox ESR, headless over WebDriver BiDi, with `identity` absent
  * as on Firefox for Android (no-identity-build.ts): the extension opens the authorization request in
  * a tab, the sandbox's server sends the tab back to the panel's own page, and the extension reads
  * the answer there, closes the tab and stores the checked session. Also: a closed tab and a denial,

@@ -1,5 +1,5 @@
 /**
- * Sign-in (issue 12) in Firefox ESR, headless over WebDriver BiDi, with the build that has the
+ * Sign-in in Firefox ESR, headless over WebDriver BiDi, with the build that has the
  * OAuth settings: the sign-in window Firefox opens for launchWebAuthFlow is driven by its labels.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -75,7 +75,7 @@ test('closing the sign-in window is explained', async () => {
   const options = await ff.openPage('options.html');
   await options.locator(byLabel('Disconnect', 'button')).click();
   await options.locator(byLabel('Yes, disconnect', 'button')).click();
-  // The sign-in was ended at the panel's revocation endpoint too (issue 18).
+  // The sign-in was ended at the panel's revocation endpoint too.
   await expect.poll(() => sandbox.oauth.revocations).toEqual(['refresh_token']);
   const opened = signInWindow();
   await options.locator(byLabel('Sign in to Panel Rewards', 'button')).click();

@@ -1,5 +1,5 @@
 /**
- * The Firefox build in Debian's firefox-esr (issue 6): installed as a temporary add-on, connected
+ * The Firefox build in Debian's firefox-esr: installed as a temporary add-on, connected
  * through its options page, the popup shows balance and rewards, and a redemption goes through
  * exactly once; another API origin is granted through optional_permissions. The popup is opened as
  * a tab: WebDriver BiDi has no way to click the toolbar button.
@@ -72,7 +72,7 @@ test('a panelist connects on the options page and sees the balance and every rew
   await options.close();
 
   popup = await ff.openPage('popup.html');
-  // One row a brand (issue 21): the two PayWave transfers share one.
+  // One row a brand: the two PayWave transfers share one.
   const brands = sandbox.state.rewards.filter((r) => !r.name.startsWith('PayWave ')).map((r) => r.name);
   await waitForTexts(popup, ['2,500 points', ...brands, 'PayWave Transfer']);
   await expect.poll(() => badgeText(popup)).toBe('2.5k');

@@ -1,5 +1,5 @@
 /**
- * Fit (issue 22): every state of the popup and the options page, at 320 and 380 px wide, with
+ * Fit: every state of the popup and the options page, at 320 and 380 px wide, with
  * nothing sticking out sideways and no button whose words are cut: first in the pseudo-locale
  * (every message 40 % longer and accented, tests/e2e/pseudo-locale.ts), then in German, Polish and
  * French. Each state at 320 px is kept as a screenshot in `.output/e2e-fit/` (`de-popup-loaded-320.png`).

@@ -14,7 +14,7 @@ test('a panelist connects on the options page and sees the seeded balance and re
   await ext.connect();
   const popup = await ext.openPage('popup.html');
   await expect.poll(() => popup.getByText('2,500').first().isVisible()).toBe(true);
-  // One row a brand (issue 21): the seed's two PayWave transfers are one, their values a choice.
+  // One row a brand: the seed's two PayWave transfers are one, their values a choice.
   const names = [
     ...ext.sandbox.state.rewards.filter((r) => !r.name.startsWith('PayWave ')).map((r) => r.name),
     'PayWave Transfer',
@@ -37,7 +37,7 @@ test('the release manifest asks only for storage, alarms, idle and the configure
   expect(manifest.permissions).toEqual(['storage', 'alarms', 'idle']);
   // No port: Firefox refuses one in a match pattern, and Chrome reads none as any port.
   expect(manifest.host_permissions).toEqual(['http://127.0.0.1/*']);
-  // A build made for one panel asks for no other public origin, and without sign-in for no `identity` (issue 31).
+  // A build made for one panel asks for no other public origin, and without sign-in for no `identity`.
   expect(manifest.optional_host_permissions).toEqual(['http://localhost/*', 'http://127.0.0.1/*']);
   expect(manifest.optional_permissions).toEqual(['notifications']);
   expect(manifest).not.toHaveProperty('content_scripts');

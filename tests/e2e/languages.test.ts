@@ -3,7 +3,7 @@
  * forms only Polish has (`points_few`, `points_many`), describes the extension in Polish, and a
  * panelist connects by the Polish labels and reads the balance in the Polish form for its number.
  * Then Arabic (right to left) and Japanese: connect → popup → redeem by the translated labels and
- * roles, the pages mirrored in Arabic, and axe-core clean on both pages (issue 22).
+ * roles, the pages mirrored in Arabic, and axe-core clean on both pages.
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -160,7 +160,7 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     await expectClean(popup, `${locale} popup, loaded`);
     await popup.screenshot({ path: `${SHOTS}/${locale}-popup.png` });
 
-    // A balance enters the history once a second read agrees (issue 29, item 15): the chart below
+    // A balance enters the history once a second read agrees: the chart below
     // needs the one before the redemption as well as the one after it.
     await readUntil(popup, ['2500']);
     await popup

@@ -1,5 +1,5 @@
 /**
- * Issue 30, points 5, 6 and 12 in Chromium, in Japanese, German and Arabic, at 300, 320 and 380 px:
+ * Layout in Chromium, in Japanese, German and Arabic, at 300, 320 and 380 px:
  * a number and its unit are never broken apart, nor is the unit itself ("500 ポイン / ト" on every
  * row, "11,000 ポイン / ト" on the goal card); the panel's name is never cut ("Panel Re…" beside
  * "Verlauf" and "Einstellungen"); nothing scrolls sideways or clips its words; and on the options
@@ -125,7 +125,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       await popup.locator('.goal .goal-pace').waitFor();
       await popup.locator('.reward').nth(3).waitFor();
       await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
-      // The pairs the issue saw broken are there to be checked: the rows' costs and the goal's.
+      // The pairs once seen broken are there to be checked: the rows' costs and the goal's.
       expect(await popup.locator('.reward .qty').count()).toBeGreaterThan(3);
       const goalCost = (await popup.locator('.goal-name .qty').textContent()) ?? '';
       expect(

@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 7, in Chromium: a lost answer to a redeem is never told as a refusal, the history
+ * The money path in Chromium: a lost answer to a redeem is never told as a refusal, the history
  * settles it, and an account switch during a slow refresh leaves nothing of the old account behind.
  */
 import type { Page } from 'playwright-core';

@@ -1,15 +1,16 @@
 /**
  * The sign-in build (sign-in-build.ts) with `identity` taken out of its manifest, as a copy in
- * .output/e2e-sign-in-no-identity (issue 33): without the permission the browser gives the
+ * .output/e2e-sign-in-no-identity: without the permission the browser gives the
  * extension no `identity` API, which is how Firefox for Android runs it (it has none at all) and how
  * Chrome runs it when the panelist does not grant the optional permission. The code is the release
  * code, byte for byte: only the copied manifest changes, so no switch of any kind reaches a build.
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { laneDir } from './config';
 import { signInBuild } from './sign-in-build';
 
-export const NO_IDENTITY_OUT_DIR = '.output/e2e-sign-in-no-identity';
+export const NO_IDENTITY_OUT_DIR = laneDir('.output/e2e-sign-in-no-identity');
 
 interface Manifest {
   permissions?: string[];

@@ -9,7 +9,7 @@ import { E2E_EXTENSION_DIR } from './config';
 import { launchExtension, type ExtensionSession } from './harness';
 
 /**
- * Issue 11 in Chromium against the sandbox: a redemption the sandbox moves from pending to complete
+ * Notifications in Chromium against the sandbox: a redemption the sandbox moves from pending to complete
  * gives exactly one notification, also after the worker restarts; the options page draws the
  * balance over time with its summary in words.
  *
@@ -85,7 +85,7 @@ describe('notifications', () => {
     const options = await ext.openPage('options.html');
     const notify = options.getByLabel('Notify me of changes');
     expect(await notify.isChecked()).toBe(false);
-    // Issue 30: the help line stays with its check box, and the next field keeps its distance from it.
+    // The help line stays with its check box, and the next field keeps its distance from it.
     const hint = '#pref-notify-hint';
     expect(await gap(options, '.field.check:has(#pref-notify)', hint)).toBeLessThanOrEqual(4);
     expect(await gap(options, hint, 'label[for="pref-refresh"]')).toBeGreaterThanOrEqual(10);
@@ -114,7 +114,7 @@ describe('notifications', () => {
   });
 });
 
-describe('new profile questions (issue 20)', () => {
+describe('new profile questions', () => {
   test('off until chosen; chosen, a question the panel adds is told exactly once', async () => {
     const options = await ext.openPage('options.html');
     const kind = options.getByLabel('your panel adds a profile question');
@@ -153,7 +153,7 @@ describe('balance over time', () => {
   let page: Page;
 
   test('the options page draws the balance with its change in words', async () => {
-    // A balance enters the history once a second read agrees (issue 29, item 15): each step is one
+    // A balance enters the history once a second read agrees: each step is one
     // more read of the rewards, told by the cache's fetch time moving on.
     const history = async () =>
       (await stored<Array<{ points: number; tentative?: true }>>('balance:history')).map(
@@ -176,7 +176,7 @@ describe('balance over time', () => {
     page = await ext.openPage('options.html');
     await page.setViewportSize({ width: 900, height: 1400 });
     const section = page.getByRole('region', { name: 'Balance over time' });
-    // One earning figure, in the popup's words (issue 21).
+    // One earning figure, in the popup's words.
     await section.getByText(/^1,250 points earned since /).waitFor();
     expect(await section.locator('svg.balance-chart path').count()).toBeGreaterThanOrEqual(1);
     await section.getByLabel('365 days').check();
@@ -205,7 +205,7 @@ describe('the goal, end to end', () => {
     await popup.getByRole('button', { name: `Set as goal: ${PIXEL}` }).click();
     const goal = popup.getByRole('region', { name: 'Your goal' });
     await goal.waitFor();
-    // The goal is the header's next step: one figure, said once (issue 21).
+    // The goal is the header's next step: one figure, said once.
     await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`1,250 points to ${PIXEL}`);
     expect(await goal.textContent()).not.toMatch(/to go/);
     await expect.poll(badge).toBe('1.2k');

@@ -6,7 +6,7 @@ import { serverState } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 
 /**
- * Issue 4's "Done when", and the options page of issue 14, in Chromium against the sandbox, driven
+ * The options page in Chromium against the sandbox (connect, profile, history, disconnect), driven
  * by what a panelist sees: labels, roles and button names. The tests run in order on one browser
  * and one sandbox.
  */
@@ -91,7 +91,7 @@ describe('options page against the sandbox', () => {
     expect(afterWrong).not.toHaveProperty('credentials');
     expect((afterWrong.session as { connected?: boolean } | undefined)?.connected ?? false).toBe(false);
 
-    // Connecting with Enter: the form gives way to the account, and focus goes there, not to the top (issue 21).
+    // Connecting with Enter: the form gives way to the account, and focus goes there, not to the top.
     await token.fill(ext.sandbox.token);
     await token.press('Enter');
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
@@ -152,7 +152,7 @@ describe('options page against the sandbox', () => {
       POSTAL_CODE: '10115',
     });
     expect([...(values.HOBBIES as number[])].sort((a, b) => a - b)).toEqual([131, 132, 133]);
-    // Nothing left to save: the bar's buttons go (issue 21), its confirmation stays.
+    // Nothing left to save: the bar's buttons go, its confirmation stays.
     await page.getByRole('button', { name: 'Save changes' }).waitFor({ state: 'detached' });
   });
 
@@ -284,7 +284,7 @@ describe('options page against the sandbox', () => {
         .first()
         .evaluate((el) => getComputedStyle(el).color);
     expect(new Set([await colour('complete'), await colour('failed'), await colour('pending')]).size).toBe(3);
-    // Points returned is good news, not a failure; approved is on its way, not still pending (issue 21).
+    // Points returned is good news, not a failure; approved is on its way, not still pending.
     expect(await colour('refunded')).not.toBe(await colour('failed'));
     expect(await colour('approved')).not.toBe(await colour('pending'));
     await page.getByRole('button', { name: 'Refresh history' }).click();
@@ -324,7 +324,7 @@ describe('options page against the sandbox', () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await page.getByLabel('Personal key').waitFor();
-    // Issue 30: focus goes on to the connect form's first field, not to the page.
+    // Focus goes on to the connect form's first field, not to the page.
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('access-token');
     const stored = await storedKeys();
     // Emptied in the same storage.local.set that ends the session (store.ts).

@@ -1,5 +1,5 @@
 /**
- * Issue 21 in Chromium: the popup reflows down to 300 px (no sideways scroll, no control cut off),
+ * In Chromium, the popup reflows down to 300 px (no sideways scroll, no control cut off),
  * nothing moves once the first frame is painted (with a goal, and with nothing cached), and focus
  * stays where the panelist works.
  */

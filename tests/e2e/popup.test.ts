@@ -1,5 +1,5 @@
 /**
- * The popup in Chromium against the sandbox (issue 3, "Done when"). Each test gets a fresh
+ * The popup in Chromium against the sandbox. Each test gets a fresh
  * browser profile and sandbox, connected through the options page as a panelist would.
  */
 import type { Page } from 'playwright-core';
@@ -13,7 +13,7 @@ import { launchExtension, type ExtensionSession, type LaunchOptions } from './ha
 
 const REDEEM_PATH = '/v1/panel/redemption';
 const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
-/** The seed's two PayWave transfers, one brand of two values: one row (issue 21). */
+/** The seed's two PayWave transfers, one brand of two values: one row. */
 const PAYWAVE = 'PayWave Transfer';
 
 const sessions: ExtensionSession[] = [];
@@ -92,7 +92,7 @@ test('a redemption goes through: balance, history and badge change', async () =>
   await outcome.waitFor();
   await expect.poll(() => outcome.textContent()).toContain('Your balance is now 2,000 points.');
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,000 points');
-  // One story (issue 21): what it cost, the new balance, how it arrives; no second status inside.
+  // One story: what it cost, the new balance, how it arrives; no second status inside.
   expect(await outcome.textContent()).toContain('You spent 500 points.');
   expect(await outcome.textContent()).toContain('Your $5.00 gift card arrives by e-mail.');
   expect(await outcome.getByRole('region').count()).toBe(0);
@@ -106,7 +106,7 @@ test('a redemption goes through: balance, history and badge change', async () =>
   // Done shows the history's latest entry instead.
   await outcome.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
-  // Issue 30: focus is back on the reward's row (its Redeem, which 2,000 points still allow), not on the page.
+  // Focus is back on the reward's row (its Redeem, which 2,000 points still allow), not on the page.
   await expect
     .poll(() => popup.evaluate(() => document.activeElement?.getAttribute('aria-label')))
     .toBe(`Redeem ${COFFEE}`);
@@ -156,7 +156,7 @@ test('an injected 500 charges nothing, is never resent, and the balance stays', 
   const popup = await openPopup(ext);
   await confirmRedeeming(popup, COFFEE);
 
-  // Issue 10: a 500 is an ambiguous answer. What the popup says about it is pinned by "an
+  // A 500 is an ambiguous answer. What the popup says about it is pinned by "an
   // ambiguous redeem answer …" below and by the component tests; here, what the panel recorded.
   await expect.poll(() => ledgerState(ext)).not.toBe('pending');
   await popup.locator('#redeem-outcome').waitFor();
@@ -179,7 +179,7 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
   const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
   await alert.waitFor();
   const text = await alert.textContent();
-  // Issue 14, point 1: the refusal in the panelist's own, formatted numbers, and a header that
+  // The refusal in the panelist's own, formatted numbers, and a header that
   // no longer contradicts it.
   expect(text).toContain('You have 100 points; this reward needs 500');
   expect(text).toMatch(/Nothing was charged/);
@@ -188,7 +188,7 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
   expect(state.balance).toBe(100);
   expect(state.redemptions).toHaveLength(9);
 
-  // Issue 30: Close returns focus to the reward's row; its Redeem cannot be pressed with 100 points, so its name.
+  // Close returns focus to the reward's row; its Redeem cannot be pressed with 100 points, so its name.
   await popup.locator('#redeem-outcome').getByRole('button', { name: 'Close' }).click();
   await popup.locator('#redeem-outcome').waitFor({ state: 'detached' });
   await expect
@@ -218,8 +218,8 @@ test('shows cached data at once with the sandbox stopped, and the error on refre
   await popup.getByText(COFFEE, { exact: true }).waitFor({ timeout: 2000 });
   expect(await popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
   await popup.getByRole('button', { name: 'Refresh' }).click();
-  // Issue 14: one amber line in the header, not a card above the rewards.
-  // In plain words, with the points it still shows (issue 21); the cause for support on its own line.
+  // One amber line in the header, not a card above the rewards.
+  // In plain words, with the points it still shows; the cause for support on its own line.
   const alert = popup
     .locator('header')
     .getByRole('alert')
@@ -254,7 +254,7 @@ test('details show sanitized HTML: no script, handlers or javascript: links; lin
   await popup.getByRole('button', { name: COFFEE, exact: true }).click();
   await popup.getByRole('heading', { name: 'Description' }).waitFor();
 
-  // The field sits in a shadow root of its own, after that root's own styles (issue 18).
+  // The field sits in a shadow root of its own, after that root's own styles.
   const html = await popup
     .locator('.details .html')
     .first()
@@ -296,7 +296,7 @@ test('keyboard alone: Redeem opens the confirmation, Escape cancels, focus comes
   expect(await axeViolations(popup)).toEqual([]);
 });
 
-/** Popup layout and flows of issues 10 and 14. */
+/** The popup's layout, and redemptions whose answer is lost, refused or still being checked. */
 
 const HISTORY_PATH = '/v1/panel/redemptions';
 
@@ -474,7 +474,7 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   expect(await outcome.getByRole('button', { name: 'Close' }).count()).toBe(0);
   expect(await redeemRequests(ext)).toBe(1);
 
-  // Its Redeem is held back while it is checked, and says why (issue 21); the other rewards stay open.
+  // Its Redeem is held back while it is checked, and says why; the other rewards stay open.
   const again = popup.getByRole('button', { name: `Redeem ${COFFEE}` });
   expect(await again.isDisabled()).toBe(true);
   const why = await again.getAttribute('aria-describedby');

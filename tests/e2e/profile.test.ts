@@ -6,7 +6,7 @@ import { control, requestCount, serverState, stored } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 
 /**
- * Issue 20 in Chromium against the sandbox, by what a panelist sees: the popup's open questions →
+ * Answering the profile in Chromium against the sandbox, by what a panelist sees: the popup's open questions →
  * "Answer now" → two answered and one skipped, one at a time, by keyboard → the counts follow in
  * the popup and on the options page; a question the panel adds is tagged "New". axe in both colour
  * schemes. (The notification of a new question: notifications.test.ts, whose build holds that

@@ -1,5 +1,5 @@
 /**
- * The pseudo-locale of the fit test (issue 22): every English message 40 % longer and accented
+ * The pseudo-locale of the fit test: every English message 40 % longer and accented
  * ("Redeem" → "Ŕéðééɱ éð"), written over `_locales/en` of a copy of the e2e build, so the pages
  * render every word longer than any language we ship, with marks above and below the line. It is
  * made at test time and never shipped.

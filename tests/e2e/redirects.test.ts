@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 4 and issue 29, point 13 in Chromium: no redirect is followed, so nothing (a
+ * Redirects in Chromium: no redirect is followed, so nothing (a
  * read, a write, a redeem) is ever sent on to where a panel points. In the browser a manual redirect is an opaque response (no
  * status, no Location), unlike Node's fetch, so the API tests alone do not prove this.
  */
@@ -35,7 +35,7 @@ test('a profile save answered 307 is refused, naming the panel, and its body nev
   await firstName.fill('Robin');
   await redirect('POST', VALUES, 307);
   await options.getByRole('button', { name: 'Save changes' }).click();
-  // The options page names the panel by its name, in plain words (issue 14); the client's own text
+  // The options page names the panel by its name, in plain words; the client's own text
   // (host, redirect) is for the other pages and support.
   const alert = options
     .getByRole('alert')
@@ -65,13 +65,13 @@ test('a redeem answered 308 is sent once, never re-sent elsewhere, and not taken
   await popup.close();
 });
 
-test('a refresh pointed to another site is refused before anything is sent there (issue 29, point 13): said in plain words, the endpoint for support', async () => {
+test('a refresh pointed to another site is refused before anything is sent there: said in plain words, the endpoint for support', async () => {
   const popup = await ext.openPage('popup.html');
   await popup.getByText('2,500').first().waitFor();
   await redirect('GET', REWARDS, 302);
   const before = await requestCount(ext, REWARDS);
   await popup.getByRole('button', { name: 'Refresh' }).click();
-  // Issues 21, 30: the popup's one line in plain words; the redirect, what to check and what was
+  // The popup's one line in plain words; the redirect, what to check and what was
   // asked for are behind "Details for support" (the browser hides where the redirect pointed, an
   // opaque answer, which is why no redirect is followed at all).
   const alert = popup.getByRole('alert').filter({ hasText: 'Couldn’t get an update from Panel Rewards' });

@@ -1,5 +1,5 @@
 /**
- * What `npm run zip` ships (issue 6, "Packages"): a release build for each browser made without
+ * What `npm run zip` ships: a release build for each browser made without
  * any development setting, checked for leaked sandbox details, least permissions, icons, and a
  * Firefox sources zip that holds the build's inputs and nothing else.
  */
@@ -85,7 +85,7 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
   expect(chrome.permissions).toEqual(['storage', 'alarms', 'idle']);
   expect(chrome.host_permissions ?? []).toEqual([]);
   expect(chrome.optional_host_permissions).toEqual(OPTIONAL_HOSTS);
-  // Asked for when the panelist turns notifications on (issue 11), never at install; no `identity` without sign-in (issue 31).
+  // Asked for when the panelist turns notifications on, never at install; no `identity` without sign-in.
   expect(chrome.optional_permissions).toEqual(['notifications']);
   expect(chrome).not.toHaveProperty('browser_specific_settings');
 
@@ -100,13 +100,13 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
   expect(firefox.browser_action).toMatchObject({ default_popup: 'popup.html' });
   expect(firefox.browser_specific_settings.gecko).toMatchObject({
     id: 'panel-rewards@panelist.example',
-    // What it sends to the panel (issue 31): the key, profile answers, redemptions, and by default the location answers.
+    // What it sends to the panel: the key, profile answers, redemptions, and by default the location answers.
     data_collection_permissions: {
       required: ['authenticationInfo', 'personallyIdentifyingInfo', 'financialAndPaymentInfo', 'locationInfo'],
     },
   });
 
-  // Images only from the extension, data: and where a panel may be, and no media (issue 18); MV2's policy is a string.
+  // Images only from the extension, data: and where a panel may be, and no media; MV2's policy is a string.
   expect(chrome.content_security_policy).toEqual({ extension_pages: EXTENSION_PAGES_CSP });
   expect(firefox.content_security_policy).toBe(EXTENSION_PAGES_CSP);
   expect(EXTENSION_PAGES_CSP).toBe(

@@ -1,5 +1,5 @@
 /**
- * Issue 5 in Chromium: redemptions survive a stopped worker without being sent twice, network
+ * Reliability in Chromium: redemptions survive a stopped worker without being sent twice, network
  * faults end in the right state without a request storm, and profile edits are never lost.
  */
 import type { Page } from 'playwright-core';

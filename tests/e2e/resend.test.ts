@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 8, in Chromium: the browser itself sends a request again when the keep-alive
+ * In Chromium, the browser itself sends a request again when the keep-alive
  * connection it reused closes before any answer (net/http/http_network_transaction.cc,
  * ShouldResendRequest: a reused connection, no response headers yet, whatever the method). A panel
  * that commits and then drops the connection then sees the Confirm twice. What the extension does:

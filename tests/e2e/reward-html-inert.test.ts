@@ -1,5 +1,5 @@
 /**
- * Issue 29, item 14 in Chromium: reward HTML is parsed and sanitized only in an inert document. A
+ * In Chromium, reward HTML is parsed and sanitized only in an inert document. A
  * live document runs (and loads) what it parses at once, even into a detached element; the page's
  * content security policy would then refuse the inline handler and say so on the console — a
  * refusal by the policy, where the sanitizer should have left nothing to refuse. So the test

@@ -1,5 +1,5 @@
 /**
- * Issue 18 in Chromium: reward HTML stays in its box and sends nothing anywhere. A second server
+ * In Chromium, reward HTML stays in its box and sends nothing anywhere. A second server
  * on 127.0.0.1 stands for a third party (a tracker, another brand's CDN) and counts every request
  * that reaches it.
  */
@@ -14,7 +14,7 @@ import { addAndWatch, probe, startThirdParty, type ThirdParty } from './third-pa
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const PANEL_IMAGE = '/__probe/panel-image.png';
 
-/** The look-alike "Sign in again" dialog of the issue, in the popup's own class names, and more. */
+/** A look-alike "Sign in again" dialog, in the popup's own class names, and more. */
 const LOOK_ALIKE =
   '<div class="overlay" id="app" style="position:fixed;inset:0;z-index:2147483647;background:#fff">' +
   '<div class="dialog" role="alertdialog" aria-label="Sign in again"><h1 class="hdr-name" style="font-size:64px">Sign in again</h1>' +

@@ -1,5 +1,5 @@
 /**
- * Issue 5, points 3 and 4 in Chromium: hostile HTML from the server never runs, links leave
+ * In Chromium, hostile HTML from the server never runs, links leave
  * safely, the token shows up in no console line, and web pages cannot reach the extension.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -58,7 +58,7 @@ test('server HTML is shown sanitized in every field, and none of it runs', async
   const parts = popup.locator('.details .html');
   await expect.poll(() => parts.count()).toBe(4);
 
-  // Each field sits in a shadow root of its own, after that root's own styles (issue 18).
+  // Each field sits in a shadow root of its own, after that root's own styles.
   for (const html of await parts.evaluateAll((nodes) =>
     nodes.map((n) => n.shadowRoot?.lastElementChild?.innerHTML ?? ''),
   )) {

@@ -1,5 +1,5 @@
 /**
- * Sign-in in a tab (issue 33) in Chromium, with the optional `identity` permission taken out of
+ * Sign-in in a tab in Chromium, with the optional `identity` permission taken out of
  * the manifest (no-identity-build.ts), as when a panelist does not grant it: the authorization
  * request opens in a tab, comes back to the panel's own page, and the extension reads it there,
  * closes the tab and stores the checked session.

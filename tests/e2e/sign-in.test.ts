@@ -1,5 +1,5 @@
 /**
- * Sign-in (issue 12) in Chromium, by visible labels: the sign-in window launchWebAuthFlow opens is a
+ * Sign-in in Chromium, by visible labels: the sign-in window launchWebAuthFlow opens is a
  * page of the browser context, driven like any other; then the popup shows the balance, and an
  * access token that expires during use is renewed without the panelist noticing.
  */
@@ -30,7 +30,7 @@ async function start(): Promise<ExtensionSession> {
 
 /**
  * Presses "Sign in to …" on `page` and returns the sign-in window the browser opened. The popup's
- * button is "Sign in" alone, under the panel's name (issue 21).
+ * button is "Sign in" alone, under the panel's name.
  */
 async function openSignInWindow(ext: ExtensionSession, page: Page, name = 'Sign in to Panel Rewards'): Promise<Page> {
   const opened = ext.context.waitForEvent('page', (p) => p.url().includes('/oauth/authorize'));
@@ -67,9 +67,9 @@ test('a panelist signs in with e-mail and password, allows access, and the popup
   expect(credentials?.refreshToken).toBeTruthy();
   expect(await stored<{ signedIn?: boolean }>(ext, 'session')).toMatchObject({ connected: true, signedIn: true });
 
-  // Disconnect ends the sign-in at the panel's revocation endpoint too (issue 18), not only here.
+  // Disconnect ends the sign-in at the panel's revocation endpoint too, not only here.
   await options.getByRole('button', { name: 'Disconnect' }).click();
-  // Issue 30: a signed-in panelist is told they will be signed out, never about a personal key.
+  // A signed-in panelist is told they will be signed out, never about a personal key.
   const prompt = await options.getByRole('group', { name: 'Confirm disconnecting' }).textContent();
   expect(prompt).toContain('You’ll be signed out');
   expect(prompt).not.toMatch(/personal key/i);
@@ -119,7 +119,7 @@ test('closing the sign-in window, denying access or an unreachable panel is expl
 test('an access token that expires during use is renewed without the panelist noticing', async () => {
   const ext = await start();
   const popup = await ext.openPage('popup.html');
-  // One way in (issue 21): Sign in, the personal key a small link beside it.
+  // One way in: Sign in, the personal key a small link beside it.
   await popup.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   expect(await popup.getByRole('button', { name: /^(Connect|Sign in)/ }).count()).toBe(1);
   expect(await popup.getByRole('link', { name: 'Use a personal key instead' }).getAttribute('href')).toBe(

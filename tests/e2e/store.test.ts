@@ -1,5 +1,5 @@
 /**
- * `npm run store` (issue 23) as an operator runs it: in a copy of the project with their
+ * `npm run store` as an operator runs it: in a copy of the project with their
  * panel.config.json and icon at its root. Checks both zips carry the brand, the sources zip
  * rebuilds the very same Firefox add-on the way addons.mozilla.org's reviewers do, and there are
  * screenshots and a listing for every language in public/_locales.

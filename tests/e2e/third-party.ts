@@ -1,6 +1,6 @@
 /**
  * A second server on 127.0.0.1 standing for a third party (a tracker, another brand's CDN): it
- * answers 404 to everything and records every path that reaches it (issue 18).
+ * answers 404 to everything and records every path that reaches it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-/** The extension's words in a language, as the e2e tests find controls by them (issue 22). */
+/** The extension's words in a language, as the e2e tests find controls by them. */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 

@@ -63,7 +63,7 @@ export function errorPage(status: number, message: string): ApiResult {
 }
 
 /**
- * The panel's page where sign-in in a tab comes back (issue 33). The extension reads the address
+ * The panel's page where sign-in in a tab comes back. The extension reads the address
  * and closes the tab as it arrives; should it not (the tab was not the extension's, or the
  * extension was stopped), the panelist reads where they are. The answer is in the address, never
  * echoed on the page.

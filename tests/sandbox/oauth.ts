@@ -18,7 +18,7 @@ export const OAUTH_PATHS = {
   decision: '/oauth/decision',
   token: '/oauth/token',
   revocation: '/oauth/revocation',
-  /** The panel's own page where sign-in in a tab comes back (issue 33; the extension's default `oauth.tabRedirectUrl`). */
+  /** The panel's own page where sign-in in a tab comes back (the extension's default `oauth.tabRedirectUrl`). */
   done: '/extension-sign-in-done',
 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * The API audit (issue 33, point 1): which extension APIs the built bundles use, and which of them
+ * The API audit: which extension APIs the built bundles use, and which of them
  * Chrome, Firefox and Firefox for Android lack at the manifest's minimum versions, by MDN's
  * browser-compat-data (the package ships the data; nothing is fetched).
  *

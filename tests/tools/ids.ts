@@ -2,7 +2,7 @@
  * `npm run ids`: the Chrome id, the Firefox id and the sign-in redirect URLs of the build the
  * settings describe (panel.config.json, then the environment), to register with the OAuth server
  * before publishing: each browser's sign-in window, and the panel's own page where sign-in in a tab
- * comes back (Firefox for Android; issue 33). `--json` prints them as JSON.
+ * comes back (Firefox for Android). `--json` prints them as JSON.
  *
  * `npm run ids -- --new-key [FILE]` makes a key pair of one's own (default FILE: chrome-key.pem,
  * written with mode 600 and never overwritten; *.pem stays out of git and of the sources zip) and

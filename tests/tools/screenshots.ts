@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSandbox } from '../sandbox/server';
 import { E2E_EXTENSION_DIR } from '../e2e/config';
-import buildForBrowserTests from '../e2e/global-setup';
+import { plainBuild } from '../e2e/builds';
 import { launchExtension } from '../e2e/harness';
 
 const OUT = 'tests/e2e/screenshots';
@@ -42,7 +42,7 @@ const SCHEMES = ['light', 'dark'] as const;
 async function main(): Promise<void> {
   if (!existsSync(join(E2E_EXTENSION_DIR, 'manifest.json'))) {
     console.log(`No build in ${E2E_EXTENSION_DIR}: building it as the browser tests do.`);
-    buildForBrowserTests();
+    plainBuild('chrome');
   }
   await mkdir(OUT, { recursive: true });
   const sandbox = await startSandbox();
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     const options = await ext.openPage('options.html');
     await options.setViewportSize({ width: 900, height: 1100 });
     await options.locator('.history-row').first().waitFor();
-    // The account first (issue 21), its balance read from the popup's view.
+    // The account first, its balance read from the popup's view.
     await options.locator('.summary-points').waitFor();
     await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       console.log(`wrote ${path}`);
     }
 
-    // Answering one question at a time (issue 20), as "Answer now" in the popup opens it: the
+    // Answering one question at a time, as "Answer now" in the popup opens it: the
     // first open question, half answered.
     const answering = await ext.openPage('options.html#answer');
     await answering.setViewportSize({ width: 900, height: 1100 });

@@ -1,51 +1,30 @@
 /**
- * `npm test`: typecheck, import rules, lint (Oxlint, Knip), format check (Prettier), Firefox lint, then every
- * vitest project (unit, then browser), then one plain closing line "N passed, N failed" that CI can read (Vitest's
- * own summary is not a format it knows).
+ * `npm test`, what CI runs: the checks of `npm run check` and Mozilla's lint of a release Firefox
+ * build side by side (tests/tools/stages.ts), then, once they pass, both vitest projects in one pool
+ * (vitest.config.ts), and one plain closing line "N passed, N failed" that CI can read (Vitest's own
+ * summary is not a format it knows). Arguments go to vitest (`npm test -- -t 'redeem'`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { runAll, STATIC_CHECKS } from './stages';
 
 const report = '.output/test-results.json';
 mkdirSync('.output', { recursive: true });
-
-const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
-if (typecheck.status !== 0) {
-  console.log('typecheck failed');
-  process.exit(1);
-}
-
-// The import rules (no circle, shared code never reaching up, no build code in a bundle: tests/tools/lint-imports.ts),
-// then the same commands as `npm run lint` and `npm run format:check`, each named when it fails.
-for (const [name, command] of [
-  ['import rules', ['tsx', 'tests/tools/lint-imports.ts']],
-  ['oxlint', ['oxlint']],
-  ['knip', ['knip']],
-  ['format check (npm run format fixes it)', ['prettier', '--check', '--cache', '--cache-strategy', 'content', '.']],
-] as const) {
-  const step = spawnSync('npx', command, { stdio: 'inherit' });
-  if (step.status !== 0) {
-    console.log(`${name} failed`);
-    process.exit(1);
-  }
-}
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
 // Mozilla's linter over a release build of the Firefox add-on (CONTRIBUTING.md, "Firefox lint").
-const firefoxLint = spawnSync('npx', ['tsx', 'tests/tools/lint-firefox.ts'], { stdio: 'inherit' });
-if (firefoxLint.status !== 0) {
-  console.log('firefox lint failed');
+const checked = await runAll([
+  ...STATIC_CHECKS,
+  { name: 'firefox lint', command: ['tsx', 'tests/tools/lint-firefox.ts'] },
+]);
+if (!checked) {
+  console.log(`checks failed (${elapsed()}); no test was run`);
   process.exit(1);
 }
 
-const args = [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
-];
-const run = spawnSync('npx', args, { stdio: 'inherit' });
+const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
+const run = spawnSync('node_modules/.bin/vitest', args, { stdio: 'inherit' });
 
 let passed = 0;
 let failed = 0;
@@ -63,5 +42,6 @@ try {
 } catch {
   failed = Math.max(failed, 1);
 }
+console.log(`npm test took ${elapsed()}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

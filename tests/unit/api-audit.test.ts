@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The API audit (issue 33, point 1): every extension API the built bundles use, checked against
+ * The API audit: every extension API the built bundles use, checked against
  * MDN's browser-compat-data for Chrome, Firefox and Firefox for Android at the manifest's minimum
  * versions. An API a target lacks must be feature-detected, with a tested fallback, and listed in
  * GUARDED below; a new one fails here and the table says which. How uses are found, and why from

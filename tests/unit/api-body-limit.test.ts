@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 18, point 5: every answer body is read with a size limit. A panel stands in here as a raw
+ * Every answer body is read with a size limit. A panel stands in here as a raw
  * 127.0.0.1 server that can stream without end (the sandbox's control API caps what a fault may
  * carry), counting what it managed to send before the client hung up.
  */

@@ -265,7 +265,7 @@ describe('balance sources (design §2) end to end', () => {
     expect(await resolved()).toEqual({ points: 1234, source: 'rewards' });
   });
 
-  // Issue 29, item 15 (under issue 10 it was shown as owed points): no balance is below zero.
+  // No balance is below zero: one that is refuses the answer, never shown as points owed.
   it.each([
     ['rewards', '/v1/panel/rewards'],
     ['variables', '/v1/panel/variables/data'],

@@ -602,7 +602,7 @@ describe('a write whose message is not success', () => {
   });
 });
 
-describe('a redirect answer (issue 29, point 13: none is followed, so no hop leaves before it is checked)', () => {
+describe('a redirect answer (none is followed, so no hop leaves before it is checked)', () => {
   /** A second server on 127.0.0.1, standing for wherever a hijacked or misconfigured panel points. */
   let elsewhere: Sandbox;
   const panelHost = () => new URL(sandbox.url).host;

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 5, point 2: hostile responses. For each of the seven endpoints of the panel API client,
+ * Hostile responses. For each of the seven endpoints of the panel API client,
  * fast-check generates 1,000 responses (see ./hostile-bodies.ts: valid bodies, valid bodies with one
  * field mutated, wrong types, nulls, huge strings and arrays, deeply nested junk, non-JSON text,
  * empty bodies; statuses 200, 204, 307, 400, 401, 403, 404, 422, 429, 500, 503; odd headers; dropped
@@ -113,7 +113,7 @@ function checkArray(value: unknown, at: string, each: (item: unknown, at: string
 }
 
 function checkBalance(value: unknown, at: string): void {
-  // Whole points of 0 or more (issue 29, item 15): any other number refuses the answer.
+  // Whole points of 0 or more: any other number refuses the answer.
   need(value === null || (Number.isSafeInteger(value) && (value as number) >= 0), at, 'null or a points value');
 }
 
@@ -467,7 +467,7 @@ describe('the panel API client under hostile responses (fast-check, real HTTP)',
       tally.ms = Date.now() - started;
       tallies.set(endpoint, tally);
 
-      // The generators really covered what the issue lists, and the success path ran.
+      // The generators really covered every status and family of body, and the success path ran.
       expect(tally.samples).toBeGreaterThanOrEqual(RUNS);
       expect(tally.outcomes.resolved ?? 0).toBeGreaterThanOrEqual(RUNS / 10);
       for (const status of STATUSES) expect(tally.statuses[String(status)] ?? 0, `HTTP ${status}`).toBeGreaterThan(0);

@@ -140,7 +140,7 @@ describe('rewardSchema', () => {
     ]);
   });
 
-  // Issue 29, item 15: a point cost the panel cannot mean quarantines its reward, not the list.
+  // A point cost the panel cannot mean quarantines its reward, not the list.
   it.each([
     ['below zero', -500],
     ['a fraction', 12.5],

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 18, point 3: host access follows the connection. Two sandboxes stand for two panels: one
+ * Host access follows the connection. Two sandboxes stand for two panels: one
  * at 127.0.0.1, one at localhost (host patterns carry no port, so they need two host names).
  * The browser's permission store is a stand-in that behaves as Chrome's does: it refuses to
  * remove a required (manifest) origin.

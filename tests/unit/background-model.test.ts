@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 10, point 6, and issue 17, point 4: a model-based test of the background. Random
+ * A model-based test of the background. Random
  * interleavings of redeems (the panel committing late, committing then failing, dropping, refusing,
  * the browser re-sending one), refreshes, alarms, worker restarts and stops between any two storage
  * or network calls, account switches (pasted keys and OAuth sign-in, whose tokens expire and rotate

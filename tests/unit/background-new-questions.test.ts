@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 20 in the background, against two sandboxes over real HTTP: a question the panel adds is
+ * New profile questions in the background, against two sandboxes over real HTTP: a question the panel adds is
  * recorded as new and, when the panelist asked for it, told once — never on a session's first read,
  * never twice (also after a worker restart), never for another account. The popup view counts the
  * open questions, and the record goes with the account.

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 11: notifications from the background's own reads of the sandbox over real HTTP. Each
+ * Notifications from the background's own reads of the sandbox over real HTTP. Each
  * change is told once (also after a worker restart), none on a session's first sync, none when
  * turned off, none for a kind switched off, none without the permission.
  */
@@ -117,7 +117,7 @@ describe('redemption state changes', () => {
     ],
     ['refunded', { failed: true, refunded: true }, 'PayWave $10 Transfer: Points returned'],
     ['approved', { approved: true }, 'PayWave $10 Transfer: Approved'],
-    ['a known partner state in words (issue 21)', { partner_status: 'IN_REVIEW' }, 'PayWave $10 Transfer: In review'],
+    ['a known partner state in words', { partner_status: 'IN_REVIEW' }, 'PayWave $10 Transfer: In review'],
     ['an unknown partner state readable', { partner_status: 'ON_HOLD' }, 'PayWave $10 Transfer: On hold'],
   ])('tells a redemption that became %s', async (_name, patch, message) => {
     Object.assign(redemption(5009), patch);
@@ -343,7 +343,7 @@ describe('the goal and the token', () => {
     expect(created.map((c) => c.title)).toEqual(['Please reconnect']);
   });
 
-  it('tells a signed-in panelist to sign in again, never that a personal key was refused (issue 30)', async () => {
+  it('tells a signed-in panelist to sign in again, never that a personal key was refused', async () => {
     await sessionItem.setValue({ ...(await sessionItem.getValue()), signedIn: true });
     installI18n('de');
     await markRejected(await activeSessionId());

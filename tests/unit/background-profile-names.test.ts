@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 10, point 4 in the background: a variable name from a page reaches the panel only when it
+ * In the background, a variable name from a page reaches the panel only when it
  * is one of the panel's writable questions, and a 403 is "not allowed", never a rejected token.
  * Real background modules, the sandbox over real HTTP.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 18, point 4: Disconnect ends a sign-in's refresh token at the panel's revocation endpoint
+ * Disconnect ends a sign-in's refresh token at the panel's revocation endpoint
  * (RFC 7009), here the sandbox's real one over HTTP, and always forgets it in the browser.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 10, points 2 and 3: every request belongs to the session it started under, and a read
+ * Every request belongs to the session it started under, and a read
  * asked for after a write never reuses a request that left before it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Sign-in in a tab (issue 33), where the browser has no `identity` (Firefox for Android; Chrome
+ * Sign-in in a tab, where the browser has no `identity` (Firefox for Android; Chrome
  * without the optional permission): against the sandbox's authorization server over real HTTP,
  * with a stand-in for the browser's tabs (sign-in-tab-helpers.ts). The server is strict: exact
  * redirect URLs, PKCE S256 only, `iss` on every answer (RFC 9207), codes used once.

@@ -1,5 +1,5 @@
 // @vitest-environment node
-/** Sign-in (issue 12) in the background, against the sandbox's authorization server over HTTP. */
+/** Sign-in in the background, against the sandbox's authorization server over HTTP. */
 import { describe, expect, it } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/credentials';
 import { signIn } from '../../entrypoints/background/sign-in';
@@ -116,7 +116,7 @@ describe('sign-in', () => {
     await nothingStored();
   });
 
-  it('without the identity permission (refused in Chrome, or no such API) sign-in goes through a tab instead (issue 33)', async () => {
+  it('without the identity permission (refused in Chrome, or no such API) sign-in goes through a tab instead', async () => {
     const seen = installTabs((tab) => tab.close());
     try {
       expect(await signInError()).toMatchObject({

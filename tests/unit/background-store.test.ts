@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 17, point 1: the background's one writer (store.ts). Session-scoped state cannot cross
+ * The background's one writer (store.ts). Session-scoped state cannot cross
  * sessions by construction: every background write goes through it (one import path, checked on
  * the source below), and it checks the session in the same turn as it writes or lets a request go.
  */

@@ -1,5 +1,5 @@
 // @vitest-environment node
-/** Signed-in tokens renew themselves (issue 12): expiry, 401, single flight, redeem, refusal. */
+/** Signed-in tokens renew themselves: expiry, 401, single flight, redeem, refusal. */
 import * as oauth from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/credentials';

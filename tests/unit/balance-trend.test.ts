@@ -60,10 +60,10 @@ describe('recording the balance', () => {
 });
 
 /**
- * Issue 29, item 15: one refresh with a balance of 123,456,789,012 stayed in the history for ever
+ * One refresh with a balance of 123,456,789,012 stayed in the history for ever
  * ("123,456,787,778 points earned"). A read enters the history only once the next one agrees.
  */
-describe('one bad read never poisons the history (issue 29, item 15)', () => {
+describe('one bad read never poisons the history', () => {
   const steady = [sample(20, 1000), sample(10, 1234)];
 
   it('a lone spike the next read contradicts leaves no trace', () => {
@@ -116,7 +116,7 @@ describe('one bad read never poisons the history (issue 29, item 15)', () => {
   });
 });
 
-describe('earned and spent over a period (issue 21)', () => {
+describe('earned and spent over a period', () => {
   const samples = [sample(100, 1000), sample(40, 1500), sample(20, 900), sample(5, 2150)];
 
   it('earned is every rise, spent every fall, never netted', () => {
@@ -160,7 +160,7 @@ describe('earned and spent over a period (issue 21)', () => {
   });
 });
 
-describe('points given back are not earned (issue 30)', () => {
+describe('points given back are not earned', () => {
   // 1,450 thirty days ago; a survey (+300); a redemption (−500) the panel refunded (+500); another survey (+250).
   const samples = [sample(40, 1450), sample(25, 1750), sample(12, 1250), sample(9, 1750), sample(3, 2000)];
   const refund: PointsReturn = { at: daysAgo(9) - 60_000, points: 500 };
@@ -254,7 +254,7 @@ describe('the pace', () => {
     expect(paceTo(samples, 700, NOW)?.pointsPerWeek).toBeCloseTo((300 * 7) / 30);
   });
 
-  it('is worked out from the one earning figure the popup shows (issue 21): 30 days of its weekly pace are what was earned', () => {
+  it('is worked out from the one earning figure the popup shows: 30 days of its weekly pace are what was earned', () => {
     const samples = [sample(45, 100), sample(25, 400), sample(12, 900), sample(6, 700), sample(1, 1500)];
     const earned = flowOver(samples, EARN_DAYS, NOW)!.earned;
     expect(paceTo(samples, 1000, NOW)!.pointsPerWeek * (EARN_DAYS / 7)).toBeCloseTo(earned);

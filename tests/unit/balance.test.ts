@@ -13,7 +13,7 @@ describe('toPoints', () => {
     expect(toPoints(' 42 ')).toBe(42);
   });
 
-  // Issue 29, item 15 (it was a balance under issue 10): points are never below zero.
+  // Points are never below zero: such a number is no balance, not a debt.
   it('a number below zero is not points', () => {
     for (const value of [-1, -2500, '-40', ' -7 ', -Number.MAX_SAFE_INTEGER])
       expect(toPoints(value), String(value)).toBeNull();
@@ -69,7 +69,7 @@ describe('balanceFromBody', () => {
     expect(balanceFromBody({ points: { total: 5 }, balance: true, reward_points: 0 })).toEqual({ points: 0 });
   });
 
-  // Issue 29, item 15: a number the interface cannot mean as a balance is refused, naming its field;
+  // A number the interface cannot mean as a balance is refused, naming its field;
   // no later field stands in for it.
   it('names the field of a number that cannot be a balance: below zero, a fraction, beyond 2^53', () => {
     for (const value of [-50, -1, 2.5, '2.5', '-40', 2 ** 53, 1e21, Number.POSITIVE_INFINITY, Number.NaN, '1e3']) {

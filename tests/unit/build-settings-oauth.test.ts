@@ -22,7 +22,7 @@ describe('sign-in build settings', () => {
       scopes: 'panel offline_access',
       issuer: 'https://login.panel.example',
       revocationEndpoint: '',
-      // Sign-in in a tab (issue 33) comes back to the panel API's own origin.
+      // Sign-in in a tab comes back to the panel API's own origin.
       tabRedirectUrl: 'https://api.panel.example/extension-sign-in-done',
     });
     expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_ISSUER: 'https://id.example/' }, 'production').oauth.issuer).toBe(

@@ -9,7 +9,14 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const DOCS = ['ARCHITECTURE.md', 'OPERATORS.md', 'CONTRIBUTING.md', 'SECURITY.md'];
-const ALL = ['README.md', ...DOCS, 'OPERATOR-CHECKLIST.md', 'entrypoints/background/redemption/README.md'];
+const ALL = [
+  'README.md',
+  ...DOCS,
+  'OPERATOR-CHECKLIST.md',
+  'JOURNAL.md',
+  'CHANGELOG.md',
+  'entrypoints/background/redemption/README.md',
+];
 
 const read = (file: string) => readFileSync(file, 'utf8');
 /** The text outside fenced code blocks, where headings and links mean what they say. */
@@ -33,6 +40,24 @@ describe('the documents', () => {
     const readme = read('README.md');
     expect(readme).toContain('## Set-up');
     expect(readme).toMatch(/```sh\nnpm install && npm start .*\nnpm test .*\n```/);
+  });
+
+  it('keep CONTRIBUTING.md a how-to of at most 300 lines: the records of what was measured are in JOURNAL.md', () => {
+    expect(read('CONTRIBUTING.md').split('\n').length).toBeLessThanOrEqual(300);
+    expect(read('README.md')).toContain('(JOURNAL.md)');
+  });
+
+  it('keep CHANGELOG.md as Keep a Changelog has it: [Unreleased] first, then versions, newest first, each dated', () => {
+    const versions = headings(read('CHANGELOG.md'), '##');
+    expect(versions[0]).toBe('[Unreleased]');
+    const released = versions.slice(1).map((v) => /^\[(\d+)\.(\d+)\.(\d+)\] - \d{4}-\d{2}-\d{2}$/.exec(v));
+    expect(released.length).toBeGreaterThan(0);
+    expect(released.every(Boolean)).toBe(true);
+    const numbers = released.map((m) => m!.slice(1, 4).map(Number) as [number, number, number]);
+    const older = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+    expect(numbers.every((v, i) => i === 0 || older(v, numbers[i - 1]!) < 0)).toBe(true);
+    const pkg = JSON.parse(read('package.json')) as { version: string };
+    expect(numbers.map((v) => v.join('.'))).toContain(pkg.version);
   });
 
   it.each(DOCS)('%s: every top-level section is linked from the README', (doc) => {

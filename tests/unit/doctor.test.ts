@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The panel doctor (issues 23 and 31) against small local panels over real HTTP: the sandbox in
+ * The panel doctor against small local panels over real HTTP: the sandbox in
  * each way a panel may answer (both stored-value shapes, each balance source, no validators, a
  * moved API, broken bodies, a 403 for a wrong key, an outage, redirects to the redeem, to plain
  * http, to another origin, and to a target that fails, `{}` write answers), and raw 127.0.0.1
@@ -336,7 +336,7 @@ describe('the panel doctor reads', () => {
   });
 });
 
-describe('the panel doctor follows redirects itself, checking every hop before it is sent (issue 31, point 1)', () => {
+describe('the panel doctor follows redirects itself, checking every hop before it is sent', () => {
   it('says where a moved API answers, in one finding for the four reads', async () => {
     const moved = await run({ state: { movedTo: '/api' } });
     expect(failures(moved)).toEqual([
@@ -650,7 +650,7 @@ describe('the panel doctor against panels that hang or never stop talking', () =
   }, 60_000);
 });
 
-describe('write checks (issue 31, point 2)', () => {
+describe('write checks', () => {
   const EMPTY_SAVE: FaultRule = { method: 'POST', path: '/v1/panel/variables/data', body: '{}', times: 1 };
 
   it('without --write-checks: sends no write, and the verdict says the write answers were not checked', async () => {
@@ -783,7 +783,7 @@ describe('write checks (issue 31, point 2)', () => {
   });
 });
 
-describe('redaction (issue 31, point 3)', () => {
+describe('redaction', () => {
   it('matches the key as a whole token, never a piece of a longer one', () => {
     expect(redactSecrets('https://example.com/x-api/v1 x', ['x'])).toBe('https://example.com/x-api/v1 [key]');
     expect(redactSecrets('at http://127.0.0.1:8833, key 1', ['1'])).toBe('at http://127.0.0.1:8833, key [key]');

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 29, point 3: the profile draft is written by the background only, for the session the
+ * The profile draft is written by the background only, for the session the
  * page's edit was typed under, merged in the writer's turn.
  */
 import { beforeEach, describe, expect, it } from 'vitest';

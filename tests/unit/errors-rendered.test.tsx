@@ -1,5 +1,5 @@
 /**
- * Issue 5, point 2 (second half): whatever failure reaches a page — every kind of the closed
+ * Whatever failure reaches a page — every kind of the closed
  * set, and the real errors the client makes of hostile responses — is shown as a message.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -83,12 +83,12 @@ describe('the popup', () => {
       await seedPopup({ rewards: [giftCard(1, 'Amazon $5', 500)], balance: 2500, rewardsSync: { error } });
       const root = mount();
       const alert = await waitFor(() => root.querySelector('header [role=alert]') ?? fail(label));
-      // Issues 14, 21: with saved data on screen, a failure is one compact line in plain words, saying
+      // With saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
       const line = alert.querySelector('p')!.textContent;
       expect(line, label).toMatch(/ — showing (your points from .*|the points read a moment ago) · Retry$/);
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
-      // The code only behind the closed "Details for support" (issue 30).
+      // The code only behind the closed "Details for support".
       expect(alert.textContent, label).not.toMatch(/HTTP \d/);
       if (error.status)
         expect(root.querySelector('header details.support .support-text')?.textContent, label).toContain(
@@ -108,7 +108,7 @@ describe('the options page', () => {
       answer.error = error;
       await click(button(container, 'Refresh history'));
       const alert = container.querySelector('[role=alert]') ?? fail(label);
-      // In the panelist's words: the panel by its name, no address, endpoint or HTTP status (issue 14).
+      // In the panelist's words: the panel by its name, no address, endpoint or HTTP status.
       expect(alert.textContent, label).toContain(plainMessage(error).slice(0, 80));
       expect(alert.textContent, label).not.toMatch(/HTTP \d|https?:\/\/|\/v1\/|\bexpected\b/);
     }

@@ -1,5 +1,5 @@
 /**
- * Generators of hostile panel API responses for the property-based client test (issue 5, point 2):
+ * Generators of hostile panel API responses for the property-based client test:
  * valid bodies, valid bodies with one field mutated, wrong types, nulls, huge strings and arrays,
  * deeply nested junk, non-JSON text and empty bodies, under varied status codes and headers.
  *
@@ -266,7 +266,7 @@ function replacement(token: string): fc.Arbitrary<Json> {
 /**
  * Top-level balance fields (design §2): points, digit strings or junk that is not sent as a number;
  * all optional. A number that is not points (-1, 1.5, "2.5") makes the answer one the client refuses
- * (issue 29, item 15), so it is no part of a valid body; mutated bodies still carry such numbers.
+ *, so it is no part of a valid body; mutated bodies still carry such numbers.
  */
 function balanceFields(token: string): fc.Arbitrary<Record<string, Json>> {
   const numeric = (value: Json) =>

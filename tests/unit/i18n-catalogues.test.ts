@@ -26,7 +26,7 @@ const bases = pluralBases(en);
 const singular = Object.keys(en).filter((key) => !bases.has(PLURAL.exec(key)?.[1] ?? ''));
 
 describe('the languages', () => {
-  it('are English (the default locale), German and the eight of issue 22', () => {
+  it('are English (the default locale), German and eight more, Arabic written right to left', () => {
     expect(LANGUAGES).toEqual(['en', 'ar', 'de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt_BR']);
   });
 

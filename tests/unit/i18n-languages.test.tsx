@@ -140,7 +140,7 @@ describe.each(LANGUAGES)('%s', (locale) => {
       const redeem = await waitFor(() => getByRole(root, 'button', say(locale, 'redeemReward', 'Amazon $5')));
       await waitFor(() => getByRole(root, 'region', say(locale, 'goalHeading')));
       await waitFor(() => expect(root.querySelector('.goal-pace')).not.toBeNull());
-      // A brand's values, the sort and the type filter (issue 21).
+      // A brand's values, the sort and the type filter.
       getByRole(root, 'combobox', say(locale, 'chooseValue', 'Amazon'));
       getByRole(root, 'combobox', say(locale, 'sortLabel'));
       getByRole(root, 'combobox', say(locale, 'typeLabel'));

@@ -150,7 +150,7 @@ describe('German', () => {
     const root = await popupWithRewards('de');
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2.500 Punkte');
     expect(root.textContent).toContain('Ihnen fehlen 2.500 Punkte');
-    // Only what is missing (issue 30): no "Genug Punkte" on affordable rows.
+    // Only what is missing: no "Genug Punkte" on affordable rows.
     expect(root.textContent).not.toContain('Genug Punkte');
     expect(root.textContent).toContain('Gutschein');
     expect(getByRole(root, 'button', 'Amazon $5 einlösen')).toBeTruthy();

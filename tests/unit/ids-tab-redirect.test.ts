@@ -1,5 +1,5 @@
 // @vitest-environment node
-/** `npm run ids` names the address to register for sign-in in a tab (issue 33), only in a build with sign-in. */
+/** `npm run ids` names the address to register for sign-in in a tab, only in a build with sign-in. */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { extensionIds } from '../../utils/build/operator/extension-ids';

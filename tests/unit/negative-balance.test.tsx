@@ -1,9 +1,9 @@
 /**
- * Issue 10, point 4: a balance below zero (a panel that takes points back) is shown as negative
+ * A balance below zero (a panel that takes points back) is shown as negative
  * everywhere it is formatted or compared, never as "unknown", never as zero.
  *
- * Since issue 29, item 15, the API client refuses an answer with a balance below zero as unexpected
- * (utils/balance.ts; regressions-29-numbers.test.ts), so no panel's answer puts one in storage. What
+ * The API client refuses an answer with a balance below zero as unexpected
+ * (utils/balance.ts; impossible-numbers.test.ts), so no panel's answer puts one in storage. What
  * stays pinned here is that the pages stay truthful about one all the same (storage written by an
  * older version, a bug elsewhere): the sign is kept, and nothing below zero is called affordable.
  */

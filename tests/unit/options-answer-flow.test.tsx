@@ -1,5 +1,5 @@
 /**
- * Issue 20 on the options page: the completeness summary at the top of "Your profile", the "Open
+ * Answering the profile on the options page: the completeness summary at the top of "Your profile", the "Open
  * questions only" filter, "Answer the next question" one at a time through the same draft and Save
  * path (keyboard first, errors beside the question, nothing lost), the link from the popup, and the
  * "New" tag; in English and German.
@@ -111,7 +111,7 @@ describe('completeness summary and filter', () => {
     await mount();
     expect(q('#profile-progress-text')?.textContent).toBe('5 of 5 answered');
     expect(container.textContent).toContain('Every question is answered.');
-    // The thanks belong to the end of answering, once (issue 30), not to every summary.
+    // The thanks belong to the end of answering, once, not to every summary.
     expect(container.textContent).not.toContain('Thank you');
     expect(() => button('Answer the next question')).toThrow();
     expect(container.querySelector('#profile-open-only')).toBeNull();
@@ -142,7 +142,7 @@ describe('answering one question at a time', () => {
     await click(button('Save & next'));
     await page.nextFrame();
     expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31] } }]);
-    // Issue 30: what was saved is named, above the next question, not under its choices.
+    // What was saved is named, above the next question, not under its choices.
     const saved = q('.answer-flow [role=status]')!;
     expect(saved.textContent).toBe('Saved your answer to “Which hobbies do you enjoy?”.');
     expect(saved.compareDocumentPosition(q('#answer-flow-heading')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -170,7 +170,7 @@ describe('answering one question at a time', () => {
 
     await click(button('Back to your profile'));
     await page.nextFrame();
-    // The list again, its save bar only once something changes (issue 21).
+    // The list again, its save bar only once something changes.
     expect(q('#profile-writable-heading')).not.toBeNull();
     expect(q('.save-bar')).toBeNull();
     expect(focused()).toBe(button('Answer the next question'));
@@ -304,7 +304,7 @@ describe('answering one question at a time', () => {
     expect(button('Zurück zu Ihrem Profil')).toBeTruthy();
   });
 
-  it("answering the last open question thanks once: the end of the flow, not also the profile's summary (issue 30)", async () => {
+  it("answering the last open question thanks once: the end of the flow, not also the profile's summary", async () => {
     await mount();
     await click(button('Answer the next question'));
     await click(choice('Which hobbies do you enjoy?', 'Reading'));
@@ -390,7 +390,7 @@ describe('new questions', () => {
     await mount();
     await click(button('Nächste Frage beantworten'));
     await click(button('Überspringen'));
-    // Named in German, though the panel sent only POSTAL_CODE (issue 30).
+    // Named in German, though the panel sent only POSTAL_CODE.
     expect(tagOf(byLabel('Postleitzahl'))).toBe('Neu');
   });
 

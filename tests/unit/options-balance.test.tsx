@@ -1,4 +1,4 @@
-/** Issues 11, 21: the balance over time, with its axes, its redemptions, a keyboard readout, and the popup's earning figure. */
+/** The balance over time, with its axes, its redemptions, a keyboard readout, and the popup's earning figure. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { BalanceSection } from '../../components/options/BalanceSection';
@@ -45,7 +45,7 @@ describe('balance over time', () => {
     expect(summary()).toBe('1,750 points earned in the last 30 days. You spent 500 points.');
     expect(chart()?.getAttribute('d')).toMatch(/^M 0\.0 .* H 600$/);
     expect(container.querySelector('svg')?.getAttribute('aria-hidden')).toBe('true');
-    // Where the chart starts and ends, dated (issue 30): 1,000 + 1,750 − 500 is 2,250.
+    // Where the chart starts and ends, dated: 1,000 + 1,750 − 500 is 2,250.
     expect(range()).toBe(' · From 1,000 on Oct 24 to 2,250 points today');
 
     await page.click(page.choice(container, 'Period', '90 days'));
@@ -62,11 +62,11 @@ describe('balance over time', () => {
     expect(summary()).toBe('1 point earned in the last 30 days');
   });
 
-  it('has dates and values on its axes, marks redemptions, and reads out a point from the keyboard (issue 21)', async () => {
+  it('has dates and values on its axes, marks redemptions, and reads out a point from the keyboard', async () => {
     const coffee = giftCard(1, 'Bluefin Coffee $5', 500);
     await historyItem.setValue({ data: [redemption(7, coffee, iso(10))], fetchedAt: NOW });
     await show([at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
-    // Round values on the axis (issue 30), not the lowest, middle and highest points.
+    // Round values on the axis, not the lowest, middle and highest points.
     expect([...container.querySelectorAll('.chart-y span')].map((s) => s.textContent)).toEqual([
       '2,500',
       '2,000',
@@ -86,7 +86,7 @@ describe('balance over time', () => {
     expect(s.tabIndex).toBe(0);
     expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 20, 2026, .*: balance 2,250 points$/);
     await key('ArrowLeft');
-    // The fall of the balance says so (issue 30).
+    // The fall of the balance says so.
     expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: balance fell by 500 points to 1,000 points$/);
     await key('ArrowLeft');
     expect(s.getAttribute('aria-valuetext')).toMatch(/^Nov 13, 2026, .*: redeemed Bluefin Coffee \$5 for 500 points$/);
@@ -97,7 +97,7 @@ describe('balance over time', () => {
     expect(s.getAttribute('aria-valuenow')).toBe(s.getAttribute('aria-valuemax'));
   });
 
-  it('the summary adds up (issue 30): it starts where the chart starts, dated, not at the lowest point', async () => {
+  it('the summary adds up: it starts where the chart starts, dated, not at the lowest point', async () => {
     // The issue's case: about 1,450 thirty days ago, a low of 1,190 after a redemption, 2,500 today.
     await show([at(45, 1450), at(25, 1690), at(20, 1190), at(16, 1600), at(11, 1850), at(7, 2000), at(3, 2500)]);
     expect(summary()).toBe('1,550 points earned in the last 30 days. You spent 500 points.');
@@ -112,7 +112,7 @@ describe('balance over time', () => {
     expect(container.textContent).not.toContain('1,190 to');
   });
 
-  it('marks every fall of the balance, with or without a redemption in the history to name it (issue 30)', async () => {
+  it('marks every fall of the balance, with or without a redemption in the history to name it', async () => {
     await show([at(45, 1450), at(25, 1690), at(20, 1190), at(3, 2500)]);
     await page.settle();
     // The step down drawn apart and marked where it lands; no redemption of the history is in the period.
@@ -126,7 +126,7 @@ describe('balance over time', () => {
     expect(slider().getAttribute('aria-valuetext')).toMatch(/: balance fell by 500 points to 1,190 points$/);
   });
 
-  it('points the panel gave back are said apart, never as earned (issue 30)', async () => {
+  it('points the panel gave back are said apart, never as earned', async () => {
     const coffee = giftCard(1, 'Bluefin Coffee $5', 500);
     await historyItem.setValue({
       data: [redemption(7, coffee, iso(12), { failed: true, refunded: true, updated_at: iso(10.01) })],

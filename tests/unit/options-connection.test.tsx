@@ -49,7 +49,7 @@ async function fill(url: string, token: string) {
 }
 
 const advanced = () => container.querySelector('details');
-/** Words a panelist must not meet on this page (issue 14). */
+/** Words a panelist must not meet on this page. */
 const DEVELOPER_WORDS = /API base URL|access token|\btoken\b|HTTP \d|https?:\/\/127/i;
 
 const alerts = () => [...container.querySelectorAll('[role=alert]')].map((e) => e.textContent);
@@ -138,7 +138,7 @@ describe('connect form', () => {
     expect(sent('connect')).toEqual([{ baseUrl: 'https://panel.example.com/api', token: 'secret-token-abcd' }]);
     expect(container.textContent).toContain('Ending in ••••abcd');
     expect(container.textContent).toContain('https://panel.example.com');
-    // The account's summary above says "Connected to …" (issue 21, OptionsApp), where focus goes: not said here again.
+    // The account's summary above says "Connected to …" (OptionsApp), where focus goes: not said here again.
     expect(container.querySelector('[role=status]')?.textContent).toBe('');
     expect(container.textContent).not.toMatch(/Connected to/);
     expect(container.querySelector('dl')?.textContent).toBe(
@@ -253,7 +253,7 @@ describe('connected', () => {
     expect(sent('disconnect')).toHaveLength(1);
     expect(container.querySelector('[role=status]')?.textContent).toMatch(/Disconnected/);
     expect(byLabel('Personal key').value).toBe('');
-    // Issue 30: not to the page as the confirmation goes, but to the connect form's first field.
+    // Not to the page as the confirmation goes, but to the connect form's first field.
     expect(document.activeElement).toBe(byLabel('Personal key'));
   });
 

@@ -129,7 +129,7 @@ describe('redemption history', () => {
     expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2024-10-21T11:05:19.000Z');
   });
 
-  it('every row has its brand tile from the start, below the fold too; the image covers it once loaded, a failed one never (issue 30)', async () => {
+  it('every row has its brand tile from the start, below the fold too; the image covers it once loaded, a failed one never', async () => {
     await historyItem.setValue({ data: Array.from({ length: 12 }, () => redemption({})), fetchedAt: Date.now() });
     await mount();
     // Nothing has loaded or failed yet, as for a lazy image not scrolled to: each row shows its tile.
@@ -152,7 +152,7 @@ describe('redemption history', () => {
     expect(rows()).toHaveLength(0);
   });
 
-  it('renders thousands of entries a page at a time, reading only the pages it shows (issue 19)', async () => {
+  it('renders thousands of entries a page at a time, reading only the pages it shows', async () => {
     const many = Array.from({ length: 2000 }, (_, i) =>
       redemption({ created_at: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 19) }),
     );
@@ -194,7 +194,7 @@ describe('redemption history', () => {
     await act(() => button('Refresh history').click());
     await page.settle();
     expect(send).toHaveBeenLastCalledWith('refreshHistory', { force: true });
-    // The panel by its name, without the HTTP status (issue 14).
+    // The panel by its name, without the HTTP status.
     expect(container.querySelector('[role=alert]')?.textContent).toBe('Panel Rewards had a problem. Try again later.');
   });
 });

@@ -51,13 +51,13 @@ describe('notification preferences', () => {
     const kinds = page.group(container, 'Notify me when');
     expect([...kinds.querySelectorAll('label')].map((l) => l.textContent)).toEqual([
       'a redemption changes state (completed, failed, refunded)',
-      // Issue 30: plain words, not "an unclear outcome is found, or not found".
+      // Plain words, not "an unclear outcome is found, or not found".
       'it becomes clear whether a redemption still being checked went through',
       'you can redeem your goal',
       'the panel stops accepting your personal key',
       'your panel adds a profile question',
     ]);
-    // New questions are told only to a panelist who asks for them (issue 20).
+    // New questions are told only to a panelist who asks for them.
     expect(byLabel<HTMLInputElement>('your panel adds a profile question').checked).toBe(false);
     expect(byLabel<HTMLInputElement>('you can redeem your goal').checked).toBe(true);
 
@@ -75,7 +75,7 @@ describe('notification preferences', () => {
     expect(byLabel<HTMLInputElement>('your panel adds a profile question').checked).toBe(false);
   });
 
-  it('in German, the outcome kind in plain words too (issue 30)', async () => {
+  it('in German, the outcome kind in plain words too', async () => {
     installI18n('de');
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
     await page.mountInto(container, <PreferencesSection />);

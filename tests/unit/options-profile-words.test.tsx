@@ -1,5 +1,5 @@
 /**
- * Issue 30, point 8: a question the panel names only by its machine name (POSTAL_CODE) is labelled
+ * A question the panel names only by its machine name (POSTAL_CODE) is labelled
  * in the page's language, never "Postal code" on a German, Arabic or Japanese page; a name with no
  * word of its own keeps the panel's text; the save message and the read-only list say the same.
  */

@@ -86,7 +86,7 @@ describe('profile editor', () => {
       'Country of residence',
       'How did you join?',
     ]);
-    // Internal names stay out of the panelist's view (issue 14).
+    // Internal names stay out of the panelist's view.
     for (const name of ['FIRST_NAME', 'BIRTH_DATE', 'POSTAL_CODE', 'COUNTRY'])
       expect(container.textContent).not.toContain(name);
     expect(sent('refreshProfile')).toEqual([{ force: false }]);
@@ -133,7 +133,7 @@ describe('profile editor', () => {
     expect(group('Highest education').querySelectorAll('input[type=radio]')).toHaveLength(2);
   });
 
-  it('shows read-only values in words (option text, a country by its name: issue 21) with the reason, without editors', async () => {
+  it('shows read-only values in words (option text, a country by its name) with the reason, without editors', async () => {
     await mount();
     const readOnly = [...container.querySelectorAll('.read-only')].map((e) => e.querySelector('dd')?.textContent);
     expect(readOnly).toEqual([
@@ -155,7 +155,7 @@ describe('profile editor', () => {
 
   it('tracks unsaved changes and saves only the changed names in one call', async () => {
     await mount();
-    // With nothing to save there is no save bar (issue 21): only its live regions, empty.
+    // With nothing to save there is no save bar: only its live regions, empty.
     expect(container.querySelector('.save-bar')).toBeNull();
     expect(container.querySelector('.save-bar-idle [role=status]')?.textContent).toBe('');
     expect(container.querySelector('.save-bar-idle button')).toBeNull();
@@ -207,7 +207,7 @@ describe('profile editor', () => {
     expect(await profileDraftItem.getValue()).toEqual({});
   });
 
-  it('keeps what was typed on screen when the background cannot take the edit, and sends it with the next one (issue 29, point 3)', async () => {
+  it('keeps what was typed on screen when the background cannot take the edit, and sends it with the next one', async () => {
     let refuse = true;
     handlers.editDraft = (data) =>
       refuse

@@ -1,4 +1,4 @@
-/** "Sign in to <panel>" on the options page and in the popup's connect prompt (issue 12). */
+/** "Sign in to <panel>" on the options page and in the popup's connect prompt. */
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ConnectionSection } from '../../components/options/ConnectionSection';
@@ -61,7 +61,7 @@ describe('sign in on the options page', () => {
     expect(container.textContent).not.toMatch(/Connected to/);
   });
 
-  it('a refused permission still signs in: the background goes through a tab instead (issue 33)', async () => {
+  it('a refused permission still signs in: the background goes through a tab instead', async () => {
     request.mockResolvedValue(false);
     await page.mountInto(container, <ConnectionSection />);
     await page.click(signInButton());
@@ -101,7 +101,7 @@ describe('sign in on the options page', () => {
 });
 
 describe('sign in from the popup', () => {
-  it('the popup has one way in (issue 21): one welcome line, "Sign in", and the personal key as a small link', async () => {
+  it('the popup has one way in: one welcome line, "Sign in", and the personal key as a small link', async () => {
     await page.mountInto(container, <ConnectPrompt rejected={false} />);
     expect(container.querySelector('h2')?.textContent).toBe('Welcome');
     expect(container.querySelectorAll('p')).toHaveLength(1);

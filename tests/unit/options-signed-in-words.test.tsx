@@ -1,5 +1,5 @@
 /**
- * Issue 30, point 2: a panelist who connected through "Sign in" has no personal key. What the
+ * A panelist who connected through "Sign in" has no personal key. What the
  * options page tells them (the disconnect prompt, the words after it, the notification choice, a
  * refusal's message and next step) is worded by how they connected; a pasted key keeps its words.
  * In a build that offers sign-in, in English and German.
@@ -72,7 +72,7 @@ describe('disconnecting', () => {
     expect(prompt).not.toMatch(/personal key/i);
     await page.click(page.button(container, 'Yes, disconnect'));
     expect(status()).toBe('Disconnected. You are signed out, and the panel data was removed from this browser.');
-    // Point 9 in a build with sign-in: the way in is Sign in.
+    // Focus goes to the way back in, which in a build with sign-in is Sign in.
     expect(document.activeElement).toBe(page.button(container, 'Sign in to Test Panel'));
   });
 

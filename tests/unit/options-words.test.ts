@@ -4,7 +4,7 @@ import { questionText } from '../../utils/question-text';
 import { humanise } from '../../utils/humanise';
 import { installI18n } from './i18n-setup';
 
-describe('names in words (issue 14)', () => {
+describe('names in words', () => {
   it.each([
     ['POSTAL_CODE', 'Postal code'],
     ['IN_REVIEW', 'In review'],
@@ -21,7 +21,7 @@ describe('names in words (issue 14)', () => {
   });
 });
 
-describe('names in the page’s language (issue 30)', () => {
+describe('names in the page’s language', () => {
   it.each([
     ['de', 'Postleitzahl', 'Geburtsdatum', 'Haushaltseinkommen'],
     ['ar', 'الرمز البريدي', 'تاريخ الميلاد', 'دخل الأسرة'],

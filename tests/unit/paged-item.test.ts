@@ -7,7 +7,7 @@ const keys = async () => Object.keys(await fakeBrowser.storage.local.get(null)).
 
 beforeEach(() => fakeBrowser.reset());
 
-describe('a list kept in pages (issue 19)', () => {
+describe('a list kept in pages', () => {
   it('is written in pages of a fixed size, in its order, and read back whole', async () => {
     const list = Array.from({ length: 2 * PAGE_ENTRIES + 5 }, (_, i) => i);
     await item.setValue({ data: list, fetchedAt: 7 });

@@ -1,7 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 29, "What to build" point 4: a fuzz test over the panel's answers (items 13–16 as its
- * cases). fast-check draws hostile but well-formed JSON panels — rewards with random and extreme
+ * A fuzz test over the panel's answers. fast-check draws hostile but well-formed JSON panels — rewards with random and extreme
  * numbers, currencies that are not ISO 4217 codes, image addresses with `javascript:`, `ftp:`,
  * `data:`, link-local, private and unicode hosts, HTML fields with event handlers and `javascript:`
  * links, balances below zero, fractional or huge, and reads or redeems answered 301/302/303/307/308

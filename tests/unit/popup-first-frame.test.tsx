@@ -1,5 +1,5 @@
 /**
- * Issue 19: the first frame, painted by the classic script from the build-time templates, against
+ * The first frame, painted by the classic script from the build-time templates, against
  * Preact's render of the same state. Preact must take the painted DOM over without changing it, and
  * what it paints must be what Preact renders on its own.
  */
@@ -52,7 +52,7 @@ interface State {
   goal?: number;
   samples?: BalanceSample[];
   history?: boolean;
-  /** Open profile questions in the view (issue 20). */
+  /** Open profile questions in the view. */
   questions?: number;
 }
 
@@ -182,7 +182,7 @@ async function compare(state: State, locale: TestLocale = 'en') {
   return { parts, frame, kept, takenOver, own };
 }
 
-describe('first frame (issue 19)', () => {
+describe('first frame', () => {
   const cases: Array<[string, State]> = [
     ['connected, warm cache', {}],
     [
@@ -240,7 +240,7 @@ describe('first frame (issue 19)', () => {
     root.remove();
   });
 
-  it('paints the type filter with the catalogue’s kinds, so it is as wide as Preact’s and the filters wrap alike (issue 21)', async () => {
+  it('paints the type filter with the catalogue’s kinds, so it is as wide as Preact’s and the filters wrap alike', async () => {
     installI18n('en');
     await store({});
     const root = document.createElement('div');
@@ -300,7 +300,7 @@ describe('first frame (issue 19)', () => {
     expect(root.querySelectorAll('.reward-name')).toHaveLength(0);
   });
 
-  it('paints the open profile questions line (issue 20) with its link to the first open question', async () => {
+  it('paints the open profile questions line with its link to the first open question', async () => {
     installI18n('en');
     await store({ questions: 3 });
     const root = document.createElement('div');

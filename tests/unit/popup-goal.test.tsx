@@ -39,7 +39,7 @@ afterEach(unmount);
 const goalSection = (root: HTMLElement) => waitFor(() => getByRole(root, 'region', 'Your goal'));
 
 describe('setting a goal', () => {
-  it('every reward offers a compact goal toggle (issue 21), named by what it does and the reward', async () => {
+  it('every reward offers a compact goal toggle, named by what it does and the reward', async () => {
     await seed({ rewards, balance: 1000 });
     const root = mount();
     const set = await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50'));
@@ -52,7 +52,7 @@ describe('setting a goal', () => {
 });
 
 describe('the goal header', () => {
-  it('while saving: the goal is the header’s next step (issue 21), the card its reward and progress; the row’s toggle is pressed', async () => {
+  it('while saving: the goal is the header’s next step, the card its reward and progress; the row’s toggle is pressed', async () => {
     await seed({ rewards: [...rewards, giftCard(3, 'Close Cafe', 1200)], balance: 1000 });
     await goalOf(2, 'Target $50');
     const root = mount();
@@ -68,7 +68,7 @@ describe('the goal header', () => {
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: null } });
   });
 
-  it('one earning figure, and the pace worked out from it (issue 21)', async () => {
+  it('one earning figure, and the pace worked out from it', async () => {
     await seed({ rewards, balance: 3770 });
     await goalOf(2, 'Target $50');
     await balanceHistoryItem.setValue([
@@ -107,7 +107,7 @@ describe('the goal header', () => {
     expect(root.textContent).not.toMatch(/−|-500/);
   });
 
-  it('points the panel gave back are not earned: neither the figure nor the pace counts a refund (issue 30)', async () => {
+  it('points the panel gave back are not earned: neither the figure nor the pace counts a refund', async () => {
     // 410 a week from surveys; 500 spent on a redemption that failed and came back 3 days ago.
     const refunded = redemption(5, amazon, iso(4), { failed: true, refunded: true, updated_at: iso(3.01) });
     await seed({ rewards, balance: 3360, history: [refunded] });

@@ -1,5 +1,5 @@
 /**
- * Issue 14 in the popup's header and rows: History at hand, the next reward and "Earn more
+ * The popup's header and rows: History at hand, the next reward and "Earn more
  * points", a failed refresh as one line, brand tiles for missing images, and details that start
  * with the summary and end with Redeem.
  */
@@ -82,7 +82,7 @@ describe('header', () => {
     expect(root.querySelector('.hdr-next')).toBeNull();
   });
 
-  it('a refresh failure other than being offline: one amber line in plain words; the HTTP code and path only behind “Details for support”, no card (issue 30)', async () => {
+  it('a refresh failure other than being offline: one amber line in plain words; the HTTP code and path only behind “Details for support”, no card', async () => {
     const error = appError('server', 'The panel had a problem (HTTP 503).', {
       status: 503,
       endpoint: '/v1/panel/rewards',
@@ -168,7 +168,7 @@ describe('header', () => {
   });
 });
 
-describe('waiting for the first read (nothing cached, issue 21)', () => {
+describe('waiting for the first read (nothing cached)', () => {
   const lines = (m: ReturnType<typeof headerModel>) => {
     const box = document.createElement('div');
     render(<HeaderView m={m} />, box);
@@ -253,7 +253,7 @@ describe('details', () => {
     },
   });
 
-  it('the row’s name opens the details (issue 21); terms and disclaimer start collapsed; the row’s one Redeem comes after them', async () => {
+  it('the row’s name opens the details; terms and disclaimer start collapsed; the row’s one Redeem comes after them', async () => {
     await seed({ rewards: [full], balance: 2000 });
     const root = mount();
     const toggle = await waitFor(() => getByRole(root, 'button', 'Visa Prepaid'));

@@ -56,7 +56,7 @@ const BY_AFFORD = [
 ];
 
 describe('reward list', () => {
-  it('one row per brand (issue 21), what the panelist can afford first, then the closest, then the cheapest', async () => {
+  it('one row per brand, what the panelist can afford first, then the closest, then the cheapest', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     await waitFor(() => getByText(root, 'Cheap Coffee'));
@@ -65,7 +65,7 @@ describe('reward list', () => {
     expect(root.querySelector('.list-count')?.textContent).toBe('9 rewards · 8 brands');
   });
 
-  it('a brand’s values are choices; its one Redeem and its goal toggle act on the chosen value (issues 21)', async () => {
+  it('a brand’s values are choices; its one Redeem and its goal toggle act on the chosen value', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const value = (await waitFor(() => getByRole(root, 'combobox', 'Value of Amazon'))) as HTMLSelectElement;
@@ -88,7 +88,7 @@ describe('reward list', () => {
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 9 } });
   });
 
-  it('a value offered for several countries: alike variants once, the others each with their countries, never two alike (issue 30)', async () => {
+  it('a value offered for several countries: alike variants once, the others each with their countries, never two alike', async () => {
     const cedar = (id: number, points: number, countries: string[]) => {
       const card = giftCard(id, `Cedar Bakery ${points / 100} USD`, points);
       return { ...card, meta_data: { ...card.meta_data, brand_name: 'Cedar Bakery', countries } };
@@ -250,9 +250,9 @@ describe('reward list', () => {
     const paywave = getByRole(root, 'button', 'PayWave $10').closest('li')!;
     expect(paywave.textContent).toContain('Wallet');
     expect(paywave.textContent).toContain('€10.00');
-    // Issue 14: a full bar on every affordable row is noise.
+    // A full bar on every affordable row is noise.
     expect(queryAllByRole(paywave, 'progressbar')).toHaveLength(0);
-    // Issue 30: nor a green "Enough points" on it; only what is missing is said.
+    // Nor a green "Enough points" on it; only what is missing is said.
     expect(paywave.textContent).not.toContain('Enough points');
     expect(paywave.querySelector('.reward-foot .small')?.textContent).toBe('');
   });
@@ -288,7 +288,7 @@ describe('reward list', () => {
     expect(queryAllByRole(root, 'combobox')).toHaveLength(0);
   });
 
-  it('with more than 8 rewards, searches by name; Clear search brings focus back to the search box (issue 21)', async () => {
+  it('with more than 8 rewards, searches by name; Clear search brings focus back to the search box', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     const search = (await waitFor(() => getByRole(root, 'searchbox', 'Search rewards'))) as HTMLInputElement;
@@ -325,7 +325,7 @@ describe('reward list', () => {
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
   });
 
-  it('where the rows are brands, “Show more” counts brands (issue 30), in English and German', async () => {
+  it('where the rows are brands, “Show more” counts brands, in English and German', async () => {
     // 40 brands of two values each: 80 rewards, 40 rows.
     const catalogue = Array.from({ length: 80 }, (_, i) => {
       const card = giftCard(2000 + i, `Brand ${Math.floor(i / 2) + 1} ${i % 2 ? 10 : 5} USD`, i % 2 ? 1000 : 500);

@@ -1,5 +1,5 @@
 /**
- * Issue 30, point 9: closing the outcome card (Done after a success, Close after a refusal) takes
+ * Closing the outcome card (Done after a success, Close after a refusal) takes
  * the card and its button away; focus goes back to the reward's row, not to the page.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Redemption outcomes the background settles later (issue 10) and what a refusal tells the
- * panelist (issue 14, item 1): unknown is "being checked", never "failed"; Check now; not found;
+ * Redemption outcomes the background settles later and what a refusal tells the
+ * panelist: unknown is "being checked", never "failed"; Check now; not found;
  * the explicit confirmation before redeeming a reward whose earlier redemption is unsettled; the
  * panelist's own numbers after a refusal; outcome cards that expire once seen.
  */
@@ -96,7 +96,7 @@ describe('unknown outcome: the panel is being checked', () => {
     await click(check);
     await waitFor(() => expect(check.getAttribute('aria-disabled')).toBe('true'));
     expect(check.textContent).toBe('Checking…');
-    // Not `disabled`: focus stays where the panelist pressed (issue 21).
+    // Not `disabled`: focus stays where the panelist pressed.
     expect(document.activeElement).toBe(check);
     await click(check);
     expect(calls('checkRedemption')).toEqual([{ type: 'checkRedemption', data: undefined }]);
@@ -105,7 +105,7 @@ describe('unknown outcome: the panel is being checked', () => {
     expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.');
   });
 
-  it('"Check now" visibly answers when the history does not show it yet, with the next check (issue 21)', async () => {
+  it('"Check now" visibly answers when the history does not show it yet, with the next check', async () => {
     const entry = unknown();
     background.answers.checkRedemption = async () => ({ ok: true, data: entry });
     await seed({ rewards: [amazon], balance: 2500, ledger: entry });
@@ -176,7 +176,7 @@ describe('not found after the last check', () => {
 });
 
 describe('redeeming a reward whose earlier redemption is unsettled', () => {
-  it('its Redeem is held back while the outcome is checked, and says why, in the row and the goal (issue 21)', async () => {
+  it('its Redeem is held back while the outcome is checked, and says why, in the row and the goal', async () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
     await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
     const root = mount();
@@ -269,7 +269,7 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
   });
 });
 
-describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
+describe("a refusal in the panelist's numbers", () => {
   it('says "You have 300 points; this reward needs 1,000" instead of the raw text, and the rows follow the new balance', async () => {
     await seed({
       rewards: [amazon, books],
@@ -304,7 +304,7 @@ describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it("uses the current balance when the entry has none; other refusals in plain words, the panel's own for support (issue 30)", async () => {
+  it("uses the current balance when the entry has none; other refusals in plain words, the panel's own for support", async () => {
     await seed({
       rewards: [books],
       balance: 300,
@@ -353,7 +353,7 @@ describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
   });
 });
 
-describe('an outcome card expires once seen (issue 14, item 6)', () => {
+describe('an outcome card expires once seen', () => {
   it('a settled outcome shown in one opening is dismissed at the next', async () => {
     await seed({
       rewards: [amazon],

@@ -1,5 +1,5 @@
 /**
- * Issue 20 in the popup: one quiet line under the balance while profile questions are open, linking
+ * Open profile questions in the popup: one quiet line under the balance while profile questions are open, linking
  * to the options page at the first open one; gone when all are answered, absent before the profile
  * was ever read, in English and German, from the popup view alone (no profile read, no request).
  */

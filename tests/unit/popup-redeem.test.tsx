@@ -151,7 +151,7 @@ describe('redeeming', () => {
     expect(redeem.disabled).toBe(true);
     const reason = document.getElementById(redeem.getAttribute('aria-describedby')!)!;
     expect(reason.textContent).toBe('Other rewards can be redeemed once this one has finished.');
-    // Issue 14: the reason is the outcome banner's, shared by every row (no row grows).
+    // The reason is the outcome banner's, shared by every row (no row grows).
     expect(reason.closest('#redeem-outcome')).not.toBeNull();
     expect(root.querySelectorAll('.reward')[0]!.textContent).not.toContain('once this one has finished');
     // The close button is absent while pending: the outcome is not known yet.
@@ -175,7 +175,7 @@ describe('redeeming', () => {
 });
 
 describe('redemption outcome (from the ledger, so it survives the popup closing)', () => {
-  it('success tells one story (issue 21): what, the points and the new balance, how it arrives; no second status; Done', async () => {
+  it('success tells one story: what, the points and the new balance, how it arrives; no second status; Done', async () => {
     const entry = redemption(77, amazon, '2025-03-01T10:00:00');
     await seed({
       rewards: [amazon, target],
@@ -234,7 +234,7 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     getByRole(outcome, 'button', 'Fertig');
   });
 
-  it('refused by the panel: plain words and the next step, that nothing was charged; its own words only for support (issue 30)', async () => {
+  it('refused by the panel: plain words and the next step, that nothing was charged; its own words only for support', async () => {
     await seed({
       rewards: [amazon],
       balance: 2500,
@@ -333,13 +333,13 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     expect(alert.textContent).toContain('Check your history before trying again.');
   });
 
-  it('unknown: says the panel is being checked, never that it failed (issue 10; more in popup-outcomes)', async () => {
+  it('unknown: says the panel is being checked, never that it failed (more in popup-outcomes)', async () => {
     await seed({ rewards: [amazon], balance: 2500, ledger: ledger('unknown') });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
     await waitFor(() => expect(outcome.textContent).toContain('The extension is checking your history'));
     expect(outcome.textContent).not.toMatch(/did not go through|Nothing was charged/);
-    // Held back while it is checked (issue 21; more in popup-outcomes).
+    // Held back while it is checked (more in popup-outcomes).
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 18, points 1 and 2, in happy-dom: reward HTML's images are held back until the panelist
+ * Reward HTML in happy-dom: its images are held back until the panelist
  * asks for a host, images from hosts the page does not allow give way to their alt text, headings
  * sit below the details' own, and the page's image policy is in place before any of it is shown.
  * DOMPurify itself cannot run here (popup-sanitize.test.tsx); Chromium runs the real thing

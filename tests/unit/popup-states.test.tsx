@@ -35,7 +35,7 @@ afterEach(() => {
 });
 
 describe('popup states', () => {
-  it('not connected: one welcome line and one way in, Connect, which opens the options page; fetches nothing (issue 21)', async () => {
+  it('not connected: one welcome line and one way in, Connect, which opens the options page; fetches nothing', async () => {
     const open = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
     const root = mount();
     const connect = await waitFor(() => getByRole(root, 'button', 'Connect'));
@@ -108,7 +108,7 @@ describe('popup states', () => {
     ]);
   });
 
-  it('the Settings button opens the options page (one word for the page everywhere, issue 14)', async () => {
+  it('the Settings button opens the options page (one word for the page everywhere)', async () => {
     const open = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
     await seed({ rewards, balance: 2500 });
     const root = mount();
@@ -135,7 +135,7 @@ describe('popup states', () => {
     });
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
-    // Issue 14: a compact line inside the header, not a card pushing the rewards down.
+    // A compact line inside the header, not a card pushing the rewards down.
     expect(alert.closest('header')).not.toBeNull();
     expect(alert.className).toContain('hdr-offline');
     expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — showing your points from 2 min. ago · Retry');
@@ -146,7 +146,7 @@ describe('popup states', () => {
     expect(background.calls.slice(2).map((c) => c.data)).toEqual([{ force: true }, { force: true }]);
   });
 
-  it('error on first load: no skeleton forever, the error in plain words and a retry instead (issue 21)', async () => {
+  it('error on first load: no skeleton forever, the error in plain words and a retry instead', async () => {
     await seed({
       rewardsSync: {
         error: appError('server', 'The panel is having trouble (HTTP 503).', {
@@ -160,7 +160,7 @@ describe('popup states', () => {
     expect(alert.querySelector('p')?.textContent).toBe(
       'Panel Rewards has a problem right now. Your points and rewards appear as soon as it answers.',
     );
-    // The code only behind "Details for support", closed (issue 30).
+    // The code only behind "Details for support", closed.
     expect(alert.querySelector('details.support:not([open]) .support-text')?.textContent).toBe(
       'HTTP 503 /v1/panel/rewards',
     );
@@ -168,7 +168,7 @@ describe('popup states', () => {
     expect(root.querySelector('.skeleton')).toBeNull();
   });
 
-  it('no cache, but the balance was seen before: it stays, said to be the last known, and no trend floats without it (issue 21)', async () => {
+  it('no cache, but the balance was seen before: it stays, said to be the last known, and no trend floats without it', async () => {
     await seed({ rewardsSync: { error: appError('server', 'x', { status: 500, endpoint: '/v1/panel/rewards' }) } });
     await balanceHistoryItem.setValue([
       { at: Date.now() - 20 * 86_400_000, points: 1000 },

@@ -89,14 +89,14 @@ describe('popup view (background)', () => {
     expect(rewardsPart(null)).toBeNull();
   });
 
-  it('groups a brand’s values in one row (issue 21), and holds a few of its other values without their images', () => {
+  it('groups a brand’s values in one row, and holds a few of its other values without their images', () => {
     const big = Array.from({ length: 30 }, (_, i) => withTerms(100 + i, `Big ${i + 1} USD`, 100 * (i + 1), 'Big'));
     const part = rewardsPart({ ...cache, data: { ...cache.data, rewards: [...big, ...catalogue.slice(0, 15)] } })!;
     expect(part.total).toBe(45);
     expect(part.brands).toBe(16);
     const ofBig = part.first.filter((r) => r.meta_data.brand_name === 'Big');
     // The header names Big 26, 100 points away: its brand's picker holds every value up to it, so it
-    // never stops short of what the header names (issue 30).
+    // never stops short of what the header names.
     expect(part.next?.id).toBe(big[25]!.id);
     expect(ofBig.map((r) => r.id)).toEqual(big.slice(0, 26).map((r) => r.id));
     // Where the next reward is no further than the brand's first values: those few.
@@ -125,7 +125,7 @@ describe('popup view (background)', () => {
     expect(latestPart(null)).toBeNull();
   });
 
-  it('holds the refunds of the whole history, so the popup’s earning figure leaves the points given back out (issue 30)', async () => {
+  it('holds the refunds of the whole history, so the popup’s earning figure leaves the points given back out', async () => {
     const refunded = redemption(8, catalogue[3]!, '2026-02-01T10:00:00', {
       failed: true,
       refunded: true,
@@ -227,7 +227,7 @@ describe('popup view (background)', () => {
     expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
   });
 
-  it('at worker start, groups the first rows of a view written before brands (issue 21)', async () => {
+  it('at worker start, groups the first rows of a view written before brands', async () => {
     const { brands: _brands, kinds: _kinds, ...ungrouped } = rewardsPart(cache)!;
     await fakeBrowser.storage.local.set({
       credentials: { session: SID, baseUrl: CONNECTED.baseUrl, token: 'token-abcd' },
@@ -261,7 +261,7 @@ describe('popup view (background)', () => {
 });
 
 describe('popup view (popup)', () => {
-  it('the first frame comes from the view alone; the catalogue is read only for more rows (issue 19)', async () => {
+  it('the first frame comes from the view alone; the catalogue is read only for more rows', async () => {
     await seed({ rewards: catalogue, balance: 2_500 });
     await popupViewItem.setValue({
       rewards: rewardsPart(cache),
@@ -282,7 +282,7 @@ describe('popup view (popup)', () => {
     getByRole(root, 'button', 'Card 40');
     expect(reads.some((k) => k.includes('cache:rewards'))).toBe(true);
   });
-  it('the header’s next reward is a value of its brand’s picker before the catalogue is read: one source (issue 30)', async () => {
+  it('the header’s next reward is a value of its brand’s picker before the catalogue is read: one source', async () => {
     // The issue's Cedar Bakery: values from 5 to 30, the header naming the 26th, beyond a few values.
     const cedar = Array.from({ length: 30 }, (_, i) =>
       withTerms(300 + i, `Cedar Bakery ${i + 1} EUR`, 100 * (i + 1), 'Cedar Bakery'),

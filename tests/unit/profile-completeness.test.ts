@@ -1,5 +1,5 @@
 /**
- * Issue 20: completeness counted once, from the definitions and the stored values as the background
+ * Completeness counted once, from the definitions and the stored values as the background
  * keeps them: the read-variables `data` in every shape design §3 accepts, normalised (toStoredValues)
  * and put in each definition's format (coerceStoredValues), as sync.ts stores them.
  */

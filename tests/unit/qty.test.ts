@@ -1,4 +1,4 @@
-/** Issue 30, point 5: a number and its unit are one unbreakable pair in every language. */
+/** A number and its unit are one unbreakable pair in every language. */
 import { describe, expect, it } from 'vitest';
 import { tp } from '../../utils/i18n';
 import { qtyParts } from '../../utils/qty';

@@ -1,5 +1,5 @@
 /**
- * Issue 20: which profile questions are new, found by comparing a read with the session's earlier
+ * Which profile questions are new, found by comparing a read with the session's earlier
  * ones (entrypoints/background/question-events.ts): added, removed, renamed, answered, seen, and
  * another account.
  */

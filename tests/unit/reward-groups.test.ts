@@ -1,4 +1,4 @@
-/** Issue 21: a big catalogue by brand, its values as choices, sorted and filtered as the panelist chooses. */
+/** A big catalogue by brand, its values as choices, sorted and filtered as the panelist chooses. */
 import { describe, expect, it } from 'vitest';
 import {
   brandOf,
@@ -123,7 +123,7 @@ describe('the value a brand’s row starts on', () => {
   });
 });
 
-describe('a brand’s values as its picker offers them (issue 30)', () => {
+describe('a brand’s values as its picker offers them', () => {
   const variant = (id: number, countries: string[], points = 500) => ({
     ...brand(`Cedar Bakery ${points / 100} USD`, id, points, 'Cedar Bakery'),
     meta_data: { ...cedar5.meta_data, countries },

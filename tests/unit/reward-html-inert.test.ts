@@ -1,5 +1,5 @@
 /**
- * Issue 29, item 14: the panel's markup reaches no parser with an event handler in it (Chromium checks
+ * The panel's markup reaches no parser with an event handler in it (Chromium checks
  * the page's policy even in an inert document; tests/e2e/reward-html-inert.test.ts), and sanitizeHtml
  * never hands over nodes of the live page.
  */

@@ -1,5 +1,5 @@
 /**
- * Right to left (issue 22): the pages take the messages' language and writing direction (`lang`,
+ * Right to left: the pages take the messages' language and writing direction (`lang`,
  * `dir`), the popup's first frame included; the stylesheets hold no physical left/right, so Arabic
  * mirrors; the balance chart runs from the right edge and its arrow keys follow; numbers and dates
  * speak the page's language.

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 29, point 3: a new key on the same panel is the same account only on evidence (its own
+ * A new key on the same panel is the same account only on evidence (its own
  * redemption history holds every redemption stored), never because the old key was refused. Without
  * it the unsaved profile draft, the goal and the balance history go, with a notice for the draft.
  */

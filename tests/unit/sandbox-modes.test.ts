@@ -1,5 +1,5 @@
 // @vitest-environment node
-/** The sandbox's switches for how a panel answers (issue 23: the doctor is tested against each). */
+/** The sandbox's switches for how a panel answers (the doctor is tested against each). */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 31, point 5: one pass over the settings names every problem at once — the file and the
+ * One pass over the settings names every problem at once — the file and the
  * environment, the icon, the manifest's description in every language with the operator's name —
  * as one list without a stack trace; it warns on an API address ending in /v1. Optional
  * permissions follow the build: `identity` only with sign-in, `https://*\/*` only when the build

@@ -21,7 +21,7 @@ export function oauthSettingsFor(sandbox: Sandbox): OAuthSettings {
     issuer: sandbox.url,
     // Set by the tests of revocation (background-revoke.test.ts); the others disconnect without it.
     revocationEndpoint: '',
-    // Sign-in in a tab (issue 33) comes back to the sandbox's own page, as a built extension's default would.
+    // Sign-in in a tab comes back to the sandbox's own page, as a built extension's default would.
     tabRedirectUrl: `${sandbox.url}${OAUTH_PATHS.done}`,
   };
 }

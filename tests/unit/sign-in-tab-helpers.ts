@@ -1,5 +1,5 @@
 /**
- * A stand-in for the browser's tabs in the tests of sign-in in a tab (issue 33): a tab that the
+ * A stand-in for the browser's tabs in the tests of sign-in in a tab: a tab that the
  * extension opens, that goes where the panelist's browsing takes it (each address announced with
  * tabs.onUpdated, as a browser does when a navigation commits), and that the panelist or the
  * extension closes (tabs.onRemoved). What the panelist does at the authorization server is done

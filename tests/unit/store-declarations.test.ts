@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 31, point 4: the stores are told what the extension really sends. The Firefox manifest
+ * The stores are told what the extension really sends. The Firefox manifest
  * (wxt.config.ts's own manifest function, as a build calls it) and SUBMIT.md (`npm run store`)
  * declare the same data, built from the panel config: the panelist's key or sign-in, their profile
  * answers and their redemptions, whether or not the build has sign-in. Mozilla's categories are

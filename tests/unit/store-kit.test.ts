@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 31, point 5, the store kit: the sources zip is an allow-list it prints; `npm run store`
+ * The store kit: the sources zip is an allow-list it prints; `npm run store`
  * finds a missing Chromium before building anything and says what to install; the listing needs no
  * inflection of the operator's name in any language (no "Acme Opinions’s", no "de Acme"); the store
  * icon is 96 px artwork with transparent padding in 128 px; OPERATORS.md says how to ship an update.

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 5, point 4: the token reaches no message reply, log line, error text or cached object,
+ * The token reaches no message reply, log line, error text or cached object,
  * whatever the server answers — even a server that echoes the token back in its errors.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

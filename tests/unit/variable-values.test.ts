@@ -142,7 +142,7 @@ describe('describeValue', () => {
     expect(describeValue(text, undefined)).toBe('');
   });
 
-  it('in words where the panel stored an option by its name, or a country by its code (issue 21)', () => {
+  it('in words where the panel stored an option by its name, or a country by its code', () => {
     expect(describeValue(radio, 'MAN')).toBe('Man');
     expect(describeValue(radio, '10')).toBe('Woman');
     // A panel that stores checkbox answers by name (not the documented shape) still reads in words.

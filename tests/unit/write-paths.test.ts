@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 29, point 3 of "What to build", held by the source: pages never write session-scoped
+ * Held by the source: pages never write session-scoped
  * storage (they send a message, and the background writes it for the session the page saw), and a
  * background module that writes an item does not also read it outside the writer's turn, where the
  * value could be stale by the time it is written back, unless the read is listed here with why.

@@ -1,7 +1,7 @@
 import { defineConfig } from 'wxt';
 
 /**
- * The benchmark's yardstick for the worker's wake-up (issue 19): an extension whose background is
+ * The benchmark's yardstick for the worker's wake-up: an extension whose background is
  * a listener per measured event and nothing else, built as the real one is (WXT, the same polyfill
  * module, a release build). Built by tests/bench/build.ts into .output/bench/minimal.
  */

@@ -1,6 +1,6 @@
 /**
  * `npm run store` takes its screenshots in Chromium; without one it would build both stores' zips
- * first and then fail, leaving half a kit. This is checked before anything is built (issue 31).
+ * first and then fail, leaving half a kit. This is checked before anything is built.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';

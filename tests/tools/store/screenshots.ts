@@ -129,7 +129,7 @@ export async function storeScreenshots(
         await options.getByRole('button', { name: say('connect'), exact: true }).click();
         await options.getByRole('button', { name: say('disconnect'), exact: true }).waitFor();
         await options.setViewportSize({ width: 660, height: 640 });
-        // The profile's questions are there (the save bar shows only once something changed, issue 21).
+        // The profile's questions are there (the save bar shows only once something changed).
         await options.locator('section:has(#profile-heading) .field').first().waitFor();
         await settled(options);
         // The profile editor, from its heading: the connection above it shows only the sandbox's address.

@@ -1,6 +1,6 @@
 /**
  * SUBMIT.md of `npm run store`: what goes where in each store, the privacy answers both ask for,
- * and a privacy policy for the operator to fill in (issue 31, point 4). The data declared here is
+ * and a privacy policy for the operator to fill in. The data declared here is
  * what the Firefox manifest declares (`data_collection_permissions`): both come from one list,
  * utils/build/operator/data-collection.ts, and tests/unit/store-declarations.test.ts checks they match.
  */

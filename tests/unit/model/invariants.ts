@@ -180,7 +180,7 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
     items.profileDraftItem.getValue(),
     fakeBrowser.storage.local.get(null),
   ]);
-  // The history's pages (issue 19) live under keys of their own, beside its head.
+  // The history's pages live under keys of their own, beside its head.
   const pages = Object.keys(stored).filter((key) => key.startsWith(`${items.historyItem.key}:`) && stored[key]);
   const credentials = stored.credentials as { baseUrl: string } | null | undefined;
   const entries = [ledger, ...unsettled, ...settled].filter((e): e is LedgerEntry => e !== null);

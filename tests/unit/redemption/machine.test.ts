@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 17, point 3: how unknown redemption outcomes settle, as the pure functions they are
+ * How unknown redemption outcomes settle, as the pure functions they are
  * (outcomes.ts, redemption-match.ts): the panel's ids decide, never its clock; every entry is
  * checked on time; a repeat is counted for the one Confirm it came from.
  */

@@ -1,9 +1,9 @@
 /**
- * Issue 29, item 15, as the pages show it: a reward whose points cost the panel cannot mean is
+ * Impossible numbers as the pages show them: a reward whose points cost the panel cannot mean is
  * never "-500 points · Enough points" with Redeem enabled, and a currency that is not an ISO 4217
  * code is never dressed up as money ("ZZZ 5.00", "2 dollars"). The rewards come through the real
  * response schema (utils/api/schemas.ts), as the API client parses them; the background's side,
- * over real HTTP, is in regressions-29-numbers.test.ts.
+ * over real HTTP, is in impossible-numbers.test.ts.
  */
 import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -72,7 +72,7 @@ describe('a points cost the panel cannot mean', () => {
     }
     const fine = rowOf(root, 'Fine Coffee');
     expect((getByRole(fine, 'button', 'Redeem Fine Coffee') as HTMLButtonElement).disabled).toBe(false);
-    // An affordable row says nothing of its points (issue 30): its Redeem is the news.
+    // An affordable row says nothing of its points: its Redeem is the news.
     expect(fine.textContent).not.toContain('Enough points');
     expect(root.textContent).not.toContain('-500');
   });

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 29, item 15: impossible numbers are neither shown nor acted on. The real API client and
+ * Impossible numbers are neither shown nor acted on. The real API client and
  * background modules against the sandbox over real HTTP:
  *
  * - a reward whose `reward_point_cost` the panel cannot mean (below zero, a fraction, beyond 2^53,
@@ -12,7 +12,7 @@
  *   enters it only when the next read agrees (utils/balance-trend.ts), and totals count only those.
  *
  * The pages' side (no "-500 points · Enough points", no "ZZZ 5.00") is in
- * regressions-29-numbers.test.tsx.
+ * impossible-numbers-pages.test.tsx.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/api';
@@ -45,7 +45,7 @@ function plantCosts(costs: unknown[]): Reward[] {
   return rewards;
 }
 
-describe('issue 29, item 15: a point cost the interface cannot mean', () => {
+describe('a point cost the interface cannot mean', () => {
   const IMPOSSIBLE = [-500, 12.5, 2 ** 53, 1e21, '500', true];
 
   it('quarantines each such reward, and only it: the rest of the catalogue reads as before', async () => {
@@ -84,7 +84,7 @@ describe('issue 29, item 15: a point cost the interface cannot mean', () => {
   });
 });
 
-describe('issue 29, item 15: a balance the interface cannot mean', () => {
+describe('a balance the interface cannot mean', () => {
   it.each([
     ['below zero', -50],
     ['a fraction', 1.5],
@@ -108,7 +108,7 @@ describe('issue 29, item 15: a balance the interface cannot mean', () => {
   );
 });
 
-describe('issue 29, item 15: one absurd balance read never poisons the history', () => {
+describe('one absurd balance read never poisons the history', () => {
   const points = async () =>
     (await balanceHistoryItem.getValue()).map((s) => (s.tentative ? `${s.points}?` : s.points));
   const earned = async () =>

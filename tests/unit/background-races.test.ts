@@ -1,9 +1,9 @@
 // @vitest-environment node
 /**
- * Issue 17's defects, each a named regression case: reproduced, as the issue did, with storage that
- * answers a few milliseconds late or a panel that holds an answer, against two sandbox accounts
- * over real HTTP. The sign-in ones (6, 11, 12, 13) are in regressions-17-sign-in.test.ts; the
- * browser's own re-send of item 8 in tests/e2e/resend.test.ts.
+ * Races of the money path and of accounts, each reproduced with storage that answers a few
+ * milliseconds late or a panel that holds an answer, against two sandbox accounts over real HTTP.
+ * The races of signed-in sessions are in background-renewal-faults.test.ts; the browser's own
+ * re-send of a Confirm in tests/e2e/resend.test.ts.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -107,8 +107,8 @@ async function onlyAccountB(): Promise<void> {
   expect(outcomes.every((entry) => entry === null || isAccountB(entry.rewardId))).toBe(true);
 }
 
-describe('issue 17, money', () => {
-  it('defect 1: a redeem waiting behind a slow Check now is never sent after another account connects', async () => {
+describe('money, with storage or the panel answering late', () => {
+  it('a redeem waiting behind a slow Check now is never sent after another account connects', async () => {
     await fault(a, { path: REDEEM, drop: true });
     expect((await redeem(COFFEE)).state).toBe('unknown');
     await fault(a, { path: HISTORY, delayMs: 300 });
@@ -129,7 +129,7 @@ describe('issue 17, money', () => {
     expect((await redeem(BOOKS + 1000)).state).toBe('done');
   });
 
-  it('defect 2: a redemption made elsewhere before this one is never taken for it', async () => {
+  it('a redemption made elsewhere before this one is never taken for it', async () => {
     // The cached history is from before the panelist redeemed the same reward on the panel's site.
     await refreshHistory(true);
     await fetch(`${a.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${a.token}` } });
@@ -140,7 +140,7 @@ describe('issue 17, money', () => {
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'not_found' });
   });
 
-  it('defect 2: when the history cannot be read first, the redeem is not sent and the panelist is told why', async () => {
+  it('when the history cannot be read first, the redeem is not sent and the panelist is told why', async () => {
     await fault(a, { path: HISTORY, status: 503, times: 3 });
     await expect(redeem(COFFEE)).rejects.toMatchObject({
       error: { kind: 'rejected', message: expect.stringMatching(/not sent, so nothing was charged.*history/) },
@@ -153,28 +153,25 @@ describe('issue 17, money', () => {
     ['3 minutes behind', -3],
     ['10 minutes behind', -10],
     ['10 minutes ahead', 10],
-  ])(
-    'defect 3: a committed redeem whose answer was lost is found when the panel’s clock is %s',
-    async (_name, minutes) => {
-      const skewed = await startSandbox({
-        seed: SEED_A,
-        token: 'token-skewed',
-        now: () => new Date(Date.now() + minutes * 60_000),
-      });
-      try {
-        await connect(skewed.url, skewed.token);
-        await settle();
-        await fault(skewed, { path: REDEEM, commit: true, status: 502 });
-        const entry = await redeem(COFFEE);
-        expect(entry).toMatchObject({ state: 'done', redemption: { reward: { id: COFFEE } } });
-        expect(redeemsOf(skewed, COFFEE)).toBe(1);
-      } finally {
-        await skewed.close();
-      }
-    },
-  );
+  ])('a committed redeem whose answer was lost is found when the panel’s clock is %s', async (_name, minutes) => {
+    const skewed = await startSandbox({
+      seed: SEED_A,
+      token: 'token-skewed',
+      now: () => new Date(Date.now() + minutes * 60_000),
+    });
+    try {
+      await connect(skewed.url, skewed.token);
+      await settle();
+      await fault(skewed, { path: REDEEM, commit: true, status: 502 });
+      const entry = await redeem(COFFEE);
+      expect(entry).toMatchObject({ state: 'done', redemption: { reward: { id: COFFEE } } });
+      expect(redeemsOf(skewed, COFFEE)).toBe(1);
+    } finally {
+      await skewed.close();
+    }
+  });
 
-  it('defect 4: a Confirm arriving during start-up recovery leaves no pending entry without its check', async () => {
+  it('a Confirm arriving during start-up recovery leaves no pending entry without its check', async () => {
     const stopped: LedgerEntry = {
       requestId: 'stopped-worker',
       rewardId: COFFEE,
@@ -205,8 +202,8 @@ describe('issue 17, money', () => {
   });
 });
 
-describe('issue 17, accounts and privacy', () => {
-  it('defect 5: while B connects, nothing of A is stored as B’s, and B’s first read joins nothing of A’s', async () => {
+describe('accounts and privacy, with storage or the panel answering late', () => {
+  it('while B connects, nothing of A is stored as B’s, and B’s first read joins nothing of A’s', async () => {
     const undo = slowReads(4);
     try {
       await fault(a, { path: '/v1/panel/rewards', delayMs: 60 });
@@ -227,7 +224,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(apiRequests(b, HISTORY)).toBeGreaterThanOrEqual(1);
   });
 
-  it('defect 7: a history check of A that lands after B connected writes nothing into B’s session', async () => {
+  it('a history check of A that lands after B connected writes nothing into B’s session', async () => {
     await lostThenCommitted(COFFEE);
     await fault(a, { path: HISTORY, delayMs: 250 });
     const checking = checkRedemption().catch(() => undefined);
@@ -242,7 +239,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);
   });
 
-  it('defect 8: each Confirm sends its own Idempotency-Key, kept in its ledger entry', async () => {
+  it('each Confirm sends its own Idempotency-Key, kept in its ledger entry', async () => {
     const first = await redeem(COFFEE);
     await dismissRedemption();
     const second = await redeem(COFFEE);
@@ -251,7 +248,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(first.idempotencyKey).not.toBe(second.idempotencyKey);
   });
 
-  it('defect 8: a re-sent Confirm that the panel recorded twice is told in the ledger, the history and one notification', async () => {
+  it('a re-sent Confirm that the panel recorded twice is told in the ledger, the history and one notification', async () => {
     await fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
     await fault(a, { path: REDEEM, repeat: true });
     const entry = await redeem(COFFEE);
@@ -274,7 +271,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(await duplicatesItem.getValue()).toHaveLength(1);
   });
 
-  it('defect 8: a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {
+  it('a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {
     await fault(a, { path: REDEEM, repeat: true });
     const entry = await redeem(COFFEE);
     expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(2);
@@ -284,7 +281,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(await duplicatesItem.getValue()).toEqual([]);
   });
 
-  it('defect 9: a refresh whose cache write storage refuses as full ends with the error shown and loading off', async () => {
+  it('a refresh whose cache write storage refuses as full ends with the error shown and loading off', async () => {
     const local = fakeBrowser.storage.local;
     const set = local.set.bind(local);
     local.set = async (items: Record<string, unknown>) => {
@@ -301,7 +298,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(sync.error?.message).toMatch(/storage is full.*Disconnect and connect again/);
   });
 
-  it('defect 10: an outcome the panel confirmed at once is not announced again when its card closes or the next redeem is refused', async () => {
+  it('an outcome the panel confirmed at once is not announced again when its card closes or the next redeem is refused', async () => {
     expect((await redeem(COFFEE)).state).toBe('done');
     await dismissRedemption();
     await settle();
@@ -313,7 +310,7 @@ describe('issue 17, accounts and privacy', () => {
     expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);
   });
 
-  it('defect 10: an unknown outcome that a check settles is announced exactly once', async () => {
+  it('an unknown outcome that a check settles is announced exactly once', async () => {
     const entry = await lostThenCommitted(COFFEE);
     expect((await checkRedemption())?.state).toBe('done');
     await dismissRedemption();

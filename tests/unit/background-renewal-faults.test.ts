@@ -1,7 +1,8 @@
 // @vitest-environment node
 /**
- * Issue 17's defects of signed-in sessions (6, 11, 12, 13), each a named regression case against
- * the sandbox's authorization server over real HTTP. The others are in regressions-17.test.ts.
+ * Signed-in sessions when a renewal answers late, is refused, rate-limited or fails, or echoes the
+ * refresh token, against the sandbox's authorization server over real HTTP. The races of the money
+ * path and of accounts are in background-races.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/credentials';
@@ -40,8 +41,8 @@ async function expiredSignIn(): Promise<{ token: string; refreshToken: string }>
   return tokens;
 }
 
-describe('issue 17, signed-in sessions', () => {
-  it('defect 6: a renewal answer that lands after a pasted key connected never puts the old sign-in back', async () => {
+describe('signed-in sessions, when the token endpoint answers late or fails', () => {
+  it('a renewal answer that lands after a pasted key connected never puts the old sign-in back', async () => {
     await expiredSignIn();
     await fault({ path: '/oauth/token', delayMs: 300 });
     const renewing = send('refreshRewards', { force: true });
@@ -56,7 +57,7 @@ describe('issue 17, signed-in sessions', () => {
     expect(env.sandbox.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${env.sandbox.token}`]);
   });
 
-  it('defect 6: a renewal answer that lands after a disconnect does not bring the tokens back', async () => {
+  it('a renewal answer that lands after a disconnect does not bring the tokens back', async () => {
     await expiredSignIn();
     await fault({ path: '/oauth/token', delayMs: 300 });
     const renewing = send('refreshRewards', { force: true });
@@ -67,7 +68,7 @@ describe('issue 17, signed-in sessions', () => {
     expect((await sessionItem.getValue()).connected).toBe(false);
   });
 
-  it('defect 11: a 429 from the token endpoint keeps the session, waits as Retry-After says, and renews after', async () => {
+  it('a 429 from the token endpoint keeps the session, waits as Retry-After says, and renews after', async () => {
     const { refreshToken } = await expiredSignIn();
     await fault({ path: '/oauth/token', status: 429, headers: { 'Retry-After': '1' }, body: '{"error":"slow_down"}' });
     const reply = await send('refreshRewards', { force: true });
@@ -84,7 +85,7 @@ describe('issue 17, signed-in sessions', () => {
     expect(tokenRequests()).toHaveLength(2);
   });
 
-  it('defect 11: a 500 at the token endpoint keeps the session and the refresh token', async () => {
+  it('a 500 at the token endpoint keeps the session and the refresh token', async () => {
     const { refreshToken } = await expiredSignIn();
     await fault({ path: '/oauth/token', status: 500 });
     expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: false, error: { kind: 'server' } });
@@ -93,7 +94,7 @@ describe('issue 17, signed-in sessions', () => {
     expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
   });
 
-  it('defect 12: a panel error that echoes the refresh token reaches neither the reply nor the sync item', async () => {
+  it('a panel error that echoes the refresh token reaches neither the reply nor the sync item', async () => {
     const { refreshToken, token } = await storeSignedIn(env.sandbox);
     await fault({
       path: '/v1/panel/rewards',
@@ -108,7 +109,7 @@ describe('issue 17, signed-in sessions', () => {
     expect(seen).not.toContain(token);
   });
 
-  it('defect 13: a refused refresh token while the credentials are prepared says "Sign in again" at once, everywhere', async () => {
+  it('a refused refresh token while the credentials are prepared says "Sign in again" at once, everywhere', async () => {
     await expiredSignIn();
     await control('/oauth/revoke');
     const reply = await send('refreshRewards', { force: true });
