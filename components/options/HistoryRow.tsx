@@ -57,7 +57,7 @@ export function HistoryRow({
       <div class="history-amounts">
         <span class="qty">{tp('points', r.reward_point_cost)}</span>
         {/* Not said as money when the currency is not an ISO 4217 code (utils/format.ts): the points say it. */}
-        {money && <span class="muted">{money}</span>}
+        {money && <span class="muted qty">{money}</span>}
       </div>
       <span class={`state state-${state.kind}`} title={raw ? t('stateReported', raw) : undefined}>
         {describeState(state)}

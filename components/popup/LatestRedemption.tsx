@@ -31,7 +31,8 @@ export function LatestRedemption({ redemption, heading = t('latestRedemption') }
         <span class={`state state-${state.kind}`}>{describeState(state)}</span>
       </p>
       <p class="muted small">
-        {tp('points', redemption.reward_point_cost)} · {formatDateTime(redemption.created_at)}
+        <span class="qty">{tp('points', redemption.reward_point_cost)}</span> ·{' '}
+        <span class="qty">{formatDateTime(redemption.created_at)}</span>
       </p>
       <p class="small">
         {state.kind === 'failed' ? failedText() : t(MEANING[state.kind])} <HistoryLink />

@@ -1,5 +1,6 @@
 import { formatMoney, formatPoints } from '../../utils/format';
-import { t, tp } from '../../utils/i18n';
+import { direction, t, tp } from '../../utils/i18n';
+import { isolateFigures } from '../../utils/qty';
 import { valueChoices, type RewardGroup, type ValueChoice } from '../../utils/reward-groups';
 import { countryList } from '../../utils/region';
 import { kindLabel, rewardImage, rewardProgress } from '../../utils/reward-view';
@@ -40,11 +41,15 @@ export const choiceText = (reward: Reward) =>
 /**
  * A value as the brand's picker names it: with its countries where the brand has the same
  * value for other countries too ("$5.00 · 500 points · United States, Canada"), so no two read alike.
+ * An option holds text only: in a right-to-left language each figure is isolated there (utils/qty.ts).
  */
 export const valueText = ({ reward, where }: ValueChoice) =>
-  where === null
-    ? choiceText(reward)
-    : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`;
+  isolateFigures(
+    where === null
+      ? choiceText(reward)
+      : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`,
+    direction(),
+  );
 
 /**
  * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
