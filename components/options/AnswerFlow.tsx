@@ -10,6 +10,8 @@ import { diffDraft, isEmptyValue } from '../../utils/variable-values';
 import type { NewQuestions } from './use-new-questions';
 import type { ProfileSave } from './use-profile-save';
 import { WritableField } from './WritableField';
+import type { Alert } from './error-text';
+import { AlertView } from './SectionFeedback';
 
 interface Props {
   /** Names of the questions to ask, in order: those open when answering began. */
@@ -38,7 +40,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
   const saved = useSignal(0);
   const skipped = useSignal(0);
   const status = useSignal('');
-  const alert = useSignal('');
+  const alert = useSignal<Alert | null>(null);
   /** "Give an answer, or Skip", beside the question. */
   const empty = useSignal('');
   const formRef = useRef<HTMLFormElement>(null);
@@ -95,7 +97,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
       status.value = '';
     }
     empty.value = '';
-    alert.value = '';
+    alert.value = null;
     at.value = openFrom(at.value + 1);
     focusTo.value = { to: 'question' };
   }
@@ -104,7 +106,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     event.preventDefault();
     if (!def || saver.saving.value) return;
     status.value = '';
-    alert.value = '';
+    alert.value = null;
     const value = def.name in edits ? edits[def.name] : stored[def.name];
     if (isEmptyValue(value)) {
       empty.value = t('flowGiveAnswer');
@@ -185,11 +187,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         isNew={fresh.isNew(def.name)}
         onSeen={() => fresh.seen(def.name)}
       />
-      {alert.value && (
-        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
-          {alert.value}
-        </p>
-      )}
+      <AlertView alert={alert.value} alertRef={alertRef} />
       <div class="flow-actions">
         <button type="submit" class="primary" disabled={saver.saving.value}>
           {t(saver.saving.value ? 'saving' : 'saveAndNext')}

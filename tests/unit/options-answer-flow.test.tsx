@@ -227,9 +227,9 @@ describe('answering one question at a time', () => {
     expect(byLabel('Postal code').closest('.field')?.querySelector('.field-error')?.textContent).toBe(
       'The postal code format is invalid.',
     );
-    expect(q('.answer-flow [role=alert]')?.textContent).toBe(
-      'Nothing was saved. “Postal code”: The postal code format is invalid.',
-    );
+    // The panel's sentence once, beside the question; above Save only where to look.
+    expect(q('.answer-flow [role=alert]')?.textContent).toBe('Nothing was saved. See the note under “Postal code”.');
+    expect(q('.answer-flow')?.textContent?.split('The postal code format is invalid.')).toHaveLength(2);
     expect(focused()).toBe(byLabel('Postal code'));
     expect(byLabel('Postal code').value).toBe('ABC');
     expect(await profileDraftItem.getValue()).toEqual({ POSTAL_CODE: 'ABC' });

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { PROFILE_PAGE, ProfileSection } from '../../components/options/ProfileSection';
+import { t } from '../../utils/i18n';
+import { settings } from '../../utils/settings';
 import { sendMessage, type Result } from '../../utils/messages';
 import { draftDiscardedItem, profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
@@ -277,9 +279,11 @@ describe('profile editor', () => {
     expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe(
       'Variable POSTAL_CODE is not writable',
     );
+    // Said once, beside the question; the save bar points to it rather than repeating it.
     expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
-      'Nothing was saved. “Postal code”: Variable POSTAL_CODE is not writable',
+      'Nothing was saved. See the note under “Postal code”.',
     );
+    expect(container.textContent?.split('Variable POSTAL_CODE is not writable')).toHaveLength(2);
     expect(byLabel('Postal code').value).toBe('12345');
     expect(byLabel('What is your first name?').value).toBe('Sam');
     expect(await profileDraftItem.getValue()).toEqual({ POSTAL_CODE: '12345', FIRST_NAME: 'Sam' });
@@ -348,7 +352,7 @@ describe('profile editor', () => {
       'Your panel does not let you remove this answer.',
     );
     expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
-      'Saved 1 change. Your answer to “Employment status” was not removed: Your panel does not let you remove this answer.',
+      'Saved 1 change. Your answer to “Employment status” was not removed. See the note under it.',
     );
     expect(await profileDraftItem.getValue()).toEqual({ EMPLOYMENT: '' });
     // Not allowed is not a refused key: nothing says to reconnect.
@@ -447,9 +451,47 @@ describe('failures and notices', () => {
     await page.nextFrame();
     const alert = saveBar().querySelector('[role=alert]');
     expect(alert?.textContent).toBe(
-      'Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support.',
+      'Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support. Your answers are kept here.',
     );
     expect(document.activeElement).toBe(alert);
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+  });
+
+  it('a refusal without the panel’s own words says so in plain words; the HTTP status only under “Details for support”', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: { kind: 'not_allowed', message: t('httpNotAllowed'), status: 403, endpoint: '/v1/panel/variables' },
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    const alert = saveBar().querySelector('[role=alert]')!;
+    expect(alert.textContent).toBe(
+      `${settings.panelName} does not allow this. If you think this should be allowed, contact your panel’s support. Your answers are kept here.`,
+    );
+    expect(alert.textContent).not.toMatch(/HTTP|403/);
+    const support = saveBar().querySelector<HTMLDetailsElement>('details.support')!;
+    expect(support.querySelector('summary')?.textContent).toBe('Details for support');
+    expect(support.open).toBe(false);
+    expect(support.querySelector('.support-text')?.textContent).toContain('HTTP 403 /v1/panel/variables');
+  });
+
+  it('a panel with a problem (HTTP 500) says the typed answers are kept, right above Save', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: {
+        kind: 'server',
+        message: 'The panel had a problem (HTTP 500).',
+        status: 500,
+        endpoint: '/v1/panel/variables',
+      },
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
+      `${settings.panelName} had a problem. Try again later. Your answers are kept here.`,
+    );
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
 
