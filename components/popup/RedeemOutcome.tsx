@@ -70,7 +70,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
           {onRedeemAgain && (
             <button
               type="button"
-              class="btn"
+              class="btn btn-redeem"
               aria-label={t('redeemAgainFor', entry.rewardName)}
               onClick={onRedeemAgain}
             >

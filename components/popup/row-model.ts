@@ -108,7 +108,8 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
       text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
     },
     details: { open },
-    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name) },
+    // Named in words beside the star: a tooltip alone is never seen on a touch screen.
+    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name), text: t('setGoalShort') },
     redeem: {
       label: t('redeemReward', choice.name),
       text: t('redeemButton'),

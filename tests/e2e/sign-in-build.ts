@@ -20,6 +20,8 @@ export function signInBuild(browser: 'chrome' | 'firefox'): string {
     PANEL_OAUTH_TOKEN_ENDPOINT: `${url}${OAUTH_PATHS.token}`,
     PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
     PANEL_OAUTH_REVOCATION_ENDPOINT: `${url}${OAUTH_PATHS.revocation}`,
+    // A page to earn points on, as an operator's build has: its link shares the header's next step.
+    PANEL_EARN_URL: 'https://panel.example.com/earn',
   };
   execFileSync('npx', ['wxt', 'build', '--browser', browser], { stdio: ['ignore', 'ignore', 'inherit'], env });
   return dir;

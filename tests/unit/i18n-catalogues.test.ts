@@ -165,6 +165,7 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     ['confirmButton', 'confirmRedeeming'],
     ['confirmButton', 'confirmRedeemingAgain'],
     ['removeGoalShort', 'removeGoal'],
+    ['setGoalShort', 'setGoal'],
   ] as const;
 
   it.each(LABEL_IN_NAME)('the accessible name %s is part of %s', (visible, name) => {

@@ -180,7 +180,7 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
     await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
     const root = mount();
-    await waitFor(() => getByRole(root, 'region', 'Your goal'));
+    await waitFor(() => getByRole(root, 'region', /^Your goal\b/));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
     expect(row!.disabled).toBe(true);
     expect(document.getElementById(row!.getAttribute('aria-describedby')!)?.textContent).toBe(
