@@ -23,19 +23,17 @@ interface Props {
   saver: ProfileSave;
   fresh: NewQuestions;
   onEdit(def: VariableDefinition, value: VariableValue): void;
-  /** The profile's completeness now, for the closing count. */
-  answered: number;
-  total: number;
   onClose(): void;
 }
 
 /**
  * "Answer the next question": one open question at a time, Save & next or Skip, ending
- * with the one thank-you and the count (the profile's summaries do not thank again).
+ * with the one thank-you and what this round did (the progress line above says how many are
+ * answered in all; the profile's summaries do not thank again).
  * Keyboard first: the question's control has focus, Enter saves and moves on. Answers go through the profile's one draft and Save path, so an edit survives an
  * error, a skip or closing the page, and a panel's refusal shows beside the question.
  */
-export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, answered, total, onClose }: Props) {
+export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, onClose }: Props) {
   const at = useSignal(0);
   const saved = useSignal(0);
   const skipped = useSignal(0);
@@ -144,9 +142,9 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
           {t(saved.value > 0 ? 'flowThanks' : 'flowEnd')}
         </h3>
         <p role="status">
+          {/* What this round did; how many are answered in all is the progress line's, right above. */}
           {sentences(
             saved.value > 0 ? tp('flowAnswered', saved.value) : '',
-            tp('flowProfileCount', answered, formatPoints(total)),
             skipped.value > 0 ? tp('flowSkipped', skipped.value) : '',
           )}
         </p>

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { formatRelative } from '../../utils/format';
+import { formatPoints, formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { duplicatesItem, syncItem } from '../../utils/storage-items';
@@ -96,7 +96,7 @@ export function HistorySection() {
             <HistoryRow key={r.id} redemption={r} recordedAgain={again.has(r.id)} />
           ))}
         </ul>
-        <p class="muted">{t('historyShowing', visible.length, history.total)}</p>
+        <p class="muted">{t('historyShowing', formatPoints(visible.length), formatPoints(history.total))}</p>
         {visible.length < history.total && (
           <button type="button" onClick={() => (shown.value += PAGE_SIZE)}>
             {t('showMore')}

@@ -222,8 +222,6 @@ export function ProfileSection({ account = '' }: { account?: string }) {
         saver={saver}
         fresh={fresh}
         onEdit={edit}
-        answered={count.answered}
-        total={count.total}
         onClose={stopAnswering}
       />
     );

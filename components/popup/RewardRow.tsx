@@ -76,7 +76,7 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
   return (
     <li class="reward">
       <div class="reward-main">
-        <RewardImage image={m.image} reward={reward} />
+        <RewardImage image={m.image} tile={m.tile} />
         <div class="reward-body">
           <h3 class="reward-name">
             <button

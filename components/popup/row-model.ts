@@ -5,6 +5,7 @@ import { valueChoices, type RewardGroup, type ValueChoice } from '../../utils/re
 import { countryList } from '../../utils/region';
 import { kindLabel, rewardImage, rewardProgress } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
+import { brandTile } from './brand-tile';
 import { REDEEM_WAIT_ID } from './outcome-ids';
 
 export interface RowInput {
@@ -77,6 +78,8 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
   return {
     base,
     image: rewardImage(lead),
+    // Under the image, from the first frame on: the brand's initial on its colour.
+    tile: brandTile(lead),
     name,
     kind: kindLabel(choice),
     // A brand of several: its values start from; one reward: its value (the choice names each value).

@@ -92,7 +92,8 @@ describe('the popup', () => {
       // Issues 14, 21: with saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
       const line = alert.querySelector('p')!.textContent;
-      expect(line, label).toMatch(/ — showing (your points from .*|the points read a moment ago) · Retry$/);
+      // One wording however old the points: "— last updated just now" as "— last updated 2 min. ago".
+      expect(line, label).toMatch(/ — last updated .+ · Retry$/);
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
       // The code only behind the closed "Details for support" (issue 30).
       expect(alert.textContent, label).not.toMatch(/HTTP \d/);

@@ -6,6 +6,7 @@ import { settings } from '../../utils/settings';
 import { sendMessage, type Result } from '../../utils/messages';
 import { draftDiscardedItem, profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
+import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
@@ -119,6 +120,69 @@ describe('profile editor', () => {
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31, 32] } }]);
+  });
+
+  it('ticking another option while one no longer offered is still held: the refusal names it', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31, 33] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([]);
+    expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
+      '“Option 33” is no longer offered: untick it, then save.',
+    );
+  });
+
+  it('a single-choice answer the panel holds by the option’s name is shown chosen, and can be changed', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 'student' } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(checked('Employment status')).toEqual(['Student']);
+    await click(choice('Employment status', 'Full-time'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ values: { EMPLOYMENT: 41 } }]);
+  });
+
+  it('a single-choice answer by an option no longer offered is listed, chosen, and can be changed or removed', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 49 } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    const retired = choice('Employment status', 'Option 49');
+    expect(retired.checked).toBe(true);
+    expect(retired.type).toBe('radio');
+    expect(retired.labels?.[0]?.textContent).toBe(
+      'Option 49 (no longer offered: choose another to change your answer)',
+    );
+    page.button(group('Employment status'), 'Remove answer Employment status');
+    await click(choice('Employment status', 'Student'));
+    expect(checked('Employment status')).toEqual(['Student']);
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ values: { EMPLOYMENT: 42 } }]);
+  });
+
+  it('in German: the option no longer offered and the refusal naming it', async () => {
+    installI18n('de');
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 49, HOBBIES: [31, 33] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(choice('Employment status', 'Option 49').labels?.[0]?.textContent).toBe(
+      'Option 49 (nicht mehr angeboten: wählen Sie eine andere Antwort, um sie zu ändern)',
+    );
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
+    await click(button('Änderungen speichern'));
+    expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
+      '„Option 33“ wird nicht mehr angeboten: Entfernen Sie das Häkchen und speichern Sie dann.',
+    );
+    installI18n('en');
   });
 
   it('edits each type with its own control', async () => {
@@ -255,7 +319,7 @@ describe('profile editor', () => {
       /real date/,
     );
     expect(fieldOf(byLabel('What is your first name?')).querySelector('.field-error')?.textContent).toMatch(
-      /1000 characters/,
+      /1,000 characters/,
     );
     expect(group('Employment status').querySelector('.field-error')?.textContent).toMatch(/options offered/);
     expect(byLabel('What is your date of birth?').getAttribute('aria-invalid')).toBe('true');

@@ -138,7 +138,7 @@ describe('popup states', () => {
     // Issue 14: a compact line inside the header, not a card pushing the rewards down.
     expect(alert.closest('header')).not.toBeNull();
     expect(alert.className).toContain('hdr-offline');
-    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — showing your points from 2 min. ago · Retry');
+    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — last updated 2 min. ago · Retry');
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
     await waitFor(() => expect(background.calls).toHaveLength(2));
