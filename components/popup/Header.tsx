@@ -110,7 +110,8 @@ function Freshness({
         <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy}>
           {action}
         </button>
-        {busy && <span class="spinner" aria-hidden="true" />}
+        {/* Its place kept while idle: the line sits at the end of the balance's, and would move as it came and went. */}
+        <span class={busy ? 'spinner' : 'spinner idle'} aria-hidden="true" />
       </span>
     </p>
   );

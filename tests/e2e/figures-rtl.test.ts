@@ -30,10 +30,10 @@ let ext: ExtensionSession;
 /** How the page itself writes figures (its ICU): money, and a count with the word after `$1` in `key`'s form for it. */
 const inPage = (page: Page) => ({
   money: (amount: number, currency: string) =>
-    page.evaluate(
-      ([a, c]) => new Intl.NumberFormat('ar', { style: 'currency', currency: c as string }).format(a as number),
-      [amount, currency] as const,
-    ),
+    page.evaluate(({ a, c }) => new Intl.NumberFormat('ar', { style: 'currency', currency: c }).format(a), {
+      a: amount,
+      c: currency,
+    }),
   count: async (n: number, key = 'points') => {
     const form = messages[`${key}_${new Intl.PluralRules('ar').select(n)}`]!.message;
     const unit = /\$1 (\S+)/.exec(form)![1]!;

@@ -67,7 +67,7 @@ test('the popup at 320 and 380 px: each row’s value and points, and the next s
     await popup.setViewport({ width, height: 600 });
     await popup.waitForSelector('li.reward .reward-meta');
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
-    const lines = (selector: string) => popup.evaluate(glyphsOf, selector) as Promise<Glyph[][]>;
+    const lines = (selector: string): Promise<Glyph[][]> => popup.evaluate(glyphsOf, selector);
     const faults: string[] = [];
     for (const row of ROWS) {
       const [line] = await lines(`li.reward:has([aria-controls="reward-${row.id}-details"]) .reward-meta`);

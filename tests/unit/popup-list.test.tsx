@@ -239,7 +239,7 @@ describe('reward list', () => {
       'Auszahlungen per Bezahldienst',
     ]);
     expect(getByRole(root, 'searchbox', 'Prämien suchen').getAttribute('placeholder')).toBe('9 Prämien durchsuchen');
-    await choose(getByRole(root, 'combobox', 'Art') as HTMLSelectElement, 'gift');
+    await choose(getByRole(root, 'combobox', 'Art'), 'gift');
     await waitFor(() => expect(root.querySelector('.list-count')?.textContent).toBe('8 passende Prämien · 7 Marken'));
     const value = getByRole(root, 'combobox', 'Wert für Amazon') as HTMLSelectElement;
     expect([...value.options].map((o) => o.textContent)).toEqual([

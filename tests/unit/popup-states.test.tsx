@@ -203,7 +203,10 @@ describe('popup states', () => {
     await syncItem.setValue({ rewards: { ...IDLE, loading: true }, history: IDLE, profile: IDLE });
     await waitFor(() => expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('true'));
     expect(getByText(root, 'Updating…')).toBeTruthy();
-    expect(root.querySelector('.spinner')).not.toBeNull();
+    // Spinning while busy; its place kept when idle, so the freshness line does not move.
+    expect(root.querySelector('.spinner:not(.idle)')).not.toBeNull();
+    await syncItem.setValue({ rewards: IDLE, history: IDLE, profile: IDLE });
+    await waitFor(() => expect(root.querySelector('.spinner.idle')).not.toBeNull());
   });
 
   it('latest redemption: the newest history entry with its state', async () => {
