@@ -3,7 +3,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import type { SessionInfo } from '../../utils/storage-items';
-import { SupportDetails, supportModel } from '../popup/SupportDetails';
+import { SupportDetails } from '../popup/SupportDetails';
+import { supportModel } from '../popup/support-model';
 
 interface Props {
   session: SessionInfo;

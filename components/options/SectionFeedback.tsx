@@ -1,5 +1,6 @@
 import type { Ref } from 'preact';
-import { SupportDetails, supportModel } from '../popup/SupportDetails';
+import { SupportDetails } from '../popup/SupportDetails';
+import { supportModel } from '../popup/support-model';
 import type { Alert } from './error-text';
 
 interface Props {

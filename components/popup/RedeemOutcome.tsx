@@ -17,7 +17,8 @@ import { lazyView } from './lazy-view';
 
 import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
 import { focusRewardRow } from './return-focus';
-import { SupportDetails, supportModel } from './SupportDetails';
+import { SupportDetails } from './SupportDetails';
+import { supportModel } from './support-model';
 
 interface Props {
   entry: LedgerEntry;
