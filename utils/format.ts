@@ -1,4 +1,4 @@
-import { t, uiLocale } from './i18n';
+import { direction, t, uiLocale } from './i18n';
 
 /** Display formats: API times as UTC, money with its currency, points whole. The locale defaults to the browser's UI language. */
 
@@ -115,8 +115,25 @@ export function isMoneyAmount(amount: unknown, currency: string): amount is numb
  */
 export function formatMoney(amount: number | null, currency: string, locale = uiLocale()): string | null {
   if (!isCurrencyCode(currency) || !isMoneyAmount(amount, currency)) return null;
-  return numberFormat(locale, { style: 'currency', currency }).format(amount);
+  const format = numberFormat(locale, { style: 'currency', currency });
+  if (!rtl(locale)) return format.format(amount);
+  return format
+    .formatToParts(amount)
+    .map(({ type, value }) => (type === 'currency' && LATIN.test(value) ? LRI + value + PDI : value))
+    .join('');
 }
+
+const LATIN = /\p{Script=Latin}/u;
+/** Left-to-right isolate and its end: the currency token between them keeps its letters in order in a right-to-left line. */
+const LRI = '\u2066';
+const PDI = '\u2069';
+
+/**
+ * Whether money in `locale` is laid out right to left. There a currency written in Latin letters
+ * with a symbol ("US$", "UK£") is isolated as one left-to-right token: laid out plainly, the
+ * bidirectional algorithm sets its symbol apart from its letters ("$US 5.00" for "5.00 US$").
+ */
+const rtl = (locale: string | undefined): boolean => direction(locale ?? t('lang')) === 'rtl';
 
 /** Points are whole numbers. */
 export function formatPoints(points: number, locale = uiLocale()): string {

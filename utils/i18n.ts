@@ -71,12 +71,20 @@ const RTL_SCRIPTS = new Set(['Adlm', 'Arab', 'Hebr', 'Mand', 'Mend', 'Nkoo', 'Ro
  * browsers have `Intl.Locale#maximize`; Firefox has no `getTextInfo`.
  */
 export function direction(lang: string = t('lang')): 'ltr' | 'rtl' {
-  try {
-    return RTL_SCRIPTS.has(new Intl.Locale(lang).maximize().script ?? '') ? 'rtl' : 'ltr';
-  } catch {
-    return 'ltr';
+  let dir = directions.get(lang);
+  if (!dir) {
+    try {
+      dir = RTL_SCRIPTS.has(new Intl.Locale(lang).maximize().script ?? '') ? 'rtl' : 'ltr';
+    } catch {
+      dir = 'ltr';
+    }
+    directions.set(lang, dir);
   }
+  return dir;
 }
+
+/** Asked for each figure a list formats: the answer per language is kept. */
+const directions = new Map<string, 'ltr' | 'rtl'>();
 
 let counts: { locale: string | undefined; format: Intl.NumberFormat } | undefined;
 

@@ -1,14 +1,22 @@
 /**
- * A number and the word after it ("500 points", "11,000 ポイント", "30 Tage", "٥٠٠ نقطة") never break
- * apart, in any language, nor does the word itself (Japanese broke "500 ポイン / ト" at
- * 320 px). The pages set each pair in its own `<span class="qty">` (components/popup/Qty.tsx; the
- * popup's first frame splits its text the same way, frame-fill.ts), styled not to wrap.
+ * A figure with its unit or currency ("500 points", "11,000 ポイント", "30 Tage", "٥٠٠ نقطة",
+ * "$5.00", "5,00 €", "‏5.00 US$") never breaks apart, nor does the unit itself (Japanese broke
+ * "500 ポイン / ト" at 320 px), and reads as one unit in a sentence written the other way: in
+ * Arabic, "5.00 US$ · 500 نقطة" laid out as plain text put the currency beside the points. The
+ * pages set each figure in its own `<span class="qty">` (components/popup/Qty.tsx; the popup's
+ * first frame splits its text the same way, frame-fill.ts), styled not to wrap and isolated for
+ * the bidirectional algorithm (components/theme.css); text that cannot hold markup (a select's
+ * options, notifications) isolates each figure with Unicode's isolates instead ({@link isolateFigures}).
  *
- * The pair: digits with the group and decimal separators `Intl` uses (",", ".", no-break and
- * narrow no-break spaces, Arabic's "٬" and "٫", "'" and "’"), then at most one space, then one
- * word: a run of katakana, or of kanji, or of letters of any other script (with a short word
- * before it, "700 more points"). The word is the unit wherever a message puts a count: the rest of
- * the sentence wraps as it would.
+ * A figure is one of:
+ * - money, as `Intl.NumberFormat` writes it in any language: the amount with its currency symbol or
+ *   code before or after it ("$5.00", "US$ 5,00", "5,00 $US", "25,00 €"), a direction mark first
+ *   where Arabic puts one, and a currency token already isolated (utils/format.ts) taken whole;
+ * - a number and the word after it: digits with the group and decimal separators `Intl` uses (",",
+ *   ".", no-break and narrow no-break spaces, Arabic's "٬" and "٫", "'" and "’"), at most one space,
+ *   then one word: a run of katakana, or of kanji, or of letters of any other script (with a short
+ *   word before it, "700 more points"). The word is the unit wherever a message puts a count: the
+ *   rest of the sentence wraps as it would.
  */
 const NUMBER = "\\p{Nd}(?:[\\p{Nd},.\\u00a0\\u202f\\u066b\\u066c'\u2019]*\\p{Nd})?";
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
@@ -16,13 +24,20 @@ const WORD = `(?:[\\p{Script=Katakana}\\u30fc]+|\\p{Script=Han}+|(?:(?![${CJK}])
 /** A short word between the number and its unit ("700 more points"; four letters at most, so "3 weeks to" stays "3 weeks"). */
 const SHORT = `(?:(?![${CJK}])[\\p{L}\\p{M}]){1,4}`;
 const SPACE = '[ \\u00a0\\u202f]';
-const PAIR = new RegExp(`${NUMBER}${SPACE}?(?:${SHORT}${SPACE}(?=[\\p{L}]))?${WORD}`, 'gu');
+/** A currency as Intl writes it: a symbol with at most three capitals around it ("$", "US$", "$US", "R$"), or a token isolated by utils/format.ts. */
+const SYMBOL = '(?:\\u2066[^\\u2069]*\\u2069|\\p{Lu}{0,3}\\p{Sc}\\p{Lu}{0,3})';
+/** Before the amount, also a bare ISO code ("USD 5.00"), not the end of a longer word. */
+const CURRENCY_BEFORE = `(?<![\\p{L}\\p{M}])(?:${SYMBOL}|\\p{Lu}{3})`;
+const MARK = '[\\u200e\\u200f\\u061c]?';
+const MONEY = `${MARK}(?:${CURRENCY_BEFORE}${SPACE}?${NUMBER}|${NUMBER}${SPACE}?${SYMBOL})`;
+const COUNT = `${NUMBER}${SPACE}?(?:${SHORT}${SPACE}(?=[\\p{L}]))?${WORD}`;
+const FIGURE = new RegExp(`${MONEY}|${COUNT}`, 'gu');
 
-/** `text` as plain parts and `{ qty }` parts, in order; one plain part when it holds no pair. */
+/** `text` as plain parts and `{ qty }` parts, in order; one plain part when it holds no figure. */
 export function qtyParts(text: string): Array<string | { qty: string }> {
   const parts: Array<string | { qty: string }> = [];
   let at = 0;
-  for (const match of text.matchAll(PAIR)) {
+  for (const match of text.matchAll(FIGURE)) {
     const start = match.index ?? 0;
     if (start > at) parts.push(text.slice(at, start));
     parts.push({ qty: match[0] });
@@ -32,5 +47,23 @@ export function qtyParts(text: string): Array<string | { qty: string }> {
   return parts;
 }
 
-/** The class of the element whose text is split into pairs, in Preact's render and in the first frame's. */
+/** First strong isolate and pop directional isolate: a figure's direction comes from its own first letter, and it reads as one unit. */
+const FSI = '\u2068';
+const PDI = '\u2069';
+
+/**
+ * `text` with each figure between Unicode isolates (FSI … PDI), for text shown without markup in a
+ * page or a notification written right to left: there `.qty` cannot be set, and the bidirectional
+ * algorithm would otherwise pull a currency away from its amount. Left-to-right text is returned
+ * as it is: no figure moves there, and the isolates would only be noise in what a screen reader or
+ * a copy takes.
+ */
+export function isolateFigures(text: string, dir: 'ltr' | 'rtl'): string {
+  if (dir === 'ltr') return text;
+  return qtyParts(text)
+    .map((part) => (typeof part === 'string' ? part : FSI + part.qty + PDI))
+    .join('');
+}
+
+/** The class of the element whose text is split into figures, in Preact's render and in the first frame's. */
 export const QTY_TEXT = 'qt';

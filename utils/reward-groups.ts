@@ -1,3 +1,4 @@
+import { formatMoney } from './format';
 import { humanise } from './humanise';
 import { t } from './i18n';
 import { compareRewards, kindLabel, rewardKind } from './reward-view';
@@ -148,4 +149,34 @@ export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<n
 /** The choice a brand's tile starts on: the panelist's goal where the brand holds it, else its cheapest reward. */
 export function defaultChoice(group: RewardGroup, goalId: number | null): Reward {
   return group.rewards.find((r) => r.id === goalId) ?? group.rewards[0]!;
+}
+
+/** Each catalogue's rewards by brand key, made once per catalogue (a header re-renders every half minute). */
+const byBrand = new WeakMap<readonly Reward[], Map<string, Reward[]>>();
+
+function brandsOf(catalogue: readonly Reward[]): Map<string, Reward[]> {
+  let brands = byBrand.get(catalogue);
+  if (!brands) {
+    brands = new Map();
+    for (const reward of catalogue) {
+      const key = brandOf(reward).key;
+      brands.set(key, [...(brands.get(key) ?? []), reward]);
+    }
+    byBrand.set(catalogue, brands);
+  }
+  return brands;
+}
+
+/**
+ * A reward named as the list shows it, for the words above the list (the header's next step, the
+ * goal): where its brand's row offers several values, the brand and its value as the row's picker
+ * writes it ("Cedar Bakery €25.00", not the panel's "Cedar Bakery 25 EUR Gift Card" over a row
+ * that reads "Cedar Bakery" and "€25.00"); else its own name, as its row shows it. `catalogue` is
+ * what the list has (the popup view's first rows hold the next reward's brand whole).
+ */
+export function listedName(reward: Reward, catalogue: readonly Reward[]): string {
+  const { key, title } = brandOf(reward);
+  const values = brandsOf(catalogue).get(key) ?? [reward];
+  const money = formatMoney(reward.cost, reward.cost_currency);
+  return valueChoices(values).length > 1 && money ? `${title} ${money}` : reward.name;
 }

@@ -1,4 +1,5 @@
 import { byName, entriesOf, named, type ByName } from './by-name';
+import { formatPoints } from './format';
 import { t } from './i18n';
 import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
@@ -34,9 +35,27 @@ export function optionIds(value: VariableValue | undefined): number[] {
   return ids;
 }
 
-export function optionId(value: VariableValue | undefined): number | null {
-  return optionIds(value)[0] ?? null;
+/**
+ * What one stored item of a choice answer holds: the offered option it names, by its id or, as some
+ * panels store it, by the option's name ("MAN"); else the id or the word the panel holds for an
+ * option it no longer offers.
+ */
+export function heldOption(
+  def: Pick<VariableDefinition, 'options'>,
+  item: string | number,
+): { offered: VariableOption } | { retired: number | string } {
+  const word = String(item).trim();
+  const id = typeof item === 'number' ? item : /^\d+$/.test(word) ? Number(word) : null;
+  const option =
+    id === null
+      ? def.options.find((o) => o.name.toLowerCase() === word.toLowerCase())
+      : def.options.find((o) => o.id === id);
+  return option ? { offered: option } : { retired: id ?? word };
 }
+
+/** A retired option as the panelist reads it: the panel's word for it, or its number. */
+export const retiredLabel = (retired: number | string): string =>
+  typeof retired === 'number' ? t('optionNumber', retired) : retired;
 
 export function textValue(value: VariableValue | undefined): string {
   if (value === undefined) return '';
@@ -118,7 +137,10 @@ export function validateValue(def: Shape, value: unknown): string | null {
   switch (editKind(def)) {
     case 'text':
       if (typeof value !== 'string') return t('valText');
-      return value.length > MAX_TEXT_LENGTH ? t('valTooLong', MAX_TEXT_LENGTH, value.length) : null;
+      // Counts in the panelist's number format ("1.000 … (sie hat 1.234)"); years below are no counts.
+      return value.length > MAX_TEXT_LENGTH
+        ? t('valTooLong', formatPoints(MAX_TEXT_LENGTH), formatPoints(value.length))
+        : null;
     case 'date': {
       if (typeof value !== 'string' || !isValidDate(value)) return t('valDate');
       const year = Number(value.slice(0, 4));
@@ -128,9 +150,11 @@ export function validateValue(def: Shape, value: unknown): string | null {
     case 'single':
       return offered(def, value) ? null : t('valChooseOne');
     case 'multi': {
-      if (!Array.isArray(value) || !value.every((id) => offered(def, id))) {
-        return t('valChooseOffered');
-      }
+      if (!Array.isArray(value)) return t('valChooseOffered');
+      // One the panel no longer offers is named: the panelist sees it ticked, with a note, and unticks it.
+      const retired = value.filter((id) => !offered(def, id));
+      if (retired.length > 0)
+        return t('valRetired', retired.map((id) => retiredLabel(typeof id === 'number' ? id : String(id))).join(', '));
       if (new Set(value).size !== value.length) return t('valOnce');
       const exclusive = value.map((id) => offered(def, id)).find((o) => o?.exclusive);
       return exclusive && value.length > 1 ? t('valExclusive', exclusive.text) : null;
@@ -174,15 +198,11 @@ export function describeValue(
   if (kind === 'date') return dateValue(value);
   if (kind === 'text')
     return def.options.length === 0 && isCountry(def.name) ? countryName(textValue(value)) : textValue(value);
-  const items = Array.isArray(value) ? value : [value];
+  const items: Array<string | number> = Array.isArray(value) ? value : [value!];
   return items
     .map((item) => {
-      const id = typeof item === 'number' ? item : /^\d+$/.test(String(item).trim()) ? Number(item) : null;
-      const option =
-        id === null
-          ? def.options.find((o) => o.name.toLowerCase() === String(item).trim().toLowerCase())
-          : def.options.find((o) => o.id === id);
-      return option?.text ?? (id === null ? String(item) : t('optionNumber', id));
+      const held = heldOption(def, item);
+      return 'offered' in held ? held.offered.text : retiredLabel(held.retired);
     })
     .join(', ');
 }

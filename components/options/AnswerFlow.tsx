@@ -11,6 +11,8 @@ import { diffDraft, isEmptyValue } from '../../utils/variable-values';
 import type { NewQuestions } from './use-new-questions';
 import type { ProfileSave } from './use-profile-save';
 import { WritableField } from './WritableField';
+import type { Alert } from './error-text';
+import { AlertView } from './SectionFeedback';
 
 interface Props {
   /** Names of the questions to ask, in order: those open when answering began. */
@@ -22,24 +24,22 @@ interface Props {
   saver: ProfileSave;
   fresh: NewQuestions;
   onEdit(def: VariableDefinition, value: VariableValue): void;
-  /** The profile's completeness now, for the closing count. */
-  answered: number;
-  total: number;
   onClose(): void;
 }
 
 /**
  * "Answer the next question": one open question at a time, Save & next or Skip, ending
- * with the one thank-you and the count (the profile's summaries do not thank again).
+ * with the one thank-you and what this round did (the progress line above says how many are
+ * answered in all; the profile's summaries do not thank again).
  * Keyboard first: the question's control has focus, Enter saves and moves on. Answers go through the profile's one draft and Save path, so an edit survives an
  * error, a skip or closing the page, and a panel's refusal shows beside the question.
  */
-export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, answered, total, onClose }: Props) {
+export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, onClose }: Props) {
   const at = useSignal(0);
   const saved = useSignal(0);
   const skipped = useSignal(0);
   const status = useSignal('');
-  const alert = useSignal('');
+  const alert = useSignal<Alert | null>(null);
   /** "Give an answer, or Skip", beside the question. */
   const empty = useSignal('');
   const formRef = useRef<HTMLFormElement>(null);
@@ -96,7 +96,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
       status.value = '';
     }
     empty.value = '';
-    alert.value = '';
+    alert.value = null;
     at.value = openFrom(at.value + 1);
     focusTo.value = { to: 'question' };
   }
@@ -105,7 +105,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     event.preventDefault();
     if (!def || saver.saving.value) return;
     status.value = '';
-    alert.value = '';
+    alert.value = null;
     const value = hasName(edits, def.name) ? named(edits, def.name) : named(stored, def.name);
     if (isEmptyValue(value)) {
       empty.value = t('flowGiveAnswer');
@@ -143,9 +143,9 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
           {t(saved.value > 0 ? 'flowThanks' : 'flowEnd')}
         </h3>
         <p role="status">
+          {/* What this round did; how many are answered in all is the progress line's, right above. */}
           {sentences(
             saved.value > 0 ? tp('flowAnswered', saved.value) : '',
-            tp('flowProfileCount', answered, formatPoints(total)),
             skipped.value > 0 ? tp('flowSkipped', skipped.value) : '',
           )}
         </p>
@@ -186,11 +186,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         isNew={fresh.isNew(def.name)}
         onSeen={() => fresh.seen(def.name)}
       />
-      {alert.value && (
-        <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
-          {alert.value}
-        </p>
-      )}
+      <AlertView alert={alert.value} alertRef={alertRef} />
       <div class="flow-actions">
         <button type="submit" class="primary" disabled={saver.saving.value}>
           {t(saver.saving.value ? 'saving' : 'saveAndNext')}

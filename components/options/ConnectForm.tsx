@@ -8,7 +8,8 @@ import { sendMessage } from '../../utils/messages';
 import { sentences } from '../../utils/sentences';
 import { settings } from '../../utils/settings';
 import { ask } from './ask';
-import { errorText } from './error-text';
+import { alertOf, type Alert } from './error-text';
+import { AlertView } from './SectionFeedback';
 import { focusLater } from './focus-later';
 
 interface Props {
@@ -50,7 +51,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
   const token = useSignal(settings.devToken);
   const urlError = useSignal('');
   const tokenError = useSignal('');
-  const formError = useSignal('');
+  const formError = useSignal<Alert | null>(null);
   const busy = useSignal(false);
   // The address stays open once it differs from the build's, so what will be used is in view.
   const advanced = useSignal(Boolean(builtIn) && initialBaseUrl !== settings.apiBaseUrl);
@@ -61,7 +62,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
   function submit(event: Event) {
     event.preventDefault();
     if (busy.value) return;
-    formError.value = '';
+    formError.value = null;
     const parsed = checkBaseUrl(baseUrl.value);
     // A build made for one panel may reach only that one (and local test servers): its manifest
     // lists no other origin, so the browser could not grant one (utils/base-url.ts).
@@ -99,8 +100,8 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
       // The typed key stays in the field so a typo in the address does not cost re-pasting it.
       formError.value =
         result.error.kind === 'unauthorized'
-          ? sentences(t('tokenRefusedBy', settings.panelName), step ?? '')
-          : errorText(result.error, step);
+          ? alertOf(result.error, step, sentences(t('tokenRefusedBy', settings.panelName), step ?? ''))
+          : alertOf(result.error, step);
       focusLater(() => errorRef.current);
       return;
     }
@@ -179,11 +180,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
       ) : (
         urlField
       )}
-      {formError.value && (
-        <p role="alert" class="alert" ref={errorRef} tabIndex={-1}>
-          {formError.value}
-        </p>
-      )}
+      <AlertView alert={formError.value} alertRef={errorRef} />
       <button type="submit" class="primary" disabled={busy.value}>
         {t(busy.value ? 'connecting' : 'connect')}
       </button>

@@ -9,7 +9,7 @@ import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
 import { ConnectedInfo } from './ConnectedInfo';
 import { ConnectForm } from './ConnectForm';
-import { errorText } from './error-text';
+import { alertOf, type Alert } from './error-text';
 import { SectionFeedback } from './SectionFeedback';
 import { SignIn } from './SignIn';
 
@@ -21,7 +21,7 @@ export const KEY_HASH = '#personal-key';
 export function ConnectionSection() {
   const session = useStorageItem(sessionItem);
   const status = useSignal('');
-  const alert = useSignal('');
+  const alert = useSignal<Alert | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
   /** Disconnected here, and the way in not yet on screen to take focus. */
   const refocus = useRef(false);
@@ -38,7 +38,7 @@ export function ConnectionSection() {
 
   async function disconnect() {
     status.value = '';
-    alert.value = '';
+    alert.value = null;
     // How the panelist had connected, for the words after: the session is gone by then.
     const signedIn = session.value?.signedIn === true;
     const result = await ask(() => sendMessage('disconnect', undefined));
@@ -47,7 +47,7 @@ export function ConnectionSection() {
         ? t('disconnectedNotEnded', settings.panelName)
         : t(signedIn ? 'disconnectedSignedOut' : 'disconnected');
       refocus.current = !focusWayIn();
-    } else alert.value = errorText(result.error, t('stepDisconnectAgain'));
+    } else alert.value = alertOf(result.error, t('stepDisconnectAgain'));
   }
 
   const current = session.value;
@@ -63,7 +63,7 @@ export function ConnectionSection() {
   } else {
     // The account's summary, where focus goes, says "Connected to <panel>." (OptionsApp): said once.
     const onConnected = () => {
-      alert.value = '';
+      alert.value = null;
       status.value = '';
     };
     const form = <ConnectForm initialBaseUrl={current.baseUrl || settings.apiBaseUrl} onConnected={onConnected} />;

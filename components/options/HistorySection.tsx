@@ -1,15 +1,16 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { formatRelative } from '../../utils/format';
+import { formatPoints, formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { duplicatesItem, syncItem } from '../../utils/storage-items';
 import { recordedAgainText } from '../../utils/recorded-again';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
-import { errorText } from './error-text';
+import { alertOf, type Alert } from './error-text';
 import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
+import { Qty } from '../popup/Qty';
 import { SectionFeedback } from './SectionFeedback';
 import { useHistoryPages } from './use-history-pages';
 
@@ -25,7 +26,7 @@ export function HistorySection() {
   const shown = useSignal(PAGE_SIZE);
   const history = useHistoryPages(shown.value);
   const status = useSignal('');
-  const alert = useSignal('');
+  const alert = useSignal<Alert | null>(null);
   const refreshing = useSignal(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
@@ -36,7 +37,7 @@ export function HistorySection() {
     if (force) status.value = t('historyRefreshing');
     const result = await ask(() => sendMessage('refreshHistory', { force }));
     refreshing.value = false;
-    alert.value = result.ok ? '' : errorText(result.error);
+    alert.value = result.ok ? null : alertOf(result.error);
     if (force) status.value = result.ok ? t('historyUpToDate') : '';
     if (force) focusLater(() => (result.ok ? buttonRef.current : alertRef.current), result.ok);
   }
@@ -79,7 +80,7 @@ export function HistorySection() {
   const again = useMemo(() => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)), [duplicates.value]);
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
-  const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
+  const shownAlert = alert.value ?? (syncError && !loading ? alertOf(syncError) : null);
 
   let body;
   if (!history.fetchedAt || (history.total > 0 && !history.rows.length)) {
@@ -95,7 +96,7 @@ export function HistorySection() {
             <HistoryRow key={r.id} redemption={r} recordedAgain={again.has(r.id)} />
           ))}
         </ul>
-        <p class="muted">{t('historyShowing', visible.length, history.total)}</p>
+        <p class="muted">{t('historyShowing', formatPoints(visible.length), formatPoints(history.total))}</p>
         {visible.length < history.total && (
           <button type="button" onClick={() => (shown.value += PAGE_SIZE)}>
             {t('showMore')}
@@ -120,7 +121,8 @@ export function HistorySection() {
       {(duplicates.value ?? []).map((d) => (
         <div key={d.requestId} class="notice">
           <p>
-            <strong>{d.rewardName}</strong>: {recordedAgainText(d.redemptionIds.length, d.points)}
+            <strong class="reward-name">{d.rewardName}</strong>:{' '}
+            <Qty text={recordedAgainText(d.redemptionIds.length, d.points)} />
           </p>
         </div>
       ))}

@@ -4,7 +4,7 @@ import { sendMessage } from '../../utils/messages';
 import { DEFAULT_PREFERENCES, preferencesItem, type Preferences } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
-import { errorText } from './error-text';
+import { alertOf, alertText, type Alert } from './error-text';
 import { releaseNotifications, requestNotifications } from './notification-permission';
 import { NotificationPreferences } from './NotificationPreferences';
 import { SectionFeedback } from './SectionFeedback';
@@ -28,7 +28,7 @@ export function PreferencesSection() {
   // What the panelist just chose, shown until the background has stored it (or refused it).
   const pending = useSignal<Partial<Preferences>>({});
   const status = useSignal('');
-  const alert = useSignal('');
+  const alert = useSignal<Alert | null>(null);
   const prefs: Preferences = { ...DEFAULT_PREFERENCES, ...stored.value, ...pending.value };
   // An interval set elsewhere (an older version, a policy) is still shown rather than misreported.
   const intervals = INTERVALS.includes(prefs.refreshMinutes)
@@ -38,11 +38,11 @@ export function PreferencesSection() {
   async function change(update: Partial<Preferences>) {
     pending.value = { ...pending.value, ...update };
     status.value = '';
-    alert.value = '';
+    alert.value = null;
     const result = await ask(() => sendMessage('setPreferences', update));
     pending.value = {};
     if (result.ok) status.value = t('preferencesSaved');
-    else alert.value = errorText(result.error, t('stepPreferenceKept'));
+    else alert.value = alertOf(result.error, t('stepPreferenceKept'));
   }
 
   /** Runs in the click's task: the permission prompt needs the gesture. */
@@ -57,7 +57,7 @@ export function PreferencesSection() {
       const { notify: _refused, ...rest } = pending.value;
       pending.value = rest;
       status.value = '';
-      alert.value = t('errNotifyDenied');
+      alert.value = alertText(t('errNotifyDenied'));
     });
   }
 

@@ -20,29 +20,26 @@ export function ProfileProgress({ answered, total, answering, openOnly, onOpenOn
   const open = total - answered;
   return (
     <div class="profile-progress">
+      {/* Said once: "4 of 6 answered" while some are open, "Every question is answered." once none is. */}
       <p id="profile-progress-text" class="progress-text">
-        {tp('profileProgress', answered, formatPoints(total))}
+        {open === 0 ? t('profileAllAnswered') : tp('profileProgress', answered, formatPoints(total))}
       </p>
       <progress value={answered} max={total} aria-labelledby="profile-progress-text" />
-      {open === 0 ? (
-        <p class="muted">{t('profileAllAnswered')}</p>
-      ) : (
-        !answering && (
-          <div class="progress-actions">
-            <button type="button" class="primary" onClick={onAnswerNext}>
-              {t('answerNextQuestion')}
-            </button>
-            <div class="check">
-              <input
-                id="profile-open-only"
-                type="checkbox"
-                checked={openOnly}
-                onChange={(e) => onOpenOnly(e.currentTarget.checked)}
-              />
-              <label for="profile-open-only">{t('openQuestionsOnly')}</label>
-            </div>
+      {open > 0 && !answering && (
+        <div class="progress-actions">
+          <button type="button" class="primary" onClick={onAnswerNext}>
+            {t('answerNextQuestion')}
+          </button>
+          <div class="check">
+            <input
+              id="profile-open-only"
+              type="checkbox"
+              checked={openOnly}
+              onChange={(e) => onOpenOnly(e.currentTarget.checked)}
+            />
+            <label for="profile-open-only">{t('openQuestionsOnly')}</label>
           </div>
-        )
+        </div>
       )}
     </div>
   );

@@ -12,7 +12,7 @@ import { diffDraft } from '../../utils/variable-values';
 import { AnswerFlow } from './AnswerFlow';
 import { ask } from './ask';
 import { DraftDiscardedNotice } from './DraftDiscardedNotice';
-import { errorText } from './error-text';
+import { alertOf, type Alert } from './error-text';
 import { focusLater } from './focus-later';
 import { ProfileProgress } from './ProfileProgress';
 import { ReadOnlyField } from './ReadOnlyField';
@@ -39,14 +39,14 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const { draft, set, forget } = useProfileDraft();
   const fresh = useNewQuestions(account);
   const status = useSignal('');
-  const alert = useSignal('');
+  const alert = useSignal<Alert | null>(null);
   const reloading = useSignal(false);
   const formRef = useRef<HTMLFormElement>(null);
   const reloadRef = useRef<HTMLButtonElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
   const saveStatus = useSignal('');
-  const saveAlert = useSignal('');
+  const saveAlert = useSignal<Alert | null>(null);
   const saveStatusRef = useRef<HTMLParagraphElement>(null);
   const saveAlertRef = useRef<HTMLParagraphElement>(null);
   const focusTo = useSignal<{ target: 'problem' | 'alert' | 'status' | 'progress' } | null>(null);
@@ -62,7 +62,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     reloading.value = true;
     const result = await ask(() => sendMessage('refreshProfile', { force }));
     reloading.value = false;
-    alert.value = result.ok ? '' : errorText(result.error);
+    alert.value = result.ok ? null : alertOf(result.error);
     if (result.ok && force) status.value = t('profileUpdated');
     if (force) focusLater(() => (result.ok ? reloadRef.current : alertRef.current), result.ok);
   }
@@ -162,7 +162,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     event.preventDefault();
     if (!changeCount || saver.saving.value) return;
     saveStatus.value = '';
-    saveAlert.value = '';
+    saveAlert.value = null;
     const outcome = await saver.save(changes);
     if (outcome.ok) {
       saveStatus.value = tp('savedChanges', outcome.saved);
@@ -177,7 +177,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   function discard() {
     forget();
     saver.fieldErrors.value = byName();
-    saveAlert.value = '';
+    saveAlert.value = null;
     saveStatus.value = t('changesDiscarded');
     focusTo.value = { target: 'status' };
   }
@@ -220,8 +220,6 @@ export function ProfileSection({ account = '' }: { account?: string }) {
         saver={saver}
         fresh={fresh}
         onEdit={edit}
-        answered={count.answered}
-        total={count.total}
         onClose={stopAnswering}
       />
     );
@@ -268,7 +266,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     );
   }
 
-  const shownAlert = alert.value || (syncError && !loading ? errorText(syncError) : '');
+  const shownAlert = alert.value ?? (syncError && !loading ? alertOf(syncError) : null);
   return (
     <section class="card" id="profile" aria-labelledby="profile-heading">
       <div class="section-head">

@@ -1,5 +1,7 @@
 import type { Ref } from 'preact';
 import { t, tp } from '../../utils/i18n';
+import type { Alert } from './error-text';
+import { AlertView } from './SectionFeedback';
 
 interface Props {
   changes: number;
@@ -9,7 +11,7 @@ interface Props {
   /** The outcome of the last Save or Discard, announced politely where the panelist pressed it. */
   status: string;
   /** A Save failure that no single question explains (no connection, not allowed…). */
-  alert: string;
+  alert: Alert | null;
   statusRef: Ref<HTMLParagraphElement>;
   alertRef: Ref<HTMLParagraphElement>;
 }
@@ -22,7 +24,7 @@ interface Props {
  */
 export function SaveBar({ changes, saving, canDiscard, onDiscard, status, alert, statusRef, alertRef }: Props) {
   const dirty = changes > 0 || canDiscard;
-  const shown = dirty || status !== '' || alert !== '';
+  const shown = dirty || status !== '' || Boolean(alert?.text);
   return (
     <div class={shown ? `save-bar ${dirty ? 'dirty' : 'clean'}` : 'save-bar-idle'}>
       <div class="save-state">
@@ -30,11 +32,7 @@ export function SaveBar({ changes, saving, canDiscard, onDiscard, status, alert,
         <p role="status" class="save-status" ref={statusRef} tabIndex={-1}>
           {status}
         </p>
-        {alert && (
-          <p role="alert" class="alert" ref={alertRef} tabIndex={-1}>
-            {alert}
-          </p>
-        )}
+        <AlertView alert={alert} alertRef={alertRef} />
       </div>
       {dirty && (
         <span class="actions">

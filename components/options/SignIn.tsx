@@ -4,7 +4,8 @@ import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { settings } from '../../utils/settings';
 import { ask } from './ask';
-import { errorText } from './error-text';
+import { alertOf, errorText, type Alert } from './error-text';
+import { AlertView } from './SectionFeedback';
 import { focusLater } from './focus-later';
 
 interface Props {
@@ -45,12 +46,12 @@ function requestIdentity(): Promise<boolean> {
 /** "Sign in to <panel>": the background runs the sign-in window (or tab) and stores the session it checked. */
 export function SignIn({ buttonClass = 'primary', alertClass = 'alert', short = false, onSignedIn }: Props) {
   const busy = useSignal(false);
-  const error = useSignal('');
+  const error = useSignal<Alert | null>(null);
   const errorRef = useRef<HTMLParagraphElement>(null);
 
   function start() {
     if (busy.value) return;
-    error.value = '';
+    error.value = null;
     void run(requestIdentity());
   }
 
@@ -60,8 +61,10 @@ export function SignIn({ buttonClass = 'primary', alertClass = 'alert', short = 
     const result = await ask(() => sendMessage('signIn', undefined));
     busy.value = false;
     if (result.ok) return onSignedIn?.(result.data.origin);
-    // The background's sign-in messages already say what to do next.
-    error.value = errorText(result.error, '');
+    // The background's sign-in messages already say what to do next. The sign-in server's
+    // refusal names its code (an OAuth error, an HTTP status): that is for support, not the alert.
+    const refused = result.error.kind === 'rejected' && result.error.endpoint === 'token';
+    error.value = alertOf(result.error, '', refused ? t('errSignInRefusedPlain') : errorText(result.error, ''));
     focusLater(() => errorRef.current);
   }
 
@@ -70,11 +73,7 @@ export function SignIn({ buttonClass = 'primary', alertClass = 'alert', short = 
       <button type="button" class={buttonClass} disabled={busy.value} onClick={start}>
         {busy.value ? t('signingIn') : short ? t('signIn') : t('signInTo', settings.panelName)}
       </button>
-      {error.value && (
-        <p role="alert" class={alertClass} ref={errorRef} tabIndex={-1}>
-          {error.value}
-        </p>
-      )}
+      <AlertView alert={error.value} alertRef={errorRef} class={alertClass} />
     </div>
   );
 }

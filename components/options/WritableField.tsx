@@ -1,7 +1,7 @@
 import { useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
-import { dateValue, editKind, isEmptyValue, optionId, optionIds, textValue } from '../../utils/variable-values';
+import { dateValue, editKind, isEmptyValue, optionIds, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
 import { questionText } from '../../utils/question-text';
 import { RadioGroupEditor } from './RadioGroupEditor';
@@ -97,7 +97,7 @@ export function WritableField({ def, value, stored, edited, error, onChange, isN
       <legend>{question}</legend>
       {details && <div class="field-head">{details}</div>}
       {kind === 'single' ? (
-        <RadioGroupEditor def={def} value={optionId(value)} invalid={invalid} onChange={onChange} />
+        <RadioGroupEditor def={def} value={value} invalid={invalid} onChange={onChange} />
       ) : (
         <CheckboxGroupEditor def={def} value={optionIds(value)} invalid={invalid} onChange={onChange} />
       )}

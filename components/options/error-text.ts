@@ -9,6 +9,9 @@ import { settings } from '../../utils/settings';
  */
 export const connectedBy = { signedIn: false };
 
+/** The endpoint the background names for the sign-in server's token requests (entrypoints/background/tokens.ts). */
+const TOKEN_ENDPOINT = 'token';
+
 /** What the panelist can do about each kind of failure; the message itself says what happened. */
 const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
   unauthorized: 'stepUnauthorized',
@@ -44,9 +47,14 @@ export function plainMessage(error: AppError): string {
     case 'not_connected':
       return t('errNotConnectedHere');
     case 'not_allowed':
-      return error.message.trim() || t('errNotAllowed', panel);
+      // The panel's own words where it gave some; the client's fallback names an HTTP status, which is for support.
+      return error.message.trim() && error.message !== t('httpNotAllowed')
+        ? error.message.trim()
+        : t('errNotAllowed', panel);
     case 'rejected':
       if (error.status === 404) return t('errPanelNotFound', panel);
+      // The sign-in server refused to renew the sign-in: its code is for support.
+      if (error.endpoint === TOKEN_ENDPOINT) return t('errRenewRefused');
       // The client's own fallback when the panel gave no reason: an HTTP status, not words.
       if (error.status && error.message === t('httpRefused', error.status)) return t('errPanelRefused', panel);
       return error.message;
@@ -68,4 +76,25 @@ export function errorText(error: AppError, nextStep?: string): string {
   const message = plainMessage(error).trim();
   if (!step || message.includes(step)) return message;
   return sentences(asSentence(message), step);
+}
+
+/**
+ * A failure as an options section shows it: the words, in the panelist's terms, and apart from them
+ * what support needs (the panel's own wording where the words replaced it, the HTTP status and the
+ * endpoint), behind "Details for support" as on the popup, never in the alert itself.
+ */
+export interface Alert {
+  text: string;
+  support: string | null;
+}
+
+/** An alert with nothing for support: words of this page's own. */
+export const alertText = (text: string): Alert => ({ text, support: null });
+
+/** {@link errorText} with the technical part apart, for "Details for support". */
+export function alertOf(error: AppError, nextStep?: string, text = errorText(error, nextStep)): Alert {
+  const words = error.message.trim();
+  const code = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
+  const lines = [words && !text.includes(words) ? words : '', code].filter(Boolean);
+  return { text, support: lines.length > 0 ? lines.join('\n') : null };
 }

@@ -8,14 +8,14 @@ import { asSentence, sentences } from '../../utils/sentences';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import { isEmptyValue, validateValues, valuesEqual } from '../../utils/variable-values';
 import { ask } from './ask';
-import { errorText, plainMessage } from './error-text';
+import { alertOf, alertText, errorText, plainMessage, type Alert } from './error-text';
 import type { ProfileDraft } from './use-profile-draft';
 
 /**
  * How a Save ended. `fields`: the texts are beside their questions (the caller moves focus to the
  * first), otherwise `alert` alone says what happened and what to do.
  */
-export type SaveOutcome = { ok: true; saved: number } | { ok: false; alert: string; fields: boolean };
+export type SaveOutcome = { ok: true; saved: number } | { ok: false; alert: Alert; fields: boolean };
 
 export interface ProfileSave {
   /** Per-question texts (a refused value, a Laravel-style 422), shown beside each question. */
@@ -26,6 +26,21 @@ export interface ProfileSave {
   /** An edit clears its question's text. */
   clearError(name: string): void;
 }
+
+/**
+ * Failures after which the edits are still on the page to save again: all but a key or sign-in no
+ * longer accepted, where connecting another account may discard them (and says so).
+ */
+const KEEPS_ANSWERS = new Set<AppError['kind']>([
+  'network',
+  'timeout',
+  'server',
+  'rate_limited',
+  'unexpected',
+  'busy',
+  'not_allowed',
+  'rejected',
+]);
 
 /**
  * The profile's one Save path, used by the whole list and by answering one question at a
@@ -57,15 +72,31 @@ export function useProfileSave(
     const known = texts.filter(([name]) => writable(name));
     const unknown = texts.filter(([name]) => !writable(name));
     const savedBefore = done ? tp('savedChanges', done) : '';
-    if (!known.length) return { ok: false, alert: sentences(savedBefore, errorText(error)), fields: false };
+    if (!known.length) {
+      // Said where Save was pressed, with what holds: the edits stay on the page, in the draft.
+      const kept = KEEPS_ANSWERS.has(error.kind) ? t('answersKept') : '';
+      return {
+        ok: false,
+        alert: alertOf(error, undefined, sentences(savedBefore, errorText(error), kept)),
+        fields: false,
+      };
+    }
     fieldErrors.value = byName([...entriesOf(fieldErrors.value), ...known]);
-    const def = definitions.find((d) => d.name === known[0]![0])!;
+    const question = questionText(definitions.find((d) => d.name === known[0]![0])!);
+    // What is already beside a question is not said again above Save: only the panel's words for
+    // the section, and the texts of questions not on this page, when they add something.
+    const beside = new Set(known.map(([, text]) => text.trim()));
+    const more = (removalOf ? [] : [error.message, ...unknown.map(([, text]) => text)])
+      .map((text) => text.trim())
+      .filter((text) => text && !beside.has(text));
     let text: string;
-    if (removalOf) text = t('notRemovedField', questionText(def), known[0]![1]);
-    else if (error.fields && (known.length > 1 || unknown.length || error.message.trim() !== known[0]![1].trim()))
-      text = t('nothingSavedMarked', asSentence(sentences(error.message, ...unknown.map(([, text]) => text))));
-    else text = t('nothingSavedField', questionText(def), known[0]![1]);
-    return { ok: false, alert: sentences(savedBefore, text), fields: true };
+    if (more.length > 0)
+      text = removalOf
+        ? t('notRemovedField', question, sentences(...more))
+        : t('nothingSavedMarked', asSentence(sentences(...more)));
+    else if (known.length > 1) text = tp('answersNeedAttention', known.length);
+    else text = t(removalOf ? 'notRemovedSee' : 'nothingSavedSee', question);
+    return { ok: false, alert: alertText(sentences(savedBefore, text)), fields: true };
   }
 
   async function save(changes: StoredValues): Promise<SaveOutcome> {
@@ -77,7 +108,7 @@ export function useProfileSave(
     const problems = validateValues(definitions, writes);
     fieldErrors.value = problems;
     const problemCount = Object.keys(problems).length;
-    if (problemCount) return { ok: false, alert: tp('answersNeedAttention', problemCount), fields: true };
+    if (problemCount) return { ok: false, alert: alertText(tp('answersNeedAttention', problemCount)), fields: true };
     saving.value = true;
     const sent: string[] = [];
     // Only what was sent is forgotten: an edit made while saving stays in the draft.

@@ -173,6 +173,7 @@ export function App() {
             balance={rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' })}
             lastKnown={lastSeen !== undefined}
             rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
+            listed={rewards?.data.rewards}
             fetchedAt={rewards?.fetchedAt}
             // With data on screen a failed refresh is one line in the header, not a card over what still holds.
             error={rewards ? error : null}

@@ -1,5 +1,5 @@
 import { formatRelative } from '../../utils/format';
-import { t } from '../../utils/i18n';
+import { t, tp } from '../../utils/i18n';
 import { sentences } from '../../utils/sentences';
 import { CheckNowButton, useCheckNow } from './use-check-now';
 import type { LedgerEntry } from '../../utils/storage-items';
@@ -50,8 +50,17 @@ function nextCheck(entry: LedgerEntry, now: number, checkedAt: number | null): s
       : checks?.lastAt
         ? t('lastChecked', clockTime(checks.lastAt))
         : '';
-  if (checks?.nextAt) {
-    return sentences(last, checks.nextAt <= now ? t('checkingNow') : t('nextCheckAt', clockTime(checks.nextAt)));
-  }
+  if (checks?.nextAt)
+    return sentences(last, checks.nextAt <= now ? t('checkingNow') : nextCheckIn(checks.nextAt - now));
   return sentences(last, t('noMoreChecks'));
+}
+
+/**
+ * How long until the next check, from now: "in about 30 seconds", "in about 2 minutes". A clock
+ * time read as past beside the time the redemption was sent, when both fell in the same minute.
+ * Rounded (to ten seconds, or the minute): the alarm may fire a few seconds either way.
+ */
+export function nextCheckIn(ms: number): string {
+  const seconds = Math.max(10, Math.round(ms / 10_000) * 10);
+  return seconds < 60 ? tp('nextCheckSeconds', seconds) : tp('nextCheckMinutes', Math.max(1, Math.round(ms / 60_000)));
 }

@@ -62,12 +62,14 @@ export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfi
         <h2 id="confirm-title">{t(unsettled ? 'confirmAgainTitle' : 'confirmTitle')}</h2>
         {unsettled && (
           <p id="confirm-unsettled" class="warn-text">
-            {sentences(
-              unsettled.startedAt
-                ? t('unsettledSent', unsettled.rewardName, clockTime(unsettled.startedAt))
-                : t('unsettledSentEarlier', unsettled.rewardName),
-              tp('unsettledRisk', unsettled.points ?? cost),
-            )}
+            <Qty
+              text={sentences(
+                unsettled.startedAt
+                  ? t('unsettledSent', unsettled.rewardName, clockTime(unsettled.startedAt))
+                  : t('unsettledSentEarlier', unsettled.rewardName),
+                tp('unsettledRisk', unsettled.points ?? cost),
+              )}
+            />
           </p>
         )}
         <p id="confirm-text">

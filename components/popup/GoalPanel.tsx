@@ -39,7 +39,9 @@ export function GoalPanelView({
           <div class="goal-top">
             <h2 id="goal-heading" class="goal-heading small muted">
               {goal.heading}
+              {!goal.nameShown && goal.name !== null && <span class="visually-hidden"> {goal.name}</span>}
             </h2>
+            {goal.bar && <progress value={goal.bar.value} max={goal.bar.max} aria-label={goal.bar.label} />}
             <button type="button" class="btn-link small" aria-label={goal.remove.label} onClick={onRemove}>
               {goal.remove.text}
             </button>
@@ -48,17 +50,18 @@ export function GoalPanelView({
             <p>{goal.gone}</p>
           ) : (
             <>
-              <p class="goal-name">
-                <strong>{goal.name}</strong> · <span class="qty">{goal.points}</span>
-              </p>
-              {goal.bar && <progress value={goal.bar.value} max={goal.bar.max} aria-label={goal.bar.label} />}
+              {goal.nameShown && (
+                <p class="goal-name">
+                  <strong>{goal.name}</strong> · <span class="qty">{goal.points}</span>
+                </p>
+              )}
               {goal.status !== null && (
                 <div class="goal-line">
                   <span class="small ok">{goal.status}</span>
                   {goal.redeem && (
                     <button
                       type="button"
-                      class="btn btn-primary btn-small"
+                      class="btn btn-primary btn-small btn-redeem"
                       aria-label={goal.redeem.label}
                       disabled={goal.redeem.disabled}
                       title={goal.redeem.title ?? undefined}

@@ -30,48 +30,56 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
           {m.options}
         </button>
       </div>
-      {(m.points || m.unknown !== null) && (
-        <p class="hdr-balance">
-          {m.points ? (
-            // "2,500 points" with the number set large, on one line in every language (utils/qty.ts).
-            <span class="qty">
-              {m.points.before}
-              <strong>{m.points.number}</strong>
-              {m.points.after}
-            </span>
-          ) : (
-            m.unknown
-          )}
-        </p>
-      )}
-      {/* Waiting for the first read: a line as tall as the balance's, so the balance does not push the page down. */}
-      {!m.points && m.unknown === null && m.waiting && (
-        <p class="hdr-wait" aria-hidden="true">
-          <strong>{NBSP}</strong>
-        </p>
-      )}
+      {/* The balance, and beside it how fresh it is: one line where the popup is wide enough, two where not. */}
+      <div class="hdr-line">
+        {(m.points || m.unknown !== null) && (
+          <p class="hdr-balance">
+            {m.points ? (
+              // "2,500 points" with the number set large, on one line in every language (utils/qty.ts).
+              <span class="qty">
+                {m.points.before}
+                <strong>{m.points.number}</strong>
+                {m.points.after}
+              </span>
+            ) : (
+              m.unknown
+            )}
+          </p>
+        )}
+        {/* Waiting for the first read: a line as tall as the balance's, so the balance does not push the page down. */}
+        {!m.points && m.unknown === null && m.waiting && (
+          <p class="hdr-wait" aria-hidden="true">
+            <strong>{NBSP}</strong>
+          </p>
+        )}
+        {!m.fresh?.alert && fresh}
+        {/* The freshness line's place while the first read is under way. */}
+        {m.waiting && <p class="muted hdr-updated" aria-hidden="true" />}
+      </div>
       {(m.next !== null || m.earn || m.waiting) && (
         <p class="hdr-next small">
           {m.next !== null ? <Qty text={m.next} /> : m.waiting && (m.known ?? NBSP)}
-          {m.next !== null && m.earn && ' · '}
           {m.earn && (
-            <a class="link" href={m.earn.href} target="_blank" rel="noopener noreferrer">
-              {m.earn.text}
-            </a>
+            <>
+              {m.next !== null && ' '}
+              {/* The separator goes with the link, so no line ends on a dangling "·". */}
+              <span class="hdr-then">
+                {m.next !== null && '· '}
+                <a class="link" href={m.earn.href} target="_blank" rel="noopener noreferrer">
+                  {m.earn.text}
+                </a>
+              </span>
+            </>
           )}
         </p>
       )}
       {m.questions && <ProfileLine m={m.questions} />}
       {m.known !== null && !m.waiting && <p class="muted hdr-updated">{m.known}</p>}
-      {/* The freshness line's place while the first read is under way. */}
-      {m.waiting && <p class="muted hdr-updated" aria-hidden="true" />}
-      {m.fresh?.alert ? (
+      {m.fresh?.alert && (
         <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>
           {fresh}
           {m.fresh.next !== null && <p class="small">{m.fresh.next}</p>}
         </div>
-      ) : (
-        fresh
       )}
       {/* Outside the alert, which says what is wrong in plain words: the code is there when asked for. */}
       {m.fresh?.support && <SupportDetails m={m.fresh.support} />}
@@ -96,12 +104,15 @@ function Freshness({
 }) {
   return (
     <p class="muted hdr-updated">
-      {text}
-      {' · '}
-      <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy}>
-        {action}
-      </button>
-      {busy && <span class="spinner" aria-hidden="true" />}
+      {text}{' '}
+      <span class="hdr-then">
+        {'· '}
+        <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy}>
+          {action}
+        </button>
+        {/* Its place kept while idle: the line sits at the end of the balance's, and would move as it came and went. */}
+        <span class={busy ? 'spinner' : 'spinner idle'} aria-hidden="true" />
+      </span>
     </p>
   );
 }

@@ -32,12 +32,12 @@ export function LatestRedemption({ redemption, heading = t('latestRedemption') }
       </p>
       <p class="muted small">
         {/* Points the panel gave as no number of points are not said (utils/api/records.ts). */}
-        {[
-          redemption.reward_point_cost === null ? null : tp('points', redemption.reward_point_cost),
-          formatDateTime(redemption.created_at),
-        ]
-          .filter((part) => part !== null)
-          .join(' · ')}
+        {redemption.reward_point_cost !== null && (
+          <>
+            <span class="qty">{tp('points', redemption.reward_point_cost)}</span> ·{' '}
+          </>
+        )}
+        <span class="qty">{formatDateTime(redemption.created_at)}</span>
       </p>
       <p class="small">
         {state.kind === 'failed' ? failedText() : t(MEANING[state.kind])} <HistoryLink />

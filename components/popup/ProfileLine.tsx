@@ -8,12 +8,14 @@ import type { HeaderModel } from './header-model';
  */
 export function ProfileLine({ m }: { m: NonNullable<HeaderModel['questions']> }) {
   return (
-    <p class="hdr-next small muted">
-      {m.text}
-      {' · '}
-      <a class="link" href={m.href} target="_blank" rel="noopener">
-        {m.link}
-      </a>
+    <p class="hdr-next hdr-questions small muted">
+      {m.text}{' '}
+      <span class="hdr-then">
+        {'· '}
+        <a class="link" href={m.href} target="_blank" rel="noopener">
+          {m.link}
+        </a>
+      </span>
     </p>
   );
 }

@@ -17,7 +17,8 @@ import { lazyView } from './lazy-view';
 
 import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
 import { focusRewardRow } from './return-focus';
-import { SupportDetails, supportModel } from './SupportDetails';
+import { SupportDetails } from './SupportDetails';
+import { supportModel } from './support-model';
 
 interface Props {
   entry: LedgerEntry;
@@ -70,7 +71,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
           {onRedeemAgain && (
             <button
               type="button"
-              class="btn"
+              class="btn btn-redeem"
               aria-label={t('redeemAgainFor', entry.rewardName)}
               onClick={onRedeemAgain}
             >
@@ -151,7 +152,11 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     case 'unknown': {
       const said = entry.answer === 'refused' ? reason(entry, balance) : '';
-      return said ? <p>{said}</p> : null;
+      return said ? (
+        <p>
+          <Qty text={said} />
+        </p>
+      ) : null;
     }
   }
 }
@@ -199,7 +204,11 @@ function Redeemed({
   const copies = 1 + (entry.duplicates?.length ?? 0);
   return (
     <>
-      {copies > 1 && <p>{recordedAgainText(copies, entry.points)}</p>}
+      {copies > 1 && (
+        <p>
+          <Qty text={recordedAgainText(copies, entry.points)} />
+        </p>
+      )}
       {/* A re-sent copy was refused while the first committed: the history, not the answer, is what happened. */}
       {entry.answer === 'refused' && <p>{t('doneDespiteRefusal')}</p>}
       {numbers && (
@@ -207,7 +216,9 @@ function Redeemed({
           <Qty text={numbers} />
         </p>
       )}
-      <p>{arrival(entry, reward)}</p>
+      <p>
+        <Qty text={arrival(entry, reward)} />
+      </p>
       {reward && kind !== 'wallet' && (
         <details class="how-to" onToggle={(e) => setHowTo(e.currentTarget.open)}>
           <summary>{t('howToUse')}</summary>

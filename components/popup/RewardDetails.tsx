@@ -90,7 +90,8 @@ export function RewardDetails({ reward, redeem, only }: Props) {
     <div class="details">
       {rangeText?.[0] && rangeText[1] && (
         <p>
-          <strong>{t('detailsValue')}</strong> {rangeText[0]}–{rangeText[1]}
+          <strong>{t('detailsValue')}</strong> <span class="qty">{rangeText[0]}</span>–
+          <span class="qty">{rangeText[1]}</span>
         </p>
       )}
       {countries.length > 0 && (

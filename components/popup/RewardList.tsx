@@ -46,6 +46,7 @@ export function RewardList({
   const [sort, setSort] = useState<SortKey>('afford');
   const [kind, setKind] = useState('');
   const [limit, setLimit] = useState(REWARDS_PAGE);
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   // A search needs the whole catalogue, not the view's first rows.
   useEffect(() => {
@@ -72,6 +73,7 @@ export function RewardList({
     visible,
     // With only the view's rows, the rest of the catalogue is there to show too: "Show more" reads it.
     available: onWantAll ? (brands ?? groups.length) : groups.length,
+    open: filtersOpen,
   });
   // A new search, sort or filter starts again from the top of its results.
   const restart =
@@ -93,6 +95,11 @@ export function RewardList({
       onQuery={restart(setQuery)}
       onSort={restart((value: string) => setSort(value as SortKey))}
       onKind={restart(setKind)}
+      onToggleFilters={() => {
+        // Sorting and filtering need the whole catalogue, as a search does.
+        if (!filtersOpen) onWantAll?.();
+        setFiltersOpen(!filtersOpen);
+      }}
       onMore={() => {
         onWantAll?.();
         setLimit(visible + REWARDS_PAGE);
@@ -152,6 +159,7 @@ interface ViewProps {
   onQuery?: (value: string) => void;
   onSort?: (value: string) => void;
   onKind?: (value: string) => void;
+  onToggleFilters?: () => void;
   onMore?: () => void;
 }
 
@@ -166,6 +174,7 @@ export function ListView({
   onQuery,
   onSort,
   onKind,
+  onToggleFilters,
   onMore,
 }: ViewProps) {
   if (m.empty !== null) return <p class="empty">{m.empty}</p>;
@@ -179,19 +188,31 @@ export function ListView({
       </h2>
       {f && (
         <div class="filters">
-          <label class="visually-hidden" for="reward-search">
-            {f.search}
-          </label>
-          <input
-            id="reward-search"
-            ref={searchRef}
-            type="search"
-            placeholder={f.search}
-            value={f.query}
-            onFocus={onFocus}
-            onInput={(e) => onQuery?.(e.currentTarget.value)}
-          />
-          <div class="filter-row">
+          {/* The search, and beside it what sorts and filters, folded: the first rewards come high on the screen. */}
+          <div class="filter-bar">
+            <label class="visually-hidden" for="reward-search">
+              {f.search}
+            </label>
+            <input
+              id="reward-search"
+              ref={searchRef}
+              type="search"
+              placeholder={f.placeholder}
+              value={f.query}
+              onFocus={onFocus}
+              onInput={(e) => onQuery?.(e.currentTarget.value)}
+            />
+            <button
+              type="button"
+              class="btn filter-toggle"
+              aria-expanded={f.toggle.open}
+              aria-controls="reward-filters"
+              onClick={onToggleFilters}
+            >
+              {f.toggle.text}
+            </button>
+          </div>
+          <div id="reward-filters" class="filter-row" hidden={!f.toggle.open}>
             <div class="select">
               <label for="reward-sort">{f.sort.label}</label>
               <select

@@ -76,7 +76,7 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
   return (
     <li class="reward">
       <div class="reward-main">
-        <RewardImage image={m.image} reward={reward} />
+        <RewardImage image={m.image} tile={m.tile} />
         <div class="reward-body">
           <h3 class="reward-name">
             <button
@@ -130,10 +130,12 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
           class="goal-toggle"
           aria-pressed={m.goal.pressed}
           aria-label={m.goal.label}
-          title={m.goal.label}
           onClick={onGoal}
         >
-          <span aria-hidden="true">{m.goal.pressed ? '★' : '☆'}</span>
+          <span class="goal-star" aria-hidden="true">
+            {m.goal.pressed ? '★' : '☆'}
+          </span>{' '}
+          {m.goal.text}
         </button>
         <RedeemButton {...m.redeem} onClick={onRedeem} />
       </div>
@@ -151,7 +153,7 @@ function RedeemButton({
   return (
     <button
       type="button"
-      class="btn btn-primary btn-small"
+      class="btn btn-primary btn-small btn-redeem"
       aria-label={label}
       aria-describedby={describedBy ?? undefined}
       disabled={disabled}

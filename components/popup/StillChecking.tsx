@@ -7,6 +7,7 @@ import { settings } from '../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from './use-check-now';
 import { useItem } from './use-item';
+import { Qty } from './Qty';
 import { clockTime } from './when';
 
 interface Props {
@@ -64,7 +65,9 @@ export function StillChecking({ entries, now }: Props) {
                 <CheckNowButton rewardName={entry.rewardName} state={checking} small />
               </>
             ) : (
-              <p class="small">{settledText(entry)}</p>
+              <p class="small">
+                <Qty text={settledText(entry)} />
+              </p>
             )}
           </li>
         ))}

@@ -1,7 +1,5 @@
 import type { SupportModel } from './support-model';
 
-export { supportModel, type SupportModel } from './support-model';
-
 /**
  * "Details for support": the HTTP status, the endpoint and the panel's own words, closed
  * until asked for and never a line of the card, with a button that copies them for an e-mail to

@@ -3,7 +3,8 @@ import { t } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
 import { failureModel } from './failure';
 import { syncStatusModel } from './status-model';
-import { SupportDetails, supportModel } from './SupportDetails';
+import { SupportDetails } from './SupportDetails';
+import { supportModel } from './support-model';
 
 /** The error's id: a refresh the panelist asked for moves focus here when it fails. */
 export const SYNC_ERROR_ID = 'sync-error';

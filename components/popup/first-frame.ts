@@ -19,6 +19,7 @@ import { goalRewards } from './goal-rewards';
 import { headerModel } from './header-model';
 import { listModel, REWARDS_PAGE } from './list-model';
 import { outcomeSeenItem, outcomeShown } from './outcome-seen-item';
+import { whenLoaded } from './photo';
 import { promptModel } from './prompt-model';
 import { rowModel } from './row-model';
 import { syncStatusModel } from './status-model';
@@ -123,6 +124,7 @@ export function paintFirstFrame(
       live,
       balance: rows.balance,
       rewards: rows.next ? [rows.next] : [],
+      listed: rows.first,
       fetchedAt: rows.fetchedAt,
       error: state.error,
       loading: state.loading,
@@ -185,6 +187,7 @@ export function paintFirstFrame(
         rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held: [] }),
       );
       if (!row) break;
+      row.querySelectorAll<HTMLImageElement>('img.reward-photo').forEach(whenLoaded);
       items.append(row);
     }
     return slot(frame, items);

@@ -45,6 +45,7 @@ export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
             heading: t('goalHeading'),
             gone: t('goalGone', view.name),
             name: null,
+            nameShown: false,
             points: null,
             bar: null,
             status: null,
@@ -56,6 +57,9 @@ export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
             heading: t('goalHeading'),
             gone: null,
             name: view.reward.name,
+            // The header's next step names the goal and the points to go whenever the balance is known:
+            // the card does not say it twice, it names it for a screen reader in its heading.
+            nameShown: view.kind === 'unknown',
             points: tp('points', view.cost),
             bar:
               view.kind === 'unknown'
@@ -90,6 +94,8 @@ export interface GoalModel {
     heading: string;
     gone: string | null;
     name: string | null;
+    /** The name and cost on a line of their own; else the name only in the heading, for a screen reader. */
+    nameShown: boolean;
     points: string | null;
     bar: { value: number; max: number; label: string } | null;
     status: string | null;

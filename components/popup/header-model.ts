@@ -3,6 +3,7 @@ import { formatRelative } from '../../utils/format';
 import type { GoalView } from '../../utils/goal-view';
 import { t, tp, tpParts } from '../../utils/i18n';
 import { nextReward } from '../../utils/next-reward';
+import { listedName } from '../../utils/reward-groups';
 import { answerHash } from '../../utils/profile-link';
 import type { ProfileSummary } from '../../utils/storage-items';
 import { settings } from '../../utils/settings';
@@ -28,14 +29,25 @@ export interface HeaderInput {
   goal?: GoalView | undefined;
   /** The balance is the last one seen, kept while nothing else is, never a blank. */
   lastKnown?: boolean | undefined;
+  /** What the list below has (the catalogue, or the popup view's first rows): a reward is named as its row shows it. */
+  listed?: readonly Reward[] | undefined;
 }
 
-/** The next step under the balance: the goal while it is one, else the reward closest to it. */
-function nextStep(points: number, rewards: readonly Reward[] | undefined, goal: GoalView | undefined): string | null {
-  if (goal?.kind === 'saving') return tp('pointsToReward', goal.toGo, goal.reward.name);
-  if (goal?.kind === 'affordable') return t('goalReadyNext', goal.reward.name);
+/**
+ * The next step under the balance: the goal while it is one, else the reward closest to it, each
+ * named as the list below shows it (utils/reward-groups.ts listedName).
+ */
+function nextStep(
+  points: number,
+  rewards: readonly Reward[] | undefined,
+  goal: GoalView | undefined,
+  listed: readonly Reward[],
+): string | null {
+  const name = (reward: Reward) => listedName(reward, listed);
+  if (goal?.kind === 'saving') return tp('pointsToReward', goal.toGo, name(goal.reward));
+  if (goal?.kind === 'affordable') return t('goalReadyNext', name(goal.reward));
   const next = rewards && nextReward(rewards, points);
-  return next ? tp('pointsToReward', next.missing, next.reward.name) : null;
+  return next ? tp('pointsToReward', next.missing, name(next.reward)) : null;
 }
 
 /** Every word and flag the header shows (components/popup/frame-fill.ts): Header and the first frame render it. */
@@ -51,6 +63,7 @@ export function headerModel({
   questions,
   goal,
   lastKnown,
+  listed = rewards ?? [],
 }: HeaderInput) {
   const points = balance?.points ?? null;
   const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
@@ -64,7 +77,7 @@ export function headerModel({
     options: t('popupOptions'),
     unknown: balance && points === null ? t('balanceUnknown') : null,
     points: points === null ? null : { before, number, after },
-    next: balance && points !== null ? nextStep(points, rewards, goal) : null,
+    next: balance && points !== null ? nextStep(points, rewards, goal, listed) : null,
     earn,
     questions: questions?.open
       ? {
@@ -78,11 +91,10 @@ export function headerModel({
     fresh:
       fetchedAt !== undefined && refreshable
         ? {
-            // "Can't reach Panel right now — showing your points from 2 min ago": what holds, and how old it is.
+            // "Can't reach Panel right now — last updated 2 min ago": what holds, and how old it is, in
+            // the same words however old.
             text: failure
-              ? now - fetchedAt < 45_000
-                ? t('staleJustRead', failure.reason)
-                : t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
+              ? t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
               : t('updatedAt', formatRelative(fetchedAt, now)),
             action: t(error ? 'retry' : 'popupRefresh'),
             busy: loading === true,

@@ -1,4 +1,3 @@
-import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import type { SortKey } from '../../utils/reward-groups';
 
@@ -28,6 +27,8 @@ export interface ListInput {
   visible: number;
   /** Rows there are to show: those left, or the whole catalogue's while only the view's rows are given. */
   available: number;
+  /** Sort and type are shown (behind "Sort and filter", so the first rewards come high on the screen). */
+  open?: boolean;
 }
 
 /**
@@ -47,6 +48,7 @@ export function listModel({
   shown,
   visible,
   available,
+  open = false,
 }: ListInput) {
   const more = Math.min(REWARDS_PAGE, available - visible);
   const filtered = query.trim() !== '' || kind !== '';
@@ -56,7 +58,10 @@ export function listModel({
     filters: filterable
       ? {
           search: t('searchRewards'),
+          // The catalogue's size in sight where the panelist starts, so a big one is not a surprise.
+          placeholder: tp('searchRewardsIn', total),
           query,
+          toggle: { text: t('sortAndFilter'), open },
           sort: {
             label: t('sortLabel'),
             value: sort,
@@ -66,12 +71,13 @@ export function listModel({
             name: t('sortName'),
           },
           kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
-          // The catalogue's size in sight, so a big one is not a surprise, or what the search leaves of it.
-          count: filtered
-            ? t('rewardsShown', formatPoints(shown), formatPoints(total))
-            : brands < total
-              ? `${tp('rewardsCount', total)} · ${tp('brandsCount', brands)}`
-              : tp('rewardsCount', total),
+          // What the search and the type leave, counted as the list shows them: the rewards that match,
+          // and the brands (the rows) they come in when those are fewer. Nothing while nothing is left out.
+          count: !filtered
+            ? ''
+            : count < shown
+              ? `${tp('matchingRewards', shown)} · ${tp('brandsCount', count)}`
+              : tp('matchingRewards', shown),
         }
       : null,
     // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand: the count matches.

@@ -1,18 +1,14 @@
 /**
  * Where focus goes when the outcome card is closed (Done, Close): the card and the button
  * that was pressed go, and focus would fall to the page. It returns to where the panelist works:
- * the reward's row, on its Redeem while that can be pressed, else on the row's name (the button
- * that opens its details). For a reward not on screen (further down than "Show more", filtered
- * out, no longer offered): the start of the list, its search field, or its first row without one.
+ * the reward's row, on its name (the button that opens its details), never on its Redeem, where
+ * one more Enter would start the same redemption again. For a reward not on screen (further down
+ * than "Show more", filtered out, no longer offered): the start of the list, its search field, or
+ * its first row without one.
  */
 export function focusRewardRow(rewardId: number): void {
   const row = rowOf(rewardId);
-  const redeem = row?.querySelector<HTMLButtonElement>('.reward-foot > .btn-primary');
-  const target =
-    redeem && !redeem.disabled
-      ? redeem
-      : (row ?? document).querySelector<HTMLElement>(row ? '.reward-open' : '#reward-search, .reward-open');
-  target?.focus();
+  (row ?? document).querySelector<HTMLElement>(row ? '.reward-open' : '#reward-search, .reward-open')?.focus();
 }
 
 /**

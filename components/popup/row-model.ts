@@ -1,9 +1,11 @@
 import { formatMoney, formatPoints } from '../../utils/format';
-import { t, tp } from '../../utils/i18n';
+import { direction, t, tp } from '../../utils/i18n';
+import { isolateFigures } from '../../utils/qty';
 import { valueChoices, type RewardGroup, type ValueChoice } from '../../utils/reward-groups';
 import { countryList } from '../../utils/region';
 import { kindLabel, redeemBlock, rewardImage } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
+import { brandTile } from './brand-tile';
 import { REDEEM_WAIT_ID } from './outcome-ids';
 
 export interface RowInput {
@@ -40,11 +42,15 @@ export const choiceText = (reward: Reward) =>
 /**
  * A value as the brand's picker names it: with its countries where the brand has the same
  * value for other countries too ("$5.00 · 500 points · United States, Canada"), so no two read alike.
+ * An option holds text only: in a right-to-left language each figure is isolated there (utils/qty.ts).
  */
 export const valueText = ({ reward, where }: ValueChoice) =>
-  where === null
-    ? choiceText(reward)
-    : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`;
+  isolateFigures(
+    where === null
+      ? choiceText(reward)
+      : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`,
+    direction(),
+  );
 
 /**
  * Every word and flag of one row (components/popup/frame-fill.ts): RewardRow and the first frame
@@ -72,6 +78,8 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
   return {
     base,
     image: rewardImage(lead),
+    // Under the image, from the first frame on: the brand's initial on its colour.
+    tile: brandTile(lead),
     name,
     kind: kindLabel(choice),
     // A brand of several: its values start from; one reward: its value (the choice names each value).
@@ -103,7 +111,8 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
       text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
     },
     details: { open },
-    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name) },
+    // Named in words beside the star: a tooltip alone is never seen on a touch screen.
+    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name), text: t('setGoalShort') },
     redeem: {
       label: t('redeemReward', choice.name),
       text: t('redeemButton'),

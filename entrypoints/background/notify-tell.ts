@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
-import { t } from '../../utils/i18n';
+import { direction, t } from '../../utils/i18n';
 import { notifies } from '../../utils/preference-choices';
+import { isolateFigures } from '../../utils/qty';
 import { questionText } from '../../utils/question-text';
 import { describeState } from '../../utils/redemption-state';
 import type { StorageItem } from '../../utils/storage-item';
@@ -76,7 +77,15 @@ async function show(event: NotifyEvent): Promise<void> {
   const api = browser.notifications;
   if (!api || !(await browser.permissions.contains(NOTIFICATION_PERMISSION))) return;
   const { title, message } = words(event);
-  await api.create(event.id, { type: 'basic', iconUrl: browser.runtime.getURL('/icon/128.png'), title, message });
+  // Text without markup: in a right-to-left language each figure is isolated, or a currency or a
+  // count in a reward's name would be laid out apart from its amount (utils/qty.ts).
+  const dir = direction();
+  await api.create(event.id, {
+    type: 'basic',
+    iconUrl: browser.runtime.getURL('/icon/128.png'),
+    title: isolateFigures(title, dir),
+    message: isolateFigures(message, dir),
+  });
 }
 
 /** Titles and texts in the browser's language. */

@@ -148,6 +148,19 @@ describe('axe-core, light and dark, every state', () => {
     await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
     await audit(popup, 'popup', 'loaded');
 
+    // Sort and type shown; a goal set, its card and its row's toggle pressed.
+    const filters = popup.getByRole('button', { name: 'Sort and filter' });
+    await filters.click();
+    await popup.getByRole('combobox', { name: 'Sort' }).waitFor();
+    await popup.getByRole('button', { name: `Set as goal: ${COFFEE}` }).click();
+    await popup.getByRole('region', { name: `Your goal ${COFFEE}` }).waitFor();
+    await audit(popup, 'popup', 'sort and filter shown, a goal set');
+    await popup
+      .getByRole('region', { name: `Your goal ${COFFEE}` })
+      .getByRole('button', { name: /^Remove goal/ })
+      .click();
+    await filters.click();
+
     await popup.getByRole('button', { name: COFFEE, exact: true }).click();
     await popup.getByRole('heading', { name: 'Description' }).waitFor();
     await audit(popup, 'popup', 'details open');
@@ -178,7 +191,7 @@ describe('axe-core, light and dark, every state', () => {
     await popup.locator('.hdr-balance').waitFor();
     await injectFault(ext, { path: '/v1/panel/rewards', status: 500, times: 5 });
     await popup.getByRole('button', { name: 'Refresh' }).click();
-    const error = popup.getByRole('alert').filter({ hasText: 'has a problem right now — showing' });
+    const error = popup.getByRole('alert').filter({ hasText: 'has a problem right now — last updated' });
     await error.waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await focused(popup)).id).toBe('sync-error');
     await audit(popup, 'popup', 'error (refresh failed)');
@@ -210,6 +223,15 @@ describe('axe-core, light and dark, every state', () => {
     await options.getByLabel(FIRST_NAME).waitFor();
     await audit(options, 'options', 'loaded (profile, history)');
 
+    // The connection's details for support shown, and the prompt Disconnect opens.
+    const connection = options.locator('#connection');
+    await connection.getByText('Details for support').click();
+    await connection.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await connection.getByRole('group', { name: 'Confirm disconnecting' }).waitFor();
+    await audit(options, 'options', 'connection details and the disconnect prompt');
+    await options.keyboard.press('Escape');
+    await connection.getByRole('group', { name: 'Confirm disconnecting' }).waitFor({ state: 'detached' });
+
     await options.getByLabel(FIRST_NAME).fill('x'.repeat(1001));
     await options.getByRole('button', { name: 'Save changes' }).click();
     await options.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
@@ -234,7 +256,9 @@ describe('axe-core, light and dark, every state', () => {
     const error = options.locator('section[aria-labelledby="history-heading"] [role=alert]');
     await error.waitFor({ timeout: 30_000 });
     await expect.poll(() => error.evaluate((el) => el === document.activeElement)).toBe(true);
-    await audit(options, 'options', 'error (history refresh failed)');
+    // Its code behind "Details for support", shown.
+    await options.locator('section[aria-labelledby="history-heading"] details.support summary').click();
+    await audit(options, 'options', 'error (history refresh failed), details for support shown');
     await options.close();
   });
 });

@@ -106,10 +106,7 @@ test('the popup says how many profile questions are open; "Answer now" answers t
   await options.keyboard.press('Enter');
   await waitForTexts(options, ['Question 2 of 2', 'Saved your answer to “Postal code”.']);
   await options.locator(byLabel('Skip', 'button')).click();
-  await waitForTexts(options, [
-    'Thank you!',
-    'You answered 1 question. Your profile now has 5 of 6 questions answered. 1 skipped question is still open.',
-  ]);
+  await waitForTexts(options, ['Thank you!', 'You answered 1 question. 1 skipped question is still open.']);
   expect(sandbox.state.values.POSTAL_CODE).toBe('10115');
   await options.locator(byLabel('Back to your profile', 'button')).click();
   await waitForTexts(options, ['5 of 6 answered']);

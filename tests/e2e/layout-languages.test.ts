@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
+import { signInBuild } from './sign-in-build';
 import { catalogueOf, connectBy, sayIn } from './words';
 
 const SHOTS = '.output/e2e-layout';
@@ -127,10 +128,11 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
       // The pairs once seen broken are there to be checked: the rows' costs and the goal's.
       expect(await popup.locator('.reward .qty').count()).toBeGreaterThan(3);
-      const goalCost = (await popup.locator('.goal-name .qty').textContent()) ?? '';
+      // The goal's figure is the header's next step now ("Noch 8.500 Punkte bis …"), not the card's.
+      const nextStep = await popup.locator('.hdr-next .qty').allTextContents();
       expect(
-        units.some((unit) => goalCost.includes(unit)),
-        goalCost,
+        nextStep.some((figure) => units.some((unit) => figure.includes(unit))),
+        nextStep.join(' | '),
       ).toBe(true);
       expect(await popup.evaluate(broken, units), `${locale}, popup, ${width} px`).toEqual([]);
       expect(await popup.evaluate(misfits), `${locale}, popup, ${width} px`).toEqual([]);
@@ -167,6 +169,38 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       ).toBe(true);
       if (width === 320) await options.screenshot({ path: `${SHOTS}/${locale}-options-320.png`, fullPage: true });
       await options.close();
+    }
+  });
+});
+
+describe('in ja, with the operator’s page to earn points', () => {
+  const say = sayIn(catalogueOf('ja'));
+  let ext: ExtensionSession;
+  beforeAll(async () => {
+    // The sign-in build names an earn page, as an operator's does: its link shares the next step's line.
+    ext = await launchExtension({ locale: 'ja', extensionDir: signInBuild('chrome') });
+    const options = await ext.openPage('options.html#personal-key');
+    await connectBy(options, say, ext.sandbox);
+    await options.close();
+  }, 240_000);
+  afterAll(async () => {
+    await ext?.close();
+  });
+
+  test('“ポイントをためる” is never broken, nor left behind its “·”, at 300, 320 and 380 px', async () => {
+    for (const width of [300, 320, 380]) {
+      const popup = await openAt(ext, 'popup.html', width);
+      const earn = popup.getByRole('link', { name: say('earnMorePoints'), exact: true });
+      await earn.waitFor();
+      const lines = await popup
+        .locator('header .hdr-then')
+        .filter({ has: earn })
+        .evaluate((el) => {
+          const tops = new Set([...el.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          return tops.size;
+        });
+      expect(lines, `${width} px`).toBe(1);
+      await popup.close();
     }
   });
 });

@@ -203,7 +203,7 @@ describe('the goal, end to end', () => {
 
     const popup = await ext.openPage('popup.html');
     await popup.getByRole('button', { name: `Set as goal: ${PIXEL}` }).click();
-    const goal = popup.getByRole('region', { name: 'Your goal' });
+    const goal = popup.getByRole('region', { name: `Your goal ${PIXEL}` });
     await goal.waitFor();
     // The goal is the header's next step: one figure, said once.
     await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`1,250 points to ${PIXEL}`);

@@ -99,8 +99,15 @@ describe('options page against the sandbox', () => {
     await expect.poll(() => account.evaluate((el) => el === document.activeElement)).toBe(true);
     // Arrived at, not typed into: no focus ring on a heading.
     expect(await account.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('none');
-    expect(await page.getByText(`Ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(true);
-    expect(await page.getByText(ext.sandbox.url, { exact: true }).isVisible()).toBe(true);
+    // How, in the panelist's words; the key's last characters and the panel's address for support, a click away.
+    expect(await page.getByText('Connected with your personal key.').isVisible()).toBe(true);
+    const support = page.locator('#connection details.support');
+    expect(await support.getByText(`Personal key ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(
+      false,
+    );
+    await support.getByText('Details for support').click();
+    expect(await support.getByText(`Personal key ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(true);
+    expect(await support.getByText(`Panel address: ${ext.sandbox.url}`).isVisible()).toBe(true);
     expect(await page.getByLabel('Personal key').count()).toBe(0);
     expect(await status('Connected to Panel Rewards.').count()).toBe(1);
     // Said once, in the account's summary: the connection's details name the panel, they do not say "Connected to" again.
@@ -318,6 +325,30 @@ describe('options page against the sandbox', () => {
     await page.locator('.history-row').first().waitFor();
     await page.getByLabel(Q.firstName).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('by keyboard, Disconnect asks first: its prompt opens on Cancel, Enter twice and Escape leave the account connected', async () => {
+    const disconnect = page.getByRole('button', { name: 'Disconnect', exact: true });
+    const prompt = page.getByRole('group', { name: 'Confirm disconnecting' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+    await disconnect.focus();
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    // The safe choice has focus: a second Enter cancels instead of disconnecting.
+    await expect.poll(focused).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('Disconnect');
+    // Escape cancels too, from wherever focus is inside the prompt.
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('Yes, disconnect');
+    await page.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('Disconnect');
+    expect((await storedKeys()).session).toMatchObject({ connected: true });
+    expect(await page.getByText('Connected with your personal key.').isVisible()).toBe(true);
   });
 
   test('disconnecting removes the token, and the popup then asks to connect', async () => {

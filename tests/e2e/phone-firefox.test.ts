@@ -116,3 +116,28 @@ test('Answer now → fill → Save & next by taps saves the answer', async () =>
   await waitForTexts(options, ['Question 2 of']);
   expect(sandbox.state.values).toMatchObject({ POSTAL_CODE: '10115' });
 });
+
+test('at 360×740 the first reward row starts in the top 40 % of the screen, a goal, the earn link and open questions above it', async () => {
+  const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
+  const phone = await ff.openPage('popup.html');
+  await phone.setViewport({ width: 360, height: 740 });
+  const now = Date.now();
+  // Weeks of balance changes, so the goal has its pace line, as a panelist's would.
+  await phone.evaluate(
+    (samples) =>
+      (globalThis as unknown as { browser: typeof chrome }).browser.storage.local.set({ 'balance:history': samples }),
+    [35, 16, 0.05].map((days, i) => ({ at: Math.round(now - days * 86_400_000), points: [1250, 1810, 2000][i]! })),
+  );
+  await tap(phone, byLabel(`Set as goal: ${GOAL}`, 'button'));
+  await phone.waitForSelector('.goal .goal-pace');
+  await phone.waitForSelector(byLabel('Earn more points', 'link'));
+  await phone.waitForSelector(byLabel('Answer now', 'link'));
+  await phone.evaluate(() => document.documentElement.scrollTo(0, 0));
+  const top = await phone.evaluate(() => document.querySelector('.reward')!.getBoundingClientRect().top);
+  console.log(
+    `Firefox, 360×740: the first reward row starts at ${Math.round(top)} px, ${((top / 740) * 100).toFixed(1)} %`,
+  );
+  expect(top).toBeLessThanOrEqual(0.4 * 740);
+  expect(targetFailures(await phone.evaluate(measureTargets))).toEqual([]);
+  await phone.close();
+});

@@ -9,9 +9,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
 import { measureTargets, PHONE_SIZES, smallest, targetFailures } from './phone-targets';
+import { setLedger } from './control';
 import { signInBuild } from './sign-in-build';
 
 let extensionDir: string;
+const COFFEE = 'Bluefin Coffee $5 Gift Card';
+const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein'; // 3,300 points: 800 to go from the seed's 2,500
+const DAY_MS = 86_400_000;
 const sessions: ExtensionSession[] = [];
 const table: Array<Record<string, string | number>> = [];
 
@@ -90,7 +94,17 @@ for (const size of PHONE_SIZES) {
       .getByRole('button', { name: /^Confirm/ })
       .waitFor();
     await check(popup, `${at} popup, confirm`);
+    await popup.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).tap();
     await popup.close();
+
+    // Every Redeem is a full-size target, not only the brand-coloured ones: "Redeem again" after
+    // a redemption the history never showed.
+    await setLedger(ext, COFFEE, 'not_found');
+    const notFound = await ext.openPage('popup.html');
+    await notFound.getByRole('button', { name: `Redeem again: ${COFFEE}` }).waitFor();
+    await check(notFound, `${at} popup, not found: redeem again`);
+    await notFound.close();
+    await setLedger(ext, COFFEE, null);
 
     const options = await ext.openPage('options.html');
     await options.locator('.history-row').first().waitFor();
@@ -104,3 +118,70 @@ for (const size of PHONE_SIZES) {
     await answering.close();
   });
 }
+
+/**
+ * Where the first reward starts, in the fullest header a panelist meets: a goal with its pace, the
+ * operator's "Earn more points", open profile questions and the freshness line. And no line of the
+ * header or the goal ends on a "·" whose words went to the next line.
+ */
+test('at 360×740 the first reward row starts in the top 40 % of the screen, and no line ends on a dangling “·”', async () => {
+  const ext = await launchExtension({ extensionDir, phone: { width: 360, height: 740 } });
+  sessions.push(ext);
+  await connectWithKey(ext);
+  const now = Date.now();
+  await (
+    await ext.worker()
+  ).evaluate(
+    (samples) => chrome.storage.local.set({ 'balance:history': samples }),
+    [35, 24, 16, 8, 0.05].map((days, i) => ({
+      at: Math.round(now - days * DAY_MS),
+      points: [1250, 1190, 1810, 2120, 2500][i]!,
+    })),
+  );
+  const setUp = await ext.openPage('popup.html');
+  await setUp.getByRole('button', { name: `Set as goal: ${GOAL}`, exact: true }).tap();
+  await setUp.getByRole('button', { name: `Set as goal: ${GOAL}`, exact: true, pressed: true }).waitFor();
+  await setUp.close();
+
+  const popup = await ext.openPage('popup.html');
+  await popup.getByText(`800 points to ${GOAL}`).waitFor();
+  await popup.getByRole('link', { name: 'Earn more points' }).waitFor();
+  await popup.getByRole('link', { name: 'Answer now' }).waitFor();
+  await popup
+    .getByRole('region', { name: `Your goal ${GOAL}` })
+    .getByText(/at this pace/)
+    .waitFor();
+  await popup.locator('.reward').first().waitFor();
+  await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+  const top = await popup.evaluate(() => document.querySelector('.reward')!.getBoundingClientRect().top);
+  console.log(
+    `360×740: the first reward row starts at ${Math.round(top)} px, ${((top / 740) * 100).toFixed(1)} % of the height`,
+  );
+  await popup.screenshot({ path: '.output/e2e-phone-header-360x740.png' });
+  expect(top).toBeLessThanOrEqual(0.4 * 740);
+
+  const dangling = await popup.evaluate(() => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const box = (node: Text, at: number) => {
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      return range.getClientRects()[0];
+    };
+    const texts: Text[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+    // The "·" and the first character that follows it, across elements: on the same line.
+    const chars = texts.flatMap((node) => [...node.data].map((c, i) => ({ node, i, c })));
+    chars.forEach(({ node, i, c }, at) => {
+      if (c !== '·') return;
+      const next = chars.slice(at + 1).find((n) => n.c.trim() !== '' && box(n.node, n.i));
+      const dot = box(node, i);
+      const after = next && box(next.node, next.i);
+      if (dot && after && Math.abs(dot.top - after.top) > 2)
+        found.push(`“·” ends a line in “${node.parentElement?.closest('p, li')?.textContent?.trim().slice(0, 80)}”`);
+    });
+    return found;
+  });
+  expect(dangling).toEqual([]);
+});

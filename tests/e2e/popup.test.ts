@@ -106,10 +106,30 @@ test('a redemption goes through: balance, history and badge change', async () =>
   // Done shows the history's latest entry instead.
   await outcome.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
-  // Focus is back on the reward's row (its Redeem, which 2,000 points still allow), not on the page.
-  await expect
-    .poll(() => popup.evaluate(() => document.activeElement?.getAttribute('aria-label')))
-    .toBe(`Redeem ${COFFEE}`);
+  // Focus is back on the reward's row, on its name, not on the page, nor on the Redeem just used:
+  // one more Enter there would start the same redemption again.
+  await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe(COFFEE);
+  await popup.keyboard.press('Enter');
+  expect(await popup.getByRole('alertdialog').count()).toBe(0);
+});
+
+test('the goal toggle says what it does in words: “Set as goal” beside a reward makes it the goal, and pressed again unsets it', async () => {
+  const ext = await start();
+  const popup = await openPopup(ext);
+  const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
+  const row = popup.locator('li.reward').filter({ has: popup.getByRole('button', { name: GOAL, exact: true }) });
+  // Found by its visible words, as a panelist on a touch screen (where no tooltip shows) reads it.
+  const toggle = row.getByRole('button').filter({ hasText: 'Set as goal' });
+  expect(await toggle.textContent()).toBe('☆ Set as goal');
+  expect(await toggle.getAttribute('aria-label')).toBe(`Set as goal: ${GOAL}`);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+  expect(await toggle.textContent()).toBe('★ Set as goal');
+  await popup.getByRole('region', { name: `Your goal ${GOAL}` }).waitFor();
+  await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`800 points to ${GOAL}`);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
+  await popup.getByRole('region', { name: `Your goal ${GOAL}` }).waitFor({ state: 'detached' });
 });
 
 test('clicking Confirm several times fast creates exactly one redemption', async () => {
@@ -224,7 +244,7 @@ test('shows cached data at once with the sandbox stopped, and the error on refre
     .locator('header')
     .getByRole('alert')
     .filter({
-      hasText: /^Can’t reach Panel Rewards right now — showing (the points read a moment ago|your points from .+)/,
+      hasText: /^Can’t reach Panel Rewards right now — last updated .+/,
     });
   await alert.waitFor({ timeout: 30_000 });
   expect(await popup.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);

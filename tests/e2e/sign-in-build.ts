@@ -14,5 +14,7 @@ export function signInBuild(browser: BrowserName): string {
     PANEL_OAUTH_TOKEN_ENDPOINT: `${url}${OAUTH_PATHS.token}`,
     PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
     PANEL_OAUTH_REVOCATION_ENDPOINT: `${url}${OAUTH_PATHS.revocation}`,
+    // A page to earn points on, as an operator's build has: its link shares the header's next step.
+    PANEL_EARN_URL: 'https://panel.example.com/earn',
   });
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run screenshots`: the README's pictures of the popup and the options page, in the light and
  * the dark colour scheme, taken from the end-to-end build in Chromium against the sandbox:
- * tests/e2e/screenshots/{popup,options,options-balance,profile-answer}-{light,dark}.png.
+ * tests/e2e/screenshots/{popup,options,options-balance,profile-answer}-{light,dark}.png, and the
+ * popup and the options page in Arabic, right to left: {popup,options}-ar-{light,dark}.png.
  *
  * Uses the browser-test harness; builds the extension the way the browser tests do when that build
  * is missing. The sandbox listens on a free port of its own.
@@ -13,6 +14,7 @@ import { startSandbox } from '../sandbox/server';
 import { E2E_EXTENSION_DIR } from '../e2e/config';
 import { plainBuild } from '../e2e/builds';
 import { launchExtension } from '../e2e/harness';
+import { catalogueOf, connectBy, sayIn } from '../e2e/words';
 
 const OUT = 'tests/e2e/screenshots';
 const DAY_MS = 86_400_000;
@@ -38,6 +40,7 @@ function pictureHistory(now: number): Array<{ at: number; points: number }> {
   return changes.map(([daysAgo, points]) => ({ at: Math.round(now - daysAgo * DAY_MS), points }));
 }
 const SCHEMES = ['light', 'dark'] as const;
+const GOAL = 'Atlas Travel £100 Gift Card';
 
 async function main(): Promise<void> {
   if (!existsSync(join(E2E_EXTENSION_DIR, 'manifest.json'))) {
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
     await popup.locator('.reward').first().waitFor();
     // Wait for the popup's own refresh to settle, so no spinner is caught mid-turn.
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
-    await popup.getByRole('button', { name: 'Set as goal: Atlas Travel £100 Gift Card' }).click();
+    await popup.getByRole('button', { name: `Set as goal: ${GOAL}` }).click();
     await popup
       .getByRole('region', { name: 'Your goal' })
       .getByText(/at this pace/)
@@ -104,6 +107,50 @@ async function main(): Promise<void> {
       const path = `${OUT}/profile-answer-${scheme}.png`;
       await profile.screenshot({ path, animations: 'disabled' });
       console.log(`wrote ${path}`);
+    }
+  } finally {
+    await ext.close();
+    await sandbox.close();
+  }
+  await arabic();
+}
+
+/** The popup (at 320 px, where figures and words are tightest) and the options page in Arabic, right to left. */
+async function arabic(): Promise<void> {
+  const say = sayIn(catalogueOf('ar'));
+  const sandbox = await startSandbox();
+  const ext = await launchExtension({ sandbox, locale: 'ar' });
+  try {
+    const connecting = await ext.openPage('options.html');
+    await connectBy(connecting, say, sandbox);
+    await connecting.close();
+    const worker = await ext.worker();
+    await worker.evaluate(
+      (history) => chrome.storage.local.set({ 'balance:history': history }),
+      pictureHistory(Date.now()),
+    );
+    const popup = await ext.openPage('popup.html');
+    await popup.setViewportSize({ width: 320, height: 600 });
+    await popup.locator('.reward').nth(3).waitFor();
+    await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+    await popup.getByRole('button', { name: say('setGoal', GOAL), exact: true }).click();
+    await popup.locator('.goal .goal-pace').waitFor();
+    await popup.evaluate(() => [document.documentElement, document.body].forEach((el) => el.scrollTo(0, 0)));
+    const options = await ext.openPage('options.html');
+    await options.setViewportSize({ width: 900, height: 1100 });
+    await options.locator('.history-row').first().waitFor();
+    await options.locator('.summary-points').waitFor();
+    await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    for (const scheme of SCHEMES) {
+      for (const [name, page] of [
+        ['popup-ar', popup],
+        ['options-ar', options],
+      ] as const) {
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+        const path = `${OUT}/${name}-${scheme}.png`;
+        await page.screenshot({ path, animations: 'disabled' });
+        console.log(`wrote ${path}`);
+      }
     }
   } finally {
     await ext.close();

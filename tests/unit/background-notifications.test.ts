@@ -126,6 +126,16 @@ describe('redemption state changes', () => {
     expect(created.map((c) => c.message)).toEqual([message]);
   });
 
+  it('in a right-to-left language each figure is isolated as one unit (the reward’s $10), left as it is in English', async () => {
+    installI18n('ar');
+    Object.assign(redemption(5009), { approved: true, processed: true });
+    await refreshHistory(true);
+    await idle();
+    expect(created).toHaveLength(1);
+    expect(created[0]!.message).toContain('PayWave \u2068$10\u2069 Transfer');
+    expect(created[0]!.message).not.toContain('PayWave $10');
+  });
+
   it('does not tell a change again after the worker restarts, and tells the next one', async () => {
     Object.assign(redemption(5008), { processed: true });
     await refreshHistory(true);

@@ -8,6 +8,7 @@ import { errorText, plainMessage } from '../../components/options/error-text';
 import { HistorySection } from '../../components/options/HistorySection';
 import { createPanelApi } from '../../utils/api/client';
 import { APP_ERROR_KINDS, AppErrorException, appError, type AppError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { historyItem } from '../../utils/storage-items';
 import seed from '../sandbox/seed.json';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
@@ -30,6 +31,7 @@ const HOSTILE: Array<[string, FaultRule]> = [
   ['a 422 with a long message', { status: 422, body: JSON.stringify({ message: 'No. '.repeat(500) }) }],
   ['a 429', { status: 429, headers: { 'Retry-After': '3600' } }],
   ['a 401', { status: 401 }],
+  ['a bare 403, no message', { status: 403, body: '' }],
   [
     "a 403 with the panel's message",
     { status: 403, body: JSON.stringify({ message: 'Rewards are closed for your country.' }) },
@@ -75,7 +77,11 @@ const EVERY_KIND = APP_ERROR_KINDS.map((kind): [string, AppError] => [
   kind,
   appError(kind, `A ${kind} failure happened.`),
 ]);
-const cases = () => [...EVERY_KIND, ...generated];
+/** Failures the background makes with a code in their words: a renewal the sign-in server refused. */
+const BACKGROUND = (): Array<[string, AppError]> => [
+  ['a renewal refused', appError('rejected', t('errRenewFailed', 400), { status: 400, endpoint: 'token' })],
+];
+const cases = () => [...EVERY_KIND, ...generated, ...BACKGROUND()];
 
 describe('the popup', () => {
   it('shows every failure in plain words beside the saved data', async () => {
@@ -86,7 +92,8 @@ describe('the popup', () => {
       // With saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
       const line = alert.querySelector('p')!.textContent;
-      expect(line, label).toMatch(/ — showing (your points from .*|the points read a moment ago) · Retry$/);
+      // One wording however old the points: "— last updated just now" as "— last updated 2 min. ago".
+      expect(line, label).toMatch(/ — last updated .+ · Retry$/);
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
       // The code only behind the closed "Details for support".
       expect(alert.textContent, label).not.toMatch(/HTTP \d/);
@@ -111,6 +118,11 @@ describe('the options page', () => {
       // In the panelist's words: the panel by its name, no address, endpoint or HTTP status.
       expect(alert.textContent, label).toContain(plainMessage(error).slice(0, 80));
       expect(alert.textContent, label).not.toMatch(/HTTP \d|https?:\/\/|\/v1\/|\bexpected\b/);
+      // The code where support finds it, as on the popup: behind the closed "Details for support".
+      if (error.status)
+        expect(container.querySelector('details.support .support-text')?.textContent, label).toContain(
+          `HTTP ${error.status}`,
+        );
     }
     await dropContainer(container);
   });

@@ -98,21 +98,13 @@ describe.each(others)('%s has every English message', (locale) => {
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   ar: ['notifyRedemptionText'],
-  de: ['stateOther', 'optionNumber', 'connectedPanel', 'notifyRedemptionText'],
-  es: ['connectedPanel', 'notifyRedemptionText'],
-  fr: [
-    'points_one',
-    'points_other',
-    'balancePoints_one',
-    'balancePoints_other',
-    'detailsDescription',
-    'optionNumber',
-    'connectedPanel',
-  ],
-  it: ['connectedPanel', 'notifyRedemptionText'],
+  de: ['stateOther', 'optionNumber', 'notifyRedemptionText'],
+  es: ['notifyRedemptionText'],
+  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription', 'optionNumber'],
+  it: ['notifyRedemptionText'],
   ja: ['notifyRedemptionText'],
-  nl: ['stateOther', 'detailsDisclaimer', 'connectedPanel', 'notifyRedemptionText', 'durationWeek_one'],
-  pl: ['stateOther', 'connectedPanel', 'notifyRedemptionText'],
+  nl: ['stateOther', 'detailsDisclaimer', 'notifyRedemptionText', 'durationWeek_one'],
+  pl: ['stateOther', 'notifyRedemptionText'],
   pt_BR: ['stateOther', 'notifyRedemptionText'],
 };
 
@@ -173,6 +165,7 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     ['confirmButton', 'confirmRedeeming'],
     ['confirmButton', 'confirmRedeemingAgain'],
     ['removeGoalShort', 'removeGoal'],
+    ['setGoalShort', 'setGoal'],
   ] as const;
 
   it.each(LABEL_IN_NAME)('the accessible name %s is part of %s', (visible, name) => {

@@ -138,10 +138,12 @@ describe.each(LANGUAGES)('%s', (locale) => {
       ]);
       const root = mount();
       const redeem = await waitFor(() => getByRole(root, 'button', say(locale, 'redeemReward', 'Amazon $5')));
-      await waitFor(() => getByRole(root, 'region', say(locale, 'goalHeading')));
+      // The goal's region: its heading, and the reward the header names above it, for a screen reader.
+      await waitFor(() => getByRole(root, 'region', `${say(locale, 'goalHeading')} Target $50`));
       await waitFor(() => expect(root.querySelector('.goal-pace')).not.toBeNull());
-      // A brand's values, the sort and the type filter.
+      // A brand's values, and behind "Sort and filter" the sort and the type filter.
       getByRole(root, 'combobox', say(locale, 'chooseValue', 'Amazon'));
+      await click(getByRole(root, 'button', say(locale, 'sortAndFilter')));
       getByRole(root, 'combobox', say(locale, 'sortLabel'));
       getByRole(root, 'combobox', say(locale, 'typeLabel'));
       const open = getByRole(root, 'button', 'Amazon');

@@ -77,7 +77,9 @@ describe('messages in the code', () => {
 describe('t and tp', () => {
   it('English: substitutions, plurals, and numbers in the UI language', () => {
     expect(t('rewardNumber', 42)).toBe('Reward #42');
-    expect(t('nothingSavedField', 'Your name', 'Too long.')).toBe('Nothing was saved. “Your name”: Too long.');
+    expect(t('notRemovedField', 'Your name', 'Too long.')).toBe(
+      'Your answer to “Your name” was not removed: Too long.',
+    );
     expect(tp('points', 1)).toBe('1 point');
     expect(tp('points', 2500)).toBe('2,500 points');
     expect(tp('points', 0)).toBe('0 points');

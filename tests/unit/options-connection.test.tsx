@@ -136,13 +136,15 @@ describe('connect form', () => {
     await click(button('Connect'));
     expect(permissionRequest).not.toHaveBeenCalled();
     expect(sent('connect')).toEqual([{ baseUrl: 'https://panel.example.com/api', token: 'secret-token-abcd' }]);
-    expect(container.textContent).toContain('Ending in ••••abcd');
-    expect(container.textContent).toContain('https://panel.example.com');
+    expect(container.querySelector('.connected-as')?.textContent).toBe('Connected with your personal key.');
     // The account's summary above says "Connected to …" (OptionsApp), where focus goes: not said here again.
     expect(container.querySelector('[role=status]')?.textContent).toBe('');
     expect(container.textContent).not.toMatch(/Connected to/);
-    expect(container.querySelector('dl')?.textContent).toBe(
-      'PanelTest Panel https://panel.example.comPersonal keyEnding in ••••abcd',
+    // The address and the key's last characters are for support: behind a closed disclosure, not a line of the card.
+    const support = container.querySelector<HTMLDetailsElement>('.connected details.support')!;
+    expect(support.open).toBe(false);
+    expect(support.querySelector('.support-text')?.textContent).toBe(
+      'Panel address: https://panel.example.com\nPersonal key ending in ••••abcd',
     );
     expect(container.querySelector('input[type=password]')).toBeNull();
   });
@@ -255,6 +257,19 @@ describe('connected', () => {
     expect(byLabel('Personal key').value).toBe('');
     // Not to the page as the confirmation goes, but to the connect form's first field.
     expect(document.activeElement).toBe(byLabel('Personal key'));
+  });
+
+  it('the prompt opens on its safe choice, and Escape cancels it: Enter twice never disconnects', async () => {
+    await sessionItem.setValue(CONNECTED);
+    await mount();
+    await click(button('Disconnect'));
+    await page.nextFrame();
+    expect(document.activeElement).toBe(button('Cancel'));
+    document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await settle();
+    expect(container.querySelector('.inline-confirm')).toBeNull();
+    expect(document.activeElement).toBe(button('Disconnect'));
+    expect(send).not.toHaveBeenCalled();
   });
 
   it('after "Yes, disconnect" focus goes to the connect form even when the session changes only after the answer', async () => {

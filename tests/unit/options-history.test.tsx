@@ -6,6 +6,7 @@ import { formatDateTime, formatMoney } from '../../utils/format';
 import { sendMessage } from '../../utils/messages';
 import { historyItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
+import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
@@ -169,8 +170,21 @@ describe('redemption history', () => {
     expect(read.filter((k) => k.startsWith('cache:history'))).toEqual(['cache:history', 'cache:history:0']);
     await act(() => button('Show more').click());
     await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2));
-    expect(container.textContent).toContain(`Showing ${PAGE_SIZE * 2} of 2000`);
+    // Counts in the panelist's number format.
+    expect(container.textContent).toContain(`Showing ${PAGE_SIZE * 2} of 2,000`);
     expect(read.filter((k) => k.startsWith('cache:history:') && k !== 'cache:history:0')).toEqual([]);
+  });
+
+  it('in German the count of shown redemptions is in German numbers: “50 von 1.200”', async () => {
+    installI18n('de');
+    const many = Array.from({ length: 1200 }, (_, i) =>
+      redemption({ created_at: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 19) }),
+    );
+    await historyItem.setValue({ data: many, fetchedAt: Date.now() });
+    await mount();
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
+    expect(container.textContent).toContain(`${PAGE_SIZE} von 1.200`);
+    installI18n('en');
   });
 
   it('still reads a history stored whole, as before pages, newest first', async () => {

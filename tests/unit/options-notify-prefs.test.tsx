@@ -52,7 +52,7 @@ describe('notification preferences', () => {
     expect([...kinds.querySelectorAll('label')].map((l) => l.textContent)).toEqual([
       'a redemption changes state (completed, failed, refunded)',
       // Plain words, not "an unclear outcome is found, or not found".
-      'it becomes clear whether a redemption still being checked went through',
+      'we find out whether a redemption went through, when that was unclear',
       'you can redeem your goal',
       'the panel stops accepting your personal key',
       'your panel adds a profile question',
@@ -80,7 +80,7 @@ describe('notification preferences', () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
     await page.mountInto(container, <PreferencesSection />);
     expect(container.querySelector('label[for="pref-notify-outcome"]')?.textContent).toBe(
-      'feststeht, ob eine noch geprüfte Einlösung erfolgt ist',
+      'feststeht, ob eine Einlösung geklappt hat, wenn das unklar war',
     );
   });
 

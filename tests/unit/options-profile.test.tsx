@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { PROFILE_PAGE, ProfileSection } from '../../components/options/ProfileSection';
+import { t } from '../../utils/i18n';
+import { settings } from '../../utils/settings';
 import { sendMessage, type Result } from '../../utils/messages';
 import { draftDiscardedItem, profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
+import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
@@ -117,6 +120,69 @@ describe('profile editor', () => {
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31, 32] } }]);
+  });
+
+  it('ticking another option while one no longer offered is still held: the refusal names it', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: [31, 33] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([]);
+    expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
+      '“Option 33” is no longer offered: untick it, then save.',
+    );
+  });
+
+  it('a single-choice answer the panel holds by the option’s name is shown chosen, and can be changed', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 'student' } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(checked('Employment status')).toEqual(['Student']);
+    await click(choice('Employment status', 'Full-time'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ values: { EMPLOYMENT: 41 } }]);
+  });
+
+  it('a single-choice answer by an option no longer offered is listed, chosen, and can be changed or removed', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 49 } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    const retired = choice('Employment status', 'Option 49');
+    expect(retired.checked).toBe(true);
+    expect(retired.type).toBe('radio');
+    expect(retired.labels?.[0]?.textContent).toBe(
+      'Option 49 (no longer offered: choose another to change your answer)',
+    );
+    page.button(group('Employment status'), 'Remove answer Employment status');
+    await click(choice('Employment status', 'Student'));
+    expect(checked('Employment status')).toEqual(['Student']);
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ values: { EMPLOYMENT: 42 } }]);
+  });
+
+  it('in German: the option no longer offered and the refusal naming it', async () => {
+    installI18n('de');
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 49, HOBBIES: [31, 33] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(choice('Employment status', 'Option 49').labels?.[0]?.textContent).toBe(
+      'Option 49 (nicht mehr angeboten: wählen Sie eine andere Antwort, um sie zu ändern)',
+    );
+    await click(choice('Which hobbies do you enjoy?', 'Cooking'));
+    await click(button('Änderungen speichern'));
+    expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
+      '„Option 33“ wird nicht mehr angeboten: Entfernen Sie das Häkchen und speichern Sie dann.',
+    );
+    installI18n('en');
   });
 
   it('edits each type with its own control', async () => {
@@ -253,7 +319,7 @@ describe('profile editor', () => {
       /real date/,
     );
     expect(fieldOf(byLabel('What is your first name?')).querySelector('.field-error')?.textContent).toMatch(
-      /1000 characters/,
+      /1,000 characters/,
     );
     expect(group('Employment status').querySelector('.field-error')?.textContent).toMatch(/options offered/);
     expect(byLabel('What is your date of birth?').getAttribute('aria-invalid')).toBe('true');
@@ -277,9 +343,11 @@ describe('profile editor', () => {
     expect(fieldOf(byLabel('Postal code')).querySelector('.field-error')?.textContent).toBe(
       'Variable POSTAL_CODE is not writable',
     );
+    // Said once, beside the question; the save bar points to it rather than repeating it.
     expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
-      'Nothing was saved. “Postal code”: Variable POSTAL_CODE is not writable',
+      'Nothing was saved. See the note under “Postal code”.',
     );
+    expect(container.textContent?.split('Variable POSTAL_CODE is not writable')).toHaveLength(2);
     expect(byLabel('Postal code').value).toBe('12345');
     expect(byLabel('What is your first name?').value).toBe('Sam');
     expect(await profileDraftItem.getValue()).toEqual({ POSTAL_CODE: '12345', FIRST_NAME: 'Sam' });
@@ -348,7 +416,7 @@ describe('profile editor', () => {
       'Your panel does not let you remove this answer.',
     );
     expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
-      'Saved 1 change. Your answer to “Employment status” was not removed: Your panel does not let you remove this answer.',
+      'Saved 1 change. Your answer to “Employment status” was not removed. See the note under it.',
     );
     expect(await profileDraftItem.getValue()).toEqual({ EMPLOYMENT: '' });
     // Not allowed is not a refused key: nothing says to reconnect.
@@ -447,9 +515,47 @@ describe('failures and notices', () => {
     await page.nextFrame();
     const alert = saveBar().querySelector('[role=alert]');
     expect(alert?.textContent).toBe(
-      'Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support.',
+      'Profile changes are closed during the survey week. If you think this should be allowed, contact your panel’s support. Your answers are kept here.',
     );
     expect(document.activeElement).toBe(alert);
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+  });
+
+  it('a refusal without the panel’s own words says so in plain words; the HTTP status only under “Details for support”', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: { kind: 'not_allowed', message: t('httpNotAllowed'), status: 403, endpoint: '/v1/panel/variables' },
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    const alert = saveBar().querySelector('[role=alert]')!;
+    expect(alert.textContent).toBe(
+      `${settings.panelName} does not allow this. If you think this should be allowed, contact your panel’s support. Your answers are kept here.`,
+    );
+    expect(alert.textContent).not.toMatch(/HTTP|403/);
+    const support = saveBar().querySelector<HTMLDetailsElement>('details.support')!;
+    expect(support.querySelector('summary')?.textContent).toBe('Details for support');
+    expect(support.open).toBe(false);
+    expect(support.querySelector('.support-text')?.textContent).toContain('HTTP 403 /v1/panel/variables');
+  });
+
+  it('a panel with a problem (HTTP 500) says the typed answers are kept, right above Save', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: {
+        kind: 'server',
+        message: 'The panel had a problem (HTTP 500).',
+        status: 500,
+        endpoint: '/v1/panel/variables',
+      },
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    expect(saveBar().querySelector('[role=alert]')?.textContent).toBe(
+      `${settings.panelName} had a problem. Try again later. Your answers are kept here.`,
+    );
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
 

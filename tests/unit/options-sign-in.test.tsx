@@ -4,6 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ConnectionSection } from '../../components/options/ConnectionSection';
 import { ConnectPrompt } from '../../components/popup/ConnectPrompt';
 import { appError } from '../../utils/errors';
+import { t } from '../../utils/i18n';
 import { sendMessage, type Result } from '../../utils/messages';
 import { DISCONNECTED, sessionItem } from '../../utils/storage-items';
 import * as page from './options-fixtures';
@@ -85,6 +86,21 @@ describe('sign in on the options page', () => {
     expect(signInButton().disabled).toBe(false);
   });
 
+  it('the sign-in server’s refusal in plain words; its code only under “Details for support”', async () => {
+    answer = () => ({
+      ok: false,
+      error: appError('rejected', t('errSignInRefused', 'HTTP 400'), { status: 400, endpoint: 'token' }),
+    });
+    await page.mountInto(container, <ConnectionSection />);
+    await page.click(signInButton());
+    expect(alerts()).toEqual([
+      'The panel refused the sign-in. Press “Sign in” to try again; if it keeps happening, contact the panel. Nothing was stored.',
+    ]);
+    const support = container.querySelector('details.support .support-text')?.textContent ?? '';
+    expect(support).toContain('The panel refused the sign-in (HTTP 400).');
+    expect(support).toContain('HTTP 400 token');
+  });
+
   it('an expired sign-in asks to sign in again', async () => {
     await sessionItem.setValue({
       connected: true,
@@ -126,8 +142,14 @@ describe('a signed-in session', () => {
       signedIn: true,
     };
     await page.mountInto(container, <ConnectedInfo session={session} onDisconnect={async () => undefined} />);
-    expect(container.textContent).toContain('Signed in; renews itself');
+    expect(container.querySelector('.connected-as')?.textContent).toBe('Signed in to Test Panel.');
     expect(container.textContent).not.toContain('abcd');
+    // The address and how access lasts are for support, behind a closed disclosure.
+    const support = container.querySelector<HTMLDetailsElement>('details.support')!;
+    expect(support.open).toBe(false);
+    expect(support.querySelector('.support-text')?.textContent).toBe(
+      'Panel address: https://panel.example.com\nAccess: signed in, renewed automatically',
+    );
   });
 
   it('the popup asks to sign in again when a signed-in session was refused', async () => {

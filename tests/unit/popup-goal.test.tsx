@@ -36,16 +36,19 @@ beforeEach(() => {
 });
 afterEach(unmount);
 
-const goalSection = (root: HTMLElement) => waitFor(() => getByRole(root, 'region', 'Your goal'));
+/** The goal's card: its region is named "Your goal" and, for a screen reader, the reward the header names above it. */
+const goalSection = (root: HTMLElement) => waitFor(() => getByRole(root, 'region', /^Your goal\b/));
 
 describe('setting a goal', () => {
-  it('every reward offers a compact goal toggle, named by what it does and the reward', async () => {
+  it('every reward offers a goal toggle that says what it does in words, named by that and the reward', async () => {
     await seed({ rewards, balance: 1000 });
     const root = mount();
     const set = await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50'));
-    expect(set.textContent).toBe('☆');
+    // Visible words, not a star a touch screen never explains: no tooltip is needed.
+    expect(set.textContent).toBe('☆ Set as goal');
+    expect(set.getAttribute('title')).toBeNull();
     expect(set.getAttribute('aria-pressed')).toBe('false');
-    expect(queryAllByRole(root, 'region', 'Your goal')).toHaveLength(0);
+    expect(queryAllByRole(root, 'region', /^Your goal\b/)).toHaveLength(0);
     await click(set);
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 2 } });
   });
@@ -59,7 +62,11 @@ describe('the goal header', () => {
     const goal = await goalSection(root);
     // The header says the goal's points to go, not the closest reward's (Close Cafe, 200 to go).
     expect(root.querySelector('.hdr-next')?.textContent).toBe('4,000 points to Target $50');
-    expect(goal.textContent).toContain('Target $50');
+    // The card does not say it twice: its progress and pace under the header's line, the reward named for a screen reader.
+    expect(goal.getAttribute('aria-labelledby')).toBe('goal-heading');
+    expect(goal.querySelector('#goal-heading')?.textContent).toBe('Your goal Target $50');
+    expect(goal.querySelector('#goal-heading .visually-hidden')?.textContent).toBe(' Target $50');
+    expect(goal.querySelector('.goal-name')).toBeNull();
     expect(goal.querySelector('progress')?.getAttribute('aria-label')).toBe('1,000 of 5,000 points');
     expect(queryAllByRole(goal, 'button', 'Redeem Target $50')).toHaveLength(0);
     expect(goal.textContent).not.toContain('pace');
@@ -172,7 +179,7 @@ describe('the goal header', () => {
     await goalOf(2, 'Target $50', 'https://other.example|zzzz');
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50'));
-    expect(queryAllByRole(root, 'region', 'Your goal')).toHaveLength(0);
+    expect(queryAllByRole(root, 'region', /^Your goal\b/)).toHaveLength(0);
   });
 
   it('in German', async () => {
@@ -181,7 +188,7 @@ describe('the goal header', () => {
     await goalOf(2, 'Target $50');
     const root = mount();
     await balanceHistoryItem.setValue([daysAgo(35, 100), daysAgo(21, 400), daysAgo(14, 700), daysAgo(0.5, 1000)]);
-    const goal = await waitFor(() => getByRole(root, 'region', 'Ihr Ziel'));
+    const goal = await waitFor(() => getByRole(root, 'region', /^Ihr Ziel\b/));
     expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 4.000 Punkte bis Target $50');
     expect(getByRole(goal, 'button', 'Ziel entfernen: Target $50').textContent).toBe('Ziel entfernen');
     await waitFor(() =>

@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { render } from 'preact';
-import { brandTile } from '../../components/popup/brand-tile';
+import { readFileSync } from 'node:fs';
+import { brandTile, TILE_TONES } from '../../components/popup/brand-tile';
 import { HeaderView } from '../../components/popup/Header';
 import { headerModel } from '../../components/popup/header-model';
 import { nextReward } from '../../utils/next-reward';
@@ -14,6 +15,7 @@ import { appError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { background } from './fake-background';
+import { installI18n } from './i18n-setup';
 import { click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor, wallet } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
@@ -39,6 +41,21 @@ afterEach(() => {
 });
 
 describe('header', () => {
+  it('points kept after a failed refresh are said one way however old: “last updated just now” as “… 2 min. ago”', () => {
+    const now = Date.now();
+    const stale = (age: number) =>
+      headerModel({
+        now,
+        live: true,
+        refreshable: true,
+        balance: { points: 2500, source: 'rewards' },
+        fetchedAt: now - age,
+        error: appError('network', 'offline', { endpoint: '/v1/panel/rewards' }),
+      }).fresh?.text;
+    expect(stale(10_000)).toBe('Can’t reach Panel Rewards right now — last updated just now');
+    expect(stale(120_000)).toBe('Can’t reach Panel Rewards right now — last updated 2 min. ago');
+  });
+
   it('has History, a link to the options page at its history, next to Settings', async () => {
     await seed({ rewards: [amazon], balance: 2500 });
     const root = mount();
@@ -62,6 +79,29 @@ describe('header', () => {
     const root = mount();
     await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('800 points to Greenleaf €30'));
     expect(root.querySelector('.hdr-next')?.closest('header')).not.toBeNull();
+  });
+
+  it('names a reward of a brand with several values as its row does: the brand and the value, not the panel’s name', async () => {
+    const cedar = (id: number, name: string, cost: number, currency: string, points: number) => {
+      const card = giftCard(id, name, points);
+      return { ...card, cost, cost_currency: currency, meta_data: { ...card.meta_data, brand_name: 'Cedar Bakery' } };
+    };
+    const rewards = [
+      cedar(61, 'Cedar Bakery 5 USD Gift Card', 5, 'USD', 500),
+      cedar(62, 'Cedar Bakery 25 EUR Gift Card', 25, 'EUR', 2750),
+    ];
+    await seed({ rewards, balance: 2500 });
+    const root = mount();
+    await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('250 points to Cedar Bakery €25.00'));
+    // The row it names: the brand, with that value among its choices.
+    const row = getByRole(root, 'button', 'Cedar Bakery').closest('li')!;
+    expect([...row.querySelectorAll('option')].map((o) => o.textContent)).toContain('€25.00 · 2,750 points');
+    unmount();
+    installI18n('de');
+    const german = mount();
+    await waitFor(() =>
+      expect(german.querySelector('.hdr-next')?.textContent).toBe('Noch 250 Punkte bis Cedar Bakery 25,00\u00a0€'),
+    );
   });
 
   it('"Earn more points" links to the operator\'s page, also when nothing is affordable', async () => {
@@ -89,10 +129,15 @@ describe('header', () => {
     });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
-    const alert = await waitFor(() => getByRole(root, 'alert'));
+    // Mounted without main.tsx's preload, the first render may have the failure before the cached
+    // rewards: the card that stands in for them goes once they are read, the header's line stays.
+    const alert = await waitFor(() => {
+      expect(root.querySelector('.reward')).not.toBeNull();
+      return getByRole(root, 'alert');
+    });
     expect(alert.closest('header')).not.toBeNull();
     expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
-      'Panel Rewards has a problem right now — showing your points from 2 min. ago · Retry',
+      'Panel Rewards has a problem right now — last updated 2 min. ago · Retry',
     ]);
     expect(alert.textContent).not.toMatch(/HTTP|\/v1\/|For support/);
     // No line of the header carries the code: only the closed disclosure does.
@@ -131,7 +176,7 @@ describe('header', () => {
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     const [line, next] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
-    expect(line).toBe('Panel Rewards is busy right now — showing your points from 2 min. ago · Retry');
+    expect(line).toBe('Panel Rewards is busy right now — last updated 2 min. ago · Retry');
     expect(next).toBe('Try again in 120 seconds.');
     expect(supportOf(root).querySelector('.support-text')?.textContent).toBe('HTTP 429 /v1/panel/rewards');
   });
@@ -148,7 +193,7 @@ describe('header', () => {
     const root = mount();
     const alert = await waitFor(() => getByRole(root, 'alert'));
     expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
-      'Couldn’t get an update from Panel Rewards — showing your points from 2 min. ago · Retry',
+      'Couldn’t get an update from Panel Rewards — last updated 2 min. ago · Retry',
     ]);
     expect(supportOf(root).querySelector('.support-text')?.textContent).toBe(`${message}\nHTTP 302 /v1/panel/rewards`);
   });
@@ -172,7 +217,10 @@ describe('waiting for the first read (nothing cached)', () => {
   const lines = (m: ReturnType<typeof headerModel>) => {
     const box = document.createElement('div');
     render(<HeaderView m={m} />, box);
-    return [...box.querySelector('header')!.children].map((el) => el.className);
+    // The balance's line holds the freshness beside it.
+    return [...box.querySelector('header')!.children].map((el) =>
+      el.className === 'hdr-line' ? `hdr-line: ${[...el.children].map((c) => c.className).join(', ')}` : el.className,
+    );
   };
 
   it('keeps the lines the balance, the next step and the freshness then fill, so the page does not move down', () => {
@@ -190,8 +238,8 @@ describe('waiting for the first read (nothing cached)', () => {
     expect(loaded.waiting).toBe(false);
     // Line for line (the balance's place styled as tall as the balance: .hdr-wait), none of them a
     // balance to read before there is one.
-    expect(lines(loaded)).toEqual(['hdr-row', 'hdr-balance', 'hdr-next small', 'muted hdr-updated']);
-    expect(lines(waiting)).toEqual(['hdr-row', 'hdr-wait', 'hdr-next small', 'muted hdr-updated']);
+    expect(lines(loaded)).toEqual(['hdr-row', 'hdr-line: hdr-balance, muted hdr-updated', 'hdr-next small']);
+    expect(lines(waiting)).toEqual(['hdr-row', 'hdr-line: hdr-wait, muted hdr-updated', 'hdr-next small']);
   });
 
   it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
@@ -231,14 +279,36 @@ describe('reward image fallback', () => {
     expect(a!.textContent).toBe('B');
     expect(b!.textContent).toBe('P');
     expect(a!.getAttribute('aria-hidden')).toBe('true');
-    expect(a!.style.background).not.toBe(b!.style.background);
+    const tone = (el: Element) => [...el.classList].find((c) => c.startsWith('tile-'));
+    expect(tone(a!)).toMatch(/^tile-\d+$/);
+    expect(tone(a!)).not.toBe(tone(b!));
   });
 
-  it('brandTile is stable per brand and readable at every hue', () => {
+  it('a reward with an image has its tile under it from the start, never a grey square; the image shows once loaded', async () => {
+    await seed({ rewards: [giftCard(2, 'Amazon $5', 500)], balance: 2500 });
+    const root = mount();
+    const tile = await waitFor(() => root.querySelector<HTMLElement>('.reward .reward-tile') ?? fail());
+    expect(tile.textContent).toBe('A');
+    const img = tile.querySelector('img')!;
+    expect(img.classList.contains('reward-photo')).toBe(true);
+    // Hidden over the tile until it has loaded, then shown: the page's rules, and the mark a load sets.
+    const css = readFileSync('entrypoints/popup/style.css', 'utf8');
+    expect(css).toMatch(/\.reward-photo \{[^}]*opacity: 0;/);
+    expect(css).toMatch(/\.reward-photo\[data-loaded\] \{[^}]*opacity: 1;/);
+    img.removeAttribute('data-loaded');
+    img.dispatchEvent(new Event('load'));
+    expect(img.hasAttribute('data-loaded')).toBe(true);
+  });
+
+  it('brandTile is stable per brand, and each of its tones is readable in white (4.5:1)', () => {
     const tile = brandTile(giftCard(1, 'écoute Music', 1));
     expect(tile.initial).toBe('É');
     expect(brandTile(giftCard(2, 'écoute Music', 1))).toEqual(tile);
-    expect(tile.color).toMatch(/^hsl\(\d+ 55% 30%\)$/);
+    expect(tile.tone).toMatch(/^tile-\d+$/);
+    const css = readFileSync('components/theme.css', 'utf8');
+    const tones = [...css.matchAll(/\.tile-(\d+) \{\s*background: hsl\((\d+) 55% 30%\);/g)];
+    expect(tones.map((m) => Number(m[1]))).toEqual(Array.from({ length: TILE_TONES }, (_, i) => i));
+    for (const [, , hue] of tones) expect(contrastWithWhite(Number(hue)), `hue ${hue}`).toBeGreaterThanOrEqual(4.5);
   });
 });
 
@@ -313,7 +383,7 @@ describe('in German (the same header, translated)', () => {
     await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30'));
     await waitFor(() =>
       expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe(
-        'Panel Rewards ist gerade nicht erreichbar – angezeigt wird Ihr Punktestand, Stand: vor 2 Min. · Wiederholen',
+        'Panel Rewards ist gerade nicht erreichbar – zuletzt aktualisiert: vor 2 Min. · Wiederholen',
       ),
     );
     // The raw text: accessible names fold a no-break space into a plain one.
@@ -340,3 +410,20 @@ describe('in German (the same header, translated)', () => {
     expect(getByRole(support, 'button', 'Details kopieren')).toBeTruthy();
   });
 });
+
+/** WCAG contrast of white on hsl(`hue` 55% 30%). */
+function contrastWithWhite(hue: number): number {
+  const l = 0.3;
+  const a = 0.55 * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * channel(0) + 0.7152 * channel(8) + 0.0722 * channel(4);
+  return 1.05 / (lum + 0.05);
+}
+
+function fail(): never {
+  throw new Error('not yet');
+}

@@ -55,14 +55,25 @@ const BY_AFFORD = [
   'Far Away Books',
 ];
 
+/** "Sort and filter" beside the search shows the sort and type choices. */
+async function openFilters(root: HTMLElement, name: string): Promise<void> {
+  const toggle = await waitFor(() => getByRole(root, 'button', name));
+  expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  expect(root.querySelector<HTMLElement>('#reward-filters')?.hidden).toBe(true);
+  await click(toggle);
+  expect(toggle.getAttribute('aria-expanded')).toBe('true');
+  expect(root.querySelector<HTMLElement>('#reward-filters')?.hidden).toBe(false);
+}
+
 describe('reward list', () => {
   it('one row per brand, what the panelist can afford first, then the closest, then the cheapest', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
     await waitFor(() => getByText(root, 'Cheap Coffee'));
     expect(rewardOrder(root)).toEqual(BY_AFFORD);
-    // The catalogue's size in sight.
-    expect(root.querySelector('.list-count')?.textContent).toBe('9 rewards · 8 brands');
+    // The catalogue's size in sight, where the panelist starts to search; no count line while nothing is left out.
+    expect(getByRole(root, 'searchbox', 'Search rewards').getAttribute('placeholder')).toBe('Search 9 rewards');
+    expect(root.querySelector('.list-count')?.textContent).toBe('');
   });
 
   it('a brand’s values are choices; its one Redeem and its goal toggle act on the chosen value', async () => {
@@ -143,7 +154,8 @@ describe('reward list', () => {
   it('sorts by what the panelist can afford, by cost either way, or by name', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
-    const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sort'))) as HTMLSelectElement;
+    await openFilters(root, 'Sort and filter');
+    const sort = getByRole(root, 'combobox', 'Sort') as HTMLSelectElement;
     expect([...sort.options].map((o) => o.textContent)).toEqual([
       'Affordable first',
       'Lowest cost',
@@ -196,11 +208,12 @@ describe('reward list', () => {
   it('filters by type, says so when none is left, and offers every type again', async () => {
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
-    const kind = (await waitFor(() => getByRole(root, 'combobox', 'Type'))) as HTMLSelectElement;
+    await openFilters(root, 'Sort and filter');
+    const kind = getByRole(root, 'combobox', 'Type') as HTMLSelectElement;
     expect([...kind.options].map((o) => o.textContent)).toEqual(['All types', 'Gift cards', 'Wallet payouts']);
     await choose(kind, 'wallet');
     await waitFor(() => expect(rewardOrder(root)).toEqual(['PayWave $10']));
-    expect(root.querySelector('.list-count')?.textContent).toBe('1 of 9 rewards');
+    expect(root.querySelector('.list-count')?.textContent).toBe('1 matching reward');
     await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, 'amazon');
     await waitFor(() => getByText(root, 'No rewards match “amazon”.'));
     await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, '');
@@ -212,7 +225,8 @@ describe('reward list', () => {
     installI18n('de');
     await seed({ rewards: many, balance: 1000 });
     const root = mount();
-    const sort = (await waitFor(() => getByRole(root, 'combobox', 'Sortieren'))) as HTMLSelectElement;
+    await openFilters(root, 'Sortieren und filtern');
+    const sort = getByRole(root, 'combobox', 'Sortieren') as HTMLSelectElement;
     expect([...sort.options].map((o) => o.textContent)).toEqual([
       'Einlösbare zuerst',
       'Günstigste zuerst',
@@ -224,7 +238,9 @@ describe('reward list', () => {
       'Gutscheine',
       'Auszahlungen per Bezahldienst',
     ]);
-    expect(root.querySelector('.list-count')?.textContent).toBe('9 Prämien · 8 Marken');
+    expect(getByRole(root, 'searchbox', 'Prämien suchen').getAttribute('placeholder')).toBe('9 Prämien durchsuchen');
+    await choose(getByRole(root, 'combobox', 'Art'), 'gift');
+    await waitFor(() => expect(root.querySelector('.list-count')?.textContent).toBe('8 passende Prämien · 7 Marken'));
     const value = getByRole(root, 'combobox', 'Wert für Amazon') as HTMLSelectElement;
     expect([...value.options].map((o) => o.textContent)).toEqual([
       '5,00\u00a0$ · 500 Punkte',
@@ -294,7 +310,8 @@ describe('reward list', () => {
     const search = (await waitFor(() => getByRole(root, 'searchbox', 'Search rewards'))) as HTMLInputElement;
     await type(search, 'amazon');
     await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon']));
-    expect(getByText(root, '2 of 9 rewards')).toBeTruthy();
+    // Counted as the list shows them: two rewards, on the one row of their brand.
+    expect(getByText(root, '2 matching rewards · 1 brand')).toBeTruthy();
 
     // The empty result says what was searched and offers the way out.
     await type(search, 'zzz');
@@ -334,7 +351,7 @@ describe('reward list', () => {
     await seed({ rewards: catalogue, balance: 10_000 });
     const root = mount();
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
-    expect(root.querySelector('.list-count')?.textContent).toBe('80 rewards · 40 brands');
+    expect(getByRole(root, 'searchbox', 'Search rewards').getAttribute('placeholder')).toBe('Search 80 rewards');
     expect(queryAllByRole(root, 'button', /more rewards/)).toHaveLength(0);
     await click(getByRole(root, 'button', 'Show 10 more brands'));
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(40));

@@ -1,6 +1,7 @@
 /**
- * Closing the outcome card (Done after a success, Close after a refusal) takes
- * the card and its button away; focus goes back to the reward's row, not to the page.
+ * Closing the outcome card (Done after a success, Close after a refusal) takes the card and its
+ * button away; focus goes back to the reward's row, on its name: not to the page, and not to the
+ * Redeem just used, where one more Enter would start the same redemption again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -50,7 +51,7 @@ async function closeCard(root: HTMLElement, button: string): Promise<void> {
 }
 
 describe('closing the outcome card returns focus to the reward’s row', () => {
-  it('Done after a success: the row’s Redeem, which the points still allow', async () => {
+  it('Done after a success: the row’s name, not its Redeem, so one more Enter does not start it again', async () => {
     await seed({
       rewards: [amazon, target],
       balance: 2000,
@@ -59,10 +60,13 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
     await closeCard(root, 'Done');
-    expect(document.activeElement).toBe(getByRole(root, 'button', 'Redeem Amazon $5'));
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+    const name = document.activeElement as HTMLElement;
+    expect(name.classList.contains('reward-open')).toBe(true);
+    expect(name.textContent).toBe('Amazon $5');
   });
 
-  it('Close after a refusal: the row’s name when its Redeem cannot be pressed (too few points)', async () => {
+  it('Close after a refusal: the row’s name too', async () => {
     await seed({
       rewards: [amazon, target],
       balance: 300,
@@ -91,7 +95,8 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     await closeCard(root, 'Done');
     const row = (document.activeElement as HTMLElement).closest('li.reward');
     expect(row?.querySelector('select.reward-choice option[value="12"]')).not.toBeNull();
-    expect(queryAllByRole(row!, 'button', /^Redeem /)).toContain(document.activeElement);
+    expect(document.activeElement).toBe(row?.querySelector('.reward-open'));
+    expect(queryAllByRole(row!, 'button', /^Redeem /)).not.toContain(document.activeElement);
   });
 
   it('a reward no longer listed: the start of the list, its search field or else its first row', async () => {
@@ -126,7 +131,8 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     let root = mount();
     await waitFor(() => getByRole(root, 'region', 'Amazon $5 eingelöst'));
     await closeCard(root, 'Fertig');
-    expect(document.activeElement).toBe(getByRole(root, 'button', 'Amazon $5 einlösen'));
+    expect(document.activeElement).toBe(root.querySelector('.reward-open'));
+    expect(document.activeElement?.textContent).toBe('Amazon $5');
     unmount();
     background.calls.length = 0;
     await seed({
@@ -140,6 +146,6 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     root = mount();
     await waitFor(() => getByRole(root, 'alert'));
     await closeCard(root, 'Schließen');
-    expect(document.activeElement).toBe(getByRole(root, 'button', 'Amazon $5 einlösen'));
+    expect(document.activeElement).toBe(root.querySelector('.reward-open'));
   });
 });

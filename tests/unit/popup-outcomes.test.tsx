@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { nextCheckIn } from '../../components/popup/CheckNow';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
@@ -59,7 +60,9 @@ describe('unknown outcome: the panel is being checked', () => {
     expect(text).toContain(`The panel did not answer clearly when you redeemed it at ${clockTime(SENT)}.`);
     expect(text).toContain('The extension is checking your history and shows the outcome here');
     expect(text).toContain(`Not in your history yet at ${clockTime(entry.checks!.lastAt!)}.`);
-    expect(text).toContain(`Next check at ${clockTime(entry.checks!.nextAt!)}.`);
+    // From now, not a clock time that reads as past beside the time it was sent.
+    expect(text).toContain('Next check in about 1 minute.');
+    expect(text).not.toContain(`at ${clockTime(entry.checks!.nextAt!)}`);
     expect(text).not.toMatch(/did not go through|Nothing was charged|Could not redeem/);
     expect(getByRole(outcome, 'status')).toBeTruthy();
     expect(queryAllByRole(outcome, 'alert')).toHaveLength(0);
@@ -114,9 +117,7 @@ describe('unknown outcome: the panel is being checked', () => {
     await click(check);
     const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
     await waitFor(() =>
-      expect(said.textContent).toBe(
-        `Checked just now — not in your history yet. Next check at ${clockTime(entry.checks!.nextAt!)}.`,
-      ),
+      expect(said.textContent).toBe('Checked just now — not in your history yet. Next check in about 1 minute.'),
     );
   });
 
@@ -130,7 +131,7 @@ describe('unknown outcome: the panel is being checked', () => {
     const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
     await waitFor(() =>
       expect(said.textContent).toBe(
-        `Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung um ${clockTime(entry.checks!.nextAt!)}.`,
+        'Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute.',
       ),
     );
     const redeem = getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement;
@@ -180,7 +181,7 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
     await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
     const root = mount();
-    await waitFor(() => getByRole(root, 'region', 'Your goal'));
+    await waitFor(() => getByRole(root, 'region', /^Your goal\b/));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
     expect(row!.disabled).toBe(true);
     expect(document.getElementById(row!.getAttribute('aria-describedby')!)?.textContent).toBe(
@@ -388,5 +389,18 @@ describe('an outcome card expires once seen', () => {
     const third = mount();
     await waitFor(() => expect(calls('dismissRedemption')).toHaveLength(1));
     expect(queryAllByRole(third, 'region', 'Redeemed Amazon $5')).toHaveLength(0);
+  });
+});
+
+describe('when the next check is', () => {
+  it('said from now, rounded: seconds to the ten, then minutes, in English and German', () => {
+    expect(nextCheckIn(28_000)).toBe('Next check in about 30 seconds.');
+    expect(nextCheckIn(2_000)).toBe('Next check in about 10 seconds.');
+    expect(nextCheckIn(110_000)).toBe('Next check in about 2 minutes.');
+    expect(nextCheckIn(30 * 60_000)).toBe('Next check in about 30 minutes.');
+    installI18n('de');
+    expect(nextCheckIn(28_000)).toBe('Nächste Prüfung in etwa 30 Sekunden.');
+    expect(nextCheckIn(60_000)).toBe('Nächste Prüfung in etwa 1 Minute.');
+    installI18n('en');
   });
 });

@@ -138,7 +138,7 @@ describe('popup states', () => {
     // A compact line inside the header, not a card pushing the rewards down.
     expect(alert.closest('header')).not.toBeNull();
     expect(alert.className).toContain('hdr-offline');
-    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — showing your points from 2 min. ago · Retry');
+    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — last updated 2 min. ago · Retry');
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
     await waitFor(() => expect(background.calls).toHaveLength(2));
@@ -203,7 +203,10 @@ describe('popup states', () => {
     await syncItem.setValue({ rewards: { ...IDLE, loading: true }, history: IDLE, profile: IDLE });
     await waitFor(() => expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('true'));
     expect(getByText(root, 'Updating…')).toBeTruthy();
-    expect(root.querySelector('.spinner')).not.toBeNull();
+    // Spinning while busy; its place kept when idle, so the freshness line does not move.
+    expect(root.querySelector('.spinner:not(.idle)')).not.toBeNull();
+    await syncItem.setValue({ rewards: IDLE, history: IDLE, profile: IDLE });
+    await waitFor(() => expect(root.querySelector('.spinner.idle')).not.toBeNull());
   });
 
   it('latest redemption: the newest history entry with its state', async () => {

@@ -134,7 +134,7 @@ describe('redemptions still being checked off the card', () => {
     await waitFor(() => getByRole(root, 'region', 'Redeemed Tea Card'));
     const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
     expect(list.textContent).toContain(`Amazon $5, redeemed at ${clockTime(OLDER.startedAt)}`);
-    await waitFor(() => getByRole(root, 'region', 'Your goal'));
+    await waitFor(() => getByRole(root, 'region', /^Your goal\b/));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
     expect(goal!.disabled).toBe(true);
     expect(goal!.title).toBe(HELD);

@@ -291,10 +291,12 @@ describe('popup view (popup)', () => {
     await seed({});
     await popupViewItem.setValue({ rewards: rewardsPart(big), latest: null });
     const root = mount();
-    await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('100 points to Cedar Bakery 26 EUR'));
+    // Named as the row's picker names that value, not by the panel's name for it.
+    await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('100 points to Cedar Bakery $26.00'));
     // No catalogue is stored (seed({})): the picker has only what the view holds, and that holds it.
     const value = getByRole(root, 'combobox', 'Value of Cedar Bakery') as HTMLSelectElement;
     expect([...value.options].map((o) => o.value)).toContain('325');
+    expect(value.querySelector('option[value="325"]')?.textContent).toBe('$26.00 · 2,600 points');
   });
 
   it('details read the HTML the stored catalogue keeps apart', async () => {
@@ -326,7 +328,7 @@ describe('popup view (popup)', () => {
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
     expect(queryAllByRole(root, 'listitem')).toHaveLength(VIEW_ROWS);
     expect(root.textContent).toContain('Card 26');
-    expect(root.textContent).toContain('40 rewards');
+    expect(getByRole(root, 'searchbox', 'Search rewards').getAttribute('placeholder')).toBe('Search 40 rewards');
     getByRole(root, 'button', /Show 30 more/);
   });
 });

@@ -1,7 +1,8 @@
 /** A number and its unit are one unbreakable pair in every language. */
 import { describe, expect, it } from 'vitest';
+import { formatMoney } from '../../utils/format';
 import { tp } from '../../utils/i18n';
-import { qtyParts } from '../../utils/qty';
+import { isolateFigures, qtyParts } from '../../utils/qty';
 import { installI18n } from './i18n-setup';
 
 const pairs = (text: string) => qtyParts(text).flatMap((p) => (typeof p === 'string' ? [] : [p.qty]));
@@ -20,7 +21,7 @@ describe('the pairs a text holds', () => {
       '30 days',
       '3 weeks',
     ]);
-    expect(pairs('Noch 4.000 Punkte bis Target $50')).toEqual(['4.000 Punkte']);
+    expect(pairs('Noch 4.000 Punkte bis Target $50')).toEqual(['4.000 Punkte', '$50']);
     expect(pairs('2\u202f500 points')).toEqual(['2\u202f500 points']);
     expect(pairs('2\u00a0500 punktów')).toEqual(['2\u00a0500 punktów']);
     expect(pairs('لديك ٢٬٥٠٠ نقطة')).toEqual(['٢٬٥٠٠ نقطة']);
@@ -40,5 +41,53 @@ describe('the pairs a text holds', () => {
         expect(pairs(tp('points', n)), `${lang} ${n}`).toEqual([tp('points', n)]);
     }
     installI18n('en');
+  });
+});
+
+describe('money is one figure, its currency never cut off', () => {
+  it('the amount with its symbol or code before or after it, as Intl writes it in every language', () => {
+    for (const locale of ['en-US', 'en-GB', 'de', 'ar', 'ja', 'fr', 'nl', 'pl', 'es', 'it', 'pt-BR']) {
+      for (const currency of ['USD', 'EUR', 'GBP', 'JPY', 'BRL']) {
+        const money = formatMoney(1234.5, currency, locale)!;
+        expect(pairs(`${money} · 500 points`), `${locale} ${currency}`).toEqual([money, '500 points']);
+      }
+    }
+  });
+
+  it('the cut the Arabic row showed: “5.00 US$” whole, not “5.00 US” and a stray “$”', () => {
+    const money = formatMoney(5, 'USD', 'ar')!;
+    expect(pairs(`${money} · 500 نقطة`)).toEqual([money, '500 نقطة']);
+    expect(money.endsWith('US$')).toBe(false);
+  });
+
+  it('an amount in a reward’s name is a figure too; a word ending in capitals before a number is not a currency', () => {
+    expect(pairs('PayWave 50 € Transfer')).toEqual(['50 €']);
+    expect(pairs('PayWave $10 Transfer')).toEqual(['$10']);
+    expect(pairs('USD 5.00')).toEqual(['USD 5.00']);
+    expect(pairs('ABCUSD 5')).toEqual([]);
+  });
+});
+
+describe('money laid out right to left', () => {
+  it('in Arabic a currency in Latin letters with a symbol is one left-to-right token; elsewhere money is as Intl writes it', () => {
+    expect(formatMoney(5, 'USD', 'ar')).toBe('\u200f5.00\u00a0\u2066US$\u2069');
+    expect(formatMoney(25, 'EUR', 'ar')).toBe(
+      new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(25),
+    );
+    expect(formatMoney(5, 'USD', 'fr')).toBe(
+      new Intl.NumberFormat('fr', { style: 'currency', currency: 'USD' }).format(5),
+    );
+  });
+});
+
+describe('figures isolated in text without markup', () => {
+  it('right to left: each figure between FSI and PDI, the rest as it was', () => {
+    expect(isolateFigures('PayWave $10 Transfer: 500 نقطة', 'rtl')).toBe(
+      'PayWave \u2068$10\u2069 Transfer: \u2068500 نقطة\u2069',
+    );
+  });
+
+  it('left to right: unchanged', () => {
+    expect(isolateFigures('PayWave $10 Transfer: 500 points', 'ltr')).toBe('PayWave $10 Transfer: 500 points');
   });
 });

@@ -62,8 +62,11 @@ describe('validateValue', () => {
     expect(validateValue(checkbox, [1, 2])).toBeNull();
     expect(validateValue(checkbox, [9])).toBeNull();
   });
-  it('refuses text over the limit', () => {
-    expect(validateValue(text, 'x'.repeat(MAX_TEXT_LENGTH + 1))).toMatch(/1000 characters/);
+  it('refuses text over the limit, both counts in the panelist’s number format, in English and German', () => {
+    expect(validateValue(text, 'x'.repeat(1234))).toBe('Keep this answer to 1,000 characters or fewer (it has 1,234).');
+    installI18n('de');
+    expect(validateValue(text, 'x'.repeat(1234))).toMatch(/1\.000 Zeichen.*1\.234/);
+    installI18n('en');
   });
   it('refuses dates that are not real calendar dates', () => {
     for (const bad of ['1990-02-30', '1990-13-01', '01/02/1990', '1990-2-3', 'tomorrow']) {
@@ -82,7 +85,8 @@ describe('validateValue', () => {
   it('refuses options that are not offered, and an exclusive option combined with others', () => {
     expect(validateValue(radio, 99)).toMatch(/options offered/);
     expect(validateValue(radio, '10')).toMatch(/options offered/);
-    expect(validateValue(checkbox, [1, 99])).toMatch(/options offered/);
+    // One held that the panel no longer offers is named, so the panelist knows which to untick.
+    expect(validateValue(checkbox, [1, 99])).toBe('“Option 99” is no longer offered: untick it, then save.');
     expect(validateValue(checkbox, [1, 9])).toMatch(/None of these/);
     expect(validateValue(checkbox, [1, 1])).toMatch(/once/);
   });
