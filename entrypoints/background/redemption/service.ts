@@ -15,8 +15,9 @@ import { markWritten } from '../epochs';
 import { tellWith } from '../notify-tell';
 import { fail, toAppError } from '../result';
 import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store';
-import { refreshHistory, refreshRewards } from '../sync';
+import { refreshRewards } from '../sync';
 import { workerReady } from '../worker-ready';
+import { historyAfter, historyNow, readMoment } from './fresh-reads';
 import {
   answerOf,
   applyAnswer,
@@ -152,6 +153,8 @@ async function checkBy(when: number): Promise<void> {
 export async function redeem(rewardId: number, confirmUnsettled = false): Promise<LedgerEntry> {
   // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
   await workerReady();
+  // Reads that left before this moment may predate a redemption made elsewhere just now.
+  const pressed = readMoment();
   const { api, sid } = await currentApi();
   if (redeeming.has(sid)) fail(busyError());
   redeeming.add(sid);
@@ -169,7 +172,7 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      knownRedemptionIds: (await baseline()).map((r) => r.id),
+      knownRedemptionIds: (await baseline(pressed)).map((r) => r.id),
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -202,12 +205,13 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
 
 /**
  * The redemptions that exist before this one, read fresh from the panel (a 304 when nothing
- * changed), so that none of them is ever taken for it. When the history cannot be read, the redeem
- * is not sent: without a baseline, a redemption made minutes earlier could pass for this one.
+ * changed) by a read that left after Confirm was pressed (fresh-reads.ts), so that none of them is
+ * ever taken for it. When the history cannot be read, the redeem is not sent: without a baseline, a
+ * redemption made minutes earlier could pass for this one.
  */
-async function baseline(): Promise<Redemption[]> {
+async function baseline(pressed: number): Promise<Redemption[]> {
   try {
-    return await refreshHistory(true);
+    return (await historyAfter(pressed)).history;
   } catch (err) {
     if (err instanceof StaleSession) throw err;
     fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
@@ -229,12 +233,10 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
     ...(error ? { error } : {}),
   };
   await answerRedemption(sid, entry.requestId, (confirms) => applyAnswer(confirms, answered));
-  const requestedAt = Date.now();
-  const [history, refusedBalance] = await Promise.all([
-    refreshHistory(true).catch(() => null),
+  const [read, refusedBalance] = await Promise.all([
+    historyAfter(readMoment()).catch(() => null),
     answered.answer === 'refused' ? balanceNow() : undefined,
   ]);
-  const read: HistoryRead | null = history && { history, requestedAt };
   const decide = (confirms: Confirms) => applyReadAfterAnswer(confirms, entry.requestId, read, Date.now());
   const settles = settlesHere(answered, decide(await readConfirms())?.current ?? null);
   const balance = refusedBalance !== undefined ? refusedBalance : settles ? await balanceNow() : undefined;
@@ -311,9 +313,8 @@ export async function checkOutcomes(
   }
   let read: HistoryRead | null = seen ? { history: seen.history, requestedAt: -Infinity } : null;
   if (!read) {
-    const requestedAt = Date.now();
     try {
-      read = { history: await refreshHistory(true), requestedAt };
+      read = await historyNow();
     } catch (err) {
       if (err instanceof StaleSession) return;
     }
