@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
+import { rewardIdOf } from './ids';
 
 /**
  * The shape of every message a page may send the background, checked at the door before any
@@ -11,8 +12,16 @@ import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
 
 /** What the handler then checks in depth (an address, a token, a value against its question): here only its shape and size. */
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
-/** A catalogue id: a whole number the panel could have given. */
-const id = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
+/**
+ * A reward's id as the catalogue gave it (utils/ids.ts): its exact digits, or a safe integer a page
+ * that an earlier version painted still holds; made the canonical id here, once.
+ */
+const id = v.pipe(
+  v.union([v.string(), v.number()]),
+  v.transform((raw: string | number) => rewardIdOf(raw)),
+  v.check((rewardId) => rewardId !== null, 'a reward id'),
+  v.transform((rewardId) => rewardId!),
+);
 const variableValue = v.union([
   text(10_000),
   v.pipe(v.number(), v.finite()),

@@ -1,4 +1,5 @@
 /** Domain types shared by every context. API shapes follow ../shared/seed/panel-interface.md. */
+import type { RedemptionId, RewardId } from './ids';
 
 export interface VariableOption {
   id: number;
@@ -48,7 +49,8 @@ export interface RewardMeta {
 }
 
 export interface Reward {
-  id: number;
+  /** The panel's integer, as its exact digits (utils/ids.ts). */
+  id: RewardId;
   name: string;
   cost: number;
   cost_currency: string;
@@ -66,7 +68,8 @@ export interface Reward {
 }
 
 export interface Redemption {
-  id: number;
+  /** The panel's integer, as its exact digits (utils/ids.ts); with the reward and `created_at`, the redemption's identity. */
+  id: RedemptionId;
   cost: number;
   currency: string;
   reward_point_cost: number;

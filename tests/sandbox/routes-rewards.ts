@@ -1,9 +1,8 @@
 /** Endpoints 5–7: redemption history, available rewards, and redeeming. */
-import type { Redemption, Reward } from '../../utils/types';
 import { formatTimestamp } from './clock';
 import { failure, isJsonObject, success } from './http-util';
 import { nextRedemptionId } from './state';
-import type { ApiRequest, ApiResult, SandboxState } from './types';
+import type { ApiRequest, ApiResult, Redemption, Reward, SandboxState } from './types';
 
 export function listRedemptions(state: SandboxState): ApiResult {
   return success({ redemptions: state.redemptions });

@@ -1,5 +1,18 @@
 /** Shapes shared by the sandbox modules and by tests that drive the sandbox. */
-import type { Redemption, Reward, StoredValues, VariableDefinition } from '../../utils/types';
+import type {
+  Redemption as ParsedRedemption,
+  Reward as ParsedReward,
+  StoredValues,
+  VariableDefinition,
+} from '../../utils/types';
+
+/**
+ * A reward as the sandbox holds and sends it: the interface's integer id as a JSON number (the
+ * extension keeps ids as their exact digits once parsed: utils/ids.ts).
+ */
+export type Reward = Omit<ParsedReward, 'id'> & { id: number };
+/** A redemption as the sandbox holds and sends it (see {@link Reward}). */
+export type Redemption = Omit<ParsedRedemption, 'id' | 'reward'> & { id: number; reward: Reward };
 
 /** How the read-variables response carries stored values (design §3 accepts both). */
 export type ValuesShape = 'records' | 'map';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AppErrorException, appError } from '../errors';
 import { t } from '../i18n';
+import { redemptionIdOf, rewardIdOf } from '../ids';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
 
 /**
@@ -22,6 +23,21 @@ const finiteNumber = v.pipe(
   v.number(),
   v.finite(() => t('issueFinite')),
 );
+/**
+ * A reward or redemption id as utils/ids.ts keeps it: a safe integer, or the decimal digits of one
+ * beyond 2^53 (sent as a string, or as a number json.ts read from the body's own digits), made
+ * the exact canonical digits here, once.
+ */
+const exactId = <T>(of: (raw: unknown) => T | null) =>
+  v.pipe(
+    v.unknown(),
+    v.transform(of),
+    v.check(
+      (id) => id !== null,
+      () => t('issueInteger'),
+    ),
+    v.transform((id) => id!),
+  );
 /** `string | null`; a missing field reads as null. */
 const nullableString = v.nullish(v.string(), null);
 /** `message` is documented on every body but reads do not depend on it. */
@@ -177,7 +193,7 @@ export function checkedPointCost(value: unknown): { reward_point_cost: number | 
 
 export const rewardSchema = v.pipe(
   v.object({
-    id: integer,
+    id: exactId(rewardIdOf),
     name: v.string(),
     cost: finiteNumber,
     cost_currency: v.string(),
@@ -202,7 +218,7 @@ export const rewardsResponseSchema = v.object({
 // Redemptions
 
 export const redemptionSchema = v.object({
-  id: integer,
+  id: exactId(redemptionIdOf),
   cost: finiteNumber,
   currency: v.string(),
   reward_point_cost: integer,

@@ -36,6 +36,7 @@ import {
   type Confirms,
   type HistoryRead,
 } from './machine';
+import { redemptionKey, type RewardId } from '../../../utils/ids';
 
 export { CHECK_AFTER_MS } from './machine';
 
@@ -150,7 +151,7 @@ async function checkBy(when: number): Promise<void> {
   if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
 }
 
-export async function redeem(rewardId: number, confirmUnsettled = false): Promise<LedgerEntry> {
+export async function redeem(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
   // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
   await workerReady();
   // Reads that left before this moment may predate a redemption made elsewhere just now.
@@ -172,7 +173,7 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      knownRedemptionIds: (await baseline(pressed)).map((r) => r.id),
+      baseline: (await baseline(pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
       idempotencyKey: requestId,
       state: 'pending',
     };

@@ -16,6 +16,7 @@ import { attempt } from './attempt';
 import { bodyQuoted } from './body';
 import type { Finding } from './report-types';
 import type { Exchange, Wire } from './wire';
+import { rewardIdOf } from '../../../utils/ids';
 
 export interface CheckResult {
   findings: Finding[];
@@ -166,13 +167,13 @@ export async function redeemCheck(
       `The rewards could not be read, so reward #${rewardId} could not be looked up.`,
       'the rewards could not be read',
     );
-  const reward = rewards.find((r) => r.id === rewardId);
+  const reward = rewards.find((r) => r.id === rewardIdOf(rewardId));
   if (!reward)
     return notSent(
       `Reward #${rewardId} is not among this panelist's ${rewards.length} rewards.`,
       `reward #${rewardId} is not in the list`,
     );
-  if (!(await request.confirm({ id: reward.id, name: reward.name, points: reward.reward_point_cost, balance }))) {
+  if (!(await request.confirm({ id: rewardId, name: reward.name, points: reward.reward_point_cost, balance }))) {
     return notSent(`Redeeming reward #${rewardId} was not confirmed.`, 'not confirmed');
   }
   // As the extension does: the history read fresh just before sending is the baseline (design §5).
@@ -185,11 +186,11 @@ export async function redeemCheck(
   }
   const known = new Set(baseline.value.map((r) => r.id));
   wire.allowRedeemOnce(rewardId);
-  const answer = await attempt(() => api.redeem(rewardId, randomUUID()));
+  const answer = await attempt(() => api.redeem(reward.id, randomUUID()));
   const exchange = lastOf(wire, 'GET', ENDPOINTS.redemption);
   const history = await attempt(() => api.listRedemptions());
   const made: Redemption[] = history.ok
-    ? history.value.filter((r) => !known.has(r.id) && r.reward?.id === rewardId)
+    ? history.value.filter((r) => !known.has(r.id) && r.reward?.id === reward.id)
     : [];
   const sent = `GET ${exchange?.url ?? ENDPOINTS.redemption} (reward #${rewardId} “${reward.name}”, with an Idempotency-Key)`;
   const ledger = !history.ok
