@@ -21,7 +21,7 @@ import { epochOf } from './epochs';
 import { reader, type Reader } from './revalidate';
 import { historyWriter, profileWriter, rewardsWriter, type AreaCache } from './popup-view';
 import { fail, toAppError } from './result';
-import { activeCredentials, put, StaleSession, update, write, type SessionId } from './store';
+import { activeCredentials, put, StaleSession, staleSession, update, write, type SessionId } from './store';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
 export const FRESH_MS = 60_000;
@@ -120,12 +120,16 @@ async function refresh<T>(area: SyncArea, item: AreaCache<T>, force: boolean, lo
   return (await readArea(area, item, load)).data;
 }
 
-/** A read of the area that may join one already out (see {@link refresh}), with when it left. */
-async function readArea<T>(area: SyncArea, item: AreaCache<T>, load: Load<T>): Promise<Read<T>> {
+/**
+ * A read of the area that may join one already out (see {@link refresh}), with when it left; for
+ * session `of` only, when given (refused with {@link staleSession} once another is active).
+ */
+async function readArea<T>(area: SyncArea, item: AreaCache<T>, load: Load<T>, of?: SessionId): Promise<Read<T>> {
   for (;;) {
     const credentials = await activeCredentials();
     if (!credentials) fail(appError('not_connected', t('errNotConnected')));
     const sid = credentials.session;
+    if (of !== undefined && of !== sid) throw staleSession();
     const epoch = epochOf(area);
     const running = inFlight.get(area);
     if (running && running.sid === sid && running.epoch === epoch) return running.promise as Promise<Read<T>>;
@@ -272,12 +276,12 @@ export function refreshHistory(force: boolean): Promise<Redemption[]> {
  * which read it was (it may be one already out): for the redemption ledger, which decides itself
  * whether a read left late enough to count (redemption/fresh-reads.ts).
  */
-export function readHistory(): Promise<Read<Redemption[]>> {
-  return readArea('history', historyWriter, historyFrom);
+export function readHistory(sid?: SessionId): Promise<Read<Redemption[]>> {
+  return readArea('history', historyWriter, historyFrom, sid);
 }
 
-export function readRewards(): Promise<Read<RewardsData>> {
-  return readArea('rewards', rewardsWriter, rewardsFrom);
+export function readRewards(sid?: SessionId): Promise<Read<RewardsData>> {
+  return readArea('rewards', rewardsWriter, rewardsFrom, sid);
 }
 
 /**

@@ -10,6 +10,7 @@ import { AppErrorException } from '../../utils/errors';
 import type { Reward } from '../../utils/types';
 import type { Sandbox } from '../sandbox/server';
 import { client, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
+import { rid } from './test-ids';
 
 let sandbox: Sandbox;
 let api: PanelApi;
@@ -192,7 +193,7 @@ describe('listRewards', () => {
     delete odd.meta_data;
     await patchState({ rewards: [odd] });
     const { rewards } = await api.listRewards();
-    const expected: Reward = { ...base, id: 999, type: 'charity_donation', image_url: '', meta_data: {} };
+    const expected: Reward = { ...base, id: rid(999), type: 'charity_donation', image_url: '', meta_data: {} };
     expect(rewards).toEqual([expected]);
   });
 
@@ -221,7 +222,7 @@ describe('redeem', () => {
   it('sends GET /v1/panel/redemption?id=N without a body, and the sandbox redeems', async () => {
     const reward = sandbox.state.rewards.find((r) => r.reward_point_cost === 500)!;
     const before = sandbox.state.redemptions.length;
-    await expect(api.redeem(reward.id)).resolves.toBeUndefined();
+    await expect(api.redeem(rid(reward.id))).resolves.toBeUndefined();
 
     const request = await only();
     expect(request.method).toBe('GET');

@@ -38,6 +38,7 @@ import {
   type Family,
   type HostileResponse,
 } from './hostile-bodies';
+import { rid } from './test-ids';
 
 /** High-entropy, so that no 8-character piece of it can appear in a message by chance. */
 const TOKEN = 'hq7ZtR2xWm9KpL4vNc8BsD3f';
@@ -83,7 +84,7 @@ const CALLS: Record<EndpointName, Call> = {
   },
   listRedemptions: { method: 'GET', path: ENDPOINTS.redemptions, run: (api) => api.listRedemptions() },
   listRewards: { method: 'GET', path: ENDPOINTS.rewards, run: (api) => api.listRewards() },
-  redeem: { method: 'GET', path: ENDPOINTS.redemption, run: (api) => api.redeem(101) },
+  redeem: { method: 'GET', path: ENDPOINTS.redemption, run: (api) => api.redeem(rid(101)) },
 };
 
 // ---------------------------------------------------------------------------------------------

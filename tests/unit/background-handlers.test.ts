@@ -7,6 +7,7 @@ import { toAppError } from '../../entrypoints/background/result';
 import { draftDiscardedItem, ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { deliver, OWN_PAGE } from './background-helpers';
+import { rid } from './test-ids';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -144,7 +145,7 @@ describe('history refresh', () => {
 
     await ledgerItem.setValue({
       requestId: 'r',
-      rewardId: 101,
+      rewardId: rid(101),
       rewardName: 'x',
       points: 500,
       startedAt: Date.now(),

@@ -15,6 +15,7 @@ import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
@@ -297,7 +298,7 @@ describe('in German (the same header, translated)', () => {
       rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }) },
       ledger: {
         requestId: 'r',
-        rewardId: 1,
+        rewardId: rid(1),
         rewardName: 'Amazon $5',
         points: 500,
         startedAt: Date.now(),

@@ -21,6 +21,7 @@ import {
 } from './popup-fixtures';
 import { background } from './fake-background';
 import { inHtmlBoxes } from './sanitize-stub';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
@@ -114,7 +115,7 @@ describe('reward list', () => {
     unmount();
     await goalItem.setValue({
       account: accountOf(CONNECTED),
-      rewardId: 23,
+      rewardId: rid(23),
       rewardName: 'Cedar Bakery 5 USD',
       setAt: 1,
     });

@@ -25,6 +25,7 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -178,7 +179,7 @@ describe('not found after the last check', () => {
 describe('redeeming a reward whose earlier redemption is unsettled', () => {
   it('its Redeem is held back while the outcome is checked, and says why, in the row and the goal (issue 21)', async () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
-    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
+    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: rid(1), rewardName: 'Amazon $5', setAt: 1 });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Your goal'));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
@@ -275,7 +276,7 @@ describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
       rewards: [amazon, books],
       balance: 2500,
       ledger: ledger('failed', {
-        rewardId: 2,
+        rewardId: rid(2),
         rewardName: 'Northwind Books $10',
         points: 1000,
         balanceAfter: 300,
@@ -309,7 +310,7 @@ describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
       rewards: [books],
       balance: 300,
       ledger: ledger('failed', {
-        rewardId: 2,
+        rewardId: rid(2),
         points: 1000,
         error: appError('rejected', 'x', { nothingCharged: true }),
       }),
@@ -324,7 +325,7 @@ describe("a refusal in the panelist's numbers (issue 14, item 1)", () => {
       rewards: [books],
       balance: 2500,
       ledger: ledger('failed', {
-        rewardId: 2,
+        rewardId: rid(2),
         points: 1000,
         error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }),
       }),

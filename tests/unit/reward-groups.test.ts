@@ -13,6 +13,7 @@ import {
 import type { Reward } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import { giftCard, wallet } from './popup-fixtures';
+import { rid } from './test-ids';
 
 const brand = (name: string, id: number, points: number, brandName: string): Reward => {
   const reward = giftCard(id, name, points);
@@ -118,8 +119,8 @@ describe('the value a brand’s row starts on', () => {
   it('is the goal where the brand holds it, else its cheapest', () => {
     const [cedar] = groupRewards(catalogue);
     expect(defaultChoice(cedar!, null).id).toBe(1);
-    expect(defaultChoice(cedar!, 2).id).toBe(2);
-    expect(defaultChoice(cedar!, 99).id).toBe(1);
+    expect(defaultChoice(cedar!, rid(2)).id).toBe(2);
+    expect(defaultChoice(cedar!, rid(99)).id).toBe(1);
   });
 });
 
@@ -141,7 +142,7 @@ describe('a brand’s values as its picker offers them (issue 30)', () => {
 
   it('the goal or the chosen one stands for its alike variants, where the first of them was', () => {
     const rewards = [variant(11, ['US']), variant(12, ['CA']), variant(13, ['US'])];
-    expect(valueChoices(rewards, [13]).map((c) => c.reward.id)).toEqual([13, 12]);
+    expect(valueChoices(rewards, [rid(13)]).map((c) => c.reward.id)).toEqual([13, 12]);
     expect(valueChoices(rewards, [null]).map((c) => c.reward.id)).toEqual([11, 12]);
   });
 

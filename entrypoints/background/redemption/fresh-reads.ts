@@ -1,4 +1,5 @@
 import type { Redemption } from '../../../utils/types';
+import type { SessionId } from '../store';
 import { readHistory, readsStarted } from '../sync';
 import type { HistoryRead } from './machine';
 
@@ -17,12 +18,13 @@ export function readMoment(): number {
 }
 
 /**
- * A history read that left after `moment`: the baseline before a Confirm leaves, the read after
- * its answer. `requestedAt` is when that read was started, whatever joined it.
+ * A history read of session `sid` that left after `moment`: the baseline before a Confirm leaves,
+ * the read after its answer. `requestedAt` is when that read was started, whatever joined it.
+ * Refused (`StaleSession`) once another session is active: another account's history is no baseline.
  */
-export async function historyAfter(moment: number): Promise<HistoryRead & { history: Redemption[] }> {
+export async function historyAfter(sid: SessionId, moment: number): Promise<HistoryRead & { history: Redemption[] }> {
   for (;;) {
-    const read = await readHistory();
+    const read = await readHistory(sid);
     if (read.seq > moment) return { history: read.data, requestedAt: read.leftAt };
     // The read handed back left before the moment: it is over now, so the next one is new.
   }

@@ -173,7 +173,7 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      baseline: (await baseline(pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
+      baseline: (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -210,9 +210,9 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
  * ever taken for it. When the history cannot be read, the redeem is not sent: without a baseline, a
  * redemption made minutes earlier could pass for this one.
  */
-async function baseline(pressed: number): Promise<Redemption[]> {
+async function baseline(sid: SessionId, pressed: number): Promise<Redemption[]> {
   try {
-    return (await historyAfter(pressed)).history;
+    return (await historyAfter(sid, pressed)).history;
   } catch (err) {
     if (err instanceof StaleSession) throw err;
     fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
@@ -235,7 +235,7 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
   };
   await answerRedemption(sid, entry.requestId, (confirms) => applyAnswer(confirms, answered));
   const [read, refusedBalance] = await Promise.all([
-    historyAfter(readMoment()).catch(() => null),
+    historyAfter(sid, readMoment()).catch(() => null),
     answered.answer === 'refused' ? balanceNow() : undefined,
   ]);
   const decide = (confirms: Confirms) => applyReadAfterAnswer(confirms, entry.requestId, read, Date.now());

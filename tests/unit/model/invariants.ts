@@ -34,7 +34,7 @@ function expect(condition: boolean, what: string): void {
 }
 
 const SEED_NAME: Record<Account, unknown> = { A: SEED_A.values.FIRST_NAME, B: SEED_B.values.FIRST_NAME };
-const accountOf = (rewardId: number): Account => (isAccountB(rewardId) ? 'B' : 'A');
+const accountOf = (rewardId: number | string): Account => (isAccountB(rewardId) ? 'B' : 'A');
 const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
 
 export async function checkInvariants(m: Model, w: World): Promise<void> {

@@ -172,7 +172,7 @@ export interface Confirmation {
   /** Went back from settled to pending or unknown. */
   reopened?: boolean;
   /** When storage first named its redemption, and the further ones it then said the panel recorded. */
-  named?: { at: number; duplicates: readonly number[] };
+  named?: { at: number; duplicates: readonly string[] };
   /** Its repeats changed after it was named: only the read that first shows a Confirm may name them. */
   renamed?: boolean;
 }
@@ -590,7 +590,7 @@ export class World {
         requestId: entry.requestId,
         key: entry.idempotencyKey,
         account: isAccountB(entry.rewardId) ? 'B' : 'A',
-        rewardId: entry.rewardId,
+        rewardId: Number(entry.rewardId),
         state: entry.state,
         nothingCharged: entry.error?.nothingCharged === true,
         ...(entry.error?.status !== undefined ? { errorStatus: entry.error.status } : {}),
@@ -730,7 +730,7 @@ class ModelStorage {
   }
 }
 
-const sameIds = (a: readonly number[], b: readonly number[]) =>
+const sameIds = (a: ReadonlyArray<number | string>, b: ReadonlyArray<number | string>) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
 function countByReward(sandbox: Sandbox): Map<number, number> {

@@ -17,10 +17,12 @@ import {
   slowReads,
   startTwoAccounts,
 } from '../background-helpers';
+import { parsed, rid } from '../test-ids';
+import { redemptionKey, type RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
-const COFFEE = 101; // 500 points; the seeded balance is 2,500
+const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 
 let a: Sandbox;
 let b: Sandbox;
@@ -46,7 +48,7 @@ afterEach(() => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const historyReads = () => a.requests.filter((r) => r.path === HISTORY && r.method === 'GET').length;
-const redeemElsewhere = (rewardId: number) =>
+const redeemElsewhere = (rewardId: RewardId) =>
   fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}` } });
 
 async function until(condition: () => boolean): Promise<void> {
@@ -69,7 +71,7 @@ describe('the baseline is the ledger’s own fresh read', () => {
     expect(entry.redemption).toBeUndefined();
     expect(entry).toMatchObject({ state: 'unknown', answer: 'unclear' });
     // Its baseline holds the website's redemption: it was read by a request that left after Confirm.
-    expect(entry.knownRedemptionIds).toContain(a.state.redemptions.at(-1)!.id);
+    expect(entry.baseline).toContain(redemptionKey(parsed(a.state.redemptions.at(-1)!)));
   });
 
   it('the read after the answer is a read that left after the answer, even while an older read is out', async () => {
