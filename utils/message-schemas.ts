@@ -28,7 +28,7 @@ const variableValue = v.union([
   v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000)),
 ]);
 const force = v.strictObject({ force: v.boolean() });
-/** The session a page's edit was made under: the background applies it only while that session is active. */
+/** The session a page's edit, save or removal was made under: the background applies it only while that session is active. */
 const session = text(200);
 const atMostValues = <T extends object>(values: T) => Object.keys(values).length <= 1_000;
 /** A message that carries nothing. */
@@ -45,6 +45,7 @@ export const REQUESTS = {
   refreshHistory: force,
   refreshProfile: force,
   saveValues: v.strictObject({
+    session,
     values: v.pipe(v.record(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')),
   }),
   editDraft: v.strictObject({
@@ -55,7 +56,7 @@ export const REQUESTS = {
     clear: v.optional(v.literal(true)),
   }),
   dismissDraftNotice: v.strictObject({ session }),
-  deleteValue: v.strictObject({ name: text(256) }),
+  deleteValue: v.strictObject({ session, name: text(256) }),
   seeQuestions: v.strictObject({ account: text(10_000), names: v.pipe(v.array(text(256)), v.maxLength(10_000)) }),
   setPreferences: v.strictObject({
     badge: v.optional(v.boolean()),

@@ -23,7 +23,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
+import { activeSessionId, apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
 import { rid } from './test-ids';
 
 let a: Sandbox;
@@ -140,7 +140,7 @@ describe('a read asked for after a write', () => {
     await sleep(30);
     const shown: unknown[] = [];
     const stop = profileItem.watch((cached) => shown.push(cached?.data.values.FIRST_NAME));
-    await saveValues({ FIRST_NAME: 'Sam' });
+    await saveValues(await activeSessionId(), { FIRST_NAME: 'Sam' });
     stop();
     // From the moment the saved value showed, it never went back, not even for a moment.
     expect(shown.slice(shown.indexOf('Sam'))).toEqual(shown.slice(shown.indexOf('Sam')).map(() => 'Sam'));

@@ -101,7 +101,7 @@ describe('profile editor', () => {
     expect(byLabel('What is your date of birth?')).toMatchObject({ type: 'date', value: '1988-04-17' });
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Save changes'));
-    expect(sent('saveValues')).toEqual([{ values: { FIRST_NAME: 'Sam' } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { FIRST_NAME: 'Sam' } }]);
   });
 
   it('a checked answer the panel no longer offers is shown, named as such, and can be unticked so the rest saves', async () => {
@@ -116,7 +116,7 @@ describe('profile editor', () => {
     await click(retired);
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Save changes'));
-    expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31, 32] } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [31, 32] } }]);
   });
 
   it('edits each type with its own control', async () => {
@@ -183,6 +183,7 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([
       {
+        session: page.PAGE_SESSION,
         values: {
           FIRST_NAME: 'Sam',
           BIRTH_DATE: '1990-01-02',
@@ -325,10 +326,10 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(q('.field-error')).toBeNull();
     expect(send.mock.calls.filter(([t]) => t === 'saveValues' || t === 'deleteValue')).toEqual([
-      ['saveValues', { values: { POSTAL_CODE: '10115' } }],
-      ['deleteValue', { name: 'BIRTH_DATE' }],
-      ['deleteValue', { name: 'FIRST_NAME' }],
-      ['deleteValue', { name: 'HOBBIES' }],
+      ['saveValues', { session: page.PAGE_SESSION, values: { POSTAL_CODE: '10115' } }],
+      ['deleteValue', { session: page.PAGE_SESSION, name: 'BIRTH_DATE' }],
+      ['deleteValue', { session: page.PAGE_SESSION, name: 'FIRST_NAME' }],
+      ['deleteValue', { session: page.PAGE_SESSION, name: 'HOBBIES' }],
     ]);
     expect(saveBar().querySelector('[role=status]')?.textContent).toBe('Saved 4 changes.');
     expect(await profileDraftItem.getValue()).toEqual({});

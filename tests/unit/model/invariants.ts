@@ -82,7 +82,7 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     // redemption made after that read (another client's, which a later read would show).
     expect(!c.renamed, `the repeats of ${c.requestId} changed after it was named`);
     for (const id of c.named?.duplicates ?? []) {
-      const made = w.made(c.account).find((r) => r.id === id);
+      const made = w.made(c.account).find((r) => String(r.id) === id);
       expect(
         !made || made.at <= c.named!.at,
         `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`,
