@@ -112,6 +112,17 @@ export interface LedgerEntry {
   redemption?: Redemption | null;
   /** The balance read after the outcome (done, failed, not_found), when it could be read. */
   balanceAfter?: number | null;
+  /**
+   * The balance read just before the request was sent, by a read that left after Confirm was
+   * pressed; null when the panel shows none or it could not be read.
+   */
+  balanceBefore?: number | null;
+  /**
+   * How the balance moved from just before sending to the read after the answer (after − before),
+   * when both reads gave one and it moved: evidence as the history is (utils/points-taken.ts). A
+   * refusal is "nothing charged" only without it.
+   */
+  balanceMoved?: number;
   /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
   checks?: { done: number; nextAt: number | null; lastAt: number | null };
   /**

@@ -18,6 +18,7 @@ import { lazyView } from './lazy-view';
 import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
 import { focusRewardRow } from './return-focus';
 import { SupportDetails, supportModel } from './SupportDetails';
+import { pointsTaken } from '../../utils/points-taken';
 
 interface Props {
   entry: LedgerEntry;
@@ -144,10 +145,16 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     }
     case 'not_found':
-      // The panel said yes and the history never showed it: something is wrong at the panel, which
-      // redeeming again would not mend.
+      // The panel said yes, or the balance showed the points gone, and the history never showed it:
+      // something is wrong at the panel, which redeeming again would not mend.
       return (
-        <p>{entry.answer === 'success' ? t('outcomeNotFoundSaidYes', settings.panelName) : t('outcomeNotFoundText')}</p>
+        <p>
+          {pointsTaken(entry)
+            ? t('outcomeNotFoundPointsTaken', settings.panelName)
+            : entry.answer === 'success'
+              ? t('outcomeNotFoundSaidYes', settings.panelName)
+              : t('outcomeNotFoundText')}
+        </p>
       );
     case 'unknown': {
       const said = entry.answer === 'refused' ? reason(entry, balance) : '';

@@ -8,6 +8,7 @@ import { settledItem, type LedgerEntry } from '../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from './use-check-now';
 import { useItem } from './use-item';
 import { clockTime } from './when';
+import { pointsTaken } from '../../utils/points-taken';
 
 interface Props {
   /** Open redemptions the outcome card does not show, newest first (open-entries.ts). */
@@ -81,7 +82,7 @@ export function StillChecking({ entries, now }: Props) {
 /** What the panel answered, when it did: a hint only, the history decides. */
 function said(entry: LedgerEntry): string {
   if (entry.answer === 'success') return t('stillCheckingSaidYes');
-  if (entry.answer === 'refused') return t('stillCheckingSaidNo');
+  if (entry.answer === 'refused') return t(pointsTaken(entry) ? 'stillCheckingPointsTaken' : 'stillCheckingSaidNo');
   return '';
 }
 
@@ -98,9 +99,11 @@ function settledText(entry: LedgerEntry): string {
         entry.error?.nothingCharged ? t('nothingCharged') : t('checkHistoryFirst'),
       );
     case 'not_found':
-      return entry.answer === 'success'
-        ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))
-        : t('notifyNotFoundText', name);
+      return pointsTaken(entry)
+        ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundPointsTaken', settings.panelName))
+        : entry.answer === 'success'
+          ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))
+          : t('notifyNotFoundText', name);
     default:
       return '';
   }

@@ -1,6 +1,7 @@
 import type { Redemption } from '../../../utils/types';
 import type { SessionId } from '../store';
-import { readHistory, readsStarted } from '../sync';
+import { StaleSession } from '../store';
+import { readHistory, readRewards, readsStarted } from '../sync';
 import type { HistoryRead } from './machine';
 
 /**
@@ -27,6 +28,23 @@ export async function historyAfter(sid: SessionId, moment: number): Promise<Hist
     const read = await readHistory(sid);
     if (read.seq > moment) return { history: read.data, requestedAt: read.leftAt };
     // The read handed back left before the moment: it is over now, so the next one is new.
+  }
+}
+
+/**
+ * The balance as a read of session `sid` that left after `moment` shows it: just before a
+ * Confirm's request leaves, and with the read after its answer (machine.ts weighs the two). Null
+ * when the panel shows no balance or it could not be read; refused once another session is active.
+ */
+export async function balanceAfter(sid: SessionId, moment: number): Promise<number | null> {
+  try {
+    for (;;) {
+      const read = await readRewards(sid);
+      if (read.seq > moment) return read.data.balance.points;
+    }
+  } catch (err) {
+    if (err instanceof StaleSession) throw err;
+    return null;
   }
 }
 

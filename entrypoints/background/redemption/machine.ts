@@ -175,7 +175,8 @@ export function applyRead(
     }
     // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
     if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
-    if (entry.answer === 'refused') return refusedNothingTaken(entry, now);
+    // The balance is evidence too: one that moved may hold the points a copy took (movedBalance).
+    if (entry.answer === 'refused' && entry.balanceMoved === undefined) return refusedNothingTaken(entry, now);
     const checks = entry.checks ?? firstCheck(entry);
     if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
     const done = checks.done + 1;
@@ -226,12 +227,35 @@ export function applyReadAfterAnswer(
   requestId: string,
   read: HistoryRead | null,
   now: number,
+  balanceAfter?: number | null,
 ): Confirms | null {
   const entry = confirms.current;
   if (entry?.requestId !== requestId) return null;
-  const open: LedgerEntry = { ...entry, state: 'unknown', checks: entry.checks ?? firstCheck(entry) };
+  const open: LedgerEntry = {
+    ...entry,
+    ...movedBalance(entry.balanceBefore, balanceAfter),
+    state: 'unknown',
+    checks: entry.checks ?? firstCheck(entry),
+  };
   const withOpen = { ...confirms, current: open };
   return read ? applyRead(withOpen, read, null, now, requestId) : withOpen;
+}
+
+/**
+ * What the balance says of a Confirm: how it moved from the read just before the request left to
+ * the read with the one after the answer, when both gave a balance and it moved. Any move keeps a
+ * refusal from being "nothing charged" (applyRead): a fall may be this Confirm's points (the
+ * first copy spent them, the history not written yet), or another redemption made elsewhere
+ * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
+ * or "not found", never in a false "nothing charged". A rise (points earned meanwhile) could hide
+ * a charge of at most that much, so it counts as a move too. What the rule cannot see: points
+ * credited in those few seconds exactly equal to the cost, or a balance that could not be read
+ * (then, as on a panel that shows no balance, the history alone decides, as before).
+ */
+function movedBalance(before: number | null | undefined, after: number | null | undefined): Partial<LedgerEntry> {
+  return typeof before === 'number' && typeof after === 'number' && after !== before
+    ? { balanceMoved: after - before }
+    : {};
 }
 
 /** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */

@@ -17,7 +17,7 @@ import { fail, toAppError } from '../result';
 import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store';
 import { refreshRewards } from '../sync';
 import { workerReady } from '../worker-ready';
-import { historyAfter, historyNow, readMoment } from './fresh-reads';
+import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import {
   answerOf,
   applyAnswer,
@@ -174,6 +174,8 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
       baseline: (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
+      // The balance just before sending: with the one after the answer, evidence of points taken.
+      balanceBefore: await balanceAfter(sid, pressed),
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -223,8 +225,7 @@ async function baseline(sid: SessionId, pressed: number): Promise<Redemption[]> 
  * No answer settles a Confirm: a request can arrive twice (the browser re-sends one whose
  * connection closed unanswered, a proxy retries, an idempotent panel answers a concurrent copy with
  * 409), so an answer speaks for one copy only. The answer is written first, to choose the words
- * while the history read asked for after it decides (machine.ts). A refusal reads the balance
- * again at once, so the rows are true whatever the history says.
+ * while the history and the balance, read after it, decide (machine.ts).
  */
 async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
   const answered: LedgerEntry = {
@@ -234,15 +235,15 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
     ...(error ? { error } : {}),
   };
   await answerRedemption(sid, entry.requestId, (confirms) => applyAnswer(confirms, answered));
-  const [read, refusedBalance] = await Promise.all([
-    historyAfter(sid, readMoment()).catch(() => null),
-    answered.answer === 'refused' ? balanceNow() : undefined,
+  // The history and the balance, each by a read that left after the answer: the balance is
+  // evidence too (machine.ts), and the rows and header agree with the outcome told.
+  const moment = readMoment();
+  const [read, balance] = await Promise.all([
+    historyAfter(sid, moment).catch(() => null),
+    balanceAfter(sid, moment).catch(() => null),
   ]);
-  const decide = (confirms: Confirms) => applyReadAfterAnswer(confirms, entry.requestId, read, Date.now());
-  const settles = settlesHere(answered, decide(await readConfirms())?.current ?? null);
-  const balance = refusedBalance !== undefined ? refusedBalance : settles ? await balanceNow() : undefined;
   const settled = (confirms: Confirms) => {
-    const after = decide(confirms);
+    const after = applyReadAfterAnswer(confirms, entry.requestId, read, Date.now(), balance);
     return after && withBalance(answered, after, balance);
   };
   return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
