@@ -19,8 +19,8 @@ export type RewardId = string & { readonly [rewardBrand]: true };
 export type RedemptionId = string & { readonly [redemptionBrand]: true };
 
 /** More digits than any integer id a panel uses (an unsigned 128-bit one has 39). */
-const MAX_DIGITS = 40;
 const DIGITS = /^(-?)0*(\d+)$/;
+const ID_TEXT = /^-?\d{1,40}$/;
 
 /**
  * The canonical decimal form of an integer id: a number only while it is a safe integer (beyond
@@ -29,9 +29,8 @@ const DIGITS = /^(-?)0*(\d+)$/;
  */
 export function canonicalId(raw: unknown): string | null {
   if (typeof raw === 'number') return Number.isSafeInteger(raw) ? String(raw + 0) : null;
-  if (typeof raw !== 'string' || raw.length > MAX_DIGITS + 1) return null;
-  const match = DIGITS.exec(raw);
-  if (!match) return null;
+  if (typeof raw !== 'string' || !ID_TEXT.test(raw)) return null;
+  const match = DIGITS.exec(raw)!;
   const digits = match[2]!;
   return match[1] && digits !== '0' ? `-${digits}` : digits;
 }
@@ -45,7 +44,7 @@ export function compareIds(a: string, b: string): number {
   const negB = b.startsWith('-');
   if (negA !== negB) return negA ? -1 : 1;
   const magnitude = a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-  return negA ? -magnitude : magnitude;
+  return negA ? 0 - magnitude : magnitude;
 }
 
 declare const keyBrand: unique symbol;

@@ -7,7 +7,7 @@ import type { Cached } from '../../utils/cached';
 import { serialQueue } from '../../utils/serial-queue';
 import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem, type Credentials } from './credentials';
-import { idUpgradePuts } from './stored-ids';
+import { idKeys, idUpgrade } from './stored-ids';
 
 /**
  * The background's one way to write storage, and the check every request passes as it leaves
@@ -214,8 +214,8 @@ export function switchSession(
 export function settleStorage(): Promise<void> {
   return inTurn(async () => {
     // Ids an earlier version stored as numbers, as this version's digits (stored-ids.ts), first.
-    const upgraded = await idUpgradePuts();
-    if (upgraded.length > 0) await setAll(upgraded);
+    const numeric = await idKeys();
+    if (numeric.length > 0) await setAll(idUpgrade(await browser.storage.local.get(numeric)));
     const [session, credentials] = await Promise.all([sessionItem.getValue(), credentialsItem.getValue()]);
     if (session.connected && credentials) {
       if (session.id && credentials.session === session.id) return;

@@ -1,4 +1,3 @@
-import { browser } from 'wxt/browser';
 import { canonicalId } from '../../utils/ids';
 import { defineItem } from '../../utils/storage-item';
 import {
@@ -28,15 +27,18 @@ const ID_ITEMS = [ledgerItem, unsettledItem, settledItem, duplicatesItem, goalIt
 export const idsFormItem = defineItem<number>('form:ids', 0);
 export const IDS_FORM = 1;
 
-/**
- * What to write so that storage holds ids in this version's form, read from storage as it is
- * (the caller runs this in a turn of the store): the items that held numeric ids, rewritten, and
- * the form's marker. Once the marker says so, nothing is read again.
- */
-export async function idUpgradePuts(): Promise<Array<{ key: string; value: unknown }>> {
+/** The storage keys that may hold numeric ids (the history's pages with its head); none once the marker says so. */
+export async function idKeys(): Promise<string[]> {
   if ((await idsFormItem.getValue()) >= IDS_FORM) return [];
-  const keys = [...ID_ITEMS.map((item) => item.key), ...historyItem.keysOf(await historyItem.readHead())];
-  const stored = await browser.storage.local.get(keys);
+  return [...ID_ITEMS.map((item) => item.key), ...historyItem.keysOf(await historyItem.readHead())];
+}
+
+/**
+ * What to write so that storage holds ids in this version's form, from what those keys hold (the
+ * store reads and writes them in one turn): the values that held numeric ids, rewritten, and the
+ * form's marker, so nothing is read again.
+ */
+export function idUpgrade(stored: Record<string, unknown>): Array<{ key: string; value: unknown }> {
   const puts = Object.entries(stored).flatMap(([key, value]) => {
     const upgraded = withIdDigits(value);
     return upgraded === value ? [] : [{ key, value: upgraded }];

@@ -39,6 +39,7 @@ import {
   type HostileResponse,
 } from './hostile-bodies';
 import { rid } from './test-ids';
+import { canonicalId } from '../../utils/ids';
 
 /** High-entropy, so that no 8-character piece of it can appear in a message by chance. */
 const TOKEN = 'hq7ZtR2xWm9KpL4vNc8BsD3f';
@@ -103,6 +104,8 @@ function isObject(value: unknown): value is Obj {
 }
 
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
+/** A reward or redemption id as the extension keeps it: the exact digits, in canonical form (utils/ids.ts). */
+const isId = (value: unknown): value is string => typeof value === 'string' && canonicalId(value) === value;
 const isFinite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
@@ -144,7 +147,7 @@ const META_LISTS: Record<string, (value: unknown) => boolean> = {
 
 function checkReward(r: unknown, at: string): void {
   need(isObject(r), at, 'an object');
-  need(isInteger(r.id), `${at}.id`, 'an integer');
+  need(isId(r.id), `${at}.id`, 'an id');
   need(isString(r.name), `${at}.name`, 'a string');
   need(isFinite(r.cost), `${at}.cost`, 'a finite number');
   need(isString(r.cost_currency), `${at}.cost_currency`, 'a string');
@@ -159,7 +162,7 @@ function checkReward(r: unknown, at: string): void {
 
 function checkRedemption(r: unknown, at: string): void {
   need(isObject(r), at, 'an object');
-  need(isInteger(r.id), `${at}.id`, 'an integer');
+  need(isId(r.id), `${at}.id`, 'an id');
   need(isFinite(r.cost), `${at}.cost`, 'a finite number');
   need(isString(r.currency), `${at}.currency`, 'a string');
   need(isInteger(r.reward_point_cost), `${at}.reward_point_cost`, 'an integer');

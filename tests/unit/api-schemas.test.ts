@@ -54,7 +54,7 @@ const fails = (schema: v.GenericSchema, input: unknown) => !v.safeParse(schema, 
 
 describe('rewardSchema', () => {
   it('parses a documented reward unchanged', () => {
-    expect(ok(rewardSchema, giftCard)).toEqual(giftCard);
+    expect(ok(rewardSchema, giftCard)).toEqual({ ...giftCard, id: '101' });
   });
 
   it('drops unknown fields, in the reward and in meta_data', () => {
@@ -81,8 +81,15 @@ describe('rewardSchema', () => {
   });
 
   it('is strict about ids, names and costs', () => {
-    expect(fails(rewardSchema, { ...giftCard, id: '101' })).toBe(true);
+    // An id is a safe integer or the exact digits of one (a 64-bit panel sends them as strings).
+    expect(ok(rewardSchema, { ...giftCard, id: '101' }).id).toBe('101');
+    expect(ok(rewardSchema, { ...giftCard, id: '0101' }).id).toBe('101');
+    expect(ok(rewardSchema, { ...giftCard, id: '18446744073709551615' }).id).toBe('18446744073709551615');
     expect(fails(rewardSchema, { ...giftCard, id: 1.5 })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: 2 ** 53 + 2 })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: '1e3' })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: 'abc' })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: null })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, name: 5 })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, cost: '5.00' })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, cost_currency: undefined })).toBe(true);
@@ -100,11 +107,15 @@ describe('rewardSchema', () => {
     ['an object', { points: 500 }],
   ])('a reward_point_cost that is %s: the reward is kept, its cost null and refused', (_, cost) => {
     const parsed = ok(rewardSchema, { ...giftCard, reward_point_cost: cost });
-    expect(parsed).toMatchObject({ id: 101, name: giftCard.name, reward_point_cost: null, costRefused: true });
+    expect(parsed).toMatchObject({ id: '101', name: giftCard.name, reward_point_cost: null, costRefused: true });
   });
 
   it('a reward_point_cost of 0 (a free reward), or none, is no impossible cost', () => {
-    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: 0 })).toEqual({ ...giftCard, reward_point_cost: 0 });
+    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: 0 })).toEqual({
+      ...giftCard,
+      id: '101',
+      reward_point_cost: 0,
+    });
     expect(Object.is(ok(rewardSchema, { ...giftCard, reward_point_cost: -0 }).reward_point_cost, 0)).toBe(true);
     expect(ok(rewardSchema, { ...giftCard, reward_point_cost: null })).not.toHaveProperty('costRefused');
     expect(ok(rewardSchema, { ...giftCard, reward_point_cost: Number.MAX_SAFE_INTEGER }).reward_point_cost).toBe(
@@ -115,7 +126,11 @@ describe('rewardSchema', () => {
 
 describe('redemptionSchema', () => {
   it('parses a documented redemption, nested reward point cost null', () => {
-    expect(ok(redemptionSchema, redemption)).toEqual(redemption);
+    expect(ok(redemptionSchema, redemption)).toEqual({
+      ...redemption,
+      id: String(redemption.id),
+      reward: { ...redemption.reward, id: String(redemption.reward.id) },
+    });
   });
 
   it('reads missing partner_status, failed_reason and transaction_id as null', () => {

@@ -227,7 +227,7 @@ describe('connecting (session.ts)', () => {
     });
     await sessionItem.setValue({ ...(await sessionItem.getValue()), rejected: true, tokenHint: 'old!' });
     await connect(a.url, a.token);
-    expect(await goalItem.getValue()).toMatchObject({ rewardId: 101, account: `${a.url}|${a.token.slice(-4)}` });
+    expect(await goalItem.getValue()).toMatchObject({ rewardId: '101', account: `${a.url}|${a.token.slice(-4)}` });
     expect(await draftDiscardedItem.getValue()).toBeNull();
   });
 
@@ -240,8 +240,8 @@ describe('connecting (session.ts)', () => {
     await goalItem.setValue({ account: `${a.url}|0ld!`, rewardId: rid(101), rewardName: 'x', setAt: 1 });
     await connect(a.url, a.token);
     const account = `${a.url}|${a.token.slice(-4)}`;
-    expect(await goalItem.getValue()).toMatchObject({ rewardId: 101, account });
-    expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: 101 } });
+    expect(await goalItem.getValue()).toMatchObject({ rewardId: '101', account });
+    expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: '101' } });
   });
 
   it('another key on the same panel whose history is another person’s is another account: its draft goes, with a notice', async () => {

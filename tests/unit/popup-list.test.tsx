@@ -86,7 +86,7 @@ describe('reward list', () => {
     const goal = getByRole(row, 'button', 'Set as goal: Amazon $50');
     expect(goal.getAttribute('aria-pressed')).toBe('false');
     await click(goal);
-    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 9 } });
+    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: '9' } });
   });
 
   it('a value offered for several countries: alike variants once, the others each with their countries, never two alike (issue 30)', async () => {

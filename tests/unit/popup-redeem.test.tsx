@@ -119,7 +119,7 @@ describe('redeeming', () => {
     confirm.click();
     confirm.click();
     await waitFor(() => expect(confirm.disabled).toBe(true));
-    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
     expect(dialog.textContent).toContain('A redemption is in progress');
 
     await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: rid(1) }));

@@ -57,7 +57,7 @@ describe('issue 29, item 15: a point cost the interface cannot mean', () => {
     const [bad, good] = [data.rewards.slice(0, IMPOSSIBLE.length), data.rewards.slice(IMPOSSIBLE.length)];
     for (const reward of bad) expect(reward).toMatchObject({ reward_point_cost: null, costRefused: true });
     expect(good.map((r) => [r.id, r.reward_point_cost, r.costRefused])).toEqual(
-      planted.slice(IMPOSSIBLE.length).map((r) => [r.id, r.reward_point_cost, undefined]),
+      planted.slice(IMPOSSIBLE.length).map((r) => [String(r.id), r.reward_point_cost, undefined]),
     );
     // What is stored is what the pages show from.
     const costs = (rewards: readonly Reward[] | undefined) =>
