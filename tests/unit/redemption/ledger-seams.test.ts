@@ -34,7 +34,7 @@ let b: Sandbox;
 let restoreReads: () => void;
 
 beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 300, retryBaseDelayMs: 1 }));
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 3000, retryBaseDelayMs: 1 }));
 });
 afterAll(() => closeSandboxes(a, b));
 beforeEach(async () => {
@@ -64,7 +64,7 @@ async function until(condition: () => boolean): Promise<void> {
 describe('the baseline is the ledger’s own fresh read', () => {
   it('a history read already out when Confirm is pressed is not the baseline: a redemption made on the website just before is never taken for the Confirm', async () => {
     // A page's refresh is out; the panel computed its answer before the website's redemption.
-    await armFault(a, { path: HISTORY, holdMs: 250 });
+    await armFault(a, { path: HISTORY, holdMs: 600 });
     const before = historyReads();
     const slow = refreshHistory(true).catch(() => undefined);
     await until(() => historyReads() > before);
@@ -84,7 +84,7 @@ describe('the baseline is the ledger’s own fresh read', () => {
     await armFault(a, { path: REDEEM, commit: true, status: 500, delayMs: 100 });
     const confirm = redeem(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
-    await armFault(a, { path: HISTORY, holdMs: 250 });
+    await armFault(a, { path: HISTORY, holdMs: 600 });
     const slow = refreshHistory(true).catch(() => undefined);
     const entry = await confirm;
     await slow;

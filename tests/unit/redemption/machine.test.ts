@@ -406,3 +406,27 @@ describe('scheduling and the rest', () => {
     expect(replaceCurrent(ledger(done, [], full), null)!.recentlySettled).toEqual([...full.slice(1), done]);
   });
 });
+
+describe('claims', () => {
+  it('a settled Confirm’s claim stands as long as an open Confirm could take its redemption, not only for the last 20', () => {
+    const claimant = { ...entry('a', { state: 'done' }), knownRedemptionIds: undefined, redemption: redemption(2) };
+    const others = Array.from({ length: SETTLED_KEPT - 1 }, (_, i) => ({
+      ...entry(`o${i}`, { rewardId: BOOKS, state: 'done' }),
+      redemption: redemption(100 + i, BOOKS),
+    }));
+    // Coffee's Confirm is still open, its baseline without redemption 2 (the claimant's); a Books one settles.
+    const open = unknown('x', { knownRedemptionIds: [did(1)] });
+    const books = unknown('y', { rewardId: BOOKS, knownRedemptionIds: [did(1)] });
+    const history = [redemption(1), redemption(2), redemption(300, BOOKS)];
+    let confirms: Confirms = { current: null, awaitingCheck: [open, books], recentlySettled: [claimant, ...others] };
+    confirms = applyRead(confirms, read(history), null, T0 + 5);
+    expect(confirms.recentlySettled).toHaveLength(SETTLED_KEPT + 1);
+    confirms = applyRead(confirms, read(history), null, T0 + 6);
+    // Redemption 2 is the claimant's: the open Confirm never takes it for its own.
+    expect(confirms.awaitingCheck.map((e) => e.requestId)).toEqual(['x']);
+    // Once no open Confirm could take it, the claimant goes like any older settled one.
+    const later = applyRead(confirms, read([...history, redemption(9)]), null, T0 + 7);
+    expect(later.awaitingCheck).toEqual([]);
+    expect(later.recentlySettled.map((e) => e.requestId)).not.toContain('a');
+  });
+});
