@@ -19,7 +19,8 @@ const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const id = v.pipe(
   v.union([v.string(), v.number()]),
   v.transform((raw: string | number) => rewardIdOf(raw)),
-  v.check((rewardId) => rewardId !== null, 'a reward id'),
+  // A catalogue id is sent back to the panel as it is: never a negative one (api/client.ts refuses it too).
+  v.check((rewardId) => rewardId !== null && !rewardId.startsWith('-'), 'a reward id'),
   v.transform((rewardId) => rewardId!),
 );
 const variableValue = v.union([

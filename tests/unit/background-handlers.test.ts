@@ -189,7 +189,7 @@ describe('the handler table passes each message on as it came', () => {
     });
     expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: true })).toMatchObject({
       ok: true,
-      data: { rewardId: 101 },
+      data: { rewardId: '101' },
     });
   });
 

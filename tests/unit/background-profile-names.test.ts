@@ -120,7 +120,7 @@ describe('a save the panel confirmed', () => {
     async (type, data, shown) => {
       await deliver('refreshProfile', { force: true });
       await fault({ method: 'GET', path: '/v1/panel/variables/data', status: 503, times: 10 });
-      expect(await deliver(type, data)).toEqual({ ok: true, data: null });
+      expect(await deliver(type, { session: await activeSessionId(), ...data })).toEqual({ ok: true, data: null });
       expect(env.sandbox.state.values.FIRST_NAME).toBe(shown);
       expect((await profileItem.getValue())?.data.values.FIRST_NAME).toBe(shown);
       expect((await syncItem.getValue()).profile.error).not.toBeNull();

@@ -48,7 +48,7 @@ describe('setting a goal', () => {
     expect(set.getAttribute('aria-pressed')).toBe('false');
     expect(queryAllByRole(root, 'region', 'Your goal')).toHaveLength(0);
     await click(set);
-    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 2 } });
+    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: '2' } });
   });
 });
 
