@@ -3,7 +3,7 @@ import type { SandboxSeed } from '../sandbox/server';
 
 /** The second account's ids are shifted by these, so no record of one passes for the other's. */
 export const B_OFFSET = 1000;
-const B_REDEMPTION_OFFSET = 100_000;
+export const B_REDEMPTION_OFFSET = 100_000;
 
 export const SEED_A = seedA as SandboxSeed;
 
