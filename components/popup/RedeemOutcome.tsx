@@ -109,7 +109,8 @@ function title(entry: LedgerEntry): string {
     case 'failed':
       return t('outcomeFailed', name);
     case 'unknown':
-      return t(entry.answer === 'refused' ? 'outcomeRefusedTitle' : 'outcomeUnknown', name);
+      // Refused, but the balance shows the points gone: what is checked is whether it went through.
+      return t(entry.answer === 'refused' && !pointsTaken(entry) ? 'outcomeRefusedTitle' : 'outcomeUnknown', name);
     case 'not_found':
       return t('outcomeNotFound', name);
   }
@@ -157,7 +158,8 @@ function body(entry: LedgerEntry, balance: number | null) {
         </p>
       );
     case 'unknown': {
-      const said = entry.answer === 'refused' ? reason(entry, balance) : '';
+      // Points short says nothing when the balance shows them taken (Check now's words say that).
+      const said = entry.answer === 'refused' && !pointsTaken(entry) ? reason(entry, balance) : '';
       return said ? <p>{said}</p> : null;
     }
   }

@@ -18,7 +18,7 @@ import { refreshProfile } from './sync';
  */
 async function apiOf(session: SessionId) {
   const current = await currentApi();
-  if (current.sid !== session) fail(appError('not_connected', t('errSaveAccountChanged')));
+  if (current.sid !== session) fail(appError('invalid_input', t('errSaveAccountChanged')));
   return current;
 }
 

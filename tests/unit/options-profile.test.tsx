@@ -296,6 +296,24 @@ describe('profile editor', () => {
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
 
+  it('a save the background refuses because another account connected meanwhile says so, and keeps the answers typed', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: {
+        kind: 'invalid_input',
+        message:
+          'Nothing was saved: another account was connected after these answers were typed. They are still here: check that they are this account’s, then save again.',
+      },
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { FIRST_NAME: 'Sam' } }]);
+    expect(q('[role=alert]')?.textContent).toMatch(/Nothing was saved: another account was connected/);
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam' });
+  });
+
   it('removes an answer through Save: "Remove answer", an emptied field, unticking every option', async () => {
     const server = { ...STORED };
     handlers.deleteValue = ({ name }) => {

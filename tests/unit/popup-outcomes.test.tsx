@@ -48,6 +48,40 @@ const unknown = (extra = {}) =>
     ...extra,
   });
 
+describe('a refusal while the balance shows the points gone', () => {
+  it('says the points were taken and the history is being checked, never that the panel refused it alone', async () => {
+    const entry = unknown({ answer: 'refused', balanceBefore: 2500, balanceMoved: -500, points: 500 });
+    await seed({ rewards: [amazon, books], balance: 2000, ledger: entry });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
+    expect(outcome.textContent).toContain(
+      `The panel refused it when you redeemed it at ${clockTime(SENT)}, but your balance then went down by 500 points: the points were taken.`,
+    );
+    expect(outcome.textContent).not.toMatch(/nothing was (charged|taken)/i);
+  });
+
+  it('not found after every check, with the points gone: contact the panel, never "redeem it again"', async () => {
+    await seed({
+      rewards: [amazon, books],
+      balance: 2000,
+      ledger: ledger('not_found', {
+        startedAt: SENT,
+        answer: 'refused',
+        balanceBefore: 2500,
+        balanceMoved: -500,
+        points: 500,
+      }),
+    });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    expect(outcome.textContent).toContain(
+      'Your balance went down by its points, but it has not appeared in your history in 30 minutes. Contact Panel Rewards before redeeming it again.',
+    );
+    expect(outcome.textContent).not.toContain('You can redeem it again');
+  });
+});
+
 describe('unknown outcome: the panel is being checked', () => {
   it('says so in plain words with when it was sent and when the next check is, never that it failed', async () => {
     const entry = unknown();

@@ -203,9 +203,9 @@ describe('every write carries its session', () => {
     await connect(a.url, a.token);
     const before = a.requests.filter((r) => r.method === 'POST').length;
     await expect(saveValues(typedIn, { FIRST_NAME: 'Sam' })).rejects.toMatchObject({
-      error: { kind: 'not_connected', message: expect.stringMatching(/another account was connected/) },
+      error: { kind: 'invalid_input', message: expect.stringMatching(/another account was connected/) },
     });
-    await expect(deleteValue(typedIn, 'FIRST_NAME')).rejects.toMatchObject({ error: { kind: 'not_connected' } });
+    await expect(deleteValue(typedIn, 'FIRST_NAME')).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
     expect(a.requests.filter((r) => r.method === 'POST' || r.method === 'DELETE').length).toBe(before);
   });
 });
