@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
-import { EXTENSION_PAGES_CSP } from './utils/content-policy';
+import { localPanelsInBuild } from './utils/base-url';
+import { extensionPagesCsp } from './utils/content-policy';
 import { appAfterFirstFrame, firstFrameTemplates } from './utils/build/first-frame-html';
 import { firstFrameModules } from './utils/build/first-frame-modules';
 import {
@@ -79,11 +80,13 @@ export default defineConfig({
       description: `${settings.panelName}: __MSG_extDescription__`,
       default_locale: 'en',
       // Only what this build can use (utils/build/operator/manifest-permissions.ts): `identity` only with
-      // sign-in, any https:// origin only when the build names no panel.
+      // sign-in, any https:// origin only when the build names no panel, local panels never in a
+      // build for an https panel.
       ...manifestPermissions(settings, env.manifestVersion),
-      // Images only from the extension, data: and where a panel may be, no media (utils/content-policy.ts).
+      // Images only from the extension, data: and where a panel or its catalogue's images may be, no
+      // media (utils/content-policy.ts); this machine only in a build that may reach a local panel.
       // WXT writes it as MV2's plain string for Firefox.
-      content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
+      content_security_policy: { extension_pages: extensionPagesCsp(localPanelsInBuild(settings.apiBaseUrl)) },
       // MV2 (Firefox) names it browser_action; WXT fills that key from the popup and drops `action`.
       [env.manifestVersion === 2 ? 'browser_action' : 'action']: {
         // The toolbar button's own icon (public/icon/, or the operator's `icon`; all listed in `icons` by WXT), sharp at 1x and 2x.

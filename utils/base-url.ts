@@ -52,21 +52,40 @@ export function hostPermissionPattern(origin: string): string {
   return `${url.protocol}//${url.hostname}/*`;
 }
 
-/** Local panels (development, a panel's own test server): asked for on Connect in every build. */
+/** Local panels: a development sandbox, or a panel's own test server on this machine. */
 export const LOCAL_HOST_PATTERNS: readonly string[] = ['http://localhost/*', 'http://127.0.0.1/*'];
 
 /**
+ * Whether a build may reach a panel on this machine: only one made for a local sandbox (`npm start`,
+ * the browser tests and the benchmarks point at one on 127.0.0.1) or one that names no panel, whose
+ * panelist types the address. A build for an https panel never asks for local host access: a
+ * panelist could be talked into sending their key to a local server, and a store reviewer would
+ * rightly ask why a release build wants it.
+ */
+export function localPanelsInBuild(buildApiBaseUrl: string): boolean {
+  if (!buildApiBaseUrl) return true;
+  return LOCAL_HOSTS.has(new URL(buildApiBaseUrl).hostname);
+}
+
+/**
  * The origins a panelist may grant on Connect (the manifest's optional host permissions): any
- * https:// panel only when the build names none. A build made with `apiBaseUrl` has that origin at
- * install and asks for no other public one: a build asks for no more than it uses.
+ * https:// panel only when the build names none, local panels only where {@link localPanelsInBuild}
+ * allows them. A build made with `apiBaseUrl` has that origin at install and asks for no other
+ * public one: a build asks for no more than it uses.
  */
 export function optionalHostPatterns(buildApiBaseUrl: string): string[] {
-  return [...(buildApiBaseUrl ? [] : ['https://*/*']), ...LOCAL_HOST_PATTERNS];
+  return [
+    ...(buildApiBaseUrl ? [] : ['https://*/*']),
+    ...(localPanelsInBuild(buildApiBaseUrl) ? LOCAL_HOST_PATTERNS : []),
+  ];
 }
 
 /** Whether a build made with `buildApiBaseUrl` may connect to `origin` (one checkBaseUrl accepted). */
 export function reachableByBuild(origin: string, buildApiBaseUrl: string): boolean {
   if (!buildApiBaseUrl) return true;
   const pattern = hostPermissionPattern(origin);
-  return pattern === hostPermissionPattern(buildApiBaseUrl) || LOCAL_HOST_PATTERNS.includes(pattern);
+  return (
+    pattern === hostPermissionPattern(buildApiBaseUrl) ||
+    (localPanelsInBuild(buildApiBaseUrl) && LOCAL_HOST_PATTERNS.includes(pattern))
+  );
 }

@@ -4,25 +4,34 @@
  * catalogue's image hosts come with the catalogue.
  *
  * - The manifest's policy (both browsers, every page and the worker) allows images only from the
- *   extension, `data:` and the places a panel may be (https anywhere, plain http on this machine,
- *   as for the API address), and no media at all.
+ *   extension, `data:` and the places a panel or its catalogue's images may be (https anywhere;
+ *   plain http on this machine only in a build that may reach a local panel), and no media at all.
  * - {@link imagePolicy} is what the popup adds as a `<meta>` policy before any reward HTML is
  *   shown: images only from the panel's own origin and the catalogue's image hosts. A second
  *   policy can only narrow the first; both browsers enforce one added by script (verified in
  *   Chromium and Firefox ESR, tests/e2e/reward-html.test.ts and firefox.test.ts).
  */
 
-/** Where a panel, and so its images, may be: as utils/base-url.ts accepts an API address. */
-const PANEL_PLACES = ['https:', 'http://localhost:*', 'http://127.0.0.1:*'];
+/** Where a panel on this machine may be: in the builds that may reach one (utils/base-url.ts, localPanelsInBuild). */
+const LOCAL_PLACES = ['http://localhost:*', 'http://127.0.0.1:*'];
 
-export const EXTENSION_PAGES_CSP = [
-  "script-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-src 'none'",
-  `img-src 'self' data: ${PANEL_PLACES.join(' ')}`,
-  "media-src 'none'",
-].join('; ');
+/**
+ * The manifest's policy: images from the extension, `data:`, any https host (the catalogue's image
+ * hosts come with the catalogue) and, only in a build that may reach a local panel, this machine.
+ */
+export function extensionPagesCsp(localPanels: boolean): string {
+  return [
+    "script-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-src 'none'",
+    `img-src 'self' data: https:${localPanels ? ` ${LOCAL_PLACES.join(' ')}` : ''}`,
+    "media-src 'none'",
+  ].join('; ');
+}
+
+/** The policy of a build that may reach a local panel: the development, sandbox and panel-less builds. */
+export const EXTENSION_PAGES_CSP = extensionPagesCsp(true);
 
 /** The origin an image URL loads from, when it is one a policy may name: https, or http on this machine. */
 export function imageOrigin(url: string | undefined | null): string | null {

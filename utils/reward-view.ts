@@ -77,6 +77,24 @@ export function rewardProgress(balance: number | null, cost: number | null): Rew
   return { ratio: Math.min(1, Math.max(0, balance / cost)), affordable: missing === 0, missing };
 }
 
+/** Why the extension offers no Redeem for a reward: a cost it quarantined, or a balance short of the cost. */
+export type RedeemBlock = { kind: 'cost-refused' } | { kind: 'short'; missing: number };
+
+/**
+ * Whether the extension lets a panelist redeem `reward` at `balance`, the one rule for it: not a
+ * reward whose points cost the schema quarantined (utils/api/schemas.ts, `costRefused`), nor one
+ * whose known cost a known balance does not cover. With the cost or the balance unknown the panel
+ * decides, so nothing is blocked. The popup's rows and the doctor's redeem check both ask this.
+ */
+export function redeemBlock(
+  reward: Pick<Reward, 'reward_point_cost' | 'costRefused'>,
+  balance: number | null,
+): RedeemBlock | null {
+  if (reward.costRefused) return { kind: 'cost-refused' };
+  const { affordable, missing } = rewardProgress(balance, reward.reward_point_cost);
+  return affordable === false ? { kind: 'short', missing: missing ?? 0 } : null;
+}
+
 /** Affordable first, then the ones the panelist is closest to, then the cheapest. */
 export function compareRewards(a: Reward, b: Reward, balance: number | null): number {
   const pa = rewardProgress(balance, a.reward_point_cost);

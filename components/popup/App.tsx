@@ -5,7 +5,7 @@ import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
 import { returnsOf } from '../../utils/balance-trend';
 import { goalView } from '../../utils/goal-view';
-import { latestRedemption } from '../../utils/reward-view';
+import { latestRedemption, redeemBlock } from '../../utils/reward-view';
 import {
   accountOf,
   balanceHistoryItem,
@@ -158,10 +158,7 @@ export function App() {
     ledger?.state === 'not_found' && ledger.answer !== 'success'
       ? catalogue?.find((r) => r.id === ledger.rewardId)
       : undefined;
-  const redeemAgain =
-    again && !again.costRefused && (balance === null || (again.reward_point_cost ?? 0) <= balance)
-      ? () => flow.open(again)
-      : undefined;
+  const redeemAgain = again && redeemBlock(again, balance) === null ? () => flow.open(again) : undefined;
   const ledgerReward =
     ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));
   return (

@@ -2,7 +2,7 @@ import { formatMoney, formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { valueChoices, type RewardGroup, type ValueChoice } from '../../utils/reward-groups';
 import { countryList } from '../../utils/region';
-import { kindLabel, rewardImage, rewardProgress } from '../../utils/reward-view';
+import { kindLabel, redeemBlock, rewardImage } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { REDEEM_WAIT_ID } from './outcome-ids';
 import type { RewardId } from '../../utils/ids';
@@ -55,12 +55,12 @@ export const valueText = ({ reward, where }: ValueChoice) =>
 export function rowModel({ group, choice, balance, blocked, goal, held, open = false }: RowInput) {
   const lead = group.rewards[0]!;
   const cost = choice.reward_point_cost;
-  const progress = rewardProgress(balance, cost);
   const base = `reward-${lead.id}`;
   const isHeld = held.includes(choice.id);
-  // A cost the panel cannot mean (utils/api/schemas.ts) is never redeemable here, and says so.
-  const refused = choice.costRefused === true;
-  const short = progress.affordable === false ? tp('needMorePoints', progress.missing ?? 0) : null;
+  // A cost the panel cannot mean (utils/api/schemas.ts) is never redeemable here, and says so (utils/reward-view.ts).
+  const block = redeemBlock(choice, balance);
+  const refused = block?.kind === 'cost-refused';
+  const short = block?.kind === 'short' ? tp('needMorePoints', block.missing) : null;
   const disabled = refused || short !== null || blocked || isHeld;
   // What the bar shows as covered: nothing while the balance is below zero.
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;

@@ -213,6 +213,9 @@ export async function heapAfterLoad(bench: Bench, spec: LoadSpec): Promise<numbe
     timeout: spec.timeoutMs ?? 30_000,
     polling: 20,
   });
+  // The popup's app starts after its first frame and then loads what that render needs: its heap
+  // is read once the page has stopped loading, not while the app is still on its way.
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await page.waitForTimeout(300);
   const cdp = await bench.context.newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');

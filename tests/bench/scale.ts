@@ -5,8 +5,9 @@
  */
 import { makeScaledSeed } from '../sandbox/scale';
 import type { SandboxSeed } from '../sandbox/server';
-import type { Bench } from './browser';
+import { wakeWorker, type Bench } from './browser';
 import { HEAP_RUNS, OPTIONS_VIEWPORT, RUNS, SCALE } from './config';
+import { wokenWorkerHeap, workerHeap } from './heap';
 import { heapAfterLoad, LoadError, measureLoad, type LoadResult, type LoadSpec } from './page-run';
 import { ageCache, clearCache, clearDraft, storageBytes, syncSnapshot, waitIdle } from './state';
 import { growth, summarize, type Growth, type Summary } from './stats';
@@ -32,6 +33,13 @@ export interface ScaleCase {
   /** The most long tasks (over 50 ms) after the content was visible, in any run. */
   longTasksAfterContent?: number;
   heapBytes?: number;
+  /** The page's heap readings (bytes): `heapBytes` is their median. */
+  heap?: Summary;
+  /**
+   * The background's JS heap after a forced GC (bytes, median): `woken` right after a stopped worker
+   * was started by a page's message; `used` after this case's loads (the cold one fetched the whole list).
+   */
+  workerHeap?: { woken: Summary; used: Summary };
   storageBytes?: number;
   /** Why the case could not be measured (the extension's own error where it reported one). */
   failure?: string;
@@ -39,6 +47,8 @@ export interface ScaleCase {
 
 export interface ScaleReport {
   blankHeapBytes: number;
+  /** The minimal extension's worker (one listener per event), woken the same way: the yardstick of `workerHeap`. */
+  minimalWorkerHeap: Summary;
   /** storage.local's quota (no unlimitedStorage permission in the manifest). */
   storageQuotaBytes: number;
   runsNote: string;
@@ -82,6 +92,10 @@ export function runsFor(dimension: Dimension, n: number): { runs: number; warmup
 }
 
 const median = (list: number[]) => summarize(list).median;
+
+/** A stopped worker started by a page's message, as the popup's first one starts it (browser.ts). */
+const ask = (bench: Bench, id = bench.extensionId) =>
+  wakeWorker(bench.context, id, id === bench.extensionId ? 'blank.html' : 'page.html');
 
 function payloadOf(seed: SandboxSeed, dimension: Dimension): number {
   const list =
@@ -128,6 +142,10 @@ async function measureCase(bench: Bench, dimension: Dimension, n: number, payloa
   }
   const heap: number[] = [];
   for (let i = 0; i < plan.heap; i += 1) heap.push(await heapAfterLoad(bench, { ...spec, timeoutMs: 120_000 }));
+  const used: number[] = [];
+  const woken: number[] = [];
+  for (let i = 0; i < plan.heap; i += 1) used.push(await workerHeap(bench, bench.extensionId));
+  for (let i = 0; i < plan.heap; i += 1) woken.push(await wokenWorkerHeap(bench, bench.extensionId, () => ask(bench)));
 
   const pick = (key: 'visible' | 'interactive' | 'clickToAnswer' | 'clickToDetails') => {
     const values = runs.map((r) => r[key]).filter((v): v is number => v !== undefined);
@@ -142,6 +160,8 @@ async function measureCase(bench: Bench, dimension: Dimension, n: number, payloa
     busyAfterContent: interacted.length ? median(interacted.map((r) => r.longTasksAfter)) : undefined,
     longTasksAfterContent: interacted.length ? Math.max(...interacted.map((r) => r.longTaskCountAfter)) : undefined,
     heapBytes: median(heap),
+    heap: summarize(heap),
+    workerHeap: { woken: summarize(woken), used: summarize(used) },
     storageBytes: await storageBytes(bench),
   });
   const errors = (await syncSnapshot(bench)).errors;
@@ -156,6 +176,9 @@ export async function measureScale(
 ): Promise<ScaleReport> {
   const blankHeap: number[] = [];
   for (let i = 0; i < HEAP_RUNS; i += 1) blankHeap.push(await heapAfterLoad(bench, BLANK));
+  const minimalHeap: number[] = [];
+  for (let i = 0; i < HEAP_RUNS; i += 1)
+    minimalHeap.push(await wokenWorkerHeap(bench, bench.minimalId, () => ask(bench, bench.minimalId)));
   const cases: ScaleCase[] = [];
   for (const dimension of Object.keys(SCALE) as Dimension[]) {
     for (const n of SCALE[dimension]) {
@@ -191,6 +214,7 @@ export async function measureScale(
   );
   return {
     blankHeapBytes: median(blankHeap),
+    minimalWorkerHeap: summarize(minimalHeap),
     storageQuotaBytes,
     runsNote: heavy.length
       ? `${RUNS} runs per case, except ${heavy.join(' and ')}: ${HEAVY_RUNS} runs (one load takes seconds there, and the whole bench must stay under 10 minutes).`
@@ -198,4 +222,17 @@ export async function measureScale(
     cases,
     growth: { rewards: growthOf('rewards'), variables: growthOf('variables'), redemptions: growthOf('redemptions') },
   };
+}
+
+/** The worker's heap at the sandbox's current seed (BENCH_ONLY=worker): right after a start, the minimal worker's, and as it is. */
+export async function measureWorkerHeap(bench: Bench): Promise<{ woken: number; minimal: number; used: number }> {
+  const runs = async (read: () => Promise<number>) => {
+    const out: number[] = [];
+    for (let i = 0; i < HEAP_RUNS; i += 1) out.push(await read());
+    return median(out);
+  };
+  const used = await runs(() => workerHeap(bench, bench.extensionId));
+  const woken = await runs(() => wokenWorkerHeap(bench, bench.extensionId, () => ask(bench)));
+  const minimal = await runs(() => wokenWorkerHeap(bench, bench.minimalId, () => ask(bench, bench.minimalId)));
+  return { woken, minimal, used };
 }

@@ -25,11 +25,11 @@ export async function connectThroughOptions(bench: Bench, baseUrl: string, token
 }
 
 /** When the harness last made the cache fresh; lets ageCache skip reading a huge cache back. */
-let freshSince = 0;
+const freshSince = new WeakMap<Bench, number>();
 
 /** Empties the cache and the sync states (credentials and session stay): the next page load is cold. */
 export async function clearCache(bench: Bench): Promise<void> {
-  freshSince = 0;
+  freshSince.delete(bench);
   // The popup view and the reward HTML go with the caches they are made from, or a cold popup would
   // paint the old view.
   // The history's pages (utils/paged-item.ts) go with its head.
@@ -58,31 +58,35 @@ export async function clearCache(bench: Bench): Promise<void> {
  * rewritten before every run.
  */
 export async function ageCache(bench: Bench, ageMs: number, skipWithinMs = 0): Promise<void> {
-  if (ageMs === 0 && skipWithinMs && Date.now() - freshSince < skipWithinMs) return;
-  freshSince = ageMs === 0 ? Date.now() : 0;
-  await bench.inWorker(
-    async ({ keys, viewKey, ageMs }) => {
-      const now = Date.now();
-      const stored = await chrome.storage.local.get(keys);
-      const changed: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(stored) as Array<[string, { fetchedAt: number } | null]>) {
-        if (!item) continue;
-        changed[key] = { ...item, fetchedAt: now - ageMs };
-      }
-      // No named inner function: this runs as source text in a worker the bench may have restarted (probe.ts, NAME_SHIM).
-      const view = (await chrome.storage.local.get(viewKey))[viewKey] as
-        Record<string, { fetchedAt: number } | null | undefined> | undefined;
-      if (view) {
-        const dated = { ...view };
-        for (const part of ['rewards', 'profile'])
-          if (view[part]) dated[part] = { ...view[part], fetchedAt: now - ageMs };
-        changed[viewKey] = dated;
-      }
-      if (Object.keys(changed).length) await chrome.storage.local.set(changed);
-    },
-    { keys: [...CACHE_KEYS], viewKey: popupViewItem.key, ageMs },
-  );
+  if (ageMs === 0 && skipWithinMs && Date.now() - (freshSince.get(bench) ?? 0) < skipWithinMs) return;
+  if (ageMs === 0) freshSince.set(bench, Date.now());
+  else freshSince.delete(bench);
+  await bench.inWorker(ageStored, { keys: [...CACHE_KEYS], viewKey: popupViewItem.key, ageMs });
 }
+
+/**
+ * ageCache's work, run inside the extension (the Chrome worker, or a Firefox extension page): it goes
+ * there as source text, so it names no function of its own (probe.ts, NAME_SHIM) and finds the
+ * storage API itself (Firefox's `browser`, else `chrome`).
+ */
+export const ageStored = async ({ keys, viewKey, ageMs }: { keys: string[]; viewKey: string; ageMs: number }) => {
+  const local = ((globalThis as { browser?: typeof chrome }).browser ?? chrome).storage.local;
+  const now = Date.now();
+  const stored = await local.get(keys);
+  const changed: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(stored) as Array<[string, { fetchedAt: number } | null]>) {
+    if (!item) continue;
+    changed[key] = { ...item, fetchedAt: now - ageMs };
+  }
+  const view = (await local.get(viewKey))[viewKey] as
+    Record<string, { fetchedAt: number } | null | undefined> | undefined;
+  if (view) {
+    const dated = { ...view };
+    for (const part of ['rewards', 'profile']) if (view[part]) dated[part] = { ...view[part], fetchedAt: now - ageMs };
+    changed[viewKey] = dated;
+  }
+  if (Object.keys(changed).length) await local.set(changed);
+};
 
 export async function clearDraft(bench: Bench): Promise<void> {
   await bench.inWorker(() => chrome.storage.local.remove('draft:profile'), null);

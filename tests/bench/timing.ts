@@ -10,11 +10,13 @@
  *    (500 ms): the popup must still show the cache at once (stale-while-revalidate), not wait for it;
  *  - cold: cache emptied, so the content includes the API round trip.
  */
-import type { Bench } from './browser';
+import type { Bench, ExtensionPath } from './browser';
 import { POPUP_VIEWPORT, RUNS, SERIES, WARMUP } from './config';
 import { measureLoad, type LoadResult, type LoadSpec } from './page-run';
 import { ageCache, clearCache, waitIdle } from './state';
 import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
+import { byPredecessor, rotate, type Rotation } from './rounds';
+import { yardstickLoad, yardstickReport, type YardstickReport } from './yardstick';
 import { summarize, type Summary } from './stats';
 
 export const POPUP: LoadSpec = { path: 'popup.html', viewport: POPUP_VIEWPORT, elements: ['balance', 'reward'] };
@@ -71,6 +73,13 @@ export interface TimingReport {
   warm: Paired & { dom: Summary; firstContentfulPaint: Summary };
   /** The headline: the warm popup ÷ the floor page, its balance painted, and with the first reward rows too. */
   popupToFloor: { balance: FloorRatio; withRows: FloorRatio };
+  /**
+   * The warm rounds' times (blank: first contentful paint; floor and popup: balance painted) by the
+   * page loaded before each: equal rows mean no load paid for the one before it (config.ts, SETTLE_MS).
+   */
+  afterPage: Record<string, Record<string, Summary>>;
+  /** The balance by the independent yardstick, from the same rounds (yardstick.ts); absent when it was not run. */
+  yardstick?: YardstickReport;
   goalShift: GoalShift;
   stale: { visible: Summary; apiDelayMs: number; ratioToWarm: number };
   cold: { visible: Summary; ratioToBlankFcp: number };
@@ -90,32 +99,19 @@ async function series(n: number, run: (i: number) => Promise<void>): Promise<voi
 }
 
 /**
- * SERIES × RUNS rounds of the blank page and each of `specs`, one load of each per round, in an order
- * that turns round to round through every permutation, so no page always pays for the one before
- * it; `prepare` runs before each round. Returns, per page (blank first, then `specs`), each series' loads.
+ * SERIES × RUNS rounds of the blank page and each of `specs` (rounds.ts); `prepare` runs before each
+ * round. Returns, per page (blank first, then `specs`), each series' loads, and every load in order.
  */
-async function rounds(bench: Bench, specs: LoadSpec[], prepare: () => Promise<void>): Promise<LoadResult[][][]> {
+async function rounds(bench: Bench, specs: LoadSpec[], prepare: () => Promise<void>): Promise<Rotation<LoadResult>> {
   const all = [BLANK, ...specs];
-  const orders = permutations(all.map((_, i) => i));
-  const out: LoadResult[][][] = all.map(() => []);
-  for (let s = 0; s < SERIES; s += 1) {
-    out.forEach((page) => page.push([]));
-    await series(RUNS, async (i) => {
-      await prepare();
-      for (const k of orders[(i + WARMUP + s) % orders.length]!) {
-        const result = await measureLoad(bench, all[k]!);
-        if (i >= 0) out[k]![s]!.push(result);
-      }
-    });
-  }
-  return out;
-}
-
-function permutations(items: number[]): number[][] {
-  if (items.length <= 1) return [items];
-  return items.flatMap((first, i) =>
-    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]),
-  );
+  return rotate({
+    groups: [all.length],
+    series: SERIES,
+    runs: RUNS,
+    warmup: WARMUP,
+    prepare,
+    load: (k) => measureLoad(bench, all[k]!),
+  });
 }
 
 /** How many loads had an Element Timing entry for every element awaited (the rest fell back to a frame time). */
@@ -164,19 +160,53 @@ function toFloor(floor: LoadResult[][], popup: LoadResult[][], pick: (r: LoadRes
 
 /** Before connecting: the popup's prompt against the blank page. Run before the bench connects. */
 export async function measureNotConnected(bench: Bench): Promise<Paired> {
-  const [blank, page] = await rounds(bench, [POPUP_NOT_CONNECTED], async () => {});
+  const [blank, page] = (await rounds(bench, [POPUP_NOT_CONNECTED], async () => {})).byPage;
   return paired(blank!, page!);
 }
 
-/** Warm popup, floor page and blank page, round by round in the same series. */
-export async function measureWarm(bench: Bench) {
-  const [blankRuns, floorRuns, popupRuns] = (await rounds(bench, [FLOOR, POPUP], () => ageCache(bench, 0, 30_000))) as [
+/**
+ * Warm popup, floor page and blank page, round by round in the same series; with `yardstick` (a
+ * second Chromium, yardstick.ts), its blank page, floor and popup load in the same rounds too.
+ */
+export async function measureWarm(bench: Bench, yardstick?: Bench) {
+  const theirs: ExtensionPath[] = yardstick ? ['blank.html', 'floor.html', 'popup.html'] : [];
+  const ours = [BLANK, FLOOR, POPUP];
+  const rotation = await rotate<LoadResult | number | null>({
+    groups: theirs.length ? [ours.length, theirs.length] : [ours.length],
+    series: SERIES,
+    runs: RUNS,
+    warmup: WARMUP,
+    prepare: async () => {
+      await ageCache(bench, 0, 30_000);
+      if (yardstick) await ageCache(yardstick, 0, 30_000);
+    },
+    load: (k) => (k < ours.length ? measureLoad(bench, ours[k]!) : yardstickLoad(yardstick!, theirs[k - ours.length]!)),
+  });
+  const [blankRuns, floorRuns, popupRuns] = rotation.byPage.slice(0, 3) as [
     LoadResult[][],
     LoadResult[][],
     LoadResult[][],
   ];
   const balance = (r: LoadResult) => r.element.balance ?? r.visible;
+  // What each page's headline time was, by the page loaded before it in the same browser: blank FCP,
+  // floor and popup balance.
+  const headlineTime = (k: number, r: LoadResult) => (k === 0 ? (r.fcp ?? null) : balance(r));
+  const inBrowser = (from: number, to: number) =>
+    rotation.sequence
+      .filter((load) => load.page >= from && load.page < to)
+      .map((load) => ({ ...load, page: load.page - from }));
   return {
+    afterPage: byPredecessor(
+      inBrowser(0, 3) as Array<{ page: number; measured: boolean; result: LoadResult }>,
+      ['blank', 'floor', 'popup'],
+      headlineTime,
+    ),
+    yardstick: yardstick
+      ? yardstickReport(
+          rotation.byPage.slice(3) as Array<Array<Array<number | null>>>,
+          inBrowser(3, 6) as Array<{ page: number; measured: boolean; result: number | null }>,
+        )
+      : undefined,
     blank: blankRuns.flat(),
     warm: popupRuns.flat(),
     floor: paired(blankRuns, floorRuns),
@@ -194,13 +224,14 @@ export async function measureTiming(
   baseUrl: string,
   notConnected: Paired,
   log: (line: string) => void = () => {},
+  yardstick?: Bench,
 ): Promise<TimingReport> {
   let since = Date.now();
   const done = (what: string) => {
     log(`${what} (${((Date.now() - since) / 1000).toFixed(1)} s)`);
     since = Date.now();
   };
-  const warmRuns = await measureWarm(bench);
+  const warmRuns = await measureWarm(bench, yardstick);
   done(`blank page, floor page and warm popup, ${SERIES} series`);
   const { blank, warm } = warmRuns;
 
@@ -248,6 +279,8 @@ export async function measureTiming(
     goalShift,
     warm: { ...warmRuns.warmPaired, dom: pick(warm, 'dom'), firstContentfulPaint: pick(warm, 'fcp') },
     popupToFloor: warmRuns.popupToFloor,
+    afterPage: warmRuns.afterPage,
+    yardstick: warmRuns.yardstick,
     stale: { visible: staleVisible, apiDelayMs, ratioToWarm: ratio(staleVisible.median, warmVisible.median) },
     cold: { visible: coldVisible, ratioToBlankFcp: ratio(coldVisible.median, blankFcp.median) },
   };

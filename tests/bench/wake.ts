@@ -62,7 +62,7 @@ function figure(ours: number[][], minimal: number[][]): WakeFigure {
 }
 
 /** Stops every worker and resolves once the DevTools protocol says they are stopped. */
-async function stopWorkers(cdp: CDPSession): Promise<void> {
+export async function stopWorkers(cdp: CDPSession): Promise<void> {
   const stopped = new Promise<void>((resolve) => {
     const check = (e: { versions: Array<{ runningStatus: string }> }) => {
       if (e.versions.every((v) => v.runningStatus === 'stopped')) {

@@ -7,7 +7,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -23,6 +22,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromeIdFromKey, firefoxRedirectUrl, newChromeKey } from '../../utils/build/operator/extension-ids';
 import { messageLookup, localeMessages } from '../tools/node-i18n';
+import { cleanEnv, copyProject } from './project-copy';
 import { zipEntries, zipFile } from '../tools/zip-read';
 
 const BRAND = {
@@ -34,9 +34,6 @@ const BRAND = {
 const chromeKey = newChromeKey().publicKey;
 const LOCALES = readdirSync('public/_locales').filter((name) => statSync(join('public/_locales', name)).isDirectory());
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
-/** An operator's environment: no build setting, and not the test runner's NODE_ENV=test (which changes the bundle). */
-const cleanEnv = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_') && name !== 'NODE_ENV'));
 /** Within 2 of each channel: gradients and anti-aliasing round differently between renderers. */
 const near = (got: Iterable<number>, want: number[]) =>
   [...got].slice(0, 3).every((c, i) => Math.abs(c - want[i]!) <= 2);
@@ -47,27 +44,12 @@ let out: string;
 const zip = (kind: string) => join(out, `acme-rewards-${version}-${kind}.zip`);
 const temporary: string[] = [];
 
-/** A copy of the project's files (tracked and new, nothing ignored) with the installed node_modules. */
-function copyProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'panel-store-project-'));
-  temporary.push(dir);
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files.filter((f) => existsSync(f))) {
-    mkdirSync(join(dir, dirname(file)), { recursive: true });
-    copyFileSync(file, join(dir, file));
-  }
-  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
 function store(cwd: string, env: NodeJS.ProcessEnv = {}) {
   return spawnSync('npx', ['tsx', 'tests/tools/store.ts'], { cwd, env: { ...cleanEnv(), ...env }, encoding: 'utf8' });
 }
 
 beforeAll(() => {
-  project = copyProject();
+  project = copyProject(temporary);
   mkdirSync(join(project, 'brand'));
   copyFileSync('tests/fixtures/acme-icon.svg', join(project, BRAND.icon));
   writeFileSync(
@@ -92,8 +74,12 @@ test('both zips carry the brand; the Chrome zip leaves the key to the unpacked b
   const firefox = JSON.parse(zipFile(zip('firefox'), 'manifest.json')!.toString()) as Record<string, any>;
   expect(firefox).toMatchObject({ name: 'Acme Rewards', browser_action: { default_title: 'Acme Rewards' } });
   expect(firefox.browser_specific_settings.gecko.id).toBe(BRAND.geckoId);
-  expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(firefoxRedirectUrl(BRAND.geckoId));
-  expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(chromeIdFromKey(chromeKey));
+  const submit = readFileSync(join(out, 'SUBMIT.md'), 'utf8');
+  // No sign-in in this build: the ids, without redirect URLs to register, and the Chrome id's caveat.
+  expect(submit).toContain(`Chrome id from chromeKey: ${chromeIdFromKey(chromeKey)}.`);
+  expect(submit).toContain("this is the store's id only if chromeKey is your store item's public key");
+  expect(submit).toContain(`Firefox id: ${BRAND.geckoId}\n`);
+  expect(submit).not.toContain(firefoxRedirectUrl(BRAND.geckoId));
 });
 
 test("the icons in both zips are the operator's, in every size", async () => {
@@ -111,6 +97,18 @@ test("the icons in both zips are the operator's, in every size", async () => {
     }
   }
   expect((await sharp(join(out, 'store-icon-128.png')).metadata()).width).toBe(128);
+  // The Chrome Web Store's small promo tile: 440×280, on the brand colour, named in SUBMIT.md.
+  const tile = join(out, 'promo-tile-440x280.png');
+  const { width, height } = await sharp(tile).metadata();
+  expect([width, height]).toEqual([440, 280]);
+  const { data } = await sharp(tile)
+    .extract({ left: 2, top: 2, width: 1, height: 1 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  expect(near(data, TEAL), `promo tile: ${[...data.subarray(0, 3)].join(',')}`).toBe(true);
+  expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(
+    'the small promo tile `promo-tile-440x280.png` (440×280',
+  );
 });
 
 test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do', () => {
@@ -154,6 +152,8 @@ test('every shipped language has two 1280×800 screenshots on the brand colour a
     expect(listing).toContain('Title: Acme Rewards');
     expect(listing).toContain(`Acme Rewards: ${say('extDescription')}`);
     expect(listing).toContain(say('storeDescription', ['Acme Rewards']));
+    // A build without sign-in connects with the personal key; the pictures' hosts are named in every language.
+    expect(listing).toContain(`${say('storeConnectKey', ['Acme Rewards'])} ${say('storeImages')}`);
   }
 });
 

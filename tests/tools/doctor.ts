@@ -12,10 +12,10 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 import { diagnose } from './doctor/diagnose';
-import { formatReport } from './doctor/report';
+import { formatReport, jsonReport } from './doctor/report';
 import { breaksPanelists } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
-import type { RedeemRequest } from './doctor/writes';
+import type { SpendRequest } from './doctor/redeem-check';
 
 const USAGE = `npm run doctor -- [PANEL_API_URL] [options]
 
@@ -24,7 +24,12 @@ const USAGE = `npm run doctor -- [PANEL_API_URL] [options]
                              the answer (a test panelist's key only)
   --redeem-check <reward id> with --write-checks: redeem this reward once, after you confirm, and
                              judge the answer; this spends the test panelist's points
-  --yes-spend-points         confirm --redeem-check without being asked (no terminal)
+  --idempotency-check <reward id>
+                             with --write-checks: send two identical redemptions of this reward with
+                             one Idempotency-Key, after you confirm; one redemption in the history
+                             means the panel honours the key (spends the points once, or twice)
+  --yes-spend-points         confirm the checks that spend points without being asked (no terminal)
+  --json                     the report as JSON on stdout (for CI), with the same exit code
   --allow-origin <origin>    follow a redirect to this other origin too, to see what answers there
                              (the key is sent there); may be given more than once
   --help                     this text
@@ -39,9 +44,20 @@ interface Args {
   baseUrl: string | undefined;
   writeChecks: boolean;
   redeemId: number | null;
+  idempotencyId: number | null;
   yesSpendPoints: boolean;
   allowOrigins: string[];
+  json: boolean;
   help: boolean;
+}
+
+/** A reward id given to an option that spends points: a whole number, and only with --write-checks. */
+function rewardId(option: string, value: string | undefined, writeChecks: boolean): number | null {
+  if (value === undefined) return null;
+  if (!/^\d+$/.test(value.trim()))
+    throw new UsageError(`--${option} takes a reward id (a whole number), not "${value}".`);
+  if (!writeChecks) throw new UsageError(`--${option} is a write check: give --write-checks with it.`);
+  return Number(value.trim());
 }
 
 function parse(argv: string[]): Args {
@@ -54,7 +70,9 @@ function parse(argv: string[]): Args {
       options: {
         'write-checks': { type: 'boolean' },
         'redeem-check': { type: 'string' },
+        'idempotency-check': { type: 'string' },
         'yes-spend-points': { type: 'boolean' },
+        json: { type: 'boolean' },
         'allow-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
@@ -65,13 +83,10 @@ function parse(argv: string[]): Args {
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError(`One panel address at a time, not ${positionals.length}.`);
   const writeChecks = values['write-checks'] === true;
-  const redeem = values['redeem-check'];
-  if (redeem !== undefined && !/^\d+$/.test(redeem.trim()))
-    throw new UsageError(`--redeem-check takes a reward id (a whole number), not "${redeem}".`);
-  if (redeem !== undefined && !writeChecks)
-    throw new UsageError('--redeem-check is a write check: give --write-checks with it.');
-  if (values['yes-spend-points'] && redeem === undefined)
-    throw new UsageError('--yes-spend-points confirms --redeem-check, which was not given.');
+  const redeemId = rewardId('redeem-check', values['redeem-check'], writeChecks);
+  const idempotencyId = rewardId('idempotency-check', values['idempotency-check'], writeChecks);
+  if (values['yes-spend-points'] && redeemId === null && idempotencyId === null)
+    throw new UsageError('--yes-spend-points confirms --redeem-check or --idempotency-check, and neither was given.');
   const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
     try {
       const url = new URL(origin);
@@ -84,19 +99,23 @@ function parse(argv: string[]): Args {
   return {
     baseUrl: positionals[0],
     writeChecks,
-    redeemId: redeem === undefined ? null : Number(redeem.trim()),
+    redeemId,
+    idempotencyId,
     yesSpendPoints: values['yes-spend-points'] === true,
     allowOrigins,
+    json: values.json === true,
     help: values.help === true,
   };
 }
 
-/** The operator's yes to one redemption: typed at the terminal, or given as --yes-spend-points. */
-function confirmation(rewardId: number, yes: boolean): RedeemRequest {
+/** The operator's yes to a check that spends points: typed at the terminal, or given as --yes-spend-points. */
+function confirmation(rewardId: number, yes: boolean): SpendRequest {
   return {
     rewardId,
     async confirm(reward) {
-      const what = `reward #${reward.id} “${reward.name}” for ${reward.points === null ? 'an unknown number of' : reward.points.toLocaleString('en')} points (balance: ${reward.balance === null ? 'unknown' : reward.balance.toLocaleString('en')})`;
+      const times =
+        reward.redemptions === 2 ? 'twice with one Idempotency-Key (charged twice if the panel ignores it)' : 'once';
+      const what = `reward #${reward.id} “${reward.name}” ${times}, for ${reward.points === null ? 'an unknown number of' : reward.points.toLocaleString('en')} points each (balance: ${reward.balance === null ? 'unknown' : reward.balance.toLocaleString('en')})`;
       if (yes) {
         process.stderr.write(`Redeeming ${what}: confirmed by --yes-spend-points.\n`);
         return true;
@@ -120,8 +139,11 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (args.redeemId !== null && !args.yesSpendPoints && !process.stdin.isTTY) {
-    throw new UsageError('--redeem-check asks you to confirm at a terminal; without one, add --yes-spend-points.');
+  const spends = args.redeemId !== null || args.idempotencyId !== null;
+  if (spends && !args.yesSpendPoints && !process.stdin.isTTY) {
+    throw new UsageError(
+      '--redeem-check and --idempotency-check ask you to confirm at a terminal; without one, add --yes-spend-points.',
+    );
   }
   const settings = buildSettings(process.env, 'production');
   const baseUrl = args.baseUrl ?? settings.apiBaseUrl;
@@ -133,9 +155,11 @@ async function main(): Promise<number> {
   if (args.writeChecks) {
     process.stderr.write(
       "\nWRITE CHECKS ON: use a test panelist's key only. The doctor saves one profile answer with the value it already holds" +
-        (args.redeemId === null
-          ? '.\n\n'
-          : `, and redeems reward #${args.redeemId} once you confirm: that spends the test panelist's points.\n\n`),
+        (args.redeemId === null ? '' : `, redeems reward #${args.redeemId} once you confirm`) +
+        (args.idempotencyId === null
+          ? ''
+          : `, sends two redemptions of reward #${args.idempotencyId} with one Idempotency-Key once you confirm`) +
+        (spends ? ": that spends the test panelist's points.\n\n" : '.\n\n'),
     );
   }
   const report = await diagnose({
@@ -144,11 +168,12 @@ async function main(): Promise<number> {
     balanceVariable: settings.balanceVariable,
     writeChecks: args.writeChecks,
     redeem: args.redeemId === null ? null : confirmation(args.redeemId, args.yesSpendPoints),
+    idempotency: args.idempotencyId === null ? null : confirmation(args.idempotencyId, args.yesSpendPoints),
     allowOrigins: args.allowOrigins,
     progress: (text) => void process.stderr.write(text),
   });
   process.stderr.write('\n');
-  console.log(formatReport(report));
+  console.log(args.json ? JSON.stringify(jsonReport(report), null, 2) : formatReport(report));
   return breaksPanelists(report) ? 1 : 0;
 }
 

@@ -51,6 +51,8 @@ function show(json: boolean): void {
     lines.push(
       `Chrome   id            ${ids.chrome.id}  (from chromeKey)`,
       `         redirect URL  ${ids.chrome.redirectUrl}`,
+      "                       The Chrome Web Store's id only if chromeKey is your store item's public key (Package →",
+      '                       View public key): the store keeps its own id, and the zip it takes has no key.',
     );
   } else {
     lines.push(

@@ -9,7 +9,7 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const DOCS = ['ARCHITECTURE.md', 'OPERATORS.md', 'CONTRIBUTING.md', 'SECURITY.md'];
-const ALL = ['README.md', ...DOCS, 'entrypoints/background/redemption/README.md'];
+const ALL = ['README.md', ...DOCS, 'OPERATOR-CHECKLIST.md', 'entrypoints/background/redemption/README.md'];
 
 const read = (file: string) => readFileSync(file, 'utf8');
 /** The text outside fenced code blocks, where headings and links mean what they say. */

@@ -58,6 +58,22 @@ describe('npm run doctor', () => {
     expect(stdout).not.toContain('httpTokenNotAccepted');
   }, 60_000);
 
+  it('with --json: the report as JSON on stdout for CI, the same exit code, progress still on stderr', async () => {
+    sandbox.reset();
+    const { code, stdout, stderr } = await doctor({ PANEL_DOCTOR_TOKEN: sandbox.token }, sandbox.url, '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as Record<string, any>;
+    expect(report).toMatchObject({
+      tool: 'panel-doctor',
+      format: 1,
+      baseUrl: sandbox.url,
+      verdict: { breaksPanelists: false },
+    });
+    expect(report.reads.map((r: { status: number }) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(stdout).not.toContain(sandbox.token);
+    expect(stderr).toContain(`  GET ${sandbox.url}/v1/panel/rewards … 200, `);
+  }, 60_000);
+
   it('exits 2, sending nothing, without a key, or with write options that are not given in full', async () => {
     sandbox.reset();
     const key = { PANEL_DOCTOR_TOKEN: sandbox.token };
@@ -81,6 +97,22 @@ describe('npm run doctor', () => {
     expect(sandbox.requests).toEqual([]);
   }, 60_000);
 
+  it('exits 2, sending nothing, for --idempotency-check without --write-checks', async () => {
+    sandbox.reset();
+    const twiceAlone = await doctor(
+      { PANEL_DOCTOR_TOKEN: sandbox.token },
+      sandbox.url,
+      '--idempotency-check',
+      '101',
+      '--yes-spend-points',
+    );
+    expect(twiceAlone).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--idempotency-check is a write check: give --write-checks with it.'),
+    });
+    expect(sandbox.requests).toEqual([]);
+  }, 60_000);
+
   it('with --write-checks --redeem-check --yes-spend-points: says so loudly, saves unchanged, redeems once', async () => {
     sandbox.reset();
     const { code, stdout, stderr } = await doctor(
@@ -94,7 +126,7 @@ describe('npm run doctor', () => {
     expect(code).toBe(0);
     expect(stderr).toContain("WRITE CHECKS ON: use a test panelist's key only.");
     expect(stderr).toContain(
-      'Redeeming reward #101 “Bluefin Coffee $5 Gift Card” for 500 points (balance: 2,500): confirmed by --yes-spend-points.',
+      'Redeeming reward #101 “Bluefin Coffee $5 Gift Card” once, for 500 points each (balance: 2,500): confirmed by --yes-spend-points.',
     );
     expect(stdout).toContain("WRITE CHECKS ON: run with a test panelist's key only. Sent besides reads:");
     expect(

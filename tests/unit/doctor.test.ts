@@ -351,6 +351,34 @@ describe('the panel doctor follows redirects itself, checking every hop before i
     expect(progress).toContain(`not sent: GET ${sandbox.url}/v1/panel/redemption?id=101 (redeem)`);
   });
 
+  it('never sends a hop whose path holds the redeem endpoint as a segment, nor advises an address that does', async () => {
+    const report = await run({
+      faults: [
+        {
+          method: 'GET',
+          path: '/v1/panel/rewards',
+          status: 302,
+          headers: { Location: '/v1/panel/redemption/v1/panel/rewards' },
+          times: 1,
+        },
+        {
+          method: 'GET',
+          path: '/v1/panel/redemptions',
+          status: 302,
+          headers: { Location: '/v1/panel/redemption/v1/panel/redemptions' },
+          times: 1,
+        },
+      ],
+    });
+    expect(sandbox.requests.filter((r) => r.path.includes('/redemption/'))).toEqual([]);
+    const redirect = finding(report, 'Redirect') as Finding & { change: string };
+    expect(redirect.text).toContain(
+      `answered 302 to ${sandbox.url}/v1/panel/redemption/v1/panel/rewards: that is the redeem endpoint, not followed`,
+    );
+    expect(redirect.change).not.toMatch(/Set the API address/);
+    expect(formatReport(report)).not.toMatch(/apiBaseUrl\) to [^ ]*redemption/);
+  });
+
   it('stops a chain at the hop that is not a read, after following the ones that are', async () => {
     const report = await run({
       faults: [
@@ -431,6 +459,20 @@ describe('the panel doctor follows redirects itself, checking every hop before i
       };
       expect(await hop(`${sandbox.url}/api/v1/panel/redemption?id=101`)).toBe('redeem');
       expect(await hop(`${sandbox.url}/api/V1/PANEL/REDEMPTION/`)).toBe('redeem');
+      // However a server may read the path: decoded (once or twice), %2F and \\ as slashes, dot
+      // segments, ;parameters, trailing dots, any case; the endpoint as a segment anywhere in it.
+      for (const path of [
+        '/api/v1/panel/redemption/v1/panel/redemptions',
+        '/api/v1/panel/%72edemption',
+        '/api/v1/panel/%2572edemption',
+        '/api/v1/panel%2Fredemption',
+        '/api/v1/panel%5Credemption',
+        '/api/v1/panel/rewards%2F..%2F..%2Fpanel/redemption',
+        '/api/v1/panel/redemption;jsessionid=1',
+        '/api/v1/panel/Redemption.',
+        '/api/v1/panel/%2e%2e/panel/redemption',
+      ])
+        expect(await hop(`${sandbox.url}${path}`), path).toBe('redeem');
       expect(await hop(`${other.url}/api/v1/panel/rewards`)).toBe('origin');
       expect(await hop('http://panel.invalid/api/v1/panel/rewards')).toBe('plain-http');
       expect(await hop(`${sandbox.url}/v1/panel/rewards`)).toBe('not-a-read');
@@ -444,12 +486,13 @@ describe('the panel doctor follows redirects itself, checking every hop before i
         fetch(`${sandbox.url}/api/v1/panel/variables/data`, { method: 'POST', body: '{}' }),
       ).rejects.toBeInstanceOf(NotSentError);
       await expect(fetch(`${sandbox.url}/api/v1/panel/redemption?id=101`)).rejects.toBeInstanceOf(NotSentError);
-      wire.allowRedeemOnce(101);
+      wire.allowRedeem(101);
       await expect(fetch(`${sandbox.url}/api/v1/panel/redemption?id=102`)).rejects.toBeInstanceOf(NotSentError);
       expect(sandbox.requests).toEqual([]);
       expect(wire.refused.map((r) => r.kind)).toEqual([
         'redeem',
         'redeem',
+        ...Array<string>(9).fill('redeem'),
         'origin',
         'plain-http',
         'not-a-read',
@@ -581,7 +624,7 @@ describe('write checks (issue 31, point 2)', () => {
     const report = await run({ writeChecks: true });
     expect(finding(report, 'Write check: a profile save')).toMatchObject({
       level: 'ok',
-      text: `POST ${sandbox.url}/v1/panel/variables/data {"FIRST_NAME": "Jordan"} (the value it already held) answered 200 with \`{"message":"success"}\`: the extension tells the panelist it is saved. Read back, FIRST_NAME is unchanged.`,
+      text: `POST ${sandbox.url}/v1/panel/variables/data {"FIRST_NAME": "Jordan"} (the value it already held) answered 200 with \`{"message":"success"}\`: the extension tells the panelist it is saved. Read back, FIRST_NAME, every other answer and the balance are unchanged.`,
     });
     expect(sandbox.requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([{ FIRST_NAME: 'Jordan' }]);
     expect(report.sent).toEqual([
@@ -590,7 +633,7 @@ describe('write checks (issue 31, point 2)', () => {
     const text = formatReport(report);
     expect(text).toContain("WRITE CHECKS ON: run with a test panelist's key only.");
     expect(flat(report)).toContain(
-      'Not checked: the answer to deleting a stored value (the doctor never deletes one); the answer to a redemption (add --redeem-check <reward id>).',
+      'Not checked: the answer to deleting a stored value (the doctor never deletes one); the answer to a redemption (add --redeem-check <reward id>); whether the panel honours Idempotency-Key (add --idempotency-check <reward id>).',
     );
   });
 
@@ -613,9 +656,15 @@ describe('write checks (issue 31, point 2)', () => {
     const report = await run({
       writeChecks: true,
       faults: [
-        // The read, its conditional repeat and the unknown filter as they are; then the read back shows another value.
-        { method: 'GET', path: data, headers: {}, times: 3 },
-        { method: 'GET', path: data, body: '{"message": "success", "data": {"FIRST_NAME": "JORDAN"}}', times: 1 },
+        // The read, its conditional repeat, the unknown filter and the fresh read before the save as they are;
+        // then the read back shows another value.
+        { method: 'GET', path: data, headers: {}, times: 4 },
+        {
+          method: 'GET',
+          path: data,
+          body: JSON.stringify({ message: 'success', data: { ...sandbox.state.values, FIRST_NAME: 'JORDAN' } }),
+          times: 1,
+        },
       ],
     });
     expect(finding(report, 'Write check: a profile save')).toMatchObject({ level: 'ok' });
@@ -636,7 +685,9 @@ describe('write checks (issue 31, point 2)', () => {
       writeChecks: true,
       redeem: { rewardId: 101, confirm: async (reward) => (asked.push(reward), false) },
     });
-    expect(asked).toEqual([{ id: 101, name: 'Bluefin Coffee $5 Gift Card', points: 500, balance: 2500 }]);
+    expect(asked).toEqual([
+      { id: 101, name: 'Bluefin Coffee $5 Gift Card', points: 500, balance: 2500, redemptions: 1 },
+    ]);
     expect(sandbox.requests.some((r) => r.path === '/v1/panel/redemption')).toBe(false);
     expect(declined.notChecked).toContain('the answer to a redemption (not confirmed)');
 
@@ -663,7 +714,10 @@ describe('write checks (issue 31, point 2)', () => {
     expect(formatReport(done)).toContain(
       "GET /v1/panel/redemption?id=101: a redemption: spends the test panelist's points",
     );
-    expect(done.notChecked).toEqual(['the answer to deleting a stored value (the doctor never deletes one)']);
+    expect(done.notChecked).toEqual([
+      'the answer to deleting a stored value (the doctor never deletes one)',
+      'whether the panel honours Idempotency-Key (add --idempotency-check <reward id>)',
+    ]);
   });
 
   it('fails a redemption answered `{}`, and says what the history shows', async () => {

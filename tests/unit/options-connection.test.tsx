@@ -153,6 +153,8 @@ describe('connect form', () => {
       requestedBeforeSend = send.mock.calls.length === 0;
       return true;
     });
+    // A build without a panel address (a build for an https panel reaches no local server).
+    Object.assign(build.settings, { apiBaseUrl: '' });
     handlers.connect = () => ({ ok: true, data: { ...CONNECTED, origin: 'http://localhost:8787' } });
     await mount();
     await fill('http://localhost:8787', 'tok-9999');
@@ -176,6 +178,15 @@ describe('connect form', () => {
     expect(send).not.toHaveBeenCalled();
     expect(advanced()?.open).toBe(true);
     expect(byLabel('Personal key').value).toBe('tok-1234');
+  });
+
+  it('in a build for an https panel, refuses a local address too: its manifest asks for no local access', async () => {
+    await mount();
+    await fill('http://127.0.0.1:8787', 'tok-1234');
+    await click(button('Connect'));
+    expect(alerts()).toEqual(['This extension connects only to https://panel.example.com: enter that address.']);
+    expect(permissionRequest).not.toHaveBeenCalled();
+    expect(send).not.toHaveBeenCalled();
   });
 
   it('explains a refused host permission and sends nothing', async () => {

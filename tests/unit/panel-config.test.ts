@@ -103,6 +103,17 @@ describe('the config file and the environment', () => {
     expect(problems()).toEqual(['panel.config.json:3:3: not JSON (CommaExpected)']);
   });
 
+  it('refuses a trailing comma or a comment in panel.config.json, which other tools would refuse too, naming it', () => {
+    write('panel.config.json', '{\n  "panelName": "Acme",\n  "brandColor": "#abc",\n}\n');
+    expect(problems()).toEqual([
+      'panel.config.json:4:1: a trailing comma, which JSON does not allow (remove it, or name the file panel.config.jsonc)',
+    ]);
+    write('panel.config.json', '{\n  // the brand\n  "panelName": "Acme"\n}\n');
+    expect(problems()).toEqual([
+      'panel.config.json:2:3: a comment, which JSON does not allow (name the file panel.config.jsonc to keep comments)',
+    ]);
+  });
+
   it('names every wrong key, value and missing half at once, with where it came from', () => {
     write('panel.config.json', {
       colour: '#abc',
@@ -217,9 +228,9 @@ describe('panel.config.example.json', () => {
     for (const row of SETTING_ROWS) expect(JSON.stringify(example)).toContain(`"${row.key}"`);
   });
 
-  it('builds as it is, beside an icon', () => {
+  it('builds as it is copied: it names no file that is not there', () => {
     writeFileSync(join(root, 'panel.config.json'), readFileSync('panel.config.example.json'));
-    write('acme-icon.svg', '<svg/>');
     expect(problems()).toEqual([]);
+    expect(buildSettings({}, 'production', root).icon).toBe('');
   });
 });

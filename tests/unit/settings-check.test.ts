@@ -200,13 +200,26 @@ describe('permissions follow the build', () => {
     expect(manifestPermissions({ apiBaseUrl: 'https://api.panel.example/api', oauth: NO_SIGN_IN }, 3)).toEqual({
       permissions: ['storage', 'alarms', 'idle'],
       host_permissions: ['https://api.panel.example/*'],
-      optional_host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
+      optional_host_permissions: [],
       optional_permissions: ['notifications'],
     });
     expect(manifestPermissions({ apiBaseUrl: 'https://api.panel.example', oauth: NO_SIGN_IN }, 2)).toMatchObject({
       permissions: ['storage', 'alarms', 'idle'],
-      optional_permissions: ['http://localhost/*', 'http://127.0.0.1/*', 'notifications'],
+      optional_permissions: ['notifications'],
     });
+  });
+
+  it('asks for local panels only in a build for a local sandbox or for no panel, never for an https one', () => {
+    const local = ['http://localhost/*', 'http://127.0.0.1/*'];
+    const sandbox = manifestPermissions({ apiBaseUrl: 'http://127.0.0.1:8787', oauth: NO_SIGN_IN }, 3);
+    expect(sandbox.optional_host_permissions).toEqual(local);
+    expect(
+      manifestPermissions({ apiBaseUrl: 'http://localhost:9000', oauth: NO_SIGN_IN }, 2).optional_permissions,
+    ).toEqual([...local, 'notifications']);
+    for (const version of [2, 3] as const) {
+      const release = manifestPermissions({ apiBaseUrl: 'https://api.panel.example', oauth: SIGN_IN }, version);
+      expect(JSON.stringify(release), `MV${version}`).not.toMatch(/localhost|127\.0\.0\.1/);
+    }
   });
 
   it('offers `identity` only with sign-in: optional in Chrome, at install in Firefox (which cannot make it optional)', () => {
@@ -227,12 +240,16 @@ describe('permissions follow the build', () => {
       Object.assign(process.env, { PANEL_CONFIG: 'none', PANEL_API_BASE_URL: 'https://api.panel.example' });
       const make = config.manifest as (env: ConfigEnv) => Promise<UserManifest>;
       const chrome = await make({ browser: 'chrome', manifestVersion: 3, mode: 'production', command: 'build' });
-      expect(chrome).toMatchObject({
-        optional_host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
-        optional_permissions: ['notifications'],
-      });
+      expect(chrome).toMatchObject({ optional_host_permissions: [], optional_permissions: ['notifications'] });
       const firefox = await make({ browser: 'firefox', manifestVersion: 2, mode: 'production', command: 'build' });
-      expect(firefox.optional_permissions).toEqual(['http://localhost/*', 'http://127.0.0.1/*', 'notifications']);
+      expect(firefox.optional_permissions).toEqual(['notifications']);
+      // Not in the image policy either: a release build for an https panel names no local address anywhere.
+      for (const manifest of [chrome, firefox]) expect(JSON.stringify(manifest)).not.toMatch(/localhost|127\.0\.0\.1/);
+      // The development build (`npm start`: the sandbox on 127.0.0.1) still may reach a local panel.
+      delete process.env.PANEL_API_BASE_URL;
+      const dev = await make({ browser: 'chrome', manifestVersion: 3, mode: 'development', command: 'serve' });
+      expect(dev.optional_host_permissions).toEqual(['http://localhost/*', 'http://127.0.0.1/*']);
+      expect(JSON.stringify(dev.content_security_policy)).toContain('http://127.0.0.1:*');
     } finally {
       for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
       Object.assign(process.env, saved);
@@ -244,9 +261,14 @@ describe('permissions follow the build', () => {
     const build = 'https://api.panel.example/api';
     expect(reachableByBuild('https://api.panel.example', build)).toBe(true);
     expect(reachableByBuild('https://api.panel.example:8443', build)).toBe(true);
-    expect(reachableByBuild('http://localhost:8787', build)).toBe(true);
-    expect(reachableByBuild('http://127.0.0.1:8787', build)).toBe(true);
+    // A build for an https panel reaches no local server: its manifest asks for none.
+    expect(reachableByBuild('http://localhost:8787', build)).toBe(false);
+    expect(reachableByBuild('http://127.0.0.1:8787', build)).toBe(false);
     expect(reachableByBuild('https://elsewhere.example', build)).toBe(false);
     expect(reachableByBuild('https://elsewhere.example', '')).toBe(true);
+    expect(reachableByBuild('http://127.0.0.1:8787', '')).toBe(true);
+    // A sandbox build (the browser tests', the benchmarks') reaches another local port too.
+    expect(reachableByBuild('http://127.0.0.1:9999', 'http://127.0.0.1:8787')).toBe(true);
+    expect(reachableByBuild('http://localhost:9999', 'http://127.0.0.1:8787')).toBe(true);
   });
 });

@@ -16,7 +16,11 @@ import {
   declaredData,
   type DataType,
 } from '../../utils/build/operator/data-collection';
+import { chromeIdFromKey, newChromeKey } from '../../utils/build/operator/extension-ids';
+import { LOCALES_DIR, messageLookup, readMessages } from '../../utils/build/operator/locale-messages';
 import { buildSettings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
+import { listingFor, thirdPartySentence } from '../../utils/build/operator/store-listing';
+import { signInConfigured } from '../../utils/build-settings';
 import { CHROME_CERTIFICATIONS, CHROME_DATA_HEADING, privacyPolicyTemplate, submitNotes } from '../tools/store/submit';
 import config from '../../wxt.config';
 
@@ -71,6 +75,7 @@ function submit(settings: ResolvedSettings): string {
     root: process.cwd(),
     files,
     storeIcon: 'out/store-icon-128.png',
+    promoTile: 'out/promo-tile-440x280.png',
     listings: [],
     shots: [],
     sources: ['package.json'],
@@ -141,7 +146,8 @@ describe.each(Object.entries(BUILDS))('a build %s', (_, env) => {
     expect(policy).toContain(settings.apiBaseUrl ? new URL(settings.apiBaseUrl).origin : 'at the address you enter');
     expect(policy).toMatch(/## What is stored on your device[\s\S]*your personal key/);
     expect(policy).toMatch(/\*\*Disconnect\*\*[\s\S]*\*\*Uninstalling\*\*/);
-    expect(policy).toMatch(/no analytics, advertising, tracking or crash reports/);
+    expect(policy).toMatch(/no tracking or advertising/);
+    expect(policy).toMatch(/no analytics or crash reports/);
     expect(policy).toContain('[YOUR PRIVACY CONTACT');
     for (const [text] of CHROME_CERTIFICATIONS) expect(notes).toContain(`- [x] ${text}`);
     expect(notes).toContain('Privacy policy URL');
@@ -191,5 +197,82 @@ describe('what the declarations say, by build', () => {
     expect(() => useEnv({ PANEL_PROFILE_DATA: 'personallyIdentifyingInfo none' })).toThrow(
       /names none: use Mozilla's data types personallyIdentifyingInfo, locationInfo, healthInfo, financialAndPaymentInfo/,
     );
+  });
+});
+
+describe.each(Object.entries(BUILDS))('what a build %s tells about third parties', (_, env) => {
+  it('is one true sentence, the same in SUBMIT.md, the notes for the reviewers, the listing and the privacy policy', () => {
+    const settings = useEnv(env);
+    const sentence = thirdPartySentence();
+    // The sentence itself: reward pictures do load from the catalogue's hosts, so it says so.
+    expect(sentence).toMatch(/^Reward pictures load from the image addresses in the panel’s catalogue/);
+    expect(sentence).toContain('Nothing else goes to anyone but the panel');
+    const notes = submit(settings);
+    const data = notes.slice(notes.indexOf('## What the extension sends'), notes.indexOf('## Chrome Web Store'));
+    const reviewers = notes.slice(notes.indexOf('2. Notes for reviewers'), notes.indexOf('The sources zip holds only'));
+    const english = listingFor(
+      'en',
+      'Acme Opinions',
+      messageLookup(readMessages(LOCALES_DIR, 'en')),
+      signInConfigured(settings),
+    ).listing.description;
+    const policy = privacyPolicyTemplate(settings);
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    for (const [where, text] of Object.entries({ data, reviewers, english, policy })) {
+      expect(flat(text), where).toContain(sentence);
+      // Never the unqualified promise the pictures would break.
+      expect(text, where).not.toMatch(
+        /Nothing goes to anyone else|sends nothing to anyone else|to our own panel API only/i,
+      );
+    }
+  });
+
+  it('says how this build connects: signing in where it has sign-in, the personal key otherwise', () => {
+    const settings = useEnv(env);
+    const signIn = signInConfigured(settings);
+    const { listing } = listingFor('en', 'Acme Opinions', messageLookup(readMessages(LOCALES_DIR, 'en')), signIn);
+    if (signIn) {
+      expect(listing.description).toContain(
+        'Sign in with your account on the panel Acme Opinions, or connect with your personal key.',
+      );
+      expect(listing.description).not.toContain(
+        'Connect your account on the panel Acme Opinions with your personal key.',
+      );
+    } else {
+      expect(listing.description).toContain('Connect your account on the panel Acme Opinions with your personal key.');
+      expect(listing.description).not.toMatch(/Sign in/);
+    }
+    const reviewers = submit(settings);
+    expect(reviewers).toContain(
+      signIn ? "the panelist's sign-in (the OAuth tokens" : "the panelist's personal key, profile answers",
+    );
+  });
+
+  it('has a Firefox for Android section: the compatibility step, the tab redirect to register, what a device shows', () => {
+    const settings = useEnv(env);
+    const notes = submit(settings);
+    const android = notes.slice(notes.indexOf('## Firefox for Android'), notes.indexOf('## Languages'));
+    expect(android).toContain('tick *Firefox for Android* under compatibility');
+    expect(android).toContain('FIREFOX_COMPATIBILITY=firefox,android');
+    expect(android).toContain('On a real Android device');
+    if (signInConfigured(settings)) expect(android).toContain('https://api.acme-panel.example/extension-sign-in-done');
+    else expect(android).toContain('This build has no sign-in');
+  });
+});
+
+describe('the Chrome id in SUBMIT.md', () => {
+  it("carries the caveat that the store gives its own id unless chromeKey is the store item's key", () => {
+    const key = newChromeKey().publicKey;
+    const notes = submit(useEnv({ ...SIGN_IN, PANEL_CHROME_KEY: key }));
+    const id = chromeIdFromKey(key);
+    expect(notes).toContain(`Chrome id from chromeKey: ${id}; sign-in redirect URL: https://${id}.chromiumapp.org/.`);
+    expect(notes.replace(/\s+/g, ' ')).toContain(
+      "this is the store's id only if chromeKey is your store item's public key (Package → View public key).",
+    );
+    expect(notes.replace(/\s+/g, ' ')).toContain(
+      "the redirect URL to register is https://<the item's id>.chromiumapp.org/",
+    );
+    const none = submit(useEnv(SIGN_IN));
+    expect(none).toContain('No chromeKey, so the Chrome id is not known yet');
   });
 });

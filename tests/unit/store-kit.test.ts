@@ -136,10 +136,12 @@ describe('npm run store without a browser', () => {
 
   it('is checked in the tool before its first build', () => {
     const tool = readFileSync('tests/tools/store.ts', 'utf8');
+    const preflight = tool.slice(tool.indexOf('async function preflight'), tool.indexOf('function outputTree'));
     const main = tool.slice(tool.indexOf('async function main'));
-    expect(main.indexOf('browserProblem(')).toBeGreaterThan(0);
-    expect(main.indexOf('browserProblem(')).toBeLessThan(main.indexOf('zips('));
-    expect(main.indexOf('checkSettings(')).toBeLessThan(main.indexOf('zips('));
+    expect(preflight).toContain('browserProblem(');
+    expect(preflight).toContain('checkSettings(');
+    expect(main.indexOf('preflight(')).toBeGreaterThan(0);
+    expect(main.indexOf('preflight(')).toBeLessThan(main.indexOf('zips('));
   });
 });
 
@@ -184,9 +186,12 @@ describe('the store listing in every language', () => {
   });
 
   it('reads right with a name ending in s and one starting with a vowel', () => {
-    for (const name of ['Acme Opinions', 'Opinion Express']) {
+    for (const [name, signIn] of [
+      ['Acme Opinions', false],
+      ['Opinion Express', true],
+    ] as const) {
       for (const locale of locales) {
-        const { listing } = listingFor(locale, name, messageLookup(readMessages(LOCALES_DIR, locale)));
+        const { listing } = listingFor(locale, name, messageLookup(readMessages(LOCALES_DIR, locale)), signIn);
         const all = `${listing.summary}\n${listing.description}`;
         expect(all, locale).not.toMatch(new RegExp(`${name}[’']s`));
         expect(all, locale).not.toMatch(new RegExp(`\\b(?:de|que|à|le|la|du|di|da|do|von|van) ${name}`));
@@ -197,15 +202,22 @@ describe('the store listing in every language', () => {
 
   it('no longer says the extension collects nothing, and says where the data goes', () => {
     for (const locale of locales) {
-      const description = messageLookup(readMessages(LOCALES_DIR, locale))(LISTING_MESSAGES.description, [
+      const { description } = listingFor(
+        locale,
         'Acme Opinions',
-      ]);
+        messageLookup(readMessages(LOCALES_DIR, locale)),
+      ).listing;
       expect(description, locale).not.toMatch(
         /collects nothing|sammelt nichts|ne collecte rien|no recopila nada|non raccoglie nulla|verzamelt niets|niczego nie zbiera|não coleta nada|何も収集しません|لا تجمع الإضافة أي شيء/,
       );
     }
-    expect(messageLookup(readMessages(LOCALES_DIR, 'en'))(LISTING_MESSAGES.description, ['Acme Opinions'])).toContain(
-      'What you send goes to the panel Acme Opinions only: your key, the profile answers you save and the rewards you redeem.',
+    const english = (signIn: boolean) =>
+      listingFor('en', 'Acme Opinions', messageLookup(readMessages(LOCALES_DIR, 'en')), signIn).listing.description;
+    expect(english(false)).toContain(
+      'What you send goes to the panel Acme Opinions: your key, the profile answers you save and the rewards you redeem.',
+    );
+    expect(english(true)).toContain(
+      'What you send goes to the panel Acme Opinions: your sign-in, the profile answers you save and the rewards you redeem.',
     );
   });
 });
@@ -246,21 +258,81 @@ describe('the store icon', () => {
   });
 });
 
-describe('OPERATORS.md, "Ship it under your brand"', () => {
+describe('OPERATORS.md, in the order an operator works', () => {
   const doc = readFileSync('OPERATORS.md', 'utf8');
-  const start = doc.indexOf('\n## Ship it under your brand');
-  const section = start < 0 ? '' : doc.slice(start, doc.indexOf('\n## ', start + 1));
+  const section = (heading: string) => {
+    const start = doc.indexOf(`\n## ${heading}`);
+    return start < 0 ? '' : doc.slice(start, doc.indexOf('\n## ', start + 1));
+  };
+
+  it('says prominently, before any step, that browsers re-send a redeem and only Idempotency-Key prevents a double charge', () => {
+    const top = doc.slice(0, doc.indexOf('\n## '));
+    expect(top).toMatch(/> \*\*Browsers re-send a redeem\.\*\*/);
+    expect(top).toContain('only a panel that honours the `Idempotency-Key`');
+    expect(top).toContain('--idempotency-check <reward id>');
+  });
+
+  it('has its steps in the order they are taken: the Chrome zip is made before its key is asked for', () => {
+    const steps = section('Ship it under your brand');
+    const at = (words: string) => steps.indexOf(words);
+    expect(at('npm run store')).toBeGreaterThan(0);
+    expect(at('npm run store')).toBeLessThan(at("copy the item's public key"));
+    expect(at("copy the item's public key")).toBeLessThan(at('npm run preflight'));
+    expect(at('npm run preflight')).toBeLessThan(at('npm run release'));
+    const order = [...doc.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(order).toEqual([
+      'Ship it under your brand',
+      'Build settings',
+      'The doctor',
+      'Redemptions sent twice',
+      'Sign-in (OAuth 2.0)',
+      'The store kit',
+      'Pre-flight',
+      'Releases',
+      'Languages',
+    ]);
+  });
+
+  it('lists what the store kit writes, folders included', () => {
+    const kit = section('The store kit');
+    for (const written of [
+      'promo-tile-440x280.png',
+      'listing/<language>.txt',
+      'screenshots/<language>/',
+      'SUBMIT.md',
+      'chrome-mv3/',
+    ])
+      expect(kit).toContain(written);
+  });
 
   it('says how to ship an update: the version to raise, and what must never change', () => {
-    expect(section).toMatch(/### Versions and updates/);
-    expect(section).toMatch(/`version` in `package\.json`/);
-    expect(section).toMatch(/never change[^.]*`geckoId`/i);
-    expect(section).toMatch(/`chromeKey`/);
+    const releases = section('Releases');
+    expect(releases).toMatch(/### Versions and updates/);
+    expect(releases).toMatch(/`version` in `package\.json`/);
+    expect(releases).toMatch(/never change[^.]*`geckoId`/i);
+    expect(releases).toMatch(/`chromeKey`/);
+    for (const heading of ['### From CI', '### Staged rollout and beta', '### Rollback'])
+      expect(releases).toContain(heading);
   });
 
   it('says what is declared to the stores and where the privacy policy comes from', () => {
-    expect(section).toContain('data_collection_permissions');
-    expect(section).toContain('profileData');
-    expect(section).toMatch(/privacy policy/i);
+    const kit = section('The store kit');
+    expect(kit).toContain('data_collection_permissions');
+    expect(kit).toContain('profileData');
+    expect(kit).toMatch(/privacy policy/i);
+    expect(kit).toContain('privacyPolicyUrl');
+  });
+
+  it('has a checklist page that follows the same steps', () => {
+    const checklist = readFileSync('OPERATOR-CHECKLIST.md', 'utf8');
+    for (const command of [
+      'npm run doctor',
+      '--idempotency-check',
+      'npm run store',
+      'npm run ids',
+      'npm run preflight',
+      'npm run release',
+    ])
+      expect(checklist).toContain(command);
   });
 });

@@ -1,9 +1,14 @@
 /**
  * What the data itself holds that the extension shows differently than a panel might expect,
- * judged with the extension's own formats (design §4, §6, §7, §8).
+ * judged with the extension's own rules: the points cost it quarantines (utils/api/schemas.ts),
+ * the money it shows (utils/format.ts, formatMoney), and its formats (design §3, §4, §6, §7, §8).
+ * Each problem says what is wrong, what the extension does with it, and how to fix it.
  */
 import type { ReadName, Reads } from '../../../utils/api/client';
-import { parseApiTimestamp } from '../../../utils/format';
+import { formatMoney, parseApiTimestamp } from '../../../utils/format';
+import { t } from '../../../utils/i18n';
+import type { Reward } from '../../../utils/types';
+import { costProblem } from './costs';
 import type { Finding } from './report-types';
 
 /** Partner states the interface document shows; others are shown as they come (design §6). */
@@ -11,19 +16,72 @@ const KNOWN_PARTNER_STATES = new Set(['COMPLETE', 'UNCLAIMED']);
 /** Types the editor knows without options (design §4); another type without options is edited as text. */
 const FREE_FORM_TYPES = new Set(['text', 'date']);
 
-function validCurrency(code: string): boolean {
-  try {
-    new Intl.NumberFormat('en', { style: 'currency', currency: code });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const list = (names: string[]) =>
   names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+const named = (r: Reward) => `#${r.id} “${r.name}”`;
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): Finding[] {
+/** Points costs: quarantined ones, missing ones, and free ones, each its own finding. */
+function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown>>): Finding[] {
+  const findings: Finding[] = [];
+  const refused = rewards.filter((r) => r.costRefused);
+  if (refused.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(refused.length, 'reward has', 'rewards have')} a reward_point_cost the extension cannot take: ${list(refused.map((r) => `${named(r)} ${costProblem(raw.get(Number(r.id))?.reward_point_cost)}`))}. The extension quarantines each: listed without a points cost, marked “${t('costRefused')}”, with no Redeem, and its background refuses to send a redemption of it.`,
+      panelists: 'these rewards, and no way to redeem them',
+      change:
+        'Give each reward_point_cost as a whole number of points, 0 or more, written as a JSON number (1650, not "1650").',
+    });
+  const costless = rewards.filter((r) => r.reward_point_cost === null && !r.costRefused);
+  if (costless.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(costless.length, 'reward has', 'rewards have')} no reward_point_cost (${list(costless.map(named))}): listed last, never compared with the balance; the panel alone decides whether a redemption goes through.`,
+      panelists: 'these rewards at the end of the list, without a points cost or how far they are from it',
+      change: 'Give each reward its reward_point_cost in the rewards list.',
+    });
+  const free = rewards.filter((r) => r.reward_point_cost === 0);
+  if (free.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(free.length, 'reward costs', 'rewards cost')} 0 points (${list(free.map(named))}): the extension offers ${free.length === 1 ? 'it' : 'them'} as free, with Redeem enabled for every panelist, even one with no points.`,
+      panelists: 'these rewards free for the taking',
+      change:
+        'If they are not meant to be free, give each its reward_point_cost; if they are, nothing needs to change.',
+    });
+  return findings;
+}
+
+/** Money values the extension does not show: an amount below zero, a currency that is not an ISO 4217 code. */
+function moneyFindings(rewards: Reward[]): Finding[] {
+  const unshown = rewards.filter((r) => formatMoney(r.cost, r.cost_currency, 'en') === null);
+  if (unshown.length === 0) return [];
+  const why = (r: Reward) =>
+    r.cost < 0
+      ? `cost ${r.cost} (below zero)`
+      : /^[a-z]{3}$/.test(r.cost_currency) && formatMoney(r.cost, r.cost_currency.toUpperCase(), 'en') !== null
+        ? `cost_currency ${JSON.stringify(r.cost_currency)} (lower case)`
+        : `cost_currency ${JSON.stringify(r.cost_currency)} (not an ISO 4217 code)`;
+  return [
+    {
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(unshown.length, 'reward has a money value', 'rewards have money values')} the extension does not show: ${list(unshown.map((r) => `${named(r)} ${why(r)}`))}. It shows their points alone, never a price it cannot trust (design §8).`,
+      panelists: 'these rewards without their value in money',
+      change:
+        'Give cost as the face value, 0 or more, and cost_currency as an ISO 4217 code in capitals (USD, EUR, GBP).',
+    },
+  ];
+}
+
+export function contentFindings(
+  data: Partial<{ [K in ReadName]: Reads[K] }>,
+  raw: Map<number, Record<string, unknown>>,
+): Finding[] {
   const findings: Finding[] = [];
   const rewards = data.rewards?.rewards;
   if (rewards) {
@@ -35,50 +93,9 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
         panelists: 'their points and no reward to spend them on',
         change: 'Enable rewards for this panel (or check that the test panelist is one who should see them).',
       });
-    const costless = rewards.filter((r) => r.reward_point_cost === null).map((r) => r.name);
-    if (costless.length)
-      findings.push({
-        level: 'warn',
-        topic: 'Rewards',
-        text: `${costless.length} without reward_point_cost (${list(costless)}): listed last, never compared with the balance.`,
-        panelists: 'these rewards at the end of the list, without a points cost or how far they are from it',
-        change: 'Give each reward its reward_point_cost in the rewards list.',
-      });
-    const currencies = [...new Set(rewards.map((r) => r.cost_currency).filter((c) => !validCurrency(c)))];
-    if (currencies.length)
-      findings.push({
-        level: 'info',
-        topic: 'Rewards',
-        text: `Currency codes Intl does not know (${list(currencies)}): amounts are shown with the code after them (design §8).`,
-      });
+    findings.push(...costFindings(rewards, raw), ...moneyFindings(rewards));
   }
-  const redemptions = data.redemptions;
-  if (redemptions) {
-    const unreadable = redemptions
-      .filter((r) => parseApiTimestamp(r.created_at) === null)
-      .map((r) => `#${r.id} "${r.created_at}"`);
-    if (unreadable.length)
-      findings.push({
-        level: 'warn',
-        topic: 'Redemptions',
-        text: `Timestamps that are not YYYY-MM-DDTHH:MM:SS (${list(unreadable)}): shown as the panel wrote them, not in the panelist's format (design §7).`,
-        panelists: 'these dates exactly as the panel wrote them, not in their own date format',
-        change: 'Write created_at and updated_at as YYYY-MM-DDTHH:MM:SS (UTC).',
-      });
-    const states = [
-      ...new Set(
-        redemptions
-          .map((r) => r.partner_status?.trim().toUpperCase())
-          .filter((s): s is string => !!s && !KNOWN_PARTNER_STATES.has(s)),
-      ),
-    ];
-    if (states.length)
-      findings.push({
-        level: 'info',
-        topic: 'Redemptions',
-        text: `partner_status values beyond COMPLETE and UNCLAIMED (${list(states)}): shown as they come, and such a redemption is checked again on each refresh (design §6).`,
-      });
-  }
+  if (data.redemptions) findings.push(...redemptionFindings(data.redemptions));
   const variables = data.variablesMeta;
   if (variables) {
     const asText = variables
@@ -98,4 +115,54 @@ export function contentFindings(data: Partial<{ [K in ReadName]: Reads[K] }>): F
       });
   }
   return findings;
+}
+
+function redemptionFindings(redemptions: Reads['redemptions']): Finding[] {
+  const findings: Finding[] = [];
+  const unreadable = redemptions
+    .filter((r) => parseApiTimestamp(r.created_at) === null)
+    .map((r) => `#${r.id} "${r.created_at}"`);
+  if (unreadable.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Redemptions',
+      text: `Timestamps that are not YYYY-MM-DDTHH:MM:SS (${list(unreadable)}): shown as the panel wrote them, not in the panelist's format (design §7).`,
+      panelists: 'these dates exactly as the panel wrote them, not in their own date format',
+      change: 'Write created_at and updated_at as YYYY-MM-DDTHH:MM:SS (UTC).',
+    });
+  const states = [
+    ...new Set(
+      redemptions
+        .map((r) => r.partner_status?.trim().toUpperCase())
+        .filter((s): s is string => !!s && !KNOWN_PARTNER_STATES.has(s)),
+    ),
+  ];
+  if (states.length)
+    findings.push({
+      level: 'info',
+      topic: 'Redemptions',
+      text: `partner_status values beyond COMPLETE and UNCLAIMED (${list(states)}): shown as they come, and such a redemption is checked again on each refresh (design §6).`,
+    });
+  return findings;
+}
+
+/** Design §3: which of the two accepted shapes `data` has, and which keys the records use. */
+export function storedShapeFinding(body: unknown): Finding {
+  const data = (body as { data?: unknown }).data;
+  const topic = 'Stored values (design §3)';
+  if (!Array.isArray(data))
+    return {
+      level: 'ok',
+      topic,
+      text: `a map of variable name → value (${Object.keys(data as object).length} values).`,
+    };
+  const used = (keys: readonly string[]) =>
+    [...new Set(data.map((r) => keys.find((k) => k in (r as object))).filter(Boolean))]
+      .map((k) => `\`${k}\``)
+      .join(', ');
+  return {
+    level: 'ok',
+    topic,
+    text: `a list of ${data.length} records, naming the variable in ${used(['name', 'variable_name', 'var_name']) || 'nothing'} and the value in ${used(['value', 'values']) || 'nothing'}.`,
+  };
 }

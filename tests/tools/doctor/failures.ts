@@ -23,10 +23,22 @@ const TIMEOUT = seconds(HTTP_DEFAULTS.timeoutMs);
 /** What the extension does after a read failed this way (design §5). */
 const RETRIES = `tries a read ${HTTP_DEFAULTS.retries} more times with a pause between, then shows the error`;
 
+/** An answer that is a web page: what it is titled, and whether it asks for a password (a sign-in page). */
+export function htmlPage(exchange: Exchange | undefined): { title: string | null; signIn: boolean } | null {
+  if (!exchange || exchange.status === null || exchange.status >= 300) return null;
+  const type = exchange.headers?.get('content-type') ?? '';
+  const body = exchange.body.trimStart();
+  if (!/html/i.test(type) && !/^<(!doctype|html)/i.test(body)) return null;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, ' ').trim() || null;
+  const signIn = /<input[^>]+type=["']?password/i.test(body) || /\b(sign|log)\s?-?in\b/i.test(title ?? '');
+  return { title, signIn };
+}
+
 /** The cause a failure shares with others: reads that failed for the same one are told together. */
 function cause(read: FailedRead, baseUrl: string): string {
   const { error, exchange } = read;
   if (exchange?.overLimit) return 'too-large';
+  if (error.kind === 'unexpected' && htmlPage(exchange)) return 'html';
   switch (error.kind) {
     case 'unauthorized':
       return 'key';
@@ -143,6 +155,16 @@ function groupFinding(group: FailedRead[], tried: number, baseUrl: string): Find
     return fail(
       `${urls} answered 429 to the doctor's few requests: panelists would be limited too (design §5).`,
       'Raise the rate limit for panelists: the extension reads the four endpoints when a page opens and the rewards about twice an hour.',
+    );
+  }
+  if (key === 'html') {
+    const page = htmlPage(exchange)!;
+    const what = page.signIn ? 'a sign-in page' : 'a web page';
+    return fail(
+      `${urls} answered ${exchange?.status} with ${what}${page.title ? ` (titled “${page.title}”)` : ''}, not the API's JSON: ${page.signIn ? 'a sign-in wall (a single sign-on proxy, a firewall or CDN rule) stands in front of the API and does not take the key as a sign-in' : 'something in front of the API (a proxy, a CDN, a web server default page) answers in its place'}. The extension refuses it as not the documented shape (design §5).`,
+      page.signIn
+        ? 'Let requests that carry `Authorization: Bearer <key>` through to the API under /v1/panel/ without a browser sign-in (exempt those paths from the sign-in proxy), and answer them with JSON.'
+        : 'Route /v1/panel/ to the API itself, and answer every read with JSON.',
     );
   }
   if (key.startsWith('shape')) {

@@ -23,6 +23,8 @@ export interface ReadRow {
   validators: 'ETag, Last-Modified' | 'ETag' | 'Last-Modified' | 'none';
   /** The status when the validators were sent back at once (304: unchanged, no body); null when not tried. */
   conditional: number | null;
+  /** How many times the client sent it (more than 1: a 429 waited out). */
+  attempts: number;
 }
 
 /** A request other than a read, sent by a write check the operator asked for. */

@@ -45,7 +45,7 @@ export function formatReport(report: Report): string {
         ['requested', 'status', 'time', 'bytes', 'validators', 'sent back', 'data'],
         ...report.reads.map((r) => [
           `GET ${r.requested}`,
-          String(r.status ?? '–'),
+          `${r.status ?? '–'}${r.attempts > 1 ? ` (try ${r.attempts})` : ''}`,
           r.ms === null ? '–' : `${Math.round(r.ms)} ms`,
           r.bytes.toLocaleString('en'),
           r.validators,
@@ -74,4 +74,16 @@ export function formatReport(report: Report): string {
   );
   if (report.notChecked.length > 0) out.push(wrap(`Not checked: ${report.notChecked.join('; ')}.`, 0));
   return out.join('\n');
+}
+
+/** The report for CI (`--json`): the same findings, with the verdict as fields. Format version 1. */
+export function jsonReport(report: Report) {
+  const count = (level: Level) => report.findings.filter((f) => f.level === level).length;
+  return {
+    tool: 'panel-doctor',
+    format: 1,
+    userAgent: USER_AGENT,
+    ...report,
+    verdict: { breaksPanelists: breaksPanelists(report), failures: count('fail'), warnings: count('warn') },
+  };
 }

@@ -6,7 +6,9 @@
  *   read endpoints at the base URL exactly (with write checks, also the few writes the doctor
  *   allowed one by one); for a redirect the doctor follows itself ({@link Wire.hop}), a GET of a
  *   read endpoint under the base path, on the panel's origin (or one the operator allowed), never
- *   plain http across a network. Anything else is not sent, and is named;
+ *   plain http across a network. A path that reaches the redeem endpoint under any reading
+ *   (redeem-path.ts: decoded, dot segments resolved, any case) is never sent but for a redemption
+ *   a write check asked for. Anything else is not sent, and is named;
  * - never lets fetch follow a redirect (`redirect: 'manual'`): a followed one would leave
  *   unchecked, to a redeem as easily as to a read;
  * - reads each body as it streams, at most the extension's own limit ({@link MAX_API_BODY_BYTES}),
@@ -21,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { MAX_API_BODY_BYTES, readLimited } from '../../../utils/api/body-limit';
 import { ENDPOINTS } from '../../../utils/api/client';
+import { reachesRedeem } from './redeem-path';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -102,8 +105,8 @@ export interface Wire {
   hop(url: string): Promise<{ exchange: Exchange } | { refusal: Refusal }>;
   /** Lets the client send `count` more profile saves (POST of the variables endpoint). */
   allowSaves(count: number): void;
-  /** Lets the client send one redeem of exactly this reward, once. */
-  allowRedeemOnce(rewardId: number): void;
+  /** Lets the client send `count` redeems (default one) of exactly this reward, then none. */
+  allowRedeem(rewardId: number | string, count?: number): void;
   stop(): void;
 }
 
@@ -120,11 +123,6 @@ function requestOf(input: RequestInfo | URL, init?: RequestInit): { url: URL; me
   return { url, method };
 }
 
-/** Names a redeem wherever it points: any path whose last segments are the redeem endpoint's, in any case. */
-function isRedeemPath(pathname: string): boolean {
-  return /\/v1\/panel\/redemption\/*$/i.test(pathname);
-}
-
 /** Seconds as the report says them ("10 s", "0.3 s"). */
 export function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
@@ -137,18 +135,148 @@ function networkCause(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What may leave, and the write allowances the checks gave: the rules of the two kinds of request. */
+interface Gate {
+  /** A request of the extension's client: the base URL's own endpoints exactly. */
+  client(method: string, url: URL): RefusalKind | null;
+  /** A redirect hop: a GET of a read endpoint under the base path, on an allowed origin. */
+  hop(url: URL): RefusalKind | null;
+  allowSaves(count: number): void;
+  allowRedeem(rewardId: number | string, count: number): void;
+}
+
+function openGate(baseUrl: string, allowOrigins: readonly string[]): Gate {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const origins = new Set([base.origin, ...allowOrigins.map((o) => new URL(o).origin)]);
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const underBase = READ_ENDPOINTS.map((e) => new RegExp(`^${escape(prefix)}(${PLAIN_SEGMENT})*${escape(e)}$`));
+  const queryIsARead = (url: URL) => [...url.searchParams.keys()].every((name) => READ_QUERY.has(name));
+  let savesLeft = 0;
+  let redeemAllowed: { rewardId: number | string; left: number } | null = null;
+  return {
+    client(method, url) {
+      if (url.origin !== base.origin) return 'origin';
+      const endpoint = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : null;
+      if (endpoint === ENDPOINTS.redemption) {
+        const id = url.searchParams.get('id');
+        const only = [...url.searchParams.keys()].join() === 'id';
+        if (method !== 'GET' || !only || redeemAllowed === null || id !== String(redeemAllowed.rewardId))
+          return 'redeem';
+        redeemAllowed.left -= 1;
+        if (redeemAllowed.left === 0) redeemAllowed = null;
+        return null;
+      }
+      if (reachesRedeem(url.pathname)) return 'redeem';
+      if (method === 'POST' && endpoint === ENDPOINTS.variablesData && url.search === '' && savesLeft > 0) {
+        savesLeft -= 1;
+        return null;
+      }
+      if (method !== 'GET') return 'method';
+      if (endpoint === null || !READ_ENDPOINTS.includes(endpoint)) return 'not-a-read';
+      return queryIsARead(url) ? null : 'query';
+    },
+    hop(url) {
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
+      if (reachesRedeem(url.pathname)) return 'redeem';
+      if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) return 'plain-http';
+      if (!origins.has(url.origin)) return 'origin';
+      if (!underBase.some((pattern) => pattern.test(url.pathname))) return 'not-a-read';
+      return queryIsARead(url) ? null : 'query';
+    },
+    allowSaves: (count) => void (savesLeft += count),
+    allowRedeem: (rewardId, count) => void (redeemAllowed = { rewardId, left: count }),
+  };
+}
+
+/** Where checked requests go out: the real fetch, the real key, and the record of each exchange. */
+interface Line {
+  fetch: typeof globalThis.fetch;
+  key: string;
+  clientKey: string;
+  exchanges: Exchange[];
+  progress: (text: string) => void;
+}
+
+/** Sends one checked request and records it; the body is handed on through a counting, capped tap. */
+async function send(
+  line: Line,
+  url: URL,
+  method: string,
+  init: RequestInit | undefined,
+  hop: boolean,
+): Promise<Response> {
+  const headers = new Headers(init?.headers);
+  headers.set('User-Agent', USER_AGENT);
+  if (headers.get('authorization') === `Bearer ${line.clientKey}`) headers.set('Authorization', `Bearer ${line.key}`);
+  line.progress(`  ${method} ${url.href} … `);
+  const started = performance.now();
+  const exchange: Exchange = {
+    method,
+    url: url.href,
+    path: `${url.pathname}${url.search}`,
+    status: null,
+    ms: 0,
+    bytes: 0,
+    headers: null,
+    body: '',
+    redirectedTo: null,
+    failure: null,
+    overLimit: false,
+    hop,
+  };
+  line.exchanges.push(exchange);
+  const signal = init?.signal ?? undefined;
+  const failed = (error: unknown): Failure =>
+    signal?.aborted ? { kind: 'timeout' } : { kind: 'network', cause: networkCause(error) };
+  const finish = () => {
+    exchange.ms = performance.now() - started;
+    line.progress(`${outcomeText(exchange)}\n`);
+  };
+  let response: Response;
+  try {
+    response = await line.fetch(url.href, { ...init, method, headers, redirect: 'manual' });
+  } catch (error) {
+    exchange.failure = failed(error);
+    finish();
+    throw error;
+  }
+  exchange.status = response.status;
+  exchange.headers = response.headers;
+  response.headers.forEach((value, name) => (exchange.bytes += name.length + value.length + 4));
+  const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+  exchange.redirectedTo = location ? absolute(location, url) : null;
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_API_BODY_BYTES) exchange.overLimit = true;
+  const answerInit = { status: response.status, statusText: response.statusText, headers: response.headers };
+  if (response.status === 204 || response.status === 205 || response.status === 304 || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    finish();
+    return new Response(null, answerInit);
+  }
+  const body = tap(response.body, {
+    chunk(bytes) {
+      exchange.bytes += bytes;
+    },
+    end(result) {
+      if (result.overLimit) exchange.overLimit = true;
+      if (result.error !== undefined) exchange.failure = failed(result.error);
+      exchange.body = exchange.overLimit ? '' : result.text;
+      finish();
+    },
+  });
+  return new Response(body, answerInit);
+}
+
 /** Installs the wire as the global `fetch` until `stop()`. */
 export function openWire(options: WireOptions): Wire {
   const original = globalThis.fetch;
-  const base = new URL(options.baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const origins = new Set([base.origin, ...(options.allowOrigins ?? []).map((o) => new URL(o).origin)]);
+  const gate = openGate(options.baseUrl, options.allowOrigins ?? []);
   const clientKey = `panel-doctor-key-${randomUUID()}`;
   const exchanges: Exchange[] = [];
   const refused: Refusal[] = [];
   const progress = options.progress ?? (() => undefined);
-  let savesLeft = 0;
-  let redeemAllowed: number | null = null;
+  const line: Line = { fetch: original, key: options.key, clientKey, exchanges, progress };
 
   const refuse = (kind: RefusalKind, method: string, url: URL, hop: boolean): Refusal => {
     const refusal = { kind, method, url: url.href, hop };
@@ -156,136 +284,24 @@ export function openWire(options: WireOptions): Wire {
     progress(`  not sent: ${method} ${url.href} (${kind})\n`);
     return refusal;
   };
-  const queryIsARead = (url: URL) => [...url.searchParams.keys()].every((name) => READ_QUERY.has(name));
-
-  /** A request of the extension's client: the base URL's own endpoints exactly. */
-  function clientRefusal(method: string, url: URL): RefusalKind | null {
-    if (url.origin !== base.origin) return 'origin';
-    const endpoint = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : null;
-    if (endpoint === ENDPOINTS.redemption) {
-      const id = url.searchParams.get('id');
-      const only = [...url.searchParams.keys()].join() === 'id';
-      if (method === 'GET' && only && redeemAllowed !== null && id === String(redeemAllowed)) {
-        redeemAllowed = null;
-        return null;
-      }
-      return 'redeem';
-    }
-    if (isRedeemPath(url.pathname)) return 'redeem';
-    if (method === 'POST' && endpoint === ENDPOINTS.variablesData && url.search === '' && savesLeft > 0) {
-      savesLeft -= 1;
-      return null;
-    }
-    if (method !== 'GET') return 'method';
-    if (endpoint === null || !READ_ENDPOINTS.includes(endpoint)) return 'not-a-read';
-    return queryIsARead(url) ? null : 'query';
-  }
-
-  /** A redirect hop: a GET of a read endpoint under the base path, on an allowed origin. */
-  function hopRefusal(url: URL): RefusalKind | null {
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
-    if (isRedeemPath(url.pathname)) return 'redeem';
-    if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) return 'plain-http';
-    if (!origins.has(url.origin)) return 'origin';
-    const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const read = READ_ENDPOINTS.some((endpoint) =>
-      new RegExp(`^${escaped}(${PLAIN_SEGMENT})*${endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(
-        url.pathname,
-      ),
-    );
-    if (!read) return 'not-a-read';
-    return queryIsARead(url) ? null : 'query';
-  }
-
-  /** Sends one checked request and records it; the body is handed on through a counting, capped tap. */
-  async function send(url: URL, method: string, init: RequestInit | undefined, hop: boolean): Promise<Response> {
-    const headers = new Headers(init?.headers);
-    headers.set('User-Agent', USER_AGENT);
-    if (headers.get('authorization') === `Bearer ${clientKey}`) headers.set('Authorization', `Bearer ${options.key}`);
-    progress(`  ${method} ${url.href} … `);
-    const started = performance.now();
-    const exchange: Exchange = {
-      method,
-      url: url.href,
-      path: `${url.pathname}${url.search}`,
-      status: null,
-      ms: 0,
-      bytes: 0,
-      headers: null,
-      body: '',
-      redirectedTo: null,
-      failure: null,
-      overLimit: false,
-      hop,
-    };
-    exchanges.push(exchange);
-    const signal = init?.signal ?? undefined;
-    const failed = (error: unknown): Failure =>
-      signal?.aborted ? { kind: 'timeout' } : { kind: 'network', cause: networkCause(error) };
-    const finish = () => {
-      exchange.ms = performance.now() - started;
-      progress(`${outcomeText(exchange)}\n`);
-    };
-    let response: Response;
-    try {
-      response = await original(url.href, { ...init, method, headers, redirect: 'manual' });
-    } catch (error) {
-      exchange.failure = failed(error);
-      finish();
-      throw error;
-    }
-    exchange.status = response.status;
-    exchange.headers = response.headers;
-    response.headers.forEach((value, name) => (exchange.bytes += name.length + value.length + 4));
-    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
-    exchange.redirectedTo = location ? absolute(location, url) : null;
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > MAX_API_BODY_BYTES) exchange.overLimit = true;
-    const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
-    if (nullBody || !response.body) {
-      await response.body?.cancel().catch(() => undefined);
-      finish();
-      return new Response(null, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    }
-    const body = tap(response.body, {
-      chunk(bytes) {
-        exchange.bytes += bytes;
-      },
-      end(result) {
-        if (result.overLimit) exchange.overLimit = true;
-        if (result.error !== undefined) exchange.failure = failed(result.error);
-        exchange.body = exchange.overLimit ? '' : result.text;
-        finish();
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  }
 
   const recorder = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const { url, method } = requestOf(input, init);
-    const kind = clientRefusal(method, url);
+    const kind = gate.client(method, url);
     if (kind) throw new NotSentError(refuse(kind, method, url, false));
-    return send(url, method, init, false);
+    return send(line, url, method, init, false);
   };
 
   async function hop(target: string): Promise<{ exchange: Exchange } | { refusal: Refusal }> {
     const url = new URL(target);
-    const kind = hopRefusal(url);
+    const kind = gate.hop(url);
     if (kind) return { refusal: refuse(kind, 'GET', url, true) };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     const before = exchanges.length;
+    const headers = { Authorization: `Bearer ${clientKey}`, Accept: 'application/json' };
     try {
-      const response = await send(
-        url,
-        'GET',
-        { headers: { Authorization: `Bearer ${clientKey}`, Accept: 'application/json' }, signal: controller.signal },
-        true,
-      );
+      const response = await send(line, url, 'GET', { headers, signal: controller.signal }, true);
       await readLimited(response.body, response.headers, MAX_API_BODY_BYTES);
     } catch {
       // Recorded on the exchange: no answer in time, or no connection.
@@ -301,8 +317,8 @@ export function openWire(options: WireOptions): Wire {
     exchanges,
     refused,
     hop,
-    allowSaves: (count) => void (savesLeft += count),
-    allowRedeemOnce: (rewardId) => void (redeemAllowed = rewardId),
+    allowSaves: (count) => gate.allowSaves(count),
+    allowRedeem: (rewardId, count = 1) => gate.allowRedeem(rewardId, count),
     stop: () => void (globalThis.fetch = original),
   };
 }

@@ -18,6 +18,8 @@ import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { messageLookup, localeMessages } from '../node-i18n';
 
 export const SHOT_SIZE = { width: 1280, height: 800 } as const;
+/** The Chrome Web Store's small promo tile, which its listing needs. */
+export const PROMO_TILE_SIZE = { width: 440, height: 280 } as const;
 
 /** The operator's look, pointed at `sandbox`: sign-in left out, so the personal key connects. */
 function buildForShots(settings: ResolvedSettings, sandbox: Sandbox, outDir: string): string {
@@ -82,17 +84,34 @@ body{box-sizing:border-box;display:flex;align-items:center;gap:56px;padding:0 72
 <h1>${escape(options.headline)}</h1></div><div class="shot"><img src="${dataUrl(options.shot)}" alt=""></div></html>`;
 }
 
+/** The promo tile: the icon and the name on the brand colour, nothing else (the store's guidance: little text). */
+function promoTile(options: { brand: string; icon: Buffer; name: string }): string {
+  const { width, height } = PROMO_TILE_SIZE;
+  // Smaller type for a longer name, so up to the stores' 50 characters fits in two lines.
+  const size = options.name.length > 24 ? 26 : 34;
+  return `<!doctype html><html><meta charset="utf-8"><style>
+html,body{margin:0;width:${width}px;height:${height}px;overflow:hidden}
+body{box-sizing:border-box;display:flex;align-items:center;gap:28px;padding:0 36px;font-family:system-ui,sans-serif;
+  color:${textOn(options.brand)};background:linear-gradient(135deg,${options.brand},${darker(options.brand)})}
+img{width:112px;height:112px;flex:none}p{margin:0;font-size:${size}px;font-weight:700;line-height:1.15;overflow-wrap:anywhere}
+</style><img src="${dataUrl(options.icon)}" alt=""><p>${escape(options.name)}</p></html>`;
+}
+
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
 }
 
-/** Writes `<outDir>/<locale>/1-rewards.png` and `2-profile.png` for each listing; returns their paths. */
+/**
+ * Writes `<outDir>/<locale>/1-rewards.png` and `2-profile.png` for each listing, and the promo tile
+ * at `tilePath`; returns the screenshots' paths.
+ */
 export async function storeScreenshots(
   settings: ResolvedSettings,
   listings: Listing[],
   outDir: string,
   buildDir: string,
+  tilePath: string,
 ): Promise<string[]> {
   const sandbox = await startSandbox();
   const written: string[] = [];
@@ -123,6 +142,11 @@ export async function storeScreenshots(
         await settled(popup);
 
         const canvas = await ext.context.newPage();
+        if (listing === listings[0]) {
+          await canvas.setViewportSize(PROMO_TILE_SIZE);
+          await canvas.setContent(promoTile({ brand: settings.brandColor, icon, name: settings.panelName }));
+          await canvas.screenshot({ path: tilePath, animations: 'disabled' });
+        }
         await canvas.setViewportSize(SHOT_SIZE);
         const dir = join(outDir, listing.locale);
         mkdirSync(dir, { recursive: true });

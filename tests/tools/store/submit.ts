@@ -16,7 +16,7 @@ import {
 import { extensionIds } from '../../../utils/build/operator/extension-ids';
 import { manifestPermissions } from '../../../utils/build/operator/manifest-permissions';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
-import type { Listing } from '../../../utils/build/operator/store-listing';
+import { thirdPartySentence, type Listing } from '../../../utils/build/operator/store-listing';
 
 export interface SubmitInput {
   settings: ResolvedSettings;
@@ -26,6 +26,8 @@ export interface SubmitInput {
   root: string;
   files: Record<'chrome' | 'firefox' | 'sources', string>;
   storeIcon: string;
+  /** The Chrome Web Store's 440×280 small promo tile. */
+  promoTile: string;
   listings: Listing[];
   shots: string[];
   /** What the sources zip holds, as describeSources() words it. */
@@ -64,6 +66,57 @@ function destinations(settings: ResolvedSettings): string {
   return signIn.length ? `${api}, and the sign-in server at ${[...new Set(signIn)].join(', ')}` : api;
 }
 
+/** What the notes for addons.mozilla.org's reviewers say the build sends, and to whom: true for this build. */
+function reviewerData(settings: ResolvedSettings): string {
+  const what = signInConfigured(settings)
+    ? "the panelist's sign-in (the OAuth tokens, or a personal key they paste instead), profile answers and redemptions"
+    : "the panelist's personal key, profile answers and redemptions";
+  return `The add-on sends ${what} to ${destinations(settings)} only, our own service (declared in data_collection_permissions).`;
+}
+
+/**
+ * The Chrome id and redirect URL, with what decides them: the store gives every item its own id,
+ * and the zip it takes leaves the manifest's key out, so the id from chromeKey is the store's only
+ * when chromeKey is the store item's own public key.
+ */
+function chromeIdNotes(settings: ResolvedSettings): string {
+  const ids = extensionIds(settings);
+  const signIn = signInConfigured(settings);
+  if (!ids.chrome)
+    return (
+      'No chromeKey, so the Chrome id is not known yet: the Chrome Web Store gives the item its own id on the first\n' +
+      "upload. Then copy the item's public key (Package → View public key) into panel.config.json as chromeKey,\n" +
+      `and run \`npm run ids\`${signIn ? ' for the sign-in redirect URL to register' : ''} and \`npm run store\` again.\n`
+    );
+  return (
+    `Chrome id from chromeKey: ${ids.chrome.id}${signIn ? `; sign-in redirect URL: ${ids.chrome.redirectUrl}` : ''}.\n` +
+    'The Chrome Web Store gives each item its own id, and this zip leaves the key out (the store refuses it), so\n' +
+    "this is the store's id only if chromeKey is your store item's public key (Package → View public key). A key\n" +
+    'you made yourself (`npm run ids -- --new-key`) fixes the id of unpacked and self-hosted installs only: the store\n' +
+    `item keeps its own id${signIn ? ", and the redirect URL to register is https://<the item's id>.chromiumapp.org/" : ''}.\n`
+  );
+}
+
+/** Firefox for Android: the compatibility step on addons.mozilla.org, its sign-in redirect, what only a device shows. */
+function androidNotes(settings: ResolvedSettings): string {
+  const ids = extensionIds(settings);
+  const signIn = ids.tab
+    ? `Sign-in there goes through a tab (Firefox for Android has no sign-in window): register\n   ${ids.tab.redirectUrl} (oauth.tabRedirectUrl) with your OAuth server as well, a page of your panel's site that\n   answers 200.`
+    : 'This build has no sign-in: panelists connect with their personal key, as on the desktop.';
+  return `## Firefox for Android
+
+1. On addons.mozilla.org, when you upload the version, tick *Firefox for Android* under compatibility
+   (the manifest asks for Firefox for Android 142 or later, \`gecko_android.strict_min_version\`);
+   \`npm run release\` passes \`FIREFOX_COMPATIBILITY=firefox,android\` to \`wxt submit\` for the same.
+2. ${signIn}
+3. On a real Android device, before you publish: install the add-on from its addons.mozilla.org page
+   in Firefox for Android, open it from the menu (Extensions), connect${ids.tab ? ' and sign in through the tab' : ' with a test key'},
+   redeem a cheap reward, answer a profile question with the on-screen keyboard, use Android's back
+   button, turn the system font size up, and switch apps in the middle of connecting. The browser
+   tests run desktop Firefox without the sign-in window; only a device shows these.
+`;
+}
+
 /** Why the Chrome build asks for each permission, for the Privacy practices tab. */
 function permissionJustifications(settings: ResolvedSettings): string[] {
   const chrome = manifestPermissions(settings, 3);
@@ -85,13 +138,13 @@ function permissionJustifications(settings: ResolvedSettings): string[] {
       `     - Host permissions (${chrome.host_permissions.map((h) => `\`${h}\``).join(', ')}): the panel's API${signInConfigured(settings) ? ' and sign-in server' : ''}, the only servers the extension calls`,
     );
   }
-  lines.push(
-    `     - Optional host permissions (${chrome.optional_host_permissions.map((h) => `\`${h}\``).join(', ')}): asked for on Connect, for the panel address the panelist enters` +
-      (settings.apiBaseUrl
-        ? " when it is not the built-in one (local addresses: a panel's test server)"
-        : ' (the build names no panel)') +
-      ', and given back on Disconnect',
-  );
+  // A build for an https panel asks for none (utils/base-url.ts): then there is nothing to justify.
+  if (chrome.optional_host_permissions.length)
+    lines.push(
+      `     - Optional host permissions (${chrome.optional_host_permissions.map((h) => `\`${h}\``).join(', ')}): asked for on Connect, for the panel address the panelist enters` +
+        (settings.apiBaseUrl ? " when it is a panel's test server on this computer" : ' (the build names no panel)') +
+        ', and given back on Disconnect',
+    );
   return lines;
 }
 
@@ -127,13 +180,10 @@ ${declaredData(settings)
   .map((item) => `- ${DATA_TYPE_NAMES[item.type].chrome}: ${item.toPanelist}.`)
   .join('\n')}
 
-It sends nothing to anyone else: no analytics, advertising, tracking or crash reports. It does not
-read the pages you visit, your browsing history or anything else in your browser.
-
-When it shows the reward catalogue, your browser loads each reward's picture from the address the
-catalogue gives ([YOUR IMAGE HOST, e.g. images.your-panel.example]); like any picture on the web,
-that request reaches the picture's host with your IP address and your browser's name and version.
-Links open only when you click them.
+${thirdPartySentence()} The catalogue's pictures are on [YOUR IMAGE HOSTS, e.g.
+images.your-panel.example]. The extension sends no analytics or crash reports, and does not read
+the pages you visit, your browsing history or anything else in your browser. Links open only when
+you click them.
 
 ## What we do with it
 
@@ -190,7 +240,7 @@ that address to both stores below.
 ## What the extension sends (both stores declare the same)
 
 It sends data only to ${destinations(settings)}: your own service, which both stores count as
-collection. Nothing goes to anyone else.
+collection. ${thirdPartySentence()}
 
 ${declarationTable(items)}
 
@@ -202,7 +252,8 @@ the panelist must agree to install it.
 
 1. Upload \`${rel(files.chrome)}\` (its manifest leaves out \`key\`, which the store refuses).
 2. Store listing, per language: title, summary and description from \`listing/<language>.txt\`;
-   screenshots from \`screenshots/<language>/\`; the store icon \`${rel(input.storeIcon)}\` (96 px artwork with 16 px of transparent padding).
+   screenshots from \`screenshots/<language>/\`; the store icon \`${rel(input.storeIcon)}\` (96 px artwork with 16 px of transparent padding);
+   the small promo tile \`${rel(input.promoTile)}\` (440×280, Store listing → Graphic assets).
 3. Privacy practices:
    - Single purpose: "Shows members of the ${settings.panelName} panel their points, rewards, redemptions and profile, and lets them redeem rewards and update their profile."
    - Permission justifications:
@@ -212,22 +263,24 @@ ${permissionJustifications(settings).join('\n')}
 ${CHROME_DATA_CATEGORIES.map((category) => `     - [${collected.has(category) ? 'x' : ' '}] ${category}`).join('\n')}
    - Tick all three certifications; each is true of this extension:
 ${CHROME_CERTIFICATIONS.map(([text, why]) => `     - [x] ${text} (${why})`).join('\n')}
-   - Privacy policy URL: the address where you published the policy below.
-${ids.chrome ? `\nChrome id: ${ids.chrome.id}; sign-in redirect URL: ${ids.chrome.redirectUrl}\n` : "\nNo chromeKey: after the first upload, copy the item's public key (Package → View public key) into\npanel.config.json as chromeKey, run `npm run ids` for the redirect URL, and `npm run store` again.\n"}
+   - Privacy policy URL: ${settings.privacyPolicyUrl || 'the address where you published the policy below (set it as privacyPolicyUrl, and `npm run preflight` checks it answers)'}.
+
+${chromeIdNotes(settings)}
 ## addons.mozilla.org (https://addons.mozilla.org/developers/)
 
 1. Upload \`${rel(files.firefox)}\`; when asked for source code, \`${rel(files.sources)}\`.
 2. Notes for reviewers: "Build with Node 20 or later: npm ci && npx wxt build -b firefox gives
    .output/firefox-mv2/, the add-on as uploaded. panel.config.json holds the build settings.
-   The add-on sends the panelist's key, profile answers and redemptions to our own panel API only
-   (declared in data_collection_permissions); no analytics, no remote code."
+   ${reviewerData(settings)} ${thirdPartySentence()} No remote code: every script is in the package."
    The sources zip holds only:
 ${input.sources.map((line) => `   - ${line}`).join('\n')}
 3. Listing: as for Chrome, from \`listing/<language>.txt\` and \`screenshots/<language>/\`.
 4. Privacy policy: paste the filled-in policy below into the add-on's Privacy Policy (on its listing's
    edit page), or link the published one.
 
-Firefox id: ${ids.firefox.id}; sign-in redirect URL: ${ids.firefox.redirectUrl}
+Firefox id: ${ids.firefox.id}${signInConfigured(settings) ? `; sign-in redirect URL: ${ids.firefox.redirectUrl}` : ''}
+
+${androidNotes(settings)}
 
 ## Languages
 

@@ -5,7 +5,9 @@
  * - At install: storage, alarms and idle (none warns); the panel's API origin when the build names
  *   it, and the sign-in server's token and revocation origins.
  * - Optional, asked for on Connect: any https:// panel only when the build names none (a build made
- *   for one panel never asks for another public origin), and local panels (localhost, 127.0.0.1).
+ *   for one panel never asks for another public origin), and local panels (localhost, 127.0.0.1)
+ *   only in a build for a local sandbox or for no panel (utils/base-url.ts, localPanelsInBuild):
+ *   never in a release build for an https panel.
  * - Optional, asked for when needed: `notifications` (the preferences), and on Chrome `identity`
  *   only in a build with sign-in. Firefox cannot make `identity` optional (its schema lists it
  *   among the permissions that need no prompt): a Firefox build with sign-in asks for it at install.

@@ -109,12 +109,17 @@ function readFile(path: string, root: string): { values: Map<string, string>; pr
   const name = shownPath(path, root);
   const text = readFileSync(path, 'utf8');
   const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  // A .json file is JSON: every tool an operator points at it (an editor, jq, a CI step) refuses
+  // comments and trailing commas. A .jsonc file may hold both.
+  const lenient = path.endsWith('.jsonc');
+  const data: unknown = parse(text, errors, { allowTrailingComma: lenient, disallowComments: !lenient });
   if (errors.length > 0) {
+    // One problem per place: a trailing comma is both "property name expected" and "value expected".
+    const first = errors.filter((e, i) => errors.findIndex((o) => o.offset === e.offset) === i);
     throw new PanelConfigError(
-      errors.slice(0, 5).map((e) => {
+      first.slice(0, 5).map((e) => {
         const before = text.slice(0, e.offset).split('\n');
-        return `${name}:${before.length}:${(before.at(-1)?.length ?? 0) + 1}: not JSON (${printParseErrorCode(e.error)})`;
+        return `${name}:${before.length}:${(before.at(-1)?.length ?? 0) + 1}: ${parseProblem(text, e)}`;
       }),
     );
   }
@@ -130,6 +135,17 @@ function readFile(path: string, root: string): { values: Map<string, string>; pr
     if (typeof value === 'string' && value.trim()) values.set(row.path, value.trim());
   }
   return { values, problems };
+}
+
+/** What is wrong where a config file stops being JSON, in words: a trailing comma and a comment said as such. */
+function parseProblem(text: string, error: ParseError): string {
+  const code = printParseErrorCode(error.error);
+  if (code === 'InvalidCommentToken')
+    return 'a comment, which JSON does not allow (name the file panel.config.jsonc to keep comments)';
+  // A comma followed by nothing but blanks up to the closing bracket the parser stopped at.
+  if (/,\s*$/.test(text.slice(0, error.offset)) && /^[}\]]/.test(text.slice(error.offset)))
+    return 'a trailing comma, which JSON does not allow (remove it, or name the file panel.config.jsonc)';
+  return `not JSON (${code})`;
 }
 
 /** panel.config.example.json as the table has it: every key, with its example value. */

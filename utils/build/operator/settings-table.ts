@@ -185,7 +185,8 @@ export const SETTINGS = {
     env: 'PANEL_ICON',
     schema: v.pipe(v.string(), v.regex(/\.(?:svg|png)$/i, 'must be an .svg or a .png file')),
     fallback: '',
-    example: 'acme-icon.svg',
+    // Empty in the example, which must build as it is copied: the operator names their own file.
+    example: '',
     doc: "the extension's icon: an SVG, or a square PNG of at least 128 px, made into every size; without it the project's own (public/icon/)",
     buildOnly: true,
   },
@@ -195,6 +196,14 @@ export const SETTINGS = {
     fallback: '',
     example: '',
     doc: "the Chrome Web Store item's public key, pinned as the manifest's `key` (left out of the store's zip), so the Chrome id and sign-in redirect URL are known before publishing",
+    buildOnly: true,
+  },
+  privacyPolicyUrl: {
+    env: 'PANEL_PRIVACY_POLICY_URL',
+    schema: webAddress(),
+    fallback: '',
+    example: 'https://www.acme-panel.example/privacy/extension',
+    doc: "where you published the extension's privacy policy (SUBMIT.md's template, filled in), given to both stores; `npm run preflight` checks that it answers and holds no [bracket] left to fill in",
     buildOnly: true,
   },
   profileData: {

@@ -1,16 +1,32 @@
 /**
  * The store listing of one language (`npm run store`), from that language's messages: the title
- * is the operator's name, the summary the manifest's description, the description and the
- * screenshots' headlines their own messages. Checked against what the stores take.
+ * is the operator's name, the summary the manifest's description, the description its own message
+ * followed by how to connect (signing in, in a build with sign-in; the personal key otherwise) and
+ * where reward pictures load from, and the screenshots' headlines their own messages. Checked
+ * against what the stores take.
  */
+import { LOCALES_DIR, messageLookup, readMessages } from './locale-messages';
 
 /** The messages the listing is made of; each is in every public/_locales/<lang>/messages.json. */
 export const LISTING_MESSAGES = {
   summary: 'extDescription',
   description: 'storeDescription',
+  connectKey: 'storeConnectKey',
+  connectSignIn: 'storeConnectSignIn',
+  images: 'storeImages',
   rewardsHeadline: 'storeShotRewards',
   profileHeadline: 'storeShotProfile',
 } as const;
+
+/**
+ * The one sentence every declaration of the kit says about third parties, in English: SUBMIT.md,
+ * the notes for addons.mozilla.org's reviewers, the privacy policy template, and the English
+ * listing (the other listings say it in their language). Reward pictures do load from the hosts
+ * the catalogue names, so "nothing goes to anyone else" alone would not be true.
+ */
+export function thirdPartySentence(dir: string = LOCALES_DIR): string {
+  return messageLookup(readMessages(dir, 'en'))(LISTING_MESSAGES.images);
+}
 
 /** The Chrome Web Store's limit for the summary, which is the manifest's description (addons.mozilla.org takes 250). */
 export const SUMMARY_MAX = 132;
@@ -40,13 +56,15 @@ export function listingFor(
   locale: string,
   panelName: string,
   lookup: Lookup,
+  signIn = false,
 ): { listing: Listing; problems: string[] } {
   const text = (key: string) => lookup(key, [panelName]);
+  const connect = text(signIn ? LISTING_MESSAGES.connectSignIn : LISTING_MESSAGES.connectKey);
   const listing: Listing = {
     locale,
     title: panelName,
     summary: manifestDescription(panelName, text(LISTING_MESSAGES.summary)),
-    description: text(LISTING_MESSAGES.description),
+    description: `${text(LISTING_MESSAGES.description)}\n\n${connect} ${text(LISTING_MESSAGES.images)}`,
     headlines: { rewards: text(LISTING_MESSAGES.rewardsHeadline), profile: text(LISTING_MESSAGES.profileHeadline) },
   };
   const problems: string[] = [];

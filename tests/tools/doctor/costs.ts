@@ -1,0 +1,28 @@
+/**
+ * A reward's raw `reward_point_cost`, as the panel wrote it, said in words: what is wrong with a
+ * cost the extension quarantines (utils/api/schemas.ts, `checkedPointCost`, decides which; this
+ * only says why, for the report).
+ */
+
+/** The raw rewards of the rewards answer, by id, as the panel wrote them (before any parsing). */
+export function rawRewards(body: unknown): Map<number, Record<string, unknown>> {
+  const list = (body as { rewards?: unknown } | null)?.rewards;
+  const out = new Map<number, Record<string, unknown>>();
+  if (!Array.isArray(list)) return out;
+  for (const item of list) {
+    if (typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'number')
+      out.set((item as { id: number }).id, item as Record<string, unknown>);
+  }
+  return out;
+}
+
+/** `-500 (below zero)`, `999.5 (a fraction)`, `"1650" (a string, not a number)`. */
+export function costProblem(raw: unknown): string {
+  const quoted = JSON.stringify(raw) ?? String(raw);
+  if (typeof raw === 'string') return `${quoted} (a string, not a number)`;
+  if (typeof raw !== 'number') return `${quoted} (not a number)`;
+  if (!Number.isFinite(raw)) return `${quoted} (not a finite number)`;
+  if (raw < 0) return `${quoted} (below zero)`;
+  if (!Number.isInteger(raw)) return `${quoted} (a fraction: points are whole)`;
+  return `${quoted} (beyond 2^53, more than a number keeps exactly)`;
+}

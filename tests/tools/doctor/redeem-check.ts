@@ -1,0 +1,334 @@
+/**
+ * The redemption write checks, each for a reward the operator names and confirms, on a test
+ * panelist's key. They spend points, so before anything is sent the reward must pass the
+ * extension's own rule (utils/reward-view.ts, `redeemBlock`): a reward whose points cost the
+ * extension quarantines, or whose cost the balance does not cover, is one the extension offers no
+ * Redeem for, and the doctor sends nothing for it either.
+ *
+ * - `--redeem-check`: one redemption with an `Idempotency-Key`, judged as the extension settles
+ *   one: its answer, and the history read before and after it (design §5). A panel that accepted
+ *   a redemption the balance could not cover is a finding.
+ * - `--idempotency-check`: two identical redeem requests with one `Idempotency-Key`, sent together
+ *   as a browser re-sends a request whose connection closed unanswered. One redemption in the
+ *   history after them: the key is honoured; two: the panelist is charged twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { ENDPOINTS, type PanelApi } from '../../../utils/api/client';
+import { BALANCE_FIELDS } from '../../../utils/balance';
+import { tp } from '../../../utils/i18n';
+import { redeemBlock } from '../../../utils/reward-view';
+import type { Redemption, Reward } from '../../../utils/types';
+import { attempt } from './attempt';
+import { bodyQuoted } from './body';
+import { costProblem } from './costs';
+import type { Finding } from './report-types';
+import type { Exchange, Wire } from './wire';
+import { answerText, hasMessage, lastOf, pointsText, readAccount, type CheckResult } from './write-common';
+import { rewardIdOf } from '../../../utils/ids';
+
+export interface SpendRequest {
+  rewardId: number;
+  /**
+   * The operator's yes, asked once the reward is known to pass the extension's rule; the CLI asks at
+   * the terminal, or takes `--yes-spend-points`. `redemptions`: how many this check may make.
+   */
+  confirm(reward: {
+    id: number;
+    name: string;
+    points: number | null;
+    balance: number | null;
+    redemptions: 1 | 2;
+  }): Promise<boolean>;
+}
+
+export interface SpendContext {
+  api: PanelApi;
+  wire: Wire;
+  /** The rewards as the extension parsed them (quarantined costs read as null, marked `costRefused`). */
+  rewards: Reward[] | undefined;
+  /** The same rewards as the panel wrote them, by id: to say what is wrong with a cost. */
+  raw: Map<number, Record<string, unknown>>;
+  /** The balance the reads found (design §2), when a fresh read cannot be made. */
+  balance: number | null;
+  balanceVariable: string;
+}
+
+type Ready = { reward: Reward; balance: number | null; known: Set<string> };
+
+const notSent = (topic: string, text: string, why: string): CheckResult => ({
+  findings: [{ level: 'info', topic, text: `${text} Nothing was redeemed.` }],
+  checked: false,
+  why,
+});
+
+/**
+ * Everything before the first redeem leaves: the reward looked up, the balance read fresh, the
+ * extension's rule (and, for two redemptions, a balance that covers both), the operator's yes, and
+ * the history read just before, as the extension reads its baseline (design §5).
+ */
+async function prepare(
+  topic: string,
+  request: SpendRequest,
+  context: SpendContext,
+  redemptions: 1 | 2,
+): Promise<Ready | CheckResult> {
+  const { rewardId } = request;
+  const { api, rewards, raw } = context;
+  if (!rewards)
+    return notSent(
+      topic,
+      `The rewards could not be read, so reward #${rewardId} could not be looked up.`,
+      'the rewards could not be read',
+    );
+  const reward = rewards.find((r) => r.id === rewardIdOf(rewardId));
+  if (!reward)
+    return notSent(
+      topic,
+      `Reward #${rewardId} is not among this panelist's ${rewards.length} rewards.`,
+      `reward #${rewardId} is not in the list`,
+    );
+  const fresh = await readAccount(api, context.balanceVariable);
+  const balance = fresh.failed ? context.balance : fresh.balance;
+  const named = `Reward #${rewardId} “${reward.name}”`;
+  const block = redeemBlock(reward, balance);
+  if (block?.kind === 'cost-refused')
+    return notSent(
+      topic,
+      `${named} has reward_point_cost ${costProblem(raw.get(rewardId)?.reward_point_cost)}, a cost the panel cannot mean: the extension quarantines the reward (shown without a points cost and without Redeem, and its background refuses to send one), so the doctor sent nothing either.`,
+      `reward #${rewardId}'s points cost is quarantined`,
+    );
+  if (block?.kind === 'short')
+    return notSent(
+      topic,
+      `${named} costs ${pointsText(reward.reward_point_cost)} and the balance is ${pointsText(balance)}: the extension offers no Redeem for it (“${tp('needMorePoints', block.missing)}”), so the doctor sent nothing either. Name a reward the test panelist can afford.`,
+      `the balance does not cover reward #${rewardId}`,
+    );
+  const cost = reward.reward_point_cost;
+  if (redemptions === 2 && balance !== null && cost !== null && balance < 2 * cost)
+    return notSent(
+      topic,
+      `${named} costs ${pointsText(cost)} and the balance is ${pointsText(balance)}: the check needs a balance that covers two, so that a panel ignoring the key can make the second redemption too (else the balance, not the key, would refuse it). Name a cheaper reward, or add points to the test panelist.`,
+      `the balance does not cover reward #${rewardId} twice`,
+    );
+  if (!(await request.confirm({ id: rewardId, name: reward.name, points: cost, balance, redemptions })))
+    return notSent(topic, `Redeeming reward #${rewardId} was not confirmed.`, 'not confirmed');
+  const baseline = await attempt(() => api.listRedemptions());
+  if (!baseline.ok)
+    return notSent(
+      topic,
+      `The history could not be read just before (${baseline.error.message}), and without it the redemption could not be told apart, as the extension would not send one either.`,
+      'the history could not be read first',
+    );
+  return { reward, balance, known: new Set(baseline.value.map((r) => r.id)) };
+}
+
+/** The history read after the redeem: the redemptions of this reward it shows that the baseline did not. */
+async function newRedemptions(api: PanelApi, ready: Ready) {
+  const history = await attempt(() => api.listRedemptions());
+  const made: Redemption[] = history.ok
+    ? history.value.filter((r) => !ready.known.has(r.id) && r.reward?.id === ready.reward.id)
+    : [];
+  return { history, made };
+}
+
+export async function redeemCheck(request: SpendRequest, context: SpendContext): Promise<CheckResult> {
+  const topic = 'Write check: a redemption';
+  const ready = await prepare(topic, request, context, 1);
+  if (!('reward' in ready)) return ready;
+  const { api, wire } = context;
+  const { reward } = ready;
+  wire.allowRedeem(reward.id);
+  const answer = await attempt(() => api.redeem(reward.id, randomUUID()));
+  const exchange = lastOf(wire, 'GET', ENDPOINTS.redemption);
+  const { history, made } = await newRedemptions(api, ready);
+  const sent = `GET ${exchange?.url ?? ENDPOINTS.redemption} (reward #${reward.id} “${reward.name}”, with an Idempotency-Key)`;
+  const ledger = !history.ok
+    ? `The history could not be read after it (${history.error.message}), so the extension would keep the redemption open and check again.`
+    : made.length > 0
+      ? `The history read after it shows redemption ${made.map((r) => `#${r.id}`).join(', ')}: the test panelist's points were spent.`
+      : `The history read after it shows no new redemption of reward #${reward.id}.`;
+  const findings = answerFindings({ topic, sent, ledger, exchange, answer, made, historyRead: history.ok });
+  findings.push(...(await overspent(context, ready, made)));
+  return { findings, checked: true };
+}
+
+interface Judged {
+  topic: string;
+  sent: string;
+  ledger: string;
+  exchange: Exchange | undefined;
+  answer: Awaited<ReturnType<typeof attempt<void>>>;
+  made: Redemption[];
+  historyRead: boolean;
+}
+
+/** The redeem's answer as the extension takes it, with what the history shows (design §5). */
+function answerFindings({ topic, sent, ledger, exchange, answer, made, historyRead }: Judged): Finding[] {
+  const quoted = `${exchange?.status} with ${bodyQuoted(exchange)}`;
+  if (answer.ok) {
+    if (!historyRead || made.length > 0)
+      return [
+        {
+          level: 'ok',
+          topic,
+          text: `${sent} answered ${quoted}: the extension says it went through and settles it from the history (design §5). ${ledger}`,
+        },
+      ];
+    return [
+      {
+        level: 'fail',
+        topic,
+        text: `${sent} answered ${quoted}, but ${ledger[0]!.toLowerCase()}${ledger.slice(1)} The extension settles every redemption from the history: it keeps checking for half an hour, then says it was not found.`,
+        panelists: 'their redemption “being checked”, then not found',
+        change: 'List a redemption in GET /v1/panel/redemptions as soon as the redeem answers success.',
+      },
+    ];
+  }
+  const { error } = answer;
+  if ((error.kind === 'rejected' || error.kind === 'not_allowed') && made.length === 0) {
+    if (hasMessage(exchange))
+      return [
+        {
+          level: 'ok',
+          topic,
+          text: `${sent} was refused: ${quoted}. ${ledger} The extension shows the panel's own words and, once the history confirms it, that nothing was charged.`,
+        },
+      ];
+    return [
+      {
+        level: 'warn',
+        topic,
+        text: `${sent} was refused: ${quoted}, without a \`message\` saying why. ${ledger}`,
+        panelists: error.message,
+        change:
+          'Give a refused redemption a `message` a panelist understands (for example how many points are missing).',
+      },
+    ];
+  }
+  // The answer is unclear to the extension (design §5): the history decides, and meanwhile it says so.
+  const then = !historyRead
+    ? ''
+    : made.length > 0
+      ? ' The extension reads the history right after such an answer and finds it there, but until then shows the panelist this answer, and with a history that lags it stays “being checked” for up to half an hour.'
+      : ' The extension reads the history after such an answer, finds nothing, and keeps checking for up to half an hour before saying it was not found.';
+  const status = exchange?.status ?? 0;
+  return [
+    {
+      level: 'fail',
+      topic,
+      text: `${sent} ${answerText(error, exchange)}. ${ledger}${then}`,
+      panelists: error.message,
+      change:
+        status >= 200 && status < 300
+          ? 'Answer a successful redemption with `{"message": "success"}`.'
+          : status >= 400 && status < 500
+            ? 'Refuse a redemption only when nothing was charged, and list every charged one in the history.'
+            : 'Answer a redemption with 200 and `{"message": "success"}` once it is made, or a 4xx with a `message` when it is refused.',
+    },
+  ];
+}
+
+/** A balance field below zero in the last answer of this read, as the panel wrote it (the extension refuses such an answer). */
+function negativeBalance(wire: Wire, endpoint: string): number | null {
+  try {
+    const body = JSON.parse(lastOf(wire, 'GET', endpoint)?.body ?? '') as Record<string, unknown>;
+    const field = BALANCE_FIELDS.find((f) => Number(body[f]) < 0);
+    return field ? Number(body[field]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the panel let a redemption through that the balance could not cover: its cost (the
+ * history's record of it) above the balance read just before, or a balance below zero after it.
+ */
+async function overspent(context: SpendContext, ready: Ready, made: Redemption[]): Promise<Finding[]> {
+  if (made.length === 0) return [];
+  const after = await readAccount(context.api, context.balanceVariable);
+  const cost = made.reduce((sum, r) => sum + (r.reward_point_cost ?? ready.reward.reward_point_cost ?? 0), 0);
+  const below =
+    negativeBalance(context.wire, ENDPOINTS.rewards) ?? negativeBalance(context.wire, ENDPOINTS.variablesData);
+  const over = ready.balance !== null && cost > ready.balance;
+  if (!over && below === null) return [];
+  const was =
+    ready.balance === null ? 'a balance the extension could not read' : `a balance of ${pointsText(ready.balance)}`;
+  const now =
+    below !== null
+      ? ` The balance is now ${below.toLocaleString('en')}.`
+      : after.failed
+        ? ''
+        : ` The balance is now ${pointsText(after.balance)}.`;
+  return [
+    {
+      level: 'fail',
+      topic: 'Write check: a redemption the balance could not cover',
+      text: `The panel accepted ${made.length === 1 ? 'a redemption' : `${made.length} redemptions`} of ${pointsText(cost)} with ${was}.${now} The interface's precondition is a balance of at least the cost; the extension shows no Redeem for such a reward when it knows both, but a panelist whose balance it does not know, or a request sent twice, meets the panel alone.`,
+      panelists:
+        'a reward delivered on points they do not have, and then a balance below zero the extension refuses to show',
+      change:
+        'Refuse a redemption whose cost the balance does not cover, with a 4xx and a `message` saying how many points are missing, and charge nothing.',
+    },
+  ];
+}
+
+export async function idempotencyCheck(request: SpendRequest, context: SpendContext): Promise<CheckResult> {
+  const topic = 'Write check: Idempotency-Key';
+  const ready = await prepare(topic, request, context, 2);
+  if (!('reward' in ready)) return ready;
+  const { api, wire } = context;
+  const { reward } = ready;
+  const key = randomUUID();
+  const from = wire.exchanges.length;
+  wire.allowRedeem(reward.id, 2);
+  // Together, as a browser re-sends a request whose connection closed before its answer came.
+  await Promise.all([attempt(() => api.redeem(reward.id, key)), attempt(() => api.redeem(reward.id, key))]);
+  const answers = wire.exchanges
+    .slice(from)
+    .filter((e) => !e.hop && new URL(e.url).pathname.endsWith(ENDPOINTS.redemption))
+    .map((e) => (e.status === null ? 'no answer' : `${e.status} with ${bodyQuoted(e)}`));
+  const { history, made } = await newRedemptions(api, ready);
+  const sent = `Two identical GET ${ENDPOINTS.redemption}?id=${reward.id} (“${reward.name}”) with one Idempotency-Key, sent together, answered ${answers.join(' and ')}`;
+  const findings = ((): Finding[] => {
+    if (!history.ok)
+      return [
+        {
+          level: 'warn',
+          topic,
+          text: `${sent}; the history could not be read after them (${history.error.message}), so the doctor cannot say how many redemptions they made.`,
+          panelists: history.error.message,
+          change:
+            'Check the test panelist’s history by hand: one redemption means the key is honoured, two that it is not.',
+        },
+      ];
+    if (made.length === 1)
+      return [
+        {
+          level: 'ok',
+          topic,
+          text: `${sent}: the history shows one redemption (#${made[0]!.id}). The panel honours the key: a Confirm the browser re-sends is charged once.`,
+        },
+      ];
+    if (made.length === 0)
+      return [
+        {
+          level: 'info',
+          topic,
+          text: `${sent}: the history shows no redemption of it, so there was nothing to count.`,
+        },
+      ];
+    return [
+      {
+        level: 'fail',
+        topic,
+        text: `${sent}: the history shows ${made.length} redemptions (${made.map((r) => `#${r.id}`).join(', ')}). The panel does not honour the key: the test panelist was charged ${made.length} times for one request.`,
+        panelists:
+          'one Confirm charged two or three times when their browser re-sends it after a dropped connection; the extension tells them so, but cannot undo it',
+        change:
+          'Honour the Idempotency-Key header on GET /v1/panel/redemption: keep the answer of the first request with a key and give it back for the same key, with 409 while the first is still being processed, for at least 24 hours.',
+      },
+    ];
+  })();
+  findings.push(...(await overspent(context, ready, made)));
+  return { findings, checked: history.ok && made.length > 0 };
+}

@@ -1,0 +1,348 @@
+/**
+ * `npm run release`: a new version for the stores, the way WXT publishes (`wxt submit`, its alias
+ * of publish-browser-extension), a dry run unless told otherwise (OPERATORS.md, "Releases").
+ *
+ * - `npm run release -- <patch|minor|major|X.Y.Z>` prepares one on this machine: refuses a version
+ *   not higher than the last release tag, bumps package.json, turns CHANGELOG.md's `[Unreleased]`
+ *   into the release, writes its "what's new" in every shipped language, builds the Chrome zip, the
+ *   Firefox zip and the sources zip, and checks each store's options offline.
+ * - `npm run release -- --from-tag` is what CI runs on a pushed tag `v<version>`: the same, for the
+ *   version package.json and the tag name, without changing any file.
+ * - `--check-credentials` runs `wxt submit --dry-run` (the stores check the secrets, nothing is
+ *   uploaded); `--submit` submits for real. Without either, nothing is sent anywhere.
+ * - `--raise-rollout <percent>` raises the share of a staged Chrome release (nothing is built).
+ *
+ * Exit code 0: done (or the dry run found every chosen store ready); 1: refused, nothing changed;
+ * 2: the command line was wrong.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LOCALES_DIR, shippedLocales } from '../../utils/build/operator/locale-messages';
+import { PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
+import { checkSettings } from '../../utils/build/operator/settings-check';
+import { entryOf, hasChanges, plainText, releaseChangelog, UNRELEASED } from './release/changelog';
+import { releaseNotes, type Mode } from './release/notes';
+import { chosenStores, plan, type Channel, type StorePlan } from './release/stores';
+import {
+  BUMPS,
+  bumped,
+  compareVersions,
+  packageVersion,
+  parseVersion,
+  releaseTags,
+  tagsAtHead,
+  versionText,
+  writeVersion,
+  type Bump,
+} from './release/version';
+import { readTranslations, whatsNew, type WhatsNew } from './release/whats-new';
+import { KitRefusal, reproducibility, slug, zips } from './store/zips';
+import { zipFile } from './zip-read';
+
+const ROOT = process.cwd();
+const OUT = '.output/release';
+
+const USAGE = `npm run release -- <patch|minor|major|X.Y.Z> [options]   prepare a release here
+npm run release -- --from-tag [options]                    release the tag at HEAD (CI)
+npm run release -- --raise-rollout <percent> [--submit]    raise a staged Chrome release
+
+  --submit                  submit with wxt submit (the stores' secrets in the environment)
+  --check-credentials       run wxt submit --dry-run: the stores check the secrets, nothing is uploaded
+  --stores <list>           chrome,firefox,edge (default: the stores whose secrets are set)
+  --channel <stable|beta>   beta: addons.mozilla.org unlisted, the Chrome trusted testers' item
+  --rollout <percent>       Chrome: publish to this share of users first (staged rollout, API v2)
+  --require-translations    refuse when a language's what's new would be the English fallback
+
+Without --submit or --check-credentials nothing is sent anywhere (a dry run).`;
+
+class UsageError extends Error {}
+
+interface Args {
+  target: string | undefined;
+  fromTag: boolean;
+  mode: Mode;
+  stores: string | undefined;
+  channel: Channel;
+  rollout: number | null;
+  raiseRollout: number | null;
+  requireTranslations: boolean;
+}
+
+function percent(option: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100)
+    throw new UsageError(`--${option} takes a whole percentage from 1 to 100, not "${value}".`);
+  return n;
+}
+
+function parse(argv: string[]): Args {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'from-tag': { type: 'boolean' },
+        submit: { type: 'boolean' },
+        'check-credentials': { type: 'boolean' },
+        stores: { type: 'string' },
+        channel: { type: 'string' },
+        rollout: { type: 'string' },
+        'raise-rollout': { type: 'string' },
+        'require-translations': { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const raiseRollout = percent('raise-rollout', values['raise-rollout']);
+  const fromTag = values['from-tag'] === true;
+  if (positionals.length > 1) throw new UsageError('One version at a time.');
+  const target = positionals[0];
+  if ([!!target, fromTag, raiseRollout !== null].filter(Boolean).length !== 1)
+    throw new UsageError('Give a version (patch, minor, major or X.Y.Z), or --from-tag, or --raise-rollout.');
+  if (values.submit && values['check-credentials']) throw new UsageError('--submit or --check-credentials, not both.');
+  const channel = values.channel ?? 'stable';
+  if (channel !== 'stable' && channel !== 'beta')
+    throw new UsageError(`--channel is stable or beta, not "${channel}".`);
+  return {
+    target,
+    fromTag,
+    mode: values.submit ? 'submit' : values['check-credentials'] ? 'check-credentials' : 'dry-run',
+    stores: values.stores,
+    channel,
+    rollout: percent('rollout', values.rollout),
+    raiseRollout,
+    requireTranslations: values['require-translations'] === true,
+  };
+}
+
+interface Target {
+  version: string;
+  previous: string | null;
+  /** The CHANGELOG.md section the release's entry is under. */
+  section: string;
+}
+
+/** The version to release and the tag it must be higher than; throws a refusal naming why not. */
+function target(args: Args, problems: string[]): Target | null {
+  const tags = releaseTags(ROOT);
+  const current = packageVersion(ROOT);
+  if (args.fromTag) {
+    const at = tagsAtHead(ROOT);
+    const tag = at.find((t) => t.replace(/^v/, '') === current);
+    if (!tag) {
+      problems.push(
+        `HEAD is not tagged v${current} (package.json's version)${at.length ? `: its tags are ${at.join(', ')}` : ''}; push the tag that names this version`,
+      );
+      return null;
+    }
+    const previous = tags.find((t) => t.tag !== tag) ?? null;
+    if (previous && compareVersions(previous.version, parseVersion(current)!) >= 0)
+      problems.push(
+        `${tag} is not higher than the release ${previous.tag}: the stores refuse a version they already have or a lower one`,
+      );
+    return { version: current, previous: previous?.tag ?? null, section: current };
+  }
+  const from = parseVersion(current);
+  if (!from) problems.push(`package.json's version ${current} is not X.Y.Z, which both stores take`);
+  const wanted = (BUMPS as readonly string[]).includes(args.target!)
+    ? from && bumped(from, args.target as Bump)
+    : parseVersion(args.target!);
+  if (!wanted) {
+    problems.push(
+      `${args.target} is not patch, minor, major or a version X.Y.Z of whole numbers up to 65535 (the stores take no other)`,
+    );
+    return null;
+  }
+  const last = tags[0] ?? null;
+  if (last && compareVersions(wanted, last.version) <= 0)
+    problems.push(
+      `${versionText(wanted)} is not higher than the last release tag ${last.tag}: the stores refuse a version they already have or a lower one`,
+    );
+  if (from && compareVersions(wanted, from) <= 0)
+    problems.push(`${versionText(wanted)} is not higher than package.json's ${current}`);
+  return { version: versionText(wanted), previous: last?.tag ?? null, section: UNRELEASED };
+}
+
+/** Uncommitted changes to tracked files: a release is the commit its tag will name. */
+function dirtyTree(): string[] {
+  const run = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' });
+  if (run.status !== 0) return ['this is not a git checkout: a release is tagged, so it needs one'];
+  const changed = run.stdout.split('\n').filter(Boolean);
+  return changed.length
+    ? [
+        `uncommitted changes (${changed.map((l) => l.slice(3)).join(', ')}): commit or stash them, so the tag names what is built`,
+      ]
+    : [];
+}
+
+/** The build settings as the reviewers' rebuild reads them: every problem, and nothing from the environment. */
+async function settingsOrProblems(problems: string[]): Promise<ResolvedSettings | null> {
+  try {
+    const { settings, warnings } = await checkSettings(process.env, 'production');
+    if (warnings.length) console.warn(formatWarnings(warnings));
+    problems.push(...reproducibility(settings, ROOT));
+    return settings;
+  } catch (error) {
+    if (!(error instanceof PanelConfigError)) throw error;
+    problems.push(...error.problems);
+    return null;
+  }
+}
+
+/** The zips' paths, as store/zips.ts names them. */
+const zipPaths = (settings: ResolvedSettings, version: string) =>
+  Object.fromEntries(
+    (['chrome', 'firefox', 'sources'] as const).map((kind) => [
+      kind,
+      join(OUT, `${slug(settings.panelName)}-${version}-${kind}.zip`),
+    ]),
+  ) as Record<'chrome' | 'firefox' | 'sources', string>;
+
+/** The command `wxt submit` is run with; secrets stay in the environment, named, never on the line. */
+function submitCommand(plans: StorePlan[], mode: Mode): string[] {
+  return ['wxt', 'submit', ...(mode === 'submit' ? [] : ['--dry-run']), ...plans.flatMap((p) => p.flags)];
+}
+
+async function release(args: Args): Promise<number> {
+  const problems: string[] = [];
+  if (!args.fromTag) problems.push(...dirtyTree());
+  const goal = target(args, problems);
+  const settings = await settingsOrProblems(problems);
+  const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
+  const entry = goal && entryOf(changelog, goal.section);
+  if (goal && !hasChanges(entry))
+    problems.push(
+      `CHANGELOG.md has no list of changes under ## [${goal.section}]: say what changed for panelists first`,
+    );
+  const locales = shippedLocales(join(ROOT, LOCALES_DIR));
+  const translations = goal ? readTranslations(ROOT, goal.version, locales) : { texts: {}, problems: [] };
+  problems.push(...translations.problems);
+  const words = whatsNew(plainText(entry ?? ''), locales, translations.texts);
+  if (args.requireTranslations)
+    for (const item of words.filter((w) => w.source === 'english-fallback'))
+      problems.push(`${item.locale}: no translation of what's new in whats-new.json (--require-translations)`);
+  const chosen = chosenStores(args.stores, process.env);
+  problems.push(...chosen.problems);
+  const plans =
+    settings && goal
+      ? plan({
+          zips: zipPaths(settings, goal.version),
+          env: process.env,
+          stores: chosen.stores,
+          channel: args.channel,
+          rollout: args.rollout,
+          geckoId: settings.geckoId,
+        })
+      : [];
+  if (args.mode !== 'dry-run') {
+    if (plans.length === 0) problems.push('no store to send it to: set its secrets, or name it with --stores');
+    for (const p of plans) problems.push(...p.problems.map((problem) => `${p.store}: ${problem}`));
+  }
+  if (problems.length || !goal || !settings || entry === null) throw new KitRefusal(problems, 'npm run release');
+  return await build({ args, goal, settings, changelog, words, plans });
+}
+
+interface Ready {
+  args: Args;
+  goal: Target;
+  settings: ResolvedSettings;
+  changelog: string;
+  words: WhatsNew[];
+  plans: StorePlan[];
+}
+
+/** Everything checked: the version written, the zips built and checked, the notes written, the stores sent it (or not). */
+async function build({ args, goal, settings, changelog, words, plans }: Ready): Promise<number> {
+  const { version } = goal;
+  if (!args.fromTag) {
+    writeVersion(ROOT, version);
+    writeFileSync(
+      join(ROOT, 'CHANGELOG.md'),
+      releaseChangelog(changelog, version, new Date().toISOString().slice(0, 10)),
+    );
+  }
+  rmSync(OUT, { recursive: true, force: true });
+  console.log(`Building ${settings.panelName} ${version}…`);
+  const built = zips(settings, version, OUT, ROOT);
+  for (const kind of ['chrome', 'firefox'] as const) {
+    const manifest = JSON.parse(zipFile(built[kind], 'manifest.json')!.toString()) as { version: string };
+    if (manifest.version !== version)
+      throw new Error(`${built[kind]} says version ${manifest.version}, not ${version}`);
+  }
+  mkdirSync(join(OUT, 'whats-new'), { recursive: true });
+  for (const item of words) writeFileSync(join(OUT, 'whats-new', `${item.locale}.txt`), `${item.text}\n`);
+  const command = submitCommand(plans, args.mode);
+  const env = Object.assign({}, ...plans.map((p) => p.env)) as Record<string, string>;
+  const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'npx', ...command].join(' ');
+  const notes = join(OUT, 'RELEASE.md');
+  const write = (mode: Mode) =>
+    writeFileSync(
+      notes,
+      releaseNotes({
+        name: settings.panelName,
+        version,
+        previous: goal.previous,
+        outDir: OUT,
+        zips: built,
+        whatsNew: words,
+        plans,
+        command: shown,
+        mode,
+        fromTag: args.fromTag,
+      }),
+    );
+  write('dry-run');
+  for (const item of words)
+    console.log(
+      `  what's new, ${item.locale}: ${item.source === 'english-fallback' ? 'ENGLISH FALLBACK (no translation)' : item.source}`,
+    );
+  for (const p of plans)
+    console.log(`  ${p.store}: ${p.problems.length ? `not ready: ${p.problems.join('; ')}` : 'ready'}`);
+  if (args.mode === 'dry-run') {
+    console.log(`\nDry run: nothing was sent to any store. With --submit this runs:\n  ${shown}\n\nSee ${notes}.`);
+    return 0;
+  }
+  const run = spawnSync('npx', command, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (run.status !== 0) {
+    console.error(`\nwxt submit failed (exit ${run.status}); see its output above. ${notes} has the release.`);
+    return 1;
+  }
+  write(args.mode);
+  console.log(`\nDone. See ${notes}.`);
+  return 0;
+}
+
+/** A staged Chrome release raised to more users: `wxt submit set-deploy-percentage`, a dry run unless --submit. */
+function raiseRollout(args: Args): number {
+  const command = ['wxt', 'submit', 'set-deploy-percentage', '--chrome-deploy-percentage', String(args.raiseRollout)];
+  if (args.mode !== 'submit') {
+    console.log(`Dry run: nothing was sent. With --submit this runs:\n  npx ${command.join(' ')}`);
+    return 0;
+  }
+  return spawnSync('npx', command, { cwd: ROOT, stdio: 'inherit' }).status === 0 ? 0 : 1;
+}
+
+async function main(): Promise<number> {
+  const args = parse(process.argv.slice(2));
+  return args.raiseRollout !== null ? raiseRollout(args) : release(args);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    if (!(error instanceof KitRefusal)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,91 @@
+/**
+ * RELEASE.md of `npm run release`: what this release is, where each language's "what's new" came
+ * from (a translation or the English entry, named as such), what each store is sent and whether
+ * it is ready, the `wxt submit` command, and what to do next (tag, staged rollout, rollback).
+ */
+import { relative } from 'node:path';
+import { sourceText, type WhatsNew } from './whats-new';
+import { STORE_NAMES, type StorePlan } from './stores';
+
+export type Mode = 'dry-run' | 'check-credentials' | 'submit';
+
+export interface NotesInput {
+  name: string;
+  version: string;
+  /** The previous release tag, or null for the first. */
+  previous: string | null;
+  outDir: string;
+  zips: { chrome: string; firefox: string; sources: string };
+  whatsNew: WhatsNew[];
+  plans: StorePlan[];
+  command: string;
+  mode: Mode;
+  fromTag: boolean;
+}
+
+const MODE_SAYS: Record<Mode, string> = {
+  'dry-run': 'Dry run: nothing was sent to any store. The stores’ options were checked here, offline.',
+  'check-credentials':
+    'Credentials checked: `wxt submit --dry-run` asked the Chrome Web Store and addons.mozilla.org whether the secrets are good; nothing was uploaded.',
+  submit: 'Submitted with `wxt submit`: each store now reviews the new version.',
+};
+
+export function releaseNotes(input: NotesInput): string {
+  const rel = (path: string) => relative(input.outDir, path);
+  const { version } = input;
+  const stores = input.plans.length
+    ? input.plans.map(
+        (p) =>
+          `- ${STORE_NAMES[p.store]}: ${p.problems.length ? 'NOT READY' : 'ready'}${p.notes.length ? ` (${p.notes.join('; ')})` : ''}` +
+          p.problems.map((problem) => `\n  - ${problem}`).join(''),
+      )
+    : ['- none: no store’s secrets are set (see OPERATORS.md, “Releases”), and none was named with --stores'];
+  return `# ${input.name} ${version}
+
+${MODE_SAYS[input.mode]} Previous release: ${input.previous ?? 'none (the first)'}.
+
+## The zips
+
+- \`${rel(input.zips.chrome)}\`: the Chrome Web Store and Edge Add-ons
+- \`${rel(input.zips.firefox)}\`, with its sources \`${rel(input.zips.sources)}\`: addons.mozilla.org
+
+## What's new, in each language
+
+From the CHANGELOG.md entry of ${version}; no translation is made up here. Each language's file is
+in \`whats-new/\`:
+
+| language | the words are |
+|---|---|
+${input.whatsNew.map((item) => `| ${item.locale} | ${sourceText(item, version)} |`).join('\n')}
+
+addons.mozilla.org shows them as the version's release notes, one per language (the version's page
+in the Developer Hub → Release notes). The Chrome Web Store and Edge Add-ons have no such field: put
+the text at the top of the listing's description when panelists should read it there.
+
+## The stores
+
+${stores.join('\n')}
+
+\`\`\`sh
+${input.command}
+\`\`\`
+
+Secrets come from the environment (CI secrets, or \`.env.submit\` that \`npx wxt submit init\` writes;
+never commit it).
+
+## Next
+
+${
+  input.fromTag
+    ? '- Watch each store’s review; addons.mozilla.org mails its result.'
+    : `- Read CHANGELOG.md and \`whats-new/\`, then commit and tag:
+  \`git commit -am "Release ${version}" && git tag v${version} && git push --follow-tags\`.
+  The release workflow (\`.github/workflows/release.yml\`) submits the tag.`
+}
+- Staged rollout (Chrome): release with \`--rollout 10\`, then \`npm run release -- --raise-rollout 50 --submit\` and
+  100 once nothing is wrong. A beta first: \`--channel beta\` (addons.mozilla.org unlisted, the Chrome trusted testers' item).
+- Rollback: no store installs an older version over a newer one. Stop a staged rollout where it is (leave the
+  percentage), disable the version on addons.mozilla.org (Manage Status & Versions), and release the last good
+  code as a higher version: \`git revert\` the change, \`npm run release -- patch\`.
+`;
+}

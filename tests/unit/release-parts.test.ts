@@ -1,0 +1,169 @@
+// @vitest-environment node
+/**
+ * The pieces `npm run release` is made of: versions the stores take and their order, the
+ * CHANGELOG.md entry turned into the release and into plain text, "what's new" in every language
+ * with no translation made up, each store's options checked offline as `wxt submit` would, and the
+ * CI workflow template wired to it.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { entryOf, hasChanges, plainText, releaseChangelog } from '../tools/release/changelog';
+import { chosenStores, plan } from '../tools/release/stores';
+import { bumped, compareVersions, parseVersion } from '../tools/release/version';
+import { sourceText, whatsNew } from '../tools/release/whats-new';
+
+const CHANGELOG = `# Changelog
+
+## [Unreleased]
+
+### Added
+
+- A goal to save for, with the pace of the last
+  30 days ([details](README.md#goal)).
+- \`npm run doctor -- --json\` for **CI**.
+
+### Fixed
+
+- The badge after *Disconnect*.
+
+## [0.1.0] - 2026-10-01
+
+### Added
+
+- The first release.
+`;
+
+describe('versions', () => {
+  it('are X.Y.Z of whole numbers up to 65535, what both stores take', () => {
+    expect(parseVersion('1.2.3')).toEqual([1, 2, 3]);
+    for (const refused of ['1.2.3-beta.1', '1.2', 'v1.2.3', '1.2.65536', '01.2.x'])
+      expect(parseVersion(refused), refused).toBeNull();
+  });
+
+  it('bump and compare as numbers, not text', () => {
+    expect(bumped([1, 9, 9], 'patch')).toEqual([1, 9, 10]);
+    expect(bumped([1, 9, 9], 'minor')).toEqual([1, 10, 0]);
+    expect(bumped([1, 9, 9], 'major')).toEqual([2, 0, 0]);
+    expect(compareVersions([1, 10, 0], [1, 9, 99])).toBeGreaterThan(0);
+    expect(compareVersions([1, 2, 3], [1, 2, 3])).toBe(0);
+  });
+});
+
+describe('the CHANGELOG.md entry', () => {
+  it('is taken from [Unreleased], and the file then names the release with its date under a new empty [Unreleased]', () => {
+    expect(hasChanges(entryOf(CHANGELOG, 'Unreleased'))).toBe(true);
+    expect(hasChanges(entryOf('# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n- x\n', 'Unreleased'))).toBe(false);
+    const released = releaseChangelog(CHANGELOG, '0.2.0', '2026-11-27');
+    expect(released).toContain('## [Unreleased]\n\n## [0.2.0] - 2026-11-27\n\n### Added\n\n- A goal');
+    expect(entryOf(released, 'Unreleased')).toBe('');
+    expect(entryOf(released, '0.2.0')).toBe(entryOf(CHANGELOG, 'Unreleased'));
+  });
+
+  it('becomes plain text a store form takes: headings, bullets, no Markdown', () => {
+    expect(plainText(entryOf(CHANGELOG, 'Unreleased')!)).toBe(
+      'Added:\n• A goal to save for, with the pace of the last 30 days (details).\n• npm run doctor -- --json for CI.\n\nFixed:\n• The badge after Disconnect.',
+    );
+  });
+});
+
+describe("what's new", () => {
+  it('is the operator’s translation where there is one, and the English entry, named as such, where there is none', () => {
+    const words = whatsNew('Added:\n• A goal.', ['en', 'de', 'fr'], { de: 'Neu:\n• Ein Sparziel.' });
+    expect(words).toEqual([
+      { locale: 'en', text: 'Added:\n• A goal.', source: 'english' },
+      { locale: 'de', text: 'Neu:\n• Ein Sparziel.', source: 'translation' },
+      { locale: 'fr', text: 'Added:\n• A goal.', source: 'english-fallback' },
+    ]);
+    expect(sourceText(words[1]!, '0.2.0')).toBe('your translation (whats-new.json › 0.2.0 › de)');
+    expect(sourceText(words[2]!, '0.2.0')).toMatch(/^ENGLISH FALLBACK: no translation in whats-new.json › 0.2.0 › fr/);
+  });
+});
+
+describe('the stores, checked offline as wxt submit would take them', () => {
+  const zips = { chrome: 'out/a-chrome.zip', firefox: 'out/a-firefox.zip', sources: 'out/a-sources.zip' };
+  const base = { zips, channel: 'stable' as const, rollout: null, geckoId: 'rewards@acme.example' };
+
+  it('names each secret a store lacks, by its variable', () => {
+    const [chrome, firefox] = plan({ ...base, env: { CHROME_API_VERSION: 'v2' }, stores: ['chrome', 'firefox'] });
+    expect(chrome!.problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^CHROME_EXTENSION_ID \(chrome\.extensionId\)/),
+        expect.stringMatching(/^CHROME_PUBLISHER_ID \(chrome\.publisherId\)/),
+      ]),
+    );
+    expect(firefox!.problems).toEqual([
+      expect.stringMatching(/^FIREFOX_JWT_ISSUER/),
+      expect.stringMatching(/^FIREFOX_JWT_SECRET/),
+    ]);
+    // The add-on id is the build's geckoId, and the listing covers Firefox for Android.
+    expect(firefox!.env).toEqual({
+      FIREFOX_EXTENSION_ID: 'rewards@acme.example',
+      FIREFOX_COMPATIBILITY: 'firefox,android',
+      FIREFOX_CHANNEL: 'listed',
+    });
+    expect(firefox!.flags).toEqual(['--firefox-zip', zips.firefox, '--firefox-sources-zip', zips.sources]);
+  });
+
+  it('is ready with every secret set; a beta goes unlisted and to the trusted testers’ item; a staged rollout needs API v2', () => {
+    const env = {
+      CHROME_API_VERSION: 'v2',
+      CHROME_EXTENSION_ID: 'public-item',
+      CHROME_BETA_EXTENSION_ID: 'testers-item',
+      CHROME_PUBLISHER_ID: 'p',
+      CHROME_SERVICE_ACCOUNT_CLIENT_EMAIL: 'ci@acme.example',
+      CHROME_SERVICE_ACCOUNT_PRIVATE_KEY: 'k',
+      FIREFOX_JWT_ISSUER: 'i',
+      FIREFOX_JWT_SECRET: 's',
+    };
+    const stable = plan({ ...base, env, stores: ['chrome', 'firefox'], rollout: 10 });
+    expect(stable.map((p) => p.problems)).toEqual([[], []]);
+    expect(stable[0]!.env).toEqual({ CHROME_DEPLOY_PERCENTAGE: '10' });
+    const beta = plan({ ...base, env, stores: ['chrome', 'firefox', 'edge'], channel: 'beta' });
+    expect(beta[0]!.env.CHROME_EXTENSION_ID).toBe('testers-item');
+    expect(beta[1]!.env.FIREFOX_CHANNEL).toBe('unlisted');
+    expect(beta[2]!.problems).toContainEqual(expect.stringContaining('Edge Add-ons has no beta channel'));
+    const v1 = plan({ ...base, env: { ...env, CHROME_API_VERSION: '' }, stores: ['chrome'], rollout: 10 });
+    expect(v1[0]!.problems).toContainEqual(
+      expect.stringContaining('CHROME_API_VERSION must be v2 for a staged rollout'),
+    );
+  });
+
+  it('are the ones whose secrets are set, unless named', () => {
+    expect(chosenStores(undefined, { FIREFOX_JWT_ISSUER: 'i', EDGE_PRODUCT_ID: ' ' }).stores).toEqual(['firefox']);
+    expect(chosenStores('chrome,opera', {})).toEqual({
+      stores: ['chrome'],
+      problems: ['--stores: "opera" is not a store (chrome, firefox, edge)'],
+    });
+  });
+});
+
+describe('the CI workflow template', () => {
+  const workflow = readFileSync('.github/workflows/release.yml', 'utf8');
+
+  it('runs the release from a pushed version tag, after the pre-flight, with the stores’ secrets as environment variables', () => {
+    expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- 'v\*\.\*\.\*'/);
+    expect(workflow).toMatch(/run: npm ci/);
+    expect(workflow.indexOf('npm run preflight -- --json')).toBeGreaterThan(0);
+    expect(workflow.indexOf('npm run preflight -- --json')).toBeLessThan(
+      workflow.indexOf('npm run release -- --from-tag --submit'),
+    );
+    // Every secret is handed to the step under the name publish-browser-extension reads, and none is written in the file.
+    const secrets = [...workflow.matchAll(/^\s+([A-Z0-9_]+): \$\{\{ secrets\.([A-Z0-9_]+) \}\}$/gm)];
+    expect(secrets.length).toBeGreaterThanOrEqual(8);
+    for (const [, name, secret] of secrets) expect(name).toBe(secret);
+    for (const name of [
+      'CHROME_EXTENSION_ID',
+      'CHROME_PUBLISHER_ID',
+      'FIREFOX_JWT_ISSUER',
+      'FIREFOX_JWT_SECRET',
+      'EDGE_PRODUCT_ID',
+      'PANEL_DOCTOR_TOKEN',
+    ])
+      expect(secrets.map((m) => m[1])).toContain(name);
+  });
+
+  it('fetches the tags the release compares with, and keeps what it built', () => {
+    expect(workflow).toMatch(/fetch-depth: 0/);
+    expect(workflow).toMatch(/path: \|\n\s+\.output\/release\n/);
+  });
+});
