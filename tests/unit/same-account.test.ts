@@ -15,7 +15,9 @@ import {
   draftDiscardedItem,
   goalItem,
   historyItem,
+  notifyStateItem,
   profileDraftItem,
+  questionsItem,
   sessionItem,
 } from '../../utils/storage-items';
 import type { Sandbox } from '../sandbox/server';
@@ -118,6 +120,23 @@ describe('a new key on the same panel after the old one was refused', () => {
     a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));
     await connect(a.url, a.token);
     expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+
+  it('the new questions and what was notified go with the account: kept, under the new key’s account, or not at all', async () => {
+    const record = {
+      account: `${a.url}|${a.token.slice(-4)}`,
+      known: ['PETS'],
+      fresh: [{ name: 'PETS', text: 'Pets?' }],
+    };
+    await questionsItem.setValue(record);
+    await notifyStateItem.setValue({ states: { '5001': 'complete' }, goal: null, told: ['outcome:x'] });
+    a.otherKeys.add(NEW_KEY);
+    await connect(a.url, NEW_KEY);
+    expect(await questionsItem.getValue()).toEqual({ ...record, account: `${a.url}|${NEW_KEY.slice(-4)}` });
+    expect((await notifyStateItem.getValue()).told).toEqual(['outcome:x']);
+    await connect(b.url, b.token);
+    expect(await questionsItem.getValue()).toBeNull();
+    expect((await notifyStateItem.getValue()).told).toEqual([]);
   });
 
   it('never carries anything to another panel', async () => {
