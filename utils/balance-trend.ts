@@ -83,8 +83,8 @@ export function returnsOf(redemptions: readonly Redemption[] | null | undefined,
   for (const r of redemptions ?? []) {
     if (out.length >= max) break;
     const at = r.refunded ? (parseApiTimestamp(r.updated_at) ?? parseApiTimestamp(r.created_at)) : null;
-    if (at !== null && Number.isSafeInteger(r.reward_point_cost) && r.reward_point_cost > 0)
-      out.push({ at, points: r.reward_point_cost });
+    const points = r.reward_point_cost;
+    if (at !== null && points !== null && Number.isSafeInteger(points) && points > 0) out.push({ at, points });
   }
   return out;
 }

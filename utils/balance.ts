@@ -1,3 +1,4 @@
+import { hasName, named } from './by-name';
 import type { Balance, StoredValues } from './types';
 
 /** Top-level response fields that may carry the balance, in the order they are tried (no endpoint documents it). */
@@ -63,8 +64,8 @@ export function resolveBalance(input: {
   if (fromRewards !== null) return { points: fromRewards, source: 'rewards' };
   const fromVariables = toPoints(input.variables);
   if (fromVariables !== null) return { points: fromVariables, source: 'variables' };
-  if (input.stored && input.variableName && Object.hasOwn(input.stored, input.variableName)) {
-    const fromStored = toPoints(input.stored[input.variableName]);
+  if (input.stored && input.variableName && hasName(input.stored, input.variableName)) {
+    const fromStored = toPoints(named(input.stored, input.variableName));
     if (fromStored !== null) return { points: fromStored, source: 'stored-variable' };
   }
   return { points: null, source: 'unknown' };

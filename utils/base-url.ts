@@ -1,3 +1,4 @@
+import { canonicalOrigin, hostOf, plainHttpAllowed, PLAIN_HTTP_HOSTS } from './hosts';
 import { t } from './i18n';
 
 /**
@@ -8,9 +9,6 @@ import { t } from './i18n';
 export type BaseUrlCheck =
   | { ok: true; /** Normalised: no trailing slash, no query or fragment. */ baseUrl: string; origin: string }
   | { ok: false; message: string };
-
-/** Plain http is only acceptable where nothing crosses a network. */
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 
 export function checkBaseUrl(input: string): BaseUrlCheck {
   const text = input.trim();
@@ -27,7 +25,8 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
     return { ok: false, message: t('urlScheme') };
   }
   if (!url.hostname) return { ok: false, message: t('urlNoHost') };
-  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
+  // Plain http only where nothing crosses a network: this machine, however its name is spelled.
+  if (url.protocol === 'http:' && !plainHttpAllowed(url)) {
     return { ok: false, message: t('urlPlainHttp') };
   }
   // A token must never be sent alongside credentials embedded in an address someone pasted.
@@ -39,8 +38,12 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
     return { ok: false, message: t('urlQuery') };
   }
 
+  // The host in its canonical form (`Panel.Example.` → `panel.example`): one spelling of the panel's
+  // origin for the host permission, the image rule and every comparison after.
+  const origin = canonicalOrigin(url);
+  if (origin === null) return { ok: false, message: t('urlNoHost') };
   const path = url.pathname.replace(/\/+$/, '');
-  return { ok: true, baseUrl: `${url.origin}${path}`, origin: url.origin };
+  return { ok: true, baseUrl: `${origin}${path}`, origin };
 }
 
 /**
@@ -49,7 +52,7 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
  */
 export function hostPermissionPattern(origin: string): string {
   const url = new URL(origin);
-  return `${url.protocol}//${url.hostname}/*`;
+  return `${url.protocol}//${hostOf(url)?.name ?? url.hostname}/*`;
 }
 
 /** Local panels: a development sandbox, or a panel's own test server on this machine. */
@@ -64,7 +67,8 @@ export const LOCAL_HOST_PATTERNS: readonly string[] = ['http://localhost/*', 'ht
  */
 export function localPanelsInBuild(buildApiBaseUrl: string): boolean {
   if (!buildApiBaseUrl) return true;
-  return LOCAL_HOSTS.has(new URL(buildApiBaseUrl).hostname);
+  // This machine by the names the local patterns grant, however the setting spells it (utils/hosts.ts).
+  return PLAIN_HTTP_HOSTS.includes(hostOf(new URL(buildApiBaseUrl))?.name ?? '');
 }
 
 /**

@@ -1,3 +1,5 @@
+import { plainHttpAllowed } from './hosts';
+
 /**
  * The extension pages' content security policy, in two layers, because the hosts images
  * may come from are only known at run time: the panel is often typed in by the panelist, and the
@@ -33,13 +35,12 @@ export function extensionPagesCsp(localPanels: boolean): string {
 /** The policy of a build that may reach a local panel: the development, sandbox and panel-less builds. */
 export const EXTENSION_PAGES_CSP = extensionPagesCsp(true);
 
-/** The origin an image URL loads from, when it is one a policy may name: https, or http on this machine. */
+/** The origin an image URL loads from, when it is one a policy may name: https, or http on this machine (utils/hosts.ts). */
 export function imageOrigin(url: string | undefined | null): string | null {
   if (!url) return null;
   try {
-    const { protocol, hostname, origin } = new URL(url);
-    if (protocol === 'https:' || (protocol === 'http:' && (hostname === 'localhost' || hostname === '127.0.0.1')))
-      return origin;
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:' || plainHttpAllowed(parsed)) return parsed.origin;
   } catch {
     // Not a URL: nothing to allow.
   }

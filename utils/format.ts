@@ -78,13 +78,43 @@ export function isCurrencyCode(code: unknown): code is string {
 }
 
 /**
+ * The most minor units (cents for USD, yen for JPY, fils for BHD) an amount may hold: 10^15. A double
+ * holds every decimal of up to 15 significant digits exactly as written (IEEE 754's DBL_DIG), so every
+ * amount below it, in its currency's minor unit, prints as the panel sent it; above it neighbouring
+ * amounts share one double ($90,071,992,547,409.91 prints as …409.90), and a cost of 1e308 printed
+ * a 400-character "£100,000,…". 10^15 minor units is also below 2^53, a safe integer of them; and
+ * no reward is worth ten trillion dollars.
+ */
+export const MAX_MINOR_UNITS = 1e15;
+
+/** Digits of a currency's minor unit, as Intl formats it (2 for USD, 0 for JPY, 3 for BHD); 0 for a code Intl does not know. */
+function minorDigits(currency: string): number {
+  if (!isCurrencyCode(currency)) return 0;
+  return numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/**
+ * Whether `amount` is an amount of `currency` the interface can mean: a finite number of 0 or more,
+ * below {@link MAX_MINOR_UNITS} of the currency's minor unit (whole units for a code Intl does not know).
+ */
+export function isMoneyAmount(amount: unknown, currency: string): amount is number {
+  return (
+    typeof amount === 'number' &&
+    Number.isFinite(amount) &&
+    amount >= 0 &&
+    amount * 10 ** minorDigits(currency) < MAX_MINOR_UNITS
+  );
+}
+
+/**
  * Money with its currency code (through Intl.NumberFormat), or null when it is not money as the interface means it:
  * a currency that is not an ISO 4217 code ("ZZZ", "dollars", "usd"), or an amount that is not a
- * finite number of 0 or more. Callers then show the points alone: a value the panel's catalogue
- * cannot mean is never dressed up as a price ("ZZZ 5.00", "2 dollars").
+ * finite number of 0 or more below {@link MAX_MINOR_UNITS} of its minor unit. Callers then show the
+ * points alone: a value the panel's catalogue cannot mean is never dressed up as a price ("ZZZ
+ * 5.00", "2 dollars", "£100,000,000,…").
  */
-export function formatMoney(amount: number, currency: string, locale = uiLocale()): string | null {
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || !isCurrencyCode(currency)) return null;
+export function formatMoney(amount: number | null, currency: string, locale = uiLocale()): string | null {
+  if (!isCurrencyCode(currency) || !isMoneyAmount(amount, currency)) return null;
   return numberFormat(locale, { style: 'currency', currency }).format(amount);
 }
 

@@ -1,9 +1,12 @@
+import { canonicalOrigin, isPublicHost } from './hosts';
 import type { Reward } from './types';
 
 /**
- * Where a reward's image may be loaded from: an `https:` address that is not a private, loopback or
- * link-local one (a catalogue image host), or the panel's own origin (which a panel in development
- * may serve over plain http). Anything else — `javascript:`, `data:`, `ftp:`, `http:` elsewhere,
+ * Where a reward's image may be loaded from: an `https:` address on a public host
+ * (utils/hosts.ts: not private, loopback, link-local or otherwise off the open internet, however
+ * spelled: `https://localhost./…`, `https://0x7f.1/…`, `https://[::ffff:127.0.0.1]/…`), or the panel's own
+ * origin (which a panel in development may serve over plain http), compared in the same canonical
+ * form. Anything else — `javascript:`, `data:`, `ftp:`, `http:` elsewhere,
  * `https://169.254.169.254/…` — is no image at all: the brand tile stands in.
  */
 export function safeImageUrl(url: unknown, panelOrigin: string): string {
@@ -14,31 +17,9 @@ export function safeImageUrl(url: unknown, panelOrigin: string): string {
   } catch {
     return '';
   }
-  if (parsed.origin === panelOrigin) return url;
-  return parsed.protocol === 'https:' && !isPrivateHost(parsed.hostname) ? url : '';
-}
-
-/** Loopback, private, link-local and unspecified addresses, and `localhost` (the URL parser has already normalised IPv4 forms). */
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  return (
-    host.includes(':') &&
-    (host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:'))
-  );
+  const origin = canonicalOrigin(parsed);
+  if (origin !== null && origin === canonicalOrigin(panelOrigin)) return url;
+  return parsed.protocol === 'https:' && isPublicHost(parsed) ? url : '';
 }
 
 /** The reward with every image address it carries kept only where {@link safeImageUrl} allows it. */

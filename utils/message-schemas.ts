@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { namedRecord } from './by-name';
 import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
 import { rewardIdOf } from './ids';
 
@@ -47,12 +48,13 @@ export const REQUESTS = {
   refreshProfile: force,
   saveValues: v.strictObject({
     session,
-    values: v.pipe(v.record(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')),
+    // Every name kept, `__proto__` and `constructor` too (utils/by-name.ts): a name is data.
+    values: v.pipe(namedRecord(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')),
   }),
   editDraft: v.strictObject({
     session,
     /** Unsaved edits by variable name; null forgets that name's edit. */
-    changes: v.pipe(v.record(text(256), v.nullable(variableValue)), v.check(atMostValues, 'at most 1,000 values')),
+    changes: v.pipe(namedRecord(text(256), v.nullable(variableValue)), v.check(atMostValues, 'at most 1,000 values')),
     /** Forgets every edit first. */
     clear: v.optional(v.literal(true)),
   }),

@@ -1,3 +1,4 @@
+import { named } from './by-name';
 import type { StoredValues, VariableDefinition, VariableValue } from './types';
 import { isEmptyValue } from './variable-values';
 
@@ -29,7 +30,7 @@ export function completeness(definitions: readonly VariableDefinition[], values:
   for (const def of definitions) {
     if (!def.writable || names.has(def.name)) continue;
     names.add(def.name);
-    if (!isAnswered(Object.hasOwn(values, def.name) ? values[def.name] : undefined)) open.push(def.name);
+    if (!isAnswered(named(values, def.name))) open.push(def.name);
   }
   return { answered: names.size - open.length, total: names.size, open };
 }

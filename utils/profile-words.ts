@@ -6,10 +6,10 @@ import type { MessageKey } from './i18n';
  * panels use for it, is a message, so the label is written in the page's language (never
  * "Postal code" on a German page). Keys are the name's words, lower case, joined by one space.
  */
-const WORDS: Record<string, MessageKey> = {};
+const WORDS = new Map<string, MessageKey>();
 
 function words(key: MessageKey, ...names: string[]): void {
-  for (const name of names) WORDS[name] = key;
+  for (const name of names) WORDS.set(name, key);
 }
 
 words('wordPostalCode', 'postal code', 'postcode', 'post code', 'zip', 'zip code', 'zipcode', 'plz');
@@ -44,5 +44,6 @@ const OWNER = new Set(['panelist', 'panel', 'member', 'respondent', 'my', 'your'
 export function profileWord(words: readonly string[]): MessageKey | null {
   let at = 0;
   while (at < words.length - 1 && OWNER.has(words[at]!)) at++;
-  return WORDS[words.slice(at).join(' ')] ?? null;
+  // A Map: a question named `constructor` finds no word, not Object's constructor.
+  return WORDS.get(words.slice(at).join(' ')) ?? null;
 }

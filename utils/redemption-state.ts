@@ -2,11 +2,19 @@ import { humanise } from './humanise';
 import { t, type MessageKey } from './i18n';
 import type { Redemption, RedemptionState } from './types';
 
-/** Refunded, failed, complete, unclaimed, approved, pending: the first rule that holds wins. */
+/**
+ * Refunded, failed, complete, unclaimed, approved, pending: the first rule that holds wins. A
+ * redemption whose flags the panel did not give as booleans (utils/api/records.ts) is in a state the
+ * extension cannot tell: shown as the provider's status, or "Status", never guessed.
+ */
 export function redemptionState(
-  r: Pick<Redemption, 'refunded' | 'failed' | 'failed_reason' | 'processed' | 'partner_status' | 'approved'>,
+  r: Pick<
+    Redemption,
+    'refunded' | 'failed' | 'failed_reason' | 'processed' | 'partner_status' | 'approved' | 'stateUnreadable'
+  >,
 ): RedemptionState {
   const status = r.partner_status?.trim().toUpperCase() ?? '';
+  if (r.stateUnreadable) return status ? { kind: 'other', detail: r.partner_status!.trim() } : { kind: 'other' };
   if (r.refunded) return { kind: 'refunded' };
   if (r.failed) return r.failed_reason ? { kind: 'failed', detail: r.failed_reason } : { kind: 'failed' };
   if (r.processed || status === 'COMPLETE') return { kind: 'complete' };

@@ -32,7 +32,9 @@ export function brandOf(reward: Reward): { key: string; title: string } {
 }
 
 const cheaper = (a: Reward, b: Reward) =>
-  (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity) || a.cost - b.cost || compareIds(a.id, b.id);
+  (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity) ||
+  (a.cost ?? Infinity) - (b.cost ?? Infinity) ||
+  compareIds(a.id, b.id);
 
 /** The catalogue by brand, each brand where its first reward is. */
 export function groupRewards(rewards: readonly Reward[]): RewardGroup[] {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { VALUE_KEYS, VALUE_NAME_KEYS, describeIssues, storedValuesDataSchema, unexpectedResponse } from './api/schemas';
+import { byName, entriesOf, named } from './by-name';
 import type { StoredValues, VariableDefinition, VariableValue } from './types';
 
 /**
@@ -10,8 +11,10 @@ import type { StoredValues, VariableDefinition, VariableValue } from './types';
  *   that order) and carrying its value (`value`, else `values`);
  * - an object from variable name to value.
  *
- * Anything else is an `unexpected` failure naming the endpoint. Individual values never fail:
- * {@link normaliseValue} keeps what fits {@link VariableValue} and skips the rest.
+ * Anything else is an `unexpected` failure naming the endpoint. Individual records and values never
+ * fail the read: a record without a name or a value is passed over by itself, and
+ * {@link normaliseValue} keeps what fits {@link VariableValue} and skips the rest. Every name is
+ * kept as data, `__proto__` included (utils/by-name.ts).
  */
 
 export const READ_VALUES_ENDPOINT = '/v1/panel/variables/data';
@@ -70,43 +73,43 @@ export function normaliseValue(raw: unknown): VariableValue | undefined {
   }
 }
 
-function recordName(record: Record<string, unknown>): string {
+/** The variable a record names, or '' when it names none (the record is then passed over). */
+function recordName(record: unknown): string {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return '';
   for (const key of VALUE_NAME_KEYS) {
-    const name = record[key];
+    const name: unknown = Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
     if (typeof name === 'string' && name !== '') return name;
   }
-  return ''; // unreachable: the schema requires a name
+  return '';
 }
 
-function recordValue(record: Record<string, unknown>): unknown {
+function recordValue(record: unknown): unknown {
   for (const key of VALUE_KEYS) {
-    const value = record[key];
+    const value = named(record as Record<string, unknown>, key);
     if (value !== undefined && value !== null) return value;
   }
   return null;
 }
 
 /**
- * The `data` of the read-variables response as {@link StoredValues}. Throws an `unexpected`
- * AppErrorException naming `/v1/panel/variables/data` when `data` is neither accepted shape or a
- * record lacks a name or a value key. A later record for the same name wins.
+ * The `data` of the read-variables response as {@link StoredValues} (a null-prototype record).
+ * Throws an `unexpected` AppErrorException naming `/v1/panel/variables/data` when `data` is
+ * neither accepted shape. A later record for the same name wins.
  */
 export function toStoredValues(data: unknown, endpoint: string = READ_VALUES_ENDPOINT): StoredValues {
   const parsed = v.safeParse(storedValuesDataSchema, data);
   if (!parsed.success) throw unexpectedResponse(endpoint, `data: ${describeIssues(parsed.issues)}`);
   const entries = new Map<string, VariableValue>();
   const add = (name: string, raw: unknown) => {
-    // Never a variable name (upper snake case); dropped so no consumer can trip over it.
-    if (name === '__proto__') return;
-    const value = normaliseValue(raw);
+    const value = name === '' ? undefined : normaliseValue(raw);
     if (value !== undefined) entries.set(name, value);
   };
   if (Array.isArray(parsed.output)) {
     for (const record of parsed.output) add(recordName(record), recordValue(record));
   } else {
-    for (const [name, raw] of Object.entries(parsed.output)) add(name, raw);
+    for (const [name, raw] of entriesOf(parsed.output)) add(name, raw);
   }
-  return Object.fromEntries(entries);
+  return byName(entries);
 }
 
 /** Whether the definition is edited as a set of option ids (`checkbox` with options). */
@@ -141,11 +144,11 @@ export function coerceValue(value: VariableValue, def: VariableDefinition): Vari
 
 /** {@link coerceValue} for every value whose definition is known; the others are left as they are. */
 export function coerceStoredValues(values: StoredValues, definitions: readonly VariableDefinition[]): StoredValues {
-  const byName = new Map(definitions.map((d) => [d.name, d]));
-  return Object.fromEntries(
-    Object.entries(values).map(([name, value]) => {
-      const def = byName.get(name);
-      return [name, def ? coerceValue(value, def) : value];
+  const definitionOf = new Map(definitions.map((d) => [d.name, d]));
+  return byName(
+    entriesOf(values).map(([name, value]) => {
+      const def = definitionOf.get(name);
+      return [name, def ? coerceValue(value, def) : value] as const;
     }),
   );
 }

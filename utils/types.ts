@@ -17,6 +17,12 @@ export interface VariableDefinition {
   type: string;
   writable: boolean;
   options: VariableOption[];
+  /**
+   * The panel described this question in a way the extension cannot mean (its type, whether it is
+   * writable, an option: utils/api/records.ts): shown as one only the panel sets, never offered for
+   * an answer, never counted as open.
+   */
+  unreadable?: true;
 }
 
 /**
@@ -25,6 +31,7 @@ export interface VariableDefinition {
  */
 export type VariableValue = string | number | number[];
 
+/** Stored answers by variable name: names are data (utils/by-name.ts), read with `named`, never `values[name]`. */
 export type StoredValues = Record<string, VariableValue>;
 
 /** Provider details; every field is optional because providers differ (wallets carry only image_url). */
@@ -52,7 +59,8 @@ export interface Reward {
   /** The panel's integer, as its exact digits (utils/ids.ts). */
   id: RewardId;
   name: string;
-  cost: number;
+  /** Its value in `cost_currency`; null where the panel gave one it cannot mean (utils/api/records.ts). */
+  cost: number | null;
   cost_currency: string;
   type: string;
   image_url: string;
@@ -60,9 +68,10 @@ export interface Reward {
   /** Points needed; null inside a redemption's nested reward. */
   reward_point_cost: number | null;
   /**
-   * The panel's `reward_point_cost` was not a cost it can mean (below zero, a fraction, beyond
-   * 2^53, not a number: utils/api/schemas.ts): the reward is shown, its cost reads as null, and it
-   * cannot be redeemed here.
+   * Quarantined: the panel gave it a cost it cannot mean (a points cost below zero, a fraction,
+   * beyond 2^53 or not a number; a value that is not a number its currency can print exactly; a
+   * currency that is not text: utils/api/records.ts). The reward is shown without that figure, and
+   * is never offered or redeemed here.
    */
   costRefused?: true;
 }
@@ -70,9 +79,11 @@ export interface Reward {
 export interface Redemption {
   /** The panel's integer, as its exact digits (utils/ids.ts); with the reward and `created_at`, the redemption's identity. */
   id: RedemptionId;
-  cost: number;
+  /** Null where the panel gave a value it cannot mean, as for a reward. */
+  cost: number | null;
   currency: string;
-  reward_point_cost: number;
+  /** Points spent; null where the panel gave a number that is not whole points of 0 or more. */
+  reward_point_cost: number | null;
   reward: Reward;
   approved: boolean;
   processed: boolean;
@@ -84,6 +95,8 @@ export interface Redemption {
   partner_status: string | null;
   failed_reason: string | null;
   transaction_id: string | null;
+  /** Its state flags were not booleans: its state is not guessed (utils/redemption-state.ts). */
+  stateUnreadable?: true;
 }
 
 /** In order of precedence (utils/redemption-state.ts); `other` carries an unknown partner_status as it came. */

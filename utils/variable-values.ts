@@ -1,3 +1,4 @@
+import { byName, entriesOf, named, type ByName } from './by-name';
 import { t } from './i18n';
 import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
@@ -143,24 +144,20 @@ export function validateValue(def: Shape, value: unknown): string | null {
  */
 export function validateValues(
   definitions: readonly VariableDefinition[],
-  values: Record<string, unknown>,
-): Record<string, string> {
-  const problems: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values)) {
+  values: Readonly<ByName<unknown>>,
+): ByName<string> {
+  const problems: Array<[string, string]> = [];
+  for (const [name, value] of entriesOf(values)) {
     const def = definitions.find((d) => d.name === name);
     const problem = !def ? t('valUnknownQuestion') : !def.writable ? t('valNotWritable') : validateValue(def, value);
-    if (problem) problems[name] = problem;
+    if (problem) problems.push([name, problem]);
   }
-  return problems;
+  return byName(problems);
 }
 
 /** The drafted values that differ from what is stored: exactly what "Save changes" sends. */
 export function diffDraft(draft: StoredValues, stored: StoredValues): StoredValues {
-  const changes: StoredValues = {};
-  for (const [name, value] of Object.entries(draft)) {
-    if (!valuesEqual(value, stored[name])) changes[name] = value;
-  }
-  return changes;
+  return byName(entriesOf(draft).filter(([name, value]) => !valuesEqual(value, named(stored, name))));
 }
 
 /**

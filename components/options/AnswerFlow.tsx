@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { byName, hasName, named } from '../../utils/by-name';
 import { formatPoints } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { isAnswered } from '../../utils/profile-completeness';
@@ -50,11 +51,11 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
   const latest = useRef({ stored, writable });
   latest.current = { stored, writable };
 
-  const byName = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
+  const asked = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
   /** The first question from `from` on that the panel still asks and nobody has answered meanwhile. */
   const openFrom = (from: number) => {
     let i = from;
-    while (i < queue.length && (!byName(queue[i]) || isAnswered(latest.current.stored[queue[i]!]))) i++;
+    while (i < queue.length && (!asked(queue[i]) || isAnswered(named(latest.current.stored, queue[i]!)))) i++;
     return i;
   };
 
@@ -105,13 +106,13 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     if (!def || saver.saving.value) return;
     status.value = '';
     alert.value = '';
-    const value = def.name in edits ? edits[def.name] : stored[def.name];
+    const value = hasName(edits, def.name) ? named(edits, def.name) : named(stored, def.name);
     if (isEmptyValue(value)) {
       empty.value = t('flowGiveAnswer');
       focusTo.value = { to: 'problem' };
       return;
     }
-    const change = diffDraft({ [def.name]: value! }, stored);
+    const change = diffDraft(byName([[def.name, value!]]), stored);
     if (Object.keys(change).length > 0) {
       const outcome = await saver.save(change);
       if (!outcome.ok) {
@@ -173,10 +174,10 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
       <WritableField
         key={def.name}
         def={def}
-        value={def.name in edits ? edits[def.name] : stored[def.name]}
-        stored={stored[def.name]}
-        edited={def.name in edits}
-        error={saver.fieldErrors.value[def.name] ?? (empty.value || undefined)}
+        value={hasName(edits, def.name) ? named(edits, def.name) : named(stored, def.name)}
+        stored={named(stored, def.name)}
+        edited={hasName(edits, def.name)}
+        error={named(saver.fieldErrors.value, def.name) ?? (empty.value || undefined)}
         onChange={(value) => {
           empty.value = '';
           status.value = '';

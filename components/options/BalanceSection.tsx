@@ -58,9 +58,11 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const returns = view.value?.returns ?? returnsOf(history.rows);
   const summary = changeSummary(samples, days.value, now, returns);
   const range = fromToText(samples, days.value, now);
+  // A redemption whose points the panel gave as no number of points is not drawn as a spend (utils/api/records.ts).
   const spends: Spend[] = history.rows.flatMap((r) => {
     const at = parseApiTimestamp(r.created_at);
-    return at === null ? [] : [{ at, name: r.reward?.name ?? t('rewardNumber', r.id), points: r.reward_point_cost }];
+    const points = r.reward_point_cost;
+    return at === null || points === null ? [] : [{ at, name: r.reward?.name ?? t('rewardNumber', r.id), points }];
   });
   return (
     <section class="card" id="balance" aria-labelledby="balance-heading">

@@ -55,7 +55,8 @@ export function HistoryRow({
         </span>
       </div>
       <div class="history-amounts">
-        <span class="qty">{tp('points', r.reward_point_cost)}</span>
+        {/* Points the panel gave as no number of points (-500, 1.5) are not said (utils/api/records.ts). */}
+        {r.reward_point_cost !== null && <span class="qty">{tp('points', r.reward_point_cost)}</span>}
         {/* Not said as money when the currency is not an ISO 4217 code (utils/format.ts): the points say it. */}
         {money && <span class="muted">{money}</span>}
       </div>

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { byName, entriesOf, hasName, named } from '../../utils/by-name';
 import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { completeness } from '../../utils/profile-completeness';
@@ -72,21 +73,18 @@ export function ProfileSection({ account = '' }: { account?: string }) {
 
   const data = profile.value?.data;
   const definitions = data?.definitions ?? [];
-  const stored: StoredValues = data?.values ?? {};
+  const stored: StoredValues = data?.values ?? byName();
   const writable = definitions.filter((d) => d.writable);
   const readOnly = definitions.filter((d) => !d.writable);
-  const edits = draft.value ?? {};
+  const edits = draft.value ?? byName();
   const saver = useProfileSave(definitions, { draft, forget, session });
   const count = completeness(definitions, stored);
   const open = new Set(count.open);
   // Answered questions step aside while the filter is on, except one being edited; with none open, all show.
   const listed =
-    openOnly.value && open.size > 0 ? writable.filter((d) => open.has(d.name) || d.name in edits) : writable;
+    openOnly.value && open.size > 0 ? writable.filter((d) => open.has(d.name) || hasName(edits, d.name)) : writable;
   // Edits to questions the panel no longer asks (or no longer lets the panelist change) are ignored.
-  const changes = diffDraft(
-    Object.fromEntries(Object.entries(edits).filter(([name]) => writable.some((d) => d.name === name))),
-    stored,
-  );
+  const changes = diffDraft(byName(entriesOf(edits).filter(([name]) => writable.some((d) => d.name === name))), stored);
   const changeCount = Object.keys(changes).length;
   const syncError = sync.value?.profile.error;
   const loading = reloading.value || Boolean(sync.value?.profile.loading);
@@ -178,14 +176,14 @@ export function ProfileSection({ account = '' }: { account?: string }) {
 
   function discard() {
     forget();
-    saver.fieldErrors.value = {};
+    saver.fieldErrors.value = byName();
     saveAlert.value = '';
     saveStatus.value = t('changesDiscarded');
     focusTo.value = { target: 'status' };
   }
 
   function edit(def: VariableDefinition, value: StoredValues[string]) {
-    set(def.name, value, stored[def.name]);
+    set(def.name, value, named(stored, def.name));
     saveStatus.value = '';
     saver.clearError(def.name);
   }
@@ -194,10 +192,10 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     <WritableField
       key={def.name}
       def={def}
-      value={def.name in edits ? edits[def.name] : stored[def.name]}
-      stored={stored[def.name]}
-      edited={def.name in changes}
-      error={saver.fieldErrors.value[def.name]}
+      value={hasName(edits, def.name) ? named(edits, def.name) : named(stored, def.name)}
+      stored={named(stored, def.name)}
+      edited={hasName(changes, def.name)}
+      error={named(saver.fieldErrors.value, def.name)}
       onChange={(value) => edit(def, value)}
       isNew={open.has(def.name) && fresh.isNew(def.name)}
       onSeen={() => fresh.seen(def.name)}
@@ -256,7 +254,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
             <h3>{t('readOnlyHeading')}</h3>
             <dl class="read-only-list">
               {shownReadOnly.slice(0, Math.max(0, shown.value - listed.length)).map((def) => (
-                <ReadOnlyField key={def.name} def={def} value={stored[def.name]} />
+                <ReadOnlyField key={def.name} def={def} value={named(stored, def.name)} />
               ))}
             </dl>
           </>

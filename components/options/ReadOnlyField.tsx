@@ -8,7 +8,10 @@ interface Props {
   value: VariableValue | undefined;
 }
 
-/** A variable only the panel sets: its stored value, shown as the panelist reads it, and why. */
+/**
+ * A variable only the panel sets, or one it described in a shape the extension cannot mean
+ * (`unreadable`, utils/api/records.ts): its stored value, shown as the panelist reads it, and why.
+ */
 export function ReadOnlyField({ def, value }: Props) {
   const shown = describeValue(def, value);
   return (
@@ -16,7 +19,7 @@ export function ReadOnlyField({ def, value }: Props) {
       <dt>{questionText(def)}</dt>
       <dd>
         <span class={shown ? 'value' : 'value empty'}>{shown || t('noAnswerStored')}</span>
-        <span class="hint">{t('setByPanel')}</span>
+        <span class="hint">{t(def.unreadable ? 'questionUnreadable' : 'setByPanel')}</span>
       </dd>
     </div>
   );

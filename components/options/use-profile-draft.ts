@@ -1,5 +1,6 @@
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { byName, entriesOf, withName, without } from '../../utils/by-name';
 import { sendMessage } from '../../utils/messages';
 import type { Request } from '../../utils/message-schemas';
 import { storage } from '../../utils/storage-item';
@@ -79,7 +80,7 @@ export function useProfileDraft(): ProfileDraft {
     const earlier = unsent.current;
     unsent.current = null;
     const sending = {
-      changes: { ...earlier?.changes, ...edit.changes },
+      changes: byName([...entriesOf(earlier?.changes), ...entriesOf(edit.changes)]),
       ...(earlier?.clear || edit.clear ? { clear: true as const } : {}),
     };
     inFlight.current += 1;
@@ -92,7 +93,7 @@ export function useProfileDraft(): ProfileDraft {
         if (!failed || sid !== session.current) return;
         const later = unsent.current;
         unsent.current = {
-          changes: { ...failed.changes, ...later?.changes },
+          changes: byName([...entriesOf(failed.changes), ...entriesOf(later?.changes)]),
           ...(failed.clear || later?.clear ? { clear: true as const } : {}),
         };
         if (tries < 3) {
@@ -115,17 +116,13 @@ export function useProfileDraft(): ProfileDraft {
     draft,
     session: () => session.current,
     set(name, value, stored) {
-      const next = { ...draft.value };
       const unchanged = valuesEqual(value, stored);
-      if (unchanged) delete next[name];
-      else next[name] = value;
-      send(next, { changes: { [name]: unchanged ? null : value } });
+      const next = unchanged ? without(draft.value, [name]) : withName(draft.value, name, value);
+      send(next, { changes: byName([[name, unchanged ? null : value]]) });
     },
     forget(names) {
-      if (!names) return send({}, { changes: {}, clear: true });
-      const next = { ...draft.value };
-      for (const name of names) delete next[name];
-      send(next, { changes: Object.fromEntries(names.map((name) => [name, null])) });
+      if (!names) return send(byName(), { changes: byName(), clear: true });
+      send(without(draft.value, names), { changes: byName(names.map((name) => [name, null])) });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { useSignal, type Signal } from '@preact/signals';
+import { byName, entriesOf, named, without, type ByName } from '../../utils/by-name';
 import type { AppError } from '../../utils/errors';
 import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
@@ -18,7 +19,7 @@ export type SaveOutcome = { ok: true; saved: number } | { ok: false; alert: stri
 
 export interface ProfileSave {
   /** Per-question texts (a refused value, a Laravel-style 422), shown beside each question. */
-  fieldErrors: Signal<Record<string, string>>;
+  fieldErrors: Signal<ByName<string>>;
   saving: Signal<boolean>;
   /** Sends these drafted changes: the answers in one update, then each emptied answer as a removal. */
   save(changes: StoredValues): Promise<SaveOutcome>;
@@ -34,7 +35,7 @@ export function useProfileSave(
   definitions: readonly VariableDefinition[],
   { draft, forget, session }: Pick<ProfileDraft, 'draft' | 'forget' | 'session'>,
 ): ProfileSave {
-  const fieldErrors = useSignal<Record<string, string>>({});
+  const fieldErrors = useSignal<ByName<string>>(byName());
   const saving = useSignal(false);
   const writable = (name: string) => definitions.some((d) => d.name === name && d.writable);
 
@@ -44,19 +45,20 @@ export function useProfileSave(
    * where Save was pressed. Every edit stays in the draft.
    */
   function failure(error: AppError, done: number, removalOf?: string): SaveOutcome {
-    const byName =
+    // Texts by question name, each an own entry (utils/by-name.ts): a question may be named `constructor`.
+    const texts: Array<[string, string]> =
       error.fields && Object.keys(error.fields).length
-        ? error.fields
+        ? entriesOf(error.fields)
         : error.field
-          ? { [error.field]: error.message }
+          ? [[error.field, error.message]]
           : removalOf
-            ? { [removalOf]: plainMessage(error) }
-            : {};
-    const known = Object.entries(byName).filter(([name]) => writable(name));
-    const unknown = Object.entries(byName).filter(([name]) => !writable(name));
+            ? [[removalOf, plainMessage(error)]]
+            : [];
+    const known = texts.filter(([name]) => writable(name));
+    const unknown = texts.filter(([name]) => !writable(name));
     const savedBefore = done ? tp('savedChanges', done) : '';
     if (!known.length) return { ok: false, alert: sentences(savedBefore, errorText(error)), fields: false };
-    fieldErrors.value = { ...fieldErrors.value, ...Object.fromEntries(known) };
+    fieldErrors.value = byName([...entriesOf(fieldErrors.value), ...known]);
     const def = definitions.find((d) => d.name === known[0]![0])!;
     let text: string;
     if (removalOf) text = t('notRemovedField', questionText(def), known[0]![1]);
@@ -68,8 +70,10 @@ export function useProfileSave(
 
   async function save(changes: StoredValues): Promise<SaveOutcome> {
     // An empty value is never sent as an answer: it is a removal.
-    const removals = Object.keys(changes).filter((name) => isEmptyValue(changes[name]));
-    const writes = Object.fromEntries(Object.entries(changes).filter(([name]) => !removals.includes(name)));
+    const removals = entriesOf(changes)
+      .filter(([, value]) => isEmptyValue(value))
+      .map(([name]) => name);
+    const writes = without(changes, removals);
     const problems = validateValues(definitions, writes);
     fieldErrors.value = problems;
     const problemCount = Object.keys(problems).length;
@@ -81,8 +85,7 @@ export function useProfileSave(
     const sent: string[] = [];
     // Only what was sent is forgotten: an edit made while saving stays in the draft.
     const forgetSent = () => {
-      const current = draft.value ?? {};
-      forget(sent.filter((name) => valuesEqual(current[name], changes[name])));
+      forget(sent.filter((name) => valuesEqual(named(draft.value, name), named(changes, name))));
     };
     try {
       if (Object.keys(writes).length) {
@@ -104,9 +107,8 @@ export function useProfileSave(
   }
 
   function clearError(name: string) {
-    if (!fieldErrors.value[name]) return;
-    const { [name]: _, ...rest } = fieldErrors.value;
-    fieldErrors.value = rest;
+    if (!named(fieldErrors.value, name)) return;
+    fieldErrors.value = without(fieldErrors.value, [name]);
   }
 
   return { fieldErrors, saving, save, clearError };

@@ -31,7 +31,13 @@ export function LatestRedemption({ redemption, heading = t('latestRedemption') }
         <span class={`state state-${state.kind}`}>{describeState(state)}</span>
       </p>
       <p class="muted small">
-        {tp('points', redemption.reward_point_cost)} · {formatDateTime(redemption.created_at)}
+        {/* Points the panel gave as no number of points are not said (utils/api/records.ts). */}
+        {[
+          redemption.reward_point_cost === null ? null : tp('points', redemption.reward_point_cost),
+          formatDateTime(redemption.created_at),
+        ]
+          .filter((part) => part !== null)
+          .join(' · ')}
       </p>
       <p class="small">
         {state.kind === 'failed' ? failedText() : t(MEANING[state.kind])} <HistoryLink />

@@ -1,3 +1,4 @@
+import { byName, entriesOf } from '../../utils/by-name';
 import type { Request } from '../../utils/message-schemas';
 import { draftDiscardedItem, profileDraftItem } from '../../utils/storage-items';
 import { put, update } from './store';
@@ -10,8 +11,9 @@ import { put, update } from './store';
  */
 export function editDraft({ session, changes, clear }: Request<'editDraft'>): Promise<void> {
   return update(session, [profileDraftItem], (get) => {
-    const draft = clear ? {} : { ...get(profileDraftItem) };
-    for (const [name, value] of Object.entries(changes)) {
+    // Null-prototype (utils/by-name.ts): a question named `__proto__` is an answer, never the draft's prototype.
+    const draft = byName(clear ? [] : entriesOf(get(profileDraftItem)));
+    for (const [name, value] of entriesOf(changes)) {
       if (value === null) delete draft[name];
       else draft[name] = value;
     }

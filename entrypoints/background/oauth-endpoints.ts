@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../utils/api/body-limit';
+import { plainHttpAllowed } from '../../utils/hosts';
 import { settings } from '../../utils/settings';
 
 /**
@@ -29,11 +30,8 @@ const TOKEN_TIMEOUT_MS = 10_000;
  * only on this machine (the sandbox), as for the API.
  */
 export function tokenRequestOptions(endpoint = settings.oauth.tokenEndpoint): oauth.TokenEndpointRequestOptions {
-  const { hostname, protocol } = new URL(endpoint);
-  const loopback =
-    protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
   return {
-    [oauth.allowInsecureRequests]: loopback,
+    [oauth.allowInsecureRequests]: plainHttpAllowed(endpoint),
     // Its answers are read here, with a size limit, before oauth4webapi parses them.
     [oauth.customFetch]: limitedFetch(MAX_OAUTH_BODY_BYTES),
     signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS),

@@ -1,3 +1,4 @@
+import { named } from '../../utils/by-name';
 import { isAnswered } from '../../utils/profile-completeness';
 import type { NewQuestion, ProfileData, QuestionsRecord } from '../../utils/storage-items';
 
@@ -26,11 +27,7 @@ export function readQuestions(before: QuestionsRecord | null, account: string, p
   const listed = new Map(profile.definitions.map((def) => [def.name, def]));
   const open = (name: string) => {
     const def = listed.get(name);
-    return (
-      def !== undefined &&
-      def.writable &&
-      !isAnswered(Object.hasOwn(profile.values, name) ? profile.values[name] : undefined)
-    );
+    return def !== undefined && def.writable && !isAnswered(named(profile.values, name));
   };
   if (!before || before.account !== account)
     return { after: { account, known: [...listed.keys()], fresh: [] }, added: [] };

@@ -21,7 +21,8 @@ export function readValues(state: SandboxState, req: ApiRequest): ApiResult {
   const writableOnly = filter === 'writable';
   const visible = (name: string): boolean => !writableOnly || variableByName(state, name)?.writable === true;
 
-  const values: StoredValues = {};
+  // Null-prototype, as any panel's JSON: a variable named `__proto__` is sent as a name like any other.
+  const values: StoredValues = Object.create(null) as StoredValues;
   for (const [name, value] of Object.entries(state.values)) {
     if (visible(name)) values[name] = value;
   }
@@ -57,7 +58,8 @@ export function writeValues(state: SandboxState, req: ApiRequest): ApiResult {
     else refused.set(name, [result.message]);
   }
   if (refused.size > 0) return validationFailure(refused);
-  for (const [name, value] of accepted) state.values[name] = value;
+  for (const [name, value] of accepted)
+    Object.defineProperty(state.values, name, { value, enumerable: true, writable: true, configurable: true });
   return success();
 }
 

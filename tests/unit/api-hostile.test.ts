@@ -137,6 +137,12 @@ function checkVariable(d: unknown, at: string): void {
   need(isString(d.uuid), `${at}.uuid`, 'a string');
   need(isString(d.type), `${at}.type`, 'a string');
   need(isBoolean(d.writable), `${at}.writable`, 'a boolean');
+  // A question the extension cannot mean is kept, quarantined: never writable here (utils/api/records.ts).
+  need(
+    d.unreadable === undefined || (d.unreadable === true && d.writable === false),
+    `${at}.unreadable`,
+    'absent, or true on a question not writable',
+  );
   checkArray(d.options, `${at}.options`, checkOption);
 }
 
@@ -145,15 +151,22 @@ const META_LISTS: Record<string, (value: unknown) => boolean> = {
   image_urls: (value) => isObject(value) && Object.values(value).every(isString),
 };
 
+/** An amount the interface can mean (utils/format.ts): 0 or more, below 10^15 of its minor unit. */
+const isAmount = (value: unknown) => isFinite(value) && value >= 0 && value < 1e15;
+const isPoints = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+
 function checkReward(r: unknown, at: string): void {
   need(isObject(r), at, 'an object');
   need(isId(r.id), `${at}.id`, 'an id');
   need(isString(r.name), `${at}.name`, 'a string');
-  need(isFinite(r.cost), `${at}.cost`, 'a finite number');
+  // Each record on its own (utils/api/records.ts): a value it cannot mean is null and quarantines the reward.
+  need(r.cost === null || isAmount(r.cost), `${at}.cost`, 'null or an amount');
+  need(r.cost !== null || r.costRefused === true, `${at}.costRefused`, 'true where the value is unknown');
+  need(r.costRefused === undefined || r.costRefused === true, `${at}.costRefused`, 'absent or true');
   need(isString(r.cost_currency), `${at}.cost_currency`, 'a string');
   need(isString(r.type), `${at}.type`, 'a string');
   need(isString(r.image_url), `${at}.image_url`, 'a string');
-  need(r.reward_point_cost === null || isInteger(r.reward_point_cost), `${at}.reward_point_cost`, 'null or an integer');
+  need(r.reward_point_cost === null || isPoints(r.reward_point_cost), `${at}.reward_point_cost`, 'null or points');
   need(isObject(r.meta_data), `${at}.meta_data`, 'an object');
   for (const [key, value] of Object.entries(r.meta_data)) {
     need((META_LISTS[key] ?? isString)(value), `${at}.meta_data.${key}`, 'of its documented type');
@@ -163,12 +176,13 @@ function checkReward(r: unknown, at: string): void {
 function checkRedemption(r: unknown, at: string): void {
   need(isObject(r), at, 'an object');
   need(isId(r.id), `${at}.id`, 'an id');
-  need(isFinite(r.cost), `${at}.cost`, 'a finite number');
+  need(r.cost === null || isAmount(r.cost), `${at}.cost`, 'null or an amount');
   need(isString(r.currency), `${at}.currency`, 'a string');
-  need(isInteger(r.reward_point_cost), `${at}.reward_point_cost`, 'an integer');
+  need(r.reward_point_cost === null || isPoints(r.reward_point_cost), `${at}.reward_point_cost`, 'null or points');
   checkReward(r.reward, `${at}.reward`);
   for (const key of ['approved', 'processed', 'failed', 'refunded'])
     need(isBoolean(r[key]), `${at}.${key}`, 'a boolean');
+  need(r.stateUnreadable === undefined || r.stateUnreadable === true, `${at}.stateUnreadable`, 'absent or true');
   for (const key of ['created_at', 'updated_at']) need(isString(r[key]), `${at}.${key}`, 'a string');
   for (const key of ['partner_status', 'failed_reason', 'transaction_id']) {
     need(isNullableString(r[key]), `${at}.${key}`, 'a string or null');
@@ -176,7 +190,8 @@ function checkRedemption(r: unknown, at: string): void {
 }
 
 function checkStoredValues(values: unknown, at: string): void {
-  need(isObject(values) && Object.getPrototypeOf(values) === Object.prototype, at, 'a plain object');
+  // Names are data (utils/by-name.ts): no prototype a name like `__proto__` or `constructor` could reach.
+  need(isObject(values) && Object.getPrototypeOf(values) === null, at, 'a null-prototype object');
   for (const [name, value] of Object.entries(values)) {
     const ok =
       isString(value) || isFinite(value) || (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
@@ -311,7 +326,7 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
     need(piece === undefined, `${name} ${JSON.stringify(text)}`, `free of the token (it carries "${piece}")`);
   }
   if (fields !== undefined) {
-    need(isObject(fields) && Object.getPrototypeOf(fields) === Object.prototype, 'error.fields', 'a plain object');
+    need(isObject(fields) && Object.getPrototypeOf(fields) === null, 'error.fields', 'a null-prototype object');
     const entries = Object.entries(fields);
     need(
       entries.length > 0 && entries.length <= 100,

@@ -8,7 +8,8 @@ import {
   parseBody,
   redemptionSchema,
   rewardSchema,
-  variableDefinitionSchema,
+  rewardsResponseSchema,
+  variablesMetaResponseSchema,
   writeResponseSchema,
 } from '../../utils/api/schemas';
 import { AppErrorException } from '../../utils/errors';
@@ -80,8 +81,8 @@ describe('rewardSchema', () => {
     });
   });
 
-  it('is strict about ids, names and costs', () => {
-    // An id is a safe integer or the exact digits of one (a 64-bit panel sends them as strings).
+  it('is strict about the id, which identifies the reward: a safe integer or the exact digits of one', () => {
+    // A 64-bit panel sends its ids as strings of digits: kept exact, in one canonical form.
     expect(ok(rewardSchema, { ...giftCard, id: '101' }).id).toBe('101');
     expect(ok(rewardSchema, { ...giftCard, id: '0101' }).id).toBe('101');
     expect(ok(rewardSchema, { ...giftCard, id: '18446744073709551615' }).id).toBe('18446744073709551615');
@@ -90,10 +91,60 @@ describe('rewardSchema', () => {
     expect(fails(rewardSchema, { ...giftCard, id: '1e3' })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, id: 'abc' })).toBe(true);
     expect(fails(rewardSchema, { ...giftCard, id: null })).toBe(true);
-    expect(fails(rewardSchema, { ...giftCard, name: 5 })).toBe(true);
-    expect(fails(rewardSchema, { ...giftCard, cost: '5.00' })).toBe(true);
-    expect(fails(rewardSchema, { ...giftCard, cost_currency: undefined })).toBe(true);
-    expect(fails(rewardSchema, { ...giftCard, meta_data: 'none' })).toBe(true);
+  });
+
+  // Each record on its own: a defect quarantines its reward, never the whole list.
+  it.each([
+    ['null', null],
+    ['an array', [5]],
+    ['a string', '5.00'],
+    ['below zero', -5],
+    ['1e308', 1e308],
+    ['beyond what USD can print exactly', 1e13],
+    ['missing', undefined],
+  ])('a value (cost) that is %s: the reward is kept, its value unknown and the reward refused', (_, cost) => {
+    expect(ok(rewardSchema, { ...giftCard, cost })).toMatchObject({
+      id: '101',
+      name: giftCard.name,
+      cost: null,
+      reward_point_cost: 500,
+      costRefused: true,
+    });
+  });
+
+  it('a currency that is not text: the value is not said and the reward refused; one Intl does not know is kept as before', () => {
+    expect(ok(rewardSchema, { ...giftCard, cost_currency: 840 })).toMatchObject({
+      cost_currency: '',
+      costRefused: true,
+    });
+    expect(ok(rewardSchema, { ...giftCard, cost_currency: undefined })).toMatchObject({ costRefused: true });
+    expect(ok(rewardSchema, { ...giftCard, cost_currency: 'ZZZ' })).not.toHaveProperty('costRefused');
+  });
+
+  it('the largest value its currency can print exactly is kept', () => {
+    expect(ok(rewardSchema, { ...giftCard, cost: 9_999_999_999_999.99 })).not.toHaveProperty('costRefused');
+    expect(ok(rewardSchema, { ...giftCard, cost: 999_999_999_999_999, cost_currency: 'JPY' })).not.toHaveProperty(
+      'costRefused',
+    );
+    expect(ok(rewardSchema, { ...giftCard, cost: 1e15, cost_currency: 'JPY' })).toMatchObject({ costRefused: true });
+    expect(ok(rewardSchema, { ...giftCard, cost: 0 })).not.toHaveProperty('costRefused');
+  });
+
+  it('words and pictures of the wrong type are read as none, and the reward stays offered', () => {
+    const parsed = ok(rewardSchema, { ...giftCard, name: 5, type: [], image_url: 7, meta_data: 'none' });
+    expect(parsed).toMatchObject({ name: 'Reward #101', type: '', image_url: '', meta_data: {}, cost: 5 });
+    expect(parsed).not.toHaveProperty('costRefused');
+  });
+
+  it('one broken reward never refuses the list', () => {
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [giftCard, { ...giftCard, id: 102, cost: null }, { ...giftCard, id: 103, cost_currency: 5 }],
+    });
+    expect(listed.rewards.map((r) => [r.id, r.costRefused ?? false])).toEqual([
+      ['101', false],
+      ['102', true],
+      ['103', true],
+    ]);
   });
 
   // Issue 29, item 15: a point cost the panel cannot mean quarantines its reward, not the list.
@@ -142,15 +193,33 @@ describe('redemptionSchema', () => {
     });
   });
 
-  it('is strict about the state booleans and the points spent', () => {
-    expect(fails(redemptionSchema, { ...redemption, failed: 'false' })).toBe(true);
-    expect(fails(redemptionSchema, { ...redemption, refunded: undefined })).toBe(true);
-    expect(fails(redemptionSchema, { ...redemption, reward_point_cost: null })).toBe(true);
-    expect(fails(redemptionSchema, { ...redemption, partner_status: 3 })).toBe(true);
+  it('is strict about what identifies it: its id, its reward and when it was made', () => {
+    expect(fails(redemptionSchema, { ...redemption, id: '5001.5' })).toBe(true);
+    expect(fails(redemptionSchema, { ...redemption, id: 2 ** 53 + 2 })).toBe(true);
+    expect(fails(redemptionSchema, { ...redemption, reward: null })).toBe(true);
+    expect(fails(redemptionSchema, { ...redemption, reward: { ...giftCard, id: 'x' } })).toBe(true);
+    expect(fails(redemptionSchema, { ...redemption, created_at: 5 })).toBe(true);
+  });
+
+  it.each([-500, 1.5, 2 ** 53, '500', null])('points spent of %s are kept as unknown, never a figure', (points) => {
+    expect(ok(redemptionSchema, { ...redemption, reward_point_cost: points })).toMatchObject({
+      id: '5001',
+      reward_point_cost: null,
+    });
+  });
+
+  it('a value or currency it cannot mean is unknown; state flags that are not booleans leave the state unread', () => {
+    expect(ok(redemptionSchema, { ...redemption, cost: 1e308, currency: 5 })).toMatchObject({
+      cost: null,
+      currency: '',
+    });
+    const unread = ok(redemptionSchema, { ...redemption, failed: 'false', refunded: undefined, partner_status: 3 });
+    expect(unread).toMatchObject({ failed: false, refunded: false, partner_status: null, stateUnreadable: true });
+    expect(ok(redemptionSchema, redemption)).not.toHaveProperty('stateUnreadable');
   });
 });
 
-describe('variableDefinitionSchema', () => {
+describe('variablesMetaResponseSchema', () => {
   const definition = {
     id: 13,
     name: 'HOBBIES',
@@ -163,33 +232,43 @@ describe('variableDefinitionSchema', () => {
       { id: 135, name: 'NONE', text: 'None of these', exclusive: true },
     ],
   };
+  const one = (d: unknown) => ok(variablesMetaResponseSchema, { data: [d] }).data;
 
   it('parses a documented definition unchanged', () => {
-    expect(ok(variableDefinitionSchema, definition)).toEqual(definition);
+    expect(one(definition)).toEqual([definition]);
   });
 
   it('fills what it does not depend on: text, uuid, options, exclusive', () => {
-    expect(ok(variableDefinitionSchema, { id: 1, name: 'A', type: 'text', writable: false, options: null })).toEqual({
-      id: 1,
-      name: 'A',
-      text: 'A',
-      uuid: '',
-      type: 'text',
-      writable: false,
-      options: [],
-    });
-    expect(ok(variableDefinitionSchema, { ...definition, options: [{ id: 131, name: 'READING' }] }).options).toEqual([
+    expect(one({ id: 1, name: 'A', type: 'text', writable: false, options: null })).toEqual([
+      { id: 1, name: 'A', text: 'A', uuid: '', type: 'text', writable: false, options: [] },
+    ]);
+    expect(one({ ...definition, options: [{ id: 131, name: 'READING' }] })[0]!.options).toEqual([
       { id: 131, name: 'READING', text: 'READING', exclusive: false },
     ]);
   });
 
-  it('is strict about ids, names and writable', () => {
-    expect(fails(variableDefinitionSchema, { ...definition, id: '13' })).toBe(true);
-    expect(fails(variableDefinitionSchema, { ...definition, name: '' })).toBe(true);
-    expect(fails(variableDefinitionSchema, { ...definition, writable: 'true' })).toBe(true);
-    expect(fails(variableDefinitionSchema, { ...definition, writable: undefined })).toBe(true);
-    expect(fails(variableDefinitionSchema, { ...definition, options: [{ id: 'x' }] })).toBe(true);
-    expect(fails(variableDefinitionSchema, { ...definition, options: [{ id: 1, exclusive: 'no' }] })).toBe(true);
+  it.each([
+    ['an id that is not an integer', { id: '13' }],
+    ['writable that is not a boolean', { writable: 'true' }],
+    ['writable missing', { writable: undefined }],
+    ['a type that is not text', { type: 5 }],
+    ['an option without an integer id', { options: [{ id: 'x' }] }],
+    ['an option whose exclusive is not a boolean', { options: [{ id: 1, exclusive: 'no' }] }],
+    ['options that are not a list', { options: 'READING' }],
+  ])('a question with %s is kept, unreadable: never writable here', (_, defect) => {
+    expect(one({ ...definition, ...defect })).toMatchObject([{ name: 'HOBBIES', writable: false, unreadable: true }]);
+  });
+
+  it('a question without a name it can be asked by is left out alone; the others stay', () => {
+    const { data } = ok(variablesMetaResponseSchema, {
+      data: [definition, { ...definition, name: '' }, { ...definition, name: 7 }, null, 'x'],
+    });
+    expect(data.map((d) => d.name)).toEqual(['HOBBIES']);
+  });
+
+  it('is strict about the answer’s shape', () => {
+    expect(fails(variablesMetaResponseSchema, { data: {} })).toBe(true);
+    expect(fails(variablesMetaResponseSchema, {})).toBe(true);
   });
 });
 
@@ -213,8 +292,8 @@ describe('parseBody', () => {
     } catch (error) {
       expect((error as AppErrorException).error.message).not.toContain('SECRET');
     }
-    const { type: _t, ...noType } = giftCard;
-    expect(() => parseBody(rewardSchema, noType, '/v1/panel/rewards')).toThrow(/type: missing/);
+    const { id: _id, ...noId } = giftCard;
+    expect(() => parseBody(rewardSchema, noId, '/v1/panel/rewards')).toThrow(/id: missing/);
     expect(() => parseBody(rewardSchema, { ...giftCard, id: 2.5 }, '/v1/panel/rewards')).toThrow(
       /id: expected an integer/,
     );

@@ -92,6 +92,13 @@ describe('host access follows the connection', () => {
     expect(store.removed).toEqual([A]);
   });
 
+  it('a panel typed with its host spelled another way is one origin: its grant is kept, and it is stored canonical', async () => {
+    await connect(`http://LOCALHOST.:${b.port}`, b.token);
+    expect([...store.granted]).toEqual([B]);
+    expect(store.removed).toEqual([A]);
+    expect((await credentialsItem.getValue())?.baseUrl).toBe(bUrl);
+  });
+
   it('Disconnect gives the panel’s origin back', async () => {
     store = permissions([], [A]);
     await disconnect();

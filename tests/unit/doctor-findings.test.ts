@@ -45,7 +45,7 @@ describe('broken rewards', () => {
       text:
         '3 rewards have a reward_point_cost the extension cannot take: #101 “Minus Five Hundred Card” -500 (below zero), ' +
         '#102 “Half Point Card” 999.5 (a fraction: points are whole), #103 “String Cost Card” "1650" (a string, not a number). ' +
-        'The extension quarantines each: listed without a points cost, marked “Cannot be redeemed here: the panel gave it a points cost that cannot be right”, ' +
+        'The extension quarantines each: listed without a points cost, marked “Cannot be redeemed here: the panel gave it a cost that cannot be right”, ' +
         'with no Redeem, and its background refuses to send a redemption of it.',
       change: expect.stringContaining('as a JSON number (1650, not "1650")'),
     });
@@ -54,7 +54,7 @@ describe('broken rewards', () => {
     );
   });
 
-  it('flags a free reward, a price below zero, and currencies that are not ISO 4217 codes', async () => {
+  it('flags a free reward, a price it quarantines, and currencies that are not ISO 4217 codes', async () => {
     const report = await doctor({
       state: {
         rewards: [
@@ -63,8 +63,23 @@ describe('broken rewards', () => {
           reward(3, 'XYZ Card', { cost_currency: 'XYZ' }),
           reward(4, 'Lower Case Card', { cost_currency: 'usd' }),
           reward(5, 'Fine Card', {}),
+          reward(6, 'Null Price Card', { cost: null }),
+          reward(7, 'Huge Price Card', { cost: 1e308 }),
+          reward(8, 'Numbered Currency Card', { cost_currency: 840 }),
         ],
       },
+    });
+    // Each record on its own: a price the extension cannot take quarantines that reward, never the read.
+    expect(report.findings.filter((f) => f.level === 'fail')).toEqual([]);
+    expect(about(report, 'prices the extension cannot take')).toMatchObject({
+      level: 'warn',
+      text:
+        '4 rewards have prices the extension cannot take: #2 “Negative Price Card” cost -10 (below zero), ' +
+        '#6 “Null Price Card” cost null (not a number), ' +
+        '#7 “Huge Price Card” cost 1e+308 (more than USD prints exactly: at most 15 digits), ' +
+        '#8 “Numbered Currency Card” cost_currency 840 (not text). ' +
+        'The extension quarantines each: listed without a price, marked “Cannot be redeemed here: the panel gave it a cost that cannot be right”, ' +
+        'with no Redeem, and its background refuses to send a redemption of it.',
     });
     expect(about(report, 'costs 0 points')).toMatchObject({
       level: 'warn',
@@ -73,7 +88,7 @@ describe('broken rewards', () => {
     expect(about(report, 'money value')).toMatchObject({
       level: 'warn',
       text:
-        '3 rewards have money values the extension does not show: #2 “Negative Price Card” cost -10 (below zero), ' +
+        '2 rewards have money values the extension does not show: ' +
         '#3 “XYZ Card” cost_currency "XYZ" (not an ISO 4217 code), #4 “Lower Case Card” cost_currency "usd" (lower case). ' +
         'It shows their points alone, never a price it cannot trust (design §8).',
     });

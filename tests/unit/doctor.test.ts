@@ -189,6 +189,34 @@ describe('the panel doctor reads', () => {
     expect(breaksPanelists(nowhere)).toBe(false);
   });
 
+  it('tells each record the extension quarantines, without failing the read it came in', async () => {
+    const rewards = structuredClone(sandbox.state.rewards);
+    Object.assign(rewards[0]!, { cost: null });
+    Object.assign(rewards[1]!, { cost_currency: 840 });
+    const redemptions = structuredClone(sandbox.state.redemptions);
+    Object.assign(redemptions[0]!, { reward_point_cost: -500 });
+    Object.assign(redemptions[1]!, { processed: 'yes' });
+    const variables = structuredClone(sandbox.state.variables);
+    Object.assign(
+      variables.find((v) => v.writable)!,
+      { writable: 'yes' },
+    );
+    const report = await run({ state: { rewards, redemptions, variables } });
+    expect(failures(report)).toEqual([]);
+    const texts = report.findings.map((f) => `${f.level} ${f.topic}: ${f.text}`);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^warn Rewards: 2 rewards have prices the extension cannot take: #\d+ .*, #\d+ /),
+        expect.stringMatching(/^warn Redemptions: 1 whose reward_point_cost is not whole points of 0 or more \(#\d+\)/),
+        expect.stringMatching(
+          /^warn Redemptions: 1 whose approved, processed, failed or refunded is not true or false/,
+        ),
+        expect.stringMatching(/^warn Profile variables: 1 of a shape the extension cannot mean/),
+      ]),
+    );
+    expect(texts.join('\n')).not.toMatch(/Currency codes Intl does not know \(\)/);
+  });
+
   it('fails a body the extension refuses, naming the URL, the design decision and what to send', async () => {
     const report = await run({
       faults: [
@@ -475,6 +503,9 @@ describe('the panel doctor follows redirects itself, checking every hop before i
         expect(await hop(`${sandbox.url}${path}`), path).toBe('redeem');
       expect(await hop(`${other.url}/api/v1/panel/rewards`)).toBe('origin');
       expect(await hop('http://panel.invalid/api/v1/panel/rewards')).toBe('plain-http');
+      expect(await hop('http://localhost.evil.example/api/v1/panel/rewards')).toBe('plain-http');
+      // This machine by another name is plain http it may speak, but not the panel's origin.
+      expect(await hop(`http://LOCALHOST.:${sandbox.port}/api/v1/panel/rewards`)).toBe('origin');
       expect(await hop(`${sandbox.url}/v1/panel/rewards`)).toBe('not-a-read');
       expect(await hop(`${sandbox.url}/api/v1/panel/variables/data/FIRST_NAME`)).toBe('not-a-read');
       expect(await hop(`${sandbox.url}/api/a%2F..%2F/v1/panel/rewards`)).toBe('not-a-read');
@@ -495,6 +526,8 @@ describe('the panel doctor follows redirects itself, checking every hop before i
         ...Array<string>(9).fill('redeem'),
         'origin',
         'plain-http',
+        'plain-http',
+        'origin',
         'not-a-read',
         'not-a-read',
         'not-a-read',
@@ -508,6 +541,17 @@ describe('the panel doctor follows redirects itself, checking every hop before i
       wire.stop();
     }
   });
+});
+
+it('follows a hop to the panel’s own origin however its host is spelled, compared in the canonical form', async () => {
+  const wire = openWire({ baseUrl: sandbox.url, key: sandbox.token, timeoutMs: 1_000 });
+  try {
+    const sent = await wire.hop(`http://0x7f.1:${sandbox.port}/v1/panel/rewards`);
+    expect('exchange' in sent && sent.exchange.status).toBe(200);
+    expect(wire.refused).toEqual([]);
+  } finally {
+    wire.stop();
+  }
 });
 
 describe('the panel doctor against panels that hang or never stop talking', () => {

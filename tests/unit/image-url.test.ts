@@ -32,6 +32,29 @@ describe('which reward image addresses a page may load', () => {
     expect(safeImageUrl(url, PANEL)).toBe('');
   });
 
+  // Chromium resolves a name with its trailing dot as the name: `localhost.` is 127.0.0.1.
+  it.each([
+    'https://localhost./card.png',
+    'https://router.localhost./card.png',
+    'https://LOCALHOST../card.png',
+    'https://127.0.0.1../card.png',
+    'https://0x7f.1../card.png',
+    'https://printer.local./card.png',
+    'https://[::ffff:127.0.0.1]/card.png',
+    'https://[::ffff:192.168.1.1]/card.png',
+    'https://[::127.0.0.1]/card.png',
+    'https://[64:ff9b::10.0.0.1]/card.png',
+    'https://224.0.0.1/card.png',
+    'https://router/card.png',
+  ])('drops %s: a host off the open internet, however it is spelled', (url) => {
+    expect(safeImageUrl(url, PANEL)).toBe('');
+  });
+
+  it('keeps a public host written with a trailing dot or in another script', () => {
+    for (const url of ['https://img.example./a.png', 'https://bücher.example/a.png', 'https://[::ffff:8.8.8.8]/a.png'])
+      expect(safeImageUrl(url, PANEL)).toBe(url);
+  });
+
   it('cleans every image a reward carries, and nothing else', () => {
     const reward: Reward = {
       id: rid(1),

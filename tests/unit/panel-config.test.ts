@@ -163,6 +163,22 @@ describe('the config file and the environment', () => {
     ]);
   });
 
+  it('judges a host in its canonical form: this machine however spelled, and one spelling of the panel', () => {
+    expect(buildSettings({ PANEL_API_BASE_URL: 'http://0x7f.1:8787' }, 'production', root).apiBaseUrl).toBe(
+      'http://0x7f.1:8787',
+    );
+    expect(problems({ PANEL_API_BASE_URL: 'http://localhost.:8787' })).toEqual([
+      expect.stringContaining('must write its host as localhost, not localhost.'),
+    ]);
+    // The host permission is made from the address: it must name the host the requests go to.
+    expect(problems({ PANEL_API_BASE_URL: 'https://panel.example./api' })).toEqual([
+      expect.stringContaining('must write its host as panel.example, not panel.example.'),
+    ]);
+    expect(problems({ PANEL_API_BASE_URL: 'http://localhost.evil.example' })).toEqual([
+      expect.stringContaining('must start with https://'),
+    ]);
+  });
+
   it('needs the API address for sign-in, and defaults the issuer to the authorization endpoint origin', () => {
     const oauth = {
       PANEL_OAUTH_AUTHORIZATION_ENDPOINT: 'https://id.example/authorize',

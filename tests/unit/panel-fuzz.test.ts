@@ -21,6 +21,13 @@
  *   happy-dom, which the other unit tests use, it is unsupported and returns scripts untouched);
  * - no balance stored or recorded in the history is below zero or not a safe integer, and an answer
  *   with an impossible balance is refused;
+ * - each record is checked on its own: no reward, redemption or profile question the interface cannot
+ *   mean (a null, array, string or 1e308 value, a numeric currency, -500 points spent, flags that are
+ *   not booleans, a question whose type or `writable` is not of its type) refuses its read; such a
+ *   reward is quarantined, no money figure is shown beyond what its currency prints exactly, no points
+ *   spent are shown below zero or as a fraction, and such a question is never writable nor open;
+ * - variable names are data: a question named `__proto__`, `constructor` or `toString` keeps its own
+ *   answer, leaves the others alone, and nothing reaches Object.prototype;
  * - every failure is one typed AppError;
  * - and no request ever reaches the second server the redirects point at (its request log is empty).
  *
@@ -35,17 +42,18 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { rowModel } from '../../components/popup/row-model';
 import { httpTuning } from '../../entrypoints/background/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
-import { refreshRewards } from '../../entrypoints/background/sync';
+import { refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
 import { createPanelApi, ENDPOINTS } from '../../utils/api/client';
 import { APP_ERROR_KINDS, AppErrorException } from '../../utils/errors';
 import { formatMoney, isCurrencyCode } from '../../utils/format';
+import { completeness } from '../../utils/profile-completeness';
 import { handlerFreeMarkup } from '../../utils/handler-free-markup';
 import { safeImageUrl } from '../../utils/image-url';
 import { sanitizeHtml } from '../../utils/sanitize';
 import { groupRewards } from '../../utils/reward-groups';
 import { HTML_FIELDS } from '../../utils/reward-html';
 import { balanceHistoryItem, rewardHtmlItem, rewardsItem } from '../../utils/storage-items';
-import type { Reward } from '../../utils/types';
+import type { Redemption, Reward, StoredValues, VariableDefinition } from '../../utils/types';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeSandboxes, connectTo } from './background-helpers';
 
@@ -95,6 +103,7 @@ const pointCost = fc.oneof(
 );
 
 const currency = fc.oneof(
+  fc.constantFrom<unknown>(840, null, ['USD']),
   fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'CHF'),
   fc.constantFrom('ZZZ', 'XYZ', 'dollars', 'usd', 'Eur', 'EURO', '', ' USD', 'US$', '€', 'XTS', 'USD\u0000'),
   fc.stringMatching(/^[A-Z]{3}$/),
@@ -104,7 +113,7 @@ const currency = fc.oneof(
 const money = fc.oneof(
   fc.double({ min: -1e6, max: 1e6, noNaN: true }),
   fc.integer({ min: -100, max: 1000 }),
-  fc.constantFrom(0, -5, 1e308, 5e-324, 2 ** 60),
+  fc.constantFrom<unknown>(0, -5, 1e308, 5e-324, 2 ** 60, 9_999_999_999_999.99, 1e13, null, [5], '5.00'),
 );
 
 /** Addresses an image could be given, good and hostile; `{panel}` and `{elsewhere}` are filled per run. */
@@ -136,6 +145,14 @@ const IMAGE_URLS = [
   'https://2130706433/x.png',
   'https://localhost/x.png',
   'https://a.localhost/x.png',
+  'https://localhost./x.png',
+  'https://router.localhost./x.png',
+  'https://LOCALHOST../x.png',
+  'https://127.0.0.1../x.png',
+  'https://0x7f.1../x.png',
+  'https://[::ffff:127.0.0.1]/x.png',
+  'https://printer.local./x.png',
+  'https://router/x.png',
   'https://bücher.example/x.png',
   'https://xn--bcher-kva.example/x.png',
   'https://еxample.com/x.png',
@@ -246,9 +263,50 @@ const redirect = fc.option(
   { freq: 2 },
 );
 
+/** Points spent, as a redemption of the history carries them: real ones, and every kind the interface cannot mean. */
+const spent = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(-500, -1, 1.5, 2 ** 60, '500', null, true) },
+);
+/** A state flag: a boolean, or something a panel should not send. */
+const flag = fc.oneof(
+  { weight: 4, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>('yes', null, 1) },
+);
+
+const past = fc.record({ reward, points: spent, processed: flag, refunded: flag });
+
+/** Names a question may have: ordinary ones, and those an object would take for its own. */
+const VARIABLE_NAMES = ['FIRST_NAME', 'COUNTRY', 'HOBBIES', '__proto__', 'constructor', 'toString', 'valueOf'];
+const question = fc.record({
+  name: fc.constantFrom(...VARIABLE_NAMES),
+  type: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('text', 'checkbox', 'radio') },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(5, null) },
+  ),
+  writable: flag,
+  options: fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constant([
+        { id: 1, name: 'A', text: 'A' },
+        { id: 2, name: 'B', text: 'B' },
+      ] as unknown),
+    },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>([{ id: 'x' }], 'A,B', null) },
+  ),
+});
+const answer = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom<unknown>([1], 2, { id: 1 }, null));
+const profile = fc.record({
+  questions: fc.uniqueArray(question, { selector: (q) => q.name, maxLength: 6 }),
+  answers: fc.array(fc.tuple(fc.constantFrom(...VARIABLE_NAMES), answer), { maxLength: 6 }),
+  shape: fc.constantFrom('records', 'map'),
+});
+
 const panelState = fc.record({
   rewards: fc.array(reward, { minLength: 1, maxLength: 5 }),
-  history: fc.array(reward, { maxLength: 3 }),
+  history: fc.array(past, { maxLength: 3 }),
+  profile,
   balance,
   balanceIn: fc.constantFrom('rewards', 'variables'),
   redirect,
@@ -282,22 +340,35 @@ function planted(state: PanelState): Array<Record<string, unknown>> {
 }
 
 function redemptions(state: PanelState): Array<Record<string, unknown>> {
-  return state.history.map((r, i) => ({
+  return state.history.map(({ reward: r, points, processed, refunded }, i) => ({
     id: 9001 + i,
     cost: r.cost,
     currency: r.cost_currency,
-    reward_point_cost: 500,
+    reward_point_cost: points,
     reward: { ...fillImages(r), id: 2001 + i, reward_point_cost: null },
     approved: true,
-    processed: i % 2 === 0,
+    processed,
+    refunded,
     created_at: '2026-01-02T10:00:00',
     updated_at: '2026-01-02T10:05:00',
     failed: false,
-    refunded: false,
     partner_status: null,
     failed_reason: null,
     transaction_id: null,
   }));
+}
+
+/** The panel's profile questions, ids made unique. */
+function questions(state: PanelState): Array<Record<string, unknown>> {
+  return state.profile.questions.map((q, i) => ({ id: 301 + i, text: q.name, uuid: `u${i}`, ...q }));
+}
+
+/** The panel's stored answers: every name its own property, as JSON.parse would make them. */
+function answers(state: PanelState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of state.profile.answers)
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 async function serve(state: PanelState): Promise<void> {
@@ -306,6 +377,9 @@ async function serve(state: PanelState): Promise<void> {
   elsewhere.reset();
   panel.state.rewards = planted(state) as never;
   panel.state.redemptions = redemptions(state) as never;
+  panel.state.variables = questions(state) as never;
+  panel.state.values = answers(state) as never;
+  panel.state.valuesShape = state.profile.shape as never;
   panel.state.balance = state.balance;
   panel.state.balanceIn = state.balanceIn as never;
   if (state.redirect) {
@@ -339,7 +413,32 @@ const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 const isIso = (code: unknown) => typeof code === 'string' && /^[A-Z]{3}$/.test(code) && ISO_4217.has(code);
 
 /** What the runs exercised, printed at the end: a fuzz test that drew nothing hostile proves nothing. */
-const seen = { redirects: 0, quarantined: 0, notMoney: 0, imagesDropped: 0, handlersRemoved: 0, balancesRefused: 0 };
+const seen = {
+  redirects: 0,
+  quarantined: 0,
+  notMoney: 0,
+  imagesDropped: 0,
+  handlersRemoved: 0,
+  balancesRefused: 0,
+  valuesRefused: 0,
+  pointsSpentUnknown: 0,
+  statesUnread: 0,
+  questionsUnreadable: 0,
+  objectNames: 0,
+};
+
+/**
+ * An amount its currency can print exactly, on its own: a finite number of 0 or more whose minor
+ * units (Intl's digits for the code) stay below 10^15; a code Intl does not know counts whole units.
+ */
+function isAmountOf(amount: unknown, currency: unknown): boolean {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return false;
+  const digits = isIso(currency)
+    ? (new Intl.NumberFormat('en', { style: 'currency', currency: currency as string }).resolvedOptions()
+        .maximumFractionDigits ?? 2)
+    : 0;
+  return amount * 10 ** digits < 1e15;
+}
 const KINDS = new Set<string>(APP_ERROR_KINDS);
 
 /** A call either answers or fails with exactly one typed AppError. */
@@ -367,8 +466,12 @@ function checkImages(r: Reward, at: string): void {
     const { protocol, hostname, origin } = new URL(url);
     if (origin === panel.url) continue;
     expect(protocol, `${at}: ${url} kept`).toBe('https:');
-    expect(hostname, `${at}: ${url} kept`).not.toMatch(
-      /^(localhost|.*\.localhost|0\.0\.0\.0|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|\[)/,
+    // Trailing dots name the same host (Chromium sends `localhost.` to 127.0.0.1), and without them an
+    // address may read as one again (`0x7f.1..`): parsed once more, as a browser would.
+    const host = new URL(`https://${hostname.replace(/\.+$/, '')}/`).hostname;
+    expect(host, `${at}: ${url} kept`).not.toMatch(/^(localhost|.*\.localhost|.*\.local|[^.]+)$/);
+    expect(host, `${at}: ${url} kept`).not.toMatch(
+      /^(0\.0\.0\.0|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|\[)/,
     );
   }
 }
@@ -449,7 +552,13 @@ function checkRows(rewards: readonly Reward[], points: number | null, at: string
       r.reward_point_cost === null || isPoints(r.reward_point_cost),
       `${at} ${r.id}: cost ${String(r.reward_point_cost)}`,
     ).toBe(true);
-    if (r.costRefused) expect(r.reward_point_cost, at).toBeNull();
+    // A quarantined reward is never redeemable; its points stay shown only when the panel can mean them.
+    if (r.costRefused)
+      expect(
+        rowModel({ group: groupRewards([r])[0]!, choice: r, balance: points, blocked: false, goal: null, held: [] })
+          .redeem.disabled,
+        `${at} ${r.id}: quarantined yet offered`,
+      ).toBe(true);
     const m = rowModel({
       group: groupRewards([r])[0]!,
       choice: r,
@@ -468,6 +577,10 @@ function checkRows(rewards: readonly Reward[], points: number | null, at: string
       expect(m.money, `${at} ${r.id}: ${JSON.stringify(r.cost_currency)} shown as money`).toBe('');
       expect(formatMoney(r.cost, r.cost_currency), `${at} ${r.id}: ${JSON.stringify(r.cost_currency)}`).toBeNull();
     }
+    // Money only as a figure its currency prints exactly: never a 400-character "£100,000,…".
+    if (m.money !== '' && !m.money.includes('point'))
+      expect(isAmountOf(r.cost, r.cost_currency), `${at} ${r.id}: ${m.money}`).toBe(true);
+    expect(m.money.length, `${at} ${r.id}: ${m.money}`).toBeLessThan(40);
     expect(isCurrencyCode(r.cost_currency), `${at} ${r.id}: ${JSON.stringify(r.cost_currency)}`).toBe(
       isIso(r.cost_currency),
     );
@@ -481,9 +594,14 @@ function checkQuarantine(read: readonly Reward[], state: PanelState, at: string)
     const original = sent.find((s) => String(s.id) === r.id);
     if (!original) continue;
     const cost = original.reward_point_cost;
-    const meant = cost === null || cost === undefined || isPoints(cost);
-    expect(r.costRefused === true, `${at} ${r.id}: ${JSON.stringify(cost)} quarantined`).toBe(!meant);
-    if (!meant) seen.quarantined += 1;
+    const pointsMeant = cost === null || cost === undefined || isPoints(cost);
+    const valueMeant = typeof original.cost_currency === 'string' && isAmountOf(original.cost, original.cost_currency);
+    const meant = pointsMeant && valueMeant;
+    const what = JSON.stringify([cost, original.cost, original.cost_currency]);
+    expect(r.costRefused === true, `${at} ${r.id}: ${what} quarantined`).toBe(!meant);
+    if (!pointsMeant) expect(r.reward_point_cost, `${at} ${r.id}: ${what}`).toBeNull();
+    if (!pointsMeant) seen.quarantined += 1;
+    if (!valueMeant) seen.valuesRefused += 1;
     if (!isIso(r.cost_currency)) seen.notMoney += 1;
     const images = (x: {
       image_url?: unknown;
@@ -503,6 +621,10 @@ async function check(state: PanelState): Promise<void> {
   const api = createPanelApi({ baseUrl: panel.url, token: panel.token, timeoutMs: 1000, retryBaseDelayMs: 1 });
 
   const listed = await settle(api.listRewards());
+  // One record never refuses the read: only an impossible balance or a redirect does.
+  const rewardsMayFail =
+    (!isPoints(state.balance) && state.balanceIn === 'rewards') || state.redirect?.path === ENDPOINTS.rewards;
+  if (!rewardsMayFail) expect(listed, 'the rewards read').not.toBeInstanceOf(AppErrorException);
   if (!(listed instanceof AppErrorException)) {
     checkRows(listed.rewards, listed.balance, 'listRewards');
     checkQuarantine(listed.rewards, state, 'listRewards');
@@ -525,13 +647,9 @@ async function check(state: PanelState): Promise<void> {
   }
 
   const history = await settle(api.listRedemptions());
-  if (!(history instanceof AppErrorException)) {
-    for (const r of history) {
-      checkImages(r.reward, `history ${r.id}`);
-      if (!isIso(r.currency))
-        expect(formatMoney(r.cost, r.currency), `history ${r.id}: ${JSON.stringify(r.currency)}`).toBeNull();
-    }
-  }
+  if (state.redirect?.path !== ENDPOINTS.redemptions)
+    expect(history, 'the history read').not.toBeInstanceOf(AppErrorException);
+  if (!(history instanceof AppErrorException)) checkHistory(history, state);
 
   // Redeem a reward only when the panel's cost is one it can mean, as the pages and the background do.
   const redeemable = listed instanceof AppErrorException ? undefined : listed.rewards.find((r) => !r.costRefused);
@@ -551,8 +669,74 @@ async function check(state: PanelState): Promise<void> {
   for (const sample of await balanceHistoryItem.getValue())
     expect(isPoints(sample.points), `history point ${sample.points}`).toBe(true);
 
+  await checkProfile(state);
+
   await Promise.all([panel.idle(), elsewhere.idle()]);
   expect(elsewhere.requests, 'a request reached the other server').toEqual([]);
+}
+
+/** Redemptions: each read on its own, never a figure the panel cannot mean, never a guessed state. */
+function checkHistory(history: readonly Redemption[], state: PanelState): void {
+  const sent = redemptions(state);
+  expect(new Set(history.map((r) => r.id))).toEqual(new Set(sent.map((r) => r.id)));
+  expect(history).toHaveLength(sent.length);
+  for (const r of history) {
+    checkImages(r.reward, `history ${r.id}`);
+    const original = sent.find((s) => s.id === r.id)!;
+    if (!isIso(r.currency))
+      expect(formatMoney(r.cost, r.currency), `history ${r.id}: ${JSON.stringify(r.currency)}`).toBeNull();
+    expect(r.cost === null || isAmountOf(r.cost, r.currency), `history ${r.id}: value ${r.cost}`).toBe(true);
+    expect(r.reward_point_cost, `history ${r.id}: points`).toBe(
+      isPoints(original.reward_point_cost) ? original.reward_point_cost : null,
+    );
+    if (r.reward_point_cost === null) seen.pointsSpentUnknown += 1;
+    const flagsRead = typeof original.processed === 'boolean' && typeof original.refunded === 'boolean';
+    expect(r.stateUnreadable === true, `history ${r.id}: state unread`).toBe(!flagsRead);
+    if (!flagsRead) seen.statesUnread += 1;
+  }
+}
+
+/**
+ * The profile: one question the extension cannot mean never refuses the read, is never writable
+ * nor open; names are data, so every question's answer is its own (`__proto__` included) and
+ * nothing reaches Object.prototype.
+ */
+async function checkProfile(state: PanelState): Promise<void> {
+  const read = await settle(refreshProfile(true));
+  // Only a redirect or an impossible balance beside the answers refuses it (the balance rule is the answer's, not a record's).
+  const mayFail =
+    state.redirect?.path === ENDPOINTS.variablesData || (!isPoints(state.balance) && state.balanceIn === 'variables');
+  if (!mayFail) expect(read, 'the profile read').not.toBeInstanceOf(AppErrorException);
+  expect(Object.keys(Object.prototype), 'Object.prototype').toEqual([]);
+  if (read instanceof AppErrorException) return;
+  const byName = new Map(read.definitions.map((d) => [d.name, d]));
+  for (const q of questions(state)) {
+    const def = byName.get(q.name as string)!;
+    expect(def, `question ${String(q.name)}`).toBeDefined();
+    const meant =
+      typeof q.writable === 'boolean' &&
+      typeof q.type === 'string' &&
+      // No list at all reads as no options (the interface's free-form questions).
+      (q.options === null ||
+        (Array.isArray(q.options) && q.options.every((o: { id?: unknown }) => Number.isSafeInteger(o.id))));
+    expect(def.unreadable === true, `question ${def.name}: ${JSON.stringify(q)}`).toBe(!meant);
+    expect(def.writable, `question ${def.name}: writable`).toBe(meant && q.writable === true);
+    if (!meant) seen.questionsUnreadable += 1;
+    if (Object.hasOwn(Object.prototype, def.name)) seen.objectNames += 1;
+  }
+  // Each answer is its own name's: what the panel stored under it, or nothing.
+  const stored = answers(state);
+  const values: StoredValues = read.values;
+  for (const name of VARIABLE_NAMES) {
+    const own = Object.getOwnPropertyDescriptor(values, name)?.value as unknown;
+    if (!Object.hasOwn(stored, name)) expect(own, `answer to ${name}`).toBeUndefined();
+    else if (own !== undefined)
+      expect(typeof own === 'string' || typeof own === 'number' || Array.isArray(own)).toBe(true);
+  }
+  const count = completeness(read.definitions, values);
+  for (const name of count.open) expect(byName.get(name)?.writable, `open question ${name}`).toBe(true);
+  expect(count.total).toBe(read.definitions.filter((d: VariableDefinition) => d.writable).length);
+  expect(count.answered + count.open.length).toBe(count.total);
 }
 
 it(`panel answers, fuzzed: nothing impossible is shown, stored or acted on, and nothing reaches another server (${RUNS} runs, seed ${SEED})`, async () => {

@@ -69,9 +69,7 @@ describe('a points cost the panel cannot mean', () => {
       expect(redeem.disabled, name).toBe(true);
       expect(row.textContent, name).not.toMatch(/Enough points|-500|12\.5|points? ·/);
       const why = document.getElementById(redeem.getAttribute('aria-describedby') ?? '');
-      expect(why?.textContent, name).toBe(
-        'Cannot be redeemed here: the panel gave it a points cost that cannot be right',
-      );
+      expect(why?.textContent, name).toBe('Cannot be redeemed here: the panel gave it a cost that cannot be right');
     }
     const fine = rowOf(root, 'Fine Coffee');
     expect((getByRole(fine, 'button', 'Redeem Fine Coffee') as HTMLButtonElement).disabled).toBe(false);
@@ -92,7 +90,7 @@ describe('a points cost the panel cannot mean', () => {
     });
     expect(m.redeem.disabled).toBe(true);
     expect(m.points).toBeNull();
-    expect(m.status.text).toBe('Cannot be redeemed here: the panel gave it a points cost that cannot be right');
+    expect(m.status.text).toBe('Cannot be redeemed here: the panel gave it a cost that cannot be right');
   });
 
   it('a click on its Redeem opens no confirmation and sends nothing', async () => {

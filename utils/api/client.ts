@@ -1,5 +1,6 @@
 import { AppErrorException, appError, type AppError } from '../errors';
 import { balanceFromBody } from '../balance';
+import { byName, entriesOf } from '../by-name';
 import { t } from '../i18n';
 import { sentences } from '../sentences';
 import { toStoredValues } from '../stored-values';
@@ -146,12 +147,12 @@ export function sentNameOf(key: string, names: readonly string[]): string {
 /** Per-field texts filed under the variables sent, the texts of one variable's items joined. */
 function fieldsBySentName(fields: Record<string, string>, names: readonly string[]): Record<string, string> {
   const joined = new Map<string, string[]>();
-  for (const [key, text] of Object.entries(fields)) {
+  for (const [key, text] of entriesOf(fields)) {
     const name = sentNameOf(key, names);
     joined.set(name, [...(joined.get(name) ?? []), text]);
   }
-  // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
-  return Object.fromEntries([...joined].map(([name, texts]) => [name, joinFieldTexts(texts)]));
+  // Null-prototype (utils/by-name.ts): a name like `__proto__` or `constructor` stays a plain key.
+  return byName([...joined].map(([name, texts]) => [name, joinFieldTexts(texts)]));
 }
 
 /**
@@ -286,9 +287,9 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
           throw invalid(t('apiNothingToSave'));
         }
         const names = Object.keys(values);
-        for (const name of names) {
+        for (const [name, value] of entriesOf(values)) {
           if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
-          if (!isVariableValue(values[name])) {
+          if (!isVariableValue(value)) {
             throw invalid(t('apiValueUnsendable', name), name);
           }
         }

@@ -1,4 +1,5 @@
 import { ofetch } from 'ofetch';
+import { byName, entriesOf } from '../by-name';
 import { AppErrorException, appError, type AppError } from '../errors';
 import { t, uiLocale } from '../i18n';
 import { sentences } from '../sentences';
@@ -156,8 +157,8 @@ function redactError(error: AppError, secrets: readonly string[]): AppError {
   const out: AppError = { ...error, message: redact(error.message, ...secrets) };
   if (out.field !== undefined) out.field = redact(out.field, ...secrets);
   if (out.fields !== undefined) {
-    out.fields = Object.fromEntries(
-      Object.entries(out.fields).map(([name, text]) => [redact(name, ...secrets), redact(text, ...secrets)]),
+    out.fields = byName(
+      entriesOf(out.fields).map(([name, text]) => [redact(name, ...secrets), redact(text, ...secrets)]),
     );
   }
   return out;
@@ -211,10 +212,8 @@ function fieldTexts(errors: unknown, secrets: readonly string[]): Record<string,
     texts.set(name, [...(texts.get(name) ?? []), ...parts]);
   }
   if (texts.size === 0) return undefined;
-  // fromEntries defines own properties, so a name like `__proto__` stays a plain key.
-  return Object.fromEntries(
-    [...texts].map(([name, parts]) => [name, tidy(parts.join(' '), secrets, MAX_SERVER_MESSAGE)]),
-  );
+  // Null-prototype (utils/by-name.ts): a name like `__proto__` or `constructor` stays a plain key.
+  return byName([...texts].map(([name, parts]) => [name, tidy(parts.join(' '), secrets, MAX_SERVER_MESSAGE)]));
 }
 
 /** Texts the panel gave about one variable, joined and bounded as each of them was. */
@@ -235,7 +234,7 @@ function serverDetail(text: string, secrets: readonly string[]): ServerDetail {
   const body = parsed.value as { message?: unknown; field?: unknown; error?: unknown; errors?: unknown };
   const raw = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
   const fields = fieldTexts(body.errors, secrets);
-  const [firstField, firstText] = Object.entries(fields ?? {})[0] ?? [];
+  const [firstField, firstText] = entriesOf(fields)[0] ?? [];
   let message = tidy(raw, secrets, MAX_SERVER_MESSAGE);
   if (message.toLowerCase() === 'success') message = '';
   // Without a top-level message, the first field's own text says best what was wrong.

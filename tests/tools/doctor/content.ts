@@ -1,14 +1,16 @@
 /**
  * What the data itself holds that the extension shows differently than a panel might expect,
- * judged with the extension's own rules: the points cost it quarantines (utils/api/schemas.ts),
- * the money it shows (utils/format.ts, formatMoney), and its formats (design §3, §4, §6, §7, §8).
+ * judged with the extension's own rules: the records it quarantines, each on its own
+ * (utils/api/records.ts), the money it shows (utils/format.ts, formatMoney), and its formats
+ * (design §3, §4, §6, §7, §8).
  * Each problem says what is wrong, what the extension does with it, and how to fix it.
  */
 import type { ReadName, Reads } from '../../../utils/api/client';
-import { formatMoney, parseApiTimestamp } from '../../../utils/format';
+import { checkedPointCost } from '../../../utils/api/records';
+import { formatMoney, isMoneyAmount, parseApiTimestamp } from '../../../utils/format';
 import { t } from '../../../utils/i18n';
 import type { Reward } from '../../../utils/types';
-import { costProblem } from './costs';
+import { costProblem, priceProblem } from './costs';
 import type { Finding } from './report-types';
 
 /** Partner states the interface document shows; others are shown as they come (design §6). */
@@ -24,7 +26,9 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 /** Points costs: quarantined ones, missing ones, and free ones, each its own finding. */
 function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown>>): Finding[] {
   const findings: Finding[] = [];
-  const refused = rewards.filter((r) => r.costRefused);
+  const refused = rewards.filter(
+    (r) => r.costRefused && checkedPointCost(raw.get(Number(r.id))?.reward_point_cost).costRefused,
+  );
   if (refused.length)
     findings.push({
       level: 'warn',
@@ -33,6 +37,20 @@ function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown
       panelists: 'these rewards, and no way to redeem them',
       change:
         'Give each reward_point_cost as a whole number of points, 0 or more, written as a JSON number (1650, not "1650").',
+    });
+  const rawPrice = (r: Reward) => [raw.get(Number(r.id))?.cost, raw.get(Number(r.id))?.cost_currency] as const;
+  const unpriced = rewards.filter((r) => {
+    const [cost, currency] = rawPrice(r);
+    return r.costRefused && !(typeof currency === 'string' && isMoneyAmount(cost, currency));
+  });
+  if (unpriced.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(unpriced.length, 'reward has a price', 'rewards have prices')} the extension cannot take: ${list(unpriced.map((r) => `${named(r)} ${priceProblem(...rawPrice(r))}`))}. The extension quarantines each: listed without a price, marked “${t('costRefused')}”, with no Redeem, and its background refuses to send a redemption of it.`,
+      panelists: 'these rewards, and no way to redeem them',
+      change:
+        'Give cost as the face value, a JSON number of 0 or more, and cost_currency as an ISO 4217 code in capitals (USD, EUR, GBP).',
     });
   const costless = rewards.filter((r) => r.reward_point_cost === null && !r.costRefused);
   if (costless.length)
@@ -56,16 +74,21 @@ function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown
   return findings;
 }
 
-/** Money values the extension does not show: an amount below zero, a currency that is not an ISO 4217 code. */
-function moneyFindings(rewards: Reward[]): Finding[] {
-  const unshown = rewards.filter((r) => formatMoney(r.cost, r.cost_currency, 'en') === null);
+/**
+ * Money values the extension does not show though it takes the reward: a currency that is not an
+ * ISO 4217 code (a price it cannot take at all quarantines the reward: costFindings says so).
+ */
+function moneyFindings(rewards: Reward[], raw: Map<number, Record<string, unknown>>): Finding[] {
+  const taken = (r: Reward) => {
+    const { cost, cost_currency: currency } = raw.get(Number(r.id)) ?? {};
+    return typeof currency === 'string' && isMoneyAmount(cost, currency);
+  };
+  const unshown = rewards.filter((r) => taken(r) && formatMoney(r.cost, r.cost_currency, 'en') === null);
   if (unshown.length === 0) return [];
   const why = (r: Reward) =>
-    r.cost < 0
-      ? `cost ${r.cost} (below zero)`
-      : /^[a-z]{3}$/.test(r.cost_currency) && formatMoney(r.cost, r.cost_currency.toUpperCase(), 'en') !== null
-        ? `cost_currency ${JSON.stringify(r.cost_currency)} (lower case)`
-        : `cost_currency ${JSON.stringify(r.cost_currency)} (not an ISO 4217 code)`;
+    /^[a-z]{3}$/.test(r.cost_currency) && formatMoney(r.cost, r.cost_currency.toUpperCase(), 'en') !== null
+      ? `cost_currency ${JSON.stringify(r.cost_currency)} (lower case)`
+      : `cost_currency ${JSON.stringify(r.cost_currency)} (not an ISO 4217 code)`;
   return [
     {
       level: 'warn',
@@ -93,11 +116,21 @@ export function contentFindings(
         panelists: 'their points and no reward to spend them on',
         change: 'Enable rewards for this panel (or check that the test panelist is one who should see them).',
       });
-    findings.push(...costFindings(rewards, raw), ...moneyFindings(rewards));
+    findings.push(...costFindings(rewards, raw), ...moneyFindings(rewards, raw));
   }
   if (data.redemptions) findings.push(...redemptionFindings(data.redemptions));
   const variables = data.variablesMeta;
   if (variables) {
+    const unreadable = variables.filter((v) => v.unreadable).map((v) => v.name);
+    if (unreadable.length)
+      findings.push({
+        level: 'warn',
+        topic: 'Profile variables',
+        text: `${unreadable.length} of a shape the extension cannot mean (${list(unreadable)}): an id that is not an integer, a type that is not text, writable that is not true or false, or an option without an integer id. Each is shown as one only the panel sets, never offered for an answer.`,
+        panelists: 'these questions without a way to answer them, saying to answer them on the panel’s website',
+        change:
+          'Send each variable as the interface describes it: integer id, type as text, writable as a boolean, options with integer ids.',
+      });
     const asText = variables
       .filter((v) => v.writable && v.options.length === 0 && !FREE_FORM_TYPES.has(v.type))
       .map((v) => `${v.name} (${v.type})`);
@@ -129,6 +162,24 @@ function redemptionFindings(redemptions: Reads['redemptions']): Finding[] {
       text: `Timestamps that are not YYYY-MM-DDTHH:MM:SS (${list(unreadable)}): shown as the panel wrote them, not in the panelist's format (design §7).`,
       panelists: 'these dates exactly as the panel wrote them, not in their own date format',
       change: 'Write created_at and updated_at as YYYY-MM-DDTHH:MM:SS (UTC).',
+    });
+  const pointless = redemptions.filter((r) => r.reward_point_cost === null).map((r) => `#${r.id}`);
+  if (pointless.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Redemptions',
+      text: `${pointless.length} whose reward_point_cost is not whole points of 0 or more (${list(pointless)}): shown without the points spent, and counted in no total.`,
+      panelists: 'these redemptions without how many points they took',
+      change: 'Give each redemption the points it spent as reward_point_cost, a whole number of 0 or more.',
+    });
+  const unread = redemptions.filter((r) => r.stateUnreadable).map((r) => `#${r.id}`);
+  if (unread.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Redemptions',
+      text: `${unread.length} whose approved, processed, failed or refunded is not true or false (${list(unread)}): their state is not guessed; each reads "Status" (or its partner_status) and is checked again on each refresh.`,
+      panelists: 'these redemptions without their state',
+      change: 'Send approved, processed, failed and refunded as JSON booleans.',
     });
   const states = [
     ...new Set(

@@ -1,7 +1,7 @@
 /**
- * A reward's raw `reward_point_cost`, as the panel wrote it, said in words: what is wrong with a
- * cost the extension quarantines (utils/api/schemas.ts, `checkedPointCost`, decides which; this
- * only says why, for the report).
+ * A reward's raw `reward_point_cost` and price, as the panel wrote them, said in words: what is
+ * wrong with a cost the extension quarantines (utils/api/records.ts decides which; this only says
+ * why, for the report).
  */
 
 /** The raw rewards of the rewards answer, by id, as the panel wrote them (before any parsing). */
@@ -25,4 +25,14 @@ export function costProblem(raw: unknown): string {
   if (raw < 0) return `${quoted} (below zero)`;
   if (!Number.isInteger(raw)) return `${quoted} (a fraction: points are whole)`;
   return `${quoted} (beyond 2^53, more than a number keeps exactly)`;
+}
+
+/** `cost -10 (below zero)`, `cost null (not a number)`, `cost_currency 840 (not text)`, `cost 1e+308 (more than …)`. */
+export function priceProblem(cost: unknown, currency: unknown): string {
+  if (typeof currency !== 'string') return `cost_currency ${JSON.stringify(currency) ?? String(currency)} (not text)`;
+  const quoted = `cost ${JSON.stringify(cost) ?? String(cost)}`;
+  if (typeof cost === 'string') return `${quoted} (a string, not a number)`;
+  if (typeof cost !== 'number' || !Number.isFinite(cost)) return `${quoted} (not a number)`;
+  if (cost < 0) return `${quoted} (below zero)`;
+  return `${quoted} (more than ${currency || 'its currency'} prints exactly: at most 15 digits)`;
 }

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { MAX_API_BODY_BYTES, readLimited } from '../../../utils/api/body-limit';
 import { ENDPOINTS } from '../../../utils/api/client';
+import { canonicalOrigin, plainHttpAllowed } from '../../../utils/hosts';
 import { reachesRedeem } from './redeem-path';
 
 const VERSION = (
@@ -39,8 +40,6 @@ export const READ_ENDPOINTS: readonly string[] = [
 ];
 /** The only query parameter a read carries. */
 const READ_QUERY = new Set(['filter']);
-/** Plain http is only sent where nothing crosses a network (as utils/base-url.ts rules for the address). */
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 /** A path segment between the base path and a read endpoint: no escapes, no dot segments. */
 const PLAIN_SEGMENT = '/[A-Za-z0-9_~-][A-Za-z0-9._~-]*';
 
@@ -148,7 +147,10 @@ interface Gate {
 function openGate(baseUrl: string, allowOrigins: readonly string[]): Gate {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const origins = new Set([base.origin, ...allowOrigins.map((o) => new URL(o).origin)]);
+  // Origins compared with their hosts in one canonical form (utils/hosts.ts): `LOCALHOST.` is localhost.
+  const origins = new Set(
+    [base, ...allowOrigins.map((o) => new URL(o))].map((url) => canonicalOrigin(url) ?? url.origin),
+  );
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const underBase = READ_ENDPOINTS.map((e) => new RegExp(`^${escape(prefix)}(${PLAIN_SEGMENT})*${escape(e)}$`));
   const queryIsARead = (url: URL) => [...url.searchParams.keys()].every((name) => READ_QUERY.has(name));
@@ -179,8 +181,9 @@ function openGate(baseUrl: string, allowOrigins: readonly string[]): Gate {
     hop(url) {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
       if (reachesRedeem(url.pathname)) return 'redeem';
-      if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) return 'plain-http';
-      if (!origins.has(url.origin)) return 'origin';
+      // Plain http only where nothing crosses a network, as utils/base-url.ts rules for the address.
+      if (url.protocol === 'http:' && !plainHttpAllowed(url)) return 'plain-http';
+      if (!origins.has(canonicalOrigin(url) ?? url.origin)) return 'origin';
       if (!underBase.some((pattern) => pattern.test(url.pathname))) return 'not-a-read';
       return queryIsARead(url) ? null : 'query';
     },

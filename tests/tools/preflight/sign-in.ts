@@ -14,11 +14,11 @@ import * as oauth from 'oauth4webapi';
 import { signInConfigured } from '../../../utils/build-settings';
 import { extensionIds } from '../../../utils/build/operator/extension-ids';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
+import { plainHttpAllowed } from '../../../utils/hosts';
 import type { Check } from './checks';
 
 const TIMEOUT_MS = 10_000;
 const TOPIC = 'Sign-in';
-const loopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 
 /** Every redirect URL the build needs, by browser; Chrome's only once chromeKey fixes the id. */
 export function redirectUrls(settings: ResolvedSettings): { where: string; url: string | null }[] {
@@ -36,7 +36,8 @@ async function metadata(issuer: URL): Promise<oauth.AuthorizationServer | null> 
     try {
       const response = await oauth.discoveryRequest(issuer, {
         algorithm,
-        [oauth.allowInsecureRequests]: loopback(issuer),
+        // Plain http only to this machine, however its name is spelled (utils/hosts.ts).
+        [oauth.allowInsecureRequests]: plainHttpAllowed(issuer),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       if (response.status === 404) continue;

@@ -9,6 +9,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import * as v from 'valibot';
+import { hostOf, plainHttpAllowed } from '../../hosts';
 
 type Text = v.GenericSchema<string, string>;
 
@@ -30,10 +31,11 @@ export interface Setting {
 
 export type SettingGroup = Record<string, Setting>;
 
-/** Plain http is accepted only where nothing crosses a network (as the options page's address check does). */
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
-
-/** An https:// address (http:// on localhost or 127.0.0.1), without a user name or password. */
+/**
+ * An https:// address (http:// on localhost or 127.0.0.1, as the options page's address check
+ * allows: utils/hosts.ts), without a user name or password, its host written in its canonical form
+ * (no trailing dot): the host permission is made from it, and must name the host requests go to.
+ */
 function webAddress(extra?: (url: URL) => string | null): Text {
   return v.pipe(
     v.string(),
@@ -45,11 +47,14 @@ function webAddress(extra?: (url: URL) => string | null): Text {
       } catch {
         return addIssue({ message: 'is not a web address: write it whole, starting with https://' });
       }
+      const canonical = hostOf(url)?.name;
       const problem =
-        url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))
+        url.protocol === 'https:' || plainHttpAllowed(url)
           ? url.username || url.password
             ? 'must not hold a user name or password'
-            : (extra?.(url) ?? null)
+            : canonical !== undefined && canonical !== url.hostname
+              ? `must write its host as ${canonical}, not ${url.hostname}`
+              : (extra?.(url) ?? null)
           : `must start with https:// (plain http:// only for localhost and 127.0.0.1), not "${url.protocol}//"`;
       if (problem) addIssue({ message: problem });
     }),
