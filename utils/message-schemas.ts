@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { namedRecord } from './by-name';
 import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
+import { rewardIdOf } from './ids';
 
 /**
  * The shape of every message a page may send the background, checked at the door before any
@@ -12,15 +13,24 @@ import { BADGE_SHOWS, NOTIFICATION_KINDS } from './preferences';
 
 /** What the handler then checks in depth (an address, a token, a value against its question): here only its shape and size. */
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
-/** A catalogue id: a whole number the panel could have given. */
-const id = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
+/**
+ * A reward's id as the catalogue gave it (utils/ids.ts): its exact digits, or a safe integer a page
+ * that an earlier version painted still holds; made the canonical id here, once.
+ */
+const id = v.pipe(
+  v.union([v.string(), v.number()]),
+  v.transform((raw: string | number) => rewardIdOf(raw)),
+  // A catalogue id is sent back to the panel as it is: never a negative one (api/client.ts refuses it too).
+  v.check((rewardId) => rewardId !== null && !rewardId.startsWith('-'), 'a reward id'),
+  v.transform((rewardId) => rewardId!),
+);
 const variableValue = v.union([
   text(10_000),
   v.pipe(v.number(), v.finite()),
   v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000)),
 ]);
 const force = v.strictObject({ force: v.boolean() });
-/** The session a page's edit was made under: the background applies it only while that session is active. */
+/** The session a page's edit, save or removal was made under: the background applies it only while that session is active. */
 const session = text(200);
 const atMostValues = <T extends object>(values: T) => Object.keys(values).length <= 1_000;
 /** A message that carries nothing. */
@@ -37,6 +47,7 @@ export const REQUESTS = {
   refreshHistory: force,
   refreshProfile: force,
   saveValues: v.strictObject({
+    session,
     // Every name kept, `__proto__` and `constructor` too (utils/by-name.ts): a name is data.
     values: v.pipe(namedRecord(text(256), variableValue), v.check(atMostValues, 'at most 1,000 values')),
   }),
@@ -48,7 +59,7 @@ export const REQUESTS = {
     clear: v.optional(v.literal(true)),
   }),
   dismissDraftNotice: v.strictObject({ session }),
-  deleteValue: v.strictObject({ name: text(256) }),
+  deleteValue: v.strictObject({ session, name: text(256) }),
   seeQuestions: v.strictObject({ account: text(10_000), names: v.pipe(v.array(text(256)), v.maxLength(10_000)) }),
   setPreferences: v.strictObject({
     badge: v.optional(v.boolean()),

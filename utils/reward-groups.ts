@@ -3,6 +3,7 @@ import { humanise } from './humanise';
 import { t } from './i18n';
 import { compareRewards, kindLabel, rewardKind } from './reward-view';
 import type { Reward } from './types';
+import { compareIds, type RewardId } from './ids';
 
 /**
  * A big catalogue lists one brand's denominations as separate rewards: the popup shows a
@@ -34,7 +35,7 @@ export function brandOf(reward: Reward): { key: string; title: string } {
 const cheaper = (a: Reward, b: Reward) =>
   (a.reward_point_cost ?? Infinity) - (b.reward_point_cost ?? Infinity) ||
   (a.cost ?? Infinity) - (b.cost ?? Infinity) ||
-  a.id - b.id;
+  compareIds(a.id, b.id);
 
 /** The catalogue by brand, each brand where its first reward is. */
 export function groupRewards(rewards: readonly Reward[]): RewardGroup[] {
@@ -129,7 +130,7 @@ export interface ValueChoice {
  * `prefer`, the goal or the chosen one, stands for them, else the first); values alike but for the
  * countries stay apart, each with its countries. In the brand's order, cheapest first.
  */
-export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<number | null> = []): ValueChoice[] {
+export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<RewardId | null> = []): ValueChoice[] {
   const standing = new Map<string, Reward>();
   for (const reward of rewards) {
     const key = `${valueKey(reward)}#${countriesOf(reward).sort().join(',')}`;
@@ -147,7 +148,7 @@ export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<n
 }
 
 /** The choice a brand's tile starts on: the panelist's goal where the brand holds it, else its cheapest reward. */
-export function defaultChoice(group: RewardGroup, goalId: number | null): Reward {
+export function defaultChoice(group: RewardGroup, goalId: RewardId | null): Reward {
   return group.rewards.find((r) => r.id === goalId) ?? group.rewards[0]!;
 }
 

@@ -1,5 +1,6 @@
 import { imageOrigin } from './content-policy';
 import type { Reward, RewardMeta } from './types';
+import type { RewardId } from './ids';
 
 /** The providers' HTML fields: most of a reward's size, and only the details view shows them. */
 export const HTML_FIELDS = [
@@ -20,7 +21,7 @@ export interface RewardHtml {
   /** Each distinct set of a reward's texts: field → index in `texts` (a brand's rewards share one). */
   sets: Array<Partial<Record<HtmlField, number>>>;
   /** Reward id → index in `sets`. */
-  byReward: Record<number, number>;
+  byReward: Record<RewardId, number>;
   /**
    * Origins the catalogue's own images come from: with the panel's, the only ones the details
    * allow images from (utils/content-policy.ts). Absent in a cache written before they were kept.

@@ -6,6 +6,7 @@ import type { BalanceSample, PointsReturn } from './balance-trend';
 import type { Cached } from './cached';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
+import type { RedemptionId, RedemptionKey, RewardId } from './ids';
 import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } from './types';
 
 /**
@@ -73,15 +74,22 @@ export type RedemptionAnswer = 'success' | 'refused' | 'unclear';
 /** The redemption ledger (one entry: the latest redemption the panelist started). */
 export interface LedgerEntry {
   requestId: string;
-  rewardId: number;
+  rewardId: RewardId;
   rewardName: string;
   points: number | null;
   startedAt: number;
   /**
-   * History ids known before the request (its baseline: a history read fresh before it was sent),
-   * so only a redemption new to them is taken for it, whatever its timestamp.
+   * Its baseline: the redemptions of its reward in a history read that left after Confirm was
+   * pressed, each as a whole (id, reward, created_at: utils/ids.ts), so only a redemption new to
+   * them is taken for it, whatever its timestamp; a reused id with another date is new. Dropped
+   * once it settles: a settled Confirm matches nothing.
    */
-  knownRedemptionIds?: number[];
+  baseline?: RedemptionKey[];
+  /**
+   * The baseline as a version before whole redemptions kept it: every id of the history, of any
+   * reward. Still honoured for a Confirm of that version: a redemption with one of these ids is not its own.
+   */
+  knownRedemptionIds?: RedemptionId[];
   /** Sent as the request's `Idempotency-Key`: one per Confirm, so a panel can tell a copy from a second redeem. */
   idempotencyKey?: string;
   state: LedgerState;
@@ -104,6 +112,17 @@ export interface LedgerEntry {
   redemption?: Redemption | null;
   /** The balance read after the outcome (done, failed, not_found), when it could be read. */
   balanceAfter?: number | null;
+  /**
+   * The balance read just before the request was sent, by a read that left after Confirm was
+   * pressed; null when the panel shows none or it could not be read.
+   */
+  balanceBefore?: number | null;
+  /**
+   * How the balance moved from just before sending to the read after the answer (after − before),
+   * when both reads gave one and it moved: evidence as the history is (utils/points-taken.ts). A
+   * refusal is "nothing charged" only without it.
+   */
+  balanceMoved?: number;
   /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
   checks?: { done: number; nextAt: number | null; lastAt: number | null };
   /**
@@ -111,7 +130,7 @@ export interface LedgerEntry {
    * proxy re-sent the request and the panel recorded it again): the panelist is told to have them
    * reversed.
    */
-  duplicates?: number[];
+  duplicates?: RedemptionId[];
 }
 
 /**
@@ -123,7 +142,7 @@ export interface DuplicateRecord {
   rewardName: string;
   points: number | null;
   /** Every history id the one Confirm made, the first included. */
-  redemptionIds: number[];
+  redemptionIds: RedemptionId[];
 }
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';
@@ -132,7 +151,7 @@ export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './prefer
 export interface Goal {
   /** {@link accountOf} the session it was set in: another account never shows it. */
   account: string;
-  rewardId: number;
+  rewardId: RewardId;
   rewardName: string;
   setAt: number;
 }
@@ -238,7 +257,7 @@ export interface PopupView {
    * The goal's reward as the catalogue has it (`reward` null: no longer offered), so the goal header
    * needs no catalogue to be in the first frame. Only for the goal of that `rewardId`.
    */
-  goal?: { rewardId: number; reward: Reward | null } | null;
+  goal?: { rewardId: RewardId; reward: Reward | null } | null;
   /**
    * Points the panel gave back for redemptions it refunded (not earned), from the history: the
    * popup's earning figure and pace leave them out. Absent in a view written before.
@@ -311,5 +330,14 @@ export const SESSION_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
   questionsItem,
   ...Object.values(validatorItems),
 ];
-/** Of those, what reconnecting the same account keeps (a new token after a 401, the same token again). */
-export const SAME_ACCOUNT_ITEMS: ReadonlyArray<StorageItem<unknown>> = [profileDraftItem, goalItem, balanceHistoryItem];
+/**
+ * Of those, what reconnecting the same account keeps (a new token after a 401, the same token
+ * again), with its Confirms (entrypoints/background/account-identity.ts decides, for all alike).
+ */
+export const SAME_ACCOUNT_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
+  profileDraftItem,
+  goalItem,
+  balanceHistoryItem,
+  notifyStateItem,
+  questionsItem,
+];

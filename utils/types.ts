@@ -1,4 +1,5 @@
 /** Domain types shared by every context. API shapes follow ../shared/seed/panel-interface.md. */
+import type { RedemptionId, RewardId } from './ids';
 
 export interface VariableOption {
   id: number;
@@ -55,7 +56,8 @@ export interface RewardMeta {
 }
 
 export interface Reward {
-  id: number;
+  /** The panel's integer, as its exact digits (utils/ids.ts). */
+  id: RewardId;
   name: string;
   /** Its value in `cost_currency`; null where the panel gave one it cannot mean (utils/api/records.ts). */
   cost: number | null;
@@ -75,7 +77,8 @@ export interface Reward {
 }
 
 export interface Redemption {
-  id: number;
+  /** The panel's integer, as its exact digits (utils/ids.ts); with the reward and `created_at`, the redemption's identity. */
+  id: RedemptionId;
   /** Null where the panel gave a value it cannot mean, as for a reward. */
   cost: number | null;
   currency: string;

@@ -36,7 +36,7 @@ export const PROFILE_PAGE = 100;
 export function ProfileSection({ account = '' }: { account?: string }) {
   const profile = useStorageItem(profileItem);
   const sync = useStorageItem(syncItem);
-  const { draft, set, forget } = useProfileDraft();
+  const { draft, set, forget, session } = useProfileDraft();
   const fresh = useNewQuestions(account);
   const status = useSignal('');
   const alert = useSignal<Alert | null>(null);
@@ -77,7 +77,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const writable = definitions.filter((d) => d.writable);
   const readOnly = definitions.filter((d) => !d.writable);
   const edits = draft.value ?? byName();
-  const saver = useProfileSave(definitions, { draft, forget });
+  const saver = useProfileSave(definitions, { draft, forget, session });
   const count = completeness(definitions, stored);
   const open = new Set(count.open);
   // Answered questions step aside while the filter is on, except one being edited; with none open, all show.

@@ -15,6 +15,8 @@ export interface ProfileDraft {
   set(name: string, value: VariableValue, stored: VariableValue | undefined): void;
   /** Forgets the edits of these names (saved or cleared), or all of them. */
   forget(names?: readonly string[]): void;
+  /** The session the shown draft was typed under (saves are sent under it); undefined until read. */
+  session(): string | undefined;
 }
 
 /**
@@ -112,6 +114,7 @@ export function useProfileDraft(): ProfileDraft {
 
   return {
     draft,
+    session: () => session.current,
     set(name, value, stored) {
       const unchanged = valuesEqual(value, stored);
       const next = unchanged ? without(draft.value, [name]) : withName(draft.value, name, value);

@@ -48,7 +48,7 @@ const KEEPS_ANSWERS = new Set<AppError['kind']>([
  */
 export function useProfileSave(
   definitions: readonly VariableDefinition[],
-  { draft, forget }: Pick<ProfileDraft, 'draft' | 'forget'>,
+  { draft, forget, session }: Pick<ProfileDraft, 'draft' | 'forget' | 'session'>,
 ): ProfileSave {
   const fieldErrors = useSignal<ByName<string>>(byName());
   const saving = useSignal(false);
@@ -109,6 +109,9 @@ export function useProfileSave(
     fieldErrors.value = problems;
     const problemCount = Object.keys(problems).length;
     if (problemCount) return { ok: false, alert: alertText(tp('answersNeedAttention', problemCount)), fields: true };
+    // Sent under the session the answers were typed in: after a switch the background refuses them.
+    const typedIn = session();
+    if (!typedIn) return { ok: false, alert: alertText(t('errSaveAccountChanged')), fields: false };
     saving.value = true;
     const sent: string[] = [];
     // Only what was sent is forgotten: an edit made while saving stays in the draft.
@@ -117,12 +120,12 @@ export function useProfileSave(
     };
     try {
       if (Object.keys(writes).length) {
-        const result = await ask(() => sendMessage('saveValues', { values: writes }));
+        const result = await ask(() => sendMessage('saveValues', { session: typedIn, values: writes }));
         if (!result.ok) return failure(result.error, 0);
         sent.push(...Object.keys(writes));
       }
       for (const name of removals) {
-        const result = await ask(() => sendMessage('deleteValue', { name }));
+        const result = await ask(() => sendMessage('deleteValue', { session: typedIn, name }));
         // A refused update sends nothing more.
         if (!result.ok) return failure(result.error, sent.length, name);
         sent.push(name);

@@ -1,10 +1,11 @@
-import { formatRelative } from '../../utils/format';
+import { formatPoints, formatRelative } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { sentences } from '../../utils/sentences';
 import { CheckNowButton, useCheckNow } from './use-check-now';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
 import { clockTime } from './when';
+import { pointsTaken } from '../../utils/points-taken';
 
 /**
  * An unknown outcome's body: when it was sent and what the panel answered, when the history was
@@ -37,7 +38,10 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
 function intro(entry: LedgerEntry): string {
   const sent = clockTime(entry.startedAt);
   if (entry.answer === 'success') return t('outcomeUnknownSaidYes', sent);
-  if (entry.answer === 'refused') return t('outcomeUnknownSaidNo', sent);
+  if (entry.answer === 'refused')
+    return pointsTaken(entry)
+      ? t('outcomeUnknownPointsTaken', sent, formatPoints(-entry.balanceMoved!))
+      : t('outcomeUnknownSaidNo', sent);
   return t('outcomeUnknownText', sent);
 }
 

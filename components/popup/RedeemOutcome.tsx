@@ -19,6 +19,7 @@ import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
 import { focusRewardRow } from './return-focus';
 import { SupportDetails } from './SupportDetails';
 import { supportModel } from './support-model';
+import { pointsTaken } from '../../utils/points-taken';
 
 interface Props {
   entry: LedgerEntry;
@@ -109,7 +110,8 @@ function title(entry: LedgerEntry): string {
     case 'failed':
       return t('outcomeFailed', name);
     case 'unknown':
-      return t(entry.answer === 'refused' ? 'outcomeRefusedTitle' : 'outcomeUnknown', name);
+      // Refused, but the balance shows the points gone: what is checked is whether it went through.
+      return t(entry.answer === 'refused' && !pointsTaken(entry) ? 'outcomeRefusedTitle' : 'outcomeUnknown', name);
     case 'not_found':
       return t('outcomeNotFound', name);
   }
@@ -145,13 +147,20 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     }
     case 'not_found':
-      // The panel said yes and the history never showed it: something is wrong at the panel, which
-      // redeeming again would not mend.
+      // The panel said yes, or the balance showed the points gone, and the history never showed it:
+      // something is wrong at the panel, which redeeming again would not mend.
       return (
-        <p>{entry.answer === 'success' ? t('outcomeNotFoundSaidYes', settings.panelName) : t('outcomeNotFoundText')}</p>
+        <p>
+          {pointsTaken(entry)
+            ? t('outcomeNotFoundPointsTaken', settings.panelName)
+            : entry.answer === 'success'
+              ? t('outcomeNotFoundSaidYes', settings.panelName)
+              : t('outcomeNotFoundText')}
+        </p>
       );
     case 'unknown': {
-      const said = entry.answer === 'refused' ? reason(entry, balance) : '';
+      // Points short says nothing when the balance shows them taken (Check now's words say that).
+      const said = entry.answer === 'refused' && !pointsTaken(entry) ? reason(entry, balance) : '';
       return said ? (
         <p>
           <Qty text={said} />

@@ -7,6 +7,7 @@ import type { KindCount } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
 import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
 import { RewardRow } from './RewardRow';
+import type { RewardId } from '../../utils/ids';
 
 interface Props {
   rewards: Reward[];
@@ -18,7 +19,7 @@ interface Props {
   /** A redemption is pending: Redeem waits (the outcome banner says why). */
   blocked: boolean;
   /** Rewards with a redemption still being checked: their Redeem is held back. */
-  held: readonly number[];
+  held: readonly RewardId[];
   onRedeem: (reward: Reward) => void;
   /**
    * While `rewards` holds only the view's first rows: asks for the whole catalogue, which a search,

@@ -8,6 +8,7 @@ import { LazyDetails } from './LazyDetails';
 import { RewardImage } from './RewardImage';
 import { Qty } from './Qty';
 import { rowModel, valueText, type RowModel } from './row-model';
+import { rewardIdOf, type RewardId } from '../../utils/ids';
 
 interface Props {
   group: RewardGroup;
@@ -15,7 +16,7 @@ interface Props {
   /** Another redemption is pending: the one banner above the list says so once, not each row. */
   blocked: boolean;
   /** Rewards with a redemption still being checked. */
-  held: readonly number[];
+  held: readonly RewardId[];
   onRedeem: (reward: Reward) => void;
   /** The brand's values are only partly at hand (the popup view): asks for the whole catalogue. */
   onWantAll?: (() => void) | undefined;
@@ -24,7 +25,7 @@ interface Props {
 export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }: Props) {
   const [open, setOpen] = useState(false);
   const goal = useContext(GoalContext);
-  const [chosen, setChosen] = useState<number | null>(null);
+  const [chosen, setChosen] = useState<RewardId | null>(null);
   const choice = group.rewards.find((r) => r.id === chosen) ?? defaultChoice(group, goal);
   // As the model has them (row-model.ts): alike variants once, those alike but for the country named by it.
   const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
@@ -39,7 +40,7 @@ export function RewardRow({ group, balance, blocked, held, onRedeem, onWantAll }
       m={rowModel({ group, choice, balance, blocked, goal, held, open })}
       reward={choice}
       onToggle={() => setOpen(!open)}
-      onChoose={(id) => setChosen(Number(id))}
+      onChoose={(id) => setChosen(rewardIdOf(id))}
       onChoiceFocus={onWantAll}
       // The background stores the choice, which the popup then shows.
       onGoal={() =>

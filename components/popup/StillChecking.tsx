@@ -9,6 +9,7 @@ import { CheckNowButton, useCheckNow } from './use-check-now';
 import { useItem } from './use-item';
 import { Qty } from './Qty';
 import { clockTime } from './when';
+import { pointsTaken } from '../../utils/points-taken';
 
 interface Props {
   /** Open redemptions the outcome card does not show, newest first (open-entries.ts). */
@@ -84,7 +85,7 @@ export function StillChecking({ entries, now }: Props) {
 /** What the panel answered, when it did: a hint only, the history decides. */
 function said(entry: LedgerEntry): string {
   if (entry.answer === 'success') return t('stillCheckingSaidYes');
-  if (entry.answer === 'refused') return t('stillCheckingSaidNo');
+  if (entry.answer === 'refused') return t(pointsTaken(entry) ? 'stillCheckingPointsTaken' : 'stillCheckingSaidNo');
   return '';
 }
 
@@ -101,9 +102,11 @@ function settledText(entry: LedgerEntry): string {
         entry.error?.nothingCharged ? t('nothingCharged') : t('checkHistoryFirst'),
       );
     case 'not_found':
-      return entry.answer === 'success'
-        ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))
-        : t('notifyNotFoundText', name);
+      return pointsTaken(entry)
+        ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundPointsTaken', settings.panelName))
+        : entry.answer === 'success'
+          ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))
+          : t('notifyNotFoundText', name);
     default:
       return '';
   }

@@ -19,6 +19,7 @@ import { RowView } from './RewardRow';
 import { rowModel } from './row-model';
 import { syncStatusModel } from './status-model';
 import { SyncStatus } from './SyncNotice';
+import type { RewardId } from '../../utils/ids';
 
 /**
  * The popup's first-frame templates, rendered at build time from the popup's own view
@@ -39,7 +40,7 @@ const ours: AppError = { kind: 'unexpected', message: 'no answer' };
 
 function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'): Reward {
   return {
-    id,
+    id: String(id) as RewardId,
     name: `Reward ${id}`,
     cost: 5,
     cost_currency: 'USD',
@@ -59,7 +60,12 @@ function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'
 }
 
 const samples: BalanceSample[] = [0, 1, 2, 3].map((i) => ({ at: NOW - (40 - i * 10) * DAY, points: 100 + i * 400 }));
-const goalOf = (rewardId: number): Goal => ({ account: 'a', rewardId, rewardName: 'Goal', setAt: NOW - DAY });
+const goalOf = (rewardId: number): Goal => ({
+  account: 'a',
+  rewardId: String(rewardId) as RewardId,
+  rewardName: 'Goal',
+  setAt: NOW - DAY,
+});
 
 /** Every model sampled for each part. */
 function sampleModels(): Array<[PartName, Model]> {
@@ -96,7 +102,7 @@ function sampleModels(): Array<[PartName, Model]> {
       for (const cost of [null, 0, 500, 5000]) {
         // Rows held back by a redemption on its way are never the first frame's: it stops above that
         // redemption's card. Each shape costs every popup opening its parse, about 1 KiB of markup.
-        for (const goal of [null, 2]) {
+        for (const goal of [null, '2' as RewardId]) {
           // A reward alone, and a brand of three values starting on its first (the first frame paints no other).
           const alone = { key: 'a', title: 'Brand', rewards: [reward(2, cost, image)] };
           const brand = {

@@ -1,4 +1,5 @@
 import type { LedgerEntry } from '../../utils/storage-items';
+import type { RewardId } from '../../utils/ids';
 
 /**
  * Redemptions the history has not settled that the outcome card no longer shows (a newer redeem
@@ -18,6 +19,6 @@ export function openElsewhere(
  * Rewards whose Redeem waits for the history: the card's own unknown outcome and every open one it
  * no longer shows. A pending card holds every reward already (one redeem at a time).
  */
-export function heldRewards(latest: LedgerEntry | null | undefined, elsewhere: readonly LedgerEntry[]): number[] {
+export function heldRewards(latest: LedgerEntry | null | undefined, elsewhere: readonly LedgerEntry[]): RewardId[] {
   return [...(latest?.state === 'unknown' ? [latest.rewardId] : []), ...elsewhere.map((entry) => entry.rewardId)];
 }

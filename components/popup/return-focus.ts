@@ -1,3 +1,4 @@
+import type { RewardId } from '../../utils/ids';
 /**
  * Where focus goes when the outcome card is closed (Done, Close): the card and the button
  * that was pressed go, and focus would fall to the page. It returns to where the panelist works:
@@ -6,7 +7,7 @@
  * than "Show more", filtered out, no longer offered): the start of the list, its search field, or
  * its first row without one.
  */
-export function focusRewardRow(rewardId: number): void {
+export function focusRewardRow(rewardId: RewardId): void {
   const row = rowOf(rewardId);
   (row ?? document).querySelector<HTMLElement>(row ? '.reward-open' : '#reward-search, .reward-open')?.focus();
 }
@@ -15,7 +16,7 @@ export function focusRewardRow(rewardId: number): void {
  * The row a reward is on: a reward alone, or a brand's first value, names the row's details
  * (components/popup/row-model.ts `base`); a brand's other values are options of its choice.
  */
-function rowOf(rewardId: number): HTMLElement | null {
+function rowOf(rewardId: RewardId): HTMLElement | null {
   const id = String(rewardId);
   const mark =
     document.querySelector(`.reward-open[aria-controls="reward-${CSS.escape(id)}-details"]`) ??

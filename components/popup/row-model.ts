@@ -7,6 +7,7 @@ import { kindLabel, redeemBlock, rewardImage } from '../../utils/reward-view';
 import type { Reward } from '../../utils/types';
 import { brandTile } from './brand-tile';
 import { REDEEM_WAIT_ID } from './outcome-ids';
+import type { RewardId } from '../../utils/ids';
 
 export interface RowInput {
   /** A brand with its rewards (utils/reward-groups.ts); a reward alone is a brand of one. */
@@ -17,12 +18,12 @@ export interface RowInput {
   /** Another redemption is pending: the one banner above the list says so once, not each row. */
   blocked: boolean;
   /** The account's goal reward. */
-  goal: number | null;
+  goal: RewardId | null;
   /**
    * Rewards with a redemption still being checked, whatever the outcome card shows now: their
    * Redeem is held back, and says why, until the history settles each, so no second Confirm is sent by mistake.
    */
-  held: readonly number[];
+  held: readonly RewardId[];
   /** Its details are shown. */
   open?: boolean;
 }

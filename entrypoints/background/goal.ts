@@ -5,12 +5,13 @@ import { onGoalSet } from './notifications';
 import { goalPart, viewPut } from './popup-view';
 import { fail } from './result';
 import { activeCredentials, put, update } from './store';
+import type { RewardId } from '../../utils/ids';
 
 /**
  * Sets the goal to a reward of the catalogue, for the session's account; `null` clears it. The
  * goal and its part of the popup view are one write, so the popup's first frame shows it as set.
  */
-export async function setGoal(rewardId: number | null): Promise<Goal | null> {
+export async function setGoal(rewardId: RewardId | null): Promise<Goal | null> {
   const credentials = await activeCredentials();
   if (!credentials) fail(appError('not_connected', t('errNotConnected')));
   const sid = credentials.session;

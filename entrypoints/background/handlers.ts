@@ -35,8 +35,8 @@ export const handlers: Handlers = {
   // An unsettled redemption outcome skips the freshness window: the history is what settles it.
   refreshHistory: async (d) => refreshForPage('history', d.force || (await openEntries()).length > 0).then(done),
   refreshProfile: (d) => refreshProfile(d.force).then(done),
-  saveValues: (d) => saveValues(d.values).then(done),
-  deleteValue: (d) => deleteValue(d.name).then(done),
+  saveValues: (d) => saveValues(d.session, d.values).then(done),
+  deleteValue: (d) => deleteValue(d.session, d.name).then(done),
   editDraft: (d) => editDraft(d).then(done),
   dismissDraftNotice: (d) => dismissDraftNotice(d).then(done),
   seeQuestions: (d) => seeQuestions(d.account, d.names).then(done),

@@ -100,9 +100,11 @@ export function words(event: NotifyEvent): { title: string; message: string } {
       if (event.found) return { title: t('notifyFoundTitle'), message: t('notifyFoundText', event.rewardName) };
       return {
         title: t('notifyNotFoundTitle'),
-        message: event.saidYes
-          ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName)
-          : t('notifyNotFoundText', event.rewardName),
+        message: event.pointsTaken
+          ? t('notifyNotFoundPointsTakenText', event.rewardName, settings.panelName)
+          : event.saidYes
+            ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName)
+            : t('notifyNotFoundText', event.rewardName),
       };
     case 'duplicate':
       return {

@@ -11,9 +11,20 @@ import { put, StaleSession, update, type SessionId } from './store';
 import { ambiguous, fail, toAppError } from './result';
 import { refreshProfile } from './sync';
 
+/**
+ * The session a page's save or removal was made under must be the active one: answers typed for
+ * one account are never written into the profile of the account connected since (the same rule as
+ * the draft's, draft.ts). Refused with the reason, so the page keeps the answers and says so.
+ */
+async function apiOf(session: SessionId) {
+  const current = await currentApi();
+  if (current.sid !== session) fail(appError('invalid_input', t('errSaveAccountChanged')));
+  return current;
+}
+
 /** Sends the changed values in one update, then re-reads the profile so the cache is the server's truth. */
-export async function saveValues(values: StoredValues): Promise<ProfileData | null> {
-  const { api, sid } = await currentApi();
+export async function saveValues(session: SessionId, values: StoredValues): Promise<ProfileData | null> {
+  const { api, sid } = await apiOf(session);
   // A page's input is not trusted: the same rules the options page applies, checked again here.
   const definitions = await knownDefinitions();
   if (Object.keys(values).length === 0) fail(appError('invalid_input', t('errNoChanges')));
@@ -24,8 +35,8 @@ export async function saveValues(values: StoredValues): Promise<ProfileData | nu
   return reread();
 }
 
-export async function deleteValue(name: string): Promise<ProfileData | null> {
-  const { api, sid } = await currentApi();
+export async function deleteValue(session: SessionId, name: string): Promise<ProfileData | null> {
+  const { api, sid } = await apiOf(session);
   // Only a question the panel lists as writable may be named in the delete path.
   const definitions = await knownDefinitions();
   if (!definitions.some((d) => d.name === name && d.writable)) {

@@ -9,7 +9,9 @@ import {
   historyItem,
   popupViewItem,
   profileDraftItem,
+  questionsItem,
   SAME_ACCOUNT_ITEMS,
+  type QuestionsRecord,
   sessionItem,
   type SessionInfo,
 } from '../../utils/storage-items';
@@ -21,10 +23,11 @@ import { rewardsPuts } from './popup-view';
 import { fail } from './result';
 import { settleHostAccess, usingHostAccess } from './host-access';
 import { revokeRefreshToken } from './revoke';
-import { CONFIRM_ITEMS, carriesOver } from './redemption/carry-over';
-import { isSameAccount, newKeyHistoryIds } from './same-account';
+import { sameAccount } from './account-identity';
+import { CONFIRM_ITEMS } from './redemption/carry-over';
+import { readEvidence } from './same-account';
 import { clearShown } from './notify-tell';
-import { put, switchSession } from './store';
+import { put, switchSession, type Put } from './store';
 import { announceStored, loadRewards, refreshHistory, refreshProfile } from './sync';
 
 export async function getSession(): Promise<SessionInfo> {
@@ -69,15 +72,15 @@ export async function storeCheckedSession(
     ...extra,
   };
   const replaced: { credentials: Credentials | null } = { credentials: null };
-  // Read before the switch, judged inside it against what is stored then (same-account.ts).
-  const historyIds = await newKeyHistoryIds(api, await credentialsItem.getValue(), credentials);
+  // Read before the switch, judged inside it against what is stored then (account-identity.ts).
+  const evidence = await readEvidence(api, await credentialsItem.getValue(), credentials);
   const session = await switchSession(
-    [credentialsItem, profileDraftItem, goalItem, historyItem, ...CONFIRM_ITEMS],
+    [credentialsItem, profileDraftItem, goalItem, historyItem, questionsItem],
     (get) => {
       replaced.credentials = get(credentialsItem);
-      const same = isSameAccount(get, replaced.credentials, credentials, historyIds);
-      // Confirms still being settled stay with their account, whatever else the new session starts afresh.
-      const carry = replaced.credentials?.baseUrl === baseUrl && carriesOver(get, historyIds);
+      // One answer for every piece of the account's data: its Confirms still being settled, its
+      // draft, goal, balance history, notifications and new questions go over together, or none.
+      const same = sameAccount(replaced.credentials, credentials, get(historyItem)?.data ?? null, evidence);
       // Unsaved profile edits typed for another account go, with a notice for the options page.
       const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
       // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
@@ -85,7 +88,7 @@ export async function storeCheckedSession(
       const first = rewardsPuts(cache, goal);
       return {
         next: { credentials, session: info },
-        keep: [...(same ? SAME_ACCOUNT_ITEMS : []), ...(carry ? CONFIRM_ITEMS : [])],
+        keep: same ? [...SAME_ACCOUNT_ITEMS, ...CONFIRM_ITEMS] : [],
         puts: [
           ...first.puts,
           put(popupViewItem, {
@@ -96,6 +99,7 @@ export async function storeCheckedSession(
           }),
           ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
           ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
+          ...retagged(same ? get(questionsItem) : null, accountOf(info)),
         ],
       };
     },
@@ -109,6 +113,11 @@ export async function storeCheckedSession(
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);
   return session;
+}
+
+/** The same account's new questions, under its new session's account tag. */
+function retagged(questions: QuestionsRecord | null, account: string): Put[] {
+  return questions && questions.account !== account ? [put(questionsItem, { ...questions, account })] : [];
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Cached } from '../../utils/cached';
 import { serialQueue } from '../../utils/serial-queue';
 import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../utils/storage-items';
 import { credentialsItem, type Credentials } from './credentials';
+import { idKeys, idUpgrade } from './stored-ids';
 
 /**
  * The background's one way to write storage, and the check every request passes as it leaves
@@ -206,11 +207,15 @@ export function switchSession(
 }
 
 /**
- * At worker start, before anything else runs: a session stored before sessions had ids gets one,
- * and when disconnected nothing of a session stays (a page's or a stopped worker's last write).
+ * At worker start, before anything else runs: ids stored by an earlier version take this one's
+ * form, a session stored before sessions had ids gets one, and when disconnected nothing of a
+ * session stays (a page's or a stopped worker's last write).
  */
 export function settleStorage(): Promise<void> {
   return inTurn(async () => {
+    // Ids an earlier version stored as numbers, as this version's digits (stored-ids.ts), first.
+    const numeric = await idKeys();
+    if (numeric.length > 0) await setAll(idUpgrade(await browser.storage.local.get(numeric)));
     const [session, credentials] = await Promise.all([sessionItem.getValue(), credentialsItem.getValue()]);
     if (session.connected && credentials) {
       if (session.id && credentials.session === session.id) return;

@@ -21,15 +21,33 @@ import { epochOf } from './epochs';
 import { reader, type Reader } from './revalidate';
 import { historyWriter, profileWriter, rewardsWriter, type AreaCache } from './popup-view';
 import { fail, toAppError } from './result';
-import { activeCredentials, put, StaleSession, update, write, type SessionId } from './store';
+import { activeCredentials, put, StaleSession, staleSession, update, write, type SessionId } from './store';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
 export const FRESH_MS = 60_000;
 
 interface Running {
-  promise: Promise<unknown>;
+  promise: Promise<Read<unknown>>;
   sid: SessionId;
   epoch: number;
+}
+
+/**
+ * One area's data as a read brought it: `seq` counts the reads this worker started (any area), so
+ * a caller can tell a read that left after a moment it noted ({@link readsStarted}) from one it
+ * joined that left before; `leftAt` is when that read was started, before its request left.
+ */
+export interface Read<T> {
+  data: T;
+  seq: number;
+  leftAt: number;
+}
+
+let started = 0;
+
+/** How many reads this worker has started so far: a read with a higher `seq` left after this call. */
+export function readsStarted(): number {
+  return started;
 }
 
 const inFlight = new Map<SyncArea, Running>();
@@ -99,20 +117,32 @@ async function refresh<T>(area: SyncArea, item: AreaCache<T>, force: boolean, lo
     const cached = await item.getValue();
     if (cached && Date.now() - cached.fetchedAt < FRESH_MS) return cached.data;
   }
+  return (await readArea(area, item, load)).data;
+}
+
+/**
+ * A read of the area that may join one already out (see {@link refresh}), with when it left; for
+ * session `of` only, when given (refused with {@link staleSession} once another is active).
+ */
+async function readArea<T>(area: SyncArea, item: AreaCache<T>, load: Load<T>, of?: SessionId): Promise<Read<T>> {
   for (;;) {
     const credentials = await activeCredentials();
     if (!credentials) fail(appError('not_connected', t('errNotConnected')));
     const sid = credentials.session;
+    if (of !== undefined && of !== sid) throw staleSession();
     const epoch = epochOf(area);
     const running = inFlight.get(area);
-    if (running && running.sid === sid && running.epoch === epoch) return running.promise as Promise<T>;
+    if (running && running.sid === sid && running.epoch === epoch) return running.promise as Promise<Read<T>>;
     // The same session's read from before a write: wait for it rather than run two side by side.
     // Another session's read is dropped when it lands, so it is not waited for.
     if (running && running.sid === sid) {
       await running.promise.catch(() => undefined);
       continue;
     }
-    const promise = fetchArea(area, item, credentials, epoch, load);
+    started += 1;
+    const leftAt = Date.now();
+    const seq = started;
+    const promise = fetchArea(area, item, credentials, epoch, load).then((data) => ({ data, seq, leftAt }));
     const entry: Running = { promise, sid, epoch };
     inFlight.set(area, entry);
     try {
@@ -235,13 +265,23 @@ export function refreshRewards(force: boolean): Promise<RewardsData> {
   return refresh('rewards', rewardsWriter, force, rewardsFrom);
 }
 
+const historyFrom: Load<Redemption[]> = async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!;
+
 export function refreshHistory(force: boolean): Promise<Redemption[]> {
-  return refresh(
-    'history',
-    historyWriter,
-    force,
-    async (read, cached) => (await read('redemptions'))?.map(forHistory) ?? cached!,
-  );
+  return refresh('history', historyWriter, force, historyFrom);
+}
+
+/**
+ * A read of the history or the rewards and balance as {@link refresh} with `force` makes it, and
+ * which read it was (it may be one already out): for the redemption ledger, which decides itself
+ * whether a read left late enough to count (redemption/fresh-reads.ts).
+ */
+export function readHistory(sid?: SessionId): Promise<Read<Redemption[]>> {
+  return readArea('history', historyWriter, historyFrom, sid);
+}
+
+export function readRewards(sid?: SessionId): Promise<Read<RewardsData>> {
+  return readArea('rewards', rewardsWriter, rewardsFrom, sid);
 }
 
 /**

@@ -86,3 +86,31 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
   expect(await rows.first().locator('.reward-name').textContent()).toBe(BOOKS);
   console.log(`resent-refused (Chromium): ${Math.round(performance.now() - started)} ms`);
 }, 90_000);
+
+test('a re-sent copy refused with 402 while the panel writes its history a moment late: "the points were taken", checked, then "Redeemed"', async () => {
+  const ext = await startWithBalance(START_BALANCE);
+  await control(ext, '/idempotency', 'PATCH', { honour: false });
+  // The balance moves at once; the history shows the redemption only 6 s later.
+  await control(ext, '/state', 'PATCH', { historyLagMs: 6000 });
+  await injectFault(ext, { path: REDEEM, repeat: true });
+
+  const popup = await ext.openPage('popup.html');
+  await expect.poll(() => headerBalance(popup), { timeout: 10_000 }).toBe('1,500 points');
+  const untrueSeen = await recordUntrue(popup, UNTRUE);
+  await popup.getByRole('button', { name: `Redeem ${BOOKS}` }).click();
+  await popup.getByRole('button', { name: `Confirm redeeming ${BOOKS}` }).click();
+
+  // The panel refused the copy, the history shows nothing yet, the balance shows 1,000 points gone.
+  await expect.poll(() => cardTitle(popup), { timeout: 30_000 }).toBe(`Checking whether ${BOOKS} went through`);
+  const card = popup.getByRole('region', { name: BOOKS });
+  await expect
+    .poll(() => card.textContent(), { timeout: 10_000 })
+    .toMatch(/your balance then went down by 1,000 points: the points were taken/);
+
+  // Once the panel's history has caught up, Check now finds it.
+  await popup.waitForTimeout(6500);
+  await card.getByRole('button', { name: 'Check now' }).click();
+  await expect.poll(() => cardTitle(popup), { timeout: 30_000 }).toBe(`Redeemed ${BOOKS}`);
+  await expect.poll(() => headerBalance(popup), { timeout: 10_000 }).toBe('500 points');
+  expect(await untrueSeen()).toEqual([]);
+}, 90_000);

@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { E2E_SANDBOX_PORT } from './config';
 import { launchExtension, type ExtensionSession } from './harness';
 import { startThirdParty, type ThirdParty } from './third-party';
+import type { Reward } from '../../utils/types';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const BOOKS = 'Northwind Books $10 Gift Card';
@@ -89,7 +90,7 @@ async function watchedPopup(): Promise<{ popup: Page; watch: Watch }> {
   const requests: string[] = [];
   const own = `chrome-extension://${ext.extensionId}/`;
   // The list's own reward images come from the catalogue's image hosts; nothing else leaves.
-  const allowed = new Set([sandbox.url, ...rewardImageOrigins(sandbox.state.rewards)]);
+  const allowed = new Set([sandbox.url, ...rewardImageOrigins(sandbox.state.rewards as unknown as Reward[])]);
   popup.on('request', (r) => {
     const url = r.url();
     if (!url.startsWith(own) && !url.startsWith('data:') && !allowed.has(new URL(url).origin)) requests.push(url);

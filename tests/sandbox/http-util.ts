@@ -1,6 +1,7 @@
 /** Reading requests and writing JSON responses with the headers every sandbox answer carries. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest, ApiResult, JsonValue } from './types';
+import { withWireIds } from './wire-ids';
 
 /** Far above any real request; a guard against a runaway test filling memory. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,7 +90,8 @@ export function writeResult(res: ServerResponse, result: ApiResult, extraHeaders
     res.writeHead(result.status, mergeHeaders(BASE_HEADERS, result.headers, extraHeaders)).end();
     return;
   }
-  writeRaw(res, result.status, result.text ?? JSON.stringify(result.body), mergeHeaders(result.headers, extraHeaders));
+  const text = result.text ?? (result.wireIds ? withWireIds(result.body, result.wireIds) : JSON.stringify(result.body));
+  writeRaw(res, result.status, text, mergeHeaders(result.headers, extraHeaders));
 }
 
 /** Sends text exactly as given, so faults can serve malformed JSON. */

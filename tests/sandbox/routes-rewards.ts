@@ -1,18 +1,32 @@
 /** Endpoints 5–7: redemption history, available rewards, and redeeming. */
-import type { Redemption, Reward } from '../../utils/types';
 import { formatTimestamp } from './clock';
 import { failure, isJsonObject, success } from './http-util';
 import { nextRedemptionId } from './state';
-import type { ApiRequest, ApiResult, SandboxState } from './types';
+import type { ApiRequest, ApiResult, Redemption, Reward, SandboxState } from './types';
+import { stateId } from './wire-ids';
+
+/** When each redemption this sandbox made was made (machine time): a lagging history shows it only later. */
+const madeAt = new WeakMap<Redemption, number>();
 
 export function listRedemptions(state: SandboxState): ApiResult {
-  return success({ redemptions: state.redemptions });
+  const shown = state.historyLagMs
+    ? state.redemptions.filter((r) => Date.now() - (madeAt.get(r) ?? 0) >= state.historyLagMs)
+    : state.redemptions;
+  return onWire(state, success({ redemptions: shown }));
 }
 
 export function listRewards(state: SandboxState): ApiResult {
-  return success(
-    state.balanceIn === 'rewards' ? { rewards: state.rewards, points: state.balance } : { rewards: state.rewards },
+  return onWire(
+    state,
+    success(
+      state.balanceIn === 'rewards' ? { rewards: state.rewards, points: state.balance } : { rewards: state.rewards },
+    ),
   );
+}
+
+/** The answer with its ids written as this panel writes them (wire-ids.ts). */
+function onWire(state: SandboxState, result: ApiResult): ApiResult {
+  return state.idsOnWire === 'numbers' ? result : { ...result, wireIds: state.idsOnWire };
 }
 
 type IdLookup = { id: number } | { error: ApiResult };
@@ -21,12 +35,11 @@ type IdLookup = { id: number } | { error: ApiResult };
  * The document sends the id in a GET body, which browsers cannot do (design §1), so the query
  * parameter is read first and the body is the fallback.
  */
-function rewardIdOf(req: ApiRequest): IdLookup {
+function rewardIdOf(state: SandboxState, req: ApiRequest): IdLookup {
   const fromQuery = req.query.get('id');
   if (fromQuery !== null) {
-    return /^\d+$/.test(fromQuery)
-      ? { id: Number(fromQuery) }
-      : { error: failure(400, `Invalid reward id: ${fromQuery}`) };
+    const id = stateId(fromQuery, state.idsOnWire);
+    return id !== null ? { id } : { error: failure(400, `Invalid reward id: ${fromQuery}`) };
   }
   if (!req.bodyIsJson) return { error: failure(400, 'Request body is not valid JSON') };
   if (isJsonObject(req.body) && 'id' in req.body) {
@@ -39,7 +52,7 @@ function rewardIdOf(req: ApiRequest): IdLookup {
 }
 
 export function redeem(state: SandboxState, req: ApiRequest, now: Date): ApiResult {
-  const lookup = rewardIdOf(req);
+  const lookup = rewardIdOf(state, req);
   if ('error' in lookup) return lookup.error;
   const reward = state.rewards.find((candidate) => candidate.id === lookup.id);
   if (!reward) return failure(404, `Unknown reward: ${lookup.id}`);
@@ -49,7 +62,9 @@ export function redeem(state: SandboxState, req: ApiRequest, now: Date): ApiResu
     return failure(402, `Insufficient points: this reward needs ${cost} points and you have ${state.balance}.`);
   }
   state.balance -= cost;
-  state.redemptions.push(newRedemption(state, reward, cost, formatTimestamp(now)));
+  const made = newRedemption(state, reward, cost, formatTimestamp(now));
+  madeAt.set(made, Date.now());
+  state.redemptions.push(made);
   return success();
 }
 

@@ -1,5 +1,5 @@
 /** Synthesized redemption history for scaled seeds, spread over every state of design §6. */
-import type { Redemption, Reward } from '../../utils/types';
+import type { Redemption, Reward } from './types';
 import { formatTimestamp } from './clock';
 import type { Random } from './random';
 

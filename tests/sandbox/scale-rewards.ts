@@ -1,5 +1,6 @@
 /** Synthesized rewards for scaled seeds: brand × denomination, like a real gift-card catalog. */
-import type { Reward, RewardMeta } from '../../utils/types';
+import type { RewardMeta } from '../../utils/types';
+import type { Reward } from './types';
 import type { Random } from './random';
 
 const BRAND_FIRST = [

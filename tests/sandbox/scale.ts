@@ -3,7 +3,8 @@
  * realistic hand-written data is always present) and is extended with synthesized ones; every
  * run gives the same output for the same counts.
  */
-import type { Redemption, StoredValues } from '../../utils/types';
+import type { StoredValues } from '../../utils/types';
+import type { Redemption } from './types';
 import { seededRandom } from './random';
 import { synthesizeHistory } from './scale-redemptions';
 import { synthesizeReward } from './scale-rewards';

@@ -4,8 +4,8 @@
  * wrong container type is a test bug worth a loud 400.
  */
 import { isJsonObject } from './http-util';
-import { BALANCE_PLACES, VALUES_SHAPES } from './types';
-import type { BalanceIn, JsonValue, SandboxState, ValuesShape } from './types';
+import { BALANCE_PLACES, IDS_ON_WIRE, VALUES_SHAPES } from './types';
+import type { BalanceIn, IdsOnWire, JsonValue, SandboxState, ValuesShape } from './types';
 
 type Check = (value: JsonValue) => boolean;
 
@@ -26,6 +26,14 @@ const CHECKS: Record<keyof SandboxState, { check: Check; expected: string }> = {
     expected: `one of ${BALANCE_PLACES.join(', ')}`,
   },
   validators: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
+  idsOnWire: {
+    check: (value) => IDS_ON_WIRE.includes(value as IdsOnWire),
+    expected: `one of ${IDS_ON_WIRE.join(', ')}`,
+  },
+  historyLagMs: {
+    check: (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 600_000,
+    expected: 'a whole number of milliseconds up to 600000',
+  },
   movedTo: {
     check: (value) => value === null || isMoveTarget(value),
     expected: 'null, an http(s) base URL, or a path prefix such as /api',

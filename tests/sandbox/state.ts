@@ -23,6 +23,8 @@ export function stateFromSeed(seed: SandboxSeed): SandboxState {
     balanceIn: copy.balanceIn ?? 'rewards',
     validators: copy.validators ?? true,
     movedTo: copy.movedTo ?? null,
+    idsOnWire: copy.idsOnWire ?? 'numbers',
+    historyLagMs: copy.historyLagMs ?? 0,
   };
 }
 

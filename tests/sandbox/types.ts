@@ -1,8 +1,25 @@
 /** Shapes shared by the sandbox modules and by tests that drive the sandbox. */
-import type { Redemption, Reward, StoredValues, VariableDefinition } from '../../utils/types';
+import type {
+  Redemption as ParsedRedemption,
+  Reward as ParsedReward,
+  StoredValues,
+  VariableDefinition,
+} from '../../utils/types';
+
+/**
+ * A reward as the sandbox holds and sends it: the interface's integer id as a JSON number (the
+ * extension keeps ids as their exact digits once parsed: utils/ids.ts).
+ */
+export type Reward = Omit<ParsedReward, 'id'> & { id: number };
+/** A redemption as the sandbox holds and sends it (see {@link Reward}). */
+export type Redemption = Omit<ParsedRedemption, 'id' | 'reward'> & { id: number; reward: Reward };
 
 /** How the read-variables response carries stored values (design §3 accepts both). */
 export type ValuesShape = 'records' | 'map';
+
+/** How reward and redemption ids are written (wire-ids.ts): as they are, or as a 64-bit panel's. */
+export type IdsOnWire = 'numbers' | 'beyond2^53' | 'digitStrings';
+export const IDS_ON_WIRE: readonly IdsOnWire[] = ['numbers', 'beyond2^53', 'digitStrings'];
 
 /** Where the points balance is exposed (design §2 reads it from these places, in this order). */
 export type BalanceIn = 'rewards' | 'variables' | 'stored-variable' | 'none';
@@ -29,10 +46,24 @@ export interface SandboxState {
    * sandbox then serves it. Null: no redirect.
    */
   movedTo: string | null;
+  /** How reward and redemption ids are written (wire-ids.ts). */
+  idsOnWire: IdsOnWire;
+  /**
+   * A history that lags the balance: a redemption is in the history only this long after it was
+   * made (the balance moves at once), as panels that write their ledger asynchronously do.
+   */
+  historyLagMs: number;
 }
 
 /** How the panel answers rather than what it holds: these a seed may leave to their defaults. */
-export const RESPONSE_SWITCHES = ['valuesShape', 'balanceIn', 'validators', 'movedTo'] as const;
+export const RESPONSE_SWITCHES = [
+  'valuesShape',
+  'balanceIn',
+  'validators',
+  'movedTo',
+  'idsOnWire',
+  'historyLagMs',
+] as const;
 
 /** A seed is a state whose response-shape switches may be left to their defaults. */
 export type SandboxSeed = Omit<SandboxState, (typeof RESPONSE_SWITCHES)[number]> &
@@ -111,6 +142,8 @@ export interface ApiResult {
   body?: unknown;
   /** Sent exactly as given instead of `body` (the OAuth pages are HTML). */
   text?: string;
+  /** `body`'s reward and redemption ids written in this form (wire-ids.ts); absent: as they are. */
+  wireIds?: IdsOnWire;
   headers?: Record<string, string>;
 }
 

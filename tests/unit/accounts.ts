@@ -3,7 +3,7 @@ import type { SandboxSeed } from '../sandbox/server';
 
 /** The second account's ids are shifted by these, so no record of one passes for the other's. */
 export const B_OFFSET = 1000;
-const B_REDEMPTION_OFFSET = 100_000;
+export const B_REDEMPTION_OFFSET = 100_000;
 
 export const SEED_A = seedA as SandboxSeed;
 
@@ -22,6 +22,6 @@ export const SEED_B: SandboxSeed = (() => {
 })();
 
 /** Whether a reward id is the second account's (seeded rewards are 101–110). */
-export const isAccountB = (rewardId: number): boolean => rewardId >= B_OFFSET;
+export const isAccountB = (rewardId: number | string): boolean => Number(rewardId) >= B_OFFSET;
 /** Whether a redemption id is the second account's (seeded redemptions start at 5001). */
-export const isAccountBRedemption = (id: number): boolean => id >= B_REDEMPTION_OFFSET;
+export const isAccountBRedemption = (id: number | string): boolean => Number(id) >= B_REDEMPTION_OFFSET;

@@ -15,6 +15,7 @@ import { createPanelApi } from '../../utils/api/client';
 import { AppErrorException, type AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
+import { rid } from './test-ids';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_, res) => res.end();
@@ -113,7 +114,7 @@ describe('the API client reads at most 25 MB of an answer', () => {
   it('a redeem answered with an endless 2xx is not a refusal', async () => {
     requests = 0;
     handler = counting(stream(200, 40_000_000));
-    const error = await failureOf(api().redeem(7));
+    const error = await failureOf(api().redeem(rid(7)));
     expect(error.kind).toBe('unexpected');
     expect(error.kind).not.toBe('rejected');
     expect(requests).toBe(1);

@@ -10,6 +10,7 @@ import { AppErrorException } from '../../utils/errors';
 import type { Reward } from '../../utils/types';
 import type { Sandbox } from '../sandbox/server';
 import { client, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
+import { parsed, rid } from './test-ids';
 
 let sandbox: Sandbox;
 let api: PanelApi;
@@ -148,7 +149,7 @@ describe('deleteValue', () => {
 describe('listRedemptions', () => {
   it('GETs /v1/panel/redemptions and returns the history', async () => {
     const redemptions = await api.listRedemptions();
-    expect(redemptions).toEqual(sandbox.state.redemptions);
+    expect(redemptions).toEqual(sandbox.state.redemptions.map(parsed));
     expect(redemptions.length).toBeGreaterThan(0);
     expect(redemptions.every((r) => r.reward.reward_point_cost === null)).toBe(true);
     const request = await only();
@@ -171,7 +172,7 @@ describe('listRedemptions', () => {
 describe('listRewards', () => {
   it('GETs /v1/panel/rewards and returns both kinds of rewards and the balance', async () => {
     const { rewards, balance } = await api.listRewards();
-    expect(rewards).toEqual(sandbox.state.rewards);
+    expect(rewards).toEqual(sandbox.state.rewards.map((r) => ({ ...r, id: rid(r.id) })));
     expect(rewards).toHaveLength(10);
     expect(rewards.filter((r) => r.type === 'giftcard_aggregator')).toHaveLength(8);
     const wallets = rewards.filter((r) => r.type === 'payment_wallet');
@@ -192,7 +193,7 @@ describe('listRewards', () => {
     delete odd.meta_data;
     await patchState({ rewards: [odd] });
     const { rewards } = await api.listRewards();
-    const expected: Reward = { ...base, id: 999, type: 'charity_donation', image_url: '', meta_data: {} };
+    const expected: Reward = { ...base, id: rid(999), type: 'charity_donation', image_url: '', meta_data: {} };
     expect(rewards).toEqual([expected]);
   });
 
@@ -221,7 +222,7 @@ describe('redeem', () => {
   it('sends GET /v1/panel/redemption?id=N without a body, and the sandbox redeems', async () => {
     const reward = sandbox.state.rewards.find((r) => r.reward_point_cost === 500)!;
     const before = sandbox.state.redemptions.length;
-    await expect(api.redeem(reward.id)).resolves.toBeUndefined();
+    await expect(api.redeem(rid(reward.id))).resolves.toBeUndefined();
 
     const request = await only();
     expect(request.method).toBe('GET');
@@ -235,7 +236,7 @@ describe('redeem', () => {
     expect(sandbox.state.balance).toBe(2000);
     expect(sandbox.state.redemptions).toHaveLength(before + 1);
     const history = await api.listRedemptions();
-    expect(history.at(-1)).toMatchObject({ reward_point_cost: 500, reward: { id: reward.id } });
+    expect(history.at(-1)).toMatchObject({ reward_point_cost: 500, reward: { id: rid(reward.id) } });
   });
 });
 

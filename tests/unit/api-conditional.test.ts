@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPanelApi, type PanelApi, type ReadName } from '../../utils/api/client';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { client, fault, patchState, recorded, resetSandbox, startApiSandbox } from './api-fixtures';
+import { rid } from './test-ids';
 
 let sandbox: Sandbox;
 let api: PanelApi;
@@ -49,7 +50,7 @@ describe('conditional reads', () => {
 
   it('a redemption changes the history answer: the old validator gets the new list', async () => {
     const first = await api.revalidate('redemptions', null);
-    await api.redeem(101);
+    await api.redeem(rid(101));
     const after = await api.revalidate('redemptions', first.validator);
     expect(after.notModified === false && after.data.length).toBe(
       first.notModified === false ? first.data.length + 1 : NaN,

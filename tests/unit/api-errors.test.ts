@@ -21,6 +21,8 @@ import {
   startApiSandbox,
   type Recorded,
 } from './api-fixtures';
+import { rid } from './test-ids';
+import type { RewardId } from '../../utils/ids';
 
 let sandbox: Sandbox;
 let api: PanelApi;
@@ -109,7 +111,7 @@ describe('401 / 403', () => {
       status: 403,
       body: '{"message":"Redemptions are paused for your account."}',
     });
-    const error = await failureOf(api.redeem(101));
+    const error = await failureOf(api.redeem(rid(101)));
     expect(error).toMatchObject({
       kind: 'not_allowed',
       status: 403,
@@ -257,7 +259,7 @@ describe('4xx refusals carry the server message', () => {
   it('insufficient points: 402 → rejected with the server message; nothing redeemed', async () => {
     await patchState({ balance: 100 });
     const before = sandbox.state.redemptions.length;
-    const error = await failureOf(api.redeem(103));
+    const error = await failureOf(api.redeem(rid(103)));
     expect(error).toMatchObject({ kind: 'rejected', status: 402, endpoint: '/v1/panel/redemption' });
     expect(error.message).toBe('Insufficient points: this reward needs 2500 points and you have 100.');
     expect(sandbox.state.balance).toBe(100);
@@ -321,7 +323,7 @@ describe('4xx refusals carry the server message', () => {
   });
 
   it('an unknown reward: 404 → rejected with the server message', async () => {
-    const error = await failureOf(api.redeem(424242));
+    const error = await failureOf(api.redeem(rid(424242)));
     expect(error).toMatchObject({ kind: 'rejected', status: 404, message: 'Unknown reward: 424242' });
   });
 });
@@ -376,7 +378,7 @@ describe('429', () => {
 
   it('a redeem is not retried either', async () => {
     await fault({ path: '/v1/panel/redemption', status: 429, headers: { 'Retry-After': '0' } });
-    const error = await failureOf(api.redeem(101));
+    const error = await failureOf(api.redeem(rid(101)));
     expect(error.kind).toBe('rate_limited');
     expect(await count('/v1/panel/redemption')).toBe(1);
     expect(sandbox.state.balance).toBe(2500);
@@ -418,7 +420,7 @@ describe('5xx', () => {
 
   it('a redeem answered 500 is NOT retried and says to check the history', async () => {
     await fault({ path: '/v1/panel/redemption', status: 500, times: 10 });
-    const error = await failureOf(api.redeem(101));
+    const error = await failureOf(api.redeem(rid(101)));
     expect(error).toMatchObject({ kind: 'server', status: 500, endpoint: '/v1/panel/redemption' });
     expect(error.message).toContain('redemption history');
     expect(await count('/v1/panel/redemption')).toBe(1);
@@ -452,7 +454,7 @@ describe('time-out', () => {
 
   it('a redeem that times out is not retried: it may still go through', async () => {
     await fault({ path: '/v1/panel/redemption', delayMs: 250 });
-    const error = await failureOf(client({ timeoutMs: 60 }).redeem(101));
+    const error = await failureOf(client({ timeoutMs: 60 }).redeem(rid(101)));
     expect(error).toMatchObject({ kind: 'timeout', endpoint: '/v1/panel/redemption' });
     expect(error.message).toContain('redemption history');
     expect(await count('/v1/panel/redemption')).toBe(1);
@@ -480,7 +482,7 @@ describe('network', () => {
 
   it('a dropped redeem is not retried', async () => {
     await fault({ path: '/v1/panel/redemption', drop: true, times: 10 });
-    const error = await failureOf(api.redeem(101));
+    const error = await failureOf(api.redeem(rid(101)));
     expect(error.kind).toBe('network');
     expect(error.message).toContain('redemption history');
     expect(await count('/v1/panel/redemption')).toBe(1);
@@ -594,7 +596,7 @@ describe('a write whose message is not success', () => {
 
   it('redeem: unexpected, telling to check the history', async () => {
     await fault({ path: '/v1/panel/redemption', status: 200, body: '{"message":"error"}' });
-    const error = await failureOf(api.redeem(101));
+    const error = await failureOf(api.redeem(rid(101)));
     expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/redemption' });
     expect(error.message).toContain('“error”');
     expect(error.message).toContain('redemption history');
@@ -696,7 +698,7 @@ describe('a redirect answer (none is followed, so no hop leaves before it is che
     'a redeem answered %i is ambiguous (unexpected), sent once, and never re-sent elsewhere',
     async (status) => {
       await redirect('GET', '/v1/panel/redemption', status);
-      const error = await failureOf(api.redeem(101));
+      const error = await failureOf(api.redeem(rid(101)));
       expect(error).toMatchObject({ kind: 'unexpected', status, endpoint: '/v1/panel/redemption' });
       expect(error.message).toBe(
         `The panel at ${panelHost()} answered the redemption with a redirect; the request was not sent on anywhere else. ` +
@@ -748,8 +750,10 @@ describe('refused before sending', () => {
   });
 
   it('invalid ids, names and values are invalid_input and send nothing', async () => {
-    expect((await failureOf(api.redeem(1.5))).kind).toBe('invalid_input');
-    expect((await failureOf(api.redeem(-1))).kind).toBe('invalid_input');
+    // Only an id the catalogue gave reaches the client; anything else is refused before sending.
+    expect((await failureOf(api.redeem('1.5' as RewardId))).kind).toBe('invalid_input');
+    expect((await failureOf(api.redeem('-1' as RewardId))).kind).toBe('invalid_input');
+    expect((await failureOf(api.redeem(1 as unknown as RewardId))).kind).toBe('invalid_input');
     expect((await failureOf(api.deleteValue(' '))).kind).toBe('invalid_input');
     const badValue = await failureOf(api.updateValues({ FIRST_NAME: Number.NaN }));
     expect(badValue).toMatchObject({ kind: 'invalid_input', field: 'FIRST_NAME' });

@@ -38,6 +38,8 @@ import {
   type Family,
   type HostileResponse,
 } from './hostile-bodies';
+import { rid } from './test-ids';
+import { canonicalId } from '../../utils/ids';
 
 /** High-entropy, so that no 8-character piece of it can appear in a message by chance. */
 const TOKEN = 'hq7ZtR2xWm9KpL4vNc8BsD3f';
@@ -83,7 +85,7 @@ const CALLS: Record<EndpointName, Call> = {
   },
   listRedemptions: { method: 'GET', path: ENDPOINTS.redemptions, run: (api) => api.listRedemptions() },
   listRewards: { method: 'GET', path: ENDPOINTS.rewards, run: (api) => api.listRewards() },
-  redeem: { method: 'GET', path: ENDPOINTS.redemption, run: (api) => api.redeem(101) },
+  redeem: { method: 'GET', path: ENDPOINTS.redemption, run: (api) => api.redeem(rid(101)) },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +104,8 @@ function isObject(value: unknown): value is Obj {
 }
 
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
+/** A reward or redemption id as the extension keeps it: the exact digits, in canonical form (utils/ids.ts). */
+const isId = (value: unknown): value is string => typeof value === 'string' && canonicalId(value) === value;
 const isFinite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
@@ -153,7 +157,7 @@ const isPoints = (value: unknown) => Number.isSafeInteger(value) && (value as nu
 
 function checkReward(r: unknown, at: string): void {
   need(isObject(r), at, 'an object');
-  need(isInteger(r.id), `${at}.id`, 'an integer');
+  need(isId(r.id), `${at}.id`, 'an id');
   need(isString(r.name), `${at}.name`, 'a string');
   // Each record on its own (utils/api/records.ts): a value it cannot mean is null and quarantines the reward.
   need(r.cost === null || isAmount(r.cost), `${at}.cost`, 'null or an amount');
@@ -171,7 +175,7 @@ function checkReward(r: unknown, at: string): void {
 
 function checkRedemption(r: unknown, at: string): void {
   need(isObject(r), at, 'an object');
-  need(isInteger(r.id), `${at}.id`, 'an integer');
+  need(isId(r.id), `${at}.id`, 'an id');
   need(r.cost === null || isAmount(r.cost), `${at}.cost`, 'null or an amount');
   need(isString(r.currency), `${at}.currency`, 'a string');
   need(r.reward_point_cost === null || isPoints(r.reward_point_cost), `${at}.reward_point_cost`, 'null or points');

@@ -55,7 +55,7 @@ const fails = (schema: v.GenericSchema, input: unknown) => !v.safeParse(schema, 
 
 describe('rewardSchema', () => {
   it('parses a documented reward unchanged', () => {
-    expect(ok(rewardSchema, giftCard)).toEqual(giftCard);
+    expect(ok(rewardSchema, giftCard)).toEqual({ ...giftCard, id: '101' });
   });
 
   it('drops unknown fields, in the reward and in meta_data', () => {
@@ -81,9 +81,16 @@ describe('rewardSchema', () => {
     });
   });
 
-  it('is strict about the id, which identifies the reward', () => {
-    expect(fails(rewardSchema, { ...giftCard, id: '101' })).toBe(true);
+  it('is strict about the id, which identifies the reward: a safe integer or the exact digits of one', () => {
+    // A 64-bit panel sends its ids as strings of digits: kept exact, in one canonical form.
+    expect(ok(rewardSchema, { ...giftCard, id: '101' }).id).toBe('101');
+    expect(ok(rewardSchema, { ...giftCard, id: '0101' }).id).toBe('101');
+    expect(ok(rewardSchema, { ...giftCard, id: '18446744073709551615' }).id).toBe('18446744073709551615');
     expect(fails(rewardSchema, { ...giftCard, id: 1.5 })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: 2 ** 53 + 2 })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: '1e3' })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: 'abc' })).toBe(true);
+    expect(fails(rewardSchema, { ...giftCard, id: null })).toBe(true);
   });
 
   // Each record on its own: a defect quarantines its reward, never the whole list.
@@ -97,7 +104,7 @@ describe('rewardSchema', () => {
     ['missing', undefined],
   ])('a value (cost) that is %s: the reward is kept, its value unknown and the reward refused', (_, cost) => {
     expect(ok(rewardSchema, { ...giftCard, cost })).toMatchObject({
-      id: 101,
+      id: '101',
       name: giftCard.name,
       cost: null,
       reward_point_cost: 500,
@@ -134,9 +141,9 @@ describe('rewardSchema', () => {
       rewards: [giftCard, { ...giftCard, id: 102, cost: null }, { ...giftCard, id: 103, cost_currency: 5 }],
     });
     expect(listed.rewards.map((r) => [r.id, r.costRefused ?? false])).toEqual([
-      [101, false],
-      [102, true],
-      [103, true],
+      ['101', false],
+      ['102', true],
+      ['103', true],
     ]);
   });
 
@@ -151,11 +158,15 @@ describe('rewardSchema', () => {
     ['an object', { points: 500 }],
   ])('a reward_point_cost that is %s: the reward is kept, its cost null and refused', (_, cost) => {
     const parsed = ok(rewardSchema, { ...giftCard, reward_point_cost: cost });
-    expect(parsed).toMatchObject({ id: 101, name: giftCard.name, reward_point_cost: null, costRefused: true });
+    expect(parsed).toMatchObject({ id: '101', name: giftCard.name, reward_point_cost: null, costRefused: true });
   });
 
   it('a reward_point_cost of 0 (a free reward), or none, is no impossible cost', () => {
-    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: 0 })).toEqual({ ...giftCard, reward_point_cost: 0 });
+    expect(ok(rewardSchema, { ...giftCard, reward_point_cost: 0 })).toEqual({
+      ...giftCard,
+      id: '101',
+      reward_point_cost: 0,
+    });
     expect(Object.is(ok(rewardSchema, { ...giftCard, reward_point_cost: -0 }).reward_point_cost, 0)).toBe(true);
     expect(ok(rewardSchema, { ...giftCard, reward_point_cost: null })).not.toHaveProperty('costRefused');
     expect(ok(rewardSchema, { ...giftCard, reward_point_cost: Number.MAX_SAFE_INTEGER }).reward_point_cost).toBe(
@@ -166,7 +177,11 @@ describe('rewardSchema', () => {
 
 describe('redemptionSchema', () => {
   it('parses a documented redemption, nested reward point cost null', () => {
-    expect(ok(redemptionSchema, redemption)).toEqual(redemption);
+    expect(ok(redemptionSchema, redemption)).toEqual({
+      ...redemption,
+      id: String(redemption.id),
+      reward: { ...redemption.reward, id: String(redemption.reward.id) },
+    });
   });
 
   it('reads missing partner_status, failed_reason and transaction_id as null', () => {
@@ -179,7 +194,8 @@ describe('redemptionSchema', () => {
   });
 
   it('is strict about what identifies it: its id, its reward and when it was made', () => {
-    expect(fails(redemptionSchema, { ...redemption, id: '5001' })).toBe(true);
+    expect(fails(redemptionSchema, { ...redemption, id: '5001.5' })).toBe(true);
+    expect(fails(redemptionSchema, { ...redemption, id: 2 ** 53 + 2 })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, reward: null })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, reward: { ...giftCard, id: 'x' } })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, created_at: 5 })).toBe(true);
@@ -187,7 +203,7 @@ describe('redemptionSchema', () => {
 
   it.each([-500, 1.5, 2 ** 53, '500', null])('points spent of %s are kept as unknown, never a figure', (points) => {
     expect(ok(redemptionSchema, { ...redemption, reward_point_cost: points })).toMatchObject({
-      id: 5001,
+      id: '5001',
       reward_point_cost: null,
     });
   });

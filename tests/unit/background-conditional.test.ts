@@ -12,6 +12,7 @@ import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoint
 import { historyItem, profileItem, rewardsItem, validatorItems } from '../../utils/storage-items';
 import { startSandbox } from '../sandbox/server';
 import { connectedSandbox } from './background-helpers';
+import { rid } from './test-ids';
 
 const env = connectedSandbox();
 
@@ -75,7 +76,7 @@ describe('conditional refreshes', () => {
     await refreshHistory(true);
     const etag = (await validatorItems.history.getValue())!.reads.redemptions!.etag;
     sent('/v1/panel/redemptions');
-    await redeem(101);
+    await redeem(rid(101));
     const order = env.sandbox.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/panel/redemption'));
     const redeemAt = order.findIndex((r) => r.path === '/v1/panel/redemption');
     const validator = (r: (typeof order)[number]) => r.headers['if-none-match'] ?? null;

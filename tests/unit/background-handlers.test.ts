@@ -6,7 +6,8 @@ import { registerHandlers } from '../../entrypoints/background/handlers';
 import { toAppError } from '../../entrypoints/background/result';
 import { draftDiscardedItem, ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { deliver, OWN_PAGE } from './background-helpers';
+import { activeSessionId, deliver, OWN_PAGE } from './background-helpers';
+import { rid } from './test-ids';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -119,13 +120,19 @@ describe('profile writes', () => {
       {},
     ];
     for (const values of cases) {
-      expect(await deliver('saveValues', { values })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+      expect(await deliver('saveValues', { session: await activeSessionId(), values })).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid_input' },
+      });
     }
     expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it('saves valid values in one update and re-reads the profile', async () => {
-    const reply = await deliver('saveValues', { values: { FIRST_NAME: 'Robin', HOBBIES: [135] } });
+    const reply = await deliver('saveValues', {
+      session: await activeSessionId(),
+      values: { FIRST_NAME: 'Robin', HOBBIES: [135] },
+    });
     expect(reply).toEqual({ ok: true, data: null });
     expect((await profileItem.getValue())?.data.values).toMatchObject({ FIRST_NAME: 'Robin', HOBBIES: [135] });
     expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
@@ -144,7 +151,7 @@ describe('history refresh', () => {
 
     await ledgerItem.setValue({
       requestId: 'r',
-      rewardId: 101,
+      rewardId: rid(101),
       rewardName: 'x',
       points: 500,
       startedAt: Date.now(),
@@ -182,7 +189,7 @@ describe('the handler table passes each message on as it came', () => {
     });
     expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: true })).toMatchObject({
       ok: true,
-      data: { rewardId: 101 },
+      data: { rewardId: '101' },
     });
   });
 

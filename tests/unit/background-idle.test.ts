@@ -7,6 +7,7 @@ import { refreshHistory, refreshRewards } from '../../entrypoints/background/syn
 import { historyItem, ledgerItem, popupViewItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { apiRequests, connectedSandbox } from './background-helpers';
+import { rid } from './test-ids';
 
 const env = connectedSandbox();
 
@@ -87,7 +88,7 @@ describe('the history on the refresh alarm', () => {
     expect(await historyNeedsRefresh()).toBe(false);
     const unknown = {
       requestId: 'r1',
-      rewardId: 1,
+      rewardId: rid(1),
       rewardName: 'x',
       points: 1,
       startedAt: Date.now(),

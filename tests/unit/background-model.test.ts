@@ -21,9 +21,9 @@ import { COMMANDS, RUN_SETTINGS } from './model/commands';
 import { checkFinal, initialModel } from './model/invariants';
 import { World } from './model/world';
 
-const RUNS = Number(process.env.MODEL_RUNS ?? 150);
+const RUNS = Number(process.env.MODEL_RUNS ?? 80);
 /**
- * `npm test` replays the same 150 command lists every time (a fixed seed, so CI is reproducible);
+ * `npm test` replays the same 80 command lists every time (a fixed seed, so CI is reproducible);
  * `npm run soak` draws new ones on every run.
  */
 const SEED =

@@ -23,7 +23,14 @@ import {
 import type { VariableDefinition } from '../../utils/types';
 import type { Sandbox } from '../sandbox/server';
 import { SEED_A } from './accounts';
-import { closeSandboxes, deliver, fakeNotifications, type Shown, startTwoAccounts } from './background-helpers';
+import {
+  activeSessionId,
+  closeSandboxes,
+  deliver,
+  fakeNotifications,
+  type Shown,
+  startTwoAccounts,
+} from './background-helpers';
 import { installI18n } from './i18n-setup';
 
 let a: Sandbox;
@@ -198,7 +205,7 @@ describe('new profile questions', () => {
   it('answered, a question is no longer new', async () => {
     addQuestion(a);
     await refresh();
-    await deliver('saveValues', { values: { PETS: 192 } });
+    await deliver('saveValues', { session: await activeSessionId(), values: { PETS: 192 } });
     await idle();
     expect(await fresh()).toEqual([]);
     expect((await popupViewItem.getValue())?.profile).toMatchObject({ open: 2, total: 7 });

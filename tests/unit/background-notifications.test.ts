@@ -35,6 +35,7 @@ import {
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
 import { activeSessionId, closeSandboxes, fakeNotifications, type Shown } from './background-helpers';
+import { rid } from './test-ids';
 
 let sandbox: Sandbox;
 let stop: Array<() => void> = [];
@@ -151,7 +152,7 @@ describe('redemption state changes', () => {
   });
 
   it('a redemption new to the history is not a change: the panelist just made it', async () => {
-    await redeem(101);
+    await redeem(rid(101));
     await idle();
     expect(created).toEqual([]);
   });
@@ -196,7 +197,7 @@ describe('unknown outcomes', () => {
   it('tells once when the history shows a redemption whose answer was lost', async () => {
     const before = sandbox.state.redemptions.length;
     await fault({ path: '/v1/panel/redemption', delayMs: 600 });
-    expect((await redeem(101)).state).toBe('unknown');
+    expect((await redeem(rid(101))).state).toBe('unknown');
     while (sandbox.state.redemptions.length === before) await sleep(20);
     expect((await checkRedemption())?.state).toBe('done');
     await idle();
@@ -209,7 +210,7 @@ describe('unknown outcomes', () => {
 
   it('tells once when the last check still does not find it, also for an outcome the ledger no longer shows', async () => {
     await fault({ path: '/v1/panel/redemption', drop: true });
-    const entry = await redeem(101);
+    const entry = await redeem(rid(101));
     expect(entry.state).toBe('unknown');
     // Closing the card moves it to the outcomes checked in the background (settledItem once settled).
     await dismissRedemption();
@@ -281,13 +282,13 @@ describe('nothing of an account outlives its session', () => {
 
 describe('the goal and the token', () => {
   it('tells once when the goal becomes affordable; not when it already was', async () => {
-    await setGoal(104); // 1,650 points; the balance is 2,500
+    await setGoal(rid(104)); // 1,650 points; the balance is 2,500
     await refreshRewards(true);
     await idle();
     expect(created).toEqual([]);
 
     // Set, and the very next read reaches it: no read in between to compare with but the cached one.
-    await setGoal(106); // 5,000 points
+    await setGoal(rid(106)); // 5,000 points
     sandbox.state.balance = 5200;
     await refreshRewards(true);
     await idle();
@@ -303,7 +304,7 @@ describe('the goal and the token', () => {
   it('a goal set while a balance read lands is judged on the balance of its own turn, so the read that reaches it is told', async () => {
     sandbox.state.balance = 6000;
     await refreshRewards(true);
-    await setGoal(106); // 5,000 points: affordable at 6,000
+    await setGoal(rid(106)); // 5,000 points: affordable at 6,000
     await idle();
     const sid = await activeSessionId();
     const cached = (await rewardsItem.getValue())!;
@@ -378,7 +379,7 @@ describe('the balance history', () => {
     await refreshRewards(true);
     await idle();
     expect((await balanceHistoryItem.getValue()).map((s) => s.points)).toEqual([2500, 2600]);
-    await setGoal(106);
+    await setGoal(rid(106));
     await disconnect();
     expect(await balanceHistoryItem.getValue()).toEqual([]);
     expect(await goalItem.getValue()).toBeNull();

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { profileItem, sessionItem, syncItem } from '../../utils/storage-items';
-import { connectedSandbox, deliver } from './background-helpers';
+import { activeSessionId, connectedSandbox, deliver } from './background-helpers';
 
 const env = connectedSandbox();
 let unregister: () => void;
@@ -28,7 +28,7 @@ describe('deleteValue checks the name against the definitions', () => {
     'refuses %j without a DELETE, loading the definitions when none are cached',
     async (name) => {
       expect(await profileItem.getValue()).toBeNull();
-      const reply = await deliver('deleteValue', { name });
+      const reply = await deliver('deleteValue', { session: await activeSessionId(), name });
       expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input', field: name } });
       expect(writes()).toEqual([]);
       // The definitions were read from the panel to check against.
@@ -43,14 +43,14 @@ describe('deleteValue checks the name against the definitions', () => {
     const definitions = cached.data.definitions.map((d) => (d.name === 'FIRST_NAME' ? { ...d, writable: false } : d));
     await profileItem.setValue({ ...cached, data: { ...cached.data, definitions } });
     env.sandbox.requests.length = 0;
-    const reply = await deliver('deleteValue', { name: 'FIRST_NAME' });
+    const reply = await deliver('deleteValue', { session: await activeSessionId(), name: 'FIRST_NAME' });
     expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input', field: 'FIRST_NAME' } });
     expect(env.sandbox.requests).toEqual([]);
     expect(env.sandbox.state.values.FIRST_NAME).toBe('Jordan');
   });
 
   it('deletes a writable value', async () => {
-    const reply = await deliver('deleteValue', { name: 'FIRST_NAME' });
+    const reply = await deliver('deleteValue', { session: await activeSessionId(), name: 'FIRST_NAME' });
     expect(reply).toMatchObject({ ok: true });
     expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /v1/panel/variables/data/FIRST_NAME']);
     expect(env.sandbox.state.values).not.toHaveProperty('FIRST_NAME');
@@ -61,7 +61,7 @@ describe('saveValues checks the names against the definitions', () => {
   it.each([{ '..': 'x' }, { 'FIRST_NAME/..': 'x' }, { PANELIST_COUNTRY: 'DE' }, { FIRST_NAME: 'Sam', NICKNAME: 'x' }])(
     'refuses %j without a POST',
     async (values) => {
-      const reply = await deliver('saveValues', { values });
+      const reply = await deliver('saveValues', { session: await activeSessionId(), values });
       expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
       expect(writes()).toEqual([]);
       expect(env.sandbox.state.values.FIRST_NAME).toBe('Jordan');
@@ -101,7 +101,7 @@ describe('403 is not a rejected token', () => {
 
   it('a delete answered 403 carries the panel message and keeps the session', async () => {
     await fault({ method: 'DELETE', status: 403, body: '{"message":"Your name can no longer be removed."}' });
-    const reply = await deliver('deleteValue', { name: 'FIRST_NAME' });
+    const reply = await deliver('deleteValue', { session: await activeSessionId(), name: 'FIRST_NAME' });
     expect(reply).toMatchObject({
       ok: false,
       error: { kind: 'not_allowed', message: 'Your name can no longer be removed.' },
@@ -120,7 +120,7 @@ describe('a save the panel confirmed', () => {
     async (type, data, shown) => {
       await deliver('refreshProfile', { force: true });
       await fault({ method: 'GET', path: '/v1/panel/variables/data', status: 503, times: 10 });
-      expect(await deliver(type, data)).toEqual({ ok: true, data: null });
+      expect(await deliver(type, { session: await activeSessionId(), ...data })).toEqual({ ok: true, data: null });
       expect(env.sandbox.state.values.FIRST_NAME).toBe(shown);
       expect((await profileItem.getValue())?.data.values.FIRST_NAME).toBe(shown);
       expect((await syncItem.getValue()).profile.error).not.toBeNull();

@@ -38,12 +38,14 @@ import {
   slowReads,
   startTwoAccounts,
 } from './background-helpers';
+import { did, rid } from './test-ids';
+import type { RewardId } from '../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
-const COFFEE = 101; // 500 points; the seeded balance is 2,500
-const BOOKS = 102;
-const PAYWAVE = 109; // 1,000 points
+const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
+const BOOKS = rid(102);
+const PAYWAVE = rid(109); // 1,000 points
 
 let a: Sandbox;
 let b: Sandbox;
@@ -77,13 +79,13 @@ async function settle(): Promise<void> {
   await Promise.all([balanceIdle(), notificationsIdle()]);
 }
 
-const redeemsOf = (sandbox: Sandbox, rewardId: number) =>
+const redeemsOf = (sandbox: Sandbox, rewardId: RewardId) =>
   sandbox.requests.filter((r) => r.path === REDEEM && r.query.id === String(rewardId)).length;
-const commitsOf = (sandbox: Sandbox, rewardId: number) =>
-  sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
+const commitsOf = (sandbox: Sandbox, rewardId: RewardId) =>
+  sandbox.state.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
 
 /** A redeem whose connection dropped before the panel committed it, which it then did: unknown until checked. */
-async function lostThenCommitted(rewardId: number): Promise<LedgerEntry> {
+async function lostThenCommitted(rewardId: RewardId): Promise<LedgerEntry> {
   await fault(a, { path: REDEEM, drop: true });
   const entry = await redeem(rewardId);
   expect(entry.state).toBe('unknown');
@@ -122,11 +124,11 @@ describe('money, with storage or the panel answering late', () => {
     await settle();
     // The first account was charged for nothing it did not confirm before the switch.
     expect(redeemsOf(a, BOOKS)).toBe(0);
-    expect(commitsOf(a, BOOKS)).toBe(SEED_A.redemptions.filter((r) => r.reward.id === BOOKS).length);
+    expect(commitsOf(a, BOOKS)).toBe(SEED_A.redemptions.filter((r) => r.reward.id === Number(BOOKS)).length);
     await onlyAccountB();
     expect(await ledgerItem.getValue()).toBeNull();
     // B is not refused as busy on A's account.
-    expect((await redeem(BOOKS + 1000)).state).toBe('done');
+    expect((await redeem(rid(Number(BOOKS) + 1000))).state).toBe('done');
   });
 
   it('a redemption made elsewhere before this one is never taken for it', async () => {
@@ -178,7 +180,7 @@ describe('money, with storage or the panel answering late', () => {
       rewardName: 'Bluefin Coffee $5 Gift Card',
       points: 500,
       startedAt: Date.now() - 1000,
-      knownRedemptionIds: a.state.redemptions.map((r) => r.id),
+      knownRedemptionIds: a.state.redemptions.map((r) => did(r.id)),
       idempotencyKey: 'stopped-worker',
       state: 'pending',
     };
@@ -252,8 +254,8 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
     await fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
     await fault(a, { path: REDEEM, repeat: true });
     const entry = await redeem(COFFEE);
-    expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === COFFEE).length).toBe(2);
-    expect(entry).toMatchObject({ state: 'done', duplicates: [expect.any(Number)], balanceAfter: 1500 });
+    expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === Number(COFFEE)).length).toBe(2);
+    expect(entry).toMatchObject({ state: 'done', duplicates: [expect.any(String)], balanceAfter: 1500 });
     expect(entry.duplicates).not.toContain(entry.redemption!.id);
     expect(await duplicatesItem.getValue()).toEqual([
       {
@@ -275,7 +277,7 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
     await fault(a, { path: REDEEM, repeat: true });
     const entry = await redeem(COFFEE);
     expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(2);
-    expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === COFFEE).length).toBe(1);
+    expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === Number(COFFEE)).length).toBe(1);
     expect(entry.state).toBe('done');
     expect(entry.duplicates).toBeUndefined();
     expect(await duplicatesItem.getValue()).toEqual([]);

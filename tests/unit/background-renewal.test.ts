@@ -10,6 +10,7 @@ import { credentialsItem } from '../../entrypoints/background/credentials';
 import { renew, renewingApi, tokenEndpointError, usableCredentials } from '../../entrypoints/background/tokens';
 import { ENDPOINTS } from '../../utils/api/client';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';
+import { rid } from './test-ids';
 
 const env = signInSandbox();
 afterEach(() => vi.restoreAllMocks());
@@ -50,7 +51,7 @@ describe('which calls a 401 renews', () => {
     await storeSignedIn(env.sandbox);
     await control('/oauth/expire');
     clearRequests();
-    await expect(renewingApi(await stored()).redeem(101, 'key-1')).rejects.toMatchObject({
+    await expect(renewingApi(await stored()).redeem(rid(101), 'key-1')).rejects.toMatchObject({
       error: {
         kind: 'rejected',
         status: 401,

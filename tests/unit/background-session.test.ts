@@ -23,7 +23,8 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
+import { activeSessionId, apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
+import { rid } from './test-ids';
 
 let a: Sandbox;
 let b: Sandbox;
@@ -48,7 +49,7 @@ async function fault(sandbox: Sandbox, rule: object): Promise<void> {
 }
 
 /** Every reward and redemption id in storage, and the balance: whose are they? */
-async function stored(): Promise<{ ids: number[]; balance: number | null | undefined }> {
+async function stored(): Promise<{ ids: string[]; balance: number | null | undefined }> {
   const rewards = await rewardsItem.getValue();
   const history = await historyItem.getValue();
   return {
@@ -125,7 +126,7 @@ describe('a read asked for after a write', () => {
     await fault(a, { path: '/v1/panel/rewards', holdMs: 250 });
     const before = refreshRewards(true);
     await sleep(30);
-    const entry = await redeem(101);
+    const entry = await redeem(rid(101));
     expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect((await before).balance.points).toBe(2500);
     await settle();
@@ -139,7 +140,7 @@ describe('a read asked for after a write', () => {
     await sleep(30);
     const shown: unknown[] = [];
     const stop = profileItem.watch((cached) => shown.push(cached?.data.values.FIRST_NAME));
-    await saveValues({ FIRST_NAME: 'Sam' });
+    await saveValues(await activeSessionId(), { FIRST_NAME: 'Sam' });
     stop();
     // From the moment the saved value showed, it never went back, not even for a moment.
     expect(shown.slice(shown.indexOf('Sam'))).toEqual(shown.slice(shown.indexOf('Sam')).map(() => 'Sam'));
@@ -154,7 +155,7 @@ describe('a read asked for after a write', () => {
     void refreshHistory(true);
     await sleep(30);
     await fault(a, { path: '/v1/panel/redemption', commit: true, status: 502 });
-    const entry = await redeem(101);
+    const entry = await redeem(rid(101));
     expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(apiRequests(a, '/v1/panel/redemptions')).toBeGreaterThanOrEqual(3);
   });
@@ -195,7 +196,12 @@ describe('connecting (session.ts)', () => {
   });
 
   it('the same key again keeps the goal and the draft; another account loses them, with a notice counting the edits', async () => {
-    await goalItem.setValue({ account: `${a.url}|${a.token.slice(-4)}`, rewardId: 101, rewardName: 'x', setAt: 1 });
+    await goalItem.setValue({
+      account: `${a.url}|${a.token.slice(-4)}`,
+      rewardId: rid(101),
+      rewardName: 'x',
+      setAt: 1,
+    });
     await profileDraftItem.setValue({ FIRST_NAME: 'Jo', LAST_NAME: 'Doe' });
     const other = await startSandbox({ seed: SEED_A, token: 'token-account-c' });
     try {
@@ -213,10 +219,15 @@ describe('connecting (session.ts)', () => {
   });
 
   it('reconnecting a rejected session with a new key keeps its goal, under the new key’s account', async () => {
-    await goalItem.setValue({ account: `${a.url}|${a.token.slice(-4)}`, rewardId: 101, rewardName: 'x', setAt: 1 });
+    await goalItem.setValue({
+      account: `${a.url}|${a.token.slice(-4)}`,
+      rewardId: rid(101),
+      rewardName: 'x',
+      setAt: 1,
+    });
     await sessionItem.setValue({ ...(await sessionItem.getValue()), rejected: true, tokenHint: 'old!' });
     await connect(a.url, a.token);
-    expect(await goalItem.getValue()).toMatchObject({ rewardId: 101, account: `${a.url}|${a.token.slice(-4)}` });
+    expect(await goalItem.getValue()).toMatchObject({ rewardId: '101', account: `${a.url}|${a.token.slice(-4)}` });
     expect(await draftDiscardedItem.getValue()).toBeNull();
   });
 
@@ -226,11 +237,11 @@ describe('connecting (session.ts)', () => {
       [credentialsItem.key]: { session: id, baseUrl: a.url, token: 'refused-key-0ld!' },
       [sessionItem.key]: { ...(await sessionItem.getValue()), rejected: true, tokenHint: '0ld!' },
     });
-    await goalItem.setValue({ account: `${a.url}|0ld!`, rewardId: 101, rewardName: 'x', setAt: 1 });
+    await goalItem.setValue({ account: `${a.url}|0ld!`, rewardId: rid(101), rewardName: 'x', setAt: 1 });
     await connect(a.url, a.token);
     const account = `${a.url}|${a.token.slice(-4)}`;
-    expect(await goalItem.getValue()).toMatchObject({ rewardId: 101, account });
-    expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: 101 } });
+    expect(await goalItem.getValue()).toMatchObject({ rewardId: '101', account });
+    expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: '101' } });
   });
 
   it('another key on the same panel whose history is another person’s is another account: its draft goes, with a notice', async () => {

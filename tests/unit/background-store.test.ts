@@ -34,6 +34,7 @@ import {
   syncItem,
 } from '../../utils/storage-items';
 import { checkoutRoot } from './checkout-root';
+import { rid } from './test-ids';
 
 const BACKGROUND = join(checkoutRoot(), 'entrypoints/background');
 
@@ -125,7 +126,7 @@ describe('the session switch', () => {
     await write(
       first.id!,
       put(ledgerItem, null),
-      put(goalItem, { account: 'x', rewardId: 1, rewardName: 'r', setAt: 1 }),
+      put(goalItem, { account: 'x', rewardId: rid(1), rewardName: 'r', setAt: 1 }),
     );
     expect(await switchSession([], () => ({ next: null }))).toEqual(DISCONNECTED);
     expect(await credentialsItem.getValue()).toBeNull();
@@ -137,9 +138,9 @@ describe('the session switch', () => {
 describe('writes and requests of a session', () => {
   it('a write queued before a switch lands before it (and is emptied by it); one after it is refused', async () => {
     const first = await start(A);
-    const before = write(first.id!, put(goalItem, { account: 'a', rewardId: 1, rewardName: 'r', setAt: 1 }));
+    const before = write(first.id!, put(goalItem, { account: 'a', rewardId: rid(1), rewardName: 'r', setAt: 1 }));
     const switching = start(B);
-    const after = write(first.id!, put(goalItem, { account: 'a', rewardId: 2, rewardName: 'r', setAt: 2 }));
+    const after = write(first.id!, put(goalItem, { account: 'a', rewardId: rid(2), rewardName: 'r', setAt: 2 }));
     await before;
     await switching;
     await expect(after).rejects.toBeInstanceOf(StaleSession);

@@ -4,6 +4,7 @@ import { updateBadge } from '../../entrypoints/background/badge';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { accountOf, goalItem, popupViewItem, preferencesItem, sessionItem, type Goal } from '../../utils/storage-items';
 import { CONNECTED, giftCard } from './popup-fixtures';
+import { rid } from './test-ids';
 
 const travel = giftCard(108, 'Atlas Travel £100 Gift Card', 11_000);
 const badge = async () => {
@@ -39,7 +40,7 @@ describe('the badge choice', () => {
   it('the points still needed for the goal, a check mark once affordable, nothing without a goal', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, badgeShows: 'goal' });
     expect(await badge()).toBe('');
-    const goal = { account: accountOf(CONNECTED), rewardId: 108, rewardName: travel.name, setAt: 1 };
+    const goal = { account: accountOf(CONNECTED), rewardId: rid(108), rewardName: travel.name, setAt: 1 };
     await stored(2500, goal);
     expect(await badge()).toBe('8.5k');
     await stored(12_000, goal);
@@ -67,7 +68,12 @@ describe('the badge choice', () => {
 
   it('never another account’s goal; nothing when the badge is off', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, badgeShows: 'goal' });
-    await stored(2500, { account: 'https://other.example|zzzz', rewardId: 108, rewardName: travel.name, setAt: 1 });
+    await stored(2500, {
+      account: 'https://other.example|zzzz',
+      rewardId: rid(108),
+      rewardName: travel.name,
+      setAt: 1,
+    });
     expect(await badge()).toBe('');
     await preferencesItem.setValue({ badge: false, refreshMinutes: 30 });
     expect(await badge()).toBe('');

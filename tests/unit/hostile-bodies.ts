@@ -154,6 +154,15 @@ const integer: fc.Arbitrary<number> = fc.oneof(
   { weight: 4, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.constantFrom(0, 1, 2 ** 31, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e21) },
 );
+/**
+ * A reward's or redemption's id as a panel may send it (utils/ids.ts): a safe integer, or the
+ * digits of a 64-bit one as a string. (1e21 is no id: a number beyond 2^53 has lost its digits.)
+ */
+const exactId: fc.Arbitrary<Json> = fc.oneof(
+  { weight: 4, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.constantFrom(0, 1, 2 ** 31, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER) },
+  { weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String) },
+);
 
 /** Any finite double (JSON has no NaN or Infinity). */
 const finite: fc.Arbitrary<number> = fc.oneof(integer, fc.double({ noNaN: true, noDefaultInfinity: true }));
@@ -347,7 +356,7 @@ function rewardMeta(token: string): fc.Arbitrary<Json> {
 function reward(token: string): fc.Arbitrary<Json> {
   return fc.record(
     {
-      id: integer,
+      id: exactId,
       name: sometimes(text(token), null, 5),
       // A value nothing can print exactly, or none at all: that reward is quarantined, not the list.
       cost: sometimes(finite, null, [5], '5.00', 1e308, -5),
@@ -365,7 +374,7 @@ function reward(token: string): fc.Arbitrary<Json> {
 function redemption(token: string): fc.Arbitrary<Json> {
   return fc.record(
     {
-      id: integer,
+      id: exactId,
       cost: sometimes(finite, null, 1e308, '5'),
       currency: sometimes(text(token), 826, null),
       // Points spent the interface cannot mean: kept as unknown, never "-500 points".

@@ -37,6 +37,7 @@ import {
   waitFor,
   wallet,
 } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -128,7 +129,7 @@ describe.each(LANGUAGES)('%s', (locale) => {
         balance: 3770,
         rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }), attemptedAt: Date.now() },
       });
-      await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 2, rewardName: 'Target $50', setAt: 1 });
+      await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: rid(2), rewardName: 'Target $50', setAt: 1 });
       await balanceHistoryItem.setValue([
         daysAgo(28, 2130),
         daysAgo(21, 2540),

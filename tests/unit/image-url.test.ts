@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeImageUrl, withSafeImages } from '../../utils/image-url';
 import type { Reward } from '../../utils/types';
+import { rid } from './test-ids';
 
 const PANEL = 'http://127.0.0.1:8787';
 
@@ -56,7 +57,7 @@ describe('which reward image addresses a page may load', () => {
 
   it('cleans every image a reward carries, and nothing else', () => {
     const reward: Reward = {
-      id: 1,
+      id: rid(1),
       name: 'Coffee',
       cost: 5,
       cost_currency: 'USD',

@@ -34,6 +34,7 @@ import {
   waitFor,
   wallet,
 } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
@@ -107,7 +108,7 @@ describe('a points cost the panel cannot mean', () => {
     await seed({
       rewards,
       balance: 2500,
-      ledger: ledger('not_found', { rewardId: 1, rewardName: 'Negative Books', points: null }),
+      ledger: ledger('not_found', { rewardId: rid(1), rewardName: 'Negative Books', points: null }),
     });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Negative Books was not found in your history'));
@@ -117,7 +118,7 @@ describe('a points cost the panel cannot mean', () => {
     await seed({
       rewards,
       balance: 2500,
-      ledger: ledger('not_found', { requestId: 'req-fine', rewardId: 4, rewardName: 'Fine Coffee', points: 500 }),
+      ledger: ledger('not_found', { requestId: 'req-fine', rewardId: rid(4), rewardName: 'Fine Coffee', points: 500 }),
     });
     const again = mount();
     await waitFor(() => getByRole(again, 'button', 'Redeem again: Fine Coffee'));

@@ -24,6 +24,8 @@ import { EARN_DAYS, flowOver } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import type { Reward } from '../../utils/types';
 import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
+import { rid } from './test-ids';
+import type { Reward as SandboxReward } from '../sandbox/types';
 
 const REDEEM = '/v1/panel/redemption';
 const env = connectedSandbox();
@@ -38,7 +40,7 @@ beforeEach(() => {
 afterEach(() => unwatch());
 
 /** The seed's rewards with these point costs planted on the first few, as a panel might send them. */
-function plantCosts(costs: unknown[]): Reward[] {
+function plantCosts(costs: unknown[]): SandboxReward[] {
   const rewards = structuredClone(env.sandbox.state.rewards);
   costs.forEach((cost, i) => ((rewards[i] as { reward_point_cost: unknown }).reward_point_cost = cost));
   env.sandbox.state.rewards = rewards;
@@ -55,7 +57,7 @@ describe('a point cost the interface cannot mean', () => {
     const [bad, good] = [data.rewards.slice(0, IMPOSSIBLE.length), data.rewards.slice(IMPOSSIBLE.length)];
     for (const reward of bad) expect(reward).toMatchObject({ reward_point_cost: null, costRefused: true });
     expect(good.map((r) => [r.id, r.reward_point_cost, r.costRefused])).toEqual(
-      planted.slice(IMPOSSIBLE.length).map((r) => [r.id, r.reward_point_cost, undefined]),
+      planted.slice(IMPOSSIBLE.length).map((r) => [String(r.id), r.reward_point_cost, undefined]),
     );
     // What is stored is what the pages show from.
     const costs = (rewards: readonly Reward[] | undefined) =>
@@ -74,12 +76,12 @@ describe('a point cost the interface cannot mean', () => {
     const [negative] = plantCosts([-500]);
     await refreshRewards(true);
     const balance = env.sandbox.state.balance;
-    await expect(redeem(negative!.id)).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
+    await expect(redeem(rid(negative!.id))).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
     // A negative cost redeemed at the panel would have raised the balance by 500.
     expect(env.sandbox.state.balance).toBe(balance);
     const other = env.sandbox.state.rewards.find((r) => r.reward_point_cost === 1000)!;
-    await expect(redeem(other.id)).resolves.toMatchObject({ state: 'done', points: 1000 });
+    await expect(redeem(rid(other.id))).resolves.toMatchObject({ state: 'done', points: 1000 });
     expect(env.sandbox.state.balance).toBe(balance - 1000);
   });
 });

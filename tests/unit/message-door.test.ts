@@ -25,13 +25,13 @@ const MALFORMED: Record<keyof typeof REQUESTS, [unknown, string]> = {
   connect: [{ baseUrl: 'https://panel.example', token: 42 }, 'token'],
   disconnect: ['now', ''],
   refreshRewards: [{ force: 'yes' }, 'force'],
-  redeem: [{ rewardId: '101' }, 'rewardId'],
+  redeem: [{ rewardId: '101a' }, 'rewardId'],
   checkRedemption: [[1], ''],
   dismissRedemption: [{ all: true }, ''],
   refreshHistory: [{}, 'force'],
   refreshProfile: [{ force: true, extra: 1 }, 'extra'],
-  saveValues: [{ values: { FIRST_NAME: { $gt: '' } } }, 'values.FIRST_NAME'],
-  deleteValue: [{ name: ['FIRST_NAME'] }, 'name'],
+  saveValues: [{ session: 's', values: { FIRST_NAME: { $gt: '' } } }, 'values.FIRST_NAME'],
+  deleteValue: [{ session: 's', name: ['FIRST_NAME'] }, 'name'],
   editDraft: [{ session: 's', changes: { FIRST_NAME: 'Jo' }, clear: false }, 'clear'],
   dismissDraftNotice: [{}, 'session'],
   seeQuestions: [{ account: 'a', names: 'PETS' }, 'names'],
@@ -63,7 +63,8 @@ describe('the door', () => {
   );
 
   it.each([
-    ['"101"', '101'],
+    ['"101a"', '101a'],
+    ['"1e3"', '1e3'],
     ['NaN', Number.NaN],
     ['-1', -1],
     ['1.5', 1.5],

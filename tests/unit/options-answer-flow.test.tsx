@@ -143,7 +143,7 @@ describe('answering one question at a time', () => {
     await click(choice('Which hobbies do you enjoy?', 'Reading'));
     await click(button('Save & next'));
     await page.nextFrame();
-    expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31] } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [31] } }]);
     // What was saved is named, above the next question, not under its choices.
     const saved = q('.answer-flow [role=status]')!;
     expect(saved.textContent).toBe('Saved your answer to “Which hobbies do you enjoy?”.');
@@ -161,7 +161,10 @@ describe('answering one question at a time', () => {
     await click(choice('Highest education', 'Bachelor'));
     await click(button('Save & next'));
     await page.nextFrame();
-    expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31] } }, { values: { EDUCATION: 82 } }]);
+    expect(sent('saveValues')).toEqual([
+      { session: page.PAGE_SESSION, values: { HOBBIES: [31] } },
+      { session: page.PAGE_SESSION, values: { EDUCATION: 82 } },
+    ]);
     expect(flowHeading()).toBe('Thank you!');
     expect(focused()).toBe(q('#answer-flow-heading'));
     expect(q('.answer-flow [role=status]')?.textContent).toBe(
@@ -189,7 +192,7 @@ describe('answering one question at a time', () => {
     await page.settle();
     bachelor.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     await page.settle();
-    expect(sent('saveValues')).toEqual([{ values: { EDUCATION: 82 } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { EDUCATION: 82 } }]);
     expect(flowHeading()).toBe('Thank you!');
   });
 

@@ -15,6 +15,7 @@ import { duplicatesItem, historyItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 import { giftCard, redemption } from './popup-fixtures';
+import { did } from './test-ids';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
@@ -78,7 +79,7 @@ describe('a Confirm the history shows more than once', () => {
       fetchedAt: Date.now(),
     });
     await duplicatesItem.setValue([
-      { requestId: 'r', rewardName: 'Northwind Books $10', points: 1000, redemptionIds: [7, 8] },
+      { requestId: 'r', rewardName: 'Northwind Books $10', points: 1000, redemptionIds: [did(7), did(8)] },
     ]);
     await page.mountInto(container, <HistorySection />);
     expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`);

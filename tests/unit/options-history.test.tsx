@@ -8,6 +8,7 @@ import { historyItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
+import { did, rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
@@ -17,12 +18,12 @@ let nextId = 1;
 function redemption(partial: Partial<Redemption>): Redemption {
   const id = nextId++;
   return {
-    id,
+    id: did(id),
     cost: 5,
     currency: 'USD',
     reward_point_cost: 500,
     reward: {
-      id: 100 + id,
+      id: rid(100 + id),
       name: `Reward ${id}`,
       cost: 5,
       cost_currency: 'USD',
@@ -189,8 +190,8 @@ describe('redemption history', () => {
 
   it('still reads a history stored whole, as before pages, newest first', async () => {
     const old = [
-      redemption({ id: 1, created_at: '2020-01-01T10:00:00' }),
-      redemption({ id: 2, created_at: '2021-01-01T10:00:00' }),
+      redemption({ id: did(1), created_at: '2020-01-01T10:00:00' }),
+      redemption({ id: did(2), created_at: '2021-01-01T10:00:00' }),
     ];
     await fakeBrowser.storage.local.set({ [historyItem.key]: { data: old, fetchedAt: Date.now() } });
     await mount();

@@ -104,7 +104,7 @@ describe('profile editor', () => {
     expect(byLabel('What is your date of birth?')).toMatchObject({ type: 'date', value: '1988-04-17' });
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Save changes'));
-    expect(sent('saveValues')).toEqual([{ values: { FIRST_NAME: 'Sam' } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { FIRST_NAME: 'Sam' } }]);
   });
 
   it('a checked answer the panel no longer offers is shown, named as such, and can be unticked so the rest saves', async () => {
@@ -119,7 +119,7 @@ describe('profile editor', () => {
     await click(retired);
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Save changes'));
-    expect(sent('saveValues')).toEqual([{ values: { HOBBIES: [31, 32] } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [31, 32] } }]);
   });
 
   it('ticking another option while one no longer offered is still held: the refusal names it', async () => {
@@ -249,6 +249,7 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([
       {
+        session: page.PAGE_SESSION,
         values: {
           FIRST_NAME: 'Sam',
           BIRTH_DATE: '1990-01-02',
@@ -363,6 +364,24 @@ describe('profile editor', () => {
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
 
+  it('a save the background refuses because another account connected meanwhile says so, and keeps the answers typed', async () => {
+    handlers.saveValues = () => ({
+      ok: false,
+      error: {
+        kind: 'invalid_input',
+        message:
+          'Nothing was saved: another account was connected after these answers were typed. They are still here: check that they are this account’s, then save again.',
+      },
+    });
+    await mount();
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { FIRST_NAME: 'Sam' } }]);
+    expect(q('[role=alert]')?.textContent).toMatch(/Nothing was saved: another account was connected/);
+    expect(byLabel('What is your first name?').value).toBe('Sam');
+    expect(await profileDraftItem.getValue()).toEqual({ FIRST_NAME: 'Sam' });
+  });
+
   it('removes an answer through Save: "Remove answer", an emptied field, unticking every option', async () => {
     const server = { ...STORED };
     handlers.deleteValue = ({ name }) => {
@@ -393,10 +412,10 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(q('.field-error')).toBeNull();
     expect(send.mock.calls.filter(([t]) => t === 'saveValues' || t === 'deleteValue')).toEqual([
-      ['saveValues', { values: { POSTAL_CODE: '10115' } }],
-      ['deleteValue', { name: 'BIRTH_DATE' }],
-      ['deleteValue', { name: 'FIRST_NAME' }],
-      ['deleteValue', { name: 'HOBBIES' }],
+      ['saveValues', { session: page.PAGE_SESSION, values: { POSTAL_CODE: '10115' } }],
+      ['deleteValue', { session: page.PAGE_SESSION, name: 'BIRTH_DATE' }],
+      ['deleteValue', { session: page.PAGE_SESSION, name: 'FIRST_NAME' }],
+      ['deleteValue', { session: page.PAGE_SESSION, name: 'HOBBIES' }],
     ]);
     expect(saveBar().querySelector('[role=status]')?.textContent).toBe('Saved 4 changes.');
     expect(await profileDraftItem.getValue()).toEqual({});

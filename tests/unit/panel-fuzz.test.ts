@@ -590,7 +590,7 @@ function checkRows(rewards: readonly Reward[], points: number | null, at: string
 function checkQuarantine(read: readonly Reward[], state: PanelState, at: string): void {
   const sent = planted(state);
   for (const r of read) {
-    const original = sent.find((s) => s.id === r.id);
+    const original = sent.find((s) => String(s.id) === r.id);
     if (!original) continue;
     const cost = original.reward_point_cost;
     const pointsMeant = cost === null || cost === undefined || isPoints(cost);

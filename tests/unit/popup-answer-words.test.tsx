@@ -23,6 +23,7 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
+import { did, rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -36,7 +37,7 @@ const short = appError('rejected', 'Insufficient points: this reward needs 1000 
 });
 
 const entry = (state: LedgerEntry['state'], extra: Partial<LedgerEntry> = {}): LedgerEntry =>
-  ledger(state, { rewardId: 2, rewardName: 'Northwind Books $10', points: 1000, startedAt: SENT, ...extra });
+  ledger(state, { rewardId: rid(2), rewardName: 'Northwind Books $10', points: 1000, startedAt: SENT, ...extra });
 const checking = { checks: { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 } };
 
 beforeEach(() => {
@@ -193,7 +194,7 @@ describe('settled by the history', () => {
         answer: 'success',
         balanceAfter: 0,
         redemption: redemption(70, books, '2026-01-02T10:00:00'),
-        duplicates: [71],
+        duplicates: [did(71)],
       }),
       'Redeemed Northwind Books $10',
       0,

@@ -29,6 +29,7 @@ import type { BalanceSample } from '../../utils/balance-trend';
 import type { Reward } from '../../utils/types';
 import { installI18n, type TestLocale } from './i18n-setup';
 import { CONNECTED, giftCard, ledger, redemption, wallet } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -88,7 +89,7 @@ async function store(state: State): Promise<void> {
   const goal =
     state.goal === undefined
       ? null
-      : { account: `${session.baseUrl}|${session.tokenHint}`, rewardId: state.goal, rewardName: 'x', setAt: 1 };
+      : { account: `${session.baseUrl}|${session.tokenHint}`, rewardId: rid(state.goal), rewardName: 'x', setAt: 1 };
   const latest = state.history ? redemption(9, rewards[0] ?? catalogue[0]!, '2026-01-02T10:00:00') : null;
   const profile =
     state.questions === undefined

@@ -14,6 +14,7 @@ import {
   type SyncState,
 } from '../../utils/storage-items';
 import type { Redemption, Reward } from '../../utils/types';
+import { did, rid } from './test-ids';
 
 export const CONNECTED = {
   connected: true,
@@ -26,7 +27,7 @@ export const CONNECTED = {
 
 export function giftCard(id: number, name: string, points: number, extra: Partial<Reward> = {}): Reward {
   return {
-    id,
+    id: rid(id),
     name,
     cost: points / 100,
     cost_currency: 'USD',
@@ -49,7 +50,7 @@ export function giftCard(id: number, name: string, points: number, extra: Partia
 
 export function wallet(id: number, name: string, points: number): Reward {
   return {
-    id,
+    id: rid(id),
     name,
     cost: points / 100,
     cost_currency: 'EUR',
@@ -62,7 +63,7 @@ export function wallet(id: number, name: string, points: number): Reward {
 
 export function redemption(id: number, reward: Reward, createdAt: string, extra: Partial<Redemption> = {}): Redemption {
   return {
-    id,
+    id: did(id),
     cost: reward.cost,
     currency: reward.cost_currency,
     reward_point_cost: reward.reward_point_cost ?? 0,
@@ -111,7 +112,7 @@ export async function seed(options: {
 export function ledger(state: LedgerEntry['state'], extra: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     requestId: `req-${state}`,
-    rewardId: 1,
+    rewardId: rid(1),
     rewardName: 'Amazon $5',
     points: 500,
     startedAt: Date.now() - 1000,

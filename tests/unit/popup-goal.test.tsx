@@ -16,6 +16,7 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -24,7 +25,7 @@ const target = giftCard(2, 'Target $50', 5000);
 const rewards = [amazon, target];
 const ACCOUNT = accountOf(CONNECTED);
 const goalOf = (rewardId: number, rewardName: string, account = ACCOUNT) =>
-  goalItem.setValue({ account, rewardId, rewardName, setAt: 1 });
+  goalItem.setValue({ account, rewardId: rid(rewardId), rewardName, setAt: 1 });
 const daysAgo = (days: number, points: number): BalanceSample => ({ at: Date.now() - days * DAY_MS, points });
 /** The panel's timestamp (UTC, no zone) `days` ago. */
 const iso = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 19);
@@ -50,7 +51,7 @@ describe('setting a goal', () => {
     expect(set.getAttribute('aria-pressed')).toBe('false');
     expect(queryAllByRole(root, 'region', /^Your goal\b/)).toHaveLength(0);
     await click(set);
-    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 2 } });
+    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: '2' } });
   });
 });
 

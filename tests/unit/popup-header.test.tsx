@@ -17,6 +17,7 @@ import { sessionItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
 import { click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
@@ -367,7 +368,7 @@ describe('in German (the same header, translated)', () => {
       rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }) },
       ledger: {
         requestId: 'r',
-        rewardId: 1,
+        rewardId: rid(1),
         rewardName: 'Amazon $5',
         points: 500,
         startedAt: Date.now(),

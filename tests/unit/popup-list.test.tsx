@@ -21,6 +21,7 @@ import {
 } from './popup-fixtures';
 import { background } from './fake-background';
 import { inHtmlBoxes } from './sanitize-stub';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 // DOMPurify cannot run on happy-dom (see popup-sanitize.test.tsx); mark what passed through it.
@@ -96,7 +97,7 @@ describe('reward list', () => {
     const goal = getByRole(row, 'button', 'Set as goal: Amazon $50');
     expect(goal.getAttribute('aria-pressed')).toBe('false');
     await click(goal);
-    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: 9 } });
+    expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: '9' } });
   });
 
   it('a value offered for several countries: alike variants once, the others each with their countries, never two alike', async () => {
@@ -125,7 +126,7 @@ describe('reward list', () => {
     unmount();
     await goalItem.setValue({
       account: accountOf(CONNECTED),
-      rewardId: 23,
+      rewardId: rid(23),
       rewardName: 'Cedar Bakery 5 USD',
       setAt: 1,
     });

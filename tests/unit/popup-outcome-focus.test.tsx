@@ -21,6 +21,7 @@ import {
 } from './popup-fixtures';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -88,7 +89,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     await seed({
       rewards: [cedar5, cedar10, target],
       balance: 3000,
-      ledger: ledger('done', { rewardId: 12, rewardName: 'Cedar Bakery $10', points: 1000, balanceAfter: 2000 }),
+      ledger: ledger('done', { rewardId: rid(12), rewardName: 'Cedar Bakery $10', points: 1000, balanceAfter: 2000 }),
     });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Cedar Bakery $10'));
@@ -103,7 +104,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     await seed({
       rewards: [amazon, target],
       balance: 2500,
-      ledger: ledger('done', { rewardId: 99, rewardName: 'Gone $5', balanceAfter: 2000 }),
+      ledger: ledger('done', { rewardId: rid(99), rewardName: 'Gone $5', balanceAfter: 2000 }),
     });
     let root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Gone $5'));
@@ -117,7 +118,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     await seed({
       rewards: many,
       balance: 2500,
-      ledger: ledger('done', { requestId: 'req-2', rewardId: 99, rewardName: 'Gone $5', balanceAfter: 2000 }),
+      ledger: ledger('done', { requestId: 'req-2', rewardId: rid(99), rewardName: 'Gone $5', balanceAfter: 2000 }),
     });
     root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Gone $5'));

@@ -26,6 +26,7 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -47,6 +48,40 @@ const unknown = (extra = {}) =>
     checks: { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 },
     ...extra,
   });
+
+describe('a refusal while the balance shows the points gone', () => {
+  it('says the points were taken and the history is being checked, never that the panel refused it alone', async () => {
+    const entry = unknown({ answer: 'refused', balanceBefore: 2500, balanceMoved: -500, points: 500 });
+    await seed({ rewards: [amazon, books], balance: 2000, ledger: entry });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
+    expect(outcome.textContent).toContain(
+      `The panel refused it when you redeemed it at ${clockTime(SENT)}, but your balance then went down by 500 points: the points were taken.`,
+    );
+    expect(outcome.textContent).not.toMatch(/nothing was (charged|taken)/i);
+  });
+
+  it('not found after every check, with the points gone: contact the panel, never "redeem it again"', async () => {
+    await seed({
+      rewards: [amazon, books],
+      balance: 2000,
+      ledger: ledger('not_found', {
+        startedAt: SENT,
+        answer: 'refused',
+        balanceBefore: 2500,
+        balanceMoved: -500,
+        points: 500,
+      }),
+    });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    expect(outcome.textContent).toContain(
+      'Your balance went down by its points, but it has not appeared in your history in 30 minutes. Contact Panel Rewards before redeeming it again.',
+    );
+    expect(outcome.textContent).not.toContain('You can redeem it again');
+  });
+});
 
 describe('unknown outcome: the panel is being checked', () => {
   it('says so in plain words with when it was sent and when the next check is, never that it failed', async () => {
@@ -165,7 +200,7 @@ describe('not found after the last check', () => {
     await click(getByRole(outcome, 'button', 'Redeem again: Amazon $5'));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
   });
 
   it('does not offer to redeem again when the points no longer cover it', async () => {
@@ -179,7 +214,7 @@ describe('not found after the last check', () => {
 describe('redeeming a reward whose earlier redemption is unsettled', () => {
   it('its Redeem is held back while the outcome is checked, and says why, in the row and the goal', async () => {
     await seed({ rewards: [amazon, books], balance: 2500, ledger: unknown() });
-    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
+    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: rid(1), rewardName: 'Amazon $5', setAt: 1 });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', /^Your goal\b/));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
@@ -223,8 +258,8 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { rewardId: 1 } },
-      { type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } },
+      { type: 'redeem', data: { rewardId: '1' } },
+      { type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } },
     ]);
   });
 
@@ -234,7 +269,7 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await click(await waitFor(() => getByRole(root, 'button', 'Redeem Northwind Books $10')));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Northwind Books $10'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 2 } }]);
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '2' } }]);
   });
 
   it('an "unsettled" refusal reopens the confirmation naming the unsettled redemption; nothing is resent by itself', async () => {
@@ -260,12 +295,12 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     expect(dialog.textContent).toContain(
       `Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`,
     );
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
     background.answers.redeem = () => ({ ok: true, data: ledger('pending') });
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { rewardId: 1 } },
-      { type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } },
+      { type: 'redeem', data: { rewardId: '1' } },
+      { type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } },
     ]);
   });
 });
@@ -276,7 +311,7 @@ describe("a refusal in the panelist's numbers", () => {
       rewards: [amazon, books],
       balance: 2500,
       ledger: ledger('failed', {
-        rewardId: 2,
+        rewardId: rid(2),
         rewardName: 'Northwind Books $10',
         points: 1000,
         balanceAfter: 300,
@@ -310,7 +345,7 @@ describe("a refusal in the panelist's numbers", () => {
       rewards: [books],
       balance: 300,
       ledger: ledger('failed', {
-        rewardId: 2,
+        rewardId: rid(2),
         points: 1000,
         error: appError('rejected', 'x', { nothingCharged: true }),
       }),
@@ -325,7 +360,7 @@ describe("a refusal in the panelist's numbers", () => {
       rewards: [books],
       balance: 2500,
       ledger: ledger('failed', {
-        rewardId: 2,
+        rewardId: rid(2),
         points: 1000,
         error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }),
       }),

@@ -19,6 +19,7 @@ import {
 } from './popup-fixtures';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -118,10 +119,10 @@ describe('redeeming', () => {
     confirm.click();
     confirm.click();
     await waitFor(() => expect(confirm.disabled).toBe(true));
-    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { rewardId: 1 } }]);
+    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
     expect(dialog.textContent).toContain('A redemption is in progress');
 
-    await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: 1 }));
+    await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: rid(1) }));
     answer({ ok: true, data: ledger('done', { requestId: 'new' }) });
     await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
     await waitFor(() => expect(document.activeElement?.id).toBe('redeem-outcome'));
@@ -133,7 +134,7 @@ describe('redeeming', () => {
     const root = mount();
     const dialog = await openConfirmation(root);
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
-    await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: 1 }));
+    await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: rid(1) }));
     await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
     const outcome = getByRole(root, 'region', 'Redeeming Amazon $5…');
     expect(outcome.textContent).toContain('This finishes even if the popup closes.');
@@ -144,7 +145,7 @@ describe('redeeming', () => {
     await seed({
       rewards: [amazon, giftCard(3, 'Cheap', 100)],
       balance: 2500,
-      ledger: ledger('pending', { rewardId: 3 }),
+      ledger: ledger('pending', { rewardId: rid(3) }),
     });
     const root = mount();
     const redeem = (await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5'))) as HTMLButtonElement;
@@ -203,7 +204,7 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
       rewards: [wallet(3, 'PayWave $10', 1000)],
       balance: 2500,
       ledger: ledger('done', {
-        rewardId: 3,
+        rewardId: rid(3),
         rewardName: 'PayWave $10',
         points: 1000,
         balanceAfter: 1500,

@@ -36,6 +36,7 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -121,7 +122,7 @@ describe('redemptions still being checked off the card', () => {
       rewards: REWARDS,
       balance: 5000,
       ledger: ledger('done', {
-        rewardId: 3,
+        rewardId: rid(3),
         rewardName: 'Tea Card',
         points: 200,
         balanceAfter: 5000,
@@ -129,7 +130,7 @@ describe('redemptions still being checked off the card', () => {
       }),
     });
     await unsettledItem.setValue([OLDER]);
-    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: 1, rewardName: 'Amazon $5', setAt: 1 });
+    await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: rid(1), rewardName: 'Amazon $5', setAt: 1 });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Tea Card'));
     const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
@@ -151,10 +152,12 @@ describe('redemptions still being checked off the card', () => {
     expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
     // The background moves it off the card when Tea Card is redeemed.
     await unsettledItem.setValue([first]);
-    await ledgerItem.setValue(ledger('pending', { rewardId: 3, rewardName: 'Tea Card', points: 200 }));
+    await ledgerItem.setValue(ledger('pending', { rewardId: rid(3), rewardName: 'Tea Card', points: 200 }));
     const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
     expect(list.textContent).toContain('Amazon $5, redeemed at');
-    await ledgerItem.setValue(ledger('done', { rewardId: 3, rewardName: 'Tea Card', points: 200, balanceAfter: 4800 }));
+    await ledgerItem.setValue(
+      ledger('done', { rewardId: rid(3), rewardName: 'Tea Card', points: 200, balanceAfter: 4800 }),
+    );
     await waitFor(() => getByRole(root, 'region', 'Redeemed Tea Card'));
     const redeem = getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement;
     expect(redeem.disabled).toBe(true);
@@ -239,7 +242,7 @@ describe('redemptions still being checked off the card', () => {
       `Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`,
     );
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: 1, confirmUnsettled: true } }]);
+    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } }]);
   });
 
   it('in German', async () => {

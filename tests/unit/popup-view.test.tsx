@@ -121,7 +121,7 @@ describe('popup view (background)', () => {
       redemption(1, catalogue[0]!, '2026-01-01T10:00:00'),
       redemption(2, catalogue[1]!, '2026-03-01T10:00:00'),
     ];
-    expect(latestPart({ data: history, fetchedAt: 1 })?.id).toBe(2);
+    expect(latestPart({ data: history, fetchedAt: 1 })?.id).toBe('2');
     expect(latestPart(null)).toBeNull();
   });
 
@@ -147,7 +147,7 @@ describe('popup view (background)', () => {
     expect((await popupViewItem.getValue())?.rewards?.total).toBe(40);
     await historyWriter.store(SID, { data: [redemption(7, catalogue[2]!, '2026-02-01T10:00:00')], fetchedAt: 2 });
     const view = await popupViewItem.getValue();
-    expect(view?.latest?.id).toBe(7);
+    expect(view?.latest?.id).toBe('7');
     // Each part keeps the other's.
     expect(view?.rewards?.total).toBe(40);
     expect(changes).toEqual([

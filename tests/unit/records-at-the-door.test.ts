@@ -16,8 +16,9 @@ import { returnsOf } from '../../utils/balance-trend';
 import { formatMoney } from '../../utils/format';
 import { completeness } from '../../utils/profile-completeness';
 import { historyItem, profileItem, rewardsItem, syncItem } from '../../utils/storage-items';
-import type { Reward } from '../../utils/types';
 import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
+import type { Reward as SandboxReward } from '../sandbox/types';
+import { rid } from './test-ids';
 
 const REDEEM = '/v1/panel/redemption';
 const env = connectedSandbox();
@@ -27,7 +28,7 @@ beforeAll(() => {
 afterAll(() => closeSandboxes());
 
 /** The seed's rewards with these fields planted on the first few, as a hostile panel might send them. */
-function plant(fields: Array<Record<string, unknown>>): Reward[] {
+function plant(fields: Array<Record<string, unknown>>): SandboxReward[] {
   const rewards = structuredClone(env.sandbox.state.rewards);
   fields.forEach((extra, i) => Object.assign(rewards[i]!, extra));
   env.sandbox.state.rewards = rewards;
@@ -49,7 +50,7 @@ describe('a reward the extension cannot mean is quarantined by itself, never the
     const planted = plant(DEFECTS);
     const data = await refreshRewards(true);
     expect((await syncItem.getValue()).rewards.error).toBeNull();
-    expect(data.rewards.map((r) => r.id)).toEqual(planted.map((r) => r.id));
+    expect(data.rewards.map((r) => r.id)).toEqual(planted.map((r) => String(r.id)));
     for (const [i, reward] of data.rewards.slice(0, DEFECTS.length).entries()) {
       expect(reward, JSON.stringify(DEFECTS[i])).toMatchObject({ costRefused: true });
       expect(formatMoney(reward.cost, reward.cost_currency), JSON.stringify(DEFECTS[i])).toBeNull();
@@ -71,7 +72,7 @@ describe('a reward the extension cannot mean is quarantined by itself, never the
     const [huge] = plant([{ cost: 1e308 }]);
     await refreshRewards(true);
     const balance = env.sandbox.state.balance;
-    await expect(redeem(huge!.id)).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
+    await expect(redeem(rid(huge!.id))).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
     expect(env.sandbox.state.balance).toBe(balance);
   });
@@ -87,9 +88,9 @@ describe('a redemption the extension cannot mean keeps its place in the history,
     env.sandbox.state.redemptions = redemptions;
     const history = await refreshHistory(true);
     expect((await syncItem.getValue()).history.error).toBeNull();
-    expect(new Set(history.map((r) => r.id))).toEqual(new Set(redemptions.map((r) => r.id)));
+    expect(new Set(history.map((r) => r.id))).toEqual(new Set(redemptions.map((r) => String(r.id))));
     expect(history).toHaveLength(redemptions.length);
-    const planted = history.filter((r) => redemptions.slice(0, spent.length).some((p) => p.id === r.id));
+    const planted = history.filter((r) => redemptions.slice(0, spent.length).some((p) => String(p.id) === r.id));
     expect(planted.map((r) => [r.reward_point_cost, r.cost])).toEqual(spent.map(() => [null, null]));
     // A refund of points the panel gave as no number of points is not counted as points returned.
     expect(returnsOf(planted)).toEqual([]);
@@ -103,7 +104,10 @@ describe('a redemption the extension cannot mean keeps its place in the history,
     Object.assign(redemptions[0]!, { failed: 'true', approved: 1 });
     env.sandbox.state.redemptions = redemptions;
     const history = await refreshHistory(true);
-    expect(history.find((r) => r.id === redemptions[0]!.id)).toMatchObject({ stateUnreadable: true, failed: false });
+    expect(history.find((r) => r.id === String(redemptions[0]!.id))).toMatchObject({
+      stateUnreadable: true,
+      failed: false,
+    });
     expect(history.filter((r) => r.stateUnreadable)).toHaveLength(1);
   });
 });

@@ -13,6 +13,7 @@ import {
 import type { Reward } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import { giftCard, wallet } from './popup-fixtures';
+import { rid } from './test-ids';
 
 const brand = (name: string, id: number, points: number, brandName: string): Reward => {
   const reward = giftCard(id, name, points);
@@ -41,8 +42,8 @@ describe('brands', () => {
   it('group one brand’s rewards in one row, cheapest first, in the order brands first appear', () => {
     const groups = groupRewards(catalogue);
     expect(titles(groups)).toEqual(['Cedar Bakery', 'Atlas Travel', 'PayWave Transfer', 'Charity donation']);
-    expect(groups[0]!.rewards.map((r) => r.id)).toEqual([1, 3, 2]);
-    expect(groups[2]!.rewards.map((r) => r.id)).toEqual([5, 6]);
+    expect(groups[0]!.rewards.map((r) => r.id)).toEqual(['1', '3', '2']);
+    expect(groups[2]!.rewards.map((r) => r.id)).toEqual(['5', '6']);
   });
 });
 
@@ -88,13 +89,13 @@ describe('sorting', () => {
 
 describe('filtering', () => {
   it('by every word of a search, in name, brand, kind or currency', () => {
-    expect(filterRewards(catalogue, 'cedar eur', '').map((r) => r.id)).toEqual([3]);
-    expect(filterRewards(catalogue, 'WALLET', '').map((r) => r.id)).toEqual([6, 5]);
+    expect(filterRewards(catalogue, 'cedar eur', '').map((r) => r.id)).toEqual(['3']);
+    expect(filterRewards(catalogue, 'WALLET', '').map((r) => r.id)).toEqual(['6', '5']);
   });
 
   it('by kind: gift cards, wallets, or another type by its own name', () => {
-    expect(filterRewards(catalogue, '', 'wallet').map((r) => r.id)).toEqual([6, 5]);
-    expect(filterRewards(catalogue, '', 'type:donation').map((r) => r.id)).toEqual([7]);
+    expect(filterRewards(catalogue, '', 'wallet').map((r) => r.id)).toEqual(['6', '5']);
+    expect(filterRewards(catalogue, '', 'type:donation').map((r) => r.id)).toEqual(['7']);
     expect(filterRewards(catalogue, 'cedar', 'wallet')).toEqual([]);
   });
 
@@ -117,9 +118,9 @@ describe('filtering', () => {
 describe('the value a brand’s row starts on', () => {
   it('is the goal where the brand holds it, else its cheapest', () => {
     const [cedar] = groupRewards(catalogue);
-    expect(defaultChoice(cedar!, null).id).toBe(1);
-    expect(defaultChoice(cedar!, 2).id).toBe(2);
-    expect(defaultChoice(cedar!, 99).id).toBe(1);
+    expect(defaultChoice(cedar!, null).id).toBe('1');
+    expect(defaultChoice(cedar!, rid(2)).id).toBe('2');
+    expect(defaultChoice(cedar!, rid(99)).id).toBe('1');
   });
 });
 
@@ -133,16 +134,16 @@ describe('a brand’s values as its picker offers them', () => {
     const rewards = [variant(11, ['US']), variant(12, ['US', 'CA']), variant(13, ['us ']), variant(14, ['US'], 1000)];
     const choices = valueChoices(rewards);
     expect(choices.map((c) => [c.reward.id, c.where])).toEqual([
-      [11, ['US']],
-      [12, ['US', 'CA']],
-      [14, null],
+      ['11', ['US']],
+      ['12', ['US', 'CA']],
+      ['14', null],
     ]);
   });
 
   it('the goal or the chosen one stands for its alike variants, where the first of them was', () => {
     const rewards = [variant(11, ['US']), variant(12, ['CA']), variant(13, ['US'])];
-    expect(valueChoices(rewards, [13]).map((c) => c.reward.id)).toEqual([13, 12]);
-    expect(valueChoices(rewards, [null]).map((c) => c.reward.id)).toEqual([11, 12]);
+    expect(valueChoices(rewards, [rid(13)]).map((c) => c.reward.id)).toEqual(['13', '12']);
+    expect(valueChoices(rewards, [null]).map((c) => c.reward.id)).toEqual(['11', '12']);
   });
 
   it('values alike in money but not in points, or in points but not in money, stay apart and unlabelled', () => {

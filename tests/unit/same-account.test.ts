@@ -1,8 +1,9 @@
 // @vitest-environment node
 /**
- * A new key on the same panel is the same account only on evidence (its own
- * redemption history holds every redemption stored), never because the old key was refused. Without
- * it the unsaved profile draft, the goal and the balance history go, with a notice for the draft.
+ * A new key on the same panel is the same account only on evidence (its own redemption history
+ * holds every redemption stored, whole: id, reward and date), never because the old key was
+ * refused; the same key is, unless its history contradicts it. Without it the unsaved profile
+ * draft, the goal and the balance history go, with a notice for the draft.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -14,11 +15,14 @@ import {
   draftDiscardedItem,
   goalItem,
   historyItem,
+  notifyStateItem,
   profileDraftItem,
+  questionsItem,
   sessionItem,
 } from '../../utils/storage-items';
 import type { Sandbox } from '../sandbox/server';
 import { closeSandboxes, startTwoAccounts } from './background-helpers';
+import { rid } from './test-ids';
 
 let a: Sandbox;
 let b: Sandbox;
@@ -36,7 +40,7 @@ beforeEach(async () => {
   b.reset();
   await connect(a.url, a.token);
   await refreshHistory(true);
-  await setGoal(101);
+  await setGoal(rid(101));
   await balanceHistoryItem.setValue([
     { at: Date.now() - 86_400_000, points: 2000 },
     { at: Date.now(), points: 2500 },
@@ -60,7 +64,7 @@ describe('a new key on the same panel after the old one was refused', () => {
     expect((await balanceHistoryItem.getValue()).length).toBeGreaterThan(0);
     a.otherKeys.add(NEW_KEY);
     await connect(a.url, NEW_KEY);
-    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: 101, notice: null });
+    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: '101', notice: null });
     expect((await carried()).balances).toBe(2);
   });
 
@@ -89,13 +93,50 @@ describe('a new key on the same panel after the old one was refused', () => {
     expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
   });
 
-  it('keeps everything for the same key again, without a history read', async () => {
-    const before = a.requests.filter((r) => r.path === '/v1/panel/redemptions').length;
+  it('keeps nothing when the new key’s history has the same ids with other rewards and dates (a panel numbering each panelist’s redemptions apart)', async () => {
+    a.otherKeys.add(NEW_KEY);
+    // Another person: their redemptions are numbered like ours, but are of other rewards, on other days.
+    a.state.redemptions = a.state.redemptions.map((r) => ({
+      ...r,
+      reward: { ...r.reward, id: r.reward.id === 101 ? 102 : 101 },
+      created_at: '2019-06-01T10:00:00',
+    }));
+    await connect(a.url, NEW_KEY);
+    expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+
+  it('keeps everything for the same key again, and when its history cannot be read', async () => {
     await connect(a.url, a.token);
-    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: 101, notice: null });
-    // Only the warm-up read after the switch, not one before it.
-    await a.idle();
-    expect(a.requests.filter((r) => r.path === '/v1/panel/redemptions').length - before).toBeLessThanOrEqual(1);
+    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: '101', notice: null });
+    await fetch(`${a.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/v1/panel/redemptions', status: 500, times: 5 }),
+    });
+    await connect(a.url, a.token);
+    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: '101', notice: null });
+  });
+
+  it('keeps nothing for the same key whose history holds none of the stored redemptions: the read contradicts it', async () => {
+    a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));
+    await connect(a.url, a.token);
+    expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+
+  it('the new questions and what was notified go with the account: kept, under the new key’s account, or not at all', async () => {
+    const record = {
+      account: `${a.url}|${a.token.slice(-4)}`,
+      known: ['PETS'],
+      fresh: [{ name: 'PETS', text: 'Pets?' }],
+    };
+    await questionsItem.setValue(record);
+    await notifyStateItem.setValue({ states: { '5001': 'complete' }, goal: null, told: ['outcome:x'] });
+    a.otherKeys.add(NEW_KEY);
+    await connect(a.url, NEW_KEY);
+    expect(await questionsItem.getValue()).toEqual({ ...record, account: `${a.url}|${NEW_KEY.slice(-4)}` });
+    expect((await notifyStateItem.getValue()).told).toEqual(['outcome:x']);
+    await connect(b.url, b.token);
+    expect(await questionsItem.getValue()).toBeNull();
+    expect((await notifyStateItem.getValue()).told).toEqual([]);
   });
 
   it('never carries anything to another panel', async () => {

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Redemption, Reward, VariableDefinition } from '../../utils/types';
+import type { VariableDefinition } from '../../utils/types';
+import type { Redemption, Reward } from '../sandbox/types';
 import { makeScaledSeed } from '../sandbox/scale';
 import { SANDBOX_TOKEN, startSandbox } from '../sandbox/server';
 import type { Sandbox, SandboxState } from '../sandbox/server';

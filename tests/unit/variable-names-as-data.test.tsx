@@ -77,10 +77,10 @@ describe('names are data wherever they index something', () => {
       const checked = checkRequest('editDraft', { session: 's', changes });
       expect(checked.ok, name).toBe(true);
       if (checked.ok) expect(Object.getOwnPropertyDescriptor(checked.data.changes, name)?.value, name).toBe('x');
-      const saved = checkRequest('saveValues', { values: JSON.parse(`{"${name}":"x"}`) as unknown });
+      const saved = checkRequest('saveValues', { session: 's', values: JSON.parse(`{"${name}":"x"}`) as unknown });
       expect(saved.ok && Object.getOwnPropertyDescriptor(saved.data.values, name)?.value, name).toBe('x');
     }
-    const bad = checkRequest('saveValues', { values: JSON.parse('{"__proto__":{"x":1}}') as unknown });
+    const bad = checkRequest('saveValues', { session: 's', values: JSON.parse('{"__proto__":{"x":1}}') as unknown });
     expect(bad).toMatchObject({ ok: false, field: 'values.__proto__' });
   });
 

@@ -25,6 +25,7 @@ import {
   variablesMetaResponseSchema,
   writeResponseSchema,
 } from './schemas';
+import { rewardIdOf, type RewardId } from '../ids';
 
 /**
  * The panel API (seed/panel-interface.md), one method per endpoint. Runs in the background only:
@@ -52,7 +53,7 @@ export interface PanelApi {
    * `Idempotency-Key` (IETF httpapi draft) made per Confirm: a panel that honours it records a
    * request the browser re-sent once; one that ignores it loses nothing.
    */
-  redeem(rewardId: number, idempotencyKey?: string): Promise<void>;
+  redeem(rewardId: RewardId, idempotencyKey?: string): Promise<void>;
   /**
    * One of the four reads sent with the validator of the copy the caller holds (none: a plain
    * read). `notModified` (a 304, no body) means that copy is still the panel's answer.
@@ -324,11 +325,12 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
 
     redeem: (rewardId, idempotencyKey) =>
       guard(async () => {
-        if (!Number.isSafeInteger(rewardId) || rewardId < 0) throw invalid(t('apiRewardIdInvalid'));
+        // Only an id the catalogue gave (utils/ids.ts) is sent, as its exact digits.
+        if (rewardIdOf(rewardId) !== rewardId || rewardId.startsWith('-')) throw invalid(t('apiRewardIdInvalid'));
         const body = await http.request({
           method: 'GET',
           path: ENDPOINTS.redemption,
-          query: { id: String(rewardId) },
+          query: { id: rewardId },
           kind: 'redeem',
           // A Structured Fields string, as the draft writes it.
           ...(idempotencyKey ? { headers: { 'Idempotency-Key': `"${idempotencyKey}"` } } : {}),

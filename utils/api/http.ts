@@ -5,6 +5,7 @@ import { t, uiLocale } from '../i18n';
 import { sentences } from '../sentences';
 import { discard, MAX_API_BODY_BYTES, readLimited, sizeText } from './body-limit';
 import { unexpectedResponse } from './schemas';
+import { parseJsonExactIds } from './json';
 
 /**
  * The request core of the panel API client (background only). One call of {@link HttpClient.request}
@@ -163,11 +164,14 @@ function redactError(error: AppError, secrets: readonly string[]): AppError {
   return out;
 }
 
-/** Strict JSON (not the lenient parse ofetch uses); undefined for an empty or invalid body. */
+/**
+ * Strict JSON (not the lenient parse ofetch uses), with ids exact (json.ts); undefined for an
+ * empty or invalid body.
+ */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonExactIds(text) };
   } catch {
     return { ok: false };
   }

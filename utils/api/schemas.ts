@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { namedRecord } from '../by-name';
 import { AppErrorException, appError } from '../errors';
 import { t } from '../i18n';
+import { redemptionIdOf, rewardIdOf } from '../ids';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
 import { checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema } from './records';
 
@@ -9,16 +10,28 @@ import { checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema }
  * Response bodies of the panel API (seed/panel-interface.md), as valibot schemas.
  *
  * Strict about the answer's shape and what identifies a record: the lists are lists, ids are
- * integers, a redemption names its reward and when it was made. Each record's other fields are
+ * integers (a reward's and a redemption's kept as their exact digits, utils/ids.ts), a redemption
+ * names its reward and when it was made. Each record's other fields are
  * checked on their own (./records.ts): a reward, redemption or profile question the extension cannot
  * mean is quarantined by itself, never the whole read. Unknown fields are dropped. Every parsed output
  * is assignable to the interfaces in utils/types.ts (checked at the bottom of this file).
  */
 
-const integer = v.pipe(
-  v.number(),
-  v.integer(() => t('issueInteger')),
-);
+/**
+ * A reward or redemption id as utils/ids.ts keeps it: a safe integer, or the decimal digits of one
+ * beyond 2^53 (sent as a string, or as a number json.ts read from the body's own digits), made
+ * the exact canonical digits here, once.
+ */
+const exactId = <T>(of: (raw: unknown) => T | null) =>
+  v.pipe(
+    v.unknown(),
+    v.transform(of),
+    v.check(
+      (id) => id !== null,
+      () => t('issueInteger'),
+    ),
+    v.transform((id) => id!),
+  );
 /** `message` is documented on every body but reads do not depend on it. */
 const optionalMessage = v.optional(v.string());
 
@@ -63,7 +76,7 @@ export const readValuesResponseSchema = v.object({
 // Rewards
 
 /** A reward: its id checked here, every other field on its own (./records.ts). */
-export const rewardSchema = v.pipe(v.looseObject({ id: integer }), v.transform(checkedReward));
+export const rewardSchema = v.pipe(v.looseObject({ id: exactId(rewardIdOf) }), v.transform(checkedReward));
 
 /** `GET /v1/panel/rewards` (a top-level balance is read separately). */
 export const rewardsResponseSchema = v.object({
@@ -76,7 +89,7 @@ export const rewardsResponseSchema = v.object({
 
 /** A redemption: what identifies it checked here (its id, its reward, when it was made), every other field on its own (./records.ts). */
 export const redemptionSchema = v.pipe(
-  v.looseObject({ id: integer, reward: rewardSchema, created_at: v.string() }),
+  v.looseObject({ id: exactId(redemptionIdOf), reward: rewardSchema, created_at: v.string() }),
   v.transform(checkedRedemption),
 );
 

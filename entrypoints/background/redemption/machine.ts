@@ -1,8 +1,9 @@
 import type { AppError } from '../../../utils/errors';
+import { redemptionKey } from '../../../utils/ids';
 import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify-events';
-import { claimRedemptions } from './match';
+import { claimRedemptions, mayBeOwn } from './match';
 
 /**
  * The redemption state machine, as pure functions: what the Confirms become when a redeem starts,
@@ -18,7 +19,10 @@ import { claimRedemptions } from './match';
  */
 export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
 
-/** Recently settled Confirms kept: their redemptions stay claimed, and the panelist may still be told of them. */
+/**
+ * Recently settled Confirms kept for the panelist to be told of; one whose redemption an unsettled
+ * Confirm could still take is kept longer ({@link keptSettled}).
+ */
 export const SETTLED_KEPT = 20;
 /** A scheduled check whose history read failed is tried again this much later. */
 export const READ_RETRY_MS = 5 * 60_000;
@@ -31,8 +35,31 @@ export interface Confirms {
   current: LedgerEntry | null;
   /** Those whose outcome is still unknown that the card no longer shows: checked until settled. */
   awaitingCheck: readonly LedgerEntry[];
-  /** Recently settled ones the card no longer shows, oldest first: the redemptions they claimed stay theirs. */
+  /**
+   * Settled ones the card no longer shows, oldest first: the recent ones, and any whose redemption
+   * an unsettled Confirm could still take ({@link keptSettled}); the redemptions they claimed stay theirs.
+   */
   recentlySettled: readonly LedgerEntry[];
+}
+
+/**
+ * The settled Confirms kept, oldest first: the last {@link SETTLED_KEPT}, and any older one whose
+ * redemption an unsettled Confirm could still take for its own (of its reward, new to its
+ * baseline). A claim stands as long as any Confirm could still be matched, however many settle
+ * meanwhile: dropped, it would let an open Confirm take another's redemption as its own.
+ */
+export function keptSettled(settled: readonly LedgerEntry[], unsettled: readonly LedgerEntry[]): LedgerEntry[] {
+  const recent = settled.length - SETTLED_KEPT;
+  const owns = unsettled.map(mayBeOwn);
+  return settled.filter(
+    (entry, i) => i >= recent || (!!entry.redemption && owns.some((own) => own(entry.redemption!))),
+  );
+}
+
+/** A Confirm settles: its baseline matches nothing any more, so it is not kept. */
+function settledAs(entry: LedgerEntry, settled: Partial<LedgerEntry> & Pick<LedgerEntry, 'state'>): LedgerEntry {
+  const { baseline: _baseline, knownRedemptionIds: _ids, ...rest } = entry;
+  return { ...rest, ...settled };
 }
 
 /** A history read, and when it was asked for: only a read asked for after a Confirm's answer may rule its redemption out. */
@@ -127,7 +154,7 @@ export function applyRead(
   const decidable = openConfirms(confirms).filter((entry) => entry.rewardId !== inFlight);
   const first = decidable.find((entry) => entry.requestId === answered);
   const claimed = new Set(
-    [current, ...recentlySettled].flatMap((entry) => (entry?.redemption ? [entry.redemption.id] : [])),
+    [current, ...recentlySettled].flatMap((entry) => (entry?.redemption ? [redemptionKey(entry.redemption)] : [])),
   );
   const { found, again } = claimRedemptions(
     { first, open: decidable.filter((entry) => entry !== first) },
@@ -139,31 +166,35 @@ export function applyRead(
     const redemption = found.get(entry.requestId);
     if (redemption) {
       const extra = again.get(entry.requestId);
-      return {
-        ...withoutLostAnswer(entry),
+      return settledAs(withoutLostAnswer(entry), {
         state: 'done',
         finishedAt: now,
         redemption,
         ...(extra ? { duplicates: extra } : {}),
-      };
+      });
     }
     // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
     if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
-    if (entry.answer === 'refused') return refusedNothingTaken(entry, now);
+    // The balance is evidence too: one that moved may hold the points a copy took (movedBalance).
+    if (entry.answer === 'refused' && entry.balanceMoved === undefined) return refusedNothingTaken(entry, now);
     const checks = entry.checks ?? firstCheck(entry);
     if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
     const done = checks.done + 1;
     const nextAfter = CHECK_AFTER_MS[done];
     if (nextAfter === undefined)
-      return { ...entry, state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now };
+      return settledAs(entry, { state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now });
     return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
   };
   const advanced = awaitingCheck.map(advance);
-  return {
+  const next = {
     current: current?.state === 'unknown' ? advance(current) : current,
     awaitingCheck: advanced.filter((entry) => entry.state === 'unknown'),
-    recentlySettled: [...recentlySettled, ...advanced.filter((entry) => entry.state !== 'unknown')].slice(
-      -SETTLED_KEPT,
+  };
+  return {
+    ...next,
+    recentlySettled: keptSettled(
+      [...recentlySettled, ...advanced.filter((entry) => entry.state !== 'unknown')],
+      unsettledConfirms(next),
     ),
   };
 }
@@ -171,12 +202,11 @@ export function applyRead(
 /** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */
 function refusedNothingTaken(entry: LedgerEntry, now: number): LedgerEntry {
   const { checks: _checks, ...rest } = entry;
-  return {
-    ...rest,
+  return settledAs(rest, {
     state: 'failed',
     ...(entry.error ? { error: { ...entry.error, nothingCharged: true } } : {}),
     finishedAt: now,
-  };
+  });
 }
 
 /**
@@ -197,12 +227,35 @@ export function applyReadAfterAnswer(
   requestId: string,
   read: HistoryRead | null,
   now: number,
+  balanceAfter?: number | null,
 ): Confirms | null {
   const entry = confirms.current;
   if (entry?.requestId !== requestId) return null;
-  const open: LedgerEntry = { ...entry, state: 'unknown', checks: entry.checks ?? firstCheck(entry) };
+  const open: LedgerEntry = {
+    ...entry,
+    ...movedBalance(entry.balanceBefore, balanceAfter),
+    state: 'unknown',
+    checks: entry.checks ?? firstCheck(entry),
+  };
   const withOpen = { ...confirms, current: open };
   return read ? applyRead(withOpen, read, null, now, requestId) : withOpen;
+}
+
+/**
+ * What the balance says of a Confirm: how it moved from the read just before the request left to
+ * the read with the one after the answer, when both gave a balance and it moved. Any move keeps a
+ * refusal from being "nothing charged" (applyRead): a fall may be this Confirm's points (the
+ * first copy spent them, the history not written yet), or another redemption made elsewhere
+ * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
+ * or "not found", never in a false "nothing charged". A rise (points earned meanwhile) could hide
+ * a charge of at most that much, so it counts as a move too. What the rule cannot see: points
+ * credited in those few seconds exactly equal to the cost, or a balance that could not be read
+ * (then, as on a panel that shows no balance, the history alone decides, as before).
+ */
+function movedBalance(before: number | null | undefined, after: number | null | undefined): Partial<LedgerEntry> {
+  return typeof before === 'number' && typeof after === 'number' && after !== before
+    ? { balanceMoved: after - before }
+    : {};
 }
 
 /** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */
@@ -236,12 +289,15 @@ export function postponeChecks(confirms: Confirms, at: number, now: number): Con
 export function replaceCurrent(confirms: Confirms, next: LedgerEntry | null): Confirms | null {
   const shown = confirms.current;
   if (shown?.state === 'pending') return null;
-  return {
+  const open = {
     current: next,
     awaitingCheck: shown?.state === 'unknown' ? [...confirms.awaitingCheck, shown] : confirms.awaitingCheck,
+  };
+  return {
+    ...open,
     recentlySettled:
       shown && shown.state !== 'unknown'
-        ? [...confirms.recentlySettled, shown].slice(-SETTLED_KEPT)
+        ? keptSettled([...confirms.recentlySettled, shown], unsettledConfirms(open))
         : confirms.recentlySettled,
   };
 }

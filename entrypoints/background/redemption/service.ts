@@ -15,8 +15,9 @@ import { markWritten } from '../epochs';
 import { tellWith } from '../notify-tell';
 import { fail, toAppError } from '../result';
 import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store';
-import { refreshHistory, refreshRewards } from '../sync';
+import { refreshRewards } from '../sync';
 import { workerReady } from '../worker-ready';
+import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import {
   answerOf,
   applyAnswer,
@@ -35,6 +36,7 @@ import {
   type Confirms,
   type HistoryRead,
 } from './machine';
+import { redemptionKey, type RewardId } from '../../../utils/ids';
 
 export { CHECK_AFTER_MS } from './machine';
 
@@ -149,9 +151,11 @@ async function checkBy(when: number): Promise<void> {
   if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
 }
 
-export async function redeem(rewardId: number, confirmUnsettled = false): Promise<LedgerEntry> {
+export async function redeem(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
   // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
   await workerReady();
+  // Reads that left before this moment may predate a redemption made elsewhere just now.
+  const pressed = readMoment();
   const { api, sid } = await currentApi();
   if (redeeming.has(sid)) fail(busyError());
   redeeming.add(sid);
@@ -169,7 +173,9 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
-      knownRedemptionIds: (await baseline()).map((r) => r.id),
+      baseline: (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
+      // The balance just before sending: with the one after the answer, evidence of points taken.
+      balanceBefore: await balanceAfter(sid, pressed),
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -202,12 +208,13 @@ export async function redeem(rewardId: number, confirmUnsettled = false): Promis
 
 /**
  * The redemptions that exist before this one, read fresh from the panel (a 304 when nothing
- * changed), so that none of them is ever taken for it. When the history cannot be read, the redeem
- * is not sent: without a baseline, a redemption made minutes earlier could pass for this one.
+ * changed) by a read that left after Confirm was pressed (fresh-reads.ts), so that none of them is
+ * ever taken for it. When the history cannot be read, the redeem is not sent: without a baseline, a
+ * redemption made minutes earlier could pass for this one.
  */
-async function baseline(): Promise<Redemption[]> {
+async function baseline(sid: SessionId, pressed: number): Promise<Redemption[]> {
   try {
-    return await refreshHistory(true);
+    return (await historyAfter(sid, pressed)).history;
   } catch (err) {
     if (err instanceof StaleSession) throw err;
     fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
@@ -218,8 +225,7 @@ async function baseline(): Promise<Redemption[]> {
  * No answer settles a Confirm: a request can arrive twice (the browser re-sends one whose
  * connection closed unanswered, a proxy retries, an idempotent panel answers a concurrent copy with
  * 409), so an answer speaks for one copy only. The answer is written first, to choose the words
- * while the history read asked for after it decides (machine.ts). A refusal reads the balance
- * again at once, so the rows are true whatever the history says.
+ * while the history and the balance, read after it, decide (machine.ts).
  */
 async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null): Promise<LedgerEntry> {
   const answered: LedgerEntry = {
@@ -229,17 +235,15 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
     ...(error ? { error } : {}),
   };
   await answerRedemption(sid, entry.requestId, (confirms) => applyAnswer(confirms, answered));
-  const requestedAt = Date.now();
-  const [history, refusedBalance] = await Promise.all([
-    refreshHistory(true).catch(() => null),
-    answered.answer === 'refused' ? balanceNow() : undefined,
+  // The history and the balance, each by a read that left after the answer: the balance is
+  // evidence too (machine.ts), and the rows and header agree with the outcome told.
+  const moment = readMoment();
+  const [read, balance] = await Promise.all([
+    historyAfter(sid, moment).catch(() => null),
+    balanceAfter(sid, moment).catch(() => null),
   ]);
-  const read: HistoryRead | null = history && { history, requestedAt };
-  const decide = (confirms: Confirms) => applyReadAfterAnswer(confirms, entry.requestId, read, Date.now());
-  const settles = settlesHere(answered, decide(await readConfirms())?.current ?? null);
-  const balance = refusedBalance !== undefined ? refusedBalance : settles ? await balanceNow() : undefined;
   const settled = (confirms: Confirms) => {
-    const after = decide(confirms);
+    const after = applyReadAfterAnswer(confirms, entry.requestId, read, Date.now(), balance);
     return after && withBalance(answered, after, balance);
   };
   return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
@@ -311,9 +315,8 @@ export async function checkOutcomes(
   }
   let read: HistoryRead | null = seen ? { history: seen.history, requestedAt: -Infinity } : null;
   if (!read) {
-    const requestedAt = Date.now();
     try {
-      read = { history: await refreshHistory(true), requestedAt };
+      read = await historyNow();
     } catch (err) {
       if (err instanceof StaleSession) return;
     }

@@ -27,18 +27,18 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown>>): Finding[] {
   const findings: Finding[] = [];
   const refused = rewards.filter(
-    (r) => r.costRefused && checkedPointCost(raw.get(r.id)?.reward_point_cost).costRefused,
+    (r) => r.costRefused && checkedPointCost(raw.get(Number(r.id))?.reward_point_cost).costRefused,
   );
   if (refused.length)
     findings.push({
       level: 'warn',
       topic: 'Rewards',
-      text: `${count(refused.length, 'reward has', 'rewards have')} a reward_point_cost the extension cannot take: ${list(refused.map((r) => `${named(r)} ${costProblem(raw.get(r.id)?.reward_point_cost)}`))}. The extension quarantines each: listed without a points cost, marked “${t('costRefused')}”, with no Redeem, and its background refuses to send a redemption of it.`,
+      text: `${count(refused.length, 'reward has', 'rewards have')} a reward_point_cost the extension cannot take: ${list(refused.map((r) => `${named(r)} ${costProblem(raw.get(Number(r.id))?.reward_point_cost)}`))}. The extension quarantines each: listed without a points cost, marked “${t('costRefused')}”, with no Redeem, and its background refuses to send a redemption of it.`,
       panelists: 'these rewards, and no way to redeem them',
       change:
         'Give each reward_point_cost as a whole number of points, 0 or more, written as a JSON number (1650, not "1650").',
     });
-  const rawPrice = (r: Reward) => [raw.get(r.id)?.cost, raw.get(r.id)?.cost_currency] as const;
+  const rawPrice = (r: Reward) => [raw.get(Number(r.id))?.cost, raw.get(Number(r.id))?.cost_currency] as const;
   const unpriced = rewards.filter((r) => {
     const [cost, currency] = rawPrice(r);
     return r.costRefused && !(typeof currency === 'string' && isMoneyAmount(cost, currency));
@@ -80,7 +80,7 @@ function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown
  */
 function moneyFindings(rewards: Reward[], raw: Map<number, Record<string, unknown>>): Finding[] {
   const taken = (r: Reward) => {
-    const { cost, cost_currency: currency } = raw.get(r.id) ?? {};
+    const { cost, cost_currency: currency } = raw.get(Number(r.id)) ?? {};
     return typeof currency === 'string' && isMoneyAmount(cost, currency);
   };
   const unshown = rewards.filter((r) => taken(r) && formatMoney(r.cost, r.cost_currency, 'en') === null);

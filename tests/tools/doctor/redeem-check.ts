@@ -24,6 +24,7 @@ import { costProblem } from './costs';
 import type { Finding } from './report-types';
 import type { Exchange, Wire } from './wire';
 import { answerText, hasMessage, lastOf, pointsText, readAccount, type CheckResult } from './write-common';
+import { rewardIdOf } from '../../../utils/ids';
 
 export interface SpendRequest {
   rewardId: number;
@@ -52,7 +53,7 @@ export interface SpendContext {
   balanceVariable: string;
 }
 
-type Ready = { reward: Reward; balance: number | null; known: Set<number> };
+type Ready = { reward: Reward; balance: number | null; known: Set<string> };
 
 const notSent = (topic: string, text: string, why: string): CheckResult => ({
   findings: [{ level: 'info', topic, text: `${text} Nothing was redeemed.` }],
@@ -79,7 +80,7 @@ async function prepare(
       `The rewards could not be read, so reward #${rewardId} could not be looked up.`,
       'the rewards could not be read',
     );
-  const reward = rewards.find((r) => r.id === rewardId);
+  const reward = rewards.find((r) => r.id === rewardIdOf(rewardId));
   if (!reward)
     return notSent(
       topic,
@@ -109,7 +110,7 @@ async function prepare(
       `${named} costs ${pointsText(cost)} and the balance is ${pointsText(balance)}: the check needs a balance that covers two, so that a panel ignoring the key can make the second redemption too (else the balance, not the key, would refuse it). Name a cheaper reward, or add points to the test panelist.`,
       `the balance does not cover reward #${rewardId} twice`,
     );
-  if (!(await request.confirm({ id: reward.id, name: reward.name, points: cost, balance, redemptions })))
+  if (!(await request.confirm({ id: rewardId, name: reward.name, points: cost, balance, redemptions })))
     return notSent(topic, `Redeeming reward #${rewardId} was not confirmed.`, 'not confirmed');
   const baseline = await attempt(() => api.listRedemptions());
   if (!baseline.ok)

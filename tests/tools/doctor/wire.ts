@@ -105,7 +105,7 @@ export interface Wire {
   /** Lets the client send `count` more profile saves (POST of the variables endpoint). */
   allowSaves(count: number): void;
   /** Lets the client send `count` redeems (default one) of exactly this reward, then none. */
-  allowRedeem(rewardId: number, count?: number): void;
+  allowRedeem(rewardId: number | string, count?: number): void;
   stop(): void;
 }
 
@@ -141,7 +141,7 @@ interface Gate {
   /** A redirect hop: a GET of a read endpoint under the base path, on an allowed origin. */
   hop(url: URL): RefusalKind | null;
   allowSaves(count: number): void;
-  allowRedeem(rewardId: number, count: number): void;
+  allowRedeem(rewardId: number | string, count: number): void;
 }
 
 function openGate(baseUrl: string, allowOrigins: readonly string[]): Gate {
@@ -155,7 +155,7 @@ function openGate(baseUrl: string, allowOrigins: readonly string[]): Gate {
   const underBase = READ_ENDPOINTS.map((e) => new RegExp(`^${escape(prefix)}(${PLAIN_SEGMENT})*${escape(e)}$`));
   const queryIsARead = (url: URL) => [...url.searchParams.keys()].every((name) => READ_QUERY.has(name));
   let savesLeft = 0;
-  let redeemAllowed: { rewardId: number; left: number } | null = null;
+  let redeemAllowed: { rewardId: number | string; left: number } | null = null;
   return {
     client(method, url) {
       if (url.origin !== base.origin) return 'origin';

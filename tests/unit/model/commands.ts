@@ -9,6 +9,7 @@ import type { FaultRule } from '../../sandbox/server';
 import { B_OFFSET } from '../accounts';
 import { checkInvariants, type Model } from './invariants';
 import { TIMEOUT_MS, sleep, type Account, type World } from './world';
+import type { IdsOnWire } from '../../sandbox/types';
 
 type Command = fc.AsyncCommand<Model, World, boolean>;
 
@@ -93,14 +94,64 @@ class Redeem extends Step {
     const rule = this.wait ? REDEEM_FAULTS[this.fault] : null;
     if (rule?.status === 401) m.rejectable[account] = true;
     // A fault the redeem never reached (refused as busy or unsettled) is taken back.
+    // The page sends the reward's id as the catalogue wrote it (a 64-bit panel's: its digits).
     const redeem = () =>
-      w.worker.send('redeem', { rewardId: rewardOf(account, this.slot), confirmUnsettled: this.confirmUnsettled });
+      w.worker.send('redeem', {
+        rewardId: w.wireId(rewardOf(account, this.slot)),
+        confirmUnsettled: this.confirmUnsettled,
+      });
     // Not awaited: the panelist closes the card or starts another redeem while this one is out.
     if (!this.wait) return void w.outstanding.push(redeem());
     await w.withFault(account, rule && { ...rule, path: REDEEM }, (r) => r.path === REDEEM && !r.repeated, redeem);
   }
   toString = () =>
     `Redeem(${this.slot}, ${this.wait ? this.fault : 'no fault, not awaited'}${this.confirmUnsettled ? ', confirmed again' : ''})`;
+}
+
+/**
+ * A history read is already out (a page opened) when the panelist, having just redeemed the same
+ * reward on the website, presses Confirm: the baseline must be a read that left after the press.
+ */
+class RedeemWhileReading extends Step {
+  constructor(
+    readonly slot: number,
+    readonly fault: string,
+  ) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const account = m.account!;
+    const reads = () => w.sandbox(account).requests.filter((r) => r.path === AREA_PATHS.history).length;
+    const before = reads();
+    // Held under the client's time-out: the read answers with what the panel held when it arrived.
+    await w.fault(account, { path: AREA_PATHS.history, holdMs: TIMEOUT_MS - 15 });
+    const reading = w.worker.send('refreshHistory', { force: true });
+    for (let i = 0; i < 40 && reads() === before; i++) await sleep(2);
+    await w.redeemElsewhere(account, rewardOf(account, this.slot));
+    const rule = REDEEM_FAULTS[this.fault];
+    if (rule?.status === 401) m.rejectable[account] = true;
+    await w.withFault(
+      account,
+      rule && { ...rule, path: REDEEM },
+      (r) => r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] !== undefined,
+      () => w.worker.send('redeem', { rewardId: w.wireId(rewardOf(account, this.slot)), confirmUnsettled: true }),
+    );
+    await reading;
+  }
+  toString = () => `RedeemWhileReading(${this.slot}, ${this.fault})`;
+}
+
+/** The panel cancels and deletes the account's newest redemption; numbering max + 1, the next gets its id. */
+class PanelDeletes extends Step {
+  constructor(readonly account: Account) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    w.deleteNewest(this.account);
+  }
+  toString = () => `PanelDeletes(${this.account})`;
 }
 
 /** The panelist redeems on the panel's website (or another device): the extension did not ask for it. */
@@ -310,7 +361,7 @@ class SetGoal extends Step {
       void w.worker.send('refreshRewards', { force: true });
       await sleep(5);
     }
-    await w.worker.send('setGoal', { rewardId: rewardOf(account, this.slot) });
+    await w.worker.send('setGoal', { rewardId: w.wireId(rewardOf(account, this.slot)) });
   }
   toString = () => `SetGoal(${this.slot}${this.readOut ? ', a balance read out' : ''})`;
 }
@@ -451,6 +502,8 @@ export const COMMANDS = [
   fc
     .tuple(key(AREA_PATHS), fc.boolean(), key(READ_FAULTS), fc.boolean())
     .map(([a, force, f, wait]) => new Refresh(a, force, f, wait)),
+  fc.tuple(fc.integer({ min: 0, max: 2 }), key(REDEEM_FAULTS)).map(([s, f]) => new RedeemWhileReading(s, f)),
+  fc.constantFrom<Account>('A', 'B').map((a) => new PanelDeletes(a)),
   fc.constant(new AlarmRefresh()),
   fc.constant(new CheckAlarm()),
   fc.constant(new CheckNow()),
@@ -486,4 +539,7 @@ export const RUN_SETTINGS = fc.record({
   skew: fc.record({ A: fc.integer({ min: -600_000, max: 600_000 }), B: fc.integer({ min: -600_000, max: 600_000 }) }),
   tokenSeconds: fc.constantFrom(3600, 20),
   idempotency: fc.boolean(),
+  ids: fc.constantFrom<IdsOnWire>('numbers', 'beyond2^53', 'digitStrings'),
+  sharedNumbering: fc.boolean(),
+  historyLagMs: fc.oneof(fc.constant(0), fc.integer({ min: 5, max: 60 })),
 });

@@ -34,7 +34,7 @@ function expect(condition: boolean, what: string): void {
 }
 
 const SEED_NAME: Record<Account, unknown> = { A: SEED_A.values.FIRST_NAME, B: SEED_B.values.FIRST_NAME };
-const accountOf = (rewardId: number): Account => (isAccountB(rewardId) ? 'B' : 'A');
+const accountOf = (rewardId: number | string): Account => (isAccountB(rewardId) ? 'B' : 'A');
 const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
 
 export async function checkInvariants(m: Model, w: World): Promise<void> {
@@ -82,7 +82,7 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     // redemption made after that read (another client's, which a later read would show).
     expect(!c.renamed, `the repeats of ${c.requestId} changed after it was named`);
     for (const id of c.named?.duplicates ?? []) {
-      const made = w.made(c.account).find((r) => r.id === id);
+      const made = w.made(c.account).find((r) => w.wireId(r.id) === id);
       expect(
         !made || made.at <= c.named!.at,
         `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`,
@@ -111,6 +111,18 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     expect(
       times <= sessions,
       `notification ${id} was shown ${times} times, recorded as told by ${sessions} session(s)`,
+    );
+  }
+  // A redemption made elsewhere before a Confirm was pressed is in its baseline: never taken for it,
+  // even when a history read was already out at the press (the baseline is a read that left after it).
+  // One made within the history's lag before the press is not in any read yet: no one can tell it apart.
+  for (const c of w.confirmations.values()) {
+    if (c.state !== 'done' || c.claimed === undefined || c.abandoned) continue;
+    const records = w.made(c.account).filter((r) => w.wireId(r.id) === c.claimed && r.rewardId === c.rewardId);
+    const earlier = records.filter((r) => r.key === null && r.at < c.startedAt - w.settings.historyLagMs);
+    expect(
+      records.length === 0 || earlier.length < records.length,
+      `${c.requestId} was told done with redemption ${c.claimed}, made elsewhere before it was pressed`,
     );
   }
   for (const [account, rewardId, group] of groups(w)) {
@@ -218,13 +230,15 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   ];
   const redemptionIds = [
     ...(history?.data ?? []).map((r) => r.id),
-    ...Object.keys(notify.states ?? {}).map(Number),
+    ...Object.keys(notify.states ?? {}),
     ...duplicates.flatMap((d) => d.redemptionIds),
     ...entries.flatMap((e) => [...(e.redemption ? [e.redemption.id] : []), ...(e.duplicates ?? [])]),
   ];
+  // Under per-panelist numbering a redemption id alone says nothing of whose it is: the rewards do.
   const mine =
-    rewardIds.every((id) => accountOf(id) === m.account) &&
-    redemptionIds.every((id) => isAccountBRedemption(id) === (m.account === 'B'));
+    rewardIds.every((id) => accountOf(w.localId(id)) === m.account) &&
+    (w.settings.sharedNumbering ||
+      redemptionIds.every((id) => isAccountBRedemption(w.localId(id)) === (m.account === 'B')));
   expect(mine, `account ${m.account} is connected, but storage holds another account's rewards, history or outcomes`);
   expect(!credentials || credentials.baseUrl === url, 'the credentials name another panel than the session');
   expect(!goal || goal.account.startsWith(`${url}|`), 'the goal is another account’s');

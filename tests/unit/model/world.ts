@@ -11,11 +11,13 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Result } from '../../../utils/messages';
 import { notifyStateItem, type LedgerEntry, type SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
+import type { IdsOnWire } from '../../sandbox/types';
 import type { MadeRedemption, RecordedRequest } from '../../sandbox/types';
-import { isAccountB, SEED_A, SEED_B } from '../accounts';
+import { B_REDEMPTION_OFFSET, isAccountB, SEED_A, SEED_B } from '../accounts';
 import { fakeNotifications, type Shown } from '../background-helpers';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from '../sign-in-helpers';
 import { Jitter } from './jitter';
+import { stateId, wireId } from '../../sandbox/wire-ids';
 
 export type Account = 'A' | 'B';
 
@@ -36,6 +38,12 @@ export interface RunSettings {
   tokenSeconds: number;
   /** Whether the panels honour `Idempotency-Key`. */
   idempotency: boolean;
+  /** How the panels write reward and redemption ids: as they hold them, or as a 64-bit panel's (wire-ids.ts). */
+  ids: IdsOnWire;
+  /** Account B's panel numbers its redemptions like A's (per panelist): the same ids, other rewards and dates. */
+  sharedNumbering: boolean;
+  /** How long a redemption takes to show in the history after the balance moved (0: at once). */
+  historyLagMs: number;
 }
 
 type Modules = {
@@ -158,6 +166,10 @@ export interface Confirmation {
   duplicates: number;
   /** It was unknown at some point: a check, not the panel's answer, settled it. */
   wasUnknown: boolean;
+  /** When it was pressed (the worker's clock, as the sandbox notes what it made). */
+  startedAt: number;
+  /** The redemption it claimed, as the panel wrote its id, and when that was first seen. */
+  claimed?: string;
   /** Still unsettled when its session ended: its outcome was never the new session's to tell. */
   abandoned: boolean;
   /**
@@ -172,7 +184,7 @@ export interface Confirmation {
   /** Went back from settled to pending or unknown. */
   reopened?: boolean;
   /** When storage first named its redemption, and the further ones it then said the panel recorded. */
-  named?: { at: number; duplicates: readonly number[] };
+  named?: { at: number; duplicates: readonly string[] };
   /** Its repeats changed after it was named: only the read that first shows a Confirm may name them. */
   renamed?: boolean;
 }
@@ -243,7 +255,14 @@ export class World {
     for (const sandbox of Object.values(this.sandboxes)) {
       sandbox.reset();
       sandbox.oauth.settings.accessTokenTtlSeconds = settings.tokenSeconds;
+      sandbox.state.idsOnWire = settings.ids;
+      sandbox.state.historyLagMs = settings.historyLagMs;
     }
+    // A panel numbering each panelist's redemptions apart: B's carry A's ids (other rewards and dates).
+    if (settings.sharedNumbering) for (const r of this.sandboxes.B.state.redemptions) r.id -= B_REDEMPTION_OFFSET;
+    this.deleted.A.clear();
+    this.deleted.B.clear();
+    this.deletedMade.clear();
     await Promise.all(
       Object.values(this.sandboxes).map((s) =>
         fetch(`${s.url}/__sandbox/idempotency`, {
@@ -429,8 +448,48 @@ export class World {
   /** Everything the panels had in hand has been answered (or committed), and storage is still. */
   async settled(): Promise<void> {
     await Promise.all(Object.values(this.sandboxes).map((s) => s.idle()));
-    await sleep(5);
+    // Checks are minutes apart; a history that lags the balance by seconds has caught up by then.
+    await sleep(5 + (this.settings?.historyLagMs ?? 0));
     await this.storage.drain();
+  }
+
+  /** An id as the panels wrote it (wire-ids.ts), as the sandboxes hold it. */
+  localId(id: string | number): number {
+    return this.settings?.ids && this.settings.ids !== 'numbers'
+      ? (stateId(String(id), this.settings.ids) ?? Number.NaN)
+      : Number(id);
+  }
+
+  /** A reward's id as the extension shows it and a page sends it: as the panel wrote it. */
+  wireId(id: number): string {
+    return wireId(id, this.settings.ids);
+  }
+
+  /** Redemptions the panels deleted (cancelled) in this run, per account and reward. */
+  readonly deleted: Record<Account, Map<number, number>> = { A: new Map(), B: new Map() };
+
+  /**
+   * The panel cancels and deletes the account's newest redemption it made in this run (not a
+   * seeded one); numbering max + 1, it gives that id to the next one.
+   */
+  deleteNewest(account: Account): void {
+    const state = this.sandboxes[account].state;
+    const seededIds = new Set((account === 'A' ? SEED_A : SEED_B).redemptions.map((r) => r.id));
+    const newest = [...state.redemptions]
+      .reverse()
+      .find((r) => !seededIds.has(r.id) && !this.sharedSeed(account, r.id));
+    if (!newest) return;
+    state.redemptions = state.redemptions.filter((r) => r !== newest);
+    const made = this.sandboxes[account].made;
+    const record = [...made].reverse().find((r) => r.id === newest.id && r.rewardId === newest.reward.id);
+    if (record) this.deletedMade.add(record);
+    const deleted = this.deleted[account];
+    deleted.set(newest.reward.id, (deleted.get(newest.reward.id) ?? 0) + 1);
+  }
+
+  /** Under shared numbering, B's seeded redemptions carry A's seeded ids. */
+  private sharedSeed(account: Account, id: number): boolean {
+    return account === 'B' && this.settings.sharedNumbering && SEED_A.redemptions.some((r) => r.id === id);
   }
 
   private fetching = 0;
@@ -475,8 +534,11 @@ export class World {
 
   /** What the account's panel made since the run began, and which request made each. */
   made(account: Account): readonly MadeRedemption[] {
-    return this.sandboxes[account].made;
+    return this.sandboxes[account].made.filter((r) => !this.deletedMade.has(r));
   }
+
+  /** What the panels made and then deleted: a Confirm whose redemption was cancelled may end not found. */
+  private readonly deletedMade = new Set<MadeRedemption>();
 
   /** When the account's panel last sent an answer to a request carrying `key` (null: none left). */
   answeredAt(account: Account, key: string | undefined): number | null {
@@ -491,15 +553,15 @@ export class World {
    */
   async redeemElsewhere(account: Account, rewardId: number): Promise<void> {
     const sandbox = this.sandboxes[account];
-    await fetch(`${sandbox.url}/v1/panel/redemption?id=${rewardId}`, {
+    await fetch(`${sandbox.url}/v1/panel/redemption?id=${this.wireId(rewardId)}`, {
       headers: { Authorization: `Bearer ${sandbox.token}` },
     });
   }
 
-  /** Redemptions of `rewardId` the account's sandbox made since the run began. */
+  /** Redemptions of `rewardId` the account's sandbox made since the run began (those it deleted since included). */
   commits(account: Account, rewardId: number): number {
     const now = this.sandboxes[account].state.redemptions.filter((r) => r.reward.id === rewardId).length;
-    return now - (this.seeded[account].get(rewardId) ?? 0);
+    return now + (this.deleted[account].get(rewardId) ?? 0) - (this.seeded[account].get(rewardId) ?? 0);
   }
 
   /** Storage: its quota, and calls that answer late, out of order, and never for a stopped worker. */
@@ -589,13 +651,15 @@ export class World {
       this.confirmations.set(entry.requestId, {
         requestId: entry.requestId,
         key: entry.idempotencyKey,
-        account: isAccountB(entry.rewardId) ? 'B' : 'A',
-        rewardId: entry.rewardId,
+        account: isAccountB(this.localId(entry.rewardId)) ? 'B' : 'A',
+        rewardId: this.localId(entry.rewardId),
         state: entry.state,
         nothingCharged: entry.error?.nothingCharged === true,
         ...(entry.error?.status !== undefined ? { errorStatus: entry.error.status } : {}),
         duplicates: entry.duplicates?.length ?? 0,
         wasUnknown: known?.wasUnknown === true || entry.state === 'unknown',
+        startedAt: entry.startedAt,
+        ...(entry.redemption ? { claimed: entry.redemption.id } : {}),
         abandoned: false,
         ...(known?.reopened || reopened ? { reopened: true } : {}),
         ...(named ? { named } : {}),
@@ -730,7 +794,7 @@ class ModelStorage {
   }
 }
 
-const sameIds = (a: readonly number[], b: readonly number[]) =>
+const sameIds = (a: ReadonlyArray<number | string>, b: ReadonlyArray<number | string>) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
 function countByReward(sandbox: Sandbox): Map<number, number> {

@@ -35,11 +35,13 @@ import {
   type LedgerEntry,
 } from '../../../utils/storage-items';
 import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, connectTo } from '../background-helpers';
+import { did, parsed, rid } from '../test-ids';
+import type { RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
-const COFFEE = 101;
-const BOOKS = 102;
+const COFFEE = rid(101);
+const BOOKS = rid(102);
 
 const env = connectedSandbox();
 beforeAll(() => {
@@ -55,14 +57,14 @@ async function fault(rule: object): Promise<void> {
 }
 
 /** The panel records a redemption of `rewardId`, as if the request whose answer was lost had arrived. */
-async function commit(rewardId: number): Promise<void> {
+async function commit(rewardId: RewardId): Promise<void> {
   await fetch(`${env.sandbox.url}${REDEEM}?id=${rewardId}`, {
     headers: { Authorization: `Bearer ${env.sandbox.token}` },
   });
 }
 
 /** An outcome whose answer was lost a second ago, its first check due in 30 s. */
-function unknown(rewardId: number, over: Partial<LedgerEntry> = {}): LedgerEntry {
+function unknown(rewardId: RewardId, over: Partial<LedgerEntry> = {}): LedgerEntry {
   const startedAt = Date.now() - 1000;
   return {
     requestId: crypto.randomUUID(),
@@ -70,7 +72,7 @@ function unknown(rewardId: number, over: Partial<LedgerEntry> = {}): LedgerEntry
     rewardName: `Reward ${rewardId}`,
     points: 500,
     startedAt,
-    knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
+    knownRedemptionIds: env.sandbox.state.redemptions.map((r) => did(r.id)),
     idempotencyKey: crypto.randomUUID(),
     state: 'unknown',
     checks: { done: 0, nextAt: startedAt + CHECK_AFTER_MS[0], lastAt: null },
@@ -218,7 +220,7 @@ describe('recovery at start-up', () => {
       error: { kind: 'rejected', message: 'No', status: 402 },
     });
     await ledgerItem.setValue(refused);
-    const history = env.sandbox.state.redemptions.map((r) => structuredClone(r));
+    const history = env.sandbox.state.redemptions.map(parsed);
     await checkOutcomes(null, { sid, history });
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: refused.requestId, state: 'unknown' });
     // A read it asks for itself, after the answer, does confirm it.
@@ -344,7 +346,7 @@ describe('what a redemption’s steps write', () => {
     const confirmed: LedgerEntry = { ...unknown(COFFEE), answer: 'success' };
     await ledgerItem.setValue(confirmed);
     await commit(COFFEE);
-    const history = env.sandbox.state.redemptions.map((r) => structuredClone(r));
+    const history = env.sandbox.state.redemptions.map(parsed);
     await checkOutcomes(null, { sid, history });
     const mine = history.find((r) => !confirmed.knownRedemptionIds!.includes(r.id));
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'done', redemption: { id: mine!.id } });
@@ -356,7 +358,7 @@ describe('what a redemption’s steps write', () => {
     await commit(COFFEE);
     await checkOutcomes(null, {
       sid: 'ended-session',
-      history: env.sandbox.state.redemptions.map((r) => structuredClone(r)),
+      history: env.sandbox.state.redemptions.map(parsed),
     });
     expect(await ledgerItem.getValue()).toEqual(entry);
   });

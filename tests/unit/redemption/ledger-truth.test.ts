@@ -25,11 +25,13 @@ import {
   slowReads,
   startTwoAccounts,
 } from '../background-helpers';
+import { did, rid } from '../test-ids';
+import type { RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
-const COFFEE = 101; // 500 points; the seeded balance is 2,500
-const BOOKS = 102;
-const PAYWAVE = 109; // 1,000 points
+const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
+const BOOKS = rid(102);
+const PAYWAVE = rid(109); // 1,000 points
 
 let a: Sandbox;
 let b: Sandbox;
@@ -66,10 +68,10 @@ async function settle(): Promise<void> {
 
 const ignoreKeys = () =>
   fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
-const seeded = (rewardId: number) => SEED_A.redemptions.filter((r) => r.reward.id === rewardId).length;
-const madeOf = (rewardId: number) =>
-  a.state.redemptions.filter((r) => r.reward.id === rewardId).length - seeded(rewardId);
-const redeemElsewhere = (rewardId: number, key?: string) =>
+const seeded = (rewardId: RewardId) => SEED_A.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
+const madeOf = (rewardId: RewardId) =>
+  a.state.redemptions.filter((r) => r.reward.id === Number(rewardId)).length - seeded(rewardId);
+const redeemElsewhere = (rewardId: RewardId, key?: string) =>
   fetch(`${a.url}${REDEEM}?id=${rewardId}`, {
     headers: { Authorization: `Bearer ${a.token}`, ...(key ? { 'Idempotency-Key': `"${key}"` } : {}) },
   });
@@ -85,7 +87,7 @@ describe('the history settles every Confirm, never one answer', () => {
     expect(madeOf(PAYWAVE)).toBe(1);
     expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 500 });
     expect(entry.error).toBeUndefined();
-    expect(entry.redemption?.id).toBe(a.state.redemptions.at(-1)!.id);
+    expect(entry.redemption?.id).toBe(did(a.state.redemptions.at(-1)!.id));
     expect(entry.duplicates).toBeUndefined();
     // The card stays true once it is closed: the outcome is kept among the recent ones, as done.
     await dismissRedemption();
@@ -133,7 +135,7 @@ describe('the history settles every Confirm, never one answer', () => {
     await redeemElsewhere(COFFEE, entry.idempotencyKey);
     await runEveryCheck();
     const [settled] = await settledItem.getValue();
-    expect(settled).toMatchObject({ requestId: entry.requestId, state: 'done', duplicates: [expect.any(Number)] });
+    expect(settled).toMatchObject({ requestId: entry.requestId, state: 'done', duplicates: [expect.any(String)] });
     expect(await duplicatesItem.getValue()).toEqual([expect.objectContaining({ requestId: entry.requestId })]);
     await settle();
     expect(shown.map((n) => n.id).sort()).toEqual([`duplicate:${entry.requestId}`, `outcome:${entry.requestId}`]);

@@ -24,10 +24,12 @@ import {
 import { claimRedemptions } from '../../../entrypoints/background/redemption/match';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
+import { did, rid } from '../test-ids';
+import { redemptionKey } from '../../../utils/ids';
 
 const T0 = 1_800_000_000_000;
-const COFFEE = 101;
-const BOOKS = 102;
+const COFFEE = rid(101);
+const BOOKS = rid(102);
 
 function entry(requestId: string, extra: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
@@ -36,7 +38,7 @@ function entry(requestId: string, extra: Partial<LedgerEntry> = {}): LedgerEntry
     rewardName: 'Coffee',
     points: 500,
     startedAt: T0,
-    knownRedemptionIds: [1, 2],
+    knownRedemptionIds: [did(1), did(2)],
     idempotencyKey: requestId,
     state: 'unknown',
     ...extra,
@@ -46,9 +48,9 @@ const unknown = (requestId: string, extra: Partial<LedgerEntry> = {}) => {
   const e = entry(requestId, extra);
   return { ...e, checks: firstCheck(e), error: { kind: 'network' as const, message: 'lost' }, ...extra };
 };
-function redemption(id: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00:00'): Redemption {
+function redemption(n: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00:00'): Redemption {
   return {
-    id,
+    id: did(n),
     cost: 5,
     currency: 'USD',
     reward_point_cost: 500,
@@ -86,10 +88,12 @@ describe('claiming redemptions by id', () => {
   it('a new id of the entry’s reward is its redemption, whatever its timestamp; ids in its baseline and other rewards never are', () => {
     const history = [...BASELINE, redemption(3, BOOKS), redemption(9, COFFEE, '1999-01-01T00:00:00')];
     const { found, again } = claimRedemptions({ open: [entry('e')] }, history);
-    expect(found.get('e')?.id).toBe(9);
+    expect(found.get('e')?.id).toBe('9');
     expect(again.size).toBe(0);
-    expect(claimRedemptions({ open: [entry('e', { knownRedemptionIds: [1, 2, 9] })] }, history).found.size).toBe(0);
-    expect(claimRedemptions({ open: [entry('e', { rewardId: 7 })] }, history).found.size).toBe(0);
+    expect(
+      claimRedemptions({ open: [entry('e', { knownRedemptionIds: [did(1), did(2), did(9)] })] }, history).found.size,
+    ).toBe(0);
+    expect(claimRedemptions({ open: [entry('e', { rewardId: rid(7) })] }, history).found.size).toBe(0);
   });
 
   it('the answered entry chooses first; open ones then take the oldest left, oldest entry first', () => {
@@ -101,16 +105,16 @@ describe('claiming redemptions by id', () => {
       },
       history,
     );
-    expect(found.get('answered')?.id).toBe(5);
-    expect(found.get('o-old')?.id).toBe(6);
-    expect(found.get('o-new')?.id).toBe(7);
+    expect(found.get('answered')?.id).toBe('5');
+    expect(found.get('o-old')?.id).toBe('6');
+    expect(found.get('o-new')?.id).toBe('7');
   });
 
   it('takes the oldest new redemption by id, whatever order the history lists them in', () => {
     const history = [...BASELINE, redemption(7), redemption(5), redemption(6)];
     const { found, again } = claimRedemptions({ first: entry('a'), open: [] }, history);
-    expect(found.get('a')?.id).toBe(5);
-    expect(again.get('a')).toEqual([7, 6]);
+    expect(found.get('a')?.id).toBe('5');
+    expect(again.get('a')).toEqual(['7', '6']);
   });
 
   it('never claims one already claimed, here or before', () => {
@@ -118,9 +122,9 @@ describe('claiming redemptions by id', () => {
     const { found } = claimRedemptions(
       { open: [entry('a'), entry('b', { startedAt: T0 + 1 })] },
       history,
-      new Set([5]),
+      new Set([redemptionKey(redemption(5))]),
     );
-    expect(found.get('a')?.id).toBe(6);
+    expect(found.get('a')?.id).toBe('6');
     expect(found.has('b')).toBe(false);
   });
 
@@ -130,9 +134,9 @@ describe('claiming redemptions by id', () => {
       { first: entry('c'), open: [entry('o', { startedAt: T0 - 1 })] },
       history,
     );
-    expect(found.get('c')?.id).toBe(5);
-    expect(found.get('o')?.id).toBe(6);
-    expect(again.get('c')).toEqual([8]);
+    expect(found.get('c')?.id).toBe('5');
+    expect(found.get('o')?.id).toBe('6');
+    expect(again.get('c')).toEqual(['8']);
     expect(again.has('o')).toBe(false);
     // An entry from before keys were sent has no baseline to trust for that.
     expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).again.size).toBe(
@@ -145,7 +149,7 @@ describe('claiming redemptions by id', () => {
   it('an entry without a baseline counts nothing as known', () => {
     expect(
       claimRedemptions({ open: [entry('e', { knownRedemptionIds: undefined })] }, BASELINE).found.get('e')?.id,
-    ).toBe(1);
+    ).toBe('1');
   });
 });
 
@@ -155,10 +159,12 @@ describe('settling outcomes', () => {
     const settled = applyRead(ledger(lost), read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 9);
     expect(settled.current).toEqual({
       ...withoutLostAnswer(lost),
+      // A settled Confirm keeps no baseline: it matches nothing any more.
+      knownRedemptionIds: undefined,
       state: 'done',
       finishedAt: T0 + 9,
       redemption: redemption(5),
-      duplicates: [6],
+      duplicates: ['6'],
     });
     expect(settled.current).not.toHaveProperty('error');
     expect(settled.current).not.toHaveProperty('checks');
@@ -200,6 +206,7 @@ describe('settling outcomes', () => {
     )!.current;
     expect(failed).toEqual({
       ...answered,
+      knownRedemptionIds: undefined,
       state: 'failed',
       error: { ...refusal, nothingCharged: true },
       finishedAt: T0 + 5,
@@ -221,9 +228,9 @@ describe('settling outcomes', () => {
 
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
     const older = unknown('old', { startedAt: T0 - 10 });
-    const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [1, 2] });
+    const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [did(1), did(2)] });
     const settled = applyReadAfterAnswer(ledger(answered, [older]), 'new', read([...BASELINE, redemption(5)]), T0 + 5)!;
-    expect(settled.current).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: 5 } });
+    expect(settled.current).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: '5' } });
     expect(settled.awaitingCheck).toEqual([older]);
   });
 
@@ -235,7 +242,7 @@ describe('settling outcomes', () => {
       read([...BASELINE, redemption(5), redemption(6)]),
       T0 + 5,
     )!;
-    expect(done.current).toMatchObject({ state: 'done', redemption: { id: 5 }, duplicates: [6] });
+    expect(done.current).toMatchObject({ state: 'done', redemption: { id: '5' }, duplicates: ['6'] });
     const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5)!;
     const later = applyRead(alone, read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 60_000);
     expect(later).toEqual(alone);
@@ -397,5 +404,29 @@ describe('scheduling and the rest', () => {
     expect(replaceCurrent(ledger(next), null)).toBeNull();
     const full = Array.from({ length: SETTLED_KEPT }, (_, i) => entry(`s${i}`, { state: 'done' }));
     expect(replaceCurrent(ledger(done, [], full), null)!.recentlySettled).toEqual([...full.slice(1), done]);
+  });
+});
+
+describe('claims', () => {
+  it('a settled Confirm’s claim stands as long as an open Confirm could take its redemption, not only for the last 20', () => {
+    const claimant = { ...entry('a', { state: 'done' }), knownRedemptionIds: undefined, redemption: redemption(2) };
+    const others = Array.from({ length: SETTLED_KEPT - 1 }, (_, i) => ({
+      ...entry(`o${i}`, { rewardId: BOOKS, state: 'done' }),
+      redemption: redemption(100 + i, BOOKS),
+    }));
+    // Coffee's Confirm is still open, its baseline without redemption 2 (the claimant's); a Books one settles.
+    const open = unknown('x', { knownRedemptionIds: [did(1)] });
+    const books = unknown('y', { rewardId: BOOKS, knownRedemptionIds: [did(1)] });
+    const history = [redemption(1), redemption(2), redemption(300, BOOKS)];
+    let confirms: Confirms = { current: null, awaitingCheck: [open, books], recentlySettled: [claimant, ...others] };
+    confirms = applyRead(confirms, read(history), null, T0 + 5);
+    expect(confirms.recentlySettled).toHaveLength(SETTLED_KEPT + 1);
+    confirms = applyRead(confirms, read(history), null, T0 + 6);
+    // Redemption 2 is the claimant's: the open Confirm never takes it for its own.
+    expect(confirms.awaitingCheck.map((e) => e.requestId)).toEqual(['x']);
+    // Once no open Confirm could take it, the claimant goes like any older settled one.
+    const later = applyRead(confirms, read([...history, redemption(9)]), null, T0 + 7);
+    expect(later.awaitingCheck).toEqual([]);
+    expect(later.recentlySettled.map((e) => e.requestId)).not.toContain('a');
   });
 });

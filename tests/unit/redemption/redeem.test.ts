@@ -22,15 +22,18 @@ import {
   type LedgerEntry,
 } from '../../../utils/storage-items';
 import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox } from '../background-helpers';
+import { did, parsed, rid } from '../test-ids';
+import type { RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
-const COFFEE = 101; // 500 points; the seeded balance is 2,500
-const TRAVEL = 108; // 11,000 points: more than the balance
+const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
+const TRAVEL = rid(108); // 11,000 points: more than the balance
 
 const env = connectedSandbox();
 beforeAll(() => {
-  // Real time-outs, only shorter: a panel that commits after 300 ms is one that answers too late.
-  Object.assign(httpTuning, { timeoutMs: 150, retryBaseDelayMs: 1 });
+  // Real time-outs, only shorter: a panel that answers after 1.5 s answers too late, one that takes
+  // 100 ms is slow but in time, on a machine however busy (the time-out sits well between the two).
+  Object.assign(httpTuning, { timeoutMs: 600, retryBaseDelayMs: 1 });
 });
 afterAll(() => closeSandboxes());
 beforeEach(async () => {
@@ -46,11 +49,11 @@ async function fireCheckAlarm(): Promise<void> {
   await onCheckAlarm(alarm!);
 }
 
-const sandboxRedemptionsOf = (rewardId: number) =>
-  env.sandbox.state.redemptions.filter((r) => r.reward.id === rewardId).length;
+const sandboxRedemptionsOf = (rewardId: RewardId) =>
+  env.sandbox.state.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
 
 /** Waits for the sandbox's late commit, so it never lands in the next test's state. */
-async function lateCommit(rewardId: number, before: number): Promise<void> {
+async function lateCommit(rewardId: RewardId, before: number): Promise<void> {
   while (sandboxRedemptionsOf(rewardId) === before) await sleep(20);
 }
 
@@ -79,7 +82,7 @@ describe('redeeming', () => {
   });
 
   it('a pending entry no redeem has in flight (a stopped worker’s) blocks nothing: it is an unknown outcome, checked', async () => {
-    const known = env.sandbox.state.redemptions.map((r) => r.id);
+    const known = env.sandbox.state.redemptions.map((r) => did(r.id));
     await ledgerItem.setValue({
       requestId: 'r',
       rewardId: COFFEE,
@@ -108,8 +111,9 @@ describe('redeeming', () => {
       expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(entry.startedAt + CHECK_AFTER_MS[i]!);
       await fireCheckAlarm();
     }
-    // Each scheduled check read the history afresh; only the last may conclude.
-    expect(apiRequests(env.sandbox, '/v1/panel/redemptions')).toBe(reads + CHECK_AFTER_MS.length);
+    // Each scheduled check read the history afresh (a read the client retried after a time-out on a
+    // busy machine reaches the panel twice); only the last may conclude.
+    expect(apiRequests(env.sandbox, '/v1/panel/redemptions')).toBeGreaterThanOrEqual(reads + CHECK_AFTER_MS.length);
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'not_found', balanceAfter: 2500 });
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeUndefined();
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
@@ -241,7 +245,7 @@ describe('after the worker restarts with a pending entry', () => {
       rewardName: 'Bluefin Coffee $5 Gift Card',
       points: 500,
       startedAt,
-      knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
+      knownRedemptionIds: env.sandbox.state.redemptions.map((r) => did(r.id)),
       state: 'pending',
     };
   }
@@ -304,18 +308,18 @@ describe('an unknown outcome', () => {
       rewardName: 'Bluefin Coffee $5 Gift Card',
       points: 500,
       startedAt,
-      knownRedemptionIds: env.sandbox.state.redemptions.map((r) => r.id),
+      knownRedemptionIds: env.sandbox.state.redemptions.map((r) => did(r.id)),
       state: 'unknown',
       checks: { done: 0, nextAt: startedAt + CHECK_AFTER_MS[0], lastAt: null },
     };
     await ledgerItem.setValue(lost);
-    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
+    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions.map(parsed) });
     expect((await ledgerItem.getValue())?.state).toBe('unknown');
 
     await fetch(`${env.sandbox.url}${REDEEM}?id=${COFFEE}`, {
       headers: { Authorization: `Bearer ${env.sandbox.token}` },
     });
-    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions });
+    await checkOutcomes(null, { sid: await activeSessionId(), history: env.sandbox.state.redemptions.map(parsed) });
     const entry = await ledgerItem.getValue();
     expect(entry?.state).toBe('done');
     expect(entry?.redemption?.reward.id).toBe(COFFEE);
@@ -391,7 +395,7 @@ describe('the history cache', () => {
     for (const [i, r] of history.entries()) {
       const source = seeded[i]!;
       expect(r.reward).toEqual({
-        id: source.reward.id,
+        id: rid(source.reward.id),
         name: source.reward.name,
         cost: source.reward.cost,
         cost_currency: source.reward.cost_currency,
@@ -400,7 +404,7 @@ describe('the history cache', () => {
         meta_data: {},
         reward_point_cost: null,
       });
-      expect(r).toMatchObject({ id: source.id, created_at: source.created_at, processed: source.processed });
+      expect(r).toMatchObject({ id: String(source.id), created_at: source.created_at, processed: source.processed });
     }
     const perEntry = JSON.stringify(history).length / history.length;
     // storage.local holds 10 MiB in Chrome without unlimitedStorage.
