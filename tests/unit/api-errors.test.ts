@@ -533,7 +533,7 @@ describe('unexpected responses', () => {
     await patchState({ redemptions: [{ ...first, processed: 'yes' }, ...rest] });
     const history = await api.listRedemptions();
     expect(history).toHaveLength(rest.length + 1);
-    expect(history[0]).toMatchObject({ id: first!.id, processed: false, stateUnreadable: true });
+    expect(history[0]).toMatchObject({ id: String(first!.id), processed: false, stateUnreadable: true });
     for (const r of history.slice(1)) expect(r).not.toHaveProperty('stateUnreadable');
   });
 

@@ -145,7 +145,7 @@ describe('profile editor', () => {
     expect(checked('Employment status')).toEqual(['Student']);
     await click(choice('Employment status', 'Full-time'));
     await click(button('Save changes'));
-    expect(sent('saveValues')).toEqual([{ values: { EMPLOYMENT: 41 } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { EMPLOYMENT: 41 } }]);
   });
 
   it('a single-choice answer by an option no longer offered is listed, chosen, and can be changed or removed', async () => {
@@ -164,7 +164,7 @@ describe('profile editor', () => {
     await click(choice('Employment status', 'Student'));
     expect(checked('Employment status')).toEqual(['Student']);
     await click(button('Save changes'));
-    expect(sent('saveValues')).toEqual([{ values: { EMPLOYMENT: 42 } }]);
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { EMPLOYMENT: 42 } }]);
   });
 
   it('in German: the option no longer offered and the refusal naming it', async () => {

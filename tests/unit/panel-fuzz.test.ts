@@ -677,11 +677,11 @@ async function check(state: PanelState): Promise<void> {
 /** Redemptions: each read on its own, never a figure the panel cannot mean, never a guessed state. */
 function checkHistory(history: readonly Redemption[], state: PanelState): void {
   const sent = redemptions(state);
-  expect(new Set(history.map((r) => r.id))).toEqual(new Set(sent.map((r) => r.id)));
+  expect(new Set(history.map((r) => r.id))).toEqual(new Set(sent.map((r) => String(r.id))));
   expect(history).toHaveLength(sent.length);
   for (const r of history) {
     checkImages(r.reward, `history ${r.id}`);
-    const original = sent.find((s) => s.id === r.id)!;
+    const original = sent.find((s) => String(s.id) === r.id)!;
     if (!isIso(r.currency))
       expect(formatMoney(r.cost, r.currency), `history ${r.id}: ${JSON.stringify(r.currency)}`).toBeNull();
     expect(r.cost === null || isAmountOf(r.cost, r.currency), `history ${r.id}: value ${r.cost}`).toBe(true);

@@ -48,7 +48,7 @@ describe('latestRedemption and valueRange', () => {
       redemption(2, r, '2025-02-11T19:03:37'),
       redemption(3, r, '2024-12-01T00:00:00'),
     ];
-    expect(latestRedemption(history)?.id).toBe(2);
+    expect(latestRedemption(history)?.id).toBe('2');
     expect(latestRedemption([])).toBeNull();
   });
   it('reads a VARIABLE_VALUE range and ignores fixed ones', () => {

@@ -564,6 +564,8 @@ describe('sandbox: control endpoints', () => {
     expect(Object.keys(state).sort()).toEqual([
       'balance',
       'balanceIn',
+      'historyLagMs',
+      'idsOnWire',
       'movedTo',
       'redemptions',
       'rewards',
