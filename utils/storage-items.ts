@@ -123,6 +123,11 @@ export interface LedgerEntry {
    * refusal is "nothing charged" only without it.
    */
   balanceMoved?: number;
+  /**
+   * The balance before sending or with the read after the answer could not be read: no evidence
+   * that it did not move, so a refusal is ruled "nothing charged" only by a scheduled check.
+   */
+  balanceUnread?: true;
   /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
   checks?: { done: number; nextAt: number | null; lastAt: number | null };
   /**

@@ -49,11 +49,12 @@ export async function setLedger(
       ? null
       : {
           requestId: `test-${state}`,
-          rewardId: reward.id,
+          // Ids as the extension keeps them: the exact digits (utils/ids.ts).
+          rewardId: String(reward.id),
           rewardName,
           points: reward.reward_point_cost,
           startedAt: Date.now() - 60_000,
-          knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => r.id),
+          knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => String(r.id)),
           state,
           checks:
             state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,

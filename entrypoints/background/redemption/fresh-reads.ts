@@ -34,9 +34,10 @@ export async function historyAfter(sid: SessionId, moment: number): Promise<Hist
 /**
  * The balance as a read of session `sid` that left after `moment` shows it: just before a
  * Confirm's request leaves, and with the read after its answer (machine.ts weighs the two). Null
- * when the panel shows no balance or it could not be read; refused once another session is active.
+ * when the panel shows no balance; undefined when it could not be read (no evidence either way,
+ * which machine.ts must not take for an unmoved balance); refused once another session is active.
  */
-export async function balanceAfter(sid: SessionId, moment: number): Promise<number | null> {
+export async function balanceAfter(sid: SessionId, moment: number): Promise<number | null | undefined> {
   try {
     for (;;) {
       const read = await readRewards(sid);
@@ -44,7 +45,7 @@ export async function balanceAfter(sid: SessionId, moment: number): Promise<numb
     }
   } catch (err) {
     if (err instanceof StaleSession) throw err;
-    return null;
+    return undefined;
   }
 }
 

@@ -176,7 +176,10 @@ export function applyRead(
     // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
     if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
     // The balance is evidence too: one that moved may hold the points a copy took (movedBalance).
-    if (entry.answer === 'refused' && entry.balanceMoved === undefined) return refusedNothingTaken(entry, now);
+    // One that could not be read is no evidence of an unmoved balance: a panel's history may lag
+    // its balance by moments, so only a scheduled check, well after that, may rule the charge out.
+    if (entry.answer === 'refused' && entry.balanceMoved === undefined && (at !== null || !entry.balanceUnread))
+      return refusedNothingTaken(entry, now);
     const checks = entry.checks ?? firstCheck(entry);
     if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
     const done = checks.done + 1;
@@ -228,12 +231,14 @@ export function applyReadAfterAnswer(
   read: HistoryRead | null,
   now: number,
   balanceAfter?: number | null,
+  balanceUnread = false,
 ): Confirms | null {
   const entry = confirms.current;
   if (entry?.requestId !== requestId) return null;
   const open: LedgerEntry = {
     ...entry,
     ...movedBalance(entry.balanceBefore, balanceAfter),
+    ...(balanceUnread ? { balanceUnread: true as const } : {}),
     state: 'unknown',
     checks: entry.checks ?? firstCheck(entry),
   };
@@ -249,8 +254,9 @@ export function applyReadAfterAnswer(
  * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
  * or "not found", never in a false "nothing charged". A rise (points earned meanwhile) could hide
  * a charge of at most that much, so it counts as a move too. What the rule cannot see: points
- * credited in those few seconds exactly equal to the cost, or a balance that could not be read
- * (then, as on a panel that shows no balance, the history alone decides, as before).
+ * credited in those few seconds exactly equal to the cost, and a panel that shows no balance (the
+ * history alone decides). A balance that could not be read before or after (`balanceUnread`) keeps a
+ * refusal open until a scheduled check.
  */
 function movedBalance(before: number | null | undefined, after: number | null | undefined): Partial<LedgerEntry> {
   return typeof before === 'number' && typeof after === 'number' && after !== before

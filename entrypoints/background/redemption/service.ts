@@ -167,6 +167,7 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
     // The catalogue gave it a points cost the panel cannot mean (utils/api/schemas.ts): not sent.
     if (reward?.costRefused) fail(appError('invalid_input', t('errCostRefused', reward.name)));
     const requestId = crypto.randomUUID();
+    const balanceBefore = await balanceBeforeSending(sid, pressed);
     const entry: LedgerEntry = {
       requestId,
       rewardId,
@@ -174,8 +175,7 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
       points: reward?.reward_point_cost ?? null,
       startedAt: Date.now(),
       baseline: (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
-      // The balance just before sending: with the one after the answer, evidence of points taken.
-      balanceBefore: await balanceAfter(sid, pressed),
+      ...balanceBefore,
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -204,6 +204,16 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
   } finally {
     redeeming.delete(sid);
   }
+}
+
+/**
+ * The balance just before sending: with the one after the answer, evidence of points taken. One
+ * that could not be read is marked so (machine.ts then waits for a scheduled check before saying
+ * nothing was charged).
+ */
+async function balanceBeforeSending(sid: SessionId, pressed: number): Promise<Partial<LedgerEntry>> {
+  const points = await balanceAfter(sid, pressed);
+  return points === undefined ? { balanceBefore: null, balanceUnread: true } : { balanceBefore: points };
 }
 
 /**
@@ -240,11 +250,18 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
   const moment = readMoment();
   const [read, balance] = await Promise.all([
     historyAfter(sid, moment).catch(() => null),
-    balanceAfter(sid, moment).catch(() => null),
+    balanceAfter(sid, moment).catch(() => undefined),
   ]);
   const settled = (confirms: Confirms) => {
-    const after = applyReadAfterAnswer(confirms, entry.requestId, read, Date.now(), balance);
-    return after && withBalance(answered, after, balance);
+    const after = applyReadAfterAnswer(
+      confirms,
+      entry.requestId,
+      read,
+      Date.now(),
+      balance ?? null,
+      balance === undefined,
+    );
+    return after && withBalance(answered, after, balance ?? null);
   };
   return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
 }

@@ -73,9 +73,9 @@ describe('the balance the ledger weighs', () => {
     expect(reads(REWARDS)).toBe(before + 1);
   });
 
-  it('is none when the panel cannot answer: no evidence either way', async () => {
+  it('is unread (undefined, not none) when the panel cannot answer: no evidence either way', async () => {
     await armFault(a, { path: REWARDS, status: 500, times: 10 });
-    expect(await balanceAfter(await activeSessionId(), readMoment())).toBeNull();
+    expect(await balanceAfter(await activeSessionId(), readMoment())).toBeUndefined();
   });
 
   it('is refused for a session no longer active: another account’s balance is no evidence', async () => {

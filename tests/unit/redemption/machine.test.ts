@@ -226,6 +226,30 @@ describe('settling outcomes', () => {
     });
   });
 
+  it('a refusal whose balance could not be read is "nothing charged" only at a scheduled check, never at once', () => {
+    // The panel committed a first copy and refused the re-sent one; its history lags its balance,
+    // and the balance beside the read after the answer could not be read.
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal, balanceBefore: 2500 });
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), T0 + 5, null, true)!;
+    expect(open.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
+    // A refresh or Check now moments later rules nothing out either.
+    expect(applyRead(open, read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'unknown' });
+    // The first scheduled check, once a lagging history has caught up, decides.
+    const at = T0 + CHECK_AFTER_MS[0];
+    expect(applyRead(open, { ...read(BASELINE), requestedAt: at }, at, at).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
+    const charged = applyRead(open, { ...read([...BASELINE, redemption(5)]), requestedAt: at }, at, at).current;
+    expect(charged).toMatchObject({ state: 'done', redemption: redemption(5) });
+    // The balance before sending unread counts the same way.
+    const before = entry('b', { state: 'pending', answer: 'refused', error: refusal, balanceUnread: true });
+    expect(applyReadAfterAnswer(ledger(before), 'b', read(BASELINE), T0 + 5, 2000)!.current).toMatchObject({
+      state: 'unknown',
+    });
+  });
+
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
     const older = unknown('old', { startedAt: T0 - 10 });
     const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [did(1), did(2)] });
