@@ -22,6 +22,9 @@ export default defineConfig({
         plugins: [WxtVitest()],
         define: {
           __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(buildSettings({ PANEL_CONFIG: 'none' }, 'production'))),
+          // The tests point the settings at a sandbox at run time: the sign-in code is in, and the
+          // run-time check of the settings decides (utils/settings.ts).
+          __SIGN_IN_BUILT__: 'true',
         },
         test: {
           name: 'unit',

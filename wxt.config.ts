@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import { localPanelsInBuild } from './utils/base-url';
+import { signInConfigured } from './utils/build-settings';
 import { extensionPagesCsp } from './utils/content-policy';
 import { appAfterFirstFrame, firstFrameTemplates } from './utils/build/first-frame-html';
 import { firstFrameModules } from './utils/build/first-frame-modules';
@@ -57,7 +58,12 @@ export default defineConfig({
   outDir: process.env.PANEL_OUT_DIR ?? '.output',
   webExt: { disabled: true },
   vite: (env) => {
-    const define = { __BUILD_SETTINGS__: JSON.stringify(runtimeSettings(settingsFor(env.mode))) };
+    const runtime = runtimeSettings(settingsFor(env.mode));
+    // Sign-in as a constant too, so a build without it leaves its code out (utils/settings.ts).
+    const define = {
+      __BUILD_SETTINGS__: JSON.stringify(runtime),
+      __SIGN_IN_BUILT__: JSON.stringify(signInConfigured(runtime)),
+    };
     // The popup's first-frame templates, rendered from its components into popup.html, and its app
     // started by the first-frame script, which also hands it the modules both share, so they are loaded once.
     return {

@@ -45,6 +45,15 @@ export async function updateBadge(): Promise<void> {
   if (text) await action.setBadgeBackgroundColor({ color: session.rejected ? '#8a5300' : '#176b35' });
 }
 
+/**
+ * At a worker start. The browser keeps the badge while it runs, and it is kept in step with storage
+ * (watchBadge) by the worker that writes storage, so a badge that shows something is this one's;
+ * a blank one (the browser or the extension just started) is worked out again from storage.
+ */
+export async function restoreBadge(): Promise<void> {
+  if (!(await action.getBadgeText({}))) await updateBadge();
+}
+
 export function watchBadge(): void {
   const update = () => void updateBadge().catch(() => undefined);
   sessionItem.watch(update);

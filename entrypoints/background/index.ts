@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import type { Redemption } from '../../utils/types';
 import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './alarms';
-import { updateBadge, watchBadge } from './badge';
+import { restoreBadge, watchBadge } from './badge';
 import { watchBalance } from './balance-history';
 import { watchNewQuestions } from './new-questions';
 import { watchNotifications } from './notifications';
@@ -34,9 +34,12 @@ export default defineBackground(() => {
   // was granted and never used is given back (host-access.ts).
   browser.runtime.onStartup.addListener(() => void settleHostAccess());
   browser.runtime.onInstalled.addListener(() => void settleHostAccess());
+  // A popup view an earlier version wrote is brought to this version's shape once, when it is installed.
+  browser.runtime.onInstalled.addListener(() => void ensurePopupView());
 
+  // Each start does only what a stopped worker can have left undone: the browser keeps the badge
+  // and the alarms while it runs, so they are read, not rebuilt (badge.ts, alarms.ts).
   void ensureRefreshScheduled();
-  void updateBadge();
-  void ensurePopupView();
+  void restoreBadge();
   void recoverAfterStop();
 });

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { settings } from '../../utils/settings';
+import { settings, SIGN_IN_BUILT } from '../../utils/settings';
 import type { Credentials } from './credentials';
 import { authorizationServer, oauthClient, tokenRequestOptions } from './oauth-endpoints';
 
@@ -19,7 +19,8 @@ export async function revokeRefreshToken(credentials: Credentials | null): Promi
   const refreshToken = credentials?.refreshToken;
   if (!refreshToken) return 'none';
   const endpoint = settings.oauth?.revocationEndpoint;
-  if (!endpoint) return 'not_configured';
+  // A build without sign-in has no revocation endpoint (and leaves the revocation out).
+  if (!SIGN_IN_BUILT || !endpoint) return 'not_configured';
   try {
     const options = { ...tokenRequestOptions(endpoint), additionalParameters: { token_type_hint: 'refresh_token' } };
     await oauth.processRevocationResponse(

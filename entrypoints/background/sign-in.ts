@@ -4,7 +4,7 @@ import { checkBaseUrl } from '../../utils/base-url';
 import { signInConfigured, tabRedirectUrl } from '../../utils/build-settings';
 import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
-import { settings } from '../../utils/settings';
+import { settings, SIGN_IN_BUILT } from '../../utils/settings';
 import type { SessionInfo } from '../../utils/storage-items';
 import { authorizationServer, oauthClient, tokenRequestOptions } from './oauth-endpoints';
 import { usingHostAccess } from './host-access';
@@ -52,9 +52,18 @@ export function signInDoor(): Door {
  * unless the code was exchanged and the access token passed a real API call, as connecting with a
  * token does.
  */
-export async function signIn(): Promise<SessionInfo> {
+export function signIn(): Promise<SessionInfo> {
+  // Folded at build time: a build without sign-in keeps only the refusal (utils/settings.ts).
+  return SIGN_IN_BUILT ? signInFlow() : notConfigured();
+}
+
+async function notConfigured(): Promise<never> {
+  fail(appError('invalid_input', t('errSignInNotConfigured')));
+}
+
+async function signInFlow(): Promise<SessionInfo> {
   const api = checkBaseUrl(settings.apiBaseUrl);
-  if (!signInConfigured(settings) || !api.ok) fail(appError('invalid_input', t('errSignInNotConfigured')));
+  if (!signInConfigured(settings) || !api.ok) return notConfigured();
   const door = signInDoor();
 
   const as = authorizationServer();

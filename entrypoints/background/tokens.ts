@@ -4,6 +4,7 @@ import { BodyTooLargeError, limitedFetch, MAX_OAUTH_BODY_BYTES, sizeText } from 
 import { parseRetryAfter, redact } from '../../utils/api/http';
 import { AppErrorException, appError, type AppError } from '../../utils/errors';
 import { t, uiLocale } from '../../utils/i18n';
+import { SIGN_IN_BUILT } from '../../utils/settings';
 import { credentialsItem, type Credentials } from './credentials';
 import { httpTuning } from './http-tuning';
 import { authorizationServer, oauthClient, tokenOrigin, tokenRequestOptions } from './oauth-endpoints';
@@ -64,7 +65,8 @@ let waitUntil = 0;
  */
 export function renew(stale: Credentials): Promise<Credentials> {
   const refreshToken = stale.refreshToken;
-  if (!refreshToken)
+  // A build without sign-in has no token endpoint to renew at (and leaves the renewal out).
+  if (!SIGN_IN_BUILT || !refreshToken)
     return Promise.reject(new AppErrorException(appError('unauthorized', t('errSignInAgain'), { status: 401 })));
   if (renewing?.refreshToken === refreshToken) return renewing.done;
   const done = renewWith(stale, refreshToken).finally(() => {

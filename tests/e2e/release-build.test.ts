@@ -120,6 +120,28 @@ test('the manifests ask for storage, alarms and idle only (none warns at install
   }
 });
 
+test('a build without sign-in carries neither the sign-in code nor the OAuth library in its background', async () => {
+  // Strings only the sign-in flow (sign-in.ts), the revocation (revoke.ts) and oauth4webapi's
+  // token requests hold; checked against the sources first, so a renamed string cannot pass unseen.
+  const needles = {
+    code_challenge: 'entrypoints/background/sign-in.ts',
+    token_type_hint: 'entrypoints/background/revoke.ts',
+  };
+  const library = ['grant_type', 'authorization_code', 'DPoP'];
+  for (const [needle, source] of Object.entries(needles)) expect(await readFile(source, 'utf8')).toContain(needle);
+  const oauth4webapi = await readFile('node_modules/oauth4webapi/build/index.js', 'utf8');
+  for (const needle of library) expect(oauth4webapi).toContain(needle);
+  for (const build of ['chrome-mv3', 'firefox-mv2'] as const) {
+    const { background } = await manifest(build);
+    const scripts: string[] = background.service_worker ? [background.service_worker] : background.scripts;
+    for (const script of scripts) {
+      const text = await readFile(join(outDir, build, script), 'utf8');
+      for (const needle of [...Object.keys(needles), ...library])
+        expect(text.includes(needle), `${build}/${script} contains ${needle}`).toBe(false);
+    }
+  }
+});
+
 test('both builds carry PNG icons in every size the stores ask for, listed in the manifest', async () => {
   for (const build of ['chrome-mv3', 'firefox-mv2'] as const) {
     const icons = (await manifest(build)).icons as Record<string, string>;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { updateBadge } from '../../entrypoints/background/badge';
+import { restoreBadge, updateBadge } from '../../entrypoints/background/badge';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { accountOf, goalItem, popupViewItem, preferencesItem, sessionItem, type Goal } from '../../utils/storage-items';
 import { CONNECTED, giftCard } from './popup-fixtures';
@@ -77,5 +77,30 @@ describe('the badge choice', () => {
     expect(await badge()).toBe('');
     await preferencesItem.setValue({ badge: false, refreshMinutes: 30 });
     expect(await badge()).toBe('');
+  });
+});
+
+describe('the badge at a worker start', () => {
+  it('a blank badge (the browser just started) is worked out from storage', async () => {
+    await fakeBrowser.action.setBadgeText({ text: '' });
+    await restoreBadge();
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('2.5k');
+  });
+
+  it('a badge the browser kept is left as it is, storage unread', async () => {
+    await fakeBrowser.action.setBadgeText({ text: '2.5k' });
+    const read: unknown[] = [];
+    const get = fakeBrowser.storage.local.get;
+    fakeBrowser.storage.local.get = ((keys: unknown) => {
+      read.push(keys);
+      return Promise.resolve({});
+    }) as typeof get;
+    try {
+      await restoreBadge();
+    } finally {
+      fakeBrowser.storage.local.get = get;
+    }
+    expect(read).toEqual([]);
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('2.5k');
   });
 });

@@ -11,6 +11,7 @@ import {
   joinFieldTexts,
   normaliseBaseUrl,
   redact,
+  type HttpClient,
   type HttpConfig,
   type RequestKind,
   type Validator,
@@ -208,136 +209,159 @@ const parsers = (origin: string): { [K in ReadName]: (body: unknown) => Reads[K]
   }),
 });
 
-export function createPanelApi(config: PanelApiConfig): PanelApi {
-  const http = createHttp(config);
-  const PARSE = parsers(new URL(normaliseBaseUrl(config.baseUrl)).origin);
-  const secrets = [config.token.trim(), ...(config.secrets ?? [])].filter(Boolean);
+/** What the endpoints of one client share. */
+interface Client {
+  http: HttpClient;
+  parse: ReturnType<typeof parsers>;
+  /** The token and the other secrets no error text may carry. */
+  secrets: readonly string[];
+}
 
-  const read = <K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>> =>
-    guard(async () => {
-      const answer = await http.read({ method: 'GET', path: ENDPOINTS[name], kind: 'read', validator });
-      return answer.notModified
-        ? answer
-        : { notModified: false, data: PARSE[name](answer.body), validator: answer.validator };
-    });
-  const plain = async <K extends ReadName>(name: K): Promise<Reads[K]> => {
-    const answer = await read(name, null);
-    // Unreachable: without a validator a 304 is refused as unexpected by the HTTP layer.
-    if (answer.notModified) throw unexpectedResponse(ENDPOINTS[name], 'HTTP 304', 304);
-    return answer.data;
-  };
+/**
+ * A write or redeem must answer `{ message: "success" }`. Another `message` is
+ * `unexpected`, with the server's words quoted: the change may or may not have been made, so
+ * the panelist is told to check rather than that it was refused.
+ */
+function confirm(client: Client, body: unknown, endpoint: string, kind: RequestKind): void {
+  const { message } = parseBody(writeResponseSchema, body, endpoint);
+  if (message.trim().toLowerCase() === SUCCESS_MESSAGE) return;
+  // Redacted before the cut, for the same reason as in http.ts's serverDetail.
+  const quoted = redact(message, ...client.secrets)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+  const said = quoted ? t('writeAnsweredInstead', quoted, endpoint) : t('writeNotConfirmed', endpoint);
+  const next = t(kind === 'redeem' ? 'checkRedemptionHistory' : 'reloadProfileToSee');
+  throw new AppErrorException(appError('unexpected', sentences(said, next), { endpoint }));
+}
 
-  /**
-   * A write or redeem must answer `{ message: "success" }`. Another `message` is
-   * `unexpected`, with the server's words quoted: the change may or may not have been made, so
-   * the panelist is told to check rather than that it was refused.
-   */
-  function confirm(body: unknown, endpoint: string, kind: RequestKind): void {
-    const { message } = parseBody(writeResponseSchema, body, endpoint);
-    if (message.trim().toLowerCase() === SUCCESS_MESSAGE) return;
-    // Redacted before the cut, for the same reason as in http.ts's serverDetail.
-    const quoted = redact(message, ...secrets)
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 200);
-    const said = quoted ? t('writeAnsweredInstead', quoted, endpoint) : t('writeNotConfirmed', endpoint);
-    const next = t(kind === 'redeem' ? 'checkRedemptionHistory' : 'reloadProfileToSee');
-    throw new AppErrorException(appError('unexpected', sentences(said, next), { endpoint }));
-  }
-
-  /** Keeps the tokens out of any message raised after the HTTP layer (parse failures quote data). */
-  async function guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppErrorException) {
-        const { message, field } = error.error;
-        if (secrets.some((secret) => message.includes(secret) || field?.includes(secret))) {
-          throw new AppErrorException({
-            ...error.error,
-            message: redact(message, ...secrets),
-            ...(field ? { field: redact(field, ...secrets) } : {}),
-          });
-        }
-      }
-      throw error;
-    }
-  }
-
-  return {
-    listVariables: () => plain('variablesMeta'),
-
-    readValues: (opts = {}) =>
-      opts.writableOnly
-        ? guard(async () =>
-            PARSE.variablesData(
-              await http.request({
-                method: 'GET',
-                path: ENDPOINTS.variablesData,
-                query: { filter: 'writable' },
-                kind: 'read',
-              }),
-            ),
-          )
-        : plain('variablesData'),
-
-    updateValues: (values) =>
-      guard(async () => {
-        if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-          throw invalid(t('apiNothingToSave'));
-        }
-        const names = Object.keys(values);
-        for (const [name, value] of entriesOf(values)) {
-          if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
-          if (!isVariableValue(value)) {
-            throw invalid(t('apiValueUnsendable', name), name);
-          }
-        }
-        try {
-          const body = await http.request({
-            method: 'POST',
-            path: ENDPOINTS.variablesData,
-            body: values,
-            kind: 'write',
-          });
-          confirm(body, ENDPOINTS.variablesData, 'write');
-        } catch (error) {
-          throw withField(error, names);
-        }
-      }),
-
-    deleteValue: (name) =>
-      guard(async () => {
-        if (typeof name !== 'string' || name.trim() === '') throw invalid(t('apiChooseVariable'));
-        if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
-        const path = `${ENDPOINTS.variablesData}/${encodeURIComponent(name)}`;
-        try {
-          const body = await http.request({ method: 'DELETE', path, kind: 'write' });
-          confirm(body, path, 'write');
-        } catch (error) {
-          throw withField(error, [name]);
-        }
-      }),
-
-    listRedemptions: () => plain('redemptions'),
-
-    listRewards: () => plain('rewards'),
-
-    redeem: (rewardId, idempotencyKey) =>
-      guard(async () => {
-        // Only an id the catalogue gave (utils/ids.ts) is sent, as its exact digits.
-        if (rewardIdOf(rewardId) !== rewardId || rewardId.startsWith('-')) throw invalid(t('apiRewardIdInvalid'));
-        const body = await http.request({
-          method: 'GET',
-          path: ENDPOINTS.redemption,
-          query: { id: rewardId },
-          kind: 'redeem',
-          // A Structured Fields string, as the draft writes it.
-          ...(idempotencyKey ? { headers: { 'Idempotency-Key': `"${idempotencyKey}"` } } : {}),
+/** Keeps the tokens out of any message raised after the HTTP layer (parse failures quote data). */
+async function guard<T>(client: Client, work: () => Promise<T>): Promise<T> {
+  const { secrets } = client;
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppErrorException) {
+      const { message, field } = error.error;
+      if (secrets.some((secret) => message.includes(secret) || field?.includes(secret))) {
+        throw new AppErrorException({
+          ...error.error,
+          message: redact(message, ...secrets),
+          ...(field ? { field: redact(field, ...secrets) } : {}),
         });
-        confirm(body, ENDPOINTS.redemption, 'redeem');
-      }),
+      }
+    }
+    throw error;
+  }
+}
 
-    revalidate: read,
+/** A read of `name`, sent conditionally with `validator` (null: a plain read). */
+function readOf<K extends ReadName>(
+  client: Client,
+  name: K,
+  validator: Validator | null,
+): Promise<Revalidated<Reads[K]>> {
+  return guard(client, async () => {
+    const answer = await client.http.read({ method: 'GET', path: ENDPOINTS[name], kind: 'read', validator });
+    return answer.notModified
+      ? answer
+      : { notModified: false, data: client.parse[name](answer.body), validator: answer.validator };
+  });
+}
+
+async function plainRead<K extends ReadName>(client: Client, name: K): Promise<Reads[K]> {
+  const answer = await readOf(client, name, null);
+  // Unreachable: without a validator a 304 is refused as unexpected by the HTTP layer.
+  if (answer.notModified) throw unexpectedResponse(ENDPOINTS[name], 'HTTP 304', 304);
+  return answer.data;
+}
+
+/** The stored answers, or only those the panelist may change (`filter=writable`). */
+function readValues(client: Client, writableOnly: boolean | undefined): Promise<Reads['variablesData']> {
+  if (!writableOnly) return plainRead(client, 'variablesData');
+  return guard(client, async () =>
+    client.parse.variablesData(
+      await client.http.request({
+        method: 'GET',
+        path: ENDPOINTS.variablesData,
+        query: { filter: 'writable' },
+        kind: 'read',
+      }),
+    ),
+  );
+}
+
+/** Sends the given answers in one update, each name and value checked before anything leaves. */
+function updateValues(client: Client, values: StoredValues): Promise<void> {
+  return guard(client, async () => {
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+      throw invalid(t('apiNothingToSave'));
+    }
+    const names = Object.keys(values);
+    for (const [name, value] of entriesOf(values)) {
+      if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
+      if (!isVariableValue(value)) {
+        throw invalid(t('apiValueUnsendable', name), name);
+      }
+    }
+    try {
+      const body = await client.http.request({
+        method: 'POST',
+        path: ENDPOINTS.variablesData,
+        body: values,
+        kind: 'write',
+      });
+      confirm(client, body, ENDPOINTS.variablesData, 'write');
+    } catch (error) {
+      throw withField(error, names);
+    }
+  });
+}
+
+function deleteValue(client: Client, name: string): Promise<void> {
+  return guard(client, async () => {
+    if (typeof name !== 'string' || name.trim() === '') throw invalid(t('apiChooseVariable'));
+    if (!isSendableName(name)) throw invalid(t('apiVariableNameInvalid', shownName(name)));
+    const path = `${ENDPOINTS.variablesData}/${encodeURIComponent(name)}`;
+    try {
+      const body = await client.http.request({ method: 'DELETE', path, kind: 'write' });
+      confirm(client, body, path, 'write');
+    } catch (error) {
+      throw withField(error, [name]);
+    }
+  });
+}
+
+function redeem(client: Client, rewardId: RewardId, idempotencyKey: string | undefined): Promise<void> {
+  return guard(client, async () => {
+    // Only an id the catalogue gave (utils/ids.ts) is sent, as its exact digits.
+    if (rewardIdOf(rewardId) !== rewardId || rewardId.startsWith('-')) throw invalid(t('apiRewardIdInvalid'));
+    const body = await client.http.request({
+      method: 'GET',
+      path: ENDPOINTS.redemption,
+      query: { id: rewardId },
+      kind: 'redeem',
+      // A Structured Fields string, as the draft writes it.
+      ...(idempotencyKey ? { headers: { 'Idempotency-Key': `"${idempotencyKey}"` } } : {}),
+    });
+    confirm(client, body, ENDPOINTS.redemption, 'redeem');
+  });
+}
+
+export function createPanelApi(config: PanelApiConfig): PanelApi {
+  const client: Client = {
+    http: createHttp(config),
+    parse: parsers(new URL(normaliseBaseUrl(config.baseUrl)).origin),
+    secrets: [config.token.trim(), ...(config.secrets ?? [])].filter(Boolean),
+  };
+  return {
+    listVariables: () => plainRead(client, 'variablesMeta'),
+    readValues: (opts = {}) => readValues(client, opts.writableOnly),
+    updateValues: (values) => updateValues(client, values),
+    deleteValue: (name) => deleteValue(client, name),
+    listRedemptions: () => plainRead(client, 'redemptions'),
+    listRewards: () => plainRead(client, 'rewards'),
+    redeem: (rewardId, idempotencyKey) => redeem(client, rewardId, idempotencyKey),
+    revalidate: (name, validator) => readOf(client, name, validator),
   };
 }

@@ -287,246 +287,273 @@ function originOf(url: string | undefined): string | undefined {
   }
 }
 
-export function createHttp(config: HttpConfig): HttpClient {
+/** What every request of one client shares, resolved once from its configuration. */
+interface Panel {
+  /** The normalised base URL; `origin` and `host` are its. */
+  base: string;
+  origin: string;
+  host: string;
+  token: string;
+  /** The token and the other secrets no error text may carry. */
+  secrets: readonly string[];
+  timeoutMs: number;
+  retries: number;
+  baseDelay: number;
+  maxRetryAfter: number;
+  send: typeof ofetch;
+}
+
+/** The client's settings checked and resolved: an unsendable token is refused before anything is sent. */
+function panelOf(config: HttpConfig): Panel {
   const base = normaliseBaseUrl(config.baseUrl);
   const token = config.token.trim();
   if (!TOKEN_RE.test(token)) {
     throw new AppErrorException(appError('invalid_input', token ? t('httpTokenUnsendable') : t('httpTokenMissing')));
   }
-  const timeoutMs = config.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
-  const retries = Math.max(0, Math.floor(config.retries ?? HTTP_DEFAULTS.retries));
-  const baseDelay = Math.max(0, config.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
-  const maxRetryAfter = config.maxRetryAfterSeconds ?? HTTP_DEFAULTS.maxRetryAfterSeconds;
-  const origin = new URL(base).origin;
-  const host = new URL(base).host;
-  const secrets = [token, ...(config.secrets ?? [])];
-  const send = config.fetch ? ofetch.create({}, { fetch: config.fetch }) : ofetch;
+  const { origin, host } = new URL(base);
+  return {
+    base,
+    origin,
+    host,
+    token,
+    secrets: [token, ...(config.secrets ?? [])],
+    timeoutMs: config.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
+    retries: Math.max(0, Math.floor(config.retries ?? HTTP_DEFAULTS.retries)),
+    baseDelay: Math.max(0, config.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs),
+    maxRetryAfter: config.maxRetryAfterSeconds ?? HTTP_DEFAULTS.maxRetryAfterSeconds,
+    send: config.fetch ? ofetch.create({}, { fetch: config.fetch }) : ofetch,
+  };
+}
 
-  function url(req: HttpRequest): string {
-    const query = req.query && Object.keys(req.query).length > 0 ? `?${new URLSearchParams(req.query)}` : '';
-    return `${base}${req.path}${query}`;
-  }
+function urlOf(panel: Panel, req: HttpRequest): string {
+  const query = req.query && Object.keys(req.query).length > 0 ? `?${new URLSearchParams(req.query)}` : '';
+  return `${panel.base}${req.path}${query}`;
+}
 
-  /** One HTTP exchange; throws only when the request was not sent. */
-  async function attempt(req: HttpRequest): Promise<Attempt> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const headers: Record<string, string> = {
-      ...req.headers,
-      Authorization: `Bearer ${token}`,
-      Accept: 'application/json',
+/** One HTTP exchange; throws only when the request was not sent. */
+async function attempt(panel: Panel, req: HttpRequest): Promise<Attempt> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, panel.timeoutMs);
+  const headers: Record<string, string> = {
+    ...req.headers,
+    Authorization: `Bearer ${panel.token}`,
+    Accept: 'application/json',
+  };
+  const hasBody = req.body !== undefined;
+  if (hasBody) headers['Content-Type'] = 'application/json';
+  // Set by hand: with cache 'no-store' the browser adds none of its own, and hands a 304 back.
+  if (req.validator?.etag) headers['If-None-Match'] = req.validator.etag;
+  if (req.validator?.lastModified) headers['If-Modified-Since'] = req.validator.lastModified;
+  try {
+    // ofetch with its own retries, time-out and error throwing switched off: the policy above is
+    // ours. The body is read here as a stream (inside the time-out, up to the size limit) and
+    // parsed strictly below.
+    const response = await panel.send.raw<ReadableStream<Uint8Array>, 'stream'>(urlOf(panel, req), {
+      method: req.method,
+      headers,
+      ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
+      responseType: 'stream',
+      ignoreResponseError: true,
+      retry: false,
+      signal: controller.signal,
+      redirect: 'manual',
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    // Browsers hide a manual redirect behind an opaque response (status 0, no Location);
+    // Node's fetch gives the 3xx itself.
+    if (response.type === 'opaqueredirect' || isRedirectStatus(response.status)) {
+      await discard(response._data);
+      const to = resolvedLocation(response.headers?.get('location'), urlOf(panel, req));
+      return { type: 'redirected', ...(response.status ? { status: response.status } : {}), ...(to ? { to } : {}) };
+    }
+    // A fetch that followed after all (one not honouring `manual`) is refused as well, unless it
+    // stayed within the panel: its answer is the panel's own.
+    const landed = originOf(response.url);
+    if (landed !== undefined && landed !== panel.origin) {
+      await discard(response._data);
+      return { type: 'redirected', to: response.url };
+    }
+    const body = await readLimited(response._data, response.headers, MAX_API_BODY_BYTES);
+    const ok = response.status >= 200 && response.status < 300;
+    if (!body.complete && ok) return { type: 'too_large', status: response.status };
+    // An error answer that large says nothing more than its status does.
+    return {
+      type: 'response',
+      status: response.status,
+      text: body.complete ? body.text : '',
+      headers: response.headers,
     };
-    const hasBody = req.body !== undefined;
-    if (hasBody) headers['Content-Type'] = 'application/json';
-    // Set by hand: with cache 'no-store' the browser adds none of its own, and hands a 304 back.
-    if (req.validator?.etag) headers['If-None-Match'] = req.validator.etag;
-    if (req.validator?.lastModified) headers['If-Modified-Since'] = req.validator.lastModified;
-    try {
-      // ofetch with its own retries, time-out and error throwing switched off: the policy above is
-      // ours. The body is read here as a stream (inside the time-out, up to the size limit) and
-      // parsed strictly below.
-      const response = await send.raw<ReadableStream<Uint8Array>, 'stream'>(url(req), {
-        method: req.method,
-        headers,
-        ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
-        responseType: 'stream',
-        ignoreResponseError: true,
-        retry: false,
-        signal: controller.signal,
-        redirect: 'manual',
-        credentials: 'omit',
-        cache: 'no-store',
-      });
-      // Browsers hide a manual redirect behind an opaque response (status 0, no Location);
-      // Node's fetch gives the 3xx itself.
-      if (response.type === 'opaqueredirect' || isRedirectStatus(response.status)) {
-        await discard(response._data);
-        const to = resolvedLocation(response.headers?.get('location'), url(req));
-        return { type: 'redirected', ...(response.status ? { status: response.status } : {}), ...(to ? { to } : {}) };
-      }
-      // A fetch that followed after all (one not honouring `manual`) is refused as well, unless it
-      // stayed within the panel: its answer is the panel's own.
-      const landed = originOf(response.url);
-      if (landed !== undefined && landed !== origin) {
-        await discard(response._data);
-        return { type: 'redirected', to: response.url };
-      }
-      const body = await readLimited(response._data, response.headers, MAX_API_BODY_BYTES);
-      const ok = response.status >= 200 && response.status < 300;
-      if (!body.complete && ok) return { type: 'too_large', status: response.status };
-      // An error answer that large says nothing more than its status does.
-      return {
-        type: 'response',
-        status: response.status,
-        text: body.complete ? body.text : '',
-        headers: response.headers,
-      };
-    } catch (error) {
-      // The request never left (its session had ended): not a network failure, said as it is.
-      const cause = (error as { cause?: unknown } | null)?.cause;
-      if (cause instanceof AppErrorException) throw cause;
-      return timedOut ? { type: 'timeout' } : { type: 'network' };
-    } finally {
-      clearTimeout(timer);
-    }
+  } catch (error) {
+    // The request never left (its session had ended): not a network failure, said as it is.
+    const cause = (error as { cause?: unknown } | null)?.cause;
+    if (cause instanceof AppErrorException) throw cause;
+    return timedOut ? { type: 'timeout' } : { type: 'network' };
+  } finally {
+    clearTimeout(timer);
   }
+}
 
-  /** The one AppError for a final, unsuccessful attempt. */
-  function failure(req: HttpRequest, result: Attempt, retryAfterSeconds?: number): AppError {
-    const endpoint = req.path.split('?')[0] ?? req.path;
-    const redeem = req.kind === 'redeem';
-    const checkHistory = ` ${t('httpMayHaveGoneThrough')}`;
-    if (result.type === 'timeout') {
-      const seconds = new Intl.NumberFormat(uiLocale()).format(Math.round(timeoutMs / 100) / 10);
-      return appError(
-        'timeout',
-        redeem ? `${t('httpRedeemTimeout', seconds)}${checkHistory}` : t('httpTimeout', seconds),
-        { endpoint },
-      );
-    }
-    if (result.type === 'network') {
-      return appError(
-        'network',
-        redeem ? `${t('httpRedeemNetwork', origin)}${checkHistory}` : t('httpNetwork', origin),
-        { endpoint },
-      );
-    }
-    if (result.type === 'redirected') return redirected(req, endpoint, result);
-    if (result.type === 'too_large') {
-      return unexpectedResponse(
-        endpoint,
-        t('httpBodyTooLarge', sizeText(MAX_API_BODY_BYTES, uiLocale())),
-        result.status,
-      ).error;
-    }
-    const { status } = result;
-    if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
-    if (status === 403) {
-      // Not a rejected token: the panel refuses this one action and the session stays.
-      const detail = serverDetail(result.text, secrets);
-      return appError('not_allowed', detail.message ?? t('httpNotAllowed'), {
-        status,
-        endpoint,
-        ...(detail.field ? { field: detail.field } : {}),
-        ...(detail.fields ? { fields: detail.fields } : {}),
-      });
-    }
-    if (status === 429) {
-      const when =
-        retryAfterSeconds !== undefined
-          ? t('httpRetryInSeconds', Math.max(1, Math.ceil(retryAfterSeconds)))
-          : t('httpWaitAMoment');
-      return appError('rate_limited', sentences(t('httpTooManyRequests'), when), {
-        status,
-        endpoint,
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterSeconds) } : {}),
-      });
-    }
-    if (status >= 400 && status < 500) {
-      const detail = serverDetail(result.text, secrets);
-      const fallback = status === 404 ? t('httpNotFound', endpoint) : t('httpRefused', status);
-      return appError('rejected', detail.message ?? fallback, {
-        status,
-        endpoint,
-        ...(detail.field ? { field: detail.field } : {}),
-        ...(detail.fields ? { fields: detail.fields } : {}),
-      });
-    }
-    if (status >= 500) {
-      return appError('server', redeem ? `${t('httpRedeemServer', status)}${checkHistory}` : t('httpServer', status), {
-        status,
-        endpoint,
-      });
-    }
-    // 1xx/3xx that fetch did not resolve itself.
-    return unexpectedResponse(endpoint, `HTTP ${status}`, status).error;
+/** The one AppError for a final, unsuccessful attempt. */
+function failure(panel: Panel, req: HttpRequest, result: Attempt, retryAfterSeconds?: number): AppError {
+  const endpoint = req.path.split('?')[0] ?? req.path;
+  const redeem = req.kind === 'redeem';
+  const checkHistory = ` ${t('httpMayHaveGoneThrough')}`;
+  if (result.type === 'timeout') {
+    const seconds = new Intl.NumberFormat(uiLocale()).format(Math.round(panel.timeoutMs / 100) / 10);
+    return appError(
+      'timeout',
+      redeem ? `${t('httpRedeemTimeout', seconds)}${checkHistory}` : t('httpTimeout', seconds),
+      { endpoint },
+    );
   }
-
-  /**
-   * A redirect is refused, named by the panel's host. `unexpected`, not `rejected`: the request
-   * reached the panel, so for a redeem nothing proves that no points were spent.
-   */
-  function redirected(req: HttpRequest, endpoint: string, result: { status?: number; to?: string }): AppError {
-    const extra = {
+  if (result.type === 'network') {
+    return appError(
+      'network',
+      redeem ? `${t('httpRedeemNetwork', panel.origin)}${checkHistory}` : t('httpNetwork', panel.origin),
+      { endpoint },
+    );
+  }
+  if (result.type === 'redirected') return redirected(panel, req, endpoint, result);
+  if (result.type === 'too_large') {
+    return unexpectedResponse(endpoint, t('httpBodyTooLarge', sizeText(MAX_API_BODY_BYTES, uiLocale())), result.status)
+      .error;
+  }
+  const { status } = result;
+  if (status === 401) return appError('unauthorized', UNAUTHORIZED_MESSAGE, { status, endpoint });
+  if (status === 403) {
+    // Not a rejected token: the panel refuses this one action and the session stays.
+    const detail = serverDetail(result.text, panel.secrets);
+    return appError('not_allowed', detail.message ?? t('httpNotAllowed'), {
+      status,
       endpoint,
-      ...(result.status ? { status: result.status } : {}),
-      redirect: result.to ? { to: result.to } : {},
-    };
-    if (req.kind === 'redeem') {
-      return appError('unexpected', sentences(t('httpRedeemRedirected', host), t('httpMayHaveGoneThrough')), extra);
-    }
-    if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', host), extra);
-    // Where it points is named when it is seen (Node) and is another site; a browser hides it.
-    const to = result.to ? new URL(result.to) : undefined;
-    if (!to || to.origin === origin) return appError('unexpected', t('httpReadRedirectedHere', host), extra);
-    return appError('unexpected', t('httpReadRedirected', host, to.host), extra);
+      ...(detail.field ? { field: detail.field } : {}),
+      ...(detail.fields ? { fields: detail.fields } : {}),
+    });
   }
+  if (status === 429) {
+    const when =
+      retryAfterSeconds !== undefined
+        ? t('httpRetryInSeconds', Math.max(1, Math.ceil(retryAfterSeconds)))
+        : t('httpWaitAMoment');
+    return appError('rate_limited', sentences(t('httpTooManyRequests'), when), {
+      status,
+      endpoint,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterSeconds) } : {}),
+    });
+  }
+  if (status >= 400 && status < 500) {
+    const detail = serverDetail(result.text, panel.secrets);
+    const fallback = status === 404 ? t('httpNotFound', endpoint) : t('httpRefused', status);
+    return appError('rejected', detail.message ?? fallback, {
+      status,
+      endpoint,
+      ...(detail.field ? { field: detail.field } : {}),
+      ...(detail.fields ? { fields: detail.fields } : {}),
+    });
+  }
+  if (status >= 500) {
+    return appError('server', redeem ? `${t('httpRedeemServer', status)}${checkHistory}` : t('httpServer', status), {
+      status,
+      endpoint,
+    });
+  }
+  // 1xx/3xx that fetch did not resolve itself.
+  return unexpectedResponse(endpoint, `HTTP ${status}`, status).error;
+}
 
-  async function run(req: HttpRequest): Promise<ReadAnswer> {
-    const endpoint = req.path.split('?')[0] ?? req.path;
-    const isRead = req.kind === 'read';
-    let retriesLeft = isRead ? retries : 0;
-    let backoffAttempt = 0;
-    let rateLimitRetried = !isRead;
-    for (;;) {
-      const result = await attempt(req);
-      // Only an answer to a conditional read may be a 304; any other falls through to `unexpected`.
-      if (
-        result.type === 'response' &&
-        result.status === 304 &&
-        req.validator &&
-        (req.validator.etag || req.validator.lastModified)
-      ) {
-        return { notModified: true, validator: validatorOf(result.headers) ?? req.validator };
+/**
+ * A redirect is refused, named by the panel's host. `unexpected`, not `rejected`: the request
+ * reached the panel, so for a redeem nothing proves that no points were spent.
+ */
+function redirected(
+  panel: Panel,
+  req: HttpRequest,
+  endpoint: string,
+  result: { status?: number; to?: string },
+): AppError {
+  const extra = {
+    endpoint,
+    ...(result.status ? { status: result.status } : {}),
+    redirect: result.to ? { to: result.to } : {},
+  };
+  if (req.kind === 'redeem') {
+    return appError('unexpected', sentences(t('httpRedeemRedirected', panel.host), t('httpMayHaveGoneThrough')), extra);
+  }
+  if (req.kind === 'write') return appError('unexpected', t('httpWriteRedirected', panel.host), extra);
+  // Where it points is named when it is seen (Node) and is another site; a browser hides it.
+  const to = result.to ? new URL(result.to) : undefined;
+  if (!to || to.origin === panel.origin) return appError('unexpected', t('httpReadRedirectedHere', panel.host), extra);
+  return appError('unexpected', t('httpReadRedirected', panel.host, to.host), extra);
+}
+
+async function run(panel: Panel, req: HttpRequest): Promise<ReadAnswer> {
+  const endpoint = req.path.split('?')[0] ?? req.path;
+  const isRead = req.kind === 'read';
+  let retriesLeft = isRead ? panel.retries : 0;
+  let backoffAttempt = 0;
+  let rateLimitRetried = !isRead;
+  for (;;) {
+    const result = await attempt(panel, req);
+    // Only an answer to a conditional read may be a 304; any other falls through to `unexpected`.
+    if (
+      result.type === 'response' &&
+      result.status === 304 &&
+      req.validator &&
+      (req.validator.etag || req.validator.lastModified)
+    ) {
+      return { notModified: true, validator: validatorOf(result.headers) ?? req.validator };
+    }
+    if (result.type === 'response' && result.status >= 200 && result.status < 300) {
+      const parsed = parseJson(result.text);
+      if (!parsed.ok) {
+        throw unexpectedResponse(
+          endpoint,
+          t(result.text.trim() === '' ? 'httpBodyEmpty' : 'httpBodyNotJson'),
+          result.status,
+        );
       }
-      if (result.type === 'response' && result.status >= 200 && result.status < 300) {
-        const parsed = parseJson(result.text);
-        if (!parsed.ok) {
-          throw unexpectedResponse(
-            endpoint,
-            t(result.text.trim() === '' ? 'httpBodyEmpty' : 'httpBodyNotJson'),
-            result.status,
-          );
-        }
-        return { notModified: false, body: parsed.value, validator: validatorOf(result.headers) };
-      }
-      if (result.type === 'response' && result.status === 429) {
-        const retryAfter = parseRetryAfter(result.headers.get('retry-after'));
-        if (!rateLimitRetried && (retryAfter === undefined || retryAfter <= maxRetryAfter)) {
-          rateLimitRetried = true;
-          await sleep(retryAfter === undefined ? backoffDelay(0, baseDelay) : retryAfter * 1000);
-          continue;
-        }
-        throw new AppErrorException(failure(req, result, retryAfter));
-      }
-      if (retriesLeft > 0 && retryable(result)) {
-        retriesLeft -= 1;
-        await sleep(backoffDelay(backoffAttempt, baseDelay));
-        backoffAttempt += 1;
+      return { notModified: false, body: parsed.value, validator: validatorOf(result.headers) };
+    }
+    if (result.type === 'response' && result.status === 429) {
+      const retryAfter = parseRetryAfter(result.headers.get('retry-after'));
+      if (!rateLimitRetried && (retryAfter === undefined || retryAfter <= panel.maxRetryAfter)) {
+        rateLimitRetried = true;
+        await sleep(retryAfter === undefined ? backoffDelay(0, panel.baseDelay) : retryAfter * 1000);
         continue;
       }
-      throw new AppErrorException(failure(req, result));
+      throw new AppErrorException(failure(panel, req, result, retryAfter));
     }
-  }
-
-  async function read(req: HttpRequest): Promise<ReadAnswer> {
-    try {
-      return await run(req);
-    } catch (error) {
-      if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, secrets));
-      // Not expected (attempt() throws only AppErrors); still one AppError, and never the raw text.
-      throw new AppErrorException(redactError(appError('network', t('httpIncomplete', req.path)), secrets));
+    if (retriesLeft > 0 && retryable(result)) {
+      retriesLeft -= 1;
+      await sleep(backoffDelay(backoffAttempt, panel.baseDelay));
+      backoffAttempt += 1;
+      continue;
     }
+    throw new AppErrorException(failure(panel, req, result));
   }
+}
 
+async function read(panel: Panel, req: HttpRequest): Promise<ReadAnswer> {
+  try {
+    return await run(panel, req);
+  } catch (error) {
+    if (error instanceof AppErrorException) throw new AppErrorException(redactError(error.error, panel.secrets));
+    // Not expected (attempt() throws only AppErrors); still one AppError, and never the raw text.
+    throw new AppErrorException(redactError(appError('network', t('httpIncomplete', req.path)), panel.secrets));
+  }
+}
+
+export function createHttp(config: HttpConfig): HttpClient {
+  const panel = panelOf(config);
   return {
-    read,
+    read: (req) => read(panel, req),
     async request(req) {
-      const answer = await read({ ...req, validator: null });
+      const answer = await read(panel, { ...req, validator: null });
       return answer.notModified ? undefined : answer.body;
     },
   };
