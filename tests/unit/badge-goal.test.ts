@@ -91,10 +91,10 @@ describe('the badge at a worker start', () => {
     await fakeBrowser.action.setBadgeText({ text: '2.5k' });
     const read: unknown[] = [];
     const get = fakeBrowser.storage.local.get;
-    fakeBrowser.storage.local.get = ((keys: unknown) => {
+    fakeBrowser.storage.local.get = (keys: unknown) => {
       read.push(keys);
       return Promise.resolve({});
-    }) as typeof get;
+    };
     try {
       await restoreBadge();
     } finally {
