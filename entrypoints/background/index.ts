@@ -11,7 +11,7 @@ import { settleHostAccess } from './host-access';
 import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption/service';
-import { onStored } from './sync';
+import { onStored } from './stored-reads';
 
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.

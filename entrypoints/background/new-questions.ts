@@ -7,7 +7,7 @@ import { tellWith } from './notify-tell';
 import { markSeen, readQuestions } from './question-events';
 import { fail } from './result';
 import { activeCredentials, put, update, type SessionId } from './store';
-import { onStored } from './sync';
+import { onStored } from './stored-reads';
 
 /**
  * Keeps the record of the session's questions (question-events.ts decides what is new)

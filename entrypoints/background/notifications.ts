@@ -14,7 +14,7 @@ import type { Redemption } from '../../utils/types';
 import { goalReached, isHashedPart, redemptionChanges } from './notify-events';
 import { tellWith } from './notify-tell';
 import type { SessionId } from './store';
-import { onStored } from './sync';
+import { onStored } from './stored-reads';
 
 export { NOTIFICATION_PERMISSION, words } from './notify-tell';
 

@@ -28,7 +28,8 @@ import { CONFIRM_ITEMS } from './redemption/carry-over';
 import { readEvidence } from './same-account';
 import { clearShown } from './notify-tell';
 import { put, switchSession, type Put } from './store';
-import { announceStored, loadRewards, refreshHistory, refreshProfile } from './sync';
+import { announceStored } from './stored-reads';
+import { loadRewards, refreshHistory, refreshProfile } from './sync';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();

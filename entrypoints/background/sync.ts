@@ -22,6 +22,7 @@ import { reader, type Reader } from './revalidate';
 import { historyWriter, profileWriter, rewardsWriter, type AreaCache } from './popup-view';
 import { fail, toAppError } from './result';
 import { activeCredentials, put, StaleSession, staleSession, update, write, type SessionId } from './store';
+import { announceStored } from './stored-reads';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
 export const FRESH_MS = 60_000;
@@ -51,22 +52,6 @@ export function readsStarted(): number {
 }
 
 const inFlight = new Map<SyncArea, Running>();
-
-type StoredListener = (area: SyncArea, data: unknown, sid: SessionId) => void;
-const storedListeners = new Set<StoredListener>();
-
-/**
- * Called after fresh data of an area is stored, with the session it belongs to, so what follows
- * from it (the balance history, notifications) is written for that session only.
- */
-export function onStored(listener: StoredListener): () => void {
-  storedListeners.add(listener);
-  return () => storedListeners.delete(listener);
-}
-
-export function announceStored(area: SyncArea, data: unknown, sid: SessionId): void {
-  for (const listener of storedListeners) listener(area, data, sid);
-}
 
 /**
  * Areas refresh side by side but share one item: each update reads and writes it in one turn of

@@ -54,7 +54,7 @@ type Modules = {
   recover: typeof import('../../../entrypoints/background/recover');
   newQuestions: typeof import('../../../entrypoints/background/new-questions');
   items: typeof import('../../../utils/storage-items');
-  sync: typeof import('../../../entrypoints/background/sync');
+  storedReads: typeof import('../../../entrypoints/background/stored-reads');
   notifications: typeof import('../../../entrypoints/background/notifications');
   balance: typeof import('../../../entrypoints/background/balance-history');
   settings: typeof import('../../../utils/settings');
@@ -88,7 +88,7 @@ class Worker {
       recover: await import('../../../entrypoints/background/recover'),
       newQuestions: await import('../../../entrypoints/background/new-questions'),
       items: await import('../../../utils/storage-items'),
-      sync: await import('../../../entrypoints/background/sync'),
+      storedReads: await import('../../../entrypoints/background/stored-reads'),
       notifications: await import('../../../entrypoints/background/notifications'),
       balance: await import('../../../entrypoints/background/balance-history'),
       settings: await import('../../../utils/settings'),
@@ -104,7 +104,7 @@ class Worker {
     // What index.ts does at start: the listeners, then recovering from the stopped worker.
     await worker.run(async () => {
       worker.stopWatching = [
-        mods.sync.onStored(
+        mods.storedReads.onStored(
           (area, data, sid) =>
             void (
               area === 'history' &&
