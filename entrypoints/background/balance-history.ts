@@ -1,7 +1,7 @@
 import { withSample } from '../../utils/balance-trend';
 import { balanceHistoryItem, type RewardsData } from '../../utils/storage-items';
-import { put, update, type SessionId } from './store';
-import { onStored } from './stored-reads';
+import { put, update, type SessionId } from './store/store';
+import { onStored } from './store/stored-reads';
 
 let writes: Promise<void> = Promise.resolve();
 

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import {
   activeCredentials,
   depart,
@@ -19,7 +19,7 @@ import {
   update,
   write,
   updateDevice,
-} from '../../entrypoints/background/store';
+} from '../../entrypoints/background/store/store';
 import {
   DISCONNECTED,
   goalItem,
@@ -38,7 +38,7 @@ import { rid } from './test-ids';
 
 const BACKGROUND = join(checkoutRoot(), 'entrypoints/background');
 /** The one writer, by its path under the background (every folder of it is read). */
-const STORE = 'store.ts';
+const STORE = join('store', 'store.ts');
 
 const A = { baseUrl: 'https://a.example', token: 'token-a' };
 const B = { baseUrl: 'https://b.example', token: 'token-b' };

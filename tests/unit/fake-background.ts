@@ -1,4 +1,4 @@
-import { dismissDraftNotice, editDraft } from '../../entrypoints/background/draft';
+import { dismissDraftNotice, editDraft } from '../../entrypoints/background/profile/draft';
 import type { AppError } from '../../utils/errors';
 import type { Request } from '../../utils/message-schemas';
 import type { Result } from '../../utils/messages';

@@ -2,7 +2,7 @@ import type { AppError } from '../../../utils/errors';
 import { redemptionKey } from '../../../utils/ids';
 import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify-events';
+import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify/notify-events';
 import { claimRedemptions, mayBeOwn } from './match';
 
 /**

@@ -10,12 +10,12 @@ import {
   type LedgerEntry,
 } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { currentApi } from '../api';
-import { markWritten } from '../epochs';
-import { tellWith } from '../notify-tell';
+import { currentApi } from '../auth/api';
+import { markWritten } from '../sync/epochs';
+import { tellWith } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
-import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store';
-import { refreshRewards } from '../sync';
+import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store/store';
+import { refreshRewards } from '../sync/sync';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import {

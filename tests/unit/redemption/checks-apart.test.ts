@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../../entrypoints/background/api';
+import { httpTuning } from '../../../entrypoints/background/auth/api';
 import {
   CHECK_AFTER_MS,
   CHECK_ALARM,

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../../entrypoints/background/api';
-import { credentialsItem } from '../../../entrypoints/background/credentials';
+import { httpTuning } from '../../../entrypoints/background/auth/api';
+import { credentialsItem } from '../../../entrypoints/background/store/credentials';
 import { dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import {
   answerRedemption,

@@ -1,6 +1,6 @@
-import { redemptionKey, type RedemptionKey } from '../../utils/ids';
-import type { Redemption } from '../../utils/types';
-import type { Credentials } from './credentials';
+import { redemptionKey, type RedemptionKey } from '../../../utils/ids';
+import type { Redemption } from '../../../utils/types';
+import type { Credentials } from '../store/credentials';
 
 /**
  * Is the new session the same account as the one whose data is stored? One answer, here, for

@@ -1,8 +1,8 @@
-import { redemptionState } from '../../utils/redemption-state';
-import type { NotificationKind } from '../../utils/preferences';
-import type { LedgerEntry } from '../../utils/storage-items';
-import type { Redemption, RedemptionState } from '../../utils/types';
-import { pointsTaken } from '../../utils/points-taken';
+import { redemptionState } from '../../../utils/redemption-state';
+import type { NotificationKind } from '../../../utils/preferences';
+import type { LedgerEntry } from '../../../utils/storage-items';
+import type { Redemption, RedemptionState } from '../../../utils/types';
+import { pointsTaken } from '../../../utils/points-taken';
 
 /**
  * What is worth telling the panelist, to bring them back, found by comparing what the background saw

@@ -1,4 +1,4 @@
-import type { SyncArea } from '../../utils/storage-items';
+import type { SyncArea } from '../../../utils/storage-items';
 
 /**
  * Whether a read started before a write (redeem, save, delete) of this worker: such a read may

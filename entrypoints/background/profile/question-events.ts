@@ -1,6 +1,6 @@
-import { named } from '../../utils/by-name';
-import { isAnswered } from '../../utils/profile-completeness';
-import type { NewQuestion, ProfileData, QuestionsRecord } from '../../utils/storage-items';
+import { named } from '../../../utils/by-name';
+import { isAnswered } from '../../../utils/profile-completeness';
+import type { NewQuestion, ProfileData, QuestionsRecord } from '../../../utils/storage-items';
 
 /**
  * Which profile questions are new to the panelist, found by comparing a profile read

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
-import { popupViewItem, preferencesItem, sessionItem } from '../../utils/storage-items';
+import { popupViewItem, preferencesItem, sessionItem } from '../../../utils/storage-items';
 import { historyNeedsRefresh, profileNeedsRefresh } from './refresh-policy';
-import { refreshHistory, refreshProfile, refreshRewards } from './sync';
+import { refreshHistory, refreshProfile, refreshRewards } from '../sync/sync';
 
 export const REFRESH_ALARM = 'refresh';
 

@@ -1,4 +1,4 @@
-import type { SyncArea } from '../../utils/storage-items';
+import type { SyncArea } from '../../../utils/storage-items';
 import type { SessionId } from './store';
 
 type StoredListener = (area: SyncArea, data: unknown, sid: SessionId) => void;

@@ -1,6 +1,6 @@
-import { accountOf, sessionItem } from '../../utils/storage-items';
-import { tellWith } from './notify-tell';
-import type { Put, SessionId } from './store';
+import { accountOf, sessionItem } from '../../../utils/storage-items';
+import { tellWith } from '../notify/notify-tell';
+import type { Put, SessionId } from '../store/store';
 
 /**
  * The panel no longer takes the session's token (a 401), or its sign-in can no longer be renewed

@@ -1,4 +1,4 @@
-import { defineItem } from '../../utils/storage-item';
+import { defineItem } from '../../../utils/storage-item';
 
 /**
  * The access token and the base URL it belongs to. Only background modules import this file, so

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
-import { hostPermissionPattern } from '../../utils/base-url';
-import { serialQueue } from '../../utils/serial-queue';
-import { credentialsItem } from './credentials';
+import { hostPermissionPattern } from '../../../utils/base-url';
+import { serialQueue } from '../../../utils/serial-queue';
+import { credentialsItem } from '../store/credentials';
 
 /**
  * Host access follows the connection, never held unused. The options page asks for a panel's origin inside

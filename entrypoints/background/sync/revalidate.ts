@@ -1,4 +1,4 @@
-import type { PanelApi, ReadName, Reads, Validator } from '../../utils/api/client';
+import type { PanelApi, ReadName, Reads, Validator } from '../../../utils/api/client';
 
 /**
  * One read of an area's refresh: `undefined` when the panel answered 304, i.e. the cached copy

@@ -1,15 +1,15 @@
 import { browser } from 'wxt/browser';
-import { direction, t } from '../../utils/i18n';
-import { notifies } from '../../utils/preference-choices';
-import { isolateFigures } from '../../utils/qty';
-import { questionText } from '../../utils/question-text';
-import { describeState } from '../../utils/redemption-state';
-import type { StorageItem } from '../../utils/storage-item';
-import { notifyStateItem, preferencesItem, type NotifyState } from '../../utils/storage-items';
-import { recordedAgainText } from '../../utils/recorded-again';
-import { settings } from '../../utils/settings';
+import { direction, t } from '../../../utils/i18n';
+import { notifies } from '../../../utils/preference-choices';
+import { isolateFigures } from '../../../utils/qty';
+import { questionText } from '../../../utils/question-text';
+import { describeState } from '../../../utils/redemption-state';
+import type { StorageItem } from '../../../utils/storage-item';
+import { notifyStateItem, preferencesItem, type NotifyState } from '../../../utils/storage-items';
+import { recordedAgainText } from '../../../utils/recorded-again';
+import { settings } from '../../../utils/settings';
 import { preferenceOf, type NotifyEvent } from './notify-events';
-import { put, update, whileActive, type Get, type Put, type SessionId, type TurnEffects } from './store';
+import { put, update, whileActive, type Get, type Put, type SessionId, type TurnEffects } from '../store/store';
 
 /** Told events kept, so an event seen again after a restart is recognised. */
 const TOLD_KEPT = 500;

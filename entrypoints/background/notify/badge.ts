@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
-import { compactPoints } from '../../utils/format';
-import { goalView, pointsToGoal } from '../../utils/goal-view';
+import { compactPoints } from '../../../utils/format';
+import { goalView, pointsToGoal } from '../../../utils/goal-view';
 import {
   accountOf,
   goalItem,
@@ -8,7 +8,7 @@ import {
   preferencesItem,
   sessionItem,
   type SessionInfo,
-} from '../../utils/storage-items';
+} from '../../../utils/storage-items';
 
 // Firefox's MV2 build has browserAction where Chrome's MV3 has action.
 const action = browser.action ?? (browser as unknown as { browserAction: typeof browser.action }).browserAction;

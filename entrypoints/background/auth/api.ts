@@ -1,12 +1,12 @@
-import type { PanelApi } from '../../utils/api/client';
-import { AppErrorException } from '../../utils/errors';
-import type { Credentials } from './credentials';
+import type { PanelApi } from '../../../utils/api/client';
+import { AppErrorException } from '../../../utils/errors';
+import type { Credentials } from '../store/credentials';
 import { markRejected } from './rejected';
-import { activeCredentials, type SessionId } from './store';
+import { activeCredentials, type SessionId } from '../store/store';
 import { renewingApi, usableCredentials } from './tokens';
 
 export { httpTuning } from './http-tuning';
-export { staleSession } from './store';
+export { staleSession } from '../store/store';
 
 /** The API of one session: its requests leave, and its answers are stored, only while it is active. */
 export interface SessionApi {

@@ -1,8 +1,8 @@
-import { notifies } from '../../utils/preference-choices';
-import { redemptionState } from '../../utils/redemption-state';
-import { historyItem, popupViewItem, preferencesItem } from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
-import { openEntries } from './redemption/service';
+import { notifies } from '../../../utils/preference-choices';
+import { redemptionState } from '../../../utils/redemption-state';
+import { historyItem, popupViewItem, preferencesItem } from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
+import { openEntries } from '../redemption/service';
 
 /**
  * States the panel has not finished with: they can still turn into another. A

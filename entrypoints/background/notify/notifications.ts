@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
-import { goalView } from '../../utils/goal-view';
-import { answerHash } from '../../utils/profile-link';
-import { serialQueue } from '../../utils/serial-queue';
+import { goalView } from '../../../utils/goal-view';
+import { answerHash } from '../../../utils/profile-link';
+import { serialQueue } from '../../../utils/serial-queue';
 import {
   accountOf,
   goalItem,
@@ -9,12 +9,12 @@ import {
   rewardsItem,
   sessionItem,
   type RewardsData,
-} from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
+} from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
 import { goalReached, isHashedPart, redemptionChanges } from './notify-events';
 import { tellWith } from './notify-tell';
-import type { SessionId } from './store';
-import { onStored } from './stored-reads';
+import type { SessionId } from '../store/store';
+import { onStored } from '../store/stored-reads';
 
 export { NOTIFICATION_PERMISSION, words } from './notify-tell';
 

@@ -1,16 +1,16 @@
 import * as oauth from 'oauth4webapi';
-import { createPanelApi, ENDPOINTS, type PanelApi } from '../../utils/api/client';
-import { BodyTooLargeError, limitedFetch, MAX_OAUTH_BODY_BYTES, sizeText } from '../../utils/api/body-limit';
-import { parseRetryAfter, redact } from '../../utils/api/http';
-import { AppErrorException, appError, type AppError } from '../../utils/errors';
-import { t, uiLocale } from '../../utils/i18n';
-import { credentialsItem, type Credentials } from './credentials';
+import { createPanelApi, ENDPOINTS, type PanelApi } from '../../../utils/api/client';
+import { BodyTooLargeError, limitedFetch, MAX_OAUTH_BODY_BYTES, sizeText } from '../../../utils/api/body-limit';
+import { parseRetryAfter, redact } from '../../../utils/api/http';
+import { AppErrorException, appError, type AppError } from '../../../utils/errors';
+import { t, uiLocale } from '../../../utils/i18n';
+import { credentialsItem, type Credentials } from '../store/credentials';
 import { httpTuning } from './http-tuning';
 import { authorizationServer, oauthClient, tokenOrigin, tokenRequestOptions } from './oauth-endpoints';
 import { markRejected } from './rejected';
-import { fail } from './result';
+import { fail } from '../result';
 import { revokeRefreshToken } from './revoke';
-import { activeCredentials, depart, put, StaleSession, staleSession, update, type SessionId } from './store';
+import { activeCredentials, depart, put, StaleSession, staleSession, update, type SessionId } from '../store/store';
 
 /**
  * Signed-in credentials renew themselves, so a sign-in lasts: an access token past its `expires_in`, or one

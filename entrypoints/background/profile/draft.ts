@@ -1,7 +1,7 @@
-import { byName, entriesOf } from '../../utils/by-name';
-import type { Request } from '../../utils/message-schemas';
-import { draftDiscardedItem, profileDraftItem } from '../../utils/storage-items';
-import { put, update } from './store';
+import { byName, entriesOf } from '../../../utils/by-name';
+import type { Request } from '../../../utils/message-schemas';
+import { draftDiscardedItem, profileDraftItem } from '../../../utils/storage-items';
+import { put, update } from '../store/store';
 
 /**
  * The unsaved profile draft is session data, so only the background writes it, for the session the

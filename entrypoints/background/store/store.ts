@@ -1,11 +1,11 @@
 import { browser } from 'wxt/browser';
-import { AppErrorException, appError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
-import type { PagedItem, Stored } from '../../utils/paged-item';
-import type { StorageItem } from '../../utils/storage-item';
-import type { Cached } from '../../utils/cached';
-import { serialQueue } from '../../utils/serial-queue';
-import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../utils/storage-items';
+import { AppErrorException, appError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import type { PagedItem, Stored } from '../../../utils/paged-item';
+import type { StorageItem } from '../../../utils/storage-item';
+import type { Cached } from '../../../utils/cached';
+import { serialQueue } from '../../../utils/serial-queue';
+import { DISCONNECTED, SESSION_ITEMS, sessionItem, type SessionInfo } from '../../../utils/storage-items';
 import { credentialsItem, type Credentials } from './credentials';
 import { idKeys, idUpgrade } from './stored-ids';
 

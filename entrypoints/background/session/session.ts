@@ -1,6 +1,6 @@
-import { createPanelApi } from '../../utils/api/client';
-import { appError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
+import { createPanelApi } from '../../../utils/api/client';
+import { appError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
 import {
   DISCONNECTED,
   accountOf,
@@ -14,22 +14,22 @@ import {
   type QuestionsRecord,
   sessionItem,
   type SessionInfo,
-} from '../../utils/storage-items';
-import { checkBaseUrl } from '../../utils/base-url';
-import type { Disconnected } from '../../utils/messages';
-import { httpTuning } from './http-tuning';
-import { credentialsItem, type Credentials } from './credentials';
-import { rewardsPuts } from './popup-view';
-import { fail } from './result';
+} from '../../../utils/storage-items';
+import { checkBaseUrl } from '../../../utils/base-url';
+import type { Disconnected } from '../../../utils/messages';
+import { httpTuning } from '../auth/http-tuning';
+import { credentialsItem, type Credentials } from '../store/credentials';
+import { rewardsPuts } from '../popup-view';
+import { fail } from '../result';
 import { settleHostAccess, usingHostAccess } from './host-access';
-import { revokeRefreshToken } from './revoke';
+import { revokeRefreshToken } from '../auth/revoke';
 import { sameAccount } from './account-identity';
-import { CONFIRM_ITEMS } from './redemption/carry-over';
+import { CONFIRM_ITEMS } from '../redemption/carry-over';
 import { readEvidence } from './same-account';
-import { clearShown } from './notify-tell';
-import { put, switchSession, type Put } from './store';
-import { announceStored } from './stored-reads';
-import { loadRewards, refreshHistory, refreshProfile } from './sync';
+import { clearShown } from '../notify/notify-tell';
+import { put, switchSession, type Put } from '../store/store';
+import { announceStored } from '../store/stored-reads';
+import { loadRewards, refreshHistory, refreshProfile } from '../sync/sync';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
-import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../utils/api/body-limit';
-import { plainHttpAllowed } from '../../utils/hosts';
-import { settings } from '../../utils/settings';
+import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../../utils/api/body-limit';
+import { plainHttpAllowed } from '../../../utils/hosts';
+import { settings } from '../../../utils/settings';
 
 /**
  * The operator's authorization server as oauth4webapi describes it, from the build settings (read

@@ -1,15 +1,15 @@
-import { appError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
-import { popupViewItem, profileItem, type ProfileData } from '../../utils/storage-items';
-import { validateValues } from '../../utils/variable-values';
-import type { StoredValues } from '../../utils/types';
-import { shownName } from '../../utils/api/client';
-import { currentApi } from './api';
-import { markWritten } from './epochs';
-import { profilePart, viewPut } from './popup-view';
-import { put, StaleSession, update, type SessionId } from './store';
-import { ambiguous, fail, toAppError } from './result';
-import { refreshProfile } from './sync';
+import { appError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import { popupViewItem, profileItem, type ProfileData } from '../../../utils/storage-items';
+import { validateValues } from '../../../utils/variable-values';
+import type { StoredValues } from '../../../utils/types';
+import { shownName } from '../../../utils/api/client';
+import { currentApi } from '../auth/api';
+import { markWritten } from '../sync/epochs';
+import { profilePart, viewPut } from '../popup-view';
+import { put, StaleSession, update, type SessionId } from '../store/store';
+import { ambiguous, fail, toAppError } from '../result';
+import { refreshProfile } from '../sync/sync';
 
 /**
  * The session a page's save or removal was made under must be the active one: answers typed for

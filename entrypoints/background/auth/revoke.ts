@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
-import { settings } from '../../utils/settings';
-import type { Credentials } from './credentials';
+import { settings } from '../../../utils/settings';
+import type { Credentials } from '../store/credentials';
 import { authorizationServer, oauthClient, tokenRequestOptions } from './oauth-endpoints';
 
 /**

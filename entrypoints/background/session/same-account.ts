@@ -1,5 +1,5 @@
-import type { PanelApi } from '../../utils/api/client';
-import { historyItem } from '../../utils/storage-items';
+import type { PanelApi } from '../../../utils/api/client';
+import { historyItem } from '../../../utils/storage-items';
 import { evidenceOf, evidenceWanted, type AccountKey, type Evidence } from './account-identity';
 
 /**

@@ -1,9 +1,9 @@
-import type { PanelApi } from '../../utils/api/client';
-import { resolveBalance } from '../../utils/balance';
-import { appError, type AppError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
-import { settings } from '../../utils/settings';
-import { coerceStoredValues } from '../../utils/stored-values';
+import type { PanelApi } from '../../../utils/api/client';
+import { resolveBalance } from '../../../utils/balance';
+import { appError, type AppError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import { settings } from '../../../utils/settings';
+import { coerceStoredValues } from '../../../utils/stored-values';
 import {
   historyItem,
   popupViewItem,
@@ -13,16 +13,16 @@ import {
   type RewardsData,
   type AreaValidators,
   type SyncArea,
-} from '../../utils/storage-items';
-import type { Redemption } from '../../utils/types';
-import { sessionApi } from './api';
-import type { Credentials } from './credentials';
+} from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
+import { sessionApi } from '../auth/api';
+import type { Credentials } from '../store/credentials';
 import { epochOf } from './epochs';
 import { reader, type Reader } from './revalidate';
-import { historyWriter, profileWriter, rewardsWriter, type AreaCache } from './popup-view';
-import { fail, toAppError } from './result';
-import { activeCredentials, put, StaleSession, staleSession, update, write, type SessionId } from './store';
-import { announceStored } from './stored-reads';
+import { historyWriter, profileWriter, rewardsWriter, type AreaCache } from '../popup-view';
+import { fail, toAppError } from '../result';
+import { activeCredentials, put, StaleSession, staleSession, update, write, type SessionId } from '../store/store';
+import { announceStored } from '../store/stored-reads';
 
 /** Data younger than this is served from the cache when a page opens (stale-while-revalidate). */
 export const FRESH_MS = 60_000;

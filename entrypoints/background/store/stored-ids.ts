@@ -1,5 +1,5 @@
-import { canonicalId } from '../../utils/ids';
-import { defineItem } from '../../utils/storage-item';
+import { canonicalId } from '../../../utils/ids';
+import { defineItem } from '../../../utils/storage-item';
 import {
   duplicatesItem,
   goalItem,
@@ -9,7 +9,7 @@ import {
   rewardsItem,
   settledItem,
   unsettledItem,
-} from '../../utils/storage-items';
+} from '../../../utils/storage-items';
 
 /**
  * Storage an earlier version wrote kept reward and redemption ids as numbers; this version keeps

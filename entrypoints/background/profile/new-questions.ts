@@ -1,13 +1,13 @@
-import { appError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
-import { serialQueue } from '../../utils/serial-queue';
-import { accountOf, questionsItem, sessionItem, type ProfileData } from '../../utils/storage-items';
-import { questionAdded } from './notify-events';
-import { tellWith } from './notify-tell';
+import { appError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import { serialQueue } from '../../../utils/serial-queue';
+import { accountOf, questionsItem, sessionItem, type ProfileData } from '../../../utils/storage-items';
+import { questionAdded } from '../notify/notify-events';
+import { tellWith } from '../notify/notify-tell';
 import { markSeen, readQuestions } from './question-events';
-import { fail } from './result';
-import { activeCredentials, put, update, type SessionId } from './store';
-import { onStored } from './stored-reads';
+import { fail } from '../result';
+import { activeCredentials, put, update, type SessionId } from '../store/store';
+import { onStored } from '../store/stored-reads';
 
 /**
  * Keeps the record of the session's questions (question-events.ts decides what is new)

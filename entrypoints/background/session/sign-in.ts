@@ -1,17 +1,17 @@
 import * as oauth from 'oauth4webapi';
 import { browser } from 'wxt/browser';
-import { checkBaseUrl } from '../../utils/base-url';
-import { signInConfigured, tabRedirectUrl } from '../../utils/build-settings';
-import { appError, type AppError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
-import { settings } from '../../utils/settings';
-import type { SessionInfo } from '../../utils/storage-items';
-import { authorizationServer, oauthClient, tokenRequestOptions } from './oauth-endpoints';
+import { checkBaseUrl } from '../../../utils/base-url';
+import { signInConfigured, tabRedirectUrl } from '../../../utils/build-settings';
+import { appError, type AppError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import { settings } from '../../../utils/settings';
+import type { SessionInfo } from '../../../utils/storage-items';
+import { authorizationServer, oauthClient, tokenRequestOptions } from '../auth/oauth-endpoints';
 import { usingHostAccess } from './host-access';
 import { launchTabFlow, SignInTabEnded } from './sign-in-tab';
-import { fail } from './result';
+import { fail } from '../result';
 import { storeCheckedSession } from './session';
-import { credentialsFrom, tokenEndpointError } from './tokens';
+import { credentialsFrom, tokenEndpointError } from '../auth/tokens';
 
 interface Identity {
   getRedirectURL(path?: string): string;
