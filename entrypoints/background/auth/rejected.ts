@@ -1,5 +1,5 @@
 import { accountOf, sessionItem } from '../../../utils/storage-items';
-import { tellWith } from '../notify/notify-tell';
+import { writeAndNotify } from '../notify/notify-tell';
 import type { Put, SessionId } from '../store/store';
 
 /**
@@ -9,7 +9,7 @@ import type { Put, SessionId } from '../store/store';
  * nothing about the one in place. `puts` go in the same write (the refused refresh token forgotten).
  */
 export function markRejected(sid: SessionId, ...puts: Put[]): Promise<void> {
-  return tellWith(sid, [sessionItem], (get) => {
+  return writeAndNotify(sid, [sessionItem], (get) => {
     const session = get(sessionItem);
     if (!session.connected) return null;
     const marked = session.rejected ? [] : [{ key: sessionItem.key, value: { ...session, rejected: true } }];

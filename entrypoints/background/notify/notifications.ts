@@ -12,7 +12,7 @@ import {
 } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { goalReached, isHashedPart, redemptionChanges } from './notify-events';
-import { tellWith } from './notify-tell';
+import { writeAndNotify } from './notify-tell';
 import type { SessionId } from '../store/store';
 import { onStored } from '../store/stored-reads';
 
@@ -25,7 +25,7 @@ const serial = queue.run;
 /** A history read of session `sid`: the first of a session only records the states. */
 export function onHistory(sid: SessionId, history: readonly Redemption[]): Promise<void> {
   return serial(() =>
-    tellWith(sid, [], (get) => {
+    writeAndNotify(sid, [], (get) => {
       const { states, events } = redemptionChanges(get(notifyStateItem).states, history);
       return { state: { states }, events };
     }),
@@ -52,7 +52,7 @@ export function onGoalSet(sid: SessionId): Promise<void> {
 function goalCheck(sid: SessionId, read: RewardsData | null, announce: boolean): Promise<void> {
   return serial(() =>
     // The cached rewards (a large item) are read only when no read came with the call.
-    tellWith(sid, read ? [sessionItem, goalItem] : [sessionItem, goalItem, rewardsItem], (get) => {
+    writeAndNotify(sid, read ? [sessionItem, goalItem] : [sessionItem, goalItem, rewardsItem], (get) => {
       const rewards = read ?? get(rewardsItem)?.data;
       if (!rewards) return null;
       const [session, goal] = [get(sessionItem), get(goalItem)];

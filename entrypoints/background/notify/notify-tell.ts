@@ -30,7 +30,7 @@ export interface Telling {
  * later, one told before the worker stopped is not told again, and an event of an ended session is
  * neither recorded nor shown (the write is refused).
  */
-export async function tellWith(
+export async function writeAndNotify(
   sid: SessionId,
   items: ReadonlyArray<StorageItem<unknown>>,
   change: (get: Get) => Telling | null,

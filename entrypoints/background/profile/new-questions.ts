@@ -3,7 +3,7 @@ import { t } from '../../../utils/i18n';
 import { serialQueue } from '../../../utils/serial-queue';
 import { accountOf, questionsItem, sessionItem, type ProfileData } from '../../../utils/storage-items';
 import { questionAdded } from '../notify/notify-events';
-import { tellWith } from '../notify/notify-tell';
+import { writeAndNotify } from '../notify/notify-tell';
 import { markSeen, readQuestions } from './question-events';
 import { fail } from '../result';
 import { activeCredentials, put, update, type SessionId } from '../store/store';
@@ -22,7 +22,7 @@ const serial = queue.run;
 /** A profile read of session `sid`. */
 export function onProfile(sid: SessionId, profile: ProfileData): Promise<void> {
   return serial(() =>
-    tellWith(sid, [questionsItem, sessionItem], (get) => {
+    writeAndNotify(sid, [questionsItem, sessionItem], (get) => {
       const { after, added } = readQuestions(get(questionsItem), accountOf(get(sessionItem)), profile);
       return { puts: [put(questionsItem, after)], events: added.map(questionAdded) };
     }),

@@ -12,7 +12,7 @@ import {
 import type { Redemption } from '../../../utils/types';
 import { currentApi } from '../auth/api';
 import { markWritten } from '../sync/epochs';
-import { tellWith } from '../notify/notify-tell';
+import { writeAndNotify } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
 import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store/store';
 import { refreshRewards } from '../sync/sync';
@@ -101,7 +101,7 @@ async function record(
 ): Promise<Confirms | null> {
   let stored: Confirms | null = null;
   let written: Confirms | null = null;
-  await tellWith(
+  await writeAndNotify(
     sid,
     ITEMS,
     (get) => {
