@@ -49,13 +49,8 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
   const alertRef = useRef<HTMLParagraphElement>(null);
   /** Where focus goes next; a new object each time, so asking twice moves it twice. */
   const focusTo = useSignal<FocusTo>({ to: 'question' });
-  const { def, done, openFrom } = useFlowPosition(
-    at,
-    queue,
-    writable,
-    stored,
-    () => (focusTo.value = { to: 'question' }),
-  );
+  const toQuestion = () => (focusTo.value = { to: 'question' });
+  const { def, done, openFrom } = useFlowPosition(at, queue, writable, stored, toQuestion);
 
   useFlowFocus(focusTo.value, done, { form: formRef, end: endRef, alert: alertRef });
 
@@ -68,7 +63,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     empty.value = '';
     alert.value = null;
     at.value = openFrom(at.value + 1);
-    focusTo.value = { to: 'question' };
+    toQuestion();
   }
 
   async function saveAndNext(event: Event) {
