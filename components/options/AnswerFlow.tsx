@@ -231,11 +231,11 @@ function useFlowPosition(
   const latest = useRef({ stored, writable });
   latest.current = { stored, writable };
 
-  const asked = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
+  const stillAsked = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
   /** The first question from `from` on that the panel still asks and nobody has answered meanwhile. */
   const openFrom = (from: number) => {
     let i = from;
-    while (i < queue.length && (!asked(queue[i]) || isAnswered(named(latest.current.stored, queue[i]!)))) i++;
+    while (i < queue.length && (!stillAsked(queue[i]) || isAnswered(named(latest.current.stored, queue[i]!)))) i++;
     return i;
   };
 

@@ -19,7 +19,7 @@ export const PROFILE_PAGE = 100;
 interface Props {
   formRef: Ref<HTMLFormElement>;
   /** The writable questions the filter lets through, in the panel's order. */
-  listed: VariableDefinition[];
+  filtered: VariableDefinition[];
   /** Questions only the panel sets, shown after the writable ones (none while filtering). */
   readOnly: VariableDefinition[];
   /** How many questions are rendered so far; "Show more" adds a page. */
@@ -44,7 +44,7 @@ interface Props {
 /** The profile as a list: every writable question with one Save, then those only the panel sets. */
 export function ProfileQuestions({
   formRef,
-  listed,
+  filtered,
   readOnly,
   shown,
   stored,
@@ -61,7 +61,7 @@ export function ProfileQuestions({
   saveStatusRef,
   saveAlertRef,
 }: Props) {
-  const hidden = listed.length + readOnly.length - shown.value;
+  const hidden = filtered.length + readOnly.length - shown.value;
 
   const field = (def: VariableDefinition) => (
     <WritableField
@@ -79,10 +79,10 @@ export function ProfileQuestions({
 
   return (
     <>
-      {listed.length > 0 && (
+      {filtered.length > 0 && (
         <form ref={formRef} onSubmit={onSave} noValidate aria-labelledby="profile-writable-heading">
           <h3 id="profile-writable-heading">{t('writableHeading')}</h3>
-          {listed.slice(0, shown.value).map(field)}
+          {filtered.slice(0, shown.value).map(field)}
           <SaveBar
             changes={Object.keys(changes).length}
             saving={saver.saving.value}
@@ -99,7 +99,7 @@ export function ProfileQuestions({
         <>
           <h3>{t('readOnlyHeading')}</h3>
           <dl class="read-only-list">
-            {readOnly.slice(0, Math.max(0, shown.value - listed.length)).map((def) => (
+            {readOnly.slice(0, Math.max(0, shown.value - filtered.length)).map((def) => (
               <ReadOnlyField key={def.name} def={def} value={named(stored, def.name)} />
             ))}
           </dl>

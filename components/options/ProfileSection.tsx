@@ -44,7 +44,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const open = new Set(count.open);
   const pending = draft.draft.value ?? byName();
   // Answered questions step aside while the filter is on, except one being edited; with none open, all show.
-  const listed =
+  const filtered =
     openOnly.value && open.size > 0 ? writable.filter((d) => open.has(d.name) || hasName(pending, d.name)) : writable;
   const editing = useProfileEdits({
     writable,
@@ -52,7 +52,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     draft,
     saver,
     heading: headingRef,
-    listed,
+    filtered,
     reveal: (index) => index >= shown.value && (shown.value = index + 1),
   });
   const syncError = sync.value?.profile.error;
@@ -79,10 +79,10 @@ export function ProfileSection({ account = '' }: { account?: string }) {
       />
     );
   } else {
-    const rest = listed === writable ? readOnly : [];
+    const rest = filtered === writable ? readOnly : [];
     body = (
       <ProfileQuestions
-        {...{ listed, shown, stored, open, saver, fresh, ...editing.questions }}
+        {...{ filtered, shown, stored, open, saver, fresh, ...editing.questions }}
         readOnly={rest}
         edits={editing.edits}
         changes={editing.changes}

@@ -18,14 +18,14 @@ interface Inputs {
   heading: RefObject<HTMLHeadingElement | null>;
   /** Shows the questions up to `index` (a question with a problem may lie past those rendered). */
   reveal(index: number): void;
-  listed: VariableDefinition[];
+  filtered: VariableDefinition[];
 }
 
 /**
  * The list's edits and its one Save: what changed, saving it, discarding it, and where focus and
  * the words go after each. Nothing typed is lost on an error: the draft keeps it until saved.
  */
-export function useProfileEdits({ writable, stored, draft, saver, heading, reveal, listed }: Inputs) {
+export function useProfileEdits({ writable, stored, draft, saver, heading, reveal, filtered }: Inputs) {
   const status = useSignal('');
   const alert = useSignal<Alert | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -48,7 +48,7 @@ export function useProfileEdits({ writable, stored, draft, saver, heading, revea
     }
     alert.value = outcome.alert;
     const names = outcome.fields ? Object.keys(saver.fieldErrors.value) : [];
-    reveal(Math.max(-1, ...names.map((name) => listed.findIndex((d) => d.name === name))));
+    reveal(Math.max(-1, ...names.map((name) => filtered.findIndex((d) => d.name === name))));
     focus(outcome.fields ? 'problem' : 'alert');
   }
 

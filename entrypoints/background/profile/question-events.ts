@@ -24,24 +24,26 @@ export interface QuestionsRead {
  * {@link markSeen}), no longer writable or no longer listed; its text follows the panel's.
  */
 export function readQuestions(before: QuestionsRecord | null, account: string, profile: ProfileData): QuestionsRead {
-  const listed = new Map(profile.definitions.map((def) => [def.name, def]));
+  const questionsNow = new Map(profile.definitions.map((def) => [def.name, def]));
   const open = (name: string) => {
-    const def = listed.get(name);
+    const def = questionsNow.get(name);
     return def !== undefined && def.writable && !isAnswered(named(profile.values, name));
   };
   if (!before || before.account !== account)
-    return { after: { account, known: [...listed.keys()], fresh: [] }, added: [] };
+    return { after: { account, known: [...questionsNow.keys()], fresh: [] }, added: [] };
 
   const known = new Set(before.known);
-  const added = [...listed.values()]
+  const added = [...questionsNow.values()]
     .filter((def) => !known.has(def.name) && open(def.name))
     .map(({ name, text }) => ({ name, text }));
-  const kept = before.fresh.filter((q) => open(q.name)).map((q) => ({ name: q.name, text: listed.get(q.name)!.text }));
-  const older = before.known.filter((name) => !listed.has(name));
+  const kept = before.fresh
+    .filter((q) => open(q.name))
+    .map((q) => ({ name: q.name, text: questionsNow.get(q.name)!.text }));
+  const older = before.known.filter((name) => !questionsNow.has(name));
   return {
     after: {
       account,
-      known: [...listed.keys(), ...older].slice(0, Math.max(listed.size, KNOWN_KEPT)),
+      known: [...questionsNow.keys(), ...older].slice(0, Math.max(questionsNow.size, KNOWN_KEPT)),
       fresh: [...kept, ...added],
     },
     added,

@@ -45,6 +45,6 @@ export const PROFILE_WATCH_MS = 4 * 60 * 60_000;
 export async function profileNeedsRefresh(now = Date.now()): Promise<boolean> {
   const prefs = await preferencesItem.getValue();
   if (!notifies(prefs, 'question') && !(prefs.badge && prefs.badgeShows === 'questions')) return false;
-  const part = (await popupViewItem.getValue())?.profile;
-  return !part || now - part.fetchedAt >= PROFILE_WATCH_MS;
+  const profileView = (await popupViewItem.getValue())?.profile;
+  return !profileView || now - profileView.fetchedAt >= PROFILE_WATCH_MS;
 }

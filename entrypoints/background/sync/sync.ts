@@ -213,14 +213,14 @@ async function revalidation<T>(
  * the rewards answer or from a values answer that did not change either.
  */
 async function rewardsFrom(read: Reader, cached?: RewardsData): Promise<RewardsData> {
-  const listed = await read('rewards');
-  const rewards = listed?.rewards ?? cached!.rewards;
-  if (listed ? listed.balance !== null : cached!.balance.source === 'rewards') {
-    return listed
+  const rewardsRead = await read('rewards');
+  const rewards = rewardsRead?.rewards ?? cached!.rewards;
+  if (rewardsRead ? rewardsRead.balance !== null : cached!.balance.source === 'rewards') {
+    return rewardsRead
       ? {
           rewards,
           balance: resolveBalance({
-            rewards: listed.balance,
+            rewards: rewardsRead.balance,
             variables: null,
             stored: null,
             variableName: settings.balanceVariable,
@@ -299,9 +299,9 @@ export function forHistory(r: Redemption): Redemption {
 
 export function refreshProfile(force: boolean): Promise<ProfileData> {
   return refresh('profile', profileWriter, force, async (read, cached) => {
-    const [listed, values] = await Promise.all([read('variablesMeta'), read('variablesData')]);
-    if (!listed && !values) return cached!;
-    const definitions = listed ?? cached!.definitions;
+    const [rewardsRead, values] = await Promise.all([read('variablesMeta'), read('variablesData')]);
+    if (!rewardsRead && !values) return cached!;
+    const definitions = rewardsRead ?? cached!.definitions;
     // Values arrive in loose shapes (utils/stored-values.ts); pages get them in their definition's format,
     // so new definitions need the values as sent, which a 304 does not carry: read them whole.
     const raw = values ?? (await read('variablesData', true))!;
