@@ -7,7 +7,7 @@
  * are equal. An id is parsed into this type once, where it enters: the panel's answers
  * (utils/api/schemas.ts, which reads a number beyond 2^53 from the body's own digits:
  * utils/api/json.ts), a page's message (utils/message-schemas.ts), and storage an earlier version
- * wrote with numbers (entrypoints/background/stored-ids.ts). Nothing else makes one.
+ * wrote with numbers (entrypoints/background/store/stored-ids.ts). Nothing else makes one.
  */
 
 declare const rewardBrand: unique symbol;

@@ -108,11 +108,11 @@ export function definePagedItem<E>(
     fromStored: (stored) => (stored && isWhole(stored as Stored<E>) ? (stored as Cached<E[]>) : null),
     watch(callback) {
       // The head changes with every write; the latest read wins when writes come close together.
-      let asked = 0;
+      let latestRead = 0;
       const listener = (changes: Record<string, { newValue?: unknown }>, area: string) => {
         if (area !== 'local' || !changes[key]) return;
-        const mine = ++asked;
-        void getValue().then((value) => mine === asked && callback(value));
+        const mine = ++latestRead;
+        void getValue().then((value) => mine === latestRead && callback(value));
       };
       storage().onChanged.addListener(listener);
       return () => storage().onChanged.removeListener(listener);

@@ -12,7 +12,7 @@ import type { Balance, Redemption, Reward, StoredValues, VariableDefinition } fr
 /**
  * Everything pages render comes from these items: the background writes them, pages read them at
  * once and watch them. The token is not here: it lives in the background's own item
- * (entrypoints/background/credentials.ts), which no page imports.
+ * (entrypoints/background/store/credentials.ts), which no page imports.
  */
 
 export interface SessionInfo {
@@ -219,7 +219,7 @@ export function accountOf(session: Pick<SessionInfo, 'baseUrl' | 'tokenHint'>): 
  */
 export interface AreaValidators {
   fetchedAt: number;
-  /** The area's write epoch of that read (entrypoints/background/epochs.ts): no 304 across a write. */
+  /** The area's write epoch of that read (entrypoints/background/sync/epochs.ts): no 304 across a write. */
   epoch: number;
   reads: Record<string, { etag?: string; lastModified?: string }>;
 }
@@ -337,7 +337,7 @@ export const SESSION_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
 ];
 /**
  * Of those, what reconnecting the same account keeps (a new token after a 401, the same token
- * again), with its Confirms (entrypoints/background/account-identity.ts decides, for all alike).
+ * again), with its Confirms (entrypoints/background/session/account-identity.ts decides, for all alike).
  */
 export const SAME_ACCOUNT_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
   profileDraftItem,

@@ -9,15 +9,15 @@ import type { StorageItem } from './storage-item';
 export function useStorageItem<T>(item: StorageItem<T>): Signal<T | undefined> {
   const value = useSignal<T | undefined>(undefined);
   useEffect(() => {
-    let live = true;
+    let mounted = true;
     const unwatch = item.watch((next) => {
       value.value = next;
     });
     void item.getValue().then((first) => {
-      if (live && value.value === undefined) value.value = first;
+      if (mounted && value.value === undefined) value.value = first;
     });
     return () => {
-      live = false;
+      mounted = false;
       unwatch();
     };
   }, [item]);

@@ -1,4 +1,5 @@
-import { useSignal } from '@preact/signals';
+import { useSignal, type Signal } from '@preact/signals';
+import type { Ref, RefObject } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { byName, hasName, named } from '../../utils/by-name';
 import { formatPoints } from '../../utils/format';
@@ -35,6 +36,7 @@ interface Props {
  * error, a skip or closing the page, and a panel's refusal shows beside the question.
  */
 export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdit, onClose }: Props) {
+  /** The position in `queue` of the question on screen. */
   const at = useSignal(0);
   const saved = useSignal(0);
   const skipped = useSignal(0);
@@ -46,48 +48,11 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
   const endRef = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
   /** Where focus goes next; a new object each time, so asking twice moves it twice. */
-  const focusTo = useSignal<{ to: 'question' | 'problem' | 'alert' } | null>({ to: 'question' });
-  // What a handler reads after awaiting a save: the values as they are then, not as they were rendered.
-  const latest = useRef({ stored, writable });
-  latest.current = { stored, writable };
+  const focusTo = useSignal<FocusTo>({ to: 'question' });
+  const toQuestion = () => (focusTo.value = { to: 'question' });
+  const { def, done, openFrom } = useFlowPosition(at, queue, writable, stored, toQuestion);
 
-  const asked = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
-  /** The first question from `from` on that the panel still asks and nobody has answered meanwhile. */
-  const openFrom = (from: number) => {
-    let i = from;
-    while (i < queue.length && (!asked(queue[i]) || isAnswered(named(latest.current.stored, queue[i]!)))) i++;
-    return i;
-  };
-
-  const def = writable.find((d) => d.name === queue[at.value]);
-  const done = at.value >= queue.length;
-
-  // A question the panel stopped asking while it was on screen: on to the next.
-  useEffect(() => {
-    if (done || def) return;
-    at.value = openFrom(at.value);
-    focusTo.value = { to: 'question' };
-  }, [done, def]);
-
-  // Focus moves once what it goes to is rendered (the effect runs after that render), not on a timer:
-  // the question's control, what is wrong with the answer, the failure, or the closing words.
-  useEffect(() => {
-    const request = focusTo.value?.to;
-    if (!request) return;
-    if (done) {
-      endRef.current?.focus();
-      return;
-    }
-    const form = formRef.current;
-    if (request === 'alert') alertRef.current?.focus();
-    else
-      form
-        ?.querySelector<HTMLElement>(
-          request === 'problem' ? '[aria-invalid="true"]' : '.field input, .field select, .field textarea',
-        )
-        ?.focus({ preventScroll: true });
-    if (request === 'question') form?.scrollIntoView?.({ block: 'nearest' });
-  }, [focusTo.value]);
+  useFlowFocus(focusTo.value, done, { form: formRef, end: endRef, alert: alertRef });
 
   function next(outcome: 'saved' | 'skipped') {
     if (outcome === 'saved') saved.value += 1;
@@ -98,7 +63,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     empty.value = '';
     alert.value = null;
     at.value = openFrom(at.value + 1);
-    focusTo.value = { to: 'question' };
+    toQuestion();
   }
 
   async function saveAndNext(event: Event) {
@@ -126,34 +91,8 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
     next('saved');
   }
 
-  /** Enter on a choice saves too: browsers submit a form by Enter only from text-like fields. */
-  function onKeyDown(event: KeyboardEvent) {
-    const target = event.target as HTMLInputElement;
-    if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (target.type === 'radio' || target.type === 'checkbox') {
-      event.preventDefault();
-      formRef.current?.requestSubmit();
-    }
-  }
-
   if (done) {
-    return (
-      <div class="answer-flow" role="group" aria-labelledby="answer-flow-heading">
-        <h3 id="answer-flow-heading" ref={endRef} tabIndex={-1}>
-          {t(saved.value > 0 ? 'flowThanks' : 'flowEnd')}
-        </h3>
-        <p role="status">
-          {/* What this round did; how many are answered in all is the progress line's, right above. */}
-          {sentences(
-            saved.value > 0 ? tp('flowAnswered', saved.value) : '',
-            skipped.value > 0 ? tp('flowSkipped', skipped.value) : '',
-          )}
-        </p>
-        <button type="button" class="primary" onClick={onClose}>
-          {t('backToProfile')}
-        </button>
-      </div>
-    );
+    return <AnswerFlowEnd saved={saved.value} skipped={skipped.value} endRef={endRef} onClose={onClose} />;
   }
   if (!def) return null;
 
@@ -162,7 +101,7 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
       ref={formRef}
       class="answer-flow"
       onSubmit={(event) => void saveAndNext(event)}
-      onKeyDown={onKeyDown}
+      onKeyDown={(event) => enterSubmitsChoice(event, formRef.current)}
       noValidate
       aria-labelledby="answer-flow-heading"
     >
@@ -187,17 +126,127 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         onSeen={() => fresh.seen(def.name)}
       />
       <AlertView alert={alert.value} alertRef={alertRef} />
-      <div class="flow-actions">
-        <button type="submit" class="primary" disabled={saver.saving.value}>
-          {t(saver.saving.value ? 'saving' : 'saveAndNext')}
-        </button>
-        <button type="button" disabled={saver.saving.value} onClick={() => next('skipped')}>
-          {t('skipQuestion')}
-        </button>
-        <button type="button" class="link-button" onClick={onClose}>
-          {t('backToAllQuestions')}
-        </button>
-      </div>
+      <FlowActions saving={saver.saving.value} onSkip={() => next('skipped')} onClose={onClose} />
     </form>
   );
+}
+
+type FocusTo = { to: 'question' | 'problem' | 'alert' } | null;
+
+/**
+ * Focus moves once what it goes to is rendered (the effect runs after that render), not on a timer:
+ * the question's control, what is wrong with the answer, the failure, or the closing words.
+ */
+function useFlowFocus(
+  focusTo: FocusTo,
+  done: boolean,
+  places: {
+    form: RefObject<HTMLFormElement | null>;
+    end: RefObject<HTMLHeadingElement | null>;
+    alert: RefObject<HTMLParagraphElement | null>;
+  },
+) {
+  useEffect(() => {
+    const request = focusTo?.to;
+    if (!request) return;
+    if (done) {
+      places.end.current?.focus();
+      return;
+    }
+    const form = places.form.current;
+    if (request === 'alert') places.alert.current?.focus();
+    else
+      form
+        ?.querySelector<HTMLElement>(
+          request === 'problem' ? '[aria-invalid="true"]' : '.field input, .field select, .field textarea',
+        )
+        ?.focus({ preventScroll: true });
+    if (request === 'question') form?.scrollIntoView?.({ block: 'nearest' });
+  }, [focusTo]);
+}
+
+/** Enter on a choice saves too: browsers submit a form by Enter only from text-like fields. */
+function enterSubmitsChoice(event: KeyboardEvent, form: HTMLFormElement | null) {
+  const target = event.target as HTMLInputElement;
+  if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (target.type === 'radio' || target.type === 'checkbox') {
+    event.preventDefault();
+    form?.requestSubmit();
+  }
+}
+
+function FlowActions({ saving, onSkip, onClose }: { saving: boolean; onSkip(): void; onClose(): void }) {
+  return (
+    <div class="flow-actions">
+      <button type="submit" class="primary" disabled={saving}>
+        {t(saving ? 'saving' : 'saveAndNext')}
+      </button>
+      <button type="button" disabled={saving} onClick={onSkip}>
+        {t('skipQuestion')}
+      </button>
+      <button type="button" class="link-button" onClick={onClose}>
+        {t('backToAllQuestions')}
+      </button>
+    </div>
+  );
+}
+
+interface EndProps {
+  saved: number;
+  skipped: number;
+  endRef: Ref<HTMLHeadingElement>;
+  onClose(): void;
+}
+
+/** The end of a round: one thank-you, and what this round did. */
+function AnswerFlowEnd({ saved, skipped, endRef, onClose }: EndProps) {
+  return (
+    <div class="answer-flow" role="group" aria-labelledby="answer-flow-heading">
+      <h3 id="answer-flow-heading" ref={endRef} tabIndex={-1}>
+        {t(saved > 0 ? 'flowThanks' : 'flowEnd')}
+      </h3>
+      <p role="status">
+        {/* What this round did; how many are answered in all is the progress line's, right above. */}
+        {sentences(saved > 0 ? tp('flowAnswered', saved) : '', skipped > 0 ? tp('flowSkipped', skipped) : '')}
+      </p>
+      <button type="button" class="primary" onClick={onClose}>
+        {t('backToProfile')}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The question on screen, and the next open one from a position. What a handler reads after
+ * awaiting a save is the values as they are then, not as they were rendered; a question the panel
+ * stopped asking while it was on screen moves the flow on to the next (`moved` says so).
+ */
+function useFlowPosition(
+  at: Signal<number>,
+  queue: readonly string[],
+  writable: readonly VariableDefinition[],
+  stored: StoredValues,
+  moved: () => void,
+) {
+  const latest = useRef({ stored, writable });
+  latest.current = { stored, writable };
+
+  const stillAsked = (name: string | undefined) => latest.current.writable.find((d) => d.name === name);
+  /** The first question from `from` on that the panel still asks and nobody has answered meanwhile. */
+  const openFrom = (from: number) => {
+    let i = from;
+    while (i < queue.length && (!stillAsked(queue[i]) || isAnswered(named(latest.current.stored, queue[i]!)))) i++;
+    return i;
+  };
+
+  const def = writable.find((d) => d.name === queue[at.value]);
+  const done = at.value >= queue.length;
+
+  useEffect(() => {
+    if (done || def) return;
+    at.value = openFrom(at.value);
+    moved();
+  }, [done, def]);
+
+  return { def, done, openFrom };
 }

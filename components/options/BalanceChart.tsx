@@ -104,56 +104,17 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
   const shown = samplesIn(samples, days, now);
   const [at, setAt] = useState<number | null>(null);
   if (shown.length === 0) return null;
-  const from = shown[0]!.at;
-  const values = shown.map((s) => s.points);
-  // The axis runs between round values, the line between them.
-  const ticks = niceTicks(Math.min(...values), Math.max(...values));
-  const low = ticks[0]!;
-  const high = Math.max(ticks.at(-1)!, low + 1);
-  const x = (ms: number) => ((ms - from) / Math.max(1, now - from)) * WIDTH;
-  const y = (points: number) => HEIGHT - ((points - low) / (high - low)) * HEIGHT;
-  let path = `M ${x(from).toFixed(1)} ${y(shown[0]!.points).toFixed(1)}`;
-  for (const s of shown.slice(1)) path += ` H ${x(s.at).toFixed(1)} V ${y(s.points).toFixed(1)}`;
-  path += ` H ${WIDTH}`;
-
+  const { from, ticks, x, y, path } = scaleOf(shown, now);
   const marks = spends.filter((s) => s.at > from && s.at <= now);
   const drops = dropsIn(shown);
-  const fell = new Map(drops.map((d) => [d.at, d]));
-  const pointText = (s: BalanceSample) => {
-    const drop = fell.get(s.at);
-    return drop
-      ? t('chartDrop', moment(s.at), tp('points', drop.from - drop.to), tp('points', s.points))
-      : t('chartPoint', moment(s.at), tp('points', s.points));
-  };
-  const stops: Stop[] = [
-    ...shown.map((s) => ({ at: s.at, points: s.points, text: pointText(s), spend: false })),
-    ...marks.map((s) => ({
-      at: s.at,
-      points: balanceAt(shown, s.at),
-      text: t('chartSpend', moment(s.at), s.name, tp('points', s.points)),
-      spend: true,
-    })),
-    // A redemption comes before the fall of the balance it caused.
-  ].sort((a, b) => a.at - b.at || Number(b.spend) - Number(a.spend));
+  const stops = stopsOf(shown, marks, drops);
   const index = at === null ? stops.length - 1 : Math.max(0, Math.min(stops.length - 1, at));
   const stop = stops[index]!;
 
   // Right to left, time runs from the right edge to the left one, and so do the arrow keys.
   const rtl = direction() === 'rtl';
-  const later = rtl ? 'ArrowLeft' : 'ArrowRight';
-  const earlier = rtl ? 'ArrowRight' : 'ArrowLeft';
   const onKey = (e: KeyboardEvent) => {
-    const step: Record<string, number> = {
-      [later]: 1,
-      ArrowUp: 1,
-      [earlier]: -1,
-      ArrowDown: -1,
-      Home: -Infinity,
-      End: Infinity,
-      PageUp: 5,
-      PageDown: -5,
-    };
-    const by = step[e.key];
+    const by = keyStep(e.key, rtl);
     if (by === undefined) return;
     e.preventDefault();
     setAt(Math.max(0, Math.min(stops.length - 1, index + by)));
@@ -167,6 +128,10 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
     setAt(nearest);
   };
   // Marks are placed from the start edge, as the drawing's x runs (mirrored by the page's style in RTL).
+  const place = (ms: number, points: number) => ({
+    insetInlineStart: `${(x(ms) / WIDTH) * 100}%`,
+    insetBlockStart: `${(y(points) / HEIGHT) * 100}%`,
+  });
   return (
     <figure class="chart">
       <div class="chart-y" aria-hidden="true">
@@ -187,63 +152,16 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
         onPointerMove={onPoint}
         onPointerDown={onPoint}
       >
-        <svg
-          class="balance-chart"
-          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-          preserveAspectRatio="none"
-          aria-hidden="true"
-          focusable="false"
-        >
-          {ticks.slice(1, -1).map((v) => (
-            <line key={v} class="chart-grid" x1={0} x2={WIDTH} y1={y(v)} y2={y(v)} vector-effect="non-scaling-stroke" />
-          ))}
-          <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
-          {/* Each fall of the balance drawn apart: where the points went. */}
-          {drops.map((d) => (
-            <line
-              key={d.at}
-              class="balance-chart-drop"
-              x1={x(d.at)}
-              x2={x(d.at)}
-              y1={y(d.from)}
-              y2={y(d.to)}
-              vector-effect="non-scaling-stroke"
-            />
-          ))}
-          <line
-            class="chart-cursor"
-            x1={x(stop.at)}
-            x2={x(stop.at)}
-            y1={0}
-            y2={HEIGHT}
-            vector-effect="non-scaling-stroke"
-          />
-        </svg>
+        <ChartLines ticks={ticks} path={path} drops={drops} cursor={x(stop.at)} y={y} x={x} />
         {marks.map((s) => (
-          <span
-            key={s.at}
-            class="chart-mark"
-            style={{
-              insetInlineStart: `${(x(s.at) / WIDTH) * 100}%`,
-              insetBlockStart: `${(y(balanceAt(shown, s.at)) / HEIGHT) * 100}%`,
-            }}
-            aria-hidden="true"
-          />
+          <span key={s.at} class="chart-mark" style={place(s.at, balanceAt(shown, s.at))} aria-hidden="true" />
         ))}
         {drops.map((d) => (
-          <span
-            key={d.at}
-            class="chart-drop"
-            style={{ insetInlineStart: `${(x(d.at) / WIDTH) * 100}%`, insetBlockStart: `${(y(d.to) / HEIGHT) * 100}%` }}
-            aria-hidden="true"
-          />
+          <span key={d.at} class="chart-drop" style={place(d.at, d.to)} aria-hidden="true" />
         ))}
         <span
           class={`chart-dot${stop.spend ? ' chart-dot-spend' : ''}`}
-          style={{
-            insetInlineStart: `${(x(stop.at) / WIDTH) * 100}%`,
-            insetBlockStart: `${(y(stop.points) / HEIGHT) * 100}%`,
-          }}
+          style={place(stop.at, stop.points)}
           aria-hidden="true"
         />
       </div>
@@ -256,5 +174,99 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
         <Qty text={stop.text} />
       </figcaption>
     </figure>
+  );
+}
+
+/** The drawing's scale: the axis runs between round values, the step line between them. */
+function scaleOf(shown: readonly BalanceSample[], now: number) {
+  const from = shown[0]!.at;
+  const values = shown.map((s) => s.points);
+  const ticks = niceTicks(Math.min(...values), Math.max(...values));
+  const low = ticks[0]!;
+  const high = Math.max(ticks.at(-1)!, low + 1);
+  const x = (ms: number) => ((ms - from) / Math.max(1, now - from)) * WIDTH;
+  const y = (points: number) => HEIGHT - ((points - low) / (high - low)) * HEIGHT;
+  let path = `M ${x(from).toFixed(1)} ${y(shown[0]!.points).toFixed(1)}`;
+  for (const s of shown.slice(1)) path += ` H ${x(s.at).toFixed(1)} V ${y(s.points).toFixed(1)}`;
+  path += ` H ${WIDTH}`;
+  return { from, ticks, x, y, path };
+}
+
+/** The readout's stops: every change of the balance (a fall said as one) and every redemption. */
+function stopsOf(shown: readonly BalanceSample[], marks: readonly Spend[], drops: readonly Drop[]): Stop[] {
+  const fell = new Map(drops.map((d) => [d.at, d]));
+  const pointText = (s: BalanceSample) => {
+    const drop = fell.get(s.at);
+    return drop
+      ? t('chartDrop', moment(s.at), tp('points', drop.from - drop.to), tp('points', s.points))
+      : t('chartPoint', moment(s.at), tp('points', s.points));
+  };
+  return [
+    ...shown.map((s) => ({ at: s.at, points: s.points, text: pointText(s), spend: false })),
+    ...marks.map((s) => ({
+      at: s.at,
+      points: balanceAt(shown, s.at),
+      text: t('chartSpend', moment(s.at), s.name, tp('points', s.points)),
+      spend: true,
+    })),
+    // A redemption comes before the fall of the balance it caused.
+  ].sort((a, b) => a.at - b.at || Number(b.spend) - Number(a.spend));
+}
+
+/** How far a key moves the readout along its stops; right to left, the arrows run the other way. */
+function keyStep(key: string, rtl: boolean): number | undefined {
+  const later = rtl ? 'ArrowLeft' : 'ArrowRight';
+  const earlier = rtl ? 'ArrowRight' : 'ArrowLeft';
+  const step: Record<string, number> = {
+    [later]: 1,
+    ArrowUp: 1,
+    [earlier]: -1,
+    ArrowDown: -1,
+    Home: -Infinity,
+    End: Infinity,
+    PageUp: 5,
+    PageDown: -5,
+  };
+  return step[key];
+}
+
+interface LinesProps {
+  ticks: readonly number[];
+  path: string;
+  drops: readonly Drop[];
+  /** Where the readout's stop is, along x. */
+  cursor: number;
+  x(ms: number): number;
+  y(points: number): number;
+}
+
+/** The chart's lines: the grid, the step line, each fall of the balance, and the readout's cursor. */
+function ChartLines({ ticks, path, drops, cursor, x, y }: LinesProps) {
+  return (
+    <svg
+      class="balance-chart"
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      preserveAspectRatio="none"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {ticks.slice(1, -1).map((v) => (
+        <line key={v} class="chart-grid" x1={0} x2={WIDTH} y1={y(v)} y2={y(v)} vector-effect="non-scaling-stroke" />
+      ))}
+      <path class="balance-chart-line" d={path} fill="none" vector-effect="non-scaling-stroke" />
+      {/* Each fall of the balance drawn apart: where the points went. */}
+      {drops.map((d) => (
+        <line
+          key={d.at}
+          class="balance-chart-drop"
+          x1={x(d.at)}
+          x2={x(d.at)}
+          y1={y(d.from)}
+          y2={y(d.to)}
+          vector-effect="non-scaling-stroke"
+        />
+      ))}
+      <line class="chart-cursor" x1={cursor} x2={cursor} y1={0} y2={HEIGHT} vector-effect="non-scaling-stroke" />
+    </svg>
   );
 }

@@ -1,4 +1,5 @@
-import { useSignal } from '@preact/signals';
+import { useSignal, type Signal } from '@preact/signals';
+import type { Ref } from 'preact';
 import { useRef } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { checkBaseUrl, hostPermissionPattern, reachableByBuild } from '../../utils/base-url';
@@ -93,15 +94,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
         };
     busy.value = false;
     if (!result.ok) {
-      const stepKey = result.error.kind === 'permission_denied' ? 'stepAllowAccess' : NEXT_STEP[result.error.kind];
-      const step = stepKey && t(stepKey);
-      // The generic refusal says to reconnect on this very page; here the useful news is that this
-      // key was refused, by the panel named as the panelist knows it.
-      // The typed key stays in the field so a typo in the address does not cost re-pasting it.
-      formError.value =
-        result.error.kind === 'unauthorized'
-          ? alertOf(result.error, step, sentences(t('tokenRefusedBy', settings.panelName), step ?? ''))
-          : alertOf(result.error, step);
+      formError.value = refusalAlert(result.error);
       focusLater(() => errorRef.current);
       return;
     }
@@ -109,68 +102,11 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     onConnected(result.data.origin || origin);
   }
 
-  const urlField = (
-    <div class="field">
-      <label for="api-base-url">{t('apiBaseUrl')}</label>
-      <input
-        id="api-base-url"
-        ref={urlRef}
-        class="input"
-        type="url"
-        inputMode="url"
-        autocomplete="url"
-        spellcheck={false}
-        value={baseUrl.value}
-        aria-invalid={urlError.value ? true : undefined}
-        aria-describedby={urlError.value ? 'api-base-url-error' : 'api-base-url-hint'}
-        onInput={(e) => (baseUrl.value = e.currentTarget.value)}
-      />
-      {urlError.value ? (
-        <p id="api-base-url-error" class="field-error" role="alert">
-          {urlError.value}
-        </p>
-      ) : (
-        <p id="api-base-url-hint" class="hint">
-          {builtIn ? t('addressHintBuild', settings.panelName) : t('apiBaseUrlHint')}
-        </p>
-      )}
-    </div>
-  );
+  const urlField = <UrlField value={baseUrl} error={urlError.value} builtIn={builtIn} inputRef={urlRef} />;
 
   return (
     <form class="connect-form" onSubmit={submit} noValidate aria-labelledby="connection-heading">
-      <div class="field">
-        <label for="access-token">{t('accessToken')}</label>
-        <p id="access-token-hint" class="hint">
-          {t('tokenHint', settings.panelName)}
-          {settings.tokenHelpUrl && (
-            <>
-              {' '}
-              <a href={settings.tokenHelpUrl} target="_blank" rel="noopener noreferrer">
-                {t('tokenHelpLink')}
-              </a>
-            </>
-          )}
-        </p>
-        <input
-          id="access-token"
-          ref={tokenRef}
-          class="input"
-          type="password"
-          autocomplete="off"
-          autocapitalize="off"
-          spellcheck={false}
-          value={token.value}
-          aria-invalid={tokenError.value ? true : undefined}
-          aria-describedby={tokenError.value ? 'access-token-hint access-token-error' : 'access-token-hint'}
-          onInput={(e) => (token.value = e.currentTarget.value)}
-        />
-        {tokenError.value && (
-          <p id="access-token-error" class="field-error" role="alert">
-            {tokenError.value}
-          </p>
-        )}
-      </div>
+      <TokenField value={token} error={tokenError.value} inputRef={tokenRef} />
       {builtIn ? (
         // The build knows the panel: the address is there for the rare panelist told to change it.
         <details class="advanced" open={advanced.value} onToggle={(e) => (advanced.value = e.currentTarget.open)}>
@@ -185,5 +121,93 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
         {t(busy.value ? 'connecting' : 'connect')}
       </button>
     </form>
+  );
+}
+
+/** What a refused connect says, with the step that helps with that kind of failure. */
+function refusalAlert(error: AppError): Alert {
+  const stepKey = error.kind === 'permission_denied' ? 'stepAllowAccess' : NEXT_STEP[error.kind];
+  const step = stepKey && t(stepKey);
+  // The generic refusal says to reconnect on this very page; here the useful news is that this
+  // key was refused, by the panel named as the panelist knows it.
+  // The typed key stays in the field so a typo in the address does not cost re-pasting it.
+  return error.kind === 'unauthorized'
+    ? alertOf(error, step, sentences(t('tokenRefusedBy', settings.panelName), step ?? ''))
+    : alertOf(error, step);
+}
+
+interface FieldProps {
+  value: Signal<string>;
+  /** What is wrong with the value; '' when nothing is. */
+  error: string;
+  inputRef: Ref<HTMLInputElement>;
+}
+
+/** The panel's address, with the build's panel named in its hint when the build knows one. */
+function UrlField({ value, error, inputRef, builtIn }: FieldProps & { builtIn: string }) {
+  return (
+    <div class="field">
+      <label for="api-base-url">{t('apiBaseUrl')}</label>
+      <input
+        id="api-base-url"
+        ref={inputRef}
+        class="input"
+        type="url"
+        inputMode="url"
+        autocomplete="url"
+        spellcheck={false}
+        value={value.value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'api-base-url-error' : 'api-base-url-hint'}
+        onInput={(e) => (value.value = e.currentTarget.value)}
+      />
+      {error ? (
+        <p id="api-base-url-error" class="field-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p id="api-base-url-hint" class="hint">
+          {builtIn ? t('addressHintBuild', settings.panelName) : t('apiBaseUrlHint')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The personal key, hidden as typed, with where to find it when the operator says. */
+function TokenField({ value, error, inputRef }: FieldProps) {
+  return (
+    <div class="field">
+      <label for="access-token">{t('accessToken')}</label>
+      <p id="access-token-hint" class="hint">
+        {t('tokenHint', settings.panelName)}
+        {settings.tokenHelpUrl && (
+          <>
+            {' '}
+            <a href={settings.tokenHelpUrl} target="_blank" rel="noopener noreferrer">
+              {t('tokenHelpLink')}
+            </a>
+          </>
+        )}
+      </p>
+      <input
+        id="access-token"
+        ref={inputRef}
+        class="input"
+        type="password"
+        autocomplete="off"
+        autocapitalize="off"
+        spellcheck={false}
+        value={value.value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'access-token-hint access-token-error' : 'access-token-hint'}
+        onInput={(e) => (value.value = e.currentTarget.value)}
+      />
+      {error && (
+        <p id="access-token-error" class="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatPoints, formatRelative } from '../../utils/format';
 import { t } from '../../utils/i18n';
@@ -46,38 +47,12 @@ export function HistorySection() {
     void refresh(false);
   }, []);
 
-  // The popup's "History" opens this page at #history: the section is rendered only
-  // once the session is read, after the browser's own jump to the fragment, so it is done here.
-  const goingToHistory = useRef(false);
-  const arrivedNow = useRef(false);
-  const scrollToHistory = () => headingRef.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
-  useEffect(() => {
-    const go = () => {
-      if (location.hash !== `#${HISTORY_ID}`) return;
-      goingToHistory.current = true;
-      requestAnimationFrame(() => {
-        headingRef.current?.focus({ preventScroll: true });
-        scrollToHistory();
-        // With the rows already shown, this scroll is the last one.
-        if (arrivedNow.current) goingToHistory.current = false;
-      });
-    };
-    go();
-    addEventListener('hashchange', go);
-    return () => removeEventListener('hashchange', go);
-  }, []);
-
-  const arrived = history.rows.length > 0 || history.fetchedAt === null;
-  arrivedNow.current = arrived;
-  // Before its rows arrive the page may be too short to bring the section to the top; once they
-  // are in, it is scrolled there again, unless the panelist has moved on meanwhile.
-  useEffect(() => {
-    if (!arrived || !goingToHistory.current) return;
-    goingToHistory.current = false;
-    if (document.activeElement === headingRef.current) scrollToHistory();
-  }, [arrived]);
+  useGoToHistory(headingRef, history.rows.length > 0 || history.fetchedAt === null);
   // Confirms the panel recorded more than once (maybe a request delivered twice): said above the list, and on each row.
-  const again = useMemo(() => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)), [duplicates.value]);
+  const recordedAgain = useMemo(
+    () => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)),
+    [duplicates.value],
+  );
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
   const syncError = sync.value?.history.error;
   const shownAlert = alert.value ?? (syncError && !loading ? alertOf(syncError) : null);
@@ -93,7 +68,7 @@ export function HistorySection() {
       <>
         <ul class="history-list" aria-labelledby="history-heading">
           {visible.map((r) => (
-            <HistoryRow key={r.id} redemption={r} recordedAgain={again.has(r.id)} />
+            <HistoryRow key={r.id} redemption={r} recordedAgain={recordedAgain.has(r.id)} />
           ))}
         </ul>
         <p class="muted">{t('historyShowing', formatPoints(visible.length), formatPoints(history.total))}</p>
@@ -129,4 +104,38 @@ export function HistorySection() {
       {body}
     </section>
   );
+}
+
+/**
+ * The popup's "History" opens this page at #history: the section is rendered only once the
+ * session is read, after the browser's own jump to the fragment, so the jump is made here. Before
+ * its rows arrive the page may be too short to bring the section to the top; once they are in
+ * (`arrived`), it is scrolled there again, unless the panelist has moved on meanwhile.
+ */
+function useGoToHistory(headingRef: RefObject<HTMLHeadingElement | null>, arrived: boolean) {
+  const goingToHistory = useRef(false);
+  const arrivedNow = useRef(false);
+  const scrollToHistory = () => headingRef.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
+  useEffect(() => {
+    const go = () => {
+      if (location.hash !== `#${HISTORY_ID}`) return;
+      goingToHistory.current = true;
+      requestAnimationFrame(() => {
+        headingRef.current?.focus({ preventScroll: true });
+        scrollToHistory();
+        // With the rows already shown, this scroll is the last one.
+        if (arrivedNow.current) goingToHistory.current = false;
+      });
+    };
+    go();
+    addEventListener('hashchange', go);
+    return () => removeEventListener('hashchange', go);
+  }, []);
+
+  arrivedNow.current = arrived;
+  useEffect(() => {
+    if (!arrived || !goingToHistory.current) return;
+    goingToHistory.current = false;
+    if (document.activeElement === headingRef.current) scrollToHistory();
+  }, [arrived]);
 }

@@ -22,7 +22,7 @@ export function OptionsApp() {
   // Before the sections render, so what they say of a refusal names the way in use.
   connectedBy.signedIn = session.value?.signedIn === true;
   const connected = session.value?.connected ?? false;
-  const live = connected && !session.value?.rejected;
+  const usable = connected && !session.value?.rejected;
   // Remounting per connection keeps one account's screen state from leaking into the next.
   const account = session.value ? `${session.value.origin}|${session.value.tokenHint}` : '';
   const summary = useRef<HTMLHeadingElement>(null);
@@ -31,12 +31,12 @@ export function OptionsApp() {
   const wasLive = useRef<boolean | undefined>(undefined);
   useEffect(() => {
     if (session.value === undefined) return;
-    if (wasLive.current === false && live) {
+    if (wasLive.current === false && usable) {
       setConnectedNow(t('connectedToOrigin', settings.panelName));
       focusLater(() => summary.current);
     }
-    wasLive.current = live;
-  }, [live, session.value === undefined]);
+    wasLive.current = usable;
+  }, [usable, session.value === undefined]);
   useScrollToHash(session.value !== undefined);
   return (
     <main class="options">
@@ -46,7 +46,7 @@ export function OptionsApp() {
       </header>
       {/* The way in comes first while there is none, or the panel refused the last one. */}
       {/* One keyed section in either place: moving keeps what it says ("Disconnected." after disconnecting). */}
-      {!live && <ConnectionSection key="connection" />}
+      {!usable && <ConnectionSection key="connection" />}
       {connected ? (
         <>
           <AccountSummary
@@ -62,7 +62,7 @@ export function OptionsApp() {
       ) : (
         session.value && <p class="card muted">{t('connectForMore')}</p>
       )}
-      {live && <ConnectionSection key="connection" />}
+      {usable && <ConnectionSection key="connection" />}
       <PreferencesSection />
     </main>
   );

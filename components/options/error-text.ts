@@ -9,7 +9,7 @@ import { settings } from '../../utils/settings';
  */
 export const connectedBy = { signedIn: false };
 
-/** The endpoint the background names for the sign-in server's token requests (entrypoints/background/tokens.ts). */
+/** The endpoint the background names for the sign-in server's token requests (entrypoints/background/auth/tokens.ts). */
 const TOKEN_ENDPOINT = 'token';
 
 /** What the panelist can do about each kind of failure; the message itself says what happened. */

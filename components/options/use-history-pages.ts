@@ -21,29 +21,29 @@ export function useHistoryPages(count: number): HistoryPages {
   const [head, setHead] = useState<Stored<Redemption> | null | undefined>(undefined);
   const [rows, setRows] = useState<Redemption[]>([]);
   useEffect(() => {
-    let live = true;
+    let mounted = true;
     let changed = false;
     const stop = historyItem.watchHead((next) => {
       changed = true;
       setHead(next);
     });
     // A change that beat the first read is newer; keep it.
-    void historyItem.readHead().then((first) => live && !changed && setHead(first));
+    void historyItem.readHead().then((first) => mounted && !changed && setHead(first));
     return () => {
-      live = false;
+      mounted = false;
       stop();
     };
   }, []);
   useEffect(() => {
     if (!head) return setRows([]);
-    let live = true;
+    let mounted = true;
     // A history stored whole (before pages) is in the panel's order until the next refresh.
     const read = isWhole(head)
       ? Promise.resolve(newestFirst(head.data).slice(0, count))
       : historyItem.readEntries(head, 0, count);
-    void read.then((entries) => live && setRows(entries));
+    void read.then((entries) => mounted && setRows(entries));
     return () => {
-      live = false;
+      mounted = false;
     };
   }, [head, count]);
   return {

@@ -1,7 +1,7 @@
 import { withSample } from '../../utils/balance-trend';
 import { balanceHistoryItem, type RewardsData } from '../../utils/storage-items';
-import { put, update, type SessionId } from './store';
-import { onStored } from './sync';
+import { put, update, type SessionId } from './store/store';
+import { onStored } from './store/stored-reads';
 
 let writes: Promise<void> = Promise.resolve();
 

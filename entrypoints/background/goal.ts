@@ -1,10 +1,10 @@
 import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { accountOf, goalItem, popupViewItem, rewardsItem, sessionItem, type Goal } from '../../utils/storage-items';
-import { onGoalSet } from './notifications';
+import { onGoalSet } from './notify/notifications';
 import { goalPart, viewPut } from './popup-view';
 import { fail } from './result';
-import { activeCredentials, put, update } from './store';
+import { activeCredentials, put, update } from './store/store';
 import type { RewardId } from '../../utils/ids';
 
 /**

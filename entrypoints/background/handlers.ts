@@ -2,17 +2,17 @@ import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { checkRequest } from '../../utils/message-schemas';
 import { onMessage, type ProtocolMap, type Result } from '../../utils/messages';
-import { dismissDraftNotice, editDraft } from './draft';
+import { dismissDraftNotice, editDraft } from './profile/draft';
 import { setGoal } from './goal';
-import { seeQuestions } from './new-questions';
-import { deleteValue, saveValues } from './profile';
+import { seeQuestions } from './profile/new-questions';
+import { deleteValue, saveValues } from './profile/profile';
 import { setPreferences } from './preferences';
 import { checkRedemption, dismissRedemption, openEntries, redeem } from './redemption/service';
 import { asResult } from './result';
 import { isOwnPage } from './sender';
-import { connect, disconnect, getSession } from './session';
-import { signIn } from './sign-in';
-import { refreshForPage, refreshProfile } from './sync';
+import { connect, disconnect, getSession } from './session/session';
+import { signIn } from './session/sign-in';
+import { refreshForPage, refreshProfile } from './sync/sync';
 
 type Handlers = {
   [K in keyof ProtocolMap]: (

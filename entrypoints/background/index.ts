@@ -1,17 +1,17 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import type { Redemption } from '../../utils/types';
-import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './alarms';
-import { restoreBadge, watchBadge } from './badge';
+import { AWAY_AFTER_SECONDS, ensureRefreshScheduled, onIdleStateChanged, onRefreshAlarm } from './schedule/alarms';
+import { restoreBadge, watchBadge } from './notify/badge';
 import { watchBalance } from './balance-history';
-import { watchNewQuestions } from './new-questions';
-import { watchNotifications } from './notifications';
+import { watchNewQuestions } from './profile/new-questions';
+import { watchNotifications } from './notify/notifications';
 import { registerHandlers } from './handlers';
-import { settleHostAccess } from './host-access';
+import { settleHostAccess } from './session/host-access';
 import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption/service';
-import { onStored } from './sync';
+import { onStored } from './store/stored-reads';
 
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.

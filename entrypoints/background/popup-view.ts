@@ -19,7 +19,7 @@ import {
 } from '../../utils/storage-items';
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
 import type { Redemption, Reward } from '../../utils/types';
-import { activeCredentials, put, putPages, update, type Get, type Put, type SessionId } from './store';
+import { activeCredentials, put, putPages, update, type Get, type Put, type SessionId } from './store/store';
 
 /** Rows (brands) the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;

@@ -2,9 +2,9 @@ import { appError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { BADGE_SHOWS, NOTIFICATION_KINDS, type NotificationKind } from '../../utils/preferences';
 import { preferencesItem, REFRESH_CHOICES, type Preferences } from '../../utils/storage-items';
-import { scheduleRefresh } from './alarms';
+import { scheduleRefresh } from './schedule/alarms';
 import { fail } from './result';
-import { put, updateDevice } from './store';
+import { put, updateDevice } from './store/store';
 
 export async function setPreferences(patch: Partial<Preferences>): Promise<Preferences> {
   if (patch.refreshMinutes !== undefined && !REFRESH_CHOICES.includes(patch.refreshMinutes)) {

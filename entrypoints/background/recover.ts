@@ -1,6 +1,6 @@
 import { checkOutcomes, recoverPending } from './redemption/service';
-import { settleStorage } from './store';
-import { clearLoadingFlags } from './sync';
+import { settleStorage } from './store/store';
+import { clearLoadingFlags } from './sync/sync';
 import { startingWith } from './worker-ready';
 
 /**

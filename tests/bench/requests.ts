@@ -233,7 +233,7 @@ export async function measureRequests(bench: Bench, sandbox: () => Sandbox): Pro
     requestsPerSecond: Math.round(((installs * perHour) / 3600) * 10) / 10,
   }));
   const jitterNote =
-    `Each refresh re-arms a one-shot alarm ${period} min × a random 0.75–1.25 ahead (entrypoints/background/alarms.ts), ` +
+    `Each refresh re-arms a one-shot alarm ${period} min × a random 0.75–1.25 ahead (entrypoints/background/schedule/alarms.ts), ` +
     'so installs drift apart and the average above is also the expected steady rate. An alarm that fell due while the ' +
     'browser was closed does not refresh at start-up: it is moved a random 1–10 min ahead, so browsers started together ' +
     '(mornings, after an update) do not call the panel together. Away from the machine the alarm sends nothing; coming ' +

@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core';
 import type Browser from 'webextension-polyfill';
 import { OAUTH_PATHS, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { KEEP_AWAKE_MS } from '../../entrypoints/background/sign-in-tab';
+import { KEEP_AWAKE_MS } from '../../entrypoints/background/session/sign-in-tab';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
 import { noIdentityBuild } from './no-identity-build';

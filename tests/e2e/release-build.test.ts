@@ -124,8 +124,8 @@ test('a build without sign-in carries neither the sign-in code nor the OAuth lib
   // Strings only the sign-in flow (sign-in.ts), the revocation (revoke.ts) and oauth4webapi's
   // token requests hold; checked against the sources first, so a renamed string cannot pass unseen.
   const needles = {
-    code_challenge: 'entrypoints/background/sign-in.ts',
-    token_type_hint: 'entrypoints/background/revoke.ts',
+    code_challenge: 'entrypoints/background/session/sign-in.ts',
+    token_type_hint: 'entrypoints/background/auth/revoke.ts',
   };
   const library = ['grant_type', 'authorization_code', 'DPoP'];
   for (const [needle, source] of Object.entries(needles)) expect(await readFile(source, 'utf8')).toContain(needle);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceOf, evidenceWanted, sameAccount } from '../../entrypoints/background/account-identity';
+import { evidenceOf, evidenceWanted, sameAccount } from '../../entrypoints/background/session/account-identity';
 import type { Redemption } from '../../utils/types';
 import { did, rid } from './test-ids';
 

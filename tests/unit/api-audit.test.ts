@@ -32,9 +32,9 @@ import {
  */
 const GUARDED: Array<{ api: string; missingIn: Target[]; guard: string; fallback: string; test: string }> = [
   // Firefox for Android has no identity API at all (the manifest's `identity` permission is ignored
-  // there). signInDoor() (entrypoints/background/sign-in.ts) takes the sign-in window only when
+  // there). signInDoor() (entrypoints/background/session/sign-in.ts) takes the sign-in window only when
   // browser.identity has both calls as functions; otherwise the sign-in opens in a tab and comes back
-  // to oauth.tabRedirectUrl on the panel's origin (entrypoints/background/sign-in-tab.ts). The same
+  // to oauth.tabRedirectUrl on the panel's origin (entrypoints/background/session/sign-in-tab.ts). The same
   // fallback serves Chrome when the optional `identity` permission was not granted.
   {
     api: 'identity',

@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
-import { renew } from '../../entrypoints/background/tokens';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
+import { renew } from '../../entrypoints/background/auth/tokens';
 import { MAX_API_BODY_BYTES, MAX_OAUTH_BODY_BYTES } from '../../utils/api/body-limit';
 import { createPanelApi } from '../../utils/api/client';
 import { AppErrorException, type AppError } from '../../utils/errors';

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { onRefreshAlarm, REFRESH_ALARM, scheduleRefresh } from '../../entrypoints/background/alarms';
-import { PROFILE_WATCH_MS } from '../../entrypoints/background/refresh-policy';
+import { onRefreshAlarm, REFRESH_ALARM, scheduleRefresh } from '../../entrypoints/background/schedule/alarms';
+import { PROFILE_WATCH_MS } from '../../entrypoints/background/schedule/refresh-policy';
 import { popupViewItem, preferencesItem } from '../../utils/storage-items';
 import { apiRequests, connectedSandbox } from './background-helpers';
 

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { redeem } from '../../entrypoints/background/redemption/service';
-import { connect } from '../../entrypoints/background/session';
-import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
+import { connect } from '../../entrypoints/background/session/session';
+import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { historyItem, profileItem, rewardsItem, validatorItems } from '../../utils/storage-items';
 import { startSandbox } from '../sandbox/server';
 import { connectedSandbox } from './background-helpers';

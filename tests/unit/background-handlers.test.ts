@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { toAppError } from '../../entrypoints/background/result';
 import { draftDiscardedItem, ledgerItem, profileItem, rewardsItem, sessionItem } from '../../utils/storage-items';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
-import { credentialsItem, type Credentials } from '../../entrypoints/background/credentials';
+import { httpTuning } from '../../entrypoints/background/auth/api';
+import { credentialsItem, type Credentials } from '../../entrypoints/background/store/credentials';
 import { sessionItem } from '../../utils/storage-items';
 import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm } from '../../entrypoints/background/redemption/service';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
-import { settleHostAccess } from '../../entrypoints/background/host-access';
-import { connect, disconnect } from '../../entrypoints/background/session';
-import { signIn } from '../../entrypoints/background/sign-in';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
+import { settleHostAccess } from '../../entrypoints/background/session/host-access';
+import { connect, disconnect } from '../../entrypoints/background/session/session';
+import { signIn } from '../../entrypoints/background/session/sign-in';
 import { settings } from '../../utils/settings';
 import type { Sandbox } from '../sandbox/server';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from './sign-in-helpers';

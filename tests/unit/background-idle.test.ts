@@ -1,9 +1,13 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { onIdleStateChanged, onRefreshAlarm, REFRESH_ALARM } from '../../entrypoints/background/alarms';
-import { historyNeedsRefresh, historyWanted, mayStillChange } from '../../entrypoints/background/refresh-policy';
-import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import { onIdleStateChanged, onRefreshAlarm, REFRESH_ALARM } from '../../entrypoints/background/schedule/alarms';
+import {
+  historyNeedsRefresh,
+  historyWanted,
+  mayStillChange,
+} from '../../entrypoints/background/schedule/refresh-policy';
+import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { historyItem, ledgerItem, popupViewItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { apiRequests, connectedSandbox } from './background-helpers';

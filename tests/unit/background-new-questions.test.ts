@@ -8,11 +8,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { StaleSession } from '../../entrypoints/background/store';
-import { onProfile, questionsIdle, watchNewQuestions } from '../../entrypoints/background/new-questions';
-import { clickTarget, notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
-import { connect, disconnect } from '../../entrypoints/background/session';
-import { refreshProfile } from '../../entrypoints/background/sync';
+import { StaleSession } from '../../entrypoints/background/store/store';
+import { onProfile, questionsIdle, watchNewQuestions } from '../../entrypoints/background/profile/new-questions';
+import { clickTarget, notificationsIdle, watchNotifications } from '../../entrypoints/background/notify/notifications';
+import { connect, disconnect } from '../../entrypoints/background/session/session';
+import { refreshProfile } from '../../entrypoints/background/sync/sync';
 import {
   popupViewItem,
   preferencesItem,

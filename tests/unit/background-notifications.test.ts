@@ -6,22 +6,22 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../entrypoints/background/api';
+import { httpTuning } from '../../entrypoints/background/auth/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { setGoal } from '../../entrypoints/background/goal';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import {
   notificationsIdle,
   onGoalSet,
   onRewards,
   watchNotifications,
-} from '../../entrypoints/background/notifications';
+} from '../../entrypoints/background/notify/notifications';
 import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
 import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption/service';
-import { markRejected } from '../../entrypoints/background/rejected';
-import { connect, disconnect } from '../../entrypoints/background/session';
-import { put } from '../../entrypoints/background/store';
-import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import { markRejected } from '../../entrypoints/background/auth/rejected';
+import { connect, disconnect } from '../../entrypoints/background/session/session';
+import { put } from '../../entrypoints/background/store/store';
+import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { installI18n } from './i18n-setup';
 import {
   balanceHistoryItem,

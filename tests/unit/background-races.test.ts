@@ -8,12 +8,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-history';
-import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notifications';
+import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notify/notifications';
 import { recoverAfterStop } from '../../entrypoints/background/recover';
 import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
 import { CHECK_ALARM, checkRedemption } from '../../entrypoints/background/redemption/service';
-import { connect } from '../../entrypoints/background/session';
-import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync';
+import { connect } from '../../entrypoints/background/session/session';
+import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync/sync';
 import {
   balanceHistoryItem,
   duplicatesItem,

@@ -5,9 +5,9 @@
  * path and of accounts are in background-races.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { watchNotifications } from '../../entrypoints/background/notifications';
+import { watchNotifications } from '../../entrypoints/background/notify/notifications';
 import { preferencesItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { deliver, fakeNotifications, type Shown } from './background-helpers';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';

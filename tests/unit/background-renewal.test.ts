@@ -6,8 +6,8 @@
  */
 import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { credentialsItem } from '../../entrypoints/background/credentials';
-import { renew, renewingApi, tokenEndpointError, usableCredentials } from '../../entrypoints/background/tokens';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
+import { renew, renewingApi, tokenEndpointError, usableCredentials } from '../../entrypoints/background/auth/tokens';
 import { ENDPOINTS } from '../../utils/api/client';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';
 import { rid } from './test-ids';

@@ -4,7 +4,7 @@
  * (RFC 7009), here the sandbox's real one over HTTP, and always forgets it in the browser.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { OAUTH_PATHS, SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { settings } from '../../utils/settings';

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { saveValues } from '../../entrypoints/background/profile';
+import { saveValues } from '../../entrypoints/background/profile/profile';
 import { redeem } from '../../entrypoints/background/redemption/service';
-import { connect, disconnect } from '../../entrypoints/background/session';
-import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { connect, disconnect } from '../../entrypoints/background/session/session';
+import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import {
   draftDiscardedItem,
   goalItem,

@@ -7,10 +7,15 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { signIn, signInDoor } from '../../entrypoints/background/sign-in';
-import { isRedirect, KEEP_AWAKE_MS, launchTabFlow, SignInTabEnded } from '../../entrypoints/background/sign-in-tab';
+import { signIn, signInDoor } from '../../entrypoints/background/session/sign-in';
+import {
+  isRedirect,
+  KEEP_AWAKE_MS,
+  launchTabFlow,
+  SignInTabEnded,
+} from '../../entrypoints/background/session/sign-in-tab';
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { OAUTH_PATHS } from '../sandbox/oauth';

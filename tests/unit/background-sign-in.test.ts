@@ -1,8 +1,8 @@
 // @vitest-environment node
 /** Sign-in in the background, against the sandbox's authorization server over HTTP. */
 import { describe, expect, it } from 'vitest';
-import { credentialsItem } from '../../entrypoints/background/credentials';
-import { signIn } from '../../entrypoints/background/sign-in';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
+import { signIn } from '../../entrypoints/background/session/sign-in';
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { deliver } from './background-helpers';

@@ -2,9 +2,9 @@
 /** Signed-in tokens renew themselves: expiry, 401, single flight, redeem, refusal. */
 import * as oauth from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
-import { credentialsFrom, tokenEndpointError, usableCredentials } from '../../entrypoints/background/tokens';
+import { credentialsFrom, tokenEndpointError, usableCredentials } from '../../entrypoints/background/auth/tokens';
 import { ledgerItem, profileDraftItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { apiRequests, connectTo, deliver } from './background-helpers';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';

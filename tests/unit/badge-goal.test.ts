@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { restoreBadge, updateBadge } from '../../entrypoints/background/badge';
+import { restoreBadge, updateBadge } from '../../entrypoints/background/notify/badge';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { accountOf, goalItem, popupViewItem, preferencesItem, sessionItem, type Goal } from '../../utils/storage-items';
 import { CONNECTED, giftCard } from './popup-fixtures';

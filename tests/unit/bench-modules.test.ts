@@ -33,7 +33,7 @@ describe('moduleOf', () => {
   });
 
   test('our source files are named by their path from the root; the bundler’s own helpers are one row', () => {
-    expect(moduleOf('entrypoints/background/store.ts')).toBe('entrypoints/background/store.ts');
+    expect(moduleOf('entrypoints/background/store/store.ts')).toBe('entrypoints/background/store/store.ts');
     expect(moduleOf('\0rolldown/runtime.js')).toBe('(bundler runtime)');
     expect(moduleOf('rolldown:runtime')).toBe('(bundler runtime)');
   });

@@ -5,8 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { dismissDraftNotice, editDraft } from '../../entrypoints/background/draft';
-import { switchSession } from '../../entrypoints/background/store';
+import { dismissDraftNotice, editDraft } from '../../entrypoints/background/profile/draft';
+import { switchSession } from '../../entrypoints/background/store/store';
 import { draftDiscardedItem, profileDraftItem, sessionItem } from '../../utils/storage-items';
 
 async function startSession(): Promise<string> {

@@ -1,4 +1,4 @@
-import { dismissDraftNotice, editDraft } from '../../entrypoints/background/draft';
+import { dismissDraftNotice, editDraft } from '../../entrypoints/background/profile/draft';
 import type { AppError } from '../../utils/errors';
 import type { Request } from '../../utils/message-schemas';
 import type { Result } from '../../utils/messages';
@@ -23,7 +23,7 @@ export const fakeMessages = {
 };
 
 /**
- * The draft messages served by the background's own code (background/draft.ts), so page tests see
+ * The draft messages served by the background's own code (background/profile/draft.ts), so page tests see
  * the draft the background would store; undefined for any other message.
  */
 export function draftMessage(type: string, data: unknown): Promise<Result<unknown>> | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonExactIds } from '../../utils/api/json';
 import { canonicalId, compareIds, redemptionIdOf, redemptionKey, rewardIdOf } from '../../utils/ids';
-import { withIdDigits } from '../../entrypoints/background/stored-ids';
+import { withIdDigits } from '../../entrypoints/background/store/stored-ids';
 
 describe('an id is the exact digits of the panel’s integer', () => {
   it('takes a safe integer or a string of decimal digits, in one canonical form', () => {

@@ -15,10 +15,10 @@
  * impossible-numbers-pages.test.tsx.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { httpTuning } from '../../entrypoints/background/api';
+import { httpTuning } from '../../entrypoints/background/auth/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { redeem } from '../../entrypoints/background/redemption/service';
-import { refreshRewards } from '../../entrypoints/background/sync';
+import { refreshRewards } from '../../entrypoints/background/sync/sync';
 import { balanceHistoryItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import { EARN_DAYS, flowOver } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';

@@ -11,7 +11,7 @@ import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ConfirmDialog } from '../../components/popup/ConfirmDialog';
-import { updateBadge } from '../../entrypoints/background/badge';
+import { updateBadge } from '../../entrypoints/background/notify/badge';
 import { rewardsPart } from '../../entrypoints/background/popup-view';
 import { compactPoints } from '../../utils/format';
 import { groupRewards, sortGroups } from '../../utils/reward-groups';

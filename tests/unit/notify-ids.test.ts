@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { expect, it } from 'vitest';
-import { clickTarget } from '../../entrypoints/background/notifications';
-import { idPart, questionAdded, redemptionChanges } from '../../entrypoints/background/notify-events';
+import { clickTarget } from '../../entrypoints/background/notify/notifications';
+import { idPart, questionAdded, redemptionChanges } from '../../entrypoints/background/notify/notify-events';
 import type { Redemption } from '../../utils/types';
 
 /** Chrome refuses a notification id longer than this, and the event would be lost unseen. */

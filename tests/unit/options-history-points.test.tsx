@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { HistorySection } from '../../components/options/HistorySection';
-import { words } from '../../entrypoints/background/notifications';
+import { words } from '../../entrypoints/background/notify/notifications';
 import { sendMessage } from '../../utils/messages';
 import { recordedAgainText } from '../../utils/recorded-again';
 import { settings } from '../../utils/settings';

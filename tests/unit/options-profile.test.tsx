@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { PROFILE_PAGE, ProfileSection } from '../../components/options/ProfileSection';
+import { PROFILE_PAGE } from '../../components/options/ProfileQuestions';
+import { ProfileSection } from '../../components/options/ProfileSection';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { sendMessage, type Result } from '../../utils/messages';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { StaleSession, switchSession } from '../../entrypoints/background/store';
+import { StaleSession, switchSession } from '../../entrypoints/background/store/store';
 import {
   ensurePopupView,
   historyWriter,

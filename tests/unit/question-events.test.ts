@@ -1,10 +1,10 @@
 /**
  * Which profile questions are new, found by comparing a read with the session's earlier
- * ones (entrypoints/background/question-events.ts): added, removed, renamed, answered, seen, and
+ * ones (entrypoints/background/profile/question-events.ts): added, removed, renamed, answered, seen, and
  * another account.
  */
 import { describe, expect, it } from 'vitest';
-import { markSeen, readQuestions } from '../../entrypoints/background/question-events';
+import { markSeen, readQuestions } from '../../entrypoints/background/profile/question-events';
 import type { ProfileData } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import { option, question } from './options-fixtures';

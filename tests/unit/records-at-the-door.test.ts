@@ -9,9 +9,9 @@
  * without the figure, never offered nor acted on, and the rest of the read stands.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpTuning } from '../../entrypoints/background/api';
+import { httpTuning } from '../../entrypoints/background/auth/api';
 import { redeem } from '../../entrypoints/background/redemption/service';
-import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync';
+import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { returnsOf } from '../../utils/balance-trend';
 import { formatMoney } from '../../utils/format';
 import { completeness } from '../../utils/profile-completeness';

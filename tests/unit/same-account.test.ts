@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setGoal } from '../../entrypoints/background/goal';
-import { connect } from '../../entrypoints/background/session';
-import { refreshHistory } from '../../entrypoints/background/sync';
+import { connect } from '../../entrypoints/background/session/session';
+import { refreshHistory } from '../../entrypoints/background/sync/sync';
 import {
   balanceHistoryItem,
   draftDiscardedItem,

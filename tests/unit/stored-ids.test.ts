@@ -7,10 +7,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { applyRead } from '../../entrypoints/background/redemption/machine';
-import { settleStorage } from '../../entrypoints/background/store';
-import { idsFormItem } from '../../entrypoints/background/stored-ids';
+import { settleStorage } from '../../entrypoints/background/store/store';
+import { idsFormItem } from '../../entrypoints/background/store/stored-ids';
 import { duplicatesItem, goalItem, historyItem, ledgerItem, rewardsItem, sessionItem } from '../../utils/storage-items';
-import { credentialsItem } from '../../entrypoints/background/credentials';
+import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { did, rid } from './test-ids';
 
 const redemption = (id: number, reward: number) => ({

@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ProfileSection } from '../../components/options/ProfileSection';
-import { editDraft } from '../../entrypoints/background/draft';
+import { editDraft } from '../../entrypoints/background/profile/draft';
 import { toStoredValues } from '../../utils/stored-values';
 import { checkRequest } from '../../utils/message-schemas';
 import { sendMessage, type Result } from '../../utils/messages';

@@ -72,7 +72,7 @@ describe('who writes storage', () => {
       'rewardsItem',
     ],
     // What the page is shown after a save whose re-read failed, and the definitions to check a value against: read only.
-    'entrypoints/background/profile.ts': ['profileItem'],
+    'entrypoints/background/profile/profile.ts': ['profileItem'],
     // Guards before a redeem leaves (an earlier Confirm open, the reward's name and cost) and the
     // "Check now" answer; every Confirm is written by record()'s turn, which reads them again.
     'entrypoints/background/redemption/service.ts': ['ledgerItem', 'settledItem', 'unsettledItem'],

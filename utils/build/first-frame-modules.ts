@@ -107,15 +107,15 @@ const keyOf = (file: string) => relative(ROOT, file).replaceAll('\\', '/');
  * own code), each with its key in the handed-over table (the name itself, unless two modules share it).
  */
 function taken(): { handed: Map<string, Map<string, string>>; options: Set<string> } {
-  const held = reach(FIRST_FRAME_ENTRY, false);
-  held.delete(FIRST_FRAME_ENTRY);
+  const firstFrameFiles = reach(FIRST_FRAME_ENTRY, false);
+  firstFrameFiles.delete(FIRST_FRAME_ENTRY);
   const options = reach(OPTIONS_ENTRY, true);
   const handed = new Map<string, Map<string, string>>();
   const keys = new Set<string>();
-  for (const file of reach(POPUP_ENTRY, true, held)) {
+  for (const file of reach(POPUP_ENTRY, true, firstFrameFiles)) {
     if (options.has(file)) continue;
     for (const { file: dep, names } of source(file).statics) {
-      if (!held.has(dep)) continue;
+      if (!firstFrameFiles.has(dep)) continue;
       if (names === '*')
         throw new Error(
           `${keyOf(file)} imports all of ${keyOf(dep)}: name what it takes, so the first-frame script hands over only that`,

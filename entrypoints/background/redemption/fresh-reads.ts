@@ -1,7 +1,7 @@
 import type { Redemption } from '../../../utils/types';
-import type { SessionId } from '../store';
-import { StaleSession } from '../store';
-import { readHistory, readRewards, readsStarted } from '../sync';
+import type { SessionId } from '../store/store';
+import { StaleSession } from '../store/store';
+import { readHistory, readRewards, readsStarted } from '../sync/sync';
 import type { HistoryRead } from './machine';
 
 /**

@@ -2,7 +2,7 @@ import type { AppError } from '../../../utils/errors';
 import { redemptionKey } from '../../../utils/ids';
 import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify-events';
+import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify/notify-events';
 import { claimRedemptions, mayBeOwn } from './match';
 
 /**
@@ -156,7 +156,7 @@ export function applyRead(
   const claimed = new Set(
     [current, ...recentlySettled].flatMap((entry) => (entry?.redemption ? [redemptionKey(entry.redemption)] : [])),
   );
-  const { found, again } = claimRedemptions(
+  const { found, repeats } = claimRedemptions(
     { first, open: decidable.filter((entry) => entry !== first) },
     read.history,
     claimed,
@@ -165,7 +165,7 @@ export function applyRead(
     if (entry.rewardId === inFlight) return at === null ? entry : deferred(entry, at);
     const redemption = found.get(entry.requestId);
     if (redemption) {
-      const extra = again.get(entry.requestId);
+      const extra = repeats.get(entry.requestId);
       return settledAs(withoutLostAnswer(entry), {
         state: 'done',
         finishedAt: now,
@@ -344,9 +344,9 @@ export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent
     if (!entry) continue;
     const settled = wasOpen.has(entry.requestId) ? settledOutcome(entry) : null;
     if (settled) events.push(settled);
-    const again = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
-    if (again && entry.redemption) {
-      events.push(again);
+    const repeatEvent = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
+    if (repeatEvent && entry.redemption) {
+      events.push(repeatEvent);
       records.push({
         requestId: entry.requestId,
         rewardName: entry.rewardName,

@@ -7,7 +7,7 @@ export interface Claims {
   /** Request id → the history entry that records it. */
   found: Map<string, Redemption>;
   /** Request id → further history ids of its reward that no entry explains: the panel recorded it again. */
-  again: Map<string, RedemptionId[]>;
+  repeats: Map<string, RedemptionId[]>;
 }
 
 /**
@@ -34,7 +34,7 @@ export function mayBeOwn(entry: LedgerEntry): (r: Redemption) => boolean {
  *
  * A redemption of an entry's reward that is new to its baseline and left over once every entry
  * chose is one the panel may have recorded again for an entry that claimed one in this same read
- * (a browser re-sent the request): `again` gives them to the first such entry, in the order they
+ * (a browser re-sent the request): `repeats` gives them to the first such entry, in the order they
  * chose. Only entries with an `Idempotency-Key` are counted: older ones have no baseline to trust.
  */
 export function claimRedemptions(
@@ -59,16 +59,16 @@ export function claimRedemptions(
   if (entries.first) claim(entries.first);
   for (const entry of [...entries.open].sort((a, b) => a.startedAt - b.startedAt)) claim(entry);
 
-  const again = new Map<string, RedemptionId[]>();
+  const repeats = new Map<string, RedemptionId[]>();
   for (const entry of claimants) {
     if (!entry.idempotencyKey) continue;
     const extra = newFor(entry);
     if (extra.length === 0) continue;
     extra.forEach((r) => taken.add(redemptionKey(r)));
-    again.set(
+    repeats.set(
       entry.requestId,
       extra.map((r) => r.id),
     );
   }
-  return { found, again };
+  return { found, repeats };
 }

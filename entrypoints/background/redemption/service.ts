@@ -10,12 +10,12 @@ import {
   type LedgerEntry,
 } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { currentApi } from '../api';
-import { markWritten } from '../epochs';
-import { tellWith } from '../notify-tell';
+import { currentApi } from '../auth/api';
+import { markWritten } from '../sync/epochs';
+import { writeAndNotify } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
-import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store';
-import { refreshRewards } from '../sync';
+import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store/store';
+import { refreshRewards } from '../sync/sync';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import {
@@ -50,7 +50,7 @@ export { CHECK_AFTER_MS } from './machine';
 export const CHECK_ALARM = 'redemption-check';
 
 /** Request ids of the redeems this worker has in flight: a pending Confirm not among them lost its answer. */
-export const liveRedeems = new Set<string>();
+export const redeemsInFlight = new Set<string>();
 
 /**
  * Sessions with a redeem under way in this worker. Checked and set in one synchronous step, so two
@@ -71,7 +71,7 @@ async function readConfirms(): Promise<Confirms> {
     unsettledItem.getValue(),
     settledItem.getValue(),
   ]);
-  return interrupted({ current, awaitingCheck, recentlySettled }, liveRedeems, lostAnswer(), Date.now());
+  return interrupted({ current, awaitingCheck, recentlySettled }, redeemsInFlight, lostAnswer(), Date.now());
 }
 
 /** Confirms whose outcome is still unknown: the current one and those awaiting a check. */
@@ -101,25 +101,27 @@ async function record(
 ): Promise<Confirms | null> {
   let stored: Confirms | null = null;
   let written: Confirms | null = null;
-  await tellWith(
+  await writeAndNotify(
     sid,
     ITEMS,
     (get) => {
-      const held: Confirms = {
+      const inStorage: Confirms = {
         current: get(ledgerItem),
         awaitingCheck: get(unsettledItem),
         recentlySettled: get(settledItem),
       };
-      const seen = interrupted(held, liveRedeems, lostAnswer(), Date.now());
+      const seen = interrupted(inStorage, redeemsInFlight, lostAnswer(), Date.now());
       stored = seen;
-      const after = decide(seen) ?? (seen !== held ? seen : null);
+      const after = decide(seen) ?? (seen !== inStorage ? seen : null);
       if (!after) return null;
       written = after;
       const { events, records } = toTell(seen, after);
       const puts: Put[] = [
-        ...(after.current !== held.current ? [put(ledgerItem, after.current)] : []),
-        ...(same(after.awaitingCheck, held.awaitingCheck) ? [] : [put(unsettledItem, [...after.awaitingCheck])]),
-        ...(same(after.recentlySettled, held.recentlySettled) ? [] : [put(settledItem, [...after.recentlySettled])]),
+        ...(after.current !== inStorage.current ? [put(ledgerItem, after.current)] : []),
+        ...(same(after.awaitingCheck, inStorage.awaitingCheck) ? [] : [put(unsettledItem, [...after.awaitingCheck])]),
+        ...(same(after.recentlySettled, inStorage.recentlySettled)
+          ? []
+          : [put(settledItem, [...after.recentlySettled])]),
         ...(records.length > 0 ? [put(duplicatesItem, [...get(duplicatesItem), ...records])] : []),
       ];
       return { puts, events };
@@ -181,7 +183,7 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
     };
     // Written before the request, its check alarm set first in the same turn: if the worker stops
     // mid-request, the next start finds this Confirm and checks the history instead of resending.
-    liveRedeems.add(requestId);
+    redeemsInFlight.add(requestId);
     try {
       if (!(await startRedemption(sid, entry))) fail(busyError());
       let error: AppError | null = null;
@@ -199,7 +201,7 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
       return await settle(sid, entry, error);
     } finally {
       // From here a pending Confirm left in storage (its answer could not be written) counts as lost.
-      liveRedeems.delete(requestId);
+      redeemsInFlight.delete(requestId);
     }
   } finally {
     redeeming.delete(sid);

@@ -49,13 +49,13 @@ export interface RunSettings {
 type Modules = {
   handlers: typeof import('../../../entrypoints/background/handlers');
   result: typeof import('../../../entrypoints/background/result');
-  api: typeof import('../../../entrypoints/background/api');
+  api: typeof import('../../../entrypoints/background/auth/api');
   checks: typeof import('../../../entrypoints/background/redemption/service');
   recover: typeof import('../../../entrypoints/background/recover');
-  newQuestions: typeof import('../../../entrypoints/background/new-questions');
+  newQuestions: typeof import('../../../entrypoints/background/profile/new-questions');
   items: typeof import('../../../utils/storage-items');
-  sync: typeof import('../../../entrypoints/background/sync');
-  notifications: typeof import('../../../entrypoints/background/notifications');
+  storedReads: typeof import('../../../entrypoints/background/store/stored-reads');
+  notifications: typeof import('../../../entrypoints/background/notify/notifications');
   balance: typeof import('../../../entrypoints/background/balance-history');
   settings: typeof import('../../../utils/settings');
 };
@@ -83,13 +83,13 @@ class Worker {
     const mods: Modules = {
       handlers: await import('../../../entrypoints/background/handlers'),
       result: await import('../../../entrypoints/background/result'),
-      api: await import('../../../entrypoints/background/api'),
+      api: await import('../../../entrypoints/background/auth/api'),
       checks: await import('../../../entrypoints/background/redemption/service'),
       recover: await import('../../../entrypoints/background/recover'),
-      newQuestions: await import('../../../entrypoints/background/new-questions'),
+      newQuestions: await import('../../../entrypoints/background/profile/new-questions'),
       items: await import('../../../utils/storage-items'),
-      sync: await import('../../../entrypoints/background/sync'),
-      notifications: await import('../../../entrypoints/background/notifications'),
+      storedReads: await import('../../../entrypoints/background/store/stored-reads'),
+      notifications: await import('../../../entrypoints/background/notify/notifications'),
       balance: await import('../../../entrypoints/background/balance-history'),
       settings: await import('../../../utils/settings'),
     };
@@ -104,7 +104,7 @@ class Worker {
     // What index.ts does at start: the listeners, then recovering from the stopped worker.
     await worker.run(async () => {
       worker.stopWatching = [
-        mods.sync.onStored(
+        mods.storedReads.onStored(
           (area, data, sid) =>
             void (
               area === 'history' &&

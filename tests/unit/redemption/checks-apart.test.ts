@@ -7,11 +7,11 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../../entrypoints/background/api';
+import { httpTuning } from '../../../entrypoints/background/auth/api';
 import {
   CHECK_AFTER_MS,
   CHECK_ALARM,
-  liveRedeems,
+  redeemsInFlight,
   onCheckAlarm,
   redeem,
 } from '../../../entrypoints/background/redemption/service';
@@ -25,7 +25,7 @@ beforeAll(() => {
 });
 afterAll(() => closeSandboxes());
 afterEach(() => {
-  liveRedeems.clear();
+  redeemsInFlight.clear();
   vi.useRealTimers();
 });
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { httpTuning } from '../../../entrypoints/background/api';
-import { credentialsItem } from '../../../entrypoints/background/credentials';
+import { httpTuning } from '../../../entrypoints/background/auth/api';
+import { credentialsItem } from '../../../entrypoints/background/store/credentials';
 import { dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import {
   answerRedemption,
@@ -15,7 +15,7 @@ import {
   CHECK_ALARM,
   checkOutcomes,
   checkRedemption,
-  liveRedeems,
+  redeemsInFlight,
   onCheckAlarm,
   recoverPending,
   startRedemption,
@@ -48,7 +48,7 @@ beforeAll(() => {
   Object.assign(httpTuning, { timeoutMs: 2000, retryBaseDelayMs: 1 });
 });
 afterAll(() => closeSandboxes());
-afterEach(() => liveRedeems.clear());
+afterEach(() => redeemsInFlight.clear());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -114,7 +114,7 @@ describe('the check alarm', () => {
   it('a worker stopped just after a new entry is written leaves its first check scheduled', async () => {
     const sid = await activeSessionId();
     const entry: LedgerEntry = { ...unknown(COFFEE), state: 'pending', checks: undefined };
-    liveRedeems.add(entry.requestId);
+    redeemsInFlight.add(entry.requestId);
     const stopped = new Error('worker stopped');
     await expect(
       watchWrites(
@@ -270,7 +270,7 @@ describe('what a redemption’s steps write', () => {
   it('a second redemption is refused while the first is still pending, which stays', async () => {
     const sid = await activeSessionId();
     const first: LedgerEntry = { ...unknown(COFFEE), state: 'pending', checks: undefined };
-    liveRedeems.add(first.requestId);
+    redeemsInFlight.add(first.requestId);
     expect(await startRedemption(sid, first)).toBe(true);
     expect(await startRedemption(sid, { ...first, requestId: 'second', rewardId: BOOKS })).toBe(false);
     expect(await ledgerItem.getValue()).toEqual(first);

@@ -8,8 +8,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { balanceAfter, historyAfter, readMoment } from '../../../entrypoints/background/redemption/fresh-reads';
-import { StaleSession } from '../../../entrypoints/background/store';
-import { refreshHistory, refreshRewards } from '../../../entrypoints/background/sync';
+import { StaleSession } from '../../../entrypoints/background/store/store';
+import { refreshHistory, refreshRewards } from '../../../entrypoints/background/sync/sync';
 import type { Sandbox } from '../../sandbox/server';
 import {
   activeSessionId,

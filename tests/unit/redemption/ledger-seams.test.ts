@@ -7,10 +7,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { CHECK_ALARM, dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
-import { deleteValue, saveValues } from '../../../entrypoints/background/profile';
-import { connect } from '../../../entrypoints/background/session';
+import { deleteValue, saveValues } from '../../../entrypoints/background/profile/profile';
+import { connect } from '../../../entrypoints/background/session/session';
 import { ledgerItem } from '../../../utils/storage-items';
-import { refreshHistory } from '../../../entrypoints/background/sync';
+import { refreshHistory } from '../../../entrypoints/background/sync/sync';
 import type { Sandbox } from '../../sandbox/server';
 import {
   activeSessionId,

@@ -8,11 +8,11 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { notificationsIdle, watchNotifications } from '../../../entrypoints/background/notifications';
+import { notificationsIdle, watchNotifications } from '../../../entrypoints/background/notify/notifications';
 import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
 import { CHECK_ALARM } from '../../../entrypoints/background/redemption/service';
-import { connect } from '../../../entrypoints/background/session';
-import { refreshHistory } from '../../../entrypoints/background/sync';
+import { connect } from '../../../entrypoints/background/session/session';
+import { refreshHistory } from '../../../entrypoints/background/sync/sync';
 import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
 import { SEED_A } from '../accounts';

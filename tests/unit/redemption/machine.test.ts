@@ -87,9 +87,9 @@ const BASELINE = [redemption(1), redemption(2, BOOKS)];
 describe('claiming redemptions by id', () => {
   it('a new id of the entry’s reward is its redemption, whatever its timestamp; ids in its baseline and other rewards never are', () => {
     const history = [...BASELINE, redemption(3, BOOKS), redemption(9, COFFEE, '1999-01-01T00:00:00')];
-    const { found, again } = claimRedemptions({ open: [entry('e')] }, history);
+    const { found, repeats } = claimRedemptions({ open: [entry('e')] }, history);
     expect(found.get('e')?.id).toBe('9');
-    expect(again.size).toBe(0);
+    expect(repeats.size).toBe(0);
     expect(
       claimRedemptions({ open: [entry('e', { knownRedemptionIds: [did(1), did(2), did(9)] })] }, history).found.size,
     ).toBe(0);
@@ -112,9 +112,9 @@ describe('claiming redemptions by id', () => {
 
   it('takes the oldest new redemption by id, whatever order the history lists them in', () => {
     const history = [...BASELINE, redemption(7), redemption(5), redemption(6)];
-    const { found, again } = claimRedemptions({ first: entry('a'), open: [] }, history);
+    const { found, repeats } = claimRedemptions({ first: entry('a'), open: [] }, history);
     expect(found.get('a')?.id).toBe('5');
-    expect(again.get('a')).toEqual(['7', '6']);
+    expect(repeats.get('a')).toEqual(['7', '6']);
   });
 
   it('never claims one already claimed, here or before', () => {
@@ -130,20 +130,20 @@ describe('claiming redemptions by id', () => {
 
   it('what is left of an entry’s reward after every claim was recorded again for the first Confirm that claimed, if it sent a key', () => {
     const history = [...BASELINE, redemption(5), redemption(6), redemption(8), redemption(4, BOOKS)];
-    const { found, again } = claimRedemptions(
+    const { found, repeats } = claimRedemptions(
       { first: entry('c'), open: [entry('o', { startedAt: T0 - 1 })] },
       history,
     );
     expect(found.get('c')?.id).toBe('5');
     expect(found.get('o')?.id).toBe('6');
-    expect(again.get('c')).toEqual(['8']);
-    expect(again.has('o')).toBe(false);
+    expect(repeats.get('c')).toEqual(['8']);
+    expect(repeats.has('o')).toBe(false);
     // An entry from before keys were sent has no baseline to trust for that.
-    expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).again.size).toBe(
+    expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).repeats.size).toBe(
       0,
     );
     // Nothing left: nothing said.
-    expect(claimRedemptions({ first: entry('c'), open: [] }, [...BASELINE, redemption(8)]).again.size).toBe(0);
+    expect(claimRedemptions({ first: entry('c'), open: [] }, [...BASELINE, redemption(8)]).repeats.size).toBe(0);
   });
 
   it('an entry without a baseline counts nothing as known', () => {

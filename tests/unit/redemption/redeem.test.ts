@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterAll, beforeAll } from 'vitest';
-import { httpTuning } from '../../../entrypoints/background/api';
+import { httpTuning } from '../../../entrypoints/background/auth/api';
 import { recoverAfterStop } from '../../../entrypoints/background/recover';
 import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
 import {
@@ -12,7 +12,7 @@ import {
   checkRedemption,
   onCheckAlarm,
 } from '../../../entrypoints/background/redemption/service';
-import { refreshHistory, refreshRewards, setSync } from '../../../entrypoints/background/sync';
+import { refreshHistory, refreshRewards, setSync } from '../../../entrypoints/background/sync/sync';
 import {
   ledgerItem,
   rewardsItem,

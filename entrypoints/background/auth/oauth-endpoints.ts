@@ -1,0 +1,47 @@
+import * as oauth from 'oauth4webapi';
+import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../../utils/api/body-limit';
+import { plainHttpAllowed } from '../../../utils/hosts';
+import { settings } from '../../../utils/settings';
+
+/**
+ * The operator's authorization server as oauth4webapi describes it, from the build settings (read
+ * on each call, so tests can point them at a sandbox). The client is public: an extension cannot
+ * keep a secret, which is what PKCE is for (RFC 8252 §8.1).
+ */
+export function authorizationServer(): oauth.AuthorizationServer {
+  const { issuer, authorizationEndpoint, tokenEndpoint, revocationEndpoint } = settings.oauth;
+  return {
+    issuer,
+    authorization_endpoint: authorizationEndpoint,
+    token_endpoint: tokenEndpoint,
+    ...(revocationEndpoint ? { revocation_endpoint: revocationEndpoint } : {}),
+  };
+}
+
+export function oauthClient(): oauth.Client {
+  return { client_id: settings.oauth.clientId };
+}
+
+/** Same time-out as an API call: a token answer that does not come is a network failure. */
+const TOKEN_TIMEOUT_MS = 10_000;
+
+/**
+ * Options for every request to the token endpoint (or, given, the revocation endpoint); plain http
+ * only on this machine (the sandbox), as for the API.
+ */
+export function tokenRequestOptions(endpoint = settings.oauth.tokenEndpoint): oauth.TokenEndpointRequestOptions {
+  return {
+    [oauth.allowInsecureRequests]: plainHttpAllowed(endpoint),
+    // Its answers are read here, with a size limit, before oauth4webapi parses them.
+    [oauth.customFetch]: limitedFetch(MAX_OAUTH_BODY_BYTES),
+    signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+  };
+}
+
+export function tokenOrigin(): string {
+  try {
+    return new URL(settings.oauth.tokenEndpoint).origin;
+  } catch {
+    return settings.oauth.tokenEndpoint;
+  }
+}

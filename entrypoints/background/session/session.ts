@@ -1,0 +1,140 @@
+import { createPanelApi } from '../../../utils/api/client';
+import { appError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import {
+  DISCONNECTED,
+  accountOf,
+  draftDiscardedItem,
+  goalItem,
+  historyItem,
+  popupViewItem,
+  profileDraftItem,
+  questionsItem,
+  SAME_ACCOUNT_ITEMS,
+  type QuestionsRecord,
+  sessionItem,
+  type SessionInfo,
+} from '../../../utils/storage-items';
+import { checkBaseUrl } from '../../../utils/base-url';
+import type { Disconnected } from '../../../utils/messages';
+import { httpTuning } from '../auth/http-tuning';
+import { credentialsItem, type Credentials } from '../store/credentials';
+import { rewardsPuts } from '../popup-view';
+import { fail } from '../result';
+import { settleHostAccess, usingHostAccess } from './host-access';
+import { revokeRefreshToken } from '../auth/revoke';
+import { sameAccount } from './account-identity';
+import { CONFIRM_ITEMS } from '../redemption/carry-over';
+import { readEvidence } from './same-account';
+import { clearShown } from '../notify/notify-tell';
+import { put, switchSession, type Put } from '../store/store';
+import { announceStored } from '../store/stored-reads';
+import { loadRewards, refreshHistory, refreshProfile } from '../sync/sync';
+
+export async function getSession(): Promise<SessionInfo> {
+  return sessionItem.getValue();
+}
+
+/** A pasted token: checked, then stored as the session. */
+export async function connect(baseUrlInput: string, tokenInput: string): Promise<SessionInfo> {
+  const checked = checkBaseUrl(baseUrlInput);
+  if (!checked.ok) fail(appError('invalid_input', checked.message, { field: 'baseUrl' }));
+  const { baseUrl, origin } = checked;
+  const token = tokenInput.trim();
+  if (!token) fail(appError('invalid_input', t('errTokenEmpty'), { field: 'token' }));
+  if (/\s/.test(token)) fail(appError('invalid_input', t('errTokenSpaces'), { field: 'token' }));
+
+  return usingHostAccess(origin, () => storeCheckedSession({ baseUrl, token }, origin));
+}
+
+/**
+ * Checks credentials with a real call (the rewards list, which the popup needs next anyway, so it
+ * is cached) and only then starts a new session with them; shared by connect() and sign-in
+ * (sign-in.ts), which adds the refresh token and `signedIn`. The new credentials, the new session's
+ * id, its first data and the old session's data emptied are one `storage.local.set` (store.ts):
+ * whatever the old session still has in flight is refused when it lands.
+ */
+export async function storeCheckedSession(
+  credentials: Omit<Credentials, 'session'>,
+  origin: string,
+  extra: Partial<SessionInfo> = {},
+): Promise<SessionInfo> {
+  const { baseUrl, token } = credentials;
+  // Not bound to any session: a refusal here says nothing about the session in place.
+  const api = createPanelApi({ baseUrl, token, ...httpTuning });
+  const rewards = await loadRewards(api);
+  const cache = { data: rewards, fetchedAt: Date.now() };
+  const info: Omit<SessionInfo, 'id'> = {
+    connected: true,
+    baseUrl,
+    origin,
+    tokenHint: token.slice(-4),
+    rejected: false,
+    ...extra,
+  };
+  const replaced: { credentials: Credentials | null } = { credentials: null };
+  // Read before the switch, judged inside it against what is stored then (account-identity.ts).
+  const evidence = await readEvidence(api, await credentialsItem.getValue(), credentials);
+  const session = await switchSession(
+    [credentialsItem, profileDraftItem, goalItem, historyItem, questionsItem],
+    (get) => {
+      replaced.credentials = get(credentialsItem);
+      // One answer for every piece of the account's data: its Confirms still being settled, its
+      // draft, goal, balance history, notifications and new questions go over together, or none.
+      const same = sameAccount(replaced.credentials, credentials, get(historyItem)?.data ?? null, evidence);
+      // Unsaved profile edits typed for another account go, with a notice for the options page.
+      const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
+      // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
+      const goal = same ? get(goalItem) : null;
+      const first = rewardsPuts(cache, goal);
+      return {
+        next: { credentials, session: info },
+        keep: same ? [...SAME_ACCOUNT_ITEMS, ...CONFIRM_ITEMS] : [],
+        puts: [
+          ...first.puts,
+          put(popupViewItem, {
+            rewards: first.view.rewards ?? null,
+            latest: null,
+            profile: null,
+            goal: first.view.goal ?? null,
+          }),
+          ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
+          ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
+          ...retagged(same ? get(questionsItem) : null, accountOf(info)),
+        ],
+      };
+    },
+  );
+  // What the last session put on screen is not this one's to show.
+  void clearShown();
+  // A sign-in this one replaces is ended at the panel too, not only forgotten here.
+  if (replaced.credentials?.refreshToken !== credentials.refreshToken) void revokeRefreshToken(replaced.credentials);
+  announceStored('rewards', rewards, session.id!);
+  // Warm the other caches without making the panelist wait for them.
+  void refreshProfile(true).catch(() => undefined);
+  void refreshHistory(true).catch(() => undefined);
+  return session;
+}
+
+/** The same account's new questions, under its new session's account tag. */
+function retagged(questions: QuestionsRecord | null, account: string): Put[] {
+  return questions && questions.account !== account ? [put(questionsItem, { ...questions, account })] : [];
+}
+
+/**
+ * Removes the token and everything of the session in one write (a late answer of it is refused),
+ * gives back the panel's host access, then ends a sign-in's refresh token at the panel (revoke.ts);
+ * says when the panel could not be told.
+ */
+export async function disconnect(): Promise<Disconnected> {
+  const ended: { credentials: Credentials | null } = { credentials: null };
+  await switchSession([credentialsItem], (get) => {
+    ended.credentials = get(credentialsItem);
+    return { next: null };
+  });
+  await clearShown();
+  await settleHostAccess();
+  return (await revokeRefreshToken(ended.credentials)) === 'failed'
+    ? { ...DISCONNECTED, revocationFailed: true }
+    : DISCONNECTED;
+}

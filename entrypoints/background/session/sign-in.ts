@@ -1,0 +1,157 @@
+import * as oauth from 'oauth4webapi';
+import { browser } from 'wxt/browser';
+import { checkBaseUrl } from '../../../utils/base-url';
+import { signInConfigured, tabRedirectUrl } from '../../../utils/build-settings';
+import { appError, type AppError } from '../../../utils/errors';
+import { t } from '../../../utils/i18n';
+import { settings, SIGN_IN_BUILT } from '../../../utils/settings';
+import type { SessionInfo } from '../../../utils/storage-items';
+import { authorizationServer, oauthClient, tokenRequestOptions } from '../auth/oauth-endpoints';
+import { usingHostAccess } from './host-access';
+import { launchTabFlow, SignInTabEnded } from './sign-in-tab';
+import { fail } from '../result';
+import { storeCheckedSession } from './session';
+import { credentialsFrom, tokenEndpointError } from '../auth/tokens';
+
+interface Identity {
+  getRedirectURL(path?: string): string;
+  launchWebAuthFlow(details: { url: string; interactive?: boolean }): Promise<string>;
+}
+
+/** Where the panelist signs in: the browser's sign-in window, or a tab. */
+interface Door {
+  kind: 'window' | 'tab';
+  redirectUri: string;
+  /** Resolves with the address the server sent the panelist back to. */
+  launch(url: string): Promise<string>;
+}
+
+/**
+ * The browser's sign-in window where there is one: `identity` with both calls (Chrome once the page
+ * obtained the optional permission, Firefox on the desktop). Otherwise a tab (sign-in-tab.ts):
+ * Firefox for Android has no `identity` (MDN's browser-compat-data; tests/unit/api-audit.test.ts),
+ * and in Chrome the permission may be refused.
+ */
+export function signInDoor(): Door {
+  const identity = (browser as unknown as { identity?: Partial<Identity> }).identity;
+  if (typeof identity?.launchWebAuthFlow === 'function' && typeof identity.getRedirectURL === 'function') {
+    const { launchWebAuthFlow, getRedirectURL } = identity as Identity;
+    return {
+      kind: 'window',
+      redirectUri: getRedirectURL.call(identity),
+      launch: (url) => launchWebAuthFlow.call(identity, { url, interactive: true }),
+    };
+  }
+  const redirectUri = tabRedirectUrl(settings);
+  return { kind: 'tab', redirectUri, launch: (url) => launchTabFlow(url, redirectUri) };
+}
+
+/**
+ * "Sign in to <panel>": the OAuth 2.0 authorization code flow with PKCE (RFC 7636, S256) and a
+ * random `state`, in the browser's own sign-in window or in a tab (RFC 8252). Nothing is stored
+ * unless the code was exchanged and the access token passed a real API call, as connecting with a
+ * token does.
+ */
+export function signIn(): Promise<SessionInfo> {
+  // Folded at build time: a build without sign-in keeps only the refusal (utils/settings.ts).
+  return SIGN_IN_BUILT ? signInFlow() : notConfigured();
+}
+
+async function notConfigured(): Promise<never> {
+  fail(appError('invalid_input', t('errSignInNotConfigured')));
+}
+
+async function signInFlow(): Promise<SessionInfo> {
+  const api = checkBaseUrl(settings.apiBaseUrl);
+  if (!signInConfigured(settings) || !api.ok) return notConfigured();
+  const door = signInDoor();
+
+  const as = authorizationServer();
+  const client = oauthClient();
+  const { redirectUri } = door;
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(settings.oauth.authorizationEndpoint);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', client.client_id);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+  url.searchParams.set('code_challenge_method', 'S256');
+  url.searchParams.set('state', state);
+  if (settings.oauth.scopes) url.searchParams.set('scope', settings.oauth.scopes);
+
+  let returned: string;
+  try {
+    returned = await door.launch(url.href);
+  } catch (error) {
+    fail(await windowError(error, url.origin));
+  }
+
+  let params: URLSearchParams;
+  try {
+    params = oauth.validateAuthResponse(as, client, new URL(returned), state);
+  } catch (error) {
+    fail(authorizationError(error, door.kind));
+  }
+
+  let answer: oauth.TokenEndpointResponse;
+  try {
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      verifier,
+      tokenRequestOptions(),
+    );
+    answer = await oauth.processAuthorizationCodeResponse(as, client, response);
+  } catch (error) {
+    fail(tokenEndpointError(error, 'sign-in', [params.get('code') ?? '', verifier]));
+  }
+  return usingHostAccess(api.origin, () =>
+    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }),
+  );
+}
+
+/**
+ * The sign-in window or tab ended without an answer. Chrome says when the window's page could not
+ * load; otherwise (the panelist closed it, or Firefox, which says the same in both cases; a tab
+ * shows the browser's own error page, which the extension cannot read) the server is asked whether
+ * it is there at all, so "unreachable" is not reported as "closed".
+ */
+async function windowError(error: unknown, origin: string): Promise<AppError> {
+  if (error instanceof SignInTabEnded && error.ending === 'not_opened')
+    return appError('unexpected', t('errSignInTabNotOpened'));
+  if (error instanceof SignInTabEnded && error.ending === 'timeout')
+    return appError('rejected', t('errSignInTabTimeout'));
+  const text = error instanceof Error ? error.message : String(error);
+  if (/could not be loaded/i.test(text) || !(await reachable(origin)))
+    return appError('network', t('errSignInUnreachable', origin));
+  return appError('rejected', t(error instanceof SignInTabEnded ? 'errSignInTabClosed' : 'errSignInClosed'));
+}
+
+async function reachable(origin: string): Promise<boolean> {
+  try {
+    await fetch(origin, {
+      mode: 'no-cors',
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: AbortSignal.timeout(10_000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function authorizationError(error: unknown, door: Door['kind']): AppError {
+  if (error instanceof oauth.AuthorizationResponseError) {
+    if (error.error === 'access_denied') return appError('rejected', t('errSignInDenied'));
+    const code = /^[a-z_]{1,40}$/.test(error.error) ? error.error : 'error';
+    return appError('rejected', t('errSignInRefused', code));
+  }
+  // A `state` that is not ours (or missing), or an `iss` naming another server (RFC 9207), means the
+  // answer belongs to another sign-in.
+  return appError('unexpected', t(door === 'tab' ? 'errSignInTabState' : 'errSignInState'));
+}
