@@ -1,10 +1,6 @@
-import { goalView } from '../../utils/goal-view';
-import { t } from '../../utils/i18n';
-import { defaultChoice, groupRewards, kindName, sortGroups } from '../../utils/reward-groups';
-import { FILTER_THRESHOLD } from '../../utils/reward-view';
+import { kindName } from '../../utils/reward-groups';
 import type { StorageItem } from '../../utils/storage-item';
 import {
-  accountOf,
   balanceHistoryItem,
   goalItem,
   ledgerItem,
@@ -14,15 +10,10 @@ import {
   unsettledItem,
 } from '../../utils/storage-items';
 import { fill, shapeOf, type Model } from './frame-fill';
-import { goalModel } from './goal-model';
-import { goalRewards } from './goal-rewards';
-import { headerModel } from './header-model';
-import { listModel, REWARDS_PAGE } from './list-model';
 import { outcomeSeenItem, outcomeShown } from './outcome-seen-item';
 import { whenLoaded } from './photo';
-import { promptModel } from './prompt-model';
-import { rowModel } from './row-model';
-import { syncStatusModel } from './status-model';
+import { popupModel, type RewardsPageModel } from './popup-model';
+import type { PopupSnapshot } from './popup-state';
 
 /**
  * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
@@ -42,12 +33,6 @@ export const FIRST_FRAME_ITEMS = [
 /** The parts a template is rendered for (components/popup/frame-templates.tsx), by name. */
 export type PartName = 'page' | 'prompt-page' | 'header' | 'prompt' | 'goal' | 'status' | 'list' | 'row';
 
-/**
- * Rows the first frame paints: what the popup's first screen shows. The view's other rows come with
- * Preact, below them, so nothing painted moves; each row costs the first paint a few milliseconds.
- */
-export const FIRST_FRAME_ROWS = 4;
-
 /** Where a part's children go in its template. */
 export const SLOT = 'ff-slot';
 
@@ -60,11 +45,58 @@ export const SLOT = 'ff-slot';
 export type Later = (rest: () => void) => void;
 
 /**
+ * The popup's snapshot from what storage.local.get answered (key → value): each item as its own
+ * reader takes it, and the outcome card's entry only while an earlier opening has not seen it settled.
+ */
+export function snapshotOf(stored: Record<string, unknown>): PopupSnapshot {
+  const get = <T>(item: StorageItem<T>): T => item.fromStored(stored[item.key]);
+  const ledger = get(ledgerItem);
+  return {
+    session: get(sessionItem),
+    view: get(popupViewItem),
+    sync: get(syncItem).rewards,
+    outcome: ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null,
+    unsettled: get(unsettledItem),
+    goal: get(goalItem),
+    samples: get(balanceHistoryItem),
+  };
+}
+
+/** Copies of the page's templates, filled with a model's text; counts what it painted. */
+class Painter {
+  painted = 0;
+  private readonly templates = new Map<string, HTMLTemplateElement>();
+
+  constructor(readonly doc: Document) {
+    for (const template of doc.querySelectorAll<HTMLTemplateElement>('template[data-part]')) {
+      this.templates.set(`${template.dataset.part} ${template.dataset.shape}`, template);
+    }
+  }
+
+  /** A filled copy of the part's template for `model`, or null when none fits. */
+  part(name: PartName, model: Model): DocumentFragment | null {
+    const template = this.templates.get(`${name} ${shapeOf(model)}`);
+    if (!template) return null;
+    const copy = template.content.cloneNode(true) as DocumentFragment;
+    fill(copy, model);
+    this.painted += 1;
+    return copy;
+  }
+}
+
+/** Puts `children` into the fragment's slots in order; an empty slot goes. */
+function slot(into: DocumentFragment, ...children: Array<Node | null>): DocumentFragment {
+  into.querySelectorAll(SLOT).forEach((s, i) => (children[i] ? s.replaceWith(children[i]) : s.remove()));
+  return into;
+}
+
+/**
  * Paints the popup's first frame into `root` from what storage holds (`stored`: key → value, as
- * storage.local.get answers), without Preact: each part is a copy of the template its model fits,
- * filled with the model's text. It goes down the page as App renders it and stops at the first part
- * no template fits (the outcome of a redemption, those still being checked, an error card, sign-in): Preact adds those below
- * what is painted, so nothing painted moves. Returns the number of parts painted.
+ * storage.local.get answers), without Preact: each part is a copy of the template its model
+ * (popup-model.ts, App's own decisions) fits, filled with the model's text. It goes down the page as
+ * App renders it and ends above the outcome card and the redemptions still being checked, whose code
+ * loads with Preact: Preact adds those below what is painted, so nothing painted moves. Returns the
+ * number of parts painted.
  */
 export function paintFirstFrame(
   root: Element,
@@ -72,148 +104,68 @@ export function paintFirstFrame(
   now: number,
   later: Later = (rest) => rest(),
 ): number {
-  const templates = new Map<string, HTMLTemplateElement>();
-  for (const template of root.ownerDocument.querySelectorAll<HTMLTemplateElement>('template[data-part]')) {
-    templates.set(`${template.dataset.part} ${template.dataset.shape}`, template);
-  }
-  let painted = 0;
-  /** A filled copy of the part's template for `model`, or null when none fits. */
-  const part = (name: PartName, model: Model): DocumentFragment | null => {
-    const template = templates.get(`${name} ${shapeOf(model)}`);
-    if (!template) return null;
-    const copy = template.content.cloneNode(true) as DocumentFragment;
-    fill(copy, model);
-    painted += 1;
-    return copy;
-  };
-  /** Puts `children` into the fragment's slots in order; an empty slot goes. */
-  const slot = (into: DocumentFragment, ...children: Array<Node | null>) => {
-    into.querySelectorAll(SLOT).forEach((s, i) => (children[i] ? s.replaceWith(children[i]) : s.remove()));
-    return into;
-  };
-  const get = <T>(item: StorageItem<T>): T => item.fromStored(stored[item.key]);
-  const session = get(sessionItem);
-  const live = session.connected && !session.rejected;
-
-  if (!live) {
-    const page = part('prompt-page', {});
-    const header = part('header', headerModel({ now }));
+  const model = popupModel(snapshotOf(stored), now);
+  const painter = new Painter(root.ownerDocument);
+  if (model.page === 'none') return 0;
+  if (model.page === 'prompt') {
+    const page = painter.part('prompt-page', {});
+    const header = painter.part('header', model.header);
     if (!page || !header) return 0;
-    root.replaceChildren(slot(page, header, part('prompt', promptModel(session.rejected, session.signedIn))));
-    return painted;
+    root.replaceChildren(slot(page, header, painter.part('prompt', model.prompt)));
+    return painter.painted;
   }
-
-  const view = get(popupViewItem);
-  const rows = view?.rewards;
-  // Without the view App reads the whole catalogue, which the first frame never does.
-  if (!rows) return 0;
-  const state = get(syncItem).rewards;
-  const balance = rows.balance.points;
-  const ledger = get(ledgerItem);
-  const shown = ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null;
-  const pending = shown?.state === 'pending';
-  // Redemptions still being checked off the card: listed above the rewards by Preact.
-  const checking = get(unsettledItem).length > 0;
-  const goal = get(goalItem);
-  const account = accountOf(session);
-  const goalRows = goalRewards(view, goal);
-  const header = part(
-    'header',
-    headerModel({
-      now,
-      live,
-      balance: rows.balance,
-      rewards: rows.next ? [rows.next] : [],
-      listed: rows.first,
-      fetchedAt: rows.fetchedAt,
-      error: state.error,
-      loading: state.loading,
-      refreshable: true,
-      questions: view.profile,
-      goal: goalView({ goal, account, rewards: goalRows, points: balance }),
-    }),
-  );
-  const page = part('page', { busy: String(state.loading === true) });
-  if (!page || !header) return 0;
-
-  const doc = root.ownerDocument;
-  const goalParts = goalModel({
-    goal,
-    account,
-    rewards: goalRows,
-    points: balance,
-    samples: get(balanceHistoryItem),
-    returns: view.returns,
-    blocked: pending ? t('waitForRedemption') : null,
-    now,
-  }).m;
-  const list = () => {
-    // The view holds the first brands' rewards in the list's order (entrypoints/background/popup-view.ts).
-    const groups = sortGroups(groupRewards(rows.first), balance, 'afford');
-    const visible = Math.min(REWARDS_PAGE, groups.length);
-    const kinds = rows.kinds ?? [];
-    const m = listModel({
-      count: groups.length,
-      total: rows.total,
-      brands: rows.brands ?? groups.length,
-      kinds: kinds.length > 1,
-      filterable: rows.total > FILTER_THRESHOLD,
-      query: '',
-      sort: 'afford',
-      kind: '',
-      shown: rows.total,
-      visible,
-      // App has only the view's rows, so the whole catalogue is there to show (RewardList's onWantAll).
-      available: rows.brands ?? groups.length,
-    });
-    const frame = part('list', m);
-    if (!frame || m.empty !== null) return frame;
-    // The type filter's choices, as RewardList renders them: the select is as wide as its words,
-    // and the filters wrap by that width, so it must not grow when Preact takes over, or the list would move.
-    const kindSelect = frame.querySelector('#reward-kind');
-    for (const { key } of kindSelect ? kinds : []) {
-      const option = doc.createElement('option');
-      option.value = key;
-      option.textContent = kindName(key);
-      kindSelect!.append(option);
-    }
-    const goalId = goal?.account === account ? goal.rewardId : null;
-    // Rows are painted only when no redemption is open (the frame ends above the card and the list
-    // of those still being checked), so no Redeem is held back here.
-    const items = doc.createDocumentFragment();
-    for (const group of groups.slice(0, Math.min(visible, FIRST_FRAME_ROWS))) {
-      const row = part(
-        'row',
-        rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held: [] }),
-      );
-      if (!row) break;
-      row.querySelectorAll<HTMLImageElement>('img.reward-photo').forEach(whenLoaded);
-      items.append(row);
-    }
-    return slot(frame, items);
-  };
-  // In App's order, each only once the one above it is painted; an empty fragment: nothing to show there.
-  const parts: Array<() => DocumentFragment | null> = [
-    () => (goalParts.earned === null && !goalParts.goal ? doc.createDocumentFragment() : part('goal', goalParts)),
-    () => part('status', syncStatusModel(state.loading === true)),
-    // The outcome card and the redemptions still being checked: no template (their code loads with
-    // Preact), so the frame ends above them.
-    () => (shown || checking ? null : doc.createDocumentFragment()),
-    list,
-  ];
-  const main = page.querySelector('main');
-  if (!main) return 0;
+  const page = painter.part('page', { busy: String(model.busy) });
+  const header = painter.part('header', model.header);
+  const main = page?.querySelector('main');
+  if (!page || !header || !main) return 0;
   root.replaceChildren(slot(page, header, null));
   later(() => {
     // Preact may have taken over meanwhile (it renders all of this itself).
     if (!root.contains(main) || main.firstChild) return;
-    const body = doc.createDocumentFragment();
-    for (const next of parts) {
-      const done = next();
-      if (!done) break;
-      body.append(done);
-    }
-    main.append(body);
+    main.append(paintMain(painter, model));
   });
-  return painted;
+  return painter.painted;
+}
+
+/** The parts below the header, in App's order, each only once the one above it is painted. */
+function paintMain(painter: Painter, model: RewardsPageModel): DocumentFragment {
+  const body = painter.doc.createDocumentFragment();
+  const { goal } = model;
+  const goalPart =
+    goal.earned === null && !goal.goal ? painter.doc.createDocumentFragment() : painter.part('goal', goal);
+  if (!goalPart) return body;
+  body.append(goalPart);
+  const status = painter.part('status', model.status);
+  if (!status) return body;
+  body.append(status);
+  // The outcome card and the redemptions still being checked have no template (their code loads
+  // with Preact), so the frame ends above them.
+  if (model.outcome || model.checking.length > 0) return body;
+  const list = paintList(painter, model);
+  if (list) body.append(list);
+  return body;
+}
+
+/** The list around its first rows; null when no template fits. */
+function paintList(painter: Painter, model: RewardsPageModel): DocumentFragment | null {
+  const frame = painter.part('list', model.list);
+  if (!frame || model.list.empty !== null) return frame;
+  // The type filter's choices, as RewardList renders them: the select is as wide as its words,
+  // and the filters wrap by that width, so it must not grow when Preact takes over, or the list would move.
+  const kindSelect = frame.querySelector('#reward-kind');
+  for (const { key } of kindSelect ? model.kinds : []) {
+    const option = painter.doc.createElement('option');
+    option.value = key;
+    option.textContent = kindName(key);
+    kindSelect!.append(option);
+  }
+  const items = painter.doc.createDocumentFragment();
+  for (const rowModel of model.rows) {
+    // A row no template fits ends the list there: Preact adds the rest below, so nothing painted moves.
+    const row = painter.part('row', rowModel);
+    if (!row) break;
+    row.querySelectorAll<HTMLImageElement>('img.reward-photo').forEach(whenLoaded);
+    items.append(row);
+  }
+  return slot(frame, items);
 }
