@@ -31,7 +31,24 @@ export const FIRST_FRAME_ITEMS = [
 ] as const;
 
 /** The parts a template is rendered for (components/popup/frame-templates.tsx), by name. */
-export type PartName = 'page' | 'prompt-page' | 'header' | 'prompt' | 'goal' | 'status' | 'list' | 'row';
+export type PartName =
+  'page' | 'prompt-page' | 'header' | 'questions' | 'prompt' | 'goal' | 'status' | 'list' | 'row' | 'choice';
+
+/**
+ * Parts inside a part with templates of their own, by the key their model has in the outer one:
+ * each goes into a slot of that name, so whether it is there adds no shape to the part around it
+ * (a header with or without the open questions' line is one template, not two).
+ */
+export const SUBPARTS: Partial<Record<PartName, ReadonlyArray<readonly [key: string, part: PartName]>>> = {
+  header: [['questions', 'questions']],
+  row: [['choice', 'choice']],
+};
+
+/** The model as its part's templates are told apart: each subpart's key empty (its slot is always there). */
+export function shapeModel(name: PartName, model: Model): Model {
+  const keys = SUBPARTS[name];
+  return keys ? { ...model, ...Object.fromEntries(keys.map(([key]) => [key, null])) } : model;
+}
 
 /** Where a part's children go in its template. */
 export const SLOT = 'ff-slot';
@@ -73,12 +90,23 @@ class Painter {
     }
   }
 
-  /** A filled copy of the part's template for `model`, or null when none fits. */
+  /**
+   * A filled copy of the part's template for `model`, its subparts in their slots; null when no
+   * template fits it or one of its subparts (then nothing of it is painted).
+   */
   part(name: PartName, model: Model): DocumentFragment | null {
-    const template = this.templates.get(`${name} ${shapeOf(model)}`);
+    const template = this.templates.get(`${name} ${shapeOf(shapeModel(name, model))}`);
     if (!template) return null;
     const copy = template.content.cloneNode(true) as DocumentFragment;
     fill(copy, model);
+    for (const [key, part] of SUBPARTS[name] ?? []) {
+      const inner = (model as Record<string, Model | null>)[key];
+      const filled = inner ? this.part(part, inner) : null;
+      if (inner && !filled) return null;
+      const place = copy.querySelector(`${SLOT}[name="${key}"]`);
+      if (filled) place?.replaceWith(filled);
+      else place?.remove();
+    }
     this.painted += 1;
     return copy;
   }
@@ -86,7 +114,9 @@ class Painter {
 
 /** Puts `children` into the fragment's slots in order; an empty slot goes. */
 function slot(into: DocumentFragment, ...children: Array<Node | null>): DocumentFragment {
-  into.querySelectorAll(SLOT).forEach((s, i) => (children[i] ? s.replaceWith(children[i]) : s.remove()));
+  into
+    .querySelectorAll(`${SLOT}:not([name])`)
+    .forEach((s, i) => (children[i] ? s.replaceWith(children[i]) : s.remove()));
   return into;
 }
 

@@ -4,22 +4,24 @@ import type { AppError } from '../../utils/errors';
 import type { BalanceSample } from '../../utils/balance-trend';
 import type { Goal } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { SLOT, type PartName } from './first-frame';
+import { shapeModel, SLOT, type PartName } from './first-frame';
 import { markers, shapeOf, type Model } from './frame-fill';
 import { GoalPanelView } from './GoalPanel';
 import { goalModel } from './goal-model';
 import { HeaderView } from './Header';
+import { ProfileLine } from './ProfileLine';
 import { headerModel } from './header-model';
 import { listModel } from './list-model';
 import { PageLayout, PromptLayout } from './PopupLayout';
 import { promptModel } from './prompt-model';
 import { PromptView } from './PromptView';
 import { ListView } from './RewardList';
-import { RowView } from './RewardRow';
+import { RowView, ValueSelect } from './RewardRow';
 import { rowModel } from './row-model';
 import { syncStatusModel } from './status-model';
 import { SyncStatus } from './SyncNotice';
 import type { RewardId } from '../../utils/ids';
+import { defaultChoice } from '../../utils/reward-groups';
 
 /**
  * The popup's first-frame templates, rendered at build time from the popup's own view
@@ -29,7 +31,8 @@ import type { RewardId } from '../../utils/ids';
  * decide what the first frame covers, never whether it is right.
  */
 
-const slot = () => createElement(SLOT, null);
+/** Where a part's children go; named: where a subpart's own template goes (first-frame.ts SUBPARTS). */
+const slot = (name?: string) => createElement(SLOT, name ? { name } : null);
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const DAY = 86_400_000;
@@ -38,11 +41,16 @@ const network: AppError = { kind: 'network', message: 'offline', endpoint: '/v1/
 const refused: AppError = { kind: 'server', message: 'refused', status: 503, endpoint: '/v1/panel/rewards' };
 const ours: AppError = { kind: 'unexpected', message: 'no answer' };
 
-function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'): Reward {
+/** A reward as the panel lists it; `refused`: a points cost the extension cannot mean (utils/api/records.ts). */
+function reward(id: number, points: number | null | 'refused', image: 'set' | 'one' | 'none'): Reward {
+  const cost =
+    points === 'refused' ? { reward_point_cost: null, costRefused: true as const } : { reward_point_cost: points };
   return {
+    ...cost,
     id: String(id) as RewardId,
     name: `Reward ${id}`,
-    cost: 5,
+    // Each value its own, so no two are alike (valueChoices would show them as one).
+    cost: id,
     cost_currency: 'USD',
     type: 'giftcard',
     image_url: image === 'none' ? '' : `https://img.example/${id}.png`,
@@ -55,7 +63,6 @@ function reward(id: number, points: number | null, image: 'set' | 'one' | 'none'
             },
           }
         : {},
-    reward_point_cost: points,
   };
 }
 
@@ -90,32 +97,63 @@ function sampleModels(): Array<[PartName, Model]> {
             refreshable: true,
           };
           out.push(['header', headerModel(input)]);
-          // Open profile questions: the line shows in the common states, not beside an error.
-          if (!error) out.push(['header', headerModel({ ...input, questions: OPEN_QUESTIONS })]);
         }
       }
     }
   }
+  out.push(['questions', headerModel({ now: NOW, live: true, questions: OPEN_QUESTIONS }).questions!]);
   out.push(['prompt', promptModel(false, false)]);
   for (const balance of [1000, null, -10]) {
     for (const image of ['set', 'one', 'none'] as const) {
-      for (const cost of [null, 0, 500, 5000]) {
+      for (const cost of [null, 0, 500, 5000, 'refused'] as const) {
         // Rows held back by a redemption on its way are never the first frame's: it stops above that
         // redemption's card. Each shape costs every popup opening its parse, about 1 KiB of markup.
-        for (const goal of [null, '2' as RewardId]) {
-          // A reward alone, and a brand of three values starting on its first (the first frame paints no other).
+        // No goal, a goal on the brand's first value, a goal on a later one (the row then starts on it).
+        for (const goal of [null, '2', '4'] as Array<RewardId | null>) {
+          // A reward alone, and a brand of three values, starting on the value App starts it on.
           const alone = { key: 'a', title: 'Brand', rewards: [reward(2, cost, image)] };
           const brand = {
             key: 'b',
             title: 'Brand',
-            rewards: [reward(2, cost, image), reward(4, 6000, image), reward(5, 9000, image)],
+            rewards: [
+              reward(2, cost, image),
+              reward(4, cost === 'refused' ? cost : 6000, image),
+              reward(5, 9000, image),
+            ],
           };
-          for (const group of [alone, brand])
-            out.push(['row', rowModel({ group, choice: group.rewards[0]!, balance, blocked: false, goal, held: [] })]);
+          for (const group of [alone, brand]) {
+            const row = rowModel({
+              group,
+              choice: defaultChoice(group, goal),
+              balance,
+              blocked: false,
+              goal,
+              held: [],
+            });
+            out.push(['row', row]);
+            if (row.choice) out.push(['choice', row.choice]);
+          }
         }
       }
     }
   }
+  // An empty catalogue: the list says so.
+  out.push([
+    'list',
+    listModel({
+      count: 0,
+      total: 0,
+      brands: 0,
+      kinds: false,
+      filterable: false,
+      query: '',
+      sort: 'afford',
+      kind: '',
+      shown: 0,
+      visible: 0,
+      available: 0,
+    }),
+  ]);
   for (const total of [3, 20]) {
     for (const brands of [total, total - 2]) {
       for (const kinds of [false, true]) {
@@ -173,12 +211,15 @@ function render(part: PartName, model: Model): string {
         {slot()}
       </PageLayout>
     ),
-    header: () => <HeaderView m={m} />,
+    // The questions line is a part of its own, in a slot: present or not, it adds no header shape.
+    header: () => <HeaderView m={m} questionsSlot={slot('questions')} />,
+    questions: () => <ProfileLine m={m} />,
     prompt: () => <PromptView m={m} />,
     goal: () => <GoalPanelView m={m} />,
     status: () => <SyncStatus m={m} />,
     list: () => <ListView m={m}>{slot()}</ListView>,
-    row: () => <RowView m={m} />,
+    row: () => <RowView m={m} choiceSlot={slot('choice')} />,
+    choice: () => <ValueSelect m={m} />,
   };
   return renderToStaticMarkup(views[part]());
 }
@@ -188,7 +229,7 @@ export function renderTemplates(): string {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const [part, model] of sampleModels()) {
-    const shape = shapeOf(model);
+    const shape = shapeOf(shapeModel(part, model));
     if (seen.has(`${part} ${shape}`)) continue;
     seen.add(`${part} ${shape}`);
     out.push(`<template data-part="${part}" data-shape="${shape}">${render(part, model)}</template>`);
