@@ -74,14 +74,11 @@ const goalOf = (rewardId: number): Goal => ({
   setAt: NOW - DAY,
 });
 
-/** Every model sampled for each part. */
-function sampleModels(): Array<[PartName, Model]> {
-  const out: Array<[PartName, Model]> = [
-    ['prompt-page', {}],
-    ['page', { busy: 'false' }],
-    ['status', syncStatusModel(false)],
-  ];
-  out.push(['header', headerModel({ now: NOW })]);
+type Sample = [PartName, Model];
+
+/** The header in each state a live popup shows it, and before any connection. */
+function headerSamples(): Sample[] {
+  const out: Sample[] = [['header', headerModel({ now: NOW })]];
   for (const points of [1000, null]) {
     for (const next of [true, false]) {
       for (const error of [null, network, refused, ours]) {
@@ -102,12 +99,19 @@ function sampleModels(): Array<[PartName, Model]> {
     }
   }
   out.push(['questions', headerModel({ now: NOW, live: true, questions: OPEN_QUESTIONS }).questions!]);
-  out.push(['prompt', promptModel(false, false)]);
+  return out;
+}
+
+/**
+ * A row for every balance, image, cost and goal a reward alone or a brand of several can have. Rows
+ * held back by a redemption on its way are never the first frame's: it ends above that redemption's
+ * card. Each shape costs every popup opening its parse, about 1 KiB of markup.
+ */
+function rowSamples(): Sample[] {
+  const out: Sample[] = [];
   for (const balance of [1000, null, -10]) {
     for (const image of ['set', 'one', 'none'] as const) {
       for (const cost of [null, 0, 500, 5000, 'refused'] as const) {
-        // Rows held back by a redemption on its way are never the first frame's: it stops above that
-        // redemption's card. Each shape costs every popup opening its parse, about 1 KiB of markup.
         // No goal, a goal on the brand's first value, a goal on a later one (the row then starts on it).
         for (const goal of [null, '2', '4'] as Array<RewardId | null>) {
           // A reward alone, and a brand of three values, starting on the value App starts it on.
@@ -137,42 +141,29 @@ function sampleModels(): Array<[PartName, Model]> {
       }
     }
   }
+  return out;
+}
+
+/** The list around the rows: short or searchable, one kind or several, with more to show or not, or empty. */
+function listSamples(): Sample[] {
+  const base = { query: '', sort: 'afford' as const, kind: '' };
   // An empty catalogue: the list says so.
-  out.push([
-    'list',
-    listModel({
-      count: 0,
-      total: 0,
-      brands: 0,
-      kinds: false,
-      filterable: false,
-      query: '',
-      sort: 'afford',
-      kind: '',
-      shown: 0,
-      visible: 0,
-      available: 0,
-    }),
-  ]);
+  const empty = { ...base, count: 0, total: 0, brands: 0, kinds: false, filterable: false, shown: 0, visible: 0 };
+  const out: Sample[] = [['list', listModel({ ...empty, available: 0 })]];
   for (const total of [3, 20]) {
     for (const brands of [total, total - 2]) {
       for (const kinds of [false, true]) {
-        const input = {
-          count: 3,
-          total,
-          brands,
-          kinds,
-          filterable: total > 8,
-          query: '',
-          sort: 'afford' as const,
-          kind: '',
-          shown: total,
-          visible: 3,
-        };
+        const input = { ...base, count: 3, total, brands, kinds, filterable: total > 8, shown: total, visible: 3 };
         for (const available of [3, 20]) out.push(['list', listModel({ ...input, available })]);
       }
     }
   }
+  return out;
+}
+
+/** The goal: reached, on its way, its balance unknown, no longer offered, held back; or the earning figure alone. */
+function goalSamples(): Sample[] {
+  const out: Sample[] = [];
   for (const [goalReward, points] of [
     [null, 1000],
     [reward(3, 500, 'one'), 1000],
@@ -194,11 +185,23 @@ function sampleModels(): Array<[PartName, Model]> {
       }
     }
   }
-  out.push([
-    'goal',
-    goalModel({ goal: null, account: 'a', rewards: null, points: 1000, samples, blocked: null, now: NOW }).m,
-  ]);
+  const noGoal = { goal: null, account: 'a', rewards: null, points: 1000, samples, blocked: null, now: NOW };
+  out.push(['goal', goalModel(noGoal).m]);
   return out;
+}
+
+/** Every model sampled for each part. */
+function sampleModels(): Sample[] {
+  return [
+    ['prompt-page', {}],
+    ['page', { busy: 'false' }],
+    ['status', syncStatusModel(false)],
+    ['prompt', promptModel(false, false)],
+    ...headerSamples(),
+    ...rowSamples(),
+    ...listSamples(),
+    ...goalSamples(),
+  ];
 }
 
 function render(part: PartName, model: Model): string {
