@@ -254,5 +254,6 @@ describe('the first frame and the app', () => {
         ],
       },
     );
-  });
+    // Fifty snapshots, each painted and rendered twice: longer than one example's test.
+  }, 180_000);
 });
