@@ -23,16 +23,16 @@ import type { Redemption } from '../../utils/types';
 import { GoalContext } from './goal-context';
 import { Header, useNow } from './Header';
 import { PageLayout, PromptLayout } from './PopupLayout';
-import { LazyGoal } from './LazyGoal';
-import { LazyConfirm, preloadConfirm } from './LazyConfirm';
-import { lazyView } from './lazy-view';
-import { LazyOutcome, preloadOutcome } from './LazyOutcome';
-import { popupState, type PopupState } from './popup-state';
+import { LazyGoal } from './lazy/LazyGoal';
+import { LazyConfirm, preloadConfirm } from './lazy/LazyConfirm';
+import { lazyView } from './lazy/lazy-view';
+import { LazyOutcome, preloadOutcome } from './lazy/LazyOutcome';
+import { popupState, type PopupState } from './model/popup-state';
 import { RewardList } from './RewardList';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
-import { useFreshOutcome } from './seen-outcome';
+import { useFreshOutcome } from './redeem/seen-outcome';
 import { useItem } from './use-item';
-import { useRedeemFlow, type RedeemFlow } from './use-redeem-flow';
+import { useRedeemFlow, type RedeemFlow } from './redeem/use-redeem-flow';
 
 /**
  * Only a panelist without a working connection sees it: loaded then (main.tsx, before the first
@@ -50,8 +50,10 @@ export { preloadPrompt };
  * (the first-frame script shares the 20 KiB budget with it). Appearing below what is on
  * screen, they move nothing.
  */
-const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./LatestRedemption').LatestRedemption>>(
-  () => import('./LatestRedemption').then((m) => m.LatestRedemption),
+const { Lazy: LatestRedemption } = lazyView<
+  ComponentProps<typeof import('./redeem/LatestRedemption').LatestRedemption>
+>(
+  () => import('./redeem/LatestRedemption').then((m) => m.LatestRedemption),
   () => null,
 );
 /**
@@ -59,9 +61,9 @@ const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./Late
  * chunk; main.tsx loads it before the first render when there are some, so it is in that render.
  */
 const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<
-  ComponentProps<typeof import('./StillChecking').StillChecking>
+  ComponentProps<typeof import('./redeem/StillChecking').StillChecking>
 >(
-  () => import('./StillChecking').then((m) => m.StillChecking),
+  () => import('./redeem/StillChecking').then((m) => m.StillChecking),
   () => null,
 );
 

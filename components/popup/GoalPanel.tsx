@@ -1,5 +1,5 @@
 import type { Reward } from '../../utils/types';
-import { goalModel, type GoalInput, type GoalModel } from './goal-model';
+import { goalModel, type GoalInput, type GoalModel } from './model/goal-model';
 import { send as sendMessage } from './send';
 import { Qty } from './Qty';
 

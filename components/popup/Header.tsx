@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { HistoryLink } from './HistoryLink';
-import { headerModel, type HeaderInput, type HeaderModel } from './header-model';
+import { headerModel, type HeaderInput, type HeaderModel } from './model/header-model';
 import { ProfileLine } from './ProfileLine';
 import { Qty } from './Qty';
 import { openOptions } from './open-options';

@@ -5,7 +5,7 @@ import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import { t } from '../../utils/i18n';
 import type { KindCount } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
+import { listModel, REWARDS_PAGE, type ListModel } from './model/list-model';
 import { RewardRow } from './RewardRow';
 import type { RewardId } from '../../utils/ids';
 

@@ -4,10 +4,10 @@ import { defaultChoice, valueChoices, type RewardGroup, type ValueChoice } from 
 import type { Reward } from '../../utils/types';
 import { send as sendMessage } from './send';
 import { GoalContext } from './goal-context';
-import { LazyDetails } from './LazyDetails';
+import { LazyDetails } from './lazy/LazyDetails';
 import { RewardImage } from './RewardImage';
 import { Qty } from './Qty';
-import { rowModel, valueText, type RowModel } from './row-model';
+import { rowModel, valueText, type RowModel } from './model/row-model';
 import { rewardIdOf, type RewardId } from '../../utils/ids';
 
 interface Props {

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { App, preloadPrompt, preloadStillChecking } from '../../components/popup/App';
-import { FIRST_FRAME_ITEMS, paintFirstFrame, snapshotOf } from '../../components/popup/first-frame';
-import { renderTemplates } from '../../components/popup/frame-templates';
-import { preloadGoal } from '../../components/popup/LazyGoal';
-import { preloadOutcome } from '../../components/popup/LazyOutcome';
-import { outcomeSeenItem } from '../../components/popup/outcome-seen-item';
-import { popupModel, type PopupModel } from '../../components/popup/popup-model';
+import { FIRST_FRAME_ITEMS, paintFirstFrame, snapshotOf } from '../../components/popup/first-frame/first-frame';
+import { renderTemplates } from '../../components/popup/first-frame/frame-templates';
+import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
+import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
+import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
+import { popupModel, type PopupModel } from '../../components/popup/model/popup-model';
 import { preload } from '../../utils/storage-item';
 import {
   balanceHistoryItem,
