@@ -181,12 +181,12 @@ function goalSamples(): Sample[] {
           blocked,
           now: NOW,
         };
-        out.push(['goal', goalModel(input).m]);
+        out.push(['goal', goalModel(input).model]);
       }
     }
   }
   const noGoal = { goal: null, account: 'a', rewards: null, points: 1000, samples, blocked: null, now: NOW };
-  out.push(['goal', goalModel(noGoal).m]);
+  out.push(['goal', goalModel(noGoal).model]);
   return out;
 }
 

@@ -29,7 +29,7 @@ const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMon
  * the reward). The points still to go are the header's next step, not repeated here; the pace is
  * worked out from the earning figure it follows.
  */
-export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
+export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView } {
   const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);
   const view = goalView(input);
   const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
@@ -84,7 +84,7 @@ export function goalModel(input: GoalInput): { m: GoalModel; view: GoalView } {
               : earned,
             remove: remove(view.reward.name),
           };
-  return { m: { earned: goal ? null : earned, goal }, view };
+  return { model: { earned: goal ? null : earned, goal }, view };
 }
 
 export interface GoalModel {

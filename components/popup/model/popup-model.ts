@@ -59,7 +59,7 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
     page: 'rewards',
     busy: state.loading,
     header: headerModel({ ...state.header, now, refreshable: true }),
-    goal: goalModel({ ...state.goal, now }).m,
+    goal: goalModel({ ...state.goal, now }).model,
     status: syncStatusModel(state.loading),
     outcome: state.outcome,
     checking: state.checking,

@@ -47,14 +47,14 @@ export interface PopupExtras {
  */
 export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const { session, view, outcome, goal } = snapshot;
-  const part = view?.rewards ?? null;
+  const firstRows = view?.rewards ?? null;
   // null: the catalogue's read returned nothing; undefined: not read.
-  const full = extras.catalogue;
+  const catalogue = extras.catalogue;
   // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
   const rewards: { data: RewardsData; fetchedAt: number } | null =
-    full !== undefined
-      ? full
-      : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
+    catalogue !== undefined
+      ? catalogue
+      : firstRows && { data: { balance: firstRows.balance, rewards: firstRows.first }, fetchedAt: firstRows.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
   // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view, never a blank.
   // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
@@ -65,7 +65,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
   const held = heldRewards(outcome, checking);
   const account = accountOf(session);
-  const goalRows = full ? full.data.rewards : goalRewards(view, goal);
+  const goalRows = catalogue ? catalogue.data.rewards : goalRewards(view, goal);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
   const balanceShown: Balance | undefined =
     rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
@@ -86,7 +86,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       live: true,
       balance: balanceShown,
       lastKnown: lastSeen !== undefined,
-      rewards: full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined,
+      rewards: catalogue ? catalogue.data.rewards : firstRows ? (firstRows.next ? [firstRows.next] : []) : undefined,
       listed: rewards?.data.rewards,
       fetchedAt: rewards?.fetchedAt,
       // With data on screen a failed refresh is one line in the header, not a card over what still holds.
@@ -111,9 +111,9 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
     },
     list: rewards && {
       rewards: rewards.data.rewards,
-      total: full ? undefined : part?.total,
-      brands: full ? undefined : part?.brands,
-      kinds: full ? undefined : (part?.kinds as readonly KindCount[] | undefined),
+      total: catalogue ? undefined : firstRows?.total,
+      brands: catalogue ? undefined : firstRows?.brands,
+      kinds: catalogue ? undefined : (firstRows?.kinds as readonly KindCount[] | undefined),
       balance,
       blocked: pending,
       held: held as readonly RewardId[],
