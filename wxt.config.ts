@@ -69,7 +69,10 @@ export default defineConfig({
     return {
       define,
       plugins: [
-        firstFrameTemplates(define, resolve(import.meta.dirname ?? '.', 'components/popup/frame-templates.tsx')),
+        firstFrameTemplates(
+          define,
+          resolve(import.meta.dirname ?? '.', 'components/popup/first-frame/frame-templates.tsx'),
+        ),
         appAfterFirstFrame(),
         firstFrameModules(),
       ],

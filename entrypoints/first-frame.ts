@@ -1,6 +1,6 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-import { holdEarlyClicks } from '../components/popup/early-clicks';
-import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../components/popup/first-frame';
+import { holdEarlyClicks } from '../components/popup/first-frame/early-clicks';
+import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../components/popup/first-frame/first-frame';
 import { applyBrand } from '../utils/brand';
 
 /**

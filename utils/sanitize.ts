@@ -8,7 +8,7 @@ import type { Config, DOMPurify } from 'dompurify';
  * What survives is text, links and plain structure, and nothing that reaches outside its box:
  * no `class`, `id` or `style` to borrow the page's own look, no element that loads
  * something by being there (media, `srcset`, `poster`, `background`; `<img>` is held back by the
- * details view, components/popup/reward-box.ts), nothing that sits above the page (dialogs,
+ * details view, components/popup/details/reward-box.ts), nothing that sits above the page (dialogs,
  * popovers), takes focus first (`tabindex`) or claims to be one of the extension's controls (`role`,
  * `aria-*`).
  */

@@ -5,7 +5,7 @@ import { t, tp } from '../../utils/i18n';
 import { answerHash } from '../../utils/profile-link';
 import { goalItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
-import { goalRewards } from '../popup/goal-rewards';
+import { goalRewards } from '../popup/model/goal-rewards';
 import { Qty } from '../popup/Qty';
 
 interface Props {

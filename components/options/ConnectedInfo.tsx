@@ -4,7 +4,7 @@ import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import type { SessionInfo } from '../../utils/storage-items';
 import { SupportDetails } from '../popup/SupportDetails';
-import { supportModel } from '../popup/support-model';
+import { supportModel } from '../popup/model/support-model';
 
 interface Props {
   session: SessionInfo;

@@ -14,7 +14,7 @@ import { SectionFeedback } from './SectionFeedback';
 import { SignIn } from './SignIn';
 
 const SIGN_IN = signInConfigured(settings);
-/** The popup's link to the personal key's field (components/popup/prompt-model.ts KEY_LINK). */
+/** The popup's link to the personal key's field (components/popup/model/prompt-model.ts KEY_LINK). */
 export const KEY_HASH = '#personal-key';
 
 /** Connecting the panelist's account: the form, or the connection in use. */

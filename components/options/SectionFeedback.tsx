@@ -1,6 +1,6 @@
 import type { Ref } from 'preact';
 import { SupportDetails } from '../popup/SupportDetails';
-import { supportModel } from '../popup/support-model';
+import { supportModel } from '../popup/model/support-model';
 import type { Alert } from './error-text';
 
 interface Props {

@@ -4,10 +4,9 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
 import { returnsOf } from '../../utils/balance-trend';
-import { goalView } from '../../utils/goal-view';
 import { latestRedemption, redeemBlock } from '../../utils/reward-view';
 import {
-  accountOf,
+  DISCONNECTED,
   balanceHistoryItem,
   goalItem,
   historyItem,
@@ -17,21 +16,23 @@ import {
   sessionItem,
   syncItem,
   unsettledItem,
+  type LedgerEntry,
+  type SyncState,
 } from '../../utils/storage-items';
-import { goalRewards } from './goal-rewards';
+import type { Redemption } from '../../utils/types';
 import { GoalContext } from './goal-context';
 import { Header, useNow } from './Header';
 import { PageLayout, PromptLayout } from './PopupLayout';
-import { LazyGoal } from './LazyGoal';
-import { LazyConfirm, preloadConfirm } from './LazyConfirm';
-import { lazyView } from './lazy-view';
-import { LazyOutcome, preloadOutcome } from './LazyOutcome';
-import { heldRewards, openElsewhere } from './open-entries';
+import { LazyGoal } from './lazy/LazyGoal';
+import { LazyConfirm, preloadConfirm } from './lazy/LazyConfirm';
+import { lazyView } from './lazy/lazy-view';
+import { LazyOutcome, preloadOutcome } from './lazy/LazyOutcome';
+import { popupState, type PopupState } from './model/popup-state';
 import { RewardList } from './RewardList';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
-import { useFreshOutcome } from './seen-outcome';
+import { useFreshOutcome } from './redeem/seen-outcome';
 import { useItem } from './use-item';
-import { useRedeemFlow } from './use-redeem-flow';
+import { useRedeemFlow, type RedeemFlow } from './redeem/use-redeem-flow';
 
 /**
  * Only a panelist without a working connection sees it: loaded then (main.tsx, before the first
@@ -49,8 +50,10 @@ export { preloadPrompt };
  * (the first-frame script shares the 20 KiB budget with it). Appearing below what is on
  * screen, they move nothing.
  */
-const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./LatestRedemption').LatestRedemption>>(
-  () => import('./LatestRedemption').then((m) => m.LatestRedemption),
+const { Lazy: LatestRedemption } = lazyView<
+  ComponentProps<typeof import('./redeem/LatestRedemption').LatestRedemption>
+>(
+  () => import('./redeem/LatestRedemption').then((m) => m.LatestRedemption),
   () => null,
 );
 /**
@@ -58,9 +61,9 @@ const { Lazy: LatestRedemption } = lazyView<ComponentProps<typeof import('./Late
  * chunk; main.tsx loads it before the first render when there are some, so it is in that render.
  */
 const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<
-  ComponentProps<typeof import('./StillChecking').StillChecking>
+  ComponentProps<typeof import('./redeem/StillChecking').StillChecking>
 >(
-  () => import('./StillChecking').then((m) => m.StillChecking),
+  () => import('./redeem/StillChecking').then((m) => m.StillChecking),
   () => null,
 );
 
@@ -71,39 +74,14 @@ const { Lazy: Skeleton } = lazyView<object>(
   () => null,
 );
 
-/** Renders straight from storage; messages only ask the background to refresh or redeem. */
-export function App() {
-  const session = useItem(sessionItem);
-  // The first render comes from the small view (preloaded by main.tsx), however big the catalogue. The catalogue
-  // is read only when its rows are asked for (a search, the filter, "Show more", redeeming again):
-  // with thousands of rewards its read alone is a long task. Without a view (before the
-  // background made one) both caches are read.
-  const view = useItem(popupViewItem);
-  const [wantAll, setWantAll] = useState(false);
-  const part = view?.rewards;
-  const full = useItem(rewardsItem, wantAll || (view !== undefined && !part));
-  const history = useItem(historyItem, view === null);
-  const sync = useItem(syncItem);
-  const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
-  const ledger = useFreshOutcome(useItem(ledgerItem), dismiss);
-  const elsewhere = openElsewhere(ledger, useItem(unsettledItem));
-  // Once listed, the list stays for this opening: an entry settling there says what it became.
-  const listed = useRef(false);
-  if (elsewhere.length > 0) listed.current = true;
-  const goal = useItem(goalItem);
-  const samples = useItem(balanceHistoryItem);
-  const flow = useRedeemFlow(ledger, elsewhere);
-  const now = useNow(30_000);
+/** Asks the background to refresh; a failure the panelist asked about takes focus once it is known. */
+function useRefresh(live: boolean, sync: SyncState | undefined) {
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
   const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
-  const state = sync?.rewards;
-  const error = state?.error ?? noAnswer;
   // When the panelist asked for a refresh: the sync attempt it started from. Its failure takes focus.
-  const asked = useRef<number | undefined>(undefined);
-
-  const live = session?.connected === true && !session.rejected;
+  const askedAt = useRef<number | undefined>(undefined);
   const refresh = (force: boolean) => {
-    if (force) asked.current = state?.attemptedAt ?? 0;
+    if (force) askedAt.current = sync?.attemptedAt ?? 0;
     setNoAnswer(null);
     const failed = () => setNoAnswer(appError('unexpected', t('extensionNotResponding')));
     sendMessage('refreshRewards', { force }).catch(failed);
@@ -116,16 +94,50 @@ export function App() {
     void preloadOutcome().catch(() => {});
   }, [live]);
   useEffect(() => {
-    // Redeeming again needs the reward, which may be anywhere in the catalogue.
-    if (ledger?.state === 'not_found') setWantAll(true);
-  }, [ledger?.state]);
-  useEffect(() => {
-    if (asked.current === undefined || state?.loading) return;
-    if (noAnswer || (state?.attemptedAt ?? 0) !== asked.current) {
-      asked.current = undefined;
-      if (error) document.getElementById(SYNC_ERROR_ID)?.focus();
+    if (askedAt.current === undefined || sync?.loading) return;
+    if (noAnswer || (sync?.attemptedAt ?? 0) !== askedAt.current) {
+      askedAt.current = undefined;
+      if (sync?.error ?? noAnswer) document.getElementById(SYNC_ERROR_ID)?.focus();
     }
-  }, [state?.attemptedAt, state?.loading, noAnswer]);
+  }, [sync?.attemptedAt, sync?.loading, noAnswer]);
+  return { noAnswer, refresh };
+}
+
+/**
+ * Renders straight from storage; messages only ask the background to refresh or redeem. What it
+ * shows is decided from the same snapshot the first frame paints (popup-state.ts).
+ */
+export function App() {
+  const session = useItem(sessionItem);
+  // The first render comes from the small view (preloaded by main.tsx), however big the catalogue. The catalogue
+  // is read only when its rows are asked for (a search, the filter, "Show more", redeeming again):
+  // with thousands of rewards its read alone is a long task. Without a view (before the
+  // background made one) both caches are read.
+  const view = useItem(popupViewItem);
+  const [wantAll, setWantAll] = useState(false);
+  const catalogue = useItem(rewardsItem, wantAll || (view !== undefined && !view?.rewards));
+  const history = useItem(historyItem, view === null);
+  const sync = useItem(syncItem)?.rewards;
+  const dismiss = () => void sendMessage('dismissRedemption').catch(() => {});
+  const outcome = useFreshOutcome(useItem(ledgerItem), dismiss);
+  const unsettled = useItem(unsettledItem) ?? [];
+  const goal = useItem(goalItem) ?? null;
+  const samples = useItem(balanceHistoryItem) ?? [];
+  const live = session?.connected === true && !session.rejected;
+  const { noAnswer, refresh } = useRefresh(live, sync);
+  const state = popupState(
+    { session: session ?? DISCONNECTED, view: view ?? null, sync, outcome, unsettled, goal, samples },
+    { catalogue, returns: returnsOf(history?.data), noAnswer },
+  );
+  // Once listed, the list stays for this opening: an entry settling there says what it became.
+  const everChecking = useRef(false);
+  if (state.checking.length > 0) everChecking.current = true;
+  const flow = useRedeemFlow(outcome, state.checking);
+  const now = useNow(30_000);
+  useEffect(() => {
+    // Redeeming again needs the reward, which may be anywhere in the catalogue.
+    if (outcome?.state === 'not_found') setWantAll(true);
+  }, [outcome?.state]);
 
   if (!session) return <Header now={now} />;
   if (!live) {
@@ -135,113 +147,79 @@ export function App() {
       </PromptLayout>
     );
   }
-
-  // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
-  const rewards =
-    full !== undefined
-      ? full
-      : part && { data: { balance: part.balance, rewards: part.first }, fetchedAt: part.fetchedAt };
-  const balance = rewards?.data.balance.points ?? null;
-  // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view, never a blank.
-  // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
-  const lastSeen = rewards ? undefined : samples?.filter((s) => !s.tentative).at(-1);
-  const pending = ledger?.state === 'pending';
-  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
-  const held = heldRewards(ledger, elsewhere);
-  const latest = view ? view.latest : latestRedemption(history?.data);
-  const account = accountOf(session);
-  const goalRows = full ? full.data.rewards : goalRewards(view, goal);
-  const catalogue = rewards?.data.rewards;
-  // After "not found in your history", the next step is to redeem again, if the points still allow;
-  // not when the panel had answered that it went through: then the panel is asked first.
-  const again =
-    ledger?.state === 'not_found' && ledger.answer !== 'success'
-      ? catalogue?.find((r) => r.id === ledger.rewardId)
-      : undefined;
-  const redeemAgain = again && redeemBlock(again, balance) === null ? () => flow.open(again) : undefined;
-  const ledgerReward =
-    ledger && (catalogue?.find((r) => r.id === ledger.rewardId) ?? goalRows?.find((r) => r.id === ledger.rewardId));
   return (
-    <GoalContext.Provider value={goal?.account === account ? goal.rewardId : null}>
+    <GoalContext.Provider value={state.goalId}>
       <PageLayout
         inert={flow.confirming !== null}
-        busy={state?.loading === true}
-        header={
-          <Header
-            now={now}
-            live
-            balance={rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' })}
-            lastKnown={lastSeen !== undefined}
-            rewards={full ? full.data.rewards : part ? (part.next ? [part.next] : []) : undefined}
-            listed={rewards?.data.rewards}
-            fetchedAt={rewards?.fetchedAt}
-            // With data on screen a failed refresh is one line in the header, not a card over what still holds.
-            error={rewards ? error : null}
-            loading={state?.loading}
-            onRefresh={() => refresh(true)}
-            questions={view?.profile}
-            // The goal is the next step while there is one: the header and the goal say the same.
-            goal={goalView({ goal: goal ?? null, account, rewards: goalRows, points: balance })}
-          />
-        }
+        busy={state.loading}
+        header={<Header now={now} {...state.header} onRefresh={() => refresh(true)} />}
       >
-        {rewards && (
-          // Never a trend without the balance it is about.
-          <LazyGoal
-            goal={goal ?? null}
-            account={account}
-            // The whole catalogue, or the goal's reward as the view has it: never the view's first rows
-            // alone, where a goal further down would read as "no longer offered".
-            rewards={goalRows}
-            points={balance}
-            samples={samples ?? []}
-            // Refunds are not earned: the view's, or the history's before there is a view.
-            returns={view ? view.returns : returnsOf(history?.data)}
-            blocked={pending ? t('waitForRedemption') : goal && held.includes(goal.rewardId) ? t('heldBack') : null}
-            onRedeem={flow.open}
-          />
-        )}
-        <SyncNotice error={rewards ? null : error} loading={state?.loading === true} onRetry={() => refresh(true)} />
-        {ledger && (
-          <LazyOutcome
-            entry={ledger}
-            balance={balance}
-            now={now}
-            reward={ledgerReward ?? undefined}
-            onDismiss={dismiss}
-            onRedeemAgain={redeemAgain}
-          />
-        )}
-        {listed.current && <StillChecking entries={elsewhere} now={now} />}
-        {rewards ? (
-          <RewardList
-            rewards={rewards.data.rewards}
-            total={full ? undefined : part?.total}
-            brands={full ? undefined : part?.brands}
-            kinds={full ? undefined : part?.kinds}
-            balance={balance}
-            blocked={pending}
-            held={held}
-            onRedeem={flow.open}
-            onWantAll={full ? undefined : () => setWantAll(true)}
-          />
+        {state.goal && <LazyGoal {...state.goal} onRedeem={flow.open} />}
+        <SyncNotice error={state.rewards ? null : state.error} loading={state.loading} onRetry={() => refresh(true)} />
+        <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
+        {everChecking.current && <StillChecking entries={state.checking} now={now} />}
+        {state.list ? (
+          <RewardList {...state.list} onRedeem={flow.open} onWantAll={catalogue ? undefined : () => setWantAll(true)} />
         ) : (
-          !error && <Skeleton />
+          !state.error && <Skeleton />
         )}
         {/* History usually arrives after the rewards: below them it pushes nothing out of place. */}
-        {!ledger && latest && <LatestRedemption redemption={latest} />}
+        <Latest outcome={outcome} latest={view ? view.latest : latestRedemption(history?.data)} />
       </PageLayout>
       {flow.confirming && (
         <LazyConfirm
           reward={flow.confirming.reward}
           unsettled={flow.confirming.unsettled}
-          balance={balance}
-          busy={pending || flow.inFlight}
+          balance={state.balance}
+          busy={state.pending || flow.inFlight}
           error={flow.error}
           onConfirm={flow.confirm}
           onCancel={flow.cancel}
         />
       )}
     </GoalContext.Provider>
+  );
+}
+
+/** The latest redemption below the rewards, while no outcome card stands in its place. */
+function Latest({ outcome, latest }: { outcome: LedgerEntry | null; latest: Redemption | null | undefined }) {
+  return !outcome && latest ? <LatestRedemption redemption={latest} /> : null;
+}
+
+/**
+ * The latest redemption's outcome card. After "not found in your history", the next step is to
+ * redeem again, if the points still allow; not when the panel had answered that it went through:
+ * then the panel is asked first.
+ */
+function Outcome({
+  state,
+  flow,
+  now,
+  dismiss,
+}: {
+  state: PopupState;
+  flow: RedeemFlow;
+  now: number;
+  dismiss: () => void;
+}) {
+  const entry = state.outcome;
+  if (!entry) return null;
+  const catalogue = state.rewards?.data.rewards;
+  const retry =
+    entry.state === 'not_found' && entry.answer !== 'success'
+      ? catalogue?.find((r) => r.id === entry.rewardId)
+      : undefined;
+  const redeemAgain = retry && redeemBlock(retry, state.balance) === null ? () => flow.open(retry) : undefined;
+  const reward =
+    catalogue?.find((r) => r.id === entry.rewardId) ?? state.goalRows?.find((r) => r.id === entry.rewardId);
+  return (
+    <LazyOutcome
+      entry={entry}
+      balance={state.balance}
+      now={now}
+      reward={reward ?? undefined}
+      onDismiss={dismiss}
+      onRedeemAgain={redeemAgain}
+    />
   );
 }

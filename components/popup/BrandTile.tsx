@@ -1,5 +1,5 @@
 import type { Reward } from '../../utils/types';
-import { brandTile } from './brand-tile';
+import { brandTile } from './model/brand-tile';
 
 /** The stand-in for a reward without a usable image, in the popup and the options page's history alike. */
 export function BrandTile({ reward }: { reward: Pick<Reward, 'name' | 'meta_data'> }) {

@@ -1,6 +1,6 @@
 import { SignIn } from '../options/SignIn';
 import { openOptions } from './open-options';
-import { promptModel } from './prompt-model';
+import { promptModel } from './model/prompt-model';
 import { PromptView } from './PromptView';
 
 interface Props {

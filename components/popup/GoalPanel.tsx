@@ -1,5 +1,5 @@
 import type { Reward } from '../../utils/types';
-import { goalModel, type GoalInput, type GoalModel } from './goal-model';
+import { goalModel, type GoalInput, type GoalModel } from './model/goal-model';
 import { send as sendMessage } from './send';
 import { Qty } from './Qty';
 
@@ -12,8 +12,10 @@ const clear = () => void sendMessage('setGoal', { rewardId: null }).catch(() => 
 
 /** The points earned lately, and the goal with how far and how soon. */
 export function GoalPanel({ onRedeem, now = Date.now(), ...input }: GoalPanelProps) {
-  const { m, view } = goalModel({ ...input, now });
-  return <GoalPanelView m={m} onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined} onRemove={clear} />;
+  const { model, view } = goalModel({ ...input, now });
+  return (
+    <GoalPanelView m={model} onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined} onRemove={clear} />
+  );
 }
 
 /** The goal's markup, from its model alone: the first frame's template renders it too, so the two cannot differ. */

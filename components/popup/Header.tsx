@@ -1,6 +1,7 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { HistoryLink } from './HistoryLink';
-import { headerModel, type HeaderInput, type HeaderModel } from './header-model';
+import { headerModel, type HeaderInput, type HeaderModel } from './model/header-model';
 import { ProfileLine } from './ProfileLine';
 import { Qty } from './Qty';
 import { openOptions } from './open-options';
@@ -19,7 +20,16 @@ export function Header({ onRefresh, ...input }: Props) {
 }
 
 /** The header's markup, from its model alone: the first frame's template renders it too, so the two cannot differ. */
-export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() => void) | undefined }) {
+export function HeaderView({
+  m,
+  onRefresh,
+  questionsSlot,
+}: {
+  m: HeaderModel;
+  onRefresh?: (() => void) | undefined;
+  /** In the first frame's template: where the questions line's own template goes, so it multiplies no header shape. */
+  questionsSlot?: ComponentChildren;
+}) {
   const fresh = m.fresh && <Freshness {...m.fresh} onRefresh={onRefresh} />;
   return (
     <header class="hdr">
@@ -73,7 +83,7 @@ export function HeaderView({ m, onRefresh }: { m: HeaderModel; onRefresh?: (() =
           )}
         </p>
       )}
-      {m.questions && <ProfileLine m={m.questions} />}
+      {questionsSlot ?? (m.questions && <ProfileLine m={m.questions} />)}
       {m.known !== null && !m.waiting && <p class="muted hdr-updated">{m.known}</p>}
       {m.fresh?.alert && (
         <div id={SYNC_ERROR_ID} class="hdr-offline" role="alert" tabIndex={-1}>

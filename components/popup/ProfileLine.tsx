@@ -1,4 +1,4 @@
-import type { HeaderModel } from './header-model';
+import type { HeaderModel } from './model/header-model';
 
 /**
  * "3 profile questions open · Answer now": one quiet line, only while questions are

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { PromptModel } from './prompt-model';
+import type { PromptModel } from './model/prompt-model';
 
 /**
  * The prompt to connect, from its model alone: the first frame's template renders it too, so the two cannot differ.

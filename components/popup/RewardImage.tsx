@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { REWARD_IMAGE_WIDTH, type RewardImage as Image } from '../../utils/reward-view';
-import { markLoaded } from './photo';
+import { markLoaded } from './first-frame/photo';
 
 /** A brand's stand-in (brand-tile.ts): its initial on its tone. */
 export interface Tile {

@@ -5,7 +5,7 @@ import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import { t } from '../../utils/i18n';
 import type { KindCount } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
+import { listModel, REWARDS_PAGE, type ListModel } from './model/list-model';
 import { RewardRow } from './RewardRow';
 import type { RewardId } from '../../utils/ids';
 
@@ -28,6 +28,35 @@ interface Props {
   onWantAll?: (() => void) | undefined;
 }
 
+/** The panelist's search, sort, type filter and how many rows are shown: the list's own state. */
+function useListChoices(onWantAll: (() => void) | undefined) {
+  // What was typed into the first frame's search box before Preact took it over is kept, not cleared.
+  const [query, setQuery] = useState(
+    () => (document.getElementById('reward-search') as HTMLInputElement | null)?.value ?? '',
+  );
+  const [sort, setSort] = useState<SortKey>('afford');
+  const [kind, setKind] = useState('');
+  const [limit, setLimit] = useState(REWARDS_PAGE);
+  const search = useRef<HTMLInputElement>(null);
+  // A search needs the whole catalogue, not the view's first rows.
+  useEffect(() => {
+    if (query) onWantAll?.();
+  }, []);
+  // A new search, sort or filter starts again from the top of its results.
+  const restart =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setLimit(REWARDS_PAGE);
+    };
+  const clearSearch = () => {
+    restart(setQuery)('');
+    // Back where the panelist was working, not the top of the page.
+    search.current?.focus();
+  };
+  return { query, setQuery, sort, setSort, kind, setKind, limit, setLimit, restart, search, clearSearch };
+}
+
 /** The rewards by brand (one row, not one per denomination), sorted and filtered as the panelist chooses, a page of rows at a time. */
 export function RewardList({
   rewards,
@@ -40,19 +69,9 @@ export function RewardList({
   onRedeem,
   onWantAll,
 }: Props) {
-  // What was typed into the first frame's search box before Preact took it over is kept, not cleared.
-  const [query, setQuery] = useState(
-    () => (document.getElementById('reward-search') as HTMLInputElement | null)?.value ?? '',
-  );
-  const [sort, setSort] = useState<SortKey>('afford');
-  const [kind, setKind] = useState('');
-  const [limit, setLimit] = useState(REWARDS_PAGE);
+  const { query, setQuery, sort, setSort, kind, setKind, limit, setLimit, restart, search, clearSearch } =
+    useListChoices(onWantAll);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const search = useRef<HTMLInputElement>(null);
-  // A search needs the whole catalogue, not the view's first rows.
-  useEffect(() => {
-    if (query) onWantAll?.();
-  }, []);
   const filterable = total > FILTER_THRESHOLD;
   const all = useMemo(() => kinds ?? kindCounts(rewards), [kinds, rewards]);
   const left = useMemo(
@@ -61,7 +80,7 @@ export function RewardList({
   );
   const groups = useMemo(() => sortGroups(groupRewards(left), balance, sort), [left, balance, sort]);
   const visible = Math.min(limit, groups.length);
-  const m = listModel({
+  const model = listModel({
     count: groups.length,
     total,
     brands: brands ?? groupRewards(rewards).length,
@@ -76,21 +95,9 @@ export function RewardList({
     available: onWantAll ? (brands ?? groups.length) : groups.length,
     open: filtersOpen,
   });
-  // A new search, sort or filter starts again from the top of its results.
-  const restart =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setLimit(REWARDS_PAGE);
-    };
-  const clearSearch = () => {
-    restart(setQuery)('');
-    // Back where the panelist was working, not the top of the page.
-    search.current?.focus();
-  };
   return (
     <ListView
-      m={m}
+      m={model}
       searchRef={search}
       onFocus={onWantAll}
       onQuery={restart(setQuery)}
@@ -113,21 +120,7 @@ export function RewardList({
       noMatch={
         groups.length === 0 &&
         rewards.length > 0 && (
-          <div class="empty">
-            <p>{query.trim() ? t('noRewardsMatch', query.trim()) : t('noRewardsOfType')}</p>
-            <p class="empty-actions">
-              {query && (
-                <button type="button" class="btn" onClick={clearSearch}>
-                  {t('clearSearch')}
-                </button>
-              )}
-              {kind && (
-                <button type="button" class="btn" onClick={() => restart(setKind)('')}>
-                  {t('allTypesButton')}
-                </button>
-              )}
-            </p>
-          </div>
+          <NoMatch query={query} kind={kind} onClearSearch={clearSearch} onAllTypes={() => restart(setKind)('')} />
         )
       }
     >
@@ -144,6 +137,37 @@ export function RewardList({
         />
       ))}
     </ListView>
+  );
+}
+
+/** What a search or the type filter that leaves no reward says, with the way back from each. */
+function NoMatch({
+  query,
+  kind,
+  onClearSearch,
+  onAllTypes,
+}: {
+  query: string;
+  kind: string;
+  onClearSearch: () => void;
+  onAllTypes: () => void;
+}) {
+  return (
+    <div class="empty">
+      <p>{query.trim() ? t('noRewardsMatch', query.trim()) : t('noRewardsOfType')}</p>
+      <p class="empty-actions">
+        {query && (
+          <button type="button" class="btn" onClick={onClearSearch}>
+            {t('clearSearch')}
+          </button>
+        )}
+        {kind && (
+          <button type="button" class="btn" onClick={onAllTypes}>
+            {t('allTypesButton')}
+          </button>
+        )}
+      </p>
+    </div>
   );
 }
 

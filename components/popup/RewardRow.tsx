@@ -4,10 +4,10 @@ import { defaultChoice, valueChoices, type RewardGroup, type ValueChoice } from 
 import type { Reward } from '../../utils/types';
 import { send as sendMessage } from './send';
 import { GoalContext } from './goal-context';
-import { LazyDetails } from './LazyDetails';
+import { LazyDetails } from './lazy/LazyDetails';
 import { RewardImage } from './RewardImage';
 import { Qty } from './Qty';
-import { rowModel, valueText, type RowModel } from './row-model';
+import { rowModel, valueText, type RowModel } from './model/row-model';
 import { rewardIdOf, type RewardId } from '../../utils/ids';
 
 interface Props {
@@ -65,6 +65,8 @@ interface ViewProps {
   onChoiceFocus?: (() => void) | undefined;
   onGoal?: () => void;
   onRedeem?: () => void;
+  /** In the first frame's template: where the value picker's own template goes, so it multiplies no row shape. */
+  choiceSlot?: ComponentChildren;
 }
 
 /**
@@ -73,7 +75,18 @@ interface ViewProps {
  * an accordion are), and its click area is the whole top of the row;
  * the details open between it and the row's one Redeem, which so stays at the end, where the panelist looks for it.
  */
-export function RowView({ m, reward, before, after, onToggle, onChoose, onChoiceFocus, onGoal, onRedeem }: ViewProps) {
+export function RowView({
+  m,
+  reward,
+  before,
+  after,
+  onToggle,
+  onChoose,
+  onChoiceFocus,
+  onGoal,
+  onRedeem,
+  choiceSlot,
+}: ViewProps) {
   return (
     <li class="reward">
       <div class="reward-main">
@@ -106,23 +119,17 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
         {m.details.open && reward && <LazyDetails reward={reward} />}
       </div>
       <div class="reward-foot">
-        {m.choice && (
-          <select
-            id={m.choice.id}
-            class="reward-choice"
-            aria-label={m.choice.label}
-            // As a property (not a `selected` attribute), so the first frame's copy, where the chosen is the first, stays as painted.
-            value={reward ? m.choice.value : undefined}
-            onFocus={onChoiceFocus}
-            onChange={(e) => onChoose?.(e.currentTarget.value)}
-          >
-            {before}
-            <option key={m.choice.value} value={m.choice.value}>
-              {m.choice.text}
-            </option>
-            {after}
-          </select>
-        )}
+        {choiceSlot ??
+          (m.choice && (
+            <ValueSelect
+              m={m.choice}
+              live={reward !== undefined}
+              before={before}
+              after={after}
+              onFocus={onChoiceFocus}
+              onChoose={onChoose}
+            />
+          ))}
         <span id={m.status.id ?? undefined} class={m.status.class}>
           <Qty text={m.status.text} />
         </span>
@@ -141,6 +148,42 @@ export function RowView({ m, reward, before, after, onToggle, onChoose, onChoice
         <RedeemButton {...m.redeem} onClick={onRedeem} />
       </div>
     </li>
+  );
+}
+
+/** A brand's value picker: the chosen value, with the brand's others before and after it. */
+export function ValueSelect({
+  m,
+  live = false,
+  before,
+  after,
+  onFocus,
+  onChoose,
+}: {
+  m: NonNullable<RowModel['choice']>;
+  /** Preact's own, not the first frame's copy. */
+  live?: boolean;
+  before?: ComponentChildren;
+  after?: ComponentChildren;
+  onFocus?: (() => void) | undefined;
+  onChoose?: ((id: string) => void) | undefined;
+}) {
+  return (
+    <select
+      id={m.id}
+      class="reward-choice"
+      aria-label={m.label}
+      // As a property (not a `selected` attribute), so the first frame's copy, where the chosen is the first, stays as painted.
+      value={live ? m.value : undefined}
+      onFocus={onFocus}
+      onChange={(e) => onChoose?.(e.currentTarget.value)}
+    >
+      {before}
+      <option key={m.value} value={m.value}>
+        {m.text}
+      </option>
+      {after}
+    </select>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { SupportModel } from './support-model';
+import type { SupportModel } from './model/support-model';
 
 /**
  * "Details for support": the HTTP status, the endpoint and the panel's own words, closed

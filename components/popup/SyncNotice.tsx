@@ -1,10 +1,10 @@
 import type { AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import { failureModel } from './failure';
-import { syncStatusModel } from './status-model';
+import { failureModel } from './model/failure';
+import { syncStatusModel } from './model/status-model';
 import { SupportDetails } from './SupportDetails';
-import { supportModel } from './support-model';
+import { supportModel } from './model/support-model';
 
 /** The error's id: a refresh the panelist asked for moves focus here when it fails. */
 export const SYNC_ERROR_ID = 'sync-error';

@@ -1,9 +1,9 @@
 import { render } from 'preact';
 import { App, preloadPrompt, preloadStillChecking } from '../../components/popup/App';
-import { replayEarlyClicks } from '../../components/popup/early-clicks';
-import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame';
-import { preloadGoal } from '../../components/popup/LazyGoal';
-import { preloadOutcome } from '../../components/popup/LazyOutcome';
+import { replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
+import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame/first-frame';
+import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
+import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
 import { balanceHistoryItem, goalItem, ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';

@@ -10,7 +10,7 @@
 import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ConfirmDialog } from '../../components/popup/ConfirmDialog';
+import { ConfirmDialog } from '../../components/popup/redeem/ConfirmDialog';
 import { updateBadge } from '../../entrypoints/background/notify/badge';
 import { rewardsPart } from '../../entrypoints/background/popup-view';
 import { compactPoints } from '../../utils/format';

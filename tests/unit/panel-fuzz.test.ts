@@ -38,7 +38,7 @@ import { JSDOM } from 'jsdom';
 import { parseFragment } from 'parse5';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { rowModel } from '../../components/popup/row-model';
+import { rowModel } from '../../components/popup/model/row-model';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/early-clicks';
+import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
 
 let root: HTMLElement;
 afterEach(() => root.remove());

@@ -8,11 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { App, preloadPrompt } from '../../components/popup/App';
-import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/early-clicks';
-import { FIRST_FRAME_ITEMS, FIRST_FRAME_ROWS, paintFirstFrame } from '../../components/popup/first-frame';
-import { renderTemplates } from '../../components/popup/frame-templates';
-import { preloadGoal } from '../../components/popup/LazyGoal';
-import { preloadOutcome } from '../../components/popup/LazyOutcome';
+import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
+import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
+import { FIRST_FRAME_ROWS } from '../../components/popup/model/popup-model';
+import { renderTemplates } from '../../components/popup/first-frame/frame-templates';
+import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
+import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
 import { preload } from '../../utils/storage-item';
 import {
   balanceHistoryItem,

@@ -1,4 +1,4 @@
-import { REWARDS_PAGE } from '../../components/popup/list-model';
+import { REWARDS_PAGE } from '../../components/popup/model/list-model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { accountOf, goalItem } from '../../utils/storage-items';

@@ -8,8 +8,8 @@
 import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { hideWhenBroken, prepareRewardHtml, showHeldImages } from '../../components/popup/reward-box';
-import { RewardDetails } from '../../components/popup/RewardDetails';
+import { hideWhenBroken, prepareRewardHtml, showHeldImages } from '../../components/popup/details/reward-box';
+import { RewardDetails } from '../../components/popup/details/RewardDetails';
 import { splitHtml } from '../../utils/reward-html';
 import { rewardHtmlItem, sessionItem } from '../../utils/storage-items';
 import { click, CONNECTED, getByRole, giftCard, waitFor } from './popup-fixtures';

@@ -7,8 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { rewardsPart } from '../../entrypoints/background/popup-view';
-import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame';
-import { renderTemplates } from '../../components/popup/frame-templates';
+import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
+import { renderTemplates } from '../../components/popup/first-frame/frame-templates';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';

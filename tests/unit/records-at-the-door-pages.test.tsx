@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { HistoryRow } from '../../components/options/HistoryRow';
 import { ProfileSection } from '../../components/options/ProfileSection';
-import { LatestRedemption } from '../../components/popup/LatestRedemption';
+import { LatestRedemption } from '../../components/popup/redeem/LatestRedemption';
 import { parseBody, redemptionsResponseSchema, rewardsResponseSchema } from '../../utils/api/schemas';
 import { variablesMetaResponseSchema } from '../../utils/api/schemas';
 import { formatMoney, MAX_MINOR_UNITS } from '../../utils/format';

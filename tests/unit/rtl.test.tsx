@@ -132,7 +132,7 @@ describe('the stylesheets', () => {
         'components/theme.css',
         'entrypoints/popup/style.css',
         'entrypoints/options/style.css',
-        'components/popup/dialog.css',
+        'components/popup/redeem/dialog.css',
       ]),
     );
   });

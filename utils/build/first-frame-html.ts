@@ -15,7 +15,7 @@ const PLACEHOLDER = '<!-- first-frame templates -->';
 
 /**
  * Build step (wxt.config.ts): renders the popup's first-frame templates from its own components
- * (components/popup/frame-templates.tsx, with Preact's prerendering, preact-render-to-string) into
+ * (components/popup/first-frame/frame-templates.tsx, with Preact's prerendering, preact-render-to-string) into
  * popup.html, so the markup the first-frame script fills and the markup Preact takes over come from
  * the same components and cannot drift. `define` is the pages' own (the build settings); `templates`
  * is that module's path, given by wxt.config.ts so build code never imports the components.

@@ -1,0 +1,62 @@
+import type { AppError } from '../../../utils/errors';
+import { t, tp } from '../../../utils/i18n';
+import { settings } from '../../../utils/settings';
+
+/** What a failure says: plain words first, the technical part apart, for support. */
+export interface Failure {
+  /** What is wrong, with the panel named as the panelist knows it: never an HTTP code or a path. */
+  reason: string;
+  /** What the panelist can do that the reason does not say: how long a busy panel asks to wait. */
+  next: string | null;
+  /**
+   * For the panel's support, behind "Details for support" (support-model.ts), never a line of its
+   * own: the panel's own words, what a redirect pointed at, the HTTP status and the endpoint.
+   */
+  support: string | null;
+}
+
+/**
+ * A failed refresh in the panelist's words: what is wrong, with the panel named as they
+ * know it; the code, the endpoint and the panel's own wording go to the details for support.
+ */
+export function failureModel(error: AppError): Failure {
+  const panel = settings.panelName;
+  // Failures on this side (the extension's own worker did not answer, its storage is full) carry no endpoint: said as they are.
+  const ours = error.kind === 'unexpected' && !error.endpoint && !error.status;
+  const reason = ours
+    ? error.message
+    : error.kind === 'network'
+      ? t('failReach', panel)
+      : error.kind === 'timeout'
+        ? t('failSlow', panel)
+        : error.kind === 'server'
+          ? t('failProblem', panel)
+          : error.kind === 'rate_limited'
+            ? t('failBusy', panel)
+            : t('failOther', panel);
+  // A busy panel says how long to wait (its Retry-After): what to do next, in plain words.
+  const next =
+    error.kind === 'rate_limited'
+      ? error.retryAfterSeconds
+        ? tp('stepRetryInSeconds', error.retryAfterSeconds)
+        : t('stepRetryInAMinute')
+      : null;
+  return { reason, next, support: ours ? null : supportText(error) };
+}
+
+/**
+ * The lines for support: the panel's own words where the reason replaced them (a
+ * refusal's "The selected id is invalid.", a body that was not of the documented shape, a redirect
+ * and where it pointed), then "HTTP 422 /v1/panel/redemption". Null when there is nothing to add.
+ */
+export function supportText(error: AppError): string | null {
+  const words =
+    error.kind === 'rejected' ||
+    error.kind === 'not_allowed' ||
+    (error.kind === 'unexpected' && (error.endpoint || error.status))
+      ? error.message.trim()
+      : '';
+  const code = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
+  const lines = [words, code].filter(Boolean);
+  return lines.length > 0 ? lines.join('\n') : null;
+}

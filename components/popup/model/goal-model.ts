@@ -1,0 +1,107 @@
+import {
+  EARN_DAYS,
+  flowOver,
+  paceTo,
+  roughDuration,
+  type PointsReturn,
+  type BalanceSample,
+} from '../../../utils/balance-trend';
+import { earnedText } from '../../../utils/earned';
+import { formatPoints } from '../../../utils/format';
+import { goalView, type GoalView } from '../../../utils/goal-view';
+import { t, tp } from '../../../utils/i18n';
+import { asSentence, sentences } from '../../../utils/sentences';
+
+export type GoalInput = Parameters<typeof goalView>[0] & {
+  samples: readonly BalanceSample[];
+  /** Points the panel gave back (the popup view's): not earned, so not in the figure or the pace. */
+  returns?: readonly PointsReturn[] | undefined;
+  now: number;
+  /** Why this reward cannot be redeemed now (another redemption is pending, or its own is being checked), or null. */
+  blocked: string | null;
+};
+
+const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMonth', year: 'durationYear' } as const;
+
+/**
+ * Every word and flag of the earning figure and the goal (components/popup/first-frame/frame-fill.ts):
+ * GoalPanel and the first frame render it. `view` is what it was made from (GoalPanel's Redeem needs
+ * the reward). The points still to go are the header's next step, not repeated here; the pace is
+ * worked out from the earning figure it follows.
+ */
+export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView } {
+  const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);
+  const view = goalView(input);
+  const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
+  const covered =
+    view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
+  const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, input.returns) : null;
+  const duration = pace && roughDuration(pace.weeks);
+  const goal =
+    view.kind === 'none'
+      ? null
+      : view.kind === 'gone'
+        ? {
+            heading: t('goalHeading'),
+            gone: t('goalGone', view.name),
+            name: null,
+            nameShown: false,
+            points: null,
+            bar: null,
+            status: null,
+            redeem: null,
+            pace: earned,
+            remove: remove(view.name),
+          }
+        : {
+            heading: t('goalHeading'),
+            gone: null,
+            name: view.reward.name,
+            // The header's next step names the goal and the points to go whenever the balance is known:
+            // the card does not say it twice, it names it for a screen reader in its heading.
+            nameShown: view.kind === 'unknown',
+            points: tp('points', view.cost),
+            bar:
+              view.kind === 'unknown'
+                ? null
+                : {
+                    value: covered,
+                    max: Math.max(view.cost, 1),
+                    label: tp('progressPoints', view.cost, formatPoints(covered)),
+                  },
+            status: view.kind === 'affordable' ? t('goalAffordable') : null,
+            redeem:
+              view.kind === 'affordable'
+                ? {
+                    label: t('redeemReward', view.reward.name),
+                    text: t('redeemButton'),
+                    disabled: input.blocked !== null,
+                    title: input.blocked,
+                  }
+                : null,
+            pace: duration
+              ? sentences(asSentence(earned ?? ''), t('goalPaceLeft', tp(DURATION[duration.unit], duration.count)))
+              : earned,
+            remove: remove(view.reward.name),
+          };
+  return { model: { earned: goal ? null : earned, goal }, view };
+}
+
+export interface GoalModel {
+  /** The earning figure under the header, when there is no goal card to hold it. */
+  earned: string | null;
+  goal: {
+    heading: string;
+    gone: string | null;
+    name: string | null;
+    /** The name and cost on a line of their own; else the name only in the heading, for a screen reader. */
+    nameShown: boolean;
+    points: string | null;
+    bar: { value: number; max: number; label: string } | null;
+    status: string | null;
+    redeem: { label: string; text: string; disabled: boolean; title: string | null } | null;
+    /** The earning figure, and when the goal is reached at that pace. */
+    pace: string | null;
+    remove: { label: string; text: string };
+  } | null;
+}

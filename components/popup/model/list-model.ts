@@ -1,0 +1,88 @@
+import { t, tp } from '../../../utils/i18n';
+import type { SortKey } from '../../../utils/reward-groups';
+
+/**
+ * Rows (brands) rendered at first and per "Show more": a popup shows about five at a time, and a
+ * catalogue of thousands would otherwise cost its whole size in DOM before anything paints.
+ */
+export const REWARDS_PAGE = 30;
+
+export interface ListInput {
+  /** Rows the list has (the whole catalogue's brands, or the popup view's first ones). */
+  count: number;
+  /** The catalogue's size, in rewards and in brands. */
+  total: number;
+  brands: number;
+  /** The catalogue holds more than one kind: the type filter is offered. */
+  kinds: boolean;
+  /** The catalogue is long enough to search, sort and filter. */
+  filterable: boolean;
+  query: string;
+  sort: SortKey;
+  /** The type filter's choice ('' for all). */
+  kind: string;
+  /** Rewards the search and the type filter leave. */
+  shown: number;
+  /** Rows rendered. */
+  visible: number;
+  /** Rows there are to show: those left, or the whole catalogue's while only the view's rows are given. */
+  available: number;
+  /** Sort and type are shown (behind "Sort and filter", so the first rewards come high on the screen). */
+  open?: boolean;
+}
+
+/**
+ * Every word and flag around the reward rows (components/popup/first-frame/frame-fill.ts): RewardList and the
+ * first frame render it. The type filter's options after "All types" are the catalogue's kinds,
+ * the list's own.
+ */
+export function listModel({
+  count,
+  total,
+  brands,
+  kinds,
+  filterable,
+  query,
+  sort,
+  kind,
+  shown,
+  visible,
+  available,
+  open = false,
+}: ListInput) {
+  const more = Math.min(REWARDS_PAGE, available - visible);
+  const filtered = query.trim() !== '' || kind !== '';
+  return {
+    empty: count === 0 && !filtered ? t('noRewards') : null,
+    heading: t('rewardsHeading'),
+    filters: filterable
+      ? {
+          search: t('searchRewards'),
+          // The catalogue's size in sight where the panelist starts, so a big one is not a surprise.
+          placeholder: tp('searchRewardsIn', total),
+          query,
+          toggle: { text: t('sortAndFilter'), open },
+          sort: {
+            label: t('sortLabel'),
+            value: sort,
+            afford: t('sortAfford'),
+            low: t('sortLow'),
+            high: t('sortHigh'),
+            name: t('sortName'),
+          },
+          kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
+          // What the search and the type leave, counted as the list shows them: the rewards that match,
+          // and the brands (the rows) they come in when those are fewer. Nothing while nothing is left out.
+          count: !filtered
+            ? ''
+            : count < shown
+              ? `${tp('matchingRewards', shown)} · ${tp('brandsCount', count)}`
+              : tp('matchingRewards', shown),
+        }
+      : null,
+    // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand: the count matches.
+    more: more > 0 ? tp(brands < total ? 'showMoreBrands' : 'showMoreRewards', more) : null,
+  };
+}
+
+export type ListModel = ReturnType<typeof listModel>;

@@ -1,0 +1,87 @@
+import { defaultChoice, groupRewards, sortGroups } from '../../../utils/reward-groups';
+import { FILTER_THRESHOLD } from '../../../utils/reward-view';
+import type { KindCount, LedgerEntry } from '../../../utils/storage-items';
+import { goalModel, type GoalModel } from './goal-model';
+import { headerModel, type HeaderModel } from './header-model';
+import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
+import { popupState, type PopupSnapshot } from './popup-state';
+import { promptModel, type PromptModel } from './prompt-model';
+import { rowModel, type RowModel } from './row-model';
+import { syncStatusModel } from './status-model';
+
+/**
+ * Rows the first frame paints: what the popup's first screen shows. The view's other rows come with
+ * Preact, below them, so nothing painted moves; each row costs the first paint a few milliseconds.
+ */
+export const FIRST_FRAME_ROWS = 4;
+
+/** The rewards page as the popup opens on it: what the first frame paints, in App's order. */
+export interface RewardsPageModel {
+  page: 'rewards';
+  busy: boolean;
+  header: HeaderModel;
+  goal: GoalModel;
+  status: ReturnType<typeof syncStatusModel>;
+  /** The outcome card of the latest redemption, when there is one to show. */
+  outcome: LedgerEntry | null;
+  /** Redemptions still being checked that the card no longer shows. */
+  checking: readonly LedgerEntry[];
+  list: ListModel;
+  /** The type filter's choices after "All types". */
+  kinds: readonly KindCount[];
+  /** The list's first rows, each with its Redeem held back as App holds it. */
+  rows: RowModel[];
+}
+
+export type PopupModel =
+  /** No popup view yet: App reads the whole catalogue, which the first frame never does. */
+  { page: 'none' } | { page: 'prompt'; header: HeaderModel; prompt: PromptModel } | RewardsPageModel;
+
+/**
+ * Everything the popup shows as it opens, from one storage snapshot: the first-frame script paints
+ * it (first-frame.ts), and every decision in it is App's own (popup-state.ts), so the two frames
+ * cannot disagree. Pure: the same snapshot and time give the same model.
+ */
+export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
+  const state = popupState(snapshot);
+  if (!state.live) {
+    const { rejected, signedIn } = snapshot.session;
+    return { page: 'prompt', header: headerModel({ now }), prompt: promptModel(rejected, signedIn) };
+  }
+  const view = snapshot.view?.rewards;
+  if (!view || !state.goal || !state.list) return { page: 'none' };
+  const { balance, goalId, pending, held } = state;
+  // The view holds the first brands' rewards in the list's order (entrypoints/background/popup-view.ts).
+  const groups = sortGroups(groupRewards(view.first), balance, 'afford');
+  const visible = Math.min(REWARDS_PAGE, groups.length);
+  const kinds = view.kinds ?? [];
+  return {
+    page: 'rewards',
+    busy: state.loading,
+    header: headerModel({ ...state.header, now, refreshable: true }),
+    goal: goalModel({ ...state.goal, now }).model,
+    status: syncStatusModel(state.loading),
+    outcome: state.outcome,
+    checking: state.checking,
+    list: listModel({
+      count: groups.length,
+      total: view.total,
+      brands: view.brands ?? groups.length,
+      kinds: kinds.length > 1,
+      filterable: view.total > FILTER_THRESHOLD,
+      query: '',
+      sort: 'afford',
+      kind: '',
+      shown: view.total,
+      visible,
+      // App has only the view's rows, so the whole catalogue is there to show (RewardList's onWantAll).
+      available: view.brands ?? groups.length,
+    }),
+    kinds,
+    rows: groups
+      .slice(0, Math.min(visible, FIRST_FRAME_ROWS))
+      .map((group) =>
+        rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held }),
+      ),
+  };
+}

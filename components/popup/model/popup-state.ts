@@ -1,0 +1,130 @@
+import type { AppError } from '../../../utils/errors';
+import { goalView } from '../../../utils/goal-view';
+import { t } from '../../../utils/i18n';
+import type { RewardId } from '../../../utils/ids';
+import {
+  accountOf,
+  type Goal,
+  type KindCount,
+  type LedgerEntry,
+  type PopupView,
+  type RewardsData,
+  type SessionInfo,
+  type SyncState,
+} from '../../../utils/storage-items';
+import type { Cached } from '../../../utils/cached';
+import type { BalanceSample, PointsReturn } from '../../../utils/balance-trend';
+import type { Balance } from '../../../utils/types';
+import { goalRewards } from './goal-rewards';
+import { heldRewards, openElsewhere } from './open-entries';
+
+/** What the popup reads from storage to decide what it shows (the first frame's one read, main.tsx's preload). */
+export interface PopupSnapshot {
+  session: SessionInfo;
+  view: PopupView | null;
+  /** The rewards' sync state. */
+  sync: SyncState | undefined;
+  /** The ledger's entry the outcome card shows: null when none, or once an earlier opening saw it settled. */
+  outcome: LedgerEntry | null;
+  unsettled: readonly LedgerEntry[];
+  goal: Goal | null;
+  samples: readonly BalanceSample[];
+}
+
+/** What only the app has beyond the snapshot: the catalogue it read when asked, the history, a silent background. */
+export interface PopupExtras {
+  catalogue?: Cached<RewardsData> | null | undefined;
+  /** The rewards' refunds from the history, before there is a popup view. */
+  returns?: readonly PointsReturn[] | undefined;
+  /** The background did not answer a refresh. */
+  noAnswer?: AppError | null | undefined;
+}
+
+/**
+ * Every decision the popup's parts are built from, taken once from one snapshot: the first frame
+ * (popup-model.ts) and App both render from it, so they cannot disagree on the balance, the goal,
+ * which Redeem is held back and why, or what is still being checked.
+ */
+export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
+  const { session, view, outcome, goal } = snapshot;
+  const firstRows = view?.rewards ?? null;
+  // null: the catalogue's read returned nothing; undefined: not read.
+  const catalogue = extras.catalogue;
+  // The view stands in only until the catalogue's read returns: an absent catalogue is not shown from it.
+  const rewards: { data: RewardsData; fetchedAt: number } | null =
+    catalogue !== undefined
+      ? catalogue
+      : firstRows && { data: { balance: firstRows.balance, rewards: firstRows.first }, fetchedAt: firstRows.fetchedAt };
+  const balance = rewards?.data.balance.points ?? null;
+  // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view, never a blank.
+  // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
+  const lastSeen = rewards ? undefined : snapshot.samples.filter((s) => !s.tentative).at(-1);
+  const pending = outcome?.state === 'pending';
+  // Redemptions the history has not settled that the outcome card no longer shows.
+  const checking = openElsewhere(outcome, snapshot.unsettled);
+  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
+  const held = heldRewards(outcome, checking);
+  const account = accountOf(session);
+  const goalRows = catalogue ? catalogue.data.rewards : goalRewards(view, goal);
+  const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
+  const balanceShown: Balance | undefined =
+    rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
+  return {
+    live: session.connected && !session.rejected,
+    rewards,
+    balance,
+    pending,
+    outcome,
+    checking,
+    held,
+    account,
+    goalRows,
+    goalId: goal?.account === account ? goal.rewardId : null,
+    loading: snapshot.sync?.loading === true,
+    error,
+    header: {
+      live: true,
+      balance: balanceShown,
+      lastKnown: lastSeen !== undefined,
+      rewards: catalogue ? catalogue.data.rewards : firstRows ? (firstRows.next ? [firstRows.next] : []) : undefined,
+      listed: rewards?.data.rewards,
+      fetchedAt: rewards?.fetchedAt,
+      // With data on screen a failed refresh is one line in the header, not a card over what still holds.
+      error: rewards ? error : null,
+      loading: snapshot.sync?.loading,
+      questions: view?.profile,
+      // The goal is the next step while there is one: the header and the goal say the same.
+      goal: goalView({ goal, account, rewards: goalRows, points: balance }),
+    },
+    // Never a trend without the balance it is about.
+    goal: rewards && {
+      goal,
+      account,
+      // The whole catalogue, or the goal's reward as the view has it: never the view's first rows
+      // alone, where a goal further down would read as "no longer offered".
+      rewards: goalRows,
+      points: balance,
+      samples: snapshot.samples,
+      // Refunds are not earned: the view's, or the history's before there is a view.
+      returns: view ? view.returns : extras.returns,
+      blocked: goalBlock(pending, goal, held),
+    },
+    list: rewards && {
+      rewards: rewards.data.rewards,
+      total: catalogue ? undefined : firstRows?.total,
+      brands: catalogue ? undefined : firstRows?.brands,
+      kinds: catalogue ? undefined : (firstRows?.kinds as readonly KindCount[] | undefined),
+      balance,
+      blocked: pending,
+      held: held as readonly RewardId[],
+    },
+  };
+}
+
+export type PopupState = ReturnType<typeof popupState>;
+
+/** Why the goal's Redeem waits: another redemption is pending, or the goal's own is still being checked. */
+function goalBlock(pending: boolean, goal: Goal | null, held: readonly RewardId[]): string | null {
+  if (pending) return t('waitForRedemption');
+  return goal && held.includes(goal.rewardId) ? t('heldBack') : null;
+}

@@ -1,0 +1,126 @@
+import { formatMoney, formatPoints } from '../../../utils/format';
+import { direction, t, tp } from '../../../utils/i18n';
+import { isolateFigures } from '../../../utils/qty';
+import { valueChoices, type RewardGroup, type ValueChoice } from '../../../utils/reward-groups';
+import { countryList } from '../../../utils/region';
+import { kindLabel, redeemBlock, rewardImage } from '../../../utils/reward-view';
+import type { Reward } from '../../../utils/types';
+import { brandTile } from './brand-tile';
+import { REDEEM_WAIT_ID } from '../redeem/outcome-ids';
+import type { RewardId } from '../../../utils/ids';
+
+export interface RowInput {
+  /** A brand with its rewards (utils/reward-groups.ts); a reward alone is a brand of one. */
+  group: RewardGroup;
+  /** The brand's reward chosen now: what Redeem and the goal toggle act on. */
+  choice: Reward;
+  balance: number | null;
+  /** Another redemption is pending: the one banner above the list says so once, not each row. */
+  blocked: boolean;
+  /** The account's goal reward. */
+  goal: RewardId | null;
+  /**
+   * Rewards with a redemption still being checked, whatever the outcome card shows now: their
+   * Redeem is held back, and says why, until the history settles each, so no second Confirm is sent by mistake.
+   */
+  held: readonly RewardId[];
+  /** Its details are shown. */
+  open?: boolean;
+}
+
+/**
+ * A value as the brand's choice names it: "$10.00 · 1,000 points"; the points alone when the panel's
+ * currency is not an ISO 4217 code (utils/format.ts), the money alone when the cost is unknown.
+ */
+export const choiceText = (reward: Reward) =>
+  [
+    formatMoney(reward.cost, reward.cost_currency),
+    reward.reward_point_cost === null ? null : tp('points', reward.reward_point_cost),
+  ]
+    .filter((part) => part !== null)
+    .join(' · ') || reward.name;
+
+/**
+ * A value as the brand's picker names it: with its countries where the brand has the same
+ * value for other countries too ("$5.00 · 500 points · United States, Canada"), so no two read alike.
+ * An option holds text only: in a right-to-left language each figure is isolated there (utils/qty.ts).
+ */
+export const valueText = ({ reward, where }: ValueChoice) =>
+  isolateFigures(
+    where === null
+      ? choiceText(reward)
+      : `${choiceText(reward)} · ${where.length > 0 ? countryList(where) : reward.name}`,
+    direction(),
+  );
+
+/**
+ * Every word and flag of one row (components/popup/first-frame/frame-fill.ts): RewardRow and the first frame
+ * render it. One Redeem, for the chosen value; the row itself opens the details; the goal is a
+ * toggle named by the reward it sets, so a screen reader says which.
+ */
+export function rowModel({ group, choice, balance, blocked, goal, held, open = false }: RowInput) {
+  const lead = group.rewards[0]!;
+  const cost = choice.reward_point_cost;
+  const base = `reward-${lead.id}`;
+  const isHeld = held.includes(choice.id);
+  // A cost the panel cannot mean (utils/api/schemas.ts) is never redeemable here, and says so (utils/reward-view.ts).
+  const block = redeemBlock(choice, balance);
+  const refused = block?.kind === 'cost-refused';
+  const short = block?.kind === 'short' ? tp('needMorePoints', block.missing) : null;
+  const disabled = refused || short !== null || blocked || isHeld;
+  // What the bar shows as covered: nothing while the balance is below zero.
+  const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
+  // Being short is the reason that lasts; its own unsettled redemption comes next; a pending one is only a wait.
+  const reason = refused || short || isHeld ? `${base}-why` : blocked ? REDEEM_WAIT_ID : null;
+  // The brand's values as its picker offers them: alike variants once, the goal and the chosen one standing for theirs.
+  const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
+  const many = choices.length > 1;
+  const name = many ? group.title : choice.name;
+  return {
+    base,
+    image: rewardImage(lead),
+    // Under the image, from the first frame on: the brand's initial on its colour.
+    tile: brandTile(lead),
+    name,
+    kind: kindLabel(choice),
+    // A brand of several: its values start from; one reward: its value (the choice names each value).
+    money: !many
+      ? (formatMoney(choice.cost, choice.cost_currency) ?? '')
+      : lead.reward_point_cost === null
+        ? ''
+        : tp('fromPoints', lead.reward_point_cost),
+    points: many || cost === null ? null : tp('points', cost),
+    // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
+    choice: many
+      ? {
+          label: t('chooseValue', name),
+          id: `${base}-value`,
+          value: String(choice.id),
+          text: valueText(choices.find((c) => c.reward === choice) ?? { reward: choice, where: null }),
+          first: choice === choices[0]!.reward,
+        }
+      : null,
+    // A bar only where it says something: on affordable rows every bar would be full.
+    bar:
+      short && balance !== null && cost !== null
+        ? { value: covered, max: Math.max(cost, 1), label: tp('progressPoints', cost, formatPoints(covered)) }
+        : null,
+    status: {
+      id: reason === `${base}-why` ? reason : null,
+      // Only what is missing or in the way: an affordable row says nothing (its Redeem says it).
+      class: `small ${refused || isHeld ? 'warn' : short ? 'muted' : ''}`,
+      text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
+    },
+    details: { open },
+    // Named in words beside the star: a tooltip alone is never seen on a touch screen.
+    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name), text: t('setGoalShort') },
+    redeem: {
+      label: t('redeemReward', choice.name),
+      text: t('redeemButton'),
+      disabled,
+      describedBy: disabled ? reason : null,
+    },
+  };
+}
+
+export type RowModel = ReturnType<typeof rowModel>;

@@ -1,4 +1,0 @@
-import { t } from '../../utils/i18n';
-
-/** The quiet "updating" note's words (components/popup/frame-fill.ts): SyncNotice and the first frame render them. */
-export const syncStatusModel = (loading: boolean) => ({ text: loading ? t('syncUpdating') : '' });
