@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { registerHandlers } from '../../entrypoints/background/handlers';
+import { storeCheckedSession } from '../../entrypoints/background/session/session';
 import { OAUTH_PATHS, SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
@@ -106,6 +107,15 @@ describe('Disconnect and the sign-in at the panel', () => {
     await connectTo(env.sandbox);
     expect((await disconnect()).data?.revocationFailed).toBeUndefined();
     expect(revocationRequests()).toHaveLength(0);
+  });
+
+  it('a session that keeps its refresh token (the same sign-in stored again) never revokes the token it goes on using', async () => {
+    await storeSignedIn(env.sandbox);
+    const { session: _session, ...kept } = (await credentialsItem.getValue())!;
+    await storeCheckedSession(kept, env.sandbox.url, { signedIn: true });
+    await env.sandbox.idle();
+    expect(revocationRequests()).toHaveLength(0);
+    expect(await refreshWith(kept.refreshToken!)).toBe(200);
   });
 
   it('a sign-in that replaces another ends the old refresh token at the panel', async () => {

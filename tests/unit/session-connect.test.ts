@@ -1,0 +1,54 @@
+// @vitest-environment node
+/**
+ * What a connection starts, beyond the switch itself (session/session.ts): the balance it read is
+ * the account's first point, and the profile and history are read again from the panel, however
+ * fresh the copies a reconnect of the same account keeps. Against the sandbox over real HTTP.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
+import { connect } from '../../entrypoints/background/session/session';
+import { balanceHistoryItem } from '../../utils/storage-items';
+import type { Sandbox } from '../sandbox/server';
+import { apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
+
+const HISTORY = '/v1/panel/redemptions';
+const PROFILE = '/v1/panel/variables/meta';
+
+let a: Sandbox;
+let b: Sandbox;
+beforeAll(async () => {
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 2000, retryBaseDelayMs: 1 }));
+});
+afterAll(() => closeSandboxes(a, b));
+beforeEach(() => {
+  fakeBrowser.reset();
+  a.reset();
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}
+
+describe('a connection', () => {
+  it('records the balance it read as the account’s first point of its balance over time', async () => {
+    const unwatch = watchBalance();
+    try {
+      await connect(a.url, a.token);
+      await balanceIdle();
+      expect((await balanceHistoryItem.getValue()).map((sample) => sample.points)).toEqual([a.state.balance]);
+    } finally {
+      unwatch();
+    }
+  });
+
+  it('reads the history and the profile again on a reconnect of the same account, however fresh the kept copies', async () => {
+    await connect(a.url, a.token);
+    await until(() => apiRequests(a, HISTORY) === 1 && apiRequests(a, PROFILE) === 1);
+    // The same key again at once: its history and profile are kept, and were just read. Its
+    // history is read once as evidence of the account (account-identity.ts), and once more after.
+    await connect(a.url, a.token);
+    await until(() => apiRequests(a, HISTORY) === 3 && apiRequests(a, PROFILE) === 2);
+  });
+});
