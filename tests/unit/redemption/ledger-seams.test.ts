@@ -197,6 +197,39 @@ describe('the balance is evidence', () => {
   });
 });
 
+describe('a balance that cannot be read is no evidence', () => {
+  it('a refusal whose balance read after the answer fails is not "nothing charged" at once: a scheduled check decides', async () => {
+    // The first copy spends the points, its history entry written later; the re-sent copy gets 402,
+    // and the balance beside the read after that answer cannot be read.
+    await armFault(a, { path: REDEEM, status: 402, body: '{"message":"Insufficient points."}', delayMs: 100 });
+    const confirming = redeem(COFFEE);
+    await until(() => a.requests.some((r) => r.path === REDEEM));
+    a.state.balance -= 500;
+    await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
+    const entry = await confirming;
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceUnread: true });
+    expect(entry.error?.nothingCharged).toBeUndefined();
+    // The history catches up before the first scheduled check, which finds the redemption.
+    await fetch(`${a.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${a.token}` } });
+    a.state.balance += 500;
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
+  });
+
+  it('a refusal whose balance before sending could not be read waits for a check too, and then is "nothing charged"', async () => {
+    a.state.balance = 400;
+    await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
+    const entry = await redeem(COFFEE);
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceBefore: null, balanceUnread: true });
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({
+      requestId: entry.requestId,
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
+  });
+});
+
 describe('every write carries its session', () => {
   it('a profile save made under a session that has since ended is refused, and nothing reaches the panel', async () => {
     const typedIn = await activeSessionId();
