@@ -169,14 +169,17 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
     // The catalogue gave it a points cost the panel cannot mean (utils/api/schemas.ts): not sent.
     if (reward?.costRefused) fail(appError('invalid_input', t('errCostRefused', reward.name)));
     const requestId = crypto.randomUUID();
+    const startedAt = Date.now();
+    const known = (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey);
+    // Read after the baseline, the nearer to the request leaving.
     const balanceBefore = await balanceBeforeSending(sid, pressed);
     const entry: LedgerEntry = {
       requestId,
       rewardId,
       rewardName: reward?.name ?? `Reward ${rewardId}`,
       points: reward?.reward_point_cost ?? null,
-      startedAt: Date.now(),
-      baseline: (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey),
+      startedAt,
+      baseline: known,
       ...balanceBefore,
       idempotencyKey: requestId,
       state: 'pending',
