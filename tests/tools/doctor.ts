@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 import { diagnose } from './doctor/diagnose';
 import { formatReport, jsonReport } from './doctor/report';
+import { redactOutput } from './doctor/redact';
 import { breaksPanelists } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
 import type { SpendRequest } from './doctor/redeem-check';
@@ -133,6 +134,9 @@ function confirmation(rewardId: number, yes: boolean): SpendRequest {
   };
 }
 
+/** Every write to stdout and stderr from here on, whatever prints it, without the key (redact.ts). */
+const output = redactOutput();
+
 async function main(): Promise<number> {
   const args = parse(process.argv.slice(2));
   if (args.help) {
@@ -152,6 +156,7 @@ async function main(): Promise<number> {
       'Which panel? npm run doctor -- https://api.your-panel.example (or set apiBaseUrl in panel.config.json).',
     );
   const token = await readToken(process.env, process.stdin, process.stderr);
+  output.hide(token);
   if (args.writeChecks) {
     process.stderr.write(
       "\nWRITE CHECKS ON: use a test panelist's key only. The doctor saves one profile answer with the value it already holds" +
@@ -180,9 +185,17 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (!(error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError))
-      throw error;
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
+    // Printed here, through the redaction, never by Node's own handler for an uncaught error.
+    const known = error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError;
+    console.error(
+      error instanceof UsageError
+        ? `${error.message}\n\n${USAGE}`
+        : known
+          ? error.message
+          : error instanceof Error
+            ? error.stack
+            : String(error),
+    );
     process.exit(2);
   },
 );

@@ -21,6 +21,7 @@ import { checkSettings } from '../../utils/build/operator/settings-check';
 import type { VariableDefinition } from '../../utils/types';
 import { diagnose } from './doctor/diagnose';
 import { formatReport, jsonReport } from './doctor/report';
+import { redactOutput } from './doctor/redact';
 import { breaksPanelists, type Report } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
 import { dataKindChecks, policyCheck, versionChecks, type Check } from './preflight/checks';
@@ -53,6 +54,9 @@ function text(checks: Check[], doctor: Report | null): string {
   );
   return `${doctor ? `${formatReport(doctor)}\n\n` : ''}${lines.join('\n')}`;
 }
+
+/** Every write to stdout and stderr from here on, whatever prints it, without the key (doctor/redact.ts). */
+const output = redactOutput();
 
 async function main(): Promise<number> {
   let parsed;
@@ -102,6 +106,7 @@ async function main(): Promise<number> {
     });
   else {
     const token = await readToken(process.env, process.stdin, process.stderr);
+    output.hide(token);
     doctor = await diagnose({
       baseUrl,
       token,
@@ -136,8 +141,17 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (!(error instanceof UsageError || error instanceof TokenUnavailable)) throw error;
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
+    // Printed here, through the redaction, never by Node's own handler for an uncaught error.
+    const known = error instanceof UsageError || error instanceof TokenUnavailable;
+    console.error(
+      error instanceof UsageError
+        ? `${error.message}\n\n${USAGE}`
+        : known
+          ? error.message
+          : error instanceof Error
+            ? error.stack
+            : String(error),
+    );
     process.exit(2);
   },
 );

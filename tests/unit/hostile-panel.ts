@@ -30,6 +30,8 @@ export interface HostileState {
 type Answer = { status?: number; headers?: Record<string, string>; body?: unknown; text?: string };
 
 export interface HostileOptions {
+  /** The test panelist's key the panel lets in (default HOSTILE_KEY). */
+  key?: string;
   state?: Partial<HostileState>;
   /** Extra headers on every read's answer (caching tests). */
   readHeaders?: Record<string, string>;
@@ -151,7 +153,7 @@ export async function startHostilePanel(options: HostileOptions = {}): Promise<H
 
   function handle(request: HostileRequest): Answer {
     const auth = request.headers.authorization;
-    if (auth !== `Bearer ${HOSTILE_KEY}`) return { status: 401, body: { message: 'Unauthenticated.' } };
+    if (auth !== `Bearer ${options.key ?? HOSTILE_KEY}`) return { status: 401, body: { message: 'Unauthenticated.' } };
     const read = (body: Record<string, unknown>): Answer => ({
       headers: options.readHeaders,
       body: { message: 'success', ...body },

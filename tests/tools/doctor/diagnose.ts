@@ -19,7 +19,7 @@ import { rawRewards } from './costs';
 import { badTokenFinding, refusalFinding } from './error-bodies';
 import { readFailureFindings } from './failures';
 import { READS, readAll, type ReadResults } from './reads';
-import { redactSecrets } from './redact';
+import { redactSecrets, secretForms } from './redact';
 import { idempotencyCheck, redeemCheck, type SpendContext, type SpendRequest } from './redeem-check';
 import { redirectFindings } from './redirects';
 import type { Finding, Report, SentWrite } from './report-types';
@@ -96,6 +96,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Report> {
       nothingRead,
     );
   }
+  // The report is redacted here; what the commands print, progress included, at their output (redact.ts).
+  const secrets = secretForms(token);
   const progress = options.progress ?? (() => undefined);
   const timeoutMs = options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
   const wire = openWire({
@@ -106,8 +108,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Report> {
     progress,
   });
   try {
-    const examined = await examine({ ...options, baseUrl: address.baseUrl, timeoutMs }, wire, progress);
-    return redactReport(examined, [token]);
+    const examined = await examine({ ...options, progress, baseUrl: address.baseUrl, timeoutMs }, wire, progress);
+    return redactReport(examined, secrets);
   } finally {
     wire.stop();
   }
