@@ -26,9 +26,10 @@ const USAGE = `npm run doctor -- [PANEL_API_URL] [options]
   --redeem-check <reward id> with --write-checks: redeem this reward once, after you confirm, and
                              judge the answer; this spends the test panelist's points
   --idempotency-check <reward id>
-                             with --write-checks: send two identical redemptions of this reward with
-                             one Idempotency-Key, after you confirm; one redemption in the history
-                             means the panel honours the key (spends the points once, or twice)
+                             with --write-checks: send one redemption of this reward with one
+                             Idempotency-Key three times, after you confirm: two copies together,
+                             then one more once they answered; one charge in the history and the
+                             balance means the panel honours the key (spends the points once, or twice)
   --yes-spend-points         confirm the checks that spend points without being asked (no terminal)
   --json                     the report as JSON on stdout (for CI), with the same exit code
   --allow-origin <origin>    follow a redirect to this other origin too, to see what answers there
@@ -115,7 +116,9 @@ function confirmation(rewardId: number, yes: boolean): SpendRequest {
     rewardId,
     async confirm(reward) {
       const times =
-        reward.redemptions === 2 ? 'twice with one Idempotency-Key (charged twice if the panel ignores it)' : 'once';
+        reward.redemptions === 2
+          ? 'with one Idempotency-Key, two copies together and a third once they answered (charged twice if the panel ignores the key)'
+          : 'once';
       const what = `reward #${reward.id} “${reward.name}” ${times}, for ${reward.points === null ? 'an unknown number of' : reward.points.toLocaleString('en')} points each (balance: ${reward.balance === null ? 'unknown' : reward.balance.toLocaleString('en')})`;
       if (yes) {
         process.stderr.write(`Redeeming ${what}: confirmed by --yes-spend-points.\n`);
@@ -163,7 +166,7 @@ async function main(): Promise<number> {
         (args.redeemId === null ? '' : `, redeems reward #${args.redeemId} once you confirm`) +
         (args.idempotencyId === null
           ? ''
-          : `, sends two redemptions of reward #${args.idempotencyId} with one Idempotency-Key once you confirm`) +
+          : `, sends a redemption of reward #${args.idempotencyId} with one Idempotency-Key two or three times once you confirm`) +
         (spends ? ": that spends the test panelist's points.\n\n" : '.\n\n'),
     );
   }
