@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 import { diagnose } from './doctor/diagnose';
 import { formatReport, jsonReport } from './doctor/report';
+import { endCouldNotRun, jsonAsked } from './doctor/could-not-run';
 import { redactOutput } from './doctor/redact';
 import { breaksPanelists } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
@@ -187,18 +188,10 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    // Printed here, through the redaction, never by Node's own handler for an uncaught error.
-    const known = error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError;
-    console.error(
-      error instanceof UsageError
-        ? `${error.message}\n\n${USAGE}`
-        : known
-          ? error.message
-          : error instanceof Error
-            ? error.stack
-            : String(error),
-    );
-    process.exit(2);
-  },
+  (error: unknown) =>
+    endCouldNotRun('panel-doctor', error, {
+      known: error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError,
+      usage: error instanceof UsageError ? USAGE : null,
+      json: jsonAsked(process.argv.slice(2)),
+    }),
 );

@@ -21,6 +21,7 @@ import { checkSettings } from '../../utils/build/operator/settings-check';
 import type { VariableDefinition } from '../../utils/types';
 import { diagnose } from './doctor/diagnose';
 import { formatReport, jsonReport } from './doctor/report';
+import { endCouldNotRun, jsonAsked } from './doctor/could-not-run';
 import { redactOutput } from './doctor/redact';
 import { breaksPanelists, type Report } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
@@ -128,7 +129,7 @@ async function main(): Promise<number> {
           format: 1,
           checks,
           doctor: doctor && jsonReport(doctor),
-          verdict: { ok: !failed, failures: count('fail'), warnings: count('warn') },
+          verdict: { ran: true, ok: !failed, failures: count('fail'), warnings: count('warn') },
         },
         null,
         2,
@@ -140,18 +141,10 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    // Printed here, through the redaction, never by Node's own handler for an uncaught error.
-    const known = error instanceof UsageError || error instanceof TokenUnavailable;
-    console.error(
-      error instanceof UsageError
-        ? `${error.message}\n\n${USAGE}`
-        : known
-          ? error.message
-          : error instanceof Error
-            ? error.stack
-            : String(error),
-    );
-    process.exit(2);
-  },
+  (error: unknown) =>
+    endCouldNotRun('panel-preflight', error, {
+      known: error instanceof UsageError || error instanceof TokenUnavailable,
+      usage: error instanceof UsageError ? USAGE : null,
+      json: jsonAsked(process.argv.slice(2)),
+    }),
 );
