@@ -111,14 +111,37 @@ test('refuses a version not higher than the last tag, changing nothing', () => {
   expect(attempts).toEqual([]);
 }, 60_000);
 
+test('a --submit that fails at every store leaves the tree as it was, and the command it ran carries no --dry-run', () => {
+  const changelog = readFileSync(join(project, 'CHANGELOG.md'), 'utf8');
+  const { code, out, attempts } = release('minor', '--submit');
+  expect(code, out).toBe(1);
+  // The stores were tried (and refused at the guard), each with the command --submit runs.
+  expect(attempts.length).toBeGreaterThan(0);
+  expect(out).toMatch(
+    /\nChrome Web Store: .*npx wxt submit --chrome-zip \.output\/release\/acme-opinions-0\.2\.0-chrome\.zip\n/,
+  );
+  expect(out).toMatch(/\naddons\.mozilla\.org: .*npx wxt submit --firefox-zip /);
+  expect(out).not.toContain('--dry-run');
+  expect(out).toContain('No store took 0.2.0: the version and CHANGELOG.md are put back as they were.');
+  expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
+  expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).version).toBe('0.1.0');
+  expect(readFileSync(join(project, 'CHANGELOG.md'), 'utf8')).toBe(changelog);
+}, 240_000);
+
 test('a dry run bumps, writes what is new, builds the zips for the https panel, checks the stores, and reaches none', () => {
   const { code, out, attempts } = release('minor', '--rollout', '10');
   expect(code, out).toBe(0);
   expect(attempts).toEqual([]);
-  expect(out).toContain('Dry run: nothing was sent to any store.');
-  expect(out).toMatch(
-    /CHROME_DEPLOY_PERCENTAGE=10 FIREFOX_EXTENSION_ID=rewards@acme-panel\.example FIREFOX_COMPATIBILITY=firefox,android FIREFOX_CHANNEL=listed npx wxt submit --dry-run --chrome-zip \.output\/release\/acme-opinions-0\.2\.0-chrome\.zip --firefox-zip \.output\/release\/acme-opinions-0\.2\.0-firefox\.zip --firefox-sources-zip \.output\/release\/acme-opinions-0\.2\.0-sources\.zip --edge-zip \.output\/release\/acme-opinions-0\.2\.0-chrome\.zip/,
+  // What --submit would run, store by store, without --dry-run.
+  expect(out).toContain(
+    [
+      'Dry run: nothing was sent to any store. With --submit this runs:',
+      '  CHROME_DEPLOY_PERCENTAGE=10 npx wxt submit --chrome-zip .output/release/acme-opinions-0.2.0-chrome.zip',
+      '  FIREFOX_EXTENSION_ID=rewards@acme-panel.example FIREFOX_COMPATIBILITY=firefox,android FIREFOX_CHANNEL=listed npx wxt submit --firefox-zip .output/release/acme-opinions-0.2.0-firefox.zip --firefox-sources-zip .output/release/acme-opinions-0.2.0-sources.zip',
+      '  npx wxt submit --edge-zip .output/release/acme-opinions-0.2.0-chrome.zip',
+    ].join('\n'),
   );
+  expect(out).not.toContain('--dry-run');
   // The version everywhere the stores read it, and the CHANGELOG entry become the release.
   expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).version).toBe('0.2.0');
   expect(JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')).packages[''].version).toBe('0.2.0');
@@ -151,6 +174,7 @@ test('CI releases the tag at HEAD; only the credentials check would reach a stor
   // The stores cannot be asked here: wxt submit --dry-run fails at the guard, and the release says so.
   expect(code).toBe(1);
   expect(out).toContain('wxt submit failed');
+  expect(out).toContain('A store refused the secrets: no file was changed.');
   expect(attempts.length).toBeGreaterThan(0);
   for (const attempt of attempts)
     expect(attempt).toMatch(

@@ -23,8 +23,10 @@ import { LOCALES_DIR, shippedLocales } from '../../utils/build/operator/locale-m
 import { PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { checkSettings } from '../../utils/build/operator/settings-check';
 import { entryOf, hasChanges, plainText, releaseChangelog, UNRELEASED } from './release/changelog';
-import { releaseNotes, type Mode } from './release/notes';
-import { chosenStores, plan, type Channel, type StorePlan } from './release/stores';
+import { releaseNotes } from './release/notes';
+import { snapshot } from './release/snapshot';
+import { commandLine, outcomeLines, runStores, type Mode, type StoreOutcome } from './release/submit';
+import { chosenStores, plan, STORE_NAMES, type Channel, type StorePlan } from './release/stores';
 import {
   BUMPS,
   bumped,
@@ -205,11 +207,6 @@ const zipPaths = (settings: ResolvedSettings, version: string) =>
     ]),
   ) as Record<'chrome' | 'firefox' | 'sources', string>;
 
-/** The command `wxt submit` is run with; secrets stay in the environment, named, never on the line. */
-function submitCommand(plans: StorePlan[], mode: Mode): string[] {
-  return ['wxt', 'submit', ...(mode === 'submit' ? [] : ['--dry-run']), ...plans.flatMap((p) => p.flags)];
-}
-
 async function release(args: Args): Promise<number> {
   const problems: string[] = [];
   if (!args.fromTag) problems.push(...dirtyTree());
@@ -258,8 +255,41 @@ interface Ready {
   plans: StorePlan[];
 }
 
-/** Everything checked: the version written, the zips built and checked, the notes written, the stores sent it (or not). */
-async function build({ args, goal, settings, changelog, words, plans }: Ready): Promise<number> {
+/** The files a local release edits, kept as they were until a store took the version (snapshot.ts). */
+const EDITED = ['package.json', 'package-lock.json', 'CHANGELOG.md'];
+
+/**
+ * Everything checked: the release made and sent. A run that fails before any store took the
+ * version (a build that breaks, secrets a store refuses, Ctrl-C) leaves the tree as it found it.
+ */
+async function build(ready: Ready): Promise<number> {
+  const kept = ready.args.fromTag ? null : snapshot(ROOT, EDITED);
+  const undo = () => {
+    const changed = kept?.restore() ?? [];
+    if (changed.length) console.error(`Put back as they were: ${changed.join(', ')}.`);
+  };
+  const stopped = () => {
+    undo();
+    process.exit(130);
+  };
+  process.once('SIGINT', stopped).once('SIGTERM', stopped);
+  try {
+    const { code, keep } = await makeAndSend(ready);
+    if (!keep) undo();
+    return code;
+  } catch (error) {
+    undo();
+    throw error;
+  } finally {
+    process.off('SIGINT', stopped).off('SIGTERM', stopped);
+  }
+}
+
+/** The version written, the zips built and checked, the notes written, and the stores asked (or not). */
+async function makeAndSend({ args, goal, settings, changelog, words, plans }: Ready): Promise<{
+  code: number;
+  keep: boolean;
+}> {
   const { version } = goal;
   if (!args.fromTag) {
     writeVersion(ROOT, version);
@@ -278,11 +308,8 @@ async function build({ args, goal, settings, changelog, words, plans }: Ready): 
   }
   mkdirSync(join(OUT, 'whats-new'), { recursive: true });
   for (const item of words) writeFileSync(join(OUT, 'whats-new', `${item.locale}.txt`), `${item.text}\n`);
-  const command = submitCommand(plans, args.mode);
-  const env = Object.assign({}, ...plans.map((p) => p.env)) as Record<string, string>;
-  const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'npx', ...command].join(' ');
   const notes = join(OUT, 'RELEASE.md');
-  const write = (mode: Mode) =>
+  const write = (mode: Mode, outcomes?: StoreOutcome[]) =>
     writeFileSync(
       notes,
       releaseNotes({
@@ -293,8 +320,8 @@ async function build({ args, goal, settings, changelog, words, plans }: Ready): 
         zips: built,
         whatsNew: words,
         plans,
-        command: shown,
         mode,
+        outcomes,
         fromTag: args.fromTag,
       }),
     );
@@ -306,17 +333,37 @@ async function build({ args, goal, settings, changelog, words, plans }: Ready): 
   for (const p of plans)
     console.log(`  ${p.store}: ${p.problems.length ? `not ready: ${p.problems.join('; ')}` : 'ready'}`);
   if (args.mode === 'dry-run') {
-    console.log(`\nDry run: nothing was sent to any store. With --submit this runs:\n  ${shown}\n\nSee ${notes}.`);
-    return 0;
+    const commands = plans.map((p) => `  ${commandLine(p, false)}`).join('\n') || '  (no store: set its secrets)';
+    console.log(`\nDry run: nothing was sent to any store. With --submit this runs:\n${commands}\n\nSee ${notes}.`);
+    return { code: 0, keep: true };
   }
-  const run = spawnSync('npx', command, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
-  if (run.status !== 0) {
-    console.error(`\nwxt submit failed (exit ${run.status}); see its output above. ${notes} has the release.`);
-    return 1;
+  const outcomes = runStores(plans, args.mode, ROOT);
+  write(args.mode, outcomes);
+  console.log(`\n${outcomeLines(outcomes, args.mode).join('\n')}`);
+  return ended(outcomes, args, version, notes);
+}
+
+/** What a run that asked the stores ends with: the exit code, whether the version bump stays, and what to do. */
+function ended(outcomes: StoreOutcome[], args: Args, version: string, notes: string): { code: number; keep: boolean } {
+  const failed = outcomes.filter((o) => !o.ok);
+  if (failed.length === 0) {
+    console.log(`\nDone. See ${notes}.`);
+    return { code: 0, keep: true };
   }
-  write(args.mode);
-  console.log(`\nDone. See ${notes}.`);
-  return 0;
+  const took = args.mode === 'submit' ? outcomes.filter((o) => o.ok) : [];
+  if (took.length === 0) {
+    console.error(
+      `\n${args.mode === 'submit' ? `No store took ${version}` : 'A store refused the secrets'}: ${args.fromTag ? 'no file was changed' : 'the version and CHANGELOG.md are put back as they were'}. ${notes} has the release.`,
+    );
+    return { code: 1, keep: false };
+  }
+  const names = (list: StoreOutcome[]) => list.map((o) => STORE_NAMES[o.store]).join(', ');
+  console.error(
+    `\n${names(took)} took ${version}, ${names(failed)} did not. A version a store took is spent there, so ` +
+      `${args.fromTag ? 'the tag stands' : 'the version bump stays: commit and tag it'}; then send the rest from the tag: ` +
+      `npm run release -- --from-tag --submit --stores ${failed.map((o) => o.store).join(',')}`,
+  );
+  return { code: 1, keep: true };
 }
 
 /** A staged Chrome release raised to more users: `wxt submit set-deploy-percentage`, a dry run unless --submit. */

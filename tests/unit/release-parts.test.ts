@@ -5,10 +5,14 @@
  * with no translation made up, each store's options checked offline as `wxt submit` would, and the
  * CI workflow template wired to it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryOf, hasChanges, plainText, releaseChangelog } from '../tools/release/changelog';
+import { snapshot } from '../tools/release/snapshot';
 import { chosenStores, plan } from '../tools/release/stores';
+import { commandLine, submitArgs } from '../tools/release/submit';
 import { bumped, compareVersions, parseVersion } from '../tools/release/version';
 import { sourceText, whatsNew } from '../tools/release/whats-new';
 
@@ -134,6 +138,50 @@ describe('the stores, checked offline as wxt submit would take them', () => {
       stores: ['chrome'],
       problems: ['--stores: "opera" is not a store (chrome, firefox, edge)'],
     });
+  });
+});
+
+describe('a release that fails', () => {
+  it('puts back every file it edited as it was, removes one it made, and says which', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'release-snapshot-'));
+    try {
+      writeFileSync(join(dir, 'package.json'), '{"version": "0.1.0"}\n');
+      writeFileSync(join(dir, 'CHANGELOG.md'), '## [Unreleased]\n- a\n');
+      const kept = snapshot(dir, ['package.json', 'CHANGELOG.md', 'whats-new.json']);
+      writeFileSync(join(dir, 'package.json'), '{"version": "0.2.0"}\n');
+      writeFileSync(join(dir, 'whats-new.json'), '{}');
+      expect(kept.restore()).toEqual(['package.json', 'whats-new.json']);
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"version": "0.1.0"}\n');
+      expect(existsSync(join(dir, 'whats-new.json'))).toBe(false);
+      expect(kept.restore()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the command --submit runs', () => {
+  it('is one wxt submit per store, without --dry-run; the credentials check runs it with --dry-run', () => {
+    const [firefox] = plan({
+      zips: { chrome: 'c.zip', firefox: 'f.zip', sources: 's.zip' },
+      env: {},
+      stores: ['firefox'],
+      channel: 'stable',
+      rollout: null,
+      geckoId: 'rewards@acme.example',
+    });
+    expect(commandLine(firefox!, false)).toBe(
+      'FIREFOX_EXTENSION_ID=rewards@acme.example FIREFOX_COMPATIBILITY=firefox,android FIREFOX_CHANNEL=listed npx wxt submit --firefox-zip f.zip --firefox-sources-zip s.zip',
+    );
+    expect(submitArgs(firefox!, true)).toEqual([
+      'wxt',
+      'submit',
+      '--dry-run',
+      '--firefox-zip',
+      'f.zip',
+      '--firefox-sources-zip',
+      's.zip',
+    ]);
   });
 });
 

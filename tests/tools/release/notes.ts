@@ -4,10 +4,9 @@
  * it is ready, the `wxt submit` command, and what to do next (tag, staged rollout, rollback).
  */
 import { relative } from 'node:path';
-import { sourceText, type WhatsNew } from './whats-new';
 import { STORE_NAMES, type StorePlan } from './stores';
-
-export type Mode = 'dry-run' | 'check-credentials' | 'submit';
+import { commandLine, outcomeLines, type Mode, type StoreOutcome } from './submit';
+import { sourceText, type WhatsNew } from './whats-new';
 
 export interface NotesInput {
   name: string;
@@ -18,16 +17,17 @@ export interface NotesInput {
   zips: { chrome: string; firefox: string; sources: string };
   whatsNew: WhatsNew[];
   plans: StorePlan[];
-  command: string;
   mode: Mode;
+  /** Each store's outcome, once the stores were asked. */
+  outcomes?: StoreOutcome[];
   fromTag: boolean;
 }
 
 const MODE_SAYS: Record<Mode, string> = {
   'dry-run': 'Dry run: nothing was sent to any store. The stores’ options were checked here, offline.',
   'check-credentials':
-    'Credentials checked: `wxt submit --dry-run` asked the Chrome Web Store and addons.mozilla.org whether the secrets are good; nothing was uploaded.',
-  submit: 'Submitted with `wxt submit`: each store now reviews the new version.',
+    'Credentials checked: `wxt submit --dry-run` asked each store whether the secrets are good; nothing was uploaded.',
+  submit: 'Submitted with `wxt submit`, one store at a time: each store that took it now reviews the new version.',
 };
 
 export function releaseNotes(input: NotesInput): string {
@@ -66,10 +66,13 @@ the text at the top of the listing's description when panelists should read it t
 
 ${stores.join('\n')}
 
-\`\`\`sh
-${input.command}
-\`\`\`
+What \`--submit\` runs, one store after the other (\`--check-credentials\` runs the same with
+\`--dry-run\`, which uploads nothing):
 
+\`\`\`sh
+${input.plans.map((p) => commandLine(p, false)).join('\n') || '# no store'}
+\`\`\`
+${input.outcomes ? `\nWhat the stores said:\n\n${outcomeLines(input.outcomes, input.mode === 'submit' ? 'submit' : 'check-credentials').join('\n')}\n` : ''}
 Secrets come from the environment (CI secrets, or \`.env.submit\` that \`npx wxt submit init\` writes;
 never commit it).
 
