@@ -160,8 +160,48 @@ const BEFORE_NAME: Record<string, string[]> = {
   ar: ['يضع', 'منصة'],
 };
 
+/**
+ * Promises about what the panel charges, in each language: "exactly once", "only once", "never
+ * charged twice", a guarantee. Only a panel that honours Idempotency-Key charges a re-sent
+ * redemption once (OPERATORS.md, "Redemptions sent twice"), so the listing, the extension's own
+ * promise, may say only what it does on its side. Checked against the listings as they were, which
+ * promised "exactly once" in every language, each of which these patterns refused.
+ */
+const PANEL_PROMISES: Record<string, RegExp> = {
+  en: /\b(exactly|only|just) once\b|\bonce and only once\b|\ba single time\b|\bcharged (only )?once\b|\bnever (be )?(charged|billed|debited) twice\b|\bguarantee/i,
+  de: /genau einmal|nur einmal|ein einziges Mal|einmalig|nie doppelt|niemals doppelt|garantiert/i,
+  fr: /exactement une fois|une seule fois|qu[’']une fois|jamais (débité|facturé)e?s? deux fois|garanti/i,
+  es: /exactamente una vez|una sola vez|s[oó]lo una vez|nunca se cobra dos veces|garantiza/i,
+  it: /esattamente una volta|una volta sola|una sola volta|solo una volta|mai addebitat\w* due volte|garantit/i,
+  nl: /precies (één|een) keer|slechts (één|een) keer|maar (één|een) keer|eenmalig|nooit dubbel|gegarandeerd/i,
+  pl: /dokładnie raz|tylko raz|jeden jedyny raz|nigdy dwa razy|nigdy podwójnie|gwarant/i,
+  pt_BR: /exatamente uma vez|uma única vez|apenas uma vez|só uma vez|nunca (é )?cobrad\w* duas vezes|garant/i,
+  ja: /確実に一度|一度だけ|1回だけ|一回だけ|二重に請求されません|保証/,
+  ar: /مرة واحدة فقط|مرة واحدة بالضبط|مرة واحدة لا غير|مضمون/,
+};
+
 describe('the store listing in every language', () => {
   const locales = shippedLocales(LOCALES_DIR);
+
+  it('promises only what the extension does on its side, never "exactly once" about the panel, in any language', () => {
+    expect(locales.toSorted()).toEqual(Object.keys(PANEL_PROMISES).toSorted());
+    for (const locale of locales)
+      for (const signIn of [false, true]) {
+        const { listing } = listingFor(
+          locale,
+          'Acme Opinions',
+          messageLookup(readMessages(LOCALES_DIR, locale)),
+          signIn,
+        );
+        const all = [listing.summary, listing.description, listing.headlines.rewards, listing.headlines.profile];
+        for (const text of all) expect(text, `${locale}: ${text}`).not.toMatch(PANEL_PROMISES[locale]!);
+      }
+    // What it does promise, in English: its own side, and the truth about repeats.
+    const english = listingFor('en', 'Acme Opinions', messageLookup(readMessages(LOCALES_DIR, 'en'))).listing;
+    expect(english.description).toContain(
+      'The extension never sends a redemption twice by itself, and tells you what your panel’s history shows, a possible repeat included.',
+    );
+  });
 
   it('puts the name only where it takes no inflection: a sentence\'s subject, or after the word for "panel"', () => {
     expect(locales.toSorted()).toEqual(Object.keys(BEFORE_NAME).toSorted());
