@@ -3,9 +3,10 @@
  * of publish-browser-extension), a dry run unless told otherwise (OPERATORS.md, "Releases").
  *
  * - `npm run release -- <patch|minor|major|X.Y.Z>` prepares one on this machine: refuses a version
- *   not higher than the last release tag, bumps package.json, turns CHANGELOG.md's `[Unreleased]`
- *   into the release, writes its "what's new" in every shipped language, builds the Chrome zip, the
- *   Firefox zip and the sources zip, and checks each store's options offline.
+ *   not higher than the last release tag, bumps package.json, takes the panelists' notes from the
+ *   operator's whats-new.json (never CHANGELOG.md, the project's own) and moves them under the
+ *   version, writes its "what's new" in every shipped language, builds the Chrome zip, the Firefox
+ *   zip and the sources zip, and checks each store's options offline.
  * - `npm run release -- --from-tag` is what CI runs on a pushed tag `v<version>`: the same, for the
  *   version package.json and the tag name, without changing any file.
  * - `--check-credentials` runs `wxt submit --dry-run` (the stores check the secrets, nothing is
@@ -16,13 +17,12 @@
  * 2: the command line was wrong.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCALES_DIR, shippedLocales } from '../../utils/build/operator/locale-messages';
 import { PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { checkSettings } from '../../utils/build/operator/settings-check';
-import { entryOf, hasChanges, plainText, releaseChangelog, UNRELEASED } from './release/changelog';
 import { releaseNotes } from './release/notes';
 import { snapshot } from './release/snapshot';
 import { commandLine, outcomeLines, runStores, type Mode, type StoreOutcome } from './release/submit';
@@ -39,7 +39,14 @@ import {
   writeVersion,
   type Bump,
 } from './release/version';
-import { readTranslations, whatsNew, type WhatsNew } from './release/whats-new';
+import {
+  NOTES_FILE,
+  readNotes,
+  releaseNotesFile,
+  UNRELEASED_NOTES,
+  whatsNew,
+  type WhatsNew,
+} from './release/whats-new';
 import { KitRefusal, reproducibility, slug, zips } from './store/zips';
 import { zipFile } from './zip-read';
 
@@ -56,6 +63,8 @@ npm run release -- --raise-rollout <percent> [--submit]    raise a staged Chrome
   --channel <stable|beta>   beta: addons.mozilla.org unlisted, the Chrome trusted testers' item
   --rollout <percent>       Chrome: publish to this share of users first (staged rollout, API v2)
   --require-translations    refuse when a language's what's new would be the English fallback
+
+What's new for panelists: whats-new.json, yours (OPERATORS.md, "Releases"); CHANGELOG.md is the project's.
 
 Without --submit or --check-credentials nothing is sent anywhere (a dry run).`;
 
@@ -127,8 +136,6 @@ function parse(argv: string[]): Args {
 interface Target {
   version: string;
   previous: string | null;
-  /** The CHANGELOG.md section the release's entry is under. */
-  section: string;
 }
 
 /** The version to release and the tag it must be higher than; throws a refusal naming why not. */
@@ -149,7 +156,7 @@ function target(args: Args, problems: string[]): Target | null {
       problems.push(
         `${tag} is not higher than the release ${previous.tag}: the stores refuse a version they already have or a lower one`,
       );
-    return { version: current, previous: previous?.tag ?? null, section: current };
+    return { version: current, previous: previous?.tag ?? null };
   }
   const from = parseVersion(current);
   if (!from) problems.push(`package.json's version ${current} is not X.Y.Z, which both stores take`);
@@ -169,7 +176,7 @@ function target(args: Args, problems: string[]): Target | null {
     );
   if (from && compareVersions(wanted, from) <= 0)
     problems.push(`${versionText(wanted)} is not higher than package.json's ${current}`);
-  return { version: versionText(wanted), previous: last?.tag ?? null, section: UNRELEASED };
+  return { version: versionText(wanted), previous: last?.tag ?? null };
 }
 
 /** Uncommitted changes to tracked files: a release is the commit its tag will name. */
@@ -212,19 +219,13 @@ async function release(args: Args): Promise<number> {
   if (!args.fromTag) problems.push(...dirtyTree());
   const goal = target(args, problems);
   const settings = await settingsOrProblems(problems);
-  const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
-  const entry = goal && entryOf(changelog, goal.section);
-  if (goal && !hasChanges(entry))
-    problems.push(
-      `CHANGELOG.md has no list of changes under ## [${goal.section}]: say what changed for panelists first`,
-    );
   const locales = shippedLocales(join(ROOT, LOCALES_DIR));
-  const translations = goal ? readTranslations(ROOT, goal.version, locales) : { texts: {}, problems: [] };
-  problems.push(...translations.problems);
-  const words = whatsNew(plainText(entry ?? ''), locales, translations.texts);
+  const notes = goal ? readNotes(ROOT, goal.version, locales) : { entry: null, texts: {}, problems: [] };
+  problems.push(...notes.problems);
+  const words = whatsNew(notes.texts, locales);
   if (args.requireTranslations)
     for (const item of words.filter((w) => w.source === 'english-fallback'))
-      problems.push(`${item.locale}: no translation of what's new in whats-new.json (--require-translations)`);
+      problems.push(`${item.locale}: no notes of its own in ${NOTES_FILE} (--require-translations)`);
   const chosen = chosenStores(args.stores, process.env);
   problems.push(...chosen.problems);
   const plans =
@@ -242,21 +243,22 @@ async function release(args: Args): Promise<number> {
     if (plans.length === 0) problems.push('no store to send it to: set its secrets, or name it with --stores');
     for (const p of plans) problems.push(...p.problems.map((problem) => `${p.store}: ${problem}`));
   }
-  if (problems.length || !goal || !settings || entry === null) throw new KitRefusal(problems, 'npm run release');
-  return await build({ args, goal, settings, changelog, words, plans });
+  if (problems.length || !goal || !settings || notes.entry === null) throw new KitRefusal(problems, 'npm run release');
+  return await build({ args, goal, settings, notesEntry: notes.entry, words, plans });
 }
 
 interface Ready {
   args: Args;
   goal: Target;
   settings: ResolvedSettings;
-  changelog: string;
+  /** The whats-new.json entry the notes came from: the version's, or `unreleased`. */
+  notesEntry: string;
   words: WhatsNew[];
   plans: StorePlan[];
 }
 
 /** The files a local release edits, kept as they were until a store took the version (snapshot.ts). */
-const EDITED = ['package.json', 'package-lock.json', 'CHANGELOG.md'];
+const EDITED = ['package.json', 'package-lock.json', NOTES_FILE];
 
 /**
  * Everything checked: the release made and sent. A run that fails before any store took the
@@ -286,17 +288,14 @@ async function build(ready: Ready): Promise<number> {
 }
 
 /** The version written, the zips built and checked, the notes written, and the stores asked (or not). */
-async function makeAndSend({ args, goal, settings, changelog, words, plans }: Ready): Promise<{
+async function makeAndSend({ args, goal, settings, notesEntry, words, plans }: Ready): Promise<{
   code: number;
   keep: boolean;
 }> {
   const { version } = goal;
   if (!args.fromTag) {
     writeVersion(ROOT, version);
-    writeFileSync(
-      join(ROOT, 'CHANGELOG.md'),
-      releaseChangelog(changelog, version, new Date().toISOString().slice(0, 10)),
-    );
+    if (notesEntry === UNRELEASED_NOTES) releaseNotesFile(ROOT, version);
   }
   rmSync(OUT, { recursive: true, force: true });
   console.log(`Building ${settings.panelName} ${version}…`);
@@ -319,6 +318,7 @@ async function makeAndSend({ args, goal, settings, changelog, words, plans }: Re
         outDir: OUT,
         zips: built,
         whatsNew: words,
+        notesEntry: args.fromTag || notesEntry !== UNRELEASED_NOTES ? notesEntry : version,
         plans,
         mode,
         outcomes,
@@ -328,7 +328,7 @@ async function makeAndSend({ args, goal, settings, changelog, words, plans }: Re
   write('dry-run');
   for (const item of words)
     console.log(
-      `  what's new, ${item.locale}: ${item.source === 'english-fallback' ? 'ENGLISH FALLBACK (no translation)' : item.source}`,
+      `  what's new, ${item.locale}: ${item.source === 'english-fallback' ? 'ENGLISH FALLBACK (no notes of its own)' : 'your notes'}`,
     );
   for (const p of plans)
     console.log(`  ${p.store}: ${p.problems.length ? `not ready: ${p.problems.join('; ')}` : 'ready'}`);
@@ -353,7 +353,7 @@ function ended(outcomes: StoreOutcome[], args: Args, version: string, notes: str
   const took = args.mode === 'submit' ? outcomes.filter((o) => o.ok) : [];
   if (took.length === 0) {
     console.error(
-      `\n${args.mode === 'submit' ? `No store took ${version}` : 'A store refused the secrets'}: ${args.fromTag ? 'no file was changed' : 'the version and CHANGELOG.md are put back as they were'}. ${notes} has the release.`,
+      `\n${args.mode === 'submit' ? `No store took ${version}` : 'A store refused the secrets'}: ${args.fromTag ? 'no file was changed' : `the version and ${NOTES_FILE} are put back as they were`}. ${notes} has the release.`,
     );
     return { code: 1, keep: false };
   }

@@ -1,41 +1,19 @@
 // @vitest-environment node
 /**
  * The pieces `npm run release` is made of: versions the stores take and their order, the
- * CHANGELOG.md entry turned into the release and into plain text, "what's new" in every language
- * with no translation made up, each store's options checked offline as `wxt submit` would, and the
+ * panelists' notes from the operator's whats-new.json (never CHANGELOG.md), "what's new" in every
+ * language with no translation made up, each store's options checked offline as `wxt submit` would, and the
  * CI workflow template wired to it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { entryOf, hasChanges, plainText, releaseChangelog } from '../tools/release/changelog';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { snapshot } from '../tools/release/snapshot';
 import { chosenStores, plan } from '../tools/release/stores';
 import { commandLine, submitArgs } from '../tools/release/submit';
 import { bumped, compareVersions, parseVersion } from '../tools/release/version';
-import { sourceText, whatsNew } from '../tools/release/whats-new';
-
-const CHANGELOG = `# Changelog
-
-## [Unreleased]
-
-### Added
-
-- A goal to save for, with the pace of the last
-  30 days ([details](README.md#goal)).
-- \`npm run doctor -- --json\` for **CI**.
-
-### Fixed
-
-- The badge after *Disconnect*.
-
-## [0.1.0] - 2026-10-01
-
-### Added
-
-- The first release.
-`;
+import { readNotes, releaseNotesFile, sourceText, whatsNew } from '../tools/release/whats-new';
 
 describe('versions', () => {
   it('are X.Y.Z of whole numbers up to 65535, what both stores take', () => {
@@ -53,33 +31,68 @@ describe('versions', () => {
   });
 });
 
-describe('the CHANGELOG.md entry', () => {
-  it('is taken from [Unreleased], and the file then names the release with its date under a new empty [Unreleased]', () => {
-    expect(hasChanges(entryOf(CHANGELOG, 'Unreleased'))).toBe(true);
-    expect(hasChanges(entryOf('# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n- x\n', 'Unreleased'))).toBe(false);
-    const released = releaseChangelog(CHANGELOG, '0.2.0', '2026-11-27');
-    expect(released).toContain('## [Unreleased]\n\n## [0.2.0] - 2026-11-27\n\n### Added\n\n- A goal');
-    expect(entryOf(released, 'Unreleased')).toBe('');
-    expect(entryOf(released, '0.2.0')).toBe(entryOf(CHANGELOG, 'Unreleased'));
+describe("what's new for panelists", () => {
+  const locales = ['en', 'de', 'fr'];
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'release-notes-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const notesFile = (data: unknown) => writeFileSync(join(dir, 'whats-new.json'), JSON.stringify(data));
+
+  it('is the operator’s own notes, never CHANGELOG.md: none, and the release is refused, naming the file', () => {
+    writeFileSync(join(dir, 'CHANGELOG.md'), '## [Unreleased]\n\n### Added\n\n- npm run preflight for every release\n');
+    expect(readNotes(dir, '0.2.0', locales)).toEqual({
+      entry: null,
+      texts: {},
+      problems: [
+        expect.stringMatching(
+          /^no notes for panelists: write what they notice in this release in whats-new\.json under "unreleased" › "en"/,
+        ),
+      ],
+    });
   });
 
-  it('becomes plain text a store form takes: headings, bullets, no Markdown', () => {
-    expect(plainText(entryOf(CHANGELOG, 'Unreleased')!)).toBe(
-      'Added:\n• A goal to save for, with the pace of the last 30 days (details).\n• npm run doctor -- --json for CI.\n\nFixed:\n• The badge after Disconnect.',
-    );
-  });
-});
-
-describe("what's new", () => {
-  it('is the operator’s translation where there is one, and the English entry, named as such, where there is none', () => {
-    const words = whatsNew('Added:\n• A goal.', ['en', 'de', 'fr'], { de: 'Neu:\n• Ein Sparziel.' });
+  it('takes "unreleased", a list as bullets, and a language without its own notes gets the English, named as such', () => {
+    notesFile({ unreleased: { en: ['A goal to save for.', 'A faster popup.'], de: 'Neu: ein Sparziel.' } });
+    const notes = readNotes(dir, '0.2.0', locales);
+    expect(notes).toEqual({
+      entry: 'unreleased',
+      texts: { en: '• A goal to save for.\n• A faster popup.', de: 'Neu: ein Sparziel.' },
+      problems: [],
+    });
+    const words = whatsNew(notes.texts, locales);
     expect(words).toEqual([
-      { locale: 'en', text: 'Added:\n• A goal.', source: 'english' },
-      { locale: 'de', text: 'Neu:\n• Ein Sparziel.', source: 'translation' },
-      { locale: 'fr', text: 'Added:\n• A goal.', source: 'english-fallback' },
+      { locale: 'en', text: '• A goal to save for.\n• A faster popup.', source: 'own' },
+      { locale: 'de', text: 'Neu: ein Sparziel.', source: 'own' },
+      { locale: 'fr', text: '• A goal to save for.\n• A faster popup.', source: 'english-fallback' },
     ]);
-    expect(sourceText(words[1]!, '0.2.0')).toBe('your translation (whats-new.json › 0.2.0 › de)');
-    expect(sourceText(words[2]!, '0.2.0')).toMatch(/^ENGLISH FALLBACK: no translation in whats-new.json › 0.2.0 › fr/);
+    expect(sourceText(words[1]!, '0.2.0')).toBe('your notes (whats-new.json › 0.2.0 › de)');
+    expect(sourceText(words[2]!, '0.2.0')).toMatch(/^ENGLISH FALLBACK: no notes in whats-new.json › 0.2.0 › fr/);
+  });
+
+  it('prefers the version’s own entry, and names what is wrong: no English, a language not shipped, empty notes', () => {
+    notesFile({ unreleased: { en: 'later' }, '0.2.0': { de: 'Neu.', pt_PT: 'Novo.', fr: [] } });
+    expect(readNotes(dir, '0.2.0', locales)).toEqual({
+      entry: '0.2.0',
+      texts: { de: 'Neu.' },
+      problems: [
+        'whats-new.json › 0.2.0 › pt_PT: not a shipped language (en, de, fr)',
+        'whats-new.json › 0.2.0 › fr: must be the notes, a text or a list of lines, not empty',
+        'whats-new.json › 0.2.0 has no English notes ("en"), which every language without its own falls back to',
+      ],
+    });
+  });
+
+  it('moves "unreleased" under the version a release takes, with a new empty one first, the rest kept', () => {
+    notesFile({ unreleased: { en: 'New.' }, '0.1.0': { en: 'First.' } });
+    releaseNotesFile(dir, '0.2.0');
+    expect(JSON.parse(readFileSync(join(dir, 'whats-new.json'), 'utf8'))).toEqual({
+      unreleased: {},
+      '0.2.0': { en: 'New.' },
+      '0.1.0': { en: 'First.' },
+    });
+    expect(readNotes(dir, '0.2.0', locales).entry).toBe('0.2.0');
   });
 });
 

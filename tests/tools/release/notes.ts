@@ -1,6 +1,6 @@
 /**
  * RELEASE.md of `npm run release`: what this release is, where each language's "what's new" came
- * from (a translation or the English entry, named as such), what each store is sent and whether
+ * from (the operator's notes in that language, or the English, named as such), what each store is sent and whether
  * it is ready, the `wxt submit` command, and what to do next (tag, staged rollout, rollback).
  */
 import { relative } from 'node:path';
@@ -16,6 +16,8 @@ export interface NotesInput {
   outDir: string;
   zips: { chrome: string; firefox: string; sources: string };
   whatsNew: WhatsNew[];
+  /** The whats-new.json entry the notes are under now (the version's, once a local release moved them). */
+  notesEntry: string;
   plans: StorePlan[];
   mode: Mode;
   /** Each store's outcome, once the stores were asked. */
@@ -51,12 +53,12 @@ ${MODE_SAYS[input.mode]} Previous release: ${input.previous ?? 'none (the first)
 
 ## What's new, in each language
 
-From the CHANGELOG.md entry of ${version}; no translation is made up here. Each language's file is
-in \`whats-new/\`:
+From your notes for panelists, \`whats-new.json\` › ${input.notesEntry} (CHANGELOG.md, the project's,
+is not read); no translation is made up here. Each language's file is in \`whats-new/\`:
 
 | language | the words are |
 |---|---|
-${input.whatsNew.map((item) => `| ${item.locale} | ${sourceText(item, version)} |`).join('\n')}
+${input.whatsNew.map((item) => `| ${item.locale} | ${sourceText(item, input.notesEntry)} |`).join('\n')}
 
 addons.mozilla.org shows them as the version's release notes, one per language (the version's page
 in the Developer Hub → Release notes). The Chrome Web Store and Edge Add-ons have no such field: put
@@ -81,7 +83,7 @@ never commit it).
 ${
   input.fromTag
     ? '- Watch each store’s review; addons.mozilla.org mails its result.'
-    : `- Read CHANGELOG.md and \`whats-new/\`, then commit and tag:
+    : `- Read \`whats-new/\`, then commit (whats-new.json now keeps these notes under ${version}) and tag:
   \`git commit -am "Release ${version}" && git tag v${version} && git push --follow-tags\`.
   The release workflow (\`.github/workflows/release.yml\`) submits the tag.`
 }
