@@ -169,6 +169,21 @@ test('a dry run bumps, writes what is new, builds the zips for the https panel, 
   const notes = readFileSync(join(project, '.output/release/RELEASE.md'), 'utf8');
   expect(notes).toContain('| de | your notes (whats-new.json › 0.2.0 › de) |');
   expect(notes).toContain('| fr | ENGLISH FALLBACK: no notes in whats-new.json › 0.2.0 › fr');
+  // addons.mozilla.org: each language's own notes and the reviewers' notes, shown as the request that would leave.
+  expect(out).toContain("and, once addons.mozilla.org took the version, sets its notes (AMO's v5 API):");
+  expect(out).toContain(
+    '  PATCH https://addons.mozilla.org/api/v5/addons/addon/rewards%40acme-panel.example/versions/{id of 0.2.0}/',
+  );
+  expect(out).toContain('"en-US": "• Save for a goal.\\n• A faster popup."');
+  expect(out).toContain('"de": "Neu:\\n• Ein Sparziel."');
+  const amoBody = JSON.parse(readFileSync(join(project, '.output/release/amo-version-notes.json'), 'utf8'));
+  expect(amoBody).toEqual({
+    release_notes: { 'en-US': '• Save for a goal.\n• A faster popup.', de: 'Neu:\n• Ein Sparziel.' },
+    approval_notes: expect.stringContaining('npm ci && npx wxt build -b firefox'),
+  });
+  expect(amoBody.approval_notes).toContain('The sources zip holds only: package.json;');
+  expect(notes).toContain("## addons.mozilla.org: the version's notes");
+  expect(notes).toContain('Once `--submit` has made 0.2.0 there, the release sets its release notes in en-US, de');
   expect(notes).toMatch(/- Chrome Web Store: ready \(staged: published to 10 % of users first/);
   expect(notes).toContain('- addons.mozilla.org: ready (listed:');
   expect(notes).toContain('- Edge Add-ons: ready');

@@ -21,11 +21,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCALES_DIR, shippedLocales } from '../../utils/build/operator/locale-messages';
+import { describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
 import { PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { checkSettings } from '../../utils/build/operator/settings-check';
 import { releaseNotes } from './release/notes';
 import { snapshot } from './release/snapshot';
-import { commandLine, outcomeLines, runStores, type Mode, type StoreOutcome } from './release/submit';
+import { AMO_NOTES_FILE, shownRequests, versionNotes } from './release/amo';
+import { commandLine, outcomeLines, runStores, type AmoStep, type Mode, type StoreOutcome } from './release/submit';
 import { chosenStores, plan, STORE_NAMES, type Channel, type StorePlan } from './release/stores';
 import {
   BUMPS,
@@ -47,8 +49,9 @@ import {
   whatsNew,
   type WhatsNew,
 } from './release/whats-new';
+import { reviewerNotes } from './store/submit';
 import { KitRefusal, reproducibility, slug, zips } from './store/zips';
-import { zipFile } from './zip-read';
+import { zipEntries, zipFile } from './zip-read';
 
 const ROOT = process.cwd();
 const OUT = '.output/release';
@@ -287,16 +290,11 @@ async function build(ready: Ready): Promise<number> {
   }
 }
 
-/** The version written, the zips built and checked, the notes written, and the stores asked (or not). */
-async function makeAndSend({ args, goal, settings, notesEntry, words, plans }: Ready): Promise<{
-  code: number;
-  keep: boolean;
-}> {
+const indent = (text: string) => text.replace(/^/gm, '  ');
+
+/** The zips built and checked, what's new written per language, and the notes addons.mozilla.org is to get. */
+function makeFiles({ goal, settings, words, plans }: Ready) {
   const { version } = goal;
-  if (!args.fromTag) {
-    writeVersion(ROOT, version);
-    if (notesEntry === UNRELEASED_NOTES) releaseNotesFile(ROOT, version);
-  }
   rmSync(OUT, { recursive: true, force: true });
   console.log(`Building ${settings.panelName} ${version}…`);
   const built = zips(settings, version, OUT, ROOT);
@@ -307,6 +305,29 @@ async function makeAndSend({ args, goal, settings, notesEntry, words, plans }: R
   }
   mkdirSync(join(OUT, 'whats-new'), { recursive: true });
   for (const item of words) writeFileSync(join(OUT, 'whats-new', `${item.locale}.txt`), `${item.text}\n`);
+  // addons.mozilla.org: each language's notes and the reviewers' build instructions, on the version it makes.
+  const firefox = plans.find((p) => p.store === 'firefox');
+  const sources = describeSources(zipEntries(built.sources), sourcesAllowList(settings, ROOT));
+  const amo: AmoStep | null = firefox
+    ? {
+        guid: firefox.env.FIREFOX_EXTENSION_ID ?? settings.geckoId,
+        version,
+        notes: versionNotes(words, reviewerNotes(settings, sources)),
+      }
+    : null;
+  if (amo) writeFileSync(join(OUT, AMO_NOTES_FILE), `${JSON.stringify(amo.notes, null, 2)}\n`);
+  return { built, amo };
+}
+
+/** The version written, the files made, and the stores asked (or not). */
+async function makeAndSend(ready: Ready): Promise<{ code: number; keep: boolean }> {
+  const { args, goal, settings, notesEntry, words, plans } = ready;
+  const { version } = goal;
+  if (!args.fromTag) {
+    writeVersion(ROOT, version);
+    if (notesEntry === UNRELEASED_NOTES) releaseNotesFile(ROOT, version);
+  }
+  const { built, amo } = makeFiles(ready);
   const notes = join(OUT, 'RELEASE.md');
   const write = (mode: Mode, outcomes?: StoreOutcome[]) =>
     writeFileSync(
@@ -320,6 +341,7 @@ async function makeAndSend({ args, goal, settings, notesEntry, words, plans }: R
         whatsNew: words,
         notesEntry: args.fromTag || notesEntry !== UNRELEASED_NOTES ? notesEntry : version,
         plans,
+        amo,
         mode,
         outcomes,
         fromTag: args.fromTag,
@@ -334,10 +356,15 @@ async function makeAndSend({ args, goal, settings, notesEntry, words, plans }: R
     console.log(`  ${p.store}: ${p.problems.length ? `not ready: ${p.problems.join('; ')}` : 'ready'}`);
   if (args.mode === 'dry-run') {
     const commands = plans.map((p) => `  ${commandLine(p, false)}`).join('\n') || '  (no store: set its secrets)';
-    console.log(`\nDry run: nothing was sent to any store. With --submit this runs:\n${commands}\n\nSee ${notes}.`);
+    const then = amo
+      ? `\n\nand, once addons.mozilla.org took the version, sets its notes (AMO's v5 API):\n${indent(shownRequests(amo.guid, version, amo.notes))}`
+      : '';
+    console.log(
+      `\nDry run: nothing was sent to any store. With --submit this runs:\n${commands}${then}\n\nSee ${notes}.`,
+    );
     return { code: 0, keep: true };
   }
-  const outcomes = runStores(plans, args.mode, ROOT);
+  const outcomes = await runStores(plans, args.mode, ROOT, amo);
   write(args.mode, outcomes);
   console.log(`\n${outcomeLines(outcomes, args.mode).join('\n')}`);
   return ended(outcomes, args, version, notes);
@@ -346,7 +373,14 @@ async function makeAndSend({ args, goal, settings, notesEntry, words, plans }: R
 /** What a run that asked the stores ends with: the exit code, whether the version bump stays, and what to do. */
 function ended(outcomes: StoreOutcome[], args: Args, version: string, notes: string): { code: number; keep: boolean } {
   const failed = outcomes.filter((o) => !o.ok);
+  const unnoted = outcomes.some((o) => o.notes && !o.notes.ok);
   if (failed.length === 0) {
+    if (unnoted) {
+      console.error(
+        `\nThe stores took ${version}; the notes on addons.mozilla.org are left to set by hand (above). See ${notes}.`,
+      );
+      return { code: 1, keep: true };
+    }
     console.log(`\nDone. See ${notes}.`);
     return { code: 0, keep: true };
   }

@@ -21,7 +21,13 @@ import { LOCALES_DIR, messageLookup, readMessages } from '../../utils/build/oper
 import { buildSettings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { listingFor, thirdPartySentence } from '../../utils/build/operator/store-listing';
 import { signInConfigured } from '../../utils/build-settings';
-import { CHROME_CERTIFICATIONS, CHROME_DATA_HEADING, privacyPolicyTemplate, submitNotes } from '../tools/store/submit';
+import {
+  CHROME_CERTIFICATIONS,
+  CHROME_DATA_HEADING,
+  privacyPolicyTemplate,
+  reviewerNotes,
+  submitNotes,
+} from '../tools/store/submit';
 import config from '../../wxt.config';
 
 const saved = { ...process.env };
@@ -217,8 +223,10 @@ describe.each(Object.entries(BUILDS))('what a build %s tells about third parties
       signInConfigured(settings),
     ).listing.description;
     const policy = privacyPolicyTemplate(settings);
+    // What npm run release sends addons.mozilla.org as each version's approval notes.
+    const approval = reviewerNotes(settings, ['package.json', 'utils/ (80 files)']);
     const flat = (text: string) => text.replace(/\s+/g, ' ');
-    for (const [where, text] of Object.entries({ data, reviewers, english, policy })) {
+    for (const [where, text] of Object.entries({ data, reviewers, approval, english, policy })) {
       expect(flat(text), where).toContain(sentence);
       // Never the unqualified promise the pictures would break.
       expect(text, where).not.toMatch(

@@ -5,7 +5,8 @@
  */
 import { relative } from 'node:path';
 import { STORE_NAMES, type StorePlan } from './stores';
-import { commandLine, outcomeLines, type Mode, type StoreOutcome } from './submit';
+import { shownRequests } from './amo';
+import { commandLine, outcomeLines, type AmoStep, type Mode, type StoreOutcome } from './submit';
 import { sourceText, type WhatsNew } from './whats-new';
 
 export interface NotesInput {
@@ -19,6 +20,8 @@ export interface NotesInput {
   /** The whats-new.json entry the notes are under now (the version's, once a local release moved them). */
   notesEntry: string;
   plans: StorePlan[];
+  /** The notes addons.mozilla.org gets on the version, when it is one of the stores. */
+  amo: AmoStep | null;
   mode: Mode;
   /** Each store's outcome, once the stores were asked. */
   outcomes?: StoreOutcome[];
@@ -31,6 +34,23 @@ const MODE_SAYS: Record<Mode, string> = {
     'Credentials checked: `wxt submit --dry-run` asked each store whether the secrets are good; nothing was uploaded.',
   submit: 'Submitted with `wxt submit`, one store at a time: each store that took it now reviews the new version.',
 };
+
+/** What addons.mozilla.org is sent on the version `wxt submit` makes there, as the request leaves. */
+function amoSection({ amo, version }: NotesInput): string {
+  if (!amo) return '';
+  const languages = Object.keys(amo.notes.release_notes);
+  return `
+## addons.mozilla.org: the version's notes
+
+Once \`--submit\` has made ${version} there, the release sets its release notes in ${languages.join(', ')} (a
+language without notes of its own shows the English) and its notes for reviewers (how to rebuild it
+from the sources zip), with AMO's v5 API; the body is also in \`amo-version-notes.json\`:
+
+\`\`\`http
+${shownRequests(amo.guid, version, amo.notes)}
+\`\`\`
+`;
+}
 
 export function releaseNotes(input: NotesInput): string {
   const rel = (path: string) => relative(input.outDir, path);
@@ -60,10 +80,10 @@ is not read); no translation is made up here. Each language's file is in \`whats
 |---|---|
 ${input.whatsNew.map((item) => `| ${item.locale} | ${sourceText(item, input.notesEntry)} |`).join('\n')}
 
-addons.mozilla.org shows them as the version's release notes, one per language (the version's page
-in the Developer Hub → Release notes). The Chrome Web Store and Edge Add-ons have no such field: put
-the text at the top of the listing's description when panelists should read it there.
-
+addons.mozilla.org gets them as the version's release notes (below). The Chrome Web Store and Edge
+Add-ons have no such field: put the text at the top of the listing's description when panelists
+should read it there.
+${amoSection(input)}
 ## The stores
 
 ${stores.join('\n')}

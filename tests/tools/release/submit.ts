@@ -6,6 +6,7 @@
  * environment, named, never on the line.
  */
 import { spawnSync } from 'node:child_process';
+import { sendVersionNotes, type VersionNotes } from './amo';
 import { STORE_NAMES, type Store, type StorePlan } from './stores';
 
 /** How a release talks to the stores: not at all, asking whether the secrets are good, or submitting. */
@@ -31,12 +32,41 @@ export interface StoreOutcome {
   ok: boolean;
   /** wxt submit's exit code; null when it was stopped by a signal. */
   status: number | null;
+  /** addons.mozilla.org, once it took the version: whether its notes were set, in words. */
+  notes?: { ok: boolean; text: string };
+}
+
+/** The version's notes for addons.mozilla.org (amo.ts), sent once `wxt submit` has made the version. */
+export interface AmoStep {
+  guid: string;
+  version: string;
+  notes: VersionNotes;
+}
+
+/** Sets the version's notes on addons.mozilla.org, and says what became of them. */
+async function versionNotesStep(amo: AmoStep): Promise<{ ok: boolean; text: string }> {
+  const languages = Object.keys(amo.notes.release_notes).join(', ');
+  console.log(`\naddons.mozilla.org: the release notes (${languages}) and the reviewers' notes of ${amo.version}…`);
+  const credentials = { issuer: process.env.FIREFOX_JWT_ISSUER ?? '', secret: process.env.FIREFOX_JWT_SECRET ?? '' };
+  const sent = await sendVersionNotes(amo.guid, amo.version, amo.notes, credentials);
+  return sent.ok
+    ? { ok: true, text: `release notes (${languages}) and reviewers' notes set on ${amo.version}` }
+    : {
+        ok: false,
+        text: `${amo.version} was made, but its notes were not set (${sent.reason}): paste whats-new/<language>.txt into its release notes and RELEASE.md's notes for reviewers into its notes to the reviewer, in the Developer Hub`,
+      };
 }
 
 /** Runs each store's `wxt submit` (with `--dry-run` for the credentials check), its output shown as it comes. */
-export function runStores(plans: StorePlan[], mode: Exclude<Mode, 'dry-run'>, root: string): StoreOutcome[] {
+export async function runStores(
+  plans: StorePlan[],
+  mode: Exclude<Mode, 'dry-run'>,
+  root: string,
+  amo: AmoStep | null,
+): Promise<StoreOutcome[]> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !ZIP_VARIABLES.includes(name)));
-  return plans.map((plan) => {
+  const outcomes: StoreOutcome[] = [];
+  for (const plan of plans) {
     const dryRun = mode === 'check-credentials';
     console.log(`\n${STORE_NAMES[plan.store]}: ${commandLine(plan, dryRun)}`);
     const run = spawnSync('npx', submitArgs(plan, dryRun), {
@@ -44,8 +74,11 @@ export function runStores(plans: StorePlan[], mode: Exclude<Mode, 'dry-run'>, ro
       stdio: 'inherit',
       env: { ...base, ...plan.env },
     });
-    return { store: plan.store, ok: run.status === 0, status: run.status };
-  });
+    const outcome: StoreOutcome = { store: plan.store, ok: run.status === 0, status: run.status };
+    if (plan.store === 'firefox' && outcome.ok && mode === 'submit' && amo) outcome.notes = await versionNotesStep(amo);
+    outcomes.push(outcome);
+  }
+  return outcomes;
 }
 
 /** The outcome in a sentence per store. */
@@ -58,5 +91,5 @@ export const outcomeLines = (outcomes: StoreOutcome[], mode: Exclude<Mode, 'dry-
             ? 'took the version'
             : 'the secrets are good'
           : `wxt submit failed (${o.status === null ? 'stopped' : `exit ${o.status}`}); see its output above`
-      }`,
+      }${o.notes ? `; ${o.notes.ok ? '' : 'BUT '}${o.notes.text}` : ''}`,
   );

@@ -97,6 +97,18 @@ function chromeIdNotes(settings: ResolvedSettings): string {
   );
 }
 
+/**
+ * The notes for addons.mozilla.org's reviewers: how to rebuild the add-on from the sources zip, and
+ * what it sends to whom, true for this build. SUBMIT.md shows them for the first version;
+ * `npm run release` sends them with every later one (its `approval_notes`).
+ */
+export function reviewerNotes(settings: ResolvedSettings, sources?: readonly string[]): string {
+  const build =
+    'Build with Node 20 or later: npm ci && npx wxt build -b firefox gives\n.output/firefox-mv2/, the add-on as uploaded. panel.config.json holds the build settings.';
+  const notes = `${build}\n${reviewerData(settings)} ${thirdPartySentence()} No remote code: every script is in the package.`;
+  return sources ? `${notes}\nThe sources zip holds only: ${sources.join('; ')}.` : notes;
+}
+
 /** Firefox for Android: the compatibility step on addons.mozilla.org, its sign-in redirect, what only a device shows. */
 function androidNotes(settings: ResolvedSettings): string {
   const ids = extensionIds(settings);
@@ -269,9 +281,8 @@ ${chromeIdNotes(settings)}
 ## addons.mozilla.org (https://addons.mozilla.org/developers/)
 
 1. Upload \`${rel(files.firefox)}\`; when asked for source code, \`${rel(files.sources)}\`.
-2. Notes for reviewers: "Build with Node 20 or later: npm ci && npx wxt build -b firefox gives
-   .output/firefox-mv2/, the add-on as uploaded. panel.config.json holds the build settings.
-   ${reviewerData(settings)} ${thirdPartySentence()} No remote code: every script is in the package."
+2. Notes for reviewers (\`npm run release\` sends them as the version's approval notes):
+   "${reviewerNotes(settings).replace(/\n/g, '\n   ')}"
    The sources zip holds only:
 ${input.sources.map((line) => `   - ${line}`).join('\n')}
 3. Listing: as for Chrome, from \`listing/<language>.txt\` and \`screenshots/<language>/\`.
