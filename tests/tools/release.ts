@@ -229,8 +229,9 @@ async function release(args: Args): Promise<number> {
   if (args.requireTranslations)
     for (const item of words.filter((w) => w.source === 'english-fallback'))
       problems.push(`${item.locale}: no notes of its own in ${NOTES_FILE} (--require-translations)`);
-  const chosen = chosenStores(args.stores, process.env);
+  const chosen = chosenStores(args.stores, process.env, args.channel);
   problems.push(...chosen.problems);
+  if (chosen.left) console.log(`${chosen.left} (name it with --stores to try it).`);
   const plans =
     settings && goal
       ? plan({
