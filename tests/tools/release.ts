@@ -241,6 +241,7 @@ async function release(args: Args): Promise<number> {
           channel: args.channel,
           rollout: args.rollout,
           geckoId: settings.geckoId,
+          chromeBetaId: settings.chromeBetaId,
         })
       : [];
   if (args.mode !== 'dry-run') {

@@ -137,6 +137,17 @@ describe('the stores, checked offline as wxt submit would take them', () => {
     expect(stable[0]!.env).toEqual({ CHROME_DEPLOY_PERCENTAGE: '10' });
     const beta = plan({ ...base, env, stores: ['chrome', 'firefox', 'edge'], channel: 'beta' });
     expect(beta[0]!.env.CHROME_EXTENSION_ID).toBe('testers-item');
+    // The build's chromeBetaId names the testers' item where the secret does not.
+    const { CHROME_BETA_EXTENSION_ID: _, ...withoutSecret } = env;
+    const fromSettings = plan({
+      ...base,
+      env: withoutSecret,
+      stores: ['chrome'],
+      channel: 'beta',
+      chromeBetaId: 'abcd',
+    });
+    expect(fromSettings[0]!.env.CHROME_EXTENSION_ID).toBe('abcd');
+    expect(fromSettings[0]!.problems).toEqual([]);
     expect(beta[1]!.env.FIREFOX_CHANNEL).toBe('unlisted');
     expect(beta[2]!.problems).toContainEqual(expect.stringContaining('Edge Add-ons has no beta channel'));
     const v1 = plan({ ...base, env: { ...env, CHROME_API_VERSION: '' }, stores: ['chrome'], rollout: 10 });

@@ -109,6 +109,8 @@ export interface PlanInput {
   rollout: number | null;
   /** The Firefox add-on id (the build's geckoId), unless FIREFOX_EXTENSION_ID names it. */
   geckoId: string;
+  /** The trusted testers' Chrome item (the build's chromeBetaId), unless CHROME_BETA_EXTENSION_ID names it. */
+  chromeBetaId?: string;
 }
 
 export function plan(input: PlanInput): StorePlan[] {
@@ -130,7 +132,8 @@ export function plan(input: PlanInput): StorePlan[] {
     if (store === 'chrome') {
       if (channel === 'beta') {
         // The trusted testers' item: its own id, its visibility set to trusted testers in the dashboard.
-        if (env.CHROME_BETA_EXTENSION_ID) own.CHROME_EXTENSION_ID = env.CHROME_BETA_EXTENSION_ID;
+        const testers = env.CHROME_BETA_EXTENSION_ID || input.chromeBetaId;
+        if (testers) own.CHROME_EXTENSION_ID = testers;
         notes.push(
           'beta: to the trusted testers’ item (CHROME_BETA_EXTENSION_ID), whose visibility is “Private: trusted testers”',
         );
@@ -149,9 +152,9 @@ export function plan(input: PlanInput): StorePlan[] {
         ? ['--firefox-zip', zips.firefox, '--firefox-sources-zip', zips.sources]
         : [`--${store}-zip`, zips.chrome];
     const problems = [...check(store, zip, { ...env, ...own }), ...(store === 'chrome' ? chromeApiHint(env) : [])];
-    if (channel === 'beta' && store === 'chrome' && !env.CHROME_BETA_EXTENSION_ID)
+    if (channel === 'beta' && store === 'chrome' && !env.CHROME_BETA_EXTENSION_ID && !input.chromeBetaId)
       problems.push(
-        'CHROME_BETA_EXTENSION_ID: not set; a beta goes to a separate trusted testers’ item, never the public one',
+        'CHROME_BETA_EXTENSION_ID (or chromeBetaId): not set; a beta goes to a separate trusted testers’ item, never the public one',
       );
     if (channel === 'beta' && store === 'edge')
       problems.push('Edge Add-ons has no beta channel in its API: leave it out of a beta (--stores chrome,firefox)');
