@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wxt } from 'wxt';
-import { STORE_ICON, storeIcon } from '../../utils/build/operator/icons';
+import { STORE_ICON, edgeLogo, storeIcon } from '../../utils/build/operator/icons';
 import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
 import { NEVER_IN_SOURCES, SOURCE_PATHS, describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
 import { LISTING_MESSAGES, listingFor } from '../../utils/build/operator/store-listing';
@@ -259,6 +259,25 @@ describe('the store listing in every language', () => {
     expect(english(true)).toContain(
       'What you send goes to the panel Acme Opinions: your sign-in, the profile answers you save and the rewards you redeem.',
     );
+  });
+});
+
+describe("Edge Add-ons' store logo", () => {
+  it('is the icon drawn at 300 px from an SVG, a PNG never enlarged, and the build’s 128 px icon without one', async () => {
+    const fromSvg = await edgeLogo('tests/fixtures/acme-icon.svg', Buffer.alloc(0));
+    expect(fromSvg.size).toBe(300);
+    expect(await sharp(fromSvg.png).metadata()).toMatchObject({ width: 300, height: 300, format: 'png' });
+    const png200 = join(dir, 'icon-200.png');
+    await sharp({ create: { width: 200, height: 200, channels: 4, background: '#0b7a75' } })
+      .png()
+      .toFile(png200);
+    const fromPng = await edgeLogo(png200, Buffer.alloc(0));
+    expect(fromPng.size).toBe(200);
+    expect(await sharp(fromPng.png).metadata()).toMatchObject({ width: 200, height: 200 });
+    const own = await sharp({ create: { width: 128, height: 128, channels: 4, background: '#2458d6' } })
+      .png()
+      .toBuffer();
+    expect(await edgeLogo('', own)).toEqual({ png: own, size: 128 });
   });
 });
 
