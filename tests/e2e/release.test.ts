@@ -17,7 +17,6 @@ import { cleanEnv, copyProject } from './project-copy';
 const temporary: string[] = [];
 let project: string;
 const GUARD = resolve('tests/e2e/no-network.cjs');
-const today = new Date().toISOString().slice(0, 10);
 
 /** Made-up secrets of all three stores, under the names publish-browser-extension reads. */
 const SECRETS = {
@@ -80,7 +79,11 @@ beforeAll(() => {
     ),
   );
   // The operator's own German words for this release; no other language has any.
-  writeFileSync(join(project, 'whats-new.json'), JSON.stringify({ '0.2.0': { de: 'Neu:\n• Ein Sparziel.' } }));
+  // The operator's own notes for panelists, in English and German; no other language has any.
+  writeFileSync(
+    join(project, 'whats-new.json'),
+    JSON.stringify({ unreleased: { en: ['Save for a goal.', 'A faster popup.'], de: 'Neu:\n• Ein Sparziel.' } }),
+  );
   writeFileSync(
     join(project, 'package.json'),
     readFileSync(join(project, 'package.json'), 'utf8').replace(/"version": "[^"]*"/, '"version": "0.1.0"'),
@@ -111,18 +114,45 @@ test('refuses a version not higher than the last tag, changing nothing', () => {
   expect(attempts).toEqual([]);
 }, 60_000);
 
+test('a --submit that fails at every store leaves the tree as it was, and the command it ran carries no --dry-run', () => {
+  const notesFile = readFileSync(join(project, 'whats-new.json'), 'utf8');
+  const { code, out, attempts } = release('minor', '--submit');
+  expect(code, out).toBe(1);
+  // The stores were tried (and refused at the guard), each with the command --submit runs.
+  expect(attempts.length).toBeGreaterThan(0);
+  expect(out).toMatch(
+    /\nChrome Web Store: .*npx wxt submit --chrome-zip \.output\/release\/acme-opinions-0\.2\.0-chrome\.zip\n/,
+  );
+  expect(out).toMatch(/\naddons\.mozilla\.org: .*npx wxt submit --firefox-zip /);
+  expect(out).not.toContain('--dry-run');
+  expect(out).toContain('No store took 0.2.0: the version and whats-new.json are put back as they were.');
+  expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
+  expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).version).toBe('0.1.0');
+  expect(readFileSync(join(project, 'whats-new.json'), 'utf8')).toBe(notesFile);
+}, 240_000);
+
 test('a dry run bumps, writes what is new, builds the zips for the https panel, checks the stores, and reaches none', () => {
   const { code, out, attempts } = release('minor', '--rollout', '10');
   expect(code, out).toBe(0);
   expect(attempts).toEqual([]);
-  expect(out).toContain('Dry run: nothing was sent to any store.');
-  expect(out).toMatch(
-    /CHROME_DEPLOY_PERCENTAGE=10 FIREFOX_EXTENSION_ID=rewards@acme-panel\.example FIREFOX_COMPATIBILITY=firefox,android FIREFOX_CHANNEL=listed npx wxt submit --dry-run --chrome-zip \.output\/release\/acme-opinions-0\.2\.0-chrome\.zip --firefox-zip \.output\/release\/acme-opinions-0\.2\.0-firefox\.zip --firefox-sources-zip \.output\/release\/acme-opinions-0\.2\.0-sources\.zip --edge-zip \.output\/release\/acme-opinions-0\.2\.0-chrome\.zip/,
+  // What --submit would run, store by store, without --dry-run.
+  expect(out).toContain(
+    [
+      'Dry run: nothing was sent to any store. With --submit this runs:',
+      '  CHROME_DEPLOY_PERCENTAGE=10 npx wxt submit --chrome-zip .output/release/acme-opinions-0.2.0-chrome.zip',
+      '  FIREFOX_EXTENSION_ID=rewards@acme-panel.example FIREFOX_COMPATIBILITY=firefox,android FIREFOX_CHANNEL=listed npx wxt submit --firefox-zip .output/release/acme-opinions-0.2.0-firefox.zip --firefox-sources-zip .output/release/acme-opinions-0.2.0-sources.zip',
+      '  npx wxt submit --edge-zip .output/release/acme-opinions-0.2.0-chrome.zip',
+    ].join('\n'),
   );
-  // The version everywhere the stores read it, and the CHANGELOG entry become the release.
+  expect(out).not.toContain('--dry-run');
+  // The version everywhere the stores read it; the operator's notes moved under it; the project's CHANGELOG.md untouched.
   expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).version).toBe('0.2.0');
   expect(JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')).packages[''].version).toBe('0.2.0');
-  expect(readFileSync(join(project, 'CHANGELOG.md'), 'utf8')).toContain(`## [Unreleased]\n\n## [0.2.0] - ${today}\n`);
+  expect(git('status', '--porcelain', 'CHANGELOG.md')).toBe('');
+  expect(JSON.parse(readFileSync(join(project, 'whats-new.json'), 'utf8'))).toEqual({
+    unreleased: {},
+    '0.2.0': { en: ['Save for a goal.', 'A faster popup.'], de: 'Neu:\n• Ein Sparziel.' },
+  });
   for (const kind of ['chrome', 'firefox'] as const) {
     const manifest = manifestOf(zip(kind));
     expect(manifest.version).toBe('0.2.0');
@@ -130,15 +160,30 @@ test('a dry run bumps, writes what is new, builds the zips for the https panel, 
     expect(JSON.stringify(manifest), kind).not.toMatch(/localhost|127\.0\.0\.1/);
   }
   expect(zipFile(zip('sources'), 'panel.config.json')).toBeTruthy();
-  // What's new: German in the operator's words, French in English and said to be, never a made-up translation.
+  // What's new: the operator's notes, German in their words, French in English and said to be, never a made-up translation.
   const whatsNew = (locale: string) =>
     readFileSync(join(project, '.output/release/whats-new', `${locale}.txt`), 'utf8');
   expect(whatsNew('de')).toBe('Neu:\n• Ein Sparziel.\n');
   expect(whatsNew('fr')).toBe(whatsNew('en'));
-  expect(whatsNew('en')).toMatch(/^Added:\n• /);
+  expect(whatsNew('en')).toBe('• Save for a goal.\n• A faster popup.\n');
   const notes = readFileSync(join(project, '.output/release/RELEASE.md'), 'utf8');
-  expect(notes).toContain('| de | your translation (whats-new.json › 0.2.0 › de) |');
-  expect(notes).toContain('| fr | ENGLISH FALLBACK: no translation in whats-new.json › 0.2.0 › fr');
+  expect(notes).toContain('| de | your notes (whats-new.json › 0.2.0 › de) |');
+  expect(notes).toContain('| fr | ENGLISH FALLBACK: no notes in whats-new.json › 0.2.0 › fr');
+  // addons.mozilla.org: each language's own notes and the reviewers' notes, shown as the request that would leave.
+  expect(out).toContain("and, once addons.mozilla.org took the version, sets its notes (AMO's v5 API):");
+  expect(out).toContain(
+    '  PATCH https://addons.mozilla.org/api/v5/addons/addon/rewards%40acme-panel.example/versions/{id of 0.2.0}/',
+  );
+  expect(out).toContain('"en-US": "• Save for a goal.\\n• A faster popup."');
+  expect(out).toContain('"de": "Neu:\\n• Ein Sparziel."');
+  const amoBody = JSON.parse(readFileSync(join(project, '.output/release/amo-version-notes.json'), 'utf8'));
+  expect(amoBody).toEqual({
+    release_notes: { 'en-US': '• Save for a goal.\n• A faster popup.', de: 'Neu:\n• Ein Sparziel.' },
+    approval_notes: expect.stringContaining('npm ci && npx wxt build -b firefox'),
+  });
+  expect(amoBody.approval_notes).toContain('The sources zip holds only: package.json;');
+  expect(notes).toContain("## addons.mozilla.org: the version's notes");
+  expect(notes).toContain('Once `--submit` has made 0.2.0 there, the release sets its release notes in en-US, de');
   expect(notes).toMatch(/- Chrome Web Store: ready \(staged: published to 10 % of users first/);
   expect(notes).toContain('- addons.mozilla.org: ready (listed:');
   expect(notes).toContain('- Edge Add-ons: ready');
@@ -151,6 +196,7 @@ test('CI releases the tag at HEAD; only the credentials check would reach a stor
   // The stores cannot be asked here: wxt submit --dry-run fails at the guard, and the release says so.
   expect(code).toBe(1);
   expect(out).toContain('wxt submit failed');
+  expect(out).toContain('A store refused the secrets: no file was changed.');
   expect(attempts.length).toBeGreaterThan(0);
   for (const attempt of attempts)
     expect(attempt).toMatch(

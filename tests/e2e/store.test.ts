@@ -109,6 +109,24 @@ test("the icons in both zips are the operator's, in every size", async () => {
   expect(readFileSync(join(out, 'SUBMIT.md'), 'utf8')).toContain(
     'the small promo tile `promo-tile-440x280.png` (440×280',
   );
+  // Edge Add-ons' store logo: the operator's SVG drawn at the 300 px Edge recommends, in their colour.
+  const logo = join(out, 'edge-logo-300.png');
+  expect(await sharp(logo).metadata()).toMatchObject({ width: 300, height: 300 });
+  const { data: edge } = await sharp(logo)
+    .extract({ left: 150, top: 45, width: 1, height: 1 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  expect(near(edge, TEAL), `Edge logo: ${[...edge.subarray(0, 3)].join(',')}`).toBe(true);
+});
+
+test('SUBMIT.md walks Edge Add-ons through the Chrome zip, every language’s listing and a way in for its testers', () => {
+  const submit = readFileSync(join(out, 'SUBMIT.md'), 'utf8');
+  const edge = submit.slice(submit.indexOf('## Microsoft Edge Add-ons'), submit.indexOf('## Languages'));
+  expect(edge).toContain(`upload \`acme-rewards-${version}-chrome.zip\``);
+  expect(edge).toContain('the store logo `edge-logo-300.png` (300×300)');
+  const languages = /the package has \(([^)]*)\)/.exec(edge.replace(/\s+/g, ' '))?.[1]?.split(', ');
+  expect(languages?.toSorted()).toEqual(LOCALES.toSorted());
+  expect(edge).toContain('Notes for certification');
 });
 
 test('the sources zip rebuilds the very same Firefox add-on, as the reviewers do', () => {

@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 import { diagnose } from './doctor/diagnose';
 import { formatReport, jsonReport } from './doctor/report';
+import { endCouldNotRun, jsonAsked } from './doctor/could-not-run';
+import { redactOutput } from './doctor/redact';
 import { breaksPanelists } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
 import type { SpendRequest } from './doctor/redeem-check';
@@ -25,9 +27,10 @@ const USAGE = `npm run doctor -- [PANEL_API_URL] [options]
   --redeem-check <reward id> with --write-checks: redeem this reward once, after you confirm, and
                              judge the answer; this spends the test panelist's points
   --idempotency-check <reward id>
-                             with --write-checks: send two identical redemptions of this reward with
-                             one Idempotency-Key, after you confirm; one redemption in the history
-                             means the panel honours the key (spends the points once, or twice)
+                             with --write-checks: send one redemption of this reward with one
+                             Idempotency-Key three times, after you confirm: two copies together,
+                             then one more once they answered; one charge in the history and the
+                             balance means the panel honours the key (spends the points once, or twice)
   --yes-spend-points         confirm the checks that spend points without being asked (no terminal)
   --json                     the report as JSON on stdout (for CI), with the same exit code
   --allow-origin <origin>    follow a redirect to this other origin too, to see what answers there
@@ -114,7 +117,9 @@ function confirmation(rewardId: number, yes: boolean): SpendRequest {
     rewardId,
     async confirm(reward) {
       const times =
-        reward.redemptions === 2 ? 'twice with one Idempotency-Key (charged twice if the panel ignores it)' : 'once';
+        reward.redemptions === 2
+          ? 'with one Idempotency-Key, two copies together and a third once they answered (charged twice if the panel ignores the key)'
+          : 'once';
       const what = `reward #${reward.id} “${reward.name}” ${times}, for ${reward.points === null ? 'an unknown number of' : reward.points.toLocaleString('en')} points each (balance: ${reward.balance === null ? 'unknown' : reward.balance.toLocaleString('en')})`;
       if (yes) {
         process.stderr.write(`Redeeming ${what}: confirmed by --yes-spend-points.\n`);
@@ -132,6 +137,9 @@ function confirmation(rewardId: number, yes: boolean): SpendRequest {
     },
   };
 }
+
+/** Every write to stdout and stderr from here on, whatever prints it, without the key (redact.ts). */
+const output = redactOutput();
 
 async function main(): Promise<number> {
   const args = parse(process.argv.slice(2));
@@ -152,13 +160,14 @@ async function main(): Promise<number> {
       'Which panel? npm run doctor -- https://api.your-panel.example (or set apiBaseUrl in panel.config.json).',
     );
   const token = await readToken(process.env, process.stdin, process.stderr);
+  output.hide(token);
   if (args.writeChecks) {
     process.stderr.write(
       "\nWRITE CHECKS ON: use a test panelist's key only. The doctor saves one profile answer with the value it already holds" +
         (args.redeemId === null ? '' : `, redeems reward #${args.redeemId} once you confirm`) +
         (args.idempotencyId === null
           ? ''
-          : `, sends two redemptions of reward #${args.idempotencyId} with one Idempotency-Key once you confirm`) +
+          : `, sends a redemption of reward #${args.idempotencyId} with one Idempotency-Key two or three times once you confirm`) +
         (spends ? ": that spends the test panelist's points.\n\n" : '.\n\n'),
     );
   }
@@ -179,10 +188,10 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    if (!(error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError))
-      throw error;
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
-    process.exit(2);
-  },
+  (error: unknown) =>
+    endCouldNotRun('panel-doctor', error, {
+      known: error instanceof PanelConfigError || error instanceof TokenUnavailable || error instanceof UsageError,
+      usage: error instanceof UsageError ? USAGE : null,
+      json: jsonAsked(process.argv.slice(2)),
+    }),
 );

@@ -1,6 +1,6 @@
 /**
- * `npm run ids`: the Chrome id, the Firefox id and the sign-in redirect URLs of the build the
- * settings describe (panel.config.json, then the environment), to register with the OAuth server
+ * `npm run ids`: the Chrome id (and the trusted testers' and Edge items' where set), the Firefox id
+ * and the sign-in redirect URLs of the build the settings describe (panel.config.json, then the environment), to register with the OAuth server
  * before publishing: each browser's sign-in window, and the panel's own page where sign-in in a tab
  * comes back (Firefox for Android). `--json` prints them as JSON.
  *
@@ -61,6 +61,19 @@ function show(json: boolean): void {
       '                       into chromeKey, and run npm run ids again. (npm run ids -- --new-key makes a key of your own.)',
     );
   }
+  if (ids.chromeBeta)
+    lines.push(
+      `Chrome, trusted testers' item`,
+      `         id            ${ids.chromeBeta.id}  (chromeBetaId)`,
+      `         redirect URL  ${ids.chromeBeta.redirectUrl}`,
+      '                       its own item, so its own id: a sign-in build there needs this URL registered too.',
+    );
+  if (ids.edge)
+    lines.push(
+      `Edge     id            ${ids.edge.id}  (edgeId)`,
+      `         redirect URL  ${ids.edge.redirectUrl}`,
+      "                       Edge Add-ons gives the item its own id; its sign-in window is Chromium's.",
+    );
   lines.push(
     `Firefox  id            ${ids.firefox.id}  (geckoId)`,
     `         redirect URL  ${ids.firefox.redirectUrl}`,
@@ -79,6 +92,8 @@ function show(json: boolean): void {
     lines.push(
       `Register these redirect URLs for ${client} at the OAuth server (OPERATORS.md, "Sign-in"):`,
       `  Chrome:                 ${ids.chrome ? ids.chrome.redirectUrl : 'https://<Chrome id>.chromiumapp.org/ (once the id is known)'}`,
+      ...(ids.chromeBeta ? [`  Chrome, trusted testers: ${ids.chromeBeta.redirectUrl}`] : []),
+      ...(ids.edge ? [`  Edge:                   ${ids.edge.redirectUrl}`] : []),
       `  Firefox on the desktop: ${ids.firefox.redirectUrl}`,
       `  Firefox for Android:    ${ids.tab.redirectUrl} (also used by any browser without the sign-in window)`,
     );

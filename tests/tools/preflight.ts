@@ -21,6 +21,8 @@ import { checkSettings } from '../../utils/build/operator/settings-check';
 import type { VariableDefinition } from '../../utils/types';
 import { diagnose } from './doctor/diagnose';
 import { formatReport, jsonReport } from './doctor/report';
+import { endCouldNotRun, jsonAsked } from './doctor/could-not-run';
+import { redactOutput } from './doctor/redact';
 import { breaksPanelists, type Report } from './doctor/report-types';
 import { TokenUnavailable, readToken } from './doctor/token';
 import { dataKindChecks, policyCheck, versionChecks, type Check } from './preflight/checks';
@@ -53,6 +55,9 @@ function text(checks: Check[], doctor: Report | null): string {
   );
   return `${doctor ? `${formatReport(doctor)}\n\n` : ''}${lines.join('\n')}`;
 }
+
+/** Every write to stdout and stderr from here on, whatever prints it, without the key (doctor/redact.ts). */
+const output = redactOutput();
 
 async function main(): Promise<number> {
   let parsed;
@@ -102,6 +107,7 @@ async function main(): Promise<number> {
     });
   else {
     const token = await readToken(process.env, process.stdin, process.stderr);
+    output.hide(token);
     doctor = await diagnose({
       baseUrl,
       token,
@@ -123,7 +129,7 @@ async function main(): Promise<number> {
           format: 1,
           checks,
           doctor: doctor && jsonReport(doctor),
-          verdict: { ok: !failed, failures: count('fail'), warnings: count('warn') },
+          verdict: { ran: true, ok: !failed, failures: count('fail'), warnings: count('warn') },
         },
         null,
         2,
@@ -135,9 +141,10 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    if (!(error instanceof UsageError || error instanceof TokenUnavailable)) throw error;
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
-    process.exit(2);
-  },
+  (error: unknown) =>
+    endCouldNotRun('panel-preflight', error, {
+      known: error instanceof UsageError || error instanceof TokenUnavailable,
+      usage: error instanceof UsageError ? USAGE : null,
+      json: jsonAsked(process.argv.slice(2)),
+    }),
 );

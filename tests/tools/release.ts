@@ -3,9 +3,10 @@
  * of publish-browser-extension), a dry run unless told otherwise (OPERATORS.md, "Releases").
  *
  * - `npm run release -- <patch|minor|major|X.Y.Z>` prepares one on this machine: refuses a version
- *   not higher than the last release tag, bumps package.json, turns CHANGELOG.md's `[Unreleased]`
- *   into the release, writes its "what's new" in every shipped language, builds the Chrome zip, the
- *   Firefox zip and the sources zip, and checks each store's options offline.
+ *   not higher than the last release tag, bumps package.json, takes the panelists' notes from the
+ *   operator's whats-new.json (never CHANGELOG.md, the project's own) and moves them under the
+ *   version, writes its "what's new" in every shipped language, builds the Chrome zip, the Firefox
+ *   zip and the sources zip, and checks each store's options offline.
  * - `npm run release -- --from-tag` is what CI runs on a pushed tag `v<version>`: the same, for the
  *   version package.json and the tag name, without changing any file.
  * - `--check-credentials` runs `wxt submit --dry-run` (the stores check the secrets, nothing is
@@ -16,15 +17,18 @@
  * 2: the command line was wrong.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCALES_DIR, shippedLocales } from '../../utils/build/operator/locale-messages';
+import { describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
 import { PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { checkSettings } from '../../utils/build/operator/settings-check';
-import { entryOf, hasChanges, plainText, releaseChangelog, UNRELEASED } from './release/changelog';
-import { releaseNotes, type Mode } from './release/notes';
-import { chosenStores, plan, type Channel, type StorePlan } from './release/stores';
+import { releaseNotes } from './release/notes';
+import { snapshot } from './release/snapshot';
+import { AMO_NOTES_FILE, shownRequests, versionNotes } from './release/amo';
+import { commandLine, outcomeLines, runStores, type AmoStep, type Mode, type StoreOutcome } from './release/submit';
+import { chosenStores, plan, STORE_NAMES, type Channel, type StorePlan } from './release/stores';
 import {
   BUMPS,
   bumped,
@@ -37,9 +41,17 @@ import {
   writeVersion,
   type Bump,
 } from './release/version';
-import { readTranslations, whatsNew, type WhatsNew } from './release/whats-new';
+import {
+  NOTES_FILE,
+  readNotes,
+  releaseNotesFile,
+  UNRELEASED_NOTES,
+  whatsNew,
+  type WhatsNew,
+} from './release/whats-new';
+import { reviewerNotes } from './store/submit';
 import { KitRefusal, reproducibility, slug, zips } from './store/zips';
-import { zipFile } from './zip-read';
+import { zipEntries, zipFile } from './zip-read';
 
 const ROOT = process.cwd();
 const OUT = '.output/release';
@@ -54,6 +66,8 @@ npm run release -- --raise-rollout <percent> [--submit]    raise a staged Chrome
   --channel <stable|beta>   beta: addons.mozilla.org unlisted, the Chrome trusted testers' item
   --rollout <percent>       Chrome: publish to this share of users first (staged rollout, API v2)
   --require-translations    refuse when a language's what's new would be the English fallback
+
+What's new for panelists: whats-new.json, yours (OPERATORS.md, "Releases"); CHANGELOG.md is the project's.
 
 Without --submit or --check-credentials nothing is sent anywhere (a dry run).`;
 
@@ -125,8 +139,6 @@ function parse(argv: string[]): Args {
 interface Target {
   version: string;
   previous: string | null;
-  /** The CHANGELOG.md section the release's entry is under. */
-  section: string;
 }
 
 /** The version to release and the tag it must be higher than; throws a refusal naming why not. */
@@ -147,7 +159,7 @@ function target(args: Args, problems: string[]): Target | null {
       problems.push(
         `${tag} is not higher than the release ${previous.tag}: the stores refuse a version they already have or a lower one`,
       );
-    return { version: current, previous: previous?.tag ?? null, section: current };
+    return { version: current, previous: previous?.tag ?? null };
   }
   const from = parseVersion(current);
   if (!from) problems.push(`package.json's version ${current} is not X.Y.Z, which both stores take`);
@@ -167,7 +179,7 @@ function target(args: Args, problems: string[]): Target | null {
     );
   if (from && compareVersions(wanted, from) <= 0)
     problems.push(`${versionText(wanted)} is not higher than package.json's ${current}`);
-  return { version: versionText(wanted), previous: last?.tag ?? null, section: UNRELEASED };
+  return { version: versionText(wanted), previous: last?.tag ?? null };
 }
 
 /** Uncommitted changes to tracked files: a release is the commit its tag will name. */
@@ -205,31 +217,21 @@ const zipPaths = (settings: ResolvedSettings, version: string) =>
     ]),
   ) as Record<'chrome' | 'firefox' | 'sources', string>;
 
-/** The command `wxt submit` is run with; secrets stay in the environment, named, never on the line. */
-function submitCommand(plans: StorePlan[], mode: Mode): string[] {
-  return ['wxt', 'submit', ...(mode === 'submit' ? [] : ['--dry-run']), ...plans.flatMap((p) => p.flags)];
-}
-
 async function release(args: Args): Promise<number> {
   const problems: string[] = [];
   if (!args.fromTag) problems.push(...dirtyTree());
   const goal = target(args, problems);
   const settings = await settingsOrProblems(problems);
-  const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
-  const entry = goal && entryOf(changelog, goal.section);
-  if (goal && !hasChanges(entry))
-    problems.push(
-      `CHANGELOG.md has no list of changes under ## [${goal.section}]: say what changed for panelists first`,
-    );
   const locales = shippedLocales(join(ROOT, LOCALES_DIR));
-  const translations = goal ? readTranslations(ROOT, goal.version, locales) : { texts: {}, problems: [] };
-  problems.push(...translations.problems);
-  const words = whatsNew(plainText(entry ?? ''), locales, translations.texts);
+  const notes = goal ? readNotes(ROOT, goal.version, locales) : { entry: null, texts: {}, problems: [] };
+  problems.push(...notes.problems);
+  const words = whatsNew(notes.texts, locales);
   if (args.requireTranslations)
     for (const item of words.filter((w) => w.source === 'english-fallback'))
-      problems.push(`${item.locale}: no translation of what's new in whats-new.json (--require-translations)`);
-  const chosen = chosenStores(args.stores, process.env);
+      problems.push(`${item.locale}: no notes of its own in ${NOTES_FILE} (--require-translations)`);
+  const chosen = chosenStores(args.stores, process.env, args.channel);
   problems.push(...chosen.problems);
+  if (chosen.left) console.log(`${chosen.left} (name it with --stores to try it).`);
   const plans =
     settings && goal
       ? plan({
@@ -239,35 +241,62 @@ async function release(args: Args): Promise<number> {
           channel: args.channel,
           rollout: args.rollout,
           geckoId: settings.geckoId,
+          chromeBetaId: settings.chromeBetaId,
         })
       : [];
   if (args.mode !== 'dry-run') {
     if (plans.length === 0) problems.push('no store to send it to: set its secrets, or name it with --stores');
     for (const p of plans) problems.push(...p.problems.map((problem) => `${p.store}: ${problem}`));
   }
-  if (problems.length || !goal || !settings || entry === null) throw new KitRefusal(problems, 'npm run release');
-  return await build({ args, goal, settings, changelog, words, plans });
+  if (problems.length || !goal || !settings || notes.entry === null) throw new KitRefusal(problems, 'npm run release');
+  return await build({ args, goal, settings, notesEntry: notes.entry, words, plans });
 }
 
 interface Ready {
   args: Args;
   goal: Target;
   settings: ResolvedSettings;
-  changelog: string;
+  /** The whats-new.json entry the notes came from: the version's, or `unreleased`. */
+  notesEntry: string;
   words: WhatsNew[];
   plans: StorePlan[];
 }
 
-/** Everything checked: the version written, the zips built and checked, the notes written, the stores sent it (or not). */
-async function build({ args, goal, settings, changelog, words, plans }: Ready): Promise<number> {
-  const { version } = goal;
-  if (!args.fromTag) {
-    writeVersion(ROOT, version);
-    writeFileSync(
-      join(ROOT, 'CHANGELOG.md'),
-      releaseChangelog(changelog, version, new Date().toISOString().slice(0, 10)),
-    );
+/** The files a local release edits, kept as they were until a store took the version (snapshot.ts). */
+const EDITED = ['package.json', 'package-lock.json', NOTES_FILE];
+
+/**
+ * Everything checked: the release made and sent. A run that fails before any store took the
+ * version (a build that breaks, secrets a store refuses, Ctrl-C) leaves the tree as it found it.
+ */
+async function build(ready: Ready): Promise<number> {
+  const kept = ready.args.fromTag ? null : snapshot(ROOT, EDITED);
+  const undo = () => {
+    const changed = kept?.restore() ?? [];
+    if (changed.length) console.error(`Put back as they were: ${changed.join(', ')}.`);
+  };
+  const stopped = () => {
+    undo();
+    process.exit(130);
+  };
+  process.once('SIGINT', stopped).once('SIGTERM', stopped);
+  try {
+    const { code, keep } = await makeAndSend(ready);
+    if (!keep) undo();
+    return code;
+  } catch (error) {
+    undo();
+    throw error;
+  } finally {
+    process.off('SIGINT', stopped).off('SIGTERM', stopped);
   }
+}
+
+const indent = (text: string) => text.replace(/^/gm, '  ');
+
+/** The zips built and checked, what's new written per language, and the notes addons.mozilla.org is to get. */
+function makeFiles({ goal, settings, words, plans }: Ready) {
+  const { version } = goal;
   rmSync(OUT, { recursive: true, force: true });
   console.log(`Building ${settings.panelName} ${version}…`);
   const built = zips(settings, version, OUT, ROOT);
@@ -278,11 +307,31 @@ async function build({ args, goal, settings, changelog, words, plans }: Ready): 
   }
   mkdirSync(join(OUT, 'whats-new'), { recursive: true });
   for (const item of words) writeFileSync(join(OUT, 'whats-new', `${item.locale}.txt`), `${item.text}\n`);
-  const command = submitCommand(plans, args.mode);
-  const env = Object.assign({}, ...plans.map((p) => p.env)) as Record<string, string>;
-  const shown = [...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'npx', ...command].join(' ');
+  // addons.mozilla.org: each language's notes and the reviewers' build instructions, on the version it makes.
+  const firefox = plans.find((p) => p.store === 'firefox');
+  const sources = describeSources(zipEntries(built.sources), sourcesAllowList(settings, ROOT));
+  const amo: AmoStep | null = firefox
+    ? {
+        guid: firefox.env.FIREFOX_EXTENSION_ID ?? settings.geckoId,
+        version,
+        notes: versionNotes(words, reviewerNotes(settings, sources)),
+      }
+    : null;
+  if (amo) writeFileSync(join(OUT, AMO_NOTES_FILE), `${JSON.stringify(amo.notes, null, 2)}\n`);
+  return { built, amo };
+}
+
+/** The version written, the files made, and the stores asked (or not). */
+async function makeAndSend(ready: Ready): Promise<{ code: number; keep: boolean }> {
+  const { args, goal, settings, notesEntry, words, plans } = ready;
+  const { version } = goal;
+  if (!args.fromTag) {
+    writeVersion(ROOT, version);
+    if (notesEntry === UNRELEASED_NOTES) releaseNotesFile(ROOT, version);
+  }
+  const { built, amo } = makeFiles(ready);
   const notes = join(OUT, 'RELEASE.md');
-  const write = (mode: Mode) =>
+  const write = (mode: Mode, outcomes?: StoreOutcome[]) =>
     writeFileSync(
       notes,
       releaseNotes({
@@ -292,31 +341,65 @@ async function build({ args, goal, settings, changelog, words, plans }: Ready): 
         outDir: OUT,
         zips: built,
         whatsNew: words,
+        notesEntry: args.fromTag || notesEntry !== UNRELEASED_NOTES ? notesEntry : version,
         plans,
-        command: shown,
+        amo,
         mode,
+        outcomes,
         fromTag: args.fromTag,
       }),
     );
   write('dry-run');
   for (const item of words)
     console.log(
-      `  what's new, ${item.locale}: ${item.source === 'english-fallback' ? 'ENGLISH FALLBACK (no translation)' : item.source}`,
+      `  what's new, ${item.locale}: ${item.source === 'english-fallback' ? 'ENGLISH FALLBACK (no notes of its own)' : 'your notes'}`,
     );
   for (const p of plans)
     console.log(`  ${p.store}: ${p.problems.length ? `not ready: ${p.problems.join('; ')}` : 'ready'}`);
   if (args.mode === 'dry-run') {
-    console.log(`\nDry run: nothing was sent to any store. With --submit this runs:\n  ${shown}\n\nSee ${notes}.`);
-    return 0;
+    const commands = plans.map((p) => `  ${commandLine(p, false)}`).join('\n') || '  (no store: set its secrets)';
+    const then = amo
+      ? `\n\nand, once addons.mozilla.org took the version, sets its notes (AMO's v5 API):\n${indent(shownRequests(amo.guid, version, amo.notes))}`
+      : '';
+    console.log(
+      `\nDry run: nothing was sent to any store. With --submit this runs:\n${commands}${then}\n\nSee ${notes}.`,
+    );
+    return { code: 0, keep: true };
   }
-  const run = spawnSync('npx', command, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
-  if (run.status !== 0) {
-    console.error(`\nwxt submit failed (exit ${run.status}); see its output above. ${notes} has the release.`);
-    return 1;
+  const outcomes = await runStores(plans, args.mode, ROOT, amo);
+  write(args.mode, outcomes);
+  console.log(`\n${outcomeLines(outcomes, args.mode).join('\n')}`);
+  return ended(outcomes, args, version, notes);
+}
+
+/** What a run that asked the stores ends with: the exit code, whether the version bump stays, and what to do. */
+function ended(outcomes: StoreOutcome[], args: Args, version: string, notes: string): { code: number; keep: boolean } {
+  const failed = outcomes.filter((o) => !o.ok);
+  const unnoted = outcomes.some((o) => o.notes && !o.notes.ok);
+  if (failed.length === 0) {
+    if (unnoted) {
+      console.error(
+        `\nThe stores took ${version}; the notes on addons.mozilla.org are left to set by hand (above). See ${notes}.`,
+      );
+      return { code: 1, keep: true };
+    }
+    console.log(`\nDone. See ${notes}.`);
+    return { code: 0, keep: true };
   }
-  write(args.mode);
-  console.log(`\nDone. See ${notes}.`);
-  return 0;
+  const took = args.mode === 'submit' ? outcomes.filter((o) => o.ok) : [];
+  if (took.length === 0) {
+    console.error(
+      `\n${args.mode === 'submit' ? `No store took ${version}` : 'A store refused the secrets'}: ${args.fromTag ? 'no file was changed' : `the version and ${NOTES_FILE} are put back as they were`}. ${notes} has the release.`,
+    );
+    return { code: 1, keep: false };
+  }
+  const names = (list: StoreOutcome[]) => list.map((o) => STORE_NAMES[o.store]).join(', ');
+  console.error(
+    `\n${names(took)} took ${version}, ${names(failed)} did not. A version a store took is spent there, so ` +
+      `${args.fromTag ? 'the tag stands' : 'the version bump stays: commit and tag it'}; then send the rest from the tag: ` +
+      `npm run release -- --from-tag --submit --stores ${failed.map((o) => o.store).join(',')}`,
+  );
+  return { code: 1, keep: true };
 }
 
 /** A staged Chrome release raised to more users: `wxt submit set-deploy-percentage`, a dry run unless --submit. */

@@ -1,6 +1,7 @@
 /**
- * `npm run store`: everything the two stores ask for, for the operator's brand, in .output/store/:
- * the Chrome zip, the Firefox zip and its sources zip, the store icon and the 440×280 promo tile,
+ * `npm run store`: everything the three stores ask for (the Chrome Web Store, addons.mozilla.org,
+ * Edge Add-ons, which takes the Chrome zip), for the operator's brand, in .output/store/: the Chrome
+ * zip, the Firefox zip and its sources zip, the store icon, Edge's logo and the 440×280 promo tile,
  * 1280×800 screenshots and the listing text in each shipped language (public/_locales/*), and
  * SUBMIT.md saying what goes where, what both stores are told about the data the extension sends,
  * and a privacy policy to fill in.
@@ -17,7 +18,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { signInConfigured } from '../../utils/build-settings';
-import { storeIcon } from '../../utils/build/operator/icons';
+import { edgeLogo, storeIcon } from '../../utils/build/operator/icons';
 import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
 import { PanelConfigError, formatWarnings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { checkSettings } from '../../utils/build/operator/settings-check';
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
   rmSync(OUT, { recursive: true, force: true });
-  console.log(`Building ${settings.panelName} ${version} for both stores…`);
+  console.log(`Building ${settings.panelName} ${version} for the three stores…`);
   const files = zips(settings, version, OUT, ROOT);
   const sources = describeSources(zipEntries(files.sources), sourcesAllowList(settings, ROOT));
   console.log(
@@ -93,6 +94,9 @@ async function main(): Promise<void> {
   );
   const icon = join(OUT, 'store-icon-128.png');
   writeFileSync(icon, await storeIcon(readFileSync(join(OUT, 'chrome-mv3/icon/96.png'))));
+  const logo = await edgeLogo(settings.icon, readFileSync(join(OUT, 'chrome-mv3/icon/128.png')));
+  const edgeLogoPath = join(OUT, `edge-logo-${logo.size}.png`);
+  writeFileSync(edgeLogoPath, logo.png);
 
   mkdirSync(join(OUT, 'listing'), { recursive: true });
   for (const listing of made) writeFileSync(join(OUT, 'listing', `${listing.locale}.txt`), listingText(listing));
@@ -113,6 +117,7 @@ async function main(): Promise<void> {
       root: ROOT,
       files,
       storeIcon: icon,
+      edgeLogo: { path: edgeLogoPath, size: logo.size },
       promoTile,
       listings: made,
       shots,
@@ -120,7 +125,7 @@ async function main(): Promise<void> {
     }),
   );
   console.log(
-    `\n${outputTree([...Object.values(files), icon, promoTile, submit], made)}\n\nNext: ${submit} says what to upload where, what to declare, and has the privacy policy to fill in.`,
+    `\n${outputTree([...Object.values(files), icon, edgeLogoPath, promoTile, submit], made)}\n\nNext: ${submit} says what to upload where, what to declare, and has the privacy policy to fill in.`,
   );
 }
 

@@ -67,7 +67,7 @@ describe('npm run doctor', () => {
       tool: 'panel-doctor',
       format: 1,
       baseUrl: sandbox.url,
-      verdict: { breaksPanelists: false },
+      verdict: { ran: true, breaksPanelists: false },
     });
     expect(report.reads.map((r: { status: number }) => r.status)).toEqual([200, 200, 200, 200]);
     expect(stdout).not.toContain(sandbox.token);
@@ -94,6 +94,34 @@ describe('npm run doctor', () => {
       stderr: expect.stringContaining('without one, add --yes-spend-points'),
     });
     expect(badId).toMatchObject({ code: 2, stderr: expect.stringContaining('--redeem-check takes a reward id') });
+    expect(sandbox.requests).toEqual([]);
+  }, 60_000);
+
+  it('with --json, says in JSON why it could not run, for each way it cannot: never an empty file for CI', async () => {
+    sandbox.reset();
+    const key = { PANEL_DOCTOR_TOKEN: sandbox.token };
+    const runs = await Promise.all([
+      doctor({}, sandbox.url, '--json'),
+      doctor(key, sandbox.url, '--json', '--write-checks', '--idempotency-check', '101'),
+      doctor(key, sandbox.url, '--json', '--redeem-check', 'all'),
+      doctor(key, '--json', '--no-such-option'),
+    ]);
+    const reasons = [
+      'No key: set PANEL_DOCTOR_TOKEN',
+      'without one, add --yes-spend-points',
+      '--redeem-check takes a reward id',
+      "Unknown option '--no-such-option'",
+    ];
+    runs.forEach((run, i) => {
+      expect(run.code, run.stderr).toBe(2);
+      const verdict = JSON.parse(run.stdout) as Record<string, any>;
+      expect(verdict).toEqual({
+        tool: 'panel-doctor',
+        format: 1,
+        verdict: { ran: false, breaksPanelists: null, reason: expect.stringContaining(reasons[i]!) },
+      });
+      expect(run.stderr).toContain(reasons[i]);
+    });
     expect(sandbox.requests).toEqual([]);
   }, 60_000);
 

@@ -5,12 +5,16 @@
  * extension's own rule (utils/reward-view.ts, redeemBlock), and the panels' own records prove that
  * nothing else was sent. A panel that accepts what the balance cannot cover, or charges twice for
  * one key, is a finding; so is a profile save that changes anything beyond the value sent.
+ *
+ * The Idempotency-Key tests fail on these deliberate breakages: the copy sent after the first two
+ * answered left out (a panel that locks instead of honouring the key is then told it honours it);
+ * the balance not counted in costs (a panel whose history lists nothing then passes a double charge).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { diagnose, type DiagnoseOptions } from '../tools/doctor/diagnose';
 import type { SpendRequest } from '../tools/doctor/redeem-check';
 import { formatReport } from '../tools/doctor/report';
-import type { Finding, Report } from '../tools/doctor/report-types';
+import { breaksPanelists, type Finding, type Report } from '../tools/doctor/report-types';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { HOSTILE_KEY, startHostilePanel, type HostileOptions, type HostilePanel } from './hostile-panel';
 
@@ -112,7 +116,7 @@ describe('--redeem-check sends nothing the extension would refuse', () => {
 });
 
 describe('--idempotency-check', () => {
-  it('reports a panel that honours the key: two requests with one key, one redemption', async () => {
+  it('reports a panel that honours the key: two copies together and one after they answered, one redemption', async () => {
     sandbox = await startSandbox();
     const asked: unknown[] = [];
     const report = await diagnose({
@@ -124,20 +128,20 @@ describe('--idempotency-check', () => {
     });
     expect(asked).toEqual([expect.objectContaining({ id: 101, redemptions: 2 })]);
     const redeems = sandbox.requests.filter((r) => r.path === '/v1/panel/redemption');
-    expect(redeems).toHaveLength(2);
+    expect(redeems).toHaveLength(3);
     expect(new Set(redeems.map((r) => r.headers['idempotency-key'])).size).toBe(1);
     expect(sandbox.state.redemptions).toHaveLength(10);
     expect(topic(report, 'Write check: Idempotency-Key')).toEqual([
       expect.objectContaining({
         level: 'ok',
         text: expect.stringMatching(
-          /with one Idempotency-Key, sent together, answered .*: the history shows one redemption/,
+          /with one Idempotency-Key, sent together, answered .*; a third with the same key, sent once both had answered .*: the history shows one redemption \(#\d+\), and the balance went from 2,500 points to 2,000 points: the reward's cost, once\. The panel honours the key/,
         ),
       }),
     ]);
   });
 
-  it('fails a panel that ignores it: the test panelist is charged twice, and the report says so', async () => {
+  it('fails a panel that ignores it: the test panelist is charged twice, the third copy is not sent, and the report says so', async () => {
     sandbox = await startSandbox();
     await fetch(`${sandbox.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
     const report = await diagnose({
@@ -148,16 +152,87 @@ describe('--idempotency-check', () => {
       idempotency: yes(101),
     });
     expect(sandbox.state.redemptions).toHaveLength(11);
+    expect(sandbox.requests.filter((r) => r.path === '/v1/panel/redemption')).toHaveLength(2);
     expect(topic(report, 'Write check: Idempotency-Key')).toEqual([
       expect.objectContaining({
         level: 'fail',
         text: expect.stringContaining(
-          'The panel does not honour the key: the test panelist was charged 2 times for one request.',
+          '(a third was not sent: two charges were already shown): the history shows 2 redemptions',
         ),
         change: expect.stringContaining('Honour the Idempotency-Key header on GET /v1/panel/redemption'),
       }),
     ]);
+    expect(topic(report, 'Write check: Idempotency-Key')[0]!.text).toContain(
+      'The panel does not honour the key: the test panelist was charged 2 times for one request.',
+    );
     expect(formatReport(report)).toMatch(/Verdict: 1 problem would break panelists/);
+  });
+
+  it('fails a panel that locks instead of honouring the key: 200 and 409 together, then the copy sent after is charged', async () => {
+    const report = await hostile({ lock: { ms: 300 } }, { idempotency: yes(104) });
+    const redeems = panel!.redeems();
+    expect(redeems).toHaveLength(3);
+    expect(new Set(redeems.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+    expect(panel!.state.redemptions).toHaveLength(2);
+    const [finding] = topic(report, 'Write check: Idempotency-Key');
+    expect(finding).toMatchObject({ level: 'fail', change: expect.stringContaining('Honour the Idempotency-Key') });
+    expect(finding!.text).toMatch(
+      /sent together, answered (200 with `\{"message":"success"\}` and 409 with .*|409 with .* and 200 with `\{"message":"success"\}`); a third with the same key, sent once both had answered .*, answered 200/,
+    );
+    expect(finding!.text).toContain('the history shows 2 redemptions');
+    expect(finding!.text).toContain('the test panelist was charged 2 times for one request.');
+    expect(breaksPanelists(report)).toBe(true);
+  });
+
+  it('fails a silent double charge: the history lists nothing, and the balance fell by twice the cost', async () => {
+    const report = await hostile({ unlisted: true }, { idempotency: yes(104) });
+    expect(panel!.redeems()).toHaveLength(2);
+    const [finding] = topic(report, 'Write check: Idempotency-Key');
+    expect(finding).toMatchObject({ level: 'fail' });
+    expect(finding!.text).toContain(
+      "the history shows no redemption of it, and the balance went from 2,500 points to 1,500 points: 2 times the reward's cost.",
+    );
+    expect(finding!.text).toContain(
+      'the test panelist was charged 2 times for one request (told by the balance; the history lists fewer).',
+    );
+    expect(report.notChecked.join()).not.toContain('Idempotency-Key');
+  });
+
+  it('passes the key on a panel that honours it but fails its history for listing nothing, told by the balance', async () => {
+    const report = await hostile({ unlisted: true, honourKey: true }, { idempotency: yes(104) });
+    expect(panel!.redeems()).toHaveLength(3);
+    const [finding] = topic(report, 'Write check: Idempotency-Key');
+    expect(finding).toMatchObject({ level: 'fail', change: expect.stringContaining('List a redemption') });
+    expect(finding!.text).toContain("the balance went from 2,500 points to 2,000 points: the reward's cost, once.");
+    expect(finding!.text).toContain('The balance tells one charge, so the key looks honoured');
+  });
+});
+
+describe('--redeem-check whose history shows nothing', () => {
+  it('says whether the balance fell', async () => {
+    const report = await hostile({ unlisted: true }, { redeem: yes(104) });
+    const [finding] = topic(report, 'Write check: a redemption');
+    expect(finding).toMatchObject({ level: 'fail' });
+    expect(finding!.text.replace(/\s+/g, ' ')).toContain(
+      "the history read after it shows no new redemption of reward #104, and the balance went from 2,500 points to 2,000 points: the reward's cost, once.",
+    );
+  });
+
+  it('fails a refusal that takes the points all the same', async () => {
+    const report = await hostile(
+      {
+        unlisted: true,
+        intercept(request, n) {
+          if (request.path !== '/v1/panel/redemption') return undefined;
+          panel!.state.balance = Number(panel!.state.balance) - 500;
+          return { status: 422, body: { message: `Not enough points (${n}).` } };
+        },
+      },
+      { redeem: yes(104) },
+    );
+    const [finding] = topic(report, 'Write check: a redemption');
+    expect(finding).toMatchObject({ level: 'fail', change: expect.stringContaining('Refuse a redemption only when') });
+    expect(finding!.text).toContain("the balance went from 2,500 points to 2,000 points: the reward's cost, once.");
   });
 });
 

@@ -30,6 +30,8 @@ export interface HostileState {
 type Answer = { status?: number; headers?: Record<string, string>; body?: unknown; text?: string };
 
 export interface HostileOptions {
+  /** The test panelist's key the panel lets in (default HOSTILE_KEY). */
+  key?: string;
   state?: Partial<HostileState>;
   /** Extra headers on every read's answer (caching tests). */
   readHeaders?: Record<string, string>;
@@ -37,6 +39,13 @@ export interface HostileOptions {
   onSave?: (sent: Record<string, unknown>, state: HostileState) => void;
   /** Keep the answer of the first request with an Idempotency-Key, and give it back for the same key. */
   honourKey?: boolean;
+  /**
+   * A row lock in place of the key: each redeem takes `ms`, and one arriving while another is being
+   * processed gets 409; the key itself is ignored, so a copy sent after the first answered is charged.
+   */
+  lock?: { ms: number };
+  /** The history never lists a redemption (the points are taken all the same). */
+  unlisted?: boolean;
   /** Answers a request before the panel does, when it returns one (a 429, an HTML page, …). */
   intercept?: (request: HostileRequest, n: number) => Answer | undefined;
 }
@@ -151,7 +160,7 @@ export async function startHostilePanel(options: HostileOptions = {}): Promise<H
 
   function handle(request: HostileRequest): Answer {
     const auth = request.headers.authorization;
-    if (auth !== `Bearer ${HOSTILE_KEY}`) return { status: 401, body: { message: 'Unauthenticated.' } };
+    if (auth !== `Bearer ${options.key ?? HOSTILE_KEY}`) return { status: 401, body: { message: 'Unauthenticated.' } };
     const read = (body: Record<string, unknown>): Answer => ({
       headers: options.readHeaders,
       body: { message: 'success', ...body },
@@ -159,7 +168,7 @@ export async function startHostilePanel(options: HostileOptions = {}): Promise<H
     const route = `${request.method} ${request.path}`;
     if (route === 'GET /v1/panel/rewards')
       return read({ ...(state.balance === null ? {} : { points: state.balance }), rewards: state.rewards });
-    if (route === 'GET /v1/panel/redemptions') return read({ redemptions: state.redemptions });
+    if (route === 'GET /v1/panel/redemptions') return read({ redemptions: options.unlisted ? [] : state.redemptions });
     if (route === 'GET /v1/panel/variables/meta') return read({ data: state.meta });
     if (route === 'GET /v1/panel/variables/data') {
       if (request.query.filter && request.query.filter !== 'writable')
@@ -176,10 +185,24 @@ export async function startHostilePanel(options: HostileOptions = {}): Promise<H
     return { status: 404, body: { message: 'Not found.' } };
   }
 
+  let busy = false;
+  /** A redeem behind the row lock: 409 while another is processed, else processed after `ms`. */
+  async function locked(request: HostileRequest, ms: number): Promise<Answer> {
+    if (busy) return { status: 409, body: { message: 'Another redemption is being processed.' } };
+    busy = true;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    busy = false;
+    return handle(request);
+  }
+
   const server = createServer((req, res) =>
     readRequest(req, (request) => {
       requests.push(request);
-      send(res, options.intercept?.(request, requests.length) ?? handle(request));
+      const early = options.intercept?.(request, requests.length);
+      if (early) return send(res, early);
+      if (options.lock && request.path === '/v1/panel/redemption')
+        return void locked(request, options.lock.ms).then((answer) => send(res, answer));
+      send(res, handle(request));
     }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

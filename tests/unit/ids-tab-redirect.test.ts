@@ -33,5 +33,5 @@ describe('npm run ids, sign-in in a tab', () => {
     expect(out).toMatch(/Firefox on the desktop: https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//);
     expect(out).toContain('Firefox for Android:    https://api.acme.example/extension-sign-in-done');
     expect(out).toContain('Chrome:                 https://<Chrome id>.chromiumapp.org/');
-  });
+  }, 60_000);
 });

@@ -54,7 +54,11 @@ describe('npm run preflight --json', () => {
     sandbox.reset();
     const { code, report } = await preflight({});
     expect(code).toBe(0);
-    expect(report).toMatchObject({ tool: 'panel-preflight', format: 1, verdict: { ok: true, failures: 0 } });
+    expect(report).toMatchObject({
+      tool: 'panel-preflight',
+      format: 1,
+      verdict: { ran: true, ok: true, failures: 0 },
+    });
     expect(report.doctor).toMatchObject({ tool: 'panel-doctor', verdict: { breaksPanelists: false } });
     const topics = (report.checks as { topic: string }[]).map((c) => c.topic);
     for (const topic of ['Build settings', 'Version', 'Declared data', 'Privacy policy', 'Sign-in'])
@@ -74,5 +78,17 @@ describe('npm run preflight --json', () => {
         text: expect.stringMatching(/^POSTAL_CODE, PANELIST_COUNTRY ask about where the panelist lives/),
       }),
     );
+  }, 60_000);
+
+  it('exits 2 with a JSON verdict saying why when it cannot run (no key), sending nothing', async () => {
+    sandbox.reset();
+    const { code, report } = await preflight({ PANEL_DOCTOR_TOKEN: '' });
+    expect(code).toBe(2);
+    expect(report).toEqual({
+      tool: 'panel-preflight',
+      format: 1,
+      verdict: { ran: false, ok: null, reason: expect.stringContaining('No key: set PANEL_DOCTOR_TOKEN') },
+    });
+    expect(sandbox.requests).toEqual([]);
   }, 60_000);
 });

@@ -1,37 +1,19 @@
 // @vitest-environment node
 /**
  * The pieces `npm run release` is made of: versions the stores take and their order, the
- * CHANGELOG.md entry turned into the release and into plain text, "what's new" in every language
- * with no translation made up, each store's options checked offline as `wxt submit` would, and the
- * CI workflow template wired to it.
+ * panelists' notes from the operator's whats-new.json (never CHANGELOG.md), "what's new" in every
+ * language with no translation made up, and each store's options checked offline as `wxt submit` would
+ * (the CI workflow template: ci-template.test.ts).
  */
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { entryOf, hasChanges, plainText, releaseChangelog } from '../tools/release/changelog';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { snapshot } from '../tools/release/snapshot';
 import { chosenStores, plan } from '../tools/release/stores';
+import { commandLine, submitArgs } from '../tools/release/submit';
 import { bumped, compareVersions, parseVersion } from '../tools/release/version';
-import { sourceText, whatsNew } from '../tools/release/whats-new';
-
-const CHANGELOG = `# Changelog
-
-## [Unreleased]
-
-### Added
-
-- A goal to save for, with the pace of the last
-  30 days ([details](README.md#goal)).
-- \`npm run doctor -- --json\` for **CI**.
-
-### Fixed
-
-- The badge after *Disconnect*.
-
-## [0.1.0] - 2026-10-01
-
-### Added
-
-- The first release.
-`;
+import { readNotes, releaseNotesFile, sourceText, whatsNew } from '../tools/release/whats-new';
 
 describe('versions', () => {
   it('are X.Y.Z of whole numbers up to 65535, what both stores take', () => {
@@ -49,33 +31,68 @@ describe('versions', () => {
   });
 });
 
-describe('the CHANGELOG.md entry', () => {
-  it('is taken from [Unreleased], and the file then names the release with its date under a new empty [Unreleased]', () => {
-    expect(hasChanges(entryOf(CHANGELOG, 'Unreleased'))).toBe(true);
-    expect(hasChanges(entryOf('# Changelog\n\n## [Unreleased]\n\n## [0.1.0]\n- x\n', 'Unreleased'))).toBe(false);
-    const released = releaseChangelog(CHANGELOG, '0.2.0', '2026-11-27');
-    expect(released).toContain('## [Unreleased]\n\n## [0.2.0] - 2026-11-27\n\n### Added\n\n- A goal');
-    expect(entryOf(released, 'Unreleased')).toBe('');
-    expect(entryOf(released, '0.2.0')).toBe(entryOf(CHANGELOG, 'Unreleased'));
+describe("what's new for panelists", () => {
+  const locales = ['en', 'de', 'fr'];
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'release-notes-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const notesFile = (data: unknown) => writeFileSync(join(dir, 'whats-new.json'), JSON.stringify(data));
+
+  it('is the operator’s own notes, never CHANGELOG.md: none, and the release is refused, naming the file', () => {
+    writeFileSync(join(dir, 'CHANGELOG.md'), '## [Unreleased]\n\n### Added\n\n- npm run preflight for every release\n');
+    expect(readNotes(dir, '0.2.0', locales)).toEqual({
+      entry: null,
+      texts: {},
+      problems: [
+        expect.stringMatching(
+          /^no notes for panelists: write what they notice in this release in whats-new\.json under "unreleased" › "en"/,
+        ),
+      ],
+    });
   });
 
-  it('becomes plain text a store form takes: headings, bullets, no Markdown', () => {
-    expect(plainText(entryOf(CHANGELOG, 'Unreleased')!)).toBe(
-      'Added:\n• A goal to save for, with the pace of the last 30 days (details).\n• npm run doctor -- --json for CI.\n\nFixed:\n• The badge after Disconnect.',
-    );
-  });
-});
-
-describe("what's new", () => {
-  it('is the operator’s translation where there is one, and the English entry, named as such, where there is none', () => {
-    const words = whatsNew('Added:\n• A goal.', ['en', 'de', 'fr'], { de: 'Neu:\n• Ein Sparziel.' });
+  it('takes "unreleased", a list as bullets, and a language without its own notes gets the English, named as such', () => {
+    notesFile({ unreleased: { en: ['A goal to save for.', 'A faster popup.'], de: 'Neu: ein Sparziel.' } });
+    const notes = readNotes(dir, '0.2.0', locales);
+    expect(notes).toEqual({
+      entry: 'unreleased',
+      texts: { en: '• A goal to save for.\n• A faster popup.', de: 'Neu: ein Sparziel.' },
+      problems: [],
+    });
+    const words = whatsNew(notes.texts, locales);
     expect(words).toEqual([
-      { locale: 'en', text: 'Added:\n• A goal.', source: 'english' },
-      { locale: 'de', text: 'Neu:\n• Ein Sparziel.', source: 'translation' },
-      { locale: 'fr', text: 'Added:\n• A goal.', source: 'english-fallback' },
+      { locale: 'en', text: '• A goal to save for.\n• A faster popup.', source: 'own' },
+      { locale: 'de', text: 'Neu: ein Sparziel.', source: 'own' },
+      { locale: 'fr', text: '• A goal to save for.\n• A faster popup.', source: 'english-fallback' },
     ]);
-    expect(sourceText(words[1]!, '0.2.0')).toBe('your translation (whats-new.json › 0.2.0 › de)');
-    expect(sourceText(words[2]!, '0.2.0')).toMatch(/^ENGLISH FALLBACK: no translation in whats-new.json › 0.2.0 › fr/);
+    expect(sourceText(words[1]!, '0.2.0')).toBe('your notes (whats-new.json › 0.2.0 › de)');
+    expect(sourceText(words[2]!, '0.2.0')).toMatch(/^ENGLISH FALLBACK: no notes in whats-new.json › 0.2.0 › fr/);
+  });
+
+  it('prefers the version’s own entry, and names what is wrong: no English, a language not shipped, empty notes', () => {
+    notesFile({ unreleased: { en: 'later' }, '0.2.0': { de: 'Neu.', pt_PT: 'Novo.', fr: [] } });
+    expect(readNotes(dir, '0.2.0', locales)).toEqual({
+      entry: '0.2.0',
+      texts: { de: 'Neu.' },
+      problems: [
+        'whats-new.json › 0.2.0 › pt_PT: not a shipped language (en, de, fr)',
+        'whats-new.json › 0.2.0 › fr: must be the notes, a text or a list of lines, not empty',
+        'whats-new.json › 0.2.0 has no English notes ("en"), which every language without its own falls back to',
+      ],
+    });
+  });
+
+  it('moves "unreleased" under the version a release takes, with a new empty one first, the rest kept', () => {
+    notesFile({ unreleased: { en: 'New.' }, '0.1.0': { en: 'First.' } });
+    releaseNotesFile(dir, '0.2.0');
+    expect(JSON.parse(readFileSync(join(dir, 'whats-new.json'), 'utf8'))).toEqual({
+      unreleased: {},
+      '0.2.0': { en: 'New.' },
+      '0.1.0': { en: 'First.' },
+    });
+    expect(readNotes(dir, '0.2.0', locales).entry).toBe('0.2.0');
   });
 });
 
@@ -120,6 +137,17 @@ describe('the stores, checked offline as wxt submit would take them', () => {
     expect(stable[0]!.env).toEqual({ CHROME_DEPLOY_PERCENTAGE: '10' });
     const beta = plan({ ...base, env, stores: ['chrome', 'firefox', 'edge'], channel: 'beta' });
     expect(beta[0]!.env.CHROME_EXTENSION_ID).toBe('testers-item');
+    // The build's chromeBetaId names the testers' item where the secret does not.
+    const { CHROME_BETA_EXTENSION_ID: _, ...withoutSecret } = env;
+    const fromSettings = plan({
+      ...base,
+      env: withoutSecret,
+      stores: ['chrome'],
+      channel: 'beta',
+      chromeBetaId: 'abcd',
+    });
+    expect(fromSettings[0]!.env.CHROME_EXTENSION_ID).toBe('abcd');
+    expect(fromSettings[0]!.problems).toEqual([]);
     expect(beta[1]!.env.FIREFOX_CHANNEL).toBe('unlisted');
     expect(beta[2]!.problems).toContainEqual(expect.stringContaining('Edge Add-ons has no beta channel'));
     const v1 = plan({ ...base, env: { ...env, CHROME_API_VERSION: '' }, stores: ['chrome'], rollout: 10 });
@@ -128,7 +156,32 @@ describe('the stores, checked offline as wxt submit would take them', () => {
     );
   });
 
-  it('are the ones whose secrets are set, unless named', () => {
+  it('tell an operator with the Chrome Web Store API v1.1 secrets what to do, and one without any where v2’s come from', () => {
+    const [v1] = plan({
+      ...base,
+      env: { CHROME_EXTENSION_ID: 'item', CHROME_CLIENT_ID: 'c', CHROME_CLIENT_SECRET: 's', CHROME_REFRESH_TOKEN: 'r' },
+      stores: ['chrome'],
+    });
+    expect(v1!.problems).toContainEqual(
+      expect.stringMatching(
+        /^CHROME_CLIENT_ID, CHROME_CLIENT_SECRET, CHROME_REFRESH_TOKEN are the Chrome Web Store API v1\.1's \(what `wxt submit init` may write\), which was shut down on 15 October 2026: make a service account for the Chrome Web Store API v2 .*CHROME_PUBLISHER_ID/,
+      ),
+    );
+    const [none] = plan({ ...base, env: { CHROME_EXTENSION_ID: 'item' }, stores: ['chrome'] });
+    expect(none!.problems).toContainEqual(
+      expect.stringMatching(
+        /^the Chrome Web Store API v2's secrets are missing \(CHROME_PUBLISHER_ID, CHROME_SERVICE_ACCOUNT_CLIENT_EMAIL, CHROME_SERVICE_ACCOUNT_PRIVATE_KEY\): make a service account/,
+      ),
+    );
+  });
+
+  it('are the ones whose secrets are set, unless named; a beta leaves Edge Add-ons out, saying so', () => {
+    expect(chosenStores(undefined, { FIREFOX_JWT_ISSUER: 'i', EDGE_PRODUCT_ID: 'e' }, 'beta')).toEqual({
+      stores: ['firefox'],
+      problems: [],
+      left: 'Edge Add-ons is left out of the beta: it has no beta channel',
+    });
+    expect(chosenStores('edge', { EDGE_PRODUCT_ID: 'e' }, 'beta').stores).toEqual(['edge']);
     expect(chosenStores(undefined, { FIREFOX_JWT_ISSUER: 'i', EDGE_PRODUCT_ID: ' ' }).stores).toEqual(['firefox']);
     expect(chosenStores('chrome,opera', {})).toEqual({
       stores: ['chrome'],
@@ -137,33 +190,46 @@ describe('the stores, checked offline as wxt submit would take them', () => {
   });
 });
 
-describe('the CI workflow template', () => {
-  const workflow = readFileSync('.github/workflows/release.yml', 'utf8');
-
-  it('runs the release from a pushed version tag, after the pre-flight, with the stores’ secrets as environment variables', () => {
-    expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- 'v\*\.\*\.\*'/);
-    expect(workflow).toMatch(/run: npm ci/);
-    expect(workflow.indexOf('npm run preflight -- --json')).toBeGreaterThan(0);
-    expect(workflow.indexOf('npm run preflight -- --json')).toBeLessThan(
-      workflow.indexOf('npm run release -- --from-tag --submit'),
-    );
-    // Every secret is handed to the step under the name publish-browser-extension reads, and none is written in the file.
-    const secrets = [...workflow.matchAll(/^\s+([A-Z0-9_]+): \$\{\{ secrets\.([A-Z0-9_]+) \}\}$/gm)];
-    expect(secrets.length).toBeGreaterThanOrEqual(8);
-    for (const [, name, secret] of secrets) expect(name).toBe(secret);
-    for (const name of [
-      'CHROME_EXTENSION_ID',
-      'CHROME_PUBLISHER_ID',
-      'FIREFOX_JWT_ISSUER',
-      'FIREFOX_JWT_SECRET',
-      'EDGE_PRODUCT_ID',
-      'PANEL_DOCTOR_TOKEN',
-    ])
-      expect(secrets.map((m) => m[1])).toContain(name);
+describe('a release that fails', () => {
+  it('puts back every file it edited as it was, removes one it made, and says which', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'release-snapshot-'));
+    try {
+      writeFileSync(join(dir, 'package.json'), '{"version": "0.1.0"}\n');
+      writeFileSync(join(dir, 'CHANGELOG.md'), '## [Unreleased]\n- a\n');
+      const kept = snapshot(dir, ['package.json', 'CHANGELOG.md', 'whats-new.json']);
+      writeFileSync(join(dir, 'package.json'), '{"version": "0.2.0"}\n');
+      writeFileSync(join(dir, 'whats-new.json'), '{}');
+      expect(kept.restore()).toEqual(['package.json', 'whats-new.json']);
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"version": "0.1.0"}\n');
+      expect(existsSync(join(dir, 'whats-new.json'))).toBe(false);
+      expect(kept.restore()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
+});
 
-  it('fetches the tags the release compares with, and keeps what it built', () => {
-    expect(workflow).toMatch(/fetch-depth: 0/);
-    expect(workflow).toMatch(/path: \|\n\s+\.output\/release\n/);
+describe('the command --submit runs', () => {
+  it('is one wxt submit per store, without --dry-run; the credentials check runs it with --dry-run', () => {
+    const [firefox] = plan({
+      zips: { chrome: 'c.zip', firefox: 'f.zip', sources: 's.zip' },
+      env: {},
+      stores: ['firefox'],
+      channel: 'stable',
+      rollout: null,
+      geckoId: 'rewards@acme.example',
+    });
+    expect(commandLine(firefox!, false)).toBe(
+      'FIREFOX_EXTENSION_ID=rewards@acme.example FIREFOX_COMPATIBILITY=firefox,android FIREFOX_CHANNEL=listed npx wxt submit --firefox-zip f.zip --firefox-sources-zip s.zip',
+    );
+    expect(submitArgs(firefox!, true)).toEqual([
+      'wxt',
+      'submit',
+      '--dry-run',
+      '--firefox-zip',
+      'f.zip',
+      '--firefox-sources-zip',
+      's.zip',
+    ]);
   });
 });

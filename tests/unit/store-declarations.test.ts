@@ -21,7 +21,13 @@ import { LOCALES_DIR, messageLookup, readMessages } from '../../utils/build/oper
 import { buildSettings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import { listingFor, thirdPartySentence } from '../../utils/build/operator/store-listing';
 import { signInConfigured } from '../../utils/build-settings';
-import { CHROME_CERTIFICATIONS, CHROME_DATA_HEADING, privacyPolicyTemplate, submitNotes } from '../tools/store/submit';
+import {
+  CHROME_CERTIFICATIONS,
+  CHROME_DATA_HEADING,
+  privacyPolicyTemplate,
+  reviewerNotes,
+  submitNotes,
+} from '../tools/store/submit';
 import config from '../../wxt.config';
 
 const saved = { ...process.env };
@@ -66,6 +72,8 @@ async function manifest(browser: 'firefox' | 'chrome'): Promise<Record<string, a
   })) as Record<string, any>;
 }
 
+const flatText = (text: string) => text.replace(/\s+/g, ' ');
+
 function submit(settings: ResolvedSettings): string {
   const files = { chrome: 'out/acme-chrome.zip', firefox: 'out/acme-firefox.zip', sources: 'out/acme-sources.zip' };
   return submitNotes({
@@ -75,6 +83,7 @@ function submit(settings: ResolvedSettings): string {
     root: process.cwd(),
     files,
     storeIcon: 'out/store-icon-128.png',
+    edgeLogo: { path: 'out/edge-logo-300.png', size: 300 },
     promoTile: 'out/promo-tile-440x280.png',
     listings: [],
     shots: [],
@@ -217,8 +226,10 @@ describe.each(Object.entries(BUILDS))('what a build %s tells about third parties
       signInConfigured(settings),
     ).listing.description;
     const policy = privacyPolicyTemplate(settings);
+    // What npm run release sends addons.mozilla.org as each version's approval notes.
+    const approval = reviewerNotes(settings, ['package.json', 'utils/ (80 files)']);
     const flat = (text: string) => text.replace(/\s+/g, ' ');
-    for (const [where, text] of Object.entries({ data, reviewers, english, policy })) {
+    for (const [where, text] of Object.entries({ data, reviewers, approval, english, policy })) {
       expect(flat(text), where).toContain(sentence);
       // Never the unqualified promise the pictures would break.
       expect(text, where).not.toMatch(
@@ -246,6 +257,23 @@ describe.each(Object.entries(BUILDS))('what a build %s tells about third parties
     expect(reviewers).toContain(
       signIn ? "the panelist's sign-in (the OAuth tokens" : "the panelist's personal key, profile answers",
     );
+  });
+
+  it('has an Edge Add-ons section: the Chrome zip, personal data declared, a listing per language, a way in for its testers', () => {
+    const settings = useEnv({ ...env, PANEL_PRIVACY_POLICY_URL: 'https://www.acme-panel.example/privacy' });
+    const notes = submit(settings);
+    const edge = notes.slice(notes.indexOf('## Microsoft Edge Add-ons'), notes.indexOf('## Languages'));
+    expect(edge).toContain('upload `acme-chrome.zip`');
+    expect(edge).toContain('**Yes**');
+    expect(edge).toContain('https://www.acme-panel.example/privacy');
+    expect(edge).toContain('the store logo `edge-logo-300.png` (300×300)');
+    expect(flatText(edge)).toContain('Edge takes less than 10,000 characters');
+    expect(flatText(edge)).toContain("panelist's personal key [KEY]");
+    if (signInConfigured(settings))
+      expect(flatText(edge)).toContain('Sign in with the test account [E-MAIL] / [PASSWORD]');
+    else expect(edge).not.toContain('Sign in');
+    expect(flatText(edge)).toContain('set it as `edgeId`');
+    expect(flatText(edge)).toContain('It sends no notes for certification');
   });
 
   it('has a Firefox for Android section: the compatibility step, the tab redirect to register, what a device shows', () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wxt } from 'wxt';
-import { STORE_ICON, storeIcon } from '../../utils/build/operator/icons';
+import { STORE_ICON, edgeLogo, storeIcon } from '../../utils/build/operator/icons';
 import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from '../../utils/build/operator/locale-messages';
 import { NEVER_IN_SOURCES, SOURCE_PATHS, describeSources, sourcesAllowList } from '../../utils/build/operator/sources';
 import { LISTING_MESSAGES, listingFor } from '../../utils/build/operator/store-listing';
@@ -160,8 +160,48 @@ const BEFORE_NAME: Record<string, string[]> = {
   ar: ['يضع', 'منصة'],
 };
 
+/**
+ * Promises about what the panel charges, in each language: "exactly once", "only once", "never
+ * charged twice", a guarantee. Only a panel that honours Idempotency-Key charges a re-sent
+ * redemption once (OPERATORS.md, "Redemptions sent twice"), so the listing, the extension's own
+ * promise, may say only what it does on its side. Checked against the listings as they were, which
+ * promised "exactly once" in every language, each of which these patterns refused.
+ */
+const PANEL_PROMISES: Record<string, RegExp> = {
+  en: /\b(exactly|only|just) once\b|\bonce and only once\b|\ba single time\b|\bcharged (only )?once\b|\bnever (be )?(charged|billed|debited) twice\b|\bguarantee/i,
+  de: /genau einmal|nur einmal|ein einziges Mal|einmalig|nie doppelt|niemals doppelt|garantiert/i,
+  fr: /exactement une fois|une seule fois|qu[’']une fois|jamais (débité|facturé)e?s? deux fois|garanti/i,
+  es: /exactamente una vez|una sola vez|s[oó]lo una vez|nunca se cobra dos veces|garantiza/i,
+  it: /esattamente una volta|una volta sola|una sola volta|solo una volta|mai addebitat\w* due volte|garantit/i,
+  nl: /precies (één|een) keer|slechts (één|een) keer|maar (één|een) keer|eenmalig|nooit dubbel|gegarandeerd/i,
+  pl: /dokładnie raz|tylko raz|jeden jedyny raz|nigdy dwa razy|nigdy podwójnie|gwarant/i,
+  pt_BR: /exatamente uma vez|uma única vez|apenas uma vez|só uma vez|nunca (é )?cobrad\w* duas vezes|garant/i,
+  ja: /確実に一度|一度だけ|1回だけ|一回だけ|二重に請求されません|保証/,
+  ar: /مرة واحدة فقط|مرة واحدة بالضبط|مرة واحدة لا غير|مضمون/,
+};
+
 describe('the store listing in every language', () => {
   const locales = shippedLocales(LOCALES_DIR);
+
+  it('promises only what the extension does on its side, never "exactly once" about the panel, in any language', () => {
+    expect(locales.toSorted()).toEqual(Object.keys(PANEL_PROMISES).toSorted());
+    for (const locale of locales)
+      for (const signIn of [false, true]) {
+        const { listing } = listingFor(
+          locale,
+          'Acme Opinions',
+          messageLookup(readMessages(LOCALES_DIR, locale)),
+          signIn,
+        );
+        const all = [listing.summary, listing.description, listing.headlines.rewards, listing.headlines.profile];
+        for (const text of all) expect(text, `${locale}: ${text}`).not.toMatch(PANEL_PROMISES[locale]!);
+      }
+    // What it does promise, in English: its own side, and the truth about repeats.
+    const english = listingFor('en', 'Acme Opinions', messageLookup(readMessages(LOCALES_DIR, 'en'))).listing;
+    expect(english.description).toContain(
+      'The extension never sends a redemption twice by itself, and tells you what your panel’s history shows, a possible repeat included.',
+    );
+  });
 
   it('puts the name only where it takes no inflection: a sentence\'s subject, or after the word for "panel"', () => {
     expect(locales.toSorted()).toEqual(Object.keys(BEFORE_NAME).toSorted());
@@ -219,6 +259,25 @@ describe('the store listing in every language', () => {
     expect(english(true)).toContain(
       'What you send goes to the panel Acme Opinions: your sign-in, the profile answers you save and the rewards you redeem.',
     );
+  });
+});
+
+describe("Edge Add-ons' store logo", () => {
+  it('is the icon drawn at 300 px from an SVG, a PNG never enlarged, and the build’s 128 px icon without one', async () => {
+    const fromSvg = await edgeLogo('tests/fixtures/acme-icon.svg', Buffer.alloc(0));
+    expect(fromSvg.size).toBe(300);
+    expect(await sharp(fromSvg.png).metadata()).toMatchObject({ width: 300, height: 300, format: 'png' });
+    const png200 = join(dir, 'icon-200.png');
+    await sharp({ create: { width: 200, height: 200, channels: 4, background: '#0b7a75' } })
+      .png()
+      .toFile(png200);
+    const fromPng = await edgeLogo(png200, Buffer.alloc(0));
+    expect(fromPng.size).toBe(200);
+    expect(await sharp(fromPng.png).metadata()).toMatchObject({ width: 200, height: 200 });
+    const own = await sharp({ create: { width: 128, height: 128, channels: 4, background: '#2458d6' } })
+      .png()
+      .toBuffer();
+    expect(await edgeLogo('', own)).toEqual({ png: own, size: 128 });
   });
 });
 

@@ -19,8 +19,9 @@ import { rawRewards } from './costs';
 import { badTokenFinding, refusalFinding } from './error-bodies';
 import { readFailureFindings } from './failures';
 import { READS, readAll, type ReadResults } from './reads';
-import { redactSecrets } from './redact';
-import { idempotencyCheck, redeemCheck, type SpendContext, type SpendRequest } from './redeem-check';
+import { redactSecrets, secretForms } from './redact';
+import { idempotencyCheck } from './idempotency-check';
+import { redeemCheck, type SpendContext, type SpendRequest } from './redeem-check';
 import { redirectFindings } from './redirects';
 import type { Finding, Report, SentWrite } from './report-types';
 import { profileSaveCheck } from './save-check';
@@ -96,6 +97,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Report> {
       nothingRead,
     );
   }
+  // The report is redacted here; what the commands print, progress included, at their output (redact.ts).
+  const secrets = secretForms(token);
   const progress = options.progress ?? (() => undefined);
   const timeoutMs = options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
   const wire = openWire({
@@ -106,8 +109,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Report> {
     progress,
   });
   try {
-    const examined = await examine({ ...options, baseUrl: address.baseUrl, timeoutMs }, wire, progress);
-    return redactReport(examined, [token]);
+    const examined = await examine({ ...options, progress, baseUrl: address.baseUrl, timeoutMs }, wire, progress);
+    return redactReport(examined, secrets);
   } finally {
     wire.stop();
   }

@@ -8,23 +8,32 @@
  * - `--redeem-check`: one redemption with an `Idempotency-Key`, judged as the extension settles
  *   one: its answer, and the history read before and after it (design §5). A panel that accepted
  *   a redemption the balance could not cover is a finding.
- * - `--idempotency-check`: two identical redeem requests with one `Idempotency-Key`, sent together
- *   as a browser re-sends a request whose connection closed unanswered. One redemption in the
- *   history after them: the key is honoured; two: the panelist is charged twice.
+ * - `--idempotency-check` (idempotency-check.ts): the same key sent more than once.
+ *
+ * What a check charged is told by the history and by the balance (charges.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { ENDPOINTS, type PanelApi } from '../../../utils/api/client';
 import { BALANCE_FIELDS } from '../../../utils/balance';
 import { tp } from '../../../utils/i18n';
+import { rewardIdOf } from '../../../utils/ids';
 import { redeemBlock } from '../../../utils/reward-view';
 import type { Redemption, Reward } from '../../../utils/types';
 import { attempt } from './attempt';
 import { bodyQuoted } from './body';
+import { ids, tally, type Tally } from './charges';
 import { costProblem } from './costs';
 import type { Finding } from './report-types';
 import type { Exchange, Wire } from './wire';
-import { answerText, hasMessage, lastOf, pointsText, readAccount, type CheckResult } from './write-common';
-import { rewardIdOf } from '../../../utils/ids';
+import {
+  answerText,
+  hasMessage,
+  lastOf,
+  pointsText,
+  readAccount,
+  type AccountRead,
+  type CheckResult,
+} from './write-common';
 
 export interface SpendRequest {
   rewardId: number;
@@ -53,9 +62,10 @@ export interface SpendContext {
   balanceVariable: string;
 }
 
-type Ready = { reward: Reward; balance: number | null; known: Set<string> };
+/** Ready to send: the reward, the balance the rule was judged with, and the baseline (history and balance). */
+export type Ready = { reward: Reward; balance: number | null; known: Set<string>; before: AccountRead };
 
-const notSent = (topic: string, text: string, why: string): CheckResult => ({
+export const notSent = (topic: string, text: string, why: string): CheckResult => ({
   findings: [{ level: 'info', topic, text: `${text} Nothing was redeemed.` }],
   checked: false,
   why,
@@ -66,7 +76,7 @@ const notSent = (topic: string, text: string, why: string): CheckResult => ({
  * extension's rule (and, for two redemptions, a balance that covers both), the operator's yes, and
  * the history read just before, as the extension reads its baseline (design §5).
  */
-async function prepare(
+export async function prepare(
   topic: string,
   request: SpendRequest,
   context: SpendContext,
@@ -119,17 +129,14 @@ async function prepare(
       `The history could not be read just before (${baseline.error.message}), and without it the redemption could not be told apart, as the extension would not send one either.`,
       'the history could not be read first',
     );
-  return { reward, balance, known: new Set(baseline.value.map((r) => r.id)) };
+  // The balance before sending, read after the baseline, as the extension reads it (design §5).
+  const before = await readAccount(api, context.balanceVariable);
+  return { reward, balance, known: new Set(baseline.value.map((r) => r.id)), before };
 }
 
-/** The history read after the redeem: the redemptions of this reward it shows that the baseline did not. */
-async function newRedemptions(api: PanelApi, ready: Ready) {
-  const history = await attempt(() => api.listRedemptions());
-  const made: Redemption[] = history.ok
-    ? history.value.filter((r) => !ready.known.has(r.id) && r.reward?.id === ready.reward.id)
-    : [];
-  return { history, made };
-}
+/** The history and the balance read after the redeem(s), against the baseline. */
+export const tallyOf = (context: SpendContext, ready: Ready, before: AccountRead = ready.before): Promise<Tally> =>
+  tally(context.api, context.balanceVariable, ready.known, ready.reward.id, before, ready.reward.reward_point_cost);
 
 export async function redeemCheck(request: SpendRequest, context: SpendContext): Promise<CheckResult> {
   const topic = 'Write check: a redemption';
@@ -140,15 +147,18 @@ export async function redeemCheck(request: SpendRequest, context: SpendContext):
   wire.allowRedeem(reward.id);
   const answer = await attempt(() => api.redeem(reward.id, randomUUID()));
   const exchange = lastOf(wire, 'GET', ENDPOINTS.redemption);
-  const { history, made } = await newRedemptions(api, ready);
+  const after = await tallyOf(context, ready);
+  const { made } = after;
   const sent = `GET ${exchange?.url ?? ENDPOINTS.redemption} (reward #${reward.id} “${reward.name}”, with an Idempotency-Key)`;
-  const ledger = !history.ok
-    ? `The history could not be read after it (${history.error.message}), so the extension would keep the redemption open and check again.`
-    : made.length > 0
-      ? `The history read after it shows redemption ${made.map((r) => `#${r.id}`).join(', ')}: the test panelist's points were spent.`
-      : `The history read after it shows no new redemption of reward #${reward.id}.`;
-  const findings = answerFindings({ topic, sent, ledger, exchange, answer, made, historyRead: history.ok });
-  findings.push(...(await overspent(context, ready, made)));
+  // With no new redemption listed, the balance says whether points were taken all the same.
+  const ledger =
+    after.historyError !== null
+      ? `The history could not be read after it (${after.historyError}), so the extension would keep the redemption open and check again; ${after.balanceText}.`
+      : made.length > 0
+        ? `The history read after it shows redemption ${ids(made)}: the test panelist's points were spent.`
+        : `The history read after it shows no new redemption of reward #${reward.id}, and ${after.balanceText}.`;
+  const findings = answerFindings({ topic, sent, ledger, exchange, answer, after });
+  findings.push(...overspent(context, ready, made, after.after));
   return { findings, checked: true };
 }
 
@@ -158,12 +168,13 @@ interface Judged {
   ledger: string;
   exchange: Exchange | undefined;
   answer: Awaited<ReturnType<typeof attempt<void>>>;
-  made: Redemption[];
-  historyRead: boolean;
+  after: Tally;
 }
 
-/** The redeem's answer as the extension takes it, with what the history shows (design §5). */
-function answerFindings({ topic, sent, ledger, exchange, answer, made, historyRead }: Judged): Finding[] {
+/** The redeem's answer as the extension takes it, with what the history and the balance show (design §5). */
+function answerFindings({ topic, sent, ledger, exchange, answer, after }: Judged): Finding[] {
+  const { made } = after;
+  const historyRead = after.historyError === null;
   const quoted = `${exchange?.status} with ${bodyQuoted(exchange)}`;
   if (answer.ok) {
     if (!historyRead || made.length > 0)
@@ -186,6 +197,16 @@ function answerFindings({ topic, sent, ledger, exchange, answer, made, historyRe
   }
   const { error } = answer;
   if ((error.kind === 'rejected' || error.kind === 'not_allowed') && made.length === 0) {
+    if ((after.byBalance ?? 0) > 0)
+      return [
+        {
+          level: 'fail',
+          topic,
+          text: `${sent} was refused: ${quoted}. ${ledger} A refusal that takes the points is not “nothing charged”: the extension says so only when neither the history nor the balance shows the points gone, so it keeps checking, and panelists are left with a refusal and the points gone.`,
+          panelists: `${error.message}, and then their balance lower by the reward's cost`,
+          change: 'Refuse a redemption only when nothing was charged; list every charged one in the history.',
+        },
+      ];
     if (hasMessage(exchange))
       return [
         {
@@ -243,9 +264,8 @@ function negativeBalance(wire: Wire, endpoint: string): number | null {
  * Whether the panel let a redemption through that the balance could not cover: its cost (the
  * history's record of it) above the balance read just before, or a balance below zero after it.
  */
-async function overspent(context: SpendContext, ready: Ready, made: Redemption[]): Promise<Finding[]> {
+export function overspent(context: SpendContext, ready: Ready, made: Redemption[], after: AccountRead): Finding[] {
   if (made.length === 0) return [];
-  const after = await readAccount(context.api, context.balanceVariable);
   const cost = made.reduce((sum, r) => sum + (r.reward_point_cost ?? ready.reward.reward_point_cost ?? 0), 0);
   const below =
     negativeBalance(context.wire, ENDPOINTS.rewards) ?? negativeBalance(context.wire, ENDPOINTS.variablesData);
@@ -270,65 +290,4 @@ async function overspent(context: SpendContext, ready: Ready, made: Redemption[]
         'Refuse a redemption whose cost the balance does not cover, with a 4xx and a `message` saying how many points are missing, and charge nothing.',
     },
   ];
-}
-
-export async function idempotencyCheck(request: SpendRequest, context: SpendContext): Promise<CheckResult> {
-  const topic = 'Write check: Idempotency-Key';
-  const ready = await prepare(topic, request, context, 2);
-  if (!('reward' in ready)) return ready;
-  const { api, wire } = context;
-  const { reward } = ready;
-  const key = randomUUID();
-  const from = wire.exchanges.length;
-  wire.allowRedeem(reward.id, 2);
-  // Together, as a browser re-sends a request whose connection closed before its answer came.
-  await Promise.all([attempt(() => api.redeem(reward.id, key)), attempt(() => api.redeem(reward.id, key))]);
-  const answers = wire.exchanges
-    .slice(from)
-    .filter((e) => !e.hop && new URL(e.url).pathname.endsWith(ENDPOINTS.redemption))
-    .map((e) => (e.status === null ? 'no answer' : `${e.status} with ${bodyQuoted(e)}`));
-  const { history, made } = await newRedemptions(api, ready);
-  const sent = `Two identical GET ${ENDPOINTS.redemption}?id=${reward.id} (“${reward.name}”) with one Idempotency-Key, sent together, answered ${answers.join(' and ')}`;
-  const findings = ((): Finding[] => {
-    if (!history.ok)
-      return [
-        {
-          level: 'warn',
-          topic,
-          text: `${sent}; the history could not be read after them (${history.error.message}), so the doctor cannot say how many redemptions they made.`,
-          panelists: history.error.message,
-          change:
-            'Check the test panelist’s history by hand: one redemption means the key is honoured, two that it is not.',
-        },
-      ];
-    if (made.length === 1)
-      return [
-        {
-          level: 'ok',
-          topic,
-          text: `${sent}: the history shows one redemption (#${made[0]!.id}). The panel honours the key: a Confirm the browser re-sends is charged once.`,
-        },
-      ];
-    if (made.length === 0)
-      return [
-        {
-          level: 'info',
-          topic,
-          text: `${sent}: the history shows no redemption of it, so there was nothing to count.`,
-        },
-      ];
-    return [
-      {
-        level: 'fail',
-        topic,
-        text: `${sent}: the history shows ${made.length} redemptions (${made.map((r) => `#${r.id}`).join(', ')}). The panel does not honour the key: the test panelist was charged ${made.length} times for one request.`,
-        panelists:
-          'one Confirm charged two or three times when their browser re-sends it after a dropped connection; the extension tells them so, but cannot undo it',
-        change:
-          'Honour the Idempotency-Key header on GET /v1/panel/redemption: keep the answer of the first request with a key and give it back for the same key, with 409 while the first is still being processed, for at least 24 hours.',
-      },
-    ];
-  })();
-  findings.push(...(await overspent(context, ready, made)));
-  return { findings, checked: history.ok && made.length > 0 };
 }

@@ -84,6 +84,11 @@ export function jsonReport(report: Report) {
     format: 1,
     userAgent: USER_AGENT,
     ...report,
-    verdict: { breaksPanelists: breaksPanelists(report), failures: count('fail'), warnings: count('warn') },
+    verdict: {
+      ran: true,
+      breaksPanelists: breaksPanelists(report),
+      failures: count('fail'),
+      warnings: count('warn'),
+    },
   };
 }

@@ -1,14 +1,14 @@
 /**
  * The pre-flight's own checks besides the doctor: one finding each, as the doctor words its own
  * (a level, a topic, what was found, and what to change when it is a problem). Here: the version
- * the release would take, the privacy policy's address, and the profile's data kinds.
+ * the release would take (with its panelists' notes), the privacy policy's address, and the profile's data kinds.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LOCALES_DIR, shippedLocales } from '../../../utils/build/operator/locale-messages';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
 import type { VariableDefinition } from '../../../utils/types';
-import { entryOf, hasChanges, UNRELEASED } from '../release/changelog';
 import { compareVersions, packageVersion, parseVersion, releaseTags, tagsAtHead } from '../release/version';
+import { NOTES_FILE, readNotes } from '../release/whats-new';
 import { compareKinds, KIND_WORDS } from './data-kinds';
 
 export interface Check {
@@ -36,7 +36,6 @@ export function versionChecks(root: string): Check[] {
   const atHead = tagsAtHead(root).find((t) => t.replace(/^v/, '') === version);
   const others = tags.filter((t) => t.tag !== atHead);
   const last = others[0];
-  const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
   const checks: Check[] = [];
   if (last && compareVersions(parsed, last.version) < 0)
     checks.push({
@@ -57,13 +56,14 @@ export function versionChecks(root: string): Check[] {
       topic,
       text: `${version}${atHead ? ` (${atHead}, at HEAD)` : ''} is above ${last ? `the last release ${last.tag}` : 'every release (there is none yet)'}.`,
     });
-  const section = atHead ? version : UNRELEASED;
-  if (!hasChanges(entryOf(changelog, section)))
+  // What panelists read: the operator's notes (whats-new.json), never the project's CHANGELOG.md.
+  const notes = readNotes(root, version, shippedLocales(join(root, LOCALES_DIR)));
+  if (notes.problems.length)
     checks.push({
       level: atHead ? 'fail' : 'warn',
       topic,
-      text: `CHANGELOG.md has no list of changes under ## [${section}]: the stores' what's new would be empty.`,
-      change: 'Say in CHANGELOG.md what panelists notice in this release.',
+      text: `the panelists' notes for ${version}: ${notes.problems.join('; ')}.`,
+      change: `Write what panelists notice in this release in ${NOTES_FILE} (OPERATORS.md, "Releases").`,
     });
   return checks;
 }

@@ -23,8 +23,16 @@ const TOPIC = 'Sign-in';
 /** Every redirect URL the build needs, by browser; Chrome's only once chromeKey fixes the id. */
 export function redirectUrls(settings: ResolvedSettings): { where: string; url: string | null }[] {
   const ids = extensionIds(settings);
+  // The trusted testers' item and Edge's are items of their own: listed when their ids are set.
+  const own = [
+    ...(ids.chromeBeta
+      ? [{ where: "Chrome, the trusted testers' item (the sign-in window)", url: ids.chromeBeta.redirectUrl }]
+      : []),
+    ...(ids.edge ? [{ where: 'Edge (the sign-in window)', url: ids.edge.redirectUrl }] : []),
+  ];
   return [
     { where: 'Chrome (the sign-in window)', url: ids.chrome?.redirectUrl ?? null },
+    ...own,
     { where: 'Firefox on the desktop (the sign-in window)', url: ids.firefox.redirectUrl },
     { where: 'Firefox for Android, and any browser without the window (a tab)', url: ids.tab?.redirectUrl ?? null },
   ];

@@ -1,13 +1,13 @@
 /**
  * RELEASE.md of `npm run release`: what this release is, where each language's "what's new" came
- * from (a translation or the English entry, named as such), what each store is sent and whether
+ * from (the operator's notes in that language, or the English, named as such), what each store is sent and whether
  * it is ready, the `wxt submit` command, and what to do next (tag, staged rollout, rollback).
  */
 import { relative } from 'node:path';
-import { sourceText, type WhatsNew } from './whats-new';
 import { STORE_NAMES, type StorePlan } from './stores';
-
-export type Mode = 'dry-run' | 'check-credentials' | 'submit';
+import { shownRequests } from './amo';
+import { commandLine, outcomeLines, type AmoStep, type Mode, type StoreOutcome } from './submit';
+import { sourceText, type WhatsNew } from './whats-new';
 
 export interface NotesInput {
   name: string;
@@ -17,18 +17,40 @@ export interface NotesInput {
   outDir: string;
   zips: { chrome: string; firefox: string; sources: string };
   whatsNew: WhatsNew[];
+  /** The whats-new.json entry the notes are under now (the version's, once a local release moved them). */
+  notesEntry: string;
   plans: StorePlan[];
-  command: string;
+  /** The notes addons.mozilla.org gets on the version, when it is one of the stores. */
+  amo: AmoStep | null;
   mode: Mode;
+  /** Each store's outcome, once the stores were asked. */
+  outcomes?: StoreOutcome[];
   fromTag: boolean;
 }
 
 const MODE_SAYS: Record<Mode, string> = {
   'dry-run': 'Dry run: nothing was sent to any store. The stores’ options were checked here, offline.',
   'check-credentials':
-    'Credentials checked: `wxt submit --dry-run` asked the Chrome Web Store and addons.mozilla.org whether the secrets are good; nothing was uploaded.',
-  submit: 'Submitted with `wxt submit`: each store now reviews the new version.',
+    'Credentials checked: `wxt submit --dry-run` asked each store whether the secrets are good; nothing was uploaded.',
+  submit: 'Submitted with `wxt submit`, one store at a time: each store that took it now reviews the new version.',
 };
+
+/** What addons.mozilla.org is sent on the version `wxt submit` makes there, as the request leaves. */
+function amoSection({ amo, version }: NotesInput): string {
+  if (!amo) return '';
+  const languages = Object.keys(amo.notes.release_notes);
+  return `
+## addons.mozilla.org: the version's notes
+
+Once \`--submit\` has made ${version} there, the release sets its release notes in ${languages.join(', ')} (a
+language without notes of its own shows the English) and its notes for reviewers (how to rebuild it
+from the sources zip), with AMO's v5 API; the body is also in \`amo-version-notes.json\`:
+
+\`\`\`http
+${shownRequests(amo.guid, version, amo.notes)}
+\`\`\`
+`;
+}
 
 export function releaseNotes(input: NotesInput): string {
   const rel = (path: string) => relative(input.outDir, path);
@@ -51,25 +73,28 @@ ${MODE_SAYS[input.mode]} Previous release: ${input.previous ?? 'none (the first)
 
 ## What's new, in each language
 
-From the CHANGELOG.md entry of ${version}; no translation is made up here. Each language's file is
-in \`whats-new/\`:
+From your notes for panelists, \`whats-new.json\` › ${input.notesEntry} (CHANGELOG.md, the project's,
+is not read); no translation is made up here. Each language's file is in \`whats-new/\`:
 
 | language | the words are |
 |---|---|
-${input.whatsNew.map((item) => `| ${item.locale} | ${sourceText(item, version)} |`).join('\n')}
+${input.whatsNew.map((item) => `| ${item.locale} | ${sourceText(item, input.notesEntry)} |`).join('\n')}
 
-addons.mozilla.org shows them as the version's release notes, one per language (the version's page
-in the Developer Hub → Release notes). The Chrome Web Store and Edge Add-ons have no such field: put
-the text at the top of the listing's description when panelists should read it there.
-
+addons.mozilla.org gets them as the version's release notes (below). The Chrome Web Store and Edge
+Add-ons have no such field: put the text at the top of the listing's description when panelists
+should read it there.
+${amoSection(input)}
 ## The stores
 
 ${stores.join('\n')}
 
-\`\`\`sh
-${input.command}
-\`\`\`
+What \`--submit\` runs, one store after the other (\`--check-credentials\` runs the same with
+\`--dry-run\`, which uploads nothing):
 
+\`\`\`sh
+${input.plans.map((p) => commandLine(p, false)).join('\n') || '# no store'}
+\`\`\`
+${input.outcomes ? `\nWhat the stores said:\n\n${outcomeLines(input.outcomes, input.mode === 'submit' ? 'submit' : 'check-credentials').join('\n')}\n` : ''}
 Secrets come from the environment (CI secrets, or \`.env.submit\` that \`npx wxt submit init\` writes;
 never commit it).
 
@@ -78,7 +103,7 @@ never commit it).
 ${
   input.fromTag
     ? '- Watch each store’s review; addons.mozilla.org mails its result.'
-    : `- Read CHANGELOG.md and \`whats-new/\`, then commit and tag:
+    : `- Read \`whats-new/\`, then commit (whats-new.json now keeps these notes under ${version}) and tag:
   \`git commit -am "Release ${version}" && git tag v${version} && git push --follow-tags\`.
   The release workflow (\`.github/workflows/release.yml\`) submits the tag.`
 }

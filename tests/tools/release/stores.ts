@@ -74,6 +74,32 @@ function check(store: Store, zip: Record<string, string>, env: Env): string[] {
   }
 }
 
+/** The Chrome Web Store API v1.1's secrets, which `wxt submit init` may still write. */
+const CHROME_V1_SECRETS = ['CHROME_CLIENT_ID', 'CHROME_CLIENT_SECRET', 'CHROME_REFRESH_TOKEN'];
+const CHROME_V2_SECRETS = [
+  'CHROME_PUBLISHER_ID',
+  'CHROME_SERVICE_ACCOUNT_CLIENT_EMAIL',
+  'CHROME_SERVICE_ACCOUNT_PRIVATE_KEY',
+];
+
+/**
+ * What to do when the Chrome Web Store API v2's secrets are missing: where they come from, and,
+ * when API v1.1's are there instead, that those no longer do (publish-browser-extension 5 marks
+ * v1.1 as shut down on 15 October 2026, and this release sends CHROME_API_VERSION=v2).
+ */
+function chromeApiHint(env: Env): string[] {
+  const missing = CHROME_V2_SECRETS.filter((name) => !env[name]?.trim());
+  if (missing.length === 0) return [];
+  const v1 = CHROME_V1_SECRETS.filter((name) => env[name]?.trim());
+  const make =
+    'make a service account for the Chrome Web Store API v2 (Google Cloud: a service account with a JSON key; the Chrome Web Store dashboard: Account → its e-mail added), then set CHROME_API_VERSION=v2, CHROME_PUBLISHER_ID (the dashboard’s publisher id), CHROME_SERVICE_ACCOUNT_CLIENT_EMAIL and CHROME_SERVICE_ACCOUNT_PRIVATE_KEY (OPERATORS.md, “Releases”)';
+  return [
+    v1.length
+      ? `${v1.join(', ')} ${v1.length === 1 ? 'is' : 'are'} the Chrome Web Store API v1.1's (what \`wxt submit init\` may write), which was shut down on 15 October 2026: ${make}`
+      : `the Chrome Web Store API v2's secrets are missing (${missing.join(', ')}): ${make}`,
+  ];
+}
+
 export interface PlanInput {
   zips: Zips;
   env: Env;
@@ -83,6 +109,8 @@ export interface PlanInput {
   rollout: number | null;
   /** The Firefox add-on id (the build's geckoId), unless FIREFOX_EXTENSION_ID names it. */
   geckoId: string;
+  /** The trusted testers' Chrome item (the build's chromeBetaId), unless CHROME_BETA_EXTENSION_ID names it. */
+  chromeBetaId?: string;
 }
 
 export function plan(input: PlanInput): StorePlan[] {
@@ -104,7 +132,8 @@ export function plan(input: PlanInput): StorePlan[] {
     if (store === 'chrome') {
       if (channel === 'beta') {
         // The trusted testers' item: its own id, its visibility set to trusted testers in the dashboard.
-        if (env.CHROME_BETA_EXTENSION_ID) own.CHROME_EXTENSION_ID = env.CHROME_BETA_EXTENSION_ID;
+        const testers = env.CHROME_BETA_EXTENSION_ID || input.chromeBetaId;
+        if (testers) own.CHROME_EXTENSION_ID = testers;
         notes.push(
           'beta: to the trusted testers’ item (CHROME_BETA_EXTENSION_ID), whose visibility is “Private: trusted testers”',
         );
@@ -122,10 +151,10 @@ export function plan(input: PlanInput): StorePlan[] {
       store === 'firefox'
         ? ['--firefox-zip', zips.firefox, '--firefox-sources-zip', zips.sources]
         : [`--${store}-zip`, zips.chrome];
-    const problems = check(store, zip, { ...env, ...own });
-    if (channel === 'beta' && store === 'chrome' && !env.CHROME_BETA_EXTENSION_ID)
+    const problems = [...check(store, zip, { ...env, ...own }), ...(store === 'chrome' ? chromeApiHint(env) : [])];
+    if (channel === 'beta' && store === 'chrome' && !env.CHROME_BETA_EXTENSION_ID && !input.chromeBetaId)
       problems.push(
-        'CHROME_BETA_EXTENSION_ID: not set; a beta goes to a separate trusted testers’ item, never the public one',
+        'CHROME_BETA_EXTENSION_ID (or chromeBetaId): not set; a beta goes to a separate trusted testers’ item, never the public one',
       );
     if (channel === 'beta' && store === 'edge')
       problems.push('Edge Add-ons has no beta channel in its API: leave it out of a beta (--stores chrome,firefox)');
@@ -137,9 +166,24 @@ export function plan(input: PlanInput): StorePlan[] {
   });
 }
 
-/** The stores a release goes to: those named, else those whose secrets are set. */
-export function chosenStores(named: string | undefined, env: Env): { stores: Store[]; problems: string[] } {
-  if (named === undefined) return { stores: STORES.filter((store) => configured(store, env)), problems: [] };
+/**
+ * The stores a release goes to: those named, else those whose secrets are set; a beta leaves Edge
+ * Add-ons out unless named (it has no beta channel), and says so.
+ */
+export function chosenStores(
+  named: string | undefined,
+  env: Env,
+  channel: Channel = 'stable',
+): { stores: Store[]; problems: string[]; left?: string } {
+  if (named === undefined) {
+    const set = STORES.filter((store) => configured(store, env));
+    if (channel !== 'beta' || !set.includes('edge')) return { stores: set, problems: [] };
+    return {
+      stores: set.filter((store) => store !== 'edge'),
+      problems: [],
+      left: 'Edge Add-ons is left out of the beta: it has no beta channel',
+    };
+  }
   const stores = named
     .split(',')
     .map((s) => s.trim())

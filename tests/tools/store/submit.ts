@@ -1,5 +1,6 @@
 /**
- * SUBMIT.md of `npm run store`: what goes where in each store, the privacy answers both ask for,
+ * SUBMIT.md of `npm run store`: what goes where in each of the three stores (the Chrome Web Store,
+ * addons.mozilla.org, Edge Add-ons), the privacy answers they ask for,
  * and a privacy policy for the operator to fill in. The data declared here is
  * what the Firefox manifest declares (`data_collection_permissions`): both come from one list,
  * utils/build/operator/data-collection.ts, and tests/unit/store-declarations.test.ts checks they match.
@@ -26,6 +27,8 @@ export interface SubmitInput {
   root: string;
   files: Record<'chrome' | 'firefox' | 'sources', string>;
   storeIcon: string;
+  /** Edge Add-ons' store logo and its size (300 px where the icon allows). */
+  edgeLogo: { path: string; size: number };
   /** The Chrome Web Store's 440×280 small promo tile. */
   promoTile: string;
   listings: Listing[];
@@ -97,6 +100,18 @@ function chromeIdNotes(settings: ResolvedSettings): string {
   );
 }
 
+/**
+ * The notes for addons.mozilla.org's reviewers: how to rebuild the add-on from the sources zip, and
+ * what it sends to whom, true for this build. SUBMIT.md shows them for the first version;
+ * `npm run release` sends them with every later one (its `approval_notes`).
+ */
+export function reviewerNotes(settings: ResolvedSettings, sources?: readonly string[]): string {
+  const build =
+    'Build with Node 20 or later: npm ci && npx wxt build -b firefox gives\n.output/firefox-mv2/, the add-on as uploaded. panel.config.json holds the build settings.';
+  const notes = `${build}\n${reviewerData(settings)} ${thirdPartySentence()} No remote code: every script is in the package.`;
+  return sources ? `${notes}\nThe sources zip holds only: ${sources.join('; ')}.` : notes;
+}
+
 /** Firefox for Android: the compatibility step on addons.mozilla.org, its sign-in redirect, what only a device shows. */
 function androidNotes(settings: ResolvedSettings): string {
   const ids = extensionIds(settings);
@@ -114,6 +129,52 @@ function androidNotes(settings: ResolvedSettings): string {
    redeem a cheap reward, answer a profile question with the on-screen keyboard, use Android's back
    button, turn the system font size up, and switch apps in the middle of connecting. The browser
    tests run desktop Firefox without the sign-in window; only a device shows these.
+`;
+}
+
+/**
+ * Microsoft Edge Add-ons (Partner Center): the Chrome zip as it is, a listing and a logo for every
+ * language in the package (Edge asks for each), the privacy answer, and notes for certification:
+ * Edge's testers need a way in to test the extension, which only the operator can give them.
+ */
+function edgeNotes(input: SubmitInput): string {
+  const { settings, outDir, files, listings } = input;
+  const ids = extensionIds(settings);
+  const rel = (path: string) => relative(outDir, path);
+  const signIn = signInConfigured(settings);
+  const logo =
+    input.edgeLogo.size >= 300
+      ? `\`${rel(input.edgeLogo.path)}\` (300×300)`
+      : `\`${rel(input.edgeLogo.path)}\` (${input.edgeLogo.size}×${input.edgeLogo.size}: Edge recommends 300×300; give \`icon\` an SVG, or a PNG of 300 px or more, for one)`;
+  const item = ids.edge
+    ? `Edge id from edgeId: ${ids.edge.id}${signIn ? `; sign-in redirect URL: ${ids.edge.redirectUrl}` : ''}.`
+    : `Edge gives the item its own id (Partner Center → the extension's overview, once it exists): set it as \`edgeId\`${signIn ? `, and register https://<that id>.chromiumapp.org/ with your OAuth server (\`npm run ids\` prints it)` : ''}.`;
+  return `
+## Microsoft Edge Add-ons (https://partner.microsoft.com/dashboard/microsoftedge/)
+
+Edge runs the Chrome build unchanged, so it takes the Chrome zip.
+
+1. Create new extension → Packages: upload \`${rel(files.chrome)}\`.
+2. Availability: Public (or Hidden, reached by its link only), and the markets your panel serves.
+3. Properties: a category; "Does your extension access, collect or transmit personal information?":
+   **Yes** (what is sent, and to whom, is in "What the extension sends" above); Privacy policy URL:
+   ${settings.privacyPolicyUrl || 'the address of the policy below once published (set it as privacyPolicyUrl)'};
+   your panel's site and a support contact.
+4. Store listings: Edge asks for one in every language the package has (${listings.map((l) => l.locale).join(', ')}):
+   the description from \`listing/<language>.txt\` (Edge takes less than 10,000 characters; the short
+   description is the manifest's, as on Chrome), the store logo ${logo}, the small promotional tile
+   \`${rel(input.promoTile)}\` (440×280), and the screenshots from \`screenshots/<language>/\` (1280×800; at most 10).
+5. Notes for certification: Edge's testers must get in to test it. Fill in and paste:
+   "${signIn ? 'Sign in with the test account [E-MAIL] / [PASSWORD], or connect' : 'Connect'} on the options page with the test
+   panelist's personal key [KEY]${settings.apiBaseUrl ? '' : ' and the panel address [API ADDRESS]'}. The popup then shows its balance and the
+   rewards. Redeeming spends the test account's points: [WHICH REWARD THEY MAY REDEEM, OR "please do not redeem"]."
+   Give a key of a test panelist only, never a real one.
+6. Later versions: \`npm run release\` submits the Chrome zip to Edge with the Publish API's secrets
+   (Partner Center → Publish API: EDGE_CLIENT_ID, EDGE_API_KEY, and the item's EDGE_PRODUCT_ID). It
+   sends no notes for certification (\`wxt submit\` sends none): should an update need new ones, submit
+   it from Partner Center instead. Edge has no beta channel.
+
+${item}
 `;
 }
 
@@ -269,9 +330,8 @@ ${chromeIdNotes(settings)}
 ## addons.mozilla.org (https://addons.mozilla.org/developers/)
 
 1. Upload \`${rel(files.firefox)}\`; when asked for source code, \`${rel(files.sources)}\`.
-2. Notes for reviewers: "Build with Node 20 or later: npm ci && npx wxt build -b firefox gives
-   .output/firefox-mv2/, the add-on as uploaded. panel.config.json holds the build settings.
-   ${reviewerData(settings)} ${thirdPartySentence()} No remote code: every script is in the package."
+2. Notes for reviewers (\`npm run release\` sends them as the version's approval notes):
+   "${reviewerNotes(settings).replace(/\n/g, '\n   ')}"
    The sources zip holds only:
 ${input.sources.map((line) => `   - ${line}`).join('\n')}
 3. Listing: as for Chrome, from \`listing/<language>.txt\` and \`screenshots/<language>/\`.
@@ -281,7 +341,7 @@ ${input.sources.map((line) => `   - ${line}`).join('\n')}
 Firefox id: ${ids.firefox.id}${signInConfigured(settings) ? `; sign-in redirect URL: ${ids.firefox.redirectUrl}` : ''}
 
 ${androidNotes(settings)}
-
+${edgeNotes(input)}
 ## Languages
 
 ${listings.map((l) => `- ${l.locale}: ${l.title} — ${l.summary}`).join('\n')}

@@ -4,7 +4,9 @@
  *
  * - Chrome: the id is the first 128 bits of the SHA-256 of the manifest `key` (the DER public
  *   key), written with the letters a–p for the hex digits 0–f; `identity.getRedirectURL()` is
- *   `https://<id>.chromiumapp.org/`.
+ *   `https://<id>.chromiumapp.org/`. The trusted testers' item and the Edge Add-ons item are items
+ *   of their own, with ids their stores gave them (`chromeBetaId`, `edgeId`), and the same form of
+ *   redirect URL (Edge's sign-in window is Chromium's).
  * - Firefox: the id is the add-on id (`geckoId`); `identity.getRedirectURL()` is
  *   `https://<SHA-1 of the id's UTF-8, lower-case hex>.extensions.allizom.org/` (Firefox's
  *   ext-identity.js, with its default `extensions.webextensions.identity.redirectDomain`).
@@ -44,6 +46,10 @@ export function newChromeKey(): { publicKey: string; privateKeyPem: string } {
 
 export interface ExtensionIds {
   chrome: { id: string; redirectUrl: string } | null;
+  /** The trusted testers' Chrome item (`chromeBetaId`): an item of its own, so an id and a redirect URL of its own. */
+  chromeBeta: { id: string; redirectUrl: string } | null;
+  /** The Edge Add-ons item (`edgeId`): Edge gives it its own id; its sign-in window is Chromium's. */
+  edge: { id: string; redirectUrl: string } | null;
   firefox: { id: string; redirectUrl: string };
   /**
    * Sign-in in a tab: Firefox for Android, which has no sign-in window, and any browser
@@ -59,12 +65,17 @@ export interface ExtensionIds {
 export function extensionIds(settings: {
   chromeKey: string;
   geckoId: string;
+  chromeBetaId?: string;
+  edgeId?: string;
   oauth?: { tabRedirectUrl?: string };
 }): ExtensionIds {
   const chromeId = settings.chromeKey ? chromeIdFromKey(settings.chromeKey) : null;
   const tab = settings.oauth?.tabRedirectUrl;
+  const chromium = (id: string | undefined) => (id ? { id, redirectUrl: chromeRedirectUrl(id) } : null);
   return {
-    chrome: chromeId ? { id: chromeId, redirectUrl: chromeRedirectUrl(chromeId) } : null,
+    chrome: chromium(chromeId ?? undefined),
+    chromeBeta: chromium(settings.chromeBetaId),
+    edge: chromium(settings.edgeId),
     firefox: { id: settings.geckoId, redirectUrl: firefoxRedirectUrl(settings.geckoId) },
     tab: tab ? { redirectUrl: tab } : null,
   };

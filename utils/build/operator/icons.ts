@@ -49,16 +49,18 @@ export async function renderIcons(path: string): Promise<Map<number, Buffer>> {
   const input = await readFile(path);
   const { format, width } = await sharp(input).metadata();
   const icons = new Map<number, Buffer>();
-  for (const size of ICON_SIZES) {
-    // librsvg draws an SVG at `density` dots per inch, 72 being its own size in px.
-    const source = format === 'svg' ? sharp(input, { density: (72 * size) / width }) : sharp(input);
-    const png = await source
-      .resize(size, size, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 }, kernel: 'lanczos3' })
-      .png({ compressionLevel: 9 })
-      .toBuffer();
-    icons.set(size, png);
-  }
+  for (const size of ICON_SIZES) icons.set(size, await drawn(input, format === 'svg', width, size));
   return icons;
+}
+
+/** The image at `size` px square: an SVG drawn afresh at that size, a PNG reduced with Lanczos. */
+function drawn(input: Buffer, svg: boolean, width: number, size: number): Promise<Buffer> {
+  // librsvg draws an SVG at `density` dots per inch, 72 being its own size in px.
+  const source = svg ? sharp(input, { density: (72 * size) / width }) : sharp(input);
+  return source
+    .resize(size, size, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 }, kernel: 'lanczos3' })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /** The Chrome Web Store's icon: 128×128 px, the artwork 96×96 in the middle, 16 px of transparent padding around it. */
@@ -78,4 +80,20 @@ export async function storeIcon(icon96: Buffer): Promise<Buffer> {
     .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png({ compressionLevel: 9 })
     .toBuffer();
+}
+
+/** Edge Add-ons' store logo: square, 300×300 px recommended (Partner Center's store listing). */
+export const EDGE_LOGO = 300;
+
+/**
+ * The Edge Add-ons store logo: the operator's icon drawn at 300 px (an SVG afresh at that size, a
+ * PNG reduced, never enlarged: a PNG under 300 px gives its own size), or, without one, the build's
+ * own 128 px icon as it is.
+ */
+export async function edgeLogo(iconPath: string, icon128: Buffer): Promise<{ png: Buffer; size: number }> {
+  if (!iconPath) return { png: icon128, size: 128 };
+  const input = await readFile(iconPath);
+  const { format, width } = await sharp(input).metadata();
+  const size = format === 'svg' ? EDGE_LOGO : Math.min(EDGE_LOGO, width);
+  return { png: await drawn(input, format === 'svg', width, size), size };
 }

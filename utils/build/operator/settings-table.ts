@@ -69,6 +69,8 @@ const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 const GECKO_ID = /^(?:\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
 /** RFC 6749 §3.3 scope tokens, separated by single spaces. */
 const SCOPES = /^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/;
+/** A Chromium extension id (Chrome's, Edge's): 32 letters a–p, the hex digits of a key's SHA-256 shifted. */
+const CHROME_ID = /^[a-p]{32}$/;
 /** What an HTTP header and a form field can carry as an OAuth client id: visible ASCII. */
 const CLIENT_ID = /^[\x21-\x7e]+$/;
 
@@ -201,6 +203,22 @@ export const SETTINGS = {
     fallback: '',
     example: '',
     doc: "the Chrome Web Store item's public key, pinned as the manifest's `key` (left out of the store's zip), so the Chrome id and sign-in redirect URL are known before publishing",
+    buildOnly: true,
+  },
+  chromeBetaId: {
+    env: 'PANEL_CHROME_BETA_ID',
+    schema: v.pipe(v.string(), v.regex(CHROME_ID, 'is not a Chrome extension id: 32 letters from a to p')),
+    fallback: '',
+    example: '',
+    doc: "the Chrome Web Store id of your trusted testers' item (a second item for betas): its sign-in redirect URL is listed by `npm run ids` and tried by the pre-flight, and a beta release goes to it when CHROME_BETA_EXTENSION_ID is not set",
+    buildOnly: true,
+  },
+  edgeId: {
+    env: 'PANEL_EDGE_ID',
+    schema: v.pipe(v.string(), v.regex(CHROME_ID, 'is not an Edge extension id: 32 letters from a to p')),
+    fallback: '',
+    example: '',
+    doc: "the Edge Add-ons item's extension id (Partner Center, once the item exists): Edge gives it its own id, whose sign-in redirect URL `npm run ids` lists and the pre-flight tries",
     buildOnly: true,
   },
   privacyPolicyUrl: {

@@ -30,8 +30,8 @@ export function thirdPartySentence(dir: string = LOCALES_DIR): string {
 
 /** The Chrome Web Store's limit for the summary, which is the manifest's description (addons.mozilla.org takes 250). */
 export const SUMMARY_MAX = 132;
-/** The Chrome Web Store's limit for the description (addons.mozilla.org has none this low). */
-export const DESCRIPTION_MAX = 16_000;
+/** The description's limit in every store: Edge Add-ons takes less than 10,000 characters (the Chrome Web Store 16,000; addons.mozilla.org none this low). */
+export const DESCRIPTION_MAX = 9_999;
 
 export interface Listing {
   locale: string;
@@ -72,7 +72,9 @@ export function listingFor(
     if (!lookup(value)) problems.push(`${locale}: the message ${value} (${key}) is missing`);
   }
   if (listing.description.length > DESCRIPTION_MAX)
-    problems.push(`${locale}: the description is over ${DESCRIPTION_MAX} characters`);
+    problems.push(
+      `${locale}: the description is over ${DESCRIPTION_MAX} characters (Edge Add-ons takes less than 10,000)`,
+    );
   return { listing, problems };
 }
 
@@ -81,7 +83,7 @@ export function listingText(listing: Listing): string {
   return [
     `Title: ${listing.title}`,
     '',
-    `Summary (Chrome Web Store: at most ${SUMMARY_MAX} characters; addons.mozilla.org: the same text):`,
+    `Summary (Chrome Web Store: at most ${SUMMARY_MAX} characters; addons.mozilla.org: the same text; Edge Add-ons shows the manifest's, this same text):`,
     listing.summary,
     '',
     'Description:',
