@@ -91,7 +91,12 @@ export async function launchFirefox(
   return { browser, origin, geckoId, timings, openPage, close };
 }
 
-async function waitForDocument(page: Page, url: string, timeoutMs = 20_000): Promise<void> {
+/**
+ * Resolves once `page` shows `url`'s document (its fragment aside), fully loaded. Polled with
+ * evaluations that may fail while the document is replaced, never with puppeteer's waitFor*, whose
+ * BiDi script.evaluate fails outright when a navigation lands mid-call.
+ */
+export async function waitForDocument(page: Page, url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const document = url.replace(/#.*$/, '');
   let seen = '';
