@@ -46,6 +46,9 @@ export default defineConfig({
           maxWorkers: WORKERS,
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // expect.poll waits for the state it asserts as long as a Playwright locator does (30 s),
+          // not vitest's 1 s: on a busy machine a badge, a stored value or focus arrives later than that.
+          expect: { poll: { timeout: 30_000 } },
         },
       },
     ],
