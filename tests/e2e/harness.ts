@@ -122,6 +122,18 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
 }
 
 /**
+ * For a test file whose tests share one browser and carry on from each other: after a test that
+ * failed, `reset` puts back what it may have left mid-way (a prompt or a dialog open, a page
+ * half-filled), so the next test starts where a passing one would have left it and one failure is
+ * reported once, not again by the tests after it.
+ */
+export function afterFailure(reset: () => Promise<unknown>): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await reset();
+  });
+}
+
+/**
  * For a test file whose tests each use their own browser: `start()` launches the extension and
  * connects it; it, and whatever the test adds to `cleanups`, is closed after each test, last first.
  */
