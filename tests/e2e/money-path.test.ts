@@ -4,6 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
+import { CHECK_AFTER_MS } from '../../entrypoints/background/redemption/machine';
 import type { LedgerEntry, SessionInfo } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from '../unit/accounts';
@@ -11,6 +12,8 @@ import { injectFault, requestCount, serverState, stored } from './control';
 import { connectedPerTest } from './harness';
 
 const REDEEM = '/v1/panel/redemption';
+/** The background's alarm for the history checks of an outcome not known (redemption/service.ts). */
+const CHECK_ALARM = 'redemption-check';
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 /** What the popup must never say of an outcome it does not know. */
 const OVERSTATEMENT = /nothing was (charged|spent)|did not go through|not redeemed/i;
@@ -51,11 +54,17 @@ test('a panel that commits after the time-out: never "nothing charged", then red
   await injectFault(ext, { path: REDEEM, delayMs: 12_000 });
   const popup = await ext.openPage('popup.html');
   const watch = neverOverstates(popup);
+  const pressed = Date.now();
   await confirmRedeem(popup, COFFEE);
   await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state, { timeout: 20_000 }).toBe('unknown');
   await expect.poll(async () => (await serverState(ext)).balance, { timeout: 10_000 }).toBe(2000);
-  // The first scheduled history check, 30 s after sending, settles it.
-  await popup.getByText(`Redeemed ${COFFEE}`).waitFor({ timeout: 60_000 });
+  // The first scheduled history check settles it. Its alarm is set for 30 s after sending; the
+  // test runs it now, as the browser would then (the alarm's own handler, not Check now).
+  const worker = await ext.worker();
+  const scheduled = () => worker.evaluate(async (name) => (await chrome.alarms.get(name))?.scheduledTime, CHECK_ALARM);
+  await expect.poll(scheduled).toBeGreaterThanOrEqual(pressed + CHECK_AFTER_MS[0]);
+  await worker.evaluate((name) => chrome.alarms.create(name, { when: Date.now() }), CHECK_ALARM);
+  await popup.getByText(`Redeemed ${COFFEE}`).waitFor();
   expect(await watch.stop()).toEqual([]);
   await popup.getByText('2,000').first().waitFor();
   expect(await requestCount(ext, REDEEM)).toBe(1);
