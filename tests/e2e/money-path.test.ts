@@ -56,8 +56,8 @@ test('a panel that commits after the time-out: never "nothing charged", then red
   const watch = neverOverstates(popup);
   const pressed = Date.now();
   await confirmRedeem(popup, COFFEE);
-  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state, { timeout: 20_000 }).toBe('unknown');
-  await expect.poll(async () => (await serverState(ext)).balance, { timeout: 10_000 }).toBe(2000);
+  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state).toBe('unknown');
+  await expect.poll(async () => (await serverState(ext)).balance).toBe(2000);
   // The first scheduled history check settles it. Its alarm is set for 30 s after sending; the
   // test runs it now, as the browser would then (the alarm's own handler, not Check now).
   const worker = await ext.worker();

@@ -162,8 +162,8 @@ test('a redemption confirmed in a popup that then closes still completes and sho
   await popup.getByRole('region', { name: `Redeeming ${COFFEE}…` }).waitFor();
   await popup.close();
 
-  await expect.poll(async () => (await serverState(ext)).redemptions.length, { timeout: 15_000 }).toBe(10);
-  await expect.poll(() => ledgerState(ext), { timeout: 15_000 }).toBe('done');
+  await expect.poll(async () => (await serverState(ext)).redemptions.length).toBe(10);
+  await expect.poll(() => ledgerState(ext)).toBe('done');
   const reopened = await openPopup(ext);
   const outcome = reopened.getByRole('region', { name: `Redeemed ${COFFEE}` });
   await outcome.waitFor();

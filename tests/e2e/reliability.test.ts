@@ -30,7 +30,7 @@ async function confirmRedeem(popup: Page, name: string): Promise<void> {
 }
 
 async function waitForLedger(ext: ExtensionSession, state: LedgerEntry['state']): Promise<void> {
-  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state, { timeout: 15_000 }).toBe(state);
+  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state).toBe(state);
 }
 
 test('a worker stopped mid-redeem does not resend; on restart the history shows it went through', async () => {
@@ -43,7 +43,7 @@ test('a worker stopped mid-redeem does not resend; on restart the history shows 
   await ext.stopWorker();
 
   // The panel finishes the request it already received.
-  await expect.poll(async () => (await serverState(ext)).balance, { timeout: 10_000 }).toBe(2000);
+  await expect.poll(async () => (await serverState(ext)).balance).toBe(2000);
 
   const reopened = await ext.openPage('popup.html');
   await reopened.getByText(`Redeemed ${COFFEE}`).waitFor();
@@ -75,7 +75,7 @@ test('a burst of server errors shows the cached data as stale with a retry, afte
 
   await popup.getByRole('button', { name: 'Refresh' }).click();
   const alert = popup.getByRole('alert');
-  await alert.waitFor({ timeout: 15_000 });
+  await alert.waitFor();
   expect(await alert.textContent()).toMatch(/problem|unavailable/i);
   await expect.poll(() => popup.getByText(COFFEE, { exact: true }).first().isVisible()).toBe(true);
   // One refresh: the first try and two retries with backoff, never a storm.
@@ -102,7 +102,7 @@ test('a dead server: the popup shows the cache, marked stale, and offers a retry
   await popup.getByText('2,500').first().waitFor();
   await ext.sandbox.close();
   await popup.getByRole('button', { name: 'Refresh' }).click();
-  await popup.getByRole('alert').waitFor({ timeout: 15_000 });
+  await popup.getByRole('alert').waitFor();
   expect(await popup.getByText('2,500').first().isVisible()).toBe(true);
   await popup.getByRole('button', { name: 'Retry' }).waitFor();
   expect(await popup.getByRole('alert').textContent()).toMatch(/reach|connection|offline/i);
