@@ -40,6 +40,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // Every browser file imports the same drivers (playwright-core, puppeteer-core), sandbox
+          // and helpers, none of which keeps state between files: a worker imports them once.
+          isolate: false,
           globalSetup: ['tests/e2e/global-setup.ts'],
           // This lane's builds, made once per run before its first browser file (tests/e2e/builds.ts).
           setupFiles: ['tests/e2e/lane-setup.ts'],
