@@ -365,15 +365,22 @@ test('nothing moves once shown: rows keep their place while the history arrives 
   expectNoMovement(frames);
   await popup.screenshot({ path: '/tmp/popup-shots/after-popup-data.png' });
 
-  // A pending redemption: one banner above the list, no row grows or shrinks.
-  await injectFault(ext, { path: REDEEM_PATH, delayMs: 1500 });
+  // A pending redemption: one banner above the list, no row grows or shrinks. The panel holds its
+  // answer until the page has drawn enough frames of the wait, however slowly it draws them.
+  await injectFault(ext, { path: REDEEM_PATH, held: true });
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
+  const sampling = popup.evaluate(sampleUntil, 'done');
   await popup.getByRole('button', { name: `Confirm redeeming ${COFFEE}` }).click();
   await popup.getByRole('region', { name: `Redeeming ${COFFEE}…` }).waitFor();
-  const pending = await popup.evaluate(sampleUntil, 'done');
+  await popup.waitForFunction(
+    (text) => (window as unknown as { __sampled: Frame[] }).__sampled.filter((f) => f.state?.text === text).length > 10,
+    WAITING,
+  );
+  await control(ext, '/release', 'POST');
+  const pending = await sampling;
   const heights = new Map<string, Set<number>>();
   // While it is pending and the balance has not changed yet: the rows must not change for the wait alone.
-  const waiting = pending.filter((frame) => frame.state?.text === 'Redeeming|2,500 points');
+  const waiting = pending.filter((frame) => frame.state?.text === WAITING);
   expect(waiting.length).toBeGreaterThan(10);
   for (const frame of waiting)
     for (const [name, box] of Object.entries(frame)) {
@@ -386,6 +393,8 @@ test('nothing moves once shown: rows keep their place while the history arrives 
 });
 
 type Frame = Record<string, { top: number; height: number; text?: string }>;
+/** A frame's outcome and balance while the redemption is pending and the balance not yet changed. */
+const WAITING = 'Redeeming|2,500 points';
 
 /**
  * Runs in the popup: records, every animation frame, where the header, the outcome card and each
@@ -395,6 +404,8 @@ type Frame = Record<string, { top: number; height: number; text?: string }>;
 function sampleUntil(until: string): Promise<Frame[]> {
   return new Promise((resolve) => {
     const frames: Frame[] = [];
+    // Readable while it samples, for a test waiting on what has been seen.
+    Object.assign(window, { __sampled: frames });
     let after = -1;
     const tick = () => {
       const frame: Frame = {};
