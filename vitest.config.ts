@@ -40,12 +40,18 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // Every browser file imports the same drivers (playwright-core, puppeteer-core), sandbox
+          // and helpers, none of which keeps state between files: a worker imports them once.
+          isolate: false,
           globalSetup: ['tests/e2e/global-setup.ts'],
           // This lane's builds, made once per run before its first browser file (tests/e2e/builds.ts).
           setupFiles: ['tests/e2e/lane-setup.ts'],
           maxWorkers: WORKERS,
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // expect.poll waits for the state it asserts as long as a Playwright locator does (30 s),
+          // not vitest's 1 s: on a busy machine a badge, a stored value or focus arrives later than that.
+          expect: { poll: { timeout: 30_000 } },
         },
       },
     ],

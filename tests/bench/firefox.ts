@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { byLabel, fillField, FIREFOX_PATH } from '../e2e/firefox-harness';
+import { byLabel, fillField, FIREFOX_PATH, waitForDocument } from '../e2e/firefox-harness';
 import { POPUP_VIEWPORT, RUNS, SERIES, SETTLE_MS, WARMUP } from './config';
 import type { FirefoxMark } from './firefox-probe';
 import { byPredecessor, rotate, type Rotation } from './rounds';
@@ -144,10 +144,7 @@ async function launchFirefoxBench(dir: string): Promise<FirefoxBench> {
   const inExtension = async <A>(fn: (arg: A) => unknown, arg: A) => {
     const page = await browser.newPage();
     page.goto(at('blank.html'), { timeout: 0 }).catch(() => undefined);
-    await page.waitForFunction(() => location.protocol === 'moz-extension:' && document.readyState === 'complete', {
-      polling: 50,
-      timeout: 20_000,
-    });
+    await waitForDocument(page, at('blank.html'));
     await page.evaluate(fn as never, arg);
     await page.close();
   };
@@ -155,6 +152,8 @@ async function launchFirefoxBench(dir: string): Promise<FirefoxBench> {
   const connect = async (baseUrl: string, token: string) => {
     const options = await browser.newPage();
     options.goto(at('options.html'), { timeout: 0 }).catch(() => undefined);
+    // Loaded first: a waitForSelector started while about:blank is being replaced fails outright.
+    await waitForDocument(options, at('options.html'));
     // The build's panel address sits behind "Advanced" on the options page.
     await options.waitForSelector('details.advanced > summary', { timeout: 20_000 });
     if (!(await options.$eval('details.advanced', (d) => d.open))) await options.click('details.advanced > summary');

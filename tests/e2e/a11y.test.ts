@@ -204,8 +204,8 @@ describe('axe-core, light and dark, every state', () => {
     const checking = popup.getByRole('region', { name: `Checking whether ${COFFEE} went through` });
     await checking.waitFor();
     await audit(popup, 'popup', 'outcome unknown (being checked)');
-    expect(await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).isDisabled()).toBe(true);
     await popup.getByText('Held back: your last redemption of it is still being checked').waitFor();
+    expect(await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).isDisabled()).toBe(true);
     await audit(popup, 'popup', 'reward held back while its redemption is checked');
     await popup.close();
 
@@ -228,6 +228,8 @@ describe('axe-core, light and dark, every state', () => {
     await connection.getByText('Details for support').click();
     await connection.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await connection.getByRole('group', { name: 'Confirm disconnecting' }).waitFor();
+    // Escape is heard inside the prompt: focus reaches its Cancel after it shows (an effect).
+    await expect.poll(async () => (await focused(options)).text).toBe('Cancel');
     await audit(options, 'options', 'connection details and the disconnect prompt');
     await options.keyboard.press('Escape');
     await connection.getByRole('group', { name: 'Confirm disconnecting' }).waitFor({ state: 'detached' });
@@ -235,7 +237,8 @@ describe('axe-core, light and dark, every state', () => {
     await options.getByLabel(FIRST_NAME).fill('x'.repeat(1001));
     await options.getByRole('button', { name: 'Save changes' }).click();
     await options.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
-    expect((await focused(options)).id).toBe((await options.getByLabel(FIRST_NAME).getAttribute('id')) ?? '-');
+    const firstNameId = (await options.getByLabel(FIRST_NAME).getAttribute('id')) ?? '-';
+    await expect.poll(async () => (await focused(options)).id).toBe(firstNameId);
     await audit(options, 'options', 'profile validation error');
     await options.getByRole('button', { name: 'Discard changes' }).click();
     await options.getByRole('status').filter({ hasText: 'Unsaved changes discarded.' }).waitFor();

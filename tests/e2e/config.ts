@@ -16,6 +16,12 @@ export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 8791) + 2
 export const laneDir = (dir: string): string => (E2E_LANE === 1 ? dir : `${dir}-lane-${E2E_LANE}`);
 export const E2E_OUT_DIR = laneDir('.output/e2e');
 export const E2E_EXTENSION_DIR = `${E2E_OUT_DIR}/chrome-mv3`;
+/**
+ * Where a browser test writes the README's pictures it takes on its way (phone-chromium.test.ts):
+ * under .output in a test run, so `npm test` leaves the tree as it found it; `npm run screenshots`
+ * points it at tests/e2e/screenshots.
+ */
+export const E2E_PICTURES_DIR = process.env.E2E_PICTURES_DIR ?? laneDir('.output/e2e-pictures');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // Flags recorded in ../shared/notes/browser-testing.md: without the networking ones Chromium

@@ -91,7 +91,12 @@ export async function launchFirefox(
   return { browser, origin, geckoId, timings, openPage, close };
 }
 
-async function waitForDocument(page: Page, url: string, timeoutMs = 20_000): Promise<void> {
+/**
+ * Resolves once `page` shows `url`'s document (its fragment aside), fully loaded. Polled with
+ * evaluations that may fail while the document is replaced, never with puppeteer's waitFor*, whose
+ * BiDi script.evaluate fails outright when a navigation lands mid-call.
+ */
+export async function waitForDocument(page: Page, url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const document = url.replace(/#.*$/, '');
   let seen = '';
@@ -130,7 +135,7 @@ export async function fillField(page: Page, label: string, value: string): Promi
 }
 
 /** Resolves once the page's visible text contains every one of `texts`. */
-export async function waitForTexts(page: Page, texts: string[], timeoutMs = 15_000): Promise<void> {
+export async function waitForTexts(page: Page, texts: string[], timeoutMs = 30_000): Promise<void> {
   await page.waitForFunction(
     (wanted: string[]) => wanted.every((t) => document.body.innerText.includes(t)),
     { timeout: timeoutMs, polling: 100 },

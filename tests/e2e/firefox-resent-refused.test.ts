@@ -68,16 +68,16 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
   await injectFault({ sandbox }, { path: REDEEM, repeat: true });
 
   const popup = await ff.openPage('popup.html');
-  await expect.poll(() => headerBalance(popup), { timeout: 10_000 }).toBe('1,500 points');
+  await expect.poll(() => headerBalance(popup)).toBe('1,500 points');
   const untrueSeen = await recordUntrue(popup, UNTRUE);
   await popup.locator(byLabel(`Redeem ${BOOKS}`, 'button')).click();
   await popup.locator(byLabel(`Confirm redeeming ${BOOKS}`, 'button')).click();
 
   await expect.poll(() => cardTitle(popup), { timeout: 30_000 }).toBe(`Redeemed ${BOOKS}`);
   // As a screen reader finds it: the card is a region named by its title.
-  await popup.waitForSelector(byLabel(`Redeemed ${BOOKS}`, 'region'), { timeout: 5_000 });
+  await popup.waitForSelector(byLabel(`Redeemed ${BOOKS}`, 'region'));
   expect((await serverState({ sandbox })).balance).toBe(START_BALANCE - 1000);
-  await expect.poll(() => headerBalance(popup), { timeout: 10_000 }).toBe('500 points');
+  await expect.poll(() => headerBalance(popup)).toBe('500 points');
   expect(await untrueSeen()).toEqual([]);
 
   // What the panel saw: the Confirm and the browser's copy of it, one redemption made.
@@ -91,16 +91,14 @@ test('a re-sent copy refused with 402 after the first committed: "Redeemed", the
   await popup.close();
   const reopened = await ff.openPage('popup.html');
   const untrueOnReopen = await recordUntrue(reopened, UNTRUE);
-  await expect.poll(() => headerBalance(reopened), { timeout: 10_000 }).toBe('500 points');
+  await expect.poll(() => headerBalance(reopened)).toBe('500 points');
   expect(await untrueOnReopen()).toEqual([]);
 
   // The history lists it, newest first, once.
   const options = await ff.openPage('options.html#history');
   await waitForTexts(options, [BOOKS]);
   const names = () => options.$$eval('.history-row .reward-name', (els) => els.map((el) => el.textContent));
-  await expect
-    .poll(async () => (await names()).filter((n) => n === BOOKS).length, { timeout: 10_000 })
-    .toBe(before + 1);
+  await expect.poll(async () => (await names()).filter((n) => n === BOOKS).length).toBe(before + 1);
   expect((await names())[0]).toBe(BOOKS);
   console.log(`resent-refused (Firefox ESR): ${Math.round(performance.now() - started)} ms`);
 }, 90_000);

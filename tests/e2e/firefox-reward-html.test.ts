@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
-import { addAndWatch, probe, startThirdParty, type ThirdParty } from './third-party';
+import { probe, startThirdParty, watch, type Seen, type ThirdParty } from './third-party';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const PANEL_IMAGE = '/__probe/panel-image.png';
@@ -55,7 +55,7 @@ async function connect(url: string): Promise<void> {
 const grantedOrigins = (page: Page) =>
   page.evaluate(async () => (await (globalThis as unknown as InPage).browser.permissions.getAll()).origins ?? []);
 
-const add = (page: Page, html: string) => probe(party, () => page.evaluate(addAndWatch, html));
+const add = (page: Page, html: string, expected: Seen) => probe(party, html, expected, (m) => page.evaluate(watch, m));
 
 test('an origin allowed on Connect is given back on Disconnect; the build’s own stays', async () => {
   await connect(sandbox.url.replace('127.0.0.1', 'localhost'));
@@ -71,10 +71,10 @@ test('an origin allowed on Connect is given back on Disconnect; the build’s ow
 test('the manifest’s policy refuses media; the popup’s, added before reward HTML, refuses images from anywhere but the panel and the catalogue', async () => {
   await connect(sandbox.url);
   const options = await ff.openPage('options.html');
-  expect(await add(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`)).toEqual({
-    violations: ['media-src /static-video'],
-    hits: ['/static-img'],
-  });
+  const manifestAllows = { violations: ['media-src /static-video'], hits: ['/static-img'] };
+  expect(
+    await add(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`, manifestAllows),
+  ).toEqual(manifestAllows);
   await options.close();
 
   party.hits.length = 0;
@@ -91,10 +91,8 @@ test('the manifest’s policy refuses media; the popup’s, added before reward 
 
   await popup.locator(show).click();
   await expect.poll(() => sandbox.requests.filter((r) => r.path === PANEL_IMAGE).length).toBeGreaterThan(0);
-  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({
-    violations: ['img-src /after-details'],
-    hits: [],
-  });
+  const popupRefuses = { violations: ['img-src /after-details'], hits: [] };
+  expect(await add(popup, `<img src="${third}/after-details">`, popupRefuses)).toEqual(popupRefuses);
   expect(party.hits).toEqual([]);
   await popup.close();
 });

@@ -82,7 +82,8 @@ test('a redemption goes through exactly once and the new balance shows', async (
   await popup.locator(byLabel(`Redeem ${COFFEE}`, 'button')).click();
   await popup.locator(byLabel(`Confirm redeeming ${COFFEE}`, 'button')).click();
   await waitForTexts(popup, [`Redeemed ${COFFEE}`, 'Your balance is now 2,000 points.']);
-  expect(await popup.$eval('.hdr-balance', (el) => el.textContent)).toBe('2,000 points');
+  // The header follows the worker's balance read, not the card's render: awaited, not read once.
+  await expect.poll(() => popup.$eval('.hdr-balance', (el) => el.textContent)).toBe('2,000 points');
 
   const redeems = sandbox.requests.filter((r) => r.path === REDEEM_PATH && r.method !== 'OPTIONS');
   expect(redeems).toHaveLength(1);

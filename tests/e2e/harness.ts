@@ -62,6 +62,16 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
       `--load-extension=${extensionDir}`,
     ],
   });
+  // E2E_CPU_THROTTLE=N runs every page's CPU N times slower (Chromium's DevTools throttling): the
+  // pages then lag the test as on a busy machine, and a test that reads a state before it arrives fails.
+  const throttle = Number(process.env.E2E_CPU_THROTTLE ?? 1);
+  if (throttle > 1)
+    context.on('page', (page) => {
+      void context
+        .newCDPSession(page)
+        .then((cdp) => cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle }))
+        .catch(() => undefined);
+    });
   // Follow the worker across restarts: a stopped one stays listed but can no longer evaluate.
   let current: Worker | null = null;
   const track = (w: Worker) => {
@@ -119,6 +129,18 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   };
 
   return { context, extensionId, sandbox, userDataDir, worker, stopWorker, openPage, connect, close };
+}
+
+/**
+ * For a test file whose tests share one browser and carry on from each other: after a test that
+ * failed, `reset` puts back what it may have left mid-way (a prompt or a dialog open, a page
+ * half-filled), so the next test starts where a passing one would have left it and one failure is
+ * reported once, not again by the tests after it.
+ */
+export function afterFailure(reset: () => Promise<unknown>): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await reset();
+  });
 }
 
 /**

@@ -112,7 +112,7 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
           const samples = (await stored<Array<{ points: number; tentative?: true }>>(ext, 'balance:history')) ?? [];
           return samples.filter((s) => !s.tentative).map((s) => String(s.points));
         },
-        { timeout: 20_000, interval: 1_500 },
+        { interval: 1_500 },
       )
       .toEqual(points);
 

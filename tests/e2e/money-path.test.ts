@@ -4,13 +4,16 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
+import { CHECK_AFTER_MS } from '../../entrypoints/background/redemption/machine';
 import type { LedgerEntry, SessionInfo } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from '../unit/accounts';
-import { injectFault, requestCount, serverState, stored } from './control';
+import { control, injectFault, requestCount, serverState, stored } from './control';
 import { connectedPerTest } from './harness';
 
 const REDEEM = '/v1/panel/redemption';
+/** The background's alarm for the history checks of an outcome not known (redemption/service.ts). */
+const CHECK_ALARM = 'redemption-check';
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 /** What the popup must never say of an outcome it does not know. */
 const OVERSTATEMENT = /nothing was (charged|spent)|did not go through|not redeemed/i;
@@ -51,11 +54,17 @@ test('a panel that commits after the time-out: never "nothing charged", then red
   await injectFault(ext, { path: REDEEM, delayMs: 12_000 });
   const popup = await ext.openPage('popup.html');
   const watch = neverOverstates(popup);
+  const pressed = Date.now();
   await confirmRedeem(popup, COFFEE);
-  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state, { timeout: 20_000 }).toBe('unknown');
-  await expect.poll(async () => (await serverState(ext)).balance, { timeout: 10_000 }).toBe(2000);
-  // The first scheduled history check, 30 s after sending, settles it.
-  await popup.getByText(`Redeemed ${COFFEE}`).waitFor({ timeout: 60_000 });
+  await expect.poll(async () => (await stored<LedgerEntry>(ext, 'ledger'))?.state).toBe('unknown');
+  await expect.poll(async () => (await serverState(ext)).balance).toBe(2000);
+  // The first scheduled history check settles it. Its alarm is set for 30 s after sending; the
+  // test runs it now, as the browser would then (the alarm's own handler, not Check now).
+  const worker = await ext.worker();
+  const scheduled = () => worker.evaluate(async (name) => (await chrome.alarms.get(name))?.scheduledTime, CHECK_ALARM);
+  await expect.poll(scheduled).toBeGreaterThanOrEqual(pressed + CHECK_AFTER_MS[0]);
+  await worker.evaluate((name) => chrome.alarms.create(name, { when: Date.now() }), CHECK_ALARM);
+  await popup.getByText(`Redeemed ${COFFEE}`).waitFor();
   expect(await watch.stop()).toEqual([]);
   await popup.getByText('2,000').first().waitFor();
   expect(await requestCount(ext, REDEEM)).toBe(1);
@@ -78,11 +87,16 @@ test('disconnect during a slow refresh, connect another account: only its own ba
   const ext = await start();
   const other: Sandbox = await startSandbox({ seed: SEED_B, token: 'e2e-token-account-b' });
   cleanups.push(() => other.close());
-  // The old account's answers come late, and the rewards one says the token is no longer good.
-  await injectFault(ext, { path: '/v1/panel/rewards', delayMs: 4000, status: 401 });
-  await injectFault(ext, { path: '/v1/panel/redemptions', holdMs: 4000 });
+  // The old account's answers are held until the other account is connected, and the rewards one
+  // then says the token is no longer good.
+  const [rewards, history] = ['/v1/panel/rewards', '/v1/panel/redemptions'];
+  const before = [await requestCount(ext, rewards), await requestCount(ext, history)];
+  await injectFault(ext, { path: rewards, held: true, status: 401 });
+  await injectFault(ext, { path: history, held: true });
   const popup = await ext.openPage('popup.html');
   await popup.getByRole('button', { name: 'Refresh' }).click();
+  await expect.poll(() => requestCount(ext, rewards)).toBeGreaterThan(before[0]!);
+  await expect.poll(() => requestCount(ext, history)).toBeGreaterThan(before[1]!);
 
   const options = await ext.openPage('options.html');
   await options.getByRole('button', { name: 'Disconnect' }).click();
@@ -90,8 +104,10 @@ test('disconnect during a slow refresh, connect another account: only its own ba
   await options.close();
   await ext.connect({ url: other.url, token: other.token });
 
-  // Past the old answers: they landed and were dropped.
-  await new Promise((resolve) => setTimeout(resolve, 5000));
+  // The old answers land now; then a second for any of them to be wrongly taken up.
+  expect((await control<{ released: number }>(ext, '/release', 'POST')).released).toBe(2);
+  await ext.sandbox.idle();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const session = await stored<SessionInfo>(ext, 'session');
   expect(session).toMatchObject({ connected: true, baseUrl: other.url, rejected: false });
   const reopened = await ext.openPage('popup.html');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StoredValues } from '../../utils/types';
 import { axeViolations } from './axe';
 import { serverState } from './control';
-import { launchExtension, type ExtensionSession } from './harness';
+import { afterFailure, launchExtension, type ExtensionSession } from './harness';
 
 /**
  * The options page in Chromium against the sandbox (connect, profile, history, disconnect), driven
@@ -62,6 +62,12 @@ afterAll(async () => {
   await ext?.close();
 });
 
+// A failed test may leave the page anywhere (the disconnect prompt open, say): the next gets a fresh one.
+afterFailure(async () => {
+  await page?.close();
+  page = await openOptions();
+});
+
 describe('options page against the sandbox', () => {
   test('a wrong key gets a clear error in plain words and stores nothing; the right one connects', async () => {
     const token = page.getByLabel('Personal key');
@@ -109,7 +115,8 @@ describe('options page against the sandbox', () => {
     expect(await support.getByText(`Personal key ending in ••••${ext.sandbox.token.slice(-4)}`).isVisible()).toBe(true);
     expect(await support.getByText(`Panel address: ${ext.sandbox.url}`).isVisible()).toBe(true);
     expect(await page.getByLabel('Personal key').count()).toBe(0);
-    expect(await status('Connected to Panel Rewards.').count()).toBe(1);
+    // The account's summary comes with the account's data, after the connection itself.
+    await expect.poll(() => status('Connected to Panel Rewards.').count()).toBe(1);
     // Said once, in the account's summary: the connection's details name the panel, they do not say "Connected to" again.
     expect((await page.locator('main').innerText()).match(/Connected to/g)).toHaveLength(1);
     expect(await page.locator('section[aria-labelledby="summary-heading"]').innerText()).toContain(
@@ -186,7 +193,7 @@ describe('options page against the sandbox', () => {
     const field = page.locator('.field').filter({ has: page.getByLabel(Q.firstName) });
     expect(await field.locator('.field-error').textContent()).toContain('FIRST_NAME is not writable');
     // Focus is on the question, with its label in view and its control clear of the sticky bar.
-    expect(await page.getByLabel(Q.firstName).evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.getByLabel(Q.firstName).evaluate((el) => el === document.activeElement)).toBe(true);
     const label = await box(`label:text-is("${Q.firstName}")`);
     const bar = await box('.save-bar');
     expect(label.top).toBeGreaterThanOrEqual(0);
@@ -199,10 +206,10 @@ describe('options page against the sandbox', () => {
 
     await page.close();
     page = await openOptions();
-    await page.getByLabel(Q.firstName).waitFor();
+    // The edits come back from storage: read once they are counted, not as the page first paints.
+    await page.getByText('2 unsaved changes').waitFor();
     expect(await page.getByLabel(Q.firstName).inputValue()).toBe('Alex');
     expect(await group(Q.hobbies).getByLabel('None of these').isChecked()).toBe(true);
-    await page.getByText('2 unsaved changes').waitFor();
 
     await page.getByRole('button', { name: 'Discard changes' }).click();
     await status('Unsaved changes discarded.').waitFor();
@@ -342,6 +349,8 @@ describe('options page against the sandbox', () => {
     // Escape cancels too, from wherever focus is inside the prompt.
     await page.keyboard.press('Enter');
     await prompt.waitFor();
+    // Focus reaches Cancel after the prompt shows (an effect): Tab pressed before it would start from Disconnect.
+    await expect.poll(focused).toBe('Cancel');
     await page.keyboard.press('Tab');
     await expect.poll(focused).toBe('Yes, disconnect');
     await page.keyboard.press('Escape');

@@ -2,12 +2,13 @@
  * A panelist with only a phone, in Chromium at 412×915 with mobile and touch emulation, every
  * action a tap: the first run offers Sign in; without `identity` (no-identity-build.ts) the sign-in
  * goes through a tab; Redeem → Confirm ends in an outcome the panel's history bears out; Answer now
- * → fill → Save & next saves the answer. Writes tests/e2e/screenshots/phone-popup.png and
- * phone-options.png on the way.
+ * → fill → Save & next saves the answer. Writes phone-popup.png and phone-options.png on the way,
+ * into E2E_PICTURES_DIR (config.ts): the README's, when `npm run screenshots` runs it.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { OAUTH_PATHS, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
+import { E2E_PICTURES_DIR } from './config';
 import { serverState } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 import { noIdentityBuild } from './no-identity-build';
@@ -15,7 +16,7 @@ import { measureTargets, targetFailures } from './phone-targets';
 
 const PHONE = { width: 412, height: 915 };
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
-const SHOTS = 'tests/e2e/screenshots';
+const SHOTS = E2E_PICTURES_DIR;
 
 let ext: ExtensionSession;
 let popup: Page;

@@ -57,7 +57,7 @@ test('a redeem answered 308 is sent once, never re-sent elsewhere, and not taken
   // Ambiguous, not refused: the request reached the panel, so its outcome is unknown until the
   // history shows it (the history is also read before the redeem leaves, so its reads prove nothing).
   const ledger = () => stored<{ state?: string; error?: { kind: string } }>(ext, 'ledger');
-  await expect.poll(async () => (await ledger())?.state, { timeout: 15_000 }).toBe('unknown');
+  await expect.poll(async () => (await ledger())?.state).toBe('unknown');
   expect(['rejected', 'not_allowed']).not.toContain((await ledger())?.error?.kind);
   expect(await requestCount(ext, REDEEM)).toBe(1);
   expect(elsewhere.requests).toEqual([]);

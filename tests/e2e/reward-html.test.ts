@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { axeViolations } from './axe';
 import { E2E_SANDBOX_PORT } from './config';
 import { launchExtension, type ExtensionSession } from './harness';
-import { addAndWatch, probe, startThirdParty, type ThirdParty } from './third-party';
+import { probe, startThirdParty, watch, type Seen, type ThirdParty } from './third-party';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const PANEL_IMAGE = '/__probe/panel-image.png';
@@ -190,13 +190,14 @@ test('opening details sends nothing to a host other than the panel; the panel’
 });
 
 test('the content security policy: the manifest allows no media, the popup then allows images only from the panel and the catalogue', async () => {
-  const add = (page: Page, html: string) => probe(party, () => page.evaluate(addAndWatch, html));
+  const add = (page: Page, html: string, expected: Seen) =>
+    probe(party, html, expected, (m) => page.evaluate(watch, m));
   const options = await ext.openPage('options.html');
   // The manifest's policy: images from where a panel may be (the third party counts, on 127.0.0.1), no media at all.
-  expect(await add(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`)).toEqual({
-    violations: ['media-src /static-video'],
-    hits: ['/static-img'],
-  });
+  const manifestAllows = { violations: ['media-src /static-video'], hits: ['/static-img'] };
+  expect(
+    await add(options, `<img src="${third}/static-img"><video src="${third}/static-video"></video>`, manifestAllows),
+  ).toEqual(manifestAllows);
   const manifest = await options.evaluate(() => chrome.runtime.getManifest().content_security_policy);
   expect(manifest).toEqual({
     extension_pages:
@@ -208,9 +209,7 @@ test('the content security policy: the manifest allows no media, the popup then 
   const popup = await openDetails();
   const policy = await popup.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(policy).toBe(`img-src 'self' data: ${sandbox.url} https://images.sandbox.invalid; media-src 'none'`);
-  expect(await add(popup, `<img src="${third}/after-details">`)).toEqual({
-    violations: ['img-src /after-details'],
-    hits: [],
-  });
+  const popupRefuses = { violations: ['img-src /after-details'], hits: [] };
+  expect(await add(popup, `<img src="${third}/after-details">`, popupRefuses)).toEqual(popupRefuses);
   await popup.close();
 });

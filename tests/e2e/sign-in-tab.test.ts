@@ -26,9 +26,7 @@ afterEach(async () => {
 
 /** The tab the extension opened at the authorization server (a new tab's first address is about:blank). */
 async function signInTab(ext: ExtensionSession): Promise<Page> {
-  await expect
-    .poll(() => ext.context.pages().some((p) => p.url().includes(OAUTH_PATHS.authorize)), { timeout: 15_000 })
-    .toBe(true);
+  await expect.poll(() => ext.context.pages().some((p) => p.url().includes(OAUTH_PATHS.authorize))).toBe(true);
   return ext.context.pages().find((p) => p.url().includes(OAUTH_PATHS.authorize))!;
 }
 

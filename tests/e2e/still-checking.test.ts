@@ -63,7 +63,7 @@ test('a redemption being checked stays listed, with its Check now and its Redeem
   await list.getByText(`${NORTHWIND} is in your redemption history: it went through.`).waitFor({ timeout: 30_000 });
   // The header follows: the balance is read again whenever a check settles a redemption.
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('1,000 points');
-  expect(await held.isDisabled()).toBe(false);
+  await expect.poll(() => held.isDisabled()).toBe(false);
   expect(await popup.getByText(/Nothing was charged/).count()).toBe(0);
   expect(await axeViolations(popup)).toEqual([]);
 }, 90_000);

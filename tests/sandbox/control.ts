@@ -50,6 +50,10 @@ const HANDLERS: Record<string, Partial<Record<string, ControlHandler>>> = {
       return success();
     },
   },
+  // Lets the requests a `held` fault keeps waiting through.
+  '/release': {
+    POST: ({ faults }) => success({ released: faults.release() }),
+  },
   '/requests': {
     GET: ({ requests }) => json(200, { requests }),
     DELETE: ({ requests }) => {

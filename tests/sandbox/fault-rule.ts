@@ -18,6 +18,7 @@ const FIELD_CHECKS: Record<keyof FaultRule, { check: (value: JsonValue) => boole
   },
   body: { check: isString, expected: 'a string (sent as is)' },
   delayMs: { check: isWhole(0, 120_000), expected: 'a whole number of milliseconds up to 120000' },
+  held: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   times: { check: isWhole(1, 1_000_000), expected: 'a positive whole number' },
   drop: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   commit: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },

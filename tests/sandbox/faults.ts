@@ -18,6 +18,8 @@ interface ActiveRule {
 
 export class FaultStore {
   private rules: ActiveRule[] = [];
+  /** Requests a `held` rule keeps waiting, each let through by release(). */
+  private waiting: Array<() => void> = [];
 
   add(rule: FaultRule): void {
     this.rules.push({ rule, remaining: rule.times ?? 1 });
@@ -25,6 +27,24 @@ export class FaultStore {
 
   clear(): void {
     this.rules = [];
+  }
+
+  /** Resolves when release() is called (or `signal` ends the wait). */
+  hold(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      // An AbortError, as a cut-short delay gives: the handler then drops the connection.
+      const cut = () => reject(new DOMException('The sandbox was reset or closed', 'AbortError'));
+      if (signal.aborted) return cut();
+      this.waiting.push(resolve);
+      signal.addEventListener('abort', cut, { once: true });
+    });
+  }
+
+  /** Lets every held request through; says how many there were. */
+  release(): number {
+    const released = this.waiting.splice(0);
+    for (const resolve of released) resolve();
+    return released.length;
   }
 
   /** Rules still active, with how many matches each has left. */

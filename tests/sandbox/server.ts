@@ -138,6 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       idempotency.processed(arrival.key, run(request, now(), false));
     };
     const signal = interruptible();
+    if (fault?.held) await faults.hold(signal);
     if (fault?.repeat === 'overlapping') {
       // The browser re-sent the request while the panel was still working on the first copy: the
       // copy is answered first (a panel honouring the key says 409), then the first copy commits.

@@ -97,6 +97,11 @@ export interface FaultRule {
   body?: string;
   /** Wait before answering; alone, the request is then handled normally. */
   delayMs?: number;
+  /**
+   * Held until the test lets it through (`POST /__sandbox/release`), then handled as the rest of
+   * the rule says: a request kept waiting exactly as long as the test needs, however busy the machine.
+   */
+  held?: boolean;
   /** How many matching requests the rule affects; default 1. */
   times?: number;
   /** Destroy the socket without answering. */

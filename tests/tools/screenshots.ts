@@ -2,11 +2,14 @@
  * `npm run screenshots`: the README's pictures of the popup and the options page, in the light and
  * the dark colour scheme, taken from the end-to-end build in Chromium against the sandbox:
  * tests/e2e/screenshots/{popup,options,options-balance,profile-answer}-{light,dark}.png, and the
- * popup and the options page in Arabic, right to left: {popup,options}-ar-{light,dark}.png.
+ * popup and the options page in Arabic, right to left: {popup,options}-ar-{light,dark}.png. Then
+ * the phone pictures, phone-{popup,options}.png, taken by the phone run's taps
+ * (tests/e2e/phone-chromium.test.ts) pointed here: a test run writes them under .output instead.
  *
  * Uses the browser-test harness; builds the extension the way the browser tests do when that build
- * is missing. The sandbox listens on a free port of its own.
+ * is missing. The sandbox listens on a free port of its own; the phone run's on E2E_SANDBOX_PORT.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -113,6 +116,17 @@ async function main(): Promise<void> {
     await sandbox.close();
   }
   await arabic();
+  phone();
+}
+
+/** The phone run, its pictures written here (E2E_PICTURES_DIR, tests/e2e/config.ts). */
+function phone(): void {
+  const run = spawnSync('node_modules/.bin/vitest', ['run', '--project', 'e2e', 'tests/e2e/phone-chromium.test.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, E2E_PICTURES_DIR: OUT },
+  });
+  if (run.status !== 0) throw new Error(`The phone run failed: ${OUT}/phone-*.png were not written`);
+  console.log(`wrote ${OUT}/phone-popup.png, ${OUT}/phone-options.png`);
 }
 
 /** The popup (at 320 px, where figures and words are tightest) and the options page in Arabic, right to left. */

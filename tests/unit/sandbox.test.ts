@@ -641,6 +641,20 @@ describe('sandbox: control endpoints', () => {
     expect(sandbox.state.balance).toBe(2000);
   });
 
+  it('holds a request until the test releases it, then handles it for real', async () => {
+    await control('/faults', 'POST', { path: '/v1/panel/redemption', held: true });
+    let answered = false;
+    const reply = call('/v1/panel/redemption?id=101').then((r) => ((answered = true), r));
+    await expect.poll(() => sandbox.requests.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(false);
+    expect(sandbox.state.balance).toBe(2500);
+    expect((await control('/release', 'POST')).body).toMatchObject({ released: 1 });
+    expect((await reply).status).toBe(200);
+    expect(sandbox.state.balance).toBe(2000);
+    expect((await control('/release', 'POST')).body).toMatchObject({ released: 0 });
+  });
+
   it('drops the connection without answering', async () => {
     await control('/faults', 'POST', { path: '/v1/panel/rewards', drop: true });
     await expect(call('/v1/panel/rewards')).rejects.toThrow();
