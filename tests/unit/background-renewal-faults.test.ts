@@ -51,10 +51,13 @@ describe('signed-in sessions, when the token endpoint answers late or fails', ()
     expect((await renewing).ok).toBe(false);
     expect(await credentialsItem.getValue()).toMatchObject({ token: env.sandbox.token });
     expect((await credentialsItem.getValue())?.refreshToken).toBeUndefined();
-    // Every call from now on goes out with the pasted key.
+    // Every call from now on goes out with the pasted key, and none renews the old sign-in. The
+    // connection's own warm-up reads (profile, history) may land among them on a busy machine.
     env.sandbox.requests.length = 0;
     expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
-    expect(env.sandbox.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${env.sandbox.token}`]);
+    const sent = env.sandbox.requests;
+    expect(sent.filter((r) => r.path === '/v1/panel/rewards')).toHaveLength(1);
+    expect(sent.map((r) => r.headers.authorization)).toEqual(sent.map(() => `Bearer ${env.sandbox.token}`));
   });
 
   it('a renewal answer that lands after a disconnect does not bring the tokens back', async () => {

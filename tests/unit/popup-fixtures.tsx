@@ -139,8 +139,11 @@ export function unmount(): void {
   }
 }
 
-/** Retries until the callback stops throwing, like Testing Library's waitFor. */
-export async function waitFor<T>(check: () => T, timeoutMs = 2000): Promise<T> {
+/**
+ * Retries until the callback stops throwing, like Testing Library's waitFor. It gives up after 10 s,
+ * well inside the test's 20 s, so a busy machine's slow storage reads are waited for, not failed.
+ */
+export async function waitFor<T>(check: () => T, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -175,7 +175,12 @@ describe('header', () => {
     const error = appError('rate_limited', 'x', { status: 429, endpoint: '/v1/panel/rewards', retryAfterSeconds: 120 });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
-    const alert = await waitFor(() => getByRole(root, 'alert'));
+    // The sync's error can be read before the rewards it speaks of: wait for the line about them.
+    const alert = await waitFor(() => {
+      const shown = getByRole(root, 'alert');
+      expect(shown.textContent).toContain('last updated');
+      return shown;
+    });
     const [line, next] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
     expect(line).toBe('Panel Rewards is busy right now — last updated 2 min. ago · Retry');
     expect(next).toBe('Try again in 120 seconds.');
@@ -192,7 +197,12 @@ describe('header', () => {
     });
     await seed({ rewards: [amazon], balance: 2500, rewardsSync: { error } });
     const root = mount();
-    const alert = await waitFor(() => getByRole(root, 'alert'));
+    // The sync's error can be read before the rewards it speaks of: wait for the line about them.
+    const alert = await waitFor(() => {
+      const shown = getByRole(root, 'alert');
+      expect(shown.textContent).toContain('last updated');
+      return shown;
+    });
     expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
       'Couldn’t get an update from Panel Rewards — last updated 2 min. ago · Retry',
     ]);
