@@ -57,7 +57,10 @@ test('without identity (as on Firefox for Android) the extension has no sign-in 
     const ext = (globalThis as unknown as InPage).browser;
     return { identity: typeof ext.identity, permissions: (await ext.permissions.getAll()).permissions?.toSorted() };
   });
-  expect(seen).toEqual({ identity: 'undefined', permissions: ['alarms', 'idle', 'storage'] });
+  expect(seen).toEqual({
+    identity: 'undefined',
+    permissions: ['alarms', 'declarativeNetRequestWithHostAccess', 'idle', 'storage'],
+  });
   await options.close();
 });
 

@@ -13,7 +13,7 @@ import { firefoxRedirectUrl } from '../../utils/build/operator/extension-ids';
 import { buildSettings, type ResolvedSettings } from '../../utils/build/operator/panel-config';
 import type { VariableDefinition } from '../../utils/types';
 import { SANDBOX_CLIENT_ID } from '../sandbox/oauth';
-import { STRICT_PATHS, startStrictOAuth, type StrictOAuth } from '../sandbox/strict-oauth';
+import { OIDC_PATHS, startOpenIdProvider, type OpenIdProvider } from '../sandbox/openid-provider';
 import { askedKinds } from '../tools/preflight/data-kinds';
 import { dataKindChecks, policyCheck } from '../tools/preflight/checks';
 import { signInChecks } from '../tools/preflight/sign-in';
@@ -115,7 +115,7 @@ describe('the privacy policy', () => {
 });
 
 describe('sign-in, against an independent authorization server', () => {
-  let strict: StrictOAuth;
+  let strict: OpenIdProvider;
   const API = 'http://127.0.0.1:9';
   const GECKO = 'rewards@acme-panel.example';
   afterEach(async () => strict?.close());
@@ -125,13 +125,13 @@ describe('sign-in, against an independent authorization server', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    strict = await startStrictOAuth({ port, redirectUris, origins: [], sandbox: { url: API, otherKeys: new Set() } });
+    strict = await startOpenIdProvider({ port, redirectUris, sandbox: { url: API, otherKeys: new Set() } });
     return settings({
       PANEL_API_BASE_URL: API,
       PANEL_GECKO_ID: GECKO,
-      PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${strict.issuer}${STRICT_PATHS.authorize}`,
-      PANEL_OAUTH_TOKEN_ENDPOINT: `${strict.issuer}${STRICT_PATHS.token}`,
-      PANEL_OAUTH_REVOCATION_ENDPOINT: `${strict.issuer}${STRICT_PATHS.revocation}`,
+      PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${strict.issuer}${OIDC_PATHS.authorize}`,
+      PANEL_OAUTH_TOKEN_ENDPOINT: `${strict.issuer}${OIDC_PATHS.token}`,
+      PANEL_OAUTH_REVOCATION_ENDPOINT: `${strict.issuer}${OIDC_PATHS.revocation}`,
       PANEL_OAUTH_ISSUER: strict.issuer,
       PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
     });
@@ -173,7 +173,7 @@ describe('sign-in, against an independent authorization server', () => {
     expect(await signInChecks(wrong)).toContainEqual(
       expect.objectContaining({
         level: 'fail',
-        text: `oauth.tokenEndpoint is ${strict.issuer}/oauth/token, but the server's metadata says token_endpoint is ${strict.issuer}${STRICT_PATHS.token}.`,
+        text: `oauth.tokenEndpoint is ${strict.issuer}/oauth/token, but the server's metadata says token_endpoint is ${strict.issuer}${OIDC_PATHS.token}.`,
       }),
     );
   });

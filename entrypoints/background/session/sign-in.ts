@@ -5,6 +5,7 @@ import { signInConfigured, tabRedirectUrl } from '../../../utils/build-settings'
 import { appError, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { settings, SIGN_IN_BUILT } from '../../../utils/settings';
+import { authorizationParams } from '../../../utils/sign-in-server';
 import type { SessionInfo } from '../../../utils/storage-items';
 import { authorizationServer, oauthClient, tokenRequestOptions } from '../auth/oauth-endpoints';
 import { usingHostAccess } from './host-access';
@@ -78,7 +79,9 @@ async function signInFlow(): Promise<SessionInfo> {
   url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
-  if (settings.oauth.scopes) url.searchParams.set('scope', settings.oauth.scopes);
+  // What a refresh token needs, as this server takes it (its metadata, read at build time: utils/sign-in-server.ts).
+  for (const [name, value] of Object.entries(authorizationParams(settings.oauth.scopes, settings.oauthServer, false)))
+    url.searchParams.set(name, value);
 
   let returned: string;
   try {

@@ -9,6 +9,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as v from 'valibot';
 import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../../build-settings';
+import { NO_METADATA, type ServerFacts } from '../../sign-in-server';
 import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
 
 /** Looked for at the project's root, in this order; both at once is an error. */
@@ -22,6 +23,8 @@ type Env = Record<string, string | undefined>;
 export interface ResolvedSettings extends PanelSettings {
   /** Sandbox token for development builds only, from PANEL_DEV_TOKEN; never in a release build. */
   devToken: string;
+  /** The sign-in server's metadata, once read (oauth-discovery.ts); NO_METADATA until then. */
+  oauthServer: ServerFacts;
   /** The config file read, absolute; null when there is none. */
   configFile: string | null;
   /** Each setting's path (`oauth.clientId`) → 'file', 'environment' or 'default'. */
@@ -223,6 +226,7 @@ export function resolveSettings(
   const settings = {
     ...(nest(values) as unknown as PanelSettings),
     devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '',
+    oauthServer: NO_METADATA,
     configFile: file,
     sources,
   };

@@ -274,7 +274,7 @@ export const SETTINGS = {
       schema: webAddress(),
       fallback: '',
       example: 'https://login.acme-panel.example',
-      doc: "sign-in: compared with an `iss` the server returns (RFC 9207); defaults to the authorization endpoint's origin",
+      doc: "sign-in: the server's issuer, whose metadata the build reads (what a refresh token needs, `iss`) and which an `iss` the server returns must name (RFC 9207); none: the authorization endpoint's origin, and no metadata read",
     },
     revocationEndpoint: {
       env: 'PANEL_OAUTH_REVOCATION_ENDPOINT',

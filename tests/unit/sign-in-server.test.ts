@@ -1,0 +1,54 @@
+// @vitest-environment node
+/**
+ * What the authorization request asks, from what the build read of the server
+ * (utils/sign-in-server.ts), compared with what the standards say it must be: an OpenID provider
+ * gets `openid`, and `offline_access` with `prompt=consent` (OpenID Connect Core §11) unless its
+ * own list of scopes leaves `offline_access` out; a server whose metadata was not read gets the
+ * operator's scopes and nothing else. Deliberate breakages it failed on: `consent` sent to a plain
+ * OAuth 2.0 server; `offline_access` added without `prompt=consent`; `openid` added twice.
+ */
+import { describe, expect, it } from 'vitest';
+import { authorizationParams, NO_METADATA, type ServerFacts } from '../../utils/sign-in-server';
+
+const OPENID: ServerFacts = {
+  metadata: true,
+  openid: true,
+  offlineAccess: true,
+  promptLogin: true,
+  issParameter: true,
+};
+
+describe('the authorization request', () => {
+  it('asks a server whose metadata was not read the scopes as set, and nothing more', () => {
+    expect(authorizationParams('', NO_METADATA, false)).toEqual({});
+    expect(authorizationParams('panel offline_access', NO_METADATA, false)).toEqual({ scope: 'panel offline_access' });
+  });
+
+  it('asks an OpenID provider for openid and offline_access, with the consent prompt', () => {
+    expect(authorizationParams('', OPENID, false)).toEqual({ scope: 'openid offline_access', prompt: 'consent' });
+    // The operator's own scopes stay; none is asked twice.
+    expect(authorizationParams('openid panel', OPENID, false)).toEqual({
+      scope: 'openid panel offline_access',
+      prompt: 'consent',
+    });
+    expect(authorizationParams('offline_access', OPENID, false)).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'consent',
+    });
+  });
+
+  it('leaves offline_access out where the provider does not list it, and then asks no consent', () => {
+    const without = { ...OPENID, offlineAccess: false };
+    expect(authorizationParams('', without, false)).toEqual({ scope: 'openid' });
+    // Unless the operator asks for it: then the standard way.
+    expect(authorizationParams('offline_access', without, false)).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'consent',
+    });
+  });
+
+  it('asks a plain OAuth 2.0 server with metadata for no OpenID scope or prompt', () => {
+    const oauth2: ServerFacts = { ...NO_METADATA, metadata: true, issParameter: true };
+    expect(authorizationParams('panel offline_access', oauth2, false)).toEqual({ scope: 'panel offline_access' });
+  });
+});
