@@ -43,7 +43,9 @@ export const NO_METADATA: ServerFacts = {
  * `fresh`: the first sign-in after Disconnect, which must not sign in whoever the server still
  * remembers (a shared computer): `prompt=login`, and on an OpenID provider `max_age=0` too (Core
  * says the provider MUST then actively re-authenticate). A server without metadata gets
- * `prompt=login` all the same, which RFC 6749 §3.1 has it ignore if it does not know it.
+ * `prompt=login` all the same, which RFC 6749 §3.1 has it ignore if it does not know it; the
+ * extension only says the password will be asked where the metadata says so
+ * ({@link asksPasswordAfterDisconnect}).
  */
 export function authorizationParams(scopes: string, server: ServerFacts, fresh: boolean): Record<string, string> {
   const asked = scopes.split(' ').filter(Boolean);
@@ -61,4 +63,14 @@ export function authorizationParams(scopes: string, server: ServerFacts, fresh: 
     ...(prompt.length ? { prompt: prompt.join(' ') } : {}),
     ...(fresh && server.openid ? { max_age: '0' } : {}),
   };
+}
+
+/**
+ * Whether the sign-in after Disconnect is known to ask for the password again, so the page may say
+ * so: an OpenID provider must re-authenticate for `max_age=0` (Core §3.1.2.1), and a server that
+ * lists `login` among its prompts says it takes `prompt=login`. Otherwise it is not known.
+ */
+export function asksPasswordAfterDisconnect(server: ServerFacts | undefined): boolean {
+  // Settings made by hand (tests, a build without sign-in) may lack the facts: nothing is known then.
+  return !!server && (server.openid || server.promptLogin);
 }

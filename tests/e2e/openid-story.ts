@@ -66,16 +66,10 @@ async function signInThrough<P>(driver: Driver<P>, page: P, decision: 'Allow' | 
   await driver.press(page, decision);
 }
 
-/** The provider remembers the login: only its consent page. */
-async function consentOnly<P>(driver: Driver<P>, page: P, decision: 'Allow' | 'Deny'): Promise<void> {
-  await driver.waitFor(page, decision);
-  await driver.press(page, decision);
-}
-
 async function disconnect<P>(driver: Driver<P>, options: P): Promise<void> {
   await driver.press(options, 'Disconnect');
   await driver.press(options, 'Yes, disconnect');
-  await driver.waitForText(options, 'Disconnected. You are signed out');
+  await driver.waitForText(options, 'The next sign-in asks for the password again.');
 }
 
 /** The story; `redirectUri` is the one the browser's door comes back to. */
@@ -128,18 +122,23 @@ export async function signInStory<P>(
   await disconnect(driver, options);
   await expect.poll(() => op.revocations).toEqual([NO_ORIGIN]);
   await expect.poll(() => op.refreshToken(second.refreshToken!)).toBe('gone');
+  const asked = op.authorizations.length;
 
-  // Signing in again, and a denial: nothing stored.
-  await consentOnly(driver, await driver.openSignIn(options), 'Allow');
+  // The next sign-in asks for the password again, though the provider still remembers the login.
+  await signInThrough(driver, await driver.openSignIn(options), 'Allow');
   await driver.waitFor(options, 'Disconnect');
+  expectAsked(op, asked, { scope: 'openid offline_access', prompt: 'login consent', maxAge: '0' });
+  expect(op.answered.slice(2)).toEqual(['login', 'consent']);
+
+  // A denial, after Disconnect again: nothing stored, and told without saying the panelist chose it.
   await disconnect(driver, options);
-  await consentOnly(driver, await driver.openSignIn(options), 'Deny');
-  await driver.waitForText(options, 'You chose not to allow access');
+  await signInThrough(driver, await driver.openSignIn(options), 'Deny');
+  await driver.waitForText(options, 'Access was not allowed, so nothing was connected.');
   expect(await driver.stored('credentials')).toBeFalsy();
 
   // Signed in again, the panelist's grant is revoked at the provider: one refused renewal, then
   // "sign in again", with what was read kept.
-  await consentOnly(driver, await driver.openSignIn(options), 'Allow');
+  await signInThrough(driver, await driver.openSignIn(options), 'Allow');
   await driver.waitFor(options, 'Disconnect');
   // The reads a new session warms are done first, so the Refresh below is what meets the revocation.
   await expect.poll(() => warmed(driver)).toBe(true);

@@ -13,6 +13,8 @@ import { launchTabFlow, SignInTabEnded } from './sign-in-tab';
 import { fail } from '../result';
 import { storeCheckedSession } from './session';
 import { credentialsFrom, tokenEndpointError } from '../auth/tokens';
+import { put } from '../store/store';
+import { freshSignInItem } from './fresh-sign-in';
 
 interface Identity {
   getRedirectURL(path?: string): string;
@@ -79,8 +81,10 @@ async function signInFlow(): Promise<SessionInfo> {
   url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
-  // What a refresh token needs, as this server takes it (its metadata, read at build time: utils/sign-in-server.ts).
-  for (const [name, value] of Object.entries(authorizationParams(settings.oauth.scopes, settings.oauthServer, false)))
+  // What a refresh token needs, and after Disconnect the password asked again, as this server
+  // takes them (its metadata, read at build time: utils/sign-in-server.ts).
+  const fresh = await freshSignInItem.getValue();
+  for (const [name, value] of Object.entries(authorizationParams(settings.oauth.scopes, settings.oauthServer, fresh)))
     url.searchParams.set(name, value);
 
   let returned: string;
@@ -112,8 +116,10 @@ async function signInFlow(): Promise<SessionInfo> {
   } catch (error) {
     fail(tokenEndpointError(error, 'sign-in', [params.get('code') ?? '', verifier]));
   }
+  // Disconnect's mark is taken by the sign-in it asked the password of, in the same write.
+  const taken = fresh ? [put(freshSignInItem, false)] : [];
   return usingHostAccess(api.origin, () =>
-    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }),
+    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }, taken),
   );
 }
 
