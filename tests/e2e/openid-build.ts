@@ -5,7 +5,7 @@
  * for Android.
  */
 import { SANDBOX_CLIENT_ID } from '../sandbox/oauth';
-import { OIDC_PATHS, startOpenIdProvider } from '../sandbox/openid-provider';
+import { startOpenIdProvider } from '../sandbox/openid-provider';
 import { buildFolder, buildOnceServing, type BrowserName } from './builds';
 import { E2E_SANDBOX_PORT, laneDir } from './config';
 import { withoutIdentity } from './no-identity-build';
@@ -17,8 +17,9 @@ const OUT = laneDir('.output/e2e-sign-in-openid');
 const NO_IDENTITY = laneDir('.output/e2e-sign-in-openid-no-identity');
 
 /**
- * Built while a provider answers on the lane's port: the build reads its metadata (its issuer is
- * given), as an operator's build does. The tests start their own provider afterwards.
+ * Built while a provider answers on the lane's port, given only its issuer and the client id, as
+ * OPERATORS.md recommends: the build reads the endpoints and what to ask from its metadata. The
+ * tests start their own provider afterwards.
  */
 export async function openIdBuild(browser: BrowserName, identity: boolean): Promise<string> {
   const sandbox = { url: `http://127.0.0.1:${E2E_SANDBOX_PORT}`, otherKeys: new Set<string>() };
@@ -27,10 +28,8 @@ export async function openIdBuild(browser: BrowserName, identity: boolean): Prom
   try {
     dir = await buildOnceServing(OUT, browser, {
       PANEL_API_BASE_URL: sandbox.url,
+      // Only the issuer and the client: the endpoints come from the provider's metadata.
       PANEL_OAUTH_ISSUER: OPENID_ISSUER,
-      PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${OPENID_ISSUER}${OIDC_PATHS.authorize}`,
-      PANEL_OAUTH_TOKEN_ENDPOINT: `${OPENID_ISSUER}${OIDC_PATHS.token}`,
-      PANEL_OAUTH_REVOCATION_ENDPOINT: `${OPENID_ISSUER}${OIDC_PATHS.revocation}`,
       PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
     });
   } finally {

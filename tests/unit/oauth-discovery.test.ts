@@ -5,8 +5,10 @@
  * a small server that publishes RFC 8414 metadata only, or another issuer's, or none; and from no
  * server at all. What the build takes from it is compared with what the documents say.
  */
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { discover, factsOf, withServerMetadata } from '../../utils/build/operator/oauth-discovery';
 import { buildSettings } from '../../utils/build/operator/panel-config';
@@ -87,9 +89,87 @@ describe('an OpenID provider', () => {
       expect.stringMatching(/^oauth\.issuer \(PANEL_OAUTH_ISSUER\) .* publishes no metadata/),
     ]);
 
+    // Given only the issuer, the build takes the endpoints from its metadata.
+    const only = await withServerMetadata(
+      buildSettings(
+        {
+          ...env,
+          PANEL_OAUTH_AUTHORIZATION_ENDPOINT: '',
+          PANEL_OAUTH_TOKEN_ENDPOINT: '',
+          PANEL_OAUTH_ISSUER: op.issuer,
+        },
+        'production',
+      ),
+    );
+    expect(only.problems).toEqual([]);
+    expect(only.settings.oauth).toMatchObject({
+      issuer: op.issuer,
+      authorizationEndpoint: `${op.issuer}/auth`,
+      tokenEndpoint: `${op.issuer}/token`,
+      revocationEndpoint: `${op.issuer}/token/revocation`,
+      tabRedirectUrl: 'https://api.panel.example/extension-sign-in-done',
+    });
+
+    // A setting the metadata contradicts stops the build, named; a scope it does not list is only said.
+    const contradicted = await withServerMetadata(
+      buildSettings(
+        {
+          ...env,
+          PANEL_OAUTH_ISSUER: op.issuer,
+          PANEL_OAUTH_TOKEN_ENDPOINT: `${op.issuer}/oauth/token`,
+          PANEL_OAUTH_SCOPES: 'panel',
+        },
+        'production',
+      ),
+    );
+    expect(contradicted.problems).toEqual([
+      `oauth.tokenEndpoint (PANEL_OAUTH_TOKEN_ENDPOINT) is ${op.issuer}/oauth/token, but the server's metadata (${op.issuer}/.well-known/openid-configuration) names token_endpoint ${op.issuer}/token: set it to ${op.issuer}/token, or leave it out to take it from there`,
+    ]);
+    expect(contradicted.warnings).toEqual([
+      expect.stringMatching(
+        /^oauth\.scopes \(PANEL_OAUTH_SCOPES\) asks panel, which the server's metadata .* does not list in scopes_supported \(openid offline_access\)/,
+      ),
+    ]);
+
     // Without oauth.issuer nothing is fetched and nothing assumed.
     const none = await withServerMetadata(buildSettings(env, 'production'));
     expect(none).toEqual({ settings: buildSettings(env, 'production'), problems: [], warnings: [] });
+  });
+});
+
+describe('npm run ids', () => {
+  let op: OpenIdProvider;
+  afterEach(() => op?.close());
+
+  it('given only the issuer and the client, names the endpoints and what sign-in asks, from the metadata', async () => {
+    op = await startOpenIdProvider({
+      port: await freePort(),
+      redirectUris: [],
+      sandbox: { url: 'http://127.0.0.1:9', otherKeys: new Set() },
+    });
+    // Not blocking this process, which serves the provider.
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'tests/tools/ids.ts', '--json'], {
+      env: {
+        ...process.env,
+        PANEL_CONFIG: 'none',
+        PANEL_API_BASE_URL: 'https://api.panel.example',
+        PANEL_OAUTH_ISSUER: op.issuer,
+        PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
+      },
+    });
+    expect(JSON.parse(stdout)).toMatchObject({
+      tab: { redirectUrl: 'https://api.panel.example/extension-sign-in-done' },
+      signIn: {
+        issuer: op.issuer,
+        metadata: true,
+        openid: true,
+        authorizationEndpoint: `${op.issuer}/auth`,
+        tokenEndpoint: `${op.issuer}/token`,
+        revocationEndpoint: `${op.issuer}/token/revocation`,
+        asks: { scope: 'openid offline_access', prompt: 'consent' },
+        asksAfterDisconnect: { scope: 'openid offline_access', prompt: 'login consent', max_age: '0' },
+      },
+    });
   });
 });
 
@@ -137,6 +217,23 @@ describe('other servers', () => {
       ],
     });
     expect(await discover(`http://127.0.0.1:${await freePort()}`)).toMatchObject({ kind: 'unreadable' });
+  });
+
+  it('an issuer that publishes nothing needs the endpoints set, and says which', async () => {
+    const only = buildSettings(
+      {
+        PANEL_CONFIG: 'none',
+        PANEL_API_BASE_URL: 'https://api.panel.example',
+        PANEL_OAUTH_CLIENT_ID: 'acme',
+        PANEL_OAUTH_ISSUER: `${base}/nothing`,
+      },
+      'production',
+    );
+    expect((await withServerMetadata(only)).problems).toEqual([
+      expect.stringMatching(
+        /^oauth\.issuer \(PANEL_OAUTH_ISSUER\) .*\/nothing publishes no metadata \(.*\): set oauth\.authorizationEndpoint and oauth\.tokenEndpoint/,
+      ),
+    ]);
   });
 
   it('an OpenID provider listing no offline_access, or no login prompt, is asked for neither', () => {

@@ -8,10 +8,11 @@
  * Build-time only (node): the pages and the worker never fetch metadata.
  */
 import * as oauth from 'oauth4webapi';
-import { signInConfigured } from '../../build-settings';
+import * as v from 'valibot';
 import { plainHttpAllowed } from '../../hosts';
 import type { ServerFacts } from '../../sign-in-server';
-import type { ResolvedSettings } from './panel-config';
+import { PanelConfigError, resolveSettings, type ResolvedSettings } from './panel-config';
+import { SETTING_ROWS, SETTINGS } from './settings-table';
 
 const TIMEOUT_MS = 10_000;
 
@@ -87,8 +88,18 @@ export function factsOf(server: oauth.AuthorizationServer, via: 'oidc' | 'oauth2
 }
 
 /** A setting named as the build's problems name it: its key, and its environment variable. */
-const named = (key: string, env: string) => `${key} (${env})`;
-const ISSUER = named('oauth.issuer', 'PANEL_OAUTH_ISSUER');
+const named = (key: string) => {
+  const row = SETTING_ROWS.find((r) => r.path === key);
+  return row ? `${key} (${row.setting.env})` : key;
+};
+const ISSUER = named('oauth.issuer');
+
+/** The endpoints the metadata names, by setting: the build takes each it is not given. */
+const ENDPOINTS = [
+  { key: 'authorizationEndpoint', field: 'authorization_endpoint', needed: true },
+  { key: 'tokenEndpoint', field: 'token_endpoint', needed: true },
+  { key: 'revocationEndpoint', field: 'revocation_endpoint', needed: false },
+] as const;
 
 export interface WithMetadata {
   settings: ResolvedSettings;
@@ -98,40 +109,87 @@ export interface WithMetadata {
 
 /**
  * The settings with what the sign-in server's metadata says, when the operator gave `oauth.issuer`:
- * its exact issuer, and the facts the authorization request follows (`oauthServer`). An issuer whose
- * document names another, or that cannot be read, is a problem naming `oauth.issuer`: a build
- * would otherwise be made for a server it does not know. Without `oauth.issuer`, or without sign-in,
- * nothing is fetched and nothing is assumed.
+ * its exact issuer, every endpoint not set (an endpoint set otherwise is a problem naming the
+ * setting: a build for a server it does not agree with), and the facts the authorization request
+ * follows (`oauthServer`). An issuer whose document names another, or that cannot be read, is a
+ * problem naming `oauth.issuer`. Explicit endpoints stay for a server that publishes nothing.
+ * Without `oauth.issuer`, or without a client id and panel, nothing is fetched and nothing assumed.
  */
 export async function withServerMetadata(settings: ResolvedSettings): Promise<WithMetadata> {
   const out: WithMetadata = { settings, problems: [], warnings: [] };
-  if (!signInConfigured(settings) || !settings.oauth.issuer || settings.sources['oauth.issuer'] === 'default')
-    return out;
-  const issuer = settings.oauth.issuer;
-  const found = await discover(issuer);
-  switch (found.kind) {
-    case 'metadata':
-      out.settings = {
-        ...settings,
-        oauth: { ...settings.oauth, issuer: found.server.issuer },
-        oauthServer: factsOf(found.server, found.via),
-      };
-      break;
-    case 'other-issuer':
-      out.problems.push(
-        `${ISSUER} is ${issuer}, but the server's metadata (${found.url}) names its issuer ${found.published}: set oauth.issuer to ${found.published}`,
-      );
-      break;
-    case 'unreadable':
-      out.problems.push(
-        `${ISSUER} ${issuer}: its metadata could not be read at ${found.url} (${found.why}). Build where the server answers: the build takes what sign-in asks for from it`,
-      );
-      break;
-    case 'none':
-      out.warnings.push(
-        `${ISSUER} ${issuer} publishes no metadata (${found.tried.join(', ')}): sign-in asks it as a plain OAuth 2.0 server, with the endpoints and scopes as set`,
-      );
-      break;
-  }
+  const { oauth: o } = settings;
+  if (!o.clientId || !settings.apiBaseUrl || !o.issuer || settings.sources['oauth.issuer'] === 'default') return out;
+  const found = await discover(o.issuer);
+  if (found.kind === 'metadata') return taken(settings, found);
+  if (found.kind === 'other-issuer')
+    out.problems.push(
+      `${ISSUER} is ${o.issuer}, but the server's metadata (${found.url}) names its issuer ${found.published}: set oauth.issuer to ${found.published}`,
+    );
+  else if (found.kind === 'unreadable')
+    out.problems.push(
+      `${ISSUER} ${o.issuer}: its metadata could not be read at ${found.url} (${found.why}). Build where the server answers: the build takes what sign-in asks for from it`,
+    );
+  else if (!o.authorizationEndpoint || !o.tokenEndpoint)
+    out.problems.push(
+      `${ISSUER} ${o.issuer} publishes no metadata (${found.tried.join(', ')}): set oauth.authorizationEndpoint and oauth.tokenEndpoint, which it would have named`,
+    );
+  else
+    out.warnings.push(
+      `${ISSUER} ${o.issuer} publishes no metadata (${found.tried.join(', ')}): sign-in asks it as a plain OAuth 2.0 server, with the endpoints and scopes as set`,
+    );
   return out;
+}
+
+const sameAddress = (a: string, b: string) => (URL.parse(a)?.href ?? a) === (URL.parse(b)?.href ?? b);
+
+/** The settings completed from the metadata, and every setting it contradicts. */
+function taken(settings: ResolvedSettings, found: Extract<Discovery, { kind: 'metadata' }>): WithMetadata {
+  const { server, url } = found;
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const oauth = { ...settings.oauth, issuer: server.issuer };
+  for (const { key, field, needed } of ENDPOINTS) {
+    const set = settings.oauth[key];
+    const published = server[field] ?? '';
+    if (set && published && !sameAddress(set, published))
+      problems.push(
+        `${named(`oauth.${key}`)} is ${set}, but the server's metadata (${url}) names ${field} ${published}: set it to ${published}, or leave it out to take it from there`,
+      );
+    else if (!set && published) {
+      const checked = v.safeParse(SETTINGS.oauth[key].schema, published);
+      if (checked.success) oauth[key] = checked.output;
+      else
+        problems.push(
+          `the server's metadata (${url}) names ${field} ${published}, which ${checked.issues[0]?.message ?? 'is not valid'}: correct the server's metadata, or set oauth.${key}`,
+        );
+    } else if (!set && needed) problems.push(`the server's metadata (${url}) names no ${field}: set oauth.${key}`);
+  }
+  const listed = server.scopes_supported;
+  const unlisted = listed ? settings.oauth.scopes.split(' ').filter((scope) => scope && !listed.includes(scope)) : [];
+  // Servers may leave scopes out of that list (RFC 8414 §2; an API's own scopes often are): said, not refused.
+  if (unlisted.length)
+    warnings.push(
+      `${named('oauth.scopes')} asks ${unlisted.join(', ')}, which the server's metadata (${url}) does not list in scopes_supported (${listed!.join(' ')}): a server may leave scopes out of that list, so check the name`,
+    );
+  return {
+    settings: { ...settings, oauth, oauthServer: factsOf(server, found.via) },
+    problems,
+    warnings,
+  };
+}
+
+/**
+ * The settings for a build in `mode` with the sign-in server's metadata taken in, for the tools
+ * that need no more of the build's one-pass check (`npm run ids`). Throws a PanelConfigError
+ * naming every problem.
+ */
+export async function settingsWithMetadata(
+  env: Record<string, string | undefined>,
+  mode: string,
+): Promise<{ settings: ResolvedSettings; warnings: string[] }> {
+  const resolved = resolveSettings(env, mode);
+  const { settings, problems, warnings } = await withServerMetadata(resolved.settings);
+  const all = [...resolved.problems, ...problems];
+  if (all.length) throw new PanelConfigError(all, warnings);
+  return { settings, warnings };
 }
