@@ -57,6 +57,11 @@ export interface OpenIdProviderOptions {
   sandbox: Pick<Sandbox, 'url' | 'otherKeys'>;
   /** Mount the issuer under this path (`/oidc`: issuer http://127.0.0.1:PORT/oidc). */
   path?: string;
+  /**
+   * A server set up otherwise than OPERATORS.md says, for the pre-flight's failures only: more
+   * metadata of the client, more configuration of the provider. The browser tests never pass it.
+   */
+  otherwise?: { client?: Record<string, unknown>; provider?: Record<string, unknown> };
 }
 
 /** Production signing keys, as an operator provides them (the provider's own are for development only). */
@@ -77,6 +82,7 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         redirect_uris: options.redirectUris,
+        ...options.otherwise?.client,
       },
     ],
     features: { devInteractions: { enabled: false }, revocation: { enabled: true } },
@@ -86,6 +92,7 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
       url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `${mount}/interaction/${interaction.uid}`,
     },
     findAccount: async (_ctx: KoaContextWithOIDC, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    ...options.otherwise?.provider,
   });
 
   const held = trackAccessTokens(provider, options.sandbox.otherKeys);
