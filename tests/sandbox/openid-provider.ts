@@ -78,6 +78,9 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
     clients: [
       {
         client_id: SANDBOX_CLIENT_ID,
+        // A browser extension is an app on the panelist's device with claimed https redirects:
+        // a native client, whose rotated refresh tokens each get the whole lifetime again.
+        application_type: 'native',
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],

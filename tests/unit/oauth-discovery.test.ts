@@ -170,7 +170,7 @@ describe('npm run ids', () => {
         asksAfterDisconnect: { scope: 'openid offline_access', prompt: 'login consent', max_age: '0' },
       },
     });
-  });
+  }, 60_000);
 });
 
 describe('other servers', () => {
