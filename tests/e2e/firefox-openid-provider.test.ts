@@ -33,7 +33,11 @@ function firefox(ff: FirefoxSession, op: OpenIdProvider): Driver<Page> {
   return {
     options: () => ff.openPage('options.html'),
     popup: () => ff.openPage('popup.html'),
-    press: (page, name) => page.locator(byLabel(name, 'button')).click(),
+    // In front first: a tab in the background gets no animation frames, for which a click waits.
+    press: async (page, name) => {
+      await page.bringToFront();
+      await page.locator(byLabel(name, 'button')).click();
+    },
     fill: (page, label, value) => fillField(page, label, value),
     waitForText: (page, text) => waitForTexts(page, [text]),
     waitFor: async (page, name) => void (await page.locator(byLabel(name, 'button')).wait()),
