@@ -8,7 +8,12 @@
  * OAuth 2.0 server; `offline_access` added without `prompt=consent`; `openid` added twice.
  */
 import { describe, expect, it } from 'vitest';
-import { authorizationParams, NO_METADATA, type ServerFacts } from '../../utils/sign-in-server';
+import {
+  asksPasswordAfterDisconnect,
+  authorizationParams,
+  NO_METADATA,
+  type ServerFacts,
+} from '../../utils/sign-in-server';
 
 const OPENID: ServerFacts = {
   metadata: true,
@@ -50,5 +55,31 @@ describe('the authorization request', () => {
   it('asks a plain OAuth 2.0 server with metadata for no OpenID scope or prompt', () => {
     const oauth2: ServerFacts = { ...NO_METADATA, metadata: true, issParameter: true };
     expect(authorizationParams('panel offline_access', oauth2, false)).toEqual({ scope: 'panel offline_access' });
+  });
+});
+
+describe('the sign-in after Disconnect (a shared computer)', () => {
+  it('asks every server to log the panelist in again, an OpenID provider with max_age=0 too', () => {
+    expect(authorizationParams('', NO_METADATA, true)).toEqual({ prompt: 'login' });
+    expect(authorizationParams('', OPENID, true)).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'login consent',
+      max_age: '0',
+    });
+    // A provider whose prompt_values_supported has no login: max_age alone, which it must honour.
+    expect(authorizationParams('', { ...OPENID, promptLogin: false }, true)).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'consent',
+      max_age: '0',
+    });
+  });
+
+  it('says the password will be asked only where the metadata says so', () => {
+    expect(asksPasswordAfterDisconnect(NO_METADATA)).toBe(false);
+    expect(asksPasswordAfterDisconnect(undefined)).toBe(false);
+    expect(asksPasswordAfterDisconnect(OPENID)).toBe(true);
+    // A plain OAuth 2.0 server that lists `login` among its prompts.
+    expect(asksPasswordAfterDisconnect({ ...NO_METADATA, metadata: true, promptLogin: true })).toBe(true);
+    expect(asksPasswordAfterDisconnect({ ...NO_METADATA, metadata: true })).toBe(false);
   });
 });
