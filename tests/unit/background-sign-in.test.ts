@@ -142,6 +142,19 @@ describe('sign-in', () => {
     }
   });
 
+  it('refuses an answer without `iss` from a server whose metadata says it sends one (RFC 9207)', async () => {
+    const saved = settings.oauthServer;
+    settings.oauthServer = { ...saved, metadata: true, issParameter: true };
+    env.sandbox.oauth.settings.iss = '';
+    try {
+      installIdentity((url) => actAsPanelist(url));
+      expect(await signInError()).toMatchObject({ message: expect.stringMatching(/did not belong to this sign-in/) });
+      await nothingStored();
+    } finally {
+      settings.oauthServer = saved;
+    }
+  });
+
   it('after Disconnect, the next sign-in asks for the password again, until one is made that way', async () => {
     const window = installIdentity((url) => actAsPanelist(url));
     const unregister = registerHandlers();
