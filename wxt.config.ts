@@ -57,8 +57,9 @@ export default defineConfig({
   // Test builds go elsewhere so they never overwrite the release build in .output/.
   outDir: process.env.PANEL_OUT_DIR ?? '.output',
   webExt: { disabled: true },
-  vite: (env) => {
-    const runtime = runtimeSettings(settingsFor(env.mode));
+  vite: async (env) => {
+    // Checked in one pass, with the sign-in server's metadata where the build names its issuer.
+    const runtime = runtimeSettings(await checkedSettingsFor(env.mode));
     // Sign-in as a constant too, so a build without it leaves its code out (utils/settings.ts).
     const define = {
       __BUILD_SETTINGS__: JSON.stringify(runtime),

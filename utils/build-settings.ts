@@ -1,4 +1,5 @@
 import type { RuntimeSettings } from './build/operator/settings-table';
+import type { ServerFacts } from './sign-in-server';
 
 /**
  * The settings a panel operator chose at build time, as the pages and the worker receive them
@@ -8,6 +9,8 @@ import type { RuntimeSettings } from './build/operator/settings-table';
 export interface BuildSettings extends RuntimeSettings {
   /** Sandbox connection, filled in for development builds only, never in a release build. */
   devToken: string;
+  /** What the sign-in server's metadata says (utils/sign-in-server.ts); nothing known without `oauth.issuer`. */
+  oauthServer: ServerFacts;
 }
 
 export type OAuthSettings = BuildSettings['oauth'];

@@ -4,6 +4,7 @@ import { t } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { signInConfigured } from '../../utils/build-settings';
 import { settings } from '../../utils/settings';
+import { asksPasswordAfterDisconnect } from '../../utils/sign-in-server';
 import { sessionItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
@@ -12,6 +13,7 @@ import { ConnectForm } from './ConnectForm';
 import { alertOf, type Alert } from './error-text';
 import { SectionFeedback } from './SectionFeedback';
 import { SignIn } from './SignIn';
+import { signInOpensTab } from './sign-in-door';
 
 const SIGN_IN = signInConfigured(settings);
 /** The popup's link to the personal key's field (components/popup/model/prompt-model.ts KEY_LINK). */
@@ -43,9 +45,13 @@ export function ConnectionSection() {
     const signedIn = session.value?.signedIn === true;
     const result = await ask(() => sendMessage('disconnect', undefined));
     if (result.ok) {
-      status.value = result.data.revocationFailed
+      const ended = result.data.revocationFailed
         ? t('disconnectedNotEnded', settings.panelName)
         : t(signedIn ? 'disconnectedSignedOut' : 'disconnected');
+      // The next sign-in asks the server for the password again (a shared computer): said as
+      // known only where its metadata says it does (utils/sign-in-server.ts).
+      const next = asksPasswordAfterDisconnect(settings.oauthServer) ? 'signOutPasswordNext' : 'signOutSharedComputer';
+      status.value = signedIn ? `${ended} ${t(next)}` : ended;
       refocus.current = !focusWayIn();
     } else alert.value = alertOf(result.error, t('stepDisconnectAgain'));
   }
@@ -74,7 +80,11 @@ export function ConnectionSection() {
             {current.signedIn ? t('signInExpired') : t('tokenRejectedReconnect', settings.panelName)}
           </p>
         ) : (
-          <p class="muted">{SIGN_IN ? t('signInIntro', settings.panelName) : t('connectIntro', settings.panelName)}</p>
+          <p class="muted">
+            {SIGN_IN
+              ? t(signInOpensTab() ? 'signInIntroTab' : 'signInIntro', settings.panelName)
+              : t('connectIntro', settings.panelName)}
+          </p>
         )}
         {SIGN_IN && <SignIn onSignedIn={onConnected} />}
         {/* With sign-in offered, the token form stays one click away. */}

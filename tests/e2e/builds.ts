@@ -3,8 +3,9 @@
  * first file of the run that needs it makes it, the others find it made. Before, each file that
  * used the sign-in build made it again (seven builds where two would do).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { E2E_OUT_DIR, E2E_SANDBOX_PORT } from './config';
 
@@ -26,21 +27,48 @@ function runId(): string | null {
  * `E2E_SKIP_BUILD=1` and a build is there. Returns the build's directory.
  */
 export function buildOnce(outDir: string, browser: BrowserName, settings: Record<`PANEL_${string}`, string>): string {
+  const build = planBuild(outDir, browser, settings);
+  if (!build.needed) return build.dir;
+  execFileSync('node_modules/.bin/wxt', build.args, { stdio: ['ignore', 'ignore', 'inherit'], env: build.env });
+  return build.done();
+}
+
+/**
+ * The same, without blocking this process while wxt builds: for a build that reads a server this
+ * process runs (the OpenID provider's metadata, openid-build.ts).
+ */
+export async function buildOnceServing(
+  outDir: string,
+  browser: BrowserName,
+  settings: Record<`PANEL_${string}`, string>,
+): Promise<string> {
+  const build = planBuild(outDir, browser, settings);
+  if (!build.needed) return build.dir;
+  await promisify(execFile)('node_modules/.bin/wxt', build.args, { env: build.env });
+  return build.done();
+}
+
+function planBuild(outDir: string, browser: BrowserName, settings: Record<`PANEL_${string}`, string>) {
   const dir = `${outDir}/${buildFolder(browser)}`;
   const made = existsSync(`${dir}/manifest.json`);
-  if (made && process.env.E2E_SKIP_BUILD === '1') return dir;
   // Beside the build, not in it: wxt empties the build's own folder, and the extension would ship the file.
   const stamp = `${outDir}/.${buildFolder(browser)}.run`;
   const run = runId();
-  if (made && run !== null && existsSync(stamp) && readFileSync(stamp, 'utf8') === run) return dir;
-  const env = { ...process.env, PANEL_OUT_DIR: outDir, PANEL_CONFIG: 'none', ...settings };
-  execFileSync('node_modules/.bin/wxt', ['build', '--browser', browser], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env,
-  });
-  mkdirSync(outDir, { recursive: true });
-  if (run !== null) writeFileSync(stamp, run);
-  return dir;
+  const needed = !(
+    (made && process.env.E2E_SKIP_BUILD === '1') ||
+    (made && run !== null && existsSync(stamp) && readFileSync(stamp, 'utf8') === run)
+  );
+  return {
+    dir,
+    needed,
+    args: ['build', '--browser', browser],
+    env: { ...process.env, PANEL_OUT_DIR: outDir, PANEL_CONFIG: 'none', ...settings },
+    done(): string {
+      mkdirSync(outDir, { recursive: true });
+      if (run !== null) writeFileSync(stamp, run);
+      return dir;
+    },
+  };
 }
 
 /** The plain build most browser tests load: a production build pointed at this lane's sandbox. */

@@ -7,8 +7,8 @@
 /** This worker's lane: vitest numbers its workers from 1; a tool outside vitest (the screenshots) is lane 1. */
 export const E2E_LANE = Number(process.env.VITEST_POOL_ID ?? 1);
 /**
- * The lane's sandbox port. Each lane takes two, the sandbox's and the strict sign-in server's
- * beside it (strict-build.ts): `E2E_SANDBOX_PORT` (8791 unless set) and the next for the first
+ * The lane's sandbox port. Each lane takes two, the sandbox's and the OpenID provider's
+ * beside it (openid-build.ts): `E2E_SANDBOX_PORT` (8791 unless set) and the next for the first
  * lane, the two after them for the second, and so on.
  */
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 8791) + 2 * (E2E_LANE - 1);

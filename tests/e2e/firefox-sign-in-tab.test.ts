@@ -57,7 +57,12 @@ test('without identity (as on Firefox for Android) the extension has no sign-in 
     const ext = (globalThis as unknown as InPage).browser;
     return { identity: typeof ext.identity, permissions: (await ext.permissions.getAll()).permissions?.toSorted() };
   });
-  expect(seen).toEqual({ identity: 'undefined', permissions: ['alarms', 'idle', 'storage'] });
+  expect(seen).toEqual({
+    identity: 'undefined',
+    permissions: ['alarms', 'declarativeNetRequestWithHostAccess', 'idle', 'storage'],
+  });
+  // And the page says so: a tab opens, not a window.
+  await waitForTexts(options, ['Sign in with your Panel Rewards account: a tab opens for it']);
   await options.close();
 });
 
@@ -108,7 +113,7 @@ test('a denial is explained, and the tab is closed for the panelist', async () =
   await fillField(tab, 'Password', SANDBOX_PASSWORD);
   await tab.locator(byLabel('Sign in', 'button')).click();
   await tab.locator(byLabel('Deny', 'button')).click();
-  await waitForTexts(options, ['You chose not to allow access']);
+  await waitForTexts(options, ['Access was not allowed, so nothing was connected.']);
   await expect.poll(openUrls).not.toContainEqual(expect.stringContaining(OAUTH_PATHS.done));
   await options.close();
 });

@@ -105,7 +105,7 @@ test('closing the sign-in window, denying access or an unreachable panel is expl
   const window = await openSignInWindow(ext, options);
   await signInThrough(window);
   await window.getByRole('button', { name: 'Deny' }).click();
-  await options.getByText('You chose not to allow access').waitFor();
+  await options.getByText('Access was not allowed, so nothing was connected.').waitFor();
 
   // The panel is down.
   await ext.sandbox.close();

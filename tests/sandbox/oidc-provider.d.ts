@@ -1,17 +1,24 @@
-/** The part of oidc-provider (which ships no types) that strict-oauth.ts uses. */
+/** The part of oidc-provider (which ships no types) that openid-provider.ts uses. */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
   export interface KoaContextWithOIDC {
-    oidc: { params?: Record<string, unknown> };
-  }
-  export interface Client {
-    grantTypeAllowed(type: string): boolean;
+    oidc?: { params?: Record<string, unknown> };
+    get(header: string): string;
   }
   interface Grant {
     addOIDCScope(scope: string): void;
-    addResourceScope(indicator: string, scope: string): void;
     save(): Promise<string>;
+  }
+  interface Token {
+    jti: string;
+    grantId: string;
+    consumed?: unknown;
+    destroy(): Promise<void>;
+  }
+  interface TokenModel {
+    find(value: string): Promise<Token | undefined>;
+    revokeByGrantId(grantId: string): Promise<void>;
   }
   export interface InteractionDetails {
     uid: string;
@@ -22,7 +29,14 @@ declare module 'oidc-provider' {
   }
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
-    Grant: { new (init: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+    Grant: {
+      new (init: { accountId: string; clientId: string }): Grant;
+      find(id: string): Promise<Grant | undefined>;
+      adapter: { destroy(id: string): Promise<void> };
+    };
+    AccessToken: TokenModel;
+    RefreshToken: TokenModel;
+    AuthorizationCode: TokenModel;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     on(event: string, listener: (...args: never[]) => void): this;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;

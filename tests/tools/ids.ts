@@ -15,7 +15,9 @@ import {
   extensionIds,
   newChromeKey,
 } from '../../utils/build/operator/extension-ids';
-import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
+import { settingsWithMetadata } from '../../utils/build/operator/oauth-discovery';
+import { PanelConfigError } from '../../utils/build/operator/panel-config';
+import { signInServer, signInServerLines } from './ids-server';
 
 function newKey(file: string): void {
   if (existsSync(file)) {
@@ -36,11 +38,13 @@ function newKey(file: string): void {
   );
 }
 
-function show(json: boolean): void {
-  const settings = buildSettings(process.env, 'production');
+async function show(json: boolean): Promise<void> {
+  // With the sign-in server's metadata where oauth.issuer names it (the endpoints, what is asked).
+  const { settings } = await settingsWithMetadata(process.env, 'production');
   const ids = extensionIds(settings);
+  const server = signInServer(settings);
   if (json) {
-    console.log(JSON.stringify(ids, null, 2));
+    console.log(JSON.stringify({ ...ids, ...(server ? { signIn: server } : {}) }, null, 2));
     return;
   }
   const from = settings.configFile
@@ -86,7 +90,7 @@ function show(json: boolean): void {
       '                       "You can close this tab"); the extension reads its address and closes the tab.',
     );
   }
-  lines.push('');
+  lines.push('', ...signInServerLines(server));
   const client = settings.oauth.clientId ? `client "${settings.oauth.clientId}"` : "the extension's client";
   if (ids.tab) {
     lines.push(
@@ -109,7 +113,7 @@ try {
   const args = process.argv.slice(2);
   const at = args.indexOf('--new-key');
   if (at >= 0) newKey(args[at + 1] ?? 'chrome-key.pem');
-  else show(args.includes('--json'));
+  else await show(args.includes('--json'));
 } catch (error) {
   if (!(error instanceof PanelConfigError)) throw error;
   console.error(error.message);

@@ -14,7 +14,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const ESTIMATE_MS = { e2e: 20_000, unit: 2_000 } as const;
 const KNOWN_MS: Record<string, number> = {
-  'tests/e2e/oauth-strict.test.ts': 75_000,
+  'tests/e2e/firefox-openid-provider.test.ts': 90_000,
+  'tests/e2e/openid-provider.test.ts': 45_000,
   'tests/e2e/popup.test.ts': 75_000,
   'tests/e2e/money-path.test.ts': 75_000,
   'tests/e2e/store.test.ts': 75_000,

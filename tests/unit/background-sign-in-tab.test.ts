@@ -145,7 +145,7 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
   it('denied access says so, closes the tab and stores nothing', async () => {
     const seen = tabs(panelist('deny'));
     const error = await signInError();
-    expect(error.message).toMatch(/chose not to allow access/);
+    expect(error.message).toMatch(/^Access was not allowed/);
     expect(seen.closedByExtension).toHaveLength(1);
     expect(tokenRequests()).toHaveLength(0);
     await nothingStored();

@@ -68,7 +68,9 @@ describe('sign-in', () => {
   it('denied access says so and stores nothing', async () => {
     installIdentity((url) => actAsPanelist(url, 'deny'));
     const error = await signInError();
-    expect(error.message).toMatch(/chose not to allow access/);
+    // Told without saying the panelist chose it: a server may answer access_denied on its own.
+    expect(error.message).toMatch(/^Access was not allowed, so nothing was connected\. If you did not choose “Deny”/);
+    expect(error.message).not.toMatch(/you chose/i);
     await nothingStored();
   });
 
@@ -114,6 +116,81 @@ describe('sign-in', () => {
     expect(error).toMatchObject({ kind: 'rejected' });
     expect(error.message).toContain('invalid_grant');
     await nothingStored();
+  });
+
+  it('asks a server without metadata the scopes as set, and no prompt', async () => {
+    const window = installIdentity((url) => actAsPanelist(url));
+    await signIn();
+    const sent = new URL(window.urls[0]!).searchParams;
+    expect([sent.get('scope'), sent.get('prompt'), sent.get('max_age')]).toEqual([null, null, null]);
+  });
+
+  it('asks an OpenID provider for offline access the standard way (its metadata, read at build time)', async () => {
+    const saved = settings.oauthServer;
+    settings.oauthServer = { metadata: true, openid: true, offlineAccess: true, promptLogin: true, issParameter: true };
+    try {
+      const window = installIdentity((url) => actAsPanelist(url));
+      await signIn();
+      const sent = new URL(window.urls[0]!).searchParams;
+      expect([sent.get('scope'), sent.get('prompt'), sent.get('max_age')]).toEqual([
+        'openid offline_access',
+        'consent',
+        null,
+      ]);
+    } finally {
+      settings.oauthServer = saved;
+    }
+  });
+
+  it('refuses an answer without `iss` from a server whose metadata says it sends one (RFC 9207)', async () => {
+    const saved = settings.oauthServer;
+    settings.oauthServer = { ...saved, metadata: true, issParameter: true };
+    env.sandbox.oauth.settings.iss = '';
+    try {
+      installIdentity((url) => actAsPanelist(url));
+      expect(await signInError()).toMatchObject({ message: expect.stringMatching(/did not belong to this sign-in/) });
+      await nothingStored();
+    } finally {
+      settings.oauthServer = saved;
+    }
+  });
+
+  it('after Disconnect, the next sign-in asks for the password again, until one is made that way', async () => {
+    const window = installIdentity((url) => actAsPanelist(url));
+    const unregister = registerHandlers();
+    try {
+      await signIn();
+      await deliver('disconnect', undefined);
+      // Denied: no sign-in was made, so the next one still asks.
+      installIdentity((url) => actAsPanelist(url, 'deny'));
+      await deliver('signIn', undefined);
+      installIdentity((url) => (window.urls.push(url), actAsPanelist(url)));
+      await signIn();
+      await signIn();
+    } finally {
+      unregister();
+    }
+    const prompts = window.urls.map((url) => new URL(url).searchParams.get('prompt'));
+    // A server without metadata: `prompt=login` (ignored where unknown), no `max_age`.
+    expect(prompts).toEqual([null, 'login', null]);
+    expect(window.urls.every((url) => !new URL(url).searchParams.has('max_age'))).toBe(true);
+  });
+
+  it('after Disconnect, an OpenID provider is asked to log the panelist in again, with max_age=0', async () => {
+    const saved = settings.oauthServer;
+    settings.oauthServer = { metadata: true, openid: true, offlineAccess: true, promptLogin: true, issParameter: true };
+    const unregister = registerHandlers();
+    try {
+      const window = installIdentity((url) => actAsPanelist(url));
+      await signIn();
+      await deliver('disconnect', undefined);
+      await signIn();
+      const sent = new URL(window.urls[1]!).searchParams;
+      expect([sent.get('prompt'), sent.get('max_age')]).toEqual(['login consent', '0']);
+    } finally {
+      unregister();
+      settings.oauthServer = saved;
+    }
   });
 
   it('without the identity permission (refused in Chrome, or no such API) sign-in goes through a tab instead', async () => {

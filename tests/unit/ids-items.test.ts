@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chromeRedirectUrl, extensionIds, firefoxRedirectUrl } from '../../utils/build/operator/extension-ids';
 import { PanelConfigError, buildSettings } from '../../utils/build/operator/panel-config';
 import { SANDBOX_CLIENT_ID } from '../sandbox/oauth';
-import { STRICT_PATHS, startStrictOAuth, type StrictOAuth } from '../sandbox/strict-oauth';
+import { OIDC_PATHS, startOpenIdProvider, type OpenIdProvider } from '../sandbox/openid-provider';
 import { signInChecks } from '../tools/preflight/sign-in';
 
 const TESTERS = 'abcdefghijklmnopabcdefghijklmnop';
@@ -66,7 +66,7 @@ describe('the trusted testers’ item and the Edge item', () => {
   }, 60_000);
 
   describe('with the authorization server', () => {
-    let strict: StrictOAuth | null = null;
+    let strict: OpenIdProvider | null = null;
     afterEach(async () => strict?.close());
 
     it('are tried by the pre-flight: the testers’ item fails where only the public items are registered', async () => {
@@ -74,17 +74,16 @@ describe('the trusted testers’ item and the Edge item', () => {
       await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
       const port = (probe.address() as AddressInfo).port;
       await new Promise<void>((resolve) => probe.close(() => resolve()));
-      strict = await startStrictOAuth({
+      strict = await startOpenIdProvider({
         port,
         redirectUris: [firefoxRedirectUrl(GECKO), chromeRedirectUrl(EDGE)],
-        origins: [],
         sandbox: { url: API, otherKeys: new Set() },
       });
       const build = buildSettings(
         {
           ...SIGN_IN,
-          PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${strict.issuer}${STRICT_PATHS.authorize}`,
-          PANEL_OAUTH_TOKEN_ENDPOINT: `${strict.issuer}${STRICT_PATHS.token}`,
+          PANEL_OAUTH_AUTHORIZATION_ENDPOINT: `${strict.issuer}${OIDC_PATHS.authorize}`,
+          PANEL_OAUTH_TOKEN_ENDPOINT: `${strict.issuer}${OIDC_PATHS.token}`,
           PANEL_OAUTH_ISSUER: strict.issuer,
           PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
         },

@@ -52,6 +52,36 @@ describe('sign in on the options page', () => {
     expect(details?.querySelector('#access-token')).toBeTruthy();
   });
 
+  it('says a sign-in window opens where there is one to ask for, and a tab where there is none (Firefox for Android)', async () => {
+    const intro = () => container.querySelector('#connection p.muted')?.textContent;
+    // Chrome: `identity` is optional, asked for on the click.
+    await page.mountInto(container, <ConnectionSection />);
+    expect(intro()).toBe(
+      'Sign in with your Test Panel account: a sign-in window opens, and you come back here when you are done.',
+    );
+    await page.dropContainer(container);
+    // Firefox on the desktop: granted at install.
+    vi.stubGlobal('browser', {
+      storage: fakeBrowser.storage,
+      identity: { launchWebAuthFlow: () => undefined },
+      runtime: { getManifest: () => ({ permissions: ['identity'] }) },
+    });
+    container = page.newContainer();
+    await page.mountInto(container, <ConnectionSection />);
+    expect(intro()).toContain('a sign-in window opens');
+    await page.dropContainer(container);
+    // Firefox for Android: listed, and no such API.
+    vi.stubGlobal('browser', {
+      storage: fakeBrowser.storage,
+      runtime: { getManifest: () => ({ permissions: ['identity'] }) },
+    });
+    container = page.newContainer();
+    await page.mountInto(container, <ConnectionSection />);
+    expect(intro()).toBe(
+      'Sign in with your Test Panel account: a tab opens for it, and you come back here when you are done.',
+    );
+  });
+
   it('asks for the identity permission in the click, then asks the background to sign in', async () => {
     await page.mountInto(container, <ConnectionSection />);
     await page.click(signInButton());

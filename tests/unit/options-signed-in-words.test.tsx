@@ -12,6 +12,8 @@ import { OptionsApp } from '../../components/options/OptionsApp';
 import { PreferencesSection } from '../../components/options/PreferencesSection';
 import { appError } from '../../utils/errors';
 import { sendMessage, type Result } from '../../utils/messages';
+import { settings } from '../../utils/settings';
+import { NO_METADATA } from '../../utils/sign-in-server';
 import {
   DISCONNECTED,
   preferencesItem,
@@ -71,9 +73,30 @@ describe('disconnecting', () => {
     expect(prompt).toContain('Disconnect? You’ll be signed out, and the panel data kept in this browser is removed.');
     expect(prompt).not.toMatch(/personal key/i);
     await page.click(page.button(container, 'Yes, disconnect'));
-    expect(status()).toBe('Disconnected. You are signed out, and the panel data was removed from this browser.');
+    // Whether the sign-in server asks for the password again is not known (no metadata read): the
+    // shared computer's step is said instead.
+    expect(status()).toBe(
+      'Disconnected. You are signed out, and the panel data was removed from this browser. ' +
+        'On a shared computer, also sign out on the panel’s site: its sign-in may still remember you.',
+    );
     // Focus goes to the way back in, which in a build with sign-in is Sign in.
     expect(document.activeElement).toBe(page.button(container, 'Sign in to Test Panel'));
+  });
+
+  it('signed in at an OpenID provider: the next sign-in asks for the password again, and says so', async () => {
+    settings.oauthServer = { metadata: true, openid: true, offlineAccess: true, promptLogin: true, issParameter: true };
+    try {
+      await sessionItem.setValue(SIGNED_IN);
+      await page.mountInto(container, <ConnectionSection />);
+      await page.click(page.button(container, 'Disconnect'));
+      await page.click(page.button(container, 'Yes, disconnect'));
+      expect(status()).toBe(
+        'Disconnected. You are signed out, and the panel data was removed from this browser. ' +
+          'The next sign-in asks for the password again.',
+      );
+    } finally {
+      settings.oauthServer = NO_METADATA;
+    }
   });
 
   it('with a pasted key, in the same build: the key is named, as before', async () => {
@@ -97,7 +120,9 @@ describe('disconnecting', () => {
     expect(prompt).not.toContain('Schlüssel');
     await page.click(page.button(container, 'Ja, Verbindung trennen'));
     expect(status()).toBe(
-      'Verbindung getrennt. Sie sind abgemeldet, und die Panel-Daten wurden aus diesem Browser entfernt.',
+      'Verbindung getrennt. Sie sind abgemeldet, und die Panel-Daten wurden aus diesem Browser entfernt. ' +
+        'An einem gemeinsam genutzten Computer melden Sie sich auch auf der Website des Panels ab: ' +
+        'Die Anmeldung dort könnte sich noch an Sie erinnern.',
     );
   });
 });

@@ -227,10 +227,30 @@ describe('permissions follow the build', () => {
     expect(chrome.optional_permissions).toEqual(['identity', 'notifications']);
     expect(chrome.host_permissions).toEqual(['https://api.panel.example/*', 'https://id.example/*']);
     const firefox = manifestPermissions({ apiBaseUrl: 'https://api.panel.example', oauth: SIGN_IN }, 2);
-    expect(firefox.permissions).toEqual(['storage', 'alarms', 'idle', 'identity']);
+    expect(firefox.permissions).toEqual([
+      'storage',
+      'alarms',
+      'idle',
+      'declarativeNetRequestWithHostAccess',
+      'identity',
+    ]);
     expect(firefox.optional_permissions).not.toContain('identity');
     // Sign-in settings without the API address are no sign-in (build-settings.ts).
-    expect(manifestPermissions({ apiBaseUrl: '', oauth: SIGN_IN }, 3).optional_permissions).toEqual(['notifications']);
+    const unsigned = manifestPermissions({ apiBaseUrl: '', oauth: SIGN_IN }, 3);
+    expect(unsigned.optional_permissions).toEqual(['notifications']);
+    expect(unsigned.permissions).toEqual(['storage', 'alarms', 'idle']);
+  });
+
+  it('asks for header rules only with sign-in, at install and without a warning in either browser', () => {
+    // The token and revocation requests leave without the extension's Origin (without-origin.ts).
+    for (const version of [2, 3] as const) {
+      const signIn = manifestPermissions({ apiBaseUrl: 'https://api.panel.example', oauth: SIGN_IN }, version);
+      expect(signIn.permissions).toContain('declarativeNetRequestWithHostAccess');
+      // Not the plain `declarativeNetRequest`, which warns ("Block content on any page").
+      expect(signIn.permissions).not.toContain('declarativeNetRequest');
+      const keyOnly = manifestPermissions({ apiBaseUrl: 'https://api.panel.example', oauth: NO_SIGN_IN }, version);
+      expect(keyOnly.permissions).not.toContain('declarativeNetRequestWithHostAccess');
+    }
   });
 
   it('is what wxt.config.ts writes into the manifests', async () => {

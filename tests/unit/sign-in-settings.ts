@@ -1,4 +1,5 @@
 import type { settings } from '../../utils/settings';
+import { NO_METADATA } from '../../utils/sign-in-server';
 
 /** The build settings of a build that offers sign-in ("Sign in to Test Panel"), for `vi.mock('../../utils/settings')`. */
 export const SIGN_IN_SETTINGS: typeof settings = {
@@ -19,4 +20,5 @@ export const SIGN_IN_SETTINGS: typeof settings = {
     revocationEndpoint: '',
     tabRedirectUrl: '',
   },
+  oauthServer: NO_METADATA,
 };

@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { limitedFetch, MAX_OAUTH_BODY_BYTES } from '../../../utils/api/body-limit';
 import { plainHttpAllowed } from '../../../utils/hosts';
 import { settings } from '../../../utils/settings';
+import { withoutOrigin } from './without-origin';
 
 /**
  * The operator's authorization server as oauth4webapi describes it, from the build settings (read
@@ -15,6 +16,8 @@ export function authorizationServer(): oauth.AuthorizationServer {
     authorization_endpoint: authorizationEndpoint,
     token_endpoint: tokenEndpoint,
     ...(revocationEndpoint ? { revocation_endpoint: revocationEndpoint } : {}),
+    // A server whose metadata says it sends `iss` (RFC 9207): an answer without one is then refused.
+    ...(settings.oauthServer?.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
   };
 }
 
@@ -26,14 +29,18 @@ export function oauthClient(): oauth.Client {
 const TOKEN_TIMEOUT_MS = 10_000;
 
 /**
- * Options for every request to the token endpoint (or, given, the revocation endpoint); plain http
- * only on this machine (the sandbox), as for the API.
+ * Options for every request to the token endpoint (or, given, the revocation endpoint), sent with
+ * `send`; plain http only on this machine (the sandbox), as for the API.
  */
-export function tokenRequestOptions(endpoint = settings.oauth.tokenEndpoint): oauth.TokenEndpointRequestOptions {
+export function tokenRequestOptions(
+  endpoint = settings.oauth.tokenEndpoint,
+  send: (url: string, init: RequestInit) => Promise<Response> = limitedFetch(MAX_OAUTH_BODY_BYTES),
+): oauth.TokenEndpointRequestOptions {
   return {
     [oauth.allowInsecureRequests]: plainHttpAllowed(endpoint),
-    // Its answers are read here, with a size limit, before oauth4webapi parses them.
-    [oauth.customFetch]: limitedFetch(MAX_OAUTH_BODY_BYTES),
+    // Its answers are read with a size limit before oauth4webapi parses them (`send`), and the
+    // request leaves without the extension's Origin (without-origin.ts).
+    [oauth.customFetch]: withoutOrigin(send),
     signal: () => AbortSignal.timeout(TOKEN_TIMEOUT_MS),
   };
 }

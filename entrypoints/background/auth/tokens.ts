@@ -87,10 +87,7 @@ async function renewWith(stale: Credentials, refreshToken: string): Promise<Cred
   try {
     const as = authorizationServer();
     // Read with the token endpoint's size limit, and sent only while the session is the active one.
-    const options = {
-      ...tokenRequestOptions(),
-      [oauth.customFetch]: departing(sid, limitedFetch(MAX_OAUTH_BODY_BYTES)),
-    };
+    const options = tokenRequestOptions(undefined, departing(sid, limitedFetch(MAX_OAUTH_BODY_BYTES)));
     const response = await oauth.refreshTokenGrantRequest(as, oauthClient(), oauth.None(), refreshToken, options);
     answer = await oauth.processRefreshTokenResponse(as, oauthClient(), response);
   } catch (error) {

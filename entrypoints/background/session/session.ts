@@ -27,6 +27,7 @@ import { sameAccount } from './account-identity';
 import { CONFIRM_ITEMS } from '../redemption/carry-over';
 import { readEvidence } from './same-account';
 import { clearShown } from '../notify/notify-tell';
+import { freshSignInItem } from './fresh-sign-in';
 import { put, switchSession, type Put } from '../store/store';
 import { announceStored } from '../store/stored-reads';
 import { loadRewards, refreshHistory, refreshProfile } from '../sync/sync';
@@ -58,6 +59,8 @@ export async function storeCheckedSession(
   credentials: Omit<Credentials, 'session'>,
   origin: string,
   extra: Partial<SessionInfo> = {},
+  /** Written in the same switch (a sign-in taking Disconnect's mark: fresh-sign-in.ts). */
+  also: Put[] = [],
 ): Promise<SessionInfo> {
   const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
@@ -101,6 +104,7 @@ export async function storeCheckedSession(
           ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
           ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
           ...retagged(same ? get(questionsItem) : null, accountOf(info)),
+          ...also,
         ],
       };
     },
@@ -123,14 +127,15 @@ function retagged(questions: QuestionsRecord | null, account: string): Put[] {
 
 /**
  * Removes the token and everything of the session in one write (a late answer of it is refused),
- * gives back the panel's host access, then ends a sign-in's refresh token at the panel (revoke.ts);
- * says when the panel could not be told.
+ * marking the next sign-in as one that asks for the password again (fresh-sign-in.ts); gives back
+ * the panel's host access, then ends a sign-in's refresh token at the panel (revoke.ts); says when
+ * the panel could not be told.
  */
 export async function disconnect(): Promise<Disconnected> {
   const ended: { credentials: Credentials | null } = { credentials: null };
   await switchSession([credentialsItem], (get) => {
     ended.credentials = get(credentialsItem);
-    return { next: null };
+    return { next: null, puts: [put(freshSignInItem, true)] };
   });
   await clearShown();
   await settleHostAccess();

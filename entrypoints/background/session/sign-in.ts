@@ -5,6 +5,7 @@ import { signInConfigured, tabRedirectUrl } from '../../../utils/build-settings'
 import { appError, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { settings, SIGN_IN_BUILT } from '../../../utils/settings';
+import { authorizationParams } from '../../../utils/sign-in-server';
 import type { SessionInfo } from '../../../utils/storage-items';
 import { authorizationServer, oauthClient, tokenRequestOptions } from '../auth/oauth-endpoints';
 import { usingHostAccess } from './host-access';
@@ -12,6 +13,8 @@ import { launchTabFlow, SignInTabEnded } from './sign-in-tab';
 import { fail } from '../result';
 import { storeCheckedSession } from './session';
 import { credentialsFrom, tokenEndpointError } from '../auth/tokens';
+import { put } from '../store/store';
+import { freshSignInItem } from './fresh-sign-in';
 
 interface Identity {
   getRedirectURL(path?: string): string;
@@ -78,7 +81,11 @@ async function signInFlow(): Promise<SessionInfo> {
   url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
-  if (settings.oauth.scopes) url.searchParams.set('scope', settings.oauth.scopes);
+  // What a refresh token needs, and after Disconnect the password asked again, as this server
+  // takes them (its metadata, read at build time: utils/sign-in-server.ts).
+  const fresh = await freshSignInItem.getValue();
+  for (const [name, value] of Object.entries(authorizationParams(settings.oauth.scopes, settings.oauthServer, fresh)))
+    url.searchParams.set(name, value);
 
   let returned: string;
   try {
@@ -109,8 +116,10 @@ async function signInFlow(): Promise<SessionInfo> {
   } catch (error) {
     fail(tokenEndpointError(error, 'sign-in', [params.get('code') ?? '', verifier]));
   }
+  // Disconnect's mark is taken by the sign-in it asked the password of, in the same write.
+  const taken = fresh ? [put(freshSignInItem, false)] : [];
   return usingHostAccess(api.origin, () =>
-    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }),
+    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }, taken),
   );
 }
 

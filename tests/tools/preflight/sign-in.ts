@@ -1,8 +1,9 @@
 /**
  * The pre-flight's sign-in checks: every redirect URL the build needs, listed, and checked with
- * the authorization server itself; and the server's published metadata (RFC 8414, or OpenID
- * Connect Discovery), where it publishes any, compared with the build's endpoints and the flow
- * the extension runs (PKCE S256, `iss` on the answer, refresh tokens).
+ * the authorization server itself; the server's published metadata (RFC 8414, or OpenID Connect
+ * Discovery), where it publishes any, compared with the build's issuer and endpoints and the flow
+ * the extension runs (PKCE S256, `iss` on the answer); whether the scope asked yields a refresh
+ * token; and the token and revocation requests the extension sends (sign-in-server.ts).
  *
  * No metadata names the redirect URLs a client registered, so each is tried the way the server
  * itself judges one: an authorization request with that `redirect_uri`, its redirect not followed
@@ -14,8 +15,8 @@ import * as oauth from 'oauth4webapi';
 import { signInConfigured } from '../../../utils/build-settings';
 import { extensionIds } from '../../../utils/build/operator/extension-ids';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
-import { plainHttpAllowed } from '../../../utils/hosts';
 import type { Check } from './checks';
+import { issuerChecks, refreshChecks, requestChecks } from './sign-in-server';
 
 const TIMEOUT_MS = 10_000;
 const TOPIC = 'Sign-in';
@@ -36,25 +37,6 @@ export function redirectUrls(settings: ResolvedSettings): { where: string; url: 
     { where: 'Firefox on the desktop (the sign-in window)', url: ids.firefox.redirectUrl },
     { where: 'Firefox for Android, and any browser without the window (a tab)', url: ids.tab?.redirectUrl ?? null },
   ];
-}
-
-/** The server's metadata, by RFC 8414 first, then OpenID Connect Discovery; null when it publishes neither. */
-async function metadata(issuer: URL): Promise<oauth.AuthorizationServer | null> {
-  for (const algorithm of ['oauth2', 'oidc'] as const) {
-    try {
-      const response = await oauth.discoveryRequest(issuer, {
-        algorithm,
-        // Plain http only to this machine, however its name is spelled (utils/hosts.ts).
-        [oauth.allowInsecureRequests]: plainHttpAllowed(issuer),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      if (response.status === 404) continue;
-      return await oauth.processDiscoveryResponse(issuer, response);
-    } catch {
-      // Not published here (or not valid metadata): try the other well-known address.
-    }
-  }
-  return null;
 }
 
 function metadataChecks(settings: ResolvedSettings, server: oauth.AuthorizationServer): Check[] {
@@ -86,14 +68,6 @@ function metadataChecks(settings: ResolvedSettings, server: oauth.AuthorizationS
         ? `The server's PKCE methods are ${methods.join(', ')}, without S256, the only one the extension sends (RFC 7636).`
         : 'The server’s metadata lists no PKCE methods (code_challenge_methods_supported): S256, which the extension sends, is not confirmed.',
       change: 'Support PKCE with S256, and say so in code_challenge_methods_supported.',
-    });
-  const grants = server.grant_types_supported;
-  if (grants && !grants.includes('refresh_token'))
-    checks.push({
-      level: 'warn',
-      topic: TOPIC,
-      text: `The server's grant types are ${grants.join(', ')}, without refresh_token: panelists sign in again whenever an access token ends.`,
-      change: 'Issue refresh tokens to the extension’s client.',
     });
   if (!o.revocationEndpoint && server.revocation_endpoint)
     checks.push({
@@ -182,18 +156,14 @@ export async function signInChecks(settings: ResolvedSettings): Promise<Check[]>
     topic: TOPIC,
     text: `the redirect URLs this build needs (register each for client ${settings.oauth.clientId}): ${urls.map((u) => `${u.where}: ${u.url ?? 'not known until chromeKey is the store item’s key (npm run ids)'}`).join('; ')}.`,
   });
-  const issuer = new URL(settings.oauth.issuer || new URL(settings.oauth.authorizationEndpoint).origin);
-  const server = await metadata(issuer);
+  // The server's own: its issuer, metadata, what yields a refresh token, and the requests the
+  // extension sends (sign-in-server.ts).
+  const { checks: issuer, found } = await issuerChecks(settings);
   checks.push(
-    ...(server
-      ? metadataChecks(settings, server)
-      : [
-          {
-            level: 'info' as const,
-            topic: TOPIC,
-            text: `${issuer.href} publishes no metadata (RFC 8414, OpenID Connect Discovery): the endpoints are taken as set.`,
-          },
-        ]),
+    ...issuer,
+    ...(found ? metadataChecks(settings, found.server) : []),
+    ...refreshChecks(settings, found),
+    ...(await requestChecks(settings)),
   );
   for (const { where, url } of urls) if (url) checks.push(await tryRedirect(settings, where, url));
   return checks;

@@ -188,6 +188,8 @@ function permissionJustifications(settings: ResolvedSettings): string[] {
       "refreshes the balance and rewards in the background and checks a redemption's outcome later, as the panelist chose in the preferences",
     idle: 'lets that refresh rest while the computer is locked or unused',
     identity: 'optional, asked for when the panelist presses "Sign in": opens the panel\'s sign-in page (OAuth 2.0)',
+    declarativeNetRequestWithHostAccess:
+      "removes the extension's own Origin header from its requests to the panel's sign-in server (the token exchange, its renewal and revocation), which refuses an origin it cannot know in advance; no other request is touched",
     notifications:
       'optional, asked for when the panelist turns notifications on: tells them when a redemption is done or a goal is near',
   };

@@ -8,6 +8,8 @@
  *   for one panel never asks for another public origin), and local panels (localhost, 127.0.0.1)
  *   only in a build for a local sandbox or for no panel (utils/base-url.ts, localPanelsInBuild):
  *   never in a release build for an https panel.
+ * - With sign-in, at install: `declarativeNetRequestWithHostAccess`, no warning (the token and
+ *   revocation requests leave without the extension's Origin: without-origin.ts).
  * - Optional, asked for when needed: `notifications` (the preferences), and on Chrome `identity`
  *   only in a build with sign-in. Firefox cannot make `identity` optional (its schema lists it
  *   among the permissions that need no prompt): a Firefox build with sign-in asks for it at install.
@@ -36,9 +38,13 @@ export function manifestPermissions(
     .map(hostPermissionPattern);
   const hosts = [...new Set([apiOrigin, ...oauthOrigins].filter((o): o is string => !!o))];
   const optionalHosts = optionalHostPatterns(settings.apiBaseUrl);
-  const identity = signInConfigured(settings) ? ['identity'] : [];
+  const signIn = signInConfigured(settings);
+  const identity = signIn ? ['identity'] : [];
+  // The sign-in server's requests leave without the extension's Origin (entrypoints/background/auth/without-origin.ts):
+  // header rules for hosts the build already has, which no browser warns of.
+  const headerRules = signIn ? ['declarativeNetRequestWithHostAccess'] : [];
   return {
-    permissions: ['storage', 'alarms', 'idle', ...(manifestVersion === 2 ? identity : [])],
+    permissions: ['storage', 'alarms', 'idle', ...headerRules, ...(manifestVersion === 2 ? identity : [])],
     // MV2 (Firefox): WXT moves these into `permissions`, granted at install.
     host_permissions: hosts,
     optional_host_permissions: optionalHosts,

@@ -9,7 +9,8 @@ import { dirname, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as v from 'valibot';
 import { defaultTabRedirect, SANDBOX_DEV_URL, type BuildSettings } from '../../build-settings';
-import { GROUPS, SETTING_ROWS, type PanelSettings } from './settings-table';
+import { NO_METADATA, type ServerFacts } from '../../sign-in-server';
+import { GROUPS, SETTING_ROWS, type PanelSettings, type SettingRow } from './settings-table';
 
 /** Looked for at the project's root, in this order; both at once is an error. */
 export const CONFIG_FILES = ['panel.config.jsonc', 'panel.config.json'] as const;
@@ -22,6 +23,8 @@ type Env = Record<string, string | undefined>;
 export interface ResolvedSettings extends PanelSettings {
   /** Sandbox token for development builds only, from PANEL_DEV_TOKEN; never in a release build. */
   devToken: string;
+  /** The sign-in server's metadata, once read (oauth-discovery.ts); NO_METADATA until then. */
+  oauthServer: ServerFacts;
   /** The config file read, absolute; null when there is none. */
   configFile: string | null;
   /** Each setting's path (`oauth.clientId`) → 'file', 'environment' or 'default'. */
@@ -218,37 +221,48 @@ export function resolveSettings(
   const authorize = values['oauth.authorizationEndpoint'];
   if (!values['oauth.issuer'] && authorize) values['oauth.issuer'] = new URL(authorize).origin;
   // Sign-in in a tab comes back to the panel's own origin, which the extension may read (its host permission).
-  if (!values['oauth.tabRedirectUrl'] && authorize && values.apiBaseUrl)
+  if (!values['oauth.tabRedirectUrl'] && (authorize || values['oauth.issuer']) && values.apiBaseUrl)
     values['oauth.tabRedirectUrl'] = defaultTabRedirect(values.apiBaseUrl);
   const settings = {
     ...(nest(values) as unknown as PanelSettings),
     devToken: mode === 'development' ? (env.PANEL_DEV_TOKEN ?? '') : '',
+    oauthServer: NO_METADATA,
     configFile: file,
     sources,
   };
   return { settings, problems };
 }
 
-/** A group that is set at all must have every one of its required settings ("a missing OAuth half"). */
+/**
+ * A group that is set at all must have every one of its required settings ("a missing OAuth half"),
+ * each unless the setting it can be read from is set (the endpoints, from `oauth.issuer`'s metadata).
+ */
 function groupProblems(values: Record<string, string>): string[] {
   return GROUPS.flatMap((group) => {
     const rows = SETTING_ROWS.filter((row) => row.group === group);
     const set = rows.filter((row) => values[row.path]);
-    const missing = rows.filter((row) => row.setting.required && !values[row.path]);
+    const missing = rows.filter((row) => requiredHere(row, values) && !values[row.path]);
     if (set.length === 0 || missing.length === 0) return [];
+    const always = rows.filter((row) => row.setting.required && !row.setting.unless).map((row) => row.path);
+    const either = rows.filter((row) => row.setting.unless).map((row) => row.path);
+    const from = [...new Set(rows.flatMap((row) => (row.setting.unless ? [`${group}.${row.setting.unless}`] : [])))];
+    const needs = either.length
+      ? `${[...always, ...either].join(', ')} together, or ${[...always, ...from].join(' and ')} (whose metadata names ${either.join(' and ')})`
+      : `${always.join(', ')} together`;
     return [
-      `${missing.map((row) => `${row.path} (${row.setting.env})`).join(' and ')} missing: ${group} needs ` +
-        `${rows
-          .filter((row) => row.setting.required)
-          .map((row) => row.path)
-          .join(', ')} together (set: ${set.map((row) => row.path).join(', ')})`,
+      `${missing.map((row) => `${row.path} (${row.setting.env})`).join(' and ')} missing: ${group} needs ${needs} (set: ${set.map((row) => row.path).join(', ')})`,
     ];
   });
 }
 
+/** Whether a row must be set, given the others: a required one, unless what it can be read from is set. */
+function requiredHere(row: SettingRow, values: Record<string, string>): boolean {
+  return !!row.setting.required && !(row.setting.unless && values[`${row.group}.${row.setting.unless}`]);
+}
+
 function signInProblems(values: Record<string, string>): string[] {
   const signIn = SETTING_ROWS.filter((row) => row.group === 'oauth' && row.setting.required).every(
-    (row) => values[row.path],
+    (row) => values[row.path] || !requiredHere(row, values),
   );
   if (signIn && !values.apiBaseUrl)
     return ['apiBaseUrl (PANEL_API_BASE_URL) missing: sign-in needs the panel API it signs in to'];

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { iconProblems } from './icons';
 import { LOCALES_DIR, messageLookup, readMessages, shippedLocales } from './locale-messages';
 import { PanelConfigError, resolveSettings, type ResolvedSettings } from './panel-config';
+import { withServerMetadata } from './oauth-discovery';
 import { LISTING_MESSAGES, SUMMARY_MAX, manifestDescription } from './store-listing';
 
 type Env = Record<string, string | undefined>;
@@ -86,12 +87,17 @@ export async function checkSettings(
   root: string = process.cwd(),
   localesDir: string = join(root, LOCALES_DIR),
 ): Promise<CheckedSettings> {
-  const { settings, problems } = resolveSettings(env, mode, root);
+  const resolved = resolveSettings(env, mode, root);
+  const { problems } = resolved;
+  // The sign-in server's metadata, where the operator named its issuer (oauth-discovery.ts).
+  const discovered = await withServerMetadata(resolved.settings);
+  const { settings } = discovered;
+  problems.push(...discovered.problems);
   if (settings.icon && existsSync(settings.icon))
     problems.push(...(await iconProblems(settings.icon)).map((problem) => `icon: ${problem}`));
   // A name over the stores' own limit is already told; the description is judged on the name the build would use.
   problems.push(...descriptionProblems(settings.panelName, localesDir));
-  const warnings = settingsWarnings(settings);
+  const warnings = [...settingsWarnings(settings), ...discovered.warnings];
   if (problems.length > 0) throw new PanelConfigError(problems, warnings);
   return { settings, warnings };
 }

@@ -27,6 +27,11 @@ export interface Setting {
   buildOnly?: true;
   /** In a group: the settings the group needs together (sign-in needs both endpoints and the client id). */
   required?: true;
+  /**
+   * Required, unless this setting of the group is set, from which the build reads it (the
+   * endpoints, from the server's metadata at `oauth.issuer`: oauth-discovery.ts).
+   */
+  unless?: string;
 }
 
 export type SettingGroup = Record<string, Setting>;
@@ -243,16 +248,18 @@ export const SETTINGS = {
       schema: webAddress(),
       fallback: '',
       example: 'https://login.acme-panel.example/oauth/authorize',
-      doc: 'sign-in: the authorization endpoint (OAuth 2.0 code flow with PKCE)',
+      doc: "sign-in: the authorization endpoint (OAuth 2.0 code flow with PKCE); none: the server's metadata names it (`oauth.issuer`)",
       required: true,
+      unless: 'issuer',
     },
     tokenEndpoint: {
       env: 'PANEL_OAUTH_TOKEN_ENDPOINT',
       schema: webAddress(),
       fallback: '',
       example: 'https://login.acme-panel.example/oauth/token',
-      doc: 'sign-in: the token endpoint; its origin becomes a host permission',
+      doc: "sign-in: the token endpoint; its origin becomes a host permission; none: the server's metadata names it (`oauth.issuer`)",
       required: true,
+      unless: 'issuer',
     },
     clientId: {
       env: 'PANEL_OAUTH_CLIENT_ID',
@@ -267,21 +274,23 @@ export const SETTINGS = {
       schema: v.pipe(v.string(), v.regex(SCOPES, 'must be scope names separated by single spaces')),
       fallback: '',
       example: 'panel offline_access',
-      doc: 'sign-in: space-separated scopes (none: no `scope` is sent)',
+      doc: 'sign-in: space-separated scopes; an OpenID provider is also asked `openid` and `offline_access` (none: only those, or no `scope` at a server without metadata)',
     },
     issuer: {
       env: 'PANEL_OAUTH_ISSUER',
       schema: webAddress(),
       fallback: '',
-      example: 'https://login.acme-panel.example',
-      doc: "sign-in: compared with an `iss` the server returns (RFC 9207); defaults to the authorization endpoint's origin",
+      // Empty in the example, which must build as it is copied: given, the build reads that
+      // server's metadata, and a made-up one answers nothing.
+      example: '',
+      doc: "sign-in: the server's issuer, whose metadata the build reads: the endpoints, what a refresh token needs, `iss` (RFC 9207); a setting it contradicts stops the build. None: the authorization endpoint's origin, and no metadata read",
     },
     revocationEndpoint: {
       env: 'PANEL_OAUTH_REVOCATION_ENDPOINT',
       schema: webAddress(),
       fallback: '',
       example: 'https://login.acme-panel.example/oauth/revoke',
-      doc: 'sign-in: token revocation (RFC 7009); *Disconnect* revokes the refresh token there; its origin becomes a host permission (none: tokens are only forgotten in the browser)',
+      doc: "sign-in: token revocation (RFC 7009); *Disconnect* revokes the refresh token there; its origin becomes a host permission (none: the server's metadata names it, or tokens are only forgotten in the browser)",
     },
     tabRedirectUrl: {
       env: 'PANEL_OAUTH_TAB_REDIRECT_URL',

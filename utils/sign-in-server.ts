@@ -1,0 +1,76 @@
+/**
+ * What the build knows of the operator's sign-in server, from its published metadata (RFC 8414, or
+ * OpenID Connect Discovery; read by utils/build/operator/oauth-discovery.ts when `oauth.issuer` is
+ * set), and the authorization request that follows from it. Nothing here is guessed: a server that
+ * publishes no metadata is asked as a plain OAuth 2.0 server, with the operator's scopes as set.
+ */
+
+export interface ServerFacts {
+  /** Whether the facts below come from the server's own metadata (false: nothing is known). */
+  metadata: boolean;
+  /**
+   * An OpenID provider: its metadata is an OpenID Connect Discovery document, or lists `openid` in
+   * `scopes_supported`. It then gets `openid` in the scope: OpenID Connect Core's offline access,
+   * `max_age` and the ID token all belong to an OpenID request.
+   */
+  openid: boolean;
+  /**
+   * Refresh tokens are asked for the OpenID way: `offline_access` with `prompt=consent` (Core §11;
+   * a provider drops `offline_access` without it, as oidc-provider does). On an OpenID provider
+   * unless its `scopes_supported` lists scopes without `offline_access`.
+   */
+  offlineAccess: boolean;
+  /**
+   * It asks for the password again when told to: `prompt=login` (Core §3.1.2.1) on an OpenID
+   * provider whose `prompt_values_supported`, if published, has `login`, or any server that lists it there.
+   */
+  promptLogin: boolean;
+  /** It says it puts `iss` on every authorization response (RFC 9207): one without is then refused. */
+  issParameter: boolean;
+}
+
+/** A server whose metadata the build did not read: plain OAuth 2.0, nothing assumed. */
+export const NO_METADATA: ServerFacts = {
+  metadata: false,
+  openid: false,
+  offlineAccess: false,
+  promptLogin: false,
+  issParameter: false,
+};
+
+/**
+ * The authorization request's `scope`, `prompt` and `max_age`, beside PKCE and `state`.
+ * `fresh`: the first sign-in after Disconnect, which must not sign in whoever the server still
+ * remembers (a shared computer): `prompt=login`, and on an OpenID provider `max_age=0` too (Core
+ * says the provider MUST then actively re-authenticate). A server without metadata gets
+ * `prompt=login` all the same, which RFC 6749 §3.1 has it ignore if it does not know it; the
+ * extension only says the password will be asked where the metadata says so
+ * ({@link asksPasswordAfterDisconnect}).
+ */
+export function authorizationParams(scopes: string, server: ServerFacts, fresh: boolean): Record<string, string> {
+  const asked = scopes.split(' ').filter(Boolean);
+  const scope = [
+    ...(server.openid && !asked.includes('openid') ? ['openid'] : []),
+    ...asked,
+    ...(server.offlineAccess && !asked.includes('offline_access') ? ['offline_access'] : []),
+  ];
+  const prompt = [
+    ...(fresh && (server.promptLogin || !server.metadata) ? ['login'] : []),
+    ...(server.openid && scope.includes('offline_access') ? ['consent'] : []),
+  ];
+  return {
+    ...(scope.length ? { scope: scope.join(' ') } : {}),
+    ...(prompt.length ? { prompt: prompt.join(' ') } : {}),
+    ...(fresh && server.openid ? { max_age: '0' } : {}),
+  };
+}
+
+/**
+ * Whether the sign-in after Disconnect is known to ask for the password again, so the page may say
+ * so: an OpenID provider must re-authenticate for `max_age=0` (Core §3.1.2.1), and a server that
+ * lists `login` among its prompts says it takes `prompt=login`. Otherwise it is not known.
+ */
+export function asksPasswordAfterDisconnect(server: ServerFacts | undefined): boolean {
+  // Settings made by hand (tests, a build without sign-in) may lack the facts: nothing is known then.
+  return !!server && (server.openid || server.promptLogin);
+}
