@@ -77,5 +77,5 @@ export function chargesShown(t: Tally): number | null {
   return Math.max(byHistory ?? 0, t.byBalance ?? 0);
 }
 
-/** "#5010, #5011" */
+/** The redemptions by their ids, comma-separated, each after a "#". */
 export const ids = (made: Redemption[]) => made.map((r) => `#${r.id}`).join(', ');
