@@ -46,7 +46,7 @@ beforeAll(() => {
   ])
     execFileSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   ids = JSON.parse(
-    execFileSync('npx', ['tsx', 'tests/tools/ids.ts', '--json'], { env, encoding: 'utf8' }),
+    execFileSync(process.execPath, ['--import', 'tsx', 'tests/tools/ids.ts', '--json'], { env, encoding: 'utf8' }),
   ) as ExtensionIds;
 }, 180_000);
 

@@ -45,7 +45,7 @@ function git(...args: string[]): string {
 /** `npm run release -- …` in the copy, every Node process under the guard; what it printed and what the guard saw. */
 function release(...args: string[]) {
   const log = join(project, `network-${Date.now()}.log`);
-  const run = spawnSync('npx', ['tsx', 'tests/tools/release.ts', ...args], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/tools/release.ts', ...args], {
     cwd: project,
     encoding: 'utf8',
     env: { ...cleanEnv(), ...SECRETS, NODE_OPTIONS: `--require ${GUARD}`, NO_NETWORK_LOG: log },

@@ -45,7 +45,11 @@ const zip = (kind: string) => join(out, `acme-rewards-${version}-${kind}.zip`);
 const temporary: string[] = [];
 
 function store(cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return spawnSync('npx', ['tsx', 'tests/tools/store.ts'], { cwd, env: { ...cleanEnv(), ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'tests/tools/store.ts'], {
+    cwd,
+    env: { ...cleanEnv(), ...env },
+    encoding: 'utf8',
+  });
 }
 
 beforeAll(() => {

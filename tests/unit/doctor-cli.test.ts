@@ -23,9 +23,13 @@ async function doctor(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)('npx', ['tsx', 'tests/tools/doctor.ts', ...args], {
-      env: { ...process.env, PANEL_CONFIG: 'none', ...env },
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'tests/tools/doctor.ts', ...args],
+      {
+        env: { ...process.env, PANEL_CONFIG: 'none', ...env },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

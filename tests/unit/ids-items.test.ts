@@ -47,7 +47,7 @@ describe('the trusted testers’ item and the Edge item', () => {
   });
 
   it('are listed by npm run ids with the redirect URLs to register', () => {
-    const out = execFileSync('npx', ['tsx', 'tests/tools/ids.ts'], {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'tests/tools/ids.ts'], {
       env: { ...process.env, ...SIGN_IN },
       encoding: 'utf8',
     });
@@ -56,7 +56,7 @@ describe('the trusted testers’ item and the Edge item', () => {
     expect(out).toContain(`  Chrome, trusted testers: https://${TESTERS}.chromiumapp.org/`);
     expect(out).toContain(`  Edge:                   https://${EDGE}.chromiumapp.org/`);
     const json = JSON.parse(
-      execFileSync('npx', ['tsx', 'tests/tools/ids.ts', '--json'], {
+      execFileSync(process.execPath, ['--import', 'tsx', 'tests/tools/ids.ts', '--json'], {
         env: { ...process.env, ...SIGN_IN },
         encoding: 'utf8',
       }),

@@ -26,7 +26,7 @@ describe('npm run ids, sign-in in a tab', () => {
   });
 
   it('says what to register for each browser', () => {
-    const out = execFileSync('npx', ['tsx', 'tests/tools/ids.ts'], {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'tests/tools/ids.ts'], {
       env: { ...process.env, ...SIGN_IN },
       encoding: 'utf8',
     });

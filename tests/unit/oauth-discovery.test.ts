@@ -148,15 +148,19 @@ describe('npm run ids', () => {
       sandbox: { url: 'http://127.0.0.1:9', otherKeys: new Set() },
     });
     // Not blocking this process, which serves the provider.
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'tests/tools/ids.ts', '--json'], {
-      env: {
-        ...process.env,
-        PANEL_CONFIG: 'none',
-        PANEL_API_BASE_URL: 'https://api.panel.example',
-        PANEL_OAUTH_ISSUER: op.issuer,
-        PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'tests/tools/ids.ts', '--json'],
+      {
+        env: {
+          ...process.env,
+          PANEL_CONFIG: 'none',
+          PANEL_API_BASE_URL: 'https://api.panel.example',
+          PANEL_OAUTH_ISSUER: op.issuer,
+          PANEL_OAUTH_CLIENT_ID: SANDBOX_CLIENT_ID,
+        },
       },
-    });
+    );
     expect(JSON.parse(stdout)).toMatchObject({
       tab: { redirectUrl: 'https://api.panel.example/extension-sign-in-done' },
       signIn: {

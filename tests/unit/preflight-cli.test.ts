@@ -31,17 +31,21 @@ afterAll(async () => {
 
 async function preflight(env: Record<string, string>) {
   try {
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'tests/tools/preflight.ts', '--json'], {
-      env: {
-        ...process.env,
-        PANEL_CONFIG: 'none',
-        PANEL_NAME: 'Acme Opinions',
-        PANEL_API_BASE_URL: sandbox.url,
-        PANEL_DOCTOR_TOKEN: sandbox.token,
-        PANEL_PRIVACY_POLICY_URL: policyUrl,
-        ...env,
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'tests/tools/preflight.ts', '--json'],
+      {
+        env: {
+          ...process.env,
+          PANEL_CONFIG: 'none',
+          PANEL_NAME: 'Acme Opinions',
+          PANEL_API_BASE_URL: sandbox.url,
+          PANEL_DOCTOR_TOKEN: sandbox.token,
+          PANEL_PRIVACY_POLICY_URL: policyUrl,
+          ...env,
+        },
       },
-    });
+    );
     return { code: 0, report: JSON.parse(stdout) as Record<string, any> };
   } catch (error) {
     const e = error as { code: number; stdout: string };

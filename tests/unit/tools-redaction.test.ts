@@ -44,7 +44,7 @@ function echoingPanel(key: string): Promise<HostilePanel> {
 
 async function tool(script: string, env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout, stderr } = await promisify(execFile)('npx', ['tsx', script, ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], {
       env: { ...process.env, PANEL_CONFIG: 'none', ...env },
     });
     return { code: 0, stdout, stderr };
