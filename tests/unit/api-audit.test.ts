@@ -107,7 +107,7 @@ beforeAll(() => {
       `API audit, ${browser} build (browser-compat-data ${bcdVersion()}):\n${formatTable(audited.rows, audited.minimums)}\n`,
     );
   }
-}, 240_000);
+}, 600_000);
 
 afterAll(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
