@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bare, figureFaults, glyphsOf, type Glyph } from './glyphs';
+import { bare, figureFaults, glyphsOf, readAcross, type Glyph } from './glyphs';
 import { launchExtension, type ExtensionSession } from './harness';
 import { catalogueOf, connectBy, sayIn } from './words';
 
@@ -16,6 +16,9 @@ const messages = catalogueOf('ar');
 const say = sayIn(messages);
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein'; // 3,300 points: 800 to go from the seed's 2,500
+const LINDNER = 'Kaufhaus Lindner 15 € Geschenkkarte'; // 1,650 points: redeemable
+/** A name as a reader sees it written left to right, spaces left out (glyphs.ts readAcross). */
+const asRead = (name: string) => name.replace(/\s/g, '');
 const DAY_MS = 86_400_000;
 /** Rows of one value each, by the sandbox's ids: a value in each currency the seed has. */
 const ROWS = [
@@ -91,12 +94,42 @@ describe('Arabic, right to left, in Chromium', () => {
         faults.push(...figureFaults(line!, figures, true, `${width} px, row ${row.id}`));
       }
       const [next] = await lines(popup, 'header .hdr-next');
-      faults.push(...figureFaults(next!, [await count(800, 'pointsToReward'), '30 €'], true, `${width} px, next step`));
+      // The goal's name is one unit, not a figure (the test below reads it).
+      faults.push(...figureFaults(next!, [await count(800, 'pointsToReward')], true, `${width} px, next step`));
       const [pace] = await lines(popup, '.goal .goal-pace');
       const paceFigures = await popup.locator('.goal .goal-pace .qty').allTextContents();
       expect(paceFigures.length).toBeGreaterThan(0);
       faults.push(...figureFaults(pace!, paceFigures.map(bare), true, `${width} px, goal`));
       expect(faults).toEqual([]);
+      await popup.close();
+    }
+  });
+
+  test('a reward’s name reads as its row shows it, figure and all, in the rows, the header and Confirm, at 320 and 380 px', async () => {
+    for (const width of [320, 380]) {
+      const popup = await openAt('popup.html', width);
+      await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+      const seen: Record<string, string> = {};
+      for (const [id, name] of [
+        [104, LINDNER],
+        [107, GOAL],
+      ] as const) {
+        const [row] = await lines(popup, `li.reward:has([aria-controls="reward-${id}-details"]) .reward-name`);
+        seen[`row ${id}`] = readAcross(row!, name);
+      }
+      // "800 نقطة تفصلك عن Greenleaf Markt 30 € Einkaufsgutschein": the goal is the next step.
+      const [next] = await lines(popup, 'header .hdr-next');
+      seen.header = readAcross(next!, GOAL);
+      await popup.getByRole('button', { name: say('redeemReward', LINDNER), exact: true }).click();
+      await popup.getByRole('alertdialog').waitFor();
+      const [question] = await lines(popup, '#confirm-text');
+      seen.confirm = readAcross(question!, LINDNER);
+      expect(seen, `${width} px`).toEqual({
+        'row 104': asRead(LINDNER),
+        'row 107': asRead(GOAL),
+        header: asRead(GOAL),
+        confirm: asRead(LINDNER),
+      });
       await popup.close();
     }
   });

@@ -3,6 +3,7 @@ import { formatRelative } from '../../../utils/format';
 import type { GoalView } from '../../../utils/goal-view';
 import { t, tp, tpParts } from '../../../utils/i18n';
 import { nextReward } from '../../../utils/next-reward';
+import { asName } from '../../../utils/qty';
 import { listedName } from '../../../utils/reward-groups';
 import { answerHash } from '../../../utils/profile-link';
 import type { ProfileSummary } from '../../../utils/storage-items';
@@ -43,7 +44,8 @@ function nextStep(
   goal: GoalView | undefined,
   listed: readonly Reward[],
 ): string | null {
-  const name = (reward: Reward) => listedName(reward, listed);
+  // The name as one unit (utils/qty.ts): a figure in it reads as its row shows it, in every direction.
+  const name = (reward: Reward) => asName(listedName(reward, listed));
   if (goal?.kind === 'saving') return tp('pointsToReward', goal.toGo, name(goal.reward));
   if (goal?.kind === 'affordable') return t('goalReadyNext', name(goal.reward));
   const next = rewards && nextReward(rewards, points);

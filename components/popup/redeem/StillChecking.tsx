@@ -7,6 +7,7 @@ import { settings } from '../../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from '../use-check-now';
 import { useItem } from '../use-item';
+import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
 import { pointsTaken } from '../../../utils/points-taken';
@@ -91,7 +92,7 @@ function said(entry: LedgerEntry): string {
 
 /** What a listed redemption became when a history read settled it while the popup was open. */
 function settledText(entry: LedgerEntry): string {
-  const name = entry.rewardName;
+  const name = asName(entry.rewardName);
   const copies = 1 + (entry.duplicates?.length ?? 0);
   switch (entry.state) {
     case 'done':
