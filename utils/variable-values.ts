@@ -23,18 +23,6 @@ export function editKind(def: Shape): EditKind {
   return type === 'checkbox' ? 'multi' : 'single';
 }
 
-/** Option ids held by a value, tolerating ids the server stored as numeric strings. */
-export function optionIds(value: VariableValue | undefined): number[] {
-  if (value === undefined || value === '') return [];
-  const list = Array.isArray(value) ? value : [value];
-  const ids: number[] = [];
-  for (const item of list) {
-    const id = typeof item === 'number' ? item : Number(item);
-    if (Number.isInteger(id) && !ids.includes(id)) ids.push(id);
-  }
-  return ids;
-}
-
 /**
  * What one stored item of a choice answer holds: the offered option it names, by its id or, as some
  * panels store it, by the option's name ("MAN"); else the id or the word the panel holds for an
@@ -51,6 +39,25 @@ export function heldOption(
       ? def.options.find((o) => o.name.toLowerCase() === word.toLowerCase())
       : def.options.find((o) => o.id === id);
   return option ? { offered: option } : { retired: id ?? word };
+}
+
+/**
+ * A checkbox answer as it is edited: each item the offered option's id, whether the panel held it by
+ * its id or by its name, else what the panel holds for an option it no longer offers; each once.
+ * Ticking another keeps them all: none is dropped because it was stored by name.
+ */
+export function heldChoices(
+  def: Pick<VariableDefinition, 'options'>,
+  value: VariableValue | undefined,
+): Array<number | string> {
+  if (value === undefined || isEmptyValue(value)) return [];
+  const held: Array<number | string> = [];
+  for (const item of Array.isArray(value) ? value : [value]) {
+    const choice = heldOption(def, item);
+    const key = 'offered' in choice ? choice.offered.id : choice.retired;
+    if (!held.includes(key)) held.push(key);
+  }
+  return held;
 }
 
 /** A retired option as the panelist reads it: the panel's word for it, or its number. */
@@ -85,12 +92,21 @@ export function valuesEqual(a: VariableValue | undefined, b: VariableValue | und
   if (isEmptyValue(a) && isEmptyValue(b)) return true;
   if (isEmptyValue(a) || isEmptyValue(b)) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
-    const left = optionIds(a).sort((x, y) => x - y);
-    const right = optionIds(b).sort((x, y) => x - y);
-    return left.length === right.length && left.every((id, i) => id === right[i]);
+    const left = choiceKeys(a!);
+    const right = choiceKeys(b!);
+    return left.length === right.length && left.every((key, i) => key === right[i]);
   }
   // A date stored with a time is the same answer as the day it names.
   return String(a) === String(b) || (DATE_WITH_TIME.test(String(a)) && dateValue(a) === dateValue(b));
+}
+
+/** A choice answer's items, each once, an id typed as digits the same as the number, in one order. */
+function choiceKeys(value: VariableValue): string[] {
+  const keys = (Array.isArray(value) ? value : [value]).map((item) => {
+    const word = String(item).trim();
+    return /^\d+$/.test(word) ? String(Number(word)) : word;
+  });
+  return [...new Set(keys)].sort();
 }
 
 /**
@@ -99,14 +115,14 @@ export function valuesEqual(a: VariableValue | undefined, b: VariableValue | und
  */
 export function toggleOption(
   def: Pick<VariableDefinition, 'options'>,
-  current: readonly number[],
+  current: ReadonlyArray<number | string>,
   id: number,
   checked: boolean,
-): number[] {
+): Array<number | string> {
   if (!checked) return current.filter((x) => x !== id);
   const option = def.options.find((o) => o.id === id);
   if (option?.exclusive) return [id];
-  const exclusive = new Set(def.options.filter((o) => o.exclusive).map((o) => o.id));
+  const exclusive = new Set<number | string>(def.options.filter((o) => o.exclusive).map((o) => o.id));
   const kept = current.filter((x) => x !== id && !exclusive.has(x));
   return [...kept, id];
 }

@@ -137,6 +137,34 @@ describe('profile editor', () => {
     );
   });
 
+  it('a checkbox answer the panel holds by its options’ names is shown ticked, and ticking another keeps them', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: ['COOKING'] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(checked('Which hobbies do you enjoy?')).toEqual(['Cooking']);
+    await click(choice('Which hobbies do you enjoy?', 'Reading'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [32, 31] } }]);
+  });
+
+  it('a checkbox answer of several option names shows each ticked; one no longer offered is listed by the panel’s word', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: ['reading', 'COOKING', 'KNITTING'] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(checked('Which hobbies do you enjoy?')).toEqual([
+      'Reading',
+      'Cooking',
+      'KNITTING (no longer offered: untick it to save your answer)',
+    ]);
+    await click(choice('Which hobbies do you enjoy?', 'KNITTING'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [31, 32] } }]);
+  });
+
   it('a single-choice answer the panel holds by the option’s name is shown chosen, and can be changed', async () => {
     await profileItem.setValue({
       data: { definitions: DEFINITIONS, values: { ...STORED, EMPLOYMENT: 'student' } },
