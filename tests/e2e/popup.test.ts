@@ -222,6 +222,25 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
     .toEqual({ name: COFFEE, row: true });
 });
 
+test('a refusal with the panel’s own reason quotes it in the card; the code stays for support', async () => {
+  const ext = await start();
+  await injectFault(ext, {
+    path: REDEEM_PATH,
+    status: 422,
+    body: JSON.stringify({ message: 'This reward is temporarily unavailable.' }),
+  });
+  const popup = await openPopup(ext);
+  await confirmRedeeming(popup, COFFEE);
+  const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
+  await alert.waitFor();
+  expect(await alert.textContent()).toContain(
+    'Panel Rewards said: “This reward is temporarily unavailable.” Try another reward, or contact Panel Rewards.',
+  );
+  const support = popup.locator('#redeem-outcome .support');
+  await support.getByText('Details for support').click();
+  expect(await support.locator('.support-text').textContent()).toBe('HTTP 422 /v1/panel/redemption');
+});
+
 test('shows cached data at once with the sandbox stopped, and the error on refresh', async () => {
   const sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
   let stopped = false;

@@ -340,7 +340,7 @@ describe("a refusal in the panelist's numbers", () => {
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it("uses the current balance when the entry has none; other refusals in plain words, the panel's own for support", async () => {
+  it("uses the current balance when the entry has none; another refusal quotes the panel's own words, the code for support", async () => {
     await seed({
       rewards: [books],
       balance: 300,
@@ -362,17 +362,66 @@ describe("a refusal in the panelist's numbers", () => {
       ledger: ledger('failed', {
         rewardId: rid(2),
         points: 1000,
-        error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }),
+        error: appError('rejected', 'This reward is temporarily unavailable.', {
+          status: 422,
+          endpoint: '/v1/panel/redemption',
+          panelWords: true,
+          nothingCharged: true,
+        }),
       }),
     });
     const again = mount();
     await waitFor(() =>
-      expect(getByRole(again, 'alert').textContent).toContain(
+      expect(getByRole(again, 'alert').textContent).toBe(
+        'Could not redeem Amazon $5' +
+          'Panel Rewards said: “This reward is temporarily unavailable.” Try another reward, or contact Panel Rewards. Nothing was charged.',
+      ),
+    );
+    // The quote is the panel's words in their own direction; support gets the code, not the words again.
+    expect(again.querySelector('#redeem-outcome bdi')?.textContent).toBe('This reward is temporarily unavailable.');
+    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe('HTTP 422 /v1/panel/redemption');
+  });
+
+  it('a refusal without words of the panel’s own says so in plain words, the code for support', async () => {
+    await seed({
+      rewards: [books],
+      balance: 2500,
+      ledger: ledger('failed', {
+        rewardId: rid(2),
+        points: 1000,
+        error: appError('rejected', 'The panel refused this (HTTP 422).', { status: 422, nothingCharged: true }),
+      }),
+    });
+    const root = mount();
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toContain(
         'This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.',
       ),
     );
-    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe(
-      'This reward is not available in your country.',
+    expect(root.querySelector('#redeem-outcome .support-text')?.textContent).toBe(
+      'The panel refused this (HTTP 422).\nHTTP 422',
+    );
+  });
+
+  it('a 403 with the panel’s words quotes them before what to do', async () => {
+    await seed({
+      rewards: [books],
+      balance: 2500,
+      ledger: ledger('failed', {
+        rewardId: rid(2),
+        points: 1000,
+        error: appError('not_allowed', 'Gift cards are for members over 18.', {
+          status: 403,
+          panelWords: true,
+          nothingCharged: true,
+        }),
+      }),
+    });
+    const root = mount();
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toContain(
+        'Panel Rewards said: “Gift cards are for members over 18.” Your account can’t redeem this reward. If you think it should, contact Panel Rewards.',
+      ),
     );
   });
 
