@@ -177,16 +177,19 @@ describe.each(LANGUAGES)('%s', (locale) => {
   });
 
   describe('options page', () => {
-    it('not connected, with the form sent empty', async () => {
+    it('not connected, at the install’s welcome, with the form sent empty', async () => {
       installI18n(locale);
       await sessionItem.setValue(DISCONNECTED);
+      location.hash = '#welcome';
       const root = newContainer();
       await mountInto(root, <OptionsApp />);
       await waitFor(() => expect(root.textContent).toContain(say(locale, 'connect')));
       await click(root.querySelector<HTMLElement>('form button[type=submit]')!);
       await waitFor(() => expect(root.textContent).toContain(say(locale, 'enterAccessToken')));
+      expect(root.textContent).toContain(say(locale, 'welcomeInstalled', 'Panel Rewards'));
       expectAllIn(root, locale);
       await dropContainer(root);
+      location.hash = '';
     });
 
     it('connected: profile with an edit and an error, history in every state, balance, notifications on', async () => {
