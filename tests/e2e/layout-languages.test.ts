@@ -113,7 +113,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
     const popup = await openAt(ext, 'popup.html', 380);
     const toggle = popup.getByRole('button', { name: say('setGoal', GOAL), exact: true });
     await toggle.click();
-    await popup.getByRole('button', { name: say('setGoal', GOAL), exact: true, pressed: true }).waitFor();
+    await popup.getByRole('button', { name: say('isGoal', GOAL), exact: true, pressed: true }).waitFor();
     await popup.close();
   });
   afterAll(async () => {
@@ -128,7 +128,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
       // The pairs once seen broken are there to be checked: the rows' costs and the goal's.
       expect(await popup.locator('.reward .qty').count()).toBeGreaterThan(3);
-      // The goal's figure is the header's next step now ("Noch 8.500 Punkte bis …"), not the card's.
+      // The points to the goal are the header's next step ("Noch 8.500 Punkte bis zu Ihrem Ziel").
       const nextStep = await popup.locator('.hdr-next .qty').allTextContents();
       expect(
         nextStep.some((figure) => units.some((unit) => figure.includes(unit))),

@@ -224,10 +224,10 @@ describe('the goal, end to end', () => {
 
     const popup = await ext.openPage('popup.html');
     await popup.getByRole('button', { name: `Set as goal: ${PIXEL}` }).click();
-    const goal = popup.getByRole('region', { name: `Your goal ${PIXEL}` });
+    const goal = popup.getByRole('region', { name: 'Your goal', exact: true });
     await goal.waitFor();
-    // The goal is the header's next step: one figure, said once.
-    await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`1,250 points to ${PIXEL}`);
+    // The goal is the header's next step: the points to go, said once; the card names it.
+    await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe('1,250 points to your goal');
     expect(await goal.textContent()).not.toMatch(/to go/);
     await expect.poll(badge).toBe('1.2k');
     // The earning figure sits in the goal's card, spending not subtracted.

@@ -117,7 +117,7 @@ test('Answer now → fill → Save & next by taps saves the answer', async () =>
   expect(sandbox.state.values).toMatchObject({ POSTAL_CODE: '10115' });
 });
 
-test('at 360×740 the first reward row starts in the top 40 % of the screen, a goal, the earn link and open questions above it', async () => {
+test('at 360×740 three rewards are in view under a goal, the earn link and open questions', async () => {
   const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
   const phone = await ff.openPage('popup.html');
   await phone.setViewport({ width: 360, height: 740 });
@@ -133,11 +133,17 @@ test('at 360×740 the first reward row starts in the top 40 % of the screen, a g
   await phone.waitForSelector(byLabel('Earn more points', 'link'));
   await phone.waitForSelector(byLabel('Answer now', 'link'));
   await phone.evaluate(() => document.documentElement.scrollTo(0, 0));
-  const top = await phone.evaluate(() => document.querySelector('.reward')!.getBoundingClientRect().top);
-  console.log(
-    `Firefox, 360×740: the first reward row starts at ${Math.round(top)} px, ${((top / 740) * 100).toFixed(1)} %`,
+  const rows = await phone.evaluate(() =>
+    [...document.querySelectorAll('.reward')].map((row) => {
+      const r = row.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom };
+    }),
   );
-  expect(top).toBeLessThanOrEqual(0.4 * 740);
+  const whole = rows.filter((row) => row.bottom <= 740).length;
+  console.log(
+    `Firefox, 360×740: the first reward row starts at ${Math.round(rows[0]!.top)} px (${((rows[0]!.top / 740) * 100).toFixed(1)} %), ${whole} whole rows in view`,
+  );
+  expect(whole).toBeGreaterThanOrEqual(3);
   expect(targetFailures(await phone.evaluate(measureTargets))).toEqual([]);
   await phone.close();
 });

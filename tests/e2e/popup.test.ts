@@ -114,23 +114,30 @@ test('a redemption goes through: balance, history and badge change', async () =>
   expect(await popup.getByRole('alertdialog').count()).toBe(0);
 });
 
-test('the goal toggle says what it does in words: “Set as goal” beside a reward makes it the goal, and pressed again unsets it', async () => {
+test('the goal toggle says what it does in words; once set, it and the goal’s card say it is the goal, with its name and figures', async () => {
   const ext = await start();
   const popup = await openPopup(ext);
   const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
   const row = popup.locator('li.reward').filter({ has: popup.getByRole('button', { name: GOAL, exact: true }) });
   // Found by its visible words, as a panelist on a touch screen (where no tooltip shows) reads it.
-  const toggle = row.getByRole('button').filter({ hasText: 'Set as goal' });
+  const toggle = row.locator('.goal-toggle');
   expect(await toggle.textContent()).toBe('☆ Set as goal');
   expect(await toggle.getAttribute('aria-label')).toBe(`Set as goal: ${GOAL}`);
   await toggle.click();
   await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
-  expect(await toggle.textContent()).toBe('★ Set as goal');
-  await popup.getByRole('region', { name: `Your goal ${GOAL}` }).waitFor();
-  await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`800 points to ${GOAL}`);
+  // Set, it says so: not “Set as goal” pressed.
+  expect(await toggle.textContent()).toBe('★ Your goal');
+  expect(await toggle.getAttribute('aria-label')).toBe(`Your goal: ${GOAL}`);
+  // The card names the goal and its figures where they can be read, not only in a bar's label.
+  const card = popup.getByRole('region', { name: 'Your goal', exact: true });
+  await card.waitFor();
+  expect(await card.locator('.goal-name').innerText()).toBe(`${GOAL}\n2,500 of 3,300 points`);
+  // The header says the points to go, and leaves the name to the card below it.
+  await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe('800 points to your goal');
   await toggle.click();
   await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
-  await popup.getByRole('region', { name: `Your goal ${GOAL}` }).waitFor({ state: 'detached' });
+  expect(await toggle.textContent()).toBe('☆ Set as goal');
+  await card.waitFor({ state: 'detached' });
 });
 
 test('clicking Confirm several times fast creates exactly one redemption', async () => {

@@ -166,6 +166,7 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     ['confirmButton', 'confirmRedeemingAgain'],
     ['removeGoalShort', 'removeGoal'],
     ['setGoalShort', 'setGoal'],
+    ['isGoalShort', 'isGoal'],
   ] as const;
 
   it.each(LABEL_IN_NAME)('the accessible name %s is part of %s', (visible, name) => {

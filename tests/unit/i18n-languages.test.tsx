@@ -139,8 +139,9 @@ describe.each(LANGUAGES)('%s', (locale) => {
       ]);
       const root = mount();
       const redeem = await waitFor(() => getByRole(root, 'button', say(locale, 'redeemReward', 'Amazon $5')));
-      // The goal's region: its heading, and the reward the header names above it, for a screen reader.
-      await waitFor(() => getByRole(root, 'region', `${say(locale, 'goalHeading')} Target $50`));
+      // The goal's region, named by its heading; the card names the reward, the row's toggle says it is the goal.
+      await waitFor(() => getByRole(root, 'region', say(locale, 'goalHeading')));
+      getByRole(root, 'button', say(locale, 'isGoal', 'Target $50'));
       await waitFor(() => expect(root.querySelector('.goal-pace')).not.toBeNull());
       // A brand's values, and behind "Sort and filter" the sort and the type filter.
       getByRole(root, 'combobox', say(locale, 'chooseValue', 'Amazon'));

@@ -134,7 +134,7 @@ describe('reward list', () => {
     const chosen = (await waitFor(() => getByRole(again, 'combobox', 'Value of Cedar Bakery'))) as HTMLSelectElement;
     expect(chosen.value).toBe('23');
     expect([...chosen.options].map((o) => o.value)).toEqual(['23', '22', '24']);
-    expect(getByRole(again, 'button', 'Set as goal: Cedar Bakery 5 USD').getAttribute('aria-pressed')).toBe('true');
+    expect(getByRole(again, 'button', 'Your goal: Cedar Bakery 5 USD').getAttribute('aria-pressed')).toBe('true');
   });
 
   it('in German: a value offered for several countries names them in German', async () => {

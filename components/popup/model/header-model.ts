@@ -35,8 +35,9 @@ export interface HeaderInput {
 }
 
 /**
- * The next step under the balance: the goal while it is one, else the reward closest to it, each
- * named as the list below shows it (utils/reward-groups.ts listedName).
+ * The next step under the balance: the goal while it is one (its card, right below, names it: the
+ * line says only the points to go), else the reward closest to it, named as the list below shows it
+ * (utils/reward-groups.ts listedName).
  */
 function nextStep(
   points: number,
@@ -46,8 +47,8 @@ function nextStep(
 ): string | null {
   // The name as one unit (utils/qty.ts): a figure in it reads as its row shows it, in every direction.
   const name = (reward: Reward) => asName(listedName(reward, listed));
-  if (goal?.kind === 'saving') return tp('pointsToReward', goal.toGo, name(goal.reward));
-  if (goal?.kind === 'affordable') return t('goalReadyNext', name(goal.reward));
+  if (goal?.kind === 'saving') return tp('pointsToGoal', goal.toGo);
+  if (goal?.kind === 'affordable') return t('goalReady');
   const next = rewards && nextReward(rewards, points);
   return next ? tp('pointsToReward', next.missing, name(next.reward)) : null;
 }

@@ -112,8 +112,12 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
       text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
     },
     details: { open },
-    // Named in words beside the star: a tooltip alone is never seen on a touch screen.
-    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name), text: t('setGoalShort') },
+    // Named in words beside the star: a tooltip alone is never seen on a touch screen. Once set, it says so
+    // ("★ Your goal", pressed), not "Set as goal" pressed; pressing it again removes the goal.
+    goal:
+      goal === choice.id
+        ? { pressed: true, label: t('isGoal', choice.name), text: t('isGoalShort') }
+        : { pressed: false, label: t('setGoal', choice.name), text: t('setGoalShort') },
     redeem: {
       label: t('redeemReward', choice.name),
       text: t('redeemButton'),
