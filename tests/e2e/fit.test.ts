@@ -1,6 +1,6 @@
 /**
  * Fit: every state of the popup and the options page, at 320 and 380 px wide, with
- * nothing sticking out sideways and no button whose words are cut: first in the pseudo-locale
+ * nothing sticking out sideways, no button whose words are cut and every row's Redeem in its place: first in the pseudo-locale
  * (every message 40 % longer and accented, tests/e2e/pseudo-locale.ts), then in German, Polish and
  * French. Each state at 320 px is kept as a screenshot in `.output/e2e-fit/` (`de-popup-loaded-320.png`).
  *
@@ -16,6 +16,7 @@ import { E2E_EXTENSION_DIR } from './config';
 import { injectFault, setLedger } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 import { pseudoBuild, pseudoCatalogue } from './pseudo-locale';
+import { actionFaults } from './row-actions';
 import { catalogueOf, connectBy, sayIn, type Say } from './words';
 
 const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
@@ -98,6 +99,8 @@ describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: page.url().includes('popup') ? 600 : 900 });
       expect.soft(await page.evaluate(misfits), `${locale}, ${state}, ${width} px`).toEqual([]);
+      // Each row's Redeem beside its goal toggle, at the row's end (row-actions.ts).
+      expect.soft(await page.evaluate(actionFaults), `${locale}, ${state}, ${width} px`).toEqual([]);
       if (width === 320) await page.screenshot({ path: `${SHOTS}/${locale}-${state}-320.png` });
     }
   }

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
+import { actionFaults } from './row-actions';
 import { signInBuild } from './sign-in-build';
 import { catalogueOf, connectBy, sayIn } from './words';
 
@@ -136,6 +137,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       ).toBe(true);
       expect(await popup.evaluate(broken, units), `${locale}, popup, ${width} px`).toEqual([]);
       expect(await popup.evaluate(misfits), `${locale}, popup, ${width} px`).toEqual([]);
+      expect(await popup.evaluate(actionFaults), `${locale}, popup, ${width} px`).toEqual([]);
       // The name is the build's, whole: on one line or wrapped, never cut with "…".
       expect(await popup.locator('h1').textContent()).toBe('Panel Rewards');
       if (width === 320) await popup.screenshot({ path: `${SHOTS}/${locale}-popup-320.png` });

@@ -83,8 +83,16 @@ describe('reward list', () => {
     const value = (await waitFor(() => getByRole(root, 'combobox', 'Value of Amazon'))) as HTMLSelectElement;
     expect([...value.options].map((o) => o.textContent)).toEqual(['$5.00 · 500 points', '$50.00 · 5,000 points']);
     const row = value.closest('li')!;
-    expect(row.querySelector('.reward-meta')?.textContent).toBe('Gift card from 500 points');
+    // The picker is the value's line, beside the kind: not a line of its own under the row.
+    expect(value.parentElement?.classList.contains('reward-meta')).toBe(true);
+    expect(row.querySelector('.reward-meta .tag')?.textContent).toBe('Gift card');
+    expect(row.querySelector('.reward-meta')?.textContent).not.toContain('from');
     expect(queryAllByRole(row, 'button', /^Redeem/)).toHaveLength(1);
+    // One place for the action on every row: the goal toggle and Redeem together, in that order.
+    expect([...row.querySelectorAll('.reward-actions > button')].map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Set as goal: Amazon $5',
+      'Redeem Amazon $5',
+    ]);
     expect((getByRole(row, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
     getByRole(row, 'button', 'Set as goal: Amazon $5');
 
@@ -247,7 +255,7 @@ describe('reward list', () => {
       '5,00\u00a0$ · 500 Punkte',
       '50,00\u00a0$ · 5.000 Punkte',
     ]);
-    expect(value.closest('li')?.querySelector('.reward-meta')?.textContent).toBe('Gutschein ab 500 Punkten');
+    expect(value.closest('.reward-meta')?.querySelector('.tag')?.textContent).toBe('Gutschein');
     getByRole(root, 'button', 'Amazon $5 einlösen');
   });
 
@@ -271,7 +279,7 @@ describe('reward list', () => {
     expect(queryAllByRole(paywave, 'progressbar')).toHaveLength(0);
     // Nor a green "Enough points" on it; only what is missing is said.
     expect(paywave.textContent).not.toContain('Enough points');
-    expect(paywave.querySelector('.reward-foot .small')?.textContent).toBe('');
+    expect(paywave.querySelector('.reward-foot .reward-why')?.textContent).toBe('');
   });
 
   it('disables Redeem with the reason when the known balance is short', async () => {
