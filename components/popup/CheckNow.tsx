@@ -4,6 +4,7 @@ import { sentences } from '../../utils/sentences';
 import { CheckNowButton, useCheckNow } from './use-check-now';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
+import { checkSaid, LiveState } from './LiveState';
 import { clockTime } from './when';
 import { pointsTaken } from '../../utils/points-taken';
 
@@ -20,7 +21,9 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
   return (
     <>
       <p>{intro(entry)}</p>
-      <p aria-live="polite">{busy ? t('checkingNow') : nextCheck(entry, now, checkedAt)}</p>
+      {/* The clock on screen; the live region beside it says only what the check did. */}
+      <p class="check-when">{busy ? t('checkingNow') : nextCheck(entry, now, checkedAt)}</p>
+      <LiveState text={checkSaid(checking)} />
       {error && (
         <p class="error" role="alert">
           {error.message}

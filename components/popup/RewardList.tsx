@@ -8,6 +8,7 @@ import type { Reward } from '../../utils/types';
 import { listModel, REWARDS_PAGE, type ListModel } from './model/list-model';
 import { RewardRow } from './RewardRow';
 import type { RewardId } from '../../utils/ids';
+import { useShowMoreFocus } from './use-show-more';
 
 interface Props {
   rewards: Reward[];
@@ -80,6 +81,8 @@ export function RewardList({
   );
   const groups = useMemo(() => sortGroups(groupRewards(left), balance, sort), [left, balance, sort]);
   const visible = Math.min(limit, groups.length);
+  const rows = useRef<HTMLUListElement>(null);
+  const showingMore = useShowMoreFocus(rows, visible);
   const model = listModel({
     count: groups.length,
     total,
@@ -99,6 +102,7 @@ export function RewardList({
     <ListView
       m={model}
       searchRef={search}
+      listRef={rows}
       onFocus={onWantAll}
       onQuery={restart(setQuery)}
       onSort={restart((value: string) => setSort(value as SortKey))}
@@ -109,6 +113,7 @@ export function RewardList({
         setFiltersOpen(!filtersOpen);
       }}
       onMore={() => {
+        showingMore();
         onWantAll?.();
         setLimit(visible + REWARDS_PAGE);
       }}
@@ -180,6 +185,8 @@ interface ViewProps {
   /** The type filter's options after "All types": the catalogue's kinds. */
   kinds?: ComponentChildren;
   searchRef?: Ref<HTMLInputElement>;
+  /** The rows' list, where "Show more" takes focus on to the first row it added. */
+  listRef?: Ref<HTMLUListElement>;
   onFocus?: (() => void) | undefined;
   onQuery?: (value: string) => void;
   onSort?: (value: string) => void;
@@ -195,6 +202,7 @@ export function ListView({
   noMatch,
   kinds,
   searchRef,
+  listRef,
   onFocus,
   onQuery,
   onSort,
@@ -274,7 +282,9 @@ export function ListView({
       )}
       {noMatch || (
         <>
-          <ul class="rewards">{children}</ul>
+          <ul class="rewards" ref={listRef}>
+            {children}
+          </ul>
           {m.more !== null && (
             <button type="button" class="btn more" onClick={onMore}>
               {m.more}

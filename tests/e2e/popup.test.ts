@@ -248,6 +248,39 @@ test('a refusal with the panel’s own reason quotes it in the card; the code st
   expect(await support.locator('.support-text').textContent()).toBe('HTTP 422 /v1/panel/redemption');
 });
 
+test('by keyboard, “Show more” takes focus on to the first reward it added, and the last page does not drop it', async () => {
+  const ext = await launchExtension();
+  sessions.push(ext);
+  // 35 brands: a first page of 30, then 5 more.
+  const { rewards } = await serverState(ext);
+  const seed = rewards[0]!;
+  const many = Array.from({ length: 35 }, (_, i) => ({
+    ...seed,
+    id: 5000 + i,
+    name: `Brand ${i + 1} Gift Card`,
+    reward_point_cost: 100 + i,
+    meta_data: { ...seed.meta_data, brand_name: `Brand ${i + 1}` },
+  }));
+  await control(ext, '/state', 'PATCH', { rewards: many });
+  await ext.connect();
+  const popup = await openPopup(ext);
+  const more = popup.getByRole('button', { name: /^Show \d+ more rewards$/ });
+  // The popup's view holds the first ten; the rest come with the catalogue.
+  await popup.locator('li.reward').nth(9).waitFor();
+  await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+  // Page by page to the last, each time by Enter, as a keyboard does.
+  for (let shown = await popup.locator('li.reward').count(); shown < many.length;) {
+    await more.focus();
+    await popup.keyboard.press('Enter');
+    await popup.locator('li.reward').nth(shown).waitFor();
+    await expect
+      .poll(() => popup.evaluate(() => document.activeElement?.textContent))
+      .toBe(`Brand ${shown + 1} Gift Card`);
+    shown = await popup.locator('li.reward').count();
+  }
+  expect(await more.count()).toBe(0);
+});
+
 test('shows cached data at once with the sandbox stopped, and the error on refresh', async () => {
   const sandbox = await startSandbox({ port: E2E_SANDBOX_PORT });
   let stopped = false;

@@ -343,9 +343,16 @@ describe('reward list', () => {
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
     await click(getByRole(root, 'button', 'Show 30 more rewards'));
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(60));
+    // Focus goes on to the first row added, by its name: where the panelist reads on.
+    const firstAdded = () => root.querySelectorAll('li.reward')[REWARDS_PAGE]?.querySelector('.reward-open');
+    await waitFor(() => expect(document.activeElement).toBe(firstAdded()));
     await click(getByRole(root, 'button', 'Show 15 more rewards'));
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(75));
     expect(queryAllByRole(root, 'button', /more rewards/)).toHaveLength(0);
+    // The last page: the button is gone, and focus did not go with it.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(root.querySelectorAll('li.reward')[60]?.querySelector('.reward-open')),
+    );
 
     await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, 'card');
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));

@@ -6,6 +6,7 @@ import { asSentence, sentences } from '../../../utils/sentences';
 import { settings } from '../../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from '../use-check-now';
+import { checkSaid, LiveState } from '../LiveState';
 import { useItem } from '../use-item';
 import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
@@ -52,7 +53,14 @@ export function StillChecking({ entries, now }: Props) {
       <h2 id="still-checking-title" class="small muted">
         {t('stillCheckingHeading')}
       </h2>
-      <ul class="still-list" aria-live="polite">
+      {/* The lines keep time on screen; what changes state (a check, one settling) is said once, here. */}
+      <LiveState
+        text={sentences(
+          checkSaid(checking),
+          ...rows.filter((entry) => !open.has(entry.requestId)).map((entry) => settledText(entry)),
+        )}
+      />
+      <ul class="still-list">
         {rows.map((entry) => (
           <li key={entry.requestId}>
             <p>
