@@ -145,7 +145,7 @@ export function RewardList({
   );
 }
 
-/** What a search or the type filter that leaves no reward says, with the way back from each. */
+/** Where a search or the type filter left no reward: the way back from each (the count line above says what matched nothing). */
 function NoMatch({
   query,
   kind,
@@ -159,7 +159,6 @@ function NoMatch({
 }) {
   return (
     <div class="empty">
-      <p>{query.trim() ? t('noRewardsMatch', query.trim()) : t('noRewardsOfType')}</p>
       <p class="empty-actions">
         {query && (
           <button type="button" class="btn" onClick={onClearSearch}>

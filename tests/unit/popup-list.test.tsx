@@ -322,9 +322,13 @@ describe('reward list', () => {
     // Counted as the list shows them: two rewards, on the one row of their brand.
     expect(getByText(root, '2 matching rewards · 1 brand')).toBeTruthy();
 
-    // The empty result says what was searched and offers the way out.
+    // The empty result says what was searched, once (not "0 matching rewards" too), and offers the way out.
     await type(search, 'zzz');
     await waitFor(() => getByText(root, 'No rewards match “zzz”.'));
+    expect(root.textContent?.split('No rewards match').length).toBe(2);
+    expect(root.textContent).not.toContain('0 matching');
+    // Said where the count is said, the polite region already there: a screen reader hears it.
+    expect(root.querySelector('.list-count[role=status]')?.textContent).toBe('No rewards match “zzz”.');
     const clear = getByRole(root, 'button', 'Clear search');
     clear.focus();
     await click(clear);
