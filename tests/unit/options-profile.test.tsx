@@ -393,6 +393,18 @@ describe('profile editor', () => {
     expect(byLabel('What is your first name?').value).toBe('Sam');
   });
 
+  it('a save that fails after a reload is not shown beside the reload’s old “Profile updated.”', async () => {
+    handlers.saveValues = () => ({ ok: false, error: { kind: 'network', message: 'The panel could not be reached.' } });
+    await mount();
+    await click(button('Reload profile'));
+    await vi.waitFor(() => expect(container.textContent).toContain('Profile updated.'));
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    await vi.waitFor(() => expect(q('[role=alert]')?.textContent).toMatch(/could not be reached/));
+    // The section says what happened last: the failed save, not also an old success.
+    expect(container.textContent).not.toContain('Profile updated.');
+  });
+
   it('a save the background refuses because another account connected meanwhile says so, and keeps the answers typed', async () => {
     handlers.saveValues = () => ({
       ok: false,
