@@ -1,6 +1,6 @@
 import { byName, entriesOf, named, type ByName } from './by-name';
 import { formatPoints } from './format';
-import { t } from './i18n';
+import { t, tp } from './i18n';
 import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
 
@@ -154,9 +154,7 @@ export function validateValue(def: Shape, value: unknown): string | null {
     case 'text':
       if (typeof value !== 'string') return t('valText');
       // Counts in the panelist's number format ("1.000 … (sie hat 1.234)"); years below are no counts.
-      return value.length > MAX_TEXT_LENGTH
-        ? t('valTooLong', formatPoints(MAX_TEXT_LENGTH), formatPoints(value.length))
-        : null;
+      return value.length > MAX_TEXT_LENGTH ? tp('valTooLong', MAX_TEXT_LENGTH, formatPoints(value.length)) : null;
     case 'date': {
       if (typeof value !== 'string' || !isValidDate(value)) return t('valDate');
       const year = Number(value.slice(0, 4));

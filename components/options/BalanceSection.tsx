@@ -78,7 +78,7 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
               checked={days.value === d}
               onChange={() => (days.value = d)}
             />
-            <label for={`balance-range-${d}`}>{t('rangeDays', d)}</label>
+            <label for={`balance-range-${d}`}>{tp('rangeDays', d)}</label>
           </span>
         ))}
       </fieldset>

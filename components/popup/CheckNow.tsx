@@ -1,4 +1,4 @@
-import { formatPoints, formatRelative } from '../../utils/format';
+import { formatRelative } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { sentences } from '../../utils/sentences';
 import { CheckNowButton, useCheckNow } from './use-check-now';
@@ -43,7 +43,7 @@ function intro(entry: LedgerEntry): string {
   if (entry.answer === 'success') return t('outcomeUnknownSaidYes', sent);
   if (entry.answer === 'refused')
     return pointsTaken(entry)
-      ? t('outcomeUnknownPointsTaken', sent, formatPoints(-entry.balanceMoved!))
+      ? t('outcomeUnknownPointsTaken', sent, tp('points', -entry.balanceMoved!))
       : t('outcomeUnknownSaidNo', sent);
   return t('outcomeUnknownText', sent);
 }

@@ -140,6 +140,48 @@ describe.each(LANGUAGES)('%s: plural forms', (locale) => {
   });
 });
 
+/**
+ * A count is always a plural message's `$1`: "went down by 1 points", "Try again in 1 seconds" and
+ * Arabic's "$1 مرات" (its 3–10 form, said for 11 too) were counts put into a message of one form.
+ * A count is found by what follows it in English: a word the catalogue counts with (the words after
+ * `$1` in its own plural messages: points, seconds, days…, and "times" and "characters"). A count
+ * with its unit passed in whole (`tp('points', n)` as `$2`) is no count of the message's own.
+ * Breakages this fails on: "$2 points" in a message again, a message counting "days" without forms.
+ */
+describe('counts', () => {
+  /** The word after `$1` in a message, if any. */
+  const after = (message: string | undefined) => (message ? /\$1 ([a-z]+)/.exec(message)?.[1] : undefined);
+  // A word the English forms inflect ("$1 point" / "$1 points"); "of" in "$1 of $2" is no unit.
+  const counted = new Set([
+    'times',
+    'characters',
+    ...[...bases].flatMap((base) => {
+      const [one, other] = [after(en[`${base}_one`]?.message), after(en[`${base}_other`]?.message)];
+      return one && other && one !== other ? [one, other] : [];
+    }),
+  ]);
+  /** A list of numbers, never one count: "Choose a refresh interval of 15, 30, 60 minutes". */
+  const LISTS = new Set(['errRefreshInterval']);
+
+  it('the words counted with are the catalogue’s own', () => {
+    expect([...counted]).toEqual(expect.arrayContaining(['points', 'point', 'seconds', 'days', 'minutes']));
+  });
+
+  /** Whether the description says `$n` is a name ("$1: the panel's name."): "your Panel Rewards points" counts nothing. */
+  const isName = (description: string | undefined, n: string) =>
+    new RegExp(`\\$${n}: [^;.]*\\bname\\b`).test(description ?? '');
+
+  it('no message takes a count without plural forms: a number before a counted word is a plural message’s $1', () => {
+    const wrong = Object.entries(en).flatMap(([key, { message, description }]) =>
+      [...message.matchAll(/\$(\d) ([a-z]+)/g)]
+        .filter(([, n, word]) => counted.has(word!) && !(PLURAL.test(key) && n === '1'))
+        .filter(([, n]) => !LISTS.has(key) && !isName(description, n!))
+        .map(([found]) => `${key}: “${found}”`),
+    );
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe.each(LANGUAGES)('%s: every message', (locale) => {
   const messages = catalogue(locale);
 
