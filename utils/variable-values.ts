@@ -60,9 +60,12 @@ export function heldChoices(
   return held;
 }
 
-/** A retired option as the panelist reads it: the panel's word for it, or its number. */
+/**
+ * A retired option as the panelist reads it: the panel's word for it, or, held by a number they
+ * never saw ("Option 139"), what it is: a choice no longer offered.
+ */
 export const retiredLabel = (retired: number | string): string =>
-  typeof retired === 'number' ? t('optionNumber', retired) : retired;
+  typeof retired === 'number' ? t('choiceNotOffered') : retired;
 
 export function textValue(value: VariableValue | undefined): string {
   if (value === undefined) return '';
@@ -167,8 +170,9 @@ export function validateValue(def: Shape, value: unknown): string | null {
       if (!Array.isArray(value)) return t('valChooseOffered');
       // One the panel no longer offers is named: the panelist sees it ticked, with a note, and unticks it.
       const retired = value.filter((id) => !offered(def, id));
-      if (retired.length > 0)
-        return t('valRetired', retired.map((id) => retiredLabel(typeof id === 'number' ? id : String(id))).join(', '));
+      // Named by the panel's words where it held it by them; one held by a number is said to be one.
+      if (retired.some((id) => typeof id === 'number')) return t('valRetiredUnnamed');
+      if (retired.length > 0) return t('valRetired', retired.map(String).join(', '));
       if (new Set(value).size !== value.length) return t('valOnce');
       const exclusive = value.map((id) => offered(def, id)).find((o) => o?.exclusive);
       return exclusive && value.length > 1 ? t('valExclusive', exclusive.text) : null;

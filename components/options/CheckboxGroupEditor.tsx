@@ -38,7 +38,8 @@ export function CheckboxGroupEditor({ def, value, invalid, onChange }: Props) {
       label: (
         <>
           {retiredLabel(stored)}
-          <span class="hint"> {t('optionRetired')}</span>
+          {/* "A choice no longer offered" says it already; the panel's own word needs saying. */}
+          <span class="hint"> {t(typeof stored === 'number' ? 'retiredUntick' : 'optionRetired')}</span>
         </>
       ),
       onChange: () => onChange(value.filter((other) => other !== stored)),

@@ -98,9 +98,9 @@ describe.each(others)('%s has every English message', (locale) => {
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   ar: ['notifyRedemptionText'],
-  de: ['stateOther', 'optionNumber', 'notifyRedemptionText'],
+  de: ['stateOther', 'notifyRedemptionText'],
   es: ['notifyRedemptionText'],
-  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription', 'optionNumber'],
+  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription'],
   it: ['notifyRedemptionText'],
   ja: ['notifyRedemptionText'],
   nl: ['stateOther', 'detailsDisclaimer', 'notifyRedemptionText', 'durationWeek_one'],

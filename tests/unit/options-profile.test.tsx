@@ -114,9 +114,10 @@ describe('profile editor', () => {
       fetchedAt: Date.now(),
     });
     await mount();
-    const retired = choice('Which hobbies do you enjoy?', 'Option 33');
+    // Named as what it is, never by a number the panelist never saw ("Option 33").
+    const retired = choice('Which hobbies do you enjoy?', 'A choice no longer offered');
     expect(retired.checked).toBe(true);
-    expect(retired.labels?.[0]?.textContent).toBe('Option 33 (no longer offered: untick it to save your answer)');
+    expect(retired.labels?.[0]?.textContent).toBe('A choice no longer offered (untick it to save your answer)');
     await click(retired);
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Save changes'));
@@ -133,7 +134,7 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([]);
     expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
-      '“Option 33” is no longer offered: untick it, then save.',
+      'A choice no longer offered is still ticked: untick it, then save.',
     );
   });
 
@@ -183,12 +184,10 @@ describe('profile editor', () => {
       fetchedAt: Date.now(),
     });
     await mount();
-    const retired = choice('Employment status', 'Option 49');
+    const retired = choice('Employment status', 'A choice no longer offered');
     expect(retired.checked).toBe(true);
     expect(retired.type).toBe('radio');
-    expect(retired.labels?.[0]?.textContent).toBe(
-      'Option 49 (no longer offered: choose another to change your answer)',
-    );
+    expect(retired.labels?.[0]?.textContent).toBe('A choice no longer offered (choose another to change your answer)');
     page.button(group('Employment status'), 'Remove answer Employment status');
     await click(choice('Employment status', 'Student'));
     expect(checked('Employment status')).toEqual(['Student']);
@@ -203,13 +202,13 @@ describe('profile editor', () => {
       fetchedAt: Date.now(),
     });
     await mount();
-    expect(choice('Employment status', 'Option 49').labels?.[0]?.textContent).toBe(
-      'Option 49 (nicht mehr angeboten: wählen Sie eine andere Antwort, um sie zu ändern)',
+    expect(choice('Employment status', 'Eine nicht mehr angebotene Antwort').labels?.[0]?.textContent).toBe(
+      'Eine nicht mehr angebotene Antwort (wählen Sie eine andere, um sie zu ändern)',
     );
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Änderungen speichern'));
     expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
-      '„Option 33“ wird nicht mehr angeboten: Entfernen Sie das Häkchen und speichern Sie dann.',
+      'Eine nicht mehr angebotene Antwort ist noch angehakt: Entfernen Sie das Häkchen und speichern Sie dann.',
     );
     installI18n('en');
   });
