@@ -93,7 +93,7 @@ describe('the popup', () => {
       // With saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
       const line = alert.querySelector('p')!.textContent;
-      // One wording however old the points: "— last updated just now" as "— last updated 2 min. ago".
+      // One wording however old the points: "— last updated just now" as "— last updated 2 minutes ago".
       expect(line, label).toMatch(/ — last updated .+ · Retry$/);
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
       // The code only behind the closed "Details for support".
