@@ -7,6 +7,7 @@ import { goalItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { goalRewards } from '../popup/model/goal-rewards';
 import { asName } from '../../utils/qty';
+import { Joined } from '../popup/Joined';
 import { Qty } from '../popup/Qty';
 
 interface Props {
@@ -89,11 +90,12 @@ export function AccountSummary({ account, status, headingRef }: Props) {
         {profile && (
           <div>
             <dt>{t('summaryProfile')}</dt>
-            <dd>
+            <dd class="joined-line">
               {profile.open > 0 ? (
-                <>
-                  {tp('openQuestions', profile.open)} · <a href={answerHash(profile.first)}>{t('answerNow')}</a>
-                </>
+                <Joined
+                  first={tp('openQuestions', profile.open)}
+                  then={<a href={answerHash(profile.first)}>{t('answerNow')}</a>}
+                />
               ) : (
                 t('profileAllAnswered')
               )}

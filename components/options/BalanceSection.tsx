@@ -8,6 +8,7 @@ import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
+import { Joined } from '../popup/Joined';
 import { Qty } from '../popup/Qty';
 
 export const RANGES = [30, 90, 365] as const;
@@ -85,15 +86,24 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
       {summary ? (
         <>
           <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
-          <p class="balance-summary" aria-live="polite">
-            <strong>
-              <Qty text={summary} />
-            </strong>
-            {range && (
-              <span class="muted">
-                {' · '}
-                <Qty text={range} />
-              </span>
+          <p class="balance-summary joined-line" aria-live="polite">
+            {range ? (
+              <Joined
+                first={
+                  <strong>
+                    <Qty text={summary} />
+                  </strong>
+                }
+                then={
+                  <span class="muted">
+                    <Qty text={range} />
+                  </span>
+                }
+              />
+            ) : (
+              <strong>
+                <Qty text={summary} />
+              </strong>
             )}
           </p>
         </>

@@ -106,13 +106,17 @@ export function RowView({
           </h3>
           {/* The value: a reward's money and points, or a brand's picker of its values, beside the kind. */}
           <p class="reward-meta">
-            <span class="tag">{m.kind}</span> <Qty text={m.money} />
-            {m.points !== null && (
-              <>
-                {' · '}
-                <strong class="qty">{m.points}</strong>
-              </>
-            )}
+            <span class="tag">{m.kind}</span>{' '}
+            {/* The money and the points, one unit: where they do not fit beside the kind, both go to the next line. */}
+            <span class="reward-value">
+              <Qty text={m.money} />
+              {m.points !== null && (
+                <>
+                  {' · '}
+                  <strong class="qty">{m.points}</strong>
+                </>
+              )}
+            </span>
             {choiceSlot ??
               (m.choice && (
                 <ValueSelect

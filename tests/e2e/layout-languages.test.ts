@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
 import { actionFaults } from './row-actions';
+import { separatorFaults } from './separators';
 import { signInBuild } from './sign-in-build';
 import { catalogueOf, connectBy, sayIn } from './words';
 
@@ -138,6 +139,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       expect(await popup.evaluate(broken, units), `${locale}, popup, ${width} px`).toEqual([]);
       expect(await popup.evaluate(misfits), `${locale}, popup, ${width} px`).toEqual([]);
       expect(await popup.evaluate(actionFaults), `${locale}, popup, ${width} px`).toEqual([]);
+      expect(await popup.evaluate(separatorFaults), `${locale}, popup, ${width} px`).toEqual([]);
       // The name is the build's, whole: on one line or wrapped, never cut with "…".
       expect(await popup.locator('h1').textContent()).toBe('Panel Rewards');
       if (width === 320) await popup.screenshot({ path: `${SHOTS}/${locale}-popup-320.png` });
@@ -195,7 +197,7 @@ describe('in ja, with the operator’s page to earn points', () => {
       const earn = popup.getByRole('link', { name: say('earnMorePoints'), exact: true });
       await earn.waitFor();
       const lines = await popup
-        .locator('header .hdr-then')
+        .locator('header .joined-then')
         .filter({ has: earn })
         .evaluate((el) => {
           const tops = new Set([...el.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));

@@ -11,6 +11,7 @@ import { launchExtension, type ExtensionSession } from './harness';
 import { measureTargets, PHONE_SIZES, smallest, targetFailures } from './phone-targets';
 import { setLedger } from './control';
 import { actionFaults } from './row-actions';
+import { separatorFaults } from './separators';
 import { signInBuild } from './sign-in-build';
 import { catalogueOf, sayIn, type Say } from './words';
 
@@ -124,12 +125,13 @@ for (const size of PHONE_SIZES) {
 /**
  * How many rewards a phone shows under the fullest header a panelist meets: a goal with its name,
  * figures and pace, the operator's "Earn more points", open profile questions and the freshness
- * line; at least three, whole, in English and the longer German, every row's Redeem beside its
- * goal toggle at the row's end (row-actions.ts). And no line of the header or the goal ends on a
- * "·" whose words went to the next line.
+ * line; at least three, whole, in English and the longer German (Polish, whose header is 59 px
+ * taller still and whose kind labels are long, shows two and most of the third: printed, not
+ * asserted). In each, every row's Redeem beside its goal toggle at the row's end (row-actions.ts),
+ * and no "·" starting or ending a line (separators.ts).
  */
-for (const locale of ['en', 'de']) {
-  test(`${locale}: at 360×740 three rewards are in view under the fullest header, each Redeem in its place, no line ends on a dangling “·”`, async () => {
+for (const locale of ['en', 'de', 'pl']) {
+  test(`${locale}: at 360×740 the rewards under the fullest header, each Redeem in its place, no “·” starting or ending a line`, async () => {
     const say = sayIn(catalogueOf(locale));
     const ext = await launchExtension({ extensionDir, locale, phone: { width: 360, height: 740 } });
     sessions.push(ext);
@@ -167,32 +169,10 @@ for (const locale of ['en', 'de']) {
       `${locale}, 360×740: the first reward row starts at ${Math.round(rows[0]!.top)} px (${((rows[0]!.top / 740) * 100).toFixed(1)} %), ${whole} whole rows in view, the third ending at ${Math.round(rows[2]!.bottom)} px`,
     );
     await popup.screenshot({ path: `.output/e2e-phone-header-${locale}-360x740.png` });
-    expect(whole, locale).toBeGreaterThanOrEqual(3);
+    if (locale !== 'pl') expect(whole, locale).toBeGreaterThanOrEqual(3);
     expect(await popup.evaluate(actionFaults), locale).toEqual([]);
 
-    const dangling = await popup.evaluate(() => {
-      const found: string[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      const box = (node: Text, at: number) => {
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + 1);
-        return range.getClientRects()[0];
-      };
-      const texts: Text[] = [];
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
-      // The "·" and the first character that follows it, across elements: on the same line.
-      const chars = texts.flatMap((node) => [...node.data].map((c, i) => ({ node, i, c })));
-      chars.forEach(({ node, i, c }, at) => {
-        if (c !== '·') return;
-        const next = chars.slice(at + 1).find((n) => n.c.trim() !== '' && box(n.node, n.i));
-        const dot = box(node, i);
-        const after = next && box(next.node, next.i);
-        if (dot && after && Math.abs(dot.top - after.top) > 2)
-          found.push(`“·” ends a line in “${node.parentElement?.closest('p, li')?.textContent?.trim().slice(0, 80)}”`);
-      });
-      return found;
-    });
+    const dangling = await popup.evaluate(separatorFaults);
     expect(dangling, locale).toEqual([]);
   });
 }

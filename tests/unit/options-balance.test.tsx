@@ -20,7 +20,7 @@ beforeEach(() => {
 afterEach(() => page.dropContainer(container));
 
 const summary = () => container.querySelector('.balance-summary strong')?.textContent;
-const range = () => container.querySelector('.balance-summary .muted')?.textContent;
+const range = () => container.querySelector('.balance-summary .joined-then')?.textContent;
 const chart = () => container.querySelector('svg.balance-chart path');
 const slider = () => container.querySelector<HTMLElement>('[role=slider]')!;
 const key = async (k: string) => {

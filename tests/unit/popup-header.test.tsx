@@ -249,8 +249,16 @@ describe('waiting for the first read (nothing cached)', () => {
     expect(loaded.waiting).toBe(false);
     // Line for line (the balance's place styled as tall as the balance: .hdr-wait), none of them a
     // balance to read before there is one.
-    expect(lines(loaded)).toEqual(['hdr-row', 'hdr-line: hdr-balance, muted hdr-updated', 'hdr-next small']);
-    expect(lines(waiting)).toEqual(['hdr-row', 'hdr-line: hdr-wait, muted hdr-updated', 'hdr-next small']);
+    expect(lines(loaded)).toEqual([
+      'hdr-row',
+      'hdr-line: hdr-balance, muted hdr-updated joined-line',
+      'hdr-next small joined-line',
+    ]);
+    expect(lines(waiting)).toEqual([
+      'hdr-row',
+      'hdr-line: hdr-wait, muted hdr-updated joined-line',
+      'hdr-next small joined-line',
+    ]);
   });
 
   it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
