@@ -225,15 +225,7 @@ export function ListView({
             <label class="visually-hidden" for="reward-search">
               {f.search}
             </label>
-            <input
-              id="reward-search"
-              ref={searchRef}
-              type="search"
-              placeholder={f.placeholder}
-              value={f.query}
-              onFocus={onFocus}
-              onInput={(e) => onQuery?.(e.currentTarget.value)}
-            />
+            <SearchField f={f} searchRef={searchRef} onFocus={onFocus} onQuery={onQuery} />
             <button
               type="button"
               class="btn filter-toggle"
@@ -292,5 +284,35 @@ export function ListView({
         </>
       )}
     </section>
+  );
+}
+
+/** The search box, sized by an unseen copy of its placeholder: never narrower than its words ("10 Prämien du"). */
+function SearchField({
+  f,
+  searchRef,
+  onFocus,
+  onQuery,
+}: {
+  f: NonNullable<ListModel['filters']>;
+  searchRef?: Ref<HTMLInputElement> | undefined;
+  onFocus?: (() => void) | undefined;
+  onQuery?: ((value: string) => void) | undefined;
+}) {
+  return (
+    <span class="search-box">
+      <input
+        id="reward-search"
+        ref={searchRef}
+        type="search"
+        placeholder={f.placeholder}
+        value={f.query}
+        onFocus={onFocus}
+        onInput={(e) => onQuery?.(e.currentTarget.value)}
+      />
+      <span class="search-sizer" aria-hidden="true">
+        {f.placeholder}
+      </span>
+    </span>
   );
 }

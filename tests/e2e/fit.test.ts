@@ -27,7 +27,9 @@ const SHOTS = '.output/e2e-fit';
 
 /**
  * What does not fit, as the page lays it out now: the page scrolling sideways, an element reaching
- * past either edge, a control whose text is cut (wider or taller than its box).
+ * past either edge, a control whose text is cut (wider or taller than its box), and an empty field
+ * whose placeholder is wider than the field ("10 Prämien du" for "10 Prämien durchsuchen"), measured
+ * in the placeholder's own font.
  */
 function misfits(): string[] {
   const found: string[] = [];
@@ -38,6 +40,16 @@ function misfits(): string[] {
   for (const box of [root, document.body]) {
     if (box.scrollWidth > box.clientWidth)
       found.push(`${box.tagName.toLowerCase()} scrolls sideways: ${box.scrollWidth} > ${box.clientWidth}`);
+  }
+  const measure = document.createElement('canvas').getContext('2d')!;
+  for (const input of document.body.querySelectorAll<HTMLInputElement>('input[placeholder]')) {
+    if (input.value || !input.getClientRects().length) continue;
+    const [own, words] = [getComputedStyle(input), getComputedStyle(input, '::placeholder')];
+    measure.font = `${words.fontStyle} ${words.fontWeight} ${words.fontSize} ${words.fontFamily}`;
+    const room = input.clientWidth - parseFloat(own.paddingInlineStart) - parseFloat(own.paddingInlineEnd);
+    const needs = measure.measureText(input.placeholder).width;
+    if (needs > room + 0.5)
+      found.push(`${name(input)} cuts its placeholder “${input.placeholder}”: ${Math.ceil(needs)} in ${room}`);
   }
   for (const el of document.body.querySelectorAll('*')) {
     const style = getComputedStyle(el);
