@@ -40,6 +40,21 @@ describe('balance over time', () => {
     expect(chart()).toBeNull();
   });
 
+  it('on its first day, one line: no chart of one day (“Nov 23 · Nov 23 · Today”), no “no points earned since” today', async () => {
+    await show([at(0.4, 2000), at(0.05, 2500)]);
+    expect(chart()).toBeNull();
+    expect(container.querySelector('.balance-summary')).toBeNull();
+    expect(container.querySelector('.balance-first-day')?.textContent).toBe(
+      'Your balance is 2,500 points today. The chart starts once it has more than a day to show.',
+    );
+    expect(container.textContent).not.toMatch(/No points earned|since Nov 23/);
+    expect(container.querySelector('fieldset')).toBeNull();
+    // A day later there is a chart.
+    await page.unmountFrom(container);
+    await show([at(1.2, 2000), at(0.05, 2500)]);
+    expect(chart()).not.toBeNull();
+  });
+
   it('says what was earned (the popup’s figure) and what was spent, never netted, for 30, 90 and 365 days', async () => {
     await show([at(200, 100), at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
     expect(summary()).toBe('1,750 points earned in the last 30 days. You spent 500 points.');
