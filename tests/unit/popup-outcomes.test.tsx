@@ -307,6 +307,12 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
 });
 
 describe("a refusal in the panelist's numbers", () => {
+  /** The popup after the panel refused Northwind Books ($10, 1,000 points) with `error`, the balance at `balance`. */
+  const refusedBooks = async (error: ReturnType<typeof appError>, balance = 2500) => {
+    await seed({ rewards: [books], balance, ledger: ledger('failed', { rewardId: rid(2), points: 1000, error }) });
+    return mount();
+  };
+
   it('says "You have 300 points; this reward needs 1,000" instead of the raw text, and the rows follow the new balance', async () => {
     await seed({
       rewards: [amazon, books],
@@ -342,36 +348,20 @@ describe("a refusal in the panelist's numbers", () => {
   });
 
   it("uses the current balance when the entry has none; another refusal quotes the panel's own words, the code for support", async () => {
-    await seed({
-      rewards: [books],
-      balance: 300,
-      ledger: ledger('failed', {
-        rewardId: rid(2),
-        points: 1000,
-        error: appError('rejected', 'x', { nothingCharged: true }),
-      }),
-    });
-    const root = mount();
+    const root = await refusedBooks(appError('rejected', 'x', { nothingCharged: true }), 300);
     await waitFor(() =>
       expect(getByRole(root, 'alert').textContent).toContain('You have 300 points; this reward needs 1,000.'),
     );
     unmount();
     fakeBrowser.reset();
-    await seed({
-      rewards: [books],
-      balance: 2500,
-      ledger: ledger('failed', {
-        rewardId: rid(2),
-        points: 1000,
-        error: appError('rejected', 'This reward is temporarily unavailable.', {
-          status: 422,
-          endpoint: '/v1/panel/redemption',
-          panelWords: true,
-          nothingCharged: true,
-        }),
+    const again = await refusedBooks(
+      appError('rejected', 'This reward is temporarily unavailable.', {
+        status: 422,
+        endpoint: '/v1/panel/redemption',
+        panelWords: true,
+        nothingCharged: true,
       }),
-    });
-    const again = mount();
+    );
     await waitFor(() =>
       expect(getByRole(again, 'alert').textContent).toBe(
         'Could not redeem Amazon $5' +
@@ -384,16 +374,9 @@ describe("a refusal in the panelist's numbers", () => {
   });
 
   it('a refusal without words of the panel’s own says so in plain words, the code for support', async () => {
-    await seed({
-      rewards: [books],
-      balance: 2500,
-      ledger: ledger('failed', {
-        rewardId: rid(2),
-        points: 1000,
-        error: appError('rejected', 'The panel refused this (HTTP 422).', { status: 422, nothingCharged: true }),
-      }),
-    });
-    const root = mount();
+    const root = await refusedBooks(
+      appError('rejected', 'The panel refused this (HTTP 422).', { status: 422, nothingCharged: true }),
+    );
     await waitFor(() =>
       expect(getByRole(root, 'alert').textContent).toContain(
         'This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.',
@@ -405,20 +388,13 @@ describe("a refusal in the panelist's numbers", () => {
   });
 
   it('a 403 with the panel’s words quotes them before what to do', async () => {
-    await seed({
-      rewards: [books],
-      balance: 2500,
-      ledger: ledger('failed', {
-        rewardId: rid(2),
-        points: 1000,
-        error: appError('not_allowed', 'Gift cards are for members over 18.', {
-          status: 403,
-          panelWords: true,
-          nothingCharged: true,
-        }),
+    const root = await refusedBooks(
+      appError('not_allowed', 'Gift cards are for members over 18.', {
+        status: 403,
+        panelWords: true,
+        nothingCharged: true,
       }),
-    });
-    const root = mount();
+    );
     await waitFor(() =>
       expect(getByRole(root, 'alert').textContent).toContain(
         'Panel Rewards said: “Gift cards are for members over 18.” Your account can’t redeem this reward. If you think it should, contact Panel Rewards.',
