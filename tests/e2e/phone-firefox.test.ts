@@ -16,7 +16,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
 import { noIdentityBuild } from './no-identity-build';
-import { measureTargets, targetFailures } from './phone-targets';
+import { measureTargets, rewardRowEdges, rowsInView, targetFailures } from './phone-targets';
 
 const PHONE = { width: 412, height: 915 };
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
@@ -133,16 +133,8 @@ test('at 360×740 three rewards are in view under a goal, the earn link and open
   await phone.waitForSelector(byLabel('Earn more points', 'link'));
   await phone.waitForSelector(byLabel('Answer now', 'link'));
   await phone.evaluate(() => document.documentElement.scrollTo(0, 0));
-  const rows = await phone.evaluate(() =>
-    [...document.querySelectorAll('.reward')].map((row) => {
-      const r = row.getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom };
-    }),
-  );
-  const whole = rows.filter((row) => row.bottom <= 740).length;
-  console.log(
-    `Firefox, 360×740: the first reward row starts at ${Math.round(rows[0]!.top)} px (${((rows[0]!.top / 740) * 100).toFixed(1)} %), ${whole} whole rows in view`,
-  );
+  const { whole, said } = rowsInView('Firefox, 360×740', await phone.evaluate(rewardRowEdges), 740);
+  console.log(said);
   expect(whole).toBeGreaterThanOrEqual(3);
   expect(targetFailures(await phone.evaluate(measureTargets))).toEqual([]);
   await phone.close();

@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
-import { measureTargets, PHONE_SIZES, smallest, targetFailures } from './phone-targets';
+import { measureTargets, PHONE_SIZES, rewardRowEdges, rowsInView, smallest, targetFailures } from './phone-targets';
 import { setLedger } from './control';
 import { actionFaults } from './row-actions';
 import { separatorFaults } from './separators';
@@ -158,16 +158,8 @@ for (const locale of ['en', 'de', 'pl']) {
     await popup.locator('.goal .goal-pace').waitFor();
     await popup.locator('.reward').nth(2).waitFor();
     await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
-    const rows = await popup.evaluate(() =>
-      [...document.querySelectorAll('.reward')].map((row) => {
-        const r = row.getBoundingClientRect();
-        return { top: r.top, bottom: r.bottom };
-      }),
-    );
-    const whole = rows.filter((row) => row.bottom <= 740).length;
-    console.log(
-      `${locale}, 360×740: the first reward row starts at ${Math.round(rows[0]!.top)} px (${((rows[0]!.top / 740) * 100).toFixed(1)} %), ${whole} whole rows in view, the third ending at ${Math.round(rows[2]!.bottom)} px`,
-    );
+    const { whole, said } = rowsInView(`${locale}, 360×740`, await popup.evaluate(rewardRowEdges), 740);
+    console.log(said);
     await popup.screenshot({ path: `.output/e2e-phone-header-${locale}-360x740.png` });
     if (locale !== 'pl') expect(whole, locale).toBeGreaterThanOrEqual(3);
     expect(await popup.evaluate(actionFaults), locale).toEqual([]);
