@@ -581,7 +581,7 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   await check.click();
   await expect.poll(() => requestCount(ext, HISTORY_PATH)).toBeGreaterThan(before);
   // A check that does not find it says so where the panelist looks, and focus stays on the button.
-  await outcome.getByText(/^Checked just now — not in your history yet\./).waitFor();
+  await outcome.locator('.check-when', { hasText: /^Checked just now — not in your history yet\./ }).waitFor();
   expect(await check.evaluate((el) => el === document.activeElement)).toBe(true);
   expect(await outcome.textContent()).not.toMatch(/Nothing was charged|did not go through/);
   expect(await axeViolations(popup)).toEqual([]);
