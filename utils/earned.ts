@@ -4,7 +4,7 @@ import { t, tp, uiLocale } from './i18n';
 /** "in the last 30 days", or "since 3 Jan 2026" when the balance's history is shorter. */
 export function periodText(flow: Flow, days: number): string {
   return flow.whole
-    ? t('periodLastDays', days)
+    ? tp('periodLastDays', days)
     : t('periodSince', new Date(flow.since).toLocaleDateString(uiLocale(), { dateStyle: 'medium' }));
 }
 

@@ -36,6 +36,11 @@ export interface AppError {
    * text, shown next to that field; `message` stays the section's text.
    */
   fields?: Record<string, string>;
+  /**
+   * `message` is the panel's own words (its `message` or `error`, tidied), not a text of the
+   * client's put in their place: a page may quote them as the panel's (a refusal's reason).
+   */
+  panelWords?: true;
   /** Set on a failed redemption once it is certain that no points were spent. */
   nothingCharged?: boolean;
   /**

@@ -163,12 +163,15 @@ export function compactPoints(points: number): string {
   return String(n);
 }
 
-/** "just now", "2 min ago", "3 hours ago", "yesterday", in the browser's language. */
+/**
+ * "just now", "2 minutes ago", "3 hours ago", "yesterday", in the browser's language: in words, not
+ * "2 min. ago" (the lines it is set in wrap, so the short style saves nothing worth its reading).
+ */
 export function formatRelative(thenMs: number, nowMs: number = Date.now(), locale = uiLocale()): string {
   const seconds = Math.round((thenMs - nowMs) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 45) return t('justNow');
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'long' });
   if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
   if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');
   return rtf.format(Math.round(seconds / 86_400), 'day');

@@ -27,7 +27,8 @@ const id = v.pipe(
 const variableValue = v.union([
   text(10_000),
   v.pipe(v.number(), v.finite()),
-  v.pipe(v.array(v.pipe(v.number(), v.safeInteger())), v.maxLength(1_000)),
+  // Option ids, and the word the panel holds for an option it no longer offers (utils/types.ts).
+  v.pipe(v.array(v.union([v.pipe(v.number(), v.safeInteger()), text(1_000)])), v.maxLength(1_000)),
 ]);
 const force = v.strictObject({ force: v.boolean() });
 /** The session a page's edit, save or removal was made under: the background applies it only while that session is active. */

@@ -15,14 +15,24 @@
  * - a number and the word after it: digits with the group and decimal separators `Intl` uses (",",
  *   ".", no-break and narrow no-break spaces, Arabic's "٬" and "٫", "'" and "’"), at most one space,
  *   then one word: a run of katakana, or of kanji, or of letters of any other script (with a short
- *   word before it, "700 more points"). The word is the unit wherever a message puts a count: the
- *   rest of the sentence wraps as it would.
+ *   word before it, "700 more points", in a script with capitals: a caseless script's word after the
+ *   unit is the sentence's own, Arabic's "800 نقطة تفصلك" being "800 points" and the verb after them).
+ *   The word is the unit wherever a message puts a count: the rest of the sentence wraps as it would.
+ *
+ * A name from the panel set into a message ({@link asName}: a reward's "Greenleaf Markt 30 €
+ * Einkaufsgutschein") is one unit of its own, not searched for figures: isolated, it reads in its
+ * own direction exactly as the reward's row shows it. A figure inside it, isolated on its own,
+ * took the page's direction: in Arabic "Greenleaf Markt € 30".
  */
 const NUMBER = "\\p{Nd}(?:[\\p{Nd},.\\u00a0\\u202f\\u066b\\u066c'\u2019]*\\p{Nd})?";
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
 const WORD = `(?:[\\p{Script=Katakana}\\u30fc]+|\\p{Script=Han}+|(?:(?![${CJK}])[\\p{L}\\p{M}])+)`;
-/** A short word between the number and its unit ("700 more points"; four letters at most, so "3 weeks to" stays "3 weeks"). */
-const SHORT = `(?:(?![${CJK}])[\\p{L}\\p{M}]){1,4}`;
+/**
+ * A short word between the number and its unit ("700 more points"; four letters at most, so "3 weeks
+ * to" stays "3 weeks"), lower-case: only a script with capitals has such words by this rule (Arabic's unit is
+ * four letters or fewer itself, and the word after it is the sentence's).
+ */
+const SHORT = '\\p{Ll}{1,4}';
 const SPACE = '[ \\u00a0\\u202f]';
 /** A currency as Intl writes it: a symbol with at most three capitals around it ("$", "US$", "$US", "R$"), or a token isolated by utils/format.ts. */
 const SYMBOL = '(?:\\u2066[^\\u2069]*\\u2069|\\p{Lu}{0,3}\\p{Sc}\\p{Lu}{0,3})';
@@ -33,23 +43,46 @@ const MONEY = `${MARK}(?:${CURRENCY_BEFORE}${SPACE}?${NUMBER}|${NUMBER}${SPACE}?
 const COUNT = `${NUMBER}${SPACE}?(?:${SHORT}${SPACE}(?=[\\p{L}]))?${WORD}`;
 const FIGURE = new RegExp(`${MONEY}|${COUNT}`, 'gu');
 
-/** `text` as plain parts and `{ qty }` parts, in order; one plain part when it holds no figure. */
-export function qtyParts(text: string): Array<string | { qty: string }> {
-  const parts: Array<string | { qty: string }> = [];
+/** First strong isolate and pop directional isolate: a figure's direction comes from its own first letter, and it reads as one unit. */
+const FSI = '\u2068';
+const PDI = '\u2069';
+/** A name as {@link asName} marks it, whole. */
+const NAME = /\u2068([^\u2066-\u2069]*)\u2069/gu;
+
+/**
+ * A name from the panel (a reward's), for a message that sets it among its own words: between
+ * FSI and PDI, so it is one unit in its own direction (the isolates {@link qtyParts} knows it by, and
+ * what plain text without markup needs anyway). Isolates of its own are left out: they would end it early.
+ */
+export const asName = (name: string): string => FSI + name.replace(/[\u2066-\u2069]/gu, '') + PDI;
+
+export type QtyPart = string | { qty: string } | { name: string };
+
+/** `text` as plain parts, `{ qty }` parts and `{ name }` parts ({@link asName}), in order; one plain part when it holds neither. */
+export function qtyParts(text: string): QtyPart[] {
+  const parts: QtyPart[] = [];
   let at = 0;
+  for (const match of text.matchAll(NAME)) {
+    const start = match.index;
+    if (start > at) figures(text.slice(at, start), parts);
+    parts.push({ name: match[1]! });
+    at = start + match[0].length;
+  }
+  if (at < text.length || parts.length === 0) figures(text.slice(at), parts);
+  return parts;
+}
+
+function figures(text: string, parts: QtyPart[]): void {
+  let at = 0;
+  const before = parts.length;
   for (const match of text.matchAll(FIGURE)) {
-    const start = match.index ?? 0;
+    const start = match.index;
     if (start > at) parts.push(text.slice(at, start));
     parts.push({ qty: match[0] });
     at = start + match[0].length;
   }
-  if (at < text.length || parts.length === 0) parts.push(text.slice(at));
-  return parts;
+  if (at < text.length || parts.length === before) parts.push(text.slice(at));
 }
-
-/** First strong isolate and pop directional isolate: a figure's direction comes from its own first letter, and it reads as one unit. */
-const FSI = '\u2068';
-const PDI = '\u2069';
 
 /**
  * `text` with each figure between Unicode isolates (FSI … PDI), for text shown without markup in a
@@ -61,7 +94,7 @@ const PDI = '\u2069';
 export function isolateFigures(text: string, dir: 'ltr' | 'rtl'): string {
   if (dir === 'ltr') return text;
   return qtyParts(text)
-    .map((part) => (typeof part === 'string' ? part : FSI + part.qty + PDI))
+    .map((part) => (typeof part === 'string' ? part : FSI + ('qty' in part ? part.qty : part.name) + PDI))
     .join('');
 }
 

@@ -1,5 +1,4 @@
-import { formatPoints } from './format';
-import { t } from './i18n';
+import { t, tp } from './i18n';
 import { settings } from './settings';
 
 /**
@@ -11,8 +10,9 @@ import { settings } from './settings';
  * history and the notification.
  */
 export function recordedAgainText(copies: number, points: number | null): string {
-  const each = points === null ? '?' : formatPoints(points);
+  // The points with their unit, each count in its own plural form ("1 point", "500 points").
+  const each = points === null ? '?' : tp('points', points);
   return copies === 2
     ? t('recordedTwice', each, settings.panelName)
-    : t('recordedTimes', copies, each, settings.panelName);
+    : tp('recordedTimes', copies, each, settings.panelName);
 }

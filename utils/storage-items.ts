@@ -194,6 +194,12 @@ export const settledItem = defineItem<LedgerEntry[]>('ledger:settled', []);
 /** Confirms the panel recorded more than once (oldest first): the history marks their rows. */
 export const duplicatesItem = defineItem<DuplicateRecord[]>('ledger:duplicates', []);
 export const preferencesItem = defineItem<Preferences>('preferences', DEFAULT_PREFERENCES);
+/**
+ * The install's welcome tab was opened (entrypoints/background/welcome.ts): a browser that reports
+ * an install again without one (Chromium loading an unpacked build from its command line, at every
+ * start) opens none. The device's, not a session's: removed only with the extension.
+ */
+export const welcomedItem = defineItem<boolean>('welcomed', false);
 /** Unsaved profile edits, kept until saved or discarded, so they outlive the page. Owned by the options page. */
 export const profileDraftItem = defineItem<StoredValues>('draft:profile', {});
 /**

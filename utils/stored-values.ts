@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { VALUE_KEYS, VALUE_NAME_KEYS, describeIssues, storedValuesDataSchema, unexpectedResponse } from './api/schemas';
 import { byName, entriesOf, named } from './by-name';
 import type { StoredValues, VariableDefinition, VariableValue } from './types';
+import { heldChoices } from './variable-values';
 
 /**
  * The stored values of the read-variables response, whose shape the interface document
@@ -47,6 +48,8 @@ function asOptionId(raw: unknown): number | undefined {
  *   one-element array (kept as an array: `values: [3]` may be a checkbox; coerceValue unwraps it
  *   for a single-choice or text variable);
  * - a one-element array holding a non-numeric string is unwrapped to that string (`values: ["Ann"]`);
+ * - an array of option ids and non-empty strings is kept as it is: some panels store a checkbox
+ *   answer by its options' names (`["DOG", "CAT"]`), which the definition reads (coerceValue);
  * - an option object `{ id }` becomes its id;
  * - null, undefined, other objects and other arrays are skipped.
  */
@@ -64,7 +67,10 @@ export function normaliseValue(raw: unknown): VariableValue | undefined {
         const ids = raw.map(asOptionId);
         if (ids.every((id): id is number => id !== undefined)) return ids;
         if (raw.length === 1 && typeof raw[0] === 'string') return raw[0];
-        return undefined;
+        const items = raw.map(
+          (item, i) => ids[i] ?? (typeof item === 'string' && item.trim() !== '' ? item : undefined),
+        );
+        return items.every((item) => item !== undefined) ? items : undefined;
       }
       return asOptionId(raw);
     }
@@ -121,17 +127,14 @@ function isMultiChoice(def: VariableDefinition): boolean {
  * A normalised value in the format its definition calls for (utils/types.ts, VariableValue), or the value unchanged
  * when it cannot be put in that format (the editor then shows it as it came):
  *
- * - `checkbox` with options → `number[]` (a lone id or digit string becomes a one-element list);
+ * - `checkbox` with options → option ids (a lone id or digit string becomes a one-element list), an
+ *   option held by its name ("DOG") as its id, and one the panel no longer offers as the panel holds it;
  * - another type with options (single choice) → one option id (a one-element list is unwrapped);
  * - a type without options (`text`, `date`, unknown) → a string (numbers are written out, a
  *   one-element list is unwrapped).
  */
 export function coerceValue(value: VariableValue, def: VariableDefinition): VariableValue {
-  if (isMultiChoice(def)) {
-    if (Array.isArray(value)) return value;
-    const id = asOptionId(value);
-    return id === undefined ? value : [id];
-  }
+  if (isMultiChoice(def)) return value === '' ? value : heldChoices(def, value);
   if (def.options.length > 0) {
     const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
     const id = asOptionId(single);

@@ -27,9 +27,11 @@ export interface VariableDefinition {
 
 /**
  * A variable's value in the extension: `text` → string, `date` → `YYYY-MM-DD`,
- * single choice → one option id, `checkbox` with options → option ids.
+ * single choice → one option id, `checkbox` with options → option ids. A word in a list is what
+ * the panel holds for an option it no longer offers (it stored the option by its name): kept, so
+ * it is shown and never dropped by a save of the others.
  */
-export type VariableValue = string | number | number[];
+export type VariableValue = string | number | Array<number | string>;
 
 /** Stored answers by variable name: names are data (utils/by-name.ts), read with `named`, never `values[name]`. */
 export type StoredValues = Record<string, VariableValue>;

@@ -1,6 +1,6 @@
 import { byName, entriesOf, named, type ByName } from './by-name';
 import { formatPoints } from './format';
-import { t } from './i18n';
+import { t, tp } from './i18n';
 import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
 
@@ -23,18 +23,6 @@ export function editKind(def: Shape): EditKind {
   return type === 'checkbox' ? 'multi' : 'single';
 }
 
-/** Option ids held by a value, tolerating ids the server stored as numeric strings. */
-export function optionIds(value: VariableValue | undefined): number[] {
-  if (value === undefined || value === '') return [];
-  const list = Array.isArray(value) ? value : [value];
-  const ids: number[] = [];
-  for (const item of list) {
-    const id = typeof item === 'number' ? item : Number(item);
-    if (Number.isInteger(id) && !ids.includes(id)) ids.push(id);
-  }
-  return ids;
-}
-
 /**
  * What one stored item of a choice answer holds: the offered option it names, by its id or, as some
  * panels store it, by the option's name ("MAN"); else the id or the word the panel holds for an
@@ -53,9 +41,31 @@ export function heldOption(
   return option ? { offered: option } : { retired: id ?? word };
 }
 
-/** A retired option as the panelist reads it: the panel's word for it, or its number. */
+/**
+ * A checkbox answer as it is edited: each item the offered option's id, whether the panel held it by
+ * its id or by its name, else what the panel holds for an option it no longer offers; each once.
+ * Ticking another keeps them all: none is dropped because it was stored by name.
+ */
+export function heldChoices(
+  def: Pick<VariableDefinition, 'options'>,
+  value: VariableValue | undefined,
+): Array<number | string> {
+  if (value === undefined || isEmptyValue(value)) return [];
+  const held: Array<number | string> = [];
+  for (const item of Array.isArray(value) ? value : [value]) {
+    const choice = heldOption(def, item);
+    const key = 'offered' in choice ? choice.offered.id : choice.retired;
+    if (!held.includes(key)) held.push(key);
+  }
+  return held;
+}
+
+/**
+ * A retired option as the panelist reads it: the panel's word for it, or, held by a number they
+ * never saw ("Option 139"), what it is: a choice no longer offered.
+ */
 export const retiredLabel = (retired: number | string): string =>
-  typeof retired === 'number' ? t('optionNumber', retired) : retired;
+  typeof retired === 'number' ? t('choiceNotOffered') : retired;
 
 export function textValue(value: VariableValue | undefined): string {
   if (value === undefined) return '';
@@ -85,12 +95,21 @@ export function valuesEqual(a: VariableValue | undefined, b: VariableValue | und
   if (isEmptyValue(a) && isEmptyValue(b)) return true;
   if (isEmptyValue(a) || isEmptyValue(b)) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
-    const left = optionIds(a).sort((x, y) => x - y);
-    const right = optionIds(b).sort((x, y) => x - y);
-    return left.length === right.length && left.every((id, i) => id === right[i]);
+    const left = choiceKeys(a!);
+    const right = choiceKeys(b!);
+    return left.length === right.length && left.every((key, i) => key === right[i]);
   }
   // A date stored with a time is the same answer as the day it names.
   return String(a) === String(b) || (DATE_WITH_TIME.test(String(a)) && dateValue(a) === dateValue(b));
+}
+
+/** A choice answer's items, each once, an id typed as digits the same as the number, in one order. */
+function choiceKeys(value: VariableValue): string[] {
+  const keys = (Array.isArray(value) ? value : [value]).map((item) => {
+    const word = String(item).trim();
+    return /^\d+$/.test(word) ? String(Number(word)) : word;
+  });
+  return [...new Set(keys)].sort();
 }
 
 /**
@@ -99,14 +118,14 @@ export function valuesEqual(a: VariableValue | undefined, b: VariableValue | und
  */
 export function toggleOption(
   def: Pick<VariableDefinition, 'options'>,
-  current: readonly number[],
+  current: ReadonlyArray<number | string>,
   id: number,
   checked: boolean,
-): number[] {
+): Array<number | string> {
   if (!checked) return current.filter((x) => x !== id);
   const option = def.options.find((o) => o.id === id);
   if (option?.exclusive) return [id];
-  const exclusive = new Set(def.options.filter((o) => o.exclusive).map((o) => o.id));
+  const exclusive = new Set<number | string>(def.options.filter((o) => o.exclusive).map((o) => o.id));
   const kept = current.filter((x) => x !== id && !exclusive.has(x));
   return [...kept, id];
 }
@@ -138,9 +157,7 @@ export function validateValue(def: Shape, value: unknown): string | null {
     case 'text':
       if (typeof value !== 'string') return t('valText');
       // Counts in the panelist's number format ("1.000 … (sie hat 1.234)"); years below are no counts.
-      return value.length > MAX_TEXT_LENGTH
-        ? t('valTooLong', formatPoints(MAX_TEXT_LENGTH), formatPoints(value.length))
-        : null;
+      return value.length > MAX_TEXT_LENGTH ? tp('valTooLong', MAX_TEXT_LENGTH, formatPoints(value.length)) : null;
     case 'date': {
       if (typeof value !== 'string' || !isValidDate(value)) return t('valDate');
       const year = Number(value.slice(0, 4));
@@ -153,8 +170,9 @@ export function validateValue(def: Shape, value: unknown): string | null {
       if (!Array.isArray(value)) return t('valChooseOffered');
       // One the panel no longer offers is named: the panelist sees it ticked, with a note, and unticks it.
       const retired = value.filter((id) => !offered(def, id));
-      if (retired.length > 0)
-        return t('valRetired', retired.map((id) => retiredLabel(typeof id === 'number' ? id : String(id))).join(', '));
+      // Named by the panel's words where it held it by them; one held by a number is said to be one.
+      if (retired.some((id) => typeof id === 'number')) return t('valRetiredUnnamed');
+      if (retired.length > 0) return t('valRetired', retired.map(String).join(', '));
       if (new Set(value).size !== value.length) return t('valOnce');
       const exclusive = value.map((id) => offered(def, id)).find((o) => o?.exclusive);
       return exclusive && value.length > 1 ? t('valExclusive', exclusive.text) : null;

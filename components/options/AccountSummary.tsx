@@ -6,6 +6,8 @@ import { answerHash } from '../../utils/profile-link';
 import { goalItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { goalRewards } from '../popup/model/goal-rewards';
+import { asName } from '../../utils/qty';
+import { Joined } from '../popup/Joined';
 import { Qty } from '../popup/Qty';
 
 interface Props {
@@ -62,9 +64,9 @@ export function AccountSummary({ account, status, headingRef }: Props) {
           <dt>{t('summaryGoal')}</dt>
           <dd>
             {target.kind === 'saving' ? (
-              <Qty text={tp('pointsToReward', target.toGo, target.reward.name)} />
+              <Qty text={tp('pointsToReward', target.toGo, asName(target.reward.name))} />
             ) : target.kind === 'affordable' ? (
-              t('goalReadyNext', target.reward.name)
+              <Qty text={t('goalReadyNext', asName(target.reward.name))} />
             ) : target.kind === 'gone' ? (
               t('goalGone', target.name)
             ) : target.kind === 'unknown' ? (
@@ -88,11 +90,12 @@ export function AccountSummary({ account, status, headingRef }: Props) {
         {profile && (
           <div>
             <dt>{t('summaryProfile')}</dt>
-            <dd>
+            <dd class="joined-line">
               {profile.open > 0 ? (
-                <>
-                  {tp('openQuestions', profile.open)} · <a href={answerHash(profile.first)}>{t('answerNow')}</a>
-                </>
+                <Joined
+                  first={tp('openQuestions', profile.open)}
+                  then={<a href={answerHash(profile.first)}>{t('answerNow')}</a>}
+                />
               ) : (
                 t('profileAllAnswered')
               )}

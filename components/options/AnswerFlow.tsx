@@ -202,7 +202,8 @@ interface EndProps {
 function AnswerFlowEnd({ saved, skipped, endRef, onClose }: EndProps) {
   return (
     <div class="answer-flow" role="group" aria-labelledby="answer-flow-heading">
-      <h3 id="answer-flow-heading" ref={endRef} tabIndex={-1}>
+      {/* The round's end is its heading, said as one: not the small grey "Question 2 of 3" it follows. */}
+      <h3 id="answer-flow-heading" class="flow-end" ref={endRef} tabIndex={-1}>
         {t(saved > 0 ? 'flowThanks' : 'flowEnd')}
       </h3>
       <p role="status">

@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { flowOver, returnsOf, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
+import { DAY_MS, flowOver, returnsOf, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
 import { earnedText, periodText } from '../../utils/earned';
 import { formatPoints, parseApiTimestamp } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
@@ -8,6 +8,7 @@ import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
+import { Joined } from '../popup/Joined';
 import { Qty } from '../popup/Qty';
 
 export const RANGES = [30, 90, 365] as const;
@@ -56,6 +57,9 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const view = useStorageItem(popupViewItem);
   const samples = stored.value ?? [];
   const returns = view.value?.returns ?? returnsOf(history.rows);
+  // Less than a day of it: one line, not a chart whose axis reads "Nov 29 · Nov 29 · Today" and
+  // "No points earned since Nov 29" on that very day.
+  const firstDay = samples.length > 0 && now - Math.min(...samples.map((s) => s.at)) < DAY_MS;
   const summary = changeSummary(samples, days.value, now, returns);
   const range = fromToText(samples, days.value, now);
   // A redemption whose points the panel gave as no number of points is not drawn as a spend (utils/api/records.ts).
@@ -67,33 +71,47 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   return (
     <section class="card" id="balance" aria-labelledby="balance-heading">
       <h2 id="balance-heading">{t('balanceHeading')}</h2>
-      <fieldset class="field range-choice">
-        <legend>{t('balanceRange')}</legend>
-        {RANGES.map((d) => (
-          <span class="choice" key={d}>
-            <input
-              id={`balance-range-${d}`}
-              type="radio"
-              name="balance-range"
-              checked={days.value === d}
-              onChange={() => (days.value = d)}
-            />
-            <label for={`balance-range-${d}`}>{t('rangeDays', d)}</label>
-          </span>
-        ))}
-      </fieldset>
-      {summary ? (
+      {/* No period to choose while there is less than a day to draw. */}
+      {!firstDay && (
+        <fieldset class="field range-choice">
+          <legend>{t('balanceRange')}</legend>
+          {RANGES.map((d) => (
+            <span class="choice" key={d}>
+              <input
+                id={`balance-range-${d}`}
+                type="radio"
+                name="balance-range"
+                checked={days.value === d}
+                onChange={() => (days.value = d)}
+              />
+              <label for={`balance-range-${d}`}>{tp('rangeDays', d)}</label>
+            </span>
+          ))}
+        </fieldset>
+      )}
+      {firstDay ? (
+        <p class="balance-first-day">{t('balanceFirstDay', tp('points', samples.at(-1)!.points))}</p>
+      ) : summary ? (
         <>
           <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
-          <p class="balance-summary" aria-live="polite">
-            <strong>
-              <Qty text={summary} />
-            </strong>
-            {range && (
-              <span class="muted">
-                {' · '}
-                <Qty text={range} />
-              </span>
+          <p class="balance-summary joined-line" aria-live="polite">
+            {range ? (
+              <Joined
+                first={
+                  <strong>
+                    <Qty text={summary} />
+                  </strong>
+                }
+                then={
+                  <span class="muted">
+                    <Qty text={range} />
+                  </span>
+                }
+              />
+            ) : (
+              <strong>
+                <Qty text={summary} />
+              </strong>
             )}
           </p>
         </>

@@ -1,13 +1,14 @@
 import { t } from '../../utils/i18n';
 import type { VariableDefinition } from '../../utils/types';
-import { toggleOption } from '../../utils/variable-values';
+import { retiredLabel, toggleOption } from '../../utils/variable-values';
 import { ChoiceList, type Choice } from './ChoiceList';
 
 interface Props {
   def: VariableDefinition;
-  value: number[];
+  /** The answer as heldChoices gives it: offered options by id, one no longer offered as the panel holds it. */
+  value: Array<number | string>;
   invalid: boolean;
-  onChange(ids: number[]): void;
+  onChange(ids: Array<number | string>): void;
 }
 
 /** A multiple-choice question; an exclusive option clears the others, and another clears it, on every change. */
@@ -36,8 +37,9 @@ export function CheckboxGroupEditor({ def, value, invalid, onChange }: Props) {
       checked: true,
       label: (
         <>
-          {t('optionNumber', stored)}
-          <span class="hint"> {t('optionRetired')}</span>
+          {retiredLabel(stored)}
+          {/* "A choice no longer offered" says it already; the panel's own word needs saying. */}
+          <span class="hint"> {t(typeof stored === 'number' ? 'retiredUntick' : 'optionRetired')}</span>
         </>
       ),
       onChange: () => onChange(value.filter((other) => other !== stored)),

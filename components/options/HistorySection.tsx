@@ -14,6 +14,7 @@ import { HistoryRow } from './HistoryRow';
 import { Qty } from '../popup/Qty';
 import { SectionFeedback } from './SectionFeedback';
 import { useHistoryPages } from './use-history-pages';
+import { useShowMoreFocus } from '../popup/use-show-more';
 
 /** The fragment that opens this page at the history (`options.html#history`). */
 export const HISTORY_ID = 'history';
@@ -32,6 +33,8 @@ export function HistorySection() {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const showingMore = useShowMoreFocus(listRef, history.rows.length);
 
   async function refresh(force: boolean) {
     refreshing.value = true;
@@ -66,14 +69,21 @@ export function HistorySection() {
     const visible = history.rows;
     body = (
       <>
-        <ul class="history-list" aria-labelledby="history-heading">
+        <ul class="history-list" aria-labelledby="history-heading" ref={listRef}>
           {visible.map((r) => (
             <HistoryRow key={r.id} redemption={r} recordedAgain={recordedAgain.has(r.id)} />
           ))}
         </ul>
         <p class="muted">{t('historyShowing', formatPoints(visible.length), formatPoints(history.total))}</p>
         {visible.length < history.total && (
-          <button type="button" onClick={() => (shown.value += PAGE_SIZE)}>
+          <button
+            type="button"
+            class="history-more"
+            onClick={() => {
+              showingMore();
+              shown.value += PAGE_SIZE;
+            }}
+          >
             {t('showMore')}
           </button>
         )}

@@ -12,6 +12,7 @@ import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
 import { ProfileSection } from './ProfileSection';
 import { useScrollToHash } from './scroll-to-hash';
+import { Welcome, WELCOME_HASH } from './Welcome';
 
 /**
  * The options page: connected, what matters first (the account's summary), then the
@@ -46,6 +47,8 @@ export function OptionsApp() {
       </header>
       {/* The way in comes first while there is none, or the panel refused the last one. */}
       {/* One keyed section in either place: moving keeps what it says ("Disconnected." after disconnecting). */}
+      {/* Opened once by the install (options.html#welcome): the welcome, then the way in. */}
+      {!connected && location.hash === WELCOME_HASH && <Welcome />}
       {!usable && <ConnectionSection key="connection" />}
       {connected ? (
         <>

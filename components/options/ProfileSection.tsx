@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { byName, hasName } from '../../utils/by-name';
 import { t } from '../../utils/i18n';
 import { completeness } from '../../utils/profile-completeness';
@@ -29,7 +29,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const sync = useStorageItem(syncItem);
   const draft = useProfileDraft();
   const fresh = useNewQuestions(account);
-  const { reloading, status, alert, reload, reloadRef, alertRef } = useProfileReload();
+  const { reloading, status, alert, reload, clear: clearReload, reloadRef, alertRef } = useProfileReload();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shown = useSignal(PROFILE_PAGE);
   const openOnly = useSignal(false);
@@ -40,6 +40,11 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const writable = definitions.filter((d) => d.writable);
   const readOnly = definitions.filter((d) => !d.writable);
   const saver = useProfileSave(definitions, draft);
+  // A save asked for ends what the last reload said ("Profile updated."): the save says its own outcome.
+  const attempts = saver.attempts.value;
+  useEffect(() => {
+    if (attempts > 0) clearReload();
+  }, [attempts]);
   const count = completeness(definitions, stored);
   const open = new Set(count.open);
   const pending = draft.draft.value ?? byName();

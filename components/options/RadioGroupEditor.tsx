@@ -38,7 +38,10 @@ export function RadioGroupEditor({ def, value, invalid, onChange }: Props) {
       label: (
         <>
           {retiredLabel(held.retired)}
-          <span class="hint"> {t('optionRetiredChoice')}</span>
+          <span class="hint">
+            {' '}
+            {t(typeof held.retired === 'number' ? 'retiredChooseAnother' : 'optionRetiredChoice')}
+          </span>
         </>
       ),
       // Already chosen: choosing it again changes nothing.

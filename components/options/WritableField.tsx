@@ -1,7 +1,7 @@
 import { useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
 import type { VariableDefinition, VariableValue } from '../../utils/types';
-import { dateValue, editKind, isEmptyValue, optionIds, textValue } from '../../utils/variable-values';
+import { dateValue, editKind, heldChoices, isEmptyValue, textValue } from '../../utils/variable-values';
 import { CheckboxGroupEditor } from './CheckboxGroupEditor';
 import { questionText } from '../../utils/question-text';
 import { RadioGroupEditor } from './RadioGroupEditor';
@@ -99,7 +99,7 @@ export function WritableField({ def, value, stored, edited, error, onChange, isN
       {kind === 'single' ? (
         <RadioGroupEditor def={def} value={value} invalid={invalid} onChange={onChange} />
       ) : (
-        <CheckboxGroupEditor def={def} value={optionIds(value)} invalid={invalid} onChange={onChange} />
+        <CheckboxGroupEditor def={def} value={heldChoices(def, value)} invalid={invalid} onChange={onChange} />
       )}
       {footer}
     </fieldset>

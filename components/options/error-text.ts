@@ -40,6 +40,9 @@ export function plainMessage(error: AppError): string {
       return t('errPanelTimeout', panel);
     case 'server':
       return t('errPanelServer', panel);
+    case 'rate_limited':
+      // The client's text says the wait too ("Try again in 30 s."): here the next step says it, in words.
+      return asSentence(t('failBusy', panel));
     case 'unexpected':
       return fromPanel ? t('errPanelUnreadable', panel) : error.message;
     case 'unauthorized':

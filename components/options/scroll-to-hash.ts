@@ -1,12 +1,14 @@
 import { useEffect } from 'preact/hooks';
 
 /**
- * Where a link into the options page lands: `#connection` to reconnect, `#personal-key` to paste a
+ * Where a link into the options page lands: `#welcome` at install, `#connection` to reconnect, `#personal-key` to paste a
  * key (the popup's prompt), a section by its name (the summary's links).
  * `#history` (the popup's History, a notification) is the history section's own (HistorySection),
  * which also waits for its rows and follows a later `hashchange`.
  */
 const TARGETS: Record<string, string> = {
+  // The install's welcome (Welcome.tsx): read first, the way in right after it.
+  '#welcome': 'welcome-heading',
   '#connection': 'connection-heading',
   '#personal-key': 'access-token',
   '#profile': 'profile-heading',

@@ -30,5 +30,11 @@ export function useProfileReload() {
     void reload(false);
   }, []);
 
-  return { reloading: reloading.value, status: status.value, alert: alert.value, reload, reloadRef, alertRef };
+  /** What a reload said is over once something else happens in the section (a save): never left beside its outcome. */
+  function clear() {
+    status.value = '';
+    alert.value = null;
+  }
+
+  return { reloading: reloading.value, status: status.value, alert: alert.value, reload, clear, reloadRef, alertRef };
 }

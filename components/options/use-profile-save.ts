@@ -21,6 +21,8 @@ export interface ProfileSave {
   /** Per-question texts (a refused value, a Laravel-style 422), shown beside each question. */
   fieldErrors: Signal<ByName<string>>;
   saving: Signal<boolean>;
+  /** Saves asked for, those refused before sending included: what the section said before each is over. */
+  attempts: Signal<number>;
   /** Sends these drafted changes: the answers in one update, then each emptied answer as a removal. */
   save(changes: StoredValues): Promise<SaveOutcome>;
   /** An edit clears its question's text. */
@@ -52,6 +54,7 @@ export function useProfileSave(
 ): ProfileSave {
   const fieldErrors = useSignal<ByName<string>>(byName());
   const saving = useSignal(false);
+  const attempts = useSignal(0);
   const writable = (name: string) => definitions.some((d) => d.name === name && d.writable);
 
   /**
@@ -100,6 +103,7 @@ export function useProfileSave(
   }
 
   async function save(changes: StoredValues): Promise<SaveOutcome> {
+    attempts.value += 1;
     // An empty value is never sent as an answer: it is a removal.
     const removals = entriesOf(changes)
       .filter(([, value]) => isEmptyValue(value))
@@ -142,5 +146,5 @@ export function useProfileSave(
     fieldErrors.value = without(fieldErrors.value, [name]);
   }
 
-  return { fieldErrors, saving, save, clearError };
+  return { fieldErrors, saving, attempts, save, clearError };
 }

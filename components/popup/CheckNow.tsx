@@ -1,9 +1,10 @@
-import { formatPoints, formatRelative } from '../../utils/format';
+import { formatRelative } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { sentences } from '../../utils/sentences';
 import { CheckNowButton, useCheckNow } from './use-check-now';
 import type { LedgerEntry } from '../../utils/storage-items';
 import { HistoryLink } from './HistoryLink';
+import { checkSaid, LiveState } from './LiveState';
 import { clockTime } from './when';
 import { pointsTaken } from '../../utils/points-taken';
 
@@ -20,7 +21,9 @@ export function CheckNow({ entry, now }: { entry: LedgerEntry; now: number }) {
   return (
     <>
       <p>{intro(entry)}</p>
-      <p aria-live="polite">{busy ? t('checkingNow') : nextCheck(entry, now, checkedAt)}</p>
+      {/* The clock on screen; the live region beside it says only what the check did. */}
+      <p class="check-when">{busy ? t('checkingNow') : nextCheck(entry, now, checkedAt)}</p>
+      <LiveState text={checkSaid(checking)} />
       {error && (
         <p class="error" role="alert">
           {error.message}
@@ -40,7 +43,7 @@ function intro(entry: LedgerEntry): string {
   if (entry.answer === 'success') return t('outcomeUnknownSaidYes', sent);
   if (entry.answer === 'refused')
     return pointsTaken(entry)
-      ? t('outcomeUnknownPointsTaken', sent, formatPoints(-entry.balanceMoved!))
+      ? t('outcomeUnknownPointsTaken', sent, tp('points', -entry.balanceMoved!))
       : t('outcomeUnknownSaidNo', sent);
   return t('outcomeUnknownText', sent);
 }

@@ -41,7 +41,6 @@ export function GoalPanelView({
           <div class="goal-top">
             <h2 id="goal-heading" class="goal-heading small muted">
               {goal.heading}
-              {!goal.nameShown && goal.name !== null && <span class="visually-hidden"> {goal.name}</span>}
             </h2>
             {goal.bar && <progress value={goal.bar.value} max={goal.bar.max} aria-label={goal.bar.label} />}
             <button type="button" class="btn-link small" aria-label={goal.remove.label} onClick={onRemove}>
@@ -52,9 +51,10 @@ export function GoalPanelView({
             <p>{goal.gone}</p>
           ) : (
             <>
-              {goal.nameShown && (
-                <p class="goal-name">
-                  <strong>{goal.name}</strong> · <span class="qty">{goal.points}</span>
+              {/* The name, and under it its figures: two lines, so no "·" is left at the end of one. */}
+              {goal.name !== null && (
+                <p class="goal-name small">
+                  <strong>{goal.name}</strong> <span class="qty goal-figures">{goal.figures}</span>
                 </p>
               )}
               {goal.status !== null && (

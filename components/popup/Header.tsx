@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { HistoryLink } from './HistoryLink';
+import { Joined } from './Joined';
 import { headerModel, type HeaderInput, type HeaderModel } from './model/header-model';
 import { ProfileLine } from './ProfileLine';
 import { Qty } from './Qty';
@@ -64,21 +65,19 @@ export function HeaderView({
         )}
         {!m.fresh?.alert && fresh}
         {/* The freshness line's place while the first read is under way. */}
-        {m.waiting && <p class="muted hdr-updated" aria-hidden="true" />}
+        {m.waiting && <p class="muted hdr-updated joined-line" aria-hidden="true" />}
       </div>
       {(m.next !== null || m.earn || m.waiting) && (
-        <p class="hdr-next small">
-          {m.next !== null ? <Qty text={m.next} /> : m.waiting && (m.known ?? NBSP)}
-          {m.earn && (
+        <p class="hdr-next small joined-line">
+          {m.next !== null && m.earn ? (
+            // "· Earn more points" never starts a line, nor does a "·" end one (Joined).
+            <Joined first={<Qty text={m.next} />} then={<EarnLink earn={m.earn} />} />
+          ) : m.next !== null ? (
+            <Qty text={m.next} />
+          ) : (
             <>
-              {m.next !== null && ' '}
-              {/* The separator goes with the link, so no line ends on a dangling "·". */}
-              <span class="hdr-then">
-                {m.next !== null && '· '}
-                <a class="link" href={m.earn.href} target="_blank" rel="noopener noreferrer">
-                  {m.earn.text}
-                </a>
-              </span>
+              {m.waiting && (m.known ?? NBSP)}
+              {m.earn && <EarnLink earn={m.earn} />}
             </>
           )}
         </p>
@@ -94,6 +93,14 @@ export function HeaderView({
       {/* Outside the alert, which says what is wrong in plain words: the code is there when asked for. */}
       {m.fresh?.support && <SupportDetails m={m.fresh.support} />}
     </header>
+  );
+}
+
+function EarnLink({ earn }: { earn: NonNullable<HeaderModel['earn']> }) {
+  return (
+    <a class="link" href={earn.href} target="_blank" rel="noopener noreferrer">
+      {earn.text}
+    </a>
   );
 }
 
@@ -113,16 +120,19 @@ function Freshness({
   onRefresh?: (() => void) | undefined;
 }) {
   return (
-    <p class="muted hdr-updated">
-      {text}{' '}
-      <span class="hdr-then">
-        {'· '}
-        <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy}>
-          {action}
-        </button>
-        {/* Its place kept while idle: the line sits at the end of the balance's, and would move as it came and went. */}
-        <span class={busy ? 'spinner' : 'spinner idle'} aria-hidden="true" />
-      </span>
+    <p class="muted hdr-updated joined-line">
+      <Joined
+        first={text}
+        then={
+          <span class="hdr-then">
+            <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy}>
+              {action}
+            </button>
+            {/* Its place kept while idle: the line sits at the end of the balance's, and would move as it came and went. */}
+            <span class={busy ? 'spinner' : 'spinner idle'} aria-hidden="true" />
+          </span>
+        }
+      />
     </p>
   );
 }

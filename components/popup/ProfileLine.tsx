@@ -1,3 +1,4 @@
+import { Joined } from './Joined';
 import type { HeaderModel } from './model/header-model';
 
 /**
@@ -8,14 +9,15 @@ import type { HeaderModel } from './model/header-model';
  */
 export function ProfileLine({ m }: { m: NonNullable<HeaderModel['questions']> }) {
   return (
-    <p class="hdr-next hdr-questions small muted">
-      {m.text}{' '}
-      <span class="hdr-then">
-        {'· '}
-        <a class="link" href={m.href} target="_blank" rel="noopener">
-          {m.link}
-        </a>
-      </span>
+    <p class="hdr-next hdr-questions small muted joined-line">
+      <Joined
+        first={m.text}
+        then={
+          <a class="link" href={m.href} target="_blank" rel="noopener">
+            {m.link}
+          </a>
+        }
+      />
     </p>
   );
 }

@@ -8,6 +8,7 @@ import type { Reward } from '../../utils/types';
 import { listModel, REWARDS_PAGE, type ListModel } from './model/list-model';
 import { RewardRow } from './RewardRow';
 import type { RewardId } from '../../utils/ids';
+import { useShowMoreFocus } from './use-show-more';
 
 interface Props {
   rewards: Reward[];
@@ -80,6 +81,8 @@ export function RewardList({
   );
   const groups = useMemo(() => sortGroups(groupRewards(left), balance, sort), [left, balance, sort]);
   const visible = Math.min(limit, groups.length);
+  const rows = useRef<HTMLUListElement>(null);
+  const showingMore = useShowMoreFocus(rows, visible);
   const model = listModel({
     count: groups.length,
     total,
@@ -99,6 +102,7 @@ export function RewardList({
     <ListView
       m={model}
       searchRef={search}
+      listRef={rows}
       onFocus={onWantAll}
       onQuery={restart(setQuery)}
       onSort={restart((value: string) => setSort(value as SortKey))}
@@ -109,6 +113,7 @@ export function RewardList({
         setFiltersOpen(!filtersOpen);
       }}
       onMore={() => {
+        showingMore();
         onWantAll?.();
         setLimit(visible + REWARDS_PAGE);
       }}
@@ -140,7 +145,7 @@ export function RewardList({
   );
 }
 
-/** What a search or the type filter that leaves no reward says, with the way back from each. */
+/** Where a search or the type filter left no reward: the way back from each (the count line above says what matched nothing). */
 function NoMatch({
   query,
   kind,
@@ -154,7 +159,6 @@ function NoMatch({
 }) {
   return (
     <div class="empty">
-      <p>{query.trim() ? t('noRewardsMatch', query.trim()) : t('noRewardsOfType')}</p>
       <p class="empty-actions">
         {query && (
           <button type="button" class="btn" onClick={onClearSearch}>
@@ -180,6 +184,8 @@ interface ViewProps {
   /** The type filter's options after "All types": the catalogue's kinds. */
   kinds?: ComponentChildren;
   searchRef?: Ref<HTMLInputElement>;
+  /** The rows' list, where "Show more" takes focus on to the first row it added. */
+  listRef?: Ref<HTMLUListElement>;
   onFocus?: (() => void) | undefined;
   onQuery?: (value: string) => void;
   onSort?: (value: string) => void;
@@ -195,6 +201,7 @@ export function ListView({
   noMatch,
   kinds,
   searchRef,
+  listRef,
   onFocus,
   onQuery,
   onSort,
@@ -218,15 +225,7 @@ export function ListView({
             <label class="visually-hidden" for="reward-search">
               {f.search}
             </label>
-            <input
-              id="reward-search"
-              ref={searchRef}
-              type="search"
-              placeholder={f.placeholder}
-              value={f.query}
-              onFocus={onFocus}
-              onInput={(e) => onQuery?.(e.currentTarget.value)}
-            />
+            <SearchField f={f} searchRef={searchRef} onFocus={onFocus} onQuery={onQuery} />
             <button
               type="button"
               class="btn filter-toggle"
@@ -274,7 +273,9 @@ export function ListView({
       )}
       {noMatch || (
         <>
-          <ul class="rewards">{children}</ul>
+          <ul class="rewards" ref={listRef}>
+            {children}
+          </ul>
           {m.more !== null && (
             <button type="button" class="btn more" onClick={onMore}>
               {m.more}
@@ -283,5 +284,35 @@ export function ListView({
         </>
       )}
     </section>
+  );
+}
+
+/** The search box, sized by an unseen copy of its placeholder: never narrower than its words ("10 Prämien du"). */
+function SearchField({
+  f,
+  searchRef,
+  onFocus,
+  onQuery,
+}: {
+  f: NonNullable<ListModel['filters']>;
+  searchRef?: Ref<HTMLInputElement> | undefined;
+  onFocus?: (() => void) | undefined;
+  onQuery?: ((value: string) => void) | undefined;
+}) {
+  return (
+    <span class="search-box">
+      <input
+        id="reward-search"
+        ref={searchRef}
+        type="search"
+        placeholder={f.placeholder}
+        value={f.query}
+        onFocus={onFocus}
+        onInput={(e) => onQuery?.(e.currentTarget.value)}
+      />
+      <span class="search-sizer" aria-hidden="true">
+        {f.placeholder}
+      </span>
+    </span>
   );
 }

@@ -73,7 +73,8 @@ interface ViewProps {
  * One row's markup, from its model alone: the first frame's template renders it too, so the two cannot differ.
  * The name is the button that opens the details (a disclosure named by the reward, as headings of
  * an accordion are), and its click area is the whole top of the row;
- * the details open between it and the row's one Redeem, which so stays at the end, where the panelist looks for it.
+ * the details open between it and the row's one Redeem, which so stays at the end, where the panelist looks for it:
+ * beside its goal toggle at the row's end edge, whatever the width and the language.
  */
 export function RowView({
   m,
@@ -103,14 +104,30 @@ export function RowView({
               {m.name}
             </button>
           </h3>
+          {/* The value: a reward's money and points, or a brand's picker of its values, beside the kind. */}
           <p class="reward-meta">
-            <span class="tag">{m.kind}</span> <Qty text={m.money} />
-            {m.points !== null && (
-              <>
-                {' · '}
-                <strong class="qty">{m.points}</strong>
-              </>
-            )}
+            <span class="tag">{m.kind}</span>{' '}
+            {/* The money and the points, one unit: where they do not fit beside the kind, both go to the next line. */}
+            <span class="reward-value">
+              <Qty text={m.money} />
+              {m.points !== null && (
+                <>
+                  {' · '}
+                  <strong class="qty">{m.points}</strong>
+                </>
+              )}
+            </span>
+            {choiceSlot ??
+              (m.choice && (
+                <ValueSelect
+                  m={m.choice}
+                  live={reward !== undefined}
+                  before={before}
+                  after={after}
+                  onFocus={onChoiceFocus}
+                  onChoose={onChoose}
+                />
+              ))}
           </p>
           {m.bar && <progress value={m.bar.value} max={m.bar.max} aria-label={m.bar.label} />}
         </div>
@@ -118,34 +135,26 @@ export function RowView({
       <div id={`${m.base}-details`} class="reward-details" hidden={!m.details.open}>
         {m.details.open && reward && <LazyDetails reward={reward} />}
       </div>
+      {/* What is in the way, then the row's one action: the goal toggle and Redeem kept together at the row's end. */}
       <div class="reward-foot">
-        {choiceSlot ??
-          (m.choice && (
-            <ValueSelect
-              m={m.choice}
-              live={reward !== undefined}
-              before={before}
-              after={after}
-              onFocus={onChoiceFocus}
-              onChoose={onChoose}
-            />
-          ))}
         <span id={m.status.id ?? undefined} class={m.status.class}>
           <Qty text={m.status.text} />
         </span>
-        <button
-          type="button"
-          class="goal-toggle"
-          aria-pressed={m.goal.pressed}
-          aria-label={m.goal.label}
-          onClick={onGoal}
-        >
-          <span class="goal-star" aria-hidden="true">
-            {m.goal.pressed ? '★' : '☆'}
-          </span>{' '}
-          {m.goal.text}
-        </button>
-        <RedeemButton {...m.redeem} onClick={onRedeem} />
+        <span class="reward-actions">
+          <button
+            type="button"
+            class="goal-toggle"
+            aria-pressed={m.goal.pressed}
+            aria-label={m.goal.label}
+            onClick={onGoal}
+          >
+            <span class="goal-star" aria-hidden="true">
+              {m.goal.pressed ? '★' : '☆'}
+            </span>{' '}
+            {m.goal.text}
+          </button>
+          <RedeemButton {...m.redeem} onClick={onRedeem} />
+        </span>
       </div>
     </li>
   );

@@ -12,6 +12,7 @@ import { ensurePopupView } from './popup-view';
 import { recoverAfterStop } from './recover';
 import { checkOutcomes, onCheckAlarm } from './redemption/service';
 import { onStored } from './store/stored-reads';
+import { onInstalledWelcome } from './welcome';
 
 export default defineBackground(() => {
   // Listeners first and synchronously: a worker woken by a message or an alarm must find them.
@@ -36,6 +37,8 @@ export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => void settleHostAccess());
   // A popup view an earlier version wrote is brought to this version's shape once, when it is installed.
   browser.runtime.onInstalled.addListener(() => void ensurePopupView());
+  // A new install opens the welcome, once (welcome.ts).
+  browser.runtime.onInstalled.addListener((details) => void onInstalledWelcome(details));
 
   // Each start does only what a stopped worker can have left undone: the browser keeps the badge
   // and the alarms while it runs, so they are read, not rebuilt (badge.ts, alarms.ts).

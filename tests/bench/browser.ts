@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../e2e/config';
+import { closeWelcome } from '../e2e/welcome-tab';
 import { CHROMIUM_PATH, SETTLE_MS } from './config';
 import { NAME_SHIM, installProbe } from './probe';
 
@@ -95,6 +96,8 @@ export async function launchBench(
   const minimalId = [...ids].find(([, name]) => name === 'Bench minimal worker')?.[0] ?? '';
   const extensionId = [...ids.keys()].find((id) => id !== minimalId)!;
   const first = context.serviceWorkers().find((w) => w.url().includes(extensionId))!;
+  // The install's welcome tab would load beside every page measured: closed first (welcome-tab.ts).
+  await closeWelcome(context, extensionId);
   const browserVersion = context.browser()?.version() ?? (await first.evaluate(() => navigator.userAgent));
 
   const ours = (w: Worker) => w.url().startsWith(`chrome-extension://${extensionId}/`);

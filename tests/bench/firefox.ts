@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { byLabel, fillField, FIREFOX_PATH, waitForDocument } from '../e2e/firefox-harness';
+import { closeFirefoxWelcome } from '../e2e/welcome-tab';
 import { POPUP_VIEWPORT, RUNS, SERIES, SETTLE_MS, WARMUP } from './config';
 import type { FirefoxMark } from './firefox-probe';
 import { byPredecessor, rotate, type Rotation } from './rounds';
@@ -102,6 +103,8 @@ async function launchFirefoxBench(dir: string): Promise<FirefoxBench> {
   });
   await browser.installExtension(dir);
   const tab = await browser.newPage();
+  // The install's welcome tab would load beside every page measured: closed first (welcome-tab.ts).
+  await closeFirefoxWelcome(browser, `moz-extension://${UUID}`);
   await tab.setViewport(POPUP_VIEWPORT);
   const origin = `moz-extension://${UUID}`;
   const at = (path: string) => `${origin}/${path}`;

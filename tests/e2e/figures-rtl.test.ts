@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bare, figureFaults, glyphsOf, type Glyph } from './glyphs';
+import { bare, figureFaults, glyphsOf, readAcross, type Glyph } from './glyphs';
 import { launchExtension, type ExtensionSession } from './harness';
 import { catalogueOf, connectBy, sayIn } from './words';
 
@@ -16,6 +16,9 @@ const messages = catalogueOf('ar');
 const say = sayIn(messages);
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
 const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein'; // 3,300 points: 800 to go from the seed's 2,500
+const LINDNER = 'Kaufhaus Lindner 15 € Geschenkkarte'; // 1,650 points: redeemable
+/** A name as a reader sees it written left to right, spaces left out (glyphs.ts readAcross). */
+const asRead = (name: string) => name.replace(/\s/g, '');
 const DAY_MS = 86_400_000;
 /** Rows of one value each, by the sandbox's ids: a value in each currency the seed has. */
 const ROWS = [
@@ -68,7 +71,7 @@ beforeAll(async () => {
   );
   const popup = await openAt('popup.html', 380);
   await popup.getByRole('button', { name: say('setGoal', GOAL), exact: true }).click();
-  await popup.getByRole('button', { name: say('setGoal', GOAL), exact: true, pressed: true }).waitFor();
+  await popup.getByRole('button', { name: say('isGoal', GOAL), exact: true, pressed: true }).waitFor();
   await popup.close();
 });
 afterAll(async () => {
@@ -91,7 +94,8 @@ describe('Arabic, right to left, in Chromium', () => {
         faults.push(...figureFaults(line!, figures, true, `${width} px, row ${row.id}`));
       }
       const [next] = await lines(popup, 'header .hdr-next');
-      faults.push(...figureFaults(next!, [await count(800, 'pointsToReward'), '30 €'], true, `${width} px, next step`));
+      // The points to the goal; its name is the card's (the test below reads it).
+      faults.push(...figureFaults(next!, [await count(800, 'pointsToGoal')], true, `${width} px, next step`));
       const [pace] = await lines(popup, '.goal .goal-pace');
       const paceFigures = await popup.locator('.goal .goal-pace .qty').allTextContents();
       expect(paceFigures.length).toBeGreaterThan(0);
@@ -99,6 +103,44 @@ describe('Arabic, right to left, in Chromium', () => {
       expect(faults).toEqual([]);
       await popup.close();
     }
+  });
+
+  test('a reward’s name reads as its row shows it, figure and all, in the rows, the goal, the header and Confirm, at 320 and 380 px', async () => {
+    const seen: Record<string, string> = {};
+    for (const width of [320, 380]) {
+      const popup = await openAt('popup.html', width);
+      await popup.locator('.goal .goal-name').waitFor();
+      await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+      for (const [id, name] of [
+        [104, LINDNER],
+        [107, GOAL],
+      ] as const) {
+        const [row] = await lines(popup, `li.reward:has([aria-controls="reward-${id}-details"]) .reward-name`);
+        seen[`${width} px, row ${id}`] = readAcross(row!, name);
+      }
+      const [card] = await lines(popup, '.goal .goal-name');
+      seen[`${width} px, goal`] = readAcross(card!, GOAL);
+      await popup.getByRole('button', { name: say('redeemReward', LINDNER), exact: true }).click();
+      await popup.getByRole('alertdialog').waitFor();
+      const [question] = await lines(popup, '#confirm-text');
+      seen[`${width} px, confirm`] = readAcross(question!, LINDNER);
+      await popup.close();
+    }
+    // Without a goal the header names the nearest reward: "800 نقطة تفصلك عن Greenleaf Markt 30 € Einkaufsgutschein".
+    const popup = await openAt('popup.html', 320);
+    await popup.getByRole('button', { name: say('isGoal', GOAL), exact: true }).click();
+    await popup.getByRole('button', { name: say('setGoal', GOAL), exact: true, pressed: false }).waitFor();
+    await popup.locator('header .hdr-next', { hasText: GOAL }).waitFor();
+    const [next] = await lines(popup, 'header .hdr-next');
+    seen.header = readAcross(next!, GOAL);
+    await popup.close();
+    const expected = Object.fromEntries(
+      Object.keys(seen).map((where) => [
+        where,
+        asRead(where.includes('104') || where.includes('confirm') ? LINDNER : GOAL),
+      ]),
+    );
+    expect(seen).toEqual(expected);
   });
 
   test('Confirm and the outcome: the cost, the balance after and the card’s value, each whole', async () => {

@@ -2,7 +2,7 @@
  * The popup in Arabic in Firefox ESR (headless, WebDriver BiDi), at 320 and 380 px: the same
  * positions on screen as figures-rtl.test.ts checks in Chromium, through Gecko's own
  * bidirectional layout: each row's value with its currency in one piece and before its points,
- * the header's next step. Firefox takes its language from a language pack: Debian's
+ * the header's next step, and a reward's name read as its row shows it in the header and Confirm. Firefox takes its language from a language pack: Debian's
  * `firefox-esr-l10n-ar` (installed by .ci/run); without it Firefox stays in English and this test
  * says so rather than pass.
  */
@@ -11,11 +11,15 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, type FirefoxSession } from './firefox-harness';
-import { bare, figureFaults, glyphsOf, type Glyph } from './glyphs';
+import { bare, figureFaults, glyphsOf, readAcross, type Glyph } from './glyphs';
 import { catalogueOf, sayIn } from './words';
 
 const messages = catalogueOf('ar');
 const say = sayIn(messages);
+const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
+const LINDNER = 'Kaufhaus Lindner 15 € Geschenkkarte';
+/** A name as a reader sees it written left to right, spaces left out (glyphs.ts readAcross). */
+const asRead = (name: string) => name.replace(/\s/g, '');
 const ROWS = [
   { id: 101, cost: 5, currency: 'USD', points: 500 },
   { id: 102, cost: 10, currency: 'USD', points: 1000 },
@@ -77,8 +81,22 @@ test('the popup at 320 and 380 px: each row’s value and points, and the next s
     }
     // 3,300 points to Greenleaf Markt 30 € Einkaufsgutschein, the nearest reward: 800 to go.
     const [next] = await lines('header .hdr-next');
-    faults.push(...figureFaults(next!, [await count(popup, 800, 'pointsToReward'), '30 €'], true, `${width} px, next`));
+    faults.push(...figureFaults(next!, [await count(popup, 800, 'pointsToReward')], true, `${width} px, next`));
     expect(faults).toEqual([]);
+    // The name is one unit: "30 €" as in its row, never "€ 30".
+    const [row] = await lines(`li.reward:has([aria-controls="reward-107-details"]) .reward-name`);
+    expect([readAcross(row!, GOAL), readAcross(next!, GOAL)], `${width} px`).toEqual([asRead(GOAL), asRead(GOAL)]);
   }
+  await popup.close();
+});
+
+test('Confirm at 320 px names the reward as its row does, “15 €” and all', async () => {
+  const popup = await ff.openPage('popup.html');
+  await popup.setViewport({ width: 320, height: 600 });
+  await popup.locator(byLabel(say('redeemReward', LINDNER), 'button')).click();
+  await popup.waitForSelector('#confirm-text');
+  const [row] = await popup.evaluate(glyphsOf, `li.reward:has([aria-controls="reward-104-details"]) .reward-name`);
+  const [question] = await popup.evaluate(glyphsOf, '#confirm-text');
+  expect([readAcross(row!, LINDNER), readAcross(question!, LINDNER)]).toEqual([asRead(LINDNER), asRead(LINDNER)]);
   await popup.close();
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { E2E_OUT_DIR } from './config';
+import { closeFirefoxWelcome } from './welcome-tab';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const E2E_FIREFOX_DIR = `${E2E_OUT_DIR}/firefox-mv2`;
@@ -33,9 +34,10 @@ export interface FirefoxSession {
 /**
  * `extensionDir`: another build than the shared e2e one (sign-in tests use one with the OAuth settings).
  * `prefs`: more Firefox preferences (a shorter idle time for the event page, say).
+ * `keepWelcome`: leave the install's welcome tab open (welcome.test.ts).
  */
 export async function launchFirefox(
-  options: { extensionDir?: string; prefs?: Record<string, string | number | boolean> } = {},
+  options: { extensionDir?: string; prefs?: Record<string, string | number | boolean>; keepWelcome?: boolean } = {},
 ): Promise<FirefoxSession> {
   const extensionDir = resolve(options.extensionDir ?? E2E_FIREFOX_DIR);
   const manifest = JSON.parse(await readFile(join(extensionDir, 'manifest.json'), 'utf8')) as {
@@ -72,6 +74,8 @@ export async function launchFirefox(
   }
   const timings = { launchMs: launched - started, installMs: performance.now() - launched };
   const origin = `moz-extension://${EXTENSION_UUID}`;
+  // The install opens the welcome (welcome-tab.ts): closed as a panelist would, unless kept to be checked.
+  if (!options.keepWelcome) await closeFirefoxWelcome(browser, origin);
 
   const openPage = async (path: ExtensionPagePath): Promise<Page> => {
     const page = await browser.newPage();

@@ -84,3 +84,32 @@ export function figureFaults(line: Glyph[], figures: string[], rtl: boolean, whe
     });
   return found;
 }
+
+/**
+ * `text` (as it is in `line`, logically) in the order its characters stand on screen: line by
+ * line from the top, each from left to right, spaces left out. A name written left to right reads
+ * as itself wherever it is set ("GreenleafMarkt30€Einkaufsgutschein"); one whose figure took the
+ * page's direction does not ("…Markt€30…"). Glyphs of one line may stand a few pixels apart in
+ * height (another font for the currency sign): a line is what lies within 4 px of its first glyph.
+ */
+export function readAcross(line: Glyph[], text: string): string {
+  const logical = line.map((g) => g.c).join('');
+  const at = logical.indexOf(text);
+  if (at < 0) return `(“${text}” is not in “${logical}”)`;
+  const own = line.slice(at, at + text.length).filter((g) => g.c.trim() && !Number.isNaN(g.left));
+  const byTop = own.toSorted((a, b) => a.top - b.top);
+  const lineOf = new Map<Glyph, number>();
+  let index = -1;
+  let first = -Infinity;
+  for (const g of byTop) {
+    if (g.top - first > 4) {
+      index += 1;
+      first = g.top;
+    }
+    lineOf.set(g, index);
+  }
+  return own
+    .toSorted((a, b) => lineOf.get(a)! - lineOf.get(b)! || a.left - b.left)
+    .map((g) => g.c)
+    .join('');
+}

@@ -5,6 +5,7 @@ import { chromium, type BrowserContext, type Page, type Worker } from 'playwrigh
 import { afterEach } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_EXTENSION_DIR, E2E_SANDBOX_PORT } from './config';
+import { closeWelcome } from './welcome-tab';
 
 export interface ExtensionSession {
   context: BrowserContext;
@@ -40,6 +41,8 @@ export interface LaunchOptions {
    * emulation leaves `(pointer: coarse)` and `(hover: none)` false).
    */
   phone?: { width: number; height: number };
+  /** Leave the install's welcome tab open (welcome.test.ts); otherwise a fresh profile's is closed (welcome-tab.ts). */
+  keepWelcome?: boolean;
 }
 
 export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
@@ -84,6 +87,8 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   if (!current) track(first);
   const extensionId = new URL(first.url()).host;
+  // A fresh profile is a new install, which opens the welcome: closed as a panelist would, once there.
+  if (!options.userDataDir && !options.keepWelcome) await closeWelcome(context, extensionId);
 
   const worker = async (): Promise<Worker> => current ?? context.waitForEvent('serviceworker');
 

@@ -186,8 +186,18 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     // The redeemed balance enters the history once a second read agrees: Refresh reads it again.
     await readUntil(popup, ['2500', '2000']);
 
-    // The balance changed, so the options page draws its chart: in Arabic mirrored, today on the
-    // left, where its x axis says so; in Japanese as drawn.
+    // The balance changed, and a sample three days old gives the chart more than a day to draw
+    // (before that it says one line): in Arabic mirrored, today on the left, where its x axis says
+    // so; in Japanese as drawn.
+    await (
+      await ext.worker()
+    ).evaluate(
+      async (at) => {
+        const { 'balance:history': samples } = await chrome.storage.local.get('balance:history');
+        await chrome.storage.local.set({ 'balance:history': [{ at, points: 2500 }, ...(samples as unknown[])] });
+      },
+      Date.now() - 3 * 86_400_000,
+    );
     const later = await ext.openPage('options.html');
     const chart = later.locator('svg.balance-chart');
     await chart.waitFor();

@@ -10,6 +10,8 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
+import { actionFaults } from './row-actions';
+import { separatorFaults } from './separators';
 import { signInBuild } from './sign-in-build';
 import { catalogueOf, connectBy, sayIn } from './words';
 
@@ -113,7 +115,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
     const popup = await openAt(ext, 'popup.html', 380);
     const toggle = popup.getByRole('button', { name: say('setGoal', GOAL), exact: true });
     await toggle.click();
-    await popup.getByRole('button', { name: say('setGoal', GOAL), exact: true, pressed: true }).waitFor();
+    await popup.getByRole('button', { name: say('isGoal', GOAL), exact: true, pressed: true }).waitFor();
     await popup.close();
   });
   afterAll(async () => {
@@ -128,7 +130,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
       // The pairs once seen broken are there to be checked: the rows' costs and the goal's.
       expect(await popup.locator('.reward .qty').count()).toBeGreaterThan(3);
-      // The goal's figure is the header's next step now ("Noch 8.500 Punkte bis …"), not the card's.
+      // The points to the goal are the header's next step ("Noch 8.500 Punkte bis zu Ihrem Ziel").
       const nextStep = await popup.locator('.hdr-next .qty').allTextContents();
       expect(
         nextStep.some((figure) => units.some((unit) => figure.includes(unit))),
@@ -136,6 +138,8 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       ).toBe(true);
       expect(await popup.evaluate(broken, units), `${locale}, popup, ${width} px`).toEqual([]);
       expect(await popup.evaluate(misfits), `${locale}, popup, ${width} px`).toEqual([]);
+      expect(await popup.evaluate(actionFaults), `${locale}, popup, ${width} px`).toEqual([]);
+      expect(await popup.evaluate(separatorFaults), `${locale}, popup, ${width} px`).toEqual([]);
       // The name is the build's, whole: on one line or wrapped, never cut with "…".
       expect(await popup.locator('h1').textContent()).toBe('Panel Rewards');
       if (width === 320) await popup.screenshot({ path: `${SHOTS}/${locale}-popup-320.png` });
@@ -193,7 +197,7 @@ describe('in ja, with the operator’s page to earn points', () => {
       const earn = popup.getByRole('link', { name: say('earnMorePoints'), exact: true });
       await earn.waitFor();
       const lines = await popup
-        .locator('header .hdr-then')
+        .locator('header .joined-then')
         .filter({ has: earn })
         .evaluate((el) => {
           const tops = new Set([...el.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));

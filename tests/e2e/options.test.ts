@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StoredValues } from '../../utils/types';
 import { axeViolations } from './axe';
-import { serverState } from './control';
+import { control, serverState } from './control';
 import { afterFailure, launchExtension, type ExtensionSession } from './harness';
 
 /**
@@ -325,6 +325,20 @@ describe('options page against the sandbox', () => {
     await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
     await expect.poll(top).toBeLessThan(100);
     await opened.close();
+  });
+
+  test('a checkbox answer the panel holds by its options’ names shows them ticked; ticking another keeps them', async () => {
+    const { values } = await serverState(ext);
+    await control(ext, '/state', 'PATCH', { values: { ...values, HOBBIES: ['READING', 'GAMING'] } });
+    await page.getByRole('button', { name: 'Reload profile' }).click();
+    const hobbies = group(Q.hobbies);
+    await expect.poll(() => hobbies.getByLabel('Video games').isChecked()).toBe(true);
+    expect(await hobbies.getByLabel('Reading').isChecked()).toBe(true);
+    expect(await hobbies.getByLabel('Cooking').isChecked()).toBe(false);
+    await hobbies.getByLabel('Cooking').check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await status('Saved 1 change.').waitFor();
+    expect([...((await serverValues()).HOBBIES as number[])].sort((a, b) => a - b)).toEqual([131, 132, 134]);
   });
 
   test('the connected page has no axe violations', async () => {

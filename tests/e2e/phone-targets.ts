@@ -129,3 +129,22 @@ export function smallest(where: string, m: Measured, count = 5): Array<Record<st
     .slice(0, count)
     .map((t) => ({ where, target: t.name, size: `${t.width}×${t.height}`, min: t.primary ? PRIMARY_MIN : OTHER_MIN }));
 }
+
+/** Each reward row's top and bottom edge in the viewport (CSS px). Runs inside the page. */
+export function rewardRowEdges(): Array<{ top: number; bottom: number }> {
+  return [...document.querySelectorAll('.reward')].map((row) => {
+    const r = row.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+}
+
+/** How many rows end within a screen `height` tall, and a line saying where they stand, for the log. */
+export function rowsInView(where: string, rows: Array<{ top: number; bottom: number }>, height: number) {
+  const whole = rows.filter((row) => row.bottom <= height).length;
+  const first = rows[0]!.top;
+  const third = rows[2] ? `, the third ending at ${Math.round(rows[2].bottom)} px` : '';
+  return {
+    whole,
+    said: `${where}: the first reward row starts at ${Math.round(first)} px (${((first / height) * 100).toFixed(1)} %), ${whole} whole rows in view${third}`,
+  };
+}

@@ -114,17 +114,14 @@ describe('the popup in English', () => {
   test('with a goal: fits at 300, 320 and 380 px, and nothing shifts after the first frame', async () => {
     await ext.connect();
     const first = await openAt(ext, 380);
-    const toggle = first.getByRole('button', { name: `Set as goal: ${GOAL}` });
-    await toggle.click();
-    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+    await first.getByRole('button', { name: `Set as goal: ${GOAL}` }).click();
+    await first.getByRole('button', { name: `Your goal: ${GOAL}`, pressed: true }).waitFor();
     await first.close();
 
     for (const width of [300, 320, 380]) {
       const popup = await openAt(ext, width);
       await popup.getByRole('button', { name: `Redeem ${GOAL}` }).waitFor();
-      await expect
-        .poll(() => popup.getByRole('button', { name: `Set as goal: ${GOAL}` }).getAttribute('aria-pressed'))
-        .toBe('true');
+      await popup.getByRole('button', { name: `Your goal: ${GOAL}`, pressed: true }).waitFor();
       // The history's latest redemption is the last thing to arrive.
       await popup.getByRole('region', { name: 'Latest redemption' }).waitFor();
       await settle(popup);

@@ -114,23 +114,30 @@ test('a redemption goes through: balance, history and badge change', async () =>
   expect(await popup.getByRole('alertdialog').count()).toBe(0);
 });
 
-test('the goal toggle says what it does in words: “Set as goal” beside a reward makes it the goal, and pressed again unsets it', async () => {
+test('the goal toggle says what it does in words; once set, it and the goal’s card say it is the goal, with its name and figures', async () => {
   const ext = await start();
   const popup = await openPopup(ext);
   const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
   const row = popup.locator('li.reward').filter({ has: popup.getByRole('button', { name: GOAL, exact: true }) });
   // Found by its visible words, as a panelist on a touch screen (where no tooltip shows) reads it.
-  const toggle = row.getByRole('button').filter({ hasText: 'Set as goal' });
+  const toggle = row.locator('.goal-toggle');
   expect(await toggle.textContent()).toBe('☆ Set as goal');
   expect(await toggle.getAttribute('aria-label')).toBe(`Set as goal: ${GOAL}`);
   await toggle.click();
   await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
-  expect(await toggle.textContent()).toBe('★ Set as goal');
-  await popup.getByRole('region', { name: `Your goal ${GOAL}` }).waitFor();
-  await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe(`800 points to ${GOAL}`);
+  // Set, it says so: not “Set as goal” pressed.
+  expect(await toggle.textContent()).toBe('★ Your goal');
+  expect(await toggle.getAttribute('aria-label')).toBe(`Your goal: ${GOAL}`);
+  // The card names the goal and its figures where they can be read, not only in a bar's label.
+  const card = popup.getByRole('region', { name: 'Your goal', exact: true });
+  await card.waitFor();
+  expect(await card.locator('.goal-name').innerText()).toBe(`${GOAL}\n2,500 of 3,300 points`);
+  // The header says the points to go, and leaves the name to the card below it.
+  await expect.poll(() => popup.locator('.hdr-next').first().textContent()).toBe('800 points to your goal');
   await toggle.click();
   await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
-  await popup.getByRole('region', { name: `Your goal ${GOAL}` }).waitFor({ state: 'detached' });
+  expect(await toggle.textContent()).toBe('☆ Set as goal');
+  await card.waitFor({ state: 'detached' });
 });
 
 test('clicking Confirm several times fast creates exactly one redemption', async () => {
@@ -220,6 +227,58 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
       })),
     )
     .toEqual({ name: COFFEE, row: true });
+});
+
+test('a refusal with the panel’s own reason quotes it in the card; the code stays for support', async () => {
+  const ext = await start();
+  await injectFault(ext, {
+    path: REDEEM_PATH,
+    status: 422,
+    body: JSON.stringify({ message: 'This reward is temporarily unavailable.' }),
+  });
+  const popup = await openPopup(ext);
+  await confirmRedeeming(popup, COFFEE);
+  const alert = popup.getByRole('alert').filter({ hasText: `Could not redeem ${COFFEE}` });
+  await alert.waitFor();
+  expect(await alert.textContent()).toContain(
+    'Panel Rewards said: “This reward is temporarily unavailable.” Try another reward, or contact Panel Rewards.',
+  );
+  const support = popup.locator('#redeem-outcome .support');
+  await support.getByText('Details for support').click();
+  expect(await support.locator('.support-text').textContent()).toBe('HTTP 422 /v1/panel/redemption');
+});
+
+test('by keyboard, “Show more” takes focus on to the first reward it added, and the last page does not drop it', async () => {
+  const ext = await launchExtension();
+  sessions.push(ext);
+  // 35 brands: a first page of 30, then 5 more.
+  const { rewards } = await serverState(ext);
+  const seed = rewards[0]!;
+  const many = Array.from({ length: 35 }, (_, i) => ({
+    ...seed,
+    id: 5000 + i,
+    name: `Brand ${i + 1} Gift Card`,
+    reward_point_cost: 100 + i,
+    meta_data: { ...seed.meta_data, brand_name: `Brand ${i + 1}` },
+  }));
+  await control(ext, '/state', 'PATCH', { rewards: many });
+  await ext.connect();
+  const popup = await openPopup(ext);
+  const more = popup.getByRole('button', { name: /^Show \d+ more rewards$/ });
+  // The popup's view holds the first ten; the rest come with the catalogue.
+  await popup.locator('li.reward').nth(9).waitFor();
+  await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+  // Page by page to the last, each time by Enter, as a keyboard does.
+  for (let shown = await popup.locator('li.reward').count(); shown < many.length;) {
+    await more.focus();
+    await popup.keyboard.press('Enter');
+    await popup.locator('li.reward').nth(shown).waitFor();
+    await expect
+      .poll(() => popup.evaluate(() => document.activeElement?.textContent))
+      .toBe(`Brand ${shown + 1} Gift Card`);
+    shown = await popup.locator('li.reward').count();
+  }
+  expect(await more.count()).toBe(0);
 });
 
 test('shows cached data at once with the sandbox stopped, and the error on refresh', async () => {
@@ -522,7 +581,7 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   await check.click();
   await expect.poll(() => requestCount(ext, HISTORY_PATH)).toBeGreaterThan(before);
   // A check that does not find it says so where the panelist looks, and focus stays on the button.
-  await outcome.getByText(/^Checked just now — not in your history yet\./).waitFor();
+  await outcome.locator('.check-when', { hasText: /^Checked just now — not in your history yet\./ }).waitFor();
   expect(await check.evaluate((el) => el === document.activeElement)).toBe(true);
   expect(await outcome.textContent()).not.toMatch(/Nothing was charged|did not go through/);
   expect(await axeViolations(popup)).toEqual([]);

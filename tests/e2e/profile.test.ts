@@ -108,6 +108,12 @@ describe('open profile questions, answered one at a time', () => {
     await options.keyboard.press('ArrowDown');
     await options.keyboard.press('Enter');
     await heading.filter({ hasText: 'Thank you!' }).waitFor();
+    // The thank-you is the round's heading, in the page's text colour and larger than it: not a small grey label.
+    const looks = await heading.evaluate((h) => {
+      const [own, page] = [getComputedStyle(h), getComputedStyle(document.body)];
+      return { color: own.color === page.color, larger: parseFloat(own.fontSize) > parseFloat(page.fontSize) };
+    });
+    expect(looks).toEqual({ color: true, larger: true });
     expect(await options.locator('.answer-flow [role=status]').textContent()).toBe(
       'You answered 2 questions. 1 skipped question is still open.',
     );

@@ -1,9 +1,9 @@
 /**
  * `npm run screenshots`: the README's pictures of the popup and the options page, in the light and
  * the dark colour scheme, taken from the end-to-end build in Chromium against the sandbox:
- * tests/e2e/screenshots/{popup,options,options-balance,profile-answer}-{light,dark}.png, and the
- * popup and the options page in Arabic, right to left: {popup,options}-ar-{light,dark}.png. Then
- * the phone pictures, phone-{popup,options}.png, taken by the phone run's taps
+ * tests/e2e/screenshots/{popup,options,options-balance,profile-answer}-{light,dark}.png, the welcome a
+ * new install opens, welcome-{light,dark}.png, and the popup, Confirm and the options page in Arabic,
+ * right to left: {popup,popup-confirm,options}-ar-{light,dark}.png. Then the phone pictures, phone-{popup,options}.png, taken by the phone run's taps
  * (tests/e2e/phone-chromium.test.ts) pointed here: a test run writes them under .output instead.
  *
  * Uses the browser-test harness; builds the extension the way the browser tests do when that build
@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { startSandbox } from '../sandbox/server';
 import { E2E_EXTENSION_DIR } from '../e2e/config';
 import { plainBuild } from '../e2e/builds';
-import { launchExtension } from '../e2e/harness';
+import type { Locator, Page } from 'playwright-core';
+import { launchExtension, type ExtensionSession } from '../e2e/harness';
+import { welcomeTab } from '../e2e/welcome-tab';
 import { catalogueOf, connectBy, sayIn } from '../e2e/words';
 
 const OUT = 'tests/e2e/screenshots';
@@ -44,6 +46,27 @@ function pictureHistory(now: number): Array<{ at: number; points: number }> {
 }
 const SCHEMES = ['light', 'dark'] as const;
 const GOAL = 'Atlas Travel £100 Gift Card';
+/** A reward the sandbox's balance covers, with a figure inside its name: Confirm in Arabic shows it whole. */
+const FIGURE_IN_NAME = 'Kaufhaus Lindner 15 € Geschenkkarte';
+
+/** Takes `target` in both colour schemes as `${OUT}/${name}-{light,dark}.png`. */
+async function inBothSchemes(page: Page, name: string, target: Page | Locator = page): Promise<void> {
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    const path = `${OUT}/${name}-${scheme}.png`;
+    await target.screenshot({ path, animations: 'disabled' });
+    console.log(`wrote ${path}`);
+  }
+}
+
+/** The welcome a new install opens (entrypoints/background/welcome.ts), before anything is connected. */
+async function welcome(ext: ExtensionSession): Promise<void> {
+  const page = await welcomeTab(ext.context, `chrome-extension://${ext.extensionId}`);
+  await page.setViewportSize({ width: 900, height: 800 });
+  await page.getByRole('heading', { name: 'Welcome', level: 2 }).waitFor();
+  await inBothSchemes(page, 'welcome');
+  await page.close();
+}
 
 async function main(): Promise<void> {
   if (!existsSync(join(E2E_EXTENSION_DIR, 'manifest.json'))) {
@@ -52,8 +75,9 @@ async function main(): Promise<void> {
   }
   await mkdir(OUT, { recursive: true });
   const sandbox = await startSandbox();
-  const ext = await launchExtension({ sandbox });
+  const ext = await launchExtension({ sandbox, keepWelcome: true });
   try {
+    await welcome(ext);
     await ext.connect();
     const worker = await ext.worker();
     await worker.evaluate(
@@ -82,21 +106,9 @@ async function main(): Promise<void> {
     await options.locator('.summary-points').waitFor();
     await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 
-    for (const scheme of SCHEMES) {
-      for (const [name, page] of [
-        ['popup', popup],
-        ['options', options],
-      ] as const) {
-        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-        const path = `${OUT}/${name}-${scheme}.png`;
-        await page.screenshot({ path, animations: 'disabled' });
-        console.log(`wrote ${path}`);
-      }
-      const chart = options.getByRole('region', { name: 'Balance over time' });
-      const path = `${OUT}/options-balance-${scheme}.png`;
-      await chart.screenshot({ path, animations: 'disabled' });
-      console.log(`wrote ${path}`);
-    }
+    await inBothSchemes(popup, 'popup');
+    await inBothSchemes(options, 'options');
+    await inBothSchemes(options, 'options-balance', options.getByRole('region', { name: 'Balance over time' }));
 
     // Answering one question at a time, as "Answer now" in the popup opens it: the
     // first open question, half answered.
@@ -104,13 +116,7 @@ async function main(): Promise<void> {
     await answering.setViewportSize({ width: 900, height: 1100 });
     await answering.locator('#answer-flow-heading').filter({ hasText: 'Question 1 of 2' }).waitFor();
     await answering.keyboard.type('10115');
-    const profile = answering.getByRole('region', { name: 'Your profile' });
-    for (const scheme of SCHEMES) {
-      await answering.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      const path = `${OUT}/profile-answer-${scheme}.png`;
-      await profile.screenshot({ path, animations: 'disabled' });
-      console.log(`wrote ${path}`);
-    }
+    await inBothSchemes(answering, 'profile-answer', answering.getByRole('region', { name: 'Your profile' }));
   } finally {
     await ext.close();
     await sandbox.close();
@@ -155,17 +161,14 @@ async function arabic(): Promise<void> {
     await options.locator('.history-row').first().waitFor();
     await options.locator('.summary-points').waitFor();
     await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-    for (const scheme of SCHEMES) {
-      for (const [name, page] of [
-        ['popup-ar', popup],
-        ['options-ar', options],
-      ] as const) {
-        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-        const path = `${OUT}/${name}-${scheme}.png`;
-        await page.screenshot({ path, animations: 'disabled' });
-        console.log(`wrote ${path}`);
-      }
-    }
+    await inBothSchemes(popup, 'popup-ar');
+    await inBothSchemes(options, 'options-ar');
+    // Confirm names the reward as its row does, the figure inside the name whole; cancelled, not redeemed.
+    await popup.getByRole('button', { name: say('redeemReward', FIGURE_IN_NAME), exact: true }).click();
+    const dialog = popup.getByRole('alertdialog');
+    await dialog.waitFor();
+    await inBothSchemes(popup, 'popup-confirm-ar');
+    await dialog.getByRole('button', { name: say('cancel'), exact: true }).click();
   } finally {
     await ext.close();
     await sandbox.close();

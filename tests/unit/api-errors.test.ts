@@ -116,9 +116,29 @@ describe('401 / 403', () => {
       kind: 'not_allowed',
       status: 403,
       message: 'Redemptions are paused for your account.',
+      panelWords: true,
     });
     expect(await count('/v1/panel/redemption')).toBe(1);
     expect(sandbox.state.balance).toBe(2500);
+  });
+
+  it('a refusal is marked as the panel’s own words only when they are: a bare status gets the client’s, unmarked', async () => {
+    await fault({
+      path: '/v1/panel/redemption',
+      status: 422,
+      body: '{"message":"This reward is temporarily unavailable."}',
+    });
+    expect(await failureOf(api.redeem(rid(101)))).toMatchObject({
+      kind: 'rejected',
+      message: 'This reward is temporarily unavailable.',
+      panelWords: true,
+    });
+    await fault({ path: '/v1/panel/redemption', status: 422, body: '' });
+    const bare = await failureOf(api.redeem(rid(101)));
+    expect(bare).toMatchObject({ kind: 'rejected', status: 422 });
+    expect(bare.panelWords).toBeUndefined();
+    await fault({ path: '/v1/panel/rewards', status: 403, body: '<html>Forbidden</html>' });
+    expect((await failureOf(api.listRewards())).panelWords).toBeUndefined();
   });
 });
 

@@ -35,6 +35,25 @@ const COUNTS = [...Array.from({ length: 10_001 }, (_, n) => n), 100_000, 1_000_0
  * shared by several counts (French `one`: 0 and 1) must show the count.
  */
 export function holdsOneNumber(lang: string, category: Intl.LDMLPluralRule): boolean {
-  const rules = new Intl.PluralRules(lang);
-  return COUNTS.filter((n) => rules.select(n) === category).length === 1;
+  return countsIn(lang).get(category) === 1;
+}
+
+/**
+ * How many of COUNTS fall in each category of `lang`, worked out once per language: every plural
+ * message of a catalogue asks, and ten thousand selects per message took the catalogue test past
+ * its time on a busy machine.
+ */
+const tallies = new Map<string, Map<Intl.LDMLPluralRule, number>>();
+function countsIn(lang: string): Map<Intl.LDMLPluralRule, number> {
+  let tally = tallies.get(lang);
+  if (!tally) {
+    const rules = new Intl.PluralRules(lang);
+    tally = new Map();
+    for (const n of COUNTS) {
+      const category = rules.select(n);
+      tally.set(category, (tally.get(category) ?? 0) + 1);
+    }
+    tallies.set(lang, tally);
+  }
+  return tally;
 }

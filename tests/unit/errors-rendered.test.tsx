@@ -30,6 +30,7 @@ const HOSTILE: Array<[string, FaultRule]> = [
   ['HTML from a proxy', { status: 502, body: '<html><body>Bad gateway</body></html>' }],
   ['a 422 with a long message', { status: 422, body: JSON.stringify({ message: 'No. '.repeat(500) }) }],
   ['a 429', { status: 429, headers: { 'Retry-After': '3600' } }],
+  ['a 429 asking for 30 s', { status: 429, headers: { 'Retry-After': '30' } }],
   ['a 401', { status: 401 }],
   ['a bare 403, no message', { status: 403, body: '' }],
   [
@@ -92,7 +93,7 @@ describe('the popup', () => {
       // With saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
       const line = alert.querySelector('p')!.textContent;
-      // One wording however old the points: "— last updated just now" as "— last updated 2 min. ago".
+      // One wording however old the points: "— last updated just now" as "— last updated 2 minutes ago".
       expect(line, label).toMatch(/ — last updated .+ · Retry$/);
       expect(line, label).not.toMatch(/HTTP|\/v1\//);
       // The code only behind the closed "Details for support".
@@ -131,6 +132,14 @@ describe('the options page', () => {
 function fail(label: string): never {
   throw new Error(`no alert yet for ${label}`);
 }
+
+describe('a busy panel (429)', () => {
+  it('the options page says the panel is busy and how long to wait, once: not “30 s” and then “30 seconds”', () => {
+    const busy = generated.find(([label]) => label === 'a 429 asking for 30 s')![1];
+    expect(busy).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 30 });
+    expect(errorText(busy)).toBe('Panel Rewards is busy right now. Try again in 30 seconds.');
+  });
+});
 
 describe('not allowed (403)', () => {
   it("the options page adds what to do to the panel's own message, once", () => {

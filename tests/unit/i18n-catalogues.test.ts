@@ -98,9 +98,9 @@ describe.each(others)('%s has every English message', (locale) => {
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   ar: ['notifyRedemptionText'],
-  de: ['stateOther', 'optionNumber', 'notifyRedemptionText'],
+  de: ['stateOther', 'notifyRedemptionText'],
   es: ['notifyRedemptionText'],
-  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription', 'optionNumber'],
+  fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription'],
   it: ['notifyRedemptionText'],
   ja: ['notifyRedemptionText'],
   nl: ['stateOther', 'detailsDisclaimer', 'notifyRedemptionText', 'durationWeek_one'],
@@ -140,6 +140,129 @@ describe.each(LANGUAGES)('%s: plural forms', (locale) => {
   });
 });
 
+/**
+ * A count is always a plural message's `$1`: "went down by 1 points", "Try again in 1 seconds" and
+ * Arabic's "$1 مرات" (its 3–10 form, said for 11 too) were counts put into a message of one form.
+ * A count is found by what follows it in English: a word the catalogue counts with (the words after
+ * `$1` in its own plural messages: points, seconds, days…, and "times" and "characters"). A count
+ * with its unit passed in whole (`tp('points', n)` as `$2`) is no count of the message's own.
+ * Breakages this fails on: "$2 points" in a message again, a message counting "days" without forms.
+ */
+describe('counts', () => {
+  /** The word after `$1` in a message, if any. */
+  const after = (message: string | undefined) => (message ? /\$1 ([a-z]+)/.exec(message)?.[1] : undefined);
+  // A word the English forms inflect ("$1 point" / "$1 points"); "of" in "$1 of $2" is no unit.
+  const counted = new Set([
+    'times',
+    'characters',
+    ...[...bases].flatMap((base) => {
+      const [one, other] = [after(en[`${base}_one`]?.message), after(en[`${base}_other`]?.message)];
+      return one && other && one !== other ? [one, other] : [];
+    }),
+  ]);
+  /** A list of numbers, never one count: "Choose a refresh interval of 15, 30, 60 minutes". */
+  const LISTS = new Set(['errRefreshInterval']);
+
+  it('the words counted with are the catalogue’s own', () => {
+    expect([...counted]).toEqual(expect.arrayContaining(['points', 'point', 'seconds', 'days', 'minutes']));
+  });
+
+  /** Whether the description says `$n` is a name ("$1: the panel's name."): "your Panel Rewards points" counts nothing. */
+  const isName = (description: string | undefined, n: string) =>
+    new RegExp(`\\$${n}: [^;.]*\\bname\\b`).test(description ?? '');
+
+  it('no message takes a count without plural forms: a number before a counted word is a plural message’s $1', () => {
+    const wrong = Object.entries(en).flatMap(([key, { message, description }]) =>
+      [...message.matchAll(/\$(\d) ([a-z]+)/g)]
+        .filter(([, n, word]) => counted.has(word!) && !(PLURAL.test(key) && n === '1'))
+        .filter(([, n]) => !LISTS.has(key) && !isName(description, n!))
+        .map(([found]) => `${key}: “${found}”`),
+    );
+    expect(wrong).toEqual([]);
+  });
+});
+
+/**
+ * How each language speaks to the panelist (CONTRIBUTING.md, "Form of address"): one form of "you"
+ * throughout, so no message of the other form is there; and how a notification kind completes
+ * "Notify me when …" (`prefNotifyKinds`, then each `notifyKind…` label). The table is
+ * CONTRIBUTING.md's, read from it; these are the rules each row's words stand for. Breakages this
+ * fails on: a German "du" among the "Sie" messages, a Dutch "u", a kind label with a final full
+ * stop or a capital, a German label ending on a noun (not a clause with its verb last), a Japanese
+ * one not ending on とき, an Arabic one not starting with its present-tense verb.
+ */
+/** Any of `words` as a word of its own (JavaScript's \\b knows no accented letter: "complètes" is no "tes"). */
+const words = (list: string, flags = 'u') => new RegExp(`(?<![\\p{L}\\p{M}])(${list})(?![\\p{L}\\p{M}])`, flags);
+const ADDRESS: Record<string, { form: string; never: RegExp | null }> = {
+  en: { form: 'you', never: null },
+  de: { form: 'formal', never: words('du|dich|dir|dein\\p{L}*', 'iu') },
+  fr: { form: 'formal', never: words('tu|toi|ton|tes|t’', 'iu') },
+  es: { form: 'informal', never: words('usted|ustedes', 'iu') },
+  it: { form: 'informal', never: words('Lei') },
+  nl: { form: 'informal', never: words('u|uw', 'iu') },
+  pl: { form: 'informal', never: words('Pan|Pani|Pana|Panu|Państwo|Państwa') },
+  pt_BR: { form: 'você', never: words('tu|teu|tua|te|contigo|o senhor|a senhora') },
+  ja: { form: 'polite', never: /君|お前|あんた/ },
+  ar: { form: 'informal', never: /أنتم|حضرتك/ },
+};
+/** What completes "Notify me when …" in each language, beyond what every language keeps (no capital, no full stop). */
+const COMPLETES: Record<string, (label: string) => boolean> = {
+  // A clause with its verb last: it ends on a word with no capital (German nouns have one).
+  de: (label) => /(^|\s)[a-zäöüß]+$/.test(label.replace(/\s*\(.*\)$/, '')),
+  // "…とき": when it happens.
+  ja: (label) => label.replace(/（.*）$/, '').endsWith('とき'),
+  // Its verb first, in the present tense (تـ، يـ، نـ، أ).
+  ar: (label) => /^[تينأ]/.test(label),
+};
+/** The connective "Notify me when" ends with: never said again at the start of a label. */
+const CONNECTIVE = /^(when|wenn|quand|cuando|quando|als|gdy|عندما)\b/i;
+
+describe('form of address and “Notify me when …”', () => {
+  const doc = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+  const kinds = Object.keys(en).filter((key) => key.startsWith('notifyKind'));
+
+  it('CONTRIBUTING.md names each language’s form of address and its “Notify me when …”', () => {
+    // The table of each language's words, whose last two columns are these.
+    const rows = Object.fromEntries(
+      [...doc.matchAll(/^\| `(\w+)` \|(.*)\|$/gm)].map((m) => [m[1]!, m[2]!.split('|').at(-2)!.trim()]),
+    );
+    for (const locale of LANGUAGES)
+      expect(rows[locale], locale).toMatch(new RegExp(`^${ADDRESS[locale]!.form}(?![\\p{L}])`, 'u'));
+  });
+
+  it.each(LANGUAGES)('%s: one form of address in every message', (locale) => {
+    const never = ADDRESS[locale]!.never;
+    const other = Object.entries(catalogue(locale)).filter(([, { message }]) => never?.test(message));
+    expect(other.map(([key, { message }]) => `${key}: ${message}`)).toEqual([]);
+  });
+
+  it('Japanese is polite: every sentence ends in its polite form (す, ます, ください, ません, ました…)', () => {
+    const plain = Object.entries(catalogue('ja')).flatMap(([key, { message }]) =>
+      [...message.matchAll(/[^。]*。/g)]
+        .map((m) => m[0].replace(/（[^）]*）/g, '').replace(/[:：]\s*\$\d。$/, '。'))
+        .filter((sentence) => !/^\$\d。$/.test(sentence) && !/(す|さい|ん|た|か)。$/.test(sentence))
+        .map((sentence) => `${key}: ${sentence}`),
+    );
+    expect(plain).toEqual([]);
+  });
+
+  it.each(LANGUAGES)('%s: each notification kind completes “Notify me when …” as a clause', (locale) => {
+    const messages = catalogue(locale);
+    expect(kinds.length).toBeGreaterThanOrEqual(6);
+    const wrong = kinds
+      .map((key) => [key, messages[key]!.message] as const)
+      .filter(
+        ([, label]) =>
+          /[.!?。]$/.test(label) ||
+          /^\p{Lu}/u.test(label) !== /^(Sie|Ihr|Twój|Twoj)\b/.test(label) ||
+          CONNECTIVE.test(label) ||
+          !(COMPLETES[locale]?.(label) ?? true),
+      )
+      .map(([key, label]) => `${key}: ${label}`);
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe.each(LANGUAGES)('%s: every message', (locale) => {
   const messages = catalogue(locale);
 
@@ -166,6 +289,7 @@ describe.each(LANGUAGES)('%s: every message', (locale) => {
     ['confirmButton', 'confirmRedeemingAgain'],
     ['removeGoalShort', 'removeGoal'],
     ['setGoalShort', 'setGoal'],
+    ['isGoalShort', 'isGoal'],
   ] as const;
 
   it.each(LABEL_IN_NAME)('the accessible name %s is part of %s', (visible, name) => {

@@ -139,8 +139,9 @@ describe.each(LANGUAGES)('%s', (locale) => {
       ]);
       const root = mount();
       const redeem = await waitFor(() => getByRole(root, 'button', say(locale, 'redeemReward', 'Amazon $5')));
-      // The goal's region: its heading, and the reward the header names above it, for a screen reader.
-      await waitFor(() => getByRole(root, 'region', `${say(locale, 'goalHeading')} Target $50`));
+      // The goal's region, named by its heading; the card names the reward, the row's toggle says it is the goal.
+      await waitFor(() => getByRole(root, 'region', say(locale, 'goalHeading')));
+      getByRole(root, 'button', say(locale, 'isGoal', 'Target $50'));
       await waitFor(() => expect(root.querySelector('.goal-pace')).not.toBeNull());
       // A brand's values, and behind "Sort and filter" the sort and the type filter.
       getByRole(root, 'combobox', say(locale, 'chooseValue', 'Amazon'));
@@ -177,16 +178,19 @@ describe.each(LANGUAGES)('%s', (locale) => {
   });
 
   describe('options page', () => {
-    it('not connected, with the form sent empty', async () => {
+    it('not connected, at the install’s welcome, with the form sent empty', async () => {
       installI18n(locale);
       await sessionItem.setValue(DISCONNECTED);
+      location.hash = '#welcome';
       const root = newContainer();
       await mountInto(root, <OptionsApp />);
       await waitFor(() => expect(root.textContent).toContain(say(locale, 'connect')));
       await click(root.querySelector<HTMLElement>('form button[type=submit]')!);
       await waitFor(() => expect(root.textContent).toContain(say(locale, 'enterAccessToken')));
+      expect(root.textContent).toContain(say(locale, 'welcomeInstalled', 'Panel Rewards'));
       expectAllIn(root, locale);
       await dropContainer(root);
+      location.hash = '';
     });
 
     it('connected: profile with an edit and an error, history in every state, balance, notifications on', async () => {

@@ -106,10 +106,10 @@ describe('t and tp', () => {
   it.each(['en', 'de'])('%s still reads as before: the one form for 1, the other for every other count', (locale) => {
     installI18n(locale);
     const messages = catalogue(locale);
-    // A substitution not given reads as nothing, as chrome.i18n has it.
+    // Every $1 is the count (a message may say it twice); a substitution not given reads as nothing, as chrome.i18n has it.
     const fill = (key: string, count: string) =>
-      messages[key]!.message.replace('$1', count)
-        .replace('$2', 'X')
+      messages[key]!.message.replaceAll('$1', count)
+        .replaceAll('$2', 'X')
         .replace(/\$[3-9]/g, '');
     for (const base of pluralBases(en)) {
       for (const count of [0, 1, 2, 5, 21, 1_000_000]) {

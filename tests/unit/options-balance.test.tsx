@@ -20,7 +20,7 @@ beforeEach(() => {
 afterEach(() => page.dropContainer(container));
 
 const summary = () => container.querySelector('.balance-summary strong')?.textContent;
-const range = () => container.querySelector('.balance-summary .muted')?.textContent;
+const range = () => container.querySelector('.balance-summary .joined-then')?.textContent;
 const chart = () => container.querySelector('svg.balance-chart path');
 const slider = () => container.querySelector<HTMLElement>('[role=slider]')!;
 const key = async (k: string) => {
@@ -38,6 +38,21 @@ describe('balance over time', () => {
     await show([at(2, 2500)]);
     expect(container.textContent).toContain('The chart starts once your balance changes');
     expect(chart()).toBeNull();
+  });
+
+  it('on its first day, one line: no chart of one day (“Nov 23 · Nov 23 · Today”), no “no points earned since” today', async () => {
+    await show([at(0.4, 2000), at(0.05, 2500)]);
+    expect(chart()).toBeNull();
+    expect(container.querySelector('.balance-summary')).toBeNull();
+    expect(container.querySelector('.balance-first-day')?.textContent).toBe(
+      'Your balance is 2,500 points today. The chart starts once it has more than a day to show.',
+    );
+    expect(container.textContent).not.toMatch(/No points earned|since Nov 23/);
+    expect(container.querySelector('fieldset')).toBeNull();
+    // A day later there is a chart.
+    await page.unmountFrom(container);
+    await show([at(1.2, 2000), at(0.05, 2500)]);
+    expect(chart()).not.toBeNull();
   });
 
   it('says what was earned (the popup’s figure) and what was spent, never netted, for 30, 90 and 365 days', async () => {

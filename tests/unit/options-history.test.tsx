@@ -176,6 +176,26 @@ describe('redemption history', () => {
     expect(read.filter((k) => k.startsWith('cache:history:') && k !== 'cache:history:0')).toEqual([]);
   });
 
+  it('“Show more” takes focus on to the first row it added; after the last page too, never to the page’s body', async () => {
+    const many = Array.from({ length: 120 }, (_, i) =>
+      redemption({ created_at: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 19) }),
+    );
+    await historyItem.setValue({ data: many, fetchedAt: Date.now() });
+    await mount();
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
+    button('Show more').focus();
+    await act(() => button('Show more').click());
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2));
+    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE]));
+    expect(nameOf(rows()[PAGE_SIZE]!)).toBe('Reward 70');
+    // The last page: its button goes, focus does not go with it.
+    button('Show more').focus();
+    await act(() => button('Show more').click());
+    await vi.waitFor(() => expect(rows()).toHaveLength(120));
+    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE * 2]));
+    expect(container.querySelector('button.history-more')).toBeNull();
+  });
+
   it('in German the count of shown redemptions is in German numbers: “50 von 1.200”', async () => {
     installI18n('de');
     const many = Array.from({ length: 1200 }, (_, i) =>

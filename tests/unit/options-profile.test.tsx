@@ -114,9 +114,10 @@ describe('profile editor', () => {
       fetchedAt: Date.now(),
     });
     await mount();
-    const retired = choice('Which hobbies do you enjoy?', 'Option 33');
+    // Named as what it is, never by a number the panelist never saw ("Option 33").
+    const retired = choice('Which hobbies do you enjoy?', 'A choice no longer offered');
     expect(retired.checked).toBe(true);
-    expect(retired.labels?.[0]?.textContent).toBe('Option 33 (no longer offered: untick it to save your answer)');
+    expect(retired.labels?.[0]?.textContent).toBe('A choice no longer offered (untick it to save your answer)');
     await click(retired);
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Save changes'));
@@ -133,8 +134,36 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(sent('saveValues')).toEqual([]);
     expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
-      '“Option 33” is no longer offered: untick it, then save.',
+      'A choice no longer offered is still ticked: untick it, then save.',
     );
+  });
+
+  it('a checkbox answer the panel holds by its options’ names is shown ticked, and ticking another keeps them', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: ['COOKING'] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(checked('Which hobbies do you enjoy?')).toEqual(['Cooking']);
+    await click(choice('Which hobbies do you enjoy?', 'Reading'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [32, 31] } }]);
+  });
+
+  it('a checkbox answer of several option names shows each ticked; one no longer offered is listed by the panel’s word', async () => {
+    await profileItem.setValue({
+      data: { definitions: DEFINITIONS, values: { ...STORED, HOBBIES: ['reading', 'COOKING', 'KNITTING'] } },
+      fetchedAt: Date.now(),
+    });
+    await mount();
+    expect(checked('Which hobbies do you enjoy?')).toEqual([
+      'Reading',
+      'Cooking',
+      'KNITTING (no longer offered: untick it to save your answer)',
+    ]);
+    await click(choice('Which hobbies do you enjoy?', 'KNITTING'));
+    await click(button('Save changes'));
+    expect(sent('saveValues')).toEqual([{ session: page.PAGE_SESSION, values: { HOBBIES: [31, 32] } }]);
   });
 
   it('a single-choice answer the panel holds by the option’s name is shown chosen, and can be changed', async () => {
@@ -155,12 +184,10 @@ describe('profile editor', () => {
       fetchedAt: Date.now(),
     });
     await mount();
-    const retired = choice('Employment status', 'Option 49');
+    const retired = choice('Employment status', 'A choice no longer offered');
     expect(retired.checked).toBe(true);
     expect(retired.type).toBe('radio');
-    expect(retired.labels?.[0]?.textContent).toBe(
-      'Option 49 (no longer offered: choose another to change your answer)',
-    );
+    expect(retired.labels?.[0]?.textContent).toBe('A choice no longer offered (choose another to change your answer)');
     page.button(group('Employment status'), 'Remove answer Employment status');
     await click(choice('Employment status', 'Student'));
     expect(checked('Employment status')).toEqual(['Student']);
@@ -175,13 +202,13 @@ describe('profile editor', () => {
       fetchedAt: Date.now(),
     });
     await mount();
-    expect(choice('Employment status', 'Option 49').labels?.[0]?.textContent).toBe(
-      'Option 49 (nicht mehr angeboten: wählen Sie eine andere Antwort, um sie zu ändern)',
+    expect(choice('Employment status', 'Eine nicht mehr angebotene Antwort').labels?.[0]?.textContent).toBe(
+      'Eine nicht mehr angebotene Antwort (wählen Sie eine andere, um sie zu ändern)',
     );
     await click(choice('Which hobbies do you enjoy?', 'Cooking'));
     await click(button('Änderungen speichern'));
     expect(group('Which hobbies do you enjoy?').querySelector('.field-error')?.textContent).toBe(
-      '„Option 33“ wird nicht mehr angeboten: Entfernen Sie das Häkchen und speichern Sie dann.',
+      'Eine nicht mehr angebotene Antwort ist noch angehakt: Entfernen Sie das Häkchen und speichern Sie dann.',
     );
     installI18n('en');
   });
@@ -363,6 +390,18 @@ describe('profile editor', () => {
     await click(button('Save changes'));
     expect(q('[role=alert]')?.textContent).toMatch(/could not be reached\. Check your internet connection/);
     expect(byLabel('What is your first name?').value).toBe('Sam');
+  });
+
+  it('a save that fails after a reload is not shown beside the reload’s old “Profile updated.”', async () => {
+    handlers.saveValues = () => ({ ok: false, error: { kind: 'network', message: 'The panel could not be reached.' } });
+    await mount();
+    await click(button('Reload profile'));
+    await vi.waitFor(() => expect(container.textContent).toContain('Profile updated.'));
+    await type(byLabel('What is your first name?'), 'Sam');
+    await click(button('Save changes'));
+    await vi.waitFor(() => expect(q('[role=alert]')?.textContent).toMatch(/could not be reached/));
+    // The section says what happened last: the failed save, not also an old success.
+    expect(container.textContent).not.toContain('Profile updated.');
   });
 
   it('a save the background refuses because another account connected meanwhile says so, and keeps the answers typed', async () => {

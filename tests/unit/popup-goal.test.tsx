@@ -56,22 +56,25 @@ describe('setting a goal', () => {
 });
 
 describe('the goal header', () => {
-  it('while saving: the goal is the header’s next step, the card its reward and progress; the row’s toggle is pressed', async () => {
+  it('while saving: the header says the points to the goal, the card names it with its figures; the row’s toggle says it is the goal', async () => {
     await seed({ rewards: [...rewards, giftCard(3, 'Close Cafe', 1200)], balance: 1000 });
     await goalOf(2, 'Target $50');
     const root = mount();
     const goal = await goalSection(root);
-    // The header says the goal's points to go, not the closest reward's (Close Cafe, 200 to go).
-    expect(root.querySelector('.hdr-next')?.textContent).toBe('4,000 points to Target $50');
-    // The card does not say it twice: its progress and pace under the header's line, the reward named for a screen reader.
+    // The header says the goal's points to go, not the closest reward's (Close Cafe, 200 to go), and leaves its name to the card.
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('4,000 points to your goal');
+    // The card names the goal and says its figures in words a panelist reads, not only in the bar's label.
     expect(goal.getAttribute('aria-labelledby')).toBe('goal-heading');
-    expect(goal.querySelector('#goal-heading')?.textContent).toBe('Your goal Target $50');
-    expect(goal.querySelector('#goal-heading .visually-hidden')?.textContent).toBe(' Target $50');
-    expect(goal.querySelector('.goal-name')).toBeNull();
+    expect(goal.querySelector('#goal-heading')?.textContent).toBe('Your goal');
+    expect(goal.querySelector('.goal-name strong')?.textContent).toBe('Target $50');
+    expect(goal.querySelector('.goal-name .goal-figures')?.textContent).toBe('1,000 of 5,000 points');
     expect(goal.querySelector('progress')?.getAttribute('aria-label')).toBe('1,000 of 5,000 points');
     expect(queryAllByRole(goal, 'button', 'Redeem Target $50')).toHaveLength(0);
     expect(goal.textContent).not.toContain('pace');
-    expect(getByRole(root, 'button', 'Set as goal: Target $50').getAttribute('aria-pressed')).toBe('true');
+    // Once set, the row's toggle says so: pressed, and in words.
+    const toggle = getByRole(root, 'button', 'Your goal: Target $50');
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(toggle.textContent).toBe('★ Your goal');
     await click(getByRole(goal, 'button', 'Remove goal: Target $50'));
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: null } });
   });
@@ -92,7 +95,7 @@ describe('the goal header', () => {
     expect(goal.querySelector('.goal-pace')?.textContent).toBe(
       '1,640 points earned in the last 30 days. About 3 weeks to go at this pace.',
     );
-    expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to Target $50');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to your goal');
   });
 
   it('right after redeeming, spending does not read as a loss: the same figure earned', async () => {
@@ -161,6 +164,8 @@ describe('the goal header', () => {
     const root = mount();
     const goal = await goalSection(root);
     expect(goal.textContent).toContain('You can redeem it now');
+    expect(goal.querySelector('.goal-name')?.textContent).toBe('Amazon $5 500 points');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('Enough points for your goal');
     await click(getByRole(goal, 'button', 'Redeem Amazon $5'));
     await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
   });
@@ -190,7 +195,8 @@ describe('the goal header', () => {
     const root = mount();
     await balanceHistoryItem.setValue([daysAgo(35, 100), daysAgo(21, 400), daysAgo(14, 700), daysAgo(0.5, 1000)]);
     const goal = await waitFor(() => getByRole(root, 'region', /^Ihr Ziel\b/));
-    expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 4.000 Punkte bis Target $50');
+    expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 4.000 Punkte bis zu Ihrem Ziel');
+    expect(goal.querySelector('.goal-name')?.textContent).toBe('Target $50 1.000 von 5.000 Punkten');
     expect(getByRole(goal, 'button', 'Ziel entfernen: Target $50').textContent).toBe('Ziel entfernen');
     await waitFor(() =>
       expect(goal.querySelector('.goal-pace')?.textContent).toBe(

@@ -42,7 +42,7 @@ afterEach(() => {
 });
 
 describe('header', () => {
-  it('points kept after a failed refresh are said one way however old: “last updated just now” as “… 2 min. ago”', () => {
+  it('points kept after a failed refresh are said one way however old: “last updated just now” as “… 2 minutes ago”', () => {
     const now = Date.now();
     const stale = (age: number) =>
       headerModel({
@@ -54,7 +54,7 @@ describe('header', () => {
         error: appError('network', 'offline', { endpoint: '/v1/panel/rewards' }),
       }).fresh?.text;
     expect(stale(10_000)).toBe('Can’t reach Panel Rewards right now — last updated just now');
-    expect(stale(120_000)).toBe('Can’t reach Panel Rewards right now — last updated 2 min. ago');
+    expect(stale(120_000)).toBe('Can’t reach Panel Rewards right now — last updated 2 minutes ago');
   });
 
   it('has History, a link to the options page at its history, next to Settings', async () => {
@@ -138,7 +138,7 @@ describe('header', () => {
     });
     expect(alert.closest('header')).not.toBeNull();
     expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
-      'Panel Rewards has a problem right now — last updated 2 min. ago · Retry',
+      'Panel Rewards has a problem right now — last updated 2 minutes ago · Retry',
     ]);
     expect(alert.textContent).not.toMatch(/HTTP|\/v1\/|For support/);
     // No line of the header carries the code: only the closed disclosure does.
@@ -182,7 +182,7 @@ describe('header', () => {
       return shown;
     });
     const [line, next] = [...alert.querySelectorAll('p')].map((p) => p.textContent);
-    expect(line).toBe('Panel Rewards is busy right now — last updated 2 min. ago · Retry');
+    expect(line).toBe('Panel Rewards is busy right now — last updated 2 minutes ago · Retry');
     expect(next).toBe('Try again in 120 seconds.');
     expect(supportOf(root).querySelector('.support-text')?.textContent).toBe('HTTP 429 /v1/panel/rewards');
   });
@@ -204,7 +204,7 @@ describe('header', () => {
       return shown;
     });
     expect([...alert.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
-      'Couldn’t get an update from Panel Rewards — last updated 2 min. ago · Retry',
+      'Couldn’t get an update from Panel Rewards — last updated 2 minutes ago · Retry',
     ]);
     expect(supportOf(root).querySelector('.support-text')?.textContent).toBe(`${message}\nHTTP 302 /v1/panel/rewards`);
   });
@@ -249,8 +249,16 @@ describe('waiting for the first read (nothing cached)', () => {
     expect(loaded.waiting).toBe(false);
     // Line for line (the balance's place styled as tall as the balance: .hdr-wait), none of them a
     // balance to read before there is one.
-    expect(lines(loaded)).toEqual(['hdr-row', 'hdr-line: hdr-balance, muted hdr-updated', 'hdr-next small']);
-    expect(lines(waiting)).toEqual(['hdr-row', 'hdr-line: hdr-wait, muted hdr-updated', 'hdr-next small']);
+    expect(lines(loaded)).toEqual([
+      'hdr-row',
+      'hdr-line: hdr-balance, muted hdr-updated joined-line',
+      'hdr-next small joined-line',
+    ]);
+    expect(lines(waiting)).toEqual([
+      'hdr-row',
+      'hdr-line: hdr-wait, muted hdr-updated joined-line',
+      'hdr-next small joined-line',
+    ]);
   });
 
   it('the last balance seen says so in the next step’s place; a failure or a signed-out header keeps nothing', () => {
@@ -394,7 +402,7 @@ describe('in German (the same header, translated)', () => {
     await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('Noch 800 Punkte bis Greenleaf €30'));
     await waitFor(() =>
       expect(getByRole(root, 'alert').querySelector('p')?.textContent).toBe(
-        'Panel Rewards ist gerade nicht erreichbar – zuletzt aktualisiert: vor 2 Min. · Wiederholen',
+        'Panel Rewards ist gerade nicht erreichbar – zuletzt aktualisiert: vor 2 Minuten · Wiederholen',
       ),
     );
     // The raw text: accessible names fold a no-break space into a plain one.

@@ -83,8 +83,16 @@ describe('reward list', () => {
     const value = (await waitFor(() => getByRole(root, 'combobox', 'Value of Amazon'))) as HTMLSelectElement;
     expect([...value.options].map((o) => o.textContent)).toEqual(['$5.00 · 500 points', '$50.00 · 5,000 points']);
     const row = value.closest('li')!;
-    expect(row.querySelector('.reward-meta')?.textContent).toBe('Gift card from 500 points');
+    // The picker is the value's line, beside the kind: not a line of its own under the row.
+    expect(value.parentElement?.classList.contains('reward-meta')).toBe(true);
+    expect(row.querySelector('.reward-meta .tag')?.textContent).toBe('Gift card');
+    expect(row.querySelector('.reward-meta')?.textContent).not.toContain('from');
     expect(queryAllByRole(row, 'button', /^Redeem/)).toHaveLength(1);
+    // One place for the action on every row: the goal toggle and Redeem together, in that order.
+    expect([...row.querySelectorAll('.reward-actions > button')].map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Set as goal: Amazon $5',
+      'Redeem Amazon $5',
+    ]);
     expect((getByRole(row, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
     getByRole(row, 'button', 'Set as goal: Amazon $5');
 
@@ -134,7 +142,7 @@ describe('reward list', () => {
     const chosen = (await waitFor(() => getByRole(again, 'combobox', 'Value of Cedar Bakery'))) as HTMLSelectElement;
     expect(chosen.value).toBe('23');
     expect([...chosen.options].map((o) => o.value)).toEqual(['23', '22', '24']);
-    expect(getByRole(again, 'button', 'Set as goal: Cedar Bakery 5 USD').getAttribute('aria-pressed')).toBe('true');
+    expect(getByRole(again, 'button', 'Your goal: Cedar Bakery 5 USD').getAttribute('aria-pressed')).toBe('true');
   });
 
   it('in German: a value offered for several countries names them in German', async () => {
@@ -247,7 +255,7 @@ describe('reward list', () => {
       '5,00\u00a0$ · 500 Punkte',
       '50,00\u00a0$ · 5.000 Punkte',
     ]);
-    expect(value.closest('li')?.querySelector('.reward-meta')?.textContent).toBe('Gutschein ab 500 Punkten');
+    expect(value.closest('.reward-meta')?.querySelector('.tag')?.textContent).toBe('Gutschein');
     getByRole(root, 'button', 'Amazon $5 einlösen');
   });
 
@@ -271,7 +279,7 @@ describe('reward list', () => {
     expect(queryAllByRole(paywave, 'progressbar')).toHaveLength(0);
     // Nor a green "Enough points" on it; only what is missing is said.
     expect(paywave.textContent).not.toContain('Enough points');
-    expect(paywave.querySelector('.reward-foot .small')?.textContent).toBe('');
+    expect(paywave.querySelector('.reward-foot .reward-why')?.textContent).toBe('');
   });
 
   it('disables Redeem with the reason when the known balance is short', async () => {
@@ -314,9 +322,13 @@ describe('reward list', () => {
     // Counted as the list shows them: two rewards, on the one row of their brand.
     expect(getByText(root, '2 matching rewards · 1 brand')).toBeTruthy();
 
-    // The empty result says what was searched and offers the way out.
+    // The empty result says what was searched, once (not "0 matching rewards" too), and offers the way out.
     await type(search, 'zzz');
     await waitFor(() => getByText(root, 'No rewards match “zzz”.'));
+    expect(root.textContent?.split('No rewards match').length).toBe(2);
+    expect(root.textContent).not.toContain('0 matching');
+    // Said where the count is said, the polite region already there: a screen reader hears it.
+    expect(root.querySelector('.list-count[role=status]')?.textContent).toBe('No rewards match “zzz”.');
     const clear = getByRole(root, 'button', 'Clear search');
     clear.focus();
     await click(clear);
@@ -335,9 +347,16 @@ describe('reward list', () => {
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));
     await click(getByRole(root, 'button', 'Show 30 more rewards'));
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(60));
+    // Focus goes on to the first row added, by its name: where the panelist reads on.
+    const firstAdded = () => root.querySelectorAll('li.reward')[REWARDS_PAGE]?.querySelector('.reward-open');
+    await waitFor(() => expect(document.activeElement).toBe(firstAdded()));
     await click(getByRole(root, 'button', 'Show 15 more rewards'));
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(75));
     expect(queryAllByRole(root, 'button', /more rewards/)).toHaveLength(0);
+    // The last page: the button is gone, and focus did not go with it.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(root.querySelectorAll('li.reward')[60]?.querySelector('.reward-open')),
+    );
 
     await type(getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement, 'card');
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(REWARDS_PAGE));

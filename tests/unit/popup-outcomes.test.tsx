@@ -99,7 +99,8 @@ describe('unknown outcome: the panel is being checked', () => {
     expect(text).toContain('Next check in about 1 minute.');
     expect(text).not.toContain(`at ${clockTime(entry.checks!.nextAt!)}`);
     expect(text).not.toMatch(/did not go through|Nothing was charged|Could not redeem/);
-    expect(getByRole(outcome, 'status')).toBeTruthy();
+    // The card's words are polite; so is what a check does (LiveState), and nothing else.
+    expect(outcome.querySelector(':scope > [role=status]')).not.toBeNull();
     expect(queryAllByRole(outcome, 'alert')).toHaveLength(0);
     // Not settled: nothing to close yet, and the history is a link away.
     expect(queryAllByRole(outcome, 'button', 'Close')).toHaveLength(0);
@@ -150,7 +151,7 @@ describe('unknown outcome: the panel is being checked', () => {
     const root = mount();
     const check = await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through'));
     await click(check);
-    const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
+    const said = root.querySelector('#redeem-outcome .check-when')!;
     await waitFor(() =>
       expect(said.textContent).toBe('Checked just now — not in your history yet. Next check in about 1 minute.'),
     );
@@ -163,7 +164,7 @@ describe('unknown outcome: the panel is being checked', () => {
     await seed({ rewards: [amazon], balance: 2500, ledger: entry });
     const root = mount();
     await click(await waitFor(() => getByRole(root, 'button', 'Jetzt prüfen, ob Amazon $5 eingelöst wurde')));
-    const said = root.querySelector('#redeem-outcome [aria-live="polite"]')!;
+    const said = root.querySelector('#redeem-outcome .check-when')!;
     await waitFor(() =>
       expect(said.textContent).toBe(
         'Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute.',
@@ -306,6 +307,12 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
 });
 
 describe("a refusal in the panelist's numbers", () => {
+  /** The popup after the panel refused Northwind Books ($10, 1,000 points) with `error`, the balance at `balance`. */
+  const refusedBooks = async (error: ReturnType<typeof appError>, balance = 2500) => {
+    await seed({ rewards: [books], balance, ledger: ledger('failed', { rewardId: rid(2), points: 1000, error }) });
+    return mount();
+  };
+
   it('says "You have 300 points; this reward needs 1,000" instead of the raw text, and the rows follow the new balance', async () => {
     await seed({
       rewards: [amazon, books],
@@ -340,39 +347,58 @@ describe("a refusal in the panelist's numbers", () => {
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it("uses the current balance when the entry has none; other refusals in plain words, the panel's own for support", async () => {
-    await seed({
-      rewards: [books],
-      balance: 300,
-      ledger: ledger('failed', {
-        rewardId: rid(2),
-        points: 1000,
-        error: appError('rejected', 'x', { nothingCharged: true }),
-      }),
-    });
-    const root = mount();
+  it("uses the current balance when the entry has none; another refusal quotes the panel's own words, the code for support", async () => {
+    const root = await refusedBooks(appError('rejected', 'x', { nothingCharged: true }), 300);
     await waitFor(() =>
       expect(getByRole(root, 'alert').textContent).toContain('You have 300 points; this reward needs 1,000.'),
     );
     unmount();
     fakeBrowser.reset();
-    await seed({
-      rewards: [books],
-      balance: 2500,
-      ledger: ledger('failed', {
-        rewardId: rid(2),
-        points: 1000,
-        error: appError('rejected', 'This reward is not available in your country.', { nothingCharged: true }),
+    const again = await refusedBooks(
+      appError('rejected', 'This reward is temporarily unavailable.', {
+        status: 422,
+        endpoint: '/v1/panel/redemption',
+        panelWords: true,
+        nothingCharged: true,
       }),
-    });
-    const again = mount();
+    );
     await waitFor(() =>
-      expect(getByRole(again, 'alert').textContent).toContain(
+      expect(getByRole(again, 'alert').textContent).toBe(
+        'Could not redeem Amazon $5' +
+          'Panel Rewards said: “This reward is temporarily unavailable.” Try another reward, or contact Panel Rewards. Nothing was charged.',
+      ),
+    );
+    // The quote is the panel's words in their own direction; support gets the code, not the words again.
+    expect(again.querySelector('#redeem-outcome bdi')?.textContent).toBe('This reward is temporarily unavailable.');
+    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe('HTTP 422 /v1/panel/redemption');
+  });
+
+  it('a refusal without words of the panel’s own says so in plain words, the code for support', async () => {
+    const root = await refusedBooks(
+      appError('rejected', 'The panel refused this (HTTP 422).', { status: 422, nothingCharged: true }),
+    );
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toContain(
         'This reward can’t be redeemed right now — try another, or contact Panel Rewards. Nothing was charged.',
       ),
     );
-    expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe(
-      'This reward is not available in your country.',
+    expect(root.querySelector('#redeem-outcome .support-text')?.textContent).toBe(
+      'The panel refused this (HTTP 422).\nHTTP 422',
+    );
+  });
+
+  it('a 403 with the panel’s words quotes them before what to do', async () => {
+    const root = await refusedBooks(
+      appError('not_allowed', 'Gift cards are for members over 18.', {
+        status: 403,
+        panelWords: true,
+        nothingCharged: true,
+      }),
+    );
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toContain(
+        'Panel Rewards said: “Gift cards are for members over 18.” Your account can’t redeem this reward. If you think it should, contact Panel Rewards.',
+      ),
     );
   });
 

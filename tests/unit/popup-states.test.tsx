@@ -87,7 +87,8 @@ describe('popup states', () => {
     await waitFor(() => getByText(root, 'Amazon $5'));
     expect(getByRole(root, 'heading', 'Panel Rewards')).toBeTruthy();
     expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,500 points');
-    expect(getByText(root, /^Updated 2 min\. ago · Refresh$/)).toBeTruthy();
+    // In words where they fit, not "2 min. ago".
+    expect(getByText(root, /^Updated 2 minutes ago · Refresh$/)).toBeTruthy();
     await waitFor(() =>
       expect(background.calls).toEqual([
         { type: 'refreshRewards', data: { force: false } },
@@ -138,7 +139,7 @@ describe('popup states', () => {
     // A compact line inside the header, not a card pushing the rewards down.
     expect(alert.closest('header')).not.toBeNull();
     expect(alert.className).toContain('hdr-offline');
-    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — last updated 2 min. ago · Retry');
+    expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — last updated 2 minutes ago · Retry');
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
     await waitFor(() => expect(background.calls).toHaveLength(2));

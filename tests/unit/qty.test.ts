@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../utils/format';
 import { tp } from '../../utils/i18n';
-import { isolateFigures, qtyParts } from '../../utils/qty';
+import { asName, isolateFigures, qtyParts } from '../../utils/qty';
 import { installI18n } from './i18n-setup';
 
-const pairs = (text: string) => qtyParts(text).flatMap((p) => (typeof p === 'string' ? [] : [p.qty]));
+const pairs = (text: string) => qtyParts(text).flatMap((p) => (typeof p !== 'string' && 'qty' in p ? [p.qty] : []));
 
 describe('the pairs a text holds', () => {
   it('Japanese: the number and the katakana unit, not the particle or the kanji after it', () => {
@@ -41,6 +41,38 @@ describe('the pairs a text holds', () => {
         expect(pairs(tp('points', n)), `${lang} ${n}`).toEqual([tp('points', n)]);
     }
     installI18n('en');
+  });
+});
+
+describe('a name from the panel is one unit', () => {
+  const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
+
+  it('no figure is taken out of a name set into a message: it reads as its row shows it', () => {
+    expect(qtyParts(`Noch 800 Punkte bis ${asName(GOAL)}`)).toEqual([
+      'Noch ',
+      { qty: '800 Punkte' },
+      ' bis ',
+      { name: GOAL },
+    ]);
+    expect(qtyParts(`${asName('PayWave 50 € Transfer')} für 500 Punkte einlösen?`)).toEqual([
+      { name: 'PayWave 50 € Transfer' },
+      ' für ',
+      { qty: '500 Punkte' },
+      ' einlösen?',
+    ]);
+  });
+
+  it('a name’s own isolates cannot end it early', () => {
+    expect(qtyParts(asName('A \u2069B 5 €'))).toEqual([{ name: 'A B 5 €' }]);
+  });
+
+  it('Arabic: the figure is the number and its unit, not the verb after it', () => {
+    expect(pairs(`٨٠٠ نقطة تفصلك عن ${asName(GOAL)}`)).toEqual(['٨٠٠ نقطة']);
+    expect(pairs('سيستهلك الاستبدال مرة أخرى 500 نقطة إضافية.')).toEqual(['500 نقطة']);
+  });
+
+  it('text without markup keeps the name between its isolates, whatever the direction', () => {
+    expect(isolateFigures(`500 نقطة ${asName(GOAL)}`, 'rtl')).toBe(`\u2068500 نقطة\u2069 \u2068${GOAL}\u2069`);
   });
 });
 

@@ -94,10 +94,12 @@ describe('toStoredValues: map shape', () => {
   });
 
   it('skips values it cannot hold instead of failing', () => {
-    expect(toStoredValues({ A: null, B: { nested: true }, C: [1, 'x', 2], D: true, E: 'ok' })).toEqual({
-      D: 'true',
-      E: 'ok',
-    });
+    expect(toStoredValues({ A: null, B: { nested: true }, C: [1, { x: 1 }, 2], D: true, E: 'ok', F: [1, ''] })).toEqual(
+      {
+        D: 'true',
+        E: 'ok',
+      },
+    );
   });
 
   it('keeps a variable named __proto__ as data, never as the prototype, in both shapes', () => {
@@ -168,11 +170,17 @@ describe('normaliseValue', () => {
     expect(normaliseValue({ id: 141, text: 'Employed' })).toBe(141);
   });
 
+  it('keeps a list of option names, as some panels store a checkbox answer: the definition reads them', () => {
+    expect(normaliseValue(['DOG', 'CAT'])).toEqual(['DOG', 'CAT']);
+    expect(normaliseValue(['DOG', 131])).toEqual(['DOG', 131]);
+    expect(normaliseValue(['DOG', ''])).toBeUndefined();
+    expect(normaliseValue(['DOG', null])).toBeUndefined();
+  });
+
   it('stringifies booleans and skips what it cannot hold', () => {
     expect(normaliseValue(false)).toBe('false');
     expect(normaliseValue(null)).toBeUndefined();
     expect(normaliseValue({ a: 1 })).toBeUndefined();
-    expect(normaliseValue(['a', 'b'])).toBeUndefined();
     expect(normaliseValue([1.5])).toBeUndefined();
   });
 });
@@ -201,6 +209,16 @@ describe('coerceValue / coerceStoredValues (design §4)', () => {
     expect(coerceValue(131, checkbox)).toEqual([131]);
     expect(coerceValue('133', checkbox)).toEqual([133]);
     expect(coerceValue([131, 133], checkbox)).toEqual([131, 133]);
+  });
+
+  it('gives a checkbox held by its options’ names as their ids; a name no longer offered stays, as the panel holds it', () => {
+    expect(coerceValue('o131', checkbox)).toEqual([131]);
+    expect(coerceValue(['O131', 'o133'], checkbox)).toEqual([131, 133]);
+    expect(coerceValue(['o131', 'HAMSTER', 139], checkbox)).toEqual([131, 'HAMSTER', 139]);
+    // Read from the panel's answer as it comes.
+    expect(coerceStoredValues(toStoredValues({ HOBBIES: ['o131', 'o133'] }), [checkbox])).toEqual({
+      HOBBIES: [131, 133],
+    });
   });
 
   it('treats a checkbox without options as text', () => {

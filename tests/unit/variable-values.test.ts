@@ -86,7 +86,9 @@ describe('validateValue', () => {
     expect(validateValue(radio, 99)).toMatch(/options offered/);
     expect(validateValue(radio, '10')).toMatch(/options offered/);
     // One held that the panel no longer offers is named, so the panelist knows which to untick.
-    expect(validateValue(checkbox, [1, 99])).toBe('“Option 99” is no longer offered: untick it, then save.');
+    expect(validateValue(checkbox, [1, 99])).toBe('A choice no longer offered is still ticked: untick it, then save.');
+    // One the panel holds by its own word is named by it.
+    expect(validateValue(checkbox, [1, 'KNITTING'])).toBe('“KNITTING” is no longer offered: untick it, then save.');
     expect(validateValue(checkbox, [1, 9])).toMatch(/None of these/);
     expect(validateValue(checkbox, [1, 1])).toMatch(/once/);
   });
@@ -119,7 +121,7 @@ describe('diffDraft', () => {
   });
   it('treats an id stored as a numeric string as the same answer', () => {
     expect(valuesEqual(10, '10')).toBe(true);
-    expect(valuesEqual([1, 2], ['2', '1'] as unknown as number[])).toBe(true);
+    expect(valuesEqual([1, 2], ['2', '1'])).toBe(true);
   });
 });
 
@@ -141,7 +143,7 @@ describe('describeValue', () => {
   it('shows option text rather than ids', () => {
     expect(describeValue(checkbox, [2, 1])).toBe('Sport, Music');
     expect(describeValue(radio, 11)).toBe('Man');
-    expect(describeValue(radio, 77)).toBe('Option 77');
+    expect(describeValue(radio, 77)).toBe('A choice no longer offered');
     expect(describeValue(text, 'Nurse')).toBe('Nurse');
     expect(describeValue(text, undefined)).toBe('');
   });

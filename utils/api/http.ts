@@ -431,6 +431,7 @@ function failure(panel: Panel, req: HttpRequest, result: Attempt, retryAfterSeco
     return appError('not_allowed', detail.message ?? t('httpNotAllowed'), {
       status,
       endpoint,
+      ...(detail.message ? { panelWords: true as const } : {}),
       ...(detail.field ? { field: detail.field } : {}),
       ...(detail.fields ? { fields: detail.fields } : {}),
     });
@@ -452,6 +453,7 @@ function failure(panel: Panel, req: HttpRequest, result: Attempt, retryAfterSeco
     return appError('rejected', detail.message ?? fallback, {
       status,
       endpoint,
+      ...(detail.message ? { panelWords: true as const } : {}),
       ...(detail.field ? { field: detail.field } : {}),
       ...(detail.fields ? { fields: detail.fields } : {}),
     });

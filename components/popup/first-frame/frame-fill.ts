@@ -54,7 +54,7 @@ function lookup(model: Model, path: string): string {
 /**
  * Replaces every marker in `root`'s text and attributes with the model's value: text, never markup.
  * A text the view sets with Qty (components/popup/Qty.tsx) is then split as Qty splits it: each
- * number and its unit in a span that does not wrap, in any language.
+ * number and its unit in a span that does not wrap, in any language, and each name in a `<bdi>`.
  */
 export function fill(root: Node, model: Model): void {
   fillText(root, model);
@@ -64,6 +64,12 @@ export function fill(root: Node, model: Model): void {
     el.replaceChildren(
       ...qtyParts(el.textContent ?? '').map((part) => {
         if (typeof part === 'string') return doc.createTextNode(part);
+        // A name from the panel, one unit in its own direction, as Qty sets it.
+        if ('name' in part) {
+          const name = doc.createElement('bdi');
+          name.textContent = part.name;
+          return name;
+        }
         const pair = doc.createElement('span');
         pair.className = 'qty';
         pair.textContent = part.qty;

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../utils/errors';
 import { t, tp } from '../../../utils/i18n';
+import { asName } from '../../../utils/qty';
 import { settings } from '../../../utils/settings';
 
 /** What a failure says: plain words first, the technical part apart, for support. */
@@ -48,15 +49,28 @@ export function failureModel(error: AppError): Failure {
  * The lines for support: the panel's own words where the reason replaced them (a
  * refusal's "The selected id is invalid.", a body that was not of the documented shape, a redirect
  * and where it pointed), then "HTTP 422 /v1/panel/redemption". Null when there is nothing to add.
+ * Words the card already quotes ({@link panelQuote}) are not said again.
  */
-export function supportText(error: AppError): string | null {
+export function supportText(error: AppError, quoted = false): string | null {
   const words =
-    error.kind === 'rejected' ||
-    error.kind === 'not_allowed' ||
-    (error.kind === 'unexpected' && (error.endpoint || error.status))
+    !quoted &&
+    (error.kind === 'rejected' ||
+      error.kind === 'not_allowed' ||
+      (error.kind === 'unexpected' && (error.endpoint || error.status)))
       ? error.message.trim()
       : '';
   const code = [error.status ? `HTTP ${error.status}` : '', error.endpoint ?? ''].filter(Boolean).join(' ');
   const lines = [words, code].filter(Boolean);
   return lines.length > 0 ? lines.join('\n') : null;
+}
+
+/**
+ * A refusal's reason in the panel's own words, quoted and named as the panel's ("Panel Rewards
+ * said: “This reward is temporarily unavailable.”"), when the panel gave some: the history shows
+ * them, so the card does too. Null when the words are the client's own (a bare HTTP status).
+ */
+export function panelQuote(error: AppError | undefined): string | null {
+  const words =
+    error?.panelWords && (error.kind === 'rejected' || error.kind === 'not_allowed') && error.message.trim();
+  return words ? t('panelSaid', settings.panelName, asName(words)) : null;
 }

@@ -26,8 +26,8 @@ const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMon
 /**
  * Every word and flag of the earning figure and the goal (components/popup/first-frame/frame-fill.ts):
  * GoalPanel and the first frame render it. `view` is what it was made from (GoalPanel's Redeem needs
- * the reward). The points still to go are the header's next step, not repeated here; the pace is
- * worked out from the earning figure it follows.
+ * the reward). The card names the goal with its figures; the points still to go are the header's
+ * next step, not repeated here; the pace is worked out from the earning figure it follows.
  */
 export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView } {
   const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);
@@ -45,8 +45,7 @@ export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView 
             heading: t('goalHeading'),
             gone: t('goalGone', view.name),
             name: null,
-            nameShown: false,
-            points: null,
+            figures: null,
             bar: null,
             status: null,
             redeem: null,
@@ -56,11 +55,11 @@ export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView 
         : {
             heading: t('goalHeading'),
             gone: null,
+            // Named where it can be read, with its figures ("2,500 of 3,300 points"), not only in the
+            // bar's label; the header's next step above says only the points to go.
             name: view.reward.name,
-            // The header's next step names the goal and the points to go whenever the balance is known:
-            // the card does not say it twice, it names it for a screen reader in its heading.
-            nameShown: view.kind === 'unknown',
-            points: tp('points', view.cost),
+            figures:
+              view.kind === 'saving' ? tp('progressPoints', view.cost, formatPoints(covered)) : tp('points', view.cost),
             bar:
               view.kind === 'unknown'
                 ? null
@@ -93,10 +92,9 @@ export interface GoalModel {
   goal: {
     heading: string;
     gone: string | null;
+    /** The goal's name and, beside it, how far the balance covers it ("2,500 of 3,300 points"), or its cost. */
     name: string | null;
-    /** The name and cost on a line of their own; else the name only in the heading, for a screen reader. */
-    nameShown: boolean;
-    points: string | null;
+    figures: string | null;
     bar: { value: number; max: number; label: string } | null;
     status: string | null;
     redeem: { label: string; text: string; disabled: boolean; title: string | null } | null;

@@ -3,6 +3,7 @@ import { formatRelative } from '../../../utils/format';
 import type { GoalView } from '../../../utils/goal-view';
 import { t, tp, tpParts } from '../../../utils/i18n';
 import { nextReward } from '../../../utils/next-reward';
+import { asName } from '../../../utils/qty';
 import { listedName } from '../../../utils/reward-groups';
 import { answerHash } from '../../../utils/profile-link';
 import type { ProfileSummary } from '../../../utils/storage-items';
@@ -34,8 +35,9 @@ export interface HeaderInput {
 }
 
 /**
- * The next step under the balance: the goal while it is one, else the reward closest to it, each
- * named as the list below shows it (utils/reward-groups.ts listedName).
+ * The next step under the balance: the goal while it is one (its card, right below, names it: the
+ * line says only the points to go), else the reward closest to it, named as the list below shows it
+ * (utils/reward-groups.ts listedName).
  */
 function nextStep(
   points: number,
@@ -43,9 +45,10 @@ function nextStep(
   goal: GoalView | undefined,
   listed: readonly Reward[],
 ): string | null {
-  const name = (reward: Reward) => listedName(reward, listed);
-  if (goal?.kind === 'saving') return tp('pointsToReward', goal.toGo, name(goal.reward));
-  if (goal?.kind === 'affordable') return t('goalReadyNext', name(goal.reward));
+  // The name as one unit (utils/qty.ts): a figure in it reads as its row shows it, in every direction.
+  const name = (reward: Reward) => asName(listedName(reward, listed));
+  if (goal?.kind === 'saving') return tp('pointsToGoal', goal.toGo);
+  if (goal?.kind === 'affordable') return t('goalReady');
   const next = rewards && nextReward(rewards, points);
   return next ? tp('pointsToReward', next.missing, name(next.reward)) : null;
 }

@@ -72,12 +72,17 @@ export function listModel({
           },
           kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
           // What the search and the type leave, counted as the list shows them: the rewards that match,
-          // and the brands (the rows) they come in when those are fewer. Nothing while nothing is left out.
+          // and the brands (the rows) they come in when those are fewer. Nothing while nothing is left out;
+          // when nothing is left, that it matched nothing, said once, here (the list's place shows only the ways back).
           count: !filtered
             ? ''
-            : count < shown
-              ? `${tp('matchingRewards', shown)} · ${tp('brandsCount', count)}`
-              : tp('matchingRewards', shown),
+            : shown === 0
+              ? query.trim()
+                ? t('noRewardsMatch', query.trim())
+                : t('noRewardsOfType')
+              : count < shown
+                ? `${tp('matchingRewards', shown)} · ${tp('brandsCount', count)}`
+                : tp('matchingRewards', shown),
         }
       : null,
     // The rows it adds, counted as the rows are: brands, where the catalogue's rewards come by brand: the count matches.

@@ -83,12 +83,8 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
     tile: brandTile(lead),
     name,
     kind: kindLabel(choice),
-    // A brand of several: its values start from; one reward: its value (the choice names each value).
-    money: !many
-      ? (formatMoney(choice.cost, choice.cost_currency) ?? '')
-      : lead.reward_point_cost === null
-        ? ''
-        : tp('fromPoints', lead.reward_point_cost),
+    // One reward: its value; a brand of several: its picker, which names each value, says it.
+    money: many ? '' : (formatMoney(choice.cost, choice.cost_currency) ?? ''),
     points: many || cost === null ? null : tp('points', cost),
     // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
     choice: many
@@ -107,13 +103,17 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
         : null,
     status: {
       id: reason === `${base}-why` ? reason : null,
-      // Only what is missing or in the way: an affordable row says nothing (its Redeem says it).
-      class: `small ${refused || isHeld ? 'warn' : short ? 'muted' : ''}`,
+      // Only what is missing or in the way: an affordable row says nothing (its Redeem says it), and takes no room.
+      class: `reward-why small ${refused || isHeld ? 'warn' : short ? 'muted' : 'none'}`,
       text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
     },
     details: { open },
-    // Named in words beside the star: a tooltip alone is never seen on a touch screen.
-    goal: { pressed: goal === choice.id, label: t('setGoal', choice.name), text: t('setGoalShort') },
+    // Named in words beside the star: a tooltip alone is never seen on a touch screen. Once set, it says so
+    // ("★ Your goal", pressed), not "Set as goal" pressed; pressing it again removes the goal.
+    goal:
+      goal === choice.id
+        ? { pressed: true, label: t('isGoal', choice.name), text: t('isGoalShort') }
+        : { pressed: false, label: t('setGoal', choice.name), text: t('setGoalShort') },
     redeem: {
       label: t('redeemReward', choice.name),
       text: t('redeemButton'),

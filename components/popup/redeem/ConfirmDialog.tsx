@@ -5,6 +5,7 @@ import type { LedgerEntry } from '../../../utils/storage-items';
 import './dialog.css';
 import type { Reward } from '../../../utils/types';
 import { sentences } from '../../../utils/sentences';
+import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
 
@@ -65,15 +66,15 @@ export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfi
             <Qty
               text={sentences(
                 unsettled.startedAt
-                  ? t('unsettledSent', unsettled.rewardName, clockTime(unsettled.startedAt))
-                  : t('unsettledSentEarlier', unsettled.rewardName),
+                  ? t('unsettledSent', asName(unsettled.rewardName), clockTime(unsettled.startedAt))
+                  : t('unsettledSentEarlier', asName(unsettled.rewardName)),
                 tp('unsettledRisk', unsettled.points ?? cost),
               )}
             />
           </p>
         )}
         <p id="confirm-text">
-          <Qty text={sentences(tp('confirmQuestion', cost, reward.name), after)} />
+          <Qty text={sentences(tp('confirmQuestion', cost, asName(reward.name)), after)} />
         </p>
         {busy && (
           <p class="muted" role="status">

@@ -9,7 +9,7 @@ import { asSentence, gap, sentences } from '../../../utils/sentences';
 import { settings } from '../../../utils/settings';
 import type { Reward } from '../../../utils/types';
 import { failedText } from './failed-text';
-import { failureModel, supportText } from '../model/failure';
+import { failureModel, panelQuote, supportText } from '../model/failure';
 import { HistoryLink } from '../HistoryLink';
 import { Qty } from '../Qty';
 import { LazyDetails } from '../lazy/LazyDetails';
@@ -47,7 +47,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
   const again = state === 'done' && (entry.duplicates?.length ?? 0) > 0;
   const tone = state === 'done' && !again ? 'ok' : state === 'failed' ? 'error' : pending ? 'info' : 'warn';
   // For support, and only when asked for: the panel's own words, the HTTP status and the endpoint, out of the way.
-  const support = state !== 'done' && entry.error ? supportText(entry.error) : null;
+  const support = state !== 'done' && entry.error ? supportText(entry.error, panelQuote(entry.error) !== null) : null;
   return (
     <section
       id={OUTCOME_ID}
@@ -172,11 +172,11 @@ function body(entry: LedgerEntry, balance: number | null) {
 
 /**
  * What to add under a title that already says the panel refused, while the history is checked: the
- * panelist's own numbers when the points fell short, else nothing (the panel's wording is for
- * support; what to do next waits for the history).
+ * panelist's own numbers when the points fell short, else the panel's reason in its own words when
+ * it gave one (what to do next waits for the history).
  */
 function reason(entry: LedgerEntry, balance: number | null): string {
-  return shortBy(entry, balance) ?? '';
+  return shortBy(entry, balance) ?? panelQuote(entry.error) ?? '';
 }
 
 /** "You have 300 points; this reward needs 1,000.", when the balance says so. */
@@ -258,17 +258,21 @@ export function arrival(entry: LedgerEntry, reward: Reward | undefined): string 
 /**
  * Why it failed, in plain words with the next step, the technical part for support only: the panelist's own numbers when
  * the points fell short (after a refusal the background reads the balance again, so "You have 300
- * points; this reward needs 1,000" holds whatever the panel wrote); for any other refusal, that this
- * reward cannot be redeemed now and what to do instead. The panel's own words ("The selected id is
- * invalid."), its HTTP status and the endpoint are for support, behind "Details for support".
+ * points; this reward needs 1,000" holds whatever the panel wrote); for any other refusal, the
+ * panel's reason quoted as its own where it gave one ("Panel Rewards said: “This reward is
+ * temporarily unavailable.”") and what to do instead, else that this reward cannot be redeemed now.
+ * The HTTP status and the endpoint are for support, behind "Details for support".
  */
 export function refusal(entry: LedgerEntry, balance: number | null): string {
   const short = shortBy(entry, balance);
   if (short) return short;
   const error = entry.error;
   if (!error) return t('outcomeRefused');
-  if (error.kind === 'not_allowed') return t('refusedNotAllowed', settings.panelName);
-  if (error.kind === 'rejected') return t('refusedTryAnother', settings.panelName);
+  const panel = settings.panelName;
+  const quote = panelQuote(error);
+  if (error.kind === 'not_allowed') return sentences(quote ?? '', t('refusedNotAllowed', panel));
+  if (error.kind === 'rejected')
+    return quote ? sentences(quote, t('refusedTryAnotherStep', panel)) : t('refusedTryAnother', panel);
   return asSentence(failureModel(error).reason);
 }
 

@@ -6,7 +6,9 @@ import { asSentence, sentences } from '../../../utils/sentences';
 import { settings } from '../../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from '../use-check-now';
+import { checkSaid, LiveState } from '../LiveState';
 import { useItem } from '../use-item';
+import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
 import { pointsTaken } from '../../../utils/points-taken';
@@ -51,7 +53,14 @@ export function StillChecking({ entries, now }: Props) {
       <h2 id="still-checking-title" class="small muted">
         {t('stillCheckingHeading')}
       </h2>
-      <ul class="still-list" aria-live="polite">
+      {/* The lines keep time on screen; what changes state (a check, one settling) is said once, here. */}
+      <LiveState
+        text={sentences(
+          checkSaid(checking),
+          ...rows.filter((entry) => !open.has(entry.requestId)).map((entry) => settledText(entry)),
+        )}
+      />
+      <ul class="still-list">
         {rows.map((entry) => (
           <li key={entry.requestId}>
             <p>
@@ -91,7 +100,7 @@ function said(entry: LedgerEntry): string {
 
 /** What a listed redemption became when a history read settled it while the popup was open. */
 function settledText(entry: LedgerEntry): string {
-  const name = entry.rewardName;
+  const name = asName(entry.rewardName);
   const copies = 1 + (entry.duplicates?.length ?? 0);
   switch (entry.state) {
     case 'done':

@@ -3,7 +3,7 @@ import { createPanelApi, ENDPOINTS, type PanelApi } from '../../../utils/api/cli
 import { BodyTooLargeError, limitedFetch, MAX_OAUTH_BODY_BYTES, sizeText } from '../../../utils/api/body-limit';
 import { parseRetryAfter, redact } from '../../../utils/api/http';
 import { AppErrorException, appError, type AppError } from '../../../utils/errors';
-import { t, uiLocale } from '../../../utils/i18n';
+import { t, tp, uiLocale } from '../../../utils/i18n';
 import { SIGN_IN_BUILT } from '../../../utils/settings';
 import { credentialsItem, type Credentials } from '../store/credentials';
 import { httpTuning } from './http-tuning';
@@ -141,7 +141,7 @@ export function departing<A extends unknown[]>(
 }
 
 function rateLimited(seconds: number): AppError {
-  return appError('rate_limited', t('errRenewRateLimited', seconds), {
+  return appError('rate_limited', tp('errRenewRateLimited', seconds), {
     status: 429,
     retryAfterSeconds: seconds,
     endpoint: 'token',
