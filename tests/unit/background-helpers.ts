@@ -3,7 +3,9 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/store/credentials';
 import { sessionItem } from '../../utils/storage-items';
-import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm } from '../../entrypoints/background/redemption/service';
+import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm, redeem } from '../../entrypoints/background/redemption/service';
+import type { RewardId } from '../../utils/ids';
+import type { LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
 
@@ -33,6 +35,11 @@ export async function activeSessionId(): Promise<string> {
   const id = (await sessionItem.getValue()).id;
   if (!id) throw new Error('not connected');
   return id;
+}
+
+/** A Confirm as the popup sends it for the reward now. */
+export function redeemNow(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
+  return redeem(rewardId, confirmUnsettled);
 }
 
 export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };

@@ -114,14 +114,21 @@ export function interrupted(
 }
 
 /**
+ * Statuses that speak of the copy they answer, not of the request: a copy that timed out waiting
+ * (408), arrived while the first was still being processed (409, what an idempotent panel answers),
+ * found it locked (423), came too early (425), or met a rate limit (429). The first copy may still
+ * commit under the same `Idempotency-Key`, so each is unclear, exactly as a lost answer is.
+ */
+const ABOUT_ONE_COPY: ReadonlySet<number> = new Set([408, 409, 423, 425, 429]);
+
+/**
  * What an answer to the redeem can say before the history speaks: a clear success, the panel's
- * refusal (a 4xx), or nothing clear. A 409 is the answer an idempotent panel gives a copy that
- * arrived while the first was still being processed: it speaks for the copy, and the first may
- * still commit, so it is unclear like a lost answer.
+ * refusal of the request itself (any other 4xx), or nothing clear.
  */
 export function answerOf(error: AppError | null): RedemptionAnswer {
   if (!error) return 'success';
-  const refused = error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 409;
+  const { status } = error;
+  const refused = status !== undefined && status >= 400 && status < 500 && !ABOUT_ONE_COPY.has(status);
   return refused ? 'refused' : 'unclear';
 }
 

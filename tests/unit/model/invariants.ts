@@ -74,7 +74,7 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
           c.errorStatus !== undefined &&
           c.errorStatus >= 400 &&
           c.errorStatus < 500 &&
-          c.errorStatus !== 409,
+          ![408, 409, 423, 425, 429].includes(c.errorStatus),
         `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`,
       );
     }

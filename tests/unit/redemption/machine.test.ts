@@ -170,11 +170,13 @@ describe('settling outcomes', () => {
     expect(settled.current).not.toHaveProperty('checks');
   });
 
-  it('an answer is a hint: success, a refusal (any 4xx but 409), or unclear (409, time-out, network, 5xx, odd body)', () => {
+  it('an answer is a hint: success, a refusal (a 4xx about the request), or unclear (408, 409, 423, 425, 429, time-out, network, 5xx, odd body)', () => {
     expect(answerOf(null)).toBe('success');
-    for (const status of [400, 401, 402, 403, 404, 422, 429])
+    for (const status of [400, 401, 402, 403, 404, 410, 422, 499])
       expect(answerOf({ kind: 'rejected', message: 'no', status })).toBe('refused');
-    expect(answerOf({ kind: 'rejected', message: 'in progress', status: 409 })).toBe('unclear');
+    // Each of these speaks of the copy it answers: the first copy may still commit.
+    for (const status of [408, 409, 423, 425, 429])
+      expect(answerOf({ kind: 'rejected', message: 'not this copy', status })).toBe('unclear');
     expect(answerOf({ kind: 'server', message: 'down', status: 500 })).toBe('unclear');
     expect(answerOf({ kind: 'timeout', message: 'slow' })).toBe('unclear');
     expect(answerOf({ kind: 'network', message: 'lost' })).toBe('unclear');

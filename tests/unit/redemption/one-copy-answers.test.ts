@@ -1,0 +1,75 @@
+// @vitest-environment node
+/**
+ * An answer speaks for one copy of the request: the panel may answer a re-sent copy at once while
+ * the first copy commits a moment later under the same `Idempotency-Key`. Only a refusal that the
+ * panel's own answer and an unmoved balance, both read, back is "nothing charged"; everything else
+ * waits for the history. Against the sandbox over real HTTP, with storage answering late.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { CHECK_ALARM } from '../../../entrypoints/background/redemption/service';
+import { connect } from '../../../entrypoints/background/session/session';
+import { ledgerItem, preferencesItem } from '../../../utils/storage-items';
+import type { Sandbox } from '../../sandbox/server';
+import { SEED_A } from '../accounts';
+import {
+  armFault,
+  closeSandboxes,
+  fakeNotifications,
+  redeemNow,
+  runEveryCheck,
+  slowReads,
+  startTwoAccounts,
+} from '../background-helpers';
+import { rid } from '../test-ids';
+import type { RewardId } from '../../../utils/ids';
+
+const REDEEM = '/v1/panel/redemption';
+const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
+
+let a: Sandbox;
+let b: Sandbox;
+let restoreReads: () => void;
+
+beforeAll(async () => {
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 300, retryBaseDelayMs: 1 }));
+});
+afterAll(() => closeSandboxes(a, b));
+beforeEach(async () => {
+  fakeBrowser.reset();
+  a.reset();
+  fakeNotifications();
+  await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+  await connect(a.url, a.token);
+  await a.idle();
+  restoreReads = slowReads(3);
+});
+afterEach(() => {
+  restoreReads();
+  vi.restoreAllMocks();
+});
+
+const seeded = (rewardId: RewardId) => SEED_A.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
+const madeOf = (rewardId: RewardId) =>
+  a.state.redemptions.filter((r) => r.reward.id === Number(rewardId)).length - seeded(rewardId);
+/** The first copy of the Confirm, committing late under its key (a slow gift-card provider). */
+const firstCopyCommits = (rewardId: RewardId, key: string) =>
+  fetch(`${a.url}${REDEEM}?id=${rewardId}`, {
+    headers: { Authorization: `Bearer ${a.token}`, 'Idempotency-Key': `"${key}"` },
+  });
+
+describe('an answer speaks for one copy', () => {
+  it('a 429 to a copy is unclear like a 409: never "nothing charged", and the first copy committing later is found', async () => {
+    await armFault(a, { path: REDEEM, status: 429, headers: { 'Retry-After': '1' } });
+    const entry = await redeemNow(COFFEE);
+    // Nothing is in the history yet and the balance has not moved: still, a rate limit refused one copy only.
+    expect(madeOf(COFFEE)).toBe(0);
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'unclear', error: { status: 429 } });
+    expect(entry.error?.nothingCharged).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
+    // The first copy commits under the same key, a moment later.
+    expect((await firstCopyCommits(COFFEE, entry.idempotencyKey!)).status).toBe(200);
+    await runEveryCheck();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
+  });
+});
