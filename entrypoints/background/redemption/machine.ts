@@ -62,10 +62,21 @@ function settledAs(entry: LedgerEntry, settled: Partial<LedgerEntry> & Pick<Ledg
   return { ...rest, ...settled };
 }
 
-/** A history read, and when it was asked for: only a read asked for after a Confirm's answer may rule its redemption out. */
+/**
+ * A balance as a read taken for the ledger showed it: its points (null on a panel that shows no
+ * balance), or unread (the read failed): unread is no evidence either way, never a number.
+ */
+export type BalanceSeen = { read: true; points: number | null } | { read: false };
+
+/**
+ * A history read, and when it was asked for: only a read asked for after a Confirm's answer may
+ * rule its redemption out. `balance` is the balance read for the ledger beside it, when one was
+ * taken (a scheduled check takes one for a refusal whose balance is still unread).
+ */
 export interface HistoryRead {
   history: readonly Redemption[];
   requestedAt: number;
+  balance?: BalanceSeen;
 }
 
 export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks']> {
@@ -75,6 +86,22 @@ export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks'
 /** The Confirms whose outcome is unknown: those awaiting a check, and the current one. */
 export function openConfirms(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>): LedgerEntry[] {
   return [...confirms.awaitingCheck, ...(confirms.current?.state === 'unknown' ? [confirms.current] : [])];
+}
+
+/**
+ * Whether a scheduled check at `at` must read the balance for the ledger: a refusal whose balance
+ * is still unread is due, and only a balance read taken for it may rule on it (refusalBalance).
+ */
+export function balanceWanted(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>, at: number): boolean {
+  return openConfirms(confirms).some((entry) => {
+    const next = entry.checks?.nextAt;
+    return (
+      entry.answer === 'refused' &&
+      entry.balanceUnread === true &&
+      typeof next === 'number' &&
+      next <= at + DUE_SLACK_MS
+    );
+  });
 }
 
 /** The Confirms still to be settled: the open ones, and a pending current one (its answer may never come). */
@@ -180,20 +207,7 @@ export function applyRead(
         ...(extra ? { duplicates: extra } : {}),
       });
     }
-    // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
-    if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
-    // The balance is evidence too: one that moved may hold the points a copy took (movedBalance).
-    // One that could not be read is no evidence of an unmoved balance: a panel's history may lag
-    // its balance by moments, so only a scheduled check, well after that, may rule the charge out.
-    if (entry.answer === 'refused' && entry.balanceMoved === undefined && (at !== null || !entry.balanceUnread))
-      return refusedNothingTaken(entry, now);
-    const checks = entry.checks ?? firstCheck(entry);
-    if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
-    const done = checks.done + 1;
-    const nextAfter = CHECK_AFTER_MS[done];
-    if (nextAfter === undefined)
-      return settledAs(entry, { state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now });
-    return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
+    return notShown(entry, read, at, now);
   };
   const advanced = awaitingCheck.map(advance);
   const next = {
@@ -207,6 +221,47 @@ export function applyRead(
       unsettledConfirms(next),
     ),
   };
+}
+
+/**
+ * An open Confirm a read does not show. A read asked for before its answer came may predate a copy
+ * that committed: it rules nothing out. A refusal the balance backs is "nothing charged"; at its due
+ * check (`at`) it counts one check more, and after the last one it is `not_found`.
+ */
+function notShown(entry: LedgerEntry, read: HistoryRead, at: number | null, now: number): LedgerEntry {
+  if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
+  const checks = entry.checks ?? firstCheck(entry);
+  const due = at !== null && checks.nextAt !== null && checks.nextAt <= at + DUE_SLACK_MS;
+  const balance = entry.answer === 'refused' ? refusalBalance(entry, read, due) : null;
+  if (balance === 'unmoved') return refusedNothingTaken(entry, now);
+  const weighed = balance ?? entry;
+  if (!due) return weighed;
+  const done = checks.done + 1;
+  const nextAfter = CHECK_AFTER_MS[done];
+  if (nextAfter === undefined)
+    return settledAs(weighed, { state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now });
+  return { ...weighed, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
+}
+
+/**
+ * What the balance says of a refusal the history does not show: `unmoved` when it backs "nothing
+ * charged", the entry with the move it recorded, or null when it cannot rule. A balance read before
+ * sending and after the answer rules at once: unmoved, or moved (movedBalance). One left unread
+ * after the answer (the read failed, or the worker stopped before it) is no evidence: a panel's
+ * history may lag its balance by moments, so only a balance read taken for this Confirm at its own
+ * due check (`due`), well after any lag, may rule, never another Confirm's check nor a refresh. A
+ * panel that shows no balance (null before and then) leaves the history alone to decide.
+ */
+function refusalBalance(entry: LedgerEntry, read: HistoryRead, due: boolean): 'unmoved' | LedgerEntry | null {
+  if (entry.balanceMoved !== undefined) return null;
+  if (!entry.balanceUnread) return 'unmoved';
+  if (!due || !read.balance?.read) return null;
+  const before = entry.balanceBefore ?? null;
+  const after = read.balance.points;
+  if (before === after) return 'unmoved';
+  if (before === null || after === null) return null;
+  const { balanceUnread: _unread, ...rest } = entry;
+  return { ...rest, balanceMoved: after - before };
 }
 
 /** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */

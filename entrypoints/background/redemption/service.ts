@@ -23,6 +23,7 @@ import {
   applyAnswer,
   applyRead,
   applyReadAfterAnswer,
+  balanceWanted,
   checkTimes,
   firstCheck,
   interrupted,
@@ -33,6 +34,7 @@ import {
   settlesHere,
   toTell,
   withBalance,
+  type BalanceSeen,
   type Confirms,
   type HistoryRead,
 } from './machine';
@@ -77,6 +79,12 @@ async function readConfirms(): Promise<Confirms> {
 /** Confirms whose outcome is still unknown: the current one and those awaiting a check. */
 export async function openEntries(): Promise<LedgerEntry[]> {
   return openConfirms(await readConfirms());
+}
+
+/** The balance as a read that left after `moment` shows it, for the ledger: unread when it failed. */
+async function balanceFor(sid: SessionId, moment: number): Promise<BalanceSeen> {
+  const points = await balanceAfter(sid, moment);
+  return points === undefined ? { read: false } : { read: true, points };
 }
 
 /** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
@@ -335,15 +343,13 @@ export async function checkOutcomes(
     if (at !== null) await record(sid, () => null).catch(() => undefined);
     return;
   }
-  let read: HistoryRead | null = seen ? { history: seen.history, requestedAt: -Infinity } : null;
-  if (!read) {
-    try {
-      read = await historyNow();
-    } catch (err) {
-      if (err instanceof StaleSession) return;
-    }
+  let settled: HistoryRead | null;
+  try {
+    settled = seen ? { history: seen.history, requestedAt: -Infinity } : await checkRead(sid, confirms, at);
+  } catch (err) {
+    if (err instanceof StaleSession) return;
+    throw err;
   }
-  const settled = read;
   // Whatever settles, the balance is read again before the write, so the header agrees with what
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
@@ -363,6 +369,21 @@ export async function checkOutcomes(
     // outcomes stay open for the next check.
     if (!(err instanceof StaleSession)) throw err;
   }
+}
+
+/**
+ * The history read afresh for a check (the one already out, if any), null when it failed. A
+ * refusal whose balance is still unread is ruled only by a balance read taken for it at its due
+ * check: one is read beside the history then. Refused (`StaleSession`) once another session is active.
+ */
+async function checkRead(sid: SessionId, confirms: Confirms, at: number | null): Promise<HistoryRead | null> {
+  const moment = readMoment();
+  const read = await historyNow().catch((err: unknown) => {
+    if (err instanceof StaleSession) throw err;
+    return null;
+  });
+  if (!read || at === null || !balanceWanted(confirms, at)) return read;
+  return { ...read, balance: await balanceFor(sid, moment) };
 }
 
 /**

@@ -216,17 +216,15 @@ describe('a balance that cannot be read is no evidence', () => {
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
   });
 
-  it('a refusal whose balance before sending could not be read waits for a check too, and then is "nothing charged"', async () => {
+  it('a refusal whose balance before sending could not be read is never "nothing charged": no read can stand in for it', async () => {
     a.state.balance = 400;
     await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
     const entry = await redeem(COFFEE);
     expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceBefore: null, balanceUnread: true });
     await runEveryCheck();
-    expect(await ledgerItem.getValue()).toMatchObject({
-      requestId: entry.requestId,
-      state: 'failed',
-      error: { nothingCharged: true },
-    });
+    const settled = await ledgerItem.getValue();
+    expect(settled).toMatchObject({ requestId: entry.requestId, state: 'not_found' });
+    expect(settled?.error?.nothingCharged).toBeUndefined();
   });
 });
 

@@ -83,6 +83,8 @@ const ledger = (
 /** A history read asked for after every answer in these tests. */
 const read = (history: readonly Redemption[]) => ({ history, requestedAt: T0 + 3_600_000 });
 const BASELINE = [redemption(1), redemption(2, BOOKS)];
+/** The balance read beside a check, as it stood before sending in these tests. */
+const unmoved = { read: true as const, points: 2500 };
 
 describe('claiming redemptions by id', () => {
   it('a new id of the entry’s reward is its redemption, whatever its timestamp; ids in its baseline and other rewards never are', () => {
@@ -228,7 +230,7 @@ describe('settling outcomes', () => {
     });
   });
 
-  it('a refusal whose balance could not be read is "nothing charged" only at a scheduled check, never at once', () => {
+  it('a refusal whose balance could not be read is "nothing charged" only at its due check, by a balance read for it', () => {
     // The panel committed a first copy and refused the re-sent one; its history lags its balance,
     // and the balance beside the read after the answer could not be read.
     const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
@@ -237,11 +239,39 @@ describe('settling outcomes', () => {
     expect(open.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
     // A refresh or Check now moments later rules nothing out either.
     expect(applyRead(open, read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'unknown' });
-    // The first scheduled check, once a lagging history has caught up, decides.
+    // The first scheduled check, once a lagging history has caught up, decides with a balance read
+    // taken for it: unmoved is "nothing charged"; moved is recorded, and the checks go on.
     const at = T0 + CHECK_AFTER_MS[0];
-    expect(applyRead(open, { ...read(BASELINE), requestedAt: at }, at, at).current).toMatchObject({
+    expect(applyRead(open, { ...read(BASELINE), requestedAt: at, balance: unmoved }, at, at).current).toMatchObject({
       state: 'failed',
       error: { nothingCharged: true },
+    });
+    const fell = applyRead(open, { ...read(BASELINE), requestedAt: at, balance: { read: true, points: 2000 } }, at, at);
+    expect(fell.current).toMatchObject({ state: 'unknown', balanceMoved: -500, checks: { done: 1 } });
+    expect(fell.current).not.toHaveProperty('balanceUnread');
+    // Without a balance read, or with one that failed, the check counts and nothing is ruled.
+    for (const balance of [undefined, { read: false as const }])
+      expect(
+        applyRead(open, { ...read(BASELINE), requestedAt: at, ...(balance ? { balance } : {}) }, at, at).current,
+      ).toMatchObject({ state: 'unknown', balanceUnread: true, checks: { done: 1 } });
+    // A panel that shows no balance: the history alone decides at that check.
+    const noBalance = applyReadAfterAnswer(
+      ledger({ ...answered, balanceBefore: null }),
+      'r',
+      read(BASELINE),
+      T0 + 5,
+      null,
+      true,
+    )!;
+    const none = { read: true as const, points: null };
+    expect(applyRead(noBalance, { ...read(BASELINE), requestedAt: at, balance: none }, at, at).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
+    // One before and none now cannot be compared: nothing is ruled.
+    expect(applyRead(open, { ...read(BASELINE), requestedAt: at, balance: none }, at, at).current).toMatchObject({
+      state: 'unknown',
+      balanceUnread: true,
     });
     const charged = applyRead(open, { ...read([...BASELINE, redemption(5)]), requestedAt: at }, at, at).current;
     expect(charged).toMatchObject({ state: 'done', redemption: redemption(5) });
@@ -250,6 +280,31 @@ describe('settling outcomes', () => {
     expect(applyReadAfterAnswer(ledger(before), 'b', read(BASELINE), T0 + 5, 2000)!.current).toMatchObject({
       state: 'unknown',
     });
+  });
+
+  it('a refusal whose balance could not be read is ruled by its own due check only, never by another Confirm’s', () => {
+    // One alarm serves every Confirm: another one's check fires seconds after this refusal's answer.
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const startedAt = T0 + 20_000;
+    const answered = entry('r', {
+      state: 'pending',
+      answer: 'refused',
+      error: refusal,
+      balanceBefore: 2500,
+      startedAt,
+    });
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), startedAt + 5, null, true)!;
+    const other = unknown('o', { rewardId: BOOKS });
+    const both = { ...open, awaitingCheck: [other] };
+    const theirs = T0 + CHECK_AFTER_MS[0];
+    const atTheirs = applyRead(both, { ...read(BASELINE), requestedAt: theirs, balance: unmoved }, theirs, theirs);
+    expect(atTheirs.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
+    expect(atTheirs.awaitingCheck[0]!.checks).toMatchObject({ done: 1 });
+    // Its own due check, with a balance read taken for it, rules.
+    const own = startedAt + CHECK_AFTER_MS[0];
+    expect(
+      applyRead(atTheirs, { ...read(BASELINE), requestedAt: own, balance: unmoved }, own, own).current,
+    ).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
   });
 
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {

@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { CHECK_ALARM } from '../../../entrypoints/background/redemption/service';
+import { CHECK_ALARM, onCheckAlarm } from '../../../entrypoints/background/redemption/service';
 import { connect } from '../../../entrypoints/background/session/session';
-import { ledgerItem, preferencesItem } from '../../../utils/storage-items';
+import { ledgerItem, preferencesItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
 import { SEED_A } from '../accounts';
 import {
@@ -21,11 +21,13 @@ import {
   slowReads,
   startTwoAccounts,
 } from '../background-helpers';
-import { rid } from '../test-ids';
+import { did, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
+const BOOKS = rid(102);
+const REWARDS = '/v1/panel/rewards';
 
 let a: Sandbox;
 let b: Sandbox;
@@ -52,6 +54,29 @@ afterEach(() => {
 const seeded = (rewardId: RewardId) => SEED_A.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
 const madeOf = (rewardId: RewardId) =>
   a.state.redemptions.filter((r) => r.reward.id === Number(rewardId)).length - seeded(rewardId);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
+  expect(condition()).toBe(true);
+}
+
+/** A Confirm of another reward whose check is due now: one alarm serves it and every other. */
+function dueElsewhere(now: number): LedgerEntry {
+  return {
+    requestId: 'other',
+    rewardId: BOOKS,
+    rewardName: 'Books',
+    points: 1000,
+    startedAt: now - 30_000,
+    knownRedemptionIds: a.state.redemptions.map((r) => did(r.id)),
+    idempotencyKey: 'other',
+    state: 'unknown',
+    answer: 'unclear',
+    answeredAt: now - 29_000,
+    checks: { done: 0, nextAt: now, lastAt: null },
+  };
+}
+
 /** The first copy of the Confirm, committing late under its key (a slow gift-card provider). */
 const firstCopyCommits = (rewardId: RewardId, key: string) =>
   fetch(`${a.url}${REDEEM}?id=${rewardId}`, {
@@ -71,5 +96,30 @@ describe('an answer speaks for one copy', () => {
     expect((await firstCopyCommits(COFFEE, entry.idempotencyKey!)).status).toBe(200);
     await runEveryCheck();
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
+  });
+});
+
+describe('a balance that could not be read is ruled only by a read taken for that Confirm', () => {
+  it('a refusal whose balance after the answer was unread is not ruled "nothing charged" by another Confirm’s check', async () => {
+    const due = Date.now();
+    await unsettledItem.setValue([dueElsewhere(due)]);
+    await armFault(a, { path: REDEEM, status: 402, body: '{"message":"Insufficient points."}', delayMs: 100 });
+    const confirming = redeemNow(COFFEE);
+    await until(() => a.requests.some((r) => r.path === REDEEM));
+    await armFault(a, { path: REWARDS, status: 500, times: 10 });
+    const entry = await confirming;
+    expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceUnread: true });
+    await fetch(`${a.url}/__sandbox/faults`, { method: 'DELETE' });
+    // The alarm fires for the other Confirm's check, seconds after this answer.
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: due });
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'unknown' });
+    expect((await unsettledItem.getValue())[0]?.checks).toMatchObject({ done: 1 });
+    // Its own check reads the balance for it: unmoved, and the history shows nothing new.
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: entry.checks!.nextAt! });
+    expect(await ledgerItem.getValue()).toMatchObject({
+      requestId: entry.requestId,
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
   });
 });
