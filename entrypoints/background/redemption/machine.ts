@@ -117,7 +117,9 @@ export function checkTimes(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>
 /**
  * A pending Confirm no redeem of this worker has in flight: a stopped worker's, or one whose answer
  * could not be written (a full storage). Unknown from `now`, checked like any other; one whose
- * answer had come keeps that answer's words, only a lost one is told as lost (`error`).
+ * answer had come keeps that answer's words, only a lost one is told as lost (`error`). The read
+ * after the answer never came, so its balance is unread: no read at restart may take it for an
+ * unmoved one (refusalBalance).
  */
 export function interrupted(
   confirms: Confirms,
@@ -134,6 +136,7 @@ export function interrupted(
       ...current,
       state: 'unknown',
       ...lost,
+      balanceUnread: true,
       answeredAt: current.answeredAt ?? now,
       checks: firstCheck(current),
     },

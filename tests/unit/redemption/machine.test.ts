@@ -458,6 +458,7 @@ describe('scheduling and the rest', () => {
       ...pending,
       state: 'unknown',
       error,
+      balanceUnread: true,
       answeredAt: T0 + 7,
       checks: firstCheck(pending),
     });
@@ -471,7 +472,28 @@ describe('scheduling and the rest', () => {
     expect(interrupted(ledger(answered), new Set(), error, T0 + 9).current).toEqual({
       ...answered,
       state: 'unknown',
+      balanceUnread: true,
       checks: firstCheck(answered),
+    });
+  });
+
+  it('a refusal a stopped worker had written keeps its balance unread: no read at restart rules it, only its own check', () => {
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const answered = entry('a', {
+      state: 'pending',
+      answer: 'refused',
+      error: refusal,
+      answeredAt: T0 + 3,
+      balanceBefore: 2500,
+    });
+    const restarted = interrupted(ledger(answered), new Set(), refusal, T0 + 9);
+    expect(restarted.current).toMatchObject({ state: 'unknown', balanceUnread: true });
+    // The first look at the history after the restart, asked for after the answer: nothing ruled.
+    expect(applyRead(restarted, read(BASELINE), null, T0 + 20).current).toMatchObject({ state: 'unknown' });
+    const at = T0 + CHECK_AFTER_MS[0];
+    expect(applyRead(restarted, { ...read(BASELINE), balance: unmoved }, at, at).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
     });
   });
 

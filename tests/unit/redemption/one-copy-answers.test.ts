@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { CHECK_ALARM, onCheckAlarm } from '../../../entrypoints/background/redemption/service';
+import { recoverAfterStop } from '../../../entrypoints/background/recover';
 import { connect } from '../../../entrypoints/background/session/session';
 import { ledgerItem, preferencesItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
@@ -21,7 +22,8 @@ import {
   slowReads,
   startTwoAccounts,
 } from '../background-helpers';
-import { did, rid } from '../test-ids';
+import { did, parsed, rid } from '../test-ids';
+import { redemptionKey } from '../../../utils/ids';
 import type { RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
@@ -121,5 +123,33 @@ describe('a balance that could not be read is ruled only by a read taken for tha
       state: 'failed',
       error: { nothingCharged: true },
     });
+  });
+});
+
+describe('a worker stopped after a refusal was written', () => {
+  it('keeps its balance unread: the first history read at restart rules nothing, its own check with a balance read does', async () => {
+    // The stopped worker had written the 402 and not yet read the balance after it.
+    const startedAt = Date.now() - 2_000;
+    const stopped: LedgerEntry = {
+      requestId: 'stopped',
+      rewardId: COFFEE,
+      rewardName: 'Coffee',
+      points: 500,
+      startedAt,
+      baseline: a.state.redemptions.filter((r) => r.reward.id === Number(COFFEE)).map((r) => redemptionKey(parsed(r))),
+      balanceBefore: a.state.balance,
+      idempotencyKey: 'stopped',
+      state: 'pending',
+      answer: 'refused',
+      answeredAt: startedAt + 500,
+      error: { kind: 'rejected', message: 'Insufficient points.', status: 402 },
+    };
+    await ledgerItem.setValue(stopped);
+    await recoverAfterStop();
+    const restarted = await ledgerItem.getValue();
+    expect(restarted).toMatchObject({ requestId: 'stopped', state: 'unknown', answer: 'refused', balanceUnread: true });
+    expect(restarted?.error?.nothingCharged).toBeUndefined();
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: restarted!.checks!.nextAt! });
+    expect(await ledgerItem.getValue()).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
   });
 });
