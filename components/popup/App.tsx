@@ -132,7 +132,7 @@ export function App() {
   // Once listed, the list stays for this opening: an entry settling there says what it became.
   const everChecking = useRef(false);
   if (state.checking.length > 0) everChecking.current = true;
-  const flow = useRedeemFlow(outcome, state.checking);
+  const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
   useEffect(() => {
     // Redeeming again needs the reward, which may be anywhere in the catalogue.

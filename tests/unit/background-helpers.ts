@@ -39,7 +39,7 @@ export async function activeSessionId(): Promise<string> {
 
 /** A Confirm as the popup sends it for the reward now. */
 export function redeemNow(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
-  return redeem(rewardId, confirmUnsettled);
+  return activeSessionId().then((session) => redeem({ rewardId, session, confirmUnsettled }));
 }
 
 export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };

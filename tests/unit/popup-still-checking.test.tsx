@@ -242,7 +242,9 @@ describe('redemptions still being checked off the card', () => {
       `Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`,
     );
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', confirmUnsettled: true } },
+    ]);
   });
 
   it('in German', async () => {

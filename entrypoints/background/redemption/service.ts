@@ -161,12 +161,22 @@ async function checkBy(when: number): Promise<void> {
   if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
 }
 
-export async function redeem(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
+/** One Confirm as the popup sends it: the reward, and the session its dialog was shown in. */
+export interface RedeemOrder {
+  rewardId: RewardId;
+  session: SessionId;
+  /** The panelist confirmed again knowing that an earlier redemption of it is still being checked. */
+  confirmUnsettled?: boolean | undefined;
+}
+
+export async function redeem({ rewardId, session, confirmUnsettled = false }: RedeemOrder): Promise<LedgerEntry> {
   // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
   await workerReady();
   // Reads that left before this moment may predate a redemption made elsewhere just now.
   const pressed = readMoment();
   const { api, sid } = await currentApi();
+  // Confirmed for the account the dialog showed: never carried out for whichever is connected now.
+  if (sid !== session) fail(appError('invalid_input', t('errRedeemAccountChanged')));
   if (redeeming.has(sid)) fail(busyError());
   redeeming.add(sid);
   try {

@@ -97,6 +97,8 @@ class Redeem extends Step {
     // The page sends the reward's id as the catalogue wrote it (a 64-bit panel's: its digits).
     const redeem = () =>
       w.worker.send('redeem', {
+        // The session the popup shows: the one storage held after the last step.
+        session: w.session.id ?? '',
         rewardId: w.wireId(rewardOf(account, this.slot)),
         confirmUnsettled: this.confirmUnsettled,
       });
@@ -135,7 +137,12 @@ class RedeemWhileReading extends Step {
       account,
       rule && { ...rule, path: REDEEM },
       (r) => r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] !== undefined,
-      () => w.worker.send('redeem', { rewardId: w.wireId(rewardOf(account, this.slot)), confirmUnsettled: true }),
+      () =>
+        w.worker.send('redeem', {
+          session: w.session.id ?? '',
+          rewardId: w.wireId(rewardOf(account, this.slot)),
+          confirmUnsettled: true,
+        }),
     );
     await reading;
   }

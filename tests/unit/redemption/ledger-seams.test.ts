@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { CHECK_ALARM, dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
+import { CHECK_ALARM, dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import { deleteValue, saveValues } from '../../../entrypoints/background/profile/profile';
 import { connect } from '../../../entrypoints/background/session/session';
 import { ledgerItem } from '../../../utils/storage-items';
@@ -21,6 +21,7 @@ import {
   runEveryCheck,
   slowReads,
   startTwoAccounts,
+  redeemNow,
 } from '../background-helpers';
 import { parsed, rid } from '../test-ids';
 import { redemptionKey, type RewardId } from '../../../utils/ids';
@@ -71,7 +72,7 @@ describe('the baseline is the ledger’s own fresh read', () => {
     expect((await redeemElsewhere(COFFEE)).status).toBe(200);
     // The Confirm: the panel answers 500 and records nothing for it.
     await armFault(a, { path: REDEEM, status: 500 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     await slow;
     expect(entry.redemption).toBeUndefined();
     expect(entry).toMatchObject({ state: 'unknown', answer: 'unclear' });
@@ -82,7 +83,7 @@ describe('the baseline is the ledger’s own fresh read', () => {
   it('the read after the answer is a read that left after the answer, even while an older read is out', async () => {
     // The redeem is answered 500 though the panel recorded it; a refresh that left before is out.
     await armFault(a, { path: REDEEM, commit: true, status: 500, delayMs: 100 });
-    const confirm = redeem(COFFEE);
+    const confirm = redeemNow(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
     await armFault(a, { path: HISTORY, holdMs: 600 });
     const slow = refreshHistory(true).catch(() => undefined);
@@ -121,7 +122,7 @@ describe('ids are compared exactly', () => {
       await armFault(a, { path: HISTORY, body: historyBody([BIG], quote) });
       await armFault(a, { path: REDEEM, status: 500 });
       await armFault(a, { path: HISTORY, body: historyBody([BIG, BIGGER], quote), times: 5 });
-      const entry = await redeem(COFFEE);
+      const entry = await redeemNow(COFFEE);
       expect(entry).toMatchObject({ state: 'done', redemption: { id: BIGGER } });
     },
   );
@@ -131,7 +132,7 @@ describe('a redemption is its id, reward and date together', () => {
   it('a redemption id the panel gives again after deleting the first (max + 1) is a new redemption: the charged Confirm is found, not "not found"', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
-      const first = await redeem(COFFEE);
+      const first = await redeemNow(COFFEE);
       expect(first.state).toBe('done');
       const reused = first.redemption!.id;
       await dismissRedemption();
@@ -139,7 +140,7 @@ describe('a redemption is its id, reward and date together', () => {
       a.state.redemptions = a.state.redemptions.filter((r) => String(r.id) !== reused);
       vi.setSystemTime(Date.now() + 60_000);
       await armFault(a, { path: REDEEM, commit: true, status: 500 });
-      const second = await redeem(COFFEE);
+      const second = await redeemNow(COFFEE);
       expect(String(a.state.redemptions.at(-1)!.id)).toBe(reused);
       expect(second).toMatchObject({ state: 'done', redemption: { id: reused } });
     } finally {
@@ -153,17 +154,17 @@ describe('a switch to the same account keeps every Confirm still being settled',
     a.state.redemptions = [];
     await refreshHistory(true);
     await armFault(a, { path: REDEEM, drop: true });
-    const open = await redeem(COFFEE);
+    const open = await redeemNow(COFFEE);
     expect(open.state).toBe('unknown');
     await connect(a.url, a.token);
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'unknown' });
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
   });
 
   it('the same key again while the history answers 500: the Confirm still being checked stays', async () => {
     await armFault(a, { path: REDEEM, drop: true });
-    const open = await redeem(COFFEE);
+    const open = await redeemNow(COFFEE);
     expect(open.state).toBe('unknown');
     await armFault(a, { path: HISTORY, status: 500, times: 5 });
     await connect(a.url, a.token);
@@ -176,7 +177,7 @@ describe('the balance is evidence', () => {
   it('a refusal while the balance already shows the points gone (the history written a moment later) is never "nothing charged": unknown, then found', async () => {
     // The first copy spends the points; its history entry comes later. The re-sent copy gets 402.
     await armFault(a, { path: REDEEM, status: 402, body: '{"message":"Insufficient points."}', delayMs: 100 });
-    const confirming = redeem(COFFEE);
+    const confirming = redeemNow(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
     a.state.balance -= 500;
     const entry = await confirming;
@@ -191,7 +192,7 @@ describe('the balance is evidence', () => {
 
   it('a refusal with the balance unmoved and nothing new in the history is "nothing charged"', async () => {
     a.state.balance = 400;
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'failed', balanceBefore: 400, error: { status: 402, nothingCharged: true } });
     expect(entry.balanceMoved).toBeUndefined();
   });
@@ -202,7 +203,7 @@ describe('a balance that cannot be read is no evidence', () => {
     // The first copy spends the points, its history entry written later; the re-sent copy gets 402,
     // and the balance beside the read after that answer cannot be read.
     await armFault(a, { path: REDEEM, status: 402, body: '{"message":"Insufficient points."}', delayMs: 100 });
-    const confirming = redeem(COFFEE);
+    const confirming = redeemNow(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
     a.state.balance -= 500;
     await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
@@ -219,7 +220,7 @@ describe('a balance that cannot be read is no evidence', () => {
   it('a refusal whose balance before sending could not be read is never "nothing charged": no read can stand in for it', async () => {
     a.state.balance = 400;
     await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceBefore: null, balanceUnread: true });
     await runEveryCheck();
     const settled = await ledgerItem.getValue();
