@@ -24,6 +24,8 @@ const id = v.pipe(
   v.check((rewardId) => rewardId !== null && !rewardId.startsWith('-'), 'a reward id'),
   v.transform((rewardId) => rewardId!),
 );
+/** A points cost: whole points, 0 or more. */
+const points = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const variableValue = v.union([
   text(10_000),
   v.pipe(v.number(), v.finite()),
@@ -42,8 +44,11 @@ export const REQUESTS = {
   connect: v.strictObject({ baseUrl: text(2_048), token: text(8_192) }),
   disconnect: nothing,
   refreshRewards: force,
-  /** A Confirm names the session its dialog was shown in: never carried out for another account. */
-  redeem: v.strictObject({ session, rewardId: id, confirmUnsettled: v.optional(v.boolean()) }),
+  /**
+   * A Confirm names the session its dialog was shown in (never carried out for another account) and
+   * the points cost the panelist confirmed (never charged at another).
+   */
+  redeem: v.strictObject({ session, rewardId: id, points, confirmUnsettled: v.optional(v.boolean()) }),
   checkRedemption: nothing,
   dismissRedemption: nothing,
   refreshHistory: force,

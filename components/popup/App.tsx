@@ -169,6 +169,7 @@ export function App() {
       {flow.confirming && (
         <LazyConfirm
           reward={flow.confirming.reward}
+          cost={flow.confirming.cost}
           unsettled={flow.confirming.unsettled}
           balance={state.balance}
           busy={state.pending || flow.inFlight}

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/store/credentials';
-import { sessionItem } from '../../utils/storage-items';
 import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm, redeem } from '../../entrypoints/background/redemption/service';
 import type { RewardId } from '../../utils/ids';
-import type { LedgerEntry } from '../../utils/storage-items';
+import { rewardsItem, sessionItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
 
@@ -37,9 +36,17 @@ export async function activeSessionId(): Promise<string> {
   return id;
 }
 
-/** A Confirm as the popup sends it for the reward now. */
-export function redeemNow(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
-  return activeSessionId().then((session) => redeem({ rewardId, session, confirmUnsettled }));
+/**
+ * A Confirm as the popup sends it: for the session the popup shows, at the cost its catalogue
+ * states (the stored one, else the sandbox's seed), unless the test names another.
+ */
+export async function redeemNow(rewardId: RewardId, confirmUnsettled = false, points?: number): Promise<LedgerEntry> {
+  const session = await activeSessionId();
+  const listed = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId)?.reward_point_cost;
+  const seeded = [...SEED_A.rewards, ...SEED_B.rewards].find((r) => String(r.id) === rewardId)?.reward_point_cost;
+  const cost = points ?? listed ?? seeded;
+  if (typeof cost !== 'number') throw new Error(`no cost known for reward ${rewardId}`);
+  return redeem({ rewardId, session, points: cost, confirmUnsettled });
 }
 
 export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };

@@ -201,7 +201,9 @@ describe('not found after the last check', () => {
     await click(getByRole(outcome, 'button', 'Redeem again: Amazon $5'));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { session: 'popup-test-session', rewardId: '1' } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+    ]);
   });
 
   it('does not offer to redeem again when the points no longer cover it', async () => {
@@ -259,8 +261,8 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1' } },
-      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', confirmUnsettled: true } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500, confirmUnsettled: true } },
     ]);
   });
 
@@ -270,7 +272,9 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await click(await waitFor(() => getByRole(root, 'button', 'Redeem Northwind Books $10')));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Northwind Books $10'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { session: 'popup-test-session', rewardId: '2' } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '2', points: 1000 } },
+    ]);
   });
 
   it('an "unsettled" refusal reopens the confirmation naming the unsettled redemption; nothing is resent by itself', async () => {
@@ -296,12 +300,14 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     expect(dialog.textContent).toContain(
       `Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`,
     );
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { session: 'popup-test-session', rewardId: '1' } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+    ]);
     background.answers.redeem = () => ({ ok: true, data: ledger('pending') });
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1' } },
-      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', confirmUnsettled: true } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500, confirmUnsettled: true } },
     ]);
   });
 });

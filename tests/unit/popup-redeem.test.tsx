@@ -114,7 +114,7 @@ describe('the session travels with the Confirm', () => {
     const dialog = await openConfirmation(root);
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
     await waitFor(() => expect(redeemCalls()).toHaveLength(1));
-    expect(redeemCalls()[0]!.data).toEqual({ session: CONNECTED.id, rewardId: '1' });
+    expect(redeemCalls()[0]!.data).toEqual({ session: CONNECTED.id, rewardId: '1', points: 500 });
   });
 
   it('closes an open Confirm when another account connects, and sends nothing', async () => {
@@ -140,6 +140,36 @@ describe('the session travels with the Confirm', () => {
   });
 });
 
+describe('the price confirmed is the price sent', () => {
+  it('asks again at the cost the panel gives now, saying so, and sends that cost', async () => {
+    background.answers.redeem = (data) =>
+      (data as { points: number }).points === 800
+        ? { ok: true, data: ledger('done', { requestId: 'new', points: 800 }) }
+        : {
+            ok: false,
+            error: appError(
+              'price_changed',
+              'Nothing was sent: Amazon $5 now costs 800 points, not the cost you confirmed.',
+              {
+                points: 800,
+              },
+            ),
+          };
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(dialog.textContent).toContain('now costs 800 points'));
+    expect(getByText(dialog, /^Redeem/).textContent).toBe(
+      'Redeem Amazon $5 for 800 points? Your balance will be 1,700 points.',
+    );
+    expect(redeemCalls().map((c) => (c.data as { points: number }).points)).toEqual([500]);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(redeemCalls()).toHaveLength(2));
+    expect(redeemCalls()[1]!.data).toEqual({ session: CONNECTED.id, rewardId: '1', points: 800 });
+  });
+});
+
 describe('redeeming', () => {
   it('Confirm sends one redeem however fast it is clicked, and is disabled while in flight', async () => {
     let answer!: (r: Result<unknown>) => void;
@@ -153,7 +183,9 @@ describe('redeeming', () => {
     confirm.click();
     confirm.click();
     await waitFor(() => expect(confirm.disabled).toBe(true));
-    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { session: 'popup-test-session', rewardId: '1' } }]);
+    expect(redeemCalls()).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+    ]);
     expect(dialog.textContent).toContain('A redemption is in progress');
 
     await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: rid(1) }));

@@ -243,7 +243,7 @@ describe('redemptions still being checked off the card', () => {
     );
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', confirmUnsettled: true } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500, confirmUnsettled: true } },
     ]);
   });
 

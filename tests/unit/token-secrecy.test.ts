@@ -49,7 +49,7 @@ const CALLS: Array<[keyof typeof handlers, unknown]> = [
   ['refreshProfile', { force: true }],
   ['saveValues', { session: ACTIVE, values: { FIRST_NAME: 'Robin' } }],
   ['deleteValue', { session: ACTIVE, name: 'FIRST_NAME' }],
-  ['redeem', { session: ACTIVE, rewardId: 101 }],
+  ['redeem', { session: ACTIVE, rewardId: 101, points: 500 }],
   ['dismissRedemption', undefined],
   ['setPreferences', { badge: false }],
   ['disconnect', undefined],

@@ -11,6 +11,11 @@ import type { Reward } from '../../../utils/types';
 
 export interface Confirming {
   reward: Reward;
+  /**
+   * The points cost the dialog states, and the Confirm sends: the figure the panelist confirms. The
+   * background sends nothing at another (price_changed), and the dialog asks again at the cost then.
+   */
+  cost: number;
   /** The session the dialog was shown in: the Confirm names it, and the background refuses it for another. */
   session: string;
   /**
@@ -34,20 +39,22 @@ export function unsettledFor(
 
 /**
  * The dialog for `reward` in `session`, or null when none may open: no session shown (nothing to
- * name), or a reward the extension does not offer for redeeming (row-model.ts says why).
+ * name), or a reward the extension does not offer for redeeming, whose points cost is unknown or
+ * quarantined (a dialog never states a cost nobody gave; row-model.ts says why).
  */
 export function confirmingFor(
   reward: Reward,
   session: string | undefined,
   entries: ReadonlyArray<LedgerEntry | null | undefined>,
 ): Confirming | null {
-  if (reward.costRefused || session === undefined) return null;
-  return { reward, session, unsettled: unsettledFor(entries, reward) };
+  const cost = reward.reward_point_cost;
+  if (reward.costRefused || cost === null || session === undefined) return null;
+  return { reward, cost, session, unsettled: unsettledFor(entries, reward) };
 }
 
-/** What Confirm sends: the reward, the session the dialog was shown in, and a second Confirm only knowingly. */
-export function orderOf({ reward, session, unsettled }: Confirming): Request<'redeem'> {
-  const order = { session, rewardId: reward.id };
+/** What Confirm sends: the reward at the cost stated, the session the dialog was shown in, and a second Confirm only knowingly. */
+export function orderOf({ reward, cost, session, unsettled }: Confirming): Request<'redeem'> {
+  const order = { session, rewardId: reward.id, points: cost };
   return unsettled ? { ...order, confirmUnsettled: true } : order;
 }
 
@@ -58,26 +65,28 @@ export function stillShown(confirming: Confirming, session: string | undefined):
 
 /**
  * What the dialog becomes when the background refuses its Confirm with `error` (`stored`: the
- * ledger's entries as the popup now sees them): asked again naming the same reward's redemption
- * still being checked that this popup had not seen (by its reward alone when never seen here:
- * `startedAt` 0, no time), or the refusal said in the dialog.
+ * ledger's entries as the popup now sees them): asked again at the cost the panel gives now, saying
+ * so; asked again naming the same reward's redemption still being checked that this popup had not
+ * seen (by its reward alone when never seen here: `startedAt` 0, no time); or the refusal said.
  */
 export function afterRefusal(
   confirming: Confirming,
   error: AppError,
   stored: ReadonlyArray<LedgerEntry | null | undefined>,
-): { confirming: Confirming } | { error: AppError } {
+): { confirming?: Confirming; error: AppError | null } {
+  if (error.kind === 'price_changed' && error.points !== undefined)
+    return { confirming: { ...confirming, cost: error.points }, error };
   if (error.kind !== 'unsettled') return { error };
   const { reward } = confirming;
   const named: LedgerEntry = {
     requestId: '',
     rewardId: reward.id,
     rewardName: reward.name,
-    points: reward.reward_point_cost,
+    points: confirming.cost,
     startedAt: 0,
     state: 'unknown',
   };
-  return { confirming: { ...confirming, unsettled: unsettledFor(stored, reward) ?? named } };
+  return { confirming: { ...confirming, unsettled: unsettledFor(stored, reward) ?? named }, error: null };
 }
 
 /**

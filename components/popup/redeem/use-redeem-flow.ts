@@ -57,8 +57,8 @@ export function useRedeemFlow(
         // Refusals the background recorded show in the outcome panel; others (busy) stay here.
         if (result.error.kind !== 'unsettled' && startedBy(stored, current.reward, sent.current)) return close(true);
         const next = afterRefusal(current, result.error, [stored, ...elsewhere]);
-        if ('confirming' in next) setConfirming(next.confirming);
-        else setError(next.error);
+        if (next.confirming) setConfirming(next.confirming);
+        setError(next.error);
       })
       .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
       .finally(() => {

@@ -1,14 +1,7 @@
 import { browser } from 'wxt/browser';
 import { appError, type AppError } from '../../../utils/errors';
 import { t, uiLocale } from '../../../utils/i18n';
-import {
-  duplicatesItem,
-  ledgerItem,
-  rewardsItem,
-  settledItem,
-  unsettledItem,
-  type LedgerEntry,
-} from '../../../utils/storage-items';
+import { duplicatesItem, ledgerItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { currentApi } from '../auth/api';
 import { markWritten } from '../sync/epochs';
@@ -18,6 +11,7 @@ import { activeCredentials, put, StaleSession, whileActive, type Put, type Sessi
 import { refreshRewards } from '../sync/sync';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
+import { baselineOf, offerAt } from './before-sending';
 import {
   answerOf,
   applyAnswer,
@@ -38,7 +32,7 @@ import {
   type Confirms,
   type HistoryRead,
 } from './machine';
-import { redemptionKey, type RewardId } from '../../../utils/ids';
+import type { RewardId } from '../../../utils/ids';
 
 export { CHECK_AFTER_MS } from './machine';
 
@@ -161,15 +155,22 @@ async function checkBy(when: number): Promise<void> {
   if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
 }
 
-/** One Confirm as the popup sends it: the reward, and the session its dialog was shown in. */
+/** One Confirm as the popup sends it: the reward, the session its dialog was shown in, the cost confirmed. */
 export interface RedeemOrder {
   rewardId: RewardId;
   session: SessionId;
+  /** The points cost the panelist confirmed: the cost sent, or nothing is (before-sending.ts). */
+  points: number;
   /** The panelist confirmed again knowing that an earlier redemption of it is still being checked. */
   confirmUnsettled?: boolean | undefined;
 }
 
-export async function redeem({ rewardId, session, confirmUnsettled = false }: RedeemOrder): Promise<LedgerEntry> {
+export async function redeem({
+  rewardId,
+  session,
+  points,
+  confirmUnsettled = false,
+}: RedeemOrder): Promise<LedgerEntry> {
   // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
   await workerReady();
   // Reads that left before this moment may predate a redemption made elsewhere just now.
@@ -183,22 +184,19 @@ export async function redeem({ rewardId, session, confirmUnsettled = false }: Re
     const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
     if (earlier && !confirmUnsettled)
       fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
-    const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
-    // The catalogue gave it a points cost the panel cannot mean (utils/api/schemas.ts): not sent.
-    if (reward?.costRefused) fail(appError('invalid_input', t('errCostRefused', reward.name)));
     const requestId = crypto.randomUUID();
     const startedAt = Date.now();
-    const known = (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey);
-    // Read after the baseline, the nearer to the request leaving.
-    const balanceBefore = await balanceBeforeSending(sid, pressed);
+    const known = await baselineOf(sid, pressed, rewardId);
+    // Read after the baseline, the nearer to the request leaving: the cost sent is the cost confirmed.
+    const { reward, balanceBefore } = await offerAt(sid, pressed, rewardId, points);
     const entry: LedgerEntry = {
       requestId,
       rewardId,
-      rewardName: reward?.name ?? `Reward ${rewardId}`,
-      points: reward?.reward_point_cost ?? null,
+      rewardName: reward.name,
+      points: reward.reward_point_cost,
       startedAt,
       baseline: known,
-      ...balanceBefore,
+      balanceBefore,
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -226,31 +224,6 @@ export async function redeem({ rewardId, session, confirmUnsettled = false }: Re
     }
   } finally {
     redeeming.delete(sid);
-  }
-}
-
-/**
- * The balance just before sending: with the one after the answer, evidence of points taken. One
- * that could not be read is marked so (machine.ts then waits for a scheduled check before saying
- * nothing was charged).
- */
-async function balanceBeforeSending(sid: SessionId, pressed: number): Promise<Partial<LedgerEntry>> {
-  const points = await balanceAfter(sid, pressed);
-  return points === undefined ? { balanceBefore: null, balanceUnread: true } : { balanceBefore: points };
-}
-
-/**
- * The redemptions that exist before this one, read fresh from the panel (a 304 when nothing
- * changed) by a read that left after Confirm was pressed (fresh-reads.ts), so that none of them is
- * ever taken for it. When the history cannot be read, the redeem is not sent: without a baseline, a
- * redemption made minutes earlier could pass for this one.
- */
-async function baseline(sid: SessionId, pressed: number): Promise<Redemption[]> {
-  try {
-    return (await historyAfter(sid, pressed)).history;
-  } catch (err) {
-    if (err instanceof StaleSession) throw err;
-    fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
   }
 }
 

@@ -95,13 +95,8 @@ class Redeem extends Step {
     if (rule?.status === 401) m.rejectable[account] = true;
     // A fault the redeem never reached (refused as busy or unsettled) is taken back.
     // The page sends the reward's id as the catalogue wrote it (a 64-bit panel's: its digits).
-    const redeem = () =>
-      w.worker.send('redeem', {
-        // The session the popup shows: the one storage held after the last step.
-        session: w.session.id ?? '',
-        rewardId: w.wireId(rewardOf(account, this.slot)),
-        confirmUnsettled: this.confirmUnsettled,
-      });
+    const redeem = async () =>
+      w.worker.send('redeem', await w.order(account, rewardOf(account, this.slot), this.confirmUnsettled));
     // Not awaited: the panelist closes the card or starts another redeem while this one is out.
     if (!this.wait) return void w.outstanding.push(redeem());
     await w.withFault(account, rule && { ...rule, path: REDEEM }, (r) => r.path === REDEEM && !r.repeated, redeem);
@@ -137,12 +132,7 @@ class RedeemWhileReading extends Step {
       account,
       rule && { ...rule, path: REDEEM },
       (r) => r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] !== undefined,
-      () =>
-        w.worker.send('redeem', {
-          session: w.session.id ?? '',
-          rewardId: w.wireId(rewardOf(account, this.slot)),
-          confirmUnsettled: true,
-        }),
+      async () => w.worker.send('redeem', await w.order(account, rewardOf(account, this.slot), true)),
     );
     await reading;
   }

@@ -465,6 +465,22 @@ export class World {
     return wireId(id, this.settings.ids);
   }
 
+  /**
+   * A Confirm as the popup sends it: for the session storage shows and at the points cost its
+   * catalogue lists (the panel's own when none is stored yet), the reward's id as the panel wrote it.
+   */
+  async order(account: Account, rewardId: number, confirmUnsettled: boolean) {
+    const id = this.wireId(rewardId);
+    const listed = (await this.items.rewardsItem.getValue())?.data.rewards.find((r) => r.id === id);
+    const panel = this.sandbox(account).state.rewards.find((r) => r.id === rewardId)?.reward_point_cost;
+    return {
+      session: (await this.items.sessionItem.getValue()).id ?? '',
+      rewardId: id,
+      points: listed?.reward_point_cost ?? panel ?? 0,
+      confirmUnsettled,
+    };
+  }
+
   /** Redemptions the panels deleted (cancelled) in this run, per account and reward. */
   readonly deleted: Record<Account, Map<number, number>> = { A: new Map(), B: new Map() };
 

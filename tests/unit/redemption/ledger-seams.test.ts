@@ -217,15 +217,17 @@ describe('a balance that cannot be read is no evidence', () => {
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
   });
 
-  it('a refusal whose balance before sending could not be read is never "nothing charged": no read can stand in for it', async () => {
+  it('a balance that cannot be read before sending sends nothing: there is no "before" to weigh an answer against', async () => {
     a.state.balance = 400;
     await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
-    const entry = await redeemNow(COFFEE);
-    expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceBefore: null, balanceUnread: true });
-    await runEveryCheck();
-    const settled = await ledgerItem.getValue();
-    expect(settled).toMatchObject({ requestId: entry.requestId, state: 'not_found' });
-    expect(settled?.error?.nothingCharged).toBeUndefined();
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({
+      error: {
+        kind: 'rejected',
+        message: expect.stringMatching(/^The redemption was not sent, so nothing was charged/),
+      },
+    });
+    expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(0);
+    expect(await ledgerItem.getValue()).toBeNull();
   });
 });
 

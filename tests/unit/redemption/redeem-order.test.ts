@@ -2,7 +2,8 @@
 /**
  * What a Confirm carries from the popup and what the background checks before anything leaves:
  * the session the popup showed (a Confirm is never carried out for whichever account is connected
- * by then), through the message door, against the sandbox over real HTTP.
+ * by then) and the points cost the panelist confirmed (compared with the catalogue read just before
+ * sending), through the message door, against the sandbox over real HTTP.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -41,7 +42,7 @@ const redeems = (sandbox: Sandbox) => sandbox.requests.filter((r) => r.path === 
 describe('the session travels with the redeem', () => {
   it('a Confirm names the session the popup showed, and is carried out for it', async () => {
     const session = await activeSessionId();
-    const reply = await deliver('redeem', { session, rewardId: '101' });
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
     expect(reply).toMatchObject({ ok: true, data: { rewardId: '101', state: 'done' } });
     expect(redeems(a)).toBe(1);
   });
@@ -51,7 +52,7 @@ describe('the session travels with the redeem', () => {
     // Another account connects while the Confirm dialog is still open (a popup opened as a tab).
     await deliver('connect', { baseUrl: b.url, token: b.token });
     await b.idle();
-    const reply = await deliver('redeem', { session: shown, rewardId: '101' });
+    const reply = await deliver('redeem', { session: shown, rewardId: '101', points: 500 });
     expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
     expect((reply as { error: { message: string } }).error.message).toMatch(/another account/i);
     expect(redeems(a) + redeems(b)).toBe(0);
@@ -59,8 +60,74 @@ describe('the session travels with the redeem', () => {
   });
 
   it('a Confirm that names no session is refused at the door', async () => {
-    const reply = await deliver('redeem', { rewardId: '101' });
+    const reply = await deliver('redeem', { rewardId: '101', points: 500 });
     expect(reply).toMatchObject({ ok: false, error: { kind: 'bad_request' } });
+    expect(redeems(a)).toBe(0);
+  });
+});
+
+describe('the price confirmed is the price sent', () => {
+  const coffee = () => a.state.rewards.find((r) => r.id === 101)!;
+
+  it('a cost that rose since the list is not charged: nothing is sent, and the refusal names the new cost', async () => {
+    const session = await activeSessionId();
+    // The list said 500; the operator changes it to 800 before Confirm is pressed.
+    coffee().reward_point_cost = 800;
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'price_changed', points: 800 } });
+    expect((reply as { error: { message: string } }).error.message).toContain('800');
+    expect(redeems(a)).toBe(0);
+    expect(a.state.balance).toBe(2500);
+    expect(await ledgerItem.getValue()).toBeNull();
+    // Confirmed again at the new cost, it goes through, and the Confirm says what it cost.
+    const again = await deliver('redeem', { session, rewardId: '101', points: 800 });
+    expect(again).toMatchObject({ ok: true, data: { state: 'done', points: 800, balanceAfter: 1700 } });
+    expect(redeems(a)).toBe(1);
+  });
+
+  it('a cost that fell is asked again too: the panelist confirms the figure that is charged', async () => {
+    const session = await activeSessionId();
+    coffee().reward_point_cost = 300;
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'price_changed', points: 300 } });
+    expect(redeems(a)).toBe(0);
+  });
+
+  it('a reward the catalogue read just before sending no longer lists is not sent', async () => {
+    const session = await activeSessionId();
+    a.state.rewards = a.state.rewards.filter((r) => r.id !== 101);
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect((reply as { error: { message: string } }).error.message).toBe(
+      'Bluefin Coffee $5 Gift Card was not redeemed: the panel no longer offers it. Nothing was sent, so nothing was charged.',
+    );
+    expect(redeems(a)).toBe(0);
+  });
+
+  it('a catalogue that cannot be read just before sending sends nothing: the cost cannot be compared', async () => {
+    const session = await activeSessionId();
+    await fetch(`${a.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/v1/panel/rewards', status: 503, times: 10 }),
+    });
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'rejected' } });
+    const message = (reply as { error: { message: string } }).error.message;
+    expect(message).toMatch(/not sent, so nothing was charged/);
+    // The reason in plain words, once: no status code or advice nested in brackets.
+    expect(message).not.toMatch(/\(.*\(|HTTP/);
+    expect(redeems(a)).toBe(0);
+  });
+
+  it('a Confirm without the cost it was confirmed at is refused at the door', async () => {
+    const session = await activeSessionId();
+    for (const points of [undefined, null, -1, 1.5, '500'])
+      expect(
+        await deliver('redeem', { session, rewardId: '101', ...(points === undefined ? {} : { points }) }),
+      ).toMatchObject({
+        ok: false,
+        error: { kind: 'bad_request' },
+      });
     expect(redeems(a)).toBe(0);
   });
 });
