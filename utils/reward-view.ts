@@ -77,20 +77,26 @@ export function rewardProgress(balance: number | null, cost: number | null): Rew
   return { ratio: Math.min(1, Math.max(0, balance / cost)), affordable: missing === 0, missing };
 }
 
-/** Why the extension offers no Redeem for a reward: a cost it quarantined, or a balance short of the cost. */
-export type RedeemBlock = { kind: 'cost-refused' } | { kind: 'short'; missing: number };
+/**
+ * Why the extension offers no Redeem for a reward: a cost it quarantined (one that cannot be right,
+ * none given, or two given for one id), or a balance short of the cost.
+ */
+export type RedeemBlock =
+  { kind: 'cost-refused'; reason: 'impossible' | 'missing' | 'conflicting' } | { kind: 'short'; missing: number };
 
 /**
  * Whether the extension lets a panelist redeem `reward` at `balance`, the one rule for it: not a
- * reward whose points cost the schema quarantined (utils/api/schemas.ts, `costRefused`), nor one
- * whose known cost a known balance does not cover. With the cost or the balance unknown the panel
- * decides, so nothing is blocked. The popup's rows and the doctor's redeem check both ask this.
+ * reward whose points cost the schema quarantined (utils/api/records.ts, `costRefused`), nor one
+ * whose cost is unknown (a cost nobody gave is never confirmed; an earlier version stored such a
+ * reward unmarked), nor one whose cost a known balance does not cover. With the balance unknown the
+ * panel decides. The popup's rows and the doctor's redeem check both ask this.
  */
 export function redeemBlock(
-  reward: Pick<Reward, 'reward_point_cost' | 'costRefused'>,
+  reward: Pick<Reward, 'reward_point_cost' | 'costRefused' | 'costReason'>,
   balance: number | null,
 ): RedeemBlock | null {
-  if (reward.costRefused) return { kind: 'cost-refused' };
+  if (reward.costRefused || reward.reward_point_cost === null)
+    return { kind: 'cost-refused', reason: reward.costReason ?? (reward.costRefused ? 'impossible' : 'missing') };
   const { affordable, missing } = rewardProgress(balance, reward.reward_point_cost);
   return affordable === false ? { kind: 'short', missing: missing ?? 0 } : null;
 }

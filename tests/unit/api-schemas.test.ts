@@ -175,6 +175,53 @@ describe('rewardSchema', () => {
   });
 });
 
+describe('the available list: a cost nobody gave is never offered', () => {
+  it('a reward listed without a points cost is quarantined for that reason, the rest as sent', () => {
+    const { reward_point_cost: _none, ...unpriced } = giftCard;
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [giftCard, { ...giftCard, id: 102, reward_point_cost: null }, { ...unpriced, id: 103 }],
+    });
+    expect(listed.rewards.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false, r.costReason])).toEqual([
+      ['101', 500, false, undefined],
+      ['102', null, true, 'missing'],
+      ['103', null, true, 'missing'],
+    ]);
+  });
+
+  it('one id listed twice with different costs quarantines both: the panel would charge one of them for the id sent', () => {
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [
+        { ...giftCard, reward_point_cost: 50 },
+        { ...giftCard, id: 102 },
+        { ...giftCard, reward_point_cost: 500 },
+        { ...giftCard, id: 103 },
+        { ...giftCard, id: 103 },
+      ],
+    });
+    expect(listed.rewards.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false, r.costReason])).toEqual([
+      ['101', null, true, 'conflicting'],
+      ['102', 500, false, undefined],
+      ['101', null, true, 'conflicting'],
+      // The same record twice asks one cost: nothing to choose between.
+      ['103', 500, false, undefined],
+      ['103', 500, false, undefined],
+    ]);
+  });
+
+  it('a cost that cannot be right keeps its own reason, beside a missing one', () => {
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [
+        { ...giftCard, reward_point_cost: -5 },
+        { ...giftCard, id: 102, reward_point_cost: null, cost: null },
+      ],
+    });
+    expect(listed.rewards.map((r) => [r.costRefused, r.costReason])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+  });
+});
+
 describe('redemptionSchema', () => {
   it('parses a documented redemption, nested reward point cost null', () => {
     expect(ok(redemptionSchema, redemption)).toEqual({

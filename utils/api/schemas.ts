@@ -4,7 +4,7 @@ import { AppErrorException, appError } from '../errors';
 import { t } from '../i18n';
 import { redemptionIdOf, rewardIdOf } from '../ids';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
-import { checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema } from './records';
+import { checkedCatalogue, checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema } from './records';
 
 /**
  * Response bodies of the panel API (seed/panel-interface.md), as valibot schemas.
@@ -78,10 +78,13 @@ export const readValuesResponseSchema = v.object({
 /** A reward: its id checked here, every other field on its own (./records.ts). */
 export const rewardSchema = v.pipe(v.looseObject({ id: exactId(rewardIdOf) }), v.transform(checkedReward));
 
-/** `GET /v1/panel/rewards` (a top-level balance is read separately). */
+/**
+ * `GET /v1/panel/rewards` (a top-level balance is read separately): each reward on its own, then
+ * the list as a whole (a cost it does not give, an id it gives two costs: ./records.ts).
+ */
 export const rewardsResponseSchema = v.object({
   message: optionalMessage,
-  rewards: v.array(rewardSchema),
+  rewards: v.pipe(v.array(rewardSchema), v.transform(checkedCatalogue)),
 });
 
 // ---------------------------------------------------------------------------------------------

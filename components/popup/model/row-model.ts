@@ -28,6 +28,9 @@ export interface RowInput {
   open?: boolean;
 }
 
+/** Why a reward's cost keeps it from being offered, in words beside its Redeem. */
+const QUARANTINED = { impossible: 'costRefused', missing: 'costMissing', conflicting: 'costConflicting' } as const;
+
 /**
  * A value as the brand's choice names it: "$10.00 · 1,000 points"; the points alone when the panel's
  * currency is not an ISO 4217 code (utils/format.ts), the money alone when the cost is unknown.
@@ -105,7 +108,7 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
       id: reason === `${base}-why` ? reason : null,
       // Only what is missing or in the way: an affordable row says nothing (its Redeem says it), and takes no room.
       class: `reward-why small ${refused || isHeld ? 'warn' : short ? 'muted' : 'none'}`,
-      text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
+      text: refused ? t(QUARANTINED[block.reason]) : isHeld ? t('heldBack') : (short ?? ''),
     },
     details: { open },
     // Named in words beside the star: a tooltip alone is never seen on a touch screen. Once set, it says so

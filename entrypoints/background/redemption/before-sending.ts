@@ -2,6 +2,7 @@ import { appError } from '../../../utils/errors';
 import { failureReason } from '../../../utils/failure-reason';
 import { t, tp } from '../../../utils/i18n';
 import { redemptionKey, type RedemptionKey, type RewardId } from '../../../utils/ids';
+import { redeemBlock } from '../../../utils/reward-view';
 import { sentences } from '../../../utils/sentences';
 import { rewardsItem } from '../../../utils/storage-items';
 import type { Reward } from '../../../utils/types';
@@ -32,6 +33,13 @@ export async function baselineOf(sid: SessionId, pressed: number, rewardId: Rewa
   }
 }
 
+/** Why a reward's cost keeps it from being sent (utils/reward-view.ts, redeemBlock). */
+const NOT_OFFERED = {
+  impossible: 'errCostRefused',
+  missing: 'errCostMissing',
+  conflicting: 'errCostConflicting',
+} as const;
+
 /** The reward as the catalogue read just before sending lists it, and the balance beside it. */
 export interface Offer {
   reward: Reward & { reward_point_cost: number };
@@ -59,8 +67,11 @@ export async function offerAt(sid: SessionId, pressed: number, rewardId: RewardI
   }
   const reward = read.rewards.find((r) => r.id === rewardId);
   if (!reward) fail(appError('invalid_input', t('errRedeemNotOffered', listedAs)));
+  const block = redeemBlock(reward, null);
   const cost = reward.reward_point_cost;
-  if (reward.costRefused || cost === null) fail(appError('invalid_input', t('errCostRefused', reward.name)));
+  if (block?.kind === 'cost-refused') fail(appError('invalid_input', t(NOT_OFFERED[block.reason], reward.name)));
+  // redeemBlock refuses every unknown cost: this only tells the type so.
+  if (cost === null) fail(appError('invalid_input', t('errCostMissing', reward.name)));
   if (cost !== confirmed) fail(appError('price_changed', tp('errPriceChanged', cost, reward.name), { points: cost }));
   return { reward: { ...reward, reward_point_cost: cost }, balanceBefore: read.balance.points };
 }

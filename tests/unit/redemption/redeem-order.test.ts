@@ -119,6 +119,26 @@ describe('the price confirmed is the price sent', () => {
     expect(redeems(a)).toBe(0);
   });
 
+  it('a reward the catalogue gives no points cost is never sent, whatever figure a page sends', async () => {
+    const session = await activeSessionId();
+    (coffee() as { reward_point_cost: number | null }).reward_point_cost = null;
+    for (const points of [0, 500]) {
+      const reply = await deliver('redeem', { session, rewardId: '101', points });
+      expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+      expect((reply as { error: { message: string } }).error.message).toMatch(/gives it no points cost/);
+    }
+    expect(redeems(a)).toBe(0);
+  });
+
+  it('an id the catalogue lists twice with different costs is never sent: the panel would charge one of them', async () => {
+    const session = await activeSessionId();
+    a.state.rewards.push({ ...structuredClone(coffee()), reward_point_cost: 50 });
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 50 });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect((reply as { error: { message: string } }).error.message).toMatch(/twice with different costs/);
+    expect(redeems(a)).toBe(0);
+  });
+
   it('a Confirm without the cost it was confirmed at is refused at the door', async () => {
     const session = await activeSessionId();
     for (const points of [undefined, null, -1, 1.5, '500'])
