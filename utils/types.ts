@@ -1,5 +1,6 @@
 /** Domain types shared by every context. API shapes follow ../shared/seed/panel-interface.md. */
 import type { RedemptionId, RewardId } from './ids';
+import type { Instant } from './instants';
 
 export interface VariableOption {
   id: number;
@@ -97,8 +98,11 @@ export interface Redemption {
   reward: Reward;
   approved: boolean;
   processed: boolean;
-  /** `YYYY-MM-DDTHH:MM:SS`, no timezone: read as UTC. */
-  created_at: string;
+  /**
+   * When it was made, as an instant (utils/instants.ts: the panel's spelling parsed once, UTC to the
+   * second); with its id and reward, the redemption's identity.
+   */
+  created_at: Instant;
   updated_at: string;
   failed: boolean;
   refunded: boolean;

@@ -12,7 +12,12 @@ import type {
  */
 export type Reward = Omit<ParsedReward, 'id'> & { id: number };
 /** A redemption as the sandbox holds and sends it (see {@link Reward}). */
-export type Redemption = Omit<ParsedRedemption, 'id' | 'reward'> & { id: number; reward: Reward };
+/** A redemption as the panel holds and writes it: ids as numbers, `created_at` as the text it sends. */
+export type Redemption = Omit<ParsedRedemption, 'id' | 'reward' | 'created_at'> & {
+  id: number;
+  reward: Reward;
+  created_at: string;
+};
 
 /** How the read-variables response carries stored values (design §3 accepts both). */
 export type ValuesShape = 'records' | 'map';

@@ -228,6 +228,8 @@ describe('redemptionSchema', () => {
       ...redemption,
       id: String(redemption.id),
       reward: { ...redemption.reward, id: String(redemption.reward.id) },
+      // Its instant, UTC to the second (utils/instants.ts).
+      created_at: `${redemption.created_at.slice(0, 19)}Z`,
     });
   });
 
@@ -246,6 +248,13 @@ describe('redemptionSchema', () => {
     expect(fails(redemptionSchema, { ...redemption, reward: null })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, reward: { ...giftCard, id: 'x' } })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, created_at: 5 })).toBe(true);
+    // A time of no moment, or in no spelling it accepts, identifies nothing (utils/instants.ts).
+    for (const created_at of ['yesterday', '2024-04-31T10:00:00', '', '14/09/2024 08:12'])
+      expect(fails(redemptionSchema, { ...redemption, created_at }), created_at).toBe(true);
+    // Another spelling of the same moment is the same instant.
+    expect(ok(redemptionSchema, { ...redemption, created_at: '2024-03-01 11:00:00+01:00' }).created_at).toBe(
+      '2024-03-01T10:00:00Z',
+    );
   });
 
   it.each([-500, 1.5, 2 ** 53, '500', null])('points spent of %s are kept as unknown, never a figure', (points) => {

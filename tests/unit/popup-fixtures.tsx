@@ -14,7 +14,7 @@ import {
   type SyncState,
 } from '../../utils/storage-items';
 import type { Redemption, Reward } from '../../utils/types';
-import { did, rid } from './test-ids';
+import { at, did, rid } from './test-ids';
 
 export const CONNECTED = {
   connected: true,
@@ -70,7 +70,7 @@ export function redemption(id: number, reward: Reward, createdAt: string, extra:
     reward: { ...reward, reward_point_cost: null },
     approved: false,
     processed: false,
-    created_at: createdAt,
+    created_at: at(createdAt),
     updated_at: createdAt,
     failed: false,
     refunded: false,

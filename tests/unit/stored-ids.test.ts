@@ -11,7 +11,7 @@ import { settleStorage } from '../../entrypoints/background/store/store';
 import { idsFormItem } from '../../entrypoints/background/store/stored-ids';
 import { duplicatesItem, goalItem, historyItem, ledgerItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
-import { did, rid } from './test-ids';
+import { at, did, rid } from './test-ids';
 
 const redemption = (id: number, reward: number) => ({
   id,
@@ -81,13 +81,15 @@ describe('ids an earlier version stored as numbers', () => {
     expect((await duplicatesItem.getValue())[0]?.redemptionIds).toEqual(['5003', '5004']);
     expect((await rewardsItem.getValue())?.data.rewards[0]?.id).toBe('101');
     expect((await historyItem.getValue())?.data[0]).toMatchObject({ id: '5001', reward: { id: '101' } });
-    expect(await idsFormItem.getValue()).toBe(1);
+    expect(await idsFormItem.getValue()).toBe(2);
 
     // The open Confirm matches a new redemption of its reward, and not one its old baseline knew.
-    const history = [
-      { ...redemption(5001, 101), id: did(5001), reward: { ...redemption(5001, 101).reward, id: rid(101) } },
-      { ...redemption(5005, 101), id: did(5005), reward: { ...redemption(5005, 101).reward, id: rid(101) } },
-    ];
+    const history = [5001, 5005].map((id) => ({
+      ...redemption(id, 101),
+      id: did(id),
+      reward: { ...redemption(id, 101).reward, id: rid(101) },
+      created_at: at('2026-11-20T10:00:00'),
+    }));
     const after = applyRead(
       { current: entry, awaitingCheck: [], recentlySettled: [] },
       { history, requestedAt: 10 },
@@ -100,5 +102,52 @@ describe('ids an earlier version stored as numbers', () => {
     await fakeBrowser.storage.local.set({ goal: { account: 'a', rewardId: 102, rewardName: 'x', setAt: 2 } });
     await settleStorage();
     expect((await goalItem.getValue())?.rewardId).toBe(102);
+  });
+
+  it('timestamps as the panel spelled them read as instants, baselines too: an old redemption is never taken for new', async () => {
+    const spelled = '2026-11-20 10:00:00';
+    const old = { ...redemption(5001, 101), id: '5001', reward: { ...redemption(5001, 101).reward, id: '101' } };
+    await fakeBrowser.storage.local.set({
+      [credentialsItem.key]: { session: 's', baseUrl: 'https://panel.example', token: 'key' },
+      [sessionItem.key]: {
+        connected: true,
+        baseUrl: 'https://panel.example',
+        origin: 'https://panel.example',
+        tokenHint: 'key',
+        rejected: false,
+        id: 's',
+      },
+      // Ids already as digits (the form before timestamps were instants).
+      [idsFormItem.key]: 1,
+      ledger: {
+        requestId: 'r',
+        rewardId: '101',
+        rewardName: 'Coffee',
+        points: 500,
+        startedAt: 1,
+        baseline: [`5001 101 ${spelled}`],
+        idempotencyKey: 'r',
+        state: 'unknown',
+        checks: { done: 0, nextAt: 2, lastAt: null },
+      },
+      'cache:history': { fetchedAt: 1, total: 1, pages: 1 },
+      'cache:history:0': [{ ...old, created_at: spelled }],
+    });
+    await settleStorage();
+    const entry = (await ledgerItem.getValue())!;
+    expect(entry.baseline).toEqual(['5001 101 2026-11-20T10:00:00Z']);
+    expect((await historyItem.getValue())?.data[0]?.created_at).toBe('2026-11-20T10:00:00Z');
+    expect(await idsFormItem.getValue()).toBe(2);
+    // The panel now writes it Laravel's way: the same redemption, not this Confirm's.
+    const read = [
+      { ...old, id: did(5001), reward: { ...old.reward, id: rid(101) }, created_at: at('2026-11-20T10:00:00.000000Z') },
+    ];
+    const after = applyRead(
+      { current: entry, awaitingCheck: [], recentlySettled: [] },
+      { history: read, requestedAt: 10 },
+      null,
+      11,
+    );
+    expect(after.current).toMatchObject({ state: 'unknown' });
   });
 });

@@ -126,7 +126,7 @@ const FLAGS = ['approved', 'processed', 'failed', 'refunded'] as const;
 
 /** A redemption's other fields, each read on its own; its id, reward and `created_at` were checked by the schema. */
 export function checkedRedemption(
-  raw: { id: Redemption['id']; reward: Reward; created_at: string } & Record<string, unknown>,
+  raw: { id: Redemption['id']; reward: Reward; created_at: Redemption['created_at'] } & Record<string, unknown>,
 ): Redemption {
   const currency = isString(raw.currency) ? raw.currency : '';
   const flags = FLAGS.map((flag) => raw[flag]);

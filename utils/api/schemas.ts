@@ -3,6 +3,7 @@ import { namedRecord } from '../by-name';
 import { AppErrorException, appError } from '../errors';
 import { t } from '../i18n';
 import { redemptionIdOf, rewardIdOf } from '../ids';
+import { instantOf } from '../instants';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
 import { checkedCatalogue, checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema } from './records';
 
@@ -90,9 +91,23 @@ export const rewardsResponseSchema = v.object({
 // ---------------------------------------------------------------------------------------------
 // Redemptions
 
+/**
+ * When a redemption was made, parsed once into its instant (utils/instants.ts names the spellings
+ * accepted): part of what identifies it, so a spelling of no moment refuses the read.
+ */
+const instant = v.pipe(
+  v.string(),
+  v.transform((text: string) => instantOf(text)),
+  v.check(
+    (at) => at !== null,
+    () => t('issueTimestamp'),
+  ),
+  v.transform((at) => at!),
+);
+
 /** A redemption: what identifies it checked here (its id, its reward, when it was made), every other field on its own (./records.ts). */
 export const redemptionSchema = v.pipe(
-  v.looseObject({ id: exactId(redemptionIdOf), reward: rewardSchema, created_at: v.string() }),
+  v.looseObject({ id: exactId(redemptionIdOf), reward: rewardSchema, created_at: instant }),
   v.transform(checkedRedemption),
 );
 

@@ -24,7 +24,7 @@ import {
 import { claimRedemptions } from '../../../entrypoints/background/redemption/match';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { did, rid } from '../test-ids';
+import { at, did, rid } from '../test-ids';
 import { redemptionKey } from '../../../utils/ids';
 
 const T0 = 1_800_000_000_000;
@@ -66,7 +66,7 @@ function redemption(n: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00:
     },
     approved: false,
     processed: false,
-    created_at: createdAt,
+    created_at: at(createdAt),
     updated_at: createdAt,
     failed: false,
     refunded: false,

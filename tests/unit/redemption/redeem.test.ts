@@ -22,7 +22,7 @@ import {
   type LedgerEntry,
 } from '../../../utils/storage-items';
 import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, redeemNow } from '../background-helpers';
-import { did, parsed, rid } from '../test-ids';
+import { at, did, parsed, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
@@ -404,7 +404,11 @@ describe('the history cache', () => {
         meta_data: {},
         reward_point_cost: null,
       });
-      expect(r).toMatchObject({ id: String(source.id), created_at: source.created_at, processed: source.processed });
+      expect(r).toMatchObject({
+        id: String(source.id),
+        created_at: at(source.created_at),
+        processed: source.processed,
+      });
     }
     const perEntry = JSON.stringify(history).length / history.length;
     // storage.local holds 10 MiB in Chrome without unlimitedStorage.
