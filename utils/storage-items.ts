@@ -343,9 +343,13 @@ export const SESSION_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
 ];
 /**
  * Of those, what reconnecting the same account keeps (a new token after a 401, the same token
- * again), with its Confirms (entrypoints/background/session/account-identity.ts decides, for all alike).
+ * again), with its Confirms (entrypoints/background/session/account-identity.ts decides, for all
+ * alike). The history goes with them: it is what the Confirms are judged by, and the evidence the
+ * next switch is judged on, so a history read that fails after this switch never leaves a third key
+ * of the same account with nothing to prove it.
  */
 export const SAME_ACCOUNT_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
+  historyItem,
   profileDraftItem,
   goalItem,
   balanceHistoryItem,
