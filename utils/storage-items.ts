@@ -128,8 +128,12 @@ export interface LedgerEntry {
    * that it did not move, so a refusal is ruled "nothing charged" only by a scheduled check.
    */
   balanceUnread?: true;
-  /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
-  checks?: { done: number; nextAt: number | null; lastAt: number | null };
+  /**
+   * While `unknown`: history checks made so far, when the next one is due and when the last one read
+   * the history (epoch ms); `unreadAt`, when a scheduled check could not read it since (cleared by
+   * the next one that does).
+   */
+  checks?: { done: number; nextAt: number | null; lastAt: number | null; unreadAt?: number };
   /**
    * Ids of further history entries of this reward that appeared for this one Confirm (a browser or
    * proxy re-sent the request and the panel recorded it again): the panelist is told to have them

@@ -144,6 +144,28 @@ describe('unknown outcome: the panel is being checked', () => {
     expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.');
   });
 
+  it('a scheduled check that could not read the history says so, never "not in your history yet"', async () => {
+    const entry = unknown();
+    const unreadAt = entry.checks!.lastAt! + 60_000;
+    await seed({ rewards: [amazon], balance: 2500, ledger: { ...entry, checks: { ...entry.checks!, unreadAt } } });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
+    expect(outcome.textContent).toContain(`The check at ${clockTime(unreadAt)} could not read your history.`);
+    expect(outcome.textContent).not.toContain('Not in your history yet');
+  });
+
+  it('"Check now" that could not read the history says so with the next try, not "checked, not there"', async () => {
+    const message =
+      'Your history could not be read, so nothing was checked. Panel Rewards has a problem right now. The next check is at 10:42.';
+    background.answers.checkRedemption = async () => ({ ok: false, error: appError('server', message) });
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through')));
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe(message));
+    expect(root.textContent).not.toMatch(/Checked just now|not in your history yet/);
+  });
+
   it('"Check now" visibly answers when the history does not show it yet, with the next check', async () => {
     const entry = unknown();
     background.answers.checkRedemption = async () => ({ ok: true, data: entry });

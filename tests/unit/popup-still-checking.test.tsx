@@ -183,6 +183,15 @@ describe('redemptions still being checked off the card', () => {
     await waitFor(() => expect(list.textContent).toContain('Checked just now — not in your history yet.'));
   });
 
+  it('an entry whose last scheduled check could not read the history says so', async () => {
+    const unreadAt = Date.now() - 60_000;
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([{ ...OLDER, checks: { ...OLDER.checks!, lastAt: null, unreadAt } }]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    expect(list.textContent).toContain(`The check at ${clockTime(unreadAt)} could not read your history.`);
+  });
+
   it('"Check now" shows the error when the check fails', async () => {
     background.answers.checkRedemption = async () => ({
       ok: false,

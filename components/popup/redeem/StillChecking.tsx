@@ -12,6 +12,7 @@ import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
 import { pointsTaken } from '../../../utils/points-taken';
+import { unreadCheck } from './unread-check';
 
 interface Props {
   /** Open redemptions the outcome card does not show, newest first (open-entries.ts). */
@@ -69,8 +70,10 @@ export function StillChecking({ entries, now }: Props) {
             {open.has(entry.requestId) ? (
               <>
                 {said(entry) && <p class="small">{said(entry)}</p>}
-                {checkedAt !== null && !busy && (
+                {checkedAt !== null && !busy ? (
                   <p class="small muted">{t('checkedNotYet', formatRelative(checkedAt, now))}</p>
+                ) : (
+                  unreadCheck(entry) && <p class="small muted">{unreadCheck(entry)}</p>
                 )}
                 <CheckNowButton rewardName={entry.rewardName} state={checking} small />
               </>

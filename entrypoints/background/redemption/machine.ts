@@ -335,14 +335,17 @@ function deferred(entry: LedgerEntry, at: number): LedgerEntry {
   return { ...entry, checks: { ...checks, nextAt: Math.max(checks.nextAt ?? 0, at + CHECK_AFTER_MS[0]) } };
 }
 
-/** The history could not be read at a scheduled check: it counts as not made, and comes again. */
+/**
+ * The history could not be read at a scheduled check: it counts as not made, and comes again. The
+ * check is marked (`unreadAt`), so the card says the history could not be read, never "not there".
+ */
 export function postponeChecks(confirms: Confirms, at: number, now: number): Confirms {
   const later = (entry: LedgerEntry): LedgerEntry =>
     entry.state === 'unknown' &&
     entry.checks &&
     entry.checks.nextAt !== null &&
     entry.checks.nextAt <= at + DUE_SLACK_MS
-      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS } }
+      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS, unreadAt: at } }
       : entry;
   return {
     ...confirms,

@@ -1,6 +1,8 @@
 import { browser } from 'wxt/browser';
 import { appError, type AppError } from '../../../utils/errors';
+import { failureReason } from '../../../utils/failure-reason';
 import { t, uiLocale } from '../../../utils/i18n';
+import { asSentence, sentences } from '../../../utils/sentences';
 import { duplicatesItem, ledgerItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { currentApi } from '../auth/api';
@@ -310,29 +312,30 @@ export async function dismissRedemption(): Promise<null> {
 export async function checkOutcomes(
   at: number | null,
   seen?: { sid: SessionId; history: readonly Redemption[] },
-): Promise<void> {
+): Promise<AppError | null> {
   const credentials = await activeCredentials();
   if (!credentials) {
     // Nothing of a session is left to check: an alarm a stopped worker left is cleared, unless a
     // session started meanwhile.
     if (!seen) await whileActive(null, () => browser.alarms.clear(CHECK_ALARM)).catch(() => undefined);
-    return;
+    return null;
   }
-  if (seen && seen.sid !== credentials.session) return;
+  if (seen && seen.sid !== credentials.session) return null;
   const sid = credentials.session;
   const confirms = await readConfirms();
   if (openConfirms(confirms).length === 0) {
     // A scheduled check with nothing left to settle ends its alarm.
     if (at !== null) await record(sid, () => null).catch(() => undefined);
-    return;
+    return null;
   }
-  let settled: HistoryRead | null;
+  let checked: HistoryRead | AppError;
   try {
-    settled = seen ? { history: seen.history, requestedAt: -Infinity } : await checkRead(sid, confirms, at);
+    checked = seen ? { history: seen.history, requestedAt: -Infinity } : await checkRead(sid, confirms, at);
   } catch (err) {
-    if (err instanceof StaleSession) return;
+    if (err instanceof StaleSession) return null;
     throw err;
   }
+  const settled = 'history' in checked ? checked : null;
   // Whatever settles, the balance is read again before the write, so the header agrees with what
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
@@ -352,20 +355,24 @@ export async function checkOutcomes(
     // outcomes stay open for the next check.
     if (!(err instanceof StaleSession)) throw err;
   }
+  return settled ? null : (checked as AppError);
 }
 
 /**
- * The history read afresh for a check (the one already out, if any), null when it failed. A
- * refusal whose balance is still unread is ruled only by a balance read taken for it at its due
+ * The history read afresh for a check (the one already out, if any), or why it could not be read.
+ * A refusal whose balance is still unread is ruled only by a balance read taken for it at its due
  * check: one is read beside the history then. Refused (`StaleSession`) once another session is active.
  */
-async function checkRead(sid: SessionId, confirms: Confirms, at: number | null): Promise<HistoryRead | null> {
+async function checkRead(sid: SessionId, confirms: Confirms, at: number | null): Promise<HistoryRead | AppError> {
   const moment = readMoment();
-  const read = await historyNow().catch((err: unknown) => {
+  let read: HistoryRead;
+  try {
+    read = await historyNow();
+  } catch (err) {
     if (err instanceof StaleSession) throw err;
-    return null;
-  });
-  if (!read || at === null || !balanceWanted(confirms, at)) return read;
+    return toAppError(err);
+  }
+  if (at === null || !balanceWanted(confirms, at)) return read;
   return { ...read, balance: await balanceFor(sid, moment) };
 }
 
@@ -390,9 +397,18 @@ export async function onCheckAlarm(alarm: { name: string; scheduledTime: number 
   await checkOutcomes(alarm.scheduledTime).catch(() => undefined);
 }
 
-/** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
+/**
+ * "Check now": a fresh history read settles an unknown outcome when it shows the redemption. One
+ * that could not read the history says so, with the next scheduled check: never "checked, not
+ * there", which would invite a second redeem.
+ */
 export async function checkRedemption(): Promise<LedgerEntry | null> {
-  await checkOutcomes(null);
+  const unread = await checkOutcomes(null);
+  if (unread) {
+    const next = checkTimes(await readConfirms());
+    const when = next.length > 0 ? t('checkNextTry', timeOf(Math.min(...next))) : '';
+    fail(appError(unread.kind, sentences(t('checkUnread'), asSentence(failureReason(unread)), when)));
+  }
   return ledgerItem.getValue();
 }
 

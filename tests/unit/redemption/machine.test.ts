@@ -422,13 +422,13 @@ describe('settling outcomes', () => {
 });
 
 describe('scheduling and the rest', () => {
-  it('an unreadable history at a check puts the due entries off, not the others, nor settled ones', () => {
+  it('an unreadable history at a check puts the due entries off, marked unread, not the others, nor settled ones', () => {
     const at = T0 + CHECK_AFTER_MS[0];
     const due = unknown('due');
     const later = unknown('later', { checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1], lastAt: at } });
     const noChecks = entry('none');
     const put = postponeChecks(ledger(due, [later, noChecks]), at, at + 7);
-    expect(put.current!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS });
+    expect(put.current!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS, unreadAt: at });
     expect(put.awaitingCheck).toEqual([later, noChecks]);
     expect(postponeChecks(ledger(due), at, at - 100).current!.checks!.nextAt).toBe(at + READ_RETRY_MS);
     expect(postponeChecks(ledger(due), due.checks.nextAt! - 5_001, at).current).toBe(due);

@@ -222,6 +222,32 @@ describe('redeeming', () => {
     expect(after!.checks!.nextAt!).toBeGreaterThan(entry.startedAt + CHECK_AFTER_MS[0]);
   });
 
+  it('Check now whose history read fails says so, with the next try: never "checked, not there"', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeemNow(COFFEE);
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
+    const checked = checkRedemption();
+    await expect(checked).rejects.toMatchObject({ error: { kind: 'server' } });
+    const message = await checked.catch((err: { error: { message: string } }) => err.error.message);
+    expect(message).toMatch(/^Your history could not be read, so nothing was checked\. .+ has a problem right now\. /);
+    expect(message).toMatch(/The next check is at \d/);
+    expect(message).not.toMatch(/HTTP|\(/);
+    // Nothing moved: the Confirm is open as it was.
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'unknown' });
+  });
+
+  it('a scheduled check whose read fails is marked, so the card can say the history could not be read', async () => {
+    await fault({ path: REDEEM, drop: true });
+    await redeemNow(COFFEE);
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
+    const alarm = (await fakeBrowser.alarms.get(CHECK_ALARM))!;
+    await fireCheckAlarm();
+    expect((await ledgerItem.getValue())?.checks).toMatchObject({ unreadAt: alarm.scheduledTime, lastAt: null });
+    // A check that reads it again clears the mark.
+    await fireCheckAlarm();
+    expect((await ledgerItem.getValue())?.checks).not.toHaveProperty('unreadAt');
+  });
+
   it('shows the server’s reason when points are short', async () => {
     const entry = await redeemNow(TRAVEL);
     expect(entry).toMatchObject({ state: 'failed', error: { kind: 'rejected', nothingCharged: true } });
