@@ -4,6 +4,7 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
 import { returnsOf } from '../../utils/balance-trend';
+import { notFoundWords } from '../../utils/points-taken';
 import { latestRedemption, redeemBlock } from '../../utils/reward-view';
 import {
   DISCONNECTED,
@@ -206,10 +207,9 @@ function Outcome({
   const entry = state.outcome;
   if (!entry) return null;
   const catalogue = state.rewards?.data.rewards;
-  const retry =
-    entry.state === 'not_found' && entry.answer !== 'success'
-      ? catalogue?.find((r) => r.id === entry.rewardId)
-      : undefined;
+  // Not when the panel said yes or the balance showed the points gone: then the panel is asked first.
+  const again = entry.state === 'not_found' && !['said-yes', 'points-taken'].includes(notFoundWords(entry));
+  const retry = again ? catalogue?.find((r) => r.id === entry.rewardId) : undefined;
   const redeemAgain = retry && redeemBlock(retry, state.balance) === null ? () => flow.open(retry) : undefined;
   const reward =
     catalogue?.find((r) => r.id === entry.rewardId) ?? state.goalRows?.find((r) => r.id === entry.rewardId);

@@ -83,6 +83,47 @@ describe('a refusal while the balance shows the points gone', () => {
   });
 });
 
+describe('not found after the last check: the balance read then is evidence too', () => {
+  const notFound = (extra = {}) =>
+    ledger('not_found', { startedAt: SENT, answer: 'unclear', balanceBefore: 2500, points: 500, ...extra });
+  const card = async (entry: ReturnType<typeof notFound>) => {
+    await seed({ rewards: [amazon, books], balance: 2500, ledger: entry });
+    const root = mount();
+    return waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+  };
+
+  it('a balance the last check read lower by its cost: contact the panel, never "you can redeem it again"', async () => {
+    const outcome = await card(notFound({ balanceAfter: 2000 }));
+    expect(outcome.textContent).toContain(
+      'Your balance went down by its points, but it has not appeared in your history in 30 minutes. Contact Panel Rewards before redeeming it again.',
+    );
+    expect(outcome.textContent).not.toContain('You can redeem it again');
+    expect(queryAllByRole(outcome, 'button', 'Redeem Amazon $5 again')).toHaveLength(0);
+  });
+
+  it('a balance the last check could not read: check it first, never "you can redeem it again"', async () => {
+    const outcome = await card(notFound());
+    expect(outcome.textContent).toContain('your balance could not be read to confirm it');
+    expect(outcome.textContent).not.toContain('You can redeem it again');
+  });
+
+  it('a balance read unmoved (or one fallen by less than the cost): it most likely did not go through', async () => {
+    for (const balanceAfter of [2500, 2100]) {
+      // Another Confirm each time: one a popup has shown settled is not shown again.
+      const outcome = await card(notFound({ balanceAfter, requestId: `nf-${balanceAfter}` }));
+      expect(outcome.textContent, String(balanceAfter)).toContain(
+        'it most likely did not go through. You can redeem it again.',
+      );
+      unmount();
+    }
+  });
+
+  it('a panel that shows no balance: the history alone, as before', async () => {
+    const outcome = await card(notFound({ balanceBefore: null, balanceAfter: null }));
+    expect(outcome.textContent).toContain('it most likely did not go through. You can redeem it again.');
+  });
+});
+
 describe('unknown outcome: the panel is being checked', () => {
   it('says so in plain words with when it was sent and when the next check is, never that it failed', async () => {
     const entry = unknown();
@@ -215,7 +256,9 @@ describe('unknown outcome: the panel is being checked', () => {
 
 describe('not found after the last check', () => {
   it('has its own words and offers to redeem again through the normal confirmation', async () => {
-    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('not_found', { startedAt: SENT }) });
+    // The balance read before sending and at the last check: the points stayed.
+    const entry = ledger('not_found', { startedAt: SENT, balanceBefore: 2500, balanceAfter: 2500 });
+    await seed({ rewards: [amazon], balance: 2500, ledger: entry });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
     expect(outcome.textContent).toContain('it most likely did not go through. You can redeem it again.');

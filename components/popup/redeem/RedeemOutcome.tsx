@@ -20,6 +20,7 @@ import { focusRewardRow } from './return-focus';
 import { SupportDetails } from '../SupportDetails';
 import { supportModel } from '../model/support-model';
 import { pointsTaken } from '../../../utils/points-taken';
+import { notFoundText } from './not-found-text';
 
 interface Props {
   entry: LedgerEntry;
@@ -147,17 +148,8 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     }
     case 'not_found':
-      // The panel said yes, or the balance showed the points gone, and the history never showed it:
-      // something is wrong at the panel, which redeeming again would not mend.
-      return (
-        <p>
-          {pointsTaken(entry)
-            ? t('outcomeNotFoundPointsTaken', settings.panelName)
-            : entry.answer === 'success'
-              ? t('outcomeNotFoundSaidYes', settings.panelName)
-              : t('outcomeNotFoundText')}
-        </p>
-      );
+      // What the answer and the balance say of it decide the words (utils/points-taken.ts).
+      return <p>{notFoundText(entry)}</p>;
     case 'unknown': {
       // Points short says nothing when the balance shows them taken (Check now's words say that).
       const said = entry.answer === 'refused' && !pointsTaken(entry) ? reason(entry, balance) : '';

@@ -3,7 +3,6 @@ import { formatRelative } from '../../../utils/format';
 import { t } from '../../../utils/i18n';
 import { recordedAgainText } from '../../../utils/recorded-again';
 import { asSentence, sentences } from '../../../utils/sentences';
-import { settings } from '../../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from '../use-check-now';
 import { checkSaid, LiveState } from '../LiveState';
@@ -11,7 +10,8 @@ import { useItem } from '../use-item';
 import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
-import { pointsTaken } from '../../../utils/points-taken';
+import { notFoundWords, pointsTaken } from '../../../utils/points-taken';
+import { notFoundText } from './not-found-text';
 import { unreadCheck } from './unread-check';
 
 interface Props {
@@ -114,11 +114,9 @@ function settledText(entry: LedgerEntry): string {
         entry.error?.nothingCharged ? t('nothingCharged') : t('checkHistoryFirst'),
       );
     case 'not_found':
-      return pointsTaken(entry)
-        ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundPointsTaken', settings.panelName))
-        : entry.answer === 'success'
-          ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))
-          : t('notifyNotFoundText', name);
+      return notFoundWords(entry) === 'not-made'
+        ? t('notifyNotFoundText', name)
+        : sentences(asSentence(t('outcomeNotFound', name)), notFoundText(entry));
     default:
       return '';
   }

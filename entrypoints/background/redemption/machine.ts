@@ -376,21 +376,28 @@ export function replaceCurrent(confirms: Confirms, next: LedgerEntry | null): Co
   };
 }
 
-/** Whether the current Confirm settles from `before` to `after`: the moment its balance is read. */
+/** Whether a Confirm settles from `before` to `after`: the moment its balance is read. */
 export function settlesHere(before: LedgerEntry | null, after: LedgerEntry | null): after is LedgerEntry {
   const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
   return !!after && open(before) && !open(after) && before!.requestId === after.requestId;
 }
 
-/** The current Confirm with the balance read after it, when it settled here. */
-export function withBalance(
-  before: LedgerEntry | null,
-  after: Confirms,
-  balanceAfter: number | null | undefined,
-): Confirms {
-  return balanceAfter !== undefined && settlesHere(before, after.current)
-    ? { ...after, current: { ...after.current, balanceAfter } }
-    : after;
+/**
+ * Every Confirm that settles from `before` to `after` (the current one, or one the card no longer
+ * shows) with the balance read as it settled: what the card and the list say of it weighs that
+ * balance too (utils/points-taken.ts, notFoundWords). A balance that could not be read
+ * (`undefined`) is written nowhere: it stays unknown, never "unmoved".
+ */
+export function withBalance(before: Confirms, after: Confirms, balanceAfter: number | null | undefined): Confirms {
+  if (balanceAfter === undefined) return after;
+  const open = new Map(unsettledConfirms(before).map((entry) => [entry.requestId, entry]));
+  const weighed = (entry: LedgerEntry): LedgerEntry =>
+    settlesHere(open.get(entry.requestId) ?? null, entry) ? { ...entry, balanceAfter } : entry;
+  return {
+    ...after,
+    current: after.current && weighed(after.current),
+    recentlySettled: after.recentlySettled.map(weighed),
+  };
 }
 
 /**

@@ -27,7 +27,6 @@ import {
   postponeChecks,
   READ_RETRY_MS,
   replaceCurrent,
-  settlesHere,
   toTell,
   withBalance,
   type BalanceSeen,
@@ -83,12 +82,15 @@ async function balanceFor(sid: SessionId, moment: number): Promise<BalanceSeen> 
   return points === undefined ? { read: false } : { read: true, points };
 }
 
-/** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
-async function balanceNow(): Promise<number | null> {
+/**
+ * The balance after an outcome: every refusal or failure reads it again, so the rows are true.
+ * Null on a panel that shows none; undefined when it could not be read (unknown, never "unmoved").
+ */
+async function balanceNow(): Promise<number | null | undefined> {
   try {
     return (await refreshRewards(true)).balance.points;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
@@ -259,7 +261,7 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
       balance ?? null,
       balance === undefined,
     );
-    return after && withBalance(answered, after, balance ?? null);
+    return after && withBalance(confirms, after, balance);
   };
   return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
 }
@@ -340,12 +342,11 @@ export async function checkOutcomes(
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
   const anySettles = !!preview && openConfirms(preview).length < openConfirms(confirms).length;
-  const balanceRead = anySettles ? await balanceNow() : undefined;
-  const balance = preview && settlesHere(confirms.current, preview.current) ? balanceRead : undefined;
+  const balance = anySettles ? await balanceNow() : undefined;
   try {
     await record(sid, (now) =>
       settled
-        ? withBalance(now.current, applyRead(now, settled, at, Date.now()), balance)
+        ? withBalance(now, applyRead(now, settled, at, Date.now()), balance)
         : at !== null
           ? postponeChecks(now, at, Date.now())
           : null,

@@ -17,6 +17,7 @@ import {
   ledgerItem,
   rewardsItem,
   sessionItem,
+  settledItem,
   syncItem,
   unsettledItem,
   type LedgerEntry,
@@ -24,6 +25,7 @@ import {
 import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, redeemNow } from '../background-helpers';
 import { at, did, parsed, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
+import { notFoundWords } from '../../../utils/points-taken';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
@@ -246,6 +248,24 @@ describe('redeeming', () => {
     // A check that reads it again clears the mark.
     await fireCheckAlarm();
     expect((await ledgerItem.getValue())?.checks).not.toHaveProperty('unreadAt');
+  });
+
+  it('not found at the last check with the balance lower by its cost, on the card or off it: never "redeem it again"', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeemNow(COFFEE);
+    // Off the card: the panelist closed it; the checks go on.
+    await dismissRedemption();
+    // The panel took the points and never wrote the redemption into the history.
+    env.sandbox.state.balance -= 500;
+    for (let i = 0; i < 4; i++) await fireCheckAlarm();
+    const [settled] = await settledItem.getValue();
+    expect(settled).toMatchObject({
+      requestId: entry.requestId,
+      state: 'not_found',
+      balanceBefore: 2500,
+      balanceAfter: 2000,
+    });
+    expect(notFoundWords(settled!)).toBe('points-taken');
   });
 
   it('shows the server’s reason when points are short', async () => {
