@@ -210,7 +210,9 @@ function Outcome({
   // Not when the panel said yes or the balance showed the points gone: then the panel is asked first.
   const again = entry.state === 'not_found' && !['said-yes', 'points-taken'].includes(notFoundWords(entry));
   const retry = again ? catalogue?.find((r) => r.id === entry.rewardId) : undefined;
-  const redeemAgain = retry && redeemBlock(retry, state.balance) === null ? () => flow.open(retry) : undefined;
+  // The one rule for "redeemable now": never offered here while its row holds it back.
+  const redeemable = retry && redeemBlock(retry, state.balance, { held: state.held, pending: state.pending }) === null;
+  const redeemAgain = redeemable ? () => flow.open(retry) : undefined;
   const reward =
     catalogue?.find((r) => r.id === entry.rewardId) ?? state.goalRows?.find((r) => r.id === entry.rewardId);
   return (

@@ -236,24 +236,18 @@ describe('redemptions still being checked off the card', () => {
     expect(list.isConnected).toBe(true);
   });
 
-  it('redeeming its reward again from a not-found card first names the one still being checked', async () => {
+  it('a not-found card offers no Redeem again while the same reward has one still being checked: its row holds it back too', async () => {
     await seed({
       rewards: REWARDS,
       balance: 5000,
-      ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000 }),
+      ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000, balanceBefore: 5000, balanceAfter: 5000 }),
     });
     await unsettledItem.setValue([OLDER]);
     const root = mount();
     const card = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
-    await click(getByRole(card, 'button', 'Redeem again: Amazon $5'));
-    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
-    expect(dialog.textContent).toContain(
-      `Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`,
-    );
-    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
-    expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500, confirmUnsettled: true } },
-    ]);
+    expect(queryAllByRole(card, 'button', /again/)).toHaveLength(0);
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
+    expect(calls('redeem')).toEqual([]);
   });
 
   it('in German', async () => {
