@@ -135,23 +135,30 @@ export interface LedgerEntry {
    */
   checks?: { done: number; nextAt: number | null; lastAt: number | null; unreadAt?: number };
   /**
-   * Ids of further history entries of this reward that appeared for this one Confirm (a browser or
-   * proxy re-sent the request and the panel recorded it again): the panelist is told to have them
-   * reversed.
+   * Further history entries of this reward that appeared for this one Confirm (a browser or proxy
+   * re-sent the request and the panel recorded it again), each a whole redemption (utils/ids.ts; an
+   * earlier version kept ids alone, still counted): the panelist is told to have them reversed.
    */
-  duplicates?: RedemptionId[];
+  duplicates?: RedemptionKey[];
 }
 
 /**
  * A Confirm the panel recorded more than once, kept for the options page's history: which
- * redemptions those are, so each row can say so.
+ * redemptions those are, so each row can say so. Kept while the history shows at least two of them
+ * (redemption/machine.ts, recordsShown): once the panel reverses the copies, it goes.
  */
 export interface DuplicateRecord {
   requestId: string;
   rewardName: string;
   points: number | null;
-  /** Every history id the one Confirm made, the first included. */
-  redemptionIds: RedemptionId[];
+  /**
+   * Every redemption the one Confirm made, the first included, each whole (id, reward, instant:
+   * utils/ids.ts): a panel numbering max + 1 gives a reversed copy's id to the next redemption,
+   * which is no copy.
+   */
+  redemptions?: RedemptionKey[];
+  /** As an earlier version kept them: ids alone, read as whole redemptions at the next history read. */
+  redemptionIds?: RedemptionId[];
 }
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';

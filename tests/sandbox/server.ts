@@ -129,7 +129,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const before = state.redemptions.length;
       const result = dispatch(state, copy, at);
       for (const r of state.redemptions.slice(before))
-        made.push({ id: r.id, rewardId: r.reward.id, key: keyOf(copy), repeated, at: Date.now() });
+        made.push({
+          id: r.id,
+          rewardId: r.reward.id,
+          key: keyOf(copy),
+          repeated,
+          at: Date.now(),
+          createdAt: r.created_at,
+        });
       return result;
     };
     const commit = () => {

@@ -143,6 +143,8 @@ export interface MadeRedemption {
   repeated: boolean;
   /** Epoch milliseconds (the machine's clock, not the panel's). */
   at: number;
+  /** Its `created_at` as the panel wrote it (the panel's clock): with its id and reward, the redemption. */
+  createdAt: string;
 }
 
 /** What a handler decides; server.ts turns it into an HTTP response. */

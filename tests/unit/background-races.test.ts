@@ -11,7 +11,9 @@ import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notify/notifications';
 import { recoverAfterStop } from '../../entrypoints/background/recover';
 import { dismissRedemption } from '../../entrypoints/background/redemption/service';
-import { CHECK_ALARM, checkRedemption } from '../../entrypoints/background/redemption/service';
+import { CHECK_ALARM, checkOutcomes, checkRedemption } from '../../entrypoints/background/redemption/service';
+import { onStored } from '../../entrypoints/background/store/stored-reads';
+import type { Redemption } from '../../utils/types';
 import { connect } from '../../entrypoints/background/session/session';
 import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync/sync';
 import {
@@ -40,7 +42,7 @@ import {
   redeemNow,
 } from './background-helpers';
 import { did, rid } from './test-ids';
-import type { RewardId } from '../../utils/ids';
+import { redemptionKey, type RewardId } from '../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -257,13 +259,13 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
     const entry = await redeemNow(COFFEE);
     expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === Number(COFFEE)).length).toBe(2);
     expect(entry).toMatchObject({ state: 'done', duplicates: [expect.any(String)], balanceAfter: 1500 });
-    expect(entry.duplicates).not.toContain(entry.redemption!.id);
+    expect(entry.duplicates).not.toContain(redemptionKey(entry.redemption!));
     expect(await duplicatesItem.getValue()).toEqual([
       {
         requestId: entry.requestId,
         rewardName: entry.rewardName,
         points: 500,
-        redemptionIds: [entry.redemption!.id, ...entry.duplicates!],
+        redemptions: [redemptionKey(entry.redemption!), ...entry.duplicates!],
       },
     ]);
     await checkRedemption();
@@ -272,6 +274,31 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
     expect(created.map((n) => n.id)).toEqual([`duplicate:${entry.requestId}`]);
     // Closing its card moves it to the recent outcomes: not a second record of the same Confirm.
     expect(await duplicatesItem.getValue()).toHaveLength(1);
+  });
+
+  it('the record of a Confirm recorded twice goes once the history no longer shows the copies (the panel reversed one)', async () => {
+    const stop = onStored(
+      (area, data, sid) =>
+        void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)),
+    );
+    try {
+      await fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
+      await fault(a, { path: REDEEM, repeat: true });
+      const entry = await redeemNow(COFFEE);
+      expect(await duplicatesItem.getValue()).toHaveLength(1);
+      // Still two in the history: the record stays.
+      await refreshHistory(true);
+      await settle();
+      expect(await duplicatesItem.getValue()).toHaveLength(1);
+      // The panel reverses the copy: the history shows one.
+      const copy = entry.duplicates!.map((key) => key.split(' ')[0]);
+      a.state.redemptions = a.state.redemptions.filter((r) => !copy.includes(String(r.id)));
+      await refreshHistory(true);
+      await settle();
+      expect(await duplicatesItem.getValue()).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 
   it('a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {

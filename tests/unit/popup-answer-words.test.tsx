@@ -4,6 +4,7 @@
  * browser may have sent two). Each case in English, one in German; "Nothing was charged" is said
  * only of a failed entry the history read backed (`nothingCharged`).
  */
+import { redemptionKey } from '../../utils/ids';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { clockTime } from '../../components/popup/when';
@@ -23,7 +24,7 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
-import { did, rid } from './test-ids';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -194,7 +195,7 @@ describe('settled by the history', () => {
         answer: 'success',
         balanceAfter: 0,
         redemption: redemption(70, books, '2026-01-02T10:00:00'),
-        duplicates: [did(71)],
+        duplicates: [redemptionKey(redemption(71, books, '2026-01-02T10:00:00'))],
       }),
       'Redeemed Northwind Books $10',
       0,

@@ -1,5 +1,5 @@
 import type { AppError } from '../../../utils/errors';
-import { redemptionKey } from '../../../utils/ids';
+import { redemptionKey, type RedemptionKey } from '../../../utils/ids';
 import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify/notify-events';
@@ -426,9 +426,41 @@ export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent
         requestId: entry.requestId,
         rewardName: entry.rewardName,
         points: entry.points,
-        redemptionIds: [entry.redemption.id, ...entry.duplicates!],
+        redemptions: [redemptionKey(entry.redemption), ...entry.duplicates!],
       });
     }
   }
   return { events, records };
+}
+
+/**
+ * The records of Confirms the panel recorded more than once, as a history read shows them, or null
+ * when none changes. A record keeps the redemptions the history still shows, whole (an id the panel
+ * gave again to a later redemption is another redemption, never a copy to reverse), and goes once
+ * fewer than two are left: the panel reversed the copies, and nothing is left to mark. A record an
+ * earlier version kept by ids is read as the redemptions that hold those ids, where each id names
+ * one redemption of the history.
+ */
+export function recordsShown(
+  records: readonly DuplicateRecord[],
+  history: readonly Redemption[],
+): DuplicateRecord[] | null {
+  const shown = new Set(history.map(redemptionKey));
+  const byId = new Map<string, RedemptionKey[]>();
+  for (const r of history) byId.set(r.id, [...(byId.get(r.id) ?? []), redemptionKey(r)]);
+  const whole = (record: DuplicateRecord): RedemptionKey[] =>
+    record.redemptions ??
+    (record.redemptionIds ?? []).flatMap((id) => {
+      const keys = byId.get(id) ?? [];
+      return keys.length === 1 ? keys : [];
+    });
+  let changed = false;
+  const kept = records.flatMap((record): DuplicateRecord[] => {
+    const still = whole(record).filter((key) => shown.has(key));
+    if (record.redemptions && still.length === record.redemptions.length) return [record];
+    changed = true;
+    const { redemptionIds: _ids, ...rest } = record;
+    return still.length >= 2 ? [{ ...rest, redemptions: still }] : [];
+  });
+  return changed ? kept : null;
 }

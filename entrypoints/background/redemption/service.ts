@@ -9,7 +9,7 @@ import { currentApi } from '../auth/api';
 import { markWritten } from '../sync/epochs';
 import { writeAndNotify } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
-import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store/store';
+import { activeCredentials, put, StaleSession, update, whileActive, type Put, type SessionId } from '../store/store';
 import { refreshRewards } from '../sync/sync';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
@@ -26,6 +26,7 @@ import {
   openConfirms,
   postponeChecks,
   READ_RETRY_MS,
+  recordsShown,
   replaceCurrent,
   toTell,
   withBalance,
@@ -324,6 +325,7 @@ export async function checkOutcomes(
   }
   if (seen && seen.sid !== credentials.session) return null;
   const sid = credentials.session;
+  if (seen) await pruneRecords(sid, seen.history);
   const confirms = await readConfirms();
   if (openConfirms(confirms).length === 0) {
     // A scheduled check with nothing left to settle ends its alarm.
@@ -338,6 +340,7 @@ export async function checkOutcomes(
     throw err;
   }
   const settled = 'history' in checked ? checked : null;
+  if (settled && !seen) await pruneRecords(sid, settled.history);
   // Whatever settles, the balance is read again before the write, so the header agrees with what
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
@@ -357,6 +360,18 @@ export async function checkOutcomes(
     if (!(err instanceof StaleSession)) throw err;
   }
   return settled ? null : (checked as AppError);
+}
+
+/**
+ * The records of Confirms recorded more than once, as a history read shows them (machine.ts,
+ * recordsShown), in a turn of their own: one whose copies the panel reversed goes.
+ */
+async function pruneRecords(sid: SessionId, history: readonly Redemption[]): Promise<void> {
+  await update(sid, [duplicatesItem], (get) => {
+    const kept = recordsShown(get(duplicatesItem), history);
+    return kept ? [put(duplicatesItem, kept)] : [];
+    // Another session's records are not this one's, and a full storage leaves them for the next read.
+  }).catch(() => undefined);
 }
 
 /**

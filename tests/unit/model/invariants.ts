@@ -81,11 +81,12 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     // Repeats are named by the read that first shows the Confirm's own, never later, and never a
     // redemption made after that read (another client's, which a later read would show).
     expect(!c.renamed, `the repeats of ${c.requestId} changed after it was named`);
-    for (const id of c.named?.duplicates ?? []) {
-      const made = w.made(c.account).find((r) => w.wireId(r.id) === id);
+    // Looked up whole (id, reward, instant): a panel numbering max + 1 gives a deleted one's id again.
+    for (const key of c.named?.duplicates ?? []) {
+      const made = w.made(c.account).find((r) => w.keyOf(r) === key);
       expect(
         !made || made.at <= c.named!.at,
-        `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`,
+        `redemption ${key}, made after ${c.requestId} was named, was told as its repeat`,
       );
     }
   }
@@ -231,8 +232,12 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   const redemptionIds = [
     ...(history?.data ?? []).map((r) => r.id),
     ...Object.keys(notify.states ?? {}),
-    ...duplicates.flatMap((d) => d.redemptionIds),
-    ...entries.flatMap((e) => [...(e.redemption ? [e.redemption.id] : []), ...(e.duplicates ?? [])]),
+    // Whole redemptions (`id reward instant`): the id is their first part.
+    ...duplicates.flatMap((d): string[] => d.redemptions ?? d.redemptionIds ?? []).map((key) => key.split(' ')[0]!),
+    ...entries.flatMap((e) => [
+      ...(e.redemption ? [e.redemption.id] : []),
+      ...(e.duplicates ?? []).map((key) => key.split(' ')[0]!),
+    ]),
   ];
   // Under per-panelist numbering a redemption id alone says nothing of whose it is: the rewards do.
   const mine =

@@ -5,6 +5,7 @@
  * any two of its storage or network calls, account A's panel runs its own clock and signs in with
  * OAuth (tokens that expire and rotate, a token endpoint that can refuse or ask to wait).
  */
+import { instantOf } from '../../../utils/instants';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -458,6 +459,11 @@ export class World {
     return this.settings?.ids && this.settings.ids !== 'numbers'
       ? (stateId(String(id), this.settings.ids) ?? Number.NaN)
       : Number(id);
+  }
+
+  /** A redemption the panel made, whole, as the extension keys it (utils/ids.ts): id, reward and instant. */
+  keyOf(r: { id: number; rewardId: number; createdAt: string }): string {
+    return `${this.wireId(r.id)} ${this.wireId(r.rewardId)} ${instantOf(r.createdAt) ?? r.createdAt}`;
   }
 
   /** A reward's id as the extension shows it and a page sends it: as the panel wrote it. */

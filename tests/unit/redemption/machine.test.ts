@@ -18,6 +18,7 @@ import {
   applyReadAfterAnswer,
   SETTLED_KEPT,
   replaceCurrent,
+  recordsShown,
   withoutLostAnswer,
   type Confirms,
 } from '../../../entrypoints/background/redemption/machine';
@@ -116,7 +117,7 @@ describe('claiming redemptions by id', () => {
     const history = [...BASELINE, redemption(7), redemption(5), redemption(6)];
     const { found, repeats } = claimRedemptions({ first: entry('a'), open: [] }, history);
     expect(found.get('a')?.id).toBe('5');
-    expect(repeats.get('a')).toEqual(['7', '6']);
+    expect(repeats.get('a')).toEqual([redemptionKey(redemption(7)), redemptionKey(redemption(6))]);
   });
 
   it('never claims one already claimed, here or before', () => {
@@ -138,7 +139,7 @@ describe('claiming redemptions by id', () => {
     );
     expect(found.get('c')?.id).toBe('5');
     expect(found.get('o')?.id).toBe('6');
-    expect(repeats.get('c')).toEqual(['8']);
+    expect(repeats.get('c')).toEqual([redemptionKey(redemption(8))]);
     expect(repeats.has('o')).toBe(false);
     // An entry from before keys were sent has no baseline to trust for that.
     expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).repeats.size).toBe(
@@ -166,7 +167,7 @@ describe('settling outcomes', () => {
       state: 'done',
       finishedAt: T0 + 9,
       redemption: redemption(5),
-      duplicates: ['6'],
+      duplicates: [redemptionKey(redemption(6))],
     });
     expect(settled.current).not.toHaveProperty('error');
     expect(settled.current).not.toHaveProperty('checks');
@@ -323,7 +324,11 @@ describe('settling outcomes', () => {
       read([...BASELINE, redemption(5), redemption(6)]),
       T0 + 5,
     )!;
-    expect(done.current).toMatchObject({ state: 'done', redemption: { id: '5' }, duplicates: ['6'] });
+    expect(done.current).toMatchObject({
+      state: 'done',
+      redemption: { id: '5' },
+      duplicates: [redemptionKey(redemption(6))],
+    });
     const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5)!;
     const later = applyRead(alone, read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 60_000);
     expect(later).toEqual(alone);
@@ -531,5 +536,44 @@ describe('claims', () => {
     const later = applyRead(confirms, read([...history, redemption(9)]), null, T0 + 7);
     expect(later.awaitingCheck).toEqual([]);
     expect(later.recentlySettled.map((e) => e.requestId)).not.toContain('a');
+  });
+});
+
+describe('records of a Confirm recorded more than once (recordsShown)', () => {
+  const record = (redemptions: Redemption[]) => ({
+    requestId: 'r',
+    rewardName: 'Coffee',
+    points: 500,
+    redemptions: redemptions.map(redemptionKey),
+  });
+  const copies = [
+    redemption(5),
+    redemption(6, COFFEE, '2020-01-01T00:00:01'),
+    redemption(7, COFFEE, '2020-01-01T00:00:02'),
+  ];
+
+  it('stays as it is while the history shows every copy', () => {
+    expect(recordsShown([record(copies)], [...BASELINE, ...copies])).toBeNull();
+  });
+
+  it('keeps the copies still shown, and goes once fewer than two are left', () => {
+    expect(recordsShown([record(copies)], [...BASELINE, copies[0]!, copies[2]!])).toEqual([
+      record([copies[0]!, copies[2]!]),
+    ]);
+    expect(recordsShown([record(copies)], [...BASELINE, copies[0]!])).toEqual([]);
+    expect(recordsShown([record(copies)], [])).toEqual([]);
+  });
+
+  it('an id the panel gave again to a later redemption is not one of the copies', () => {
+    const reused = redemption(6, COFFEE, '2020-03-01T09:00:00');
+    expect(recordsShown([record(copies.slice(0, 2))], [...BASELINE, copies[0]!, reused])).toEqual([]);
+  });
+
+  it('a record an earlier version kept by ids is read as the redemptions holding them, where each id names one', () => {
+    const legacy = { requestId: 'r', rewardName: 'Coffee', points: 500, redemptionIds: [did(5), did(6), did(9)] };
+    expect(recordsShown([legacy], [...BASELINE, ...copies])).toEqual([record(copies.slice(0, 2))]);
+    // An id two redemptions hold names neither.
+    const twice = [copies[0]!, redemption(6, BOOKS), copies[1]!];
+    expect(recordsShown([legacy], twice)).toEqual([]);
   });
 });
