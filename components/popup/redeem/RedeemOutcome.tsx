@@ -196,13 +196,15 @@ function Redeemed({
 }) {
   const [howTo, setHowTo] = useState(false);
   const after = entry.balanceAfter ?? balance;
-  const spent = entry.points ?? entry.redemption?.reward_point_cost ?? null;
+  const copies = 1 + (entry.duplicates?.length ?? 0);
+  // What the history shows spent: each copy it recorded cost the points, not the first alone.
+  const each = entry.points ?? entry.redemption?.reward_point_cost ?? null;
+  const spent = each === null ? null : each * copies;
   const numbers = sentences(
     spent === null ? '' : tp('pointsSpent', spent),
     after === null || after === undefined ? '' : tp('balanceNow', after),
   );
   const kind = reward ? rewardKind(reward) : 'other';
-  const copies = 1 + (entry.duplicates?.length ?? 0);
   return (
     <>
       {copies > 1 && (

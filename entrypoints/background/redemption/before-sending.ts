@@ -3,7 +3,7 @@ import { failureReason } from '../../../utils/failure-reason';
 import { t, tp } from '../../../utils/i18n';
 import { redemptionKey, type RedemptionKey, type RewardId } from '../../../utils/ids';
 import { redeemBlock } from '../../../utils/reward-view';
-import { sentences } from '../../../utils/sentences';
+import { asSentence, sentences } from '../../../utils/sentences';
 import { rewardsItem } from '../../../utils/storage-items';
 import type { Reward } from '../../../utils/types';
 import { fail, toAppError } from '../result';
@@ -78,7 +78,7 @@ export async function offerAt(sid: SessionId, pressed: number, rewardId: RewardI
 
 /** "The redemption was not sent, so nothing was charged: …", the failed read's reason, and when to try again. */
 function notSent(lead: 'errRedeemNoBaseline' | 'errRedeemNoPrice', err: unknown) {
-  return appError('rejected', sentences(t(lead), failureReason(toAppError(err)), t('stepTimeout')));
+  return appError('rejected', sentences(t(lead), asSentence(failureReason(toAppError(err))), t('stepTimeout')));
 }
 
 /** A reward as the stored catalogue names it, or by its number. */

@@ -231,6 +231,17 @@ describe('a balance that cannot be read is no evidence', () => {
   });
 });
 
+describe('a redeem not sent says why once, in plain words', () => {
+  it('a history that cannot be read first: "not sent, so nothing was charged", the reason, when to try, no code nested in brackets', async () => {
+    await armFault(a, { path: HISTORY, status: 503, times: 10 });
+    const refused = await redeemNow(COFFEE).catch((err: { error: { message: string } }) => err.error.message);
+    expect(refused).toBe(
+      'The redemption was not sent, so nothing was charged: your redemption history has to be read first, and that failed. Panel Rewards has a problem right now. Try again in a moment.',
+    );
+    expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(0);
+  });
+});
+
 describe('every write carries its session', () => {
   it('a profile save made under a session that has since ended is refused, and nothing reaches the panel', async () => {
     const typedIn = await activeSessionId();
