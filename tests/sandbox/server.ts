@@ -152,12 +152,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       requests.push({ ...toRecord(request), repeated: true });
       const first = arrival;
       const copy = idempotency.arrive(request);
+      // A rate limit (or any proxy) in front of the panel may answer the copy itself.
+      if (fault.copyStatus !== undefined && !('answer' in copy)) idempotency.abandoned(copy.key);
       const answer =
-        'answer' in copy
-          ? copy.answer
-          : authorized()
-            ? idempotency.processed(copy.key, run(request, now(), true))
-            : unauthorized();
+        fault.copyStatus !== undefined
+          ? failure(fault.copyStatus, 'Too many requests.')
+          : 'answer' in copy
+            ? copy.answer
+            : authorized()
+              ? idempotency.processed(copy.key, run(request, now(), true))
+              : unauthorized();
       writeResult(res, answer, fault.headers ?? {});
       await sleep(fault.delayMs ?? 0, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;

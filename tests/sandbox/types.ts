@@ -130,6 +130,11 @@ export interface FaultRule {
    * `delayMs` later.
    */
   repeat?: boolean | 'overlapping';
+  /**
+   * With `repeat: 'overlapping'`: the copy is answered with this status instead (a rate limit's 429
+   * in front of the panel, say), whatever the key; the first copy still commits after it.
+   */
+  copyStatus?: number;
 }
 
 /**
