@@ -110,11 +110,16 @@ export interface LedgerEntry {
   error?: AppError;
   /** The history entry that records it, when found. */
   redemption?: Redemption | null;
-  /** The balance read after the outcome (done, failed, not_found), when it could be read. */
+  /**
+   * The balance read as it settled (done, failed, not_found; null when the panel shows none). Absent
+   * when it could not be read: unknown, never "unmoved" (utils/points-taken.ts weighs that).
+   */
   balanceAfter?: number | null;
   /**
    * The balance read just before the request was sent, by a read that left after Confirm was
-   * pressed; null when the panel shows none or it could not be read.
+   * pressed; null when the panel shows none. A Confirm is not sent when that read fails
+   * (redemption/before-sending.ts); one an earlier version started may lack it, or hold null with
+   * `balanceUnread` for a read that failed then.
    */
   balanceBefore?: number | null;
   /**

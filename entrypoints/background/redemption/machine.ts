@@ -286,24 +286,23 @@ export function applyAnswer(confirms: Confirms, answered: LedgerEntry): Confirms
 }
 
 /**
- * The read taken after the current Confirm's answer (null: it could not be read). Whatever the
- * answer said, the history decides: the Confirm is open (unknown, with its checks) until a read
- * shows its redemption or, for a refusal, shows none.
+ * The read taken after the current Confirm's answer (null: it could not be read), with the balance
+ * read beside it: read (its points, or none on a panel that shows none) or unread, never a number
+ * standing in for a failed read. Whatever the answer said, the history decides: the Confirm is open
+ * (unknown, with its checks) until a read shows its redemption or, for a refusal, shows none.
  */
 export function applyReadAfterAnswer(
   confirms: Confirms,
   requestId: string,
   read: HistoryRead | null,
   now: number,
-  balanceAfter?: number | null,
-  balanceUnread = false,
+  balance: BalanceSeen,
 ): Confirms | null {
   const entry = confirms.current;
   if (entry?.requestId !== requestId) return null;
   const open: LedgerEntry = {
     ...entry,
-    ...movedBalance(entry.balanceBefore, balanceAfter),
-    ...(balanceUnread ? { balanceUnread: true as const } : {}),
+    ...(balance.read ? movedBalance(entry.balanceBefore, balance.points) : { balanceUnread: true as const }),
     state: 'unknown',
     checks: entry.checks ?? firstCheck(entry),
   };

@@ -10,7 +10,6 @@ import { markWritten } from '../sync/epochs';
 import { writeAndNotify } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
 import { activeCredentials, put, StaleSession, update, whileActive, type Put, type SessionId } from '../store/store';
-import { refreshRewards } from '../sync/sync';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import { baselineOf, offerAt } from './before-sending';
@@ -77,22 +76,13 @@ export async function openEntries(): Promise<LedgerEntry[]> {
   return openConfirms(await readConfirms());
 }
 
-/** The balance as a read that left after `moment` shows it, for the ledger: unread when it failed. */
+/**
+ * The balance as a read that left after `moment` shows it, for the ledger: unread when it failed.
+ * Read as a Confirm settles too, so the header, the rows and the card agree on it.
+ */
 async function balanceFor(sid: SessionId, moment: number): Promise<BalanceSeen> {
   const points = await balanceAfter(sid, moment);
   return points === undefined ? { read: false } : { read: true, points };
-}
-
-/**
- * The balance after an outcome: every refusal or failure reads it again, so the rows are true.
- * Null on a panel that shows none; undefined when it could not be read (unknown, never "unmoved").
- */
-async function balanceNow(): Promise<number | null | undefined> {
-  try {
-    return (await refreshRewards(true)).balance.points;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -249,20 +239,15 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
   // The history and the balance, each by a read that left after the answer: the balance is
   // evidence too (machine.ts), and the rows and header agree with the outcome told.
   const moment = readMoment();
+  // Neither failed read stands in for anything: an unread history rules nothing out, an unread
+  // balance is no evidence of an unmoved one (machine.ts).
   const [read, balance] = await Promise.all([
     historyAfter(sid, moment).catch(() => null),
-    balanceAfter(sid, moment).catch(() => undefined),
+    balanceFor(sid, moment).catch((): BalanceSeen => ({ read: false })),
   ]);
   const settled = (confirms: Confirms) => {
-    const after = applyReadAfterAnswer(
-      confirms,
-      entry.requestId,
-      read,
-      Date.now(),
-      balance ?? null,
-      balance === undefined,
-    );
-    return after && withBalance(confirms, after, balance);
+    const after = applyReadAfterAnswer(confirms, entry.requestId, read, Date.now(), balance);
+    return after && withBalance(confirms, after, balance.read ? balance.points : undefined);
   };
   return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
 }
@@ -345,7 +330,8 @@ export async function checkOutcomes(
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
   const anySettles = !!preview && openConfirms(preview).length < openConfirms(confirms).length;
-  const balance = anySettles ? await balanceNow() : undefined;
+  const weighed = anySettles ? await balanceFor(sid, readMoment()).catch((): BalanceSeen => ({ read: false })) : null;
+  const balance = weighed?.read ? weighed.points : undefined;
   try {
     await record(sid, (now) =>
       settled

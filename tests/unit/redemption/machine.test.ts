@@ -84,6 +84,9 @@ const ledger = (
 /** A history read asked for after every answer in these tests. */
 const read = (history: readonly Redemption[]) => ({ history, requestedAt: T0 + 3_600_000 });
 const BASELINE = [redemption(1), redemption(2, BOOKS)];
+/** A balance read as a panel that shows none answers it, and one that could not be read. */
+const NONE = { read: true as const, points: null };
+const UNREAD = { read: false as const };
 /** The balance read beside a check, as it stood before sending in these tests. */
 const unmoved = { read: true as const, points: 2500 };
 
@@ -188,7 +191,7 @@ describe('settling outcomes', () => {
 
   it('a success the history does not show yet stays open with its checks; the next read that shows it names it', () => {
     const answered = entry('s', { state: 'pending', answer: 'success' });
-    const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5)!;
+    const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5, NONE)!;
     expect(open.current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
     const named = applyRead(open, read([...BASELINE, redemption(5)]), null, T0 + 9);
     expect(named.current).toMatchObject({
@@ -208,6 +211,7 @@ describe('settling outcomes', () => {
       'r',
       read([...BASELINE, redemption(4, BOOKS)]),
       T0 + 5,
+      NONE,
     )!.current;
     expect(failed).toEqual({
       ...answered,
@@ -217,11 +221,17 @@ describe('settling outcomes', () => {
       finishedAt: T0 + 5,
     });
     // The browser's first copy committed; the refusal was the re-sent copy's (402): the history decides.
-    const charged = applyReadAfterAnswer(ledger(answered), 'r', read([...BASELINE, redemption(5)]), T0 + 5)!.current;
+    const charged = applyReadAfterAnswer(
+      ledger(answered),
+      'r',
+      read([...BASELINE, redemption(5)]),
+      T0 + 5,
+      NONE,
+    )!.current;
     expect(charged).toMatchObject({ state: 'done', answer: 'refused', redemption: redemption(5) });
     expect(charged).not.toHaveProperty('error');
     // No read after it: nothing is said about the points; the checks decide.
-    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5)!.current;
+    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5, NONE)!.current;
     expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
     expect(unread?.error).not.toHaveProperty('nothingCharged');
     // A later read that shows nothing new settles it then.
@@ -236,7 +246,7 @@ describe('settling outcomes', () => {
     // and the balance beside the read after the answer could not be read.
     const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
     const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal, balanceBefore: 2500 });
-    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), T0 + 5, null, true)!;
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), T0 + 5, UNREAD)!;
     expect(open.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
     // A refresh or Check now moments later rules nothing out either.
     expect(applyRead(open, read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'unknown' });
@@ -261,8 +271,7 @@ describe('settling outcomes', () => {
       'r',
       read(BASELINE),
       T0 + 5,
-      null,
-      true,
+      UNREAD,
     )!;
     const none = { read: true as const, points: null };
     expect(applyRead(noBalance, { ...read(BASELINE), requestedAt: at, balance: none }, at, at).current).toMatchObject({
@@ -278,7 +287,9 @@ describe('settling outcomes', () => {
     expect(charged).toMatchObject({ state: 'done', redemption: redemption(5) });
     // The balance before sending unread counts the same way.
     const before = entry('b', { state: 'pending', answer: 'refused', error: refusal, balanceUnread: true });
-    expect(applyReadAfterAnswer(ledger(before), 'b', read(BASELINE), T0 + 5, 2000)!.current).toMatchObject({
+    expect(
+      applyReadAfterAnswer(ledger(before), 'b', read(BASELINE), T0 + 5, { read: true, points: 2000 })!.current,
+    ).toMatchObject({
       state: 'unknown',
     });
   });
@@ -294,7 +305,7 @@ describe('settling outcomes', () => {
       balanceBefore: 2500,
       startedAt,
     });
-    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), startedAt + 5, null, true)!;
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), startedAt + 5, UNREAD)!;
     const other = unknown('o', { rewardId: BOOKS });
     const both = { ...open, awaitingCheck: [other] };
     const theirs = T0 + CHECK_AFTER_MS[0];
@@ -311,7 +322,13 @@ describe('settling outcomes', () => {
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
     const older = unknown('old', { startedAt: T0 - 10 });
     const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [did(1), did(2)] });
-    const settled = applyReadAfterAnswer(ledger(answered, [older]), 'new', read([...BASELINE, redemption(5)]), T0 + 5)!;
+    const settled = applyReadAfterAnswer(
+      ledger(answered, [older]),
+      'new',
+      read([...BASELINE, redemption(5)]),
+      T0 + 5,
+      NONE,
+    )!;
     expect(settled.current).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: '5' } });
     expect(settled.awaitingCheck).toEqual([older]);
   });
@@ -323,13 +340,14 @@ describe('settling outcomes', () => {
       's',
       read([...BASELINE, redemption(5), redemption(6)]),
       T0 + 5,
+      NONE,
     )!;
     expect(done.current).toMatchObject({
       state: 'done',
       redemption: { id: '5' },
       duplicates: [redemptionKey(redemption(6))],
     });
-    const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5)!;
+    const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5, NONE)!;
     const later = applyRead(alone, read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 60_000);
     expect(later).toEqual(alone);
     expect(later.current).not.toHaveProperty('duplicates');
@@ -337,7 +355,7 @@ describe('settling outcomes', () => {
 
   it('an answer for another Confirm than the card shows changes nothing', () => {
     const shown = ledger(entry('a', { state: 'pending', answer: 'success' }));
-    expect(applyReadAfterAnswer(shown, 'b', read(BASELINE), T0)).toBeNull();
+    expect(applyReadAfterAnswer(shown, 'b', read(BASELINE), T0, NONE)).toBeNull();
   });
 
   it('without a check time it can only find; at each due check it counts one, and after the last it concludes', () => {
