@@ -8,6 +8,7 @@ import { checkSaid, LiveState } from './LiveState';
 import { clockTime } from './when';
 import { pointsTaken } from '../../utils/points-taken';
 import { unreadCheck } from './redeem/unread-check';
+import { lastCheckAt } from '../../utils/check-schedule';
 
 /**
  * An unknown outcome's body: when it was sent and what the panel answered, when the history was
@@ -56,8 +57,13 @@ function nextCheck(entry: LedgerEntry, now: number, checkedAt: number | null): s
     checkedAt !== null && checkedAt >= Math.max(checks?.lastAt ?? 0, checks?.unreadAt ?? 0)
       ? t('checkedNotYet', formatRelative(checkedAt, now))
       : lastCheck(entry);
+  // By when the checks end, so "checking" is never without an end in sight.
   if (checks?.nextAt)
-    return sentences(last, checks.nextAt <= now ? t('checkingNow') : nextCheckIn(checks.nextAt - now));
+    return sentences(
+      last,
+      checks.nextAt <= now ? t('checkingNow') : nextCheckIn(checks.nextAt - now),
+      t('checksEndAt', clockTime(Math.max(lastCheckAt(entry.startedAt), checks.nextAt))),
+    );
   return sentences(last, t('noMoreChecks'));
 }
 

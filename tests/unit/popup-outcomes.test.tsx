@@ -216,7 +216,9 @@ describe('unknown outcome: the panel is being checked', () => {
     await click(check);
     const said = root.querySelector('#redeem-outcome .check-when')!;
     await waitFor(() =>
-      expect(said.textContent).toBe('Checked just now — not in your history yet. Next check in about 1 minute.'),
+      expect(said.textContent).toBe(
+        `Checked just now — not in your history yet. Next check in about 1 minute. The last check is at about ${clockTime(SENT + 30 * 60_000)}.`,
+      ),
     );
   });
 
@@ -230,7 +232,7 @@ describe('unknown outcome: the panel is being checked', () => {
     const said = root.querySelector('#redeem-outcome .check-when')!;
     await waitFor(() =>
       expect(said.textContent).toBe(
-        'Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute.',
+        `Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute. Die letzte Prüfung ist gegen ${clockTime(SENT + 30 * 60_000)}.`,
       ),
     );
     const redeem = getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement;

@@ -190,6 +190,8 @@ describe('redemptions still being checked off the card', () => {
     const root = mount();
     const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
     expect(list.textContent).toContain(`The check at ${clockTime(unreadAt)} could not read your history.`);
+    // By when the checking ends: never "checking" without an end in sight.
+    expect(list.textContent).toContain(`The last check is at about ${clockTime(OLDER.startedAt + 30 * 60_000)}.`);
   });
 
   it('"Check now" shows the error when the check fails', async () => {

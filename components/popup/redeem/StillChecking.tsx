@@ -13,6 +13,7 @@ import { clockTime } from '../when';
 import { notFoundWords, pointsTaken } from '../../../utils/points-taken';
 import { notFoundText } from './not-found-text';
 import { unreadCheck } from './unread-check';
+import { lastCheckAt } from '../../../utils/check-schedule';
 
 interface Props {
   /** Open redemptions the outcome card does not show, newest first (open-entries.ts). */
@@ -70,11 +71,14 @@ export function StillChecking({ entries, now }: Props) {
             {open.has(entry.requestId) ? (
               <>
                 {said(entry) && <p class="small">{said(entry)}</p>}
-                {checkedAt !== null && !busy ? (
-                  <p class="small muted">{t('checkedNotYet', formatRelative(checkedAt, now))}</p>
-                ) : (
-                  unreadCheck(entry) && <p class="small muted">{unreadCheck(entry)}</p>
-                )}
+                <p class="small muted">
+                  {sentences(
+                    checkedAt !== null && !busy
+                      ? t('checkedNotYet', formatRelative(checkedAt, now))
+                      : unreadCheck(entry),
+                    endsAt(entry),
+                  )}
+                </p>
                 <CheckNowButton rewardName={entry.rewardName} state={checking} small />
               </>
             ) : (
@@ -92,6 +96,12 @@ export function StillChecking({ entries, now }: Props) {
       )}
     </section>
   );
+}
+
+/** By when its checks end, so "being checked" is never without an end in sight. */
+function endsAt(entry: LedgerEntry): string {
+  const next = entry.checks?.nextAt;
+  return next === null ? '' : t('checksEndAt', clockTime(Math.max(lastCheckAt(entry.startedAt), next ?? 0)));
 }
 
 /** What the panel answered, when it did: a hint only, the history decides. */

@@ -1,4 +1,5 @@
 import type { AppError } from '../../../utils/errors';
+import { CHECK_AFTER_MS } from '../../../utils/check-schedule';
 import { redemptionKey, type RedemptionKey } from '../../../utils/ids';
 import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
@@ -12,12 +13,7 @@ import { claimRedemptions, mayBeOwn } from './match';
  * draws the states and names the terms.
  */
 
-/**
- * When the history is read again after an answer that settled nothing, from the moment the
- * request was sent. A panel slow enough to time out may commit well after; only the last check
- * may conclude that the redemption most likely did not happen.
- */
-export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
+export { CHECK_AFTER_MS };
 
 /**
  * Recently settled Confirms kept for the panelist to be told of; one whose redemption an unsettled
