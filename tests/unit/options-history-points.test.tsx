@@ -98,7 +98,7 @@ describe('a Confirm the history shows more than once', () => {
   });
 
   it('marks rows by whole redemption: an id the panel gave again to a later redemption is not a copy to reverse', async () => {
-    // The panel reversed copy #8 and, numbering max + 1, gave its id to the panelist's next redemption.
+    // The panel reversed copy 8 and, numbering max + 1, gave its id to the panelist’s next redemption.
     const next = redemption(8, books, '2026-02-01T09:00:00');
     await historyItem.setValue({ data: [next, redemption(7, books, '2026-01-03T10:00:00')], fetchedAt: Date.now() });
     await duplicatesItem.setValue([

@@ -1,10 +1,12 @@
 import type { AppError } from '../../../utils/errors';
 import { CHECK_AFTER_MS } from '../../../utils/check-schedule';
-import { redemptionKey, type RedemptionKey } from '../../../utils/ids';
-import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
+import { redemptionKey } from '../../../utils/ids';
+import type { LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify/notify-events';
+import { movedBalance, refusalBalance, type BalanceSeen } from './balance';
 import { claimRedemptions, mayBeOwn } from './match';
+
+export type { BalanceSeen } from './balance';
 
 /**
  * The redemption state machine, as pure functions: what the Confirms become when a redeem starts,
@@ -57,12 +59,6 @@ function settledAs(entry: LedgerEntry, settled: Partial<LedgerEntry> & Pick<Ledg
   const { baseline: _baseline, knownRedemptionIds: _ids, ...rest } = entry;
   return { ...rest, ...settled };
 }
-
-/**
- * A balance as a read taken for the ledger showed it: its points (null on a panel that shows no
- * balance), or unread (the read failed): unread is no evidence either way, never a number.
- */
-export type BalanceSeen = { read: true; points: number | null } | { read: false };
 
 /**
  * A history read, and when it was asked for: only a read asked for after a Confirm's answer may
@@ -231,7 +227,7 @@ function notShown(entry: LedgerEntry, read: HistoryRead, at: number | null, now:
   if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
   const checks = entry.checks ?? firstCheck(entry);
   const due = at !== null && checks.nextAt !== null && checks.nextAt <= at + DUE_SLACK_MS;
-  const balance = entry.answer === 'refused' ? refusalBalance(entry, read, due) : null;
+  const balance = entry.answer === 'refused' ? refusalBalance(entry, read.balance, due) : null;
   if (balance === 'unmoved') return refusedNothingTaken(entry, now);
   const weighed = balance ?? entry;
   if (!due) return weighed;
@@ -240,27 +236,6 @@ function notShown(entry: LedgerEntry, read: HistoryRead, at: number | null, now:
   if (nextAfter === undefined)
     return settledAs(weighed, { state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now });
   return { ...weighed, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
-}
-
-/**
- * What the balance says of a refusal the history does not show: `unmoved` when it backs "nothing
- * charged", the entry with the move it recorded, or null when it cannot rule. A balance read before
- * sending and after the answer rules at once: unmoved, or moved (movedBalance). One left unread
- * after the answer (the read failed, or the worker stopped before it) is no evidence: a panel's
- * history may lag its balance by moments, so only a balance read taken for this Confirm at its own
- * due check (`due`), well after any lag, may rule, never another Confirm's check nor a refresh. A
- * panel that shows no balance (null before and then) leaves the history alone to decide.
- */
-function refusalBalance(entry: LedgerEntry, read: HistoryRead, due: boolean): 'unmoved' | LedgerEntry | null {
-  if (entry.balanceMoved !== undefined) return null;
-  if (!entry.balanceUnread) return 'unmoved';
-  if (!due || !read.balance?.read) return null;
-  const before = entry.balanceBefore ?? null;
-  const after = read.balance.points;
-  if (before === after) return 'unmoved';
-  if (before === null || after === null) return null;
-  const { balanceUnread: _unread, ...rest } = entry;
-  return { ...rest, balanceMoved: after - before };
 }
 
 /** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */
@@ -304,24 +279,6 @@ export function applyReadAfterAnswer(
   };
   const withOpen = { ...confirms, current: open };
   return read ? applyRead(withOpen, read, null, now, requestId) : withOpen;
-}
-
-/**
- * What the balance says of a Confirm: how it moved from the read just before the request left to
- * the read with the one after the answer, when both gave a balance and it moved. Any move keeps a
- * refusal from being "nothing charged" (applyRead): a fall may be this Confirm's points (the
- * first copy spent them, the history not written yet), or another redemption made elsewhere
- * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
- * or "not found", never in a false "nothing charged". A rise (points earned meanwhile) could hide
- * a charge of at most that much, so it counts as a move too. What the rule cannot see: points
- * credited in those few seconds exactly equal to the cost, and a panel that shows no balance (the
- * history alone decides). A balance that could not be read before or after (`balanceUnread`) keeps a
- * refusal open until a scheduled check.
- */
-function movedBalance(before: number | null | undefined, after: number | null | undefined): Partial<LedgerEntry> {
-  return typeof before === 'number' && typeof after === 'number' && after !== before
-    ? { balanceMoved: after - before }
-    : {};
 }
 
 /** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */
@@ -393,69 +350,4 @@ export function withBalance(before: Confirms, after: Confirms, balanceAfter: num
     current: after.current && weighed(after.current),
     recentlySettled: after.recentlySettled.map(weighed),
   };
-}
-
-/**
- * What a change from `before` to `after` has to tell: each unknown outcome that settled (found, or
- * not found after the last check) and each Confirm newly named with repeats, once each, with the
- * record the history rows mark those repeats by. An outcome settled by the read after its own
- * answer is the card's to tell, not a notification's.
- */
-export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent[]; records: DuplicateRecord[] } {
-  const wasOpen = new Set(openConfirms(before).map((entry) => entry.requestId));
-  const earlier = new Map(
-    [before.current, ...before.awaitingCheck, ...before.recentlySettled].flatMap((e) =>
-      e ? [[e.requestId, e] as const] : [],
-    ),
-  );
-  const events: NotifyEvent[] = [];
-  const records: DuplicateRecord[] = [];
-  for (const entry of [after.current, ...after.awaitingCheck, ...after.recentlySettled]) {
-    if (!entry) continue;
-    const settled = wasOpen.has(entry.requestId) ? settledOutcome(entry) : null;
-    if (settled) events.push(settled);
-    const repeatEvent = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
-    if (repeatEvent && entry.redemption) {
-      events.push(repeatEvent);
-      records.push({
-        requestId: entry.requestId,
-        rewardName: entry.rewardName,
-        points: entry.points,
-        redemptions: [redemptionKey(entry.redemption), ...entry.duplicates!],
-      });
-    }
-  }
-  return { events, records };
-}
-
-/**
- * The records of Confirms the panel recorded more than once, as a history read shows them, or null
- * when none changes. A record keeps the redemptions the history still shows, whole (an id the panel
- * gave again to a later redemption is another redemption, never a copy to reverse), and goes once
- * fewer than two are left: the panel reversed the copies, and nothing is left to mark. A record an
- * earlier version kept by ids is read as the redemptions that hold those ids, where each id names
- * one redemption of the history.
- */
-export function recordsShown(
-  records: readonly DuplicateRecord[],
-  history: readonly Redemption[],
-): DuplicateRecord[] | null {
-  const shown = new Set(history.map(redemptionKey));
-  const byId = new Map<string, RedemptionKey[]>();
-  for (const r of history) byId.set(r.id, [...(byId.get(r.id) ?? []), redemptionKey(r)]);
-  const whole = (record: DuplicateRecord): RedemptionKey[] =>
-    record.redemptions ??
-    (record.redemptionIds ?? []).flatMap((id) => {
-      const keys = byId.get(id) ?? [];
-      return keys.length === 1 ? keys : [];
-    });
-  let changed = false;
-  const kept = records.flatMap((record): DuplicateRecord[] => {
-    const still = whole(record).filter((key) => shown.has(key));
-    if (record.redemptions && still.length === record.redemptions.length) return [record];
-    changed = true;
-    const { redemptionIds: _ids, ...rest } = record;
-    return still.length >= 2 ? [{ ...rest, redemptions: still }] : [];
-  });
-  return changed ? kept : null;
 }

@@ -13,6 +13,7 @@ import { activeCredentials, put, StaleSession, update, whileActive, type Put, ty
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import { baselineOf, offerAt } from './before-sending';
+import { recordsShown, toTell } from './repeats';
 import {
   answerOf,
   applyAnswer,
@@ -25,9 +26,7 @@ import {
   openConfirms,
   postponeChecks,
   READ_RETRY_MS,
-  recordsShown,
   replaceCurrent,
-  toTell,
   withBalance,
   type BalanceSeen,
   type Confirms,

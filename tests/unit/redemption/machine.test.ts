@@ -18,11 +18,11 @@ import {
   applyReadAfterAnswer,
   SETTLED_KEPT,
   replaceCurrent,
-  recordsShown,
   withoutLostAnswer,
   type Confirms,
 } from '../../../entrypoints/background/redemption/machine';
 import { claimRedemptions } from '../../../entrypoints/background/redemption/match';
+import { recordsShown } from '../../../entrypoints/background/redemption/repeats';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { at, did, rid } from '../test-ids';
