@@ -7,10 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { parseBody, rewardsResponseSchema } from '../../utils/api/schemas';
-import type { Reward } from '../../utils/types';
 import { background } from './fake-background';
-import { click, getByRole, giftCard, mount, seed, unmount, waitFor } from './popup-fixtures';
+import { click, getByRole, giftCard, mount, seed, unmount, waitFor, parsedRewards } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -19,10 +17,6 @@ beforeEach(() => {
   background.calls.length = 0;
 });
 afterEach(unmount);
-
-/** The rewards as the API client reads them from a panel's answer. */
-const parsed = (rewards: unknown[]): Reward[] =>
-  parseBody(rewardsResponseSchema, { message: 'success', rewards }, '/v1/panel/rewards').rewards;
 
 /** The row's Redeem, the reason it gives, and whether a click opens a Confirm. */
 async function offered(root: HTMLElement, name: string) {
@@ -36,7 +30,10 @@ async function offered(root: HTMLElement, name: string) {
 
 describe('a points cost nobody gave', () => {
   it('a reward listed without a points cost has no Redeem, says why, and never opens "for 0 points?"', async () => {
-    await seed({ rewards: parsed([{ ...giftCard(1, 'Mystery Box', 200), reward_point_cost: null }]), balance: 1234 });
+    await seed({
+      rewards: parsedRewards([{ ...giftCard(1, 'Mystery Box', 200), reward_point_cost: null }]),
+      balance: 1234,
+    });
     const root = mount();
     expect(await offered(root, 'Mystery Box')).toEqual({
       disabled: true,
@@ -56,7 +53,7 @@ describe('a points cost nobody gave', () => {
 
   it('an id listed twice with different costs offers neither: never "for 50 points" charged 500', async () => {
     await seed({
-      rewards: parsed([giftCard(1, 'Cheap Cinema', 50), giftCard(1, 'Dear Cinema', 500)]),
+      rewards: parsedRewards([giftCard(1, 'Cheap Cinema', 50), giftCard(1, 'Dear Cinema', 500)]),
       balance: 1234,
     });
     const root = mount();

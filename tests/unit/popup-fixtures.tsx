@@ -2,6 +2,7 @@
  * Shared by the popup component tests: data builders, rendering, and role/name queries in the
  * spirit of Testing Library (not installed) over plain DOM.
  */
+import { parseBody, rewardsResponseSchema } from '../../utils/api/schemas';
 import { render } from 'preact';
 import { App } from '../../components/popup/App';
 import {
@@ -271,3 +272,7 @@ export async function choose(select: HTMLElement, value: string): Promise<void> 
   select.dispatchEvent(new Event('change', { bubbles: true }));
   await new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** Rewards as the API client reads them from a panel's answer (the real response schema). */
+export const parsedRewards = (rewards: unknown[]): Reward[] =>
+  parseBody(rewardsResponseSchema, { message: 'success', rewards }, '/v1/panel/rewards').rewards;
