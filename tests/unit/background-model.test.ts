@@ -64,6 +64,8 @@ it(
         }),
         async (settings, commands) => {
           runs += 1;
+          // A soak that must be stopped early can still say how far it got clean.
+          if (RUNS >= 1_000 && runs % 250 === 0) console.log(`model-based test: run ${runs} of ${RUNS} (seed ${SEED})`);
           await world.begin(settings);
           const model = initialModel();
           await fc.asyncModelRun(() => ({ model, real: world }), commands);
