@@ -63,13 +63,14 @@ export function kindLabel(reward: Reward): string {
   return reward.type;
 }
 
-export interface RewardProgress {
-  /** 0..1 of the cost the balance covers; null when either is unknown. */
-  ratio: number | null;
-  affordable: boolean | null;
-  /** Points still missing; 0 when affordable, null when unknown. */
-  missing: number | null;
-}
+/**
+ * How far the balance covers a cost: all three known, or (either unknown) all three unknown, so
+ * no "short by" or ratio is ever made of an unknown.
+ */
+export type RewardProgress =
+  | { ratio: null; affordable: null; missing: null }
+  /** ratio: 0..1 of the cost the balance covers; missing: points still missing, 0 when affordable. */
+  | { ratio: number; affordable: boolean; missing: number };
 
 export function rewardProgress(balance: number | null, cost: number | null): RewardProgress {
   if (balance === null || cost === null) return { ratio: null, affordable: null, missing: null };
@@ -118,7 +119,7 @@ export function redeemBlock(
   if (reward.costRefused || reward.reward_point_cost === null)
     return { kind: 'cost-refused', reason: reward.costReason ?? (reward.costRefused ? 'impossible' : 'missing') };
   const { affordable, missing } = rewardProgress(balance, reward.reward_point_cost);
-  if (affordable === false) return { kind: 'short', missing: missing ?? 0 };
+  if (affordable === false) return { kind: 'short', missing };
   if (context.held?.includes(reward.id)) return { kind: 'held' };
   return context.pending ? { kind: 'pending' } : null;
 }
