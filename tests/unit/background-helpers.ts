@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/store/credentials';
@@ -95,6 +95,42 @@ export async function startTwoAccounts(tuning: Partial<typeof httpTuning>): Prom
     startSandbox({ seed: SEED_B, token: 'token-account-b' }),
   ]);
   return { a, b };
+}
+
+/**
+ * The hooks a file of ledger tests against two accounts starts from: the two panels started once
+ * with `tuning` (`use` receives them) and closed after; before each test a fresh browser, account
+ * A's panel reset and notifications faked, then `each` (connecting, slowing storage…), whose
+ * returned undo runs after the test, and every spy restored.
+ */
+export function twoAccountHooks(
+  tuning: Partial<typeof httpTuning>,
+  use: (accounts: { a: Sandbox; b: Sandbox }) => void,
+  each: () => Promise<(() => void) | void>,
+): void {
+  let accounts: { a: Sandbox; b: Sandbox };
+  let undo: (() => void) | void;
+  beforeAll(async () => {
+    accounts = await startTwoAccounts(tuning);
+    use(accounts);
+  });
+  afterAll(() => closeSandboxes(accounts.a, accounts.b));
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    accounts.a.reset();
+    fakeNotifications();
+    undo = await each();
+  });
+  afterEach(() => {
+    undo?.();
+    vi.restoreAllMocks();
+  });
+}
+
+/** Waits for `condition`, 5 ms at a time for about a second, then asserts it: state arrives late. */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
 }
 
 /** Gives the client its own time-outs and retries back, and closes the sandboxes. */

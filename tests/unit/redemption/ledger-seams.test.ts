@@ -4,7 +4,7 @@
  * read after the answer are the ledger's own fresh reads, whatever the sync layer has in flight.
  * Against the sandbox over real HTTP, with storage answering a few milliseconds late.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { CHECK_ALARM, dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import { deleteValue, saveValues } from '../../../entrypoints/background/profile/profile';
@@ -15,13 +15,12 @@ import type { Sandbox } from '../../sandbox/server';
 import {
   activeSessionId,
   armFault,
-  closeSandboxes,
   connectTo,
-  fakeNotifications,
+  redeemNow,
   runEveryCheck,
   slowReads,
-  startTwoAccounts,
-  redeemNow,
+  twoAccountHooks,
+  until,
 } from '../background-helpers';
 import { parsed, rid } from '../test-ids';
 import { redemptionKey, type RewardId } from '../../../utils/ids';
@@ -31,36 +30,20 @@ const HISTORY = '/v1/panel/redemptions';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 
 let a: Sandbox;
-let b: Sandbox;
-let restoreReads: () => void;
+twoAccountHooks(
+  { timeoutMs: 3000, retryBaseDelayMs: 1 },
+  (accounts) => ({ a } = accounts),
+  async () => {
+    // Connected without connect()'s warm-up reads, so no read is out but the test's own.
+    await connectTo(a);
+    await refreshHistory(true);
+    return slowReads(3);
+  },
+);
 
-beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 3000, retryBaseDelayMs: 1 }));
-});
-afterAll(() => closeSandboxes(a, b));
-beforeEach(async () => {
-  fakeBrowser.reset();
-  a.reset();
-  fakeNotifications();
-  // Connected without connect()'s warm-up reads, so no read is out but the test's own.
-  await connectTo(a);
-  await refreshHistory(true);
-  restoreReads = slowReads(3);
-});
-afterEach(() => {
-  restoreReads();
-  vi.restoreAllMocks();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const historyReads = () => a.requests.filter((r) => r.path === HISTORY && r.method === 'GET').length;
 const redeemElsewhere = (rewardId: RewardId) =>
   fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}` } });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
-  expect(condition()).toBe(true);
-}
 
 describe('the baseline is the ledger’s own fresh read', () => {
   it('a history read already out when Confirm is pressed is not the baseline: a redemption made on the website just before is never taken for the Confirm', async () => {

@@ -5,7 +5,7 @@
  * panel's own answer and an unmoved balance, both read, back is "nothing charged"; everything else
  * waits for the history. Against the sandbox over real HTTP, with storage answering late.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { CHECK_ALARM, onCheckAlarm } from '../../../entrypoints/background/redemption/service';
 import { recoverAfterStop } from '../../../entrypoints/background/recover';
@@ -13,15 +13,7 @@ import { connect } from '../../../entrypoints/background/session/session';
 import { ledgerItem, preferencesItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
 import { SEED_A } from '../accounts';
-import {
-  armFault,
-  closeSandboxes,
-  fakeNotifications,
-  redeemNow,
-  runEveryCheck,
-  slowReads,
-  startTwoAccounts,
-} from '../background-helpers';
+import { armFault, redeemNow, runEveryCheck, slowReads, twoAccountHooks, until } from '../background-helpers';
 import { did, parsed, rid } from '../test-ids';
 import { redemptionKey } from '../../../utils/ids';
 import type { RewardId } from '../../../utils/ids';
@@ -32,35 +24,20 @@ const BOOKS = rid(102);
 const REWARDS = '/v1/panel/rewards';
 
 let a: Sandbox;
-let b: Sandbox;
-let restoreReads: () => void;
-
-beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 300, retryBaseDelayMs: 1 }));
-});
-afterAll(() => closeSandboxes(a, b));
-beforeEach(async () => {
-  fakeBrowser.reset();
-  a.reset();
-  fakeNotifications();
-  await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
-  await connect(a.url, a.token);
-  await a.idle();
-  restoreReads = slowReads(3);
-});
-afterEach(() => {
-  restoreReads();
-  vi.restoreAllMocks();
-});
+twoAccountHooks(
+  { timeoutMs: 300, retryBaseDelayMs: 1 },
+  (accounts) => ({ a } = accounts),
+  async () => {
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+    await connect(a.url, a.token);
+    await a.idle();
+    return slowReads(3);
+  },
+);
 
 const seeded = (rewardId: RewardId) => SEED_A.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
 const madeOf = (rewardId: RewardId) =>
   a.state.redemptions.filter((r) => r.reward.id === Number(rewardId)).length - seeded(rewardId);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
-  expect(condition()).toBe(true);
-}
 
 /** A Confirm of another reward whose check is due now: one alarm serves it and every other. */
 function dueElsewhere(now: number): LedgerEntry {

@@ -5,37 +5,33 @@
  * by then) and the points cost the panelist confirmed (compared with the catalogue read just before
  * sending), through the message door, against the sandbox over real HTTP.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { registerHandlers } from '../../../entrypoints/background/handlers';
 import { ledgerItem } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
-import { activeSessionId, closeSandboxes, deliver, startTwoAccounts } from '../background-helpers';
+import { activeSessionId, deliver, twoAccountHooks } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 
 let a: Sandbox;
 let b: Sandbox;
-let unregister: () => void;
-
-beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 3000, retryBaseDelayMs: 1 }));
-});
-afterAll(() => closeSandboxes(a, b));
-beforeEach(async () => {
-  fakeBrowser.reset();
-  a.reset();
-  b.reset();
-  // @webext-core/messaging listens through the `chrome` global.
-  vi.stubGlobal('chrome', fakeBrowser);
-  unregister = registerHandlers();
-  await deliver('connect', { baseUrl: a.url, token: a.token });
-  await a.idle();
-});
-afterEach(() => {
-  unregister();
-  vi.unstubAllGlobals();
-});
+twoAccountHooks(
+  { timeoutMs: 3000, retryBaseDelayMs: 1 },
+  (accounts) => ({ a, b } = accounts),
+  async () => {
+    b.reset();
+    // @webext-core/messaging listens through the `chrome` global.
+    vi.stubGlobal('chrome', fakeBrowser);
+    const unregister = registerHandlers();
+    await deliver('connect', { baseUrl: a.url, token: a.token });
+    await a.idle();
+    return () => {
+      unregister();
+      vi.unstubAllGlobals();
+    };
+  },
+);
 
 const redeems = (sandbox: Sandbox) => sandbox.requests.filter((r) => r.path === REDEEM).length;
 

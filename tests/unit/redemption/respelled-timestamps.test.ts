@@ -5,51 +5,26 @@
  * mid-deploy, a DATETIME column, Laravel's serializer) is the same redemption. Against the sandbox
  * over real HTTP, the panel respelling its history between two reads.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../../entrypoints/background/session/session';
 import { historyItem, ledgerItem, profileDraftItem } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
-import {
-  activeSessionId,
-  armFault,
-  closeSandboxes,
-  fakeNotifications,
-  redeemNow,
-  slowReads,
-  startTwoAccounts,
-} from '../background-helpers';
+import { activeSessionId, armFault, redeemNow, slowReads, twoAccountHooks, until } from '../background-helpers';
 import { rid } from '../test-ids';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 
 let a: Sandbox;
-let b: Sandbox;
-let restoreReads: () => void;
-
-beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 3000, retryBaseDelayMs: 1 }));
-});
-afterAll(() => closeSandboxes(a, b));
-beforeEach(async () => {
-  fakeBrowser.reset();
-  a.reset();
-  fakeNotifications();
-  await connect(a.url, a.token);
-  await a.idle();
-  restoreReads = slowReads(3);
-});
-afterEach(() => {
-  restoreReads();
-  vi.restoreAllMocks();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
-  expect(condition()).toBe(true);
-}
+twoAccountHooks(
+  { timeoutMs: 3000, retryBaseDelayMs: 1 },
+  (accounts) => ({ a } = accounts),
+  async () => {
+    await connect(a.url, a.token);
+    await a.idle();
+    return slowReads(3);
+  },
+);
 
 /** The panel writes every redemption's `created_at` in another spelling of the same instant. */
 function respell(spelling: (iso: string) => string): void {
