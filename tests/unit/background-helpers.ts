@@ -99,14 +99,14 @@ export async function startTwoAccounts(tuning: Partial<typeof httpTuning>): Prom
 
 /**
  * The hooks a file of ledger tests against two accounts starts from: the two panels started once
- * with `tuning` (`use` receives them) and closed after; before each test a fresh browser, account
+ * with `tuning` (3 s time-outs, retries at once, unless given; `use` receives them) and closed after; before each test a fresh browser, account
  * A's panel reset and notifications faked, then `each` (connecting, slowing storage…), whose
  * returned undo runs after the test, and every spy restored.
  */
 export function twoAccountHooks(
-  tuning: Partial<typeof httpTuning>,
   use: (accounts: { a: Sandbox; b: Sandbox }) => void,
   each: () => Promise<(() => void) | void>,
+  tuning: Partial<typeof httpTuning> = { timeoutMs: 3000, retryBaseDelayMs: 1 },
 ): void {
   let accounts: { a: Sandbox; b: Sandbox };
   let undo: (() => void) | void;

@@ -39,21 +39,25 @@ const redemption = (id: number, reward: number) => ({
   transaction_id: null,
 });
 
+/** Connected as session `s`: a start while disconnected would clear the session's items anyway. */
+const CONNECTED = {
+  [credentialsItem.key]: { session: 's', baseUrl: 'https://panel.example', token: 'key' },
+  [sessionItem.key]: {
+    connected: true,
+    baseUrl: 'https://panel.example',
+    origin: 'https://panel.example',
+    tokenHint: 'key',
+    rejected: false,
+    id: 's',
+  },
+};
+
 beforeEach(() => fakeBrowser.reset());
 
 describe('ids an earlier version stored as numbers', () => {
   it('read as digits after the worker starts, once; a Confirm it left open still finds its redemption', async () => {
-    // Connected: a start while disconnected would clear the session's items anyway.
     await fakeBrowser.storage.local.set({
-      [credentialsItem.key]: { session: 's', baseUrl: 'https://panel.example', token: 'key' },
-      [sessionItem.key]: {
-        connected: true,
-        baseUrl: 'https://panel.example',
-        origin: 'https://panel.example',
-        tokenHint: 'key',
-        rejected: false,
-        id: 's',
-      },
+      ...CONNECTED,
       ledger: {
         requestId: 'r',
         rewardId: 101,
@@ -108,15 +112,7 @@ describe('ids an earlier version stored as numbers', () => {
     const spelled = '2026-11-20 10:00:00';
     const old = { ...redemption(5001, 101), id: '5001', reward: { ...redemption(5001, 101).reward, id: '101' } };
     await fakeBrowser.storage.local.set({
-      [credentialsItem.key]: { session: 's', baseUrl: 'https://panel.example', token: 'key' },
-      [sessionItem.key]: {
-        connected: true,
-        baseUrl: 'https://panel.example',
-        origin: 'https://panel.example',
-        tokenHint: 'key',
-        rejected: false,
-        id: 's',
-      },
+      ...CONNECTED,
       // Ids already as digits (the form before timestamps were instants).
       [idsFormItem.key]: 1,
       ledger: {

@@ -18,7 +18,6 @@ const HISTORY = '/v1/panel/redemptions';
 let a: Sandbox;
 let b: Sandbox;
 twoAccountHooks(
-  { timeoutMs: 3000, retryBaseDelayMs: 1 },
   (accounts) => ({ a, b } = accounts),
   async () => {
     await connectTo(a);

@@ -31,7 +31,6 @@ const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 
 let a: Sandbox;
 twoAccountHooks(
-  { timeoutMs: 3000, retryBaseDelayMs: 1 },
   (accounts) => ({ a } = accounts),
   async () => {
     // Connected without connect()'s warm-up reads, so no read is out but the test's own.

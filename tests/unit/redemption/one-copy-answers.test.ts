@@ -25,7 +25,6 @@ const REWARDS = '/v1/panel/rewards';
 
 let a: Sandbox;
 twoAccountHooks(
-  { timeoutMs: 300, retryBaseDelayMs: 1 },
   (accounts) => ({ a } = accounts),
   async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
@@ -33,6 +32,7 @@ twoAccountHooks(
     await a.idle();
     return slowReads(3);
   },
+  { timeoutMs: 300, retryBaseDelayMs: 1 },
 );
 
 const seeded = (rewardId: RewardId) => SEED_A.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;

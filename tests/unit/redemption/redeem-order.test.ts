@@ -17,7 +17,6 @@ const REDEEM = '/v1/panel/redemption';
 let a: Sandbox;
 let b: Sandbox;
 twoAccountHooks(
-  { timeoutMs: 3000, retryBaseDelayMs: 1 },
   (accounts) => ({ a, b } = accounts),
   async () => {
     b.reset();

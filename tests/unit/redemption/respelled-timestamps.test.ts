@@ -17,7 +17,6 @@ const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 
 let a: Sandbox;
 twoAccountHooks(
-  { timeoutMs: 3000, retryBaseDelayMs: 1 },
   (accounts) => ({ a } = accounts),
   async () => {
     await connect(a.url, a.token);
