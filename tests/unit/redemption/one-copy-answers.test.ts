@@ -32,7 +32,6 @@ twoAccountHooks(
     await a.idle();
     return slowReads(3);
   },
-  { timeoutMs: 300, retryBaseDelayMs: 1 },
 );
 
 const seeded = (rewardId: RewardId) => SEED_A.redemptions.filter((r) => r.reward.id === Number(rewardId)).length;
