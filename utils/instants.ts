@@ -42,17 +42,10 @@ export function instantOf(raw: unknown): Instant | null {
     number,
   ];
   const local = Date.UTC(year, month - 1, day, hour, minute, second);
-  const back = new Date(local);
-  // Date.UTC rolls over (31 April is 1 May, 24:00 the next day): a spelling of no real moment is refused.
-  if (
-    back.getUTCFullYear() !== year ||
-    back.getUTCMonth() !== month - 1 ||
-    back.getUTCDate() !== day ||
-    back.getUTCHours() !== hour ||
-    back.getUTCMinutes() !== minute ||
-    back.getUTCSeconds() !== second
-  )
-    return null;
+  // Date.UTC rolls over (31 April is 1 May, 24:00 the next day, year 24 is 1924): a spelling of no
+  // real moment is refused, since the moment it makes is not the one written.
+  const written = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}`;
+  if (new Date(local).toISOString().slice(0, 19) !== written) return null;
   const offsetHours = Number(m[9] ?? 0);
   const offsetMinutes = Number(m[10] ?? 0);
   if (offsetHours > 18 || offsetMinutes > 59) return null;

@@ -30,6 +30,11 @@ describe('instants', () => {
     expect(instantOf('2024-09-14 08:12+01:00')).toBe('2024-09-14T07:12:00Z');
   });
 
+  it('offsets up to 18 hours and minutes up to 59 are taken', () => {
+    expect(instantOf('2024-09-15T02:12:45+18:00')).toBe('2024-09-14T08:12:45Z');
+    expect(instantOf('2024-09-14T09:11:45+00:59')).toBe('2024-09-14T08:12:45Z');
+  });
+
   it('an offset across midnight, a month and a year moves the date too', () => {
     expect(instantOf('2024-01-01T00:30:00+01:00')).toBe('2023-12-31T23:30:00Z');
     expect(instantOf('2024-02-29T23:00:00-02:00')).toBe('2024-03-01T01:00:00Z');
@@ -56,6 +61,7 @@ describe('instants', () => {
     ['another separator', '2024/09/14 08:12:45'],
     ['a named zone', '2024-09-14T08:12:45 UTC'],
     ['words', 'yesterday'],
+    ['words before it', 'on 2024-09-14T08:12:45'],
     ['nothing', ''],
     ['epoch seconds as text', '1726301565'],
     ['a year of two digits', '24-09-14T08:12:45'],
