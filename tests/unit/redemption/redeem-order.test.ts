@@ -8,9 +8,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { registerHandlers } from '../../../entrypoints/background/handlers';
-import { ledgerItem } from '../../../utils/storage-items';
+import { ledgerItem, rewardsItem } from '../../../utils/storage-items';
 import type { Sandbox } from '../../sandbox/server';
-import { activeSessionId, deliver, twoAccountHooks } from '../background-helpers';
+import { activeSessionId, armFault, deliver, twoAccountHooks, until } from '../background-helpers';
 
 const REDEEM = '/v1/panel/redemption';
 
@@ -37,8 +37,15 @@ const redeems = (sandbox: Sandbox) => sandbox.requests.filter((r) => r.path === 
 describe('the session travels with the redeem', () => {
   it('a Confirm names the session the popup showed, and is carried out for it', async () => {
     const session = await activeSessionId();
-    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
-    expect(reply).toMatchObject({ ok: true, data: { rewardId: '101', state: 'done' } });
+    const earlier = a.state.redemptions.filter((r) => r.reward.id === 101).length;
+    await armFault(a, { path: REDEEM, delayMs: 200 });
+    const confirming = deliver('redeem', { session, rewardId: '101', points: 500 });
+    await until(() => redeems(a) === 1);
+    // Its baseline holds this reward's earlier redemptions, whole, and no other reward's.
+    const baseline = (await ledgerItem.getValue())?.baseline;
+    expect(baseline).toHaveLength(earlier);
+    expect(baseline?.every((key) => key.split(' ')[1] === '101')).toBe(true);
+    expect(await confirming).toMatchObject({ ok: true, data: { rewardId: '101', state: 'done' } });
     expect(redeems(a)).toBe(1);
   });
 
@@ -96,6 +103,22 @@ describe('the price confirmed is the price sent', () => {
     expect((reply as { error: { message: string } }).error.message).toBe(
       'Bluefin Coffee $5 Gift Card was not redeemed: the panel no longer offers it. Nothing was sent, so nothing was charged.',
     );
+    expect(redeems(a)).toBe(0);
+  });
+
+  it('a reward the popup listed under no name it still has is named by its number', async () => {
+    const session = await activeSessionId();
+    a.state.rewards = a.state.rewards.filter((r) => r.id !== 101);
+    for (const [stored, rewardId] of [
+      [true, '999'],
+      [false, '101'],
+    ] as const) {
+      if (!stored) await rewardsItem.setValue(null);
+      const reply = await deliver('redeem', { session, rewardId, points: 500 });
+      expect((reply as { error: { message: string } }).error.message).toBe(
+        `Reward #${rewardId} was not redeemed: the panel no longer offers it. Nothing was sent, so nothing was charged.`,
+      );
+    }
     expect(redeems(a)).toBe(0);
   });
 
