@@ -8,7 +8,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setGoal } from '../../entrypoints/background/goal';
+import { readEvidence } from '../../entrypoints/background/session/same-account';
 import { connect } from '../../entrypoints/background/session/session';
+import type { PanelApi } from '../../utils/api/client';
 import { refreshHistory } from '../../entrypoints/background/sync/sync';
 import {
   balanceHistoryItem,
@@ -177,5 +179,28 @@ describe('a switch keeps what the next switch needs', () => {
     await connect(a.url, THIRD_KEY);
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'unknown' });
     expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: '101', notice: null });
+  });
+});
+
+describe('the evidence read before a switch', () => {
+  const panelApi = (listRedemptions: () => Promise<never[]>) => ({ listRedemptions }) as unknown as PanelApi;
+
+  it('is read only when it can decide: the same panel, with a stored history to compare', async () => {
+    let reads = 0;
+    const api = panelApi(async () => {
+      reads += 1;
+      return [];
+    });
+    expect(
+      await readEvidence(api, { baseUrl: 'https://other.example', token: 'x' }, { baseUrl: a.url, token: 'y' }),
+    ).toBeNull();
+    await historyItem.setValue(null);
+    expect(await readEvidence(api, { baseUrl: a.url, token: 'x' }, { baseUrl: a.url, token: 'y' })).toBeNull();
+    expect(reads).toBe(0);
+  });
+
+  it('is none, not an empty history, when the new key’s history cannot be read', async () => {
+    const api = panelApi(() => Promise.reject(new Error('503')));
+    expect(await readEvidence(api, { baseUrl: a.url, token: a.token }, { baseUrl: a.url, token: NEW_KEY })).toBeNull();
   });
 });
