@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { applyRead } from '../../entrypoints/background/redemption/machine';
 import { settleStorage } from '../../entrypoints/background/store/store';
-import { idsFormItem } from '../../entrypoints/background/store/stored-ids';
+import { IDS_FORM, idsFormItem, idUpgrade, withIdDigits } from '../../entrypoints/background/store/stored-ids';
 import { duplicatesItem, goalItem, historyItem, ledgerItem, rewardsItem, sessionItem } from '../../utils/storage-items';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { at, did, rid } from './test-ids';
@@ -145,5 +145,31 @@ describe('ids an earlier version stored as numbers', () => {
       11,
     );
     expect(after.current).toMatchObject({ state: 'unknown' });
+  });
+});
+
+describe('the upgrade of stored ids, value by value', () => {
+  it('writes only what an earlier version wrote: an item already in this form is left alone', () => {
+    const current = { ledger: { requestId: 'r', rewardId: '101', baseline: ['5001 101 2026-11-20T10:00:00Z'] } };
+    expect(idUpgrade(current)).toEqual([{ key: idsFormItem.key, value: IDS_FORM }]);
+    const kept = { id: '7', rewardId: '8', created_at: '2026-11-20T10:00:00Z', knownRedemptionIds: ['9'] };
+    expect(withIdDigits(kept)).toBe(kept);
+  });
+
+  it('an id is an integer: other numbers and text are kept as they are', () => {
+    expect(withIdDigits({ id: 1.5, rewardId: 'abc', duplicates: [2.5, 'x'] })).toEqual({
+      id: 1.5,
+      rewardId: 'abc',
+      duplicates: [2.5, 'x'],
+    });
+    expect(withIdDigits({ id: 12, duplicates: [3] })).toEqual({ id: '12', duplicates: ['3'] });
+  });
+
+  it('a baseline key gets its time as an instant; a key of no whole redemption, or text before it, is kept', () => {
+    expect(withIdDigits({ baseline: ['5001 101 2026-11-20 10:00:00'] })).toEqual({
+      baseline: ['5001 101 2026-11-20T10:00:00Z'],
+    });
+    const odd = { baseline: ['5001 101 yesterday', 'one', ' 5001 101 2026-11-20 10:00:00'] };
+    expect(withIdDigits(odd)).toBe(odd);
   });
 });
