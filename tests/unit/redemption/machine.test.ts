@@ -572,6 +572,9 @@ describe('records of a Confirm recorded more than once (recordsShown)', () => {
 
   it('stays as it is while the history shows every copy', () => {
     expect(recordsShown([record(copies)], [...BASELINE, ...copies])).toBeNull();
+    // Also beside another record that changes: each record is judged on its own copies.
+    const other = { ...record([redemption(8, BOOKS), redemption(9, BOOKS)]), requestId: 'o' };
+    expect(recordsShown([record(copies), other], [...BASELINE, ...copies])).toEqual([record(copies)]);
   });
 
   it('keeps the copies still shown, and goes once fewer than two are left', () => {
