@@ -335,8 +335,9 @@ class CheckNow extends Step {
     const account = m.account;
     if (this.readFails && account)
       await w.fault(account, { method: 'GET', path: AREA_PATHS.history, status: 503, times: 3 });
+    // A read is answered by a 200 or by a 304 (the history unchanged since the copy kept).
     const answered = () =>
-      account ? w.sandbox(account).answers.filter((r) => r.path === AREA_PATHS.history && r.status < 300).length : 0;
+      account ? w.sandbox(account).answers.filter((r) => r.path === AREA_PATHS.history && r.status < 400).length : 0;
     const before = answered();
     const reply = await w.worker.send('checkRedemption', undefined);
     if (this.readFails && account) await w.clearFaults(account);
