@@ -14,6 +14,7 @@ export const APP_ERROR_KINDS = [
   'unexpected', // body not of the documented shape, or `message` not `success` on a write
   'busy', // a redemption is already pending
   'unsettled', // the same reward's previous redemption is still being checked: confirm explicitly
+  'price_changed', // the reward's points cost is not the one the panelist confirmed: nothing sent, asked again
   'invalid_input', // refused before sending
   'permission_denied', // the browser refused host access
   'forbidden', // the message came from outside this extension's own pages
@@ -41,6 +42,8 @@ export interface AppError {
    * client's put in their place: a page may quote them as the panel's (a refusal's reason).
    */
   panelWords?: true;
+  /** With `price_changed`: the reward's points cost now, as the catalogue read just before sending gave it. */
+  points?: number;
   /** Set on a failed redemption once it is certain that no points were spent. */
   nothingCharged?: boolean;
   /**

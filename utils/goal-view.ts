@@ -1,3 +1,4 @@
+import { redeemBlock, type CostQuarantine } from './reward-view';
 import type { Goal } from './storage-items';
 import type { Reward } from './types';
 
@@ -6,6 +7,8 @@ export type GoalView =
   | { kind: 'none' }
   /** The reward left the catalogue: shown as no longer offered, with a way to clear it. */
   | { kind: 'gone'; name: string }
+  /** Listed, but with a points cost nobody gave or that cannot be right: shown saying why, never offered. */
+  | { kind: 'quarantined'; reward: Reward; reason: CostQuarantine }
   /** The balance is unknown: the cost is shown, no progress. */
   | { kind: 'unknown'; reward: Reward; cost: number }
   | { kind: 'saving'; reward: Reward; cost: number; points: number; toGo: number; progress: number }
@@ -23,7 +26,11 @@ export function goalView(input: {
   const reward = rewards?.find((r) => r.id === goal.rewardId);
   // Before the catalogue is loaded nothing says the reward is gone.
   if (!rewards) return { kind: 'none' };
-  if (!reward || reward.reward_point_cost === null) return { kind: 'gone', name: reward?.name ?? goal.rewardName };
+  // "No longer offered" only when the catalogue lacks it; a cost it quarantined is said as that.
+  if (!reward) return { kind: 'gone', name: goal.rewardName };
+  const block = redeemBlock(reward, null);
+  if (block?.kind === 'cost-refused' || reward.reward_point_cost === null)
+    return { kind: 'quarantined', reward, reason: block?.kind === 'cost-refused' ? block.reason : 'missing' };
   const cost = reward.reward_point_cost;
   if (points === null) return { kind: 'unknown', reward, cost };
   if (points >= cost) return { kind: 'affordable', reward, cost, points, progress: 1 };

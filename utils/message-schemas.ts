@@ -24,6 +24,8 @@ const id = v.pipe(
   v.check((rewardId) => rewardId !== null && !rewardId.startsWith('-'), 'a reward id'),
   v.transform((rewardId) => rewardId!),
 );
+/** A points cost: whole points, 0 or more. */
+const points = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const variableValue = v.union([
   text(10_000),
   v.pipe(v.number(), v.finite()),
@@ -31,7 +33,7 @@ const variableValue = v.union([
   v.pipe(v.array(v.union([v.pipe(v.number(), v.safeInteger()), text(1_000)])), v.maxLength(1_000)),
 ]);
 const force = v.strictObject({ force: v.boolean() });
-/** The session a page's edit, save or removal was made under: the background applies it only while that session is active. */
+/** The session a page's edit, save, removal or Confirm was made under: the background applies it only while that session is active. */
 const session = text(200);
 const atMostValues = <T extends object>(values: T) => Object.keys(values).length <= 1_000;
 /** A message that carries nothing. */
@@ -42,7 +44,11 @@ export const REQUESTS = {
   connect: v.strictObject({ baseUrl: text(2_048), token: text(8_192) }),
   disconnect: nothing,
   refreshRewards: force,
-  redeem: v.strictObject({ rewardId: id, confirmUnsettled: v.optional(v.boolean()) }),
+  /**
+   * A Confirm names the session its dialog was shown in (never carried out for another account) and
+   * the points cost the panelist confirmed (never charged at another).
+   */
+  redeem: v.strictObject({ session, rewardId: id, points, confirmUnsettled: v.optional(v.boolean()) }),
   checkRedemption: nothing,
   dismissRedemption: nothing,
   refreshHistory: force,

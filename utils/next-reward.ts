@@ -1,9 +1,11 @@
-import { rewardProgress } from './reward-view';
+import { redeemBlock } from './reward-view';
 import type { Reward } from './types';
 
 /**
  * The reward the panelist is closest to without affording it yet, for "800 points to Greenleaf
- * €30" under the balance; null when the balance is unknown or every reward is affordable.
+ * €30" under the balance; null when the balance is unknown or every reward is affordable. Only a
+ * reward the one rule (redeemBlock) holds back for its points alone: a quarantined cost is never
+ * a goal in sight.
  */
 export function nextReward(
   rewards: readonly Reward[],
@@ -11,8 +13,9 @@ export function nextReward(
 ): { reward: Reward; missing: number } | null {
   let best: { reward: Reward; missing: number } | null = null;
   for (const reward of rewards) {
-    const { affordable, missing } = rewardProgress(balance, reward.reward_point_cost);
-    if (affordable !== false || missing === null) continue;
+    const block = redeemBlock(reward, balance);
+    if (block?.kind !== 'short') continue;
+    const { missing } = block;
     if (
       !best ||
       missing < best.missing ||

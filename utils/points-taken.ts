@@ -11,3 +11,30 @@ import type { LedgerEntry } from './storage-items';
 export function pointsTaken(entry: Pick<LedgerEntry, 'balanceMoved' | 'points'>): boolean {
   return entry.balanceMoved !== undefined && entry.points !== null && -entry.balanceMoved >= entry.points;
 }
+
+/**
+ * How a Confirm the history never showed (`not_found`, after the last check) is told, the one rule
+ * for the card, the "Still being checked" list and the notification alike:
+ *
+ * - `points-taken`: the balance showed its points gone, right after the answer or at the last
+ *   check (read lower than before sending by at least the cost): contact the panel, never "redeem
+ *   it again". Also what a panel that gave a deleted redemption's id to this one within the same
+ *   second looks like (utils/instants.ts): the history cannot tell the two apart, the balance can.
+ * - `said-yes`: the panel answered success: contact the panel.
+ * - `balance-unread`: a panel that shows a balance, whose balance the last check could not read (or
+ *   a Confirm from before the balance was evidence): no evidence the points stayed, so the balance
+ *   is to be checked before redeeming again.
+ * - `not-made`: the balance was read and kept its points, or the panel shows none: it most likely
+ *   did not go through, and may be redeemed again.
+ */
+export type NotFoundWords = 'points-taken' | 'said-yes' | 'balance-unread' | 'not-made';
+
+export function notFoundWords(
+  entry: Pick<LedgerEntry, 'balanceMoved' | 'points' | 'answer' | 'balanceBefore' | 'balanceAfter'>,
+): NotFoundWords {
+  const { balanceBefore: before, balanceAfter: after, points } = entry;
+  const fell = typeof before === 'number' && typeof after === 'number' && points !== null && before - after >= points;
+  if (pointsTaken(entry) || fell) return 'points-taken';
+  if (entry.answer === 'success') return 'said-yes';
+  return before !== null && after === undefined ? 'balance-unread' : 'not-made';
+}

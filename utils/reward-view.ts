@@ -1,5 +1,7 @@
 import { parseApiTimestamp } from './format';
 import { t } from './i18n';
+import { asSentence, sentences } from './sentences';
+import type { RewardId } from './ids';
 import type { Redemption, Reward } from './types';
 
 /** Pure view logic of the popup's reward list, kept apart from components so it is tested alone. */
@@ -61,13 +63,14 @@ export function kindLabel(reward: Reward): string {
   return reward.type;
 }
 
-export interface RewardProgress {
-  /** 0..1 of the cost the balance covers; null when either is unknown. */
-  ratio: number | null;
-  affordable: boolean | null;
-  /** Points still missing; 0 when affordable, null when unknown. */
-  missing: number | null;
-}
+/**
+ * How far the balance covers a cost: all three known, or (either unknown) all three unknown, so
+ * no "short by" or ratio is ever made of an unknown.
+ */
+export type RewardProgress =
+  | { ratio: null; affordable: null; missing: null }
+  /** ratio: 0..1 of the cost the balance covers; missing: points still missing, 0 when affordable. */
+  | { ratio: number; affordable: boolean; missing: number };
 
 export function rewardProgress(balance: number | null, cost: number | null): RewardProgress {
   if (balance === null || cost === null) return { ratio: null, affordable: null, missing: null };
@@ -77,22 +80,60 @@ export function rewardProgress(balance: number | null, cost: number | null): Rew
   return { ratio: Math.min(1, Math.max(0, balance / cost)), affordable: missing === 0, missing };
 }
 
-/** Why the extension offers no Redeem for a reward: a cost it quarantined, or a balance short of the cost. */
-export type RedeemBlock = { kind: 'cost-refused' } | { kind: 'short'; missing: number };
+/** Why a reward's cost keeps it from being offered: one that cannot be right, none given, two given for one id. */
+export type CostQuarantine = 'impossible' | 'missing' | 'conflicting';
 
 /**
- * Whether the extension lets a panelist redeem `reward` at `balance`, the one rule for it: not a
- * reward whose points cost the schema quarantined (utils/api/schemas.ts, `costRefused`), nor one
- * whose known cost a known balance does not cover. With the cost or the balance unknown the panel
- * decides, so nothing is blocked. The popup's rows and the doctor's redeem check both ask this.
+ * Why the extension offers no Redeem for a reward now, in the order a panelist is told: a cost it
+ * quarantined; a balance short of the cost (the reason that lasts); its own earlier redemption
+ * still being checked (`held`); another redemption pending (only a wait).
+ */
+export type RedeemBlock =
+  | { kind: 'cost-refused'; reason: CostQuarantine }
+  | { kind: 'short'; missing: number }
+  | { kind: 'held' }
+  | { kind: 'pending' };
+
+/** What besides the reward and the balance holds a Redeem back: the popup's Confirms. */
+export interface RedeemContext {
+  /** Rewards with a redemption still being checked (their Redeem waits for the history). */
+  held?: readonly RewardId[];
+  /** Another redemption is pending: one at a time. */
+  pending?: boolean;
+}
+
+/**
+ * Whether the extension lets a panelist redeem `reward` at `balance` now, the one rule for it: not
+ * a reward whose points cost the schema quarantined (utils/api/records.ts, `costRefused`), nor one
+ * whose cost is unknown (a cost nobody gave is never confirmed; an earlier version stored such a
+ * reward unmarked), nor one whose cost a known balance does not cover, nor one held back by its own
+ * redemption still being checked or by another pending. With the balance unknown the panel
+ * decides. The popup's rows, its goal, the outcome card's Redeem again, the first frame, the
+ * background before sending and the doctor's redeem check all ask this.
  */
 export function redeemBlock(
-  reward: Pick<Reward, 'reward_point_cost' | 'costRefused'>,
+  reward: Pick<Reward, 'id' | 'reward_point_cost' | 'costRefused' | 'costReason'>,
   balance: number | null,
+  context: RedeemContext = {},
 ): RedeemBlock | null {
-  if (reward.costRefused) return { kind: 'cost-refused' };
+  if (reward.costRefused || reward.reward_point_cost === null)
+    return { kind: 'cost-refused', reason: reward.costReason ?? (reward.costRefused ? 'impossible' : 'missing') };
   const { affordable, missing } = rewardProgress(balance, reward.reward_point_cost);
-  return affordable === false ? { kind: 'short', missing: missing ?? 0 } : null;
+  if (affordable === false) return { kind: 'short', missing };
+  if (context.held?.includes(reward.id)) return { kind: 'held' };
+  return context.pending ? { kind: 'pending' } : null;
+}
+
+const QUARANTINED = { impossible: 'costRefused', missing: 'costMissing', conflicting: 'costConflicting' } as const;
+
+/** Why a quarantined cost keeps a reward from being offered, in words beside its Redeem. */
+export function quarantineText(reason: CostQuarantine): string {
+  return t(QUARANTINED[reason]);
+}
+
+/** The reward named, then why it is not offered: "Mystery Box. Cannot be redeemed here: …" (the goal's words). */
+export function quarantinedReward(name: string, reason: CostQuarantine): string {
+  return sentences(asSentence(name), quarantineText(reason));
 }
 
 /** Affordable first, then the ones the panelist is closest to, then the cheapest. */

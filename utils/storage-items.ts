@@ -110,11 +110,16 @@ export interface LedgerEntry {
   error?: AppError;
   /** The history entry that records it, when found. */
   redemption?: Redemption | null;
-  /** The balance read after the outcome (done, failed, not_found), when it could be read. */
+  /**
+   * The balance read as it settled (done, failed, not_found; null when the panel shows none). Absent
+   * when it could not be read: unknown, never "unmoved" (utils/points-taken.ts weighs that).
+   */
   balanceAfter?: number | null;
   /**
    * The balance read just before the request was sent, by a read that left after Confirm was
-   * pressed; null when the panel shows none or it could not be read.
+   * pressed; null when the panel shows none. A Confirm is not sent when that read fails
+   * (redemption/before-sending.ts); one an earlier version started may lack it, or hold null with
+   * `balanceUnread` for a read that failed then.
    */
   balanceBefore?: number | null;
   /**
@@ -128,26 +133,37 @@ export interface LedgerEntry {
    * that it did not move, so a refusal is ruled "nothing charged" only by a scheduled check.
    */
   balanceUnread?: true;
-  /** While `unknown`: history checks made so far, and when the next one is due (epoch ms). */
-  checks?: { done: number; nextAt: number | null; lastAt: number | null };
   /**
-   * Ids of further history entries of this reward that appeared for this one Confirm (a browser or
-   * proxy re-sent the request and the panel recorded it again): the panelist is told to have them
-   * reversed.
+   * While `unknown`: history checks made so far, when the next one is due and when the last one read
+   * the history (epoch ms); `unreadAt`, when a scheduled check could not read it since (cleared by
+   * the next one that does).
    */
-  duplicates?: RedemptionId[];
+  checks?: { done: number; nextAt: number | null; lastAt: number | null; unreadAt?: number };
+  /**
+   * Further history entries of this reward that appeared for this one Confirm (a browser or proxy
+   * re-sent the request and the panel recorded it again), each a whole redemption (utils/ids.ts; an
+   * earlier version kept ids alone, still counted): the panelist is told to have them reversed.
+   */
+  duplicates?: RedemptionKey[];
 }
 
 /**
  * A Confirm the panel recorded more than once, kept for the options page's history: which
- * redemptions those are, so each row can say so.
+ * redemptions those are, so each row can say so. Kept while the history shows at least two of them
+ * (redemption/machine.ts, recordsShown): once the panel reverses the copies, it goes.
  */
 export interface DuplicateRecord {
   requestId: string;
   rewardName: string;
   points: number | null;
-  /** Every history id the one Confirm made, the first included. */
-  redemptionIds: RedemptionId[];
+  /**
+   * Every redemption the one Confirm made, the first included, each whole (id, reward, instant:
+   * utils/ids.ts): a panel numbering max + 1 gives a reversed copy's id to the next redemption,
+   * which is no copy.
+   */
+  redemptions?: RedemptionKey[];
+  /** As an earlier version kept them: ids alone, read as whole redemptions at the next history read. */
+  redemptionIds?: RedemptionId[];
 }
 
 export { DEFAULT_PREFERENCES, REFRESH_CHOICES, type Preferences } from './preferences';
@@ -343,9 +359,13 @@ export const SESSION_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
 ];
 /**
  * Of those, what reconnecting the same account keeps (a new token after a 401, the same token
- * again), with its Confirms (entrypoints/background/session/account-identity.ts decides, for all alike).
+ * again), with its Confirms (entrypoints/background/session/account-identity.ts decides, for all
+ * alike). The history goes with them: it is what the Confirms are judged by, and the evidence the
+ * next switch is judged on, so a history read that fails after this switch never leaves a third key
+ * of the same account with nothing to prove it.
  */
 export const SAME_ACCOUNT_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
+  historyItem,
   profileDraftItem,
   goalItem,
   balanceHistoryItem,

@@ -1,5 +1,6 @@
 /** Domain types shared by every context. API shapes follow ../shared/seed/panel-interface.md. */
 import type { RedemptionId, RewardId } from './ids';
+import type { Instant } from './instants';
 
 export interface VariableOption {
   id: number;
@@ -76,6 +77,14 @@ export interface Reward {
    * is never offered or redeemed here.
    */
   costRefused?: true;
+  /**
+   * Why a reward of the available list is quarantined when its cost is not impossible but nobody
+   * gave one to trust (utils/api/records.ts): `missing`, the list gives no points cost (the interface
+   * says it is an integer there); `conflicting`, the list gives its id twice with different costs
+   * (the panel would charge one of them for the id sent). Absent on a quarantined reward: a cost that
+   * cannot be right.
+   */
+  costReason?: 'missing' | 'conflicting';
 }
 
 export interface Redemption {
@@ -89,8 +98,11 @@ export interface Redemption {
   reward: Reward;
   approved: boolean;
   processed: boolean;
-  /** `YYYY-MM-DDTHH:MM:SS`, no timezone: read as UTC. */
-  created_at: string;
+  /**
+   * When it was made, as an instant (utils/instants.ts: the panel's spelling parsed once, UTC to the
+   * second); with its id and reward, the redemption's identity.
+   */
+  created_at: Instant;
   updated_at: string;
   failed: boolean;
   refunded: boolean;

@@ -3,6 +3,7 @@ import { formatPoints, formatRelative } from '../../utils/format';
 import { goalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
 import { answerHash } from '../../utils/profile-link';
+import { quarantinedReward } from '../../utils/reward-view';
 import { goalItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { goalRewards } from '../popup/model/goal-rewards';
@@ -69,6 +70,8 @@ export function AccountSummary({ account, status, headingRef }: Props) {
               <Qty text={t('goalReadyNext', asName(target.reward.name))} />
             ) : target.kind === 'gone' ? (
               t('goalGone', target.name)
+            ) : target.kind === 'quarantined' ? (
+              quarantinedReward(target.reward.name, target.reason)
             ) : target.kind === 'unknown' ? (
               target.reward.name
             ) : (

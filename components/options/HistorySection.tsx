@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import { redemptionKey } from '../../utils/ids';
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatPoints, formatRelative } from '../../utils/format';
@@ -52,8 +53,9 @@ export function HistorySection() {
 
   useGoToHistory(headingRef, history.rows.length > 0 || history.fetchedAt === null);
   // Confirms the panel recorded more than once (maybe a request delivered twice): said above the list, and on each row.
+  // Whole redemptions (id, reward, time): an id the panel gave again to a later one is not a copy.
   const recordedAgain = useMemo(
-    () => new Set((duplicates.value ?? []).flatMap((d) => d.redemptionIds)),
+    () => new Set<string>((duplicates.value ?? []).flatMap((d) => d.redemptions ?? [])),
     [duplicates.value],
   );
   const loading = refreshing.value || Boolean(sync.value?.history.loading);
@@ -71,7 +73,7 @@ export function HistorySection() {
       <>
         <ul class="history-list" aria-labelledby="history-heading" ref={listRef}>
           {visible.map((r) => (
-            <HistoryRow key={r.id} redemption={r} recordedAgain={recordedAgain.has(r.id)} />
+            <HistoryRow key={r.id} redemption={r} recordedAgain={recordedAgain.has(redemptionKey(r))} />
           ))}
         </ul>
         <p class="muted">{t('historyShowing', formatPoints(visible.length), formatPoints(history.total))}</p>
@@ -107,7 +109,7 @@ export function HistorySection() {
         <div key={d.requestId} class="notice">
           <p>
             <strong class="reward-name">{d.rewardName}</strong>:{' '}
-            <Qty text={recordedAgainText(d.redemptionIds.length, d.points)} />
+            <Qty text={recordedAgainText((d.redemptions ?? d.redemptionIds ?? []).length, d.points)} />
           </p>
         </div>
       ))}

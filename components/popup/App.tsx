@@ -4,6 +4,7 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
 import { returnsOf } from '../../utils/balance-trend';
+import { notFoundWords } from '../../utils/points-taken';
 import { latestRedemption, redeemBlock } from '../../utils/reward-view';
 import {
   DISCONNECTED,
@@ -132,7 +133,7 @@ export function App() {
   // Once listed, the list stays for this opening: an entry settling there says what it became.
   const everChecking = useRef(false);
   if (state.checking.length > 0) everChecking.current = true;
-  const flow = useRedeemFlow(outcome, state.checking);
+  const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
   useEffect(() => {
     // Redeeming again needs the reward, which may be anywhere in the catalogue.
@@ -169,6 +170,7 @@ export function App() {
       {flow.confirming && (
         <LazyConfirm
           reward={flow.confirming.reward}
+          cost={flow.confirming.cost}
           unsettled={flow.confirming.unsettled}
           balance={state.balance}
           busy={state.pending || flow.inFlight}
@@ -205,11 +207,12 @@ function Outcome({
   const entry = state.outcome;
   if (!entry) return null;
   const catalogue = state.rewards?.data.rewards;
-  const retry =
-    entry.state === 'not_found' && entry.answer !== 'success'
-      ? catalogue?.find((r) => r.id === entry.rewardId)
-      : undefined;
-  const redeemAgain = retry && redeemBlock(retry, state.balance) === null ? () => flow.open(retry) : undefined;
+  // Not when the panel said yes or the balance showed the points gone: then the panel is asked first.
+  const again = entry.state === 'not_found' && !['said-yes', 'points-taken'].includes(notFoundWords(entry));
+  const retry = again ? catalogue?.find((r) => r.id === entry.rewardId) : undefined;
+  // The one rule for "redeemable now": never offered here while its row holds it back.
+  const redeemable = retry && redeemBlock(retry, state.balance, { held: state.held, pending: state.pending }) === null;
+  const redeemAgain = redeemable ? () => flow.open(retry) : undefined;
   const reward =
     catalogue?.find((r) => r.id === entry.rewardId) ?? state.goalRows?.find((r) => r.id === entry.rewardId);
   return (

@@ -7,6 +7,8 @@ import { HistoryLink } from './HistoryLink';
 import { checkSaid, LiveState } from './LiveState';
 import { clockTime } from './when';
 import { pointsTaken } from '../../utils/points-taken';
+import { unreadCheck } from './redeem/unread-check';
+import { lastCheckAt } from '../../utils/check-schedule';
 
 /**
  * An unknown outcome's body: when it was sent and what the panel answered, when the history was
@@ -50,16 +52,28 @@ function intro(entry: LedgerEntry): string {
 
 function nextCheck(entry: LedgerEntry, now: number, checkedAt: number | null): string {
   const checks = entry.checks;
-  // The panelist's own check, or else the last scheduled one.
+  // The panelist's own check, or else the last scheduled one: one that could not read the history says so.
   const last =
-    checkedAt !== null && checkedAt >= (checks?.lastAt ?? 0)
+    checkedAt !== null && checkedAt >= Math.max(checks?.lastAt ?? 0, checks?.unreadAt ?? 0)
       ? t('checkedNotYet', formatRelative(checkedAt, now))
-      : checks?.lastAt
-        ? t('lastChecked', clockTime(checks.lastAt))
-        : '';
+      : lastCheck(entry);
+  // By when the checks end, so "checking" is never without an end in sight.
   if (checks?.nextAt)
-    return sentences(last, checks.nextAt <= now ? t('checkingNow') : nextCheckIn(checks.nextAt - now));
+    return sentences(
+      last,
+      checks.nextAt <= now ? t('checkingNow') : nextCheckIn(checks.nextAt - now),
+      t('checksEndAt', clockTime(Math.max(lastCheckAt(entry.startedAt), checks.nextAt))),
+    );
   return sentences(last, t('noMoreChecks'));
+}
+
+/**
+ * What the last scheduled check found: not there yet at its time, or that it could not read the
+ * history (then nothing was found either way). Empty before the first one.
+ */
+function lastCheck(entry: LedgerEntry): string {
+  const lastAt = entry.checks?.lastAt;
+  return unreadCheck(entry) || (lastAt ? t('lastChecked', clockTime(lastAt)) : '');
 }
 
 /**

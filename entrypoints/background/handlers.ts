@@ -29,7 +29,7 @@ export const handlers: Handlers = {
   connect: (d) => connect(d.baseUrl, d.token),
   disconnect: () => disconnect(),
   refreshRewards: (d) => refreshForPage('rewards', d.force).then(done),
-  redeem: (d) => redeem(d.rewardId, d.confirmUnsettled === true),
+  redeem: (d) => redeem(d),
   dismissRedemption: () => dismissRedemption(),
   checkRedemption: () => checkRedemption(),
   // An unsettled redemption outcome skips the freshness window: the history is what settles it.

@@ -18,5 +18,10 @@ export function recoverAfterStop(): Promise<void> {
     await recoverPending();
   })();
   startingWith(ready);
-  return ready.then(() => checkOutcomes(null)).catch(() => undefined);
+  return ready
+    .then(() => checkOutcomes(null))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }

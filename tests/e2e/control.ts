@@ -58,6 +58,10 @@ export async function setLedger(
           state,
           checks:
             state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
+          // The balance read before sending and as it settled, unmoved: not found means most likely not made.
+          ...(state === 'not_found'
+            ? { balanceBefore: ext.sandbox.state.balance, balanceAfter: ext.sandbox.state.balance }
+            : {}),
         };
   await (await ext.worker()).evaluate((value) => chrome.storage.local.set({ ledger: value }), entry);
 }

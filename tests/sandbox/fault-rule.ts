@@ -27,6 +27,7 @@ const FIELD_CHECKS: Record<keyof FaultRule, { check: (value: JsonValue) => boole
     check: (value) => typeof value === 'boolean' || value === 'overlapping',
     expected: "a boolean or 'overlapping'",
   },
+  copyStatus: { check: isWhole(100, 599), expected: 'an HTTP status code' },
 };
 
 function isRuleKey(key: string): key is keyof FaultRule {

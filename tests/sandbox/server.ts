@@ -129,7 +129,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const before = state.redemptions.length;
       const result = dispatch(state, copy, at);
       for (const r of state.redemptions.slice(before))
-        made.push({ id: r.id, rewardId: r.reward.id, key: keyOf(copy), repeated, at: Date.now() });
+        made.push({
+          id: r.id,
+          rewardId: r.reward.id,
+          key: keyOf(copy),
+          repeated,
+          at: Date.now(),
+          createdAt: r.created_at,
+        });
       return result;
     };
     const commit = () => {
@@ -145,12 +152,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       requests.push({ ...toRecord(request), repeated: true });
       const first = arrival;
       const copy = idempotency.arrive(request);
+      // A rate limit (or any proxy) in front of the panel may answer the copy itself.
+      if (fault.copyStatus !== undefined && !('answer' in copy)) idempotency.abandoned(copy.key);
       const answer =
-        'answer' in copy
-          ? copy.answer
-          : authorized()
-            ? idempotency.processed(copy.key, run(request, now(), true))
-            : unauthorized();
+        fault.copyStatus !== undefined
+          ? failure(fault.copyStatus, 'Too many requests.')
+          : 'answer' in copy
+            ? copy.answer
+            : authorized()
+              ? idempotency.processed(copy.key, run(request, now(), true))
+              : unauthorized();
       writeResult(res, answer, fault.headers ?? {});
       await sleep(fault.delayMs ?? 0, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;

@@ -12,7 +12,12 @@ import type {
  */
 export type Reward = Omit<ParsedReward, 'id'> & { id: number };
 /** A redemption as the sandbox holds and sends it (see {@link Reward}). */
-export type Redemption = Omit<ParsedRedemption, 'id' | 'reward'> & { id: number; reward: Reward };
+/** A redemption as the panel holds and writes it: ids as numbers, `created_at` as the text it sends. */
+export type Redemption = Omit<ParsedRedemption, 'id' | 'reward' | 'created_at'> & {
+  id: number;
+  reward: Reward;
+  created_at: string;
+};
 
 /** How the read-variables response carries stored values (design §3 accepts both). */
 export type ValuesShape = 'records' | 'map';
@@ -125,6 +130,11 @@ export interface FaultRule {
    * `delayMs` later.
    */
   repeat?: boolean | 'overlapping';
+  /**
+   * With `repeat: 'overlapping'`: the copy is answered with this status instead (a rate limit's 429
+   * in front of the panel, say), whatever the key; the first copy still commits after it.
+   */
+  copyStatus?: number;
 }
 
 /**
@@ -138,6 +148,8 @@ export interface MadeRedemption {
   repeated: boolean;
   /** Epoch milliseconds (the machine's clock, not the panel's). */
   at: number;
+  /** Its `created_at` as the panel wrote it (the panel's clock): with its id and reward, the redemption. */
+  createdAt: string;
 }
 
 /** What a handler decides; server.ts turns it into an HTTP response. */

@@ -21,6 +21,7 @@
  * Valid bodies answered with 200 must resolve, so the success path is exercised too; a write or
  * redeem resolves only on `{ message: "success" }` and is sent exactly once.
  */
+import { instantOf } from '../../utils/instants';
 import { Agent, request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -183,7 +184,8 @@ function checkRedemption(r: unknown, at: string): void {
   for (const key of ['approved', 'processed', 'failed', 'refunded'])
     need(isBoolean(r[key]), `${at}.${key}`, 'a boolean');
   need(r.stateUnreadable === undefined || r.stateUnreadable === true, `${at}.stateUnreadable`, 'absent or true');
-  for (const key of ['created_at', 'updated_at']) need(isString(r[key]), `${at}.${key}`, 'a string');
+  need(isString(r.created_at) && instantOf(r.created_at) === r.created_at, `${at}.created_at`, 'an instant');
+  need(isString(r.updated_at), `${at}.updated_at`, 'a string');
   for (const key of ['partner_status', 'failed_reason', 'transaction_id']) {
     need(isNullableString(r[key]), `${at}.${key}`, 'a string or null');
   }

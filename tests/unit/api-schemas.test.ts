@@ -175,12 +175,61 @@ describe('rewardSchema', () => {
   });
 });
 
+describe('the available list: a cost nobody gave is never offered', () => {
+  it('a reward listed without a points cost is quarantined for that reason, the rest as sent', () => {
+    const { reward_point_cost: _none, ...unpriced } = giftCard;
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [giftCard, { ...giftCard, id: 102, reward_point_cost: null }, { ...unpriced, id: 103 }],
+    });
+    expect(listed.rewards.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false, r.costReason])).toEqual([
+      ['101', 500, false, undefined],
+      ['102', null, true, 'missing'],
+      ['103', null, true, 'missing'],
+    ]);
+  });
+
+  it('one id listed twice with different costs quarantines both: the panel would charge one of them for the id sent', () => {
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [
+        { ...giftCard, reward_point_cost: 50 },
+        { ...giftCard, id: 102 },
+        { ...giftCard, reward_point_cost: 500 },
+        { ...giftCard, id: 103 },
+        { ...giftCard, id: 103 },
+      ],
+    });
+    expect(listed.rewards.map((r) => [r.id, r.reward_point_cost, r.costRefused ?? false, r.costReason])).toEqual([
+      ['101', null, true, 'conflicting'],
+      ['102', 500, false, undefined],
+      ['101', null, true, 'conflicting'],
+      // The same record twice asks one cost: nothing to choose between.
+      ['103', 500, false, undefined],
+      ['103', 500, false, undefined],
+    ]);
+  });
+
+  it('a cost that cannot be right keeps its own reason, beside a missing one', () => {
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [
+        { ...giftCard, reward_point_cost: -5 },
+        { ...giftCard, id: 102, reward_point_cost: null, cost: null },
+      ],
+    });
+    expect(listed.rewards.map((r) => [r.costRefused, r.costReason])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+  });
+});
+
 describe('redemptionSchema', () => {
   it('parses a documented redemption, nested reward point cost null', () => {
     expect(ok(redemptionSchema, redemption)).toEqual({
       ...redemption,
       id: String(redemption.id),
       reward: { ...redemption.reward, id: String(redemption.reward.id) },
+      // Its instant, UTC to the second (utils/instants.ts).
+      created_at: `${redemption.created_at.slice(0, 19)}Z`,
     });
   });
 
@@ -199,6 +248,13 @@ describe('redemptionSchema', () => {
     expect(fails(redemptionSchema, { ...redemption, reward: null })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, reward: { ...giftCard, id: 'x' } })).toBe(true);
     expect(fails(redemptionSchema, { ...redemption, created_at: 5 })).toBe(true);
+    // A time of no moment, or in no spelling it accepts, identifies nothing (utils/instants.ts).
+    for (const created_at of ['yesterday', '2024-04-31T10:00:00', '', '14/09/2024 08:12'])
+      expect(fails(redemptionSchema, { ...redemption, created_at }), created_at).toBe(true);
+    // Another spelling of the same moment is the same instant.
+    expect(ok(redemptionSchema, { ...redemption, created_at: '2024-03-01 11:00:00+01:00' }).created_at).toBe(
+      '2024-03-01T10:00:00Z',
+    );
   });
 
   it.each([-500, 1.5, 2 ** 53, '500', null])('points spent of %s are kept as unknown, never a figure', (points) => {

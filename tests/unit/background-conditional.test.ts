@@ -6,12 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { redeem } from '../../entrypoints/background/redemption/service';
 import { connect } from '../../entrypoints/background/session/session';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { historyItem, profileItem, rewardsItem, validatorItems } from '../../utils/storage-items';
 import { startSandbox } from '../sandbox/server';
-import { connectedSandbox } from './background-helpers';
+import { connectedSandbox, redeemNow } from './background-helpers';
 import { rid } from './test-ids';
 
 const env = connectedSandbox();
@@ -76,7 +75,7 @@ describe('conditional refreshes', () => {
     await refreshHistory(true);
     const etag = (await validatorItems.history.getValue())!.reads.redemptions!.etag;
     sent('/v1/panel/redemptions');
-    await redeem(rid(101));
+    await redeemNow(rid(101));
     const order = env.sandbox.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/panel/redemption'));
     const redeemAt = order.findIndex((r) => r.path === '/v1/panel/redemption');
     const validator = (r: (typeof order)[number]) => r.headers['if-none-match'] ?? null;

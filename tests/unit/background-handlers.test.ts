@@ -181,20 +181,37 @@ describe('the handler table passes each message on as it came', () => {
 
   it('a redeem while the same reward is being checked goes through only when confirmed again', async () => {
     await fault({ path: REDEEM, drop: true });
-    expect(await deliver('redeem', { rewardId: 101 })).toMatchObject({ ok: true, data: { state: 'unknown' } });
-    expect(await deliver('redeem', { rewardId: 101 })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
-    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: false })).toMatchObject({
+    expect(await deliver('redeem', { session: await activeSessionId(), rewardId: 101, points: 500 })).toMatchObject({
+      ok: true,
+      data: { state: 'unknown' },
+    });
+    expect(await deliver('redeem', { session: await activeSessionId(), rewardId: 101, points: 500 })).toMatchObject({
       ok: false,
       error: { kind: 'unsettled' },
     });
-    expect(await deliver('redeem', { rewardId: 101, confirmUnsettled: true })).toMatchObject({
+    expect(
+      await deliver('redeem', {
+        session: await activeSessionId(),
+        rewardId: 101,
+        points: 500,
+        confirmUnsettled: false,
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'unsettled' },
+    });
+    expect(
+      await deliver('redeem', { session: await activeSessionId(), rewardId: 101, points: 500, confirmUnsettled: true }),
+    ).toMatchObject({
       ok: true,
       data: { rewardId: '101' },
     });
   });
 
   it('"Check now" answers with the ledger entry, and dismissing a settled one forgets it', async () => {
-    const redeemed = (await deliver('redeem', { rewardId: 101 })) as { data: { requestId: string; state: string } };
+    const redeemed = (await deliver('redeem', { session: await activeSessionId(), rewardId: 101, points: 500 })) as {
+      data: { requestId: string; state: string };
+    };
     expect(redeemed.data.state).toBe('done');
     expect(await deliver('checkRedemption', undefined)).toMatchObject({
       ok: true,

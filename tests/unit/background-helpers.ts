@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/store/credentials';
-import { sessionItem } from '../../utils/storage-items';
-import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm } from '../../entrypoints/background/redemption/service';
+import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm, redeem } from '../../entrypoints/background/redemption/service';
+import type { RewardId } from '../../utils/ids';
+import { rewardsItem, sessionItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
 
@@ -33,6 +34,19 @@ export async function activeSessionId(): Promise<string> {
   const id = (await sessionItem.getValue()).id;
   if (!id) throw new Error('not connected');
   return id;
+}
+
+/**
+ * A Confirm as the popup sends it: for the session the popup shows, at the cost its catalogue
+ * states (the stored one, else the sandbox's seed), unless the test names another.
+ */
+export async function redeemNow(rewardId: RewardId, confirmUnsettled = false, points?: number): Promise<LedgerEntry> {
+  const session = await activeSessionId();
+  const listed = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId)?.reward_point_cost;
+  const seeded = [...SEED_A.rewards, ...SEED_B.rewards].find((r) => String(r.id) === rewardId)?.reward_point_cost;
+  const cost = points ?? listed ?? seeded;
+  if (typeof cost !== 'number') throw new Error(`no cost known for reward ${rewardId}`);
+  return redeem({ rewardId, session, points: cost, confirmUnsettled });
 }
 
 export const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };
@@ -81,6 +95,42 @@ export async function startTwoAccounts(tuning: Partial<typeof httpTuning>): Prom
     startSandbox({ seed: SEED_B, token: 'token-account-b' }),
   ]);
   return { a, b };
+}
+
+/**
+ * The hooks a file of ledger tests against two accounts starts from: the two panels started once
+ * with `tuning` (3 s time-outs, retries at once, unless given; `use` receives them) and closed after; before each test a fresh browser, account
+ * A's panel reset and notifications faked, then `each` (connecting, slowing storage…), whose
+ * returned undo runs after the test, and every spy restored.
+ */
+export function twoAccountHooks(
+  use: (accounts: { a: Sandbox; b: Sandbox }) => void,
+  each: () => Promise<(() => void) | void>,
+  tuning: Partial<typeof httpTuning> = { timeoutMs: 3000, retryBaseDelayMs: 1 },
+): void {
+  let accounts: { a: Sandbox; b: Sandbox };
+  let undo: (() => void) | void;
+  beforeAll(async () => {
+    accounts = await startTwoAccounts(tuning);
+    use(accounts);
+  });
+  afterAll(() => closeSandboxes(accounts.a, accounts.b));
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    accounts.a.reset();
+    fakeNotifications();
+    undo = await each();
+  });
+  afterEach(() => {
+    undo?.();
+    vi.restoreAllMocks();
+  });
+}
+
+/** Waits for `condition`, 5 ms at a time for about a second, then asserts it: state arrives late. */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
 }
 
 /** Gives the client its own time-outs and retries back, and closes the sandboxes. */

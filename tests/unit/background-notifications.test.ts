@@ -16,7 +16,7 @@ import {
   onRewards,
   watchNotifications,
 } from '../../entrypoints/background/notify/notifications';
-import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
+import { dismissRedemption } from '../../entrypoints/background/redemption/service';
 import { checkOutcomes, checkRedemption, CHECK_AFTER_MS } from '../../entrypoints/background/redemption/service';
 import { markRejected } from '../../entrypoints/background/auth/rejected';
 import { connect, disconnect } from '../../entrypoints/background/session/session';
@@ -34,7 +34,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
-import { activeSessionId, closeSandboxes, fakeNotifications, type Shown } from './background-helpers';
+import { activeSessionId, closeSandboxes, fakeNotifications, type Shown, redeemNow } from './background-helpers';
 import { rid } from './test-ids';
 
 let sandbox: Sandbox;
@@ -152,7 +152,7 @@ describe('redemption state changes', () => {
   });
 
   it('a redemption new to the history is not a change: the panelist just made it', async () => {
-    await redeem(rid(101));
+    await redeemNow(rid(101));
     await idle();
     expect(created).toEqual([]);
   });
@@ -197,7 +197,7 @@ describe('unknown outcomes', () => {
   it('tells once when the history shows a redemption whose answer was lost', async () => {
     const before = sandbox.state.redemptions.length;
     await fault({ path: '/v1/panel/redemption', delayMs: 600 });
-    expect((await redeem(rid(101))).state).toBe('unknown');
+    expect((await redeemNow(rid(101))).state).toBe('unknown');
     while (sandbox.state.redemptions.length === before) await sleep(20);
     expect((await checkRedemption())?.state).toBe('done');
     await idle();
@@ -210,7 +210,7 @@ describe('unknown outcomes', () => {
 
   it('tells once when the last check still does not find it, also for an outcome the ledger no longer shows', async () => {
     await fault({ path: '/v1/panel/redemption', drop: true });
-    const entry = await redeem(rid(101));
+    const entry = await redeemNow(rid(101));
     expect(entry.state).toBe('unknown');
     // Closing the card moves it to the outcomes checked in the background (settledItem once settled).
     await dismissRedemption();

@@ -93,7 +93,7 @@ describe('403 is not a rejected token', () => {
       status: 403,
       body: '{"message":"Redemptions are paused for your account."}',
     });
-    await deliver('redeem', { rewardId: 101 });
+    await deliver('redeem', { session: await activeSessionId(), rewardId: 101, points: 500 });
     expect((await sessionItem.getValue()).rejected).toBe(false);
     expect(env.sandbox.state.balance).toBe(2500);
     expect(env.sandbox.requests.filter((r) => r.path === '/v1/panel/redemption')).toHaveLength(1);

@@ -10,8 +10,10 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { watchBalance, balanceIdle } from '../../entrypoints/background/balance-history';
 import { notificationsIdle, watchNotifications } from '../../entrypoints/background/notify/notifications';
 import { recoverAfterStop } from '../../entrypoints/background/recover';
-import { dismissRedemption, redeem } from '../../entrypoints/background/redemption/service';
-import { CHECK_ALARM, checkRedemption } from '../../entrypoints/background/redemption/service';
+import { dismissRedemption } from '../../entrypoints/background/redemption/service';
+import { CHECK_ALARM, checkOutcomes, checkRedemption } from '../../entrypoints/background/redemption/service';
+import { onStored } from '../../entrypoints/background/store/stored-reads';
+import type { Redemption } from '../../utils/types';
 import { connect } from '../../entrypoints/background/session/session';
 import { refreshHistory, refreshRewards } from '../../entrypoints/background/sync/sync';
 import {
@@ -37,9 +39,10 @@ import {
   type Shown,
   slowReads,
   startTwoAccounts,
+  redeemNow,
 } from './background-helpers';
 import { did, rid } from './test-ids';
-import type { RewardId } from '../../utils/ids';
+import { redemptionKey, type RewardId } from '../../utils/ids';
 
 const REDEEM = '/v1/panel/redemption';
 const HISTORY = '/v1/panel/redemptions';
@@ -87,7 +90,7 @@ const commitsOf = (sandbox: Sandbox, rewardId: RewardId) =>
 /** A redeem whose connection dropped before the panel committed it, which it then did: unknown until checked. */
 async function lostThenCommitted(rewardId: RewardId): Promise<LedgerEntry> {
   await fault(a, { path: REDEEM, drop: true });
-  const entry = await redeem(rewardId);
+  const entry = await redeemNow(rewardId);
   expect(entry.state).toBe('unknown');
   await fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}` } });
   return entry;
@@ -112,11 +115,11 @@ async function onlyAccountB(): Promise<void> {
 describe('money, with storage or the panel answering late', () => {
   it('a redeem waiting behind a slow Check now is never sent after another account connects', async () => {
     await fault(a, { path: REDEEM, drop: true });
-    expect((await redeem(COFFEE)).state).toBe('unknown');
+    expect((await redeemNow(COFFEE)).state).toBe('unknown');
     await fault(a, { path: HISTORY, delayMs: 300 });
     const checking = checkRedemption().catch(() => undefined);
     await sleep(30);
-    const waiting = redeem(BOOKS).catch((err) => err);
+    const waiting = redeemNow(BOOKS).catch((err) => err);
     await sleep(30);
     await connect(b.url, b.token);
     expect(await waiting).toMatchObject({ error: { kind: 'not_connected' } });
@@ -128,7 +131,7 @@ describe('money, with storage or the panel answering late', () => {
     await onlyAccountB();
     expect(await ledgerItem.getValue()).toBeNull();
     // B is not refused as busy on A's account.
-    expect((await redeem(rid(Number(BOOKS) + 1000))).state).toBe('done');
+    expect((await redeemNow(rid(Number(BOOKS) + 1000))).state).toBe('done');
   });
 
   it('a redemption made elsewhere before this one is never taken for it', async () => {
@@ -136,7 +139,7 @@ describe('money, with storage or the panel answering late', () => {
     await refreshHistory(true);
     await fetch(`${a.url}${REDEEM}?id=${COFFEE}`, { headers: { Authorization: `Bearer ${a.token}` } });
     await fault(a, { path: REDEEM, status: 500 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry.state).toBe('unknown');
     await runEveryCheck();
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'not_found' });
@@ -144,7 +147,7 @@ describe('money, with storage or the panel answering late', () => {
 
   it('when the history cannot be read first, the redeem is not sent and the panelist is told why', async () => {
     await fault(a, { path: HISTORY, status: 503, times: 3 });
-    await expect(redeem(COFFEE)).rejects.toMatchObject({
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({
       error: { kind: 'rejected', message: expect.stringMatching(/not sent, so nothing was charged.*history/) },
     });
     expect(redeemsOf(a, COFFEE)).toBe(0);
@@ -165,7 +168,7 @@ describe('money, with storage or the panel answering late', () => {
       await connect(skewed.url, skewed.token);
       await settle();
       await fault(skewed, { path: REDEEM, commit: true, status: 502 });
-      const entry = await redeem(COFFEE);
+      const entry = await redeemNow(COFFEE);
       expect(entry).toMatchObject({ state: 'done', redemption: { reward: { id: COFFEE } } });
       expect(redeemsOf(skewed, COFFEE)).toBe(1);
     } finally {
@@ -188,7 +191,7 @@ describe('money, with storage or the panel answering late', () => {
     const undo = slowReads(5);
     try {
       const recovering = recoverAfterStop();
-      const confirmed = redeem(BOOKS);
+      const confirmed = redeemNow(BOOKS);
       expect((await confirmed).state).toBe('done');
       await recovering;
     } finally {
@@ -199,7 +202,7 @@ describe('money, with storage or the panel answering late', () => {
       expect.objectContaining({ requestId: 'stopped-worker', state: 'unknown' }),
     ]);
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
-    expect((await redeem(PAYWAVE)).state).not.toBe('busy');
+    expect((await redeemNow(PAYWAVE)).state).not.toBe('busy');
     expect(redeemsOf(a, COFFEE)).toBe(0);
   });
 });
@@ -242,9 +245,9 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
   });
 
   it('each Confirm sends its own Idempotency-Key, kept in its ledger entry', async () => {
-    const first = await redeem(COFFEE);
+    const first = await redeemNow(COFFEE);
     await dismissRedemption();
-    const second = await redeem(COFFEE);
+    const second = await redeemNow(COFFEE);
     const keys = a.requests.filter((r) => r.path === REDEEM).map((r) => r.headers['idempotency-key']);
     expect(keys).toEqual([`"${first.idempotencyKey}"`, `"${second.idempotencyKey}"`]);
     expect(first.idempotencyKey).not.toBe(second.idempotencyKey);
@@ -253,16 +256,16 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
   it('a re-sent Confirm that the panel recorded twice is told in the ledger, the history and one notification', async () => {
     await fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
     await fault(a, { path: REDEEM, repeat: true });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === Number(COFFEE)).length).toBe(2);
     expect(entry).toMatchObject({ state: 'done', duplicates: [expect.any(String)], balanceAfter: 1500 });
-    expect(entry.duplicates).not.toContain(entry.redemption!.id);
+    expect(entry.duplicates).not.toContain(redemptionKey(entry.redemption!));
     expect(await duplicatesItem.getValue()).toEqual([
       {
         requestId: entry.requestId,
         rewardName: entry.rewardName,
         points: 500,
-        redemptionIds: [entry.redemption!.id, ...entry.duplicates!],
+        redemptions: [redemptionKey(entry.redemption!), ...entry.duplicates!],
       },
     ]);
     await checkRedemption();
@@ -273,9 +276,34 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
     expect(await duplicatesItem.getValue()).toHaveLength(1);
   });
 
+  it('the record of a Confirm recorded twice goes once the history no longer shows the copies (the panel reversed one)', async () => {
+    const stop = onStored(
+      (area, data, sid) =>
+        void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)),
+    );
+    try {
+      await fetch(`${a.url}/__sandbox/idempotency`, { method: 'PATCH', body: JSON.stringify({ honour: false }) });
+      await fault(a, { path: REDEEM, repeat: true });
+      const entry = await redeemNow(COFFEE);
+      expect(await duplicatesItem.getValue()).toHaveLength(1);
+      // Still two in the history: the record stays.
+      await refreshHistory(true);
+      await settle();
+      expect(await duplicatesItem.getValue()).toHaveLength(1);
+      // The panel reverses the copy: the history shows one.
+      const copy = entry.duplicates!.map((key) => key.split(' ')[0]);
+      a.state.redemptions = a.state.redemptions.filter((r) => !copy.includes(String(r.id)));
+      await refreshHistory(true);
+      await settle();
+      expect(await duplicatesItem.getValue()).toEqual([]);
+    } finally {
+      stop();
+    }
+  });
+
   it('a panel that honours the key makes one redemption of the re-sent Confirm, and nothing is said', async () => {
     await fault(a, { path: REDEEM, repeat: true });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(2);
     expect(commitsOf(a, COFFEE) - SEED_A.redemptions.filter((r) => r.reward.id === Number(COFFEE)).length).toBe(1);
     expect(entry.state).toBe('done');
@@ -301,12 +329,12 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
   });
 
   it('an outcome the panel confirmed at once is not announced again when its card closes or the next redeem is refused', async () => {
-    expect((await redeem(COFFEE)).state).toBe('done');
+    expect((await redeemNow(COFFEE)).state).toBe('done');
     await dismissRedemption();
     await settle();
-    expect((await redeem(PAYWAVE)).state).toBe('done');
+    expect((await redeemNow(PAYWAVE)).state).toBe('done');
     a.state.balance = 10;
-    expect((await redeem(BOOKS)).state).toBe('failed');
+    expect((await redeemNow(BOOKS)).state).toBe('failed');
     await dismissRedemption();
     await settle();
     expect(created.filter((n) => n.id.startsWith('outcome:'))).toEqual([]);

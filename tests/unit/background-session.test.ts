@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { saveValues } from '../../entrypoints/background/profile/profile';
-import { redeem } from '../../entrypoints/background/redemption/service';
 import { connect, disconnect } from '../../entrypoints/background/session/session';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
@@ -23,7 +22,7 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { activeSessionId, apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
+import { activeSessionId, apiRequests, closeSandboxes, startTwoAccounts, redeemNow } from './background-helpers';
 import { rid } from './test-ids';
 
 let a: Sandbox;
@@ -126,7 +125,7 @@ describe('a read asked for after a write', () => {
     await fault(a, { path: '/v1/panel/rewards', holdMs: 250 });
     const before = refreshRewards(true);
     await sleep(30);
-    const entry = await redeem(rid(101));
+    const entry = await redeemNow(rid(101));
     expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect((await before).balance.points).toBe(2500);
     await settle();
@@ -155,7 +154,7 @@ describe('a read asked for after a write', () => {
     void refreshHistory(true);
     await sleep(30);
     await fault(a, { path: '/v1/panel/redemption', commit: true, status: 502 });
-    const entry = await redeem(rid(101));
+    const entry = await redeemNow(rid(101));
     expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(apiRequests(a, '/v1/panel/redemptions')).toBeGreaterThanOrEqual(3);
   });

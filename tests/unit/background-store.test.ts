@@ -116,7 +116,7 @@ describe('the session switch', () => {
     let seen: unknown;
     await switchSession([profileDraftItem], (get) => {
       seen = get(profileDraftItem);
-      return { next: { credentials: A, session: info(A.baseUrl) }, keep: SAME_ACCOUNT_ITEMS };
+      return { next: { credentials: A, session: info(A.baseUrl) }, keep: [profileDraftItem] };
     });
     expect(seen).toEqual({ NAME: 'Jo' });
     expect(await profileDraftItem.getValue()).toEqual({ NAME: 'Jo' });

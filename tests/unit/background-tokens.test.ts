@@ -6,7 +6,7 @@ import { credentialsItem } from '../../entrypoints/background/store/credentials'
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { credentialsFrom, tokenEndpointError, usableCredentials } from '../../entrypoints/background/auth/tokens';
 import { ledgerItem, profileDraftItem, rewardsItem, sessionItem } from '../../utils/storage-items';
-import { apiRequests, connectTo, deliver } from './background-helpers';
+import { activeSessionId, apiRequests, connectTo, deliver } from './background-helpers';
 import { signInSandbox, storeSignedIn } from './sign-in-helpers';
 
 const env = signInSandbox();
@@ -74,7 +74,7 @@ describe('tokens that renew themselves', () => {
     await control('/oauth/expire');
     clearRequests();
 
-    const reply = await send('redeem', { rewardId: 101 });
+    const reply = await send('redeem', { session: await activeSessionId(), rewardId: 101, points: 500 });
     expect(apiRequests(env.sandbox, '/v1/panel/redemption')).toBe(1);
     expect(tokenRequests()).toHaveLength(1);
     expect(env.sandbox.state.balance).toBe(balance);
@@ -86,7 +86,7 @@ describe('tokens that renew themselves', () => {
 
     // Confirming again goes through with the renewed token.
     await send('dismissRedemption');
-    await send('redeem', { rewardId: 101 });
+    await send('redeem', { session: await activeSessionId(), rewardId: 101, points: 500 });
     expect(apiRequests(env.sandbox, '/v1/panel/redemption')).toBe(2);
     expect((await ledgerItem.getValue())?.state).toBe('done');
   });

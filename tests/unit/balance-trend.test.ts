@@ -14,7 +14,7 @@ import {
   type BalanceSample,
 } from '../../utils/balance-trend';
 import type { Redemption } from '../../utils/types';
-import { did } from './test-ids';
+import { did, at } from './test-ids';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 const daysAgo = (days: number) => NOW - days * DAY_MS;
@@ -209,7 +209,7 @@ describe('points given back are not earned', () => {
         ...base,
         id: did(3),
         reward_point_cost: 500,
-        created_at: '2026-11-10T08:00:00',
+        created_at: at('2026-11-10T08:00:00'),
         updated_at: '2026-11-14T11:59:00',
         refunded: true,
       },
@@ -217,7 +217,7 @@ describe('points given back are not earned', () => {
         ...base,
         id: did(2),
         reward_point_cost: 700,
-        created_at: '2026-11-01T08:00:00',
+        created_at: at('2026-11-01T08:00:00'),
         updated_at: '2026-11-02T08:00:00',
         refunded: false,
       },

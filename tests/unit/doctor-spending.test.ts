@@ -59,6 +59,11 @@ describe('--redeem-check sends nothing the extension would refuse', () => {
     ],
     [102, 'has reward_point_cost 999.5 (a fraction: points are whole)', "reward #102's points cost is quarantined"],
     [103, 'has reward_point_cost "1650" (a string, not a number)', "reward #103's points cost is quarantined"],
+    [
+      105,
+      'has no reward_point_cost in the rewards list, a cost nobody gave: the extension quarantines the reward',
+      "reward #105's points cost is quarantined",
+    ],
   ])('reward #%i: not sent, not even asked, and said why', async (id, says, why) => {
     const asked: unknown[] = [];
     const report = await hostile({}, { redeem: yes(id, asked) });
@@ -84,16 +89,16 @@ describe('--redeem-check sends nothing the extension would refuse', () => {
   });
 
   it('sends one it would make, once, and names a panel that lets it through on points the panelist does not have', async () => {
-    // No reward_point_cost: the extension lets the panel decide, and this panel charges 11,000 on a balance of 2,500.
+    // The panel shows no balance: the extension lets the panel decide, and this panel charges 11,000 on none.
     const asked: unknown[] = [];
-    const report = await hostile({}, { redeem: yes(105, asked) });
-    expect(asked).toEqual([{ id: 105, name: 'No Cost Card', points: null, balance: 2500, redemptions: 1 }]);
+    const report = await hostile({ state: { balance: null } }, { redeem: yes(108, asked) });
+    expect(asked).toEqual([{ id: 108, name: expect.any(String), points: 11_000, balance: null, redemptions: 1 }]);
     expect(panel!.redeems()).toHaveLength(1);
     expect(topic(report, 'Write check: a redemption the balance could not cover')).toEqual([
       expect.objectContaining({
         level: 'fail',
         text: expect.stringMatching(
-          /^The panel accepted a redemption of 11,000 points with a balance of 2,500 points\. The balance is now -8,500\./,
+          /^The panel accepted a redemption of 11,000 points with a balance the extension could not read\. The balance is now -11,000\./,
         ),
         change: expect.stringContaining('Refuse a redemption whose cost the balance does not cover'),
       }),

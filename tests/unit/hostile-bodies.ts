@@ -382,7 +382,13 @@ function redemption(token: string): fc.Arbitrary<Json> {
       reward: reward(token),
       approved: sometimes(fc.boolean(), 'yes', null),
       processed: sometimes(fc.boolean(), 1, null),
-      created_at: fc.oneof(fc.constant('2024-05-01 10:00:00'), text(token)),
+      // What identifies a redemption is strict: a timestamp in one of its spellings (utils/instants.ts).
+      created_at: fc.constantFrom(
+        '2024-05-01 10:00:00',
+        '2024-05-01T10:00:00',
+        '2024-05-01T10:00:00.000000Z',
+        '2024-05-01T12:00:00+02:00',
+      ),
       updated_at: sometimes(text(token), 5, null),
       failed: sometimes(fc.boolean(), 'false'),
       refunded: sometimes(fc.boolean(), 0),

@@ -15,11 +15,9 @@ import { goalModel } from '../../components/popup/model/goal-model';
 import { arrival } from '../../components/popup/redeem/RedeemOutcome';
 import { RewardDetails } from '../../components/popup/details/RewardDetails';
 import { rowModel } from '../../components/popup/model/row-model';
-import { parseBody, rewardsResponseSchema } from '../../utils/api/schemas';
 import { formatMoney, isCurrencyCode } from '../../utils/format';
 import { groupRewards } from '../../utils/reward-groups';
 import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
-import type { Reward } from '../../utils/types';
 import { background } from './fake-background';
 import {
   click,
@@ -33,6 +31,7 @@ import {
   unmount,
   waitFor,
   wallet,
+  parsedRewards,
 } from './popup-fixtures';
 import { rid } from './test-ids';
 
@@ -45,10 +44,6 @@ beforeEach(() => {
 });
 afterEach(unmount);
 
-/** The rewards as the API client reads them from a panel's answer. */
-const parsed = (rewards: unknown[]): Reward[] =>
-  parseBody(rewardsResponseSchema, { message: 'success', rewards }, '/v1/panel/rewards').rewards;
-
 const rowOf = (root: HTMLElement, name: string) => getByRole(root, 'button', `Redeem ${name}`).closest('li')!;
 
 describe('a points cost the panel cannot mean', () => {
@@ -60,7 +55,7 @@ describe('a points cost the panel cannot mean', () => {
   ];
 
   it('reads neither "-500 points" nor "Enough points": its Redeem is disabled and says why; the rest of the list works', async () => {
-    await seed({ rewards: parsed(answer), balance: 2500 });
+    await seed({ rewards: parsedRewards(answer), balance: 2500 });
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Redeem Fine Coffee'));
     for (const name of ['Negative Books', 'Fraction Games', 'Huge Travel']) {
@@ -79,7 +74,7 @@ describe('a points cost the panel cannot mean', () => {
   });
 
   it('the first frame paints the same row: its model is the one the list renders', () => {
-    const [negative] = parsed([giftCard(1, 'Negative Books', -500)]);
+    const [negative] = parsedRewards([giftCard(1, 'Negative Books', -500)]);
     const m = rowModel({
       group: groupRewards([negative!])[0]!,
       choice: negative!,
@@ -94,7 +89,7 @@ describe('a points cost the panel cannot mean', () => {
   });
 
   it('a click on its Redeem opens no confirmation and sends nothing', async () => {
-    await seed({ rewards: parsed(answer), balance: 2500 });
+    await seed({ rewards: parsedRewards(answer), balance: 2500 });
     const root = mount();
     const redeem = await waitFor(() => getByRole(root, 'button', 'Redeem Negative Books'));
     redeem.removeAttribute('disabled');
@@ -104,7 +99,7 @@ describe('a points cost the panel cannot mean', () => {
   });
 
   it('after "not found", no Redeem again is offered for it', async () => {
-    const rewards = parsed(answer);
+    const rewards = parsedRewards(answer);
     await seed({
       rewards,
       balance: 2500,
@@ -145,7 +140,7 @@ describe('a currency that is not an ISO 4217 code', () => {
       giftCard(3, 'Lower Books', 1000, { cost: 10, cost_currency: 'usd' }),
       giftCard(4, 'Fine Cinema', 700, { cost: 7, cost_currency: 'USD' }),
     ];
-    await seed({ rewards: parsed(answer), balance: 2500 });
+    await seed({ rewards: parsedRewards(answer), balance: 2500 });
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Redeem Fine Cinema'));
     const text = root.textContent ?? '';
@@ -157,7 +152,7 @@ describe('a currency that is not an ISO 4217 code', () => {
   });
 
   it('nor in the details’ value range, the outcome’s words or the history', async () => {
-    const [odd] = parsed([
+    const [odd] = parsedRewards([
       giftCard(1, 'Odd Coffee', 500, {
         cost: 5,
         cost_currency: 'ZZZ',

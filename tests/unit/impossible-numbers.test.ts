@@ -17,13 +17,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
-import { redeem } from '../../entrypoints/background/redemption/service';
 import { refreshRewards } from '../../entrypoints/background/sync/sync';
 import { balanceHistoryItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import { EARN_DAYS, flowOver } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import type { Reward } from '../../utils/types';
-import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
+import { apiRequests, closeSandboxes, connectedSandbox, redeemNow } from './background-helpers';
 import { rid } from './test-ids';
 import type { Reward as SandboxReward } from '../sandbox/types';
 
@@ -76,12 +75,12 @@ describe('a point cost the interface cannot mean', () => {
     const [negative] = plantCosts([-500]);
     await refreshRewards(true);
     const balance = env.sandbox.state.balance;
-    await expect(redeem(rid(negative!.id))).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
+    await expect(redeemNow(rid(negative!.id))).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
     // A negative cost redeemed at the panel would have raised the balance by 500.
     expect(env.sandbox.state.balance).toBe(balance);
     const other = env.sandbox.state.rewards.find((r) => r.reward_point_cost === 1000)!;
-    await expect(redeem(rid(other.id))).resolves.toMatchObject({ state: 'done', points: 1000 });
+    await expect(redeemNow(rid(other.id))).resolves.toMatchObject({ state: 'done', points: 1000 });
     expect(env.sandbox.state.balance).toBe(balance - 1000);
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { REQUESTS } from '../../utils/message-schemas';
-import { connectedSandbox, deliver } from './background-helpers';
+import { activeSessionId, connectedSandbox, deliver } from './background-helpers';
 
 const env = connectedSandbox();
 let unregister: () => void;
@@ -25,7 +25,7 @@ const MALFORMED: Record<keyof typeof REQUESTS, [unknown, string]> = {
   connect: [{ baseUrl: 'https://panel.example', token: 42 }, 'token'],
   disconnect: ['now', ''],
   refreshRewards: [{ force: 'yes' }, 'force'],
-  redeem: [{ rewardId: '101a' }, 'rewardId'],
+  redeem: [{ session: 's', rewardId: '101a', points: 500 }, 'rewardId'],
   checkRedemption: [[1], ''],
   dismissRedemption: [{ all: true }, ''],
   refreshHistory: [{}, 'force'],
@@ -73,7 +73,7 @@ describe('the door', () => {
   ])(
     'a redeem whose rewardId is %s never becomes an outcome: no ledger entry, no read, no request',
     async (_, rewardId) => {
-      const reply = await deliver('redeem', { rewardId });
+      const reply = await deliver('redeem', { session: await activeSessionId(), rewardId, points: 500 });
       expect(reply).toMatchObject({ ok: false, error: { kind: 'bad_request', field: 'rewardId' } });
       expect(await fakeBrowser.storage.local.get('ledger')).toEqual({});
       expect(env.sandbox.requests).toEqual([]);

@@ -108,6 +108,7 @@ describe('the confirmation dialog', () => {
     render(
       <ConfirmDialog
         reward={amazon}
+        cost={500}
         balance={-100}
         busy={false}
         error={null}

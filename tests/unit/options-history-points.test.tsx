@@ -15,7 +15,7 @@ import { duplicatesItem, historyItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 import { giftCard, redemption } from './popup-fixtures';
-import { did } from './test-ids';
+import { redemptionKey } from '../../utils/ids';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
@@ -73,20 +73,40 @@ describe('a failed redemption in the history', () => {
 });
 
 describe('a Confirm the history shows more than once', () => {
+  /** The record of one Confirm the panel recorded twice, its redemptions whole (id, reward, time). */
+  const recordedTwice = {
+    requestId: 'r',
+    rewardName: 'Northwind Books $10',
+    points: 1000,
+    redemptions: [
+      redemptionKey(redemption(7, books, '2026-01-03T10:00:00')),
+      redemptionKey(redemption(8, books, '2026-01-03T10:00:01')),
+    ],
+  };
+
   it('is told with the caveat above the list, in the same words as the notification', async () => {
     await historyItem.setValue({
       data: [redemption(7, books, '2026-01-03T10:00:00'), redemption(8, books, '2026-01-03T10:00:01')],
       fetchedAt: Date.now(),
     });
-    await duplicatesItem.setValue([
-      { requestId: 'r', rewardName: 'Northwind Books $10', points: 1000, redemptionIds: [did(7), did(8)] },
-    ]);
+    await duplicatesItem.setValue([recordedTwice]);
     await page.mountInto(container, <HistorySection />);
     expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`);
     expect(
       words({ id: 'duplicate:r', kind: 'duplicate', rewardName: 'Northwind Books $10', copies: 2, points: 1000 })
         .message,
     ).toBe(CAVEAT);
+  });
+
+  it('marks rows by whole redemption: an id the panel gave again to a later redemption is not a copy to reverse', async () => {
+    // The panel reversed copy 8 and, numbering max + 1, gave its id to the panelist’s next redemption.
+    const next = redemption(8, books, '2026-02-01T09:00:00');
+    await historyItem.setValue({ data: [next, redemption(7, books, '2026-01-03T10:00:00')], fetchedAt: Date.now() });
+    await duplicatesItem.setValue([recordedTwice]);
+    await page.mountInto(container, <HistorySection />);
+    const [later, first] = rows();
+    expect(later!.querySelector('.recorded-again')).toBeNull();
+    expect(first!.querySelector('.recorded-again')).not.toBeNull();
   });
 
   it('three or more', () => {

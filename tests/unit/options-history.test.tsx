@@ -8,14 +8,14 @@ import { historyItem } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
-import { did, rid } from './test-ids';
+import { did, rid, at } from './test-ids';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
 
 const send = sendMessage as unknown as page.SendMock;
 
 let nextId = 1;
-function redemption(partial: Partial<Redemption>): Redemption {
+function redemption(partial: Partial<Omit<Redemption, 'created_at'>> & { created_at?: string }): Redemption {
   const id = nextId++;
   return {
     id: did(id),
@@ -34,7 +34,6 @@ function redemption(partial: Partial<Redemption>): Redemption {
     },
     approved: false,
     processed: false,
-    created_at: '2024-01-01T00:00:00',
     updated_at: '2024-01-01T00:00:00',
     failed: false,
     refunded: false,
@@ -42,6 +41,7 @@ function redemption(partial: Partial<Redemption>): Redemption {
     failed_reason: null,
     transaction_id: null,
     ...partial,
+    created_at: at(partial.created_at ?? '2024-01-01T00:00:00'),
   };
 }
 

@@ -568,7 +568,8 @@ function checkRows(rewards: readonly Reward[], points: number | null, at: string
     });
     if (!m.redeem.disabled)
       expect(
-        !r.costRefused && (r.reward_point_cost === null || isPoints(r.reward_point_cost)),
+        // A cost nobody gave is never offered: only a known one.
+        !r.costRefused && isPoints(r.reward_point_cost),
         `${at} ${r.id}: redeemable`,
       ).toBe(true);
     expect(m.points ?? '', `${at} ${r.id}`).not.toMatch(/-|\.\d/);
@@ -593,11 +594,14 @@ function checkQuarantine(read: readonly Reward[], state: PanelState, at: string)
     const original = sent.find((s) => String(s.id) === r.id);
     if (!original) continue;
     const cost = original.reward_point_cost;
-    const pointsMeant = cost === null || cost === undefined || isPoints(cost);
+    const given = cost !== null && cost !== undefined;
+    const pointsMeant = !given || isPoints(cost);
     const valueMeant = typeof original.cost_currency === 'string' && isAmountOf(original.cost, original.cost_currency);
     const meant = pointsMeant && valueMeant;
     const what = JSON.stringify([cost, original.cost, original.cost_currency]);
-    expect(r.costRefused === true, `${at} ${r.id}: ${what} quarantined`).toBe(!meant);
+    // A cost the list does not give is quarantined too, for that reason (a cost nobody gave).
+    expect(r.costRefused === true, `${at} ${r.id}: ${what} quarantined`).toBe(!meant || !given);
+    expect(r.costReason, `${at} ${r.id}: ${what} reason`).toBe(meant && !given ? 'missing' : undefined);
     if (!pointsMeant) expect(r.reward_point_cost, `${at} ${r.id}: ${what}`).toBeNull();
     if (!pointsMeant) seen.quarantined += 1;
     if (!valueMeant) seen.valuesRefused += 1;

@@ -4,6 +4,7 @@
  * browser may have sent two). Each case in English, one in German; "Nothing was charged" is said
  * only of a failed entry the history read backed (`nothingCharged`).
  */
+import { redemptionKey } from '../../utils/ids';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { clockTime } from '../../components/popup/when';
@@ -23,12 +24,13 @@ import {
   unmount,
   waitFor,
 } from './popup-fixtures';
-import { did, rid } from './test-ids';
+import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
 const books = giftCard(2, 'Northwind Books $10', 1000);
 const amazon = giftCard(1, 'Amazon $5', 500);
+const gems = giftCard(5, 'Gem Card', 200);
 const SENT = Date.now() - 90_000;
 const PANEL = settings.panelName;
 /** A 402 for a re-sent copy: the first copy may have taken the points. */
@@ -194,7 +196,7 @@ describe('settled by the history', () => {
         answer: 'success',
         balanceAfter: 0,
         redemption: redemption(70, books, '2026-01-02T10:00:00'),
-        duplicates: [did(71)],
+        duplicates: [redemptionKey(redemption(71, books, '2026-01-02T10:00:00'))],
       }),
       'Redeemed Northwind Books $10',
       0,
@@ -202,6 +204,29 @@ describe('settled by the history', () => {
     expect(outcome.textContent).toContain(
       `The panel's history shows this redemption twice, 2 × 1,000 points. If you did not redeem it again yourself, contact ${PANEL} to reverse one.`,
     );
+  });
+});
+
+describe('words beside the truth', () => {
+  it('one redeem the panel recorded 4 times: the points spent are what the history shows, 4 × the cost, never the cost once', async () => {
+    const copies = [71, 72, 73].map((id) => redemptionKey(redemption(id, gems, '2026-01-02T10:00:00')));
+    const outcome = await card(
+      entry('done', {
+        rewardId: rid(5),
+        rewardName: 'Gem Card',
+        points: 200,
+        answer: 'unclear',
+        balanceBefore: 1000,
+        balanceAfter: 200,
+        redemption: redemption(70, gems, '2026-01-02T10:00:00'),
+        duplicates: copies,
+      }),
+      'Redeemed Gem Card',
+      200,
+    );
+    expect(outcome.textContent).toContain("The panel's history shows this redemption 4 times, 4 × 200 points.");
+    expect(outcome.textContent).toContain('You spent 800 points. Your balance is now 200 points.');
+    expect(outcome.textContent).not.toContain('You spent 200 points');
   });
 });
 

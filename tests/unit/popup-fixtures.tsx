@@ -2,6 +2,7 @@
  * Shared by the popup component tests: data builders, rendering, and role/name queries in the
  * spirit of Testing Library (not installed) over plain DOM.
  */
+import { parseBody, rewardsResponseSchema } from '../../utils/api/schemas';
 import { render } from 'preact';
 import { App } from '../../components/popup/App';
 import {
@@ -14,7 +15,7 @@ import {
   type SyncState,
 } from '../../utils/storage-items';
 import type { Redemption, Reward } from '../../utils/types';
-import { did, rid } from './test-ids';
+import { at, did, rid } from './test-ids';
 
 export const CONNECTED = {
   connected: true,
@@ -70,7 +71,7 @@ export function redemption(id: number, reward: Reward, createdAt: string, extra:
     reward: { ...reward, reward_point_cost: null },
     approved: false,
     processed: false,
-    created_at: createdAt,
+    created_at: at(createdAt),
     updated_at: createdAt,
     failed: false,
     refunded: false,
@@ -271,3 +272,7 @@ export async function choose(select: HTMLElement, value: string): Promise<void> 
   select.dispatchEvent(new Event('change', { bubbles: true }));
   await new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** Rewards as the API client reads them from a panel's answer (the real response schema). */
+export const parsedRewards = (rewards: unknown[]): Reward[] =>
+  parseBody(rewardsResponseSchema, { message: 'success', rewards }, '/v1/panel/rewards').rewards;

@@ -285,6 +285,12 @@ describe('nextReward', () => {
     expect(nextReward([amazon], 2500)).toBeNull();
     expect(nextReward([target], null)).toBeNull();
   });
+
+  it('never names a reward whose cost is quarantined: the header points only at what is offered', () => {
+    // Its points cost is a figure, but its money cost was no amount: never offered for redeeming.
+    const refused = giftCard(8, 'Refused Gift', 2600, { costRefused: true });
+    expect(nextReward([refused, target], 2500)).toEqual({ reward: target, missing: 2500 });
+  });
 });
 
 describe('reward image fallback', () => {

@@ -83,6 +83,47 @@ describe('a refusal while the balance shows the points gone', () => {
   });
 });
 
+describe('not found after the last check: the balance read then is evidence too', () => {
+  const notFound = (extra = {}) =>
+    ledger('not_found', { startedAt: SENT, answer: 'unclear', balanceBefore: 2500, points: 500, ...extra });
+  const card = async (entry: ReturnType<typeof notFound>) => {
+    await seed({ rewards: [amazon, books], balance: 2500, ledger: entry });
+    const root = mount();
+    return waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+  };
+
+  it('a balance the last check read lower by its cost: contact the panel, never "you can redeem it again"', async () => {
+    const outcome = await card(notFound({ balanceAfter: 2000 }));
+    expect(outcome.textContent).toContain(
+      'Your balance went down by its points, but it has not appeared in your history in 30 minutes. Contact Panel Rewards before redeeming it again.',
+    );
+    expect(outcome.textContent).not.toContain('You can redeem it again');
+    expect(queryAllByRole(outcome, 'button', 'Redeem Amazon $5 again')).toHaveLength(0);
+  });
+
+  it('a balance the last check could not read: check it first, never "you can redeem it again"', async () => {
+    const outcome = await card(notFound());
+    expect(outcome.textContent).toContain('your balance could not be read to confirm it');
+    expect(outcome.textContent).not.toContain('You can redeem it again');
+  });
+
+  it('a balance read unmoved (or one fallen by less than the cost): it most likely did not go through', async () => {
+    for (const balanceAfter of [2500, 2100]) {
+      // Another Confirm each time: one a popup has shown settled is not shown again.
+      const outcome = await card(notFound({ balanceAfter, requestId: `nf-${balanceAfter}` }));
+      expect(outcome.textContent, String(balanceAfter)).toContain(
+        'it most likely did not go through. You can redeem it again.',
+      );
+      unmount();
+    }
+  });
+
+  it('a panel that shows no balance: the history alone, as before', async () => {
+    const outcome = await card(notFound({ balanceBefore: null, balanceAfter: null }));
+    expect(outcome.textContent).toContain('it most likely did not go through. You can redeem it again.');
+  });
+});
+
 describe('unknown outcome: the panel is being checked', () => {
   it('says so in plain words with when it was sent and when the next check is, never that it failed', async () => {
     const entry = unknown();
@@ -144,6 +185,28 @@ describe('unknown outcome: the panel is being checked', () => {
     expect(getByRole(root, 'alert').textContent).toBe('The panel could not be reached. Check your connection.');
   });
 
+  it('a scheduled check that could not read the history says so, never "not in your history yet"', async () => {
+    const entry = unknown();
+    const unreadAt = entry.checks!.lastAt! + 60_000;
+    await seed({ rewards: [amazon], balance: 2500, ledger: { ...entry, checks: { ...entry.checks!, unreadAt } } });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await waitFor(() => getByRole(outcome, 'button', 'Check now whether Amazon $5 went through'));
+    expect(outcome.textContent).toContain(`The check at ${clockTime(unreadAt)} could not read your history.`);
+    expect(outcome.textContent).not.toContain('Not in your history yet');
+  });
+
+  it('"Check now" that could not read the history says so with the next try, not "checked, not there"', async () => {
+    const message =
+      'Your history could not be read, so nothing was checked. Panel Rewards has a problem right now. The next check is at 10:42.';
+    background.answers.checkRedemption = async () => ({ ok: false, error: appError('server', message) });
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Check now whether Amazon $5 went through')));
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe(message));
+    expect(root.textContent).not.toMatch(/Checked just now|not in your history yet/);
+  });
+
   it('"Check now" visibly answers when the history does not show it yet, with the next check', async () => {
     const entry = unknown();
     background.answers.checkRedemption = async () => ({ ok: true, data: entry });
@@ -153,7 +216,9 @@ describe('unknown outcome: the panel is being checked', () => {
     await click(check);
     const said = root.querySelector('#redeem-outcome .check-when')!;
     await waitFor(() =>
-      expect(said.textContent).toBe('Checked just now — not in your history yet. Next check in about 1 minute.'),
+      expect(said.textContent).toBe(
+        `Checked just now — not in your history yet. Next check in about 1 minute. The last check is at about ${clockTime(SENT + 30 * 60_000)}.`,
+      ),
     );
   });
 
@@ -167,7 +232,7 @@ describe('unknown outcome: the panel is being checked', () => {
     const said = root.querySelector('#redeem-outcome .check-when')!;
     await waitFor(() =>
       expect(said.textContent).toBe(
-        'Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute.',
+        `Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute. Die letzte Prüfung ist gegen ${clockTime(SENT + 30 * 60_000)}.`,
       ),
     );
     const redeem = getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement;
@@ -193,7 +258,9 @@ describe('unknown outcome: the panel is being checked', () => {
 
 describe('not found after the last check', () => {
   it('has its own words and offers to redeem again through the normal confirmation', async () => {
-    await seed({ rewards: [amazon], balance: 2500, ledger: ledger('not_found', { startedAt: SENT }) });
+    // The balance read before sending and at the last check: the points stayed.
+    const entry = ledger('not_found', { startedAt: SENT, balanceBefore: 2500, balanceAfter: 2500 });
+    await seed({ rewards: [amazon], balance: 2500, ledger: entry });
     const root = mount();
     const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
     expect(outcome.textContent).toContain('it most likely did not go through. You can redeem it again.');
@@ -201,7 +268,9 @@ describe('not found after the last check', () => {
     await click(getByRole(outcome, 'button', 'Redeem again: Amazon $5'));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+    ]);
   });
 
   it('does not offer to redeem again when the points no longer cover it', async () => {
@@ -259,8 +328,8 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await waitFor(() => expect(document.activeElement).toBe(getByRole(dialog, 'button', 'Cancel')));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { rewardId: '1' } },
-      { type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500, confirmUnsettled: true } },
     ]);
   });
 
@@ -270,7 +339,9 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     await click(await waitFor(() => getByRole(root, 'button', 'Redeem Northwind Books $10')));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Northwind Books $10'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '2' } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '2', points: 1000 } },
+    ]);
   });
 
   it('an "unsettled" refusal reopens the confirmation naming the unsettled redemption; nothing is resent by itself', async () => {
@@ -296,12 +367,14 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     expect(dialog.textContent).toContain(
       `Your redemption of Amazon $5 sent at ${clockTime(SENT)} is still being checked.`,
     );
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
+    expect(calls('redeem')).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+    ]);
     background.answers.redeem = () => ({ ok: true, data: ledger('pending') });
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
     expect(calls('redeem')).toEqual([
-      { type: 'redeem', data: { rewardId: '1' } },
-      { type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500, confirmUnsettled: true } },
     ]);
   });
 });

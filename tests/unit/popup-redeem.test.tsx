@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
-import { ledgerItem } from '../../utils/storage-items';
+import { ledgerItem, sessionItem } from '../../utils/storage-items';
 import {
+  CONNECTED,
   click,
   getByRole,
   getByText,
@@ -106,6 +107,69 @@ describe('redeem confirmation', () => {
   });
 });
 
+describe('the session travels with the Confirm', () => {
+  it('names the session the dialog was shown in', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(redeemCalls()).toHaveLength(1));
+    expect(redeemCalls()[0]!.data).toEqual({ session: CONNECTED.id, rewardId: '1', points: 500 });
+  });
+
+  it('closes an open Confirm when another account connects, and sends nothing', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    await openConfirmation(root);
+    // The popup stays open across the switch (a page on Firefox for Android, a popup in a tab).
+    await sessionItem.setValue({ ...CONNECTED, id: 'another-session', tokenHint: 'wxyz' });
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    expect(redeemCalls()).toEqual([]);
+  });
+
+  it('closes an open Confirm on a disconnect, and it does not come back with the next account', async () => {
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    await openConfirmation(root);
+    await sessionItem.setValue({ ...CONNECTED, connected: false, id: undefined });
+    await waitFor(() => expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0));
+    await sessionItem.setValue({ ...CONNECTED, id: 'another-session' });
+    await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5'));
+    expect(queryAllByRole(root, 'alertdialog')).toHaveLength(0);
+    expect(redeemCalls()).toEqual([]);
+  });
+});
+
+describe('the price confirmed is the price sent', () => {
+  it('asks again at the cost the panel gives now, saying so, and sends that cost', async () => {
+    background.answers.redeem = (data) =>
+      (data as { points: number }).points === 800
+        ? { ok: true, data: ledger('done', { requestId: 'new', points: 800 }) }
+        : {
+            ok: false,
+            error: appError(
+              'price_changed',
+              'Nothing was sent: Amazon $5 now costs 800 points, not the cost you confirmed.',
+              {
+                points: 800,
+              },
+            ),
+          };
+    await seed({ rewards: [amazon], balance: 2500 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(dialog.textContent).toContain('now costs 800 points'));
+    expect(getByText(dialog, /^Redeem/).textContent).toBe(
+      'Redeem Amazon $5 for 800 points? Your balance will be 1,700 points.',
+    );
+    expect(redeemCalls().map((c) => (c.data as { points: number }).points)).toEqual([500]);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(redeemCalls()).toHaveLength(2));
+    expect(redeemCalls()[1]!.data).toEqual({ session: CONNECTED.id, rewardId: '1', points: 800 });
+  });
+});
+
 describe('redeeming', () => {
   it('Confirm sends one redeem however fast it is clicked, and is disabled while in flight', async () => {
     let answer!: (r: Result<unknown>) => void;
@@ -119,7 +183,9 @@ describe('redeeming', () => {
     confirm.click();
     confirm.click();
     await waitFor(() => expect(confirm.disabled).toBe(true));
-    expect(redeemCalls()).toEqual([{ type: 'redeem', data: { rewardId: '1' } }]);
+    expect(redeemCalls()).toEqual([
+      { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
+    ]);
     expect(dialog.textContent).toContain('A redemption is in progress');
 
     await ledgerItem.setValue(ledger('pending', { requestId: 'new', rewardId: rid(1) }));

@@ -183,6 +183,17 @@ describe('redemptions still being checked off the card', () => {
     await waitFor(() => expect(list.textContent).toContain('Checked just now — not in your history yet.'));
   });
 
+  it('an entry whose last scheduled check could not read the history says so', async () => {
+    const unreadAt = Date.now() - 60_000;
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([{ ...OLDER, checks: { ...OLDER.checks!, lastAt: null, unreadAt } }]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    expect(list.textContent).toContain(`The check at ${clockTime(unreadAt)} could not read your history.`);
+    // By when the checking ends: never "checking" without an end in sight.
+    expect(list.textContent).toContain(`The last check is at about ${clockTime(OLDER.startedAt + 30 * 60_000)}.`);
+  });
+
   it('"Check now" shows the error when the check fails', async () => {
     background.answers.checkRedemption = async () => ({
       ok: false,
@@ -227,22 +238,18 @@ describe('redemptions still being checked off the card', () => {
     expect(list.isConnected).toBe(true);
   });
 
-  it('redeeming its reward again from a not-found card first names the one still being checked', async () => {
+  it('a not-found card offers no Redeem again while the same reward has one still being checked: its row holds it back too', async () => {
     await seed({
       rewards: REWARDS,
       balance: 5000,
-      ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000 }),
+      ledger: ledger('not_found', { startedAt: Date.now() - 31 * 60_000, balanceBefore: 5000, balanceAfter: 5000 }),
     });
     await unsettledItem.setValue([OLDER]);
     const root = mount();
     const card = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
-    await click(getByRole(card, 'button', 'Redeem again: Amazon $5'));
-    const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Redeem again?'));
-    expect(dialog.textContent).toContain(
-      `Your redemption of Amazon $5 sent at ${clockTime(OLDER.startedAt)} is still being checked.`,
-    );
-    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5 again'));
-    expect(calls('redeem')).toEqual([{ type: 'redeem', data: { rewardId: '1', confirmUnsettled: true } }]);
+    expect(queryAllByRole(card, 'button', /again/)).toHaveLength(0);
+    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
+    expect(calls('redeem')).toEqual([]);
   });
 
   it('in German', async () => {

@@ -10,13 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/auth/api';
-import { redeem } from '../../entrypoints/background/redemption/service';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { returnsOf } from '../../utils/balance-trend';
 import { formatMoney } from '../../utils/format';
 import { completeness } from '../../utils/profile-completeness';
 import { historyItem, profileItem, rewardsItem, syncItem } from '../../utils/storage-items';
-import { apiRequests, closeSandboxes, connectedSandbox } from './background-helpers';
+import { apiRequests, closeSandboxes, connectedSandbox, redeemNow } from './background-helpers';
 import type { Reward as SandboxReward } from '../sandbox/types';
 import { rid } from './test-ids';
 
@@ -72,7 +71,7 @@ describe('a reward the extension cannot mean is quarantined by itself, never the
     const [huge] = plant([{ cost: 1e308 }]);
     await refreshRewards(true);
     const balance = env.sandbox.state.balance;
-    await expect(redeem(rid(huge!.id))).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
+    await expect(redeemNow(rid(huge!.id))).rejects.toMatchObject({ error: { kind: 'invalid_input' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
     expect(env.sandbox.state.balance).toBe(balance);
   });

@@ -8,20 +8,23 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setGoal } from '../../entrypoints/background/goal';
+import { readEvidence } from '../../entrypoints/background/session/same-account';
 import { connect } from '../../entrypoints/background/session/session';
+import type { PanelApi } from '../../utils/api/client';
 import { refreshHistory } from '../../entrypoints/background/sync/sync';
 import {
   balanceHistoryItem,
   draftDiscardedItem,
   goalItem,
   historyItem,
+  ledgerItem,
   notifyStateItem,
   profileDraftItem,
   questionsItem,
   sessionItem,
 } from '../../utils/storage-items';
 import type { Sandbox } from '../sandbox/server';
-import { closeSandboxes, startTwoAccounts } from './background-helpers';
+import { closeSandboxes, redeemNow, startTwoAccounts } from './background-helpers';
 import { rid } from './test-ids';
 
 let a: Sandbox;
@@ -142,5 +145,62 @@ describe('a new key on the same panel after the old one was refused', () => {
   it('never carries anything to another panel', async () => {
     await connect(b.url, b.token);
     expect(await carried()).toEqual({ draft: {}, goal: null, balances: 0, notice: 1 });
+  });
+});
+
+describe('a switch keeps what the next switch needs', () => {
+  const THIRD_KEY = 'token-account-a-third-key';
+  const HISTORY = '/v1/panel/redemptions';
+
+  it('the history that judged a new key survives it: a third key of the same account keeps the open Confirm even when no history read came between', async () => {
+    // A Confirm whose answer was lost: open, and its reward held back until the history settles it.
+    await fetch(`${a.url}/__sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ path: '/v1/panel/redemption', drop: true }),
+    });
+    const open = await redeemNow(rid(101));
+    expect(open.state).toBe('unknown');
+    // A second key of the same account: its history proves it, and the Confirm goes over. That
+    // evidence read is answered; every history read after it (the new session's own) fails.
+    a.otherKeys.add(NEW_KEY);
+    await a.idle();
+    for (const rule of [
+      { path: HISTORY, delayMs: 1 },
+      { path: HISTORY, status: 503, times: 20 },
+    ])
+      await fetch(`${a.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+    await connect(a.url, NEW_KEY);
+    await a.idle();
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'unknown' });
+    // The history that judged it is still there to judge the next key.
+    expect((await historyItem.getValue())?.data.length).toBeGreaterThan(0);
+    await fetch(`${a.url}/__sandbox/faults`, { method: 'DELETE' });
+    a.otherKeys.add(THIRD_KEY);
+    await connect(a.url, THIRD_KEY);
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'unknown' });
+    expect(await carried()).toMatchObject({ draft: { FIRST_NAME: 'Jo' }, goal: '101', notice: null });
+  });
+});
+
+describe('the evidence read before a switch', () => {
+  const panelApi = (listRedemptions: () => Promise<never[]>) => ({ listRedemptions }) as unknown as PanelApi;
+
+  it('is read only when it can decide: the same panel, with a stored history to compare', async () => {
+    let reads = 0;
+    const api = panelApi(async () => {
+      reads += 1;
+      return [];
+    });
+    expect(
+      await readEvidence(api, { baseUrl: 'https://other.example', token: 'x' }, { baseUrl: a.url, token: 'y' }),
+    ).toBeNull();
+    await historyItem.setValue(null);
+    expect(await readEvidence(api, { baseUrl: a.url, token: 'x' }, { baseUrl: a.url, token: 'y' })).toBeNull();
+    expect(reads).toBe(0);
+  });
+
+  it('is none, not an empty history, when the new key’s history cannot be read', async () => {
+    const api = panelApi(() => Promise.reject(new Error('503')));
+    expect(await readEvidence(api, { baseUrl: a.url, token: a.token }, { baseUrl: a.url, token: NEW_KEY })).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { handlers, registerHandlers } from '../../entrypoints/background/handlers';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { settings } from '../../utils/settings';
+import { sessionItem } from '../../utils/storage-items';
 import { deliver } from './background-helpers';
 import { oauthSettingsFor, storeSignedIn } from './sign-in-helpers';
 
@@ -38,19 +39,28 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Stands for the active session's id in a message's data, filled in as it is sent. */
+const ACTIVE = Symbol('the active session');
 /** Every message of the protocol, with data that makes it reach the server. */
 const CALLS: Array<[keyof typeof handlers, unknown]> = [
   ['getSession', undefined],
   ['refreshRewards', { force: true }],
   ['refreshHistory', { force: true }],
   ['refreshProfile', { force: true }],
-  ['saveValues', { values: { FIRST_NAME: 'Robin' } }],
-  ['deleteValue', { name: 'FIRST_NAME' }],
-  ['redeem', { rewardId: 101 }],
+  ['saveValues', { session: ACTIVE, values: { FIRST_NAME: 'Robin' } }],
+  ['deleteValue', { session: ACTIVE, name: 'FIRST_NAME' }],
+  ['redeem', { session: ACTIVE, rewardId: 101, points: 500 }],
   ['dismissRedemption', undefined],
   ['setPreferences', { badge: false }],
   ['disconnect', undefined],
 ];
+
+/** The data with the active session's id where it names {@link ACTIVE}. */
+async function withSession(data: unknown): Promise<unknown> {
+  if (typeof data !== 'object' || data === null || !('session' in data)) return data;
+  const id = (await sessionItem.getValue()).id ?? 'none';
+  return { ...data, session: id };
+}
 
 const ECHOING_FAULTS: Array<[string, FaultRule]> = [
   ['success', {}],
@@ -80,7 +90,7 @@ describe('the token stays in the background', () => {
       await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(fault) });
     }
     const replies: unknown[] = [];
-    for (const [type, data] of CALLS) replies.push(await deliver(type, data));
+    for (const [type, data] of CALLS) replies.push(await deliver(type, await withSession(data)));
 
     expect(JSON.stringify(replies)).not.toContain(TOKEN);
     const storage = await fakeBrowser.storage.local.get(null);

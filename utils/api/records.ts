@@ -104,11 +104,29 @@ export function checkedReward(raw: { id: Reward['id'] } & Record<string, unknown
   };
 }
 
+/**
+ * The available list as a whole: a reward it gives no points cost (the interface says the list's
+ * cost is an integer; only a redemption's nested reward has none) is quarantined as `missing`, and
+ * every record of an id it lists twice with different costs as `conflicting`, its cost unknown (the
+ * panel would charge one of them for the id sent, whichever the popup showed). A cost nobody gave is
+ * never stated, offered or confirmed. The same record listed twice asks one cost: left as it is.
+ */
+export function checkedCatalogue(rewards: Reward[]): Reward[] {
+  const costs = new Map<string, Set<number | null>>();
+  for (const r of rewards) costs.set(r.id, (costs.get(r.id) ?? new Set()).add(r.reward_point_cost));
+  return rewards.map((r): Reward => {
+    if (costs.get(r.id)!.size > 1)
+      return { ...r, reward_point_cost: null, costRefused: true, costReason: 'conflicting' };
+    if (r.reward_point_cost === null && !r.costRefused) return { ...r, costRefused: true, costReason: 'missing' };
+    return r;
+  });
+}
+
 const FLAGS = ['approved', 'processed', 'failed', 'refunded'] as const;
 
 /** A redemption's other fields, each read on its own; its id, reward and `created_at` were checked by the schema. */
 export function checkedRedemption(
-  raw: { id: Redemption['id']; reward: Reward; created_at: string } & Record<string, unknown>,
+  raw: { id: Redemption['id']; reward: Reward; created_at: Redemption['created_at'] } & Record<string, unknown>,
 ): Redemption {
   const currency = isString(raw.currency) ? raw.currency : '';
   const flags = FLAGS.map((flag) => raw[flag]);

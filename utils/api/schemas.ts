@@ -3,8 +3,9 @@ import { namedRecord } from '../by-name';
 import { AppErrorException, appError } from '../errors';
 import { t } from '../i18n';
 import { redemptionIdOf, rewardIdOf } from '../ids';
+import { instantOf } from '../instants';
 import type { Redemption, Reward, RewardMeta, VariableDefinition, VariableOption } from '../types';
-import { checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema } from './records';
+import { checkedCatalogue, checkedDefinition, checkedRedemption, checkedReward, rewardMetaSchema } from './records';
 
 /**
  * Response bodies of the panel API (seed/panel-interface.md), as valibot schemas.
@@ -78,18 +79,35 @@ export const readValuesResponseSchema = v.object({
 /** A reward: its id checked here, every other field on its own (./records.ts). */
 export const rewardSchema = v.pipe(v.looseObject({ id: exactId(rewardIdOf) }), v.transform(checkedReward));
 
-/** `GET /v1/panel/rewards` (a top-level balance is read separately). */
+/**
+ * `GET /v1/panel/rewards` (a top-level balance is read separately): each reward on its own, then
+ * the list as a whole (a cost it does not give, an id it gives two costs: ./records.ts).
+ */
 export const rewardsResponseSchema = v.object({
   message: optionalMessage,
-  rewards: v.array(rewardSchema),
+  rewards: v.pipe(v.array(rewardSchema), v.transform(checkedCatalogue)),
 });
 
 // ---------------------------------------------------------------------------------------------
 // Redemptions
 
+/**
+ * When a redemption was made, parsed once into its instant (utils/instants.ts names the spellings
+ * accepted): part of what identifies it, so a spelling of no moment refuses the read.
+ */
+const instant = v.pipe(
+  v.string(),
+  v.transform((text: string) => instantOf(text)),
+  v.check(
+    (at) => at !== null,
+    () => t('issueTimestamp'),
+  ),
+  v.transform((at) => at!),
+);
+
 /** A redemption: what identifies it checked here (its id, its reward, when it was made), every other field on its own (./records.ts). */
 export const redemptionSchema = v.pipe(
-  v.looseObject({ id: exactId(redemptionIdOf), reward: rewardSchema, created_at: v.string() }),
+  v.looseObject({ id: exactId(redemptionIdOf), reward: rewardSchema, created_at: instant }),
   v.transform(checkedRedemption),
 );
 

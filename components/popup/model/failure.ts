@@ -1,5 +1,6 @@
 import type { AppError } from '../../../utils/errors';
 import { t, tp } from '../../../utils/i18n';
+import { failureReason } from '../../../utils/failure-reason';
 import { asName } from '../../../utils/qty';
 import { settings } from '../../../utils/settings';
 
@@ -21,20 +22,9 @@ export interface Failure {
  * know it; the code, the endpoint and the panel's own wording go to the details for support.
  */
 export function failureModel(error: AppError): Failure {
-  const panel = settings.panelName;
   // Failures on this side (the extension's own worker did not answer, its storage is full) carry no endpoint: said as they are.
   const ours = error.kind === 'unexpected' && !error.endpoint && !error.status;
-  const reason = ours
-    ? error.message
-    : error.kind === 'network'
-      ? t('failReach', panel)
-      : error.kind === 'timeout'
-        ? t('failSlow', panel)
-        : error.kind === 'server'
-          ? t('failProblem', panel)
-          : error.kind === 'rate_limited'
-            ? t('failBusy', panel)
-            : t('failOther', panel);
+  const reason = ours ? error.message : failureReason(error);
   // A busy panel says how long to wait (its Retry-After): what to do next, in plain words.
   const next =
     error.kind === 'rate_limited'

@@ -10,6 +10,7 @@ import { earnedText } from '../../../utils/earned';
 import { formatPoints } from '../../../utils/format';
 import { goalView, type GoalView } from '../../../utils/goal-view';
 import { t, tp } from '../../../utils/i18n';
+import { quarantinedReward } from '../../../utils/reward-view';
 import { asSentence, sentences } from '../../../utils/sentences';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
@@ -40,17 +41,18 @@ export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView 
   const goal =
     view.kind === 'none'
       ? null
-      : view.kind === 'gone'
+      : view.kind === 'gone' || view.kind === 'quarantined'
         ? {
             heading: t('goalHeading'),
-            gone: t('goalGone', view.name),
+            // No longer offered only when the catalogue lacks it; listed with a cost nobody gave, it says why.
+            gone: view.kind === 'gone' ? t('goalGone', view.name) : quarantinedReward(view.reward.name, view.reason),
             name: null,
             figures: null,
             bar: null,
             status: null,
             redeem: null,
             pace: earned,
-            remove: remove(view.name),
+            remove: remove(view.kind === 'gone' ? view.name : view.reward.name),
           }
         : {
             heading: t('goalHeading'),

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../utils/errors';
 import { goalView } from '../../../utils/goal-view';
+import { redeemBlock, type RedeemBlock } from '../../../utils/reward-view';
 import { t } from '../../../utils/i18n';
 import type { RewardId } from '../../../utils/ids';
 import {
@@ -69,6 +70,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
   const balanceShown: Balance | undefined =
     rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
+  const target = goalView({ goal, account, rewards: goalRows, points: balance });
   return {
     live: session.connected && !session.rejected,
     rewards,
@@ -94,7 +96,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       loading: snapshot.sync?.loading,
       questions: view?.profile,
       // The goal is the next step while there is one: the header and the goal say the same.
-      goal: goalView({ goal, account, rewards: goalRows, points: balance }),
+      goal: target,
     },
     // Never a trend without the balance it is about.
     goal: rewards && {
@@ -107,7 +109,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       samples: snapshot.samples,
       // Refunds are not earned: the view's, or the history's before there is a view.
       returns: view ? view.returns : extras.returns,
-      blocked: goalBlock(pending, goal, held),
+      blocked: 'reward' in target ? blockedWhy(redeemBlock(target.reward, balance, { held, pending })) : null,
     },
     list: rewards && {
       rewards: rewards.data.rewards,
@@ -123,8 +125,12 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
 
 export type PopupState = ReturnType<typeof popupState>;
 
-/** Why the goal's Redeem waits: another redemption is pending, or the goal's own is still being checked. */
-function goalBlock(pending: boolean, goal: Goal | null, held: readonly RewardId[]): string | null {
-  if (pending) return t('waitForRedemption');
-  return goal && held.includes(goal.rewardId) ? t('heldBack') : null;
+/**
+ * Why the goal's Redeem waits, from the one rule for "redeemable now" (utils/reward-view.ts): its
+ * own redemption still being checked, or another pending. A cost or a balance that keeps it from
+ * being offered at all shows no Redeem there (goal-model.ts).
+ */
+function blockedWhy(block: RedeemBlock | null): string | null {
+  if (block?.kind === 'held') return t('heldBack');
+  return block?.kind === 'pending' ? t('waitForRedemption') : null;
 }

@@ -3,7 +3,7 @@ import { direction, t, tp } from '../../../utils/i18n';
 import { isolateFigures } from '../../../utils/qty';
 import { valueChoices, type RewardGroup, type ValueChoice } from '../../../utils/reward-groups';
 import { countryList } from '../../../utils/region';
-import { kindLabel, redeemBlock, rewardImage } from '../../../utils/reward-view';
+import { kindLabel, quarantineText, redeemBlock, rewardImage } from '../../../utils/reward-view';
 import type { Reward } from '../../../utils/types';
 import { brandTile } from './brand-tile';
 import { REDEEM_WAIT_ID } from '../redeem/outcome-ids';
@@ -62,16 +62,17 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
   const lead = group.rewards[0]!;
   const cost = choice.reward_point_cost;
   const base = `reward-${lead.id}`;
-  const isHeld = held.includes(choice.id);
-  // A cost the panel cannot mean (utils/api/schemas.ts) is never redeemable here, and says so (utils/reward-view.ts).
-  const block = redeemBlock(choice, balance);
-  const refused = block?.kind === 'cost-refused';
+  // The one rule for "redeemable now" (utils/reward-view.ts), its reason said beside the Redeem: a
+  // cost nobody gave or that cannot be right, points short, its own redemption still being checked;
+  // a pending one is only a wait, said once above the list.
+  const block = redeemBlock(choice, balance, { held, pending: blocked });
+  const refused = block?.kind === 'cost-refused' ? quarantineText(block.reason) : null;
   const short = block?.kind === 'short' ? tp('needMorePoints', block.missing) : null;
-  const disabled = refused || short !== null || blocked || isHeld;
+  const isHeld = block?.kind === 'held';
+  const disabled = block !== null;
   // What the bar shows as covered: nothing while the balance is below zero.
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
-  // Being short is the reason that lasts; its own unsettled redemption comes next; a pending one is only a wait.
-  const reason = refused || short || isHeld ? `${base}-why` : blocked ? REDEEM_WAIT_ID : null;
+  const reason = refused || short || isHeld ? `${base}-why` : block?.kind === 'pending' ? REDEEM_WAIT_ID : null;
   // The brand's values as its picker offers them: alike variants once, the goal and the chosen one standing for theirs.
   const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
   const many = choices.length > 1;
@@ -105,7 +106,7 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
       id: reason === `${base}-why` ? reason : null,
       // Only what is missing or in the way: an affordable row says nothing (its Redeem says it), and takes no room.
       class: `reward-why small ${refused || isHeld ? 'warn' : short ? 'muted' : 'none'}`,
-      text: refused ? t('costRefused') : isHeld ? t('heldBack') : (short ?? ''),
+      text: refused ?? (isHeld ? t('heldBack') : (short ?? '')),
     },
     details: { open },
     // Named in words beside the star: a tooltip alone is never seen on a touch screen. Once set, it says so

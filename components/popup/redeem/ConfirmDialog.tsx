@@ -11,6 +11,8 @@ import { clockTime } from '../when';
 
 interface Props {
   reward: Reward;
+  /** The points cost stated, and sent: never one nobody gave (redeem-model.ts). */
+  cost: number;
   /** The same reward's earlier redemption, still being checked: named, and confirmed knowingly. */
   unsettled?: LedgerEntry | null | undefined;
   balance: number | null;
@@ -22,7 +24,7 @@ interface Props {
 }
 
 /** States the cost and the balance after; the panelist must say yes before anything is sent. */
-export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ reward, cost, unsettled, balance, busy, error, onConfirm, onCancel }: Props) {
   const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const cancelNow = useRef(onCancel);
@@ -42,7 +44,6 @@ export function ConfirmDialog({ reward, unsettled, balance, busy, error, onConfi
     return () => document.removeEventListener('keydown', onEscape);
   }, []);
 
-  const cost = reward.reward_point_cost ?? 0;
   const after = balance === null ? t('confirmBalanceUnknown') : tp('confirmBalanceAfter', balance - cost);
 
   const onKeyDown = (e: KeyboardEvent) => {

@@ -20,6 +20,7 @@ import { focusRewardRow } from './return-focus';
 import { SupportDetails } from '../SupportDetails';
 import { supportModel } from '../model/support-model';
 import { pointsTaken } from '../../../utils/points-taken';
+import { notFoundText } from './not-found-text';
 
 interface Props {
   entry: LedgerEntry;
@@ -147,17 +148,8 @@ function body(entry: LedgerEntry, balance: number | null) {
       );
     }
     case 'not_found':
-      // The panel said yes, or the balance showed the points gone, and the history never showed it:
-      // something is wrong at the panel, which redeeming again would not mend.
-      return (
-        <p>
-          {pointsTaken(entry)
-            ? t('outcomeNotFoundPointsTaken', settings.panelName)
-            : entry.answer === 'success'
-              ? t('outcomeNotFoundSaidYes', settings.panelName)
-              : t('outcomeNotFoundText')}
-        </p>
-      );
+      // What the answer and the balance say of it decide the words (utils/points-taken.ts).
+      return <p>{notFoundText(entry)}</p>;
     case 'unknown': {
       // Points short says nothing when the balance shows them taken (Check now's words say that).
       const said = entry.answer === 'refused' && !pointsTaken(entry) ? reason(entry, balance) : '';
@@ -204,13 +196,15 @@ function Redeemed({
 }) {
   const [howTo, setHowTo] = useState(false);
   const after = entry.balanceAfter ?? balance;
-  const spent = entry.points ?? entry.redemption?.reward_point_cost ?? null;
+  const copies = 1 + (entry.duplicates?.length ?? 0);
+  // What the history shows spent: each copy it recorded cost the points, not the first alone.
+  const each = entry.points ?? entry.redemption?.reward_point_cost ?? null;
+  const spent = each === null ? null : each * copies;
   const numbers = sentences(
     spent === null ? '' : tp('pointsSpent', spent),
     after === null || after === undefined ? '' : tp('balanceNow', after),
   );
   const kind = reward ? rewardKind(reward) : 'other';
-  const copies = 1 + (entry.duplicates?.length ?? 0);
   return (
     <>
       {copies > 1 && (

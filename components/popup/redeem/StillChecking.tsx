@@ -3,7 +3,6 @@ import { formatRelative } from '../../../utils/format';
 import { t } from '../../../utils/i18n';
 import { recordedAgainText } from '../../../utils/recorded-again';
 import { asSentence, sentences } from '../../../utils/sentences';
-import { settings } from '../../../utils/settings';
 import { settledItem, type LedgerEntry } from '../../../utils/storage-items';
 import { CheckNowButton, useCheckNow } from '../use-check-now';
 import { checkSaid, LiveState } from '../LiveState';
@@ -11,7 +10,10 @@ import { useItem } from '../use-item';
 import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
-import { pointsTaken } from '../../../utils/points-taken';
+import { notFoundWords, pointsTaken } from '../../../utils/points-taken';
+import { notFoundText } from './not-found-text';
+import { unreadCheck } from './unread-check';
+import { lastCheckAt } from '../../../utils/check-schedule';
 
 interface Props {
   /** Open redemptions the outcome card does not show, newest first (open-entries.ts). */
@@ -69,9 +71,14 @@ export function StillChecking({ entries, now }: Props) {
             {open.has(entry.requestId) ? (
               <>
                 {said(entry) && <p class="small">{said(entry)}</p>}
-                {checkedAt !== null && !busy && (
-                  <p class="small muted">{t('checkedNotYet', formatRelative(checkedAt, now))}</p>
-                )}
+                <p class="small muted">
+                  {sentences(
+                    checkedAt !== null && !busy
+                      ? t('checkedNotYet', formatRelative(checkedAt, now))
+                      : unreadCheck(entry),
+                    endsAt(entry),
+                  )}
+                </p>
                 <CheckNowButton rewardName={entry.rewardName} state={checking} small />
               </>
             ) : (
@@ -89,6 +96,12 @@ export function StillChecking({ entries, now }: Props) {
       )}
     </section>
   );
+}
+
+/** By when its checks end, so "being checked" is never without an end in sight. */
+function endsAt(entry: LedgerEntry): string {
+  const next = entry.checks?.nextAt;
+  return next === null ? '' : t('checksEndAt', clockTime(Math.max(lastCheckAt(entry.startedAt), next ?? 0)));
 }
 
 /** What the panel answered, when it did: a hint only, the history decides. */
@@ -111,11 +124,9 @@ function settledText(entry: LedgerEntry): string {
         entry.error?.nothingCharged ? t('nothingCharged') : t('checkHistoryFirst'),
       );
     case 'not_found':
-      return pointsTaken(entry)
-        ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundPointsTaken', settings.panelName))
-        : entry.answer === 'success'
-          ? sentences(asSentence(t('outcomeNotFound', name)), t('outcomeNotFoundSaidYes', settings.panelName))
-          : t('notifyNotFoundText', name);
+      return notFoundWords(entry) === 'not-made'
+        ? t('notifyNotFoundText', name)
+        : sentences(asSentence(t('outcomeNotFound', name)), notFoundText(entry));
     default:
       return '';
   }

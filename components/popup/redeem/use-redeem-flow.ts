@@ -5,15 +5,7 @@ import { send as sendMessage } from '../send';
 import { ledgerItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Reward } from '../../../utils/types';
 import { OUTCOME_ID } from './outcome-ids';
-
-export interface Confirming {
-  reward: Reward;
-  /**
-   * The same reward's earlier redemption whose outcome is still unknown: the dialog names it, and
-   * only confirming that dialog sends `confirmUnsettled`, so a second Confirm is never sent by mistake.
-   */
-  unsettled: LedgerEntry | null;
-}
+import { afterRefusal, confirmingFor, orderOf, startedBy, stillShown, type Confirming } from './redeem-model';
 
 export interface RedeemFlow {
   confirming: Confirming | null;
@@ -24,36 +16,23 @@ export interface RedeemFlow {
   confirm: () => void;
 }
 
-/** The newest redemption of `reward` still being checked, on the outcome card or off it. */
-const unsettledFor = (entries: ReadonlyArray<LedgerEntry | null | undefined>, reward: Reward): LedgerEntry | null =>
-  entries
-    .filter((entry): entry is LedgerEntry => entry?.state === 'unknown' && entry.rewardId === reward.id)
-    .sort((a, b) => b.startedAt - a.startedAt)[0] ?? null;
-
 /**
- * Only which dialog is open lives here: the redemption itself and its outcome belong to the
- * background's ledger, because the popup may close at any moment.
+ * Only which dialog is open lives here (what it asks and sends: redeem-model.ts): the redemption
+ * itself and its outcome belong to the background's ledger, because the popup may close at any
+ * moment. `session` is the session the popup shows now.
  */
 export function useRedeemFlow(
   ledger: LedgerEntry | null | undefined,
   elsewhere: readonly LedgerEntry[] = [],
+  session?: string,
 ): RedeemFlow {
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [inFlight, setInFlight] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
   // A ref, not state: several clicks can land before the re-render that disables Confirm.
   const sending = useRef(false);
-  const ledgerBefore = useRef<string | undefined>(undefined);
-  const sentAt = useRef(0);
+  const sent = useRef<{ before: string | undefined; at: number }>({ before: undefined, at: 0 });
   const returnFocus = useRef<HTMLElement | null>(null);
-
-  // A new entry for this reward, started by this request: not an older one that only now reached
-  // this popup (an unsettled redemption the background names when refusing this one).
-  const isOurs = (entry: LedgerEntry | null | undefined, reward: Reward) =>
-    !!entry &&
-    entry.requestId !== ledgerBefore.current &&
-    entry.rewardId === reward.id &&
-    entry.startedAt >= sentAt.current - 5000;
 
   const close = (focusOutcome: boolean) => {
     setConfirming(null);
@@ -67,34 +46,19 @@ export function useRedeemFlow(
   const confirm = () => {
     const current = confirming;
     if (!current || sending.current) return;
-    const { reward, unsettled } = current;
     sending.current = true;
-    ledgerBefore.current = ledger?.requestId;
-    sentAt.current = Date.now();
+    sent.current = { before: ledger?.requestId, at: Date.now() };
     setInFlight(true);
     setError(null);
-    void sendMessage('redeem', unsettled ? { rewardId: reward.id, confirmUnsettled: true } : { rewardId: reward.id })
+    void sendMessage('redeem', orderOf(current))
       .then(async (result) => {
         if (result.ok) return close(true);
         const stored = await ledgerItem.getValue();
-        if (result.error.kind === 'unsettled') {
-          // The background knows of an unknown outcome this popup had not seen: ask again, naming it.
-          // Named by its reward alone when this popup never saw the entry (startedAt 0: no time).
-          const named = {
-            rewardId: reward.id,
-            rewardName: reward.name,
-            points: reward.reward_point_cost,
-            startedAt: 0,
-          };
-          setConfirming({
-            reward,
-            unsettled: unsettledFor([stored, ...elsewhere], reward) ?? { ...named, requestId: '', state: 'unknown' },
-          });
-          return;
-        }
         // Refusals the background recorded show in the outcome panel; others (busy) stay here.
-        if (isOurs(stored, reward)) close(true);
-        else setError(result.error);
+        if (result.error.kind !== 'unsettled' && startedBy(stored, current.reward, sent.current)) return close(true);
+        const next = afterRefusal(current, result.error, [stored, ...elsewhere]);
+        if (next.confirming) setConfirming(next.confirming);
+        setError(next.error);
       })
       .catch(() => setError(appError('unexpected', t('extensionNoAnswerPopup'))))
       .finally(() => {
@@ -103,9 +67,18 @@ export function useRedeemFlow(
       });
   };
 
+  // Another account (or none) since the dialog was shown: its Confirm is never sent for this one.
+  // The popup may stay open across a switch (a page on Firefox for Android, a popup in a tab).
+  useEffect(() => {
+    if (confirming && !sending.current && !stillShown(confirming, session)) {
+      setConfirming(null);
+      setError(null);
+    }
+  }, [session, confirming, inFlight]);
+
   // Once the ledger shows this redemption started, the outcome panel takes over from the dialog.
   useEffect(() => {
-    if (confirming && sending.current && isOurs(ledger, confirming.reward)) close(true);
+    if (confirming && sending.current && startedBy(ledger, confirming.reward, sent.current)) close(true);
   }, [ledger, confirming]);
 
   return {
@@ -113,11 +86,12 @@ export function useRedeemFlow(
     inFlight,
     error,
     open: (reward) => {
-      // A reward whose cost the panel sent as something it cannot mean is never offered (row-model.ts).
-      if (reward.costRefused) return;
+      // A reward the extension does not offer for redeeming never opens one (row-model.ts says why).
+      const dialog = confirmingFor(reward, session, [ledger, ...elsewhere]);
+      if (!dialog) return;
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setError(null);
-      setConfirming({ reward, unsettled: unsettledFor([ledger, ...elsewhere], reward) });
+      setConfirming(dialog);
     },
     cancel: () => close(false),
     confirm,

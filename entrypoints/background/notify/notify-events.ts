@@ -2,7 +2,7 @@ import { redemptionState } from '../../../utils/redemption-state';
 import type { NotificationKind } from '../../../utils/preferences';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption, RedemptionState } from '../../../utils/types';
-import { pointsTaken } from '../../../utils/points-taken';
+import { notFoundWords, type NotFoundWords } from '../../../utils/points-taken';
 
 /**
  * What is worth telling the panelist, to bring them back, found by comparing what the background saw
@@ -10,7 +10,7 @@ import { pointsTaken } from '../../../utils/points-taken';
  */
 export type NotifyEvent =
   | { id: string; kind: 'redemption'; rewardName: string; state: RedemptionState }
-  | { id: string; kind: 'outcome'; rewardName: string; found: boolean; saidYes?: boolean; pointsTaken?: boolean }
+  | { id: string; kind: 'outcome'; rewardName: string; found: boolean; notFound?: NotFoundWords }
   | { id: string; kind: 'goal'; rewardName: string }
   /** `signedIn`: the session came from sign-in, so it is told as a sign-in to renew, not a key refused. */
   | { id: string; kind: 'rejected'; signedIn?: true }
@@ -68,17 +68,14 @@ export function redemptionChanges(
 export function settledOutcome(entry: LedgerEntry): NotifyEvent | null {
   if (entry.state !== 'done' && entry.state !== 'not_found') return null;
   const found = entry.state === 'done';
-  // Not found although the panel had answered success: the panelist is sent to the panel, not told to redeem again.
-  const saidYes = !found && entry.answer === 'success';
-  // Not found although the balance showed its points gone: the same, with those words.
-  const taken = !found && pointsTaken(entry);
+  // Not found: what the answer and the balance say of it choose the words (utils/points-taken.ts),
+  // so the panelist is sent to the panel, or to their balance, rather than told to redeem again.
   return {
     id: `outcome:${entry.requestId}`,
     kind: 'outcome',
     rewardName: entry.rewardName,
     found,
-    ...(saidYes ? { saidYes } : {}),
-    ...(taken ? { pointsTaken: true } : {}),
+    ...(found ? {} : { notFound: notFoundWords(entry) }),
   };
 }
 

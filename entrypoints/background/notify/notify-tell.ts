@@ -100,11 +100,14 @@ export function words(event: NotifyEvent): { title: string; message: string } {
       if (event.found) return { title: t('notifyFoundTitle'), message: t('notifyFoundText', event.rewardName) };
       return {
         title: t('notifyNotFoundTitle'),
-        message: event.pointsTaken
-          ? t('notifyNotFoundPointsTakenText', event.rewardName, settings.panelName)
-          : event.saidYes
-            ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName)
-            : t('notifyNotFoundText', event.rewardName),
+        message:
+          event.notFound === 'points-taken'
+            ? t('notifyNotFoundPointsTakenText', event.rewardName, settings.panelName)
+            : event.notFound === 'said-yes'
+              ? t('notifyNotFoundSaidYesText', event.rewardName, settings.panelName)
+              : event.notFound === 'balance-unread'
+                ? t('notifyNotFoundBalanceUnreadText', event.rewardName)
+                : t('notifyNotFoundText', event.rewardName),
       };
     case 'duplicate':
       return {

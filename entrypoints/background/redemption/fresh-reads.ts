@@ -1,3 +1,4 @@
+import type { RewardsData } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import type { SessionId } from '../store/store';
 import { StaleSession } from '../store/store';
@@ -39,13 +40,22 @@ export async function historyAfter(sid: SessionId, moment: number): Promise<Hist
  */
 export async function balanceAfter(sid: SessionId, moment: number): Promise<number | null | undefined> {
   try {
-    for (;;) {
-      const read = await readRewards(sid);
-      if (read.seq > moment) return read.data.balance.points;
-    }
+    return (await catalogueAfter(sid, moment)).balance.points;
   } catch (err) {
     if (err instanceof StaleSession) throw err;
     return undefined;
+  }
+}
+
+/**
+ * The catalogue and the balance as a read of session `sid` that left after `moment` shows them:
+ * just before a Confirm's request leaves, the cost it is compared with. Fails as the read failed;
+ * refused once another session is active.
+ */
+export async function catalogueAfter(sid: SessionId, moment: number): Promise<RewardsData> {
+  for (;;) {
+    const read = await readRewards(sid);
+    if (read.seq > moment) return read.data;
   }
 }
 

@@ -1,9 +1,12 @@
 import type { AppError } from '../../../utils/errors';
+import { CHECK_AFTER_MS } from '../../../utils/check-schedule';
 import { redemptionKey } from '../../../utils/ids';
-import type { DuplicateRecord, LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
+import type { LedgerEntry, RedemptionAnswer } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { recordedAgain, settledOutcome, type NotifyEvent } from '../notify/notify-events';
+import { movedBalance, refusalBalance, type BalanceSeen } from './balance';
 import { claimRedemptions, mayBeOwn } from './match';
+
+export type { BalanceSeen } from './balance';
 
 /**
  * The redemption state machine, as pure functions: what the Confirms become when a redeem starts,
@@ -12,12 +15,7 @@ import { claimRedemptions, mayBeOwn } from './match';
  * draws the states and names the terms.
  */
 
-/**
- * When the history is read again after an answer that settled nothing, from the moment the
- * request was sent. A panel slow enough to time out may commit well after; only the last check
- * may conclude that the redemption most likely did not happen.
- */
-export const CHECK_AFTER_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000] as const;
+export { CHECK_AFTER_MS };
 
 /**
  * Recently settled Confirms kept for the panelist to be told of; one whose redemption an unsettled
@@ -62,10 +60,15 @@ function settledAs(entry: LedgerEntry, settled: Partial<LedgerEntry> & Pick<Ledg
   return { ...rest, ...settled };
 }
 
-/** A history read, and when it was asked for: only a read asked for after a Confirm's answer may rule its redemption out. */
+/**
+ * A history read, and when it was asked for: only a read asked for after a Confirm's answer may
+ * rule its redemption out. `balance` is the balance read for the ledger beside it, when one was
+ * taken (a scheduled check takes one for a refusal whose balance is still unread).
+ */
 export interface HistoryRead {
   history: readonly Redemption[];
   requestedAt: number;
+  balance?: BalanceSeen;
 }
 
 export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks']> {
@@ -75,6 +78,22 @@ export function firstCheck(entry: LedgerEntry): NonNullable<LedgerEntry['checks'
 /** The Confirms whose outcome is unknown: those awaiting a check, and the current one. */
 export function openConfirms(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>): LedgerEntry[] {
   return [...confirms.awaitingCheck, ...(confirms.current?.state === 'unknown' ? [confirms.current] : [])];
+}
+
+/**
+ * Whether a scheduled check at `at` must read the balance for the ledger: a refusal whose balance
+ * is still unread is due, and only a balance read taken for it may rule on it (refusalBalance).
+ */
+export function balanceWanted(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>, at: number): boolean {
+  return openConfirms(confirms).some((entry) => {
+    const next = entry.checks?.nextAt;
+    return (
+      entry.answer === 'refused' &&
+      entry.balanceUnread === true &&
+      typeof next === 'number' &&
+      next <= at + DUE_SLACK_MS
+    );
+  });
 }
 
 /** The Confirms still to be settled: the open ones, and a pending current one (its answer may never come). */
@@ -90,7 +109,9 @@ export function checkTimes(confirms: Pick<Confirms, 'current' | 'awaitingCheck'>
 /**
  * A pending Confirm no redeem of this worker has in flight: a stopped worker's, or one whose answer
  * could not be written (a full storage). Unknown from `now`, checked like any other; one whose
- * answer had come keeps that answer's words, only a lost one is told as lost (`error`).
+ * answer had come keeps that answer's words, only a lost one is told as lost (`error`). The read
+ * after the answer never came, so its balance is unread: no read at restart may take it for an
+ * unmoved one (refusalBalance).
  */
 export function interrupted(
   confirms: Confirms,
@@ -107,6 +128,7 @@ export function interrupted(
       ...current,
       state: 'unknown',
       ...lost,
+      balanceUnread: true,
       answeredAt: current.answeredAt ?? now,
       checks: firstCheck(current),
     },
@@ -114,14 +136,21 @@ export function interrupted(
 }
 
 /**
+ * Statuses that speak of the copy they answer, not of the request: a copy that timed out waiting
+ * (408), arrived while the first was still being processed (409, what an idempotent panel answers),
+ * found it locked (423), came too early (425), or met a rate limit (429). The first copy may still
+ * commit under the same `Idempotency-Key`, so each is unclear, exactly as a lost answer is.
+ */
+const ABOUT_ONE_COPY: ReadonlySet<number> = new Set([408, 409, 423, 425, 429]);
+
+/**
  * What an answer to the redeem can say before the history speaks: a clear success, the panel's
- * refusal (a 4xx), or nothing clear. A 409 is the answer an idempotent panel gives a copy that
- * arrived while the first was still being processed: it speaks for the copy, and the first may
- * still commit, so it is unclear like a lost answer.
+ * refusal of the request itself (any other 4xx), or nothing clear.
  */
 export function answerOf(error: AppError | null): RedemptionAnswer {
   if (!error) return 'success';
-  const refused = error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 409;
+  const { status } = error;
+  const refused = status !== undefined && status >= 400 && status < 500 && !ABOUT_ONE_COPY.has(status);
   return refused ? 'refused' : 'unclear';
 }
 
@@ -173,20 +202,7 @@ export function applyRead(
         ...(extra ? { duplicates: extra } : {}),
       });
     }
-    // A read asked for before the answer came may predate a copy that committed: it rules nothing out.
-    if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
-    // The balance is evidence too: one that moved may hold the points a copy took (movedBalance).
-    // One that could not be read is no evidence of an unmoved balance: a panel's history may lag
-    // its balance by moments, so only a scheduled check, well after that, may rule the charge out.
-    if (entry.answer === 'refused' && entry.balanceMoved === undefined && (at !== null || !entry.balanceUnread))
-      return refusedNothingTaken(entry, now);
-    const checks = entry.checks ?? firstCheck(entry);
-    if (at === null || checks.nextAt === null || checks.nextAt > at + DUE_SLACK_MS) return entry;
-    const done = checks.done + 1;
-    const nextAfter = CHECK_AFTER_MS[done];
-    if (nextAfter === undefined)
-      return settledAs(entry, { state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now });
-    return { ...entry, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
+    return notShown(entry, read, at, now);
   };
   const advanced = awaitingCheck.map(advance);
   const next = {
@@ -200,6 +216,26 @@ export function applyRead(
       unsettledConfirms(next),
     ),
   };
+}
+
+/**
+ * An open Confirm a read does not show. A read asked for before its answer came may predate a copy
+ * that committed: it rules nothing out. A refusal the balance backs is "nothing charged"; at its due
+ * check (`at`) it counts one check more, and after the last one it is `not_found`.
+ */
+function notShown(entry: LedgerEntry, read: HistoryRead, at: number | null, now: number): LedgerEntry {
+  if (read.requestedAt < (entry.answeredAt ?? entry.startedAt)) return entry;
+  const checks = entry.checks ?? firstCheck(entry);
+  const due = at !== null && checks.nextAt !== null && checks.nextAt <= at + DUE_SLACK_MS;
+  const balance = entry.answer === 'refused' ? refusalBalance(entry, read.balance, due) : null;
+  if (balance === 'unmoved') return refusedNothingTaken(entry, now);
+  const weighed = balance ?? entry;
+  if (!due) return weighed;
+  const done = checks.done + 1;
+  const nextAfter = CHECK_AFTER_MS[done];
+  if (nextAfter === undefined)
+    return settledAs(weighed, { state: 'not_found', checks: { done, nextAt: null, lastAt: at }, finishedAt: now });
+  return { ...weighed, checks: { done, nextAt: entry.startedAt + nextAfter, lastAt: at } };
 }
 
 /** The panel refused it and a read after that refusal shows nothing new: now, and only now, nothing was charged. */
@@ -221,47 +257,28 @@ export function applyAnswer(confirms: Confirms, answered: LedgerEntry): Confirms
 }
 
 /**
- * The read taken after the current Confirm's answer (null: it could not be read). Whatever the
- * answer said, the history decides: the Confirm is open (unknown, with its checks) until a read
- * shows its redemption or, for a refusal, shows none.
+ * The read taken after the current Confirm's answer (null: it could not be read), with the balance
+ * read beside it: read (its points, or none on a panel that shows none) or unread, never a number
+ * standing in for a failed read. Whatever the answer said, the history decides: the Confirm is open
+ * (unknown, with its checks) until a read shows its redemption or, for a refusal, shows none.
  */
 export function applyReadAfterAnswer(
   confirms: Confirms,
   requestId: string,
   read: HistoryRead | null,
   now: number,
-  balanceAfter?: number | null,
-  balanceUnread = false,
+  balance: BalanceSeen,
 ): Confirms | null {
   const entry = confirms.current;
   if (entry?.requestId !== requestId) return null;
   const open: LedgerEntry = {
     ...entry,
-    ...movedBalance(entry.balanceBefore, balanceAfter),
-    ...(balanceUnread ? { balanceUnread: true as const } : {}),
+    ...(balance.read ? movedBalance(entry.balanceBefore, balance.points) : { balanceUnread: true as const }),
     state: 'unknown',
     checks: entry.checks ?? firstCheck(entry),
   };
   const withOpen = { ...confirms, current: open };
   return read ? applyRead(withOpen, read, null, now, requestId) : withOpen;
-}
-
-/**
- * What the balance says of a Confirm: how it moved from the read just before the request left to
- * the read with the one after the answer, when both gave a balance and it moved. Any move keeps a
- * refusal from being "nothing charged" (applyRead): a fall may be this Confirm's points (the
- * first copy spent them, the history not written yet), or another redemption made elsewhere
- * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
- * or "not found", never in a false "nothing charged". A rise (points earned meanwhile) could hide
- * a charge of at most that much, so it counts as a move too. What the rule cannot see: points
- * credited in those few seconds exactly equal to the cost, and a panel that shows no balance (the
- * history alone decides). A balance that could not be read before or after (`balanceUnread`) keeps a
- * refusal open until a scheduled check.
- */
-function movedBalance(before: number | null | undefined, after: number | null | undefined): Partial<LedgerEntry> {
-  return typeof before === 'number' && typeof after === 'number' && after !== before
-    ? { balanceMoved: after - before }
-    : {};
 }
 
 /** A scheduled check put off while a redeem of the same reward is out: tried again a little later. */
@@ -270,14 +287,17 @@ function deferred(entry: LedgerEntry, at: number): LedgerEntry {
   return { ...entry, checks: { ...checks, nextAt: Math.max(checks.nextAt ?? 0, at + CHECK_AFTER_MS[0]) } };
 }
 
-/** The history could not be read at a scheduled check: it counts as not made, and comes again. */
+/**
+ * The history could not be read at a scheduled check: it counts as not made, and comes again. The
+ * check is marked (`unreadAt`), so the card says the history could not be read, never "not there".
+ */
 export function postponeChecks(confirms: Confirms, at: number, now: number): Confirms {
   const later = (entry: LedgerEntry): LedgerEntry =>
     entry.state === 'unknown' &&
     entry.checks &&
     entry.checks.nextAt !== null &&
     entry.checks.nextAt <= at + DUE_SLACK_MS
-      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS } }
+      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS, unreadAt: at } }
       : entry;
   return {
     ...confirms,
@@ -308,52 +328,26 @@ export function replaceCurrent(confirms: Confirms, next: LedgerEntry | null): Co
   };
 }
 
-/** Whether the current Confirm settles from `before` to `after`: the moment its balance is read. */
+/** Whether a Confirm settles from `before` to `after`: the moment its balance is read. */
 export function settlesHere(before: LedgerEntry | null, after: LedgerEntry | null): after is LedgerEntry {
   const open = (entry: LedgerEntry | null) => entry?.state === 'pending' || entry?.state === 'unknown';
   return !!after && open(before) && !open(after) && before!.requestId === after.requestId;
 }
 
-/** The current Confirm with the balance read after it, when it settled here. */
-export function withBalance(
-  before: LedgerEntry | null,
-  after: Confirms,
-  balanceAfter: number | null | undefined,
-): Confirms {
-  return balanceAfter !== undefined && settlesHere(before, after.current)
-    ? { ...after, current: { ...after.current, balanceAfter } }
-    : after;
-}
-
 /**
- * What a change from `before` to `after` has to tell: each unknown outcome that settled (found, or
- * not found after the last check) and each Confirm newly named with repeats, once each, with the
- * record the history rows mark those repeats by. An outcome settled by the read after its own
- * answer is the card's to tell, not a notification's.
+ * Every Confirm that settles from `before` to `after` (the current one, or one the card no longer
+ * shows) with the balance read as it settled: what the card and the list say of it weighs that
+ * balance too (utils/points-taken.ts, notFoundWords). A balance that could not be read
+ * (`undefined`) is written nowhere: it stays unknown, never "unmoved".
  */
-export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent[]; records: DuplicateRecord[] } {
-  const wasOpen = new Set(openConfirms(before).map((entry) => entry.requestId));
-  const earlier = new Map(
-    [before.current, ...before.awaitingCheck, ...before.recentlySettled].flatMap((e) =>
-      e ? [[e.requestId, e] as const] : [],
-    ),
-  );
-  const events: NotifyEvent[] = [];
-  const records: DuplicateRecord[] = [];
-  for (const entry of [after.current, ...after.awaitingCheck, ...after.recentlySettled]) {
-    if (!entry) continue;
-    const settled = wasOpen.has(entry.requestId) ? settledOutcome(entry) : null;
-    if (settled) events.push(settled);
-    const repeatEvent = entry.duplicates && !earlier.get(entry.requestId)?.duplicates ? recordedAgain(entry) : null;
-    if (repeatEvent && entry.redemption) {
-      events.push(repeatEvent);
-      records.push({
-        requestId: entry.requestId,
-        rewardName: entry.rewardName,
-        points: entry.points,
-        redemptionIds: [entry.redemption.id, ...entry.duplicates!],
-      });
-    }
-  }
-  return { events, records };
+export function withBalance(before: Confirms, after: Confirms, balanceAfter: number | null | undefined): Confirms {
+  if (balanceAfter === undefined) return after;
+  const open = new Map(unsettledConfirms(before).map((entry) => [entry.requestId, entry]));
+  const weighed = (entry: LedgerEntry): LedgerEntry =>
+    settlesHere(open.get(entry.requestId) ?? null, entry) ? { ...entry, balanceAfter } : entry;
+  return {
+    ...after,
+    current: after.current && weighed(after.current),
+    recentlySettled: after.recentlySettled.map(weighed),
+  };
 }

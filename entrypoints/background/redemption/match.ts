@@ -1,4 +1,4 @@
-import { compareIds, redemptionKey, type RedemptionId, type RedemptionKey } from '../../../utils/ids';
+import { compareIds, redemptionKey, type RedemptionKey } from '../../../utils/ids';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 
@@ -6,8 +6,8 @@ import type { Redemption } from '../../../utils/types';
 export interface Claims {
   /** Request id → the history entry that records it. */
   found: Map<string, Redemption>;
-  /** Request id → further history ids of its reward that no entry explains: the panel recorded it again. */
-  repeats: Map<string, RedemptionId[]>;
+  /** Request id → further redemptions of its reward that no entry explains, whole: the panel recorded it again. */
+  repeats: Map<string, RedemptionKey[]>;
 }
 
 /**
@@ -59,16 +59,13 @@ export function claimRedemptions(
   if (entries.first) claim(entries.first);
   for (const entry of [...entries.open].sort((a, b) => a.startedAt - b.startedAt)) claim(entry);
 
-  const repeats = new Map<string, RedemptionId[]>();
+  const repeats = new Map<string, RedemptionKey[]>();
   for (const entry of claimants) {
     if (!entry.idempotencyKey) continue;
     const extra = newFor(entry);
     if (extra.length === 0) continue;
     extra.forEach((r) => taken.add(redemptionKey(r)));
-    repeats.set(
-      entry.requestId,
-      extra.map((r) => r.id),
-    );
+    repeats.set(entry.requestId, extra.map(redemptionKey));
   }
   return { found, repeats };
 }

@@ -1,28 +1,25 @@
 import { browser } from 'wxt/browser';
 import { appError, type AppError } from '../../../utils/errors';
+import { failureReason } from '../../../utils/failure-reason';
 import { t, uiLocale } from '../../../utils/i18n';
-import {
-  duplicatesItem,
-  ledgerItem,
-  rewardsItem,
-  settledItem,
-  unsettledItem,
-  type LedgerEntry,
-} from '../../../utils/storage-items';
+import { asSentence, sentences } from '../../../utils/sentences';
+import { duplicatesItem, ledgerItem, settledItem, unsettledItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
 import { currentApi } from '../auth/api';
 import { markWritten } from '../sync/epochs';
 import { writeAndNotify } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
-import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store/store';
-import { refreshRewards } from '../sync/sync';
+import { activeCredentials, put, StaleSession, update, whileActive, type Put, type SessionId } from '../store/store';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
+import { baselineOf, offerAt } from './before-sending';
+import { recordsShown, toTell } from './repeats';
 import {
   answerOf,
   applyAnswer,
   applyRead,
   applyReadAfterAnswer,
+  balanceWanted,
   checkTimes,
   firstCheck,
   interrupted,
@@ -30,13 +27,12 @@ import {
   postponeChecks,
   READ_RETRY_MS,
   replaceCurrent,
-  settlesHere,
-  toTell,
   withBalance,
+  type BalanceSeen,
   type Confirms,
   type HistoryRead,
 } from './machine';
-import { redemptionKey, type RewardId } from '../../../utils/ids';
+import type { RewardId } from '../../../utils/ids';
 
 export { CHECK_AFTER_MS } from './machine';
 
@@ -79,13 +75,13 @@ export async function openEntries(): Promise<LedgerEntry[]> {
   return openConfirms(await readConfirms());
 }
 
-/** The balance after an outcome: every refusal or failure reads it again, so the rows are true. */
-async function balanceNow(): Promise<number | null> {
-  try {
-    return (await refreshRewards(true)).balance.points;
-  } catch {
-    return null;
-  }
+/**
+ * The balance as a read that left after `moment` shows it, for the ledger: unread when it failed.
+ * Read as a Confirm settles too, so the header, the rows and the card agree on it.
+ */
+async function balanceFor(sid: SessionId, moment: number): Promise<BalanceSeen> {
+  const points = await balanceAfter(sid, moment);
+  return points === undefined ? { read: false } : { read: true, points };
 }
 
 /**
@@ -153,34 +149,48 @@ async function checkBy(when: number): Promise<void> {
   if (!alarm || alarm.scheduledTime > when) await browser.alarms.create(CHECK_ALARM, { when });
 }
 
-export async function redeem(rewardId: RewardId, confirmUnsettled = false): Promise<LedgerEntry> {
+/** One Confirm as the popup sends it: the reward, the session its dialog was shown in, the cost confirmed. */
+export interface RedeemOrder {
+  rewardId: RewardId;
+  session: SessionId;
+  /** The points cost the panelist confirmed: the cost sent, or nothing is (before-sending.ts). */
+  points: number;
+  /** The panelist confirmed again knowing that an earlier redemption of it is still being checked. */
+  confirmUnsettled?: boolean | undefined;
+}
+
+export async function redeem({
+  rewardId,
+  session,
+  points,
+  confirmUnsettled = false,
+}: RedeemOrder): Promise<LedgerEntry> {
   // A pending Confirm a stopped worker left is turned unknown, with its check, before this looks at it.
   await workerReady();
   // Reads that left before this moment may predate a redemption made elsewhere just now.
   const pressed = readMoment();
   const { api, sid } = await currentApi();
+  // Confirmed for the account the dialog showed: never carried out for whichever is connected now.
+  if (sid !== session) fail(appError('invalid_input', t('errRedeemAccountChanged')));
   if (redeeming.has(sid)) fail(busyError());
   redeeming.add(sid);
   try {
     const earlier = (await openEntries()).find((entry) => entry.rewardId === rewardId);
     if (earlier && !confirmUnsettled)
       fail(appError('unsettled', t('errRedeemUnsettled', earlier.rewardName, timeOf(earlier.startedAt))));
-    const reward = (await rewardsItem.getValue())?.data.rewards.find((r) => r.id === rewardId);
-    // The catalogue gave it a points cost the panel cannot mean (utils/api/schemas.ts): not sent.
-    if (reward?.costRefused) fail(appError('invalid_input', t('errCostRefused', reward.name)));
     const requestId = crypto.randomUUID();
     const startedAt = Date.now();
-    const known = (await baseline(sid, pressed)).filter((r) => r.reward.id === rewardId).map(redemptionKey);
-    // Read after the baseline, the nearer to the request leaving.
-    const balanceBefore = await balanceBeforeSending(sid, pressed);
+    const known = await baselineOf(sid, pressed, rewardId);
+    // Read after the baseline, the nearer to the request leaving: the cost sent is the cost confirmed.
+    const { reward, balanceBefore } = await offerAt(sid, pressed, rewardId, points);
     const entry: LedgerEntry = {
       requestId,
       rewardId,
-      rewardName: reward?.name ?? `Reward ${rewardId}`,
-      points: reward?.reward_point_cost ?? null,
+      rewardName: reward.name,
+      points: reward.reward_point_cost,
       startedAt,
       baseline: known,
-      ...balanceBefore,
+      balanceBefore,
       idempotencyKey: requestId,
       state: 'pending',
     };
@@ -212,31 +222,6 @@ export async function redeem(rewardId: RewardId, confirmUnsettled = false): Prom
 }
 
 /**
- * The balance just before sending: with the one after the answer, evidence of points taken. One
- * that could not be read is marked so (machine.ts then waits for a scheduled check before saying
- * nothing was charged).
- */
-async function balanceBeforeSending(sid: SessionId, pressed: number): Promise<Partial<LedgerEntry>> {
-  const points = await balanceAfter(sid, pressed);
-  return points === undefined ? { balanceBefore: null, balanceUnread: true } : { balanceBefore: points };
-}
-
-/**
- * The redemptions that exist before this one, read fresh from the panel (a 304 when nothing
- * changed) by a read that left after Confirm was pressed (fresh-reads.ts), so that none of them is
- * ever taken for it. When the history cannot be read, the redeem is not sent: without a baseline, a
- * redemption made minutes earlier could pass for this one.
- */
-async function baseline(sid: SessionId, pressed: number): Promise<Redemption[]> {
-  try {
-    return (await historyAfter(sid, pressed)).history;
-  } catch (err) {
-    if (err instanceof StaleSession) throw err;
-    fail(appError('rejected', t('errRedeemNoBaseline', toAppError(err).message)));
-  }
-}
-
-/**
  * No answer settles a Confirm: a request can arrive twice (the browser re-sends one whose
  * connection closed unanswered, a proxy retries, an idempotent panel answers a concurrent copy with
  * 409), so an answer speaks for one copy only. The answer is written first, to choose the words
@@ -253,20 +238,15 @@ async function settle(sid: SessionId, entry: LedgerEntry, error: AppError | null
   // The history and the balance, each by a read that left after the answer: the balance is
   // evidence too (machine.ts), and the rows and header agree with the outcome told.
   const moment = readMoment();
+  // Neither failed read stands in for anything: an unread history rules nothing out, an unread
+  // balance is no evidence of an unmoved one (machine.ts).
   const [read, balance] = await Promise.all([
     historyAfter(sid, moment).catch(() => null),
-    balanceAfter(sid, moment).catch(() => undefined),
+    balanceFor(sid, moment).catch((): BalanceSeen => ({ read: false })),
   ]);
   const settled = (confirms: Confirms) => {
-    const after = applyReadAfterAnswer(
-      confirms,
-      entry.requestId,
-      read,
-      Date.now(),
-      balance ?? null,
-      balance === undefined,
-    );
-    return after && withBalance(answered, after, balance ?? null);
+    const after = applyReadAfterAnswer(confirms, entry.requestId, read, Date.now(), balance);
+    return after && withBalance(confirms, after, balance.read ? balance.points : undefined);
   };
   return (await answerRedemption(sid, entry.requestId, settled)) ?? answered;
 }
@@ -319,41 +299,42 @@ export async function dismissRedemption(): Promise<null> {
 export async function checkOutcomes(
   at: number | null,
   seen?: { sid: SessionId; history: readonly Redemption[] },
-): Promise<void> {
+): Promise<AppError | null> {
   const credentials = await activeCredentials();
   if (!credentials) {
     // Nothing of a session is left to check: an alarm a stopped worker left is cleared, unless a
     // session started meanwhile.
     if (!seen) await whileActive(null, () => browser.alarms.clear(CHECK_ALARM)).catch(() => undefined);
-    return;
+    return null;
   }
-  if (seen && seen.sid !== credentials.session) return;
+  if (seen && seen.sid !== credentials.session) return null;
   const sid = credentials.session;
+  if (seen) await pruneRecords(sid, seen.history);
   const confirms = await readConfirms();
   if (openConfirms(confirms).length === 0) {
     // A scheduled check with nothing left to settle ends its alarm.
     if (at !== null) await record(sid, () => null).catch(() => undefined);
-    return;
+    return null;
   }
-  let read: HistoryRead | null = seen ? { history: seen.history, requestedAt: -Infinity } : null;
-  if (!read) {
-    try {
-      read = await historyNow();
-    } catch (err) {
-      if (err instanceof StaleSession) return;
-    }
+  let checked: HistoryRead | AppError;
+  try {
+    checked = seen ? { history: seen.history, requestedAt: -Infinity } : await checkRead(sid, confirms, at);
+  } catch (err) {
+    if (err instanceof StaleSession) return null;
+    throw err;
   }
-  const settled = read;
+  const settled = 'history' in checked ? checked : null;
+  if (settled && !seen) await pruneRecords(sid, settled.history);
   // Whatever settles, the balance is read again before the write, so the header agrees with what
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
   const anySettles = !!preview && openConfirms(preview).length < openConfirms(confirms).length;
-  const balanceRead = anySettles ? await balanceNow() : undefined;
-  const balance = preview && settlesHere(confirms.current, preview.current) ? balanceRead : undefined;
+  const weighed = anySettles ? await balanceFor(sid, readMoment()).catch((): BalanceSeen => ({ read: false })) : null;
+  const balance = weighed?.read ? weighed.points : undefined;
   try {
     await record(sid, (now) =>
       settled
-        ? withBalance(now.current, applyRead(now, settled, at, Date.now()), balance)
+        ? withBalance(now, applyRead(now, settled, at, Date.now()), balance)
         : at !== null
           ? postponeChecks(now, at, Date.now())
           : null,
@@ -363,6 +344,37 @@ export async function checkOutcomes(
     // outcomes stay open for the next check.
     if (!(err instanceof StaleSession)) throw err;
   }
+  return settled ? null : (checked as AppError);
+}
+
+/**
+ * The records of Confirms recorded more than once, as a history read shows them (machine.ts,
+ * recordsShown), in a turn of their own: one whose copies the panel reversed goes.
+ */
+async function pruneRecords(sid: SessionId, history: readonly Redemption[]): Promise<void> {
+  await update(sid, [duplicatesItem], (get) => {
+    const kept = recordsShown(get(duplicatesItem), history);
+    return kept ? [put(duplicatesItem, kept)] : [];
+    // Another session's records are not this one's, and a full storage leaves them for the next read.
+  }).catch(() => undefined);
+}
+
+/**
+ * The history read afresh for a check (the one already out, if any), or why it could not be read.
+ * A refusal whose balance is still unread is ruled only by a balance read taken for it at its due
+ * check: one is read beside the history then. Refused (`StaleSession`) once another session is active.
+ */
+async function checkRead(sid: SessionId, confirms: Confirms, at: number | null): Promise<HistoryRead | AppError> {
+  const moment = readMoment();
+  let read: HistoryRead;
+  try {
+    read = await historyNow();
+  } catch (err) {
+    if (err instanceof StaleSession) throw err;
+    return toAppError(err);
+  }
+  if (at === null || !balanceWanted(confirms, at)) return read;
+  return { ...read, balance: await balanceFor(sid, moment) };
 }
 
 /**
@@ -386,9 +398,18 @@ export async function onCheckAlarm(alarm: { name: string; scheduledTime: number 
   await checkOutcomes(alarm.scheduledTime).catch(() => undefined);
 }
 
-/** "Check now": a fresh history read settles an unknown outcome when it shows the redemption. */
+/**
+ * "Check now": a fresh history read settles an unknown outcome when it shows the redemption. One
+ * that could not read the history says so, with the next scheduled check: never "checked, not
+ * there", which would invite a second redeem.
+ */
 export async function checkRedemption(): Promise<LedgerEntry | null> {
-  await checkOutcomes(null);
+  const unread = await checkOutcomes(null);
+  if (unread) {
+    const next = checkTimes(await readConfirms());
+    const when = next.length > 0 ? t('checkNextTry', timeOf(Math.min(...next))) : '';
+    fail(appError(unread.kind, sentences(t('checkUnread'), asSentence(failureReason(unread)), when)));
+  }
   return ledgerItem.getValue();
 }
 

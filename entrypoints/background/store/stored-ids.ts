@@ -1,4 +1,5 @@
 import { canonicalId } from '../../../utils/ids';
+import { instantOf } from '../../../utils/instants';
 import { defineItem } from '../../../utils/storage-item';
 import {
   duplicatesItem,
@@ -12,20 +13,25 @@ import {
 } from '../../../utils/storage-items';
 
 /**
- * Storage an earlier version wrote kept reward and redemption ids as numbers; this version keeps
- * them as their exact digits (utils/ids.ts), and compares them as strings. At worker start, in the
- * store's first turn (store.ts, settleStorage), every item that holds such ids is brought to this
- * version's form once, so no id of a stored Confirm, goal or history ever meets a fresh one in
- * another form. A number beyond 2^53 was already rounded when that version stored it: its digits
- * are kept as they are, which is all that is left of it.
+ * Storage an earlier version wrote kept reward and redemption ids as numbers, and a redemption's
+ * `created_at` as the text the panel sent; this version keeps ids as their exact digits
+ * (utils/ids.ts) and `created_at` as its canonical instant (utils/instants.ts), and compares both
+ * as strings. At worker start, in the store's first turn (store.ts, settleStorage), every item that
+ * holds them (a Confirm's baseline of whole redemptions included) is brought to this version's form
+ * once, so no id or timestamp of a stored Confirm, goal or history ever meets a fresh one in another
+ * form. A number beyond 2^53 was already rounded when that version stored it: its digits are kept as
+ * they are, which is all that is left of it; a timestamp of no accepted spelling is kept as it was.
  */
 
 /** The items holding reward or redemption ids (the history's pages are read with its head). */
 const ID_ITEMS = [ledgerItem, unsettledItem, settledItem, duplicatesItem, goalItem, rewardsItem, popupViewItem];
 
-/** Which form the ids in storage have: 0 as an earlier version wrote them (numbers), 1 as digits. The device's, not a session's. */
+/**
+ * Which form the ids in storage have: 0 as an earlier version wrote them (numbers), 1 as digits, 2
+ * with `created_at` as instants too. The device's, not a session's.
+ */
 export const idsFormItem = defineItem<number>('form:ids', 0);
-export const IDS_FORM = 1;
+export const IDS_FORM = 2;
 
 /** The storage keys that may hold numeric ids (the history's pages with its head); none once the marker says so. */
 export async function idKeys(): Promise<string[]> {
@@ -53,6 +59,29 @@ const ID_LISTS = new Set(['knownRedemptionIds', 'duplicates', 'redemptionIds']);
 const digits = (value: unknown): unknown =>
   typeof value === 'number' && Number.isInteger(value) ? (canonicalId(value) ?? BigInt(value).toString()) : value;
 
+/** A stored `created_at` as its instant (the same string when it already is one, or is none). */
+const instant = (value: unknown): unknown => {
+  const at = instantOf(value);
+  return at === null || at === value ? value : at;
+};
+
+/**
+ * A baseline's whole redemption (`id reward created_at`, utils/ids.ts) with its time as an instant.
+ * Neither id holds a space, so the time is what follows the second one, spaces and all.
+ */
+const rekeyed = (key: unknown): unknown => {
+  if (typeof key !== 'string') return key;
+  const match = /^(\S+) (\S+) (.+)$/.exec(key);
+  const at = match ? instantOf(match[3]) : null;
+  return match && at !== null && at !== match[3] ? `${match[1]} ${match[2]} ${at}` : key;
+};
+
+const eachOf = (list: unknown, form: (item: unknown) => unknown): unknown => {
+  if (!Array.isArray(list)) return list;
+  const mapped = list.map(form);
+  return mapped.some((item, i) => item !== list[i]) ? mapped : list;
+};
+
 /**
  * `value` with every numeric id in it as its digits, or `value` itself when it holds none (so
  * nothing is written for an item this version wrote). Walks objects and lists; the items it is
@@ -69,11 +98,13 @@ export function withIdDigits(value: unknown): unknown {
   for (const [key, field] of Object.entries(value)) {
     const next = ID_FIELDS.has(key)
       ? digits(field)
-      : ID_LISTS.has(key) && Array.isArray(field)
-        ? field.some((id) => typeof id === 'number')
-          ? field.map(digits)
-          : field
-        : withIdDigits(field);
+      : ID_LISTS.has(key)
+        ? eachOf(field, digits)
+        : key === 'created_at'
+          ? instant(field)
+          : key === 'baseline'
+            ? eachOf(field, rekeyed)
+            : withIdDigits(field);
     if (next !== field) changed = true;
     out[key] = next;
   }

@@ -27,7 +27,7 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown>>): Finding[] {
   const findings: Finding[] = [];
   const refused = rewards.filter(
-    (r) => r.costRefused && checkedPointCost(raw.get(Number(r.id))?.reward_point_cost).costRefused,
+    (r) => r.costRefused && !r.costReason && checkedPointCost(raw.get(Number(r.id))?.reward_point_cost).costRefused,
   );
   if (refused.length)
     findings.push({
@@ -52,14 +52,23 @@ function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown
       change:
         'Give cost as the face value, a JSON number of 0 or more, and cost_currency as an ISO 4217 code in capitals (USD, EUR, GBP).',
     });
-  const costless = rewards.filter((r) => r.reward_point_cost === null && !r.costRefused);
+  const costless = rewards.filter((r) => r.costReason === 'missing');
   if (costless.length)
     findings.push({
       level: 'warn',
       topic: 'Rewards',
-      text: `${count(costless.length, 'reward has', 'rewards have')} no reward_point_cost (${list(costless.map(named))}): listed last, never compared with the balance; the panel alone decides whether a redemption goes through.`,
-      panelists: 'these rewards at the end of the list, without a points cost or how far they are from it',
-      change: 'Give each reward its reward_point_cost in the rewards list.',
+      text: `${count(costless.length, 'reward has', 'rewards have')} no reward_point_cost (${list(costless.map(named))}): the extension quarantines each: listed without a points cost, marked “${t('costMissing')}”, with no Redeem, and its background refuses to send a redemption of it.`,
+      panelists: 'these rewards, and no way to redeem them',
+      change: 'Give each reward its reward_point_cost in the rewards list, as the interface says: an integer.',
+    });
+  const twice = [...new Set(rewards.filter((r) => r.costReason === 'conflicting').map((r) => r.id))];
+  if (twice.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(twice.length, 'reward id is', 'reward ids are')} listed twice with different reward_point_costs (${list(twice.map((id) => `#${id}`))}): the extension quarantines every record of each, marked “${t('costConflicting')}”, with no Redeem, since the panel would charge one of the costs for the id sent.`,
+      panelists: 'these rewards, and no way to redeem them',
+      change: 'List each reward id once, or give every record of it the same reward_point_cost.',
     });
   const free = rewards.filter((r) => r.reward_point_cost === 0);
   if (free.length)

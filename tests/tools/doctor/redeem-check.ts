@@ -65,6 +65,13 @@ export interface SpendContext {
 /** Ready to send: the reward, the balance the rule was judged with, and the baseline (history and balance). */
 export type Ready = { reward: Reward; balance: number | null; known: Set<string>; before: AccountRead };
 
+/** What is wrong with a quarantined reward's points cost, by the extension's reason (utils/reward-view.ts). */
+const QUARANTINED = {
+  impossible: (raw: unknown) => `has reward_point_cost ${costProblem(raw)}, a cost the panel cannot mean`,
+  missing: () => 'has no reward_point_cost in the rewards list, a cost nobody gave',
+  conflicting: () => 'is listed twice in the rewards list with different reward_point_costs, a cost nobody gave',
+} as const;
+
 export const notSent = (topic: string, text: string, why: string): CheckResult => ({
   findings: [{ level: 'info', topic, text: `${text} Nothing was redeemed.` }],
   checked: false,
@@ -104,7 +111,7 @@ export async function prepare(
   if (block?.kind === 'cost-refused')
     return notSent(
       topic,
-      `${named} has reward_point_cost ${costProblem(raw.get(rewardId)?.reward_point_cost)}, a cost the panel cannot mean: the extension quarantines the reward (shown without a points cost and without Redeem, and its background refuses to send one), so the doctor sent nothing either.`,
+      `${named} ${QUARANTINED[block.reason](raw.get(rewardId)?.reward_point_cost)}: the extension quarantines the reward (shown without a points cost and without Redeem, and its background refuses to send one), so the doctor sent nothing either.`,
       `reward #${rewardId}'s points cost is quarantined`,
     );
   if (block?.kind === 'short')

@@ -8,7 +8,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { FaultRule } from '../../sandbox/server';
 import { B_OFFSET } from '../accounts';
 import { checkInvariants, type Model } from './invariants';
-import { TIMEOUT_MS, sleep, type Account, type World } from './world';
+import { SPELLINGS, TIMEOUT_MS, sleep, type Account, type Spelling, type World } from './world';
 import type { IdsOnWire } from '../../sandbox/types';
 
 type Command = fc.AsyncCommand<Model, World, boolean>;
@@ -41,6 +41,9 @@ const REDEEM_FAULTS: Record<string, FaultRule | null> = {
   // and the first commits just after that answer, or well after the read that follows it.
   resentWhileProcessing: { repeat: 'overlapping', delayMs: 5 },
   resentWhileProcessingSlow: { repeat: 'overlapping', delayMs: TIMEOUT_MS * 3 },
+  // A rate limit in front of the panel refuses the copy at once (429); the first commits after it.
+  resentRateLimited: { repeat: 'overlapping', delayMs: 5, copyStatus: 429, headers: { 'Retry-After': '1' } },
+  answers429: { status: 429, headers: { 'Retry-After': '1' } },
   refuses422AfterCommit: { commit: true, status: 422, body: '{"message":"The selected id is invalid."}' },
   successWithoutRecord: { status: 200, body: '{"message":"success"}' },
   drops: { drop: true },
@@ -75,6 +78,7 @@ abstract class Step implements Command {
       }
     }
     w.steps += 1;
+    w.stepEnded();
     await checkInvariants(m, w);
   }
 }
@@ -95,17 +99,29 @@ class Redeem extends Step {
     if (rule?.status === 401) m.rejectable[account] = true;
     // A fault the redeem never reached (refused as busy or unsettled) is taken back.
     // The page sends the reward's id as the catalogue wrote it (a 64-bit panel's: its digits).
-    const redeem = () =>
-      w.worker.send('redeem', {
-        rewardId: w.wireId(rewardOf(account, this.slot)),
-        confirmUnsettled: this.confirmUnsettled,
-      });
+    const redeem = async () => w.confirm(account, rewardOf(account, this.slot), this.confirmUnsettled);
     // Not awaited: the panelist closes the card or starts another redeem while this one is out.
     if (!this.wait) return void w.outstanding.push(redeem());
     await w.withFault(account, rule && { ...rule, path: REDEEM }, (r) => r.path === REDEEM && !r.repeated, redeem);
   }
   toString = () =>
     `Redeem(${this.slot}, ${this.wait ? this.fault : 'no fault, not awaited'}${this.confirmUnsettled ? ', confirmed again' : ''})`;
+}
+
+/** A Confirm during which the browser stops the worker after `calls` of its storage or network calls. */
+class RedeemStopped extends Redeem {
+  constructor(
+    slot: number,
+    fault: string,
+    readonly calls: number,
+  ) {
+    super(slot, fault, true);
+  }
+  override async act(m: Model, w: World) {
+    w.stopAfter(this.calls);
+    return super.act(m, w);
+  }
+  override toString = () => `RedeemStopped(${this.slot}, ${this.fault}, after ${this.calls} calls)`;
 }
 
 /**
@@ -135,23 +151,103 @@ class RedeemWhileReading extends Step {
       account,
       rule && { ...rule, path: REDEEM },
       (r) => r.path === REDEEM && !r.repeated && r.headers['idempotency-key'] !== undefined,
-      () => w.worker.send('redeem', { rewardId: w.wireId(rewardOf(account, this.slot)), confirmUnsettled: true }),
+      async () => w.confirm(account, rewardOf(account, this.slot), true),
     );
     await reading;
   }
   toString = () => `RedeemWhileReading(${this.slot}, ${this.fault})`;
 }
 
-/** The panel cancels and deletes the account's newest redemption; numbering max + 1, the next gets its id. */
+/**
+ * The panel cancels and deletes the account's newest redemption; numbering max + 1, the next gets
+ * its id. `sameSecond`: the panel's clock then stands at the deleted one's second for the next
+ * step, so the next redemption may be the same (id, reward, instant): what no history can tell apart.
+ */
 class PanelDeletes extends Step {
-  constructor(readonly account: Account) {
+  constructor(
+    readonly account: Account,
+    readonly sameSecond = false,
+  ) {
     super();
   }
   check = () => true;
   async act(_m: Model, w: World) {
-    w.deleteNewest(this.account);
+    w.deleteNewest(this.account, this.sameSecond);
   }
-  toString = () => `PanelDeletes(${this.account})`;
+  toString = () => `PanelDeletes(${this.account}${this.sameSecond ? ', its id and second given to the next' : ''})`;
+}
+
+/**
+ * A Confirm whose request the panel holds a moment, while it deletes the newest redemption of that
+ * reward and gives its id, within the same second, to the one this Confirm makes: the Confirm's own
+ * redemption is whole-identical to one of its baseline (the one-second limit, utils/instants.ts).
+ */
+class RedeemWhileDeleting extends Step {
+  constructor(readonly slot: number) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    const account = m.account!;
+    const rewardId = rewardOf(account, this.slot);
+    const redeems = () => w.sandbox(account).requests.filter((r) => r.path === REDEEM).length;
+    const before = redeems();
+    await w.fault(account, { path: REDEEM, delayMs: 40 });
+    const confirming = w.confirm(account, rewardId, true);
+    for (let i = 0; i < 100 && redeems() === before; i++) await sleep(2);
+    w.deleteNewest(account, true, rewardId);
+    await confirming;
+  }
+  toString = () => `RedeemWhileDeleting(${this.slot})`;
+}
+
+/** The panel changes a reward's points cost after the list was read: a Confirm at the old cost sends nothing. */
+class PanelReprices extends Step {
+  constructor(
+    readonly account: Account,
+    readonly slot: number,
+    readonly delta: number,
+  ) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    const reward = w.sandbox(this.account).state.rewards.find((r) => r.id === rewardOf(this.account, this.slot));
+    if (reward && typeof reward.reward_point_cost === 'number')
+      reward.reward_point_cost = Math.max(0, reward.reward_point_cost + this.delta);
+  }
+  toString = () => `PanelReprices(${this.account}, ${this.slot}, ${this.delta > 0 ? '+' : ''}${this.delta})`;
+}
+
+/** The panel's catalogue gives a reward no points cost, lists its id twice at two costs, or heals. */
+class PanelCatalogue extends Step {
+  constructor(
+    readonly account: Account,
+    readonly slot: number,
+    readonly kind: 'nullCost' | 'twice' | 'heals',
+  ) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    w.oddCatalogue(this.account, rewardOf(this.account, this.slot), this.kind);
+  }
+  toString = () => `PanelCatalogue(${this.account}, ${this.slot}, ${this.kind})`;
+}
+
+/** Another API server answers: every created_at the same instants, spelled another way. */
+class PanelRespells extends Step {
+  constructor(
+    readonly account: Account,
+    readonly spelling: Spelling,
+  ) {
+    super();
+  }
+  check = () => true;
+  async act(_m: Model, w: World) {
+    w.respell(this.account, this.spelling);
+  }
+  toString = () => `PanelRespells(${this.account}, ${this.spelling})`;
 }
 
 /** The panelist redeems on the panel's website (or another device): the extension did not ask for it. */
@@ -206,26 +302,50 @@ class AlarmRefresh extends Step {
  * the panel still had in hand has landed.
  */
 class CheckAlarm extends Step {
+  constructor(readonly readFails = false) {
+    super();
+  }
   check = () => true;
-  async act(_m: Model, w: World) {
+  async act(m: Model, w: World) {
     const { checks, items } = w.worker.mods;
     const alarm = await fakeBrowser.alarms.get(checks.CHECK_ALARM);
     if (!alarm) return;
+    if (this.readFails && m.account)
+      await w.fault(m.account, { method: 'GET', path: AREA_PATHS.history, status: 503, times: 3 });
     const open = [...(await items.unsettledItem.getValue()), await items.ledgerItem.getValue()];
     if (open.some((e) => e?.state === 'unknown' && (e.checks?.done ?? 0) >= checks.CHECK_AFTER_MS.length - 1))
       await w.settled();
     await fakeBrowser.alarms.clear(checks.CHECK_ALARM);
     await w.worker.event(() => checks.onCheckAlarm(alarm), undefined);
+    if (this.readFails && m.account) await w.clearFaults(m.account);
   }
-  toString = () => 'CheckAlarm';
+  toString = () => `CheckAlarm${this.readFails ? '(its history read fails)' : ''}`;
 }
 
+/**
+ * "Check now". One whose history read fails must say so: an ok answer while an open Confirm was
+ * left unsettled means a history read was answered during it (never "checked, not there" unread).
+ */
 class CheckNow extends Step {
-  check = () => true;
-  async act(_m: Model, w: World) {
-    await w.worker.send('checkRedemption', undefined);
+  constructor(readonly readFails = false) {
+    super();
   }
-  toString = () => 'CheckNow';
+  check = () => true;
+  async act(m: Model, w: World) {
+    const account = m.account;
+    if (this.readFails && account)
+      await w.fault(account, { method: 'GET', path: AREA_PATHS.history, status: 503, times: 3 });
+    // A read is answered by a 200 or by a 304 (the history unchanged since the copy kept).
+    const answered = () =>
+      account ? w.sandbox(account).answers.filter((r) => r.path === AREA_PATHS.history && r.status < 400).length : 0;
+    const before = answered();
+    const reply = await w.worker.send('checkRedemption', undefined);
+    if (this.readFails && account) await w.clearFaults(account);
+    const left = reply.ok ? (reply.data as { state?: string } | null) : null;
+    if (!w.worker.dead && left?.state === 'unknown' && answered() === before && this.readFails)
+      w.violations.push('Check now answered ok with a Confirm still open, though no history read was answered');
+  }
+  toString = () => `CheckNow${this.readFails ? '(its history read fails)' : ''}`;
 }
 
 class Dismiss extends Step {
@@ -503,13 +623,29 @@ export const COMMANDS = [
     .tuple(key(AREA_PATHS), fc.boolean(), key(READ_FAULTS), fc.boolean())
     .map(([a, force, f, wait]) => new Refresh(a, force, f, wait)),
   fc.tuple(fc.integer({ min: 0, max: 2 }), key(REDEEM_FAULTS)).map(([s, f]) => new RedeemWhileReading(s, f)),
-  fc.constantFrom<Account>('A', 'B').map((a) => new PanelDeletes(a)),
+  fc.tuple(fc.constantFrom<Account>('A', 'B'), fc.boolean()).map(([a, same]) => new PanelDeletes(a, same)),
+  fc.integer({ min: 0, max: 2 }).map((s) => new RedeemWhileDeleting(s)),
+  fc
+    .tuple(fc.constantFrom<Account>('A', 'B'), fc.integer({ min: 0, max: 2 }), fc.constantFrom(-300, -1, 1, 300))
+    .map(([a, s, d]) => new PanelReprices(a, s, d)),
+  fc
+    .tuple(
+      fc.constantFrom<Account>('A', 'B'),
+      fc.integer({ min: 0, max: 2 }),
+      fc.constantFrom('nullCost' as const, 'twice' as const, 'heals' as const),
+    )
+    .map(([a, s, k]) => new PanelCatalogue(a, s, k)),
+  fc.tuple(fc.constantFrom<Account>('A', 'B'), fc.constantFrom(...SPELLINGS)).map(([a, s]) => new PanelRespells(a, s)),
   fc.constant(new AlarmRefresh()),
-  fc.constant(new CheckAlarm()),
-  fc.constant(new CheckNow()),
+  fc.boolean().map((fails) => new CheckAlarm(fails)),
+  fc.boolean().map((fails) => new CheckNow(fails)),
   fc.constant(new Dismiss()),
   fc.constant(new Restart()),
   fc.integer({ min: 0, max: 15 }).map((calls) => new StopWorker(calls)),
+  // The worker stopped after any one of a Confirm's storage or network calls: between every pair of its writes.
+  fc
+    .tuple(fc.integer({ min: 0, max: 2 }), key(REDEEM_FAULTS), fc.integer({ min: 0, max: 12 }))
+    .map(([s, f, calls]) => new RedeemStopped(s, f, calls)),
   fc.constant(new Disconnect()),
   fc
     .constantFrom<[Account, 'key' | 'signIn' | 'secondKey']>(

@@ -74,18 +74,19 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
           c.errorStatus !== undefined &&
           c.errorStatus >= 400 &&
           c.errorStatus < 500 &&
-          c.errorStatus !== 409,
+          ![408, 409, 423, 425, 429].includes(c.errorStatus),
         `"nothing charged" said on ${c.state} (HTTP ${c.errorStatus})`,
       );
     }
     // Repeats are named by the read that first shows the Confirm's own, never later, and never a
     // redemption made after that read (another client's, which a later read would show).
     expect(!c.renamed, `the repeats of ${c.requestId} changed after it was named`);
-    for (const id of c.named?.duplicates ?? []) {
-      const made = w.made(c.account).find((r) => w.wireId(r.id) === id);
+    // Looked up whole (id, reward, instant): a panel numbering max + 1 gives a deleted one's id again.
+    for (const key of c.named?.duplicates ?? []) {
+      const made = w.made(c.account).find((r) => w.keyOf(r) === key);
       expect(
         !made || made.at <= c.named!.at,
-        `redemption ${id}, made after ${c.requestId} was named, was told as its repeat`,
+        `redemption ${key}, made after ${c.requestId} was named, was told as its repeat`,
       );
     }
   }
@@ -118,7 +119,8 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   // One made within the history's lag before the press is not in any read yet: no one can tell it apart.
   for (const c of w.confirmations.values()) {
     if (c.state !== 'done' || c.claimed === undefined || c.abandoned) continue;
-    const records = w.made(c.account).filter((r) => w.wireId(r.id) === c.claimed && r.rewardId === c.rewardId);
+    // Whole redemptions (id, reward, instant): a panel numbering max + 1 gives a deleted one's id again.
+    const records = w.made(c.account).filter((r) => w.keyOf(r) === c.claimed);
     const earlier = records.filter((r) => r.key === null && r.at < c.startedAt - w.settings.historyLagMs);
     expect(
       records.length === 0 || earlier.length < records.length,
@@ -149,13 +151,18 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
   }
 }
 
-/** The keys of the group's Confirms whose copies made a redemption at the panel. */
+/**
+ * The keys of the group's Confirms whose copies made a redemption at the panel. One made the same
+ * (id, reward, instant) as a redemption the panel deleted is left out: a max + 1 panel giving a
+ * deleted one's id to the next within the same second makes two redemptions no history can tell
+ * apart (the documented limit, utils/instants.ts); deleted ones are matched whole too.
+ */
 function madeBy(w: World, account: Account, group: readonly Confirmation[]): Set<string | undefined> {
   const keys = new Set(group.map((c) => c.key));
   return new Set(
     w
       .made(account)
-      .filter((r) => r.key !== null && keys.has(r.key))
+      .filter((r) => r.key !== null && keys.has(r.key) && !w.deletedKeys.has(w.keyOf(r)))
       .map((r) => r.key ?? undefined),
   );
 }
@@ -231,8 +238,12 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   const redemptionIds = [
     ...(history?.data ?? []).map((r) => r.id),
     ...Object.keys(notify.states ?? {}),
-    ...duplicates.flatMap((d) => d.redemptionIds),
-    ...entries.flatMap((e) => [...(e.redemption ? [e.redemption.id] : []), ...(e.duplicates ?? [])]),
+    // Whole redemptions (`id reward instant`): the id is their first part.
+    ...duplicates.flatMap((d): string[] => d.redemptions ?? d.redemptionIds ?? []).map((key) => key.split(' ')[0]!),
+    ...entries.flatMap((e) => [
+      ...(e.redemption ? [e.redemption.id] : []),
+      ...(e.duplicates ?? []).map((key) => key.split(' ')[0]!),
+    ]),
   ];
   // Under per-panelist numbering a redemption id alone says nothing of whose it is: the rewards do.
   const mine =
@@ -303,7 +314,8 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
     );
     // Every redemption a Confirm's copies made by the time the panel answered it is told, as done
     // or as a repeat (one committed after that answer may come after the read that names the
-    // Confirm: then it is one more in the history).
+    // Confirm: then it is one more in the history), but for one no history can tell apart from a
+    // redemption the panel deleted (the same id, reward and second).
     const told = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
     const made = group
       .filter((c) => !c.abandoned && !(unreadable && stillOpen.includes(c)))
@@ -311,8 +323,14 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
         const answered = w.answeredAt(account, c.key);
         return (
           n +
-          w.made(account).filter((r) => r.key !== null && r.key === c.key && (answered === null || r.at <= answered))
-            .length
+          w.made(account).filter(
+            (r) =>
+              r.key !== null &&
+              r.key === c.key &&
+              (answered === null || r.at <= answered) &&
+              // Whole-identical to a redemption the panel deleted: the one-second limit (madeBy).
+              !w.deletedKeys.has(w.keyOf(r)),
+          ).length
         );
       }, 0);
     expect(made <= told, `the Confirms of ${rewardId} made ${made} redemptions by their answers; ${told} were told`);

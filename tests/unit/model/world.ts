@@ -5,6 +5,8 @@
  * any two of its storage or network calls, account A's panel runs its own clock and signs in with
  * OAuth (tokens that expire and rotate, a token endpoint that can refuse or ask to wait).
  */
+import { redemptionKey } from '../../../utils/ids';
+import { instantOf } from '../../../utils/instants';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -12,7 +14,7 @@ import type { Result } from '../../../utils/messages';
 import { notifyStateItem, type LedgerEntry, type SessionInfo } from '../../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
 import type { IdsOnWire } from '../../sandbox/types';
-import type { MadeRedemption, RecordedRequest } from '../../sandbox/types';
+import type { MadeRedemption, RecordedRequest, Reward } from '../../sandbox/types';
 import { B_REDEMPTION_OFFSET, isAccountB, SEED_A, SEED_B } from '../accounts';
 import { fakeNotifications, type Shown } from '../background-helpers';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from '../sign-in-helpers';
@@ -44,6 +46,21 @@ export interface RunSettings {
   sharedNumbering: boolean;
   /** How long a redemption takes to show in the history after the balance moved (0: at once). */
   historyLagMs: number;
+}
+
+/** How another API server may spell the same created_at (utils/instants.ts accepts each). */
+export const SPELLINGS = ['space', 'T', 'laravel', 'offset'] as const;
+export type Spelling = (typeof SPELLINGS)[number];
+
+/** The instant `text` names (as the panel wrote it), spelled `spelling`. */
+function spelled(text: string, spelling: Spelling): string {
+  const at = instantOf(text);
+  if (!at) return text;
+  const plain = at.slice(0, 19);
+  if (spelling === 'space') return plain.replace('T', ' ');
+  if (spelling === 'T') return plain;
+  if (spelling === 'laravel') return `${plain}.000000Z`;
+  return `${new Date(Date.parse(at) + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
 }
 
 type Modules = {
@@ -168,7 +185,7 @@ export interface Confirmation {
   wasUnknown: boolean;
   /** When it was pressed (the worker's clock, as the sandbox notes what it made). */
   startedAt: number;
-  /** The redemption it claimed, as the panel wrote its id, and when that was first seen. */
+  /** The redemption it claimed, whole (utils/ids.ts: id as the panel wrote it, reward, instant). */
   claimed?: string;
   /** Still unsettled when its session ended: its outcome was never the new session's to tell. */
   abandoned: boolean;
@@ -229,7 +246,9 @@ export class World {
 
   static async create(): Promise<World> {
     let world: World | undefined;
-    const clock = (account: Account) => () => new Date(Date.now() + (world?.settings?.skew[account] ?? 0));
+    // A panel's clock: skewed, or standing still at a second a step pinned (a deleted redemption's).
+    const clock = (account: Account) => () =>
+      world?.pinned[account] ?? new Date(Date.now() + (world?.settings?.skew[account] ?? 0));
     const [a, b] = await Promise.all([
       startSandbox({ seed: SEED_A, token: 'model-token-a', now: clock('A') }),
       startSandbox({ seed: SEED_B, token: 'model-token-b', now: clock('B') }),
@@ -263,6 +282,10 @@ export class World {
     this.deleted.A.clear();
     this.deleted.B.clear();
     this.deletedMade.clear();
+    this.deletedKeys.clear();
+    this.pinned = { A: null, B: null };
+    this.pinnedFor = { A: 0, B: 0 };
+    this.listed = { A: new Map(), B: new Map() };
     await Promise.all(
       Object.values(this.sandboxes).map((s) =>
         fetch(`${s.url}/__sandbox/idempotency`, {
@@ -460,31 +483,119 @@ export class World {
       : Number(id);
   }
 
+  /** A redemption the panel made, whole, as the extension keys it (utils/ids.ts): id, reward and instant. */
+  keyOf(r: { id: number; rewardId: number; createdAt: string }): string {
+    return `${this.wireId(r.id)} ${this.wireId(r.rewardId)} ${instantOf(r.createdAt) ?? r.createdAt}`;
+  }
+
   /** A reward's id as the extension shows it and a page sends it: as the panel wrote it. */
   wireId(id: number): string {
     return wireId(id, this.settings.ids);
   }
 
+  /**
+   * A Confirm as the popup sends it: for the session storage shows and at the points cost its
+   * catalogue lists (the panel's own when none is stored yet), the reward's id as the panel wrote it.
+   */
+  async order(account: Account, rewardId: number, confirmUnsettled: boolean) {
+    const id = this.wireId(rewardId);
+    const listed = (await this.items.rewardsItem.getValue())?.data.rewards.find((r) => r.id === id);
+    const panel = this.sandbox(account).state.rewards.find((r) => r.id === rewardId)?.reward_point_cost;
+    return {
+      session: (await this.items.sessionItem.getValue()).id ?? '',
+      rewardId: id,
+      points: listed?.reward_point_cost ?? panel ?? 0,
+      confirmUnsettled,
+    };
+  }
+
+  /**
+   * A Confirm as the popup sends it (order), and what its answer must hold: carried out only at the
+   * cost it was confirmed at, and never for a reward the panel's catalogue gives no cost or two
+   * costs (when it still does as the answer comes: it may have healed meanwhile).
+   */
+  async confirm(account: Account, rewardId: number, confirmUnsettled: boolean) {
+    const order = await this.order(account, rewardId, confirmUnsettled);
+    const odd = this.listed[account].has(rewardId);
+    const reply = await this.worker.send('redeem', order);
+    if (reply.ok) {
+      const entry = reply.data as LedgerEntry;
+      if (entry.points !== order.points)
+        this.violations.push(`a Confirm at ${order.points} points was carried out at ${String(entry.points)}`);
+      if (odd && this.listed[account].has(rewardId))
+        this.violations.push(`a Confirm of reward ${rewardId}, which the catalogue gives no or two costs, was sent`);
+    }
+    return reply;
+  }
+
   /** Redemptions the panels deleted (cancelled) in this run, per account and reward. */
   readonly deleted: Record<Account, Map<number, number>> = { A: new Map(), B: new Map() };
+  /** Those redemptions, whole (keyOf): a redemption made the same (id, reward, instant) is none the history can tell apart. */
+  readonly deletedKeys = new Set<string>();
+  /** A panel's clock standing at a deleted redemption's second, for the step after it. */
+  pinned: Record<Account, Date | null> = { A: null, B: null };
+  /** Rewards whose catalogue record a step made odd (no cost, or listed twice), with the record as it was. */
+  listed: Record<Account, Map<number, Reward>> = { A: new Map(), B: new Map() };
 
   /**
    * The panel cancels and deletes the account's newest redemption it made in this run (not a
-   * seeded one); numbering max + 1, it gives that id to the next one.
+   * seeded one; of `rewardId` when given); numbering max + 1, it gives that id to the next one.
+   * `sameSecond`: its clock stands at that redemption's second until the next step ends.
    */
-  deleteNewest(account: Account): void {
+  deleteNewest(account: Account, sameSecond = false, rewardId?: number): void {
     const state = this.sandboxes[account].state;
     const seededIds = new Set((account === 'A' ? SEED_A : SEED_B).redemptions.map((r) => r.id));
     const newest = [...state.redemptions]
       .reverse()
-      .find((r) => !seededIds.has(r.id) && !this.sharedSeed(account, r.id));
+      .find(
+        (r) =>
+          !seededIds.has(r.id) &&
+          !this.sharedSeed(account, r.id) &&
+          (rewardId === undefined || r.reward.id === rewardId),
+      );
     if (!newest) return;
     state.redemptions = state.redemptions.filter((r) => r !== newest);
     const made = this.sandboxes[account].made;
     const record = [...made].reverse().find((r) => r.id === newest.id && r.rewardId === newest.reward.id);
     if (record) this.deletedMade.add(record);
+    this.deletedKeys.add(this.keyOf({ id: newest.id, rewardId: newest.reward.id, createdAt: newest.created_at }));
     const deleted = this.deleted[account];
     deleted.set(newest.reward.id, (deleted.get(newest.reward.id) ?? 0) + 1);
+    if (!sameSecond) return;
+    this.pinned[account] = new Date(Date.parse(instantOf(newest.created_at) ?? '') || Date.now());
+    this.pinnedFor[account] = 2;
+  }
+
+  /** Steps left before a panel's clock runs again. */
+  private pinnedFor: Record<Account, number> = { A: 0, B: 0 };
+
+  /** A step ended: a clock pinned for the step after a deletion runs again once that step is over. */
+  stepEnded(): void {
+    for (const account of ['A', 'B'] as const) {
+      if (this.pinnedFor[account] > 0 && --this.pinnedFor[account] === 0) this.pinned[account] = null;
+    }
+  }
+
+  /** The panel writes every created_at it holds another way: the same instants. */
+  respell(account: Account, spelling: Spelling): void {
+    for (const r of this.sandboxes[account].state.redemptions) r.created_at = spelled(r.created_at, spelling);
+  }
+
+  /** The panel's catalogue gives `rewardId` no points cost, lists it twice at two costs, or heals. */
+  oddCatalogue(account: Account, rewardId: number, kind: 'nullCost' | 'twice' | 'heals'): void {
+    const state = this.sandboxes[account].state;
+    const original = this.listed[account].get(rewardId);
+    if (original) {
+      // Heal first: one oddity at a time, back to the record as it was.
+      state.rewards = [...state.rewards.filter((r) => r.id !== rewardId), original];
+      this.listed[account].delete(rewardId);
+    }
+    if (kind === 'heals') return;
+    const reward = state.rewards.find((r) => r.id === rewardId);
+    if (!reward || reward.reward_point_cost === null) return;
+    this.listed[account].set(rewardId, structuredClone(reward));
+    if (kind === 'nullCost') reward.reward_point_cost = null;
+    else state.rewards.push({ ...structuredClone(reward), reward_point_cost: reward.reward_point_cost + 100 });
   }
 
   /** Under shared numbering, B's seeded redemptions carry A's seeded ids. */
@@ -659,7 +770,7 @@ export class World {
         duplicates: entry.duplicates?.length ?? 0,
         wasUnknown: known?.wasUnknown === true || entry.state === 'unknown',
         startedAt: entry.startedAt,
-        ...(entry.redemption ? { claimed: entry.redemption.id } : {}),
+        ...(entry.redemption ? { claimed: redemptionKey(entry.redemption) } : {}),
         abandoned: false,
         ...(known?.reopened || reopened ? { reopened: true } : {}),
         ...(named ? { named } : {}),

@@ -13,10 +13,9 @@ import {
   CHECK_ALARM,
   redeemsInFlight,
   onCheckAlarm,
-  redeem,
 } from '../../../entrypoints/background/redemption/service';
 import { ledgerItem, unsettledItem } from '../../../utils/storage-items';
-import { armFault, closeSandboxes, connectedSandbox } from '../background-helpers';
+import { armFault, closeSandboxes, connectedSandbox, redeemNow } from '../background-helpers';
 import { rid } from '../test-ids';
 
 const env = connectedSandbox();
@@ -32,10 +31,10 @@ afterEach(() => {
 it('two unknown Confirms answered 20 s apart take a firing per due time, and both end not found', async () => {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   await armFault(env.sandbox, { path: '/v1/panel/redemption', drop: true });
-  expect((await redeem(rid(101))).state).toBe('unknown');
+  expect((await redeemNow(rid(101))).state).toBe('unknown');
   vi.setSystemTime(Date.now() + 20_000);
   await armFault(env.sandbox, { path: '/v1/panel/redemption', drop: true });
-  expect((await redeem(rid(102))).state).toBe('unknown');
+  expect((await redeemNow(rid(102))).state).toBe('unknown');
   let firings = 0;
   for (; firings < 50; firings++) {
     const alarm = await fakeBrowser.alarms.get(CHECK_ALARM);

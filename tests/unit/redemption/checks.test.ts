@@ -370,11 +370,13 @@ describe('what a redemption’s steps write', () => {
     expect(env.sandbox.requests).toHaveLength(0);
   });
 
-  it('an outcome found while the balance cannot be read settles without a balance', async () => {
+  it('an outcome found while the balance cannot be read settles without a balance: unknown, never "none"', async () => {
     await ledgerItem.setValue(unknown(COFFEE));
     await commit(COFFEE);
     await fault({ path: '/v1/panel/rewards', status: 500, times: 10 });
-    expect(await checkRedemption()).toMatchObject({ state: 'done', balanceAfter: null });
+    const settled = await checkRedemption();
+    expect(settled).toMatchObject({ state: 'done' });
+    expect(settled).not.toHaveProperty('balanceAfter');
   });
 
   it('a full storage while an outcome settles is reported to the caller who asked, and the outcome stays open', async () => {
@@ -421,11 +423,27 @@ describe('when the current Confirm settles (settlesHere, withBalance)', () => {
     expect(settlesHere(entry('pending', 'a'), entry('done', 'b'))).toBe(false);
   });
 
-  it('the balance goes only with an entry that settled here, and only when it was read', () => {
-    const after: Confirms = { current: entry('done'), awaitingCheck: [], recentlySettled: [] };
-    expect(withBalance(entry('pending'), after, 1500).current).toMatchObject({ balanceAfter: 1500 });
-    expect(withBalance(entry('pending'), after, null).current).toHaveProperty('balanceAfter', null);
-    expect(withBalance(entry('pending'), after, undefined)).toStrictEqual(after);
-    expect(withBalance(entry('done'), after, 1500)).toStrictEqual(after);
+  it('the balance goes with every entry that settled here, on the card or off it, and only when it was read', () => {
+    const confirms = (
+      current: LedgerEntry | null,
+      awaitingCheck: LedgerEntry[] = [],
+      recentlySettled: LedgerEntry[] = [],
+    ): Confirms => ({
+      current,
+      awaitingCheck,
+      recentlySettled,
+    });
+    const after = confirms(entry('done'), [], [entry('not_found', 'off')]);
+    const before = confirms(entry('pending'), [entry('unknown', 'off')]);
+    const weighed = withBalance(before, after, 1500);
+    expect(weighed.current).toMatchObject({ balanceAfter: 1500 });
+    expect(weighed.recentlySettled[0]).toMatchObject({ requestId: 'off', balanceAfter: 1500 });
+    expect(withBalance(before, after, null).current).toHaveProperty('balanceAfter', null);
+    // Unread: written nowhere, unknown as it is.
+    expect(withBalance(before, after, undefined)).toStrictEqual(after);
+    // Settled before this change: its balance was the one read then.
+    const earlier = confirms(entry('done'), [], [entry('not_found', 'off')]);
+    expect(withBalance(earlier, after, 1500).current).not.toHaveProperty('balanceAfter');
+    expect(withBalance(earlier, after, 1500).recentlySettled[0]).not.toHaveProperty('balanceAfter');
   });
 });

@@ -5,49 +5,27 @@
  * already out when it asked was computed from; a balance that cannot be read is none, and another
  * session's is refused. Against the sandbox over real HTTP, with storage answering late.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { describe, expect, it } from 'vitest';
 import { balanceAfter, historyAfter, readMoment } from '../../../entrypoints/background/redemption/fresh-reads';
 import { StaleSession } from '../../../entrypoints/background/store/store';
 import { refreshHistory, refreshRewards } from '../../../entrypoints/background/sync/sync';
 import type { Sandbox } from '../../sandbox/server';
-import {
-  activeSessionId,
-  armFault,
-  closeSandboxes,
-  connectTo,
-  fakeNotifications,
-  slowReads,
-  startTwoAccounts,
-} from '../background-helpers';
+import { activeSessionId, armFault, connectTo, slowReads, twoAccountHooks, until } from '../background-helpers';
 
 const REWARDS = '/v1/panel/rewards';
 const HISTORY = '/v1/panel/redemptions';
 
 let a: Sandbox;
 let b: Sandbox;
-let restoreReads: () => void;
+twoAccountHooks(
+  (accounts) => ({ a, b } = accounts),
+  async () => {
+    await connectTo(a);
+    return slowReads(3);
+  },
+);
 
-beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 3000, retryBaseDelayMs: 1 }));
-});
-afterAll(() => closeSandboxes(a, b));
-beforeEach(async () => {
-  fakeBrowser.reset();
-  a.reset();
-  fakeNotifications();
-  await connectTo(a);
-  restoreReads = slowReads(3);
-});
-afterEach(() => restoreReads());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const reads = (path: string) => a.requests.filter((r) => r.path === path && r.method === 'GET').length;
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
-  expect(condition()).toBe(true);
-}
 
 describe('the balance the ledger weighs', () => {
   it('is never the one a read already out computed: a rewards read that left before the moment is read again', async () => {

@@ -4,9 +4,9 @@
  * read after the answer are the ledger's own fresh reads, whatever the sync layer has in flight.
  * Against the sandbox over real HTTP, with storage answering a few milliseconds late.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { CHECK_ALARM, dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
+import { CHECK_ALARM, dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import { deleteValue, saveValues } from '../../../entrypoints/background/profile/profile';
 import { connect } from '../../../entrypoints/background/session/session';
 import { ledgerItem } from '../../../utils/storage-items';
@@ -15,12 +15,12 @@ import type { Sandbox } from '../../sandbox/server';
 import {
   activeSessionId,
   armFault,
-  closeSandboxes,
   connectTo,
-  fakeNotifications,
+  redeemNow,
   runEveryCheck,
   slowReads,
-  startTwoAccounts,
+  twoAccountHooks,
+  until,
 } from '../background-helpers';
 import { parsed, rid } from '../test-ids';
 import { redemptionKey, type RewardId } from '../../../utils/ids';
@@ -30,36 +30,19 @@ const HISTORY = '/v1/panel/redemptions';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 
 let a: Sandbox;
-let b: Sandbox;
-let restoreReads: () => void;
+twoAccountHooks(
+  (accounts) => ({ a } = accounts),
+  async () => {
+    // Connected without connect()'s warm-up reads, so no read is out but the test's own.
+    await connectTo(a);
+    await refreshHistory(true);
+    return slowReads(3);
+  },
+);
 
-beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 3000, retryBaseDelayMs: 1 }));
-});
-afterAll(() => closeSandboxes(a, b));
-beforeEach(async () => {
-  fakeBrowser.reset();
-  a.reset();
-  fakeNotifications();
-  // Connected without connect()'s warm-up reads, so no read is out but the test's own.
-  await connectTo(a);
-  await refreshHistory(true);
-  restoreReads = slowReads(3);
-});
-afterEach(() => {
-  restoreReads();
-  vi.restoreAllMocks();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const historyReads = () => a.requests.filter((r) => r.path === HISTORY && r.method === 'GET').length;
 const redeemElsewhere = (rewardId: RewardId) =>
   fetch(`${a.url}${REDEEM}?id=${rewardId}`, { headers: { Authorization: `Bearer ${a.token}` } });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
-  expect(condition()).toBe(true);
-}
 
 describe('the baseline is the ledger’s own fresh read', () => {
   it('a history read already out when Confirm is pressed is not the baseline: a redemption made on the website just before is never taken for the Confirm', async () => {
@@ -71,7 +54,7 @@ describe('the baseline is the ledger’s own fresh read', () => {
     expect((await redeemElsewhere(COFFEE)).status).toBe(200);
     // The Confirm: the panel answers 500 and records nothing for it.
     await armFault(a, { path: REDEEM, status: 500 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     await slow;
     expect(entry.redemption).toBeUndefined();
     expect(entry).toMatchObject({ state: 'unknown', answer: 'unclear' });
@@ -82,7 +65,7 @@ describe('the baseline is the ledger’s own fresh read', () => {
   it('the read after the answer is a read that left after the answer, even while an older read is out', async () => {
     // The redeem is answered 500 though the panel recorded it; a refresh that left before is out.
     await armFault(a, { path: REDEEM, commit: true, status: 500, delayMs: 100 });
-    const confirm = redeem(COFFEE);
+    const confirm = redeemNow(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
     await armFault(a, { path: HISTORY, holdMs: 600 });
     const slow = refreshHistory(true).catch(() => undefined);
@@ -121,7 +104,7 @@ describe('ids are compared exactly', () => {
       await armFault(a, { path: HISTORY, body: historyBody([BIG], quote) });
       await armFault(a, { path: REDEEM, status: 500 });
       await armFault(a, { path: HISTORY, body: historyBody([BIG, BIGGER], quote), times: 5 });
-      const entry = await redeem(COFFEE);
+      const entry = await redeemNow(COFFEE);
       expect(entry).toMatchObject({ state: 'done', redemption: { id: BIGGER } });
     },
   );
@@ -131,7 +114,7 @@ describe('a redemption is its id, reward and date together', () => {
   it('a redemption id the panel gives again after deleting the first (max + 1) is a new redemption: the charged Confirm is found, not "not found"', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
-      const first = await redeem(COFFEE);
+      const first = await redeemNow(COFFEE);
       expect(first.state).toBe('done');
       const reused = first.redemption!.id;
       await dismissRedemption();
@@ -139,7 +122,7 @@ describe('a redemption is its id, reward and date together', () => {
       a.state.redemptions = a.state.redemptions.filter((r) => String(r.id) !== reused);
       vi.setSystemTime(Date.now() + 60_000);
       await armFault(a, { path: REDEEM, commit: true, status: 500 });
-      const second = await redeem(COFFEE);
+      const second = await redeemNow(COFFEE);
       expect(String(a.state.redemptions.at(-1)!.id)).toBe(reused);
       expect(second).toMatchObject({ state: 'done', redemption: { id: reused } });
     } finally {
@@ -153,17 +136,17 @@ describe('a switch to the same account keeps every Confirm still being settled',
     a.state.redemptions = [];
     await refreshHistory(true);
     await armFault(a, { path: REDEEM, drop: true });
-    const open = await redeem(COFFEE);
+    const open = await redeemNow(COFFEE);
     expect(open.state).toBe('unknown');
     await connect(a.url, a.token);
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'unknown' });
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
   });
 
   it('the same key again while the history answers 500: the Confirm still being checked stays', async () => {
     await armFault(a, { path: REDEEM, drop: true });
-    const open = await redeem(COFFEE);
+    const open = await redeemNow(COFFEE);
     expect(open.state).toBe('unknown');
     await armFault(a, { path: HISTORY, status: 500, times: 5 });
     await connect(a.url, a.token);
@@ -176,7 +159,7 @@ describe('the balance is evidence', () => {
   it('a refusal while the balance already shows the points gone (the history written a moment later) is never "nothing charged": unknown, then found', async () => {
     // The first copy spends the points; its history entry comes later. The re-sent copy gets 402.
     await armFault(a, { path: REDEEM, status: 402, body: '{"message":"Insufficient points."}', delayMs: 100 });
-    const confirming = redeem(COFFEE);
+    const confirming = redeemNow(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
     a.state.balance -= 500;
     const entry = await confirming;
@@ -191,7 +174,7 @@ describe('the balance is evidence', () => {
 
   it('a refusal with the balance unmoved and nothing new in the history is "nothing charged"', async () => {
     a.state.balance = 400;
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'failed', balanceBefore: 400, error: { status: 402, nothingCharged: true } });
     expect(entry.balanceMoved).toBeUndefined();
   });
@@ -202,7 +185,7 @@ describe('a balance that cannot be read is no evidence', () => {
     // The first copy spends the points, its history entry written later; the re-sent copy gets 402,
     // and the balance beside the read after that answer cannot be read.
     await armFault(a, { path: REDEEM, status: 402, body: '{"message":"Insufficient points."}', delayMs: 100 });
-    const confirming = redeem(COFFEE);
+    const confirming = redeemNow(COFFEE);
     await until(() => a.requests.some((r) => r.path === REDEEM));
     a.state.balance -= 500;
     await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
@@ -216,17 +199,28 @@ describe('a balance that cannot be read is no evidence', () => {
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
   });
 
-  it('a refusal whose balance before sending could not be read waits for a check too, and then is "nothing charged"', async () => {
+  it('a balance that cannot be read before sending sends nothing: there is no "before" to weigh an answer against', async () => {
     a.state.balance = 400;
     await armFault(a, { path: '/v1/panel/rewards', status: 500, times: 10 });
-    const entry = await redeem(COFFEE);
-    expect(entry).toMatchObject({ state: 'unknown', answer: 'refused', balanceBefore: null, balanceUnread: true });
-    await runEveryCheck();
-    expect(await ledgerItem.getValue()).toMatchObject({
-      requestId: entry.requestId,
-      state: 'failed',
-      error: { nothingCharged: true },
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({
+      error: {
+        kind: 'rejected',
+        message: expect.stringMatching(/^The redemption was not sent, so nothing was charged/),
+      },
     });
+    expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(0);
+    expect(await ledgerItem.getValue()).toBeNull();
+  });
+});
+
+describe('a redeem not sent says why once, in plain words', () => {
+  it('a history that cannot be read first: "not sent, so nothing was charged", the reason, when to try, no code nested in brackets', async () => {
+    await armFault(a, { path: HISTORY, status: 503, times: 10 });
+    const refused = await redeemNow(COFFEE).catch((err: { error: { message: string } }) => err.error.message);
+    expect(refused).toBe(
+      'The redemption was not sent, so nothing was charged: your redemption history has to be read first, and that failed. Panel Rewards has a problem right now. Try again in a moment.',
+    );
+    expect(a.requests.filter((r) => r.path === REDEEM)).toHaveLength(0);
   });
 });
 

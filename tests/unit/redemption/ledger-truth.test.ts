@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { notificationsIdle, watchNotifications } from '../../../entrypoints/background/notify/notifications';
-import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
+import { dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import { CHECK_ALARM } from '../../../entrypoints/background/redemption/service';
 import { connect } from '../../../entrypoints/background/session/session';
 import { refreshHistory } from '../../../entrypoints/background/sync/sync';
@@ -24,6 +24,7 @@ import {
   type Shown,
   slowReads,
   startTwoAccounts,
+  redeemNow,
 } from '../background-helpers';
 import { did, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
@@ -81,7 +82,7 @@ describe('the history settles every Confirm, never one answer', () => {
     await ignoreKeys();
     a.state.balance = 1500;
     await armFault(a, { path: REDEEM, repeat: true });
-    const entry = await redeem(PAYWAVE);
+    const entry = await redeemNow(PAYWAVE);
     // The panel answered 402 to the copy; its first copy had already spent 1,000 points.
     expect(a.requests.filter((r) => r.path === REDEEM).map((r) => r.repeated ?? false)).toEqual([false, true]);
     expect(madeOf(PAYWAVE)).toBe(1);
@@ -98,7 +99,7 @@ describe('the history settles every Confirm, never one answer', () => {
 
   it('case 1, refused outright: a 402 the history confirms (no new redemption in the read after it) is "nothing charged"', async () => {
     a.state.balance = 400;
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(madeOf(COFFEE)).toBe(0);
     expect(entry).toMatchObject({
       state: 'failed',
@@ -110,7 +111,7 @@ describe('the history settles every Confirm, never one answer', () => {
 
   it('case 2: a 409 for a copy still being processed is unknown, and the first copy is found by the checks, never "failed"', async () => {
     await armFault(a, { path: REDEEM, repeat: 'overlapping', delayMs: 600 });
-    const entry = await redeem(BOOKS);
+    const entry = await redeemNow(BOOKS);
     expect(entry).toMatchObject({ state: 'unknown', answer: 'unclear', error: { status: 409 } });
     expect(entry.error?.nothingCharged).toBeUndefined();
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
@@ -126,7 +127,7 @@ describe('the history settles every Confirm, never one answer', () => {
     await ignoreKeys();
     // The panel says success but has not recorded it yet.
     await armFault(a, { path: REDEEM, status: 200, body: '{"message":"success"}' });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'unknown', answer: 'success' });
     await dismissRedemption();
     expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: entry.requestId })]);
@@ -144,7 +145,7 @@ describe('the history settles every Confirm, never one answer', () => {
   it('case 4: a redemption made on the website after the Confirm was found is one more in the history, never its repeat', async () => {
     // The answer is lost and the panel commits after the read that followed it.
     await armFault(a, { path: REDEEM, delayMs: 1200 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry.state).toBe('unknown');
     await a.idle();
     await runEveryCheck();
@@ -161,9 +162,9 @@ describe('the history settles every Confirm, never one answer', () => {
 
   it('case 5: redeeming another reward while one is being checked keeps the first open and checked until the history settles it', async () => {
     await armFault(a, { path: REDEEM, drop: true });
-    const first = await redeem(BOOKS);
+    const first = await redeemNow(BOOKS);
     expect(first.state).toBe('unknown');
-    const second = await redeem(COFFEE);
+    const second = await redeemNow(COFFEE);
     expect(second.state).toBe('done');
     expect(await unsettledItem.getValue()).toEqual([
       expect.objectContaining({ requestId: first.requestId, state: 'unknown' }),
@@ -179,7 +180,7 @@ describe('the history settles every Confirm, never one answer', () => {
 
   it('case 6: a success with nothing recorded is never "redeemed": unknown, checked, then not found, with the balance untouched', async () => {
     await armFault(a, { path: REDEEM, status: 200, body: '{"message":"success"}' });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'unknown', answer: 'success' });
     expect(entry.redemption).toBeUndefined();
     await runEveryCheck();
@@ -205,7 +206,7 @@ describe('the history settles every Confirm, never one answer', () => {
     'case 6: a %i after the panel charged is told as redeemed, not "nothing charged"',
     async (status) => {
       await armFault(a, { path: REDEEM, commit: true, status, body: '{"message":"The selected id is invalid."}' });
-      const entry = await redeem(COFFEE);
+      const entry = await redeemNow(COFFEE);
       expect(madeOf(COFFEE)).toBe(1);
       expect(entry).toMatchObject({ state: 'done', answer: 'refused', balanceAfter: 2000 });
       expect(entry.error).toBeUndefined();
@@ -214,7 +215,7 @@ describe('the history settles every Confirm, never one answer', () => {
 
   it('a reconnect of the same account keeps every Confirm still being settled; a key whose history is another person’s gets none', async () => {
     await armFault(a, { path: REDEEM, drop: true });
-    const open = await redeem(BOOKS);
+    const open = await redeemNow(BOOKS);
     expect(open.state).toBe('unknown');
     // The panel stopped accepting the key; the panelist pastes a new one: its history is the same account's.
     await connect(a.url, a.token);
@@ -224,7 +225,7 @@ describe('the history settles every Confirm, never one answer', () => {
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: open.requestId, state: 'not_found' });
 
     await armFault(a, { path: REDEEM, drop: true });
-    const other = await redeem(COFFEE);
+    const other = await redeemNow(COFFEE);
     expect(other.state).toBe('unknown');
     // Someone else's key on the same panel: none of the redemptions this account's Confirms knew.
     a.state.redemptions = a.state.redemptions.map((r) => ({ ...r, id: r.id + 10_000 }));

@@ -22,9 +22,10 @@ import {
   type Confirms,
 } from '../../../entrypoints/background/redemption/machine';
 import { claimRedemptions } from '../../../entrypoints/background/redemption/match';
+import { recordsShown } from '../../../entrypoints/background/redemption/repeats';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
-import { did, rid } from '../test-ids';
+import { at, did, rid } from '../test-ids';
 import { redemptionKey } from '../../../utils/ids';
 
 const T0 = 1_800_000_000_000;
@@ -66,7 +67,7 @@ function redemption(n: number, rewardId = COFFEE, createdAt = '2020-01-01T00:00:
     },
     approved: false,
     processed: false,
-    created_at: createdAt,
+    created_at: at(createdAt),
     updated_at: createdAt,
     failed: false,
     refunded: false,
@@ -83,6 +84,11 @@ const ledger = (
 /** A history read asked for after every answer in these tests. */
 const read = (history: readonly Redemption[]) => ({ history, requestedAt: T0 + 3_600_000 });
 const BASELINE = [redemption(1), redemption(2, BOOKS)];
+/** A balance read as a panel that shows none answers it, and one that could not be read. */
+const NONE = { read: true as const, points: null };
+const UNREAD = { read: false as const };
+/** The balance read beside a check, as it stood before sending in these tests. */
+const unmoved = { read: true as const, points: 2500 };
 
 describe('claiming redemptions by id', () => {
   it('a new id of the entry’s reward is its redemption, whatever its timestamp; ids in its baseline and other rewards never are', () => {
@@ -114,7 +120,7 @@ describe('claiming redemptions by id', () => {
     const history = [...BASELINE, redemption(7), redemption(5), redemption(6)];
     const { found, repeats } = claimRedemptions({ first: entry('a'), open: [] }, history);
     expect(found.get('a')?.id).toBe('5');
-    expect(repeats.get('a')).toEqual(['7', '6']);
+    expect(repeats.get('a')).toEqual([redemptionKey(redemption(7)), redemptionKey(redemption(6))]);
   });
 
   it('never claims one already claimed, here or before', () => {
@@ -136,7 +142,7 @@ describe('claiming redemptions by id', () => {
     );
     expect(found.get('c')?.id).toBe('5');
     expect(found.get('o')?.id).toBe('6');
-    expect(repeats.get('c')).toEqual(['8']);
+    expect(repeats.get('c')).toEqual([redemptionKey(redemption(8))]);
     expect(repeats.has('o')).toBe(false);
     // An entry from before keys were sent has no baseline to trust for that.
     expect(claimRedemptions({ first: entry('c', { idempotencyKey: undefined }), open: [] }, history).repeats.size).toBe(
@@ -164,17 +170,19 @@ describe('settling outcomes', () => {
       state: 'done',
       finishedAt: T0 + 9,
       redemption: redemption(5),
-      duplicates: ['6'],
+      duplicates: [redemptionKey(redemption(6))],
     });
     expect(settled.current).not.toHaveProperty('error');
     expect(settled.current).not.toHaveProperty('checks');
   });
 
-  it('an answer is a hint: success, a refusal (any 4xx but 409), or unclear (409, time-out, network, 5xx, odd body)', () => {
+  it('an answer is a hint: success, a refusal (a 4xx about the request), or unclear (408, 409, 423, 425, 429, time-out, network, 5xx, odd body)', () => {
     expect(answerOf(null)).toBe('success');
-    for (const status of [400, 401, 402, 403, 404, 422, 429])
+    for (const status of [400, 401, 402, 403, 404, 410, 422, 499])
       expect(answerOf({ kind: 'rejected', message: 'no', status })).toBe('refused');
-    expect(answerOf({ kind: 'rejected', message: 'in progress', status: 409 })).toBe('unclear');
+    // Each of these speaks of the copy it answers: the first copy may still commit.
+    for (const status of [408, 409, 423, 425, 429])
+      expect(answerOf({ kind: 'rejected', message: 'not this copy', status })).toBe('unclear');
     expect(answerOf({ kind: 'server', message: 'down', status: 500 })).toBe('unclear');
     expect(answerOf({ kind: 'timeout', message: 'slow' })).toBe('unclear');
     expect(answerOf({ kind: 'network', message: 'lost' })).toBe('unclear');
@@ -183,7 +191,7 @@ describe('settling outcomes', () => {
 
   it('a success the history does not show yet stays open with its checks; the next read that shows it names it', () => {
     const answered = entry('s', { state: 'pending', answer: 'success' });
-    const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5)!;
+    const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5, NONE)!;
     expect(open.current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
     const named = applyRead(open, read([...BASELINE, redemption(5)]), null, T0 + 9);
     expect(named.current).toMatchObject({
@@ -203,6 +211,7 @@ describe('settling outcomes', () => {
       'r',
       read([...BASELINE, redemption(4, BOOKS)]),
       T0 + 5,
+      NONE,
     )!.current;
     expect(failed).toEqual({
       ...answered,
@@ -212,11 +221,17 @@ describe('settling outcomes', () => {
       finishedAt: T0 + 5,
     });
     // The browser's first copy committed; the refusal was the re-sent copy's (402): the history decides.
-    const charged = applyReadAfterAnswer(ledger(answered), 'r', read([...BASELINE, redemption(5)]), T0 + 5)!.current;
+    const charged = applyReadAfterAnswer(
+      ledger(answered),
+      'r',
+      read([...BASELINE, redemption(5)]),
+      T0 + 5,
+      NONE,
+    )!.current;
     expect(charged).toMatchObject({ state: 'done', answer: 'refused', redemption: redemption(5) });
     expect(charged).not.toHaveProperty('error');
     // No read after it: nothing is said about the points; the checks decide.
-    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5)!.current;
+    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5, NONE)!.current;
     expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
     expect(unread?.error).not.toHaveProperty('nothingCharged');
     // A later read that shows nothing new settles it then.
@@ -226,34 +241,94 @@ describe('settling outcomes', () => {
     });
   });
 
-  it('a refusal whose balance could not be read is "nothing charged" only at a scheduled check, never at once', () => {
+  it('a refusal whose balance could not be read is "nothing charged" only at its due check, by a balance read for it', () => {
     // The panel committed a first copy and refused the re-sent one; its history lags its balance,
     // and the balance beside the read after the answer could not be read.
     const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
     const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal, balanceBefore: 2500 });
-    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), T0 + 5, null, true)!;
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), T0 + 5, UNREAD)!;
     expect(open.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
     // A refresh or Check now moments later rules nothing out either.
     expect(applyRead(open, read(BASELINE), null, T0 + 50).current).toMatchObject({ state: 'unknown' });
-    // The first scheduled check, once a lagging history has caught up, decides.
+    // The first scheduled check, once a lagging history has caught up, decides with a balance read
+    // taken for it: unmoved is "nothing charged"; moved is recorded, and the checks go on.
     const at = T0 + CHECK_AFTER_MS[0];
-    expect(applyRead(open, { ...read(BASELINE), requestedAt: at }, at, at).current).toMatchObject({
+    expect(applyRead(open, { ...read(BASELINE), requestedAt: at, balance: unmoved }, at, at).current).toMatchObject({
       state: 'failed',
       error: { nothingCharged: true },
+    });
+    const fell = applyRead(open, { ...read(BASELINE), requestedAt: at, balance: { read: true, points: 2000 } }, at, at);
+    expect(fell.current).toMatchObject({ state: 'unknown', balanceMoved: -500, checks: { done: 1 } });
+    expect(fell.current).not.toHaveProperty('balanceUnread');
+    // Without a balance read, or with one that failed, the check counts and nothing is ruled.
+    for (const balance of [undefined, { read: false as const }])
+      expect(
+        applyRead(open, { ...read(BASELINE), requestedAt: at, ...(balance ? { balance } : {}) }, at, at).current,
+      ).toMatchObject({ state: 'unknown', balanceUnread: true, checks: { done: 1 } });
+    // A panel that shows no balance: the history alone decides at that check.
+    const noBalance = applyReadAfterAnswer(
+      ledger({ ...answered, balanceBefore: null }),
+      'r',
+      read(BASELINE),
+      T0 + 5,
+      UNREAD,
+    )!;
+    const none = { read: true as const, points: null };
+    expect(applyRead(noBalance, { ...read(BASELINE), requestedAt: at, balance: none }, at, at).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
+    // One before and none now cannot be compared: nothing is ruled.
+    expect(applyRead(open, { ...read(BASELINE), requestedAt: at, balance: none }, at, at).current).toMatchObject({
+      state: 'unknown',
+      balanceUnread: true,
     });
     const charged = applyRead(open, { ...read([...BASELINE, redemption(5)]), requestedAt: at }, at, at).current;
     expect(charged).toMatchObject({ state: 'done', redemption: redemption(5) });
     // The balance before sending unread counts the same way.
     const before = entry('b', { state: 'pending', answer: 'refused', error: refusal, balanceUnread: true });
-    expect(applyReadAfterAnswer(ledger(before), 'b', read(BASELINE), T0 + 5, 2000)!.current).toMatchObject({
+    expect(
+      applyReadAfterAnswer(ledger(before), 'b', read(BASELINE), T0 + 5, { read: true, points: 2000 })!.current,
+    ).toMatchObject({
       state: 'unknown',
     });
+  });
+
+  it('a refusal whose balance could not be read is ruled by its own due check only, never by another Confirm’s', () => {
+    // One alarm serves every Confirm: another one's check fires seconds after this refusal's answer.
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const startedAt = T0 + 20_000;
+    const answered = entry('r', {
+      state: 'pending',
+      answer: 'refused',
+      error: refusal,
+      balanceBefore: 2500,
+      startedAt,
+    });
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), startedAt + 5, UNREAD)!;
+    const other = unknown('o', { rewardId: BOOKS });
+    const both = { ...open, awaitingCheck: [other] };
+    const theirs = T0 + CHECK_AFTER_MS[0];
+    const atTheirs = applyRead(both, { ...read(BASELINE), requestedAt: theirs, balance: unmoved }, theirs, theirs);
+    expect(atTheirs.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
+    expect(atTheirs.awaitingCheck[0]!.checks).toMatchObject({ done: 1 });
+    // Its own due check, with a balance read taken for it, rules.
+    const own = startedAt + CHECK_AFTER_MS[0];
+    expect(
+      applyRead(atTheirs, { ...read(BASELINE), requestedAt: own, balance: unmoved }, own, own).current,
+    ).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
   });
 
   it('the answered entry chooses first: an older open entry of the reward never takes the redemption its request made', () => {
     const older = unknown('old', { startedAt: T0 - 10 });
     const answered = entry('new', { state: 'pending', answer: 'success', knownRedemptionIds: [did(1), did(2)] });
-    const settled = applyReadAfterAnswer(ledger(answered, [older]), 'new', read([...BASELINE, redemption(5)]), T0 + 5)!;
+    const settled = applyReadAfterAnswer(
+      ledger(answered, [older]),
+      'new',
+      read([...BASELINE, redemption(5)]),
+      T0 + 5,
+      NONE,
+    )!;
     expect(settled.current).toMatchObject({ requestId: 'new', state: 'done', redemption: { id: '5' } });
     expect(settled.awaitingCheck).toEqual([older]);
   });
@@ -265,9 +340,14 @@ describe('settling outcomes', () => {
       's',
       read([...BASELINE, redemption(5), redemption(6)]),
       T0 + 5,
+      NONE,
     )!;
-    expect(done.current).toMatchObject({ state: 'done', redemption: { id: '5' }, duplicates: ['6'] });
-    const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5)!;
+    expect(done.current).toMatchObject({
+      state: 'done',
+      redemption: { id: '5' },
+      duplicates: [redemptionKey(redemption(6))],
+    });
+    const alone = applyReadAfterAnswer(ledger(answered), 's', read([...BASELINE, redemption(5)]), T0 + 5, NONE)!;
     const later = applyRead(alone, read([...BASELINE, redemption(5), redemption(6)]), null, T0 + 60_000);
     expect(later).toEqual(alone);
     expect(later.current).not.toHaveProperty('duplicates');
@@ -275,7 +355,7 @@ describe('settling outcomes', () => {
 
   it('an answer for another Confirm than the card shows changes nothing', () => {
     const shown = ledger(entry('a', { state: 'pending', answer: 'success' }));
-    expect(applyReadAfterAnswer(shown, 'b', read(BASELINE), T0)).toBeNull();
+    expect(applyReadAfterAnswer(shown, 'b', read(BASELINE), T0, NONE)).toBeNull();
   });
 
   it('without a check time it can only find; at each due check it counts one, and after the last it concludes', () => {
@@ -365,13 +445,13 @@ describe('settling outcomes', () => {
 });
 
 describe('scheduling and the rest', () => {
-  it('an unreadable history at a check puts the due entries off, not the others, nor settled ones', () => {
+  it('an unreadable history at a check puts the due entries off, marked unread, not the others, nor settled ones', () => {
     const at = T0 + CHECK_AFTER_MS[0];
     const due = unknown('due');
     const later = unknown('later', { checks: { done: 1, nextAt: T0 + CHECK_AFTER_MS[1], lastAt: at } });
     const noChecks = entry('none');
     const put = postponeChecks(ledger(due, [later, noChecks]), at, at + 7);
-    expect(put.current!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS });
+    expect(put.current!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS, unreadAt: at });
     expect(put.awaitingCheck).toEqual([later, noChecks]);
     expect(postponeChecks(ledger(due), at, at - 100).current!.checks!.nextAt).toBe(at + READ_RETRY_MS);
     expect(postponeChecks(ledger(due), due.checks.nextAt! - 5_001, at).current).toBe(due);
@@ -401,6 +481,7 @@ describe('scheduling and the rest', () => {
       ...pending,
       state: 'unknown',
       error,
+      balanceUnread: true,
       answeredAt: T0 + 7,
       checks: firstCheck(pending),
     });
@@ -414,7 +495,28 @@ describe('scheduling and the rest', () => {
     expect(interrupted(ledger(answered), new Set(), error, T0 + 9).current).toEqual({
       ...answered,
       state: 'unknown',
+      balanceUnread: true,
       checks: firstCheck(answered),
+    });
+  });
+
+  it('a refusal a stopped worker had written keeps its balance unread: no read at restart rules it, only its own check', () => {
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const answered = entry('a', {
+      state: 'pending',
+      answer: 'refused',
+      error: refusal,
+      answeredAt: T0 + 3,
+      balanceBefore: 2500,
+    });
+    const restarted = interrupted(ledger(answered), new Set(), refusal, T0 + 9);
+    expect(restarted.current).toMatchObject({ state: 'unknown', balanceUnread: true });
+    // The first look at the history after the restart, asked for after the answer: nothing ruled.
+    expect(applyRead(restarted, read(BASELINE), null, T0 + 20).current).toMatchObject({ state: 'unknown' });
+    const at = T0 + CHECK_AFTER_MS[0];
+    expect(applyRead(restarted, { ...read(BASELINE), balance: unmoved }, at, at).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
     });
   });
 
@@ -452,5 +554,47 @@ describe('claims', () => {
     const later = applyRead(confirms, read([...history, redemption(9)]), null, T0 + 7);
     expect(later.awaitingCheck).toEqual([]);
     expect(later.recentlySettled.map((e) => e.requestId)).not.toContain('a');
+  });
+});
+
+describe('records of a Confirm recorded more than once (recordsShown)', () => {
+  const record = (redemptions: Redemption[]) => ({
+    requestId: 'r',
+    rewardName: 'Coffee',
+    points: 500,
+    redemptions: redemptions.map(redemptionKey),
+  });
+  const copies = [
+    redemption(5),
+    redemption(6, COFFEE, '2020-01-01T00:00:01'),
+    redemption(7, COFFEE, '2020-01-01T00:00:02'),
+  ];
+
+  it('stays as it is while the history shows every copy', () => {
+    expect(recordsShown([record(copies)], [...BASELINE, ...copies])).toBeNull();
+    // Also beside another record that changes: each record is judged on its own copies.
+    const other = { ...record([redemption(8, BOOKS), redemption(9, BOOKS)]), requestId: 'o' };
+    expect(recordsShown([record(copies), other], [...BASELINE, ...copies])).toEqual([record(copies)]);
+  });
+
+  it('keeps the copies still shown, and goes once fewer than two are left', () => {
+    expect(recordsShown([record(copies)], [...BASELINE, copies[0]!, copies[2]!])).toEqual([
+      record([copies[0]!, copies[2]!]),
+    ]);
+    expect(recordsShown([record(copies)], [...BASELINE, copies[0]!])).toEqual([]);
+    expect(recordsShown([record(copies)], [])).toEqual([]);
+  });
+
+  it('an id the panel gave again to a later redemption is not one of the copies', () => {
+    const reused = redemption(6, COFFEE, '2020-03-01T09:00:00');
+    expect(recordsShown([record(copies.slice(0, 2))], [...BASELINE, copies[0]!, reused])).toEqual([]);
+  });
+
+  it('a record an earlier version kept by ids is read as the redemptions holding them, where each id names one', () => {
+    const legacy = { requestId: 'r', rewardName: 'Coffee', points: 500, redemptionIds: [did(5), did(6), did(9)] };
+    expect(recordsShown([legacy], [...BASELINE, ...copies])).toEqual([record(copies.slice(0, 2))]);
+    // An id two redemptions hold names neither.
+    const twice = [copies[0]!, redemption(6, BOOKS), copies[1]!];
+    expect(recordsShown([legacy], twice)).toEqual([]);
   });
 });

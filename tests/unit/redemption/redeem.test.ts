@@ -4,7 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterAll, beforeAll } from 'vitest';
 import { httpTuning } from '../../../entrypoints/background/auth/api';
 import { recoverAfterStop } from '../../../entrypoints/background/recover';
-import { dismissRedemption, redeem } from '../../../entrypoints/background/redemption/service';
+import { dismissRedemption } from '../../../entrypoints/background/redemption/service';
 import {
   CHECK_AFTER_MS,
   CHECK_ALARM,
@@ -17,13 +17,15 @@ import {
   ledgerItem,
   rewardsItem,
   sessionItem,
+  settledItem,
   syncItem,
   unsettledItem,
   type LedgerEntry,
 } from '../../../utils/storage-items';
-import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox } from '../background-helpers';
-import { did, parsed, rid } from '../test-ids';
+import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, redeemNow } from '../background-helpers';
+import { at, did, parsed, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
+import { notFoundWords } from '../../../utils/points-taken';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
@@ -64,7 +66,7 @@ async function fault(rule: object): Promise<void> {
 describe('redeeming', () => {
   it('redeems once and records the outcome, the new balance and the history entry', async () => {
     const before = env.sandbox.state.redemptions.length;
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'done', rewardId: COFFEE, points: 500, balanceAfter: 2000 });
     expect(entry.redemption?.reward.id).toBe(COFFEE);
     expect(env.sandbox.state.redemptions).toHaveLength(before + 1);
@@ -73,7 +75,7 @@ describe('redeeming', () => {
   });
 
   it('lets only one of several simultaneous redemptions through', async () => {
-    const outcomes = await Promise.allSettled([redeem(COFFEE), redeem(COFFEE), redeem(COFFEE)]);
+    const outcomes = await Promise.allSettled([redeemNow(COFFEE), redeemNow(COFFEE), redeemNow(COFFEE)]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(refused.map((o) => o.reason.error.kind)).toEqual(['busy', 'busy']);
@@ -92,16 +94,16 @@ describe('redeeming', () => {
       knownRedemptionIds: known,
       state: 'pending',
     });
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
-    expect((await redeem(COFFEE, true)).state).toBe('done');
+    expect((await redeemNow(COFFEE, true)).state).toBe('done');
     expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: 'r', state: 'unknown' })]);
     expect(await fakeBrowser.alarms.get(CHECK_ALARM)).toBeDefined();
   });
 
   it('never retries a redeem that met a server error, never says nothing was charged, and checks the history on alarms', async () => {
     await fault({ path: REDEEM, status: 500, body: '{"message":"Internal error"}' });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
     expect(entry).toMatchObject({ state: 'unknown', checks: { done: 0, nextAt: entry.startedAt + CHECK_AFTER_MS[0] } });
     expect(entry.error?.nothingCharged).toBeUndefined();
@@ -122,7 +124,7 @@ describe('redeeming', () => {
 
   it('settles as done at once when the panel committed and then answered 500', async () => {
     await fault({ path: REDEEM, commit: true, status: 500 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'done', balanceAfter: 2000 });
     expect(entry.redemption?.reward.id).toBe(COFFEE);
     expect(entry.error).toBeUndefined();
@@ -132,7 +134,7 @@ describe('redeeming', () => {
   it('a panel that commits after the time-out: unknown first, then done at the next check with the new balance', async () => {
     const before = sandboxRedemptionsOf(COFFEE);
     await fault({ path: REDEEM, delayMs: 1500 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry.state).toBe('unknown');
     expect(sandboxRedemptionsOf(COFFEE)).toBe(before);
     await lateCommit(COFFEE, before);
@@ -148,17 +150,17 @@ describe('redeeming', () => {
 
   it('a dropped connection is unknown, never a failure', async () => {
     await fault({ path: REDEEM, drop: true });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry.state).toBe('unknown');
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
 
   it('refuses to redeem a reward again while its earlier outcome is unknown, unless confirmed', async () => {
     await fault({ path: REDEEM, drop: true });
-    const first = await redeem(COFFEE);
-    await expect(redeem(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
+    const first = await redeemNow(COFFEE);
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
-    const second = await redeem(COFFEE, true);
+    const second = await redeemNow(COFFEE, true);
     expect(second.state).toBe('done');
     expect(apiRequests(env.sandbox, REDEEM)).toBe(2);
     // The first is still checked, and the second's redemption is not taken for it.
@@ -174,7 +176,7 @@ describe('redeeming', () => {
   it('reads the balance again after a refusal, so the rows show what the panel said', async () => {
     env.sandbox.state.balance = 300;
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(2500);
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({
       state: 'failed',
       balanceAfter: 300,
@@ -186,7 +188,7 @@ describe('redeeming', () => {
   it('a refusal whose history read then fails reads the balance at once all the same, and says nothing about points yet', async () => {
     env.sandbox.state.balance = 300;
     await fault({ path: '/v1/panel/redemption', delayMs: 100 });
-    const redeeming = redeem(COFFEE);
+    const redeeming = redeemNow(COFFEE);
     // Once the redeem has left (its baseline read done), the history stops answering.
     while (!env.sandbox.requests.some((r) => r.path === '/v1/panel/redemption')) await sleep(5);
     await fault({ path: '/v1/panel/redemptions', status: 503, times: 5 });
@@ -198,7 +200,7 @@ describe('redeeming', () => {
 
   it('a 401 to the redeem is a refusal that marks the session rejected', async () => {
     await fault({ path: REDEEM, status: 401 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry).toMatchObject({ state: 'failed', error: { kind: 'unauthorized', nothingCharged: true } });
     expect((await sessionItem.getValue()).rejected).toBe(true);
   });
@@ -206,7 +208,7 @@ describe('redeeming', () => {
   it('Check now settles an unknown outcome as soon as the history shows it', async () => {
     const before = sandboxRedemptionsOf(COFFEE);
     await fault({ path: REDEEM, delayMs: 1500 });
-    await redeem(COFFEE);
+    await redeemNow(COFFEE);
     expect((await checkRedemption())?.state).toBe('unknown');
     await lateCommit(COFFEE, before);
     expect(await checkRedemption()).toMatchObject({ state: 'done', balanceAfter: 2000 });
@@ -214,7 +216,7 @@ describe('redeeming', () => {
 
   it('a scheduled check that cannot read the history counts for nothing and comes again', async () => {
     await fault({ path: REDEEM, drop: true });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
     await fireCheckAlarm();
     const after = await ledgerItem.getValue();
@@ -222,8 +224,52 @@ describe('redeeming', () => {
     expect(after!.checks!.nextAt!).toBeGreaterThan(entry.startedAt + CHECK_AFTER_MS[0]);
   });
 
+  it('Check now whose history read fails says so, with the next try: never "checked, not there"', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeemNow(COFFEE);
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
+    const checked = checkRedemption();
+    await expect(checked).rejects.toMatchObject({ error: { kind: 'server' } });
+    const message = await checked.catch((err: { error: { message: string } }) => err.error.message);
+    expect(message).toMatch(/^Your history could not be read, so nothing was checked\. .+ has a problem right now\. /);
+    expect(message).toMatch(/The next check is at \d/);
+    expect(message).not.toMatch(/HTTP|\(/);
+    // Nothing moved: the Confirm is open as it was.
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'unknown' });
+  });
+
+  it('a scheduled check whose read fails is marked, so the card can say the history could not be read', async () => {
+    await fault({ path: REDEEM, drop: true });
+    await redeemNow(COFFEE);
+    await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
+    const alarm = (await fakeBrowser.alarms.get(CHECK_ALARM))!;
+    await fireCheckAlarm();
+    expect((await ledgerItem.getValue())?.checks).toMatchObject({ unreadAt: alarm.scheduledTime, lastAt: null });
+    // A check that reads it again clears the mark.
+    await fireCheckAlarm();
+    expect((await ledgerItem.getValue())?.checks).not.toHaveProperty('unreadAt');
+  });
+
+  it('not found at the last check with the balance lower by its cost, on the card or off it: never "redeem it again"', async () => {
+    await fault({ path: REDEEM, drop: true });
+    const entry = await redeemNow(COFFEE);
+    // Off the card: the panelist closed it; the checks go on.
+    await dismissRedemption();
+    // The panel took the points and never wrote the redemption into the history.
+    env.sandbox.state.balance -= 500;
+    for (let i = 0; i < 4; i++) await fireCheckAlarm();
+    const [settled] = await settledItem.getValue();
+    expect(settled).toMatchObject({
+      requestId: entry.requestId,
+      state: 'not_found',
+      balanceBefore: 2500,
+      balanceAfter: 2000,
+    });
+    expect(notFoundWords(settled!)).toBe('points-taken');
+  });
+
   it('shows the server’s reason when points are short', async () => {
-    const entry = await redeem(TRAVEL);
+    const entry = await redeemNow(TRAVEL);
     expect(entry).toMatchObject({ state: 'failed', error: { kind: 'rejected', nothingCharged: true } });
     expect(entry.error?.message).toMatch(/Insufficient points/);
     expect(env.sandbox.state.balance).toBe(2500);
@@ -231,7 +277,7 @@ describe('redeeming', () => {
 
   it('waits for a slow redeem instead of resending it', async () => {
     await fault({ path: REDEEM, delayMs: 100 });
-    const entry = await redeem(COFFEE);
+    const entry = await redeemNow(COFFEE);
     expect(entry.state).toBe('done');
     expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
   });
@@ -272,7 +318,7 @@ describe('after the worker restarts with a pending entry', () => {
 
   it('dismissing forgets a finished outcome but never one in flight, and keeps checking an unknown one', async () => {
     await fault({ path: REDEEM, delayMs: 100 });
-    const inFlight = redeem(COFFEE);
+    const inFlight = redeemNow(COFFEE);
     while ((await ledgerItem.getValue())?.state !== 'pending') await sleep(5);
     await dismissRedemption();
     expect((await ledgerItem.getValue())?.state).toBe('pending');
@@ -327,7 +373,7 @@ describe('an unknown outcome', () => {
 
   it('a history refresh without the redemption never concludes anything', async () => {
     await fault({ path: REDEEM, drop: true });
-    await redeem(COFFEE);
+    await redeemNow(COFFEE);
     for (let i = 0; i < 6; i++) await refreshHistory(true);
     await checkOutcomes(null);
     expect(await ledgerItem.getValue()).toMatchObject({ state: 'unknown', checks: { done: 0 } });
@@ -404,7 +450,11 @@ describe('the history cache', () => {
         meta_data: {},
         reward_point_cost: null,
       });
-      expect(r).toMatchObject({ id: String(source.id), created_at: source.created_at, processed: source.processed });
+      expect(r).toMatchObject({
+        id: String(source.id),
+        created_at: at(source.created_at),
+        processed: source.processed,
+      });
     }
     const perEntry = JSON.stringify(history).length / history.length;
     // storage.local holds 10 MiB in Chrome without unlimitedStorage.

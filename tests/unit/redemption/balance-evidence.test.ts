@@ -1,0 +1,50 @@
+/**
+ * What the balance says of a Confirm (redemption/balance.ts), rule by rule: a move needs two reads
+ * that each gave a balance; a refusal whose move was recorded is not ruled again; a balance unread
+ * before sending is never "unmoved" beside one read after.
+ */
+import { describe, expect, it } from 'vitest';
+import { movedBalance, refusalBalance } from '../../../entrypoints/background/redemption/balance';
+import type { LedgerEntry } from '../../../utils/storage-items';
+import { rid } from '../test-ids';
+
+const refused: LedgerEntry = {
+  requestId: 'r',
+  rewardId: rid(101),
+  rewardName: 'Coffee',
+  points: 500,
+  startedAt: 1_800_000_000_000,
+  state: 'unknown',
+  answer: 'refused',
+};
+
+describe('movedBalance', () => {
+  it('records a fall or a rise between two balances read', () => {
+    expect(movedBalance(2500, 2000)).toEqual({ balanceMoved: -500 });
+    expect(movedBalance(2500, 2600)).toEqual({ balanceMoved: 100 });
+  });
+
+  it('records nothing when the balance did not move, or either read gave none', () => {
+    expect(movedBalance(2500, 2500)).toEqual({});
+    for (const [before, after] of [
+      [null, 2000],
+      [2500, null],
+      [undefined, 2000],
+      [2500, undefined],
+    ] as const)
+      expect(movedBalance(before, after), `${before} → ${after}`).toEqual({});
+  });
+});
+
+describe('refusalBalance', () => {
+  it('does not rule again on a refusal whose move was recorded', () => {
+    expect(refusalBalance({ ...refused, balanceMoved: -500 }, { read: true, points: 2000 }, true)).toBeNull();
+  });
+
+  it('a balance unread before sending and read at the due check rules nothing: no move can be told', () => {
+    const entry = { ...refused, balanceUnread: true as const, balanceBefore: null };
+    expect(refusalBalance(entry, { read: true, points: 2000 }, true)).toBeNull();
+    // Both none (a panel that shows no balance): the history alone decides, so the balance is "unmoved".
+    expect(refusalBalance(entry, { read: true, points: null }, true)).toBe('unmoved');
+  });
+});
