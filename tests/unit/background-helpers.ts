@@ -127,9 +127,14 @@ export function twoAccountHooks(
   });
 }
 
-/** Waits for `condition`, 5 ms at a time for about a second, then asserts it: state arrives late. */
+/**
+ * Waits for `condition`, looking every 5 ms, then asserts it: state arrives late, and on a busy
+ * machine much later than on a quiet one. The bound is by the clock (10 s), not by a count of
+ * looks, which a loaded machine stretches; it only ends a wait for a state that never comes.
+ */
 export async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  const end = Date.now() + 10_000;
+  while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(condition()).toBe(true);
 }
 

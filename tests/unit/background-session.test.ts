@@ -3,7 +3,7 @@
  * Every request belongs to the session it started under, and a read
  * asked for after a write never reuses a request that left before it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { saveValues } from '../../entrypoints/background/profile/profile';
 import { connect, disconnect } from '../../entrypoints/background/session/session';
@@ -73,11 +73,20 @@ describe('sessions', () => {
   it('connecting another account neither joins the old account’s refresh nor keeps what it brings', async () => {
     await fault(a, { path: '/v1/panel/redemptions', delayMs: 250 });
     await fault(a, { path: '/v1/panel/rewards', delayMs: 250 });
-    void refreshHistory(true).catch(() => undefined);
-    void refreshRewards(true).catch(() => undefined);
+    const late = Promise.all([refreshHistory(true), refreshRewards(true)].map((read) => read.catch(() => undefined)));
     await sleep(50);
     await connect(b.url, b.token);
+    // The old account’s answers have landed (at least their 250 ms) and were judged; then the new
+    // account’s history is read, however late a busy machine brings it.
+    await late;
     await settle();
+    await vi.waitFor(
+      async () => {
+        expect(apiRequests(b, '/v1/panel/redemptions')).toBe(1);
+        expect((await syncItem.getValue()).history.loading).toBe(false);
+      },
+      { timeout: 10_000, interval: 10 },
+    );
     const { ids, balance } = await stored();
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.every(isAccountB)).toBe(true);

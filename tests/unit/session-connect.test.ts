@@ -10,7 +10,7 @@ import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-
 import { connect } from '../../entrypoints/background/session/session';
 import { balanceHistoryItem } from '../../utils/storage-items';
 import type { Sandbox } from '../sandbox/server';
-import { apiRequests, closeSandboxes, startTwoAccounts } from './background-helpers';
+import { apiRequests, closeSandboxes, startTwoAccounts, until } from './background-helpers';
 
 const HISTORY = '/v1/panel/redemptions';
 const PROFILE = '/v1/panel/variables/meta';
@@ -25,11 +25,6 @@ beforeEach(() => {
   fakeBrowser.reset();
   a.reset();
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(condition()).toBe(true);
-}
 
 describe('a connection', () => {
   it('records the balance it read as the account’s first point of its balance over time', async () => {
