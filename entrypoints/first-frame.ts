@@ -5,8 +5,9 @@ import { applyBrand } from '../utils/brand';
 
 /**
  * popup.html's first frame, so the balance is there at once: a classic script, no framework and no module graph, that
- * reads what the popup shows in ONE storage.local.get and paints it from the templates rendered at
- * build time, as text only: the header and the balance first, the parts below them a frame later.
+ * reads what the popup shows in ONE storage.local.get and paints it with the popup's own views
+ * (components/popup/first-frame/), as text only: the header and the balance first, the parts below
+ * them a frame later.
  * Then it starts the app (Preact, main.tsx), which takes over the same
  * DOM: in a release build the app's address is on this script's tag (utils/build/first-frame-html.ts),
  * so the app's evaluation does not hold up the first frame.
@@ -42,7 +43,7 @@ export default defineUnlistedScript(() => {
   try {
     applyBrand();
     const storage = ((globalThis as { browser?: typeof chrome }).browser ?? chrome).storage;
-    // The templates come after this script in popup.html: the read goes out while they are parsed.
+    // The page's body comes after this script: the read goes out while the stylesheet loads.
     const parsed = new Promise<void>((resolve) =>
       document.readyState === 'loading'
         ? document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
@@ -65,12 +66,15 @@ export default defineUnlistedScript(() => {
         const later = (rest: () => void) => {
           deferred = true;
           afterFrame(() => {
-            rest();
-            settled(startApp);
+            try {
+              rest();
+            } finally {
+              settled(startApp);
+            }
           });
         };
         // Preact got there first (development builds start it themselves).
-        if (!root || root.firstChild || paintFirstFrame(root, stored, Date.now(), later) === 0) return startApp();
+        if (!root || root.firstChild || !paintFirstFrame(root, stored, Date.now(), later)) return startApp();
         holdEarlyClicks(root);
         // The prompt to connect is painted whole: the app once that frame is on its way.
         if (!deferred) requestAnimationFrame(startApp);

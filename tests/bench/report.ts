@@ -125,7 +125,7 @@ function targets(r: Results): string[] {
     `| options, 10,000 redemptions: content visible ÷ 10 redemptions | **${optionsRatio}** (${Math.round(many ?? NaN)} ms ÷ ${Math.round(ten ?? NaN)} ms) | ≤ 1.5 |`,
     `| worker wake-up, a message: stopped worker's first answer ÷ minimal worker's | **${wake.message.ratio}** (series ${spread(wake.message)}) | ≤ 1.3 |`,
     `| worker wake-up, an alarm: handler start ÷ minimal worker's | **${wake.alarm.ratio}** (series ${spread(wake.alarm)}) | ≤ 1.2 |`,
-    `| popup first load, JS + CSS gzip | **${kib(sizes.popup.first.total.gzip)} KiB** (first frame: ${kib(sizes.popup.firstFrame.total.gzip)} KiB) | ≤ 24 KiB |`,
+    `| popup first load, JS + CSS + popup.html gzip | **${kib(sizes.popup.first.total.gzip + sizes.popup.html.gzip)} KiB** (first frame: ${kib(sizes.popup.firstFrame.total.gzip)} KiB) | ≤ 24 KiB |`,
     `| floor page: balance painted ÷ blank first paint (for reference) | **${timing.floor.ratioToBlankFcp}** (series ${spread(timing.floor)}) | |`,
   ];
 }
@@ -154,7 +154,7 @@ export function markdown(r: Results): string {
     '|---|---:|---:|---:|---:|---|',
     sizeRow('popup, first load (first-frame script, Preact and the app, CSS)', sizes.popup.first, '≤ 24 KiB gzip'),
     sizeRow('popup, of which the first frame (first-frame script, CSS)', sizes.popup.firstFrame),
-    `| popup.html, with the first frame's templates | | | **${kib(sizes.popup.html.gzip)}** | ${kib(sizes.popup.html.raw)} | |`,
+    `| popup.html | | | **${kib(sizes.popup.html.gzip)}** | ${kib(sizes.popup.html.raw)} | |`,
     sizeRow('popup, lazy (details, sanitizer, options link)', sizes.popup.lazy),
     sizeRow('options page', sizes.options.first),
     sizeRow('background', sizes.background, '≤ 20 KiB gzip'),

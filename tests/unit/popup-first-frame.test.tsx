@@ -1,5 +1,5 @@
 /**
- * The first frame, painted by the classic script from the build-time templates, against
+ * The first frame, painted by the classic script with the popup's own views, against
  * Preact's render of the same state. Preact must take the painted DOM over without changing it, and
  * what it paints must be what Preact renders on its own.
  */
@@ -11,8 +11,6 @@ import { App, preloadPrompt } from '../../components/popup/App';
 import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
 import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
 import { FIRST_FRAME_ROWS } from '../../components/popup/model/popup-model';
-import { renderTemplates } from '../../components/popup/first-frame/frame-templates';
-import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
 import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
 import { preload } from '../../utils/storage-item';
 import {
@@ -39,7 +37,6 @@ const DAY = 86_400_000;
 
 beforeEach(() => {
   fakeBrowser.reset();
-  document.body.innerHTML = renderTemplates();
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -114,7 +111,7 @@ async function store(state: State): Promise<void> {
 }
 
 /** Paints the first frame as entrypoints/first-frame.ts does: one read of the items' keys. */
-async function paint(root: HTMLElement): Promise<number> {
+async function paint(root: HTMLElement): Promise<boolean> {
   const stored = await fakeBrowser.storage.local.get(FIRST_FRAME_ITEMS.map((item) => item.key));
   return paintFirstFrame(root, stored, Date.now());
 }
@@ -122,7 +119,7 @@ async function paint(root: HTMLElement): Promise<number> {
 /** Preact's first render, after what main.tsx loads before it. */
 async function preact(root: HTMLElement): Promise<void> {
   await preload(FIRST_FRAME_ITEMS);
-  await Promise.all([preloadGoal(), preloadPrompt(), preloadOutcome()]);
+  await Promise.all([preloadPrompt(), preloadOutcome()]);
   render(<App />, root);
 }
 
@@ -198,6 +195,14 @@ describe('first frame', () => {
     ['a refresh running', { sync: { loading: true } }],
     ['offline after a failed refresh', { sync: { error: { kind: 'network', message: 'No connection' } } }],
     ['a refused refresh', { sync: { error: { kind: 'server', message: 'The panel had a problem' } } }],
+    [
+      'a busy panel asking to wait (429, with its Retry-After)',
+      { sync: { error: { kind: 'rate_limited', message: 'Too many requests', status: 429, retryAfterSeconds: 30 } } },
+    ],
+    [
+      'a busy panel without a Retry-After',
+      { sync: { error: { kind: 'rate_limited', message: 'Slow down', status: 429 } } },
+    ],
     ['a short catalogue without search', { rewards: catalogue.slice(0, 4) }],
     ['an empty catalogue', { rewards: [] }],
     ['a redemption pending', { ledger: ledger('pending') }],
@@ -209,7 +214,7 @@ describe('first frame', () => {
   for (const [name, state] of cases) {
     it(`${name}: Preact takes the painted frame over unchanged, and renders the same on its own`, async () => {
       const result = await compare(state);
-      expect(result.parts).toBeGreaterThan(0);
+      expect(result.parts).toBe(true);
       // Where the frame stopped (the rows after the first screen, an outcome card), Preact adds the
       // rest below; nothing painted changes, and the page is then what Preact renders on its own.
       expect(prefix(result.kept, result.frame)).toBe(result.frame);
@@ -302,6 +307,18 @@ describe('first frame', () => {
     expect(root.querySelectorAll('.reward-name')).toHaveLength(0);
   });
 
+  it('paints a busy panel’s header with what to do next, then the rows, under a 429', async () => {
+    installI18n('en');
+    await store({
+      sync: { error: { kind: 'rate_limited', message: 'Too many requests', status: 429, retryAfterSeconds: 30 } },
+    });
+    const root = document.createElement('div');
+    expect(await paint(root)).toBe(true);
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('1,000 points');
+    expect(root.querySelector('[role="alert"]')?.textContent).toContain('Try again in 30 seconds');
+    expect(root.querySelectorAll('.reward-name')).toHaveLength(FIRST_FRAME_ROWS);
+  });
+
   it('paints the open profile questions line with its link to the first open question', async () => {
     installI18n('en');
     await store({ questions: 3 });
@@ -371,7 +388,7 @@ describe('first frame', () => {
     installI18n('en');
     await sessionItem.setValue(CONNECTED);
     const root = document.createElement('div');
-    expect(await paint(root)).toBe(0);
+    expect(await paint(root)).toBe(false);
     expect(root.innerHTML).toBe('');
   });
 });

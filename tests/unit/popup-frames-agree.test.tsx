@@ -10,8 +10,6 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { goalPart, rewardsPart } from '../../entrypoints/background/popup-view';
 import { App, preloadPrompt, preloadStillChecking } from '../../components/popup/App';
 import { FIRST_FRAME_ITEMS, paintFirstFrame, snapshotOf } from '../../components/popup/first-frame/first-frame';
-import { renderTemplates } from '../../components/popup/first-frame/frame-templates';
-import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
 import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
 import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
 import { popupModel, type PopupModel } from '../../components/popup/model/popup-model';
@@ -194,14 +192,13 @@ function seen(root: Element) {
 /** Preact's first render, after what main.tsx loads before it. */
 async function preact(root: Element): Promise<void> {
   await preload(FIRST_FRAME_ITEMS);
-  await Promise.all([preloadGoal(), preloadPrompt(), preloadOutcome(), preloadStillChecking()]);
+  await Promise.all([preloadPrompt(), preloadOutcome(), preloadStillChecking()]);
   render(<App />, root);
 }
 
 describe('the first frame and the app', () => {
   it('paint the same text and the same enabled controls from any snapshot', async () => {
     installI18n('en');
-    document.body.innerHTML = renderTemplates();
     await fc.assert(
       fc.asyncProperty(snapshotArb, async (snapshot) => {
         fakeBrowser.reset();
@@ -214,7 +211,7 @@ describe('the first frame and the app', () => {
         document.body.append(fresh);
         try {
           // Every part of the model has a template: none is left for Preact by a shape the build missed.
-          expect(paintFirstFrame(painted, stored, Date.now())).toBe(partsOf(model));
+          expect(paintFirstFrame(painted, stored, Date.now())).toBe(partsOf(model) > 0);
           const frame = seen(painted);
           const paintedElements = new Set(painted.querySelectorAll('*'));
           await preact(painted);

@@ -1,6 +1,6 @@
 import { defaultChoice, groupRewards, sortGroups } from '../../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../../utils/reward-view';
-import type { KindCount, LedgerEntry } from '../../../utils/storage-items';
+import type { LedgerEntry } from '../../../utils/storage-items';
 import { goalModel, type GoalModel } from './goal-model';
 import { headerModel, type HeaderModel } from './header-model';
 import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
@@ -27,8 +27,6 @@ export interface RewardsPageModel {
   /** Redemptions still being checked that the card no longer shows. */
   checking: readonly LedgerEntry[];
   list: ListModel;
-  /** The type filter's choices after "All types". */
-  kinds: readonly KindCount[];
   /** The list's first rows, each with its Redeem held back as App holds it. */
   rows: RowModel[];
 }
@@ -54,7 +52,6 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
   // The view holds the first brands' rewards in the list's order (entrypoints/background/popup-view.ts).
   const groups = sortGroups(groupRewards(view.first), balance, 'afford');
   const visible = Math.min(REWARDS_PAGE, groups.length);
-  const kinds = view.kinds ?? [];
   return {
     page: 'rewards',
     busy: state.loading,
@@ -67,7 +64,7 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
       count: groups.length,
       total: view.total,
       brands: view.brands ?? groups.length,
-      kinds: kinds.length > 1,
+      kinds: view.kinds ?? [],
       filterable: view.total > FILTER_THRESHOLD,
       query: '',
       sort: 'afford',
@@ -77,7 +74,6 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
       // App has only the view's rows, so the whole catalogue is there to show (RewardList's onWantAll).
       available: view.brands ?? groups.length,
     }),
-    kinds,
     rows: groups
       .slice(0, Math.min(visible, FIRST_FRAME_ROWS))
       .map((group) =>
