@@ -74,7 +74,8 @@ export default defineUnlistedScript(() => {
           });
         };
         // Preact got there first (development builds start it themselves).
-        if (!root || root.firstChild || !paintFirstFrame(root, stored, Date.now(), later)) return startApp();
+        if (!root || root.firstChild) return startApp();
+        paintFirstFrame(root, stored, Date.now(), later);
         holdEarlyClicks(root);
         // The prompt to connect is painted whole: the app once that frame is on its way.
         if (!deferred) requestAnimationFrame(startApp);

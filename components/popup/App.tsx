@@ -30,6 +30,7 @@ import { lazyView } from './lazy/lazy-view';
 import { LazyOutcome, preloadOutcome } from './lazy/LazyOutcome';
 import { popupState, type PopupState } from './model/popup-state';
 import { RewardList } from './RewardList';
+import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './redeem/seen-outcome';
 import { useItem } from './use-item';
@@ -70,11 +71,6 @@ const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<
 );
 
 export { preloadStillChecking };
-
-const { Lazy: Skeleton } = lazyView<object>(
-  () => import('./Skeleton').then((m) => m.Skeleton),
-  () => null,
-);
 
 const clearGoal = () => void sendMessage('setGoal', { rewardId: null }).catch(() => undefined);
 

@@ -60,25 +60,22 @@ export function snapshotOf(stored: Record<string, unknown>): PopupSnapshot {
  * storage.local.get answers), without Preact: App's own views, rendered from App's own decisions
  * (popup-model.ts) by render-dom.ts, so every state App can show has its first frame. The header
  * first; what is below it when `later` runs, into the page's empty main, unless Preact has taken the
- * page over meanwhile. Returns whether it painted (not before a popup view exists: App then reads
- * the catalogue, which the first frame never does).
+ * page over meanwhile.
  */
 export function paintFirstFrame(
   root: Element,
   stored: Record<string, unknown>,
   now: number,
   later: Later = (rest) => rest(),
-): boolean {
+): void {
   const model = popupModel(snapshotOf(stored), now);
-  if (model.page === 'none') return false;
   const doc = root.ownerDocument;
   root.replaceChildren(renderDom(doc, <FrameTop model={model} />));
-  if (model.page !== 'rewards') return true;
+  if (model.page !== 'rewards') return;
   const main = root.querySelector('main');
   later(() => {
     // Preact may have taken over meanwhile (it renders all of this itself).
     if (!main || !root.contains(main) || main.firstChild) return;
     main.append(renderDom(doc, <FrameMain model={model} />));
   });
-  return true;
 }

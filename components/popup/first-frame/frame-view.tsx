@@ -4,7 +4,8 @@ import { ListView } from '../ListView';
 import { PageLayout, PromptLayout } from '../PopupLayout';
 import { PromptView } from '../PromptView';
 import { RowView } from '../RewardRow';
-import { SyncStatus } from '../SyncNotice';
+import { Skeleton } from '../Skeleton';
+import { SyncNotice } from '../SyncNotice';
 import type { PopupModel, RewardsPageModel } from '../model/popup-model';
 
 /**
@@ -14,7 +15,7 @@ import type { PopupModel, RewardsPageModel } from '../model/popup-model';
  */
 
 /** The page and its header; on the rewards page its main still empty. */
-export function FrameTop({ model }: { model: Exclude<PopupModel, { page: 'none' }> }) {
+export function FrameTop({ model }: { model: PopupModel }) {
   const header = <HeaderView m={model.header} />;
   if (model.page === 'prompt') {
     return (
@@ -31,23 +32,25 @@ export function FrameTop({ model }: { model: Exclude<PopupModel, { page: 'none' 
 }
 
 /**
- * The rewards page's main, in App's order: the goal, the sync status, then the list and its first
- * rows. It ends above the outcome card and the redemptions still being checked, whose code loads
- * with Preact: Preact adds them, and the list, below what is painted, so nothing painted moves.
+ * The rewards page's main, in App's order: the goal, the sync notice, then the list and its first
+ * rows (or, with nothing cached yet, placeholder rows). It ends above the outcome card and the
+ * redemptions still being checked, whose code loads with Preact: Preact adds them, and the list,
+ * below what is painted, so nothing painted moves.
  */
 export function FrameMain({ model }: { model: RewardsPageModel }) {
   const ends = model.outcome !== null || model.checking.length > 0;
   return (
     <>
-      <GoalPanelView m={model.goal} />
-      <SyncStatus m={model.status} />
-      {!ends && (
+      {model.goal && <GoalPanelView m={model.goal} />}
+      <SyncNotice error={model.notice.error} loading={model.notice.loading} />
+      {!ends && model.list && (
         <ListView m={model.list}>
           {model.rows.map((row) => (
             <RowView key={row.base} m={row} />
           ))}
         </ListView>
       )}
+      {!ends && model.skeleton && <Skeleton />}
     </>
   );
 }

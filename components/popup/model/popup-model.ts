@@ -1,5 +1,6 @@
 import { defaultChoice, groupRewards, sortGroups } from '../../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../../utils/reward-view';
+import type { AppError } from '../../../utils/errors';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import { goalModel, type GoalModel } from './goal-model';
 import { headerModel, type HeaderModel } from './header-model';
@@ -7,7 +8,6 @@ import { listModel, REWARDS_PAGE, type ListModel } from './list-model';
 import { popupState, type PopupSnapshot } from './popup-state';
 import { promptModel, type PromptModel } from './prompt-model';
 import { rowModel, type RowModel } from './row-model';
-import { syncStatusModel } from './status-model';
 
 /**
  * Rows the first frame paints: what the popup's first screen shows. The view's other rows come with
@@ -20,20 +20,23 @@ export interface RewardsPageModel {
   page: 'rewards';
   busy: boolean;
   header: HeaderModel;
-  goal: GoalModel;
-  status: ReturnType<typeof syncStatusModel>;
+  /** The earning figure and the goal; null while no rewards are cached (App shows neither then). */
+  goal: GoalModel | null;
+  /** SyncNotice's input: the card of a failed read while nothing is cached, else the quiet status. */
+  notice: { error: AppError | null; loading: boolean };
   /** The outcome card of the latest redemption, when there is one to show. */
   outcome: LedgerEntry | null;
   /** Redemptions still being checked that the card no longer shows. */
   checking: readonly LedgerEntry[];
-  list: ListModel;
+  /** The list around its first rows; null while no rewards are cached. */
+  list: ListModel | null;
+  /** No rewards cached and no failure to tell: placeholder rows where the list will be. */
+  skeleton: boolean;
   /** The list's first rows, each with its Redeem held back as App holds it. */
   rows: RowModel[];
 }
 
-export type PopupModel =
-  /** No popup view yet: App reads the whole catalogue, which the first frame never does. */
-  { page: 'none' } | { page: 'prompt'; header: HeaderModel; prompt: PromptModel } | RewardsPageModel;
+export type PopupModel = { page: 'prompt'; header: HeaderModel; prompt: PromptModel } | RewardsPageModel;
 
 /**
  * Everything the popup shows as it opens, from one storage snapshot: the first-frame script paints
@@ -46,20 +49,25 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
     const { rejected, signedIn } = snapshot.session;
     return { page: 'prompt', header: headerModel({ now }), prompt: promptModel(rejected, signedIn) };
   }
-  const view = snapshot.view?.rewards;
-  if (!view || !state.goal || !state.list) return { page: 'none' };
   const { balance, goalId, pending, held } = state;
+  const page = {
+    page: 'rewards' as const,
+    busy: state.loading,
+    header: headerModel({ ...state.header, now, refreshable: true }),
+    goal: state.goal && goalModel({ ...state.goal, now }).model,
+    notice: { error: state.rewards ? null : state.error, loading: state.loading },
+    outcome: state.outcome,
+    checking: state.checking,
+  };
+  // Nothing cached yet, or no popup view (App then reads the catalogue, which the first frame never
+  // does): the page as App first renders it, the header and the notice without a list.
+  const view = snapshot.view?.rewards;
+  if (!view || !state.list) return { ...page, list: null, skeleton: !state.error, rows: [] };
   // The view holds the first brands' rewards in the list's order (entrypoints/background/popup-view.ts).
   const groups = sortGroups(groupRewards(view.first), balance, 'afford');
   const visible = Math.min(REWARDS_PAGE, groups.length);
   return {
-    page: 'rewards',
-    busy: state.loading,
-    header: headerModel({ ...state.header, now, refreshable: true }),
-    goal: goalModel({ ...state.goal, now }).model,
-    status: syncStatusModel(state.loading),
-    outcome: state.outcome,
-    checking: state.checking,
+    ...page,
     list: listModel({
       count: groups.length,
       total: view.total,
@@ -74,6 +82,7 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
       // App has only the view's rows, so the whole catalogue is there to show (RewardList's onWantAll).
       available: view.brands ?? groups.length,
     }),
+    skeleton: false,
     rows: groups
       .slice(0, Math.min(visible, FIRST_FRAME_ROWS))
       .map((group) =>
