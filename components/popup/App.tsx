@@ -155,7 +155,12 @@ export function App() {
         header={<Header now={now} {...state.header} onRefresh={() => refresh(true)} />}
       >
         {state.goal && <GoalPanel {...state.goal} onRedeem={flow.open} onRemove={clearGoal} />}
-        <SyncNotice error={state.rewards ? null : state.error} loading={state.loading} onRetry={() => refresh(true)} />
+        {/* With data on screen a refresh is the header's busy Refresh, beside how old that data is: said once. */}
+        <SyncNotice
+          error={state.rewards ? null : state.error}
+          loading={state.loading && !state.rewards}
+          onRetry={() => refresh(true)}
+        />
         <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
         {everChecking.current && <StillChecking entries={state.checking} now={now} />}
         {state.list ? (

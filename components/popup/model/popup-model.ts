@@ -55,7 +55,7 @@ export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
     busy: state.loading,
     header: headerModel({ ...state.header, now, refreshable: true }),
     goal: state.goal && goalModel({ ...state.goal, now }).model,
-    notice: { error: state.rewards ? null : state.error, loading: state.loading },
+    notice: { error: state.rewards ? null : state.error, loading: state.loading && !state.rewards },
     outcome: state.outcome,
     checking: state.checking,
   };
