@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { App, preloadPrompt, preloadStillChecking } from '../../components/popup/App';
 import { replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
 import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame/first-frame';
-import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
+import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
 import { ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';

@@ -11,7 +11,7 @@ import { App, preloadPrompt } from '../../components/popup/App';
 import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
 import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
 import { FIRST_FRAME_ROWS } from '../../components/popup/model/popup-model';
-import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
+import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { preload } from '../../utils/storage-item';
 import {
   balanceHistoryItem,

@@ -6,7 +6,7 @@ import { countryList } from '../../../utils/region';
 import { kindLabel, quarantineText, redeemBlock, rewardImage } from '../../../utils/reward-view';
 import type { Reward } from '../../../utils/types';
 import { brandTile } from './brand-tile';
-import { REDEEM_WAIT_ID } from '../redeem/outcome-ids';
+import { REDEEM_WAIT_ID } from './outcome-ids';
 import type { RewardId } from '../../../utils/ids';
 
 export interface RowInput {
