@@ -1,11 +1,13 @@
+// First: its evaluation sends the storage read, before the rest of this script is evaluated.
+import { firstRead } from '../components/popup/first-frame/read';
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { holdEarlyClicks } from '../components/popup/first-frame/early-clicks';
-import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../components/popup/first-frame/first-frame';
+import { paintFirstFrame } from '../components/popup/first-frame/first-frame';
 import { applyBrand } from '../utils/brand';
 
 /**
  * popup.html's first frame, so the balance is there at once: a classic script, no framework and no module graph, that
- * reads what the popup shows in ONE storage.local.get and paints it with the popup's own views
+ * reads what the popup shows in ONE storage.local.get (sent first: read.ts) and paints it with the popup's own views
  * (components/popup/first-frame/), as text only: the header and the balance first, the parts below
  * them a frame later.
  * Then it starts the app (Preact, main.tsx), which takes over the same
@@ -42,15 +44,13 @@ export default defineUnlistedScript(() => {
   };
   try {
     applyBrand();
-    const storage = ((globalThis as { browser?: typeof chrome }).browser ?? chrome).storage;
-    // The page's body comes after this script: the read goes out while the stylesheet loads.
+    // The page's body comes after this script: the read is out while the stylesheet loads.
     const parsed = new Promise<void>((resolve) =>
       document.readyState === 'loading'
         ? document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
         : resolve(),
     );
-    void storage.local
-      .get(FIRST_FRAME_ITEMS.map((item) => item.key))
+    void firstRead
       .then(async (stored) => {
         await parsed;
         const root = document.getElementById('app');

@@ -17,13 +17,13 @@ const broken = vi.hoisted(() => ({ now: null as Breakage | null }));
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
-// 1, 2: the first frame's model reads a snapshot without one of App's inputs (App does not use popupModel).
+// 1, 2: the first frame's model reads a snapshot without one of App's inputs (App does not use popupTop).
 vi.mock('../../components/popup/model/popup-model', async (original) => {
   const real = await original<typeof import('../../components/popup/model/popup-model')>();
   return {
     ...real,
-    popupModel: (snapshot: Parameters<typeof real.popupModel>[0], now: number) =>
-      real.popupModel(
+    popupTop: (snapshot: Parameters<typeof real.popupTop>[0], now: number) =>
+      real.popupTop(
         broken.now === 'frame ignores samples'
           ? { ...snapshot, samples: [] }
           : broken.now === 'frame ignores unsettled'

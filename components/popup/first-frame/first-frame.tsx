@@ -1,33 +1,8 @@
-import type { StorageItem } from '../../../utils/storage-item';
-import {
-  balanceHistoryItem,
-  goalItem,
-  ledgerItem,
-  popupViewItem,
-  sessionItem,
-  syncItem,
-  unsettledItem,
-} from '../../../utils/storage-items';
-import { outcomeSeenItem, outcomeShown } from '../redeem/outcome-seen-item';
-import { popupModel } from '../model/popup-model';
-import type { PopupSnapshot } from '../model/popup-state';
+import { snapshotOf } from './items';
+export { FIRST_FRAME_ITEMS } from './items';
+import { popupTop } from '../model/popup-model';
 import { FrameMain, FrameTop } from './frame-view';
 import { renderDom } from './render-dom';
-
-/**
- * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
- * main.tsx preloads for Preact's first render: the same items, so both frames show the same state.
- */
-export const FIRST_FRAME_ITEMS = [
-  sessionItem,
-  popupViewItem,
-  syncItem,
-  ledgerItem,
-  outcomeSeenItem,
-  unsettledItem,
-  goalItem,
-  balanceHistoryItem,
-] as const;
 
 /**
  * When the parts below the header are painted: `rest` runs them. By default at once, in the same
@@ -36,24 +11,6 @@ export const FIRST_FRAME_ITEMS = [
  * into the page's empty main, below the header).
  */
 export type Later = (rest: () => void) => void;
-
-/**
- * The popup's snapshot from what storage.local.get answered (key → value): each item as its own
- * reader takes it, and the outcome card's entry only while an earlier opening has not seen it settled.
- */
-export function snapshotOf(stored: Record<string, unknown>): PopupSnapshot {
-  const get = <T,>(item: StorageItem<T>): T => item.fromStored(stored[item.key]);
-  const ledger = get(ledgerItem);
-  return {
-    session: get(sessionItem),
-    view: get(popupViewItem),
-    sync: get(syncItem).rewards,
-    outcome: ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null,
-    unsettled: get(unsettledItem),
-    goal: get(goalItem),
-    samples: get(balanceHistoryItem),
-  };
-}
 
 /**
  * Paints the popup's first frame into `root` from what storage holds (`stored`: key → value, as
@@ -68,14 +25,16 @@ export function paintFirstFrame(
   now: number,
   later: Later = (rest) => rest(),
 ): void {
-  const model = popupModel(snapshotOf(stored), now);
+  // The header's model first: the rows' are worked out once it is painted.
+  const top = popupTop(snapshotOf(stored), now);
   const doc = root.ownerDocument;
-  root.replaceChildren(renderDom(doc, <FrameTop model={model} />));
-  if (model.page !== 'rewards') return;
+  root.replaceChildren(renderDom(doc, <FrameTop model={top} />));
+  if (top.page !== 'rewards') return;
   const main = root.querySelector('main');
   later(() => {
     // Preact may have taken over meanwhile (it renders all of this itself).
     if (!main || !root.contains(main) || main.firstChild) return;
-    main.append(renderDom(doc, <FrameMain model={model} />));
+    const { rest, ...page } = top;
+    main.append(renderDom(doc, <FrameMain model={{ ...page, ...rest() }} />));
   });
 }

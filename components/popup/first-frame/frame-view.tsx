@@ -6,7 +6,7 @@ import { PromptView } from '../PromptView';
 import { RowView } from '../RewardRow';
 import { Skeleton } from '../Skeleton';
 import { SyncNotice } from '../SyncNotice';
-import type { PopupModel, RewardsPageModel } from '../model/popup-model';
+import type { PopupTop, RewardsPageModel } from '../model/popup-model';
 
 /**
  * The first frame as App renders the same state (App.tsx), from the same views and the same model
@@ -15,7 +15,7 @@ import type { PopupModel, RewardsPageModel } from '../model/popup-model';
  */
 
 /** The page and its header; on the rewards page its main still empty. */
-export function FrameTop({ model }: { model: PopupModel }) {
+export function FrameTop({ model }: { model: PopupTop }) {
   const header = <HeaderView m={model.header} />;
   if (model.page === 'prompt') {
     return (

@@ -13,8 +13,6 @@ import type { ComponentChildren, VNode } from 'preact';
  * same DOM.
  */
 
-const SVG = 'http://www.w3.org/2000/svg';
-
 /** Props Preact sets as attributes even where the element has a property of that name. */
 const AS_ATTRIBUTE = new Set([
   'width',
@@ -36,22 +34,12 @@ const NOT_SET = new Set(['children', 'key', 'ref', 'value', 'checked', 'dangerou
 type Props = Record<string, unknown> & { children?: ComponentChildren };
 type Ref = ((el: Element) => void) | { current: Element | null } | null | undefined;
 
-function setStyle(el: HTMLElement, value: unknown): void {
-  if (typeof value === 'string') el.style.cssText = value;
-  else if (value && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      const text = v === null || v === undefined ? '' : String(v);
-      if (key.startsWith('-')) el.style.setProperty(key, text);
-      else (el.style as unknown as Record<string, string>)[key] = text;
-    }
-  }
-}
-
 /** One prop on a new element: a property where the element has one, else an attribute; handlers are Preact's. */
-function setProp(el: Element, name: string, value: unknown, svg: boolean): void {
-  if (name === 'style') return setStyle(el as HTMLElement, value);
+function setProp(el: Element, name: string, value: unknown): void {
   if (name.startsWith('on') || typeof value === 'function') return;
-  if (!svg && !AS_ATTRIBUTE.has(name) && name in el) {
+  // A style object or SVG would need rules of their own: no view the first frame paints has them.
+  if (name === 'style' && typeof value !== 'string') throw new Error('the first frame sets no style object');
+  if (!AS_ATTRIBUTE.has(name) && name in el) {
     try {
       (el as unknown as Record<string, unknown>)[name] = value ?? '';
       return;
@@ -59,22 +47,21 @@ function setProp(el: Element, name: string, value: unknown, svg: boolean): void 
       // A read-only property: as an attribute, as Preact does.
     }
   }
-  const attribute = svg ? name.replace(/xlink(H|:h)/, 'h').replace(/sName$/, 's') : name;
   // aria-* and data-* say "false" aloud; elsewhere false, like null, is no attribute.
   if (value !== null && (value !== false || name[4] === '-')) {
     // oxlint-disable-next-line typescript/no-base-to-string -- an attribute's value is a string, number or boolean
-    el.setAttribute(attribute, name === 'popover' && value === true ? '' : String(value));
+    el.setAttribute(name, name === 'popover' && value === true ? '' : String(value));
   }
 }
 
-function element(doc: Document, type: string, props: Props, ref: Ref, svg: boolean): Element {
-  const inSvg = svg || type === 'svg';
-  const el = inSvg ? doc.createElementNS(SVG, type) : doc.createElement(type);
+function element(doc: Document, type: string, props: Props, ref: Ref): Element {
+  if (type === 'svg' || type === 'math') throw new Error(`<${type}>: the first frame paints HTML only`);
+  const el = doc.createElement(type);
   // Preact sets no prop whose value is undefined on a new element.
   for (const [name, value] of Object.entries(props))
-    if (!NOT_SET.has(name) && value !== undefined) setProp(el, name, value, inSvg);
+    if (!NOT_SET.has(name) && value !== undefined) setProp(el, name, value);
   if (props.dangerouslySetInnerHTML !== undefined) throw new Error(`<${type}>: the first frame writes no markup`);
-  append(el, props.children, inSvg && type !== 'foreignObject');
+  append(el, props.children);
   // A form control's value and checked state after its children, so a select's option is there to
   // choose; a progress bar's 0 too, or it would show as indeterminate.
   const control = el as HTMLInputElement;
@@ -88,11 +75,11 @@ function element(doc: Document, type: string, props: Props, ref: Ref, svg: boole
   return el;
 }
 
-function append(parent: Element | DocumentFragment, children: ComponentChildren, svg: boolean): void {
+function append(parent: Element | DocumentFragment, children: ComponentChildren): void {
   const doc = parent.ownerDocument;
   if (children === null || children === undefined || typeof children === 'boolean') return;
   if (Array.isArray(children)) {
-    for (const child of children as ComponentChildren[]) append(parent, child, svg);
+    for (const child of children as ComponentChildren[]) append(parent, child);
     return;
   }
   if (typeof children === 'string' || typeof children === 'number' || typeof children === 'bigint') {
@@ -101,7 +88,7 @@ function append(parent: Element | DocumentFragment, children: ComponentChildren,
   }
   const { type, props, ref } = children as VNode<Props> & { ref?: Ref };
   if (typeof type === 'string') {
-    parent.appendChild(element(doc, type, props, ref, svg));
+    parent.appendChild(element(doc, type, props, ref));
     return;
   }
   if (
@@ -112,12 +99,12 @@ function append(parent: Element | DocumentFragment, children: ComponentChildren,
     throw new Error(
       `the first frame renders function components only, not ${String((type as { name?: string })?.name)}`,
     );
-  append(parent, (type as (p: Props) => ComponentChildren)(props), svg);
+  append(parent, (type as (p: Props) => ComponentChildren)(props));
 }
 
 /** `view` (a view function's element) as DOM, in a fragment of `doc`. */
 export function renderDom(doc: Document, view: ComponentChildren): DocumentFragment {
   const fragment = doc.createDocumentFragment();
-  append(fragment, view, false);
+  append(fragment, view);
   return fragment;
 }

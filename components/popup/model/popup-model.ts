@@ -38,22 +38,40 @@ export interface RewardsPageModel {
 
 export type PopupModel = { page: 'prompt'; header: HeaderModel; prompt: PromptModel } | RewardsPageModel;
 
+type PageTop = Pick<RewardsPageModel, 'page' | 'busy' | 'header'>;
+
 /**
  * Everything the popup shows as it opens, from one storage snapshot: the first-frame script paints
- * it (first-frame.ts), and every decision in it is App's own (popup-state.ts), so the two frames
- * cannot disagree. Pure: the same snapshot and time give the same model.
+ * it (first-frame.tsx), and every decision in it is App's own (popup-state.ts), so the two frames
+ * cannot disagree. Pure: the same snapshot and time give the same model. The page, its header and
+ * the balance first; the rest of the rewards page as a function, so the first frame paints the
+ * header before it works out the rows.
  */
-export function popupModel(snapshot: PopupSnapshot, now: number): PopupModel {
+export type PopupTop =
+  Extract<PopupModel, { page: 'prompt' }> | (PageTop & { rest(): Omit<RewardsPageModel, keyof PageTop> });
+
+export function popupTop(snapshot: PopupSnapshot, now: number): PopupTop {
   const state = popupState(snapshot);
   if (!state.live) {
     const { rejected, signedIn } = snapshot.session;
     return { page: 'prompt', header: headerModel({ now }), prompt: promptModel(rejected, signedIn) };
   }
-  const { balance, goalId, pending, held } = state;
-  const page = {
-    page: 'rewards' as const,
+  return {
+    page: 'rewards',
     busy: state.loading,
     header: headerModel({ ...state.header, now, refreshable: true }),
+    rest: () => pageRest(state, snapshot, now),
+  };
+}
+
+/** The rewards page below its header, in App's order. */
+function pageRest(
+  state: ReturnType<typeof popupState>,
+  snapshot: PopupSnapshot,
+  now: number,
+): Omit<RewardsPageModel, keyof PageTop> {
+  const { balance, goalId, pending, held } = state;
+  const page = {
     goal: state.goal && goalModel({ ...state.goal, now }).model,
     notice: { error: state.rewards ? null : state.error, loading: state.loading && !state.rewards },
     outcome: state.outcome,
