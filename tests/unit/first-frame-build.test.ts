@@ -6,8 +6,9 @@
  *  - an optional field added to a reward row (a model field that may be null, and the line the
  *    row's view shows for it): what every popup opening parses grows by that line's code, never by a
  *    copy of every shape the row can take (as one template per shape did: 70.8 → 119.7 KB);
- *  - a view the first frame paints that holds state (a hook): the build fails, naming it, rather
- *    than the popup opening on a first frame that throws.
+ *  - a view the first frame paints that holds state (a hook), or an element its renderer has no
+ *    rules for (a style object): the build fails, naming it, rather than the popup opening on a
+ *    first frame that throws.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { build, type Plugin, type Rolldown } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { signInConfigured } from '../../utils/build-settings';
 import { firstFrameModules } from '../../utils/build/first-frame-modules';
+import { unpaintable } from '../../utils/build/first-frame-paintable';
 import { buildSettings, runtimeSettings } from '../../utils/build/operator/panel-config';
 
 const ROOT = resolve(__dirname, '../..');
@@ -93,6 +95,40 @@ const ROW_WITH_STATE: Edit[] = [
   ],
 ];
 
+/** A row with a style written as an object: an element the first frame's renderer cannot paint. */
+const ROW_WITH_STYLE_OBJECT: Edit[] = [
+  [
+    ROW_VIEW,
+    (code) => code.replace(/(\n\s*)<p class="reward-meta">/, '$1<p class="reward-meta" style={{ color: "red" }}>'),
+  ],
+];
+
+describe('what the first frame’s renderer cannot paint, read from a view’s source', () => {
+  it('names SVG, MathML, markup and a style object, where they are', () => {
+    const view = [
+      'export const A = () => <div>',
+      '  <svg aria-hidden="true" />',
+      '  <math />',
+      '  <p dangerouslySetInnerHTML={{ __html: x }} />',
+      '  <p style={{ color: "red" }} />',
+      '</div>;',
+    ].join('\n');
+    expect(unpaintable(view, 'tsx')).toEqual([
+      '2:3 <svg>: the first frame paints HTML only',
+      '3:3 <math>: the first frame paints HTML only',
+      '4:6 <p>: markup (dangerouslySetInnerHTML): the first frame writes text only',
+      '5:6 <p>: a style that is not written as a string (an object needs Preact’s rules)',
+    ]);
+  });
+
+  it('passes HTML with text, attributes and a style written as a string', () => {
+    const view =
+      'export const A = (m) => <p class="x" style="color: red" style2={`a`} aria-busy={m.busy}>{m.text}</p>;';
+    expect(unpaintable(view, 'tsx')).toEqual([]);
+    expect(unpaintable('export const a = 1 < 2;', 'ts')).toEqual([]);
+  });
+});
+
 describe('the first-frame script', () => {
   it('grows by the code of an optional row field, not by a copy of each shape', async () => {
     const before = await firstFrame();
@@ -108,5 +144,11 @@ describe('the first-frame script', () => {
 
   it('fails to build when a view it paints holds state', async () => {
     await expect(firstFrame(ROW_WITH_STATE)).rejects.toThrow(/preact\/hooks.*pure views alone/s);
+  }, 120_000);
+
+  it('fails to build when a view it paints has an element its renderer cannot paint, naming where', async () => {
+    await expect(firstFrame(ROW_WITH_STYLE_OBJECT)).rejects.toThrow(
+      /RewardRow\.tsx: the first-frame script cannot paint\n\d+:\d+ <p>: a style that is not written as a string/,
+    );
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseAst, type Plugin, type Rolldown } from 'vite';
+import { unpaintable } from './first-frame-paintable';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const FIRST_FRAME_ENTRY = resolve(ROOT, 'entrypoints/first-frame.ts');
@@ -75,10 +76,12 @@ function namesOf(node: Node): Names {
   return names;
 }
 
+const lang = (file: string) => (file.split('?')[0]!.endsWith('.tsx') ? 'tsx' : 'ts');
+
 function source(file: string): Source {
   const known = sources.get(file);
   if (known) return known;
-  const ast = parseAst(readFileSync(file, 'utf8'), { lang: file.endsWith('x') ? 'tsx' : 'ts' }) as unknown as {
+  const ast = parseAst(readFileSync(file, 'utf8'), { lang: lang(file) }) as unknown as {
     body: Node[];
   };
   const found: Source = { statics: [], dynamics: [] };
@@ -210,7 +213,13 @@ export function firstFrameModules(): Plugin {
       if (role) ({ handed, options } = taken());
     },
     transform(code, id) {
-      if (role !== 'expose' || id !== FIRST_FRAME_ENTRY) return null;
+      if (role !== 'expose') return null;
+      // Each view the script paints is checked as it comes in: what the renderer cannot paint fails here.
+      if (id !== FIRST_FRAME_ENTRY) {
+        const problems = id.startsWith(ROOT) && !id.includes('/node_modules/') ? unpaintable(code, lang(id)) : [];
+        if (problems.length) this.error(`${keyOf(id)}: the first-frame script cannot paint\n${problems.join('\n')}`);
+        return null;
+      }
       const modules: Array<[string, Map<string, string>]> = [
         ...handed,
         ...Object.entries(PACKAGES).map(

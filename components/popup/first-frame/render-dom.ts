@@ -37,7 +37,8 @@ type Ref = ((el: Element) => void) | { current: Element | null } | null | undefi
 /** One prop on a new element: a property where the element has one, else an attribute; handlers are Preact's. */
 function setProp(el: Element, name: string, value: unknown): void {
   if (name.startsWith('on') || typeof value === 'function') return;
-  // A style object or SVG would need rules of their own: no view the first frame paints has them.
+  // A style object or SVG would need rules of their own: the build refuses both where a view the
+  // first frame paints writes them (utils/build/first-frame-paintable.ts).
   if (name === 'style' && typeof value !== 'string') throw new Error('the first frame sets no style object');
   if (!AS_ATTRIBUTE.has(name) && name in el) {
     try {
