@@ -448,11 +448,12 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
       wrong.push(`a row's Redeem names no listed reward: “${redeem && nameOf(redeem)}”`);
       continue;
     }
+    // A cost the panel did not give, or one refused, is not offered at all (design §5: unknown stays unknown).
+    const uncosted = reward.costRefused === true || reward.reward_point_cost === null;
     const short = s.balance !== null && reward.reward_point_cost !== null && s.balance < reward.reward_point_cost;
-    const blocked = reward.costRefused === true || short || pending || f.held.has(reward.id);
+    const blocked = uncosted || short || pending || f.held.has(reward.id);
     expect(redeem!.disabled === blocked, `Redeem ${reward.name} ${blocked ? 'held back' : 'usable'}`);
-    if (f.held.has(reward.id) && !reward.costRefused && !short)
-      has(t('heldBack'), `${reward.name} held back, saying why`);
+    if (f.held.has(reward.id) && !uncosted && !short) has(t('heldBack'), `${reward.name} held back, saying why`);
   }
   // The goal.
   const goalCard = root.querySelector('.goal');
