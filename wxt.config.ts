@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import { localPanelsInBuild } from './utils/base-url';
 import { signInConfigured } from './utils/build-settings';
 import { extensionPagesCsp } from './utils/content-policy';
-import { appAfterFirstFrame, firstFrameTemplates } from './utils/build/first-frame-html';
+import { appAfterFirstFrame } from './utils/build/first-frame-html';
 import { firstFrameModules } from './utils/build/first-frame-modules';
 import {
   forgetOperatorIcon,
@@ -65,18 +64,11 @@ export default defineConfig({
       __BUILD_SETTINGS__: JSON.stringify(runtime),
       __SIGN_IN_BUILT__: JSON.stringify(signInConfigured(runtime)),
     };
-    // The popup's first-frame templates, rendered from its components into popup.html, and its app
-    // started by the first-frame script, which also hands it the modules both share, so they are loaded once.
+    // The popup's app started by the first-frame script, which also hands it the modules both
+    // share (the models, the views, the JSX runtime), so they are loaded once.
     return {
       define,
-      plugins: [
-        firstFrameTemplates(
-          define,
-          resolve(import.meta.dirname ?? '.', 'components/popup/first-frame/frame-templates.tsx'),
-        ),
-        appAfterFirstFrame(),
-        firstFrameModules(),
-      ],
+      plugins: [appAfterFirstFrame(), firstFrameModules()],
       // Both browsers preload modules themselves (Chrome 66, Firefox 115; the manifest asks for 140):
       // Vite's polyfill for older ones would be half a KiB of the popup's first load.
       build: { modulePreload: { polyfill: false } },

@@ -1,12 +1,15 @@
+// First: its evaluation sends the storage read, before the rest of this script is evaluated.
+import { firstRead } from '../components/popup/first-frame/read';
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { holdEarlyClicks } from '../components/popup/first-frame/early-clicks';
-import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../components/popup/first-frame/first-frame';
+import { paintFirstFrame } from '../components/popup/first-frame/first-frame';
 import { applyBrand } from '../utils/brand';
 
 /**
  * popup.html's first frame, so the balance is there at once: a classic script, no framework and no module graph, that
- * reads what the popup shows in ONE storage.local.get and paints it from the templates rendered at
- * build time, as text only: the header and the balance first, the parts below them a frame later.
+ * reads what the popup shows in ONE storage.local.get (sent first: read.ts) and paints it with the popup's own views
+ * (components/popup/first-frame/), as text only: the header and the balance first, the parts below
+ * them a frame later.
  * Then it starts the app (Preact, main.tsx), which takes over the same
  * DOM: in a release build the app's address is on this script's tag (utils/build/first-frame-html.ts),
  * so the app's evaluation does not hold up the first frame.
@@ -41,15 +44,13 @@ export default defineUnlistedScript(() => {
   };
   try {
     applyBrand();
-    const storage = ((globalThis as { browser?: typeof chrome }).browser ?? chrome).storage;
-    // The templates come after this script in popup.html: the read goes out while they are parsed.
+    // The page's body comes after this script: the read is out while the stylesheet loads.
     const parsed = new Promise<void>((resolve) =>
       document.readyState === 'loading'
         ? document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
         : resolve(),
     );
-    void storage.local
-      .get(FIRST_FRAME_ITEMS.map((item) => item.key))
+    void firstRead
       .then(async (stored) => {
         await parsed;
         const root = document.getElementById('app');
@@ -65,12 +66,16 @@ export default defineUnlistedScript(() => {
         const later = (rest: () => void) => {
           deferred = true;
           afterFrame(() => {
-            rest();
-            settled(startApp);
+            try {
+              rest();
+            } finally {
+              settled(startApp);
+            }
           });
         };
         // Preact got there first (development builds start it themselves).
-        if (!root || root.firstChild || paintFirstFrame(root, stored, Date.now(), later) === 0) return startApp();
+        if (!root || root.firstChild) return startApp();
+        paintFirstFrame(root, stored, Date.now(), later);
         holdEarlyClicks(root);
         // The prompt to connect is painted whole: the app once that frame is on its way.
         if (!deferred) requestAnimationFrame(startApp);

@@ -135,13 +135,20 @@ function kindOf(name: string): HostKind {
     if (range === 'unicast') return address.match(ipaddr.IPv6.parse('2000::'), 3) ? 'public' : 'special';
     return RANGES[range] ?? 'special';
   }
-  if (ipaddr.IPv4.isValidFourPartDecimal(name)) return ipv4Kind(ipaddr.IPv4.parse(name));
+  if (FOUR_PART_DECIMAL.test(name) && ipaddr.IPv4.isValid(name)) return ipv4Kind(ipaddr.IPv4.parse(name));
   const labels = name.split('.');
   const endsWith = (suffix: string) => name === suffix || name.endsWith(`.${suffix}`);
   if (LOOPBACK_NAMES.some(endsWith)) return 'loopback';
   if (PRIVATE_NAMES.some(endsWith)) return 'private';
   return labels.length >= 2 && labels.every((label) => label !== '') ? 'public' : 'special';
 }
+
+/**
+ * An IPv4 address as the URL parser writes one: four decimal parts. Tested before ipaddr.js is asked
+ * (its isValidFourPartDecimal tests this after isValid, which throws and catches for every name
+ * that is no address: about 40 µs a name, 7 s for the image addresses of 5,000 rewards).
+ */
+const FOUR_PART_DECIMAL = /^(0|[1-9]\d*)(\.(0|[1-9]\d*)){3}$/;
 
 /** ipaddr.js's ranges as kinds; any range not named here (multicast, reserved, documentation, 6to4…) is `special`. */
 const RANGES: Readonly<Record<string, HostKind>> = Object.assign(Object.create(null) as Record<string, HostKind>, {

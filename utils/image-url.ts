@@ -10,31 +10,54 @@ import type { Reward } from './types';
  * `https://169.254.169.254/…` — is no image at all: the brand tile stands in.
  */
 export function safeImageUrl(url: unknown, panelOrigin: string): string {
-  if (typeof url !== 'string' || url === '') return '';
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return '';
-  }
-  const origin = canonicalOrigin(parsed);
-  if (origin !== null && origin === canonicalOrigin(panelOrigin)) return url;
-  return parsed.protocol === 'https:' && isPublicHost(parsed) ? url : '';
+  return imageJudge(panelOrigin)(url);
 }
 
-/** The reward with every image address it carries kept only where {@link safeImageUrl} allows it. */
-export function withSafeImages(reward: Reward, panelOrigin: string): Reward {
-  const meta = reward.meta_data ?? {};
-  const urls =
-    meta.image_urls &&
-    Object.fromEntries(Object.entries(meta.image_urls).filter(([, url]) => safeImageUrl(url, panelOrigin) !== ''));
-  return {
-    ...reward,
-    image_url: safeImageUrl(reward.image_url, panelOrigin),
-    meta_data: {
-      ...meta,
-      ...(meta.image_url !== undefined ? { image_url: safeImageUrl(meta.image_url, panelOrigin) } : {}),
-      ...(urls ? { image_urls: urls } : {}),
-    },
+/** Hosts whose verdict one judge keeps: a catalogue's images come from a handful. */
+const KEPT_VERDICTS = 256;
+
+/**
+ * {@link safeImageUrl} for one panel, remembering each host's verdict (by scheme, host and port,
+ * all the verdict depends on): judging a host costs some 40 µs, and a catalogue of 5,000 rewards
+ * carries 20,000 image addresses from a few hosts.
+ */
+function imageJudge(panelOrigin: string): (url: unknown) => string {
+  const panel = canonicalOrigin(panelOrigin);
+  const verdicts = new Map<string, boolean>();
+  return (url) => {
+    if (typeof url !== 'string' || url === '') return '';
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return '';
+    }
+    const key = `${parsed.protocol}//${parsed.host}`;
+    let safe = verdicts.get(key);
+    if (safe === undefined) {
+      const origin = canonicalOrigin(parsed);
+      safe = (origin !== null && origin === panel) || (parsed.protocol === 'https:' && isPublicHost(parsed));
+      if (verdicts.size < KEPT_VERDICTS) verdicts.set(key, safe);
+    }
+    return safe ? url : '';
   };
+}
+
+/** Every reward with every image address it carries kept only where {@link safeImageUrl} allows it. */
+export function withSafeImages(rewards: readonly Reward[], panelOrigin: string): Reward[] {
+  const judge = imageJudge(panelOrigin);
+  return rewards.map((reward) => {
+    const meta = reward.meta_data ?? {};
+    const urls =
+      meta.image_urls && Object.fromEntries(Object.entries(meta.image_urls).filter(([, url]) => judge(url) !== ''));
+    return {
+      ...reward,
+      image_url: judge(reward.image_url),
+      meta_data: {
+        ...meta,
+        ...(meta.image_url !== undefined ? { image_url: judge(meta.image_url) } : {}),
+        ...(urls ? { image_urls: urls } : {}),
+      },
+    };
+  });
 }

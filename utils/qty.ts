@@ -3,8 +3,8 @@
  * "$5.00", "5,00 €", "‏5.00 US$") never breaks apart, nor does the unit itself (Japanese broke
  * "500 ポイン / ト" at 320 px), and reads as one unit in a sentence written the other way: in
  * Arabic, "5.00 US$ · 500 نقطة" laid out as plain text put the currency beside the points. The
- * pages set each figure in its own `<span class="qty">` (components/popup/Qty.tsx; the popup's
- * first frame splits its text the same way, frame-fill.ts), styled not to wrap and isolated for
+ * pages set each figure in its own `<span class="qty">` (components/popup/Qty.tsx, which the popup's
+ * first frame renders too), styled not to wrap and isolated for
  * the bidirectional algorithm (components/theme.css); text that cannot hold markup (a select's
  * options, notifications) isolates each figure with Unicode's isolates instead ({@link isolateFigures}).
  *

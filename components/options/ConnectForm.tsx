@@ -15,6 +15,8 @@ import { focusLater } from './focus-later';
 
 interface Props {
   initialBaseUrl: string;
+  /** A connect is under way: what the section said before ("Disconnected.") is no longer so. */
+  onConnecting(): void;
   /** Announced by the section once the session has switched to connected. */
   onConnected(origin: string): void;
 }
@@ -45,7 +47,7 @@ const NEXT_STEP: Partial<Record<AppError['kind'], MessageKey>> = {
  * The panelist's personal key (the API token) and, behind "Advanced" when the build knows the panel,
  * its address; checked here first and then by the background with a real call.
  */
-export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
+export function ConnectForm({ initialBaseUrl, onConnecting, onConnected }: Props) {
   const builtIn = buildOrigin();
   const baseUrl = useSignal(initialBaseUrl);
   // Development builds (npm start) carry the sandbox's token; release builds carry none.
@@ -80,6 +82,7 @@ export function ConnectForm({ initialBaseUrl, onConnected }: Props) {
     if (!checked.ok) return focusLater(() => urlRef.current);
     // Nothing may be awaited before this call, or the browser no longer sees a user gesture.
     const access = requestHostAccess(checked.origin, builtIn);
+    onConnecting();
     void connect(access, checked.baseUrl, checked.origin, secret);
   }
 

@@ -67,12 +67,19 @@ export function ConnectionSection() {
   } else if (current.connected && !current.rejected) {
     body = <ConnectedInfo session={current} onDisconnect={disconnect} />;
   } else {
-    // The account's summary, where focus goes, says "Connected to <panel>." (OptionsApp): said once.
-    const onConnected = () => {
+    // What the section said last ("Disconnected.", a refusal) goes once a connect starts, and stays
+    // gone: the account's summary, where focus goes, says "Connected to <panel>." (OptionsApp): said once.
+    const forgetSaid = () => {
       alert.value = null;
       status.value = '';
     };
-    const form = <ConnectForm initialBaseUrl={current.baseUrl || settings.apiBaseUrl} onConnected={onConnected} />;
+    const form = (
+      <ConnectForm
+        initialBaseUrl={current.baseUrl || settings.apiBaseUrl}
+        onConnecting={forgetSaid}
+        onConnected={forgetSaid}
+      />
+    );
     body = (
       <>
         {current.rejected ? (
@@ -86,7 +93,7 @@ export function ConnectionSection() {
               : t('connectIntro', settings.panelName)}
           </p>
         )}
-        {SIGN_IN && <SignIn onSignedIn={onConnected} />}
+        {SIGN_IN && <SignIn onSignedIn={forgetSaid} />}
         {/* With sign-in offered, the token form stays one click away. */}
         {SIGN_IN ? (
           // Open where the popup's "Use a personal key instead" leads (options.html#personal-key).

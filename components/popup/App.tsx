@@ -22,17 +22,19 @@ import {
 } from '../../utils/storage-items';
 import type { Redemption } from '../../utils/types';
 import { GoalContext } from './goal-context';
-import { Header, useNow } from './Header';
+import { Header } from './Header';
 import { PageLayout, PromptLayout } from './PopupLayout';
-import { LazyGoal } from './lazy/LazyGoal';
-import { LazyConfirm, preloadConfirm } from './lazy/LazyConfirm';
+import { GoalPanel } from './GoalPanel';
+import { LazyConfirm, preloadConfirm } from './redeem/LazyConfirm';
 import { lazyView } from './lazy/lazy-view';
-import { LazyOutcome, preloadOutcome } from './lazy/LazyOutcome';
+import { LazyOutcome, preloadOutcome } from './redeem/LazyOutcome';
 import { popupState, type PopupState } from './model/popup-state';
 import { RewardList } from './RewardList';
+import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './redeem/seen-outcome';
 import { useItem } from './use-item';
+import { useNow } from './use-now';
 import { useRedeemFlow, type RedeemFlow } from './redeem/use-redeem-flow';
 
 /**
@@ -70,10 +72,7 @@ const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<
 
 export { preloadStillChecking };
 
-const { Lazy: Skeleton } = lazyView<object>(
-  () => import('./Skeleton').then((m) => m.Skeleton),
-  () => null,
-);
+const clearGoal = () => void sendMessage('setGoal', { rewardId: null }).catch(() => undefined);
 
 /** Asks the background to refresh; a failure the panelist asked about takes focus once it is known. */
 function useRefresh(live: boolean, sync: SyncState | undefined) {
@@ -155,8 +154,13 @@ export function App() {
         busy={state.loading}
         header={<Header now={now} {...state.header} onRefresh={() => refresh(true)} />}
       >
-        {state.goal && <LazyGoal {...state.goal} onRedeem={flow.open} />}
-        <SyncNotice error={state.rewards ? null : state.error} loading={state.loading} onRetry={() => refresh(true)} />
+        {state.goal && <GoalPanel {...state.goal} onRedeem={flow.open} onRemove={clearGoal} />}
+        {/* With data on screen a refresh is the header's busy Refresh, beside how old that data is: said once. */}
+        <SyncNotice
+          error={state.rewards ? null : state.error}
+          loading={state.loading && !state.rewards}
+          onRetry={() => refresh(true)}
+        />
         <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
         {everChecking.current && <StillChecking entries={state.checking} now={now} />}
         {state.list ? (

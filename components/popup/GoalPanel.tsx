@@ -1,24 +1,30 @@
 import type { Reward } from '../../utils/types';
 import { goalModel, type GoalInput, type GoalModel } from './model/goal-model';
-import { send as sendMessage } from './send';
 import { Qty } from './Qty';
 
 export interface GoalPanelProps extends Omit<GoalInput, 'now'> {
   onRedeem(reward: Reward): void;
+  /** Removes the goal (App sends it: this file is the first frame's too, which sends nothing). */
+  onRemove(): void;
   now?: number;
 }
 
-const clear = () => void sendMessage('setGoal', { rewardId: null }).catch(() => undefined);
-
 /** The points earned lately, and the goal with how far and how soon. */
-export function GoalPanel({ onRedeem, now = Date.now(), ...input }: GoalPanelProps) {
+export function GoalPanel({ onRedeem, onRemove, now = Date.now(), ...input }: GoalPanelProps) {
   const { model, view } = goalModel({ ...input, now });
   return (
-    <GoalPanelView m={model} onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined} onRemove={clear} />
+    <GoalPanelView
+      m={model}
+      onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined}
+      onRemove={onRemove}
+    />
   );
 }
 
-/** The goal's markup, from its model alone: the first frame's template renders it too, so the two cannot differ. */
+/**
+ * The goal's markup, from its model alone: the first frame renders it too (first-frame/render-dom.ts),
+ * so the two cannot differ.
+ */
 export function GoalPanelView({
   m,
   onRedeem,

@@ -1,5 +1,4 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import { HistoryLink } from './HistoryLink';
 import { Joined } from './Joined';
 import { headerModel, type HeaderInput, type HeaderModel } from './model/header-model';
@@ -135,14 +134,4 @@ function Freshness({
       />
     </p>
   );
-}
-
-/** Re-renders every `ms` so "2 min ago" keeps true while the popup stays open. */
-export function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(id);
-  }, [ms]);
-  return now;
 }

@@ -2,9 +2,8 @@ import { QTY_TEXT, qtyParts } from '../../utils/qty';
 
 /**
  * `text` with each number and its unit kept on one line (utils/qty.ts), and each name from the
- * panel (`asName`) one unit in its own direction, as its row shows it: inside a span the first
- * frame's script recognises by its class and splits the same way (frame-fill.ts), so the painted
- * frame and Preact's are the same DOM.
+ * panel (`asName`) one unit in its own direction, as its row shows it: in the first frame as in
+ * Preact's.
  */
 export function Qty({ text }: { text: string }) {
   return (

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { REWARD_IMAGE_WIDTH, type RewardImage as Image } from '../../utils/reward-view';
-import { markLoaded } from './first-frame/photo';
+import { watchPhoto } from './photo';
 
 /** A brand's stand-in (brand-tile.ts): its initial on its tone. */
 export interface Tile {
@@ -9,34 +8,18 @@ export interface Tile {
 }
 
 /**
- * The brand tile, with the provider's image over it once that has loaded: a row is never a blank
- * or grey square, while its image loads (a lazy one only once scrolled to), nor after it failed.
- * Decorative: the reward's name is the text beside it, so the alt is empty. The first frame paints
- * the same markup from the row's model and marks an image loaded the same way (photo.ts).
+ * The brand tile, with the provider's image over it once that has loaded (photo.ts): a row is never
+ * a blank or grey square, while its image loads (a lazy one only once scrolled to), nor after it
+ * failed. Decorative: the reward's name is the text beside it, so the alt is empty. No state: the
+ * first frame renders it too.
  */
 export function RewardImage({ image, tile }: { image: Image | null; tile: Tile }) {
-  const [broken, setBroken] = useState(false);
-  const ref = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    // The first frame's script put this image up before Preact listened: it may have loaded or
-    // failed already (a finished image that cannot be decoded did), and its event is gone.
-    let live = true;
-    const img = ref.current;
-    if (img?.complete)
-      img.decode().then(
-        () => markLoaded(img),
-        () => live && setBroken(true),
-      );
-    return () => {
-      live = false;
-    };
-  }, []);
   return (
     <span class={`reward-img reward-tile ${tile.tone}`} aria-hidden="true">
       {tile.initial}
-      {image && !broken && (
+      {image && (
         <img
-          ref={ref}
+          ref={watchPhoto}
           class="reward-photo"
           src={image.src}
           srcset={image.srcset}
@@ -46,8 +29,6 @@ export function RewardImage({ image, tile }: { image: Image | null; tile: Tile }
           loading="lazy"
           decoding="async"
           alt=""
-          onLoad={(e) => markLoaded(e.currentTarget)}
-          onError={() => setBroken(true)}
         />
       )}
     </span>

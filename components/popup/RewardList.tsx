@@ -1,12 +1,12 @@
-import type { ComponentChildren, Ref } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { filterRewards, groupRewards, kindCounts, kindName, sortGroups, type SortKey } from '../../utils/reward-groups';
+import { filterRewards, groupRewards, kindCounts, sortGroups, type SortKey } from '../../utils/reward-groups';
 import { FILTER_THRESHOLD } from '../../utils/reward-view';
 import { t } from '../../utils/i18n';
 import type { KindCount } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
-import { listModel, REWARDS_PAGE, type ListModel } from './model/list-model';
-import { RewardRow } from './RewardRow';
+import { listModel, REWARDS_PAGE } from './model/list-model';
+import { ListRow } from './ListRow';
+import { ListView } from './ListView';
 import type { RewardId } from '../../utils/ids';
 import { useShowMoreFocus } from './use-show-more';
 
@@ -87,7 +87,7 @@ export function RewardList({
     count: groups.length,
     total,
     brands: brands ?? groupRewards(rewards).length,
-    kinds: all.length > 1,
+    kinds: all,
     filterable,
     query,
     sort,
@@ -117,11 +117,6 @@ export function RewardList({
         onWantAll?.();
         setLimit(visible + REWARDS_PAGE);
       }}
-      kinds={all.map(({ key }) => (
-        <option key={key} value={key}>
-          {kindName(key)}
-        </option>
-      ))}
       noMatch={
         groups.length === 0 &&
         rewards.length > 0 && (
@@ -130,7 +125,7 @@ export function RewardList({
       }
     >
       {groups.slice(0, visible).map((group) => (
-        <RewardRow
+        <ListRow
           key={group.key}
           group={group}
           balance={balance}
@@ -172,147 +167,5 @@ function NoMatch({
         )}
       </p>
     </div>
-  );
-}
-
-interface ViewProps {
-  m: ListModel;
-  /** The rows. */
-  children: ComponentChildren;
-  /** In place of the rows: what to say when the search or filter leaves none. */
-  noMatch?: ComponentChildren;
-  /** The type filter's options after "All types": the catalogue's kinds. */
-  kinds?: ComponentChildren;
-  searchRef?: Ref<HTMLInputElement>;
-  /** The rows' list, where "Show more" takes focus on to the first row it added. */
-  listRef?: Ref<HTMLUListElement>;
-  onFocus?: (() => void) | undefined;
-  onQuery?: (value: string) => void;
-  onSort?: (value: string) => void;
-  onKind?: (value: string) => void;
-  onToggleFilters?: () => void;
-  onMore?: () => void;
-}
-
-/** The list's markup around its rows, from its model alone: the first frame's template renders it too, the same. */
-export function ListView({
-  m,
-  children,
-  noMatch,
-  kinds,
-  searchRef,
-  listRef,
-  onFocus,
-  onQuery,
-  onSort,
-  onKind,
-  onToggleFilters,
-  onMore,
-}: ViewProps) {
-  if (m.empty !== null) return <p class="empty">{m.empty}</p>;
-  const f = m.filters;
-  // Values as properties once the list is Preact's (the first frame's copy shows the first option, the default).
-  const live = onQuery !== undefined;
-  return (
-    <section aria-labelledby="rewards-title">
-      <h2 id="rewards-title" class="visually-hidden">
-        {m.heading}
-      </h2>
-      {f && (
-        <div class="filters">
-          {/* The search, and beside it what sorts and filters, folded: the first rewards come high on the screen. */}
-          <div class="filter-bar">
-            <label class="visually-hidden" for="reward-search">
-              {f.search}
-            </label>
-            <SearchField f={f} searchRef={searchRef} onFocus={onFocus} onQuery={onQuery} />
-            <button
-              type="button"
-              class="btn filter-toggle"
-              aria-expanded={f.toggle.open}
-              aria-controls="reward-filters"
-              onClick={onToggleFilters}
-            >
-              {f.toggle.text}
-            </button>
-          </div>
-          <div id="reward-filters" class="filter-row" hidden={!f.toggle.open}>
-            <div class="select">
-              <label for="reward-sort">{f.sort.label}</label>
-              <select
-                id="reward-sort"
-                value={live ? f.sort.value : undefined}
-                onFocus={onFocus}
-                onChange={(e) => onSort?.(e.currentTarget.value)}
-              >
-                <option value="afford">{f.sort.afford}</option>
-                <option value="low">{f.sort.low}</option>
-                <option value="high">{f.sort.high}</option>
-                <option value="name">{f.sort.name}</option>
-              </select>
-            </div>
-            {f.kind && (
-              <div class="select">
-                <label for="reward-kind">{f.kind.label}</label>
-                <select
-                  id="reward-kind"
-                  value={live ? f.kind.value : undefined}
-                  onFocus={onFocus}
-                  onChange={(e) => onKind?.(e.currentTarget.value)}
-                >
-                  <option value="">{f.kind.all}</option>
-                  {kinds}
-                </select>
-              </div>
-            )}
-          </div>
-          <p class="list-count small muted" role="status">
-            {f.count}
-          </p>
-        </div>
-      )}
-      {noMatch || (
-        <>
-          <ul class="rewards" ref={listRef}>
-            {children}
-          </ul>
-          {m.more !== null && (
-            <button type="button" class="btn more" onClick={onMore}>
-              {m.more}
-            </button>
-          )}
-        </>
-      )}
-    </section>
-  );
-}
-
-/** The search box, sized by an unseen copy of its placeholder: never narrower than its words ("10 Prämien du"). */
-function SearchField({
-  f,
-  searchRef,
-  onFocus,
-  onQuery,
-}: {
-  f: NonNullable<ListModel['filters']>;
-  searchRef?: Ref<HTMLInputElement> | undefined;
-  onFocus?: (() => void) | undefined;
-  onQuery?: ((value: string) => void) | undefined;
-}) {
-  return (
-    <span class="search-box">
-      <input
-        id="reward-search"
-        ref={searchRef}
-        type="search"
-        placeholder={f.placeholder}
-        value={f.query}
-        onFocus={onFocus}
-        onInput={(e) => onQuery?.(e.currentTarget.value)}
-      />
-      <span class="search-sizer" aria-hidden="true">
-        {f.placeholder}
-      </span>
-    </span>
   );
 }

@@ -13,7 +13,8 @@ interface Props {
   /** Only when nothing is saved yet; with saved data the header says it in one line. */
   error: AppError | null;
   loading: boolean;
-  onRetry: () => void;
+  /** App's; the first frame paints the card without it (a click meanwhile is held: early-clicks.ts). */
+  onRetry?: () => void;
 }
 
 /** The last refresh's outcome: a quiet "updating" note, or why nothing could be loaded. */
@@ -34,7 +35,7 @@ export function SyncNotice({ error, loading, onRetry }: Props) {
   return <SyncStatus m={syncStatusModel(loading)} />;
 }
 
-export function SyncStatus({ m }: { m: ReturnType<typeof syncStatusModel> }) {
+function SyncStatus({ m }: { m: ReturnType<typeof syncStatusModel> }) {
   return (
     <p class="visually-hidden" role="status">
       {m.text}

@@ -2,11 +2,10 @@ import { render } from 'preact';
 import { App, preloadPrompt, preloadStillChecking } from '../../components/popup/App';
 import { replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
 import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame/first-frame';
-import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
-import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
+import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
-import { balanceHistoryItem, goalItem, ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';
+import { ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';
 import './style.css';
 
 applyBrand();
@@ -16,8 +15,7 @@ applyBrand();
  * painted DOM without a visible change. It holds the small popup view, not the catalogue or
  * the history, whatever their size, so a big catalogue opens as fast as a small one. Whatever that
  * first render shows is loaded first: the
- * outcome card when there is one, the redemptions still being checked, the goal header, the prompt
- * to connect.
+ * outcome card when there is one, the redemptions still being checked, the prompt to connect.
  */
 void preload(FIRST_FRAME_ITEMS)
   .then(() => {
@@ -26,7 +24,6 @@ void preload(FIRST_FRAME_ITEMS)
     return Promise.all([
       ledgerItem.peek() && preloadOutcome(),
       live && (unsettledItem.peek()?.length ?? 0) > 0 && preloadStillChecking(),
-      live && (goalItem.peek() || (balanceHistoryItem.peek()?.length ?? 0) >= 2) && preloadGoal(),
       !live && preloadPrompt(),
     ]);
   })

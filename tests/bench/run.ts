@@ -23,6 +23,8 @@ import { measureSizes } from './sizes';
 import { connectThroughOptions, stuckFlags } from './state';
 import { measureNotConnected, measureTiming, measureWarm, type TimingReport } from './timing';
 import { measureFirefox } from './firefox';
+import { measureConnect, type ConnectReport } from './connect';
+import { makeScaledSeed } from '../sandbox/scale';
 import { measureWake } from './wake';
 import { launchYardstick } from './yardstick';
 import { afterPageLine } from './report-summary';
@@ -69,6 +71,9 @@ const measured = commit();
  */
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 
+/** The catalogue connecting is measured with: the size at which a panelist saw "Connecting…" for 35 s (issue 51). */
+const CONNECT_REWARDS = 5_000;
+
 type Show = {
   visible: { median: number; min: number; max: number };
   ratioToBlankFcp: number;
@@ -82,8 +87,35 @@ const show = (name: string, p: Show) =>
 const ratioLine = (name: string, f: { ratio: number; seriesRatios: number[] }) =>
   log(`${name}: ${f.ratio} (series ${f.seriesRatios.join(', ')})`);
 
+/** `BENCH_ONLY=connect`: connecting with 5,000 rewards, against a sandbox seeded with them. */
+async function partialConnect(build: ReturnType<typeof buildForBench>): Promise<void> {
+  const sandbox = await startSandbox({ port: BENCH_PORT, seed: makeScaledSeed({ rewards: CONNECT_REWARDS }) });
+  try {
+    const bench = await launchBench(build.extensionDir, build.minimalDir);
+    try {
+      connectLines(await measureConnect(bench, sandbox, CONNECT_REWARDS));
+    } finally {
+      await bench.close();
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function connectLines(c: ConnectReport): void {
+  log(
+    `connecting with ${c.rewards} rewards (${(c.catalogueBytes / 1e6).toFixed(1)} MB): Connected ${c.connected.median} (${c.connected.min}–${c.connected.max}) ms, ` +
+      `catalogue in ${c.catalogue.median} (${c.catalogue.min}–${c.catalogue.max}) ms; key check's own request ${c.keyCheck.median} ms, ` +
+      `fetch + parse ${c.fetchParse.median} ms; storing it alone ${c.storeAlone.median} ms`,
+  );
+  ratioLine("Connected ÷ the key check's own request", c.connectedToKeyCheck);
+  ratioLine('the catalogue in ÷ fetch + parse', c.catalogueToFetch);
+}
+
 async function partial(): Promise<void> {
   const build = buildForBench();
+  if (only.includes('connect')) await partialConnect(build);
+  if (only.every((part) => part === 'connect')) return;
   const sizes = measureSizes(build.extensionDir, build.zipPath);
   log(
     `popup first load ${(sizes.popup.first.total.gzip / 1024).toFixed(1)} KiB gzip; background ${(sizes.background.total.gzip / 1024).toFixed(1)} KiB gzip`,
@@ -176,6 +208,10 @@ async function main(): Promise<void> {
     const requests = await measureRequests(bench, () => sandbox);
     log('scale');
     const scale = await measureScale(bench, reseed, log);
+    log(`connecting with ${CONNECT_REWARDS} rewards`);
+    await reseed(makeScaledSeed({ rewards: CONNECT_REWARDS }));
+    const connect = await measureConnect(bench, sandbox, CONNECT_REWARDS);
+    connectLines(connect);
     await bench.close();
     // The default seed again, as the bench connected to at first.
     await sandbox.close();
@@ -183,7 +219,7 @@ async function main(): Promise<void> {
     log('Firefox ESR');
     const firefox = await measureFirefox(build.firefoxDir, sandbox, log);
     firefoxVersion = firefox.browserVersion;
-    results = { sizes, background, timing, firefox, wake, requests, scale, stuckLoadingFlags: stuckFlags };
+    results = { sizes, background, timing, firefox, wake, requests, scale, connect, stuckLoadingFlags: stuckFlags };
   } finally {
     // Closing twice is harmless: the context is closed once and its profile removed with force.
     await bench.close();

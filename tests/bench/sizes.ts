@@ -21,7 +21,7 @@ export interface Bundle {
 }
 
 export interface SizeReport {
-  /** `firstFrame`: what paints the first frame (the classic script and the stylesheets); `html`: popup.html, its templates included. */
+  /** `firstFrame`: what paints the first frame (the classic script and the stylesheets); `html`: popup.html. */
   popup: { first: Bundle; lazy: Bundle; firstFrame: Bundle; html: FileSize };
   options: { first: Bundle; lazy: Bundle };
   background: Bundle;

@@ -20,6 +20,11 @@ export async function connectThroughOptions(bench: Bench, baseUrl: string, token
   await page.getByLabel('Personal key').fill(token);
   await page.getByRole('button', { name: 'Connect' }).click();
   await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+  // Connected once the key is accepted; the first reads follow (session/session.ts): each area tried, then idle.
+  for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((r) => setTimeout(r, 50))) {
+    const { attempts } = await syncSnapshot(bench);
+    if (['rewards', 'history', 'profile'].every((area) => (attempts[area] ?? 0) > 0)) break;
+  }
   await waitIdle(bench);
   await page.close();
 }

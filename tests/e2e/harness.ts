@@ -124,6 +124,21 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
     await page.getByLabel('Personal key').fill(account.token);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    // Connected once the key is accepted; the catalogue, the history and the profile are read
+    // after (session/session.ts): a test starts from a connection whose first reads have landed.
+    await page.waitForFunction(
+      async () => {
+        const { sync } = await chrome.storage.local.get<{
+          sync?: Record<string, { loading: boolean; attemptedAt: number } | undefined>;
+        }>('sync');
+        return ['rewards', 'history', 'profile'].every((a) => {
+          const area = sync?.[a];
+          return area !== undefined && !area.loading && area.attemptedAt > 0;
+        });
+      },
+      undefined,
+      { polling: 50 },
+    );
     await page.close();
   };
 

@@ -55,7 +55,10 @@ describe('message protocol', () => {
       data: { connected: true, tokenHint: sandbox.token.slice(-4), baseUrl: sandbox.url },
     });
     expect(JSON.stringify(right)).not.toContain(sandbox.token);
-    expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
+    // The catalogue is read after the answer, under the new session.
+    await vi.waitFor(async () =>
+      expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' }),
+    );
   });
 
   it('refuses a malformed base URL and a blank token without sending anything', async () => {

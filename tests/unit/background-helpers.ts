@@ -4,7 +4,7 @@ import { httpTuning } from '../../entrypoints/background/auth/api';
 import { credentialsItem, type Credentials } from '../../entrypoints/background/store/credentials';
 import { CHECK_AFTER_MS, CHECK_ALARM, onCheckAlarm, redeem } from '../../entrypoints/background/redemption/service';
 import type { RewardId } from '../../utils/ids';
-import { rewardsItem, sessionItem, type LedgerEntry } from '../../utils/storage-items';
+import { rewardsItem, sessionItem, syncItem, type LedgerEntry } from '../../utils/storage-items';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { SEED_A, SEED_B } from './accounts';
 
@@ -27,6 +27,24 @@ export async function connectTo(sandbox: Sandbox, extra: Partial<Credentials> = 
     },
   });
   return id;
+}
+
+/**
+ * Waits for the reads a connect starts once it has answered (the catalogue, the history, the
+ * profile: session/session.ts) to have landed or failed: each area's sync state, emptied by the
+ * switch, says it was tried and is no longer loading.
+ */
+export async function firstReadsDone(): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const sync = await syncItem.getValue();
+      const waiting = (['rewards', 'history', 'profile'] as const).filter(
+        (area) => sync[area].loading || sync[area].attemptedAt === 0,
+      );
+      if (waiting.length) throw new Error(`not read yet after connecting: ${waiting.join(', ')}`);
+    },
+    { timeout: 20_000, interval: 10 },
+  );
 }
 
 /** The active session's id, as the background stores it. */

@@ -72,6 +72,9 @@ beforeEach(async () => {
   store = permissions([], [A, B]);
 });
 
+/** The request a connect checks the key with (session.ts). */
+const KEY_CHECK = '/v1/panel/variables/data';
+
 describe('host access follows the connection', () => {
   it('a connect the panel refuses gives its origin back and keeps the connected panel’s', async () => {
     const refused = await connect(bUrl, 'wrong-key').catch((e) => e);
@@ -81,7 +84,7 @@ describe('host access follows the connection', () => {
   });
 
   it('a connect to a panel that does not answer gives its origin back', async () => {
-    await fault(b, { path: '/v1/panel/rewards', drop: true });
+    await fault(b, { path: KEY_CHECK, drop: true });
     expect((await connect(bUrl, b.token).catch((e) => e)).error?.kind).toBe('network');
     expect([...store.granted]).toEqual([A]);
   });
@@ -118,7 +121,7 @@ describe('host access follows the connection', () => {
   });
 
   it('an origin a connect is still using is kept while another settling runs, and given back once it failed', async () => {
-    await fault(b, { path: '/v1/panel/rewards', delayMs: 300, status: 401, body: '{"message":"Unauthenticated."}' });
+    await fault(b, { path: KEY_CHECK, delayMs: 300, status: 401, body: '{"message":"Unauthenticated."}' });
     const pending = connect(bUrl, b.token).catch((e) => e);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await disconnect();
@@ -130,7 +133,7 @@ describe('host access follows the connection', () => {
   });
 
   it('a connect that outlives a disconnect keeps its origin: the panel it stored is in use', async () => {
-    await fault(b, { path: '/v1/panel/rewards', delayMs: 300 });
+    await fault(b, { path: KEY_CHECK, delayMs: 300 });
     const pending = connect(bUrl, b.token);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await disconnect();

@@ -23,6 +23,7 @@ import {
   ledgerItem,
   preferencesItem,
   rewardsItem,
+  sessionItem,
   settledItem,
   syncItem,
   unsettledItem,
@@ -38,6 +39,7 @@ import {
   runEveryCheck,
   type Shown,
   slowReads,
+  firstReadsDone,
   startTwoAccounts,
   redeemNow,
 } from './background-helpers';
@@ -77,6 +79,8 @@ afterEach(() => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Lets every request still out land, and what follows from it be written. */
 async function settle(): Promise<void> {
+  // What a connect reads after answering starts after it returned, maybe before any of it is out.
+  if ((await sessionItem.getValue()).connected) await firstReadsDone();
   await Promise.all([a.idle(), b.idle()]);
   await sleep(20);
   await Promise.all([balanceIdle(), notificationsIdle()]);

@@ -22,7 +22,14 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { isAccountB, SEED_A } from './accounts';
-import { activeSessionId, apiRequests, closeSandboxes, startTwoAccounts, redeemNow } from './background-helpers';
+import {
+  activeSessionId,
+  apiRequests,
+  closeSandboxes,
+  firstReadsDone,
+  startTwoAccounts,
+  redeemNow,
+} from './background-helpers';
 import { rid } from './test-ids';
 
 let a: Sandbox;
@@ -36,6 +43,7 @@ beforeEach(async () => {
   a.reset();
   b.reset();
   await connect(a.url, a.token);
+  await firstReadsDone();
   await settle();
 });
 
@@ -77,8 +85,9 @@ describe('sessions', () => {
     await sleep(50);
     await connect(b.url, b.token);
     // The old account’s answers have landed (at least their 250 ms) and were judged; then the new
-    // account’s history is read, however late a busy machine brings it.
+    // account’s first reads, however late a busy machine brings them.
     await late;
+    await firstReadsDone();
     await settle();
     await vi.waitFor(
       async () => {
@@ -184,7 +193,7 @@ describe('connecting (session.ts)', () => {
     expect(a.requests).toHaveLength(0);
   });
 
-  it('stores the checked key trimmed, with the panel, its origin, the key’s last four characters and a new session id, and the first catalogue', async () => {
+  it('stores the checked key trimmed, with the panel, its origin, the key’s last four characters and a new session id; the catalogue follows', async () => {
     const before = (await sessionItem.getValue()).id;
     const session = await connect(`${b.url}/`, `  ${b.token} `);
     expect(session).toEqual({
@@ -198,9 +207,23 @@ describe('connecting (session.ts)', () => {
     expect(session.id).not.toBe(before);
     expect(await sessionItem.getValue()).toEqual(session);
     expect(await credentialsItem.getValue()).toEqual({ session: session.id, baseUrl: b.url, token: b.token });
+    // Answered once the key was accepted: the catalogue is read after, under the new session.
+    await firstReadsDone();
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(9000);
     expect((await popupViewItem.getValue())?.rewards?.balance.points).toBe(9000);
-    expect((await popupViewItem.getValue())?.latest).toBeNull();
+    // Its history too: the latest redemption the popup shows is the new account's.
+    expect(isAccountB((await popupViewItem.getValue())!.latest!.reward.id)).toBe(true);
+  });
+
+  it('checks the key with the panelist’s own stored values, not the catalogue, and answers before the catalogue is read', async () => {
+    // The catalogue held back: the connect answers without it, the key checked by the values.
+    await fault(b, { path: '/v1/panel/rewards', holdMs: 1_000 });
+    await connect(b.url, b.token);
+    expect(apiRequests(b, '/v1/panel/variables/data')).toBeGreaterThan(0);
+    expect(await rewardsItem.getValue()).toBeNull();
+    await firstReadsDone();
+    expect((await rewardsItem.getValue())?.data.balance.points).toBe(9000);
+    expect((await syncItem.getValue()).rewards).toMatchObject({ loading: false, error: null });
   });
 
   it('the same key again keeps the goal and the draft; another account loses them, with a notice counting the edits', async () => {
@@ -239,7 +262,7 @@ describe('connecting (session.ts)', () => {
     expect(await draftDiscardedItem.getValue()).toBeNull();
   });
 
-  it('a new key for a rejected session on the same panel keeps its goal under the new key’s account, shown in the popup at once', async () => {
+  it('a new key for a rejected session on the same panel keeps its goal under the new key’s account, shown in the popup with the catalogue', async () => {
     const id = (await sessionItem.getValue()).id!;
     await fakeBrowser.storage.local.set({
       [credentialsItem.key]: { session: id, baseUrl: a.url, token: 'refused-key-0ld!' },
@@ -249,6 +272,7 @@ describe('connecting (session.ts)', () => {
     await connect(a.url, a.token);
     const account = `${a.url}|${a.token.slice(-4)}`;
     expect(await goalItem.getValue()).toMatchObject({ rewardId: '101', account });
+    await firstReadsDone();
     expect((await popupViewItem.getValue())?.goal).toMatchObject({ reward: { id: '101' } });
   });
 

@@ -19,7 +19,7 @@ import {
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { OAUTH_PATHS } from '../sandbox/oauth';
-import { deliver } from './background-helpers';
+import { deliver, firstReadsDone } from './background-helpers';
 import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox } from './sign-in-helpers';
 import { installTabs, type FakeTab } from './sign-in-tab-helpers';
 
@@ -96,6 +96,8 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     const credentials = await credentialsItem.getValue();
     expect(credentials?.refreshToken).toBeTruthy();
     expect(env.sandbox.oauth.accepts(credentials?.token ?? null)).toBe(true);
+    // The catalogue is read after the session is in place (session/session.ts).
+    await firstReadsDone();
     expect((await rewardsItem.getValue())?.data.rewards.length).toBeGreaterThan(0);
     // The listeners it added are gone with the tab.
     expect(seen.onUpdated.listeners).toHaveLength(0);

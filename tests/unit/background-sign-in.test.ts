@@ -5,7 +5,7 @@ import { credentialsItem } from '../../entrypoints/background/store/credentials'
 import { signIn } from '../../entrypoints/background/session/sign-in';
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
-import { deliver } from './background-helpers';
+import { deliver, firstReadsDone } from './background-helpers';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox } from './sign-in-helpers';
 import { installTabs } from './sign-in-tab-helpers';
@@ -46,6 +46,8 @@ describe('sign-in', () => {
     expect(credentials?.refreshToken).toBeTruthy();
     expect(credentials?.expiresAt).toBeGreaterThan(Date.now());
     expect(env.sandbox.oauth.accepts(credentials?.token ?? null)).toBe(true);
+    // The catalogue is read after the session is in place (session/session.ts).
+    await firstReadsDone();
     expect((await rewardsItem.getValue())?.data.rewards.length).toBeGreaterThan(0);
   });
 

@@ -70,7 +70,7 @@ describe('which reward image addresses a page may load', () => {
         terms: '<p>x</p>',
       },
     };
-    expect(withSafeImages(reward, PANEL)).toEqual({
+    expect(withSafeImages([reward], PANEL)[0]).toEqual({
       ...reward,
       image_url: '',
       meta_data: { image_url: '', image_urls: { '80w-326ppi': 'https://img.example/80.png' }, terms: '<p>x</p>' },

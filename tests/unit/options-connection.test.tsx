@@ -259,6 +259,32 @@ describe('connected', () => {
     expect(document.activeElement).toBe(byLabel('Personal key'));
   });
 
+  it('“Disconnected.” goes as soon as a new connect starts, not once it is answered', async () => {
+    await sessionItem.setValue(CONNECTED);
+    handlers.disconnect = async () => {
+      await sessionItem.setValue(DISCONNECTED);
+      return { ok: true, data: DISCONNECTED };
+    };
+    let answer!: () => void;
+    handlers.connect = ({ baseUrl }) =>
+      new Promise((resolve) => (answer = () => resolve({ ok: true, data: { ...CONNECTED, baseUrl } })));
+    await mount();
+    await click(button('Disconnect'));
+    await click(button('Yes, disconnect'));
+    expect(container.querySelector('[role=status]')?.textContent).toMatch(/Disconnected/);
+    await fill('https://panel.example.com/api', 'secret-token-abcd');
+    await click(button('Connect'));
+    // The connect is out: what was said before it is no longer so.
+    expect(button('Connecting…')).toBeTruthy();
+    expect(container.querySelector('[role=status]')?.textContent).toBe('');
+    await act(async () => {
+      await sessionItem.setValue(CONNECTED);
+      answer();
+    });
+    await settle();
+    expect(container.textContent).not.toMatch(/Disconnected/);
+  });
+
   it('the prompt opens on its safe choice, and Escape cancels it: Enter twice never disconnects', async () => {
     await sessionItem.setValue(CONNECTED);
     await mount();

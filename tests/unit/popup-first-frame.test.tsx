@@ -1,5 +1,5 @@
 /**
- * The first frame, painted by the classic script from the build-time templates, against
+ * The first frame, painted by the classic script with the popup's own views, against
  * Preact's render of the same state. Preact must take the painted DOM over without changing it, and
  * what it paints must be what Preact renders on its own.
  */
@@ -11,9 +11,7 @@ import { App, preloadPrompt } from '../../components/popup/App';
 import { holdEarlyClicks, replayEarlyClicks } from '../../components/popup/first-frame/early-clicks';
 import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
 import { FIRST_FRAME_ROWS } from '../../components/popup/model/popup-model';
-import { renderTemplates } from '../../components/popup/first-frame/frame-templates';
-import { preloadGoal } from '../../components/popup/lazy/LazyGoal';
-import { preloadOutcome } from '../../components/popup/lazy/LazyOutcome';
+import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { preload } from '../../utils/storage-item';
 import {
   balanceHistoryItem,
@@ -39,7 +37,6 @@ const DAY = 86_400_000;
 
 beforeEach(() => {
   fakeBrowser.reset();
-  document.body.innerHTML = renderTemplates();
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -56,6 +53,8 @@ interface State {
   history?: boolean;
   /** Open profile questions in the view. */
   questions?: number;
+  /** No popup view yet (App then reads the catalogue), or one without rewards (nothing cached yet). */
+  view?: 'none' | 'no rewards';
 }
 
 const catalogue = [
@@ -96,17 +95,18 @@ async function store(state: State): Promise<void> {
     state.questions === undefined
       ? null
       : { open: state.questions, total: 8, first: state.questions ? 'PETS' : null, fetchedAt: Date.now() - 60_000 };
-  await popupViewItem.setValue({
-    rewards: rewardsPart(cache),
-    latest,
-    profile,
-    goal:
-      goal &&
-      goalPart(
-        goal,
-        rewards.find((r) => r.id === goal.rewardId),
-      ),
-  });
+  if (state.view !== 'none')
+    await popupViewItem.setValue({
+      rewards: state.view === 'no rewards' ? null : rewardsPart(cache),
+      latest,
+      profile,
+      goal:
+        goal &&
+        goalPart(
+          goal,
+          rewards.find((r) => r.id === goal.rewardId),
+        ),
+    });
   await syncItem.setValue({ rewards: { ...IDLE, ...state.sync }, history: IDLE, profile: IDLE });
   if (state.ledger) await ledgerItem.setValue(state.ledger);
   if (goal) await goalItem.setValue(goal);
@@ -114,7 +114,7 @@ async function store(state: State): Promise<void> {
 }
 
 /** Paints the first frame as entrypoints/first-frame.ts does: one read of the items' keys. */
-async function paint(root: HTMLElement): Promise<number> {
+async function paint(root: HTMLElement): Promise<void> {
   const stored = await fakeBrowser.storage.local.get(FIRST_FRAME_ITEMS.map((item) => item.key));
   return paintFirstFrame(root, stored, Date.now());
 }
@@ -122,7 +122,7 @@ async function paint(root: HTMLElement): Promise<number> {
 /** Preact's first render, after what main.tsx loads before it. */
 async function preact(root: HTMLElement): Promise<void> {
   await preload(FIRST_FRAME_ITEMS);
-  await Promise.all([preloadGoal(), preloadPrompt(), preloadOutcome()]);
+  await Promise.all([preloadPrompt(), preloadOutcome()]);
   render(<App />, root);
 }
 
@@ -166,7 +166,7 @@ async function compare(state: State, locale: TestLocale = 'en') {
   await store(state);
   const painted = document.createElement('div');
   document.body.append(painted);
-  const parts = await paint(painted);
+  await paint(painted);
   const frame = html(painted);
   const paintedElements = new Set(painted.querySelectorAll('*'));
   await preact(painted);
@@ -181,7 +181,7 @@ async function compare(state: State, locale: TestLocale = 'en') {
   const own = html(fresh);
   render(null, painted);
   render(null, fresh);
-  return { parts, frame, kept, takenOver, own };
+  return { frame, kept, takenOver, own };
 }
 
 describe('first frame', () => {
@@ -198,6 +198,14 @@ describe('first frame', () => {
     ['a refresh running', { sync: { loading: true } }],
     ['offline after a failed refresh', { sync: { error: { kind: 'network', message: 'No connection' } } }],
     ['a refused refresh', { sync: { error: { kind: 'server', message: 'The panel had a problem' } } }],
+    [
+      'a busy panel asking to wait (429, with its Retry-After)',
+      { sync: { error: { kind: 'rate_limited', message: 'Too many requests', status: 429, retryAfterSeconds: 30 } } },
+    ],
+    [
+      'a busy panel without a Retry-After',
+      { sync: { error: { kind: 'rate_limited', message: 'Slow down', status: 429 } } },
+    ],
     ['a short catalogue without search', { rewards: catalogue.slice(0, 4) }],
     ['an empty catalogue', { rewards: [] }],
     ['a redemption pending', { ledger: ledger('pending') }],
@@ -205,11 +213,21 @@ describe('first frame', () => {
     ['open profile questions', { questions: 3 }],
     ['open profile questions while a refresh runs', { questions: 1, sync: { loading: true } }],
     ['every profile question answered', { questions: 0 }],
+    [
+      'connected, nothing cached yet: the last known balance',
+      { view: 'no rewards', samples: [{ at: Date.now() - DAY, points: 700 }] },
+    ],
+    ['connected, nothing cached yet, the first read under way', { view: 'no rewards', sync: { loading: true } }],
+    [
+      'connected, nothing cached, the first read failed',
+      { view: 'no rewards', sync: { error: { kind: 'timeout', message: 'Timed out' } } },
+    ],
+    ['connected, no popup view yet (App reads the catalogue)', { view: 'none' }],
   ];
   for (const [name, state] of cases) {
     it(`${name}: Preact takes the painted frame over unchanged, and renders the same on its own`, async () => {
       const result = await compare(state);
-      expect(result.parts).toBeGreaterThan(0);
+      expect(result.frame).toContain('<header');
       // Where the frame stopped (the rows after the first screen, an outcome card), Preact adds the
       // rest below; nothing painted changes, and the page is then what Preact renders on its own.
       expect(prefix(result.kept, result.frame)).toBe(result.frame);
@@ -302,6 +320,18 @@ describe('first frame', () => {
     expect(root.querySelectorAll('.reward-name')).toHaveLength(0);
   });
 
+  it('paints a busy panel’s header with what to do next, then the rows, under a 429', async () => {
+    installI18n('en');
+    await store({
+      sync: { error: { kind: 'rate_limited', message: 'Too many requests', status: 429, retryAfterSeconds: 30 } },
+    });
+    const root = document.createElement('div');
+    await paint(root);
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('1,000 points');
+    expect(root.querySelector('[role="alert"]')?.textContent).toContain('Try again in 30 seconds');
+    expect(root.querySelectorAll('.reward-name')).toHaveLength(FIRST_FRAME_ROWS);
+  });
+
   it('paints the open profile questions line with its link to the first open question', async () => {
     installI18n('en');
     await store({ questions: 3 });
@@ -365,13 +395,5 @@ describe('first frame', () => {
     replayEarlyClicks();
     await vi.waitFor(() => expect(details().getAttribute('aria-expanded')).toBe('true'));
     render(null, root);
-  });
-
-  it('paints nothing without the popup view, and nothing into a page Preact already rendered', async () => {
-    installI18n('en');
-    await sessionItem.setValue(CONNECTED);
-    const root = document.createElement('div');
-    expect(await paint(root)).toBe(0);
-    expect(root.innerHTML).toBe('');
   });
 });

@@ -196,14 +196,16 @@ describe('popup states', () => {
     expect(root.querySelector('header')?.textContent).toContain('Ihr zuletzt bekannter Punktestand');
   });
 
-  it('loading: announces the update and marks the list busy while the background fetches', async () => {
+  it('loading: marks the list and the Refresh busy while the background fetches, said once beside how old the points are', async () => {
     await seed({ rewards, balance: 2500 });
     const root = mount();
     await waitFor(() => getByText(root, 'Amazon $5'));
     expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('false');
     await syncItem.setValue({ rewards: { ...IDLE, loading: true }, history: IDLE, profile: IDLE });
     await waitFor(() => expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('true'));
-    expect(getByText(root, 'Updating…')).toBeTruthy();
+    expect(getByRole(root, 'button', 'Refresh').getAttribute('aria-busy')).toBe('true');
+    // "Updated 2 min. ago" beside "Updating…" said two things at once.
+    expect(root.textContent).not.toContain('Updating…');
     // Spinning while busy; its place kept when idle, so the freshness line does not move.
     expect(root.querySelector('.spinner:not(.idle)')).not.toBeNull();
     await syncItem.setValue({ rewards: IDLE, history: IDLE, profile: IDLE });

@@ -1,10 +1,10 @@
 // @vitest-environment node
 /**
- * What a connection starts, beyond the switch itself (session/session.ts): the balance it read is
- * the account's first point, and the profile and history are read again from the panel, however
+ * What a connection starts, beyond the switch itself (session/session.ts): the balance its first
+ * read of the catalogue brings is the account's first point, and the profile and history are read again from the panel, however
  * fresh the copies a reconnect of the same account keeps. Against the sandbox over real HTTP.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { connect } from '../../entrypoints/background/session/session';
@@ -13,6 +13,7 @@ import type { Sandbox } from '../sandbox/server';
 import { apiRequests, closeSandboxes, startTwoAccounts, until } from './background-helpers';
 
 const HISTORY = '/v1/panel/redemptions';
+const REWARDS = '/v1/panel/rewards';
 const PROFILE = '/v1/panel/variables/meta';
 
 let a: Sandbox;
@@ -31,8 +32,12 @@ describe('a connection', () => {
     const unwatch = watchBalance();
     try {
       await connect(a.url, a.token);
-      await balanceIdle();
-      expect((await balanceHistoryItem.getValue()).map((sample) => sample.points)).toEqual([a.state.balance]);
+      // The catalogue is read after the connect answers; its balance is the first point.
+      await until(() => apiRequests(a, REWARDS) === 1);
+      await vi.waitFor(async () => {
+        await balanceIdle();
+        expect((await balanceHistoryItem.getValue()).map((sample) => sample.points)).toEqual([a.state.balance]);
+      });
     } finally {
       unwatch();
     }

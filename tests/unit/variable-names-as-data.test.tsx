@@ -13,7 +13,7 @@ import { editDraft } from '../../entrypoints/background/profile/draft';
 import { toStoredValues } from '../../utils/stored-values';
 import { checkRequest } from '../../utils/message-schemas';
 import { sendMessage, type Result } from '../../utils/messages';
-import { nameLabel } from '../../utils/humanise';
+import { nameLabel } from '../../utils/question-text';
 import { completeness } from '../../utils/profile-completeness';
 import { profileDraftItem, profileItem } from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';

@@ -189,16 +189,17 @@ function balanceOf(body: unknown, endpoint: string): number | null {
  */
 const parsers = (origin: string): { [K in ReadName]: (body: unknown) => Reads[K] } => ({
   rewards: (body) => ({
-    rewards: parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards.map((reward) =>
-      withSafeImages(reward, origin),
-    ),
+    rewards: withSafeImages(parseBody(rewardsResponseSchema, body, ENDPOINTS.rewards).rewards, origin),
     balance: balanceOf(body, ENDPOINTS.rewards),
   }),
-  redemptions: (body) =>
-    parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions.map((r) => ({
-      ...r,
-      reward: withSafeImages(r.reward, origin),
-    })),
+  redemptions: (body) => {
+    const redemptions = parseBody(redemptionsResponseSchema, body, ENDPOINTS.redemptions).redemptions;
+    const rewards = withSafeImages(
+      redemptions.map((r) => r.reward),
+      origin,
+    );
+    return redemptions.map((r, i) => ({ ...r, reward: rewards[i]! }));
+  },
   variablesMeta: (body) => parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data,
   variablesData: (body) => ({
     values: toStoredValues(

@@ -1,43 +1,6 @@
-import { runnerImport, type Plugin } from 'vite';
-
-/** Markup is all the templates need: the components' stylesheets are the page's business. */
-const noStyles: Plugin = {
-  name: 'panel:first-frame-no-styles',
-  enforce: 'pre',
-  resolveId: (id) => (id.endsWith('.css') ? '\0first-frame-style' : null),
-  load: (id) => (id === '\0first-frame-style' ? 'export default ""' : null),
-};
+import type { Plugin } from 'vite';
 
 const FIRST_FRAME_SCRIPT = '<script src="/first-frame.js"></script>';
-
-/** Where popup.html wants the first frame's templates. */
-const PLACEHOLDER = '<!-- first-frame templates -->';
-
-/**
- * Build step (wxt.config.ts): renders the popup's first-frame templates from its own components
- * (components/popup/first-frame/frame-templates.tsx, with Preact's prerendering, preact-render-to-string) into
- * popup.html, so the markup the first-frame script fills and the markup Preact takes over come from
- * the same components and cannot drift. `define` is the pages' own (the build settings); `templates`
- * is that module's path, given by wxt.config.ts so build code never imports the components.
- */
-export function firstFrameTemplates(define: Record<string, string>, templates: string): Plugin {
-  return {
-    name: 'panel:first-frame-templates',
-    transformIndexHtml: {
-      order: 'pre',
-      async handler(html) {
-        if (!html.includes(PLACEHOLDER)) return html;
-        const { module } = await runnerImport<{ renderTemplates(): string }>(templates, {
-          configFile: false,
-          define,
-          logLevel: 'error',
-          plugins: [noStyles],
-        });
-        return html.replace(PLACEHOLDER, module.renderTemplates());
-      },
-    },
-  };
-}
 
 /**
  * Build step (wxt.config.ts): the app's module script is started by the first-frame script once the

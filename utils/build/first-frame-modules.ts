@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parseAst, type Plugin } from 'vite';
+import { parseAst, type Plugin, type Rolldown } from 'vite';
+import { unpaintable } from './first-frame-paintable';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const FIRST_FRAME_ENTRY = resolve(ROOT, 'entrypoints/first-frame.ts');
@@ -10,6 +11,27 @@ const OPTIONS_ENTRY = resolve(ROOT, 'entrypoints/options/main.tsx');
 /** Where the first-frame script leaves what the app takes from it: one table, key → export. */
 const GLOBAL = '__panelFirstFrameModules';
 const FACADE = '\0first-frame-module:';
+
+/**
+ * The package modules the first-frame script hands over too, with what it hands: Preact's JSX
+ * runtime, which the views it renders call (components/popup/first-frame/render-dom.ts). The app's
+ * JSX then makes its elements with the same runtime, so the page has one counter of element ids
+ * however many views each side renders; Preact itself (render, hooks) is the app's alone.
+ */
+const PACKAGES: Record<string, readonly string[]> = { 'preact/jsx-runtime': ['jsx', 'jsxs', 'Fragment'] };
+/**
+ * What the JSX runtime takes from Preact, in the first-frame script: an options object (whose
+ * `vnode` hook no one sets there) and a Fragment. Preact's own would bring all of Preact (its
+ * options reach its diff), which the script never runs; the elements the runtime makes carry
+ * Preact's own marker (a registered symbol), so the app's Preact renders them as its own.
+ */
+const JSX_PREACT = '\0first-frame-jsx-preact';
+const JSX_PREACT_CODE = 'export const options = {};\nexport function Fragment(props) { return props.children; }\n';
+/**
+ * What the first-frame script must never hold: Preact itself (state, hooks, the diff) and code it
+ * would load later: a view it paints that needs one of them fails the build (checkFirstFrame).
+ */
+const NOT_IN_FIRST_FRAME = /\/node_modules\/preact\/(dist|hooks|compat|debug|devtools)\//;
 
 /** Names taken from a module; '*' for all of them. */
 type Names = Set<string> | '*';
@@ -54,10 +76,12 @@ function namesOf(node: Node): Names {
   return names;
 }
 
+const lang = (file: string) => (file.split('?')[0]!.endsWith('.tsx') ? 'tsx' : 'ts');
+
 function source(file: string): Source {
   const known = sources.get(file);
   if (known) return known;
-  const ast = parseAst(readFileSync(file, 'utf8'), { lang: file.endsWith('x') ? 'tsx' : 'ts' }) as unknown as {
+  const ast = parseAst(readFileSync(file, 'utf8'), { lang: lang(file) }) as unknown as {
     body: Node[];
   };
   const found: Source = { statics: [], dynamics: [] };
@@ -135,6 +159,26 @@ function taken(): { handed: Map<string, Map<string, string>>; options: Set<strin
 }
 
 /**
+ * The first-frame script paints by calling the popup's views (render-dom.ts): a view that holds
+ * state, or code that loads later, cannot be painted there, and would reach the script as a hook or
+ * an import() (inlined into the classic script). Either fails the build, naming the module and who
+ * imports it, rather than the popup opening on a frame that throws.
+ */
+function checkFirstFrame(ctx: Rolldown.PluginContext, bundle: Rolldown.OutputBundle): void {
+  for (const chunk of Object.values(bundle)) {
+    if (chunk.type !== 'chunk') continue;
+    for (const id of chunk.moduleIds) {
+      const info = ctx.getModuleInfo(id);
+      const by = [...(info?.importers ?? []), ...(info?.dynamicImporters ?? [])].map((m) => keyOf(m)).join(', ');
+      if (NOT_IN_FIRST_FRAME.test(id))
+        ctx.error(`the first-frame script holds ${keyOf(id)} (imported by ${by}): it paints with pure views alone`);
+      if (info && info.importers.length === 0 && info.dynamicImporters.length > 0)
+        ctx.error(`the first-frame script holds ${keyOf(id)}, loaded later by ${by}: it paints with what it has`);
+    }
+  }
+}
+
+/**
  * Build step (wxt.config.ts): what the popup's app needs of the modules the first-frame
  * script already holds (its models, formatting, words, storage items) is not shipped twice. The
  * first-frame script (entrypoints/first-frame.ts) leaves those exports in one table on the page's
@@ -169,8 +213,20 @@ export function firstFrameModules(): Plugin {
       if (role) ({ handed, options } = taken());
     },
     transform(code, id) {
-      if (role !== 'expose' || id !== FIRST_FRAME_ENTRY) return null;
-      const modules = [...handed];
+      if (role !== 'expose') return null;
+      // Each view the script paints is checked as it comes in: what the renderer cannot paint fails here.
+      if (id !== FIRST_FRAME_ENTRY) {
+        const problems = id.startsWith(ROOT) && !id.includes('/node_modules/') ? unpaintable(code, lang(id)) : [];
+        if (problems.length) this.error(`${keyOf(id)}: the first-frame script cannot paint\n${problems.join('\n')}`);
+        return null;
+      }
+      const modules: Array<[string, Map<string, string>]> = [
+        ...handed,
+        ...Object.entries(PACKAGES).map(
+          ([pkg, names]) =>
+            [pkg, new Map(names.map((name) => [name, `${pkg}:${name}`]))] as [string, Map<string, string>],
+        ),
+      ];
       const imports = modules.map(
         ([file, names], i) =>
           `import { ${[...names.keys()].map((name) => `${name} as m${i}_${name}`).join(', ')} } from ${JSON.stringify(file)};`,
@@ -181,21 +237,30 @@ export function firstFrameModules(): Plugin {
       return { code: `${code}\n${imports.join('\n')}\nglobalThis.${GLOBAL} = { ${table.join(', ')} };\n`, map: null };
     },
     resolveId(specifier, importer) {
+      if (role === 'expose')
+        return specifier === 'preact' && importer?.includes('/node_modules/preact/jsx-runtime/') ? JSX_PREACT : null;
       if (role !== 'take' || !importer || importer.startsWith('\0') || options.has(importer)) return null;
+      if (specifier in PACKAGES) return `${FACADE}${specifier}`;
       const file = fileOf(specifier, importer);
       return file && handed.has(file) ? FACADE + keyOf(file) : null;
     },
     load(id) {
+      if (role === 'expose' && id === JSX_PREACT) return JSX_PREACT_CODE;
       if (role !== 'take' || !id.startsWith(FACADE)) return null;
-      const names = handed.get(resolve(ROOT, id.slice(FACADE.length)))!;
-      const value = (key: string) => `globalThis.${GLOBAL}[${JSON.stringify(key)}]`;
+      const key = id.slice(FACADE.length);
+      const names =
+        key in PACKAGES
+          ? new Map(PACKAGES[key]!.map((name) => [name, `${key}:${name}`]))
+          : handed.get(resolve(ROOT, key))!;
+      const value = (name: string) => `globalThis.${GLOBAL}[${JSON.stringify(name)}]`;
       return [...names]
-        .map(([name, key]) =>
-          name === 'default' ? `export default ${value(key)};` : `export const ${name} = ${value(key)};`,
+        .map(([name, at]) =>
+          name === 'default' ? `export default ${value(at)};` : `export const ${name} = ${value(at)};`,
         )
         .join('\n');
     },
     generateBundle(_, bundle) {
+      if (role === 'expose') return checkFirstFrame(this, bundle);
       if (role !== 'take') return;
       const chunks = new Map(
         Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])),

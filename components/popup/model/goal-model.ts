@@ -25,10 +25,10 @@ export type GoalInput = Parameters<typeof goalView>[0] & {
 const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMonth', year: 'durationYear' } as const;
 
 /**
- * Every word and flag of the earning figure and the goal (components/popup/first-frame/frame-fill.ts):
- * GoalPanel and the first frame render it. `view` is what it was made from (GoalPanel's Redeem needs
- * the reward). The card names the goal with its figures; the points still to go are the header's
- * next step, not repeated here; the pace is worked out from the earning figure it follows.
+ * Every word and flag of the earning figure and the goal: GoalPanelView renders it, in the app and
+ * in the first frame. `view` is what it was made from (GoalPanel's Redeem needs the reward). The
+ * card names the goal with its figures; the points still to go are the header's next step, not
+ * repeated here; the pace is worked out from the earning figure it follows.
  */
 export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView } {
   const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);

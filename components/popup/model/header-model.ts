@@ -53,7 +53,7 @@ function nextStep(
   return next ? tp('pointsToReward', next.missing, name(next.reward)) : null;
 }
 
-/** Every word and flag the header shows (components/popup/first-frame/frame-fill.ts): Header and the first frame render it. */
+/** Every word and flag the header shows: Header and the first frame render it. */
 export function headerModel({
   now,
   live,

@@ -1,5 +1,6 @@
 import { t, tp } from '../../../utils/i18n';
-import type { SortKey } from '../../../utils/reward-groups';
+import { kindName, type SortKey } from '../../../utils/reward-groups';
+import type { KindCount } from '../../../utils/storage-items';
 
 /**
  * Rows (brands) rendered at first and per "Show more": a popup shows about five at a time, and a
@@ -13,8 +14,8 @@ export interface ListInput {
   /** The catalogue's size, in rewards and in brands. */
   total: number;
   brands: number;
-  /** The catalogue holds more than one kind: the type filter is offered. */
-  kinds: boolean;
+  /** The catalogue's kinds: the type filter is offered where there is more than one. */
+  kinds: readonly KindCount[];
   /** The catalogue is long enough to search, sort and filter. */
   filterable: boolean;
   query: string;
@@ -32,9 +33,8 @@ export interface ListInput {
 }
 
 /**
- * Every word and flag around the reward rows (components/popup/first-frame/frame-fill.ts): RewardList and the
- * first frame render it. The type filter's options after "All types" are the catalogue's kinds,
- * the list's own.
+ * Every word and flag around the reward rows: ListView renders it, in the app and in the first
+ * frame. The type filter's options after "All types" are the catalogue's kinds, the list's own.
  */
 export function listModel({
   count,
@@ -70,7 +70,15 @@ export function listModel({
             high: t('sortHigh'),
             name: t('sortName'),
           },
-          kind: kinds ? { label: t('typeLabel'), value: kind, all: t('allTypes') } : null,
+          kind:
+            kinds.length > 1
+              ? {
+                  label: t('typeLabel'),
+                  value: kind,
+                  all: t('allTypes'),
+                  options: kinds.map(({ key }) => ({ value: key, text: kindName(key) })),
+                }
+              : null,
           // What the search and the type leave, counted as the list shows them: the rewards that match,
           // and the brands (the rows) they come in when those are fewer. Nothing while nothing is left out;
           // when nothing is left, that it matched nothing, said once, here (the list's place shows only the ways back).

@@ -6,7 +6,7 @@ import { settings } from '../../../utils/settings';
 export const KEY_LINK = 'options.html#personal-key';
 
 /**
- * Every word and flag of the prompt to connect (components/popup/first-frame/frame-fill.ts): ConnectPrompt and
+ * Every word and flag of the prompt to connect: ConnectPrompt and
  * the first frame render it. One welcome line and one way in: "Sign in" where the build
  * offers it, with the personal key as a small link, else "Connect", which opens the key's form.
  * `rejected`: the panel stopped accepting the key or sign-in; `signedIn`: that session came from sign-in.

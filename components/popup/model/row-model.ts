@@ -6,7 +6,7 @@ import { countryList } from '../../../utils/region';
 import { kindLabel, quarantineText, redeemBlock, rewardImage } from '../../../utils/reward-view';
 import type { Reward } from '../../../utils/types';
 import { brandTile } from './brand-tile';
-import { REDEEM_WAIT_ID } from '../redeem/outcome-ids';
+import { REDEEM_WAIT_ID } from './outcome-ids';
 import type { RewardId } from '../../../utils/ids';
 
 export interface RowInput {
@@ -54,9 +54,9 @@ export const valueText = ({ reward, where }: ValueChoice) =>
   );
 
 /**
- * Every word and flag of one row (components/popup/first-frame/frame-fill.ts): RewardRow and the first frame
- * render it. One Redeem, for the chosen value; the row itself opens the details; the goal is a
- * toggle named by the reward it sets, so a screen reader says which.
+ * Every word and flag of one row: RowView (RewardRow.tsx) renders it, in the app and in the first
+ * frame. One Redeem, for the chosen value; the row itself opens the details; the goal is a toggle
+ * named by the reward it sets, so a screen reader says which.
  */
 export function rowModel({ group, choice, balance, blocked, goal, held, open = false }: RowInput) {
   const lead = group.rewards[0]!;
@@ -87,14 +87,13 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
     // One reward: its value; a brand of several: its picker, which names each value, says it.
     money: many ? '' : (formatMoney(choice.cost, choice.cost_currency) ?? ''),
     points: many || cost === null ? null : tp('points', cost),
-    // `first`: the chosen value is the brand's first, so no other comes before it (the first frame paints only those).
+    // The brand's values in its order, the chosen one the picker's value.
     choice: many
       ? {
           label: t('chooseValue', name),
           id: `${base}-value`,
           value: String(choice.id),
-          text: valueText(choices.find((c) => c.reward === choice) ?? { reward: choice, where: null }),
-          first: choice === choices[0]!.reward,
+          options: choices.map((c) => ({ value: String(c.reward.id), text: valueText(c) })),
         }
       : null,
     // A bar only where it says something: on affordable rows every bar would be full.

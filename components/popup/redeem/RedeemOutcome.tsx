@@ -15,7 +15,7 @@ import { Qty } from '../Qty';
 import { LazyDetails } from '../lazy/LazyDetails';
 import { lazyView } from '../lazy/lazy-view';
 
-import { OUTCOME_ID, REDEEM_WAIT_ID } from './outcome-ids';
+import { OUTCOME_ID, REDEEM_WAIT_ID } from '../model/outcome-ids';
 import { focusRewardRow } from './return-focus';
 import { SupportDetails } from '../SupportDetails';
 import { supportModel } from '../model/support-model';

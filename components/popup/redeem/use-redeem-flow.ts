@@ -4,7 +4,7 @@ import { t } from '../../../utils/i18n';
 import { send as sendMessage } from '../send';
 import { ledgerItem, type LedgerEntry } from '../../../utils/storage-items';
 import type { Reward } from '../../../utils/types';
-import { OUTCOME_ID } from './outcome-ids';
+import { OUTCOME_ID } from '../model/outcome-ids';
 import { afterRefusal, confirmingFor, orderOf, startedBy, stillShown, type Confirming } from './redeem-model';
 
 export interface RedeemFlow {

@@ -19,7 +19,6 @@ import { checkBaseUrl } from '../../../utils/base-url';
 import type { Disconnected } from '../../../utils/messages';
 import { httpTuning } from '../auth/http-tuning';
 import { credentialsItem, type Credentials } from '../store/credentials';
-import { rewardsPuts } from '../popup-view';
 import { fail } from '../result';
 import { settleHostAccess, usingHostAccess } from './host-access';
 import { revokeRefreshToken } from '../auth/revoke';
@@ -29,8 +28,7 @@ import { readEvidence } from './same-account';
 import { clearShown } from '../notify/notify-tell';
 import { freshSignInItem } from './fresh-sign-in';
 import { put, switchSession, type Put } from '../store/store';
-import { announceStored } from '../store/stored-reads';
-import { loadRewards, refreshHistory, refreshProfile } from '../sync/sync';
+import { refreshHistory, refreshProfile, refreshRewards } from '../sync/sync';
 
 export async function getSession(): Promise<SessionInfo> {
   return sessionItem.getValue();
@@ -49,11 +47,18 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
 }
 
 /**
- * Checks credentials with a real call (the rewards list, which the popup needs next anyway, so it
- * is cached) and only then starts a new session with them; shared by connect() and sign-in
- * (sign-in.ts), which adds the refresh token and `signedIn`. The new credentials, the new session's
- * id, its first data and the old session's data emptied are one `storage.local.set` (store.ts):
- * whatever the old session still has in flight is refused when it lands.
+ * Checks credentials with a real call and only then starts a new session with them; shared by
+ * connect() and sign-in (sign-in.ts), which adds the refresh token and `signedIn`. The new
+ * credentials, the new session's id and the old session's data emptied are one
+ * `storage.local.set` (store.ts): whatever the old session still has in flight is refused when it
+ * lands.
+ *
+ * The check is the panelist's own stored values (`GET /v1/panel/variables/data`), a read whose size
+ * does not grow with the catalogue: the session is in place, and "Connected" said, as soon as the
+ * panel accepts the key. The catalogue, the profile and the history are read after it, under the
+ * new session, and fill the pages as each lands (its sync state says it is loading meanwhile):
+ * checked with the catalogue itself, a key took as long as 5,000 rewards took to arrive, be
+ * checked and stored (35 s seen, issue 51).
  */
 export async function storeCheckedSession(
   credentials: Omit<Credentials, 'session'>,
@@ -65,8 +70,7 @@ export async function storeCheckedSession(
   const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
   const api = createPanelApi({ baseUrl, token, ...httpTuning });
-  const rewards = await loadRewards(api);
-  const cache = { data: rewards, fetchedAt: Date.now() };
+  await api.readValues();
   const info: Omit<SessionInfo, 'id'> = {
     connected: true,
     baseUrl,
@@ -89,18 +93,12 @@ export async function storeCheckedSession(
       const discarded = same ? 0 : Object.keys(get(profileDraftItem)).length;
       // Reconnecting the same account (a new token after a 401) keeps its goal under the new session.
       const goal = same ? get(goalItem) : null;
-      const first = rewardsPuts(cache, goal);
       return {
         next: { credentials, session: info },
         keep: same ? [...SAME_ACCOUNT_ITEMS, ...CONFIRM_ITEMS] : [],
         puts: [
-          ...first.puts,
-          put(popupViewItem, {
-            rewards: first.view.rewards ?? null,
-            latest: null,
-            profile: null,
-            goal: first.view.goal ?? null,
-          }),
+          // Nothing read yet: the catalogue's read fills it (and the goal's part with it).
+          put(popupViewItem, { rewards: null, latest: null, profile: null, goal: null }),
           ...(discarded > 0 ? [put(draftDiscardedItem, { count: discarded, at: Date.now() })] : []),
           ...(goal && goal.account !== accountOf(info) ? [put(goalItem, { ...goal, account: accountOf(info) })] : []),
           ...retagged(same ? get(questionsItem) : null, accountOf(info)),
@@ -113,8 +111,9 @@ export async function storeCheckedSession(
   void clearShown();
   // A sign-in this one replaces is ended at the panel too, not only forgotten here.
   if (replaced.credentials?.refreshToken !== credentials.refreshToken) void revokeRefreshToken(replaced.credentials);
-  announceStored('rewards', rewards, session.id!);
-  // Warm the other caches without making the panelist wait for them.
+  // The session's first reads, which the panelist does not wait for: each area's sync state says it
+  // is loading, and its failure stays there for the pages to show.
+  void refreshRewards(true).catch(() => undefined);
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);
   return session;

@@ -1,4 +1,3 @@
-import type { PanelApi } from '../../../utils/api/client';
 import { resolveBalance } from '../../../utils/balance';
 import { appError, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
@@ -239,11 +238,6 @@ async function rewardsFrom(read: Reader, cached?: RewardsData): Promise<RewardsD
       variableName: settings.balanceVariable,
     }),
   };
-}
-
-/** Rewards plus the balance, read whole (connecting checks the token with it). */
-export function loadRewards(api: PanelApi): Promise<RewardsData> {
-  return rewardsFrom(reader(api));
 }
 
 export function refreshRewards(force: boolean): Promise<RewardsData> {

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'preact';
-import type { RedeemOutcome } from '../redeem/RedeemOutcome';
-import { lazyView } from './lazy-view';
+import type { RedeemOutcome } from './RedeemOutcome';
+import { lazyView } from '../lazy/lazy-view';
 
 /**
  * The outcome card shows only while the ledger has an entry: main.tsx loads it before the first
@@ -8,6 +8,6 @@ import { lazyView } from './lazy-view';
  * is there for a redemption), and the first chunk leaves it out, to stay small.
  */
 export const { Lazy: LazyOutcome, preload: preloadOutcome } = lazyView<ComponentProps<typeof RedeemOutcome>>(
-  () => import('../redeem/RedeemOutcome').then((m) => m.RedeemOutcome),
+  () => import('./RedeemOutcome').then((m) => m.RedeemOutcome),
   () => null,
 );
