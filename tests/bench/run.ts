@@ -71,7 +71,7 @@ const measured = commit();
  */
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 
-/** The catalogue connecting is measured with: the size at which a panelist saw "Connecting…" for 35 s (issue 51). */
+/** The catalogue connecting is measured with: the size at which a panelist saw "Connecting…" for 35 s. */
 const CONNECT_REWARDS = 5_000;
 
 type Show = {

@@ -58,7 +58,7 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
  * panel accepts the key. The catalogue, the profile and the history are read after it, under the
  * new session, and fill the pages as each lands (its sync state says it is loading meanwhile):
  * checked with the catalogue itself, a key took as long as 5,000 rewards took to arrive, be
- * checked and stored (35 s seen, issue 51).
+ * checked and stored (35 s seen).
  */
 export async function storeCheckedSession(
   credentials: Omit<Credentials, 'session'>,

@@ -24,6 +24,9 @@ twoAccountHooks(
     vi.stubGlobal('chrome', fakeBrowser);
     const unregister = registerHandlers();
     await deliver('connect', { baseUrl: a.url, token: a.token });
+    // "Connected" comes once the key is accepted and the catalogue lands after it (session.ts):
+    // the tests below name a reward by the catalogue the background stored.
+    await vi.waitFor(async () => expect(await rewardsItem.getValue()).not.toBeNull(), { timeout: 10_000 });
     await a.idle();
     return () => {
       unregister();
