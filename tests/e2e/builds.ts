@@ -7,6 +7,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { withBuildLock, withBuildLockAsync } from '../tools/build-lock';
 import { E2E_OUT_DIR, E2E_SANDBOX_PORT } from './config';
 
 export type BrowserName = 'chrome' | 'firefox';
@@ -29,7 +30,9 @@ function runId(): string | null {
 export function buildOnce(outDir: string, browser: BrowserName, settings: Record<`PANEL_${string}`, string>): string {
   const build = planBuild(outDir, browser, settings);
   if (!build.needed) return build.dir;
-  execFileSync('node_modules/.bin/wxt', build.args, { stdio: ['ignore', 'ignore', 'inherit'], env: build.env });
+  withBuildLock(() =>
+    execFileSync('node_modules/.bin/wxt', build.args, { stdio: ['ignore', 'ignore', 'inherit'], env: build.env }),
+  );
   return build.done();
 }
 
@@ -44,7 +47,7 @@ export async function buildOnceServing(
 ): Promise<string> {
   const build = planBuild(outDir, browser, settings);
   if (!build.needed) return build.dir;
-  await promisify(execFile)('node_modules/.bin/wxt', build.args, { env: build.env });
+  await withBuildLockAsync(() => promisify(execFile)('node_modules/.bin/wxt', build.args, { env: build.env }));
   return build.done();
 }
 

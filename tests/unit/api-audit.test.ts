@@ -24,6 +24,7 @@ import {
   type Target,
   type Use,
 } from '../tools/api-audit';
+import { withBuildLock } from '../tools/build-lock';
 
 /**
  * The APIs a target lacks, each with how the code detects it and what it does instead. Only what is
@@ -89,10 +90,12 @@ beforeAll(() => {
     ['firefox', 'firefox-mv2'],
   ] as const) {
     // At low priority: the unit files that time their own requests run beside it on CI's two cores.
-    execFileSync('nice', ['-n', '15', 'npx', 'wxt', 'build', '--browser', browser], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env,
-    });
+    withBuildLock(() =>
+      execFileSync('nice', ['-n', '15', 'npx', 'wxt', 'build', '--browser', browser], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env,
+      }),
+    );
     const dir = join(outDir, folder);
     const declared = manifestMinimums(dir);
     const minimums: Record<Target, number | undefined> =
