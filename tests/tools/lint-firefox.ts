@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { packageBin } from './package-bin';
 
 interface Message {
   code: string;
@@ -48,12 +49,14 @@ function releaseBuild(): { dir: string; cleanup(): void } {
   // A release build: nothing from development may leak in.
   delete env.PANEL_API_BASE_URL;
   delete env.PANEL_DEV_TOKEN;
-  execFileSync('npx', ['wxt', 'build', '--browser', 'firefox'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  const [node, wxt] = packageBin('wxt');
+  execFileSync(node, [wxt, 'build', '--browser', 'firefox'], { stdio: ['ignore', 'ignore', 'inherit'], env });
   return { dir: join(outDir, 'firefox-mv2'), cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
 function lint(dir: string): Report {
-  const run = spawnSync('npx', ['web-ext', 'lint', '--source-dir', dir, '--output', 'json', '--no-config-discovery'], {
+  const [node, webExt] = packageBin('web-ext');
+  const run = spawnSync(node, [webExt, 'lint', '--source-dir', dir, '--output', 'json', '--no-config-discovery'], {
     encoding: 'utf8',
   });
   try {

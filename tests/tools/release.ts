@@ -51,6 +51,7 @@ import {
 } from './release/whats-new';
 import { reviewerNotes } from './store/submit';
 import { KitRefusal, reproducibility, slug, zips } from './store/zips';
+import { packageBin } from './package-bin';
 import { zipEntries, zipFile } from './zip-read';
 
 const ROOT = process.cwd();
@@ -409,7 +410,8 @@ function raiseRollout(args: Args): number {
     console.log(`Dry run: nothing was sent. With --submit this runs:\n  npx ${command.join(' ')}`);
     return 0;
   }
-  return spawnSync('npx', command, { cwd: ROOT, stdio: 'inherit' }).status === 0 ? 0 : 1;
+  const [node, wxt] = packageBin('wxt', ROOT);
+  return spawnSync(node, [wxt, ...command.slice(1)], { cwd: ROOT, stdio: 'inherit' }).status === 0 ? 0 : 1;
 }
 
 async function main(): Promise<number> {

@@ -6,6 +6,7 @@
  * environment, named, never on the line.
  */
 import { spawnSync } from 'node:child_process';
+import { packageBin } from '../package-bin';
 import { sendVersionNotes, type VersionNotes } from './amo';
 import { STORE_NAMES, type Store, type StorePlan } from './stores';
 
@@ -69,7 +70,8 @@ export async function runStores(
   for (const plan of plans) {
     const dryRun = mode === 'check-credentials';
     console.log(`\n${STORE_NAMES[plan.store]}: ${commandLine(plan, dryRun)}`);
-    const run = spawnSync('npx', submitArgs(plan, dryRun), {
+    const [node, wxt] = packageBin('wxt', root);
+    const run = spawnSync(node, [wxt, ...submitArgs(plan, dryRun).slice(1)], {
       cwd: root,
       stdio: 'inherit',
       env: { ...base, ...plan.env },

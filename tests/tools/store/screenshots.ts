@@ -16,6 +16,7 @@ import type { Listing } from '../../../utils/build/operator/store-listing';
 import { launchExtension } from '../../e2e/harness';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { messageLookup, localeMessages } from '../node-i18n';
+import { packageBin } from '../package-bin';
 
 export const SHOT_SIZE = { width: 1280, height: 800 } as const;
 /** The Chrome Web Store's small promo tile, which its listing needs. */
@@ -42,7 +43,8 @@ function buildForShots(settings: ResolvedSettings, sandbox: Sandbox, outDir: str
     );
     // Only this file: no setting from the environment may point the pictures elsewhere.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PANEL_')));
-    execFileSync('npx', ['wxt', 'build'], {
+    const [node, wxt] = packageBin('wxt');
+    execFileSync(node, [wxt, 'build'], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...env, PANEL_CONFIG: config, PANEL_OUT_DIR: outDir },
     });

@@ -10,6 +10,7 @@ import { readFileSync, renameSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CONFIG_FILES, type ResolvedSettings } from '../../../utils/build/operator/panel-config';
 import { SETTING_ROWS } from '../../../utils/build/operator/settings-table';
+import { packageBin } from '../package-bin';
 import { zipEntries } from '../zip-read';
 
 export type ZipKind = 'chrome' | 'firefox' | 'sources';
@@ -66,11 +67,9 @@ export function zips(settings: ResolvedSettings, version: string, out: string, r
   const env: NodeJS.ProcessEnv = { ...process.env, PANEL_OUT_DIR: out };
   // As the reviewers build: WXT sets NODE_ENV from the mode only when it is not set already.
   delete env.NODE_ENV;
-  for (const args of [
-    ['wxt', 'zip'],
-    ['wxt', 'zip', '-b', 'firefox'],
-  ])
-    execFileSync('npx', args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env });
+  const [node, wxt] = packageBin('wxt', root);
+  for (const args of [['zip'], ['zip', '-b', 'firefox']])
+    execFileSync(node, [wxt, ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env });
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string };
   const named = {} as Record<ZipKind, string>;
   for (const kind of ['chrome', 'firefox', 'sources'] as const) {
