@@ -52,8 +52,15 @@ export default defineUnlistedScript(() => {
     );
     void firstRead
       .then(async (stored) => {
-        await parsed;
-        const root = document.getElementById('app');
+        // The page's root is there as soon as the parser has reached it: painting then, not at
+        // DOMContentLoaded, spares the wait for the parser's last task, which a busy machine puts a
+        // frame or more later (measured: npm run bench, JOURNAL.md). Development builds wait: their
+        // Preact starts from the page's own module script, which runs before DOMContentLoaded.
+        let root = app ? document.getElementById('app') : null;
+        if (!root) {
+          await parsed;
+          root = document.getElementById('app');
+        }
         // A task after the next frame's rendering: that frame is on its way to the screen.
         const afterFrame = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
         // A committed frame still has to be rastered and drawn, off the main thread but on the same

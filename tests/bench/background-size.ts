@@ -29,8 +29,9 @@ function backgroundScripts(dir: string): string[] {
   return background?.service_worker ? [background.service_worker] : (background?.scripts ?? []);
 }
 
-function read(dir: string): ScriptModules[] {
-  return backgroundScripts(dir).map((file) => {
+/** Each script of `files` (root-relative in `dir`) read module by module from its source map. */
+export function readScripts(dir: string, files: string[]): ScriptModules[] {
+  return files.map((file) => {
     const path = join(dir, file);
     const map = JSON.parse(readFileSync(`${path}.map`, 'utf8'));
     // The map's sources are relative to the script; rows name them from the repository's root.
@@ -38,6 +39,8 @@ function read(dir: string): ScriptModules[] {
     return scriptModules(file, readFileSync(path, 'utf8'), map, fromRoot);
   });
 }
+
+const read = (dir: string) => readScripts(dir, backgroundScripts(dir));
 
 function sameBytes(dir: string, releaseDir: string | undefined): boolean | null {
   if (!releaseDir) return null;

@@ -49,3 +49,15 @@ export function modulesTable(size: BackgroundSize): string[] {
     }),
   ];
 }
+
+/** One script's rows, largest first: what each module costs it (the popup's first load, `npm run bench:size`). */
+export function scriptTable(script: ScriptModules): string[] {
+  return [
+    `**${script.file}**: ${bytes(script.raw)} bytes, ${kib(script.gzip)} KiB gzip`,
+    '',
+    '| module | raw | gzip alone | gzip saved |',
+    '|---|---:|---:|---:|',
+    ...script.modules.map((m) => `| ${m.module} | ${bytes(m.raw)} | ${bytes(m.gzipAlone)} | ${bytes(m.gzipSaved)} |`),
+    '',
+  ];
+}

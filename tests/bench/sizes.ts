@@ -94,6 +94,11 @@ function pageEntries(root: string, html: string): string[] {
   );
 }
 
+/** The popup's first load (scripts and stylesheets, root-relative), as measureSizes counts it. */
+export function popupFirstLoad(extensionDir: string): string[] {
+  return [...split(extensionDir, pageEntries(extensionDir, 'popup.html')).first].sort();
+}
+
 export function measureSizes(extensionDir: string, zipPath: string): SizeReport {
   const page = (html: string) => {
     const { first, lazy } = split(extensionDir, pageEntries(extensionDir, html));

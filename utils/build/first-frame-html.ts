@@ -23,7 +23,10 @@ export function appAfterFirstFrame(): Plugin {
         // The app's chunks are preloaded by the first-frame script once the header is painted: named
         // in the page, their fetch and compile would compete with the header's stylesheet and script.
         const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g)];
-        const rest = preloads.reduce((page, link) => page.replace(link[0], ''), html.replace(entry[0], ''));
+        const rest = preloads
+          .reduce((page, link) => page.replace(link[0], ''), html.replace(entry[0], ''))
+          // The page's comments are for its readers, in the source: every opening would load them.
+          .replace(/\s*<!--[\s\S]*?-->/g, '');
         const preload = preloads.length ? ` data-preload="${preloads.map((link) => link[1]).join(' ')}"` : '';
         return rest.replace(
           FIRST_FRAME_SCRIPT,

@@ -19,6 +19,16 @@ const FACADE = '\0first-frame-module:';
  * however many views each side renders; Preact itself (render, hooks) is the app's alone.
  */
 const PACKAGES: Record<string, readonly string[]> = { 'preact/jsx-runtime': ['jsx', 'jsxs', 'Fragment'] };
+/** A package export's key in the table: `_` and its name (a module export's key is letters alone, keyAt). */
+const packageKey = (name: string) => `_${name}`;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/**
+ * The n-th handed-over export's key: one or two letters, so the table and the app's reads of it stay
+ * short (the first load carries each key twice). Both builds plan from the same files in the same
+ * order (taken()), so they agree on every key.
+ */
+const keyAt = (n: number) =>
+  (n < LETTERS.length ? '' : LETTERS.charAt(Math.floor(n / LETTERS.length) - 1)) + LETTERS.charAt(n % LETTERS.length);
 /**
  * What the JSX runtime takes from Preact, in the first-frame script: an options object (whose
  * `vnode` hook no one sets there) and a Fragment. Preact's own would bring all of Preact (its
@@ -128,14 +138,14 @@ const keyOf = (file: string) => relative(ROOT, file).replaceAll('\\', '/');
 /**
  * What the popup's app takes from the first-frame script's modules: for each module, the names the
  * app imports from it (by every module the app may load, the options page's aside: they keep their
- * own code), each with its key in the handed-over table (the name itself, unless two modules share it).
+ * own code), each with its key in the handed-over table (keyAt).
  */
 function taken(): { handed: Map<string, Map<string, string>>; options: Set<string> } {
   const firstFrameFiles = reach(FIRST_FRAME_ENTRY, false);
   firstFrameFiles.delete(FIRST_FRAME_ENTRY);
   const options = reach(OPTIONS_ENTRY, true);
   const handed = new Map<string, Map<string, string>>();
-  const keys = new Set<string>();
+  let count = 0;
   for (const file of reach(POPUP_ENTRY, true, firstFrameFiles)) {
     if (options.has(file)) continue;
     for (const { file: dep, names } of source(file).statics) {
@@ -146,13 +156,7 @@ function taken(): { handed: Map<string, Map<string, string>>; options: Set<strin
         );
       const table = handed.get(dep) ?? new Map<string, string>();
       handed.set(dep, table);
-      for (const name of names) {
-        if (table.has(name)) continue;
-        let key = name;
-        for (let n = 2; keys.has(key); n += 1) key = `${name}$${n}`;
-        keys.add(key);
-        table.set(name, key);
-      }
+      for (const name of names) if (!table.has(name)) table.set(name, keyAt(count++));
     }
   }
   return { handed, options };
@@ -224,7 +228,7 @@ export function firstFrameModules(): Plugin {
         ...handed,
         ...Object.entries(PACKAGES).map(
           ([pkg, names]) =>
-            [pkg, new Map(names.map((name) => [name, `${pkg}:${name}`]))] as [string, Map<string, string>],
+            [pkg, new Map(names.map((name) => [name, packageKey(name)]))] as [string, Map<string, string>],
         ),
       ];
       const imports = modules.map(
@@ -250,14 +254,15 @@ export function firstFrameModules(): Plugin {
       const key = id.slice(FACADE.length);
       const names =
         key in PACKAGES
-          ? new Map(PACKAGES[key]!.map((name) => [name, `${key}:${name}`]))
+          ? new Map(PACKAGES[key]!.map((name) => [name, packageKey(name)]))
           : handed.get(resolve(ROOT, key))!;
-      const value = (name: string) => `globalThis.${GLOBAL}[${JSON.stringify(name)}]`;
-      return [...names]
-        .map(([name, at]) =>
-          name === 'default' ? `export default ${value(at)};` : `export const ${name} = ${value(at)};`,
-        )
-        .join('\n');
+      const value = (name: string) => `table[${JSON.stringify(name)}]`;
+      const exports = [...names].map(([name, at]) =>
+        name === 'default' ? `export default ${value(at)};` : `export const ${name} = ${value(at)};`,
+      );
+      // One read of the table per facade, not one per name. (One module of it for all facades would be a
+      // chunk of its own, shared by the app and its lazy parts: one more request.)
+      return [`const table = globalThis.${GLOBAL};`, ...exports].join('\n');
     },
     generateBundle(_, bundle) {
       if (role === 'expose') return checkFirstFrame(this, bundle);
