@@ -42,8 +42,13 @@ beforeEach(() => {
 });
 afterEach(unmount);
 
-/** Presses the card's button, then the background takes the entry away, as dismissRedemption does. */
+/**
+ * Presses the card's button, then the background takes the entry away, as dismissRedemption does.
+ * The card can be painted before the reward list (separate storage reads); the panelist presses
+ * Done on a popup that shows both, so the list is waited for first.
+ */
 async function closeCard(root: HTMLElement, button: string): Promise<void> {
+  await waitFor(() => expect(root.querySelector('li.reward .reward-open')).not.toBeNull());
   const outcome = root.querySelector<HTMLElement>('#redeem-outcome')!;
   await click(getByRole(outcome, 'button', button));
   expect(background.calls.filter((c) => c.type === 'dismissRedemption')).toHaveLength(1);
