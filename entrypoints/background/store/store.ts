@@ -34,7 +34,11 @@ export interface Put {
   readonly value: unknown;
 }
 
-export const put = <T>(item: StorageItem<T>, value: T): Put => ({ key: item.key, value });
+/** What `item` stores for `value`, in the item's own stored form where it has one (utils/storage-item.ts). */
+export const put = <T>(item: StorageItem<T>, value: T): Put => ({
+  key: item.key,
+  value: item.toStored ? item.toStored(value) : value,
+});
 
 /**
  * The puts that store `value` in a paged item (the history, so a page reads only what it shows) whose head is `previous` as
