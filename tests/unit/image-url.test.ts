@@ -99,18 +99,16 @@ describe('which reward image addresses a page may load', () => {
       'https://img.example',
       'https://img.example?x',
     ];
-    const rewards = [...addresses, ...addresses].map(
-      (url, i): Reward => ({
-        id: rid(i + 1),
-        name: 'Reward',
-        cost: 5,
-        cost_currency: 'USD',
-        type: 'gift_card',
-        image_url: url,
-        reward_point_cost: 500,
-        meta_data: { image_url: url, image_urls: { '80w-326ppi': url } },
-      }),
-    );
+    const rewards = [...addresses, ...addresses].map((url, i): Reward => ({
+      id: rid(i + 1),
+      name: 'Reward',
+      cost: 5,
+      cost_currency: 'USD',
+      type: 'gift_card',
+      image_url: url,
+      reward_point_cost: 500,
+      meta_data: { image_url: url, image_urls: { '80w-326ppi': url } },
+    }));
     const judged = withSafeImages(rewards, PANEL);
     judged.forEach((reward, i) => {
       const alone = safeImageUrl(rewards[i]!.image_url, PANEL);

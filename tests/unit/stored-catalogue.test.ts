@@ -49,7 +49,10 @@ describe('the catalogue as stored', () => {
   it('keeps the rewards as one text beside the balance and fetchedAt, and reads them back as written', async () => {
     await rewardsItem.setValue(cache);
     const stored = await raw();
-    expect(stored).toEqual({ fetchedAt: cache.fetchedAt, data: { balance: cache.data.balance, rewardsJson: expect.any(String) } });
+    expect(stored).toEqual({
+      fetchedAt: cache.fetchedAt,
+      data: { balance: cache.data.balance, rewardsJson: expect.any(String) },
+    });
     expect(await rewardsItem.getValue()).toEqual(cache);
     // Unknown stays unknown: a quarantined reward comes back quarantined, its cost still unknown.
     const [, missing, refused] = (await rewardsItem.getValue())!.data.rewards;
@@ -78,7 +81,10 @@ describe('the catalogue as stored', () => {
     const stored = (rewardsJson: unknown) => ({ fetchedAt: 1, data: { balance: cache.data.balance, rewardsJson } });
     expect(rewardsItem.fromStored(stored('{"not":"a list"}'))).toBeNull();
     expect(rewardsItem.fromStored(stored('[{"id":'))).toBeNull();
-    expect(rewardsItem.fromStored(stored('[]'))).toEqual({ fetchedAt: 1, data: { balance: cache.data.balance, rewards: [] } });
+    expect(rewardsItem.fromStored(stored('[]'))).toEqual({
+      fetchedAt: 1,
+      data: { balance: cache.data.balance, rewards: [] },
+    });
     expect(rewardsItem.fromStored({ fetchedAt: 1 })).toBeNull();
     expect(rewardsItem.fromStored('text')).toBeNull();
     expect(catalogueForm.decode(undefined)).toBeUndefined();
