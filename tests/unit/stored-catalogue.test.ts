@@ -71,6 +71,24 @@ describe('the catalogue as stored', () => {
     expect(put(rewardsItem, null)).toEqual({ key: rewardsItem.key, value: null });
   });
 
+  it('keeps every field a page reads, and leaves out the three provider fields nothing reads', async () => {
+    const meta = {
+      brand_name: 'Brand',
+      countries: ['US', 'CA'],
+      min_value: '5.00',
+      max_value: '50.00',
+      value_type: 'VARIABLE_VALUE',
+      reward_type: 'gift card',
+      currency_code: 'USD',
+      image_url: 'https://img.example/m.png',
+      image_urls: { '80w-326ppi': 'https://img.example/80.png' },
+    };
+    const full = reward(9, { meta_data: { ...meta, utid: 'U9', brand_key: 'B9', reward_name: 'Brand $5' } });
+    await rewardsItem.setValue({ ...cache, data: { ...cache.data, rewards: [full] } });
+    expect((await rewardsItem.getValue())!.data.rewards).toEqual([{ ...full, meta_data: meta }]);
+    expect(JSON.stringify(await raw())).not.toMatch(/utid|brand_key|reward_name/);
+  });
+
   it('reads the whole object an earlier version stored as it is', async () => {
     await browser.storage.local.set({ [rewardsItem.key]: cache });
     expect(await rewardsItem.getValue()).toEqual(cache);
