@@ -18,23 +18,13 @@ export interface RewardsData {
  * it alone") and a `get` about half that, where one string of the same 4.6 MB is copied whole,
  * four to five times faster each way, and `JSON.parse` of it costs 15–80 ms (JOURNAL.md).
  *
- * Only what is read is kept ({@link storedReward}): as text, each quote counts twice against
- * `storage.local`'s 10 MiB quota (5,000 rewards: 4.97 MB against the object's 4.57), and without
- * the three provider fields nothing reads, the text takes what the object took (4.57 MB).
+ * As text, each quote counts twice against `storage.local`'s 10 MiB quota (5,000 rewards: 4.97 MB
+ * against the object's 4.57); the three provider fields nothing reads are left out at the door
+ * (utils/api/records.ts), and the text takes what the object took (4.57 MB).
  */
 export interface StoredCatalogue {
   fetchedAt: number;
   data: { balance: Balance; rewardsJson: string };
-}
-
-/**
- * A reward as the catalogue keeps it: without the provider's `utid`, `brand_key` and
- * `reward_name`, which no page, the first frame nor the background reads (the name shown is
- * `name`; a brand is `brand_name`). Every figure and every word shown stays as the panel sent it.
- */
-export function storedReward(reward: Reward): Reward {
-  const { utid: _utid, brand_key: _key, reward_name: _name, ...meta } = reward.meta_data;
-  return { ...reward, meta_data: meta };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -48,7 +38,7 @@ export const catalogueForm: StoredForm<Cached<RewardsData> | null> = {
   encode: (cache) =>
     cache && {
       fetchedAt: cache.fetchedAt,
-      data: { balance: cache.data.balance, rewardsJson: JSON.stringify(cache.data.rewards.map(storedReward)) },
+      data: { balance: cache.data.balance, rewardsJson: JSON.stringify(cache.data.rewards) },
     },
   decode(stored) {
     if (!isObject(stored) || !isObject(stored.data)) return undefined;

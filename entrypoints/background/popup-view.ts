@@ -18,7 +18,6 @@ import {
   type RewardsData,
 } from '../../utils/storage-items';
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
-import { storedReward } from '../../utils/stored-catalogue';
 import type { Redemption, Reward } from '../../utils/types';
 import { activeCredentials, put, putPages, update, type Get, type Put, type SessionId } from './store/store';
 
@@ -29,7 +28,13 @@ export const VIEW_VALUES = 8;
 
 /** A brand's other value as the view keeps it: what its choice, Redeem and details need, not its images. */
 function slim(reward: Reward): Reward {
-  const { image_urls: _images, ...meta } = storedReward(withoutHtml(reward)).meta_data;
+  const {
+    image_urls: _images,
+    utid: _utid,
+    reward_name: _name,
+    brand_key: _key,
+    ...meta
+  } = withoutHtml(reward).meta_data;
   return { ...reward, meta_data: meta };
 }
 
