@@ -22,7 +22,7 @@ export interface RewardsData {
  * against the object's 4.57); the three provider fields nothing reads are left out at the door
  * (utils/api/records.ts), and the text takes what the object took (4.57 MB).
  */
-export interface StoredCatalogue {
+interface StoredCatalogue {
   fetchedAt: number;
   data: { balance: Balance; rewardsJson: string };
 }
@@ -35,7 +35,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * (undefined: the item's fallback, so the next read fetches it), never an empty one.
  */
 export const catalogueForm: StoredForm<Cached<RewardsData> | null> = {
-  encode: (cache) =>
+  encode: (cache): StoredCatalogue | null =>
     cache && {
       fetchedAt: cache.fetchedAt,
       data: { balance: cache.data.balance, rewardsJson: JSON.stringify(cache.data.rewards) },
