@@ -88,9 +88,23 @@ export function isCurrencyCode(code: unknown): code is string {
 export const MAX_MINOR_UNITS = 1e15;
 
 /** Digits of a currency's minor unit, as Intl formats it (2 for USD, 0 for JPY, 3 for BHD); 0 for a code Intl does not know. */
+/**
+ * Each currency's answer, asked of Intl once: checking a catalogue asks it for every reward (5,000
+ * rewards, a handful of currencies), and each ask built a format's key and read its resolved options
+ * anew, some 150 ms of the catalogue's check on a quiet machine.
+ */
+const minorDigitsOf = new Map<string, number>();
+
 function minorDigits(currency: string): number {
-  if (!isCurrencyCode(currency)) return 0;
-  return numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = minorDigitsOf.get(currency);
+  if (digits === undefined) {
+    digits = isCurrencyCode(currency)
+      ? (numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2)
+      : 0;
+    // A few hundred at most are ever kept: ISO 4217 has fewer codes, and other texts read 0 alike.
+    if (minorDigitsOf.size < 512) minorDigitsOf.set(currency, digits);
+  }
+  return digits;
 }
 
 /**

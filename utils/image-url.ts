@@ -17,15 +17,27 @@ export function safeImageUrl(url: unknown, panelOrigin: string): string {
 const KEPT_VERDICTS = 256;
 
 /**
- * {@link safeImageUrl} for one panel, remembering each host's verdict (by scheme, host and port,
- * all the verdict depends on): judging a host costs some 40 µs, and a catalogue of 5,000 rewards
- * carries 20,000 image addresses from a few hosts.
+ * A URL's scheme and authority as written: two addresses that start alike up to their path have one
+ * origin (the parser's authority ends at the first `/`, `\\`, `?` or `#`, all within this, and what
+ * follows it — path, query, fragment — never makes an address fail to parse).
+ */
+export const URL_START = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * {@link safeImageUrl} for one panel, remembering each verdict by how the address starts (its
+ * scheme and authority as written), and for a start not seen, by its host as parsed: judging a host
+ * costs some 40 µs and parsing an address some more, and a catalogue of 5,000 rewards carries 35,000
+ * image addresses from a few hosts (parsing each took 0.2–0.5 s of the catalogue's read).
  */
 function imageJudge(panelOrigin: string): (url: unknown) => string {
   const panel = canonicalOrigin(panelOrigin);
   const verdicts = new Map<string, boolean>();
+  const byStart = new Map<string, boolean>();
   return (url) => {
     if (typeof url !== 'string' || url === '') return '';
+    const start = URL_START.exec(url)?.[0];
+    const known = start === undefined ? undefined : byStart.get(start);
+    if (known !== undefined) return known ? url : '';
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -39,6 +51,7 @@ function imageJudge(panelOrigin: string): (url: unknown) => string {
       safe = (origin !== null && origin === panel) || (parsed.protocol === 'https:' && isPublicHost(parsed));
       if (verdicts.size < KEPT_VERDICTS) verdicts.set(key, safe);
     }
+    if (start !== undefined && byStart.size < KEPT_VERDICTS) byStart.set(start, safe);
     return safe ? url : '';
   };
 }

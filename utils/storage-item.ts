@@ -24,6 +24,18 @@ export interface StorageItem<T> {
   peek(): T | undefined;
   /** The item's value as it is when `stored` is what storage holds under its key (undefined: nothing). */
   fromStored(stored: unknown): T;
+  /** What storage holds for `value`, where the item keeps a form of its own ({@link StoredForm}); else the value itself. */
+  toStored?(value: T): unknown;
+}
+
+/**
+ * An item kept in storage in another form than the one it is read in (the catalogue as text:
+ * utils/stored-catalogue.ts). `decode` reads what storage holds — a form an earlier version wrote
+ * included — and gives undefined for what it cannot read, which then reads as the item's fallback.
+ */
+export interface StoredForm<T> {
+  encode(value: T): unknown;
+  decode(stored: unknown): T | undefined;
 }
 
 /** Raw values read ahead by {@link preload}, kept current by one change listener. */
@@ -50,11 +62,16 @@ export async function preload(items: ReadonlyArray<StorageItem<unknown>>): Promi
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
-  // Browsers report a removal without newValue, the test fake with null: for an item that
-  // never stores null, both mean "absent".
-  const read = (stored: unknown): T =>
-    stored === undefined || (stored === null && fallback !== null) ? fallback : (stored as T);
+export function defineItem<T>(key: string, fallback: T, form?: StoredForm<T>): StorageItem<T> {
+  // Browsers report a removal without newValue, the test fake with null: both mean "absent"
+  // (for an item whose fallback is null, null is that fallback).
+  const read = (stored: unknown): T => {
+    if (stored === undefined || stored === null) return fallback;
+    if (!form) return stored as T;
+    const value = form.decode(stored);
+    return value === undefined ? fallback : value;
+  };
+  const toStored = (value: T): unknown => (form && value !== null && value !== undefined ? form.encode(value) : value);
   return {
     key,
     async getValue() {
@@ -62,7 +79,7 @@ export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
     },
     async setValue(value) {
       // Storing undefined would throw in Firefox; null and objects are fine.
-      await storage().local.set({ [key]: value });
+      await storage().local.set({ [key]: toStored(value) });
     },
     async removeValue() {
       await storage().local.remove(key);
@@ -71,6 +88,7 @@ export function defineItem<T>(key: string, fallback: T): StorageItem<T> {
       return preloaded.has(key) ? read(preloaded.get(key)) : undefined;
     },
     fromStored: read,
+    toStored,
     watch(callback) {
       const listener = (changes: Record<string, { newValue?: unknown }>, area: string) => {
         const change = changes[key];

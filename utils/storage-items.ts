@@ -4,6 +4,8 @@ import { definePagedItem } from './paged-item';
 import { defineItem, type StorageItem } from './storage-item';
 import type { BalanceSample, PointsReturn } from './balance-trend';
 import type { Cached } from './cached';
+export type { RewardsData } from './stored-catalogue';
+import { catalogueForm, type RewardsData } from './stored-catalogue';
 import type { AppError } from './errors';
 import type { RewardHtml } from './reward-html';
 import type { RedemptionId, RedemptionKey, RewardId } from './ids';
@@ -35,11 +37,6 @@ export interface SessionInfo {
 }
 
 export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin: '', tokenHint: '', rejected: false };
-
-export interface RewardsData {
-  rewards: Reward[];
-  balance: Balance;
-}
 
 export interface ProfileData {
   definitions: VariableDefinition[];
@@ -188,7 +185,8 @@ export interface NotifyState {
 }
 
 export const sessionItem = defineItem<SessionInfo>('session', DISCONNECTED);
-export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null);
+/** The catalogue, its rewards kept as one JSON text (utils/stored-catalogue.ts says why). */
+export const rewardsItem = defineItem<Cached<RewardsData> | null>('cache:rewards', null, catalogueForm);
 /**
  * The redemption history, newest first, in pages (utils/paged-item.ts): the options page reads the
  * pages it shows, not the whole history, which may be thousands long.

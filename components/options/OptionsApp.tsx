@@ -8,6 +8,7 @@ import { BalanceSection } from './BalanceSection';
 import { ConnectionSection } from './ConnectionSection';
 import { connectedBy } from './error-text';
 import { focusLater } from './focus-later';
+import { useShownAfterConnecting } from './held-after-connect';
 import { HistorySection } from './HistorySection';
 import { PreferencesSection } from './PreferencesSection';
 import { ProfileSection } from './ProfileSection';
@@ -39,6 +40,7 @@ export function OptionsApp() {
     wasLive.current = usable;
   }, [usable, session.value === undefined]);
   useScrollToHash(session.value !== undefined);
+  const sectionsShown = useShownAfterConnecting(usable, session.value !== undefined);
   return (
     <main class="options">
       <header class="page-head">
@@ -58,9 +60,14 @@ export function OptionsApp() {
             status={connectedNow}
             headingRef={summary}
           />
-          <ProfileSection key={`profile|${account}`} account={accountOf(session.value!)} />
-          <HistorySection key={`history|${account}`} />
-          <BalanceSection key={`balance|${account}`} />
+          {/* Connected here: the sections follow "Connected" a frame later (held-after-connect.ts). */}
+          {sectionsShown && (
+            <>
+              <ProfileSection key={`profile|${account}`} account={accountOf(session.value!)} />
+              <HistorySection key={`history|${account}`} />
+              <BalanceSection key={`balance|${account}`} />
+            </>
+          )}
         </>
       ) : (
         session.value && <p class="card muted">{t('connectForMore')}</p>

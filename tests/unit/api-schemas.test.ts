@@ -22,7 +22,6 @@ const giftCard = {
   type: 'giftcard_aggregator',
   image_url: 'https://img.example/1.png',
   meta_data: {
-    utid: 'U1',
     terms: '<p>Terms</p>',
     countries: ['US'],
     min_value: '5.00',
@@ -54,8 +53,10 @@ const ok = <S extends v.GenericSchema>(schema: S, input: unknown) => v.parse(sch
 const fails = (schema: v.GenericSchema, input: unknown) => !v.safeParse(schema, input).success;
 
 describe('rewardSchema', () => {
-  it('parses a documented reward unchanged', () => {
+  it('parses a documented reward unchanged but for the provider fields nothing reads', () => {
     expect(ok(rewardSchema, giftCard)).toEqual({ ...giftCard, id: '101' });
+    const provider = { ...giftCard.meta_data, utid: 'U1', brand_key: 'B1', reward_name: 'Bluefin Coffee $5 Gift Card' };
+    expect(ok(rewardSchema, { ...giftCard, meta_data: provider }).meta_data).toEqual(giftCard.meta_data);
   });
 
   it('drops unknown fields, in the reward and in meta_data', () => {

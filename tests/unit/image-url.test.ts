@@ -76,4 +76,45 @@ describe('which reward image addresses a page may load', () => {
       meta_data: { image_url: '', image_urls: { '80w-326ppi': 'https://img.example/80.png' }, terms: '<p>x</p>' },
     });
   });
+
+  // Breakage it was seen to fail on: the shortcut keyed by the address's start without its port
+  // (`/^[a-z]+:\/\/[^/?#:]*/`): the panel's own port then speaks for another port of its host.
+  it('judges a catalogue of addresses as each is judged alone, however many share how they start', () => {
+    const addresses = [
+      'https://img.example/1.png',
+      'https://img.example/2.png?w=80#x',
+      'http://127.0.0.1:8787/img/1.png',
+      'http://127.0.0.1:9999/img/1.png',
+      'http://127.0.0.1:8787/img/2.png',
+      'https://img.example:99999/1.png',
+      'https://img.example:99999/2.png',
+      'https://localhost/a.png',
+      'https://localhost/b.png',
+      'https://img.example\\@localhost/c.png',
+      'https://user@img.example/d.png',
+      'https://IMG.example/e.png',
+      'https://[::1]/f.png',
+      'https://[::1/g.png',
+      'javascript://img.example/%0aalert(1)',
+      'https://img.example',
+      'https://img.example?x',
+    ];
+    const rewards = [...addresses, ...addresses].map((url, i): Reward => ({
+      id: rid(i + 1),
+      name: 'Reward',
+      cost: 5,
+      cost_currency: 'USD',
+      type: 'gift_card',
+      image_url: url,
+      reward_point_cost: 500,
+      meta_data: { image_url: url, image_urls: { '80w-326ppi': url } },
+    }));
+    const judged = withSafeImages(rewards, PANEL);
+    judged.forEach((reward, i) => {
+      const alone = safeImageUrl(rewards[i]!.image_url, PANEL);
+      expect([reward.image_url, reward.meta_data.image_url]).toEqual([alone, alone]);
+      expect(reward.meta_data.image_urls).toEqual(alone ? { '80w-326ppi': alone } : {});
+    });
+    expect(judged.filter((r) => r.image_url !== '').length).toBeGreaterThan(4);
+  });
 });

@@ -39,12 +39,15 @@ function lenient<T extends v.GenericSchema>(schema: T) {
   return v.fallback(v.optional(schema), undefined);
 }
 
-/** Provider details for display only: a field of the wrong type is dropped, not fatal. */
+/**
+ * Provider details for display only: a field of the wrong type is dropped, not fatal. The
+ * provider's `utid`, `brand_key` and `reward_name` are dropped as unknown fields are: nothing
+ * reads them (the name shown is `name`, a brand `brand_name`), and a catalogue stored without them
+ * fits `storage.local`'s quota as text (utils/stored-catalogue.ts).
+ */
 export const rewardMetaSchema = v.pipe(
   v.object({
-    utid: lenient(v.string()),
     terms: lenient(v.string()),
-    brand_key: lenient(v.string()),
     countries: lenient(v.array(v.string())),
     min_value: lenient(v.string()),
     max_value: lenient(v.string()),
@@ -53,7 +56,6 @@ export const rewardMetaSchema = v.pipe(
     image_urls: lenient(v.record(v.string(), v.string())),
     value_type: lenient(v.string()),
     description: lenient(v.string()),
-    reward_name: lenient(v.string()),
     reward_type: lenient(v.string()),
     currency_code: lenient(v.string()),
     short_description: lenient(v.string()),

@@ -8,10 +8,16 @@ import { evidenceOf, evidenceWanted, type AccountKey, type Evidence } from './ac
  * compare it with. Null when not read, or when the panel did not answer (which contradicts
  * nothing for the same key, and proves nothing for a new one).
  */
-export async function readEvidence(api: PanelApi, previous: AccountKey | null, next: AccountKey): Promise<Evidence> {
-  const head = await historyItem.readHead();
-  const stored = head ? ('total' in head ? head.total : head.data.length) : 0;
-  if (!evidenceWanted(previous, next, stored)) return null;
+export async function readEvidence(
+  api: PanelApi,
+  previous: AccountKey | null,
+  next: AccountKey,
+  /** The stored history's head, when the caller started reading it beside its own read. */
+  stored = historyItem.readHead(),
+): Promise<Evidence> {
+  const head = await stored;
+  const count = head ? ('total' in head ? head.total : head.data.length) : 0;
+  if (!evidenceWanted(previous, next, count)) return null;
   const history = await api.listRedemptions().catch(() => null);
   return history && evidenceOf(history);
 }

@@ -80,8 +80,10 @@ export async function storeCheckedSession(
     ...extra,
   };
   const replaced: { credentials: Credentials | null } = { credentials: null };
-  // Read before the switch, judged inside it against what is stored then (account-identity.ts).
-  const evidence = await readEvidence(api, await credentialsItem.getValue(), credentials);
+  // Read before the switch, judged inside it against what is stored then (account-identity.ts); the
+  // stored history's head and credentials side by side, each a round trip on "Connected"'s path.
+  const head = historyItem.readHead();
+  const evidence = await readEvidence(api, await credentialsItem.getValue(), credentials, head);
   const session = await switchSession(
     [credentialsItem, profileDraftItem, goalItem, historyItem, questionsItem],
     (get) => {

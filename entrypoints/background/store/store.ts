@@ -34,7 +34,11 @@ export interface Put {
   readonly value: unknown;
 }
 
-export const put = <T>(item: StorageItem<T>, value: T): Put => ({ key: item.key, value });
+/** What `item` stores for `value`, in the item's own stored form where it has one (utils/storage-item.ts). */
+export const put = <T>(item: StorageItem<T>, value: T): Put => ({
+  key: item.key,
+  value: item.toStored ? item.toStored(value) : value,
+});
 
 /**
  * The puts that store `value` in a paged item (the history, so a page reads only what it shows) whose head is `previous` as
@@ -189,13 +193,18 @@ export function switchSession(
   plan: (get: Get) => Switch,
 ): Promise<SessionInfo> {
   return inTurn(async () => {
-    const { next, keep = [], puts = [] } = plan(await read(items));
+    // Both reads at once (each a round trip to storage, on the way to "Connected"), in this turn.
+    const [got, stored] = await Promise.all([
+      read(items),
+      Promise.all(SESSION_ITEMS.map(async (item) => ({ item, keys: await keysOf([item]) }))),
+    ]);
+    const { next, keep = [], puts = [] } = plan(got);
     const id = crypto.randomUUID();
     const session: SessionInfo = next ? { ...next.session, id } : DISCONNECTED;
-    const emptied = (await keysOf(SESSION_ITEMS.filter((item) => !keep.includes(item)))).map((key) => ({
-      key,
-      value: null,
-    }));
+    const emptied = stored
+      .filter(({ item }) => !keep.includes(item))
+      .flatMap(({ keys }) => keys)
+      .map((key) => ({ key, value: null }));
     await setAll([
       ...emptied,
       ...puts,
