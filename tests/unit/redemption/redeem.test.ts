@@ -83,6 +83,17 @@ describe('redeeming', () => {
     expect(env.sandbox.state.balance).toBe(2000);
   });
 
+  it('a Confirm pressed while another of the account is out is refused at once, never sent once that one answers', async () => {
+    await fault({ path: REDEEM, delayMs: 100 });
+    const first = redeemNow(COFFEE);
+    while (apiRequests(env.sandbox, REDEEM) === 0) await sleep(5);
+    // Were the second let through to its reads, this slow one would outlast the first's answer.
+    await fault({ path: '/v1/panel/redemptions', delayMs: 450 });
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({ error: { kind: 'busy' } });
+    expect((await first).state).toBe('done');
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+  });
+
   it('a pending entry no redeem has in flight (a stopped worker’s) blocks nothing: it is an unknown outcome, checked', async () => {
     const known = env.sandbox.state.redemptions.map((r) => did(r.id));
     await ledgerItem.setValue({
