@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   answerOf,
+  applyAnswer,
+  balanceWanted,
   CHECK_AFTER_MS,
   checkTimes,
   firstCheck,
@@ -18,6 +20,8 @@ import {
   applyReadAfterAnswer,
   SETTLED_KEPT,
   replaceCurrent,
+  settlesHere,
+  withBalance,
   withoutLostAnswer,
   type Confirms,
 } from '../../../entrypoints/background/redemption/machine';
@@ -596,5 +600,86 @@ describe('records of a Confirm recorded more than once (recordsShown)', () => {
     // An id two redemptions hold names neither.
     const twice = [copies[0]!, redemption(6, BOOKS), copies[1]!];
     expect(recordsShown([legacy], twice)).toEqual([]);
+  });
+});
+
+describe('the answer, the balance a check reads, and the balance a settling Confirm keeps', () => {
+  const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+  const at = T0 + CHECK_AFTER_MS[0];
+  const unreadRefusal = (id: string, extra: Partial<LedgerEntry> = {}) =>
+    unknown(id, { answer: 'refused', error: refusal, balanceUnread: true, ...extra });
+
+  it('the answer goes to the Confirm it answers, and to no other the card shows', () => {
+    const pending = entry('p', { state: 'pending' });
+    const answered = { ...pending, answer: 'refused' as const, error: refusal, answeredAt: T0 + 9 };
+    const lost = unknown('e');
+    expect(applyAnswer(ledger(pending, [lost]), answered)).toEqual(ledger(answered, [lost]));
+    expect(applyAnswer(ledger(entry('other', { state: 'pending' }), [lost]), answered)).toBeNull();
+    expect(applyAnswer(ledger(null, [lost]), answered)).toBeNull();
+    // Nor the read after it: with no Confirm on the card (closed meanwhile), nothing is written.
+    expect(applyReadAfterAnswer(ledger(null, [lost]), 'p', read(BASELINE), T0, UNREAD)).toBeNull();
+    // A stopped worker with no Confirm on the card leaves nothing to turn unknown.
+    expect(interrupted(ledger(null, [lost]), new Set(), refusal, T0)).toEqual(ledger(null, [lost]));
+  });
+
+  it('a read asked for before the answer came rules nothing out, not even at a due check with the balance unmoved', () => {
+    const answered = unknown('r', { answer: 'refused', error: refusal, answeredAt: T0 + 100, balanceBefore: 2500 });
+    const early = { history: BASELINE, requestedAt: T0 + 50, balance: unmoved };
+    expect(applyRead(ledger(answered), early, at, at).current).toBe(answered);
+    // Asked for after the answer, the same read rules it out.
+    expect(applyRead(ledger(answered), { ...early, requestedAt: T0 + 150 }, at, at).current).toMatchObject({
+      state: 'failed',
+    });
+  });
+
+  it('a scheduled check reads the balance only for an open refusal whose balance is unread and that is due by then', () => {
+    const due = unreadRefusal('r');
+    expect(balanceWanted(ledger(null, [due]), at)).toBe(true);
+    expect(balanceWanted(ledger(due), at)).toBe(true);
+    // An alarm a few seconds early still counts as this Confirm's check; one far ahead of it does not.
+    expect(balanceWanted(ledger(null, [due]), at - 3_000)).toBe(true);
+    expect(balanceWanted(ledger(null, [due]), at - 60_000)).toBe(false);
+    // Any one that wants it is enough, whatever the others are.
+    expect(balanceWanted(ledger(unknown('u'), [due]), at)).toBe(true);
+    // A refusal whose balance was read, an unclear answer, a concluded one, one settled: nothing to read for.
+    const { balanceUnread: _unread, ...read } = due;
+    expect(balanceWanted(ledger(null, [read]), at)).toBe(false);
+    expect(balanceWanted(ledger(null, [unreadRefusal('x', { answer: 'unclear' })]), at)).toBe(false);
+    const concluded = unreadRefusal('c', { checks: { done: 3, nextAt: null, lastAt: at } });
+    expect(balanceWanted(ledger(null, [concluded]), at)).toBe(false);
+    expect(balanceWanted(ledger(unreadRefusal('f', { state: 'failed' })), at)).toBe(false);
+    expect(balanceWanted(ledger(null), at)).toBe(false);
+  });
+
+  it('a Confirm settles here only when it was open before and is settled after, the same Confirm', () => {
+    const pending = entry('a', { state: 'pending' });
+    const open = unknown('a');
+    const done = entry('a', { state: 'done' });
+    expect(settlesHere(pending, done)).toBe(true);
+    expect(settlesHere(open, entry('a', { state: 'not_found' }))).toBe(true);
+    expect(settlesHere(open, open)).toBe(false);
+    expect(settlesHere(done, done)).toBe(false);
+    expect(settlesHere(open, entry('b', { state: 'done' }))).toBe(false);
+    expect(settlesHere(null, done)).toBe(false);
+    expect(settlesHere(open, null)).toBe(false);
+  });
+
+  it('the balance read as Confirms settle goes with each that settles, and with no other; an unread one goes nowhere', () => {
+    const current = unknown('c');
+    const waiting = unknown('w');
+    const still = unknown('s');
+    const earlier = entry('old', { state: 'done' });
+    const before = ledger(current, [waiting, still], [earlier]);
+    const after = ledger(entry('c', { state: 'done' }), [still], [earlier, entry('w', { state: 'not_found' })]);
+    expect(withBalance(before, after, undefined)).toBe(after);
+    expect(withBalance(before, after, 1_800)).toEqual({
+      current: { ...after.current, balanceAfter: 1_800 },
+      awaitingCheck: [still],
+      recentlySettled: [earlier, { ...after.recentlySettled[1], balanceAfter: 1_800 }],
+    });
+    // A panel that shows no balance: read, and said to be none.
+    expect(withBalance(before, after, null).current).toEqual({ ...after.current, balanceAfter: null });
+    // The card closed as they settled: nothing current to weigh.
+    expect(withBalance(before, { ...after, current: null }, 1_800).current).toBeNull();
   });
 });

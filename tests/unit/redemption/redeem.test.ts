@@ -26,6 +26,7 @@ import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, redeemN
 import { at, did, parsed, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
 import { notFoundWords } from '../../../utils/points-taken';
+import { uiLocale } from '../../../utils/i18n';
 
 const REDEEM = '/v1/panel/redemption';
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
@@ -83,18 +84,33 @@ describe('redeeming', () => {
     expect(env.sandbox.state.balance).toBe(2000);
   });
 
+  it('a Confirm pressed while another of the account is out is refused at once, never sent once that one answers', async () => {
+    await fault({ path: REDEEM, delayMs: 100 });
+    const first = redeemNow(COFFEE);
+    while (apiRequests(env.sandbox, REDEEM) === 0) await sleep(5);
+    // Were the second let through to its reads, this slow one would outlast the first's answer.
+    await fault({ path: '/v1/panel/redemptions', delayMs: 450 });
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({
+      error: { kind: 'busy', message: expect.stringMatching(/^A redemption is already in progress\./) },
+    });
+    expect((await first).state).toBe('done');
+    expect(apiRequests(env.sandbox, REDEEM)).toBe(1);
+  });
+
   it('a pending entry no redeem has in flight (a stopped worker’s) blocks nothing: it is an unknown outcome, checked', async () => {
     const known = env.sandbox.state.redemptions.map((r) => did(r.id));
     await ledgerItem.setValue({
       requestId: 'r',
       rewardId: COFFEE,
-      rewardName: 'x',
+      rewardName: 'Coffee beans',
       points: 500,
       startedAt: Date.now(),
       knownRedemptionIds: known,
       state: 'pending',
     });
-    await expect(redeemNow(COFFEE)).rejects.toMatchObject({ error: { kind: 'unsettled' } });
+    await expect(redeemNow(COFFEE)).rejects.toMatchObject({
+      error: { kind: 'unsettled', message: expect.stringMatching(/^Your redemption of Coffee beans sent at /) },
+    });
     expect(apiRequests(env.sandbox, REDEEM)).toBe(0);
     expect((await redeemNow(COFFEE, true)).state).toBe('done');
     expect(await unsettledItem.getValue()).toEqual([expect.objectContaining({ requestId: 'r', state: 'unknown' })]);
@@ -227,12 +243,23 @@ describe('redeeming', () => {
   it('Check now whose history read fails says so, with the next try: never "checked, not there"', async () => {
     await fault({ path: REDEEM, drop: true });
     const entry = await redeemNow(COFFEE);
+    // Another Confirm still being checked, its next check 20 minutes after this one's.
+    const nextAt = (await ledgerItem.getValue())!.checks!.nextAt!;
+    const later = {
+      ...entry,
+      requestId: 'later',
+      rewardId: TRAVEL,
+      checks: { done: 1, nextAt: nextAt + 1_200_000, lastAt: null },
+    };
+    await unsettledItem.setValue([later]);
     await fault({ path: '/v1/panel/redemptions', status: 503, times: 3 });
     const checked = checkRedemption();
     await expect(checked).rejects.toMatchObject({ error: { kind: 'server' } });
     const message = await checked.catch((err: { error: { message: string } }) => err.error.message);
     expect(message).toMatch(/^Your history could not be read, so nothing was checked\. .+ has a problem right now\. /);
-    expect(message).toMatch(/The next check is at \d/);
+    // The soonest check, in hours and minutes as the panelist's clock shows them.
+    const hhmm = new Date(nextAt).toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit' });
+    expect(message).toMatch(new RegExp(`The next check is at ${hhmm}\\.$`));
     expect(message).not.toMatch(/HTTP|\(/);
     // Nothing moved: the Confirm is open as it was.
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'unknown' });
