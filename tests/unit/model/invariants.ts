@@ -325,12 +325,19 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
     // Every redemption a Confirm's copies made by the time the panel answered it is told, as done
     // or as a repeat (one committed after that answer may come after the read that names the
     // Confirm: then it is one more in the history), but for one no history can tell apart from a
-    // redemption the panel deleted (the same id, reward and second).
+    // redemption the panel deleted (the same id, reward and second). A lagging history shows each
+    // copy the lag after it was made: the read that first shows the Confirm's own may show one copy
+    // and not yet one the panel made a moment later (the browser's re-send; on a busy machine even
+    // the sandbox's two copies of one request, made in one step a millisecond apart), which a later
+    // read shows as one more in the history (design §5).
     const told = group.filter((c) => c.state === 'done' && !c.abandoned).reduce((n, c) => n + 1 + c.duplicates, 0);
     const made = group
       .filter((c) => !c.abandoned && !(unreadable && stillOpen.includes(c)))
       .reduce((n, c) => {
         const answered = w.answeredAt(account, c.key);
+        const firstAt = Math.min(
+          ...w.madeEver(account).flatMap((r) => (r.key !== null && r.key === c.key ? [r.at] : [])),
+        );
         return (
           n +
           w.made(account).filter(
@@ -338,6 +345,7 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
               r.key !== null &&
               r.key === c.key &&
               (answered === null || r.at <= answered) &&
+              (w.settings.historyLagMs === 0 || r.at <= firstAt) &&
               // Whole-identical to a redemption the panel deleted: the one-second limit (madeBy).
               !w.deletedKeys.has(w.keyOf(r)),
           ).length
