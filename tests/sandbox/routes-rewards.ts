@@ -8,6 +8,9 @@ import { stateId } from './wire-ids';
 /** When each redemption this sandbox made was made (machine time): a lagging history shows it only later. */
 const madeAt = new WeakMap<Redemption, number>();
 
+/** When `r` was made (machine time), as a lagging history counts it; undefined for one it did not make. */
+export const madeAtOf = (r: Redemption): number | undefined => madeAt.get(r);
+
 export function listRedemptions(state: SandboxState): ApiResult {
   const shown = state.historyLagMs
     ? state.redemptions.filter((r) => Date.now() - (madeAt.get(r) ?? 0) >= state.historyLagMs)

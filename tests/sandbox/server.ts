@@ -14,6 +14,7 @@ import { FaultStore, applyFault } from './faults';
 import { BodyTooLargeError, failure, parseRequest, readBody, writeResult } from './http-util';
 import { OAuthServer } from './oauth';
 import { dispatch, dispatchOpen } from './router';
+import { madeAtOf } from './routes-rewards';
 import { createValidators } from './conditional';
 import { routeMoved } from './moved';
 import { Idempotency, keyOf } from './idempotency';
@@ -134,7 +135,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           rewardId: r.reward.id,
           key: keyOf(copy),
           repeated,
-          at: Date.now(),
+          // The instant a lagging history counts from: a copy made a millisecond later shows a millisecond later.
+          at: madeAtOf(r) ?? Date.now(),
           createdAt: r.created_at,
         });
       return result;
@@ -173,6 +175,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // The first copy is committed and its connection lost before any answer; the browser sends
       // it again on a new connection (Chromium does, on a reused keep-alive one): this is that copy.
       commit();
+      if (fault.delayMs) {
+        await sleep(fault.delayMs, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return;
+      }
       requests.push({ ...toRecord(request), repeated: true });
       arrival = idempotency.arrive(request);
       committed = false;

@@ -124,7 +124,8 @@ export interface FaultRule {
   /**
    * The request arrives twice, as when a browser re-sends it after its connection closed without
    * an answer: the first copy is committed and lost, the second is handled as usual (recorded with
-   * `repeated`). A panel that honours the `Idempotency-Key` makes one redemption of the two.
+   * `repeated`), `delayMs` after the first committed (the time the browser takes to notice the
+   * closed connection). A panel that honours the `Idempotency-Key` makes one redemption of the two.
    * `'overlapping'`: the copy arrives while the first is still being processed, and is answered
    * first (409 from a panel that honours the key); the first commits after that answer left,
    * `delayMs` later.
@@ -146,7 +147,7 @@ export interface MadeRedemption {
   rewardId: number;
   key: string | null;
   repeated: boolean;
-  /** Epoch milliseconds (the machine's clock, not the panel's). */
+  /** Epoch milliseconds (the machine's clock, not the panel's): when it was made, the instant a lagging history counts from. */
   at: number;
   /** Its `created_at` as the panel wrote it (the panel's clock): with its id and reward, the redemption. */
   createdAt: string;

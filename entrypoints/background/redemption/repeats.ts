@@ -44,6 +44,33 @@ export function toTell(before: Confirms, after: Confirms): { events: NotifyEvent
 }
 
 /**
+ * The records of repeats as a change from one set of Confirms to `after` leaves them, or null when
+ * none changes: `added` (what {@link toTell} names) joins them, and a redemption a Confirm took as
+ * its own is no other Confirm's copy. That claim is the later, direct evidence about that whole
+ * redemption: it was new to the claimant's baseline, a read that left after the record was written,
+ * so the copy the record named had gone (the panel reversed it) and a max + 1 panel gave its id,
+ * reward and second to this one. A record goes once fewer than two of its redemptions are left.
+ */
+export function recordsClaimed(
+  records: readonly DuplicateRecord[],
+  added: readonly DuplicateRecord[],
+  after: Confirms,
+): DuplicateRecord[] | null {
+  const owner = new Map<string, string>();
+  for (const entry of [after.current, ...after.recentlySettled])
+    if (entry?.redemption) owner.set(redemptionKey(entry.redemption), entry.requestId);
+  let changed = added.length > 0;
+  const kept = [...records, ...added].flatMap((record): DuplicateRecord[] => {
+    const keys = record.redemptions ?? [];
+    const mine = keys.filter((key) => (owner.get(key) ?? record.requestId) === record.requestId);
+    if (mine.length === keys.length) return [record];
+    changed = true;
+    return mine.length >= 2 ? [{ ...record, redemptions: mine }] : [];
+  });
+  return changed ? kept : null;
+}
+
+/**
  * The records of Confirms the panel recorded more than once, as a history read shows them, or null
  * when none changes. A record keeps the redemptions the history still shows, whole (an id the panel
  * gave again to a later redemption is another redemption, never a copy to reverse), and goes once

@@ -13,7 +13,7 @@ import { activeCredentials, put, StaleSession, update, whileActive, type Put, ty
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import { baselineOf, offerAt } from './before-sending';
-import { recordsShown, toTell } from './repeats';
+import { recordsClaimed, recordsShown, toTell } from './repeats';
 import {
   answerOf,
   applyAnswer,
@@ -118,8 +118,9 @@ async function record(
         ...(same(after.recentlySettled, inStorage.recentlySettled)
           ? []
           : [put(settledItem, [...after.recentlySettled])]),
-        ...(records.length > 0 ? [put(duplicatesItem, [...get(duplicatesItem), ...records])] : []),
       ];
+      const marks = recordsClaimed(get(duplicatesItem), records, after);
+      if (marks) puts.push(put(duplicatesItem, marks));
       return { puts, events };
     },
     { ...(before ? { before } : {}), after: (ok) => (ok ? scheduleChecks(written ?? stored) : keepChecked(stored)) },

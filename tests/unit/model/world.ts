@@ -648,6 +648,11 @@ export class World {
     return this.sandboxes[account].made.filter((r) => !this.deletedMade.has(r));
   }
 
+  /** What the account's panel made since the run began, those it deleted since included. */
+  madeEver(account: Account): readonly MadeRedemption[] {
+    return this.sandboxes[account].made;
+  }
+
   /** What the panels made and then deleted: a Confirm whose redemption was cancelled may end not found. */
   private readonly deletedMade = new Set<MadeRedemption>();
 

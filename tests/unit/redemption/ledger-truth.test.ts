@@ -25,6 +25,7 @@ import {
   slowReads,
   startTwoAccounts,
   redeemNow,
+  until,
 } from '../background-helpers';
 import { did, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
@@ -158,6 +159,27 @@ describe('the history settles every Confirm, never one answer', () => {
     expect((await ledgerItem.getValue())?.duplicates).toBeUndefined();
     expect(await duplicatesItem.getValue()).toEqual([]);
     expect(shown.map((n) => n.id)).not.toContain(`duplicate:${entry.requestId}`);
+  });
+
+  it('case 4b: a copy the panel reversed, whose id, reward and second it gives the next Confirm: that Confirm’s own is no copy', async () => {
+    await ignoreKeys();
+    await armFault(a, { path: REDEEM, repeat: true });
+    const first = await redeemNow(COFFEE);
+    expect(first).toMatchObject({ state: 'done', duplicates: [expect.any(String)] });
+    const copy = a.state.redemptions.at(-1)!;
+    expect(await duplicatesItem.getValue()).toEqual([expect.objectContaining({ requestId: first.requestId })]);
+    // The panel reverses the copy; numbering max + 1 within the same second, the next redemption is
+    // whole-identical to it. No read shows the copy gone before the next Confirm's baseline.
+    a.state.redemptions = a.state.redemptions.filter((r) => r !== copy);
+    await armFault(a, { path: REDEEM, holdMs: 100 });
+    const confirming = redeemNow(COFFEE);
+    await until(() => a.state.redemptions.at(-1)?.id === copy.id);
+    a.state.redemptions.at(-1)!.created_at = copy.created_at;
+    const second = await confirming;
+    // Its baseline, read after the copy was gone, did not show it: this Confirm's claim is the later
+    // evidence about that whole redemption, and the history no longer marks it as the first's copy.
+    expect(second).toMatchObject({ state: 'done', redemption: { id: did(copy.id) } });
+    expect(await duplicatesItem.getValue()).toEqual([]);
   });
 
   it('case 5: redeeming another reward while one is being checked keeps the first open and checked until the history settles it', async () => {
