@@ -32,23 +32,29 @@ afterAll(() => closeSandboxes(a, b));
 interface Store {
   granted: Set<string>;
   removed: string[];
+  /** Every origin the extension asked to remove, refused or not. */
+  asked: string[];
 }
 let store: Store;
 
-/** The manifest's host permissions (`required`) and what the panelist allowed on Connect (`granted`). */
-function permissions(required: string[], granted: string[]): Store {
-  const state: Store = { granted: new Set([...required, ...granted]), removed: [] };
+/**
+ * The manifest's host permissions (`required`) and what the panelist allowed on Connect (`granted`);
+ * an MV2 manifest (Firefox) lists its host permissions among its `permissions`.
+ */
+function permissions(required: string[], granted: string[], manifestVersion: 2 | 3 = 3): Store {
+  const state: Store = { granted: new Set([...required, ...granted]), removed: [], asked: [] };
   vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(() => ({
-    manifest_version: 3,
+    manifest_version: manifestVersion,
     name: 'x',
     version: '1',
-    host_permissions: required,
+    ...(manifestVersion === 3 ? { host_permissions: required } : { permissions: ['storage', ...required] }),
   }));
   vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({
     origins: [...state.granted],
     permissions: ['storage'],
   }));
   vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(async ({ origins = [] }) => {
+    state.asked.push(...origins);
     if (origins.some((o) => required.includes(o))) throw new Error('You cannot remove required permissions.');
     for (const origin of origins) {
       state.granted.delete(origin);
@@ -114,10 +120,42 @@ describe('host access follows the connection', () => {
     await disconnect();
     expect([...store.granted]).toEqual([A]);
     expect(store.removed).toEqual([B]);
+    // Not even asked: a browser that took it away would cut the build's own panel off.
+    expect(store.asked).toEqual([B]);
     // Connecting away from the build's panel (allowed again on Connect) leaves it granted too.
     store.granted.add(B);
     await connect(bUrl, b.token);
     expect([...store.granted].sort()).toEqual([A, B].sort());
+  });
+
+  it('an MV2 manifest’s host permissions, listed among its permissions, are never given back either', async () => {
+    store = permissions([A], [B], 2);
+    await disconnect();
+    expect([...store.granted]).toEqual([A]);
+    expect(store.asked).toEqual([B]);
+  });
+
+  it('a browser that lists no origins is asked to remove none', async () => {
+    const remove = vi.spyOn(fakeBrowser.permissions, 'remove');
+    vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({ permissions: ['storage'] }));
+    await settleHostAccess();
+    expect(remove).not.toHaveBeenCalled();
+  });
+
+  it('two connects to one panel: the first to end keeps the origin the other still uses', async () => {
+    await connect(bUrl, b.token);
+    store = permissions([], [B]);
+    // The first connect's key check answers late; the second's is refused at once.
+    await fault(b, { path: KEY_CHECK, delayMs: 300 });
+    const slow = connect(bUrl, b.token);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await disconnect();
+    expect(await connect(bUrl, 'wrong-key').catch((e) => e.error?.kind)).toBe('unauthorized');
+    // Still in use by the slow one: not given back.
+    expect(store.granted.has(B)).toBe(true);
+    await slow;
+    expect([...store.granted]).toEqual([B]);
+    expect(store.asked).toEqual([]);
   });
 
   it('an origin a connect is still using is kept while another settling runs, and given back once it failed', async () => {
