@@ -14,7 +14,7 @@ import { signIn } from '../../entrypoints/background/session/sign-in';
 import { settings } from '../../utils/settings';
 import type { Sandbox } from '../sandbox/server';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from './sign-in-helpers';
-import { closeSandboxes, startTwoAccounts } from './background-helpers';
+import { closeSandboxes, firstReadsDone, startTwoAccounts } from './background-helpers';
 
 const A = 'http://127.0.0.1/*';
 const B = 'http://localhost/*';
@@ -43,12 +43,13 @@ let store: Store;
  */
 function permissions(required: string[], granted: string[], manifestVersion: 2 | 3 = 3): Store {
   const state: Store = { granted: new Set([...required, ...granted]), removed: [], asked: [] };
-  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(() => ({
-    manifest_version: manifestVersion,
-    name: 'x',
-    version: '1',
-    ...(manifestVersion === 3 ? { host_permissions: required } : { permissions: ['storage', ...required] }),
-  }));
+  const manifest =
+    manifestVersion === 3
+      ? { manifest_version: 3, name: 'x', version: '1', host_permissions: required }
+      : { manifest_version: 2, name: 'x', version: '1', permissions: ['storage', ...required] };
+  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(
+    () => manifest as ReturnType<typeof fakeBrowser.runtime.getManifest>,
+  );
   vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({
     origins: [...state.granted],
     permissions: ['storage'],
@@ -143,7 +144,6 @@ describe('host access follows the connection', () => {
   });
 
   it('two connects to one panel: the first to end keeps the origin the other still uses', async () => {
-    await connect(bUrl, b.token);
     store = permissions([], [B]);
     // The first connect's key check answers late; the second's is refused at once.
     await fault(b, { path: KEY_CHECK, delayMs: 300 });
@@ -156,6 +156,8 @@ describe('host access follows the connection', () => {
     await slow;
     expect([...store.granted]).toEqual([B]);
     expect(store.asked).toEqual([]);
+    // Its first reads land before the next test's faults are set.
+    await firstReadsDone();
   });
 
   it('an origin a connect is still using is kept while another settling runs, and given back once it failed', async () => {
