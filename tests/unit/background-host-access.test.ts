@@ -14,7 +14,7 @@ import { signIn } from '../../entrypoints/background/session/sign-in';
 import { settings } from '../../utils/settings';
 import type { Sandbox } from '../sandbox/server';
 import { actAsPanelist, installIdentity, oauthSettingsFor } from './sign-in-helpers';
-import { closeSandboxes, startTwoAccounts } from './background-helpers';
+import { closeSandboxes, firstReadsDone, startTwoAccounts } from './background-helpers';
 
 const A = 'http://127.0.0.1/*';
 const B = 'http://localhost/*';
@@ -32,23 +32,30 @@ afterAll(() => closeSandboxes(a, b));
 interface Store {
   granted: Set<string>;
   removed: string[];
+  /** Every origin the extension asked to remove, refused or not. */
+  asked: string[];
 }
 let store: Store;
 
-/** The manifest's host permissions (`required`) and what the panelist allowed on Connect (`granted`). */
-function permissions(required: string[], granted: string[]): Store {
-  const state: Store = { granted: new Set([...required, ...granted]), removed: [] };
-  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(() => ({
-    manifest_version: 3,
-    name: 'x',
-    version: '1',
-    host_permissions: required,
-  }));
+/**
+ * The manifest's host permissions (`required`) and what the panelist allowed on Connect (`granted`);
+ * an MV2 manifest (Firefox) lists its host permissions among its `permissions`.
+ */
+function permissions(required: string[], granted: string[], manifestVersion: 2 | 3 = 3): Store {
+  const state: Store = { granted: new Set([...required, ...granted]), removed: [], asked: [] };
+  const manifest =
+    manifestVersion === 3
+      ? { manifest_version: 3, name: 'x', version: '1', host_permissions: required }
+      : { manifest_version: 2, name: 'x', version: '1', permissions: ['storage', ...required] };
+  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockImplementation(
+    () => manifest as ReturnType<typeof fakeBrowser.runtime.getManifest>,
+  );
   vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({
     origins: [...state.granted],
     permissions: ['storage'],
   }));
   vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(async ({ origins = [] }) => {
+    state.asked.push(...origins);
     if (origins.some((o) => required.includes(o))) throw new Error('You cannot remove required permissions.');
     for (const origin of origins) {
       state.granted.delete(origin);
@@ -114,10 +121,43 @@ describe('host access follows the connection', () => {
     await disconnect();
     expect([...store.granted]).toEqual([A]);
     expect(store.removed).toEqual([B]);
+    // Not even asked: a browser that took it away would cut the build's own panel off.
+    expect(store.asked).toEqual([B]);
     // Connecting away from the build's panel (allowed again on Connect) leaves it granted too.
     store.granted.add(B);
     await connect(bUrl, b.token);
     expect([...store.granted].sort()).toEqual([A, B].sort());
+  });
+
+  it('an MV2 manifest’s host permissions, listed among its permissions, are never given back either', async () => {
+    store = permissions([A], [B], 2);
+    await disconnect();
+    expect([...store.granted]).toEqual([A]);
+    expect(store.asked).toEqual([B]);
+  });
+
+  it('a browser that lists no origins is asked to remove none', async () => {
+    const remove = vi.spyOn(fakeBrowser.permissions, 'remove');
+    vi.spyOn(fakeBrowser.permissions, 'getAll').mockImplementation(async () => ({ permissions: ['storage'] }));
+    await settleHostAccess();
+    expect(remove).not.toHaveBeenCalled();
+  });
+
+  it('two connects to one panel: the first to end keeps the origin the other still uses', async () => {
+    store = permissions([], [B]);
+    // The first connect's key check answers late; the second's is refused at once.
+    await fault(b, { path: KEY_CHECK, delayMs: 300 });
+    const slow = connect(bUrl, b.token);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await disconnect();
+    expect(await connect(bUrl, 'wrong-key').catch((e) => e.error?.kind)).toBe('unauthorized');
+    // Still in use by the slow one: not given back.
+    expect(store.granted.has(B)).toBe(true);
+    await slow;
+    expect([...store.granted]).toEqual([B]);
+    expect(store.asked).toEqual([]);
+    // Its first reads land before the next test's faults are set.
+    await firstReadsDone();
   });
 
   it('an origin a connect is still using is kept while another settling runs, and given back once it failed', async () => {

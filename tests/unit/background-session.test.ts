@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { saveValues } from '../../entrypoints/background/profile/profile';
-import { connect, disconnect } from '../../entrypoints/background/session/session';
+import { connect, disconnect, getSession } from '../../entrypoints/background/session/session';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import {
@@ -206,6 +206,7 @@ describe('connecting (session.ts)', () => {
     });
     expect(session.id).not.toBe(before);
     expect(await sessionItem.getValue()).toEqual(session);
+    expect(await getSession()).toEqual(session);
     expect(await credentialsItem.getValue()).toEqual({ session: session.id, baseUrl: b.url, token: b.token });
     // Answered once the key was accepted: the catalogue is read after, under the new session.
     await firstReadsDone();
@@ -221,6 +222,8 @@ describe('connecting (session.ts)', () => {
     await connect(b.url, b.token);
     expect(apiRequests(b, '/v1/panel/variables/data')).toBeGreaterThan(0);
     expect(await rewardsItem.getValue()).toBeNull();
+    // The popup shows nothing of the last session meanwhile: its catalogue and goal unread, not empty.
+    expect(await popupViewItem.getValue()).toMatchObject({ rewards: null, goal: null });
     await firstReadsDone();
     expect((await rewardsItem.getValue())?.data.balance.points).toBe(9000);
     expect((await syncItem.getValue()).rewards).toMatchObject({ loading: false, error: null });

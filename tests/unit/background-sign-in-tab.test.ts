@@ -14,6 +14,7 @@ import {
   isRedirect,
   KEEP_AWAKE_MS,
   launchTabFlow,
+  TAB_SIGN_IN_LIMIT_MS,
   SignInTabEnded,
 } from '../../entrypoints/background/session/sign-in-tab';
 import { settings } from '../../utils/settings';
@@ -72,6 +73,9 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     // An `identity` without launchWebAuthFlow (a browser that lists the namespace but not the call).
     (fakeBrowser as unknown as { identity: unknown }).identity = { getRedirectURL: () => REDIRECT_URL };
     expect(signInDoor().kind).toBe('tab');
+    // Nor one without getRedirectURL: the window would have no address to come back to.
+    (fakeBrowser as unknown as { identity: unknown }).identity = { launchWebAuthFlow: async () => REDIRECT_URL };
+    expect(signInDoor().kind).toBe('tab');
   });
 
   it('opens the authorization request in a tab with PKCE S256, a random state and the panel’s own redirect address, reads the answer, closes the tab, then stores the checked session', async () => {
@@ -79,6 +83,8 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     const session = await signIn();
 
     expect(seen.opened).toHaveLength(1);
+    // In front: the panelist is to sign in there now.
+    expect(seen.active).toEqual([true]);
     const sent = new URL(seen.opened[0]!);
     expect(sent.origin + sent.pathname).toBe(`${env.sandbox.url}${OAUTH_PATHS.authorize}`);
     expect(sent.searchParams.get('redirect_uri')).toBe(doneUrl());
@@ -202,6 +208,47 @@ describe('sign-in in a tab, where the browser has no sign-in window', () => {
     expect(seen.closedByExtension).toHaveLength(1);
   });
 
+  it('the pages the tab passes through are not taken for the answer, and another tab closing ends nothing', async () => {
+    const seen = tabs(async (tab, all) => {
+      const request = tab.url;
+      // The server's own sign-in page, on the way to the redirect address.
+      tab.go(`${env.sandbox.url}${OAUTH_PATHS.authorize}?step=login`);
+      all.other('about:blank').close();
+      tab.go(await actAsPanelist(request));
+    });
+    expect((await signIn()).connected).toBe(true);
+    expect(seen.closedByExtension).toHaveLength(1);
+  });
+
+  it('a tab closed before the browser answered tabs.create ends the sign-in as closed', async () => {
+    tabs(() => undefined, { beforeCreateAnswers: (tab) => tab.close() });
+    expect(await signInError()).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/tab was closed/) });
+    await nothingStored();
+  });
+
+  it('a tab the browser answers without an id is said as one it did not open', async () => {
+    tabs(() => undefined, { withoutId: true });
+    expect(await signInError()).toEqual({
+      kind: 'unexpected',
+      message: 'The browser did not open the sign-in tab. Press “Sign in” to try again.',
+    });
+    await nothingStored();
+  });
+
+  it('a tab left open past the time limit is told as such, not as closed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      const seen = tabs(() => undefined);
+      const reply = signInError();
+      await vi.waitFor(() => expect(seen.opened).toHaveLength(1), { interval: 1 });
+      await vi.advanceTimersByTimeAsync(TAB_SIGN_IN_LIMIT_MS);
+      expect(await reply).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/more than 30 minutes/) });
+    } finally {
+      vi.useRealTimers();
+    }
+    await nothingStored();
+  });
+
   it('a tab the browser does not open is said plainly', async () => {
     tabs(() => undefined, { createFails: true });
     const error = await signInError();
@@ -224,6 +271,11 @@ describe('the tab flow itself', () => {
     const seen = tabs(() => undefined);
     const ended = launchTabFlow(`${env.sandbox.url}${OAUTH_PATHS.authorize}`, doneUrl(), 50);
     await expect(ended).rejects.toEqual(new SignInTabEnded('timeout'));
+    // What a log shows: which error, and how the tab ended.
+    await expect(ended).rejects.toMatchObject({
+      name: 'SignInTabEnded',
+      message: 'The sign-in tab ended without an answer (timeout)',
+    });
     expect(seen.open.size).toBe(1);
     expect(seen.onUpdated.listeners).toHaveLength(0);
   });

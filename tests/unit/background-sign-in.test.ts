@@ -1,6 +1,7 @@
 // @vitest-environment node
 /** Sign-in in the background, against the sandbox's authorization server over HTTP. */
 import { describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { signIn } from '../../entrypoints/background/session/sign-in';
 import { settings } from '../../utils/settings';
@@ -35,6 +36,8 @@ describe('sign-in', () => {
     const session = await signIn();
 
     const sent = new URL(window.urls[0] ?? '');
+    // Interactive: the window shows the server's pages to the panelist.
+    expect(window.interactive).toEqual([true]);
     expect(sent.searchParams.get('code_challenge_method')).toBe('S256');
     expect(sent.searchParams.get('redirect_uri')).toBe(REDIRECT_URL);
     expect(sent.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
@@ -70,6 +73,7 @@ describe('sign-in', () => {
   it('denied access says so and stores nothing', async () => {
     installIdentity((url) => actAsPanelist(url, 'deny'));
     const error = await signInError();
+    expect(error.kind).toBe('rejected');
     // Told without saying the panelist chose it: a server may answer access_denied on its own.
     expect(error.message).toMatch(/^Access was not allowed, so nothing was connected\. If you did not choose “Deny”/);
     expect(error.message).not.toMatch(/you chose/i);
@@ -84,7 +88,7 @@ describe('sign-in', () => {
     });
     const error = await signInError();
     expect(error).toMatchObject({ kind: 'unexpected' });
-    expect(error.message).toMatch(/did not belong to this sign-in/);
+    expect(error.message).toMatch(/^The answer from the sign-in window did not belong to this sign-in/);
     expect(env.sandbox.requests.filter((r) => r.path === '/oauth/token')).toHaveLength(0);
     await nothingStored();
   });
@@ -104,6 +108,44 @@ describe('sign-in', () => {
     } finally {
       settings.oauth = saved;
     }
+    await nothingStored();
+  });
+
+  it('another refusal by the server is told with its OAuth error code, and a code that is not one as “error”', async () => {
+    const refusal = (code: string) =>
+      installIdentity(async (url) => {
+        const state = new URL(url).searchParams.get('state') ?? '';
+        return `${REDIRECT_URL}?${new URLSearchParams({ error: code, state })}`;
+      });
+    const told = (code: string) =>
+      `The panel refused the sign-in (${code}). Press “Sign in” to try again; if it keeps happening, contact the panel. Nothing was stored.`;
+    refusal('temporarily_unavailable');
+    expect(await signInError()).toEqual({ kind: 'rejected', message: told('temporarily_unavailable') });
+    // Not a code as RFC 6749 spells them (lower case and `_`, whole): not repeated to the panelist.
+    for (const odd of ['Server_Error', 'server_error<b>']) {
+      refusal(odd);
+      expect(await signInError()).toEqual({ kind: 'rejected', message: told('error') });
+    }
+    await nothingStored();
+  });
+
+  it('a build whose sign-in settings are missing, or whose panel address is not one, says it has no sign-in', async () => {
+    const saved = { oauth: settings.oauth, apiBaseUrl: settings.apiBaseUrl };
+    const window = installIdentity((url) => actAsPanelist(url));
+    const none = {
+      kind: 'invalid_input',
+      message: 'This build of the extension has no sign-in. Use a personal key instead.',
+    };
+    try {
+      settings.oauth = { ...saved.oauth, clientId: '' };
+      expect(await signInError()).toEqual(none);
+      settings.oauth = saved.oauth;
+      settings.apiBaseUrl = 'not a panel address';
+      expect(await signInError()).toEqual(none);
+    } finally {
+      Object.assign(settings, saved);
+    }
+    expect(window.urls).toEqual([]);
     await nothingStored();
   });
 
@@ -176,6 +218,15 @@ describe('sign-in', () => {
     // A server without metadata: `prompt=login` (ignored where unknown), no `max_age`.
     expect(prompts).toEqual([null, 'login', null]);
     expect(window.urls.every((url) => !new URL(url).searchParams.has('max_age'))).toBe(true);
+  });
+
+  it('a Disconnect’s mark written before an update of the extension is still taken by the next sign-in', async () => {
+    // The key the mark has always been stored under: an update restarts the worker, storage stays.
+    await fakeBrowser.storage.local.set({ 'sign-in:fresh': true });
+    const window = installIdentity((url) => actAsPanelist(url));
+    await signIn();
+    expect(new URL(window.urls[0]!).searchParams.get('prompt')).toBe('login');
+    expect(await fakeBrowser.storage.local.get('sign-in:fresh')).toEqual({ 'sign-in:fresh': false });
   });
 
   it('after Disconnect, an OpenID provider is asked to log the panelist in again, with max_age=0', async () => {

@@ -199,6 +199,23 @@ describe('the evidence read before a switch', () => {
     expect(reads).toBe(0);
   });
 
+  it('counts a history stored whole (before pages) as stored redemptions, and reads the new key’s', async () => {
+    let reads = 0;
+    const api = panelApi(async () => {
+      reads += 1;
+      return [];
+    });
+    const stored = await historyItem.getValue();
+    expect(stored?.data.length).toBeGreaterThan(0);
+    // The form an earlier version kept: the whole list under the key, no head of pages.
+    await fakeBrowser.storage.local.set({ [historyItem.key]: stored });
+    expect(await historyItem.readHead()).not.toHaveProperty('total');
+    expect(await readEvidence(api, { baseUrl: a.url, token: a.token }, { baseUrl: a.url, token: NEW_KEY })).toEqual(
+      new Set(),
+    );
+    expect(reads).toBe(1);
+  });
+
   it('is none, not an empty history, when the new key’s history cannot be read', async () => {
     const api = panelApi(() => Promise.reject(new Error('503')));
     expect(await readEvidence(api, { baseUrl: a.url, token: a.token }, { baseUrl: a.url, token: NEW_KEY })).toBeNull();

@@ -48,12 +48,13 @@ export async function actAsPanelist(url: string, decision: 'allow' | 'deny' = 'a
 export type WindowBehaviour = (url: string) => Promise<string>;
 
 /** Installs the sign-in window stand-in; `behaviour` decides what the window returns. */
-export function installIdentity(behaviour: WindowBehaviour): { urls: string[] } {
-  const seen = { urls: [] as string[] };
+export function installIdentity(behaviour: WindowBehaviour): { urls: string[]; interactive: unknown[] } {
+  const seen = { urls: [] as string[], interactive: [] as unknown[] };
   const identity = fakeBrowser.identity as unknown as Record<string, unknown>;
   identity.getRedirectURL = () => REDIRECT_URL;
-  identity.launchWebAuthFlow = async ({ url }: { url: string }) => {
+  identity.launchWebAuthFlow = async ({ url, interactive }: { url: string; interactive?: boolean }) => {
     seen.urls.push(url);
+    seen.interactive.push(interactive);
     return behaviour(url);
   };
   return seen;

@@ -39,6 +39,8 @@ export interface FakeTab {
 export interface Tabs {
   /** Every address the extension opened a tab at. */
   opened: string[];
+  /** Whether each tab was asked for in front (`active`), in the order opened. */
+  active: (boolean | undefined)[];
   /** The tabs the extension closed. */
   closedByExtension: number[];
   /** Tabs still open. */
@@ -54,11 +56,11 @@ export type TabBehaviour = (tab: FakeTab, tabs: Tabs) => void | Promise<void>;
 /**
  * Takes `identity` away (Firefox for Android has none; in Chrome the optional permission was not
  * granted) and installs the tabs: `behaviour` runs for each tab the extension opens, once it is open.
- * `create` may be replaced to refuse. Returns what was seen; `restore()` puts the fake browser back.
+ * `create` may be made to refuse, or to answer without a tab id. Returns what was seen; `restore()` puts the fake browser back.
  */
 export function installTabs(
   behaviour: TabBehaviour,
-  options: { createFails?: boolean; beforeCreateAnswers?: TabBehaviour } = {},
+  options: { createFails?: boolean; withoutId?: boolean; beforeCreateAnswers?: TabBehaviour } = {},
 ): Tabs & { restore(): void } {
   const browser = fakeBrowser as unknown as { identity?: unknown; tabs: Record<string, unknown> };
   const saved = { identity: browser.identity, tabs: { ...browser.tabs } };
@@ -67,7 +69,15 @@ export function installTabs(
   const onUpdated = event();
   const onRemoved = event();
   const open = new Map<number, FakeTab>();
-  const tabs: Tabs = { opened: [], closedByExtension: [], open, onUpdated, onRemoved, other: (url) => makeTab(url) };
+  const tabs: Tabs = {
+    opened: [],
+    active: [],
+    closedByExtension: [],
+    open,
+    onUpdated,
+    onRemoved,
+    other: (url) => makeTab(url),
+  };
 
   function makeTab(url: string): FakeTab {
     const tab: FakeTab = {
@@ -89,9 +99,12 @@ export function installTabs(
 
   browser.tabs.onUpdated = onUpdated;
   browser.tabs.onRemoved = onRemoved;
-  browser.tabs.create = async ({ url }: { url: string }) => {
+  browser.tabs.create = async ({ url, active }: { url: string; active?: boolean }) => {
     if (options.createFails) throw new Error('Tabs cannot be opened now');
     tabs.opened.push(url);
+    tabs.active.push(active);
+    // A tab the browser describes without an id (the API leaves `id` optional) cannot be watched.
+    if (options.withoutId) return { url, active: true };
     const tab = makeTab(url);
     await options.beforeCreateAnswers?.(tab, tabs);
     setTimeout(() => void behaviour(tab, tabs), 0);
