@@ -192,11 +192,20 @@ class RedeemWhileDeleting extends Step {
     const rewardId = rewardOf(account, this.slot);
     const redeems = () => w.sandbox(account).requests.filter((r) => r.path === REDEEM).length;
     const before = redeems();
-    await w.fault(account, { path: REDEEM, delayMs: 40 });
-    const confirming = w.confirm(account, rewardId, true);
-    for (let i = 0; i < 100 && redeems() === before; i++) await sleep(2);
-    w.deleteNewest(account, true, rewardId);
-    await confirming;
+    // withFault takes the delay back when the Confirm sent nothing (a reward with no cost, a busy
+    // session): left armed, it would delay the next redeem and leave that step's own fault armed
+    // for a request it was not meant for (another client's redeem).
+    await w.withFault(
+      account,
+      { path: REDEEM, delayMs: 40 },
+      (r) => r.path === REDEEM && !r.repeated,
+      async () => {
+        const confirming = w.confirm(account, rewardId, true);
+        for (let i = 0; i < 100 && redeems() === before; i++) await sleep(2);
+        w.deleteNewest(account, true, rewardId);
+        await confirming;
+      },
+    );
   }
   toString = () => `RedeemWhileDeleting(${this.slot})`;
 }
