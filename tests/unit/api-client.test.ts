@@ -10,7 +10,7 @@ import { AppErrorException } from '../../utils/errors';
 import type { Reward } from '../../utils/types';
 import type { Sandbox } from '../sandbox/server';
 import { client, patchState, recorded, resetSandbox, startApiSandbox, type Recorded } from './api-fixtures';
-import { parsed, rid } from './test-ids';
+import { parsed, parsedReward, rid } from './test-ids';
 
 let sandbox: Sandbox;
 let api: PanelApi;
@@ -172,7 +172,7 @@ describe('listRedemptions', () => {
 describe('listRewards', () => {
   it('GETs /v1/panel/rewards and returns both kinds of rewards and the balance', async () => {
     const { rewards, balance } = await api.listRewards();
-    expect(rewards).toEqual(sandbox.state.rewards.map((r) => ({ ...r, id: rid(r.id) })));
+    expect(rewards).toEqual(sandbox.state.rewards.map(parsedReward));
     expect(rewards).toHaveLength(10);
     expect(rewards.filter((r) => r.type === 'giftcard_aggregator')).toHaveLength(8);
     const wallets = rewards.filter((r) => r.type === 'payment_wallet');
