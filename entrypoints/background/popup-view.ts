@@ -20,6 +20,7 @@ import {
 import { splitHtml, withHtml, withoutHtml } from '../../utils/reward-html';
 import type { Redemption, Reward } from '../../utils/types';
 import { activeCredentials, put, putPages, update, type Get, type Put, type SessionId } from './store/store';
+import { alongStored } from './store/stored-reads';
 
 /** Rows (brands) the view holds: a popup shows about five; the rest of the first page follows with the catalogue. */
 export const VIEW_ROWS = 10;
@@ -159,13 +160,18 @@ export const rewardsWriter: AreaCache<RewardsData> = {
 /** The history cache (in its pages, newest first), together with the latest redemption the popup shows. */
 export const historyWriter: AreaCache<Redemption[]> = {
   getValue: () => historyItem.getValue(),
-  store: (sid, cache, ...extra) =>
-    update(sid, [popupViewItem, historyItem.head], (get) => [
+  store: (sid, cache, ...extra) => {
+    // What the read itself is evidence for (the records of repeats it still shows: redemption/)
+    // is written in this same turn, so no stopped worker leaves the history stored without it.
+    const along = alongStored('history', cache.data);
+    return update(sid, [popupViewItem, historyItem.head, ...along.items], (get) => [
       ...putPages(historyItem, cache, get(historyItem.head)),
       // The refunds too: the popup's earning figure leaves the points they gave back out: a refund is not earning.
       viewPut(get, { latest: latestPart(cache), returns: returnsOf(cache.data) }),
+      ...along.puts(get),
       ...extra,
-    ]),
+    ]);
+  },
 };
 
 /** The profile cache, with the popup view's count of open questions. */

@@ -9,7 +9,8 @@ import { currentApi } from '../auth/api';
 import { markWritten } from '../sync/epochs';
 import { writeAndNotify } from '../notify/notify-tell';
 import { fail, toAppError } from '../result';
-import { activeCredentials, put, StaleSession, update, whileActive, type Put, type SessionId } from '../store/store';
+import { activeCredentials, put, StaleSession, whileActive, type Put, type SessionId } from '../store/store';
+import { storeWith } from '../store/stored-reads';
 import { workerReady } from '../worker-ready';
 import { balanceAfter, historyAfter, historyNow, readMoment } from './fresh-reads';
 import { baselineOf, offerAt } from './before-sending';
@@ -59,6 +60,21 @@ const lostAnswer = () => appError('network', t('errRedeemInterrupted'));
 const ITEMS = [ledgerItem, unsettledItem, settledItem, duplicatesItem];
 const same = (a: readonly LedgerEntry[], b: readonly LedgerEntry[]) =>
   a.length === b.length && a.every((entry, i) => entry === b[i]);
+
+/**
+ * The records of Confirms recorded more than once are kept as each history read shows them
+ * (repeats.ts, `recordsShown`), in the very turn that stores the read: one whose copies the panel
+ * reversed goes with the read that shows it. In a turn of its own after the read, a worker stopped
+ * between the two would lose that evidence once a max + 1 panel gave a reversed copy's id, reward
+ * and second to the next redemption, and the legitimate one would be marked as a copy for good.
+ */
+storeWith('history', {
+  items: [duplicatesItem],
+  puts: (history, get) => {
+    const kept = recordsShown(get(duplicatesItem), history as readonly Redemption[]);
+    return kept ? [put(duplicatesItem, kept)] : [];
+  },
+});
 
 /** The Confirms as they stand: a pending one no redeem of this worker has in flight counts as unknown. */
 async function readConfirms(): Promise<Confirms> {
@@ -310,7 +326,6 @@ export async function checkOutcomes(
   }
   if (seen && seen.sid !== credentials.session) return null;
   const sid = credentials.session;
-  if (seen) await pruneRecords(sid, seen.history);
   const confirms = await readConfirms();
   if (openConfirms(confirms).length === 0) {
     // A scheduled check with nothing left to settle ends its alarm.
@@ -325,7 +340,6 @@ export async function checkOutcomes(
     throw err;
   }
   const settled = 'history' in checked ? checked : null;
-  if (settled && !seen) await pruneRecords(sid, settled.history);
   // Whatever settles, the balance is read again before the write, so the header agrees with what
   // the list and the card then say; it goes with the current Confirm's outcome when that one settles.
   const preview = settled && applyRead(confirms, settled, at, Date.now());
@@ -346,18 +360,6 @@ export async function checkOutcomes(
     if (!(err instanceof StaleSession)) throw err;
   }
   return settled ? null : (checked as AppError);
-}
-
-/**
- * The records of Confirms recorded more than once, as a history read shows them (machine.ts,
- * recordsShown), in a turn of their own: one whose copies the panel reversed goes.
- */
-async function pruneRecords(sid: SessionId, history: readonly Redemption[]): Promise<void> {
-  await update(sid, [duplicatesItem], (get) => {
-    const kept = recordsShown(get(duplicatesItem), history);
-    return kept ? [put(duplicatesItem, kept)] : [];
-    // Another session's records are not this one's, and a full storage leaves them for the next read.
-  }).catch(() => undefined);
 }
 
 /**

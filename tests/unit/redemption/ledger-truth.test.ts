@@ -9,11 +9,20 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { notificationsIdle, watchNotifications } from '../../../entrypoints/background/notify/notifications';
-import { dismissRedemption } from '../../../entrypoints/background/redemption/service';
+import { checkOutcomes, dismissRedemption } from '../../../entrypoints/background/redemption/service';
+import { onStored } from '../../../entrypoints/background/store/stored-reads';
 import { CHECK_ALARM } from '../../../entrypoints/background/redemption/service';
 import { connect } from '../../../entrypoints/background/session/session';
 import { refreshHistory } from '../../../entrypoints/background/sync/sync';
-import { duplicatesItem, ledgerItem, preferencesItem, settledItem, unsettledItem } from '../../../utils/storage-items';
+import {
+  duplicatesItem,
+  historyItem,
+  ledgerItem,
+  preferencesItem,
+  settledItem,
+  unsettledItem,
+} from '../../../utils/storage-items';
+import type { Redemption } from '../../../utils/types';
 import type { Sandbox } from '../../sandbox/server';
 import { SEED_A } from '../accounts';
 import {
@@ -180,6 +189,49 @@ describe('the history settles every Confirm, never one answer', () => {
     // evidence about that whole redemption, and the history no longer marks it as the first's copy.
     expect(second).toMatchObject({ state: 'done', redemption: { id: did(copy.id) } });
     expect(await duplicatesItem.getValue()).toEqual([]);
+  });
+
+  it('case 4c: a worker stopped right after storing the read that shows the copy reversed, then its id, reward and second given again: the mark still goes', async () => {
+    // What index.ts registers: each stored history read is checked against the open Confirms.
+    const stopChecks = onStored(
+      (area, data, sid) =>
+        void (area === 'history' && checkOutcomes(null, { sid, history: data as Redemption[] }).catch(() => undefined)),
+    );
+    try {
+      await ignoreKeys();
+      await armFault(a, { path: REDEEM, repeat: true });
+      const first = await redeemNow(COFFEE);
+      const copy = a.state.redemptions.at(-1)!;
+      expect(await duplicatesItem.getValue()).toEqual([expect.objectContaining({ requestId: first.requestId })]);
+      await dismissRedemption();
+      // The panel reverses the copy; a refresh stores the read that shows it gone, and the worker
+      // stops right after that write: nothing else it would write reaches storage.
+      a.state.redemptions = a.state.redemptions.filter((r) => r !== copy);
+      const local = fakeBrowser.storage.local;
+      const set = local.set.bind(local);
+      let stopped = false;
+      const writes = vi.spyOn(local, 'set').mockImplementation(async (items) => {
+        if (stopped) throw new Error('the worker stopped');
+        await set(items);
+        if (historyItem.head.key in items) stopped = true;
+      });
+      await refreshHistory(true);
+      await settle();
+      expect(stopped).toBe(true);
+      writes.mockRestore();
+      // Numbering max + 1 within the same second, the panel gives the copy's whole key to a
+      // redemption made elsewhere, before the next read: that read shows both keys again.
+      await redeemElsewhere(COFFEE);
+      const next = a.state.redemptions.at(-1)!;
+      expect(next.id).toBe(copy.id);
+      next.created_at = copy.created_at;
+      await refreshHistory(true);
+      await settle();
+      // The read that showed the copy gone was the evidence, and it was stored with its prune.
+      expect(await duplicatesItem.getValue()).toEqual([]);
+    } finally {
+      stopChecks();
+    }
   });
 
   it('case 5: redeeming another reward while one is being checked keeps the first open and checked until the history settles it', async () => {
