@@ -18,7 +18,7 @@ export function parsedReward<R extends { id: number | string; meta_data?: object
 
 /** A sandbox redemption (JSON numbers for ids) as the API client parses it. */
 export function parsed(r: SandboxRedemption): Redemption {
-  return { ...r, id: did(r.id), reward: parsedReward(r.reward), created_at: at(r.created_at) } as Redemption;
+  return { ...r, id: did(r.id), reward: parsedReward(r.reward), created_at: at(r.created_at) };
 }
 
 /** A timestamp as the extension holds it (utils/instants.ts), from the text a fixture or the sandbox writes. */
