@@ -1,12 +1,13 @@
 // @vitest-environment node
 /**
  * The records the history marks repeats by, as a change to the Confirms leaves them
- * (repeats.ts, recordsClaimed): a redemption a Confirm took as its own is no other Confirm's copy.
+ * (repeats.ts, recordsClaimed): a redemption a Confirm took as its own is no other Confirm's copy;
+ * and what such a change has to tell (toTell).
  * How the whole flow gets there against the sandbox is in ledger-truth.test.ts (case 4b).
  */
 import { describe, expect, it } from 'vitest';
 import type { Confirms } from '../../../entrypoints/background/redemption/machine';
-import { recordsClaimed } from '../../../entrypoints/background/redemption/repeats';
+import { recordsClaimed, toTell } from '../../../entrypoints/background/redemption/repeats';
 import { redemptionKey } from '../../../utils/ids';
 import type { DuplicateRecord, LedgerEntry } from '../../../utils/storage-items';
 import type { Redemption } from '../../../utils/types';
@@ -63,5 +64,24 @@ describe('a Confirm’s own redemption ends another’s mark (recordsClaimed)', 
   it('a record an earlier version kept by ids is left for the next history read', () => {
     const legacy: DuplicateRecord = { requestId: 'first', rewardName: 'Coffee', points: 500, redemptionIds: [did(11)] };
     expect(recordsClaimed([legacy], [], confirms(done('next', made(11))))).toBeNull();
+  });
+});
+
+describe('what a change to the Confirms tells (toTell)', () => {
+  const coffee = (requestId: string, redemption: Redemption) =>
+    ({ ...done(requestId, redemption), rewardName: 'Coffee', points: 500 }) as LedgerEntry;
+
+  it('a change that settles nothing and names no repeats tells nothing', () => {
+    const first = coffee('first', made(10));
+    expect(toTell(confirms(first), confirms(first))).toEqual({ events: [], records: [] });
+  });
+
+  it('a Confirm first seen already named with repeats is told once, with the record that marks them', () => {
+    const next = { ...coffee('next', made(20)), duplicates: [key(21)] };
+    const { events, records } = toTell(confirms(null), confirms(next));
+    expect(events).toEqual([{ id: 'duplicate:next', kind: 'duplicate', rewardName: 'Coffee', copies: 2, points: 500 }]);
+    expect(records).toEqual([record('next', key(20), key(21))]);
+    // Named so before the change too: nothing new to tell.
+    expect(toTell(confirms(next), confirms(next))).toEqual({ events: [], records: [] });
   });
 });
