@@ -265,7 +265,8 @@ describe('not found after the last check', () => {
     const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
     expect(outcome.textContent).toContain('it most likely did not go through. You can redeem it again.');
     expect(getByRole(outcome, 'button', 'Close')).toBeTruthy();
-    await click(getByRole(outcome, 'button', 'Redeem again: Amazon $5'));
+    // Offered once the catalogue, a read of its own, says the reward can be redeemed now.
+    await click(await waitFor(() => getByRole(outcome, 'button', 'Redeem again: Amazon $5')));
     const dialog = await waitFor(() => getByRole(root, 'alertdialog', 'Confirm redemption'));
     await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
     expect(calls('redeem')).toEqual([
