@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bare, figureFaults, glyphsOf, readAcross, type Glyph } from './glyphs';
 import { launchExtension, type ExtensionSession } from './harness';
+import { seedBalanceHistory } from './balance-samples';
 import { catalogueOf, connectBy, sayIn } from './words';
 
 const messages = catalogueOf('ar');
@@ -62,7 +63,7 @@ beforeAll(async () => {
   await (
     await ext.worker()
   ).evaluate(
-    (samples) => chrome.storage.local.set({ 'balance:history': samples }),
+    seedBalanceHistory,
     [
       [35, 1250],
       [16, 1810],

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
+import { seedBalanceHistory } from './balance-samples';
 import { actionFaults } from './row-actions';
 import { separatorFaults } from './separators';
 import { signInBuild } from './sign-in-build';
@@ -111,7 +112,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
     await connectBy(options, say, ext.sandbox);
     await options.close();
     const worker = await ext.worker();
-    await worker.evaluate((samples) => chrome.storage.local.set({ 'balance:history': samples }), history(Date.now()));
+    await worker.evaluate(seedBalanceHistory, history(Date.now()));
     const popup = await openAt(ext, 'popup.html', 380);
     const toggle = popup.getByRole('button', { name: say('setGoal', GOAL), exact: true });
     await toggle.click();

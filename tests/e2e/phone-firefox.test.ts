@@ -13,6 +13,7 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { OAUTH_PATHS, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { seedBalanceHistory } from './balance-samples';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
 import { noIdentityBuild } from './no-identity-build';
@@ -124,8 +125,7 @@ test('at 360×740 three rewards are in view under a goal, the earn link and open
   const now = Date.now();
   // Weeks of balance changes, so the goal has its pace line, as a panelist's would.
   await phone.evaluate(
-    (samples) =>
-      (globalThis as unknown as { browser: typeof chrome }).browser.storage.local.set({ 'balance:history': samples }),
+    seedBalanceHistory,
     [35, 16, 0.05].map((days, i) => ({ at: Math.round(now - days * 86_400_000), points: [1250, 1810, 2000][i]! })),
   );
   await tap(phone, byLabel(`Set as goal: ${GOAL}`, 'button'));

@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { launchExtension, type ExtensionSession } from './harness';
+import { seedBalanceHistory } from './balance-samples';
 import { measureTargets, PHONE_SIZES, rewardRowEdges, rowsInView, smallest, targetFailures } from './phone-targets';
 import { setLedger } from './control';
 import { actionFaults } from './row-actions';
@@ -139,7 +140,7 @@ for (const locale of ['en', 'de', 'pl']) {
     await (
       await ext.worker()
     ).evaluate(
-      (samples) => chrome.storage.local.set({ 'balance:history': samples }),
+      seedBalanceHistory,
       [35, 24, 16, 8, 0.05].map((days, i) => ({
         at: Math.round(now - days * DAY_MS),
         points: [1250, 1190, 1810, 2120, 2500][i]!,

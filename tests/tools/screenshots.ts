@@ -15,6 +15,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSandbox } from '../sandbox/server';
 import { E2E_EXTENSION_DIR } from '../e2e/config';
+import { seedBalanceHistory } from '../e2e/balance-samples';
 import { plainBuild } from '../e2e/builds';
 import type { Locator, Page } from 'playwright-core';
 import { launchExtension, type ExtensionSession } from '../e2e/harness';
@@ -80,10 +81,7 @@ async function main(): Promise<void> {
     await welcome(ext);
     await ext.connect();
     const worker = await ext.worker();
-    await worker.evaluate(
-      (history) => chrome.storage.local.set({ 'balance:history': history }),
-      pictureHistory(Date.now()),
-    );
+    await worker.evaluate(seedBalanceHistory, pictureHistory(Date.now()));
 
     const popup = await ext.openPage('popup.html');
     await popup.setViewportSize({ width: 380, height: 600 });
@@ -145,10 +143,7 @@ async function arabic(): Promise<void> {
     await connectBy(connecting, say, sandbox);
     await connecting.close();
     const worker = await ext.worker();
-    await worker.evaluate(
-      (history) => chrome.storage.local.set({ 'balance:history': history }),
-      pictureHistory(Date.now()),
-    );
+    await worker.evaluate(seedBalanceHistory, pictureHistory(Date.now()));
     const popup = await ext.openPage('popup.html');
     await popup.setViewportSize({ width: 320, height: 600 });
     await popup.locator('.reward').nth(3).waitFor();
