@@ -293,13 +293,16 @@ describe('in German', () => {
     await options.getByRole('button', { name: 'Verbinden', exact: true }).click();
     await options.getByRole('button', { name: 'Verbindung trennen' }).waitFor();
     await options.locator('.history-row').first().waitFor();
+    // The heading shows while the profile still loads ("Ihr Profil wird geladen …"); its answers come after.
     await options.getByRole('heading', { name: 'Ihr Profil' }).waitFor();
+    const removeAnswer = options.getByRole('button', { name: /^Antwort entfernen / });
+    await removeAnswer.first().waitFor();
     expect(await options.locator('.history-row .state').allTextContents()).toContain('Abgeschlossen');
     // One word per concept: "Einstellungen" is this page, an answer is removed with
-    // "Antwort entfernen", and no developer words.
+    // "Antwort entfernen", and no developer words (read with the profile's questions on the page).
     const text = await options.locator('body').innerText();
     expect(text).not.toMatch(/Zugangstoken|API-Basis|Token|Voreinstellungen|Optionen|Löschen|HTTP/);
-    expect(await options.getByRole('button', { name: /^Antwort entfernen / }).count()).toBeGreaterThan(0);
+    expect(await removeAnswer.count()).toBeGreaterThan(0);
     await audit(options, 'options', 'German, loaded');
 
     const popup = await openAudited(german.context, german.extensionId, 'popup.html');
