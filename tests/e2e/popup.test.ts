@@ -111,6 +111,10 @@ test('a redemption goes through: balance, history and badge change', async () =>
   // one more Enter there would start the same redemption again.
   await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe(COFFEE);
   await popup.keyboard.press('Enter');
+  // The Enter has landed once the name opened its details; no confirmation opened with them.
+  await expect
+    .poll(() => popup.getByRole('button', { name: COFFEE, exact: true }).getAttribute('aria-expanded'))
+    .toBe('true');
   expect(await popup.getByRole('alertdialog').count()).toBe(0);
 });
 
