@@ -95,7 +95,7 @@ describe('Firefox ESR', () => {
 
   test('installing opens the welcome once; installing the same add-on again (an update) opens none', async () => {
     ff = await launchFirefox({ keepWelcome: true });
-    await expect.poll(async () => (await welcomesNow()).length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(async () => (await welcomesNow()).length).toBe(1);
     const [welcome] = await welcomesNow();
     await welcome!.waitForSelector(byLabel('Welcome', 'heading'));
     await welcome!.close();
