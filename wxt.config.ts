@@ -1,3 +1,4 @@
+import { relative, resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import { localPanelsInBuild } from './utils/base-url';
 import { signInConfigured } from './utils/build-settings';
@@ -124,6 +125,17 @@ export default defineConfig({
     };
   },
   hooks: {
+    // .wxt/tsconfig.json is the same whatever folder a build writes to: WXT names the build's own
+    // folder in its `exclude` and every build rewrites the file (only when it differs) and reads it
+    // back, so two builds into different folders at once (the browser tests' lanes, the release
+    // builds of the tool tests, the Firefox lint beside the typecheck) read each other's half-written
+    // file ("Failed to load tsconfig … trailing characters"). Naming .output, as `wxt prepare` does,
+    // loses nothing: the root tsconfig.json includes the source folders only, and builds go under
+    // .output/ or outside the project.
+    'prepare:tsconfig': (wxt, { tsconfig }) => {
+      const fromWxtDir = (path: string) => relative(wxt.config.wxtDir, resolve(wxt.config.root, path));
+      tsconfig.exclude = [`${fromWxtDir('.')}/**/node_modules`, fromWxtDir('.output')];
+    },
     // The operator's icon (`icon`): every size made from it, in place of public/icon/.
     'build:before': (wxt) => renderOperatorIcon(settingsFor(wxt.config.mode).icon),
     'build:publicAssets': (_wxt, files) => useOperatorIcon(files),
