@@ -32,21 +32,17 @@ export const STATIC_CHECKS: readonly Stage[] = [
   { name: 'import rules', command: ['tsx', 'tests/tools/lint-imports.ts'] },
   { name: 'oxlint', command: ['oxlint'] },
   { name: 'knip', command: ['knip', '--cache', '--cache-location', `${CACHE_DIR}/knip`] },
-  {
-    name: 'format',
-    command: [
-      'prettier',
-      '--check',
-      '--cache',
-      '--cache-location',
-      `${CACHE_DIR}/prettier`,
-      '--cache-strategy',
-      'content',
-      '.',
-    ],
-    fix: 'npm run format',
-  },
+  // Prettier in two halves that together are `.`: one process formats on one core, and alone it was
+  // the longest stage by a third (38 s of npm test's 40 s on two cores, the others done by 29 s).
+  formatStage('format (tests)', 'tests', ['tests']),
+  formatStage('format (the rest)', 'rest', ['.', '!tests/**']),
 ];
+
+/** `prettier --check` over `targets`, with a cache of its own (two processes never write one file). */
+function formatStage(name: string, cache: string, targets: readonly string[]): Stage {
+  const cacheFlags = ['--cache', '--cache-location', `${CACHE_DIR}/prettier-${cache}`, '--cache-strategy', 'content'];
+  return { name, command: ['prettier', '--check', ...cacheFlags, ...targets], fix: 'npm run format' };
+}
 
 export interface Outcome {
   stage: Stage;
