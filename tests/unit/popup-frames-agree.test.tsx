@@ -12,8 +12,9 @@
  * cards in every state, redemptions still being checked (often of the goal's reward), balances
  * over time with tentative points, open profile questions.
  *
- * Deliberate breakages this test fails on within its run count (popup-frames-breakages.test.tsx
- * applies each and shows it, from three seeds):
+ * Deliberate breakages this test fails on within its run count from its fixed seed (checked by hand
+ * in the production code on 2026-11-29, each failing the property within its 120 runs; and
+ * popup-frames-breakages.test.tsx applies each, from this seed and two others):
  *  1. the first frame ignoring the balance over time (a new input App reads and it does not);
  *  2. the first frame ignoring the redemptions still being checked (another such input);
  *  3. a failure kind the model does not know, told as any other failure (a time-out said as
@@ -23,7 +24,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LANGUAGES } from './i18n-setup';
-import { framesAgree, newCounts, NOW, RUNS, snapshotArb } from './popup-frames';
+import { framesAgree, newCounts, NOW, RUNS, SEED, snapshotArb } from './popup-frames';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -41,9 +42,9 @@ describe('the first frame and the app', () => {
     const counts = newCounts();
     await fc.assert(
       fc.asyncProperty(snapshotArb, (s) => framesAgree(s, counts)),
-      // A fixed seed, as the model test's: the coverage bars below are counts of one random draw,
-      // and a fresh one fell under them at times (28 of 60 connected with rows; seed 20261129 draws 29). FRAMES_SEED explores.
-      { numRuns: RUNS, seed: Number(process.env.FRAMES_SEED ?? 7) },
+      // A fixed seed (SEED), as the model test's: the coverage bars below are counts of one random
+      // draw, and a fresh one fell under them at times (28 of 60 connected with rows).
+      { numRuns: RUNS, seed: SEED },
     );
     // What the run covered: most of it connected with rows, every language, most failures.
     expect(counts.connectedWithRows / counts.runs).toBeGreaterThanOrEqual(0.5);
