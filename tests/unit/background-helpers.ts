@@ -168,6 +168,28 @@ export async function armFault(sandbox: Sandbox, rule: FaultRule): Promise<void>
   if (!response.ok) throw new Error(`fault refused: ${await response.text()}`);
 }
 
+/** Lets the requests a `held` fault keeps waiting at `sandbox` through: the panel answers them now. */
+export async function releaseHeld(sandbox: Sandbox): Promise<void> {
+  const response = await fetch(`${sandbox.url}/__sandbox/release`, { method: 'POST' });
+  if (!response.ok) throw new Error(`release refused: ${await response.text()}`);
+}
+
+/**
+ * Runs `work` with the client's time-out set to `ms`, then gives back the file's. A time-out is the
+ * subject of the test that sets it, around the request that must time out (one the sandbox holds):
+ * a short one for a whole file races every ordinary answer, which a loaded machine slows.
+ */
+export async function withClientTimeout<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  const before = httpTuning.timeoutMs;
+  httpTuning.timeoutMs = ms;
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete httpTuning.timeoutMs;
+    else httpTuning.timeoutMs = before;
+  }
+}
+
 /** Fires the history-check alarm until none is left, as the browser would over half an hour. */
 export async function runEveryCheck(): Promise<void> {
   for (let i = 0; i <= CHECK_AFTER_MS.length; i++) {

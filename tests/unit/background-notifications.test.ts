@@ -34,7 +34,18 @@ import {
 } from '../../utils/storage-items';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { SEED_B } from './accounts';
-import { activeSessionId, closeSandboxes, fakeNotifications, type Shown, redeemNow } from './background-helpers';
+import {
+  activeSessionId,
+  apiRequests,
+  closeSandboxes,
+  fakeNotifications,
+  firstReadsDone,
+  type Shown,
+  redeemNow,
+  releaseHeld,
+  until,
+  withClientTimeout,
+} from './background-helpers';
 import { rid } from './test-ids';
 
 let sandbox: Sandbox;
@@ -67,7 +78,9 @@ function redemption(id: number) {
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  Object.assign(httpTuning, { timeoutMs: 150, retryBaseDelayMs: 1 });
+  // No test here is about the client's time-out but the one that sets it (withClientTimeout): a
+  // short one for the file raced every read the sandbox answered, the first sync's included, on a busy machine.
+  Object.assign(httpTuning, { timeoutMs: 3000, retryBaseDelayMs: 1 });
 });
 afterAll(() => closeSandboxes(sandbox));
 beforeEach(async () => {
@@ -197,7 +210,7 @@ describe('unknown outcomes', () => {
   it('tells once when the history shows a redemption whose answer was lost', async () => {
     const before = sandbox.state.redemptions.length;
     await fault({ path: '/v1/panel/redemption', delayMs: 600 });
-    expect((await redeemNow(rid(101))).state).toBe('unknown');
+    expect((await withClientTimeout(150, () => redeemNow(rid(101)))).state).toBe('unknown');
     while (sandbox.state.redemptions.length === before) await sleep(20);
     expect((await checkRedemption())?.state).toBe('done');
     await idle();
@@ -388,10 +401,15 @@ describe('the balance history', () => {
   it('a late answer of the old session never adds a point to the next one', async () => {
     const other = await startSandbox({ seed: SEED_B, token: 'token-account-b' });
     try {
-      await fault({ path: '/v1/panel/rewards', delayMs: 1000 });
+      // Account A's read is out, held by its panel until B is connected and has read its balance;
+      // its answer then lands (the file's time-out is far longer than the hold) in B's session.
+      await fault({ path: '/v1/panel/rewards', held: true });
+      const asked = apiRequests(sandbox, '/v1/panel/rewards');
       const late = refreshRewards(true).catch(() => undefined);
-      await sleep(20);
+      await until(() => apiRequests(sandbox, '/v1/panel/rewards') > asked);
       await connect(other.url, other.token);
+      await firstReadsDone();
+      await releaseHeld(sandbox);
       await late;
       await idle();
       // Only account B's balance (9,000), read at connect: account A's 2,500 landed after the switch.
