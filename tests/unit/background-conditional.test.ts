@@ -71,16 +71,25 @@ describe('conditional refreshes', () => {
     expect((await profileItem.getValue())!.data).toEqual(profile);
   });
 
-  it('the baseline before a redeem may be a 304; after it the history is read whole, never confirmed by a validator from before it', async () => {
+  it('the baseline before a redeem may be a 304; after it the history and the balance are read whole, never confirmed by a validator from before it', async () => {
     await refreshHistory(true);
+    await refreshRewards(true);
     const etag = (await validatorItems.history.getValue())!.reads.redemptions!.etag;
     sent('/v1/panel/redemptions');
     await redeemNow(rid(101));
-    const order = env.sandbox.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/panel/redemption'));
+    const gets = env.sandbox.requests.filter((r) => r.method === 'GET');
+    const order = gets.filter((r) => r.path.startsWith('/v1/panel/redemption'));
     const redeemAt = order.findIndex((r) => r.path === '/v1/panel/redemption');
     const validator = (r: (typeof order)[number]) => r.headers['if-none-match'] ?? null;
     expect(order.slice(0, redeemAt).map(validator)).toEqual([etag]);
     expect(order.slice(redeemAt + 1).map(validator)).toEqual([null]);
+    // The balance read after the answer is evidence of a charge (machine.ts): a validator from before
+    // the redeem could have it confirmed unmoved.
+    const rewardsAfter = gets
+      .slice(gets.findIndex((r) => r.path === '/v1/panel/redemption'))
+      .filter((r) => r.path === '/v1/panel/rewards');
+    expect(rewardsAfter.length).toBeGreaterThan(0);
+    expect(rewardsAfter.map(validator)).toEqual(rewardsAfter.map(() => null));
   });
 
   it('validators that do not belong to the cached copy are not sent', async () => {
