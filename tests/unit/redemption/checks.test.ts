@@ -56,6 +56,11 @@ async function fault(rule: object): Promise<void> {
   await fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 }
 
+/** Lets the requests a `held` fault keeps waiting through. */
+async function release(): Promise<void> {
+  await fetch(`${env.sandbox.url}/__sandbox/release`, { method: 'POST' });
+}
+
 /** The panel records a redemption of `rewardId`, as if the request whose answer was lost had arrived. */
 async function commit(rewardId: RewardId): Promise<void> {
   await fetch(`${env.sandbox.url}${REDEEM}?id=${rewardId}`, {
@@ -398,11 +403,26 @@ describe('what a redemption’s steps write', () => {
     const entry = unknown(COFFEE);
     await ledgerItem.setValue(entry);
     await commit(COFFEE);
-    await fault({ path: HISTORY, delayMs: 200 });
+    await fault({ path: HISTORY, held: true });
     const check = checkRedemption();
     while (apiRequests(env.sandbox, HISTORY) === 0) await sleep(5);
     await connectTo(env.sandbox);
+    await release();
     await expect(check).resolves.toEqual(entry);
+  });
+
+  it('a check whose session ended while it read the balance ends quietly too, writing nothing', async () => {
+    const entry = unknown(COFFEE);
+    await ledgerItem.setValue(entry);
+    await commit(COFFEE);
+    await fault({ path: '/v1/panel/rewards', held: true });
+    const check = checkRedemption();
+    while (apiRequests(env.sandbox, '/v1/panel/rewards') === 0) await sleep(5);
+    await connectTo(env.sandbox);
+    await release();
+    // The same account again: its Confirm stays open for the new session's own check.
+    await expect(check).resolves.toEqual(entry);
+    expect(await ledgerItem.getValue()).toEqual(entry);
   });
 });
 
