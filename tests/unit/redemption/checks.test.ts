@@ -303,13 +303,15 @@ describe('what a redemption’s steps write', () => {
     expect(await settledItem.getValue()).toHaveLength(1);
   });
 
-  it('a check that finds nothing new writes nothing to the ledger', async () => {
+  it('a check that finds nothing new writes nothing to the ledger, and reads no balance', async () => {
     await unsettledItem.setValue([unknown(BOOKS)]);
     await ledgerItem.setValue(unknown(COFFEE));
     await settledItem.setValue([{ ...unknown(COFFEE), state: 'failed' }]);
     const written = await watchWrites(() => checkRedemption());
     expect(apiRequests(env.sandbox, HISTORY)).toBe(1);
     expect(beyondHistory(written)).toEqual([]);
+    // The balance is read only for an outcome that settles: here it would go with none.
+    expect(apiRequests(env.sandbox, '/v1/panel/rewards')).toBe(0);
   });
 
   it('a check with no outcome open does not read the history', async () => {
