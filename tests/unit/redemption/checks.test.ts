@@ -426,6 +426,24 @@ describe('what a redemption’s steps write', () => {
     await expect(check).resolves.toEqual(entry);
     expect(await ledgerItem.getValue()).toEqual(entry);
   });
+  it('Check now that cannot read, while another read settles the last open outcome, names no next check', async () => {
+    const sid = await activeSessionId();
+    const entry = unknown(COFFEE);
+    await ledgerItem.setValue(entry);
+    await commit(COFFEE);
+    // Its first try held until the other read has settled the Confirm; every try fails.
+    await fault({ path: HISTORY, held: true, status: 500 });
+    await fault({ path: HISTORY, status: 500, times: 2 });
+    const check = checkRedemption().catch((err: { error: { message: string } }) => err.error.message);
+    while (apiRequests(env.sandbox, HISTORY) === 0) await sleep(5);
+    await checkOutcomes(null, { sid, history: env.sandbox.state.redemptions.map(parsed) });
+    expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
+    await release();
+    const message = await check;
+    expect(message).toMatch(/^Your history could not be read, so nothing was checked\./);
+    // No check is left to name: never a made-up time.
+    expect(message).not.toMatch(/next check/);
+  });
 });
 
 describe('when the current Confirm settles (settlesHere, withBalance)', () => {
