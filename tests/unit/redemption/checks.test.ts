@@ -346,6 +346,8 @@ describe('what a redemption’s steps write', () => {
       notDue,
       { ...due, checks: { done: 1, nextAt: due.startedAt + CHECK_AFTER_MS[1], lastAt: due.checks!.nextAt } },
     ]);
+    // No refusal waits on its balance here, and nothing settled: no balance read.
+    expect(apiRequests(env.sandbox, '/v1/panel/rewards')).toBe(0);
   });
 
   it('a success the history did not show yet stays open, and the next history read names it', async () => {
@@ -440,8 +442,8 @@ describe('what a redemption’s steps write', () => {
     expect(await ledgerItem.getValue()).toMatchObject({ requestId: entry.requestId, state: 'done' });
     await release();
     const message = await check;
-    expect(message).toMatch(/^Your history could not be read, so nothing was checked\./);
-    // No check is left to name: never a made-up time.
+    // The reason ends it: no check is left to name, and never a made-up time.
+    expect(message).toMatch(/^Your history could not be read, so nothing was checked\. .+ has a problem right now\.$/);
     expect(message).not.toMatch(/next check/);
   });
 });
