@@ -34,7 +34,14 @@ import {
   unsettledItem,
   type LedgerEntry,
 } from '../../../utils/storage-items';
-import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, connectTo } from '../background-helpers';
+import {
+  activeSessionId,
+  apiRequests,
+  closeSandboxes,
+  connectedSandbox,
+  connectTo,
+  redeemNow,
+} from '../background-helpers';
 import { did, parsed, rid } from '../test-ids';
 import type { RewardId } from '../../../utils/ids';
 
@@ -445,6 +452,17 @@ describe('what a redemption’s steps write', () => {
     // The reason ends it: no check is left to name, and never a made-up time.
     expect(message).toMatch(/^Your history could not be read, so nothing was checked\. .+ has a problem right now\.$/);
     expect(message).not.toMatch(/next check/);
+  });
+  it('a redeem whose answer storage refused leaves no pending Confirm to block the next one', async () => {
+    const full = new Error('QUOTA_BYTES quota exceeded');
+    let ledgerWrites = 0;
+    await watchWrites(
+      () => redeemNow(COFFEE).catch(() => undefined),
+      (items) => ('ledger' in items && ++ledgerWrites > 1 ? full : null),
+    );
+    // Its start was written, its answer was not: no redeem of this worker has it in flight any more.
+    expect(await ledgerItem.getValue()).toMatchObject({ rewardId: COFFEE, state: 'pending' });
+    await expect(redeemNow(BOOKS)).resolves.toMatchObject({ rewardId: BOOKS });
   });
 });
 
