@@ -132,3 +132,35 @@ it('owes the telling only of the copies the read naming a Confirm could show', a
   panel.state.historyLagMs = 30;
   await checkFinal(model, world);
 });
+
+/**
+ * The soak's counterexample (seed -1104633016, shrunk to Check now, RedeemWhileReading with the
+ * browser re-sending the Confirm, Wait): the panelist redeems a reward on the website, then Confirms
+ * the same reward here within the history's lag. The first read to show anything new shows the
+ * website's redemption and neither of the Confirm's two copies: nothing tells it apart from the
+ * Confirm's own, which it is taken for (the limit the claim invariant names), and the copies come in
+ * a later read as more in the history. The Confirm owes the telling of one redemption, not of both
+ * copies. Here the read lands between them by the lag the test sets, not by the machine's load.
+ */
+it('owes a Confirm that took a redemption hidden by the lag for its own the telling of one', async () => {
+  await world.begin({ ...QUIET, historyLagMs: 5_000 });
+  const model = initialModel();
+  const panel = world.sandbox('A');
+  // Nothing new shows yet: the website's redemption is in no baseline, and the Confirm stays open.
+  panel.state.historyLagMs = 3_600_000;
+  await world.redeemElsewhere('A', 101);
+  const [elsewhere] = world.made('A');
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await world.fault('A', { path: '/v1/panel/redemption', repeat: true });
+  Object.assign(world.worker.mods.api.httpTuning, { timeoutMs: 5_000 });
+  expect(await world.confirm('A', 101, false)).toMatchObject({ ok: true, data: { state: 'unknown' } });
+  await panel.idle();
+  const copies = world.made('A').filter((r) => r.key !== null);
+  expect(copies).toHaveLength(2);
+  // Check now, while the history shows the website's redemption and, lagging, neither copy.
+  panel.state.historyLagMs = Date.now() - elsewhere!.at - 50;
+  await world.worker.send('checkRedemption', undefined);
+  expect([...world.confirmations.values()]).toEqual([expect.objectContaining({ state: 'done', duplicates: 0 })]);
+  panel.state.historyLagMs = 30;
+  await checkFinal(model, world);
+});

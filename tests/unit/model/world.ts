@@ -471,8 +471,9 @@ export class World {
   /** Everything the panels had in hand has been answered (or committed), and storage is still. */
   async settled(): Promise<void> {
     await Promise.all(Object.values(this.sandboxes).map((s) => s.idle()));
-    // Checks are minutes apart; a history that lags the balance by seconds has caught up by then.
-    await sleep(5 + (this.settings?.historyLagMs ?? 0));
+    // Checks are minutes apart; a history that lags the balance by seconds has caught up by then
+    // (by the lag each panel has now: a test may change it during a run).
+    await sleep(5 + Math.max(0, ...Object.values(this.sandboxes).map((s) => s.state.historyLagMs)));
     await this.storage.drain();
   }
 
