@@ -123,7 +123,9 @@ it('owes the telling only of the copies the read naming a Confirm could show', a
   expect(await world.confirm('A', 101, false)).toMatchObject({ ok: true, data: { state: 'unknown' } });
   await panel.idle();
   const [first, copy] = world.made('A');
-  expect(copy!.at - first!.at).toBeGreaterThanOrEqual(1_000);
+  // A second apart by the fault's delay (a timer may fire a millisecond early by the wall clock):
+  // far more than a read takes to reach the panel.
+  expect(copy!.at - first!.at).toBeGreaterThanOrEqual(900);
   // Check now, while the history shows the first copy and, lagging, not the second (for as long as
   // the read takes under a second to reach the panel).
   panel.state.historyLagMs = Date.now() - first!.at - 50;
