@@ -29,7 +29,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COMMANDS, RUN_SETTINGS } from './model/commands';
 import { checkFinal, initialModel } from './model/invariants';
-import { World } from './model/world';
+import { sleep, World } from './model/world';
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 80);
 /**
@@ -152,7 +152,7 @@ it('owes a Confirm that took a redemption hidden by the lag for its own the tell
   panel.state.historyLagMs = 3_600_000;
   await world.redeemElsewhere('A', 101);
   const [elsewhere] = world.made('A');
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await sleep(1_000);
   await world.fault('A', { path: '/v1/panel/redemption', repeat: true });
   Object.assign(world.worker.mods.api.httpTuning, { timeoutMs: 5_000 });
   expect(await world.confirm('A', 101, false)).toMatchObject({ ok: true, data: { state: 'unknown' } });

@@ -338,9 +338,10 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
         const firstAt = Math.min(
           ...w.madeEver(account).flatMap((r) => (r.key !== null && r.key === c.key ? [r.at] : [])),
         );
-        // Told done with a redemption made elsewhere within the lag before the press (the claim
-        // invariant above allows it): the read that named it showed none of its copies, which come
-        // later as more in the history. It owes the telling of the one it was told.
+        // Told done with a redemption not one of its copies: one made elsewhere within the lag before
+        // the press (the claim invariant above allows it; the soak's case), or another Confirm's of
+        // the same reward, which no answer names either. The read that named it need not have shown
+        // its copies, which then come later as more in the history: it owes the one it was told.
         const tookAnother = w.madeEver(account).some((r) => w.keyOf(r) === c.claimed && r.key !== c.key);
         const owed = w.made(account).filter(
           (r) =>
