@@ -12,6 +12,7 @@ import { bare, figureFaults, glyphsOf, readAcross, type Glyph } from './glyphs';
 import { launchExtension, type ExtensionSession } from './harness';
 import { seedBalanceHistory } from './balance-samples';
 import { catalogueOf, connectBy, sayIn } from './words';
+import { popupSettled } from './popup-ready';
 
 const messages = catalogueOf('ar');
 const say = sayIn(messages);
@@ -84,7 +85,7 @@ describe('Arabic, right to left, in Chromium', () => {
     for (const width of [320, 380]) {
       const popup = await openAt('popup.html', width);
       await popup.locator('.goal .goal-pace').waitFor();
-      await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+      await popupSettled(popup);
       const { money, count } = inPage(popup);
       const faults: string[] = [];
       for (const row of ROWS) {
@@ -111,7 +112,7 @@ describe('Arabic, right to left, in Chromium', () => {
     for (const width of [320, 380]) {
       const popup = await openAt('popup.html', width);
       await popup.locator('.goal .goal-name').waitFor();
-      await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+      await popupSettled(popup);
       for (const [id, name] of [
         [104, LINDNER],
         [107, GOAL],

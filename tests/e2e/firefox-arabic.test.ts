@@ -13,6 +13,7 @@ import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, type FirefoxSession } from './firefox-harness';
 import { bare, figureFaults, glyphsOf, readAcross, type Glyph } from './glyphs';
 import { catalogueOf, sayIn } from './words';
+import { popupSettledIn } from './popup-ready';
 
 const messages = catalogueOf('ar');
 const say = sayIn(messages);
@@ -70,7 +71,7 @@ test('the popup at 320 and 380 px: each row’s value and points, and the next s
   for (const width of [320, 380]) {
     await popup.setViewport({ width, height: 600 });
     await popup.waitForSelector('li.reward .reward-meta');
-    await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+    await popupSettledIn(popup);
     const lines = (selector: string): Promise<Glyph[][]> => popup.evaluate(glyphsOf, selector);
     const faults: string[] = [];
     for (const row of ROWS) {

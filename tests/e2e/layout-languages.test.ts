@@ -15,6 +15,7 @@ import { actionFaults } from './row-actions';
 import { separatorFaults } from './separators';
 import { signInBuild } from './sign-in-build';
 import { catalogueOf, connectBy, sayIn } from './words';
+import { popupSettled } from './popup-ready';
 
 const SHOTS = '.output/e2e-layout';
 const GOAL = 'Atlas Travel £100 Gift Card'; // 11,000 points: the goal card says so, the seed balance is 2,500
@@ -128,7 +129,7 @@ describe.each(['ja', 'de', 'ar'])('in %s', (locale) => {
       const popup = await openAt(ext, 'popup.html', width);
       await popup.locator('.goal .goal-pace').waitFor();
       await popup.locator('.reward').nth(3).waitFor();
-      await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+      await popupSettled(popup);
       // The pairs once seen broken are there to be checked: the rows' costs and the goal's.
       expect(await popup.locator('.reward .qty').count()).toBeGreaterThan(3);
       // The points to the goal are the header's next step ("Noch 8.500 Punkte bis zu Ihrem Ziel").

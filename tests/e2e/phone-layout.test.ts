@@ -15,6 +15,7 @@ import { actionFaults } from './row-actions';
 import { separatorFaults } from './separators';
 import { signInBuild } from './sign-in-build';
 import { catalogueOf, sayIn, type Say } from './words';
+import { popupSettled } from './popup-ready';
 
 let extensionDir: string;
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
@@ -86,7 +87,7 @@ for (const size of PHONE_SIZES) {
     await popup.locator('.reward').first().waitFor();
     await popup.getByRole('link', { name: 'Answer now' }).waitFor();
     await popup.getByRole('region', { name: 'Latest redemption' }).waitFor();
-    await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+    await popupSettled(popup);
     expect(await popup.evaluate(() => document.body.getBoundingClientRect().width)).toBe(size.width);
     await check(popup, `${at} popup, rewards`);
     await popup
@@ -157,7 +158,7 @@ for (const locale of ['en', 'de', 'pl']) {
     await popup.locator('.goal .goal-name').waitFor();
     await popup.locator('.goal .goal-pace').waitFor();
     await popup.locator('.reward').nth(2).waitFor();
-    await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+    await popupSettled(popup);
     const { whole, said } = rowsInView(`${locale}, 360×740`, await popup.evaluate(rewardRowEdges), 740);
     console.log(said);
     await popup.screenshot({ path: `.output/e2e-phone-header-${locale}-360x740.png` });

@@ -10,6 +10,7 @@ import { axeViolations } from './axe';
 import { control, injectFault, requestCount, serverState, stored } from './control';
 import { E2E_SANDBOX_PORT } from './config';
 import { launchExtension, type ExtensionSession, type LaunchOptions } from './harness';
+import { popupSettled } from './popup-ready';
 
 const REDEEM_PATH = '/v1/panel/redemption';
 const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is 2,500
@@ -271,7 +272,7 @@ test('by keyboard, “Show more” takes focus on to the first reward it added, 
   const more = popup.getByRole('button', { name: /^Show \d+ more rewards$/ });
   // The popup's view holds the first ten; the rest come with the catalogue.
   await popup.locator('li.reward').nth(9).waitFor();
-  await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+  await popupSettled(popup);
   // Page by page to the last, each time by Enter, as a keyboard does.
   for (let shown = await popup.locator('li.reward').count(); shown < many.length;) {
     await more.focus();

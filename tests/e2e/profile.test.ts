@@ -4,6 +4,7 @@ import type { VariableDefinition } from '../../utils/types';
 import { axeViolations } from './axe';
 import { control, requestCount, serverState, stored } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
+import { popupSettled } from './popup-ready';
 
 /**
  * Answering the profile in Chromium against the sandbox, by what a panelist sees: the popup's open questions →
@@ -79,7 +80,7 @@ describe('open profile questions, answered one at a time', () => {
     expect(await line(popup).evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeLessThan(
       await size('.hdr-balance'),
     );
-    await popup.waitForFunction(() => !document.querySelector('main[aria-busy="true"]'));
+    await popupSettled(popup);
     expect(await variablesRequests()).toBe(before);
     await audit(popup, 'popup with open questions');
   });

@@ -4,7 +4,11 @@
  * Preact has rendered into the same DOM, clicks the same buttons again. Links and inputs work
  * without a script and are left alone.
  */
-const HELD = '__panelEarlyClicks';
+/**
+ * Where the held clicks wait: set as the first frame paints, gone once Preact's first render has
+ * replayed them. A page without it whose main is painted is the app's (tests/e2e/popup-ready.ts).
+ */
+export const HELD = '__panelEarlyClicks';
 
 interface Held {
   /** Each held click's button, with what the panelist saw it say when they clicked it. */
