@@ -74,9 +74,6 @@ export async function launchFirefox(
   }
   const timings = { launchMs: launched - started, installMs: performance.now() - launched };
   const origin = `moz-extension://${EXTENSION_UUID}`;
-  // The install opens the welcome (welcome-tab.ts): closed as a panelist would, unless kept to be checked.
-  if (!options.keepWelcome) await closeFirefoxWelcome(browser, origin);
-
   const openPage = async (path: ExtensionPagePath): Promise<Page> => {
     const page = await browser.newPage();
     const url = `${origin}/${path}`;
@@ -91,6 +88,14 @@ export async function launchFirefox(
     await browser.close();
     await rm(profileDir, { recursive: true, force: true });
   };
+
+  // The install opens the welcome (welcome-tab.ts): closed as a panelist would, unless kept to be
+  // checked. A launch that fails here leaves no Firefox running for the rest of the suite.
+  if (!options.keepWelcome)
+    await closeFirefoxWelcome(browser, origin, openPage).catch(async (error: unknown) => {
+      await close();
+      throw error;
+    });
 
   return { browser, origin, geckoId, timings, openPage, close };
 }

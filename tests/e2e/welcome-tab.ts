@@ -7,6 +7,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Browser as FirefoxBrowser, Page as FirefoxPage } from 'puppeteer-core';
+import type Browser from 'webextension-polyfill';
 
 /** The welcome's address as the background opens it, without the extension's origin. */
 export const WELCOME_PAGE = '/options.html#welcome';
@@ -31,22 +32,80 @@ export async function closeWelcome(context: BrowserContext, extensionId: string)
 }
 
 /**
- * Firefox's tabs at the welcome's address (puppeteer over WebDriver BiDi). Firefox never reports a
- * moz-extension:// navigation to BiDi (firefox-harness.ts), so each tab is asked where it is.
+ * Firefox's tabs and where each is (puppeteer over WebDriver BiDi). Firefox never reports a
+ * moz-extension:// navigation to BiDi (firefox-harness.ts), so each tab is asked where it is; one
+ * that cannot answer says why instead.
  */
-export async function firefoxWelcomes(browser: FirefoxBrowser, origin: string): Promise<FirefoxPage[]> {
+async function firefoxTabs(browser: FirefoxBrowser): Promise<{ pages: FirefoxPage[]; where: string[] }> {
   const pages = await browser.pages();
-  const where = await Promise.all(pages.map((page) => page.evaluate(() => location.href).catch(() => '')));
+  const where = await Promise.all(
+    pages.map((page) =>
+      page.evaluate(() => location.href).catch((error: unknown) => `(${String(error).split('\n')[0]})`),
+    ),
+  );
+  return { pages, where };
+}
+
+/** Firefox's tabs at the welcome's address. */
+export async function firefoxWelcomes(browser: FirefoxBrowser, origin: string): Promise<FirefoxPage[]> {
+  const { pages, where } = await firefoxTabs(browser);
   return pages.filter((_, i) => where[i] === origin + WELCOME_PAGE);
 }
 
-/** Closes the install's welcome tab in Firefox. */
-export async function closeFirefoxWelcome(browser: FirefoxBrowser, origin: string): Promise<void> {
+/** What the add-on itself says of its tabs, asked from one of its own pages. */
+interface AddOnTabs {
+  /** Every tab's address as Firefox has it. */
+  tabs: string[];
+  /** How many welcome tabs it closed. */
+  closed: number;
+  /** Whether its background recorded the welcome as opened (welcome.ts). */
+  welcomed: unknown;
+}
+
+/**
+ * Runs in an extension page: closes the welcome tabs as the add-on sees them, and says what it saw.
+ * `browser` is Firefox's own (the global is typed as Chrome's here).
+ */
+async function closeFromTheAddOn(page: string): Promise<AddOnTabs> {
+  const api = (globalThis as unknown as { browser: Browser.Browser }).browser;
+  const tabs = await api.tabs.query({});
+  const welcome = tabs.filter((tab) => tab.url === location.origin + page).map((tab) => tab.id!);
+  await api.tabs.remove(welcome);
+  const { welcomed } = await api.storage.local.get('welcomed');
+  return { tabs: tabs.map((tab) => tab.url ?? '(no address)'), closed: welcome.length, welcomed };
+}
+
+/**
+ * Closes the install's welcome tab in Firefox. BiDi is asked first; should it not show the tab by
+ * the deadline, the add-on is asked from a page of its own (`openPage`): its answer is the truth
+ * about its tabs, so a tab BiDi did not report is still closed, and a missing one is named with
+ * what the add-on had instead.
+ */
+export async function closeFirefoxWelcome(
+  browser: FirefoxBrowser,
+  origin: string,
+  openPage?: (path: 'options.html') => Promise<FirefoxPage>,
+): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
+  let seen: string[] = [];
   while (Date.now() < deadline) {
-    const [page] = await firefoxWelcomes(browser, origin);
-    if (page) return page.close();
+    const { pages, where } = await firefoxTabs(browser);
+    seen = where;
+    const at = where.indexOf(origin + WELCOME_PAGE);
+    if (at >= 0) return pages[at]!.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the install opened no welcome tab at ${origin + WELCOME_PAGE} within ${WAIT_MS} ms`);
+  const missing = `the install opened no welcome tab at ${origin + WELCOME_PAGE} within ${WAIT_MS} ms`;
+  if (!openPage) throw new Error(`${missing}; the tabs BiDi showed: ${seen.join(', ')}`);
+  const page = await openPage('options.html');
+  const asked = await page.evaluate(closeFromTheAddOn, WELCOME_PAGE);
+  await page.close();
+  if (asked.closed > 0) {
+    console.warn(`BiDi did not show the welcome tab (it showed: ${seen.join(', ')}); the add-on closed it`);
+    return;
+  }
+  throw new Error(
+    `${missing}; the tabs BiDi showed: ${seen.join(', ')}; the add-on's own: ${asked.tabs.join(', ')}; ` +
+      `welcomed: ${JSON.stringify(asked.welcomed)}`,
+  );
 }
