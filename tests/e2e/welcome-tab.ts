@@ -31,6 +31,20 @@ export async function closeWelcome(context: BrowserContext, extensionId: string)
   await (await welcomeTab(context, `chrome-extension://${extensionId}`)).close();
 }
 
+/** How long one tab is given to say where it is: one that hangs must not hold the wait past its deadline. */
+const ASK_MS = 5_000;
+
+/** Where one tab is, or why it does not say. */
+function askWhere(page: FirefoxPage): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    page.evaluate(() => location.href).catch((error: unknown) => `(${String(error).split('\n')[0]})`),
+    new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`(no answer in ${ASK_MS} ms)`), ASK_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Firefox's tabs and where each is (puppeteer over WebDriver BiDi). Firefox never reports a
  * moz-extension:// navigation to BiDi (firefox-harness.ts), so each tab is asked where it is; one
@@ -38,11 +52,7 @@ export async function closeWelcome(context: BrowserContext, extensionId: string)
  */
 async function firefoxTabs(browser: FirefoxBrowser): Promise<{ pages: FirefoxPage[]; where: string[] }> {
   const pages = await browser.pages();
-  const where = await Promise.all(
-    pages.map((page) =>
-      page.evaluate(() => location.href).catch((error: unknown) => `(${String(error).split('\n')[0]})`),
-    ),
-  );
+  const where = await Promise.all(pages.map((page) => askWhere(page)));
   return { pages, where };
 }
 
