@@ -18,6 +18,7 @@ import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
 import { noIdentityBuild } from './no-identity-build';
 import { measureTargets, rewardRowEdges, rowsInView, targetFailures } from './phone-targets';
+import { popupSettledIn } from './popup-ready';
 
 const PHONE = { width: 412, height: 915 };
 const COFFEE = 'Bluefin Coffee $5 Gift Card';
@@ -122,6 +123,8 @@ test('at 360×740 three rewards are in view under a goal, the earn link and open
   const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
   const phone = await ff.openPage('popup.html');
   await phone.setViewport({ width: 360, height: 740 });
+  // Its own refresh done first: a rewards read landing as the samples go in is the worker's turn beside theirs.
+  await popupSettledIn(phone);
   const now = Date.now();
   // Weeks of balance changes, so the goal has its pace line, as a panelist's would.
   await phone.evaluate(
