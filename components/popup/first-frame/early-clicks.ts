@@ -4,6 +4,7 @@
  * Preact has rendered into the same DOM, clicks the same buttons again. Links and inputs work
  * without a script and are left alone.
  */
+
 /**
  * Where the held clicks wait: set as the first frame paints, gone once Preact's first render has
  * replayed them. A page without it whose main is painted is the app's (tests/e2e/popup-ready.ts).
