@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { nextCheckIn } from '../../components/popup/CheckNow';
+import { nextCheckIn } from '../../components/popup/redeem/CheckNow';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';

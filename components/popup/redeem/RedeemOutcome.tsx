@@ -275,6 +275,6 @@ export function refusal(entry: LedgerEntry, balance: number | null): string {
  * the time formats) load with it, outside the first load, their height kept meanwhile.
  */
 const { Lazy: LazyCheckNow } = lazyView<{ entry: LedgerEntry; now: number }>(
-  () => import('../CheckNow').then((m) => m.CheckNow),
+  () => import('./CheckNow').then((m) => m.CheckNow),
   () => <div class="check-now" />,
 );

@@ -1,14 +1,14 @@
-import { formatRelative } from '../../utils/format';
-import { t, tp } from '../../utils/i18n';
-import { sentences } from '../../utils/sentences';
-import { CheckNowButton, useCheckNow } from './use-check-now';
-import type { LedgerEntry } from '../../utils/storage-items';
-import { HistoryLink } from './HistoryLink';
-import { checkSaid, LiveState } from './LiveState';
-import { clockTime } from './when';
-import { pointsTaken } from '../../utils/points-taken';
-import { unreadCheck } from './redeem/unread-check';
-import { lastCheckAt } from '../../utils/check-schedule';
+import { formatRelative } from '../../../utils/format';
+import { t, tp } from '../../../utils/i18n';
+import { sentences } from '../../../utils/sentences';
+import { CheckNowButton, useCheckNow } from '../use-check-now';
+import type { LedgerEntry } from '../../../utils/storage-items';
+import { HistoryLink } from '../HistoryLink';
+import { checkSaid, LiveState } from '../LiveState';
+import { clockTime } from '../when';
+import { pointsTaken } from '../../../utils/points-taken';
+import { unreadCheck } from './unread-check';
+import { lastCheckAt } from '../../../utils/check-schedule';
 
 /**
  * An unknown outcome's body: when it was sent and what the panel answered, when the history was
