@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { E2E_OUT_DIR } from './config';
+import { byLabel } from './firefox-by-label';
 import { closeFirefoxWelcome } from './welcome-tab';
+
+export { byLabel };
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const E2E_FIREFOX_DIR = `${E2E_OUT_DIR}/firefox-mv2`;
@@ -119,12 +122,6 @@ export async function waitForDocument(page: Page, url: string, timeoutMs = 30_00
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${url} did not load within ${timeoutMs} ms (last seen: "${seen}")`);
-}
-
-/** An element by its accessible name (and role), as a panelist finds it. */
-export function byLabel(name: string, role?: string): string {
-  const quoted = JSON.stringify(name);
-  return role ? `::-p-aria([name=${quoted}][role=${JSON.stringify(role)}])` : `::-p-aria([name=${quoted}])`;
 }
 
 /**
