@@ -31,7 +31,7 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           // Worker threads, not vitest's child processes: each of the 150 files starts in a fresh
-          // worker, and a thread starts faster than a process (the unit files alone: 184 s against 197 s).
+          // worker, and a thread starts faster than a process (the unit files alone: 184 s against 192–197 s).
           pool: 'threads',
           setupFiles: ['tests/unit/i18n-setup.ts'],
           testTimeout: 20_000,

@@ -11,7 +11,8 @@
  * have the role asked for, and whose label sources hold the name (the rule below). Firefox's own
  * query then runs from each of those alone, and decides: what is found has Firefox's role and name,
  * as before. The keeping can only make a query find less, never something Firefox would not name
- * so; such a miss shows as a test that waits for its control until its time-out.
+ * so; such a miss shows as a test that waits for its control until its time-out. So `byLabel` is
+ * for finding what must be there, never for asserting that something is not: there a miss would pass.
  */
 import { Puppeteer } from 'puppeteer-core';
 
