@@ -33,7 +33,7 @@ export default defineConfig({
           // Worker threads, not vitest's child processes: each of the 150 files starts in a fresh
           // worker, and a thread starts faster than a process (the unit files alone: 184 s against 192–197 s).
           pool: 'threads',
-          setupFiles: ['tests/unit/i18n-setup.ts'],
+          setupFiles: ['tests/unit/i18n-setup.ts', 'tests/unit/late-reads.ts'],
           testTimeout: 20_000,
           maxWorkers: WORKERS,
         },

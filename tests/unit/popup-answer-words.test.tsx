@@ -49,9 +49,17 @@ beforeEach(() => {
 });
 afterEach(unmount);
 
+/**
+ * The outcome card once the balance is read too. Mounted without main.tsx's preload, each item is
+ * its own read, and the catalogue (which carries the balance) is asked for after the popup view's
+ * read says there is none: the ledger can be on screen first, with the balance not yet known.
+ */
 async function card(state: LedgerEntry, title: string, balance = 500): Promise<HTMLElement> {
   await seed({ rewards: [amazon, books], balance, ledger: state });
   const root = mount();
+  await waitFor(() =>
+    expect(root.querySelector('.hdr-balance strong')?.textContent).toBe(balance.toLocaleString('en')),
+  );
   return waitFor(() => getByRole(root, 'region', title));
 }
 

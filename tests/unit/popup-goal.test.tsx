@@ -91,9 +91,11 @@ describe('the goal header', () => {
     ]);
     const root = mount();
     const goal = await goalSection(root);
-    // 1,640 earned in 30 days is 383 a week: the 1,230 to go take about 3 weeks.
-    expect(goal.querySelector('.goal-pace')?.textContent).toBe(
-      '1,640 points earned in the last 30 days. About 3 weeks to go at this pace.',
+    // 1,640 earned in 30 days is 383 a week: the 1,230 to go take about 3 weeks (once the samples' read is in).
+    await waitFor(() =>
+      expect(goal.querySelector('.goal-pace')?.textContent).toBe(
+        '1,640 points earned in the last 30 days. About 3 weeks to go at this pace.',
+      ),
     );
     expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to your goal');
   });

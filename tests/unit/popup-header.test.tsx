@@ -61,7 +61,8 @@ describe('header', () => {
     await seed({ rewards: [greenleaf, target], balance: 2500, rewardsSync: { loading: true } });
     const root = mount();
     const refresh = await waitFor(() => getByRole(root, 'button', 'Refresh'));
-    expect(refresh.getAttribute('aria-busy')).toBe('true');
+    // Busy once the sync state's own read is in.
+    await waitFor(() => expect(refresh.getAttribute('aria-busy')).toBe('true'));
     expect(root.querySelector('.hdr-updated')?.textContent).toMatch(/^Updated /);
     expect(root.textContent).not.toContain('Updating…');
   });

@@ -235,7 +235,7 @@ describe('unknown outcome: the panel is being checked', () => {
         `Geprüft: gerade eben – noch nicht in Ihrem Verlauf. Nächste Prüfung in etwa 1 Minute. Die letzte Prüfung ist gegen ${clockTime(SENT + 30 * 60_000)}.`,
       ),
     );
-    const redeem = getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement;
+    const redeem = await waitFor(() => getByRole(root, 'button', 'Amazon $5 einlösen') as HTMLButtonElement);
     expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
       'Zurückgehalten: Ihre letzte Einlösung davon wird noch geprüft',
     );
@@ -289,7 +289,8 @@ describe('redeeming a reward whose earlier redemption is unsettled', () => {
     const root = mount();
     await waitFor(() => getByRole(root, 'region', /^Your goal\b/));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
-    expect(row!.disabled).toBe(true);
+    // Held back once the ledger's own read is in (main.tsx reads it before the first render).
+    await waitFor(() => expect(row!.disabled).toBe(true));
     expect(document.getElementById(row!.getAttribute('aria-describedby')!)?.textContent).toBe(
       'Held back: your last redemption of it is still being checked',
     );

@@ -135,9 +135,12 @@ describe('popup states', () => {
       rewardsSync: { error: appError('network', 'The panel could not be reached. Check your connection.') },
     });
     const root = mount();
-    const alert = await waitFor(() => getByRole(root, 'alert'));
-    // A compact line inside the header, not a card pushing the rewards down.
-    expect(alert.closest('header')).not.toBeNull();
+    // A compact line inside the header, not a card pushing the rewards down (once the cached data is read).
+    const alert = await waitFor(() => {
+      const found = getByRole(root, 'alert');
+      expect(found.closest('header')).not.toBeNull();
+      return found;
+    });
     expect(alert.className).toContain('hdr-offline');
     expect(alert.textContent).toBe('Can’t reach Panel Rewards right now — last updated 2 minutes ago · Retry');
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
@@ -177,7 +180,8 @@ describe('popup states', () => {
     ]);
     const root = mount();
     await waitFor(() => getByRole(root, 'alert'));
-    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,050 points');
+    // The last known balance comes with the samples' own read.
+    await waitFor(() => expect(root.querySelector('.hdr-balance')?.textContent).toBe('2,050 points'));
     expect(root.querySelector('header')?.textContent).toContain('Your last known balance');
     expect(root.textContent).not.toContain('earned');
     expect(root.querySelector('.goal-change, .goal')).toBeNull();
@@ -192,7 +196,7 @@ describe('popup states', () => {
     expect(alert.querySelector('p')?.textContent).toBe(
       'Panel Rewards ist gerade nicht erreichbar. Ihre Punkte und Prämien erscheinen, sobald es antwortet.',
     );
-    expect(root.querySelector('.hdr-balance')?.textContent).toBe('2.050 Punkte');
+    await waitFor(() => expect(root.querySelector('.hdr-balance')?.textContent).toBe('2.050 Punkte'));
     expect(root.querySelector('header')?.textContent).toContain('Ihr zuletzt bekannter Punktestand');
   });
 

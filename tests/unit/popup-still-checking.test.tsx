@@ -44,6 +44,8 @@ const books = giftCard(2, 'Northwind Books $10', 1000);
 const tea = giftCard(3, 'Tea Card', 200);
 const REWARDS = [amazon, books, tea];
 const calls = (type: string) => background.calls.filter((c) => c.type === type);
+/** A reward's Redeem button, once the catalogue's own read (after the ledger's) has put its row on screen. */
+const row = (root: HTMLElement, name: string) => waitFor(() => getByRole(root, 'button', name) as HTMLButtonElement);
 const checks = { done: 1, nextAt: Date.now() + 60_000, lastAt: Date.now() - 30_000 };
 
 const open = (reward: typeof amazon, startedAt: number, extra: Partial<LedgerEntry> = {}): LedgerEntry => ({
@@ -95,11 +97,11 @@ describe('redemptions still being checked off the card', () => {
     expect(list.textContent).not.toMatch(/Nothing was charged|did not go through/);
 
     for (const name of ['Redeem Amazon $5', 'Redeem Northwind Books $10']) {
-      const redeem = getByRole(root, 'button', name) as HTMLButtonElement;
+      const redeem = await row(root, name);
       expect(redeem.disabled, name).toBe(true);
       expect(why(redeem), name).toBe(HELD);
     }
-    expect((getByRole(root, 'button', 'Redeem Tea Card') as HTMLButtonElement).disabled).toBe(false);
+    expect((await row(root, 'Redeem Tea Card')).disabled).toBe(false);
   });
 
   it('a refusal still being checked says so, never "nothing was charged"', async () => {
@@ -158,7 +160,7 @@ describe('redemptions still being checked off the card', () => {
       ledger('done', { rewardId: rid(3), rewardName: 'Tea Card', points: 200, balanceAfter: 4800 }),
     );
     await waitFor(() => getByRole(root, 'region', 'Redeemed Tea Card'));
-    const redeem = getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement;
+    const redeem = await row(root, 'Redeem Amazon $5');
     expect(redeem.disabled).toBe(true);
     expect(why(redeem)).toBe(HELD);
   });
@@ -220,8 +222,8 @@ describe('redemptions still being checked off the card', () => {
       expect(list.textContent).toContain('Amazon $5 is in your redemption history: it went through.'),
     );
     expect(queryAllByRole(list, 'button', 'Check now whether Amazon $5 went through')).toHaveLength(0);
-    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
-    expect((getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(true);
+    expect((await row(root, 'Redeem Amazon $5')).disabled).toBe(false);
+    expect((await row(root, 'Redeem Northwind Books $10')).disabled).toBe(true);
 
     // The last one: not found although the panel had said it went through.
     await settledItem.setValue([
@@ -246,8 +248,10 @@ describe('redemptions still being checked off the card', () => {
     await unsettledItem.setValue([OLDER]);
     const root = mount();
     const card = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    // Held back once the list's own read is in (main.tsx reads it before the first render); from then on, no Redeem again.
+    const redeem = await row(root, 'Redeem Amazon $5');
+    await waitFor(() => expect(redeem.disabled).toBe(true));
     expect(queryAllByRole(card, 'button', /again/)).toHaveLength(0);
-    expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
     expect(calls('redeem')).toEqual([]);
   });
 

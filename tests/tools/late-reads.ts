@@ -1,0 +1,59 @@
+/**
+ * `npm run test:late-reads [-- key…]`: the unit project's page tests (tests/unit/*.tsx), run once for
+ * each stored item with that item's reads answering late (tests/unit/late-reads.ts), then the tests
+ * that failed, by item. Each is a test that asserted a state it had not waited for: on a busy machine
+ * it fails now and then in `npm test`. Not part of `npm test` (about a minute an item).
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import * as items from '../../utils/storage-items';
+
+const stored = Object.values(items).flatMap((value) =>
+  value && typeof value === 'object' && 'key' in value && typeof value.key === 'string' ? [value.key] : [],
+);
+const keys = process.argv.length > 2 ? process.argv.slice(2) : stored;
+const files = readdirSync('tests/unit')
+  .filter((name) => name.endsWith('.test.tsx'))
+  .map((name) => `tests/unit/${name}`);
+const report = '.output/late-reads.json';
+
+interface Result {
+  assertionResults: { status: string; fullName: string }[];
+  name: string;
+}
+
+const failures = new Map<string, string[]>();
+for (const key of keys) {
+  rmSync(report, { force: true });
+  const args = [
+    'run',
+    '--project',
+    'unit',
+    '--reporter=dot',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...files,
+  ];
+  spawnSync('node_modules/.bin/vitest', args, { stdio: 'ignore', env: { ...process.env, LATE_READS: key } });
+  let failed: string[];
+  try {
+    const results = JSON.parse(readFileSync(report, 'utf8')) as { testResults: Result[] };
+    failed = results.testResults.flatMap((file) =>
+      file.assertionResults
+        .filter((test) => test.status === 'failed')
+        .map((test) => `${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`),
+    );
+  } catch {
+    failed = ['(vitest wrote no report)'];
+  }
+  console.log(`${key}: ${failed.length === 0 ? 'every test passed' : `${failed.length} failed`}`);
+  for (const name of failed) console.log(`  ${name}`);
+  if (failed.length > 0) failures.set(key, failed);
+}
+rmSync(report, { force: true });
+console.log(
+  failures.size === 0
+    ? `No test failed with any of ${keys.length} items read late.`
+    : `Failed with ${failures.size} of ${keys.length} items read late.`,
+);
+process.exit(failures.size === 0 ? 0 : 1);
