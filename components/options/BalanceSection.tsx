@@ -55,7 +55,16 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const days = useSignal<number>(RANGES[0]);
   // The refunds the background found in the whole history, else those of the rows read here.
   const view = useStorageItem(popupViewItem);
-  const samples = stored.value ?? [];
+  // Until the samples and the view (with the refunds it found) are read, nothing is said of them:
+  // not "the chart starts once your balance changes", nor refunded points counted as earned.
+  if (stored.value === undefined || view.value === undefined) {
+    return (
+      <section class="card" id="balance" aria-labelledby="balance-heading" aria-busy="true">
+        <h2 id="balance-heading">{t('balanceHeading')}</h2>
+      </section>
+    );
+  }
+  const samples = stored.value;
   const returns = view.value?.returns ?? returnsOf(history.rows);
   // Less than a day of it: one line, not a chart whose axis reads "Nov 29 · Nov 29 · Today" and
   // "No points earned since Nov 29" on that very day.

@@ -61,6 +61,14 @@ export function PreferencesSection() {
     });
   }
 
+  // Until the stored preferences are read, no control shows a default as if it were the panelist's choice.
+  if (stored.value === undefined) {
+    return (
+      <section class="card" id="preferences" aria-labelledby="preferences-heading" aria-busy="true">
+        <h2 id="preferences-heading">{t('preferencesHeading')}</h2>
+      </section>
+    );
+  }
   return (
     <section class="card" id="preferences" aria-labelledby="preferences-heading">
       <h2 id="preferences-heading">{t('preferencesHeading')}</h2>

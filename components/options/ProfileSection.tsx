@@ -63,7 +63,8 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const syncError = sync.value?.profile.error;
   const loading = reloading || Boolean(sync.value?.profile.loading);
   const ready = Boolean(data) && draft.draft.value !== undefined;
-
+  // Busy while its own reads (the profile, the draft) are under way, not while a refresh is.
+  const reading = profile.value === undefined || draft.draft.value === undefined;
   const { answering, answer, close } = useAnswering(count.open, () => editing.focus('progress'));
   useAnswerLink(ready, answer, () => headingRef.current?.closest('section') ?? null);
 
@@ -97,7 +98,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
 
   const shownAlert = alert ?? (syncError && !loading ? alertOf(syncError) : null);
   return (
-    <section class="card" id="profile" aria-labelledby="profile-heading">
+    <section class="card" id="profile" aria-labelledby="profile-heading" aria-busy={reading || undefined}>
       <div class="section-head">
         <h2 id="profile-heading" ref={headingRef} tabIndex={-1}>
           {t('profileHeading')}

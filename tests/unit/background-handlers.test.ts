@@ -56,8 +56,9 @@ describe('message protocol', () => {
     });
     expect(JSON.stringify(right)).not.toContain(sandbox.token);
     // The catalogue is read after the answer, under the new session.
-    await vi.waitFor(async () =>
-      expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' }),
+    await vi.waitFor(
+      async () => expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' }),
+      { timeout: 10_000 },
     );
   });
 

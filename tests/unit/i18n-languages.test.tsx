@@ -34,6 +34,7 @@ import {
   redemption,
   seed,
   unmount,
+  found,
   waitFor,
   wallet,
 } from './popup-fixtures';
@@ -209,7 +210,7 @@ describe.each(LANGUAGES)('%s', (locale) => {
       const root = newContainer();
       await mountInto(root, <OptionsApp />);
       await waitFor(() => expect(root.querySelectorAll('.history-row')).toHaveLength(HISTORY.length));
-      const name = await waitFor(() => root.querySelector<HTMLInputElement>('#var-1')!);
+      const name = await waitFor(() => found(root.querySelector<HTMLInputElement>('#var-1'), 'the first question'));
       name.value = 'x'.repeat(1001);
       name.dispatchEvent(new Event('input', { bubbles: true }));
       await waitFor(() =>

@@ -18,6 +18,7 @@ import {
   redemption,
   seed,
   unmount,
+  found,
   waitFor,
   wallet,
 } from './popup-fixtures';
@@ -102,7 +103,7 @@ describe('every word on the pages comes from the messages', () => {
     expect(root.textContent).toContain('⟦Redeem⟧');
     await click(root.querySelector<HTMLElement>('[aria-controls="reward-1-details"]')!);
     await click(root.querySelector<HTMLElement>('.reward .btn-primary:not([disabled])')!);
-    await waitFor(() => document.querySelector('[role=alertdialog]')!);
+    await waitFor(() => found(document.querySelector('[role=alertdialog]'), 'the confirmation'));
     expect(unbracketed(document.body)).toEqual([]);
   });
 
@@ -134,7 +135,7 @@ describe('every word on the options page, connected, comes from the messages', (
     const root = newContainer();
     await mountInto(root, <OptionsApp />);
     await waitFor(() => expect(root.querySelectorAll('.history-row')).toHaveLength(3));
-    const name = await waitFor(() => root.querySelector<HTMLInputElement>('#var-1')!);
+    const name = await waitFor(() => found(root.querySelector<HTMLInputElement>('#var-1'), 'the first question'));
     name.value = 'x'.repeat(1001);
     name.dispatchEvent(new Event('input', { bubbles: true }));
     await waitFor(() => expect(root.textContent).toContain('1 unsaved change'));

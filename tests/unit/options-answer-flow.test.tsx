@@ -40,7 +40,11 @@ let container: HTMLElement;
 let handlers: Record<string, Handler>;
 let server: StoredValues;
 
-const mount = () => page.mountInto(container, <ProfileSection account={ACCOUNT} />);
+/** The profile section, once it has read the profile and the draft. */
+const mount = async () => {
+  await page.mountInto(container, <ProfileSection account={ACCOUNT} />);
+  await page.profileRead(container);
+};
 const button = (name: string) => page.button(container, name);
 const byLabel = (text: string) => page.byLabel(container, text);
 const choice = (legend: string, text: string) => page.choice(container, legend, text);

@@ -5,7 +5,7 @@
  */
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
-import type { Mock } from 'vitest';
+import { expect, vi, type Mock } from 'vitest';
 import type { Result } from '../../utils/messages';
 import { sessionItem } from '../../utils/storage-items';
 import type { VariableDefinition, VariableOption } from '../../utils/types';
@@ -23,6 +23,17 @@ export async function nextFrame(): Promise<void> {
   await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
   await settle();
 }
+
+/**
+ * Once a section has read what it shows (`#profile`: the profile and its draft; `#preferences`;
+ * `#balance`): each is busy until then, showing nothing it has not read.
+ */
+export async function sectionRead(container: HTMLElement, id: string): Promise<void> {
+  await vi.waitFor(() => expect(container.querySelector(`${id}[aria-busy]`)).toBeNull(), { timeout: 10_000 });
+}
+
+/** Once the profile section has read the profile and its draft. */
+export const profileRead = (container: HTMLElement) => sectionRead(container, '#profile');
 
 /** A fresh element in the document to render a page or section into. */
 export function newContainer(): HTMLElement {

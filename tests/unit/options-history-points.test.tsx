@@ -14,7 +14,7 @@ import { settings } from '../../utils/settings';
 import { duplicatesItem, historyItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
-import { giftCard, redemption } from './popup-fixtures';
+import { giftCard, redemption, waitFor } from './popup-fixtures';
 import { redemptionKey } from '../../utils/ids';
 
 vi.mock('../../utils/messages', () => ({ sendMessage: vi.fn() }));
@@ -26,6 +26,11 @@ const CAVEAT = `The panel's history shows this redemption twice, 2 × 1,000 poin
 
 let container: HTMLElement;
 const rows = () => [...container.querySelectorAll('.history-row')] as HTMLElement[];
+/** The history section, once the stored history is read (its rows are on screen). */
+async function mountRead(): Promise<void> {
+  await page.mountInto(container, <HistorySection />);
+  await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+}
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -48,7 +53,7 @@ describe('a failed redemption in the history', () => {
       ],
       fetchedAt: Date.now(),
     });
-    await page.mountInto(container, <HistorySection />);
+    await mountRead();
     const [failed, refunded, complete] = rows();
     expect(failed!.querySelector('.state')?.textContent).toBe('Failed: Gift card out of stock for this denomination');
     expect(failed!.querySelector('.state-next')?.textContent).toBe(
@@ -65,7 +70,7 @@ describe('a failed redemption in the history', () => {
       data: [redemption(1, books, '2026-01-03T10:00:00', { failed: true })],
       fetchedAt: Date.now(),
     });
-    await page.mountInto(container, <HistorySection />);
+    await mountRead();
     expect(rows()[0]!.querySelector('.state-next')?.textContent).toBe(
       `Ihre Punkte wurden noch nicht zurückgebucht. Sie kommen zurück, wenn die Einlösung erstattet wird; sind sie nach einigen Tagen nicht zurück, wenden Sie sich an ${PANEL}.`,
     );
@@ -90,8 +95,8 @@ describe('a Confirm the history shows more than once', () => {
       fetchedAt: Date.now(),
     });
     await duplicatesItem.setValue([recordedTwice]);
-    await page.mountInto(container, <HistorySection />);
-    expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`);
+    await mountRead();
+    await waitFor(() => expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`));
     expect(
       words({ id: 'duplicate:r', kind: 'duplicate', rewardName: 'Northwind Books $10', copies: 2, points: 1000 })
         .message,
@@ -103,7 +108,9 @@ describe('a Confirm the history shows more than once', () => {
     const next = redemption(8, books, '2026-02-01T09:00:00');
     await historyItem.setValue({ data: [next, redemption(7, books, '2026-01-03T10:00:00')], fetchedAt: Date.now() });
     await duplicatesItem.setValue([recordedTwice]);
-    await page.mountInto(container, <HistorySection />);
+    await mountRead();
+    // Marked once the duplicates' own read is in.
+    await waitFor(() => expect(rows()[1]?.querySelector('.recorded-again')).not.toBeNull());
     const [later, first] = rows();
     expect(later!.querySelector('.recorded-again')).toBeNull();
     expect(first!.querySelector('.recorded-again')).not.toBeNull();

@@ -48,6 +48,13 @@ function redemption(partial: Partial<Omit<Redemption, 'created_at'>> & { created
 let container: HTMLElement;
 
 const mount = () => page.mountInto(container, <HistorySection />);
+/** Mounted, once the stored history is read: its rows or its empty state are on screen. */
+const mountRead = async () => {
+  await mount();
+  await vi.waitFor(() => expect(container.querySelector('.history-list, .empty-state')).not.toBeNull(), {
+    timeout: 10_000,
+  });
+};
 const button = (name: string) => page.button(container, name);
 const rows = () => [...container.querySelectorAll('.history-row')] as HTMLElement[];
 const stateOf = (row: HTMLElement) => row.querySelector('.state')?.textContent;
@@ -78,7 +85,7 @@ describe('redemption history', () => {
       redemption({ failed: true, created_at: '2024-08-01T23:30:00' }),
     ];
     await historyItem.setValue({ data: list, fetchedAt: Date.now() });
-    await mount();
+    await mountRead();
     expect(rows().map(stateOf)).toEqual([
       'Failed',
       'In review',
@@ -118,7 +125,7 @@ describe('redemption history', () => {
   it('shows name, small lazy image with empty alt, points, money and local date', async () => {
     const r = redemption({ cost: 15, currency: 'EUR', reward_point_cost: 1500, created_at: '2024-10-21T11:05:19' });
     await historyItem.setValue({ data: [r], fetchedAt: Date.now() });
-    await mount();
+    await mountRead();
     const row = rows()[0]!;
     const img = row.querySelector('img')!;
     expect(img.getAttribute('alt')).toBe('');
@@ -133,7 +140,7 @@ describe('redemption history', () => {
 
   it('every row has its brand tile from the start, below the fold too; the image covers it once loaded, a failed one never', async () => {
     await historyItem.setValue({ data: Array.from({ length: 12 }, () => redemption({})), fetchedAt: Date.now() });
-    await mount();
+    await mountRead();
     // Nothing has loaded or failed yet, as for a lazy image not scrolled to: each row shows its tile.
     for (const row of rows()) {
       expect(row.querySelector('.history-img .reward-tile')?.textContent, nameOf(row)).toBe('R');
@@ -149,7 +156,7 @@ describe('redemption history', () => {
 
   it('has an empty state', async () => {
     await historyItem.setValue({ data: [], fetchedAt: Date.now() });
-    await mount();
+    await mountRead();
     expect(container.textContent).toContain('No redemptions yet');
     expect(rows()).toHaveLength(0);
   });
@@ -165,12 +172,12 @@ describe('redemption history', () => {
       (keys) => (read.push(...[keys ?? []].flat().map(String)), get(keys)),
     );
     await mount();
-    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE), { timeout: 10_000 });
     expect(nameOf(rows()[0]!)).toBe('Reward 2000');
     // The head and the first of 20 pages.
     expect(read.filter((k) => k.startsWith('cache:history'))).toEqual(['cache:history', 'cache:history:0']);
     await act(() => button('Show more').click());
-    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2));
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2), { timeout: 10_000 });
     // Counts in the panelist's number format.
     expect(container.textContent).toContain(`Showing ${PAGE_SIZE * 2} of 2,000`);
     expect(read.filter((k) => k.startsWith('cache:history:') && k !== 'cache:history:0')).toEqual([]);
@@ -182,17 +189,17 @@ describe('redemption history', () => {
     );
     await historyItem.setValue({ data: many, fetchedAt: Date.now() });
     await mount();
-    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE), { timeout: 10_000 });
     button('Show more').focus();
     await act(() => button('Show more').click());
-    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2));
-    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE]));
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2), { timeout: 10_000 });
+    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE]), { timeout: 10_000 });
     expect(nameOf(rows()[PAGE_SIZE]!)).toBe('Reward 70');
     // The last page: its button goes, focus does not go with it.
     button('Show more').focus();
     await act(() => button('Show more').click());
-    await vi.waitFor(() => expect(rows()).toHaveLength(120));
-    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE * 2]));
+    await vi.waitFor(() => expect(rows()).toHaveLength(120), { timeout: 10_000 });
+    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE * 2]), { timeout: 10_000 });
     expect(container.querySelector('button.history-more')).toBeNull();
   });
 
@@ -203,7 +210,7 @@ describe('redemption history', () => {
     );
     await historyItem.setValue({ data: many, fetchedAt: Date.now() });
     await mount();
-    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE));
+    await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE), { timeout: 10_000 });
     expect(container.textContent).toContain(`${PAGE_SIZE} von 1.200`);
     installI18n('en');
   });
@@ -215,7 +222,7 @@ describe('redemption history', () => {
     ];
     await fakeBrowser.storage.local.set({ [historyItem.key]: { data: old, fetchedAt: Date.now() } });
     await mount();
-    await vi.waitFor(() => expect(rows()).toHaveLength(2));
+    await vi.waitFor(() => expect(rows()).toHaveLength(2), { timeout: 10_000 });
     expect((await historyItem.getValue())?.data).toHaveLength(2);
   });
 

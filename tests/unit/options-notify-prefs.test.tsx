@@ -40,6 +40,7 @@ afterEach(async () => {
 describe('notification preferences', () => {
   it('are off until turned on; turning on asks for the permission, then offers each kind', async () => {
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     const notify = byLabel<HTMLInputElement>('Notify me of changes');
     expect(notify.checked).toBe(false);
     expect(container.querySelector('fieldset')).toBeNull();
@@ -79,6 +80,7 @@ describe('notification preferences', () => {
     installI18n('de');
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     expect(container.querySelector('label[for="pref-notify-outcome"]')?.textContent).toBe(
       'feststeht, ob eine Einlösung geklappt hat, wenn das unklar war',
     );
@@ -87,6 +89,7 @@ describe('notification preferences', () => {
   it('stay off, with what to do, when the browser refuses the permission', async () => {
     answer = false;
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     const notify = byLabel<HTMLInputElement>('Notify me of changes');
     await page.click(notify);
     expect(notify.checked).toBe(false);
@@ -99,6 +102,7 @@ describe('notification preferences', () => {
   it('turning off gives the permission back', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     await page.click(byLabel('Notify me of changes'));
     expect(send).toHaveBeenLastCalledWith('setPreferences', { notify: false });
     expect(remove).toHaveBeenCalledWith({ permissions: ['notifications'] });
@@ -106,6 +110,7 @@ describe('notification preferences', () => {
 
   it('the badge shows the balance, the points to the goal or the open profile questions, and nothing when turned off', async () => {
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     const shows = byLabel<HTMLSelectElement>('The badge shows');
     expect(shows.value).toBe('balance');
     expect([...shows.options].map((o) => o.textContent)).toEqual([

@@ -33,6 +33,7 @@ describe('preferences', () => {
   it('shows the stored preferences and sends each change', async () => {
     await preferencesItem.setValue({ badge: true, refreshMinutes: 60 });
     await mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     const badge = byLabel<HTMLInputElement>('Show points on the toolbar icon');
     const every = byLabel<HTMLSelectElement>('Refresh every');
     expect(badge.checked).toBe(true);
@@ -56,6 +57,7 @@ describe('preferences', () => {
   it('returns to the stored choice when the background refuses a change', async () => {
     send.mockResolvedValue({ ok: false, error: { kind: 'unexpected', message: 'Could not save preferences.' } });
     await mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     const badge = byLabel<HTMLInputElement>('Show points on the toolbar icon');
     await click(badge);
     expect(badge.checked).toBe(true);

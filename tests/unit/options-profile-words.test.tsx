@@ -27,7 +27,11 @@ const STORED: StoredValues = { PANELIST_COUNTRY: 'DE' };
 
 let container: HTMLElement;
 
-const mount = () => page.mountInto(container, <ProfileSection />);
+/** The profile section, once it has read the profile and the draft. */
+const mount = async () => {
+  await page.mountInto(container, <ProfileSection />);
+  await page.profileRead(container);
+};
 const labels = () =>
   [...container.querySelectorAll('label[for^="var-"]:not([for*="-opt-"]), legend, dt')].map((e) =>
     e.firstChild?.textContent?.trim(),

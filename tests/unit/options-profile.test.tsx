@@ -44,7 +44,11 @@ const STORED: StoredValues = {
 let container: HTMLElement;
 let handlers: Record<string, Handler>;
 
-const mount = () => page.mountInto(container, <ProfileSection />);
+/** The profile section, once it has read the profile and the draft. */
+const mount = async () => {
+  await page.mountInto(container, <ProfileSection />);
+  await page.profileRead(container);
+};
 const unmount = () => page.unmountFrom(container);
 const q = <T extends Element = HTMLElement>(selector: string) => container.querySelector<T & HTMLElement>(selector);
 const byLabel = (text: string) => page.byLabel(container, text);
@@ -396,10 +400,10 @@ describe('profile editor', () => {
     handlers.saveValues = () => ({ ok: false, error: { kind: 'network', message: 'The panel could not be reached.' } });
     await mount();
     await click(button('Reload profile'));
-    await vi.waitFor(() => expect(container.textContent).toContain('Profile updated.'));
+    await vi.waitFor(() => expect(container.textContent).toContain('Profile updated.'), { timeout: 10_000 });
     await type(byLabel('What is your first name?'), 'Sam');
     await click(button('Save changes'));
-    await vi.waitFor(() => expect(q('[role=alert]')?.textContent).toMatch(/could not be reached/));
+    await vi.waitFor(() => expect(q('[role=alert]')?.textContent).toMatch(/could not be reached/), { timeout: 10_000 });
     // The section says what happened last: the failed save, not also an old success.
     expect(container.textContent).not.toContain('Profile updated.');
   });
@@ -621,7 +625,14 @@ describe('failures and notices', () => {
   it('says how many unsaved edits connecting another account discarded, until dismissed', async () => {
     await draftDiscardedItem.setValue({ count: 3, at: Date.now() });
     await mount();
-    const notice = q('.notice')!;
+    // The notice comes with its own read.
+    const notice = await vi.waitFor(
+      () => {
+        expect(q('.notice')).not.toBeNull();
+        return q('.notice')!;
+      },
+      { timeout: 10_000 },
+    );
     expect(notice.textContent).toContain(
       '3 unsaved profile changes were discarded: they were made for the account connected before.',
     );

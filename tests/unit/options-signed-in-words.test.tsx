@@ -137,6 +137,7 @@ describe('the notification choice', () => {
   it('signed in: "you need to sign in again"; with a key: "the panel stops accepting your personal key"', async () => {
     await sessionItem.setValue(SIGNED_IN);
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     expect(rejectedLabel()).toBe('you need to sign in again');
     await sessionItem.setValue(KEY);
     await page.settle();
@@ -147,6 +148,7 @@ describe('the notification choice', () => {
     installI18n('de');
     await sessionItem.setValue(SIGNED_IN);
     await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
     expect(rejectedLabel()).toBe('Sie sich erneut anmelden müssen');
   });
 });

@@ -253,8 +253,9 @@ describe('first frame', () => {
     await preact(root);
     expect(root.querySelector<HTMLInputElement>('#reward-search')!.value).toBe('paypal');
     // Searched in the whole catalogue, which the search reads.
-    await vi.waitFor(() =>
-      expect(Array.from(root.querySelectorAll('.reward-name'), (n) => n.textContent)).toEqual(['PayPal €25']),
+    await vi.waitFor(
+      () => expect(Array.from(root.querySelectorAll('.reward-name'), (n) => n.textContent)).toEqual(['PayPal €25']),
+      { timeout: 10_000 },
     );
     render(null, root);
     root.remove();
@@ -393,7 +394,7 @@ describe('first frame', () => {
     expect(details().getAttribute('aria-expanded')).toBe('false');
     await preact(root);
     replayEarlyClicks();
-    await vi.waitFor(() => expect(details().getAttribute('aria-expanded')).toBe('true'));
+    await vi.waitFor(() => expect(details().getAttribute('aria-expanded')).toBe('true'), { timeout: 10_000 });
     render(null, root);
   });
 });

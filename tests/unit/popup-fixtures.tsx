@@ -156,6 +156,12 @@ export async function waitFor<T>(check: () => T, timeoutMs = 10_000): Promise<T>
   }
 }
 
+/** `el`, or an error saying what is not there yet: waitFor retries a throw, never a null. */
+export function found<T>(el: T | null | undefined, what: string): T {
+  if (el === null || el === undefined) throw new Error(`${what} is not there`);
+  return el;
+}
+
 const IMPLICIT_ROLES: Record<string, (el: Element) => string | null> = {
   BUTTON: () => 'button',
   A: (el) => (el.hasAttribute('href') ? 'link' : null),

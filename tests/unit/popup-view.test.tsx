@@ -305,7 +305,9 @@ describe('popup view (popup)', () => {
     const root = mount();
     await waitFor(() => getByText(root, 'Card 01'));
     await click(getByRole(root, 'button', 'Card 01'));
-    await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'));
+    await vi.waitFor(() => expect(inHtmlBoxes(root, '[data-sanitized]')[0]?.textContent).toContain('About it'), {
+      timeout: 10_000,
+    });
   });
 
   it('without the view (removed with its caches), the catalogue is read: an absent one shows nothing of the view', async () => {

@@ -144,6 +144,7 @@ describe('a profile question the extension cannot mean', () => {
 
   it('is shown with its answer and why it cannot be answered here; never offered, never counted as open', async () => {
     await page.mountInto(container, <ProfileSection />);
+    await page.profileRead(container);
     expect(container.querySelector('input[type="radio"]')).toBeNull();
     expect(() => page.group(container, 'Which pets do you have?')).toThrow();
     const readOnly = [...container.querySelectorAll('.read-only')].map((f) => f.textContent);

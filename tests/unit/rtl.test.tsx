@@ -18,6 +18,7 @@ import { balanceHistoryItem } from '../../utils/storage-items';
 import { LANGUAGES, langOf } from './catalogues';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
+import { waitFor } from './popup-fixtures';
 
 const ROOT = join(__dirname, '../..');
 
@@ -184,6 +185,8 @@ describe('the balance chart, right to left', () => {
   afterEach(() => page.dropContainer(container));
 
   const slider = () => container.querySelector<HTMLElement>('[role=slider]')!;
+  /** The chart once its samples are read. */
+  const drawn = () => waitFor(() => expect(container.querySelector('[role=slider]')).not.toBeNull());
   const key = async (k: string) => {
     slider().dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
     await page.settle();
@@ -193,6 +196,7 @@ describe('the balance chart, right to left', () => {
     installI18n('ar');
     await balanceHistoryItem.setValue([at(60, 1000), at(20, 1500), at(3, 2250)]);
     await page.mountInto(container, <BalanceSection now={NOW} />);
+    await drawn();
     const dot = container.querySelector<HTMLElement>('.chart-dot')!;
     expect(dot.style.getPropertyValue('inset-inline-start')).toMatch(/%$/);
     expect(dot.style.getPropertyValue('left')).toBe('');
@@ -206,6 +210,7 @@ describe('the balance chart, right to left', () => {
   it('left to right, the right arrow goes on in time', async () => {
     await balanceHistoryItem.setValue([at(60, 1000), at(20, 1500), at(3, 2250)]);
     await page.mountInto(container, <BalanceSection now={NOW} />);
+    await drawn();
     const last = slider().getAttribute('aria-valuenow');
     await key('ArrowLeft');
     expect(Number(slider().getAttribute('aria-valuenow'))).toBe(Number(last) - 1);

@@ -34,10 +34,13 @@ describe('a connection', () => {
       await connect(a.url, a.token);
       // The catalogue is read after the connect answers; its balance is the first point.
       await until(() => apiRequests(a, REWARDS) === 1);
-      await vi.waitFor(async () => {
-        await balanceIdle();
-        expect((await balanceHistoryItem.getValue()).map((sample) => sample.points)).toEqual([a.state.balance]);
-      });
+      await vi.waitFor(
+        async () => {
+          await balanceIdle();
+          expect((await balanceHistoryItem.getValue()).map((sample) => sample.points)).toEqual([a.state.balance]);
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       unwatch();
     }

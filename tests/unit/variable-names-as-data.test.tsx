@@ -128,6 +128,7 @@ describe('the options page with questions named __proto__, constructor and toStr
 
   it('shows the first name and country as stored, every other question empty, and nothing unsaved', async () => {
     await page.mountInto(container, <ProfileSection />);
+    await page.profileRead(container);
     expect(byLabel('What is your first name?').value).toBe('Jordan');
     expect(container.textContent).toContain('United States');
     expect(byLabel('What should we call you?').value).toBe('');
@@ -140,6 +141,7 @@ describe('the options page with questions named __proto__, constructor and toStr
 
   it('saves an answer to `__proto__` as an answer, and shows a refusal of `constructor` beside that question only', async () => {
     await page.mountInto(container, <ProfileSection />);
+    await page.profileRead(container);
     await page.type(byLabel('What should we call you?'), 'Ace');
     await page.type(byLabel('Favourite colour'), 'Blue');
     expect(container.textContent).toContain('2 unsaved changes');
