@@ -1,6 +1,7 @@
 /**
  * `npm run test:late-reads [-- key…]`: the unit project's page tests (tests/unit/*.test.tsx), run
- * once for each stored item with that item's reads answering late (tests/unit/late-reads.ts), then
+ * once for each item of utils/storage-items.ts with that item's reads answering late
+ * (tests/unit/late-reads.ts), then
  * the tests that failed, by item. Each is a test that asserted a state it had not waited for: on a
  * busy machine it fails now and then in `npm test`. Not part of `npm test` (about a minute an item).
  *
@@ -31,6 +32,7 @@ const report = '.output/late-reads.json';
 interface Result {
   assertionResults: { status: string; fullName: string }[];
   name: string;
+  status: string;
 }
 
 const failures = new Map<string, string[]>();
@@ -48,12 +50,15 @@ for (const key of keys) {
   spawnSync('node_modules/.bin/vitest', args, { stdio: 'ignore', env: { ...process.env, LATE_READS: key } });
   let failed: string[];
   try {
-    const results = JSON.parse(readFileSync(report, 'utf8')) as { testResults: Result[] };
-    failed = results.testResults.flatMap((file) =>
-      file.assertionResults
-        .filter((test) => test.status === 'failed')
-        .map((test) => `${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`),
-    );
+    const results = JSON.parse(readFileSync(report, 'utf8')) as { testResults: Result[]; numTotalTests: number };
+    failed = results.testResults.flatMap((file) => {
+      const path = file.name.replace(`${process.cwd()}/`, '');
+      const tests = file.assertionResults.filter((test) => test.status === 'failed');
+      // A file that failed with no test failing failed as a whole (an import, a hook): said as such.
+      if (tests.length === 0 && file.status === 'failed') return [`${path} (the file failed before its tests)`];
+      return tests.map((test) => `${path} > ${test.fullName}`);
+    });
+    if (results.numTotalTests === 0) failed.push('(no test ran)');
   } catch {
     failed = ['(vitest wrote no report)'];
   }

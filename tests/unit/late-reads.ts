@@ -1,13 +1,13 @@
 /**
  * Reads that answer late, on request (a setup file of the unit project). With LATE_READS=key[,key…]
- * (`npm run test:late-reads` runs the popup's files once a key), every storage.local.get that asks
- * for one of those keys answers 40 ms after the others: a test that waited for one item's state and
+ * (`npm run test:late-reads` runs the page tests once a key), every storage.local.get that asks for
+ * one of those keys answers 40 ms after the others: a test that waited for one item's state and
  * then asserted another's at once fails. Unset, as in `npm test`, nothing changes.
  *
- * The rule it checks (tests/README.md): wait for the state you assert. Each item the popup reads on
- * its own arrives in its own turn; main.tsx reads the first frame's items before the first render,
- * but a test that mounts the app reads each on its own, and the catalogue and the history are read
- * late in the real popup too.
+ * The rule it checks (tests/e2e/README.md, "Passing on a busy machine"): wait for the state you
+ * assert. Each item a page reads on its own arrives in its own turn: the popup's main.tsx reads the
+ * first frame's items before the first render, but a test that mounts the app reads each on its
+ * own, and the catalogue and the history are read late in the real popup too.
  */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 
