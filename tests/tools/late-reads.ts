@@ -5,10 +5,11 @@
  * the tests that failed, by item. Each is a test that asserted a state it had not waited for: on a
  * busy machine it fails now and then in `npm test`. Not part of `npm test` (about a minute an item).
  *
- * Left out: the files whose stand-in background answers a message by reading storage and writing
- * it back (the profile draft's `draftMessage`, the preferences' `setPreferences`), and that step by
- * `settle()`. Made late, those reads delay the stand-in, not the page, and two stand-in writes
- * then interleave as no background's would (it writes each in its own turn).
+ * Left out: the files whose tests read back what their stand-in background wrote, where that
+ * stand-in answers a message by reading storage and writing it back (the profile draft's
+ * `draftMessage`, the preferences' `setPreferences`), stepped by `settle()`. Made late, those reads
+ * delay the stand-in, not the page, and two stand-in writes then interleave as no background's
+ * would (it writes each in its own turn).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ const STAND_IN_WRITES = new Set([
   'options-answer-flow.test.tsx',
   'options-preferences.test.tsx',
   'options-notify-prefs.test.tsx',
+  'variable-names-as-data.test.tsx',
 ]);
 const files = readdirSync('tests/unit')
   .filter((name) => name.endsWith('.test.tsx') && !STAND_IN_WRITES.has(name))
