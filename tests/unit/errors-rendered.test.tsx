@@ -13,7 +13,7 @@ import { historyItem } from '../../utils/storage-items';
 import seed from '../sandbox/seed.json';
 import { startSandbox, type FaultRule, type Sandbox } from '../sandbox/server';
 import { button, click, dropContainer, mountInto, newContainer } from './options-fixtures';
-import { giftCard, mount, seed as seedPopup, unmount, waitFor } from './popup-fixtures';
+import { found, giftCard, mount, seed as seedPopup, unmount, waitFor } from './popup-fixtures';
 
 const answer = vi.hoisted(() => ({ error: null as AppError | null }));
 vi.mock('../../utils/messages', () => ({
@@ -89,7 +89,7 @@ describe('the popup', () => {
     for (const [label, error] of cases()) {
       await seedPopup({ rewards: [giftCard(1, 'Amazon $5', 500)], balance: 2500, rewardsSync: { error } });
       const root = mount();
-      const alert = await waitFor(() => root.querySelector('header [role=alert]') ?? fail(label));
+      const alert = await waitFor(() => found(root.querySelector('header [role=alert]'), `the alert for ${label}`));
       // With saved data on screen, a failure is one compact line in plain words, saying
       // which points are shown; an HTTP code only on the line for support under it.
       const line = alert.querySelector('p')!.textContent;
@@ -115,7 +115,7 @@ describe('the options page', () => {
     for (const [label, error] of cases()) {
       answer.error = error;
       await click(button(container, 'Refresh history'));
-      const alert = container.querySelector('[role=alert]') ?? fail(label);
+      const alert = found(container.querySelector('[role=alert]'), `the alert for ${label}`);
       // In the panelist's words: the panel by its name, no address, endpoint or HTTP status.
       expect(alert.textContent, label).toContain(plainMessage(error).slice(0, 80));
       expect(alert.textContent, label).not.toMatch(/HTTP \d|https?:\/\/|\/v1\/|\bexpected\b/);
@@ -128,10 +128,6 @@ describe('the options page', () => {
     await dropContainer(container);
   });
 });
-
-function fail(label: string): never {
-  throw new Error(`no alert yet for ${label}`);
-}
 
 describe('a busy panel (429)', () => {
   it('the options page says the panel is busy and how long to wait, once: not “30 s” and then “30 seconds”', () => {

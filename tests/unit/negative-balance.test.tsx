@@ -17,7 +17,7 @@ import { compactPoints } from '../../utils/format';
 import { groupRewards, sortGroups } from '../../utils/reward-groups';
 import { rewardProgress } from '../../utils/reward-view';
 import { popupViewItem, sessionItem } from '../../utils/storage-items';
-import { CONNECTED, getByRole, giftCard, ledger, mount, seed, unmount, waitFor } from './popup-fixtures';
+import { CONNECTED, found, getByRole, giftCard, ledger, mount, seed, unmount, waitFor } from './popup-fixtures';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
@@ -83,7 +83,7 @@ describe('the popup', () => {
   it('shows the negative balance in the header, and what each reward still needs', async () => {
     await seed({ rewards: [amazon], balance: -100 });
     const root = mount();
-    const header = await waitFor(() => root.querySelector('.hdr-balance') ?? fail('no balance'));
+    const header = await waitFor(() => found(root.querySelector('.hdr-balance'), 'the balance'));
     expect(header.textContent).toBe('-100 points');
     expect(root.textContent).not.toContain('unknown');
     expect(root.textContent).toContain('You need 600 more points');
@@ -124,7 +124,3 @@ describe('the confirmation dialog', () => {
     host.remove();
   });
 });
-
-function fail(what: string): never {
-  throw new Error(what);
-}

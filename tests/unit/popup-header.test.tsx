@@ -16,7 +16,18 @@ import { settings } from '../../utils/settings';
 import { sessionItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
-import { click, getByRole, giftCard, mount, queryAllByRole, seed, unmount, waitFor, wallet } from './popup-fixtures';
+import {
+  click,
+  found,
+  getByRole,
+  giftCard,
+  mount,
+  queryAllByRole,
+  seed,
+  unmount,
+  waitFor,
+  wallet,
+} from './popup-fixtures';
 import { rid } from './test-ids';
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
@@ -312,7 +323,7 @@ describe('reward image fallback', () => {
   it('a reward with an image has its tile under it from the start, never a grey square; the image shows once loaded', async () => {
     await seed({ rewards: [giftCard(2, 'Amazon $5', 500)], balance: 2500 });
     const root = mount();
-    const tile = await waitFor(() => root.querySelector<HTMLElement>('.reward .reward-tile') ?? fail());
+    const tile = await waitFor(() => found(root.querySelector<HTMLElement>('.reward .reward-tile'), 'the reward tile'));
     expect(tile.textContent).toBe('A');
     const img = tile.querySelector('img')!;
     expect(img.classList.contains('reward-photo')).toBe(true);
@@ -458,8 +469,4 @@ function headerAlert(root: HTMLElement): Promise<HTMLElement> {
     expect(root.querySelector('.reward')).not.toBeNull();
     return getByRole(root, 'alert');
   });
-}
-
-function fail(): never {
-  throw new Error('not yet');
 }
