@@ -57,6 +57,8 @@ export function ConnectionSection() {
   }
 
   const current = session.value;
+  // Busy until the session is read: no form and no account shown for a session not known.
+  const busy = current === undefined || undefined;
   const wayIn = current !== undefined && !(current.connected && !current.rejected);
   useEffect(() => {
     if (wayIn && refocus.current) refocus.current = !focusWayIn();
@@ -109,7 +111,7 @@ export function ConnectionSection() {
   }
 
   return (
-    <section class="card" id="connection" aria-labelledby="connection-heading" ref={sectionRef}>
+    <section class="card" id="connection" aria-labelledby="connection-heading" aria-busy={busy} ref={sectionRef}>
       <h2 id="connection-heading">{t('connectionHeading')}</h2>
       <SectionFeedback status={status.value} alert={alert.value} />
       {body}

@@ -38,7 +38,11 @@ let container: HTMLElement;
 let handlers: Record<string, Handler>;
 let permissionRequest: Mock<(p: { origins?: string[] }) => Promise<boolean>>;
 
-const mount = () => page.mountInto(container, <ConnectionSection />);
+/** The section, once it has read the session. */
+const mount = async () => {
+  await page.mountInto(container, <ConnectionSection />);
+  await page.sectionRead(container, '#connection');
+};
 const byLabel = (text: string) => page.byLabel(container, text);
 const button = (name: string) => page.button(container, name);
 const { click, settle, type } = page;

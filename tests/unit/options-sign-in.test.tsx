@@ -45,6 +45,7 @@ const alerts = () => [...container.querySelectorAll('[role=alert]')].map((e) => 
 describe('sign in on the options page', () => {
   it('offers sign-in, keeps the token form behind "Use a personal key instead"', async () => {
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     expect(signInButton()).toBeTruthy();
     const details = container.querySelector('details');
     expect(details?.querySelector('summary')?.textContent).toBe('Use a personal key instead');
@@ -56,6 +57,7 @@ describe('sign in on the options page', () => {
     const intro = () => container.querySelector('#connection p.muted')?.textContent;
     // Chrome: `identity` is optional, asked for on the click.
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     expect(intro()).toBe(
       'Sign in with your Test Panel account: a sign-in window opens, and you come back here when you are done.',
     );
@@ -68,6 +70,7 @@ describe('sign in on the options page', () => {
     });
     container = page.newContainer();
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     expect(intro()).toContain('a sign-in window opens');
     await page.dropContainer(container);
     // Firefox for Android: listed, and no such API.
@@ -77,6 +80,7 @@ describe('sign in on the options page', () => {
     });
     container = page.newContainer();
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     expect(intro()).toBe(
       'Sign in with your Test Panel account: a tab opens for it, and you come back here when you are done.',
     );
@@ -84,6 +88,7 @@ describe('sign in on the options page', () => {
 
   it('asks for the identity permission in the click, then asks the background to sign in', async () => {
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(signInButton());
     expect(request).toHaveBeenCalledWith({ permissions: ['identity'] });
     expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
@@ -95,6 +100,7 @@ describe('sign in on the options page', () => {
   it('a refused permission still signs in: the background goes through a tab instead', async () => {
     request.mockResolvedValue(false);
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(signInButton());
     expect(send.mock.calls.map(([type]) => type)).toEqual(['signIn']);
     expect(alerts()).toEqual([]);
@@ -109,6 +115,7 @@ describe('sign in on the options page', () => {
       ),
     });
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(signInButton());
     expect(alerts()).toContain(
       'The sign-in window was closed before you finished. Press “Sign in” to try again. Nothing was stored.',
@@ -122,6 +129,7 @@ describe('sign in on the options page', () => {
       error: appError('rejected', t('errSignInRefused', 'HTTP 400'), { status: 400, endpoint: 'token' }),
     });
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(signInButton());
     expect(alerts()).toEqual([
       'The panel refused the sign-in. Press “Sign in” to try again; if it keeps happening, contact the panel. Nothing was stored.',
@@ -141,6 +149,7 @@ describe('sign in on the options page', () => {
       signedIn: true,
     });
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     expect(alerts().join(' ')).toMatch(/sign-in has expired/);
     expect(signInButton()).toBeTruthy();
   });

@@ -68,6 +68,7 @@ describe('disconnecting', () => {
   it('signed in: "You’ll be signed out", then "You are signed out", and focus on Sign in', async () => {
     await sessionItem.setValue(SIGNED_IN);
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(page.button(container, 'Disconnect'));
     const prompt = container.querySelector('.inline-confirm')!.textContent;
     expect(prompt).toContain('Disconnect? You’ll be signed out, and the panel data kept in this browser is removed.');
@@ -88,6 +89,7 @@ describe('disconnecting', () => {
     try {
       await sessionItem.setValue(SIGNED_IN);
       await page.mountInto(container, <ConnectionSection />);
+      await page.sectionRead(container, '#connection');
       await page.click(page.button(container, 'Disconnect'));
       await page.click(page.button(container, 'Yes, disconnect'));
       expect(status()).toBe(
@@ -102,6 +104,7 @@ describe('disconnecting', () => {
   it('with a pasted key, in the same build: the key is named, as before', async () => {
     await sessionItem.setValue(KEY);
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(page.button(container, 'Disconnect'));
     expect(container.querySelector('.inline-confirm')!.textContent).toContain(
       'Your personal key and the panel data kept in this browser are removed.',
@@ -114,6 +117,7 @@ describe('disconnecting', () => {
     installI18n('de');
     await sessionItem.setValue(SIGNED_IN);
     await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
     await page.click(page.button(container, 'Verbindung trennen'));
     const prompt = container.querySelector('.inline-confirm')!.textContent;
     expect(prompt).toContain('Sie werden abgemeldet');
@@ -167,9 +171,13 @@ describe('a refusal in a section', () => {
     });
     await syncItem.setValue({ rewards: IDLE, history: IDLE, profile: { ...IDLE, error: refused } });
     await page.mountInto(container, <OptionsApp />);
-    const alerts = [...container.querySelectorAll('#profile [role=alert]')].map((a) => a.textContent);
-    expect(alerts).toContain('Your sign-in to Test Panel has expired. Sign in again under “Connection”.');
-    expect(alerts.join(' ')).not.toMatch(/personal key/i);
+    // The words follow the session, read on its own.
+    const alerts = () => [...container.querySelectorAll('#profile [role=alert]')].map((a) => a.textContent);
+    await vi.waitFor(
+      () => expect(alerts()).toContain('Your sign-in to Test Panel has expired. Sign in again under “Connection”.'),
+      { timeout: 10_000 },
+    );
+    expect(alerts().join(' ')).not.toMatch(/personal key/i);
   });
 
   it('words follow how the panelist connected, in English and German', () => {
