@@ -10,7 +10,7 @@ import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-
 import { connect } from '../../entrypoints/background/session/session';
 import { balanceHistoryItem } from '../../utils/storage-items';
 import type { Sandbox } from '../sandbox/server';
-import { apiRequests, closeSandboxes, startTwoAccounts, until } from './background-helpers';
+import { apiRequests, closeSandboxes, firstReadsDone, startTwoAccounts, until } from './background-helpers';
 
 const HISTORY = '/v1/panel/redemptions';
 const REWARDS = '/v1/panel/rewards';
@@ -19,7 +19,8 @@ const PROFILE = '/v1/panel/variables/meta';
 let a: Sandbox;
 let b: Sandbox;
 beforeAll(async () => {
-  ({ a, b } = await startTwoAccounts({ timeoutMs: 2000, retryBaseDelayMs: 1 }));
+  // The tests count requests: a time-out a loaded machine can reach (2 s) would add a retry's.
+  ({ a, b } = await startTwoAccounts({ timeoutMs: 10_000, retryBaseDelayMs: 1 }));
 });
 afterAll(() => closeSandboxes(a, b));
 beforeEach(() => {
@@ -41,6 +42,8 @@ describe('a connection', () => {
         },
         { timeout: 10_000 },
       );
+      // The history and the profile this connect reads land here, not in the next test's counts.
+      await firstReadsDone();
     } finally {
       unwatch();
     }
