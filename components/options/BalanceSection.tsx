@@ -8,6 +8,7 @@ import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
+import { UnreadSection } from './UnreadSection';
 import { Joined } from '../popup/Joined';
 import { Qty } from '../popup/Qty';
 
@@ -58,11 +59,7 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   // Until the samples and the view (with the refunds it found) are read, nothing is said of them:
   // not "the chart starts once your balance changes", nor refunded points counted as earned.
   if (stored.value === undefined || view.value === undefined) {
-    return (
-      <section class="card" id="balance" aria-labelledby="balance-heading" aria-busy="true">
-        <h2 id="balance-heading">{t('balanceHeading')}</h2>
-      </section>
-    );
+    return <UnreadSection id="balance" heading={t('balanceHeading')} />;
   }
   const samples = stored.value;
   const returns = view.value?.returns ?? returnsOf(history.rows);

@@ -8,6 +8,7 @@ import { alertOf, alertText, type Alert } from './error-text';
 import { releaseNotifications, requestNotifications } from './notification-permission';
 import { NotificationPreferences } from './NotificationPreferences';
 import { SectionFeedback } from './SectionFeedback';
+import { UnreadSection } from './UnreadSection';
 
 const INTERVALS = [15, 30, 60, 180];
 
@@ -63,11 +64,7 @@ export function PreferencesSection() {
 
   // Until the stored preferences are read, no control shows a default as if it were the panelist's choice.
   if (stored.value === undefined) {
-    return (
-      <section class="card" id="preferences" aria-labelledby="preferences-heading" aria-busy="true">
-        <h2 id="preferences-heading">{t('preferencesHeading')}</h2>
-      </section>
-    );
+    return <UnreadSection id="preferences" heading={t('preferencesHeading')} />;
   }
   return (
     <section class="card" id="preferences" aria-labelledby="preferences-heading">
