@@ -168,8 +168,12 @@ export function App() {
         ) : (
           !state.error && <Skeleton />
         )}
-        {/* History usually arrives after the rewards: below them it pushes nothing out of place. */}
-        <Latest outcome={outcome} latest={view ? view.latest : latestRedemption(history?.data)} />
+        {/* Below the rows, and only once they (or an error) stand in the skeleton's place: the rows
+            are taller than the skeleton, so a redemption shown under it would be pushed down when
+            they come, and the history can arrive first on a busy machine. */}
+        {(state.list || state.error) && (
+          <Latest outcome={outcome} latest={view ? view.latest : latestRedemption(history?.data)} />
+        )}
       </PageLayout>
       {flow.confirming && (
         <LazyConfirm

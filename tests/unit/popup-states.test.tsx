@@ -234,4 +234,26 @@ describe('popup states', () => {
     expect(latest.textContent).toContain('Unclaimed');
     expect(latest.textContent).toContain('1,000 points');
   });
+
+  // Fails if the latest redemption is drawn under the skeleton: the rows, taller, then push it down.
+  it('latest redemption read before the rewards waits for the rows, then stands below them', async () => {
+    const history = [redemption(3, giftCard(10, 'New Books', 1000), '2025-02-11T19:03:37')];
+    // Shown once with the rows, so its code is loaded: below, its absence is the app's choice.
+    await seed({ rewards, balance: 2500, history });
+    mount();
+    await waitFor(() => getByRole(document.body, 'region', 'Latest redemption'));
+    unmount();
+    await rewardsItem.setValue(null);
+    await seed({ history, rewardsSync: { loading: true } });
+    const root = mount();
+    await waitFor(() => getByText(root, 'Loading rewards…'));
+    expect(queryAllByRole(root, 'region', 'Latest redemption')).toHaveLength(0);
+    await rewardsItem.setValue({
+      data: { rewards, balance: { points: 2500, source: 'rewards' } },
+      fetchedAt: Date.now(),
+    });
+    const latest = await waitFor(() => getByRole(root, 'region', 'Latest redemption'));
+    const redeem = getByRole(root, 'button', 'Redeem Amazon $5');
+    expect(redeem.compareDocumentPosition(latest) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });
