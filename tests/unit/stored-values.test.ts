@@ -137,10 +137,13 @@ describe('toStoredValues: anything else', () => {
         try {
           const values = toStoredValues(data);
           for (const value of Object.values(values)) {
+            // VariableValue: a list holds option ids, and the names of options a panel stored by
+            // name (normaliseValue), never a blank word.
             const ok =
               typeof value === 'string' ||
               (typeof value === 'number' && Number.isFinite(value)) ||
-              (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
+              (Array.isArray(value) &&
+                value.every((item) => Number.isSafeInteger(item) || (typeof item === 'string' && item.trim() !== '')));
             if (!ok) return false;
           }
           return true;
