@@ -195,9 +195,13 @@ function checkStoredValues(values: unknown, at: string): void {
   // Names are data (utils/by-name.ts): no prototype a name like `__proto__` or `constructor` could reach.
   need(isObject(values) && Object.getPrototypeOf(values) === null, at, 'a null-prototype object');
   for (const [name, value] of Object.entries(values)) {
+    // A list holds option ids, and the names of options a panel stored by name (utils/stored-values.ts).
     const ok =
-      isString(value) || isFinite(value) || (Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)));
-    need(ok, `${at}.${name}`, 'text, a number or a list of option ids');
+      isString(value) ||
+      isFinite(value) ||
+      (Array.isArray(value) &&
+        value.every((item) => Number.isSafeInteger(item) || (isString(item) && item.trim() !== '')));
+    need(ok, `${at}.${name}`, 'text, a number or a list of option ids and names');
   }
 }
 
