@@ -166,14 +166,11 @@ export function App() {
         {state.list ? (
           <RewardList {...state.list} onRedeem={flow.open} onWantAll={catalogue ? undefined : () => setWantAll(true)} />
         ) : (
-          !state.error && <Skeleton />
+          state.skeleton && <Skeleton />
         )}
-        {/* Below the rows, and only once they (or an error) stand in the skeleton's place: the rows
-            are taller than the skeleton, so a redemption shown under it would be pushed down when
-            they come, and the history can arrive first on a busy machine. */}
-        {(state.list || state.error) && (
-          <Latest outcome={outcome} latest={view ? view.latest : latestRedemption(history?.data)} />
-        )}
+        {/* Below the rows, once the skeleton has gone (popup-state.ts): the history can arrive
+            before the rewards on a busy machine. */}
+        {!state.skeleton && <Latest outcome={outcome} latest={view ? view.latest : latestRedemption(history?.data)} />}
       </PageLayout>
       {flow.confirming && (
         <LazyConfirm

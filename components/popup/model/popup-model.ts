@@ -80,7 +80,7 @@ function pageRest(
   // Nothing cached yet, or no popup view (App then reads the catalogue, which the first frame never
   // does): the page as App first renders it, the header and the notice without a list.
   const view = snapshot.view?.rewards;
-  if (!view || !state.list) return { ...page, list: null, skeleton: !state.error, rows: [] };
+  if (!view || !state.list) return { ...page, list: null, skeleton: state.skeleton, rows: [] };
   // The view holds the first brands' rewards in the list's order (entrypoints/background/popup-view.ts).
   const groups = sortGroups(groupRewards(view.first), balance, 'afford');
   const visible = Math.min(REWARDS_PAGE, groups.length);

@@ -84,6 +84,9 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
     goalId: goal?.account === account ? goal.rewardId : null,
     loading: snapshot.sync?.loading === true,
     error,
+    // Placeholder rows while nothing is cached and no failure stands in the list's place. Whatever
+    // goes below the list waits for this to end: the rows are taller and would push it down.
+    skeleton: !rewards && !error,
     header: {
       live: true,
       balance: balanceShown,
