@@ -40,6 +40,7 @@ import {
   type HostileResponse,
 } from './hostile-bodies';
 import { rid } from './test-ids';
+import { isStoredValue } from './stored-value-rule';
 import { canonicalId } from '../../utils/ids';
 
 /** High-entropy, so that no 8-character piece of it can appear in a message by chance. */
@@ -195,13 +196,7 @@ function checkStoredValues(values: unknown, at: string): void {
   // Names are data (utils/by-name.ts): no prototype a name like `__proto__` or `constructor` could reach.
   need(isObject(values) && Object.getPrototypeOf(values) === null, at, 'a null-prototype object');
   for (const [name, value] of Object.entries(values)) {
-    // A list holds option ids, and the names of options a panel stored by name (utils/stored-values.ts).
-    const ok =
-      isString(value) ||
-      isFinite(value) ||
-      (Array.isArray(value) &&
-        value.every((item) => Number.isSafeInteger(item) || (isString(item) && item.trim() !== '')));
-    need(ok, `${at}.${name}`, 'text, a number or a list of option ids and names');
+    need(isStoredValue(value), `${at}.${name}`, 'text, a number or a list of option ids and names');
   }
 }
 

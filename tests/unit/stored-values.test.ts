@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AppErrorException } from '../../utils/errors';
 import { coerceStoredValues, coerceValue, normaliseValue, toStoredValues } from '../../utils/stored-values';
 import type { VariableDefinition } from '../../utils/types';
+import { isStoredValue } from './stored-value-rule';
 
 function failureOf(fn: () => unknown): AppErrorException {
   try {
@@ -136,17 +137,7 @@ describe('toStoredValues: anything else', () => {
       fc.property(fc.jsonValue(), (data) => {
         try {
           const values = toStoredValues(data);
-          for (const value of Object.values(values)) {
-            // VariableValue: a list holds option ids, and the names of options a panel stored by
-            // name (normaliseValue), never a blank word.
-            const ok =
-              typeof value === 'string' ||
-              (typeof value === 'number' && Number.isFinite(value)) ||
-              (Array.isArray(value) &&
-                value.every((item) => Number.isSafeInteger(item) || (typeof item === 'string' && item.trim() !== '')));
-            if (!ok) return false;
-          }
-          return true;
+          return Object.values(values).every(isStoredValue);
         } catch (error) {
           return error instanceof AppErrorException && error.error.kind === 'unexpected';
         }
