@@ -87,11 +87,15 @@ export async function launchBench(
   const expected = minimalDir ? 2 : 1;
   const ids = new Map<string, string>();
   while (ids.size < expected) {
+    // Armed before the list is read: a worker announced while the list is being read is not missed.
+    const next = context.waitForEvent('serviceworker');
+    // Unawaited once every worker is found, where its time-out is no failure.
+    next.catch(() => undefined);
     for (const w of context.serviceWorkers()) {
       const host = new URL(w.url()).host;
       if (!ids.has(host)) ids.set(host, await w.evaluate(() => chrome.runtime.getManifest().name));
     }
-    if (ids.size < expected) await context.waitForEvent('serviceworker');
+    if (ids.size < expected) await next;
   }
   const minimalId = [...ids].find(([, name]) => name === 'Bench minimal worker')?.[0] ?? '';
   const extensionId = [...ids.keys()].find((id) => id !== minimalId)!;
