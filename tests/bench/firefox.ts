@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { byFirefoxName, fillField, FIREFOX_PATH, waitForDocument } from '../e2e/firefox-harness';
+import { byLabel, fillField, FIREFOX_PATH, waitForDocument } from '../e2e/firefox-harness';
 import { closeFirefoxWelcome } from '../e2e/welcome-tab';
 import { POPUP_VIEWPORT, RUNS, SERIES, SETTLE_MS, WARMUP } from './config';
 import type { FirefoxMark } from './firefox-probe';
@@ -160,11 +160,10 @@ async function launchFirefoxBench(dir: string): Promise<FirefoxBench> {
     // The build's panel address sits behind "Advanced" on the options page.
     await options.waitForSelector('details.advanced > summary', { timeout: 20_000 });
     if (!(await options.$eval('details.advanced', (d) => d.open))) await options.click('details.advanced > summary');
-    // Firefox's own query of names: the tests' faster one fails in a tsx process (byFirefoxName).
-    await fillField(options, 'Panel address', baseUrl, byFirefoxName);
-    await fillField(options, 'Personal key', token, byFirefoxName);
-    await options.locator(byFirefoxName('Connect', 'button')).click();
-    await options.waitForSelector(byFirefoxName('Disconnect', 'button'), { timeout: 30_000 });
+    await fillField(options, 'Panel address', baseUrl);
+    await fillField(options, 'Personal key', token);
+    await options.locator(byLabel('Connect', 'button')).click();
+    await options.waitForSelector(byLabel('Disconnect', 'button'), { timeout: 30_000 });
     await options.close();
   };
 

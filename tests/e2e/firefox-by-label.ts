@@ -60,21 +60,29 @@ function named(root: Node, selector: string): Element[] {
   return pool.filter((el) => fits(el) && squeeze(sources(el).join(' ')).includes(want));
 }
 
+/**
+ * `named` as the page gets it: its source, with a `__name` of its own. Puppeteer sends a handler's
+ * source, not the function, and tsx (which runs the bench) compiles with keepNames, wrapping inner
+ * functions in calls to a `__name` helper that the page lacks, where the handler would throw and a
+ * wait for it never end. vitest keeps no names: there the stand-in is never called.
+ */
+// oxlint-disable-next-line typescript/no-implied-eval -- built for the page, which runs its source; Node never calls it
+const inPage = new Function(
+  'root',
+  'selector',
+  `const __name = (fn) => fn; return (${named.toString()})(root, selector);`,
+);
+
 if (!Puppeteer.customQueryHandlerNames().includes(HANDLER))
-  Puppeteer.registerCustomQueryHandler(HANDLER, { queryAll: named });
+  Puppeteer.registerCustomQueryHandler(HANDLER, { queryAll: inPage as typeof named });
 
 /** An element by its accessible name (and role) as Firefox computes them, as a panelist finds it. */
 export function byLabel(name: string, role?: string): string {
   return `::-p-${HANDLER}(${JSON.stringify(JSON.stringify({ name, role }))})${byFirefoxName(name, role)}`;
 }
 
-/**
- * The same, by Firefox's query alone: slower (about a second a query on a connected page), but it
- * sends no function of ours to the page. For code run by tsx (the bench): tsx keeps function names
- * by wrapping functions in calls to its own `__name` helper, which the page does not have, so
- * `named`'s source fails there and a wait with {@link byLabel} never ends. vitest keeps no names.
- */
-export function byFirefoxName(name: string, role?: string): string {
+/** Firefox's own query by name (and role), which decides among the elements `named` keeps. */
+function byFirefoxName(name: string, role?: string): string {
   const quoted = JSON.stringify(name);
   return role ? `::-p-aria([name=${quoted}][role=${JSON.stringify(role)}])` : `::-p-aria([name=${quoted}])`;
 }

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { E2E_OUT_DIR } from './config';
-import { byFirefoxName, byLabel } from './firefox-by-label';
+import { byLabel } from './firefox-by-label';
 import { closeFirefoxWelcome } from './welcome-tab';
 
-export { byFirefoxName, byLabel };
+export { byLabel };
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const E2E_FIREFOX_DIR = `${E2E_OUT_DIR}/firefox-mv2`;
@@ -127,12 +127,11 @@ export async function waitForDocument(page: Page, url: string, timeoutMs = 30_00
 /**
  * Types into the form field labelled `label`. Firefox's accessibility tree also gives the <label>
  * itself that name, and exposes a password field under a role of its own, so the name alone is
- * matched and the form control among the matches is used. `find` builds the selector: byLabel, or
- * byFirefoxName in a process run by tsx.
+ * matched and the form control among the matches is used.
  */
-export async function fillField(page: Page, label: string, value: string, find = byLabel): Promise<void> {
-  await page.waitForSelector(find(label));
-  for (const handle of await page.$$(find(label))) {
+export async function fillField(page: Page, label: string, value: string): Promise<void> {
+  await page.waitForSelector(byLabel(label));
+  for (const handle of await page.$$(byLabel(label))) {
     const isControl = await handle.evaluate(
       (el) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement,
     );
