@@ -254,6 +254,22 @@ describe('unknown outcome: the panel is being checked', () => {
     const done = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
     expect(done.textContent).toContain('Your balance is now 2,000 points.');
   });
+
+  it('found with no balance read after the answer: what it cost, never the balance from before sending as "now"', async () => {
+    // The catalogue's read after the answer failed: the stored balance is still the one read just
+    // before sending (2,500), which the redemption has since taken 500 from.
+    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
+    await ledgerItem.setValue({
+      ...unknown(),
+      state: 'done',
+      redemption: redemption(50, amazon, '2025-03-01T10:00:00'),
+    });
+    const done = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    expect(done.textContent).toContain('You spent 500 points.');
+    expect(done.textContent).not.toContain('Your balance is now');
+  });
 });
 
 describe('not found after the last check', () => {

@@ -62,7 +62,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
           <strong>{title(entry)}</strong>
         </p>
         {state === 'done' ? (
-          <Redeemed entry={entry} balance={balance} reward={reward ?? entry.redemption?.reward} />
+          <Redeemed entry={entry} reward={reward ?? entry.redemption?.reward} />
         ) : (
           body(entry, balance)
         )}
@@ -185,17 +185,11 @@ function shortBy(entry: LedgerEntry, balance: number | null): string | null {
  * and how the reward reaches the panelist, from its kind and where the history says it is; for a
  * gift card, its instructions one click away. No second status beside it.
  */
-function Redeemed({
-  entry,
-  balance,
-  reward,
-}: {
-  entry: LedgerEntry;
-  balance: number | null;
-  reward: Reward | undefined;
-}) {
+function Redeemed({ entry, reward }: { entry: LedgerEntry; reward: Reward | undefined }) {
   const [howTo, setHowTo] = useState(false);
-  const after = entry.balanceAfter ?? balance;
+  // "Your balance is now" only from the read the background made after the answer: the header's
+  // balance may be the read made just before sending, and a failed read after it leaves that unsaid.
+  const after = entry.balanceAfter;
   const copies = 1 + (entry.duplicates?.length ?? 0);
   // What the history shows spent: each copy it recorded cost the points, not the first alone.
   const each = entry.points ?? entry.redemption?.reward_point_cost ?? null;
