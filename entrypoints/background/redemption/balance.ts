@@ -16,7 +16,8 @@ export type BalanceSeen = { read: true; points: number | null } | { read: false 
  * What the balance says of a refusal the history does not show: `unmoved` when it backs "nothing
  * charged", the entry with the move it recorded, or null when it cannot rule. A balance read before
  * sending and after the answer rules at once: unmoved, or moved (movedBalance). One left unread
- * after the answer (the read failed, or the worker stopped before it) is no evidence: a panel's
+ * after the answer (the read failed, the worker stopped before it, or one read gave a balance and
+ * the other none) is no evidence: a panel's
  * history may lag its balance by moments, so only a balance read taken for this Confirm at its own
  * due check (`due`), well after any lag, may rule, never another Confirm's check nor a refresh. A
  * panel that shows no balance (null before and then) leaves the history alone to decide.
@@ -39,7 +40,9 @@ export function refusalBalance(
 
 /**
  * What the balance says of a Confirm: how it moved from the read just before the request left to
- * the read with the one after the answer, when both gave a balance and it moved. Any move keeps a
+ * the read with the one after the answer, when both gave a balance and it moved; unread when only
+ * one of them gave a balance (a Confirm an earlier version started may have none from before), since
+ * nothing then shows that it stayed. Any move keeps a
  * refusal from being "nothing charged" (applyRead): a fall may be this Confirm's points (the
  * first copy spent them, the history not written yet), or another redemption made elsewhere
  * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
@@ -53,7 +56,8 @@ export function movedBalance(
   before: number | null | undefined,
   after: number | null | undefined,
 ): Partial<LedgerEntry> {
-  return typeof before === 'number' && typeof after === 'number' && after !== before
-    ? { balanceMoved: after - before }
-    : {};
+  if (typeof before === 'number' && typeof after === 'number')
+    return after === before ? {} : { balanceMoved: after - before };
+  const none = (points: number | null | undefined) => points === null || points === undefined;
+  return none(before) && none(after) ? {} : { balanceUnread: true };
 }

@@ -24,15 +24,26 @@ describe('movedBalance', () => {
     expect(movedBalance(2500, 2600)).toEqual({ balanceMoved: 100 });
   });
 
-  it('records nothing when the balance did not move, or either read gave none', () => {
+  it('records nothing when the balance did not move, or on a panel that showed none either time', () => {
     expect(movedBalance(2500, 2500)).toEqual({});
+    expect(movedBalance(null, null)).toEqual({});
+    expect(movedBalance(undefined, null)).toEqual({});
+  });
+
+  it('is unread, never unmoved, when only one read gave a balance: nothing shows it stayed', () => {
     for (const [before, after] of [
       [null, 2000],
       [2500, null],
       [undefined, 2000],
-      [2500, undefined],
     ] as const)
-      expect(movedBalance(before, after), `${before} → ${after}`).toEqual({});
+      expect(movedBalance(before, after), `${before} → ${after}`).toEqual({ balanceUnread: true });
+  });
+
+  it('a refusal whose two reads were one balance and none is not "nothing charged" at once', () => {
+    const entry = { ...refused, balanceBefore: 2500, ...movedBalance(2500, null) };
+    expect(refusalBalance(entry, undefined, false)).toBeNull();
+    // Its own due check cannot compare a balance with none either: the history decides.
+    expect(refusalBalance(entry, { read: true, points: null }, true)).toBeNull();
   });
 });
 
