@@ -45,6 +45,30 @@ export function formatDateTime(value: string, locale = uiLocale()): string {
   return cached('date', locale, options, () => new Intl.DateTimeFormat(locale, options)).format(ms);
 }
 
+/**
+ * A day the panel stored as `YYYY-MM-DD` (a date answer), in the panelist's own way of writing a
+ * date; the day itself, never shifted by the computer's time zone. Anything else as it is.
+ */
+export function formatDay(value: string, locale = uiLocale()): string {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(ms)) return value;
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeZone: 'UTC' };
+  return cached('day', locale, options, () => new Intl.DateTimeFormat(locale, options)).format(ms);
+}
+
+/**
+ * Names listed as the panelist's language lists them: "Sport, Music", "Sport und Musik",
+ * "スポーツ、音楽" (a conjunction's narrow form; the unit lists meant for "1 h 30 min" put bare
+ * spaces between names in Japanese).
+ */
+export function formatList(items: readonly string[], locale = uiLocale()): string {
+  try {
+    return new Intl.ListFormat(locale, { type: 'conjunction', style: 'narrow' }).format(items);
+  } catch {
+    return items.join(', ');
+  }
+}
+
 /** The ISO 4217 codes this browser's Intl knows, read once; null where it cannot list them. */
 let knownCodes: ReadonlySet<string> | null | undefined;
 

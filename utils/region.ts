@@ -1,3 +1,4 @@
+import { formatList } from './format';
 import { uiLocale } from './i18n';
 
 /** A country's name for its ISO code ("US" → "United States") in the UI language; anything else as it is. */
@@ -13,10 +14,5 @@ export function countryName(code: string): string {
 
 /** Countries by name, listed as the UI language lists them ("United States, Canada"). */
 export function countryList(codes: readonly string[]): string {
-  const names = codes.map(countryName);
-  try {
-    return new Intl.ListFormat(uiLocale(), { type: 'unit', style: 'short' }).format(names);
-  } catch {
-    return names.join(', ');
-  }
+  return formatList(codes.map(countryName));
 }

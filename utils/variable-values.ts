@@ -1,5 +1,5 @@
 import { byName, entriesOf, named, type ByName } from './by-name';
-import { formatPoints } from './format';
+import { formatDay, formatList, formatPoints } from './format';
 import { t, tp } from './i18n';
 import { countryName } from './region';
 import type { StoredValues, VariableDefinition, VariableOption, VariableValue } from './types';
@@ -213,16 +213,16 @@ export function describeValue(
 ): string {
   if (isEmptyValue(value)) return '';
   const kind = editKind(def);
-  if (kind === 'date') return dateValue(value);
+  if (kind === 'date') return formatDay(dateValue(value));
   if (kind === 'text')
     return def.options.length === 0 && isCountry(def.name) ? countryName(textValue(value)) : textValue(value);
   const items: Array<string | number> = Array.isArray(value) ? value : [value!];
-  return items
-    .map((item) => {
+  return formatList(
+    items.map((item) => {
       const held = heldOption(def, item);
       return 'offered' in held ? held.offered.text : retiredLabel(held.retired);
-    })
-    .join(', ');
+    }),
+  );
 }
 
 const isCountry = (name: string | undefined) => /country/i.test(name ?? '');

@@ -157,7 +157,7 @@ describe('reward list', () => {
     const value = (await waitFor(() => getByRole(root, 'combobox', 'Wert für Cedar'))) as HTMLSelectElement;
     expect([...value.options].map((o) => o.textContent)).toEqual([
       '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten',
-      '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten, Kanada',
+      '5,00\u00a0$ · 500 Punkte · Vereinigte Staaten und Kanada',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { installI18n } from './i18n-setup';
 import type { VariableDefinition } from '../../utils/types';
 import {
@@ -135,7 +135,24 @@ describe('dateValue', () => {
     expect(dateValue('1988-04-17 and more')).toBe('1988-04-17 and more');
     expect(valuesEqual('1988-04-17T00:00:00.000000Z', '1988-04-17')).toBe(true);
     expect(valuesEqual('1988-04-17T00:00:00.000000Z', '1988-04-18')).toBe(false);
-    expect(describeValue(date, '1988-04-17T00:00:00.000000Z')).toBe('1988-04-17');
+  });
+});
+
+describe("describeValue in the panelist's language", () => {
+  afterEach(() => installI18n('en'));
+
+  it('a date answer as the panelist writes a date, the stored day whatever the time zone', () => {
+    expect(describeValue(date, '1988-04-17T00:00:00.000000Z')).toBe('Apr 17, 1988');
+    expect(describeValue(date, '1988-01-01')).toBe('Jan 1, 1988');
+    installI18n('de');
+    expect(describeValue(date, '1988-04-17')).toBe('17.04.1988');
+    // Not a day the extension can read: shown as the panel stored it, never as a guessed date.
+    expect(describeValue(date, '17/04/1988')).toBe('17/04/1988');
+  });
+
+  it('choices listed as the language lists them', () => {
+    installI18n('ja');
+    expect(describeValue(checkbox, [2, 1])).toBe('Sport、Music');
   });
 });
 

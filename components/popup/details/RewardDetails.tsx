@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatMoney } from '../../../utils/format';
 import { t, type MessageKey } from '../../../utils/i18n';
-import { countryName } from '../../../utils/region';
+import { countryList } from '../../../utils/region';
 import { rewardImageOrigins, withHtml } from '../../../utils/reward-html';
 import { valueRange } from '../../../utils/reward-view';
 import { sanitizeHtml } from '../../../utils/sanitize';
@@ -96,7 +96,7 @@ export function RewardDetails({ reward, redeem, only }: Props) {
       )}
       {countries.length > 0 && (
         <p>
-          <strong>{t('detailsUsableIn')}</strong> {countries.map(countryName).join(', ')}
+          <strong>{t('detailsUsableIn')}</strong> {countryList(countries)}
         </p>
       )}
       {failed && <p class="muted">{t('detailsFailed')}</p>}
