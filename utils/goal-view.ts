@@ -5,6 +5,8 @@ import type { Reward } from './types';
 /** What the goal header says, from the goal, the catalogue and the balance. Pure. */
 export type GoalView =
   | { kind: 'none' }
+  /** A goal is set, but the catalogue is not read yet (or its read failed): named, nothing said of it. */
+  | { kind: 'unread'; name: string }
   /** The reward left the catalogue: shown as no longer offered, with a way to clear it. */
   | { kind: 'gone'; name: string }
   /** Listed, but with a points cost nobody gave or that cannot be right: shown saying why, never offered. */
@@ -24,8 +26,8 @@ export function goalView(input: {
   const { goal, rewards, points } = input;
   if (!goal || goal.account !== input.account) return { kind: 'none' };
   const reward = rewards?.find((r) => r.id === goal.rewardId);
-  // Before the catalogue is loaded nothing says the reward is gone.
-  if (!rewards) return { kind: 'none' };
+  // Before the catalogue is read nothing says the reward is gone, nor that no goal is set.
+  if (!rewards) return { kind: 'unread', name: goal.rewardName };
   // "No longer offered" only when the catalogue lacks it; a cost it quarantined is said as that.
   if (!reward) return { kind: 'gone', name: goal.rewardName };
   const block = redeemBlock(reward, null);

@@ -74,6 +74,8 @@ export function AccountSummary({ account, status, headingRef }: Props) {
               quarantinedReward(target.reward.name, target.reason)
             ) : target.kind === 'unknown' ? (
               target.reward.name
+            ) : target.kind === 'unread' ? (
+              target.name
             ) : (
               t('summaryNoGoal')
             )}

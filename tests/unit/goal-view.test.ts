@@ -17,10 +17,14 @@ const view = (over: Partial<Parameters<typeof goalView>[0]>) =>
   goalView({ goal, account: ACCOUNT, rewards: REWARDS, points: 0, ...over });
 
 describe('the goal view', () => {
-  it('none without a goal, for another account, or before the catalogue is loaded', () => {
+  it('none without a goal, or for another account', () => {
     expect(view({ goal: null }).kind).toBe('none');
     expect(view({ account: 'http://127.0.0.1:8787|ffff' }).kind).toBe('none');
-    expect(view({ rewards: null }).kind).toBe('none');
+  });
+
+  it('before the catalogue is read, the goal by the name it was set with, and nothing said of it', () => {
+    expect(view({ rewards: null })).toEqual({ kind: 'unread', name: reward.name });
+    expect(pointsToGoal(view({ rewards: null }))).toBeNull();
   });
 
   it('no longer offered when the reward left the catalogue', () => {

@@ -38,8 +38,9 @@ export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView 
     view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
   const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, input.returns) : null;
   const duration = pace && roughDuration(pace.weeks);
+  // Without the catalogue the card waits for it: its figures, or why the goal is not offered, need it.
   const goal =
-    view.kind === 'none'
+    view.kind === 'none' || view.kind === 'unread'
       ? null
       : view.kind === 'gone' || view.kind === 'quarantined'
         ? {
