@@ -24,13 +24,23 @@ export function isAnswered(value: VariableValue | undefined): boolean {
   return !isEmptyValue(value);
 }
 
-export function completeness(definitions: readonly VariableDefinition[], values: StoredValues): Completeness {
+/**
+ * `unreadable`: names whose stored answer the panel holds in a shape the extension cannot read
+ * (ProfileData): answered, since the panel holds something there; never open, where "Answer now"
+ * would invite the panelist to replace it unseen.
+ */
+export function completeness(
+  definitions: readonly VariableDefinition[],
+  values: StoredValues,
+  unreadable: readonly string[] = [],
+): Completeness {
   const names = new Set<string>();
+  const held = new Set(unreadable);
   const open: string[] = [];
   for (const def of definitions) {
     if (!def.writable || names.has(def.name)) continue;
     names.add(def.name);
-    if (!isAnswered(named(values, def.name))) open.push(def.name);
+    if (!isAnswered(named(values, def.name)) && !held.has(def.name)) open.push(def.name);
   }
   return { answered: names.size - open.length, total: names.size, open };
 }

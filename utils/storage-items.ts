@@ -41,6 +41,11 @@ export const DISCONNECTED: SessionInfo = { connected: false, baseUrl: '', origin
 export interface ProfileData {
   definitions: VariableDefinition[];
   values: StoredValues;
+  /**
+   * Names whose stored answer the panel holds in a shape no value can mean (utils/stored-values.ts):
+   * an answer, never "none stored" nor open. Absent when there is none (and in older caches).
+   */
+  unreadable?: string[];
 }
 
 export type SyncArea = 'rewards' | 'history' | 'profile';

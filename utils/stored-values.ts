@@ -98,24 +98,40 @@ function recordValue(record: unknown): unknown {
 }
 
 /**
- * The `data` of the read-variables response as {@link StoredValues} (a null-prototype record).
- * Throws an `unexpected` AppErrorException naming `/v1/panel/variables/data` when `data` is
- * neither accepted shape. A later record for the same name wins.
+ * The `data` of the read-variables response as {@link StoredValues} (a null-prototype record), with
+ * the names of the answers the panel holds in a shape no {@link VariableValue} can mean (an object,
+ * a list of objects): the panel holds an answer there, so it is never "no answer" nor an open
+ * question. Throws an `unexpected` AppErrorException naming `/v1/panel/variables/data` when `data`
+ * is neither accepted shape. A later record for the same name wins.
  */
-export function toStoredValues(data: unknown, endpoint: string = READ_VALUES_ENDPOINT): StoredValues {
+export function readStoredValues(
+  data: unknown,
+  endpoint: string = READ_VALUES_ENDPOINT,
+): { values: StoredValues; unreadable: string[] } {
   const parsed = v.safeParse(storedValuesDataSchema, data);
   if (!parsed.success) throw unexpectedResponse(endpoint, `data: ${describeIssues(parsed.issues)}`);
   const entries = new Map<string, VariableValue>();
+  const unreadable = new Set<string>();
   const add = (name: string, raw: unknown) => {
-    const value = name === '' ? undefined : normaliseValue(raw);
+    if (name === '') return;
+    const value = normaliseValue(raw);
+    entries.delete(name);
+    unreadable.delete(name);
     if (value !== undefined) entries.set(name, value);
+    // Null (or no value at all) is nothing stored; anything else left unread is an answer held.
+    else if (raw !== null && raw !== undefined) unreadable.add(name);
   };
   if (Array.isArray(parsed.output)) {
     for (const record of parsed.output) add(recordName(record), recordValue(record));
   } else {
     for (const [name, raw] of entriesOf(parsed.output)) add(name, raw);
   }
-  return byName(entries);
+  return { values: byName(entries), unreadable: [...unreadable] };
+}
+
+/** The stored values alone ({@link readStoredValues}). */
+export function toStoredValues(data: unknown, endpoint: string = READ_VALUES_ENDPOINT): StoredValues {
+  return readStoredValues(data, endpoint).values;
 }
 
 /** Whether the definition is edited as a set of option ids (`checkbox` with options). */

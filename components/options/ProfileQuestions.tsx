@@ -25,6 +25,8 @@ interface Props {
   /** How many questions are rendered so far; "Show more" adds a page. */
   shown: Signal<number>;
   stored: StoredValues;
+  /** Names whose stored answer the panel holds in a shape this page cannot show (ProfileData). */
+  unreadable: readonly string[];
   edits: StoredValues;
   /** The answers that differ from the stored ones: what Save sends. */
   changes: StoredValues;
@@ -48,6 +50,7 @@ export function ProfileQuestions({
   readOnly,
   shown,
   stored,
+  unreadable,
   edits,
   changes,
   open,
@@ -62,6 +65,7 @@ export function ProfileQuestions({
   saveAlertRef,
 }: Props) {
   const hidden = filtered.length + readOnly.length - shown.value;
+  const held = new Set(unreadable);
 
   const field = (def: VariableDefinition) => (
     <WritableField
@@ -69,6 +73,7 @@ export function ProfileQuestions({
       def={def}
       value={hasName(edits, def.name) ? named(edits, def.name) : named(stored, def.name)}
       stored={named(stored, def.name)}
+      unreadable={held.has(def.name)}
       edited={hasName(changes, def.name)}
       error={named(saver.fieldErrors.value, def.name)}
       onChange={(value) => onEdit(def, value)}
@@ -100,7 +105,7 @@ export function ProfileQuestions({
           <h3>{t('readOnlyHeading')}</h3>
           <dl class="read-only-list">
             {readOnly.slice(0, Math.max(0, shown.value - filtered.length)).map((def) => (
-              <ReadOnlyField key={def.name} def={def} value={named(stored, def.name)} />
+              <ReadOnlyField key={def.name} def={def} value={named(stored, def.name)} unreadable={held.has(def.name)} />
             ))}
           </dl>
         </>

@@ -35,8 +35,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   const openOnly = useSignal(false);
 
   const data = profile.value?.data;
-  const definitions = data?.definitions ?? [];
-  const stored: StoredValues = data?.values ?? byName();
+  const { definitions = [], values: stored = byName<StoredValues[string]>(), unreadable = [] } = data ?? {};
   const writable = definitions.filter((d) => d.writable);
   const readOnly = definitions.filter((d) => !d.writable);
   const saver = useProfileSave(definitions, draft);
@@ -45,7 +44,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
   useEffect(() => {
     if (attempts > 0) clearReload();
   }, [attempts]);
-  const count = completeness(definitions, stored);
+  const count = completeness(definitions, stored, unreadable);
   const open = new Set(count.open);
   const pending = draft.draft.value ?? byName();
   // Answered questions step aside while the filter is on, except one being edited; with none open, all show.
@@ -88,7 +87,7 @@ export function ProfileSection({ account = '' }: { account?: string }) {
     const rest = filtered === writable ? readOnly : [];
     body = (
       <ProfileQuestions
-        {...{ filtered, shown, stored, open, saver, fresh, ...editing.questions }}
+        {...{ filtered, shown, stored, unreadable, open, saver, fresh, ...editing.questions }}
         readOnly={rest}
         edits={editing.edits}
         changes={editing.changes}

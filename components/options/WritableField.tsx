@@ -14,6 +14,8 @@ interface Props {
   /** What the editor shows: the draft when edited, else the stored value. */
   value: VariableValue | undefined;
   stored: VariableValue | undefined;
+  /** The panel holds an answer here in a shape this page cannot show: said, with what saving does. */
+  unreadable?: boolean;
   edited: boolean;
   error: string | undefined;
   onChange(value: VariableValue): void;
@@ -32,11 +34,23 @@ function emptyAnswer(def: VariableDefinition): VariableValue {
  * One question the panelist may answer, edited as its type calls for (utils/variable-values.ts). Emptying it (or
  * "Remove answer") drafts the removal of the stored answer; Save sends it.
  */
-export function WritableField({ def, value, stored, edited, error, onChange, isNew = false, onSeen }: Props) {
+export function WritableField({
+  def,
+  value,
+  stored,
+  unreadable = false,
+  edited,
+  error,
+  onChange,
+  isNew = false,
+  onSeen,
+}: Props) {
   const kind = editKind(def);
   const base = `var-${def.id}`;
   const question = questionText(def);
-  const describedBy = [isNew && `${base}-new`, error && `${base}-error`].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [isNew && `${base}-new`, unreadable && `${base}-held`, error && `${base}-error`].filter(Boolean).join(' ') ||
+    undefined;
   const invalid = Boolean(error);
   const removing = edited && isEmptyValue(value) && !isEmptyValue(stored);
   const root = useRef<HTMLDivElement & HTMLFieldSetElement>(null);
@@ -54,6 +68,11 @@ export function WritableField({ def, value, stored, edited, error, onChange, isN
   );
   const footer = (
     <>
+      {unreadable && (
+        <p id={`${base}-held`} class="hint">
+          {t('answerUnreadableEdit')}
+        </p>
+      )}
       {error && (
         <p id={`${base}-error`} class="field-error">
           {error}

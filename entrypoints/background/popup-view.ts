@@ -105,7 +105,7 @@ export function latestPart(cache: Cached<Redemption[]> | null): Redemption | nul
 /** The popup's "N profile questions open" line and the badge's count, so neither reads the profile. */
 export function profilePart(cache: Cached<ProfileData> | null): ProfileSummary | null {
   if (!cache) return null;
-  const { open, total } = completeness(cache.data.definitions, cache.data.values);
+  const { open, total } = completeness(cache.data.definitions, cache.data.values, cache.data.unreadable);
   return { open: open.length, total, first: open[0] ?? null, fetchedAt: cache.fetchedAt };
 }
 

@@ -647,3 +647,25 @@ describe('failures and notices', () => {
     expect(q('.notice')).toBeNull();
   });
 });
+
+describe('an answer the panel holds in a shape this page cannot show', () => {
+  it('is said as held, never "No answer stored" nor open; the question that can be answered says what saving does', async () => {
+    const { SOURCE: _source, ...rest } = STORED;
+    const data: ProfileData = { definitions: DEFINITIONS, values: rest, unreadable: ['SOURCE', 'POSTAL_CODE'] };
+    await profileItem.setValue({ data, fetchedAt: Date.now() });
+    await mount();
+    const source = [...container.querySelectorAll('.read-only')].find((f) =>
+      f.textContent?.includes('How did you join?'),
+    )!;
+    expect(source.querySelector('.value')!.textContent).toBe('The panel holds an answer this page cannot show');
+    const postal = byLabel('Postal code');
+    const described = (postal.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+    expect(described).toContain(
+      'The panel holds an answer to this that this page cannot show. Saving an answer here replaces it.',
+    );
+    // Six writable questions: only EDUCATION is without an answer.
+    expect(container.textContent).toContain('5 of 6 answered');
+  });
+});

@@ -15,7 +15,8 @@ import { returnsOf } from '../../utils/balance-trend';
 import { formatMoney } from '../../utils/format';
 import { completeness } from '../../utils/profile-completeness';
 import { historyItem, profileItem, rewardsItem, syncItem } from '../../utils/storage-items';
-import { apiRequests, closeSandboxes, connectedSandbox, redeemNow } from './background-helpers';
+import { saveValues } from '../../entrypoints/background/profile/profile';
+import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, redeemNow } from './background-helpers';
 import type { Reward as SandboxReward } from '../sandbox/types';
 import { rid } from './test-ids';
 
@@ -137,5 +138,21 @@ describe('a profile question the extension cannot mean is shown, never offered',
     // Never counted as an open question, never offered for an answer.
     for (const name of broken) expect(completeness(profile.definitions, profile.values).open).not.toContain(name);
     expect((await profileItem.getValue())?.data.definitions.filter((d) => d.unreadable)).toHaveLength(3);
+  });
+});
+
+describe('a stored answer the extension cannot read is an answer held, never "none" nor open', () => {
+  it('named as held in the cache, not counted open; saving an answer there makes it an answer like any other', async () => {
+    const question = env.sandbox.state.variables.find((d) => d.writable && d.type === 'text')!;
+    // A shape no value can mean (an object), where a panel holds an answer.
+    Object.assign(env.sandbox.state.values, { [question.name]: { option_id: 3 } });
+    const profile = await refreshProfile(true);
+    expect(profile.unreadable).toEqual([question.name]);
+    expect(profile.values[question.name]).toBeUndefined();
+    expect(completeness(profile.definitions, profile.values, profile.unreadable).open).not.toContain(question.name);
+    await saveValues(await activeSessionId(), { [question.name]: 'Written here' });
+    const after = (await profileItem.getValue())!.data;
+    expect(after.unreadable).toBeUndefined();
+    expect(after.values[question.name]).toBe('Written here');
   });
 });

@@ -2,7 +2,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppErrorException } from '../../utils/errors';
-import { coerceStoredValues, coerceValue, normaliseValue, toStoredValues } from '../../utils/stored-values';
+import {
+  coerceStoredValues,
+  coerceValue,
+  normaliseValue,
+  readStoredValues,
+  toStoredValues,
+} from '../../utils/stored-values';
 import type { VariableDefinition } from '../../utils/types';
 import { isStoredValue } from './stored-value-rule';
 
@@ -117,6 +123,32 @@ describe('toStoredValues: map shape', () => {
     expect(Object.getPrototypeOf(fromRecords)).toBeNull();
     expect(Object.getOwnPropertyDescriptor(fromRecords, '__proto__')?.value).toEqual([1]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('readStoredValues: answers held in a shape no value can mean', () => {
+  it('names them apart from the values; nothing stored (null, no value) is not among them', () => {
+    const read = readStoredValues([
+      { name: 'HOUSEHOLD', value: { option_id: 3 } },
+      { name: 'PETS', value: [{ kind: 'dog' }] },
+      { name: 'FIRST_NAME', value: 'Jordan' },
+      { name: 'NICKNAME', value: null },
+      { name: 'CITY' },
+    ]);
+    expect(read.values).toEqual({ FIRST_NAME: 'Jordan' });
+    expect(read.unreadable).toEqual(['HOUSEHOLD', 'PETS']);
+    expect(readStoredValues({ HOUSEHOLD: { option_id: 3 }, AGE: 41, NOTE: null }).unreadable).toEqual(['HOUSEHOLD']);
+  });
+
+  it('a later record for the same name wins, held or read', () => {
+    expect(
+      readStoredValues([
+        { name: 'A', value: { x: 1 } },
+        { name: 'A', value: 'read' },
+        { name: 'B', value: 'read' },
+        { name: 'B', value: { x: 1 } },
+      ]),
+    ).toEqual({ values: { A: 'read' }, unreadable: ['B'] });
   });
 });
 

@@ -3,7 +3,7 @@ import { balanceFromBody } from '../balance';
 import { byName, entriesOf } from '../by-name';
 import { t } from '../i18n';
 import { sentences } from '../sentences';
-import { toStoredValues } from '../stored-values';
+import { readStoredValues } from '../stored-values';
 import type { Redemption, Reward, StoredValues, VariableDefinition, VariableValue } from '../types';
 import { withSafeImages } from '../image-url';
 import {
@@ -67,7 +67,8 @@ export interface Reads {
   rewards: { rewards: Reward[]; balance: number | null };
   redemptions: Redemption[];
   variablesMeta: VariableDefinition[];
-  variablesData: { values: StoredValues; balance: number | null };
+  /** `unreadable`: names whose stored answer no value can mean (utils/stored-values.ts). */
+  variablesData: { values: StoredValues; unreadable: string[]; balance: number | null };
 }
 
 export type ReadName = keyof Reads;
@@ -202,7 +203,7 @@ const parsers = (origin: string): { [K in ReadName]: (body: unknown) => Reads[K]
   },
   variablesMeta: (body) => parseBody(variablesMetaResponseSchema, body, ENDPOINTS.variablesMeta).data,
   variablesData: (body) => ({
-    values: toStoredValues(
+    ...readStoredValues(
       parseBody(readValuesResponseSchema, body, ENDPOINTS.variablesData).data,
       ENDPOINTS.variablesData,
     ),

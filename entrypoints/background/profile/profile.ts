@@ -31,7 +31,7 @@ export async function saveValues(session: SessionId, values: StoredValues): Prom
   const [problem] = Object.entries(validateValues(definitions, values));
   if (problem) fail(appError('invalid_input', problem[1], { field: problem[0] }));
   await written(() => api.updateValues(values));
-  await patchCache(sid, (cached) => ({ ...cached, ...values }));
+  await patchCache(sid, Object.keys(values), (cached) => ({ ...cached, ...values }));
   return reread();
 }
 
@@ -43,7 +43,7 @@ export async function deleteValue(session: SessionId, name: string): Promise<Pro
     fail(appError('invalid_input', t('errVariableNotWritable', shownName(name)), { field: name }));
   }
   await written(() => api.deleteValue(name));
-  await patchCache(sid, ({ [name]: _removed, ...rest }) => rest);
+  await patchCache(sid, [name], ({ [name]: _removed, ...rest }) => rest);
   return reread();
 }
 
@@ -82,12 +82,22 @@ async function knownDefinitions() {
   return (await profileItem.getValue())?.data.definitions ?? (await refreshProfile(false)).definitions;
 }
 
-/** A written change shows at once, even if the re-read that follows fails; never in another session. */
-async function patchCache(sid: SessionId, change: (values: StoredValues) => StoredValues): Promise<void> {
+/**
+ * A written change shows at once, even if the re-read that follows fails; never in another session.
+ * The `names` written hold what was sent now, so none is an answer left unread any more.
+ */
+async function patchCache(
+  sid: SessionId,
+  names: readonly string[],
+  change: (values: StoredValues) => StoredValues,
+): Promise<void> {
   await update(sid, [profileItem, popupViewItem], (get) => {
     const cached = get(profileItem);
     if (!cached) return [];
-    const patched = { ...cached, data: { ...cached.data, values: change(cached.data.values) } };
+    const { unreadable: before = [], ...data } = cached.data;
+    const unreadable = before.filter((name) => !names.includes(name));
+    const held = unreadable.length > 0 ? { unreadable } : {};
+    const patched = { ...cached, data: { ...data, ...held, values: change(cached.data.values) } };
     // The popup's count of open questions changes with the answer.
     return [put(profileItem, patched), viewPut(get, { profile: profilePart(patched) })];
   });

@@ -299,6 +299,7 @@ export function refreshProfile(force: boolean): Promise<ProfileData> {
     // Values arrive in loose shapes (utils/stored-values.ts); pages get them in their definition's format,
     // so new definitions need the values as sent, which a 304 does not carry: read them whole.
     const raw = values ?? (await read('variablesData', true))!;
-    return { definitions, values: coerceStoredValues(raw.values, definitions) };
+    const held = raw.unreadable.length > 0 ? { unreadable: raw.unreadable } : {};
+    return { definitions, values: coerceStoredValues(raw.values, definitions), ...held };
   });
 }
