@@ -4,7 +4,7 @@ import { goalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
 import { answerHash } from '../../utils/profile-link';
 import { quarantinedReward } from '../../utils/reward-view';
-import { goalItem, popupViewItem } from '../../utils/storage-items';
+import { goalItem, popupViewItem, syncItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { goalRewards } from '../popup/model/goal-rewards';
 import { asName } from '../../utils/qty';
@@ -35,7 +35,11 @@ const SECTIONS = [
 export function AccountSummary({ account, status, headingRef }: Props) {
   const view = useStorageItem(popupViewItem);
   const goal = useStorageItem(goalItem);
+  const sync = useStorageItem(syncItem);
   const rewards = view.value?.rewards;
+  // "Loading…" only while the catalogue's read is under way or not yet tried: after a failed one
+  // the balance is unknown, which the popup explains with a way to try again.
+  const reading = !sync.value || sync.value.rewards.loading || sync.value.rewards.attemptedAt === 0;
   const points = rewards?.balance.points ?? null;
   const target = goalView({ goal: goal.value ?? null, account, rewards: goalRewards(view.value, goal.value), points });
   const profile = view.value?.profile;
@@ -52,7 +56,7 @@ export function AccountSummary({ account, status, headingRef }: Props) {
           <dt>{t('summaryBalance')}</dt>
           <dd>
             {points === null ? (
-              <span class="muted">{t(rewards ? 'balanceUnknown' : 'loading')}</span>
+              <span class="muted">{t(!rewards && reading ? 'loading' : 'balanceUnknown')}</span>
             ) : (
               <>
                 <strong class="summary-points qty">{tp('points', points)}</strong>{' '}

@@ -1,0 +1,80 @@
+/**
+ * The options page's summary says only what it read: a goal the panelist set is named even before
+ * the catalogue is read (or when its read failed), "None yet" only when none is set for this
+ * account; the balance is "Loading…" only while its read is under way, unknown after a failed one.
+ */
+import { createRef } from 'preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { AccountSummary } from '../../components/options/AccountSummary';
+import { goalItem, popupViewItem, syncItem } from '../../utils/storage-items';
+import * as page from './options-fixtures';
+import { rid } from './test-ids';
+
+const ACCOUNT = 'https://panel.example|abcd';
+let container: HTMLElement;
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  container = page.newContainer();
+});
+afterEach(() => page.dropContainer(container));
+
+/** The summary's line for `term`, once its reads have landed. */
+async function line(term: 'Goal' | 'Balance'): Promise<string> {
+  await page.mountInto(container, <AccountSummary account={ACCOUNT} status="" headingRef={createRef()} />);
+  await page.settle();
+  const dt = [...container.querySelectorAll('dt')].find((d) => d.textContent === term)!;
+  return dt.nextElementSibling!.textContent ?? '';
+}
+const goalLine = () => line('Goal');
+
+describe('the summary’s goal', () => {
+  it('a goal set while the catalogue is unread is named, never "None yet"', async () => {
+    await goalItem.setValue({ account: ACCOUNT, rewardId: rid(7), rewardName: 'Cedar $5', setAt: 1 });
+    await popupViewItem.setValue({ rewards: null, latest: null, profile: null, goal: null });
+    expect(await goalLine()).toBe('Cedar $5');
+  });
+
+  it('"None yet" when no goal is set, or only another account’s', async () => {
+    await popupViewItem.setValue({ rewards: null, latest: null, profile: null, goal: null });
+    expect(await goalLine()).toMatch(/^None yet/);
+    await page.unmountFrom(container);
+    await goalItem.setValue({
+      account: 'https://other.example|wxyz',
+      rewardId: rid(7),
+      rewardName: 'Cedar $5',
+      setAt: 1,
+    });
+    expect(await goalLine()).toMatch(/^None yet/);
+  });
+});
+
+describe('the summary’s balance', () => {
+  const EMPTY_VIEW = { rewards: null, latest: null, profile: null, goal: null };
+  const area = (state: {
+    loading: boolean;
+    attemptedAt: number;
+    error?: null | { kind: 'network'; message: string };
+  }) => ({
+    error: null,
+    ...state,
+  });
+
+  it('"Loading…" while the catalogue is read, or before it was ever tried', async () => {
+    await popupViewItem.setValue(EMPTY_VIEW);
+    expect(await line('Balance')).toBe('Loading…');
+    await page.unmountFrom(container);
+    const idle = area({ loading: false, attemptedAt: 0 });
+    await syncItem.setValue({ rewards: area({ loading: true, attemptedAt: 5 }), history: idle, profile: idle });
+    expect(await line('Balance')).toBe('Loading…');
+  });
+
+  it('unknown, never "Loading…", once its read failed', async () => {
+    await popupViewItem.setValue(EMPTY_VIEW);
+    const idle = area({ loading: false, attemptedAt: 0 });
+    const failed = area({ loading: false, attemptedAt: 5, error: { kind: 'network', message: 'offline' } });
+    await syncItem.setValue({ rewards: failed, history: idle, profile: idle });
+    expect(await line('Balance')).toBe('Balance unknown');
+  });
+});
