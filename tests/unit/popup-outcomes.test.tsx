@@ -10,7 +10,7 @@ import { nextCheckIn } from '../../components/popup/redeem/CheckNow';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
-import { accountOf, goalItem, ledgerItem, rewardsItem } from '../../utils/storage-items';
+import { accountOf, goalItem, ledgerItem, rewardsItem, type LedgerEntry } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import { background } from './fake-background';
 import {
@@ -241,32 +241,32 @@ describe('unknown outcome: the panel is being checked', () => {
     );
   });
 
-  it('turns into "Redeemed" with the balance as soon as the background finds it in the history', async () => {
+  /**
+   * The card of an outcome being checked (a stored balance of 2,500, read before sending) once the
+   * background finds it in the history, with `found` in its ledger entry.
+   */
+  async function foundLater(found: Partial<LedgerEntry>): Promise<HTMLElement> {
     await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
     await ledgerItem.setValue({
       ...unknown(),
       state: 'done',
-      balanceAfter: 2000,
       redemption: redemption(50, amazon, '2025-03-01T10:00:00'),
+      ...found,
     });
-    const done = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    return waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+  }
+
+  it('turns into "Redeemed" with the balance as soon as the background finds it in the history', async () => {
+    const done = await foundLater({ balanceAfter: 2000 });
     expect(done.textContent).toContain('Your balance is now 2,000 points.');
   });
 
   it('found with no balance read after the answer: what it cost, never the balance from before sending as "now"', async () => {
     // The catalogue's read after the answer failed: the stored balance is still the one read just
     // before sending (2,500), which the redemption has since taken 500 from.
-    await seed({ rewards: [amazon], balance: 2500, ledger: unknown() });
-    const root = mount();
-    await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
-    await ledgerItem.setValue({
-      ...unknown(),
-      state: 'done',
-      redemption: redemption(50, amazon, '2025-03-01T10:00:00'),
-    });
-    const done = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    const done = await foundLater({});
     expect(done.textContent).toContain('You spent 500 points.');
     expect(done.textContent).not.toContain('Your balance is now');
   });
