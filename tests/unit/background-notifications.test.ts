@@ -314,6 +314,22 @@ describe('the goal and the token', () => {
     expect(created).toHaveLength(1);
   });
 
+  it('a read without a balance leaves where the goal stood: the next read that reaches it is told', async () => {
+    await setGoal(rid(106)); // 5,000 points; the balance is 2,500
+    await refreshRewards(true);
+    await idle();
+    const sid = await activeSessionId();
+    const cached = (await rewardsItem.getValue())!;
+    // One answer without a balance: where the goal stands is unknown, not "no goal".
+    await onRewards(sid, { ...cached.data, balance: { ...cached.data.balance, points: null } });
+    await idle();
+    expect((await notifyStateItem.getValue()).goal).toMatchObject({ affordable: false });
+    sandbox.state.balance = 5200;
+    await refreshRewards(true);
+    await idle();
+    expect(created.map((c) => c.title)).toEqual(['You can redeem your goal']);
+  });
+
   it('a goal set while a balance read lands is judged on the balance of its own turn, so the read that reaches it is told', async () => {
     sandbox.state.balance = 6000;
     await refreshRewards(true);

@@ -70,6 +70,9 @@ function goalCheck(sid: SessionId, read: RewardsData | null, announce: boolean):
               rewardName: view.reward.name,
             }
           : null;
+      // A read that cannot tell where a set goal stands (the balance unknown, its reward not listed
+      // or not offered) leaves where it stood: the next read that can tell compares with that.
+      if (goal && !now && view.kind !== 'none') return null;
       const events = announce ? goalReached(get(notifyStateItem).goal, now) : [];
       return { state: { goal: now && { key: now.key, affordable: now.affordable } }, events };
     }),
