@@ -36,7 +36,8 @@ export function PreferencesSection() {
     ? INTERVALS
     : [...INTERVALS, prefs.refreshMinutes].sort((a, b) => a - b);
 
-  async function change(update: Partial<Preferences>) {
+  /** Sends `update`; says whether it was saved (the section says it either way). */
+  async function change(update: Partial<Preferences>): Promise<boolean> {
     pending.value = { ...pending.value, ...update };
     status.value = '';
     alert.value = null;
@@ -44,12 +45,14 @@ export function PreferencesSection() {
     pending.value = {};
     if (result.ok) status.value = t('preferencesSaved');
     else alert.value = alertOf(result.error, t('stepPreferenceKept'));
+    return result.ok;
   }
 
   /** Runs in the click's task: the permission prompt needs the gesture. */
   function toggleNotify(on: boolean) {
     if (!on) {
-      void change({ notify: false }).then(releaseNotifications);
+      // The permission goes only with a saved "off": a refused write keeps notifications on, which need it.
+      void change({ notify: false }).then((saved) => (saved ? releaseNotifications() : undefined));
       return;
     }
     pending.value = { ...pending.value, notify: true };

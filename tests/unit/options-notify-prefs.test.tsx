@@ -108,6 +108,20 @@ describe('notification preferences', () => {
     expect(remove).toHaveBeenCalledWith({ permissions: ['notifications'] });
   });
 
+  it('turning off that the background does not save keeps the permission: notifications stay on and need it', async () => {
+    await preferencesItem.setValue({ badge: true, refreshMinutes: 30, notify: true });
+    send.mockImplementation(async () => ({ ok: false, error: { kind: 'network', message: 'No answer' } }));
+    await page.mountInto(container, <PreferencesSection />);
+    await page.sectionRead(container, '#preferences');
+    await page.click(byLabel('Notify me of changes'));
+    expect(send).toHaveBeenLastCalledWith('setPreferences', { notify: false });
+    await vi.waitFor(() => expect(container.querySelector('[role="alert"]')?.textContent).toBeTruthy(), {
+      timeout: 10_000,
+    });
+    expect((await preferencesItem.getValue()).notify).toBe(true);
+    expect(remove).not.toHaveBeenCalled();
+  });
+
   it('the badge shows the balance, the points to the goal or the open profile questions, and nothing when turned off', async () => {
     await page.mountInto(container, <PreferencesSection />);
     await page.sectionRead(container, '#preferences');
