@@ -27,6 +27,12 @@ export interface ServerFacts {
   promptLogin: boolean;
   /** It says it puts `iss` on every authorization response (RFC 9207): one without is then refused. */
   issParameter: boolean;
+  /**
+   * The algorithms it signs ID tokens with (`id_token_signing_alg_values_supported`, which OpenID
+   * Connect Discovery requires): an ID token signed with another is refused. Absent: RS256 alone,
+   * OpenID Connect's default, which is what oauth4webapi then expects.
+   */
+  idTokenAlgs?: string[];
 }
 
 /** A server whose metadata the build did not read: plain OAuth 2.0, nothing assumed. */

@@ -52,6 +52,8 @@ describe('an OpenID provider', () => {
       offlineAccess: true,
       promptLogin: true,
       issParameter: true,
+      // Its operator's key is an RSA one (openid-provider.ts): ID tokens signed RS256.
+      idTokenAlgs: ['RS256'],
     });
   });
 

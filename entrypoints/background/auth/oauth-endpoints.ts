@@ -18,6 +18,11 @@ export function authorizationServer(): oauth.AuthorizationServer {
     ...(revocationEndpoint ? { revocation_endpoint: revocationEndpoint } : {}),
     // A server whose metadata says it sends `iss` (RFC 9207): an answer without one is then refused.
     ...(settings.oauthServer?.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
+    // The algorithms its metadata says it signs ID tokens with: without them only RS256 is taken,
+    // and a provider signing with ES256 or EdDSA (some do by default) could never be signed in to.
+    ...(settings.oauthServer?.idTokenAlgs?.length
+      ? { id_token_signing_alg_values_supported: settings.oauthServer.idTokenAlgs }
+      : {}),
   };
 }
 

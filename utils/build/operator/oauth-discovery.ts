@@ -78,12 +78,15 @@ export function factsOf(server: oauth.AuthorizationServer, via: 'oidc' | 'oauth2
   const scopes = server.scopes_supported;
   const openid = via === 'oidc' || !!scopes?.includes('openid');
   const prompts = server['prompt_values_supported'];
+  const algs = server.id_token_signing_alg_values_supported;
+  const named = Array.isArray(algs) && algs.length > 0 && algs.every((alg) => typeof alg === 'string');
   return {
     metadata: true,
     openid,
     offlineAccess: openid && (!scopes || scopes.includes('offline_access')),
     promptLogin: Array.isArray(prompts) ? prompts.includes('login') : openid,
     issParameter: server.authorization_response_iss_parameter_supported === true,
+    ...(named ? { idTokenAlgs: [...algs] } : {}),
   };
 }
 
