@@ -62,11 +62,15 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
     return <UnreadSection id="balance" heading={t('balanceHeading')} />;
   }
   const samples = stored.value;
-  const returns = view.value?.returns ?? returnsOf(history.rows);
+  // The view's, else those of the cached history's rows read here; neither read, unknown: a rise may
+  // then be a refund, so nothing is said earned.
+  const returns = view.value?.returns ?? (typeof history.fetchedAt === 'number' ? returnsOf(history.rows) : undefined);
   // Less than a day of it: one line, not a chart whose axis reads "Nov 29 · Nov 29 · Today" and
   // "No points earned since Nov 29" on that very day.
   const firstDay = samples.length > 0 && now - Math.min(...samples.map((s) => s.at)) < DAY_MS;
-  const summary = changeSummary(samples, days.value, now, returns);
+  // Two samples in the period make a chart; what was earned is said only with the refunds known.
+  const drawn = flowOver(samples, days.value, now) !== null;
+  const summary = returns ? changeSummary(samples, days.value, now, returns) : null;
   const range = fromToText(samples, days.value, now);
   // A redemption whose points the panel gave as no number of points is not drawn as a spend (utils/api/records.ts).
   const spends: Spend[] = history.rows.flatMap((r) => {
@@ -97,11 +101,15 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
       )}
       {firstDay ? (
         <p class="balance-first-day">{t('balanceFirstDay', tp('points', samples.at(-1)!.points))}</p>
-      ) : summary ? (
+      ) : drawn ? (
         <>
           <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
           <p class="balance-summary joined-line" aria-live="polite">
-            {range ? (
+            {!summary ? (
+              <span class="muted">
+                <Qty text={range ?? ''} />
+              </span>
+            ) : range ? (
               <Joined
                 first={
                   <strong>

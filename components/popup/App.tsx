@@ -127,7 +127,7 @@ export function App() {
   const { noAnswer, refresh } = useRefresh(live, sync);
   const state = popupState(
     { session: session ?? DISCONNECTED, view: view ?? null, sync, outcome, unsettled, goal, samples },
-    { catalogue, returns: returnsOf(history?.data), noAnswer },
+    { catalogue, returns: history ? returnsOf(history.data) : undefined, noAnswer },
   );
   // Once listed, the list stays for this opening: an entry settling there says what it became.
   const everChecking = useRef(false);

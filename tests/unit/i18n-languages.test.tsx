@@ -132,6 +132,8 @@ describe.each(LANGUAGES)('%s', (locale) => {
       await seed({
         rewards: many,
         balance: 3770,
+        // The history read, nothing refunded: the earning figure can be said.
+        history: [],
         rewardsSync: { error: appError('network', 'x', { endpoint: '/v1/panel/rewards' }), attemptedAt: Date.now() },
       });
       await goalItem.setValue({ account: accountOf(CONNECTED), rewardId: rid(2), rewardName: 'Target $50', setAt: 1 });

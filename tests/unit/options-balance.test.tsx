@@ -28,9 +28,13 @@ const key = async (k: string) => {
   await page.settle();
 };
 
-/** The section once its samples are read (it says nothing of them before). */
-async function show(samples: BalanceSample[]): Promise<void> {
+/**
+ * The section once its samples are read (it says nothing of them before), with the history read
+ * and nothing in it refunded unless a test stores its own (or `historyRead` is false).
+ */
+async function show(samples: BalanceSample[], historyRead = true): Promise<void> {
   await balanceHistoryItem.setValue(samples);
+  if (historyRead && !(await historyItem.getValue())) await historyItem.setValue({ data: [], fetchedAt: NOW });
   await page.mountInto(container, <BalanceSection now={NOW} />);
   await waitFor(() => expect(container.querySelector('#balance')?.getAttribute('aria-busy')).toBeNull());
 }
@@ -69,6 +73,12 @@ describe('balance over time', () => {
     expect(summary()).toBe('2,650 points earned in the last 90 days. You spent 500 points.');
     await page.click(page.choice(container, 'Period', '365 days'));
     expect(summary()).toBe('2,650 points earned since May 7, 2026. You spent 500 points.');
+  });
+
+  it('with the history unread, nothing is said earned: a rise may be a refund', async () => {
+    await show([at(40, 1000), at(20, 1500), at(3, 2000)], false);
+    expect(chart()).not.toBeNull();
+    expect(container.querySelector('.balance-summary')?.textContent ?? '').not.toMatch(/earned/);
   });
 
   it('nothing earned, and one point', async () => {

@@ -80,7 +80,7 @@ describe('the goal header', () => {
   });
 
   it('one earning figure, and the pace worked out from it', async () => {
-    await seed({ rewards, balance: 3770 });
+    await seed({ rewards, balance: 3770, history: [] });
     await goalOf(2, 'Target $50');
     await balanceHistoryItem.setValue([
       daysAgo(35, 2130),
@@ -100,8 +100,18 @@ describe('the goal header', () => {
     expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to your goal');
   });
 
+  it('with the history unread, neither an earning figure nor a pace: a rise may be a refund', async () => {
+    await seed({ rewards, balance: 3770 });
+    await goalOf(2, 'Target $50');
+    await balanceHistoryItem.setValue([daysAgo(35, 2130), daysAgo(14, 2950), daysAgo(0.5, 3770)]);
+    const root = mount();
+    const goal = await goalSection(root);
+    await waitFor(() => expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to your goal'));
+    expect(goal.textContent).not.toMatch(/earned|at this pace/);
+  });
+
   it('right after redeeming, spending does not read as a loss: the same figure earned', async () => {
-    await seed({ rewards, balance: 3270 });
+    await seed({ rewards, balance: 3270, history: [] });
     await balanceHistoryItem.setValue([
       daysAgo(35, 2130),
       daysAgo(21, 2540),
@@ -192,7 +202,7 @@ describe('the goal header', () => {
 
   it('in German', async () => {
     installI18n('de');
-    await seed({ rewards, balance: 1000 });
+    await seed({ rewards, balance: 1000, history: [] });
     await goalOf(2, 'Target $50');
     const root = mount();
     await balanceHistoryItem.setValue([daysAgo(35, 100), daysAgo(21, 400), daysAgo(14, 700), daysAgo(0.5, 1000)]);

@@ -15,7 +15,10 @@ import { asSentence, sentences } from '../../../utils/sentences';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
   samples: readonly BalanceSample[];
-  /** Points the panel gave back (the popup view's): not earned, so not in the figure or the pace. */
+  /**
+   * Points the panel gave back (the popup view's): not earned, so not in the figure or the pace.
+   * Undefined while the history is unread: a rise may then be a refund, so neither is said.
+   */
   returns?: readonly PointsReturn[] | undefined;
   now: number;
   /** Why this reward cannot be redeemed now (another redemption is pending, or its own is being checked), or null. */
@@ -31,12 +34,13 @@ const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMon
  * repeated here; the pace is worked out from the earning figure it follows.
  */
 export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView } {
-  const earned = earnedText(flowOver(input.samples, EARN_DAYS, input.now, input.returns), EARN_DAYS);
+  const { returns } = input;
+  const earned = returns ? earnedText(flowOver(input.samples, EARN_DAYS, input.now, returns), EARN_DAYS) : null;
   const view = goalView(input);
   const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
   const covered =
     view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
-  const pace = view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, input.returns) : null;
+  const pace = returns && view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, returns) : null;
   const duration = pace && roughDuration(pace.weeks);
   // Without the catalogue the card waits for it: its figures, or why the goal is not offered, need it.
   const goal =

@@ -35,7 +35,7 @@ export interface PopupSnapshot {
 /** What only the app has beyond the snapshot: the catalogue it read when asked, the history, a silent background. */
 export interface PopupExtras {
   catalogue?: Cached<RewardsData> | null | undefined;
-  /** The rewards' refunds from the history, before there is a popup view. */
+  /** The refunds in the history cache, when it was read (undefined: not read, so unknown). */
   returns?: readonly PointsReturn[] | undefined;
   /** The background did not answer a refresh. */
   noAnswer?: AppError | null | undefined;
@@ -110,8 +110,8 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       rewards: goalRows,
       points: balance,
       samples: snapshot.samples,
-      // Refunds are not earned: the view's, or the history's before there is a view.
-      returns: view ? view.returns : extras.returns,
+      // Refunds are not earned: the view's once it has them, else the history cache's; neither read, unknown.
+      returns: view?.returns ?? extras.returns,
       blocked: 'reward' in target ? blockedWhy(redeemBlock(target.reward, balance, { held, pending })) : null,
     },
     list: rewards && {
