@@ -25,22 +25,26 @@ export function isAnswered(value: VariableValue | undefined): boolean {
 }
 
 /**
- * `unreadable`: names whose stored answer the panel holds in a shape the extension cannot read
- * (ProfileData): answered, since the panel holds something there; never open, where "Answer now"
- * would invite the panelist to replace it unseen.
+ * Whether the panel holds an answer to `name`: a stored value that is not empty, or one it holds in
+ * a shape the extension cannot read (`unreadable`, ProfileData), where "Answer now" or "New" would
+ * invite the panelist to replace it unseen.
  */
+export function holdsAnswer(values: StoredValues, unreadable: readonly string[] | undefined, name: string): boolean {
+  return isAnswered(named(values, name)) || (unreadable?.includes(name) ?? false);
+}
+
+/** `unreadable`: names of answers held in a shape the extension cannot read ({@link holdsAnswer}). */
 export function completeness(
   definitions: readonly VariableDefinition[],
   values: StoredValues,
   unreadable: readonly string[] = [],
 ): Completeness {
   const names = new Set<string>();
-  const held = new Set(unreadable);
   const open: string[] = [];
   for (const def of definitions) {
     if (!def.writable || names.has(def.name)) continue;
     names.add(def.name);
-    if (!isAnswered(named(values, def.name)) && !held.has(def.name)) open.push(def.name);
+    if (!holdsAnswer(values, unreadable, def.name)) open.push(def.name);
   }
   return { answered: names.size - open.length, total: names.size, open };
 }

@@ -55,6 +55,11 @@ describe('new questions', () => {
     expect(readQuestions(first(), A, profile([...BASE, PETS], { FIRST_NAME: 'Ann', PETS: 51 })).added).toEqual([]);
   });
 
+  it('nor one whose answer the panel holds in a shape the extension cannot read', () => {
+    const held: ProfileData = { ...profile([...BASE, PETS]), unreadable: ['PETS'] };
+    expect(readQuestions(first(), A, held).added).toEqual([]);
+  });
+
   it('stays new until answered', () => {
     const { after } = readQuestions(first(), A, profile([...BASE, PETS]));
     const answered = readQuestions(after, A, profile([...BASE, PETS], { FIRST_NAME: 'Ann', PETS: 52 }));

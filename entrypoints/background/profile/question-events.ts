@@ -1,5 +1,4 @@
-import { named } from '../../../utils/by-name';
-import { isAnswered } from '../../../utils/profile-completeness';
+import { holdsAnswer } from '../../../utils/profile-completeness';
 import type { NewQuestion, ProfileData, QuestionsRecord } from '../../../utils/storage-items';
 
 /**
@@ -27,7 +26,7 @@ export function readQuestions(before: QuestionsRecord | null, account: string, p
   const questionsNow = new Map(profile.definitions.map((def) => [def.name, def]));
   const open = (name: string) => {
     const def = questionsNow.get(name);
-    return def !== undefined && def.writable && !isAnswered(named(profile.values, name));
+    return def !== undefined && def.writable && !holdsAnswer(profile.values, profile.unreadable, name);
   };
   if (!before || before.account !== account)
     return { after: { account, known: [...questionsNow.keys()], fresh: [] }, added: [] };
