@@ -160,4 +160,18 @@ describe('open profile questions, answered one at a time', () => {
     await pets.waitFor();
     expect(await pets.locator('.tag-new').count()).toBe(0);
   });
+
+  test('an answer the panel holds in a shape the page cannot show is said as held, and no longer counted open', async () => {
+    const { values } = await serverState(ext);
+    await control(ext, '/state', 'PATCH', { values: { ...values, PETS: { option_id: 51 } } });
+    await options.getByRole('button', { name: 'Reload profile' }).click();
+    await options.getByRole('status').filter({ hasText: 'Profile updated.' }).waitFor();
+    const pets = options.getByRole('group', { name: PETS.text });
+    const held = 'The panel holds an answer to this that this page cannot show. Saving an answer here replaces it.';
+    await pets.getByText(held, { exact: true }).waitFor();
+    // Read with the question, and counted as answered: only the household size is open now.
+    expect(await pets.getAttribute('aria-describedby')).toContain('-held');
+    await options.getByText('7 of 8 answered', { exact: true }).waitFor();
+    await line(popup).filter({ hasText: '1 profile question open' }).waitFor();
+  });
 });
