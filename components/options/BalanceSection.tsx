@@ -56,9 +56,10 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const days = useSignal<number>(RANGES[0]);
   // The refunds the background found in the whole history, else those of the rows read here.
   const view = useStorageItem(popupViewItem);
-  // Until the samples and the view (with the refunds it found) are read, nothing is said of them:
-  // not "the chart starts once your balance changes", nor refunded points counted as earned.
-  if (stored.value === undefined || view.value === undefined) {
+  // Until the samples and the refunds (the view's, else the history's) are read, nothing is said of
+  // them: not "the chart starts once your balance changes", nor refunded points counted as earned.
+  const refundsRead = view.value?.returns !== undefined || history.fetchedAt !== undefined;
+  if (stored.value === undefined || view.value === undefined || !refundsRead) {
     return <UnreadSection id="balance" heading={t('balanceHeading')} />;
   }
   const samples = stored.value;

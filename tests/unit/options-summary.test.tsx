@@ -9,6 +9,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AccountSummary } from '../../components/options/AccountSummary';
 import { goalItem, popupViewItem, syncItem } from '../../utils/storage-items';
 import * as page from './options-fixtures';
+import { waitFor } from './popup-fixtures';
 import { rid } from './test-ids';
 
 const ACCOUNT = 'https://panel.example|abcd';
@@ -20,25 +21,30 @@ beforeEach(() => {
 });
 afterEach(() => page.dropContainer(container));
 
-/** The summary's line for `term`, once its reads have landed. */
-async function line(term: 'Goal' | 'Balance'): Promise<string> {
-  await page.mountInto(container, <AccountSummary account={ACCOUNT} status="" headingRef={createRef()} />);
-  await page.settle();
-  const dt = [...container.querySelectorAll('dt')].find((d) => d.textContent === term)!;
-  return dt.nextElementSibling!.textContent ?? '';
+/** The summary's line for `term` as it reads now (each item it reads lands in its own turn). */
+function current(term: 'Goal' | 'Balance'): string {
+  const dt = [...container.querySelectorAll('dt')].find((d) => d.textContent === term);
+  return dt?.nextElementSibling?.textContent ?? '';
 }
-const goalLine = () => line('Goal');
+
+/** The summary mounted, once its line for `term` reads `expected` (or, as a pattern, matches it). */
+async function line(term: 'Goal' | 'Balance', expected: string | RegExp): Promise<string> {
+  await page.mountInto(container, <AccountSummary account={ACCOUNT} status="" headingRef={createRef()} />);
+  await waitFor(() => expect(current(term)).toMatch(expected));
+  await page.settle();
+  return current(term);
+}
 
 describe('the summary’s goal', () => {
   it('a goal set while the catalogue is unread is named, never "None yet"', async () => {
     await goalItem.setValue({ account: ACCOUNT, rewardId: rid(7), rewardName: 'Cedar $5', setAt: 1 });
     await popupViewItem.setValue({ rewards: null, latest: null, profile: null, goal: null });
-    expect(await goalLine()).toBe('Cedar $5');
+    expect(await line('Goal', 'Cedar $5')).toBe('Cedar $5');
   });
 
   it('"None yet" when no goal is set, or only another account’s', async () => {
     await popupViewItem.setValue({ rewards: null, latest: null, profile: null, goal: null });
-    expect(await goalLine()).toMatch(/^None yet/);
+    expect(await line('Goal', /^None yet/)).toMatch(/^None yet/);
     await page.unmountFrom(container);
     await goalItem.setValue({
       account: 'https://other.example|wxyz',
@@ -46,7 +52,7 @@ describe('the summary’s goal', () => {
       rewardName: 'Cedar $5',
       setAt: 1,
     });
-    expect(await goalLine()).toMatch(/^None yet/);
+    expect(await line('Goal', /^None yet/)).toMatch(/^None yet/);
   });
 });
 
@@ -63,11 +69,11 @@ describe('the summary’s balance', () => {
 
   it('"Loading…" while the catalogue is read, or before it was ever tried', async () => {
     await popupViewItem.setValue(EMPTY_VIEW);
-    expect(await line('Balance')).toBe('Loading…');
+    expect(await line('Balance', 'Loading…')).toBe('Loading…');
     await page.unmountFrom(container);
     const idle = area({ loading: false, attemptedAt: 0 });
     await syncItem.setValue({ rewards: area({ loading: true, attemptedAt: 5 }), history: idle, profile: idle });
-    expect(await line('Balance')).toBe('Loading…');
+    expect(await line('Balance', 'Loading…')).toBe('Loading…');
   });
 
   it('unknown, never "Loading…", once its read failed', async () => {
@@ -75,6 +81,6 @@ describe('the summary’s balance', () => {
     const idle = area({ loading: false, attemptedAt: 0 });
     const failed = area({ loading: false, attemptedAt: 5, error: { kind: 'network', message: 'offline' } });
     await syncItem.setValue({ rewards: failed, history: idle, profile: idle });
-    expect(await line('Balance')).toBe('Balance unknown');
+    expect(await line('Balance', 'Balance unknown')).toBe('Balance unknown');
   });
 });
