@@ -18,7 +18,10 @@ interface Props {
   samples: readonly BalanceSample[];
   spends: readonly Spend[];
   days: number;
+  /** Where the chart ends: now, or the balance's last read when that was days ago. */
   now: number;
+  /** The end's label when it is not today (that read's date); "Today" otherwise. */
+  lastLabel?: string | undefined;
 }
 
 /**
@@ -100,7 +103,7 @@ export function dropsIn(shown: readonly BalanceSample[]): Drop[] {
  * the balance, or the redemption, there. Drawn here, no chart library: a few dozen lines
  * against the 40+ KB gzip of one.
  */
-export function BalanceChart({ samples, spends, days, now }: Props) {
+export function BalanceChart({ samples, spends, days, now, lastLabel }: Props) {
   const shown = samplesIn(samples, days, now);
   const [at, setAt] = useState<number | null>(null);
   if (shown.length === 0) return null;
@@ -168,7 +171,7 @@ export function BalanceChart({ samples, spends, days, now }: Props) {
       <div class="chart-x" aria-hidden="true">
         <span>{day(from)}</span>
         <span>{day((from + now) / 2)}</span>
-        <span>{t('chartToday')}</span>
+        <span>{lastLabel ?? t('chartToday')}</span>
       </div>
       <figcaption class="chart-readout" aria-hidden="true">
         <Qty text={stop.text} />

@@ -4,7 +4,7 @@ import { earnedText, periodText } from '../../utils/earned';
 import { formatPoints, parseApiTimestamp } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
+import { balanceHistoryItem, popupViewItem, type PopupView } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
@@ -18,16 +18,18 @@ export const RANGES = [30, 90, 365] as const;
  * "1,250 points earned in the last 30 days. You spent 500 points.": the popup's earning figure
  * (the same words on both pages), and what was spent beside it, never netted against it; points the panel gave back for
  * a redemption that did not go through are said apart, never as earned: a refund is not earning.
+ * `until`: the balance was last read then, days ago: the period ends there, with its dates.
  */
 export function changeSummary(
   samples: readonly BalanceSample[],
   days: number,
   now: number,
   returns: readonly PointsReturn[] = [],
+  until?: number,
 ): string | null {
-  const flow = flowOver(samples, days, now, returns);
+  const flow = flowOver(samples, days, until ?? now, returns);
   if (!flow) return null;
-  const earned = earnedText(flow, days) ?? t('noneEarned', periodText(flow, days));
+  const earned = earnedText(flow, days, until) ?? t('noneEarned', periodText(flow, days, until));
   const more = [
     flow.spent > 0 ? tp('pointsSpent', flow.spent) : '',
     flow.returned > 0 ? tp('pointsReturned', flow.returned) : '',
@@ -38,12 +40,36 @@ export function changeSummary(
 /**
  * "From 1,450 on Oct 27 to 2,500 points today": where the chart starts and ends, as
  * dated values, so the summary's totals add up to them (start + earned + returned − spent = end);
- * never the period's lowest and highest points.
+ * never the period's lowest and highest points. `until`: the balance was last read then, days ago:
+ * "… to 2,500 points on Nov 2", never "today".
  */
-export function fromToText(samples: readonly BalanceSample[], days: number, now: number): string | null {
-  const shown = samplesIn(samples, days, now);
+export function fromToText(
+  samples: readonly BalanceSample[],
+  days: number,
+  now: number,
+  until?: number,
+): string | null {
+  const shown = samplesIn(samples, days, until ?? now);
   if (shown.length === 0) return null;
-  return tp('balanceFromTo', shown.at(-1)!.points, formatPoints(shown[0]!.points), shortDay(shown[0]!.at));
+  const [first, last] = [shown[0]!, shown.at(-1)!];
+  return until === undefined
+    ? tp('balanceFromTo', last.points, formatPoints(first.points), shortDay(first.at))
+    : t('balanceFromToOn', tp('points', last.points), formatPoints(first.points), shortDay(first.at), shortDay(until));
+}
+
+/**
+ * When the balance was last read, if that was a day or more before `now`: its last change recorded,
+ * or the view's later read that found it unchanged. Undefined while it is current.
+ */
+export function lastReadBefore(
+  samples: readonly BalanceSample[],
+  view: PopupView | null,
+  now: number,
+): number | undefined {
+  const rewards = view?.rewards;
+  const viewed = rewards && rewards.balance.points !== null ? rewards.fetchedAt : 0;
+  const readAt = Math.max(samples.at(-1)?.at ?? 0, viewed);
+  return readAt > 0 && now - readAt >= DAY_MS ? readAt : undefined;
 }
 
 /** Redemptions the history's first page holds, as the chart marks them. */
@@ -69,10 +95,12 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   // Less than a day of it: one line, not a chart whose axis reads "Nov 29 · Nov 29 · Today" and
   // "No points earned since Nov 29" on that very day.
   const firstDay = samples.length > 0 && now - Math.min(...samples.map((s) => s.at)) < DAY_MS;
+  // Read days ago (a panel down, a key refused), the period ends at that read, dated: never "today".
+  const until = lastReadBefore(samples, view.value, now);
   // Two samples in the period make a chart; what was earned is said only with the refunds known.
-  const drawn = flowOver(samples, days.value, now) !== null;
-  const summary = returns ? changeSummary(samples, days.value, now, returns) : null;
-  const range = fromToText(samples, days.value, now);
+  const drawn = flowOver(samples, days.value, until ?? now) !== null;
+  const summary = returns ? changeSummary(samples, days.value, now, returns, until) : null;
+  const range = fromToText(samples, days.value, now, until);
   // A redemption whose points the panel gave as no number of points is not drawn as a spend (utils/api/records.ts).
   const spends: Spend[] = history.rows.flatMap((r) => {
     const at = parseApiTimestamp(r.created_at);
@@ -104,7 +132,13 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
         <p class="balance-first-day">{t('balanceFirstDay', tp('points', samples.at(-1)!.points))}</p>
       ) : drawn ? (
         <>
-          <BalanceChart samples={samples} spends={spends} days={days.value} now={now} />
+          <BalanceChart
+            samples={samples}
+            spends={spends}
+            days={days.value}
+            now={until ?? now}
+            lastLabel={until === undefined ? undefined : shortDay(until)}
+          />
           <p class="balance-summary joined-line" aria-live="polite">
             {!summary ? (
               <span class="muted">

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { BalanceSection } from '../../components/options/BalanceSection';
 import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
-import { balanceHistoryItem, historyItem } from '../../utils/storage-items';
+import { balanceHistoryItem, historyItem, popupViewItem } from '../../utils/storage-items';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
 import { giftCard, redemption, waitFor } from './popup-fixtures';
@@ -30,11 +30,22 @@ const key = async (k: string) => {
 
 /**
  * The section once its samples are read (it says nothing of them before), with the history read
- * and nothing in it refunded unless a test stores its own (or `historyRead` is false).
+ * and nothing in it refunded unless a test stores its own (or `historyRead` is false), and the
+ * balance read at `readAt` (now unless a test says when; null: no read in the popup view) finding
+ * the last sample's points.
  */
-async function show(samples: BalanceSample[], historyRead = true): Promise<void> {
+async function show(samples: BalanceSample[], historyRead = true, readAt: number | null = NOW): Promise<void> {
   await balanceHistoryItem.setValue(samples);
   if (historyRead && !(await historyItem.getValue())) await historyItem.setValue({ data: [], fetchedAt: NOW });
+  const points = samples.at(-1)?.points ?? null;
+  const rewards = {
+    balance: { points, source: 'rewards' as const },
+    fetchedAt: readAt ?? 0,
+    total: 0,
+    first: [],
+    next: null,
+  };
+  await popupViewItem.setValue(readAt === null ? null : { rewards, latest: null });
   await page.mountInto(container, <BalanceSection now={NOW} />);
   await waitFor(() => expect(container.querySelector('#balance')?.getAttribute('aria-busy')).toBeNull());
 }
@@ -79,6 +90,19 @@ describe('balance over time', () => {
     await show([at(40, 1000), at(20, 1500), at(3, 2000)], false);
     expect(chart()).not.toBeNull();
     expect(container.querySelector('.balance-summary')?.textContent ?? '').not.toMatch(/earned/);
+  });
+
+  it('read days ago (a panel down, a key refused): the period ends at that read, dated, never "today"', async () => {
+    // The last read, 35 days ago, found 1,200; nothing has been read since.
+    await show([at(40, 1000), at(35, 1200)], true, NOW - 35 * DAY_MS);
+    expect(summary()).toBe('200 points earned between Oct 14, 2026 and Oct 19, 2026');
+    expect(range()).toBe(' · From 1,000 on Oct 14 to 1,200 points on Oct 19');
+    expect(container.textContent).not.toMatch(/today|in the last 30 days/i);
+    // A read today that found the balance unchanged: current again.
+    await page.unmountFrom(container);
+    await show([at(40, 1000), at(35, 1200)]);
+    expect(range()).toBe(' · From 1,200 on Oct 24 to 1,200 points today');
+    expect(summary()).toBe('No points earned in the last 30 days');
   });
 
   it('nothing earned, and one point', async () => {
