@@ -9,8 +9,6 @@
  * for ES256. The ID token is signed with that kind of key by this test: the exchange that would
  * carry it needs the provider's sign-in pages, which the browser tests drive.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,19 +17,12 @@ import { discover, factsOf } from '../../utils/build/operator/oauth-discovery';
 import { settings } from '../../utils/settings';
 import { SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { startOpenIdProvider, type OpenIdProvider } from '../sandbox/openid-provider';
+import { freePort } from './free-port';
 import { SIGN_IN_SETTINGS } from './sign-in-settings';
 
 vi.mock('../../utils/settings', async () => ({
   settings: structuredClone((await import('./sign-in-settings')).SIGN_IN_SETTINGS),
 }));
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 

@@ -15,14 +15,7 @@ import { buildSettings } from '../../utils/build/operator/panel-config';
 import { NO_METADATA } from '../../utils/sign-in-server';
 import { SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { startOpenIdProvider, type OpenIdProvider } from '../sandbox/openid-provider';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+import { freePort } from './free-port';
 
 describe('an OpenID provider', () => {
   let op: OpenIdProvider;

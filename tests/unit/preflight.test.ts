@@ -21,6 +21,7 @@ import {
   type OpenIdProviderOptions,
 } from '../sandbox/openid-provider';
 import { askedKinds } from '../tools/preflight/data-kinds';
+import { freePort } from './free-port';
 import { dataKindChecks, policyCheck, type Check } from '../tools/preflight/checks';
 import { signInChecks } from '../tools/preflight/sign-in';
 import { requestChecks } from '../tools/preflight/sign-in-server';
@@ -126,14 +127,6 @@ describe('sign-in, against a real OpenID provider (oidc-provider)', () => {
   const API = 'http://127.0.0.1:9';
   const GECKO = 'rewards@acme-panel.example';
   afterEach(async () => op?.close());
-
-  async function freePort(): Promise<number> {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    return port;
-  }
 
   /**
    * The provider, and the settings a build for it has, checked as the pre-flight checks them (its
