@@ -18,16 +18,17 @@ export const RANGES = [30, 90, 365] as const;
  * "1,250 points earned in the last 30 days. You spent 500 points.": the popup's earning figure
  * (the same words on both pages), and what was spent beside it, never netted against it; points the panel gave back for
  * a redemption that did not go through are said apart, never as earned: a refund is not earning.
- * `until`: the balance was last read then, days ago: the period ends there, with its dates.
+ * `until`: the balance was last read then, days ago, and the period ends there (`end` is that
+ * read): said with its dates.
  */
 export function changeSummary(
   samples: readonly BalanceSample[],
   days: number,
-  now: number,
+  end: number,
   returns: readonly PointsReturn[] = [],
   until?: number,
 ): string | null {
-  const flow = flowOver(samples, days, until ?? now, returns);
+  const flow = flowOver(samples, days, end, returns);
   if (!flow) return null;
   const earned = earnedText(flow, days, until) ?? t('noneEarned', periodText(flow, days, until));
   const more = [
@@ -40,16 +41,16 @@ export function changeSummary(
 /**
  * "From 1,450 on Oct 27 to 2,500 points today": where the chart starts and ends, as
  * dated values, so the summary's totals add up to them (start + earned + returned − spent = end);
- * never the period's lowest and highest points. `until`: the balance was last read then, days ago:
- * "… to 2,500 points on Nov 2", never "today".
+ * never the period's lowest and highest points. `until`: the balance was last read then, days ago
+ * (`end` is that read): "… to 2,500 points on Nov 2", never "today".
  */
 export function fromToText(
   samples: readonly BalanceSample[],
   days: number,
-  now: number,
+  end: number,
   until?: number,
 ): string | null {
-  const shown = samplesIn(samples, days, until ?? now);
+  const shown = samplesIn(samples, days, end);
   if (shown.length === 0) return null;
   const [first, last] = [shown[0]!, shown.at(-1)!];
   return until === undefined
@@ -97,10 +98,11 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   const firstDay = samples.length > 0 && now - Math.min(...samples.map((s) => s.at)) < DAY_MS;
   // Read days ago (a panel down, a key refused), the period ends at that read, dated: never "today".
   const until = lastReadBefore(samples, view.value, now);
+  const end = until ?? now;
   // Two samples in the period make a chart; what was earned is said only with the refunds known.
-  const drawn = flowOver(samples, days.value, until ?? now) !== null;
-  const summary = returns ? changeSummary(samples, days.value, now, returns, until) : null;
-  const range = fromToText(samples, days.value, now, until);
+  const drawn = flowOver(samples, days.value, end) !== null;
+  const summary = returns ? changeSummary(samples, days.value, end, returns, until) : null;
+  const range = fromToText(samples, days.value, end, until);
   // A redemption whose points the panel gave as no number of points is not drawn as a spend (utils/api/records.ts).
   const spends: Spend[] = history.rows.flatMap((r) => {
     const at = parseApiTimestamp(r.created_at);
@@ -136,7 +138,7 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
             samples={samples}
             spends={spends}
             days={days.value}
-            now={until ?? now}
+            now={end}
             lastLabel={until === undefined ? undefined : shortDay(until)}
           />
           <p class="balance-summary joined-line" aria-live="polite">
