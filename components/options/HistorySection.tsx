@@ -106,11 +106,16 @@ export function HistorySection() {
       {history.fetchedAt && <p class="muted">{t('updatedAt', formatRelative(history.fetchedAt))}</p>}
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {(duplicates.value ?? []).map((d) => (
+        // The notification's own title and sentence: no punctuation of ours between a name and words.
         <div key={d.requestId} class="notice">
-          <p>
-            <strong class="reward-name">{d.rewardName}</strong>:{' '}
-            <Qty text={recordedAgainText((d.redemptions ?? d.redemptionIds ?? []).length, d.points)} />
-          </p>
+          <div class="notice-text">
+            <p>
+              <strong>{t('notifyDuplicateTitle', d.rewardName)}</strong>
+            </p>
+            <p>
+              <Qty text={recordedAgainText((d.redemptions ?? d.redemptionIds ?? []).length, d.points)} />
+            </p>
+          </div>
         </div>
       ))}
       {body}

@@ -59,7 +59,8 @@ test('a panel that ignores the key records the Confirm twice: the popup and the 
     .waitFor({ timeout: 30_000 });
   expect((await serverState(ext)).balance).toBe(1500);
   const options = await ext.openPage('options.html');
-  await options.getByText(`${COFFEE}: The panel's history shows this redemption twice`, { exact: false }).waitFor();
+  await options.getByText(`${COFFEE} was recorded more than once`, { exact: true }).waitFor();
+  await options.getByText("The panel's history shows this redemption twice", { exact: false }).waitFor();
   await expect.poll(() => options.getByText('Recorded more than once for one confirmation').count()).toBe(2);
 }, 90_000);
 

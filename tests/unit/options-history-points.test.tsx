@@ -26,6 +26,8 @@ const CAVEAT = `The panel's history shows this redemption twice, 2 × 1,000 poin
 
 let container: HTMLElement;
 const rows = () => [...container.querySelectorAll('.history-row')] as HTMLElement[];
+/** The duplicate notice's title and sentence, each as read. */
+const noticeLines = () => [...container.querySelectorAll('.notice p')].map((p) => p.textContent);
 /** The history section, once the stored history is read (its rows are on screen). */
 async function mountRead(): Promise<void> {
   await page.mountInto(container, <HistorySection />);
@@ -96,11 +98,27 @@ describe('a Confirm the history shows more than once', () => {
     });
     await duplicatesItem.setValue([recordedTwice]);
     await mountRead();
-    await waitFor(() => expect(container.querySelector('.notice')?.textContent).toBe(`Northwind Books $10: ${CAVEAT}`));
-    expect(
-      words({ id: 'duplicate:r', kind: 'duplicate', rewardName: 'Northwind Books $10', copies: 2, points: 1000 })
-        .message,
-    ).toBe(CAVEAT);
+    await waitFor(() => expect(noticeLines()).toEqual(['Northwind Books $10 was recorded more than once', CAVEAT]));
+    const told = words({
+      id: 'duplicate:r',
+      kind: 'duplicate',
+      rewardName: 'Northwind Books $10',
+      copies: 2,
+      points: 1000,
+    });
+    expect([told.title, told.message]).toEqual(noticeLines());
+  });
+
+  it("puts no punctuation of its own between the reward's name and the words (French spaces its colon)", async () => {
+    installI18n('fr');
+    await historyItem.setValue({
+      data: [redemption(7, books, '2026-01-03T10:00:00'), redemption(8, books, '2026-01-03T10:00:01')],
+      fetchedAt: Date.now(),
+    });
+    await duplicatesItem.setValue([recordedTwice]);
+    await mountRead();
+    await waitFor(() => expect(noticeLines()[0]).toBe('Northwind Books $10 a été enregistré plusieurs fois'));
+    expect(container.querySelector('.notice')?.textContent).not.toContain('$10:');
   });
 
   it('marks rows by whole redemption: an id the panel gave again to a later redemption is not a copy to reverse', async () => {
