@@ -81,7 +81,7 @@ export function rewardProgress(balance: number | null, cost: number | null): Rew
 }
 
 /** Why a reward's cost keeps it from being offered: one that cannot be right, none given, two given for one id. */
-export type CostQuarantine = 'impossible' | 'missing' | 'conflicting';
+export type CostQuarantine = 'impossible' | 'missing' | 'unpriced' | 'conflicting';
 
 /**
  * Why the extension offers no Redeem for a reward now, in the order a panelist is told: a cost it
@@ -124,7 +124,12 @@ export function redeemBlock(
   return context.pending ? { kind: 'pending' } : null;
 }
 
-const QUARANTINED = { impossible: 'costRefused', missing: 'costMissing', conflicting: 'costConflicting' } as const;
+const QUARANTINED = {
+  impossible: 'costRefused',
+  missing: 'costMissing',
+  unpriced: 'costUnpriced',
+  conflicting: 'costConflicting',
+} as const;
 
 /** Why a quarantined cost keeps a reward from being offered, in words beside its Redeem. */
 export function quarantineText(reason: CostQuarantine): string {

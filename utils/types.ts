@@ -80,11 +80,11 @@ export interface Reward {
   /**
    * Why a reward of the available list is quarantined when its cost is not impossible but nobody
    * gave one to trust (utils/api/records.ts): `missing`, the list gives no points cost (the interface
-   * says it is an integer there); `conflicting`, the list gives its id twice with different costs
-   * (the panel would charge one of them for the id sent). Absent on a quarantined reward: a cost that
-   * cannot be right.
+   * says it is an integer there); `unpriced`, it gives no value in money (`cost` or `cost_currency`
+   * left out); `conflicting`, the list gives its id twice with different costs (the panel would
+   * charge one of them for the id sent). Absent on a quarantined reward: a cost that cannot be right.
    */
-  costReason?: 'missing' | 'conflicting';
+  costReason?: 'missing' | 'unpriced' | 'conflicting';
 }
 
 export interface Redemption {

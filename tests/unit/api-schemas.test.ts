@@ -213,12 +213,35 @@ describe('the available list: a cost nobody gave is never offered', () => {
     const listed = ok(rewardsResponseSchema, {
       rewards: [
         { ...giftCard, reward_point_cost: -5 },
-        { ...giftCard, id: 102, reward_point_cost: null, cost: null },
+        { ...giftCard, id: 102, reward_point_cost: null, cost: -1 },
+        { ...giftCard, id: 103, reward_point_cost: -5, cost: null },
       ],
     });
     expect(listed.rewards.map((r) => [r.costRefused, r.costReason])).toEqual([
       [true, undefined],
       [true, undefined],
+      [true, undefined],
+    ]);
+  });
+
+  it('a value in money left out is said as missing, after a points cost left out', () => {
+    const { cost: _c, cost_currency: _cc, ...bare } = giftCard;
+    const listed = ok(rewardsResponseSchema, {
+      rewards: [
+        { ...giftCard, cost: null },
+        { ...bare, id: 102 },
+        { ...giftCard, id: 103, cost_currency: null },
+        { ...giftCard, id: 104, reward_point_cost: null, cost: null },
+        { ...giftCard, id: 105, cost: null, cost_currency: 840 },
+      ],
+    });
+    expect(listed.rewards.map((r) => [r.id, r.costRefused, r.costReason])).toEqual([
+      ['101', true, 'unpriced'],
+      ['102', true, 'unpriced'],
+      ['103', true, 'unpriced'],
+      ['104', true, 'missing'],
+      // A currency given that cannot be right is said as that, though the value is missing too.
+      ['105', true, undefined],
     ]);
   });
 });

@@ -67,4 +67,15 @@ describe('a points cost nobody gave', () => {
     }
     expect(root.textContent).not.toMatch(/50 points|500 points/);
   });
+
+  it('a reward listed without a value in money says so, not that its cost cannot be right', async () => {
+    const { cost: _cost, ...unvalued } = giftCard(1, 'Mystery Box', 200);
+    await seed({ rewards: parsedRewards([unvalued]), balance: 1234 });
+    const root = mount();
+    expect(await offered(root, 'Mystery Box')).toEqual({
+      disabled: true,
+      why: 'Cannot be redeemed here: the panel gave it no value in money',
+      dialog: null,
+    });
+  });
 });

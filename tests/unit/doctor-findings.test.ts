@@ -66,6 +66,7 @@ describe('broken rewards', () => {
           reward(6, 'Null Price Card', { cost: null }),
           reward(7, 'Huge Price Card', { cost: 1e308 }),
           reward(8, 'Numbered Currency Card', { cost_currency: 840 }),
+          reward(9, 'Unpriced Card', { cost: undefined, cost_currency: undefined }),
         ],
       },
     });
@@ -74,11 +75,17 @@ describe('broken rewards', () => {
     expect(about(report, 'prices the extension cannot take')).toMatchObject({
       level: 'warn',
       text:
-        '4 rewards have prices the extension cannot take: #2 “Negative Price Card” cost -10 (below zero), ' +
-        '#6 “Null Price Card” cost null (not a number), ' +
+        '3 rewards have prices the extension cannot take: #2 “Negative Price Card” cost -10 (below zero), ' +
         '#7 “Huge Price Card” cost 1e+308 (more than USD prints exactly: at most 15 digits), ' +
         '#8 “Numbered Currency Card” cost_currency 840 (not text). ' +
         'The extension quarantines each: listed without a price, marked “Cannot be redeemed here: the panel gave it a cost that cannot be right”, ' +
+        'with no Redeem, and its background refuses to send a redemption of it.',
+    });
+    expect(about(report, 'no value in money')).toMatchObject({
+      level: 'warn',
+      text:
+        '2 rewards have no value in money (#6 “Null Price Card” cost null, #9 “Unpriced Card” no cost, no cost_currency): ' +
+        'the extension quarantines each: marked “Cannot be redeemed here: the panel gave it no value in money”, ' +
         'with no Redeem, and its background refuses to send a redemption of it.',
     });
     expect(about(report, 'costs 0 points')).toMatchObject({

@@ -599,9 +599,18 @@ function checkQuarantine(read: readonly Reward[], state: PanelState, at: string)
     const valueMeant = typeof original.cost_currency === 'string' && isAmountOf(original.cost, original.cost_currency);
     const meant = pointsMeant && valueMeant;
     const what = JSON.stringify([cost, original.cost, original.cost_currency]);
-    // A cost the list does not give is quarantined too, for that reason (a cost nobody gave).
+    // A cost the list does not give is quarantined too, for that reason (a cost nobody gave): first
+    // a points cost left out, then a value in money left out; a figure given that cannot be right
+    // is said as that, before either.
     expect(r.costRefused === true, `${at} ${r.id}: ${what} quarantined`).toBe(!meant || !given);
-    expect(r.costReason, `${at} ${r.id}: ${what} reason`).toBe(meant && !given ? 'missing' : undefined);
+    const left = (x: unknown) => x === null || x === undefined;
+    const currency = original.cost_currency;
+    const wrong =
+      !pointsMeant ||
+      (!left(currency) && typeof currency !== 'string') ||
+      (typeof currency === 'string' && !left(original.cost) && !isAmountOf(original.cost, currency));
+    const reason = wrong ? undefined : !given ? 'missing' : left(original.cost) || left(currency) ? 'unpriced' : undefined;
+    expect(r.costReason, `${at} ${r.id}: ${what} reason`).toBe(reason);
     if (!pointsMeant) expect(r.reward_point_cost, `${at} ${r.id}: ${what}`).toBeNull();
     if (!pointsMeant) seen.quarantined += 1;
     if (!valueMeant) seen.valuesRefused += 1;

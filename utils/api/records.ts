@@ -103,7 +103,27 @@ export function checkedReward(raw: { id: Reward['id'] } & Record<string, unknown
     meta_data: meta.success ? meta.output : {},
     reward_point_cost: points.reward_point_cost,
     ...(refused ? { costRefused: true as const } : {}),
+    ...quarantineReason(raw, points.reward_point_cost, refused),
   };
+}
+
+/**
+ * Why a refused reward is refused, when the reason is a figure the panel left out: no points cost
+ * (`missing`, said first: it is what a redemption spends) or no value in money (`unpriced`: a value
+ * or currency missing). A figure given that cannot be right is said as that (no reason), before both.
+ */
+function quarantineReason(
+  raw: Record<string, unknown>,
+  points: number | null,
+  refused: boolean,
+): Pick<Reward, 'costReason'> {
+  const absent = (value: unknown) => value === undefined || value === null;
+  const { cost, cost_currency: currency, reward_point_cost: rawPoints } = raw;
+  const wrongPoints = !absent(rawPoints) && points === null;
+  const wrongCurrency = !absent(currency) && !isString(currency);
+  const wrongValue = isString(currency) && !absent(cost) && !isMoneyAmount(cost, currency);
+  if (!refused || wrongPoints || wrongCurrency || wrongValue) return {};
+  return { costReason: points === null ? 'missing' : 'unpriced' };
 }
 
 /**

@@ -37,6 +37,7 @@ export async function baselineOf(sid: SessionId, pressed: number, rewardId: Rewa
 const NOT_OFFERED = {
   impossible: 'errCostRefused',
   missing: 'errCostMissing',
+  unpriced: 'errCostUnpriced',
   conflicting: 'errCostConflicting',
 } as const;
 

@@ -10,7 +10,7 @@ import { checkedPointCost } from '../../../utils/api/records';
 import { formatMoney, isMoneyAmount, parseApiTimestamp } from '../../../utils/format';
 import { t } from '../../../utils/i18n';
 import type { Reward } from '../../../utils/types';
-import { costProblem, priceProblem } from './costs';
+import { costProblem, priceMissing, priceProblem } from './costs';
 import type { Finding } from './report-types';
 
 /** Partner states the interface document shows; others are shown as they come (design §6). */
@@ -39,18 +39,28 @@ function costFindings(rewards: Reward[], raw: Map<number, Record<string, unknown
         'Give each reward_point_cost as a whole number of points, 0 or more, written as a JSON number (1650, not "1650").',
     });
   const rawPrice = (r: Reward) => [raw.get(Number(r.id))?.cost, raw.get(Number(r.id))?.cost_currency] as const;
-  const unpriced = rewards.filter((r) => {
+  const badPrices = rewards.filter((r) => {
     const [cost, currency] = rawPrice(r);
-    return r.costRefused && !(typeof currency === 'string' && isMoneyAmount(cost, currency));
+    return r.costRefused && !r.costReason && !(typeof currency === 'string' && isMoneyAmount(cost, currency));
   });
+  const priceChange =
+    'Give cost as the face value, a JSON number of 0 or more, and cost_currency as an ISO 4217 code in capitals (USD, EUR, GBP).';
+  if (badPrices.length)
+    findings.push({
+      level: 'warn',
+      topic: 'Rewards',
+      text: `${count(badPrices.length, 'reward has a price', 'rewards have prices')} the extension cannot take: ${list(badPrices.map((r) => `${named(r)} ${priceProblem(...rawPrice(r))}`))}. The extension quarantines each: listed without a price, marked “${t('costRefused')}”, with no Redeem, and its background refuses to send a redemption of it.`,
+      panelists: 'these rewards, and no way to redeem them',
+      change: priceChange,
+    });
+  const unpriced = rewards.filter((r) => r.costReason === 'unpriced');
   if (unpriced.length)
     findings.push({
       level: 'warn',
       topic: 'Rewards',
-      text: `${count(unpriced.length, 'reward has a price', 'rewards have prices')} the extension cannot take: ${list(unpriced.map((r) => `${named(r)} ${priceProblem(...rawPrice(r))}`))}. The extension quarantines each: listed without a price, marked “${t('costRefused')}”, with no Redeem, and its background refuses to send a redemption of it.`,
+      text: `${count(unpriced.length, 'reward has', 'rewards have')} no value in money (${list(unpriced.map((r) => `${named(r)} ${priceMissing(...rawPrice(r))}`))}): the extension quarantines each: marked “${t('costUnpriced')}”, with no Redeem, and its background refuses to send a redemption of it.`,
       panelists: 'these rewards, and no way to redeem them',
-      change:
-        'Give cost as the face value, a JSON number of 0 or more, and cost_currency as an ISO 4217 code in capitals (USD, EUR, GBP).',
+      change: priceChange,
     });
   const costless = rewards.filter((r) => r.costReason === 'missing');
   if (costless.length)

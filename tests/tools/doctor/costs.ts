@@ -36,3 +36,13 @@ export function priceProblem(cost: unknown, currency: unknown): string {
   if (cost < 0) return `${quoted} (below zero)`;
   return `${quoted} (more than ${currency || 'its currency'} prints exactly: at most 15 digits)`;
 }
+
+/** `no cost`, `cost null`, `no cost_currency`: what a reward quarantined as `unpriced` left out. */
+export function priceMissing(cost: unknown, currency: unknown): string {
+  const said = (name: string, value: unknown) => (value === undefined ? `no ${name}` : `${name} null`);
+  return [cost, currency].every((v) => v === undefined || v === null)
+    ? `${said('cost', cost)}, ${said('cost_currency', currency)}`
+    : cost === undefined || cost === null
+      ? said('cost', cost)
+      : said('cost_currency', currency);
+}

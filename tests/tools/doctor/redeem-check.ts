@@ -70,6 +70,7 @@ const QUARANTINED = {
   impossible: (raw: unknown) => `has reward_point_cost ${costProblem(raw)}, a cost the panel cannot mean`,
   missing: () => 'has no reward_point_cost in the rewards list, a cost nobody gave',
   conflicting: () => 'is listed twice in the rewards list with different reward_point_costs, a cost nobody gave',
+  unpriced: () => 'has no value in money in the rewards list (cost or cost_currency left out)',
 } as const;
 
 export const notSent = (topic: string, text: string, why: string): CheckResult => ({

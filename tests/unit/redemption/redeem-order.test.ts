@@ -151,6 +151,15 @@ describe('the price confirmed is the price sent', () => {
     expect(redeems(a)).toBe(0);
   });
 
+  it('a reward the catalogue gives no value in money is never sent, and the refusal says the value is missing', async () => {
+    const session = await activeSessionId();
+    delete (coffee() as { cost?: unknown }).cost;
+    const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect((reply as { error: { message: string } }).error.message).toMatch(/gives it no value in money/);
+    expect(redeems(a)).toBe(0);
+  });
+
   it('an id the catalogue lists twice with different costs is never sent: the panel would charge one of them', async () => {
     const session = await activeSessionId();
     a.state.rewards.push({ ...structuredClone(coffee()), reward_point_cost: 50 });
