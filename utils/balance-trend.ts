@@ -178,6 +178,21 @@ export function paceTo(
   return { pointsPerWeek, weeks: toGo / pointsPerWeek };
 }
 
+/**
+ * When the balance was last read, if that was a day or more before `now`: its last change recorded,
+ * or a later read (`readAt`, one that gave a balance) that found it unchanged. Undefined while it is
+ * current. What was earned, and at what pace, is then said up to that read, dated: nothing was read
+ * after it, so the days since are not days without points.
+ */
+export function lastReadBefore(
+  samples: readonly BalanceSample[],
+  readAt: number | undefined,
+  now: number,
+): number | undefined {
+  const at = Math.max(samples.at(-1)?.at ?? 0, readAt ?? 0);
+  return at > 0 && now - at >= DAY_MS ? at : undefined;
+}
+
 /** "about N days/weeks/months": the unit and the rounded count for a number of weeks. */
 export function roughDuration(weeks: number): { unit: 'day' | 'week' | 'month' | 'year'; count: number } {
   const days = weeks * 7;

@@ -1,10 +1,17 @@
 import { useSignal } from '@preact/signals';
-import { DAY_MS, flowOver, returnsOf, type PointsReturn, type BalanceSample } from '../../utils/balance-trend';
+import {
+  DAY_MS,
+  flowOver,
+  lastReadBefore,
+  returnsOf,
+  type PointsReturn,
+  type BalanceSample,
+} from '../../utils/balance-trend';
 import { earnedText, periodText } from '../../utils/earned';
 import { formatPoints, parseApiTimestamp } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { asSentence, sentences } from '../../utils/sentences';
-import { balanceHistoryItem, popupViewItem, type PopupView } from '../../utils/storage-items';
+import { balanceHistoryItem, popupViewItem } from '../../utils/storage-items';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { BalanceChart, samplesIn, shortDay, type Spend } from './BalanceChart';
 import { useHistoryPages } from './use-history-pages';
@@ -58,21 +65,6 @@ export function fromToText(
     : t('balanceFromToOn', tp('points', last.points), formatPoints(first.points), shortDay(first.at), shortDay(until));
 }
 
-/**
- * When the balance was last read, if that was a day or more before `now`: its last change recorded,
- * or the view's later read that found it unchanged. Undefined while it is current.
- */
-export function lastReadBefore(
-  samples: readonly BalanceSample[],
-  view: PopupView | null,
-  now: number,
-): number | undefined {
-  const rewards = view?.rewards;
-  const viewed = rewards && rewards.balance.points !== null ? rewards.fetchedAt : 0;
-  const readAt = Math.max(samples.at(-1)?.at ?? 0, viewed);
-  return readAt > 0 && now - readAt >= DAY_MS ? readAt : undefined;
-}
-
 /** Redemptions the history's first page holds, as the chart marks them. */
 const HISTORY_ROWS = 100;
 
@@ -97,7 +89,8 @@ export function BalanceSection({ now = Date.now() }: { now?: number }) {
   // "No points earned since Nov 29" on that very day.
   const firstDay = samples.length > 0 && now - Math.min(...samples.map((s) => s.at)) < DAY_MS;
   // Read days ago (a panel down, a key refused), the period ends at that read, dated: never "today".
-  const until = lastReadBefore(samples, view.value, now);
+  const viewed = view.value?.rewards;
+  const until = lastReadBefore(samples, viewed && viewed.balance.points !== null ? viewed.fetchedAt : undefined, now);
   const end = until ?? now;
   // Two samples in the period make a chart; what was earned is said only with the refunds known.
   const drawn = flowOver(samples, days.value, end) !== null;

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StoredValues } from '../../utils/types';
 import { axeViolations } from './axe';
 import { control, serverState } from './control';
+import { seedBalanceHistory } from './balance-samples';
 import { afterFailure, launchExtension, type ExtensionSession } from './harness';
+
+const DAY = 86_400_000;
 
 /**
  * The options page in Chromium against the sandbox (connect, profile, history, disconnect), driven
@@ -339,6 +342,54 @@ describe('options page against the sandbox', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await status('Saved 1 change.').waitFor();
     expect([...((await serverValues()).HOBBIES as number[])].sort((a, b) => a - b)).toEqual([131, 132, 134]);
+  });
+
+  test('opened days after the last read, the popup and the balance chart say what was earned up to that read, dated', async () => {
+    // The pages' clock runs four days ahead of the worker's: the panelist opens them four days after
+    // the worker's reads, which are the last ones (what a panel down since would leave).
+    const later = Date.now() + 4 * DAY;
+    const { balance } = await serverState(ext);
+    const worker = await ext.worker();
+    const daysBefore = (days: number, points: number) => ({ at: later - days * DAY, points });
+    // Rises of 410, 410 and 820 points in the 30 days before the last read; the first sample is older.
+    await worker.evaluate(seedBalanceHistory, [
+      daysBefore(40, balance - 1640),
+      daysBefore(25, balance - 1230),
+      daysBefore(18, balance - 820),
+      daysBefore(4.5, balance),
+    ]);
+    // What the model says: the period ends at the last read (the catalogue's, or the last sample's), 30 days long.
+    const expected = async () => {
+      const stored = await worker.evaluate(() => chrome.storage.local.get(['view:popup', 'balance:history']));
+      const view = stored['view:popup'] as { rewards: { fetchedAt: number } };
+      const samples = stored['balance:history'] as Array<{ at: number }>;
+      const until = Math.max(view.rewards.fetchedAt, samples.at(-1)!.at);
+      const day = (at: number) => new Date(at).toLocaleDateString('en-US', { dateStyle: 'medium' });
+      return `1,640 points earned between ${day(until - 30 * DAY)} and ${day(until)}`;
+    };
+    const opened: Page[] = [];
+    const openLater = async (path: string) => {
+      const shown = await ext.context.newPage();
+      opened.push(shown);
+      await shown.clock.setFixedTime(later);
+      await shown.goto(`chrome-extension://${ext.extensionId}/${path}`);
+      return shown;
+    };
+    try {
+      const popup = await openLater('popup.html');
+      const line = popup.locator('.goal-change');
+      // Shown and wanted side by side, so a failure prints both.
+      const same = ([shown, wanted]: Array<string | null | undefined>) => shown === wanted;
+      await expect.poll(async () => [await line.textContent(), await expected()]).toSatisfy(same);
+      expect(await popup.textContent('body')).not.toContain('in the last 30 days');
+      const options = await openLater('options.html#balance');
+      const section = options.getByRole('region', { name: 'Balance over time' });
+      const summary = section.locator('.balance-summary strong');
+      await expect.poll(async () => [await summary.textContent(), await expected()]).toSatisfy(same);
+      expect(await section.textContent()).not.toMatch(/in the last 30 days|today/i);
+    } finally {
+      for (const page1 of opened) await page1.close();
+    }
   });
 
   test('the connected page has no axe violations', async () => {

@@ -100,6 +100,23 @@ describe('the goal header', () => {
     expect(root.querySelector('.hdr-next')?.textContent).toBe('1,230 points to your goal');
   });
 
+  it('read days ago, the figure and the pace end at that read, dated: the days since are not days without points', async () => {
+    // The last read that gave a balance was 4 days ago (a panel down since): 1,230 earned in the 30 days before it.
+    await seed({ rewards, balance: 3770, history: [], fetchedAt: Date.now() - 4 * DAY_MS });
+    await goalOf(2, 'Target $50');
+    await balanceHistoryItem.setValue([daysAgo(40, 2130), daysAgo(25, 2540), daysAgo(18, 2950), daysAgo(4.5, 3770)]);
+    const root = mount();
+    const goal = await goalSection(root);
+    const day = (days: number) =>
+      new Date(Date.now() - days * DAY_MS).toLocaleDateString('en-US', { dateStyle: 'medium' });
+    // From 34 days ago to the read 4 days ago: 2,130 → 3,770, all of it seen rising (1,640 in 30 days, 383 a week).
+    await waitFor(() =>
+      expect(goal.querySelector('.goal-pace')?.textContent).toBe(
+        `1,640 points earned between ${day(34)} and ${day(4)}. About 3 weeks to go at this pace.`,
+      ),
+    );
+  });
+
   it('with the history unread, neither an earning figure nor a pace: a rise may be a refund', async () => {
     await seed({ rewards, balance: 3770 });
     await goalOf(2, 'Target $50');

@@ -1,6 +1,7 @@
 import {
   EARN_DAYS,
   flowOver,
+  lastReadBefore,
   paceTo,
   roughDuration,
   type PointsReturn,
@@ -20,6 +21,8 @@ export type GoalInput = Parameters<typeof goalView>[0] & {
    * Undefined while the history is unread: a rise may then be a refund, so neither is said.
    */
   returns?: readonly PointsReturn[] | undefined;
+  /** When the catalogue read that gave the balance was made (none: no balance read). */
+  readAt?: number | undefined;
   now: number;
   /** Why this reward cannot be redeemed now (another redemption is pending, or its own is being checked), or null. */
   blocked: string | null;
@@ -35,12 +38,15 @@ const DURATION = { day: 'durationDay', week: 'durationWeek', month: 'durationMon
  */
 export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView } {
   const { returns } = input;
-  const earned = returns ? earnedText(flowOver(input.samples, EARN_DAYS, input.now, returns), EARN_DAYS) : null;
+  // Read days ago, the figure and the pace end at that read, dated: never "earned in the last 30 days".
+  const until = lastReadBefore(input.samples, input.readAt, input.now);
+  const end = until ?? input.now;
+  const earned = returns ? earnedText(flowOver(input.samples, EARN_DAYS, end, returns), EARN_DAYS, until) : null;
   const view = goalView(input);
   const remove = (name: string) => ({ label: t('removeGoal', name), text: t('removeGoalShort') });
   const covered =
     view.kind === 'saving' || view.kind === 'affordable' ? Math.max(0, Math.min(view.points, view.cost)) : 0;
-  const pace = returns && view.kind === 'saving' ? paceTo(input.samples, view.toGo, input.now, returns) : null;
+  const pace = returns && view.kind === 'saving' ? paceTo(input.samples, view.toGo, end, returns) : null;
   const duration = pace && roughDuration(pace.weeks);
   // Without the catalogue the card waits for it: its figures, or why the goal is not offered, need it.
   const goal =

@@ -110,6 +110,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       rewards: goalRows,
       points: balance,
       samples: snapshot.samples,
+      readAt: rewards.data.balance.points === null ? undefined : rewards.fetchedAt,
       // Refunds are not earned: the view's once it has them, else the history cache's; neither read, unknown.
       returns: view?.returns ?? extras.returns,
       blocked: 'reward' in target ? blockedWhy(redeemBlock(target.reward, balance, { held, pending })) : null,
