@@ -206,7 +206,9 @@ describe('the panel doctor reads', () => {
     const texts = report.findings.map((f) => `${f.level} ${f.topic}: ${f.text}`);
     expect(texts).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^warn Rewards: 1 reward has a price the extension cannot take: #\d+ .* cost_currency 840 /),
+        expect.stringMatching(
+          /^warn Rewards: 1 reward has a price the extension cannot take: #\d+ .* cost_currency 840 /,
+        ),
         expect.stringMatching(/^warn Rewards: 1 reward has no value in money \(#\d+ .* cost null\)/),
         expect.stringMatching(/^warn Redemptions: 1 whose reward_point_cost is not whole points of 0 or more \(#\d+\)/),
         expect.stringMatching(

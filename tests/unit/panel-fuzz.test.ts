@@ -609,7 +609,13 @@ function checkQuarantine(read: readonly Reward[], state: PanelState, at: string)
       !pointsMeant ||
       (!left(currency) && typeof currency !== 'string') ||
       (typeof currency === 'string' && !left(original.cost) && !isAmountOf(original.cost, currency));
-    const reason = wrong ? undefined : !given ? 'missing' : left(original.cost) || left(currency) ? 'unpriced' : undefined;
+    const reason = wrong
+      ? undefined
+      : !given
+        ? 'missing'
+        : left(original.cost) || left(currency)
+          ? 'unpriced'
+          : undefined;
     expect(r.costReason, `${at} ${r.id}: ${what} reason`).toBe(reason);
     if (!pointsMeant) expect(r.reward_point_cost, `${at} ${r.id}: ${what}`).toBeNull();
     if (!pointsMeant) seen.quarantined += 1;
