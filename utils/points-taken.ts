@@ -21,11 +21,13 @@ export function pointsTaken(entry: Pick<LedgerEntry, 'balanceMoved' | 'points'>)
  *   it again". Also what a panel that gave a deleted redemption's id to this one within the same
  *   second looks like (utils/instants.ts): the history cannot tell the two apart, the balance can.
  * - `said-yes`: the panel answered success: contact the panel.
- * - `balance-unread`: a panel that shows a balance, whose balance the last check could not read (or
- *   a Confirm from before the balance was evidence): no evidence the points stayed, so the balance
- *   is to be checked before redeeming again.
- * - `not-made`: the balance was read and kept its points, or the panel shows none: it most likely
- *   did not go through, and may be redeemed again.
+ * - `balance-unread`: no evidence the points stayed, so the balance is to be checked before
+ *   redeeming again: one of the two reads (before sending, at the last check) gave a balance and the
+ *   other none (the field left out, the variable unreadable: a balance cannot be compared with
+ *   none, as movedBalance rules too), the last check could not read it, or a Confirm from before
+ *   the balance was evidence.
+ * - `not-made`: the balance was read both times and kept its points, or the panel shows none: it
+ *   most likely did not go through, and may be redeemed again.
  */
 export type NotFoundWords = 'points-taken' | 'said-yes' | 'balance-unread' | 'not-made';
 
@@ -36,5 +38,6 @@ export function notFoundWords(
   const fell = typeof before === 'number' && typeof after === 'number' && points !== null && before - after >= points;
   if (pointsTaken(entry) || fell) return 'points-taken';
   if (entry.answer === 'success') return 'said-yes';
-  return before !== null && after === undefined ? 'balance-unread' : 'not-made';
+  const balances = [before, after].filter((points) => typeof points === 'number').length;
+  return balances === 1 || (before === undefined && after === undefined) ? 'balance-unread' : 'not-made';
 }
