@@ -168,6 +168,30 @@ describe('the price confirmed is the price sent', () => {
     await waitFor(() => expect(redeemCalls()).toHaveLength(2));
     expect(redeemCalls()[1]!.data).toEqual({ session: CONNECTED.id, rewardId: '1', points: 800 });
   });
+
+  it('a new cost the balance cannot cover is said as the row says it, and Confirm is off: never a balance below zero', async () => {
+    background.answers.redeem = () => ({
+      ok: false,
+      error: appError(
+        'price_changed',
+        'Nothing was sent: Amazon $5 now costs 800 points, not the cost you confirmed.',
+        {
+          points: 800,
+        },
+      ),
+    });
+    await seed({ rewards: [amazon], balance: 650 });
+    const root = mount();
+    const dialog = await openConfirmation(root);
+    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    await waitFor(() => expect(dialog.textContent).toContain('now costs 800 points'));
+    expect(getByText(dialog, /^Redeem/).textContent).toBe('Redeem Amazon $5 for 800 points? You need 150 more points.');
+    expect(dialog.textContent).not.toMatch(/-150|−150/);
+    const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    await click(confirm);
+    expect(redeemCalls()).toHaveLength(1);
+  });
 });
 
 describe('redeeming', () => {

@@ -4,7 +4,8 @@ import { t, tp } from '../../../utils/i18n';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import './dialog.css';
 import type { Reward } from '../../../utils/types';
-import { sentences } from '../../../utils/sentences';
+import { asSentence, sentences } from '../../../utils/sentences';
+import { rewardProgress } from '../../../utils/reward-view';
 import { asName } from '../../../utils/qty';
 import { Qty } from '../Qty';
 import { clockTime } from '../when';
@@ -44,7 +45,16 @@ export function ConfirmDialog({ reward, cost, unsettled, balance, busy, error, o
     return () => document.removeEventListener('keydown', onEscape);
   }, []);
 
-  const after = balance === null ? t('confirmBalanceUnknown') : tp('confirmBalanceAfter', balance - cost);
+  // A known balance short of the cost (the price rose, or the balance fell, since Redeem was
+  // pressed): said as the row says it, and Confirm is off, never "Your balance will be -150 points".
+  const { affordable, missing } = rewardProgress(balance, cost);
+  const short = affordable === false ? missing : null;
+  const after =
+    balance === null
+      ? t('confirmBalanceUnknown')
+      : short !== null
+        ? asSentence(tp('needMorePoints', short))
+        : tp('confirmBalanceAfter', balance - cost);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Tab') trapTab(e, dialog.current);
@@ -95,7 +105,7 @@ export function ConfirmDialog({ reward, cost, unsettled, balance, busy, error, o
             type="button"
             class="btn btn-primary"
             aria-label={t(unsettled ? 'confirmRedeemingAgain' : 'confirmRedeeming', reward.name)}
-            disabled={busy}
+            disabled={busy || short !== null}
             onClick={onConfirm}
           >
             {t('confirmButton')}
