@@ -208,10 +208,14 @@ describe('redemption state changes', () => {
 
 describe('unknown outcomes', () => {
   it('tells once when the history shows a redemption whose answer was lost', async () => {
+    // The panel holds the redeem past the client's time-out and records it only afterwards, so the
+    // read after the lost answer does not show it and a later check does. Held, not delayed: the
+    // time-out can be long enough for the reads before sending on a busy machine, and no wait is raced.
     const before = sandbox.state.redemptions.length;
-    await fault({ path: '/v1/panel/redemption', delayMs: 600 });
-    expect((await withClientTimeout(150, () => redeemNow(rid(101)))).state).toBe('unknown');
-    while (sandbox.state.redemptions.length === before) await sleep(20);
+    await fault({ path: '/v1/panel/redemption', held: true });
+    expect((await withClientTimeout(1000, () => redeemNow(rid(101)))).state).toBe('unknown');
+    await releaseHeld(sandbox);
+    await until(() => sandbox.state.redemptions.length > before);
     expect((await checkRedemption())?.state).toBe('done');
     await idle();
     await checkRedemption();
