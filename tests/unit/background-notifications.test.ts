@@ -387,6 +387,20 @@ describe('the goal and the token', () => {
     expect(created.map((c) => c.title)).toEqual(['Please reconnect']);
   });
 
+  it('tells each session’s refusal: the same key connected again and refused again is told again', async () => {
+    await fault({ path: '/v1/panel/rewards', status: 401, times: 1 });
+    await expect(refreshRewards(true)).rejects.toThrow();
+    await idle();
+    // The panelist pastes the same key again (the same account, its notification state kept).
+    await connect(sandbox.url, sandbox.token);
+    await firstSync();
+    expect((await sessionItem.getValue()).rejected).toBe(false);
+    await fault({ path: '/v1/panel/rewards', status: 401, times: 1 });
+    await expect(refreshRewards(true)).rejects.toThrow();
+    await idle();
+    expect(created.map((c) => c.title)).toEqual(['Please reconnect', 'Please reconnect']);
+  });
+
   it('tells a signed-in panelist to sign in again, never that a personal key was refused', async () => {
     await sessionItem.setValue({ ...(await sessionItem.getValue()), signedIn: true });
     installI18n('de');

@@ -1,4 +1,4 @@
-import { accountOf, sessionItem } from '../../../utils/storage-items';
+import { sessionItem } from '../../../utils/storage-items';
 import { writeAndNotify } from '../notify/notify-tell';
 import type { Put, SessionId } from '../store/store';
 
@@ -15,6 +15,8 @@ export function markRejected(sid: SessionId, ...puts: Put[]): Promise<void> {
     const marked = session.rejected ? [] : [{ key: sessionItem.key, value: { ...session, rejected: true } }];
     if (marked.length === 0 && puts.length === 0) return null;
     const how = session.signedIn ? { signedIn: true as const } : {};
-    return { puts: [...puts, ...marked], events: [{ id: `rejected:${accountOf(session)}`, kind: 'rejected', ...how }] };
+    // One refusal a session: the same key connected again is a new session, whose refusal is news
+    // (an id of the account would be told once for ever, the told list being kept with the account).
+    return { puts: [...puts, ...marked], events: [{ id: `rejected:${sid}`, kind: 'rejected', ...how }] };
   });
 }
