@@ -25,6 +25,7 @@ import { GoalContext } from './goal-context';
 import { Header } from './Header';
 import { PageLayout, PromptLayout } from './PopupLayout';
 import { GoalPanel } from './GoalPanel';
+import { useSetGoal } from './set-goal';
 import { LazyConfirm, preloadConfirm } from './redeem/LazyConfirm';
 import { lazyView } from './lazy/lazy-view';
 import { LazyOutcome, preloadOutcome } from './redeem/LazyOutcome';
@@ -71,8 +72,6 @@ const { Lazy: StillChecking, preload: preloadStillChecking } = lazyView<
 );
 
 export { preloadStillChecking };
-
-const clearGoal = () => void sendMessage('setGoal', { rewardId: null }).catch(() => undefined);
 
 /** Asks the background to refresh; a failure the panelist asked about takes focus once it is known. */
 function useRefresh(live: boolean, sync: SyncState | undefined) {
@@ -134,6 +133,7 @@ export function App() {
   if (state.checking.length > 0) everChecking.current = true;
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
+  const goalRemover = useSetGoal();
   useEffect(() => {
     // Redeeming again needs the reward, which may be anywhere in the catalogue.
     if (outcome?.state === 'not_found') setWantAll(true);
@@ -154,7 +154,14 @@ export function App() {
         busy={state.loading}
         header={<Header now={now} {...state.header} onRefresh={() => refresh(true)} />}
       >
-        {state.goal && <GoalPanel {...state.goal} onRedeem={flow.open} onRemove={clearGoal} />}
+        {state.goal && (
+          <GoalPanel
+            {...state.goal}
+            onRedeem={flow.open}
+            onRemove={() => goalRemover.set(null)}
+            notice={goalRemover.notice}
+          />
+        )}
         {/* With data on screen a refresh is the header's busy Refresh, beside how old that data is: said once. */}
         <SyncNotice
           error={state.rewards ? null : state.error}

@@ -6,17 +6,20 @@ export interface GoalPanelProps extends Omit<GoalInput, 'now'> {
   onRedeem(reward: Reward): void;
   /** Removes the goal (App sends it: this file is the first frame's too, which sends nothing). */
   onRemove(): void;
+  /** Why the last Remove did not take (App holds it). */
+  notice?: string | null;
   now?: number;
 }
 
 /** The points earned lately, and the goal with how far and how soon. */
-export function GoalPanel({ onRedeem, onRemove, now = Date.now(), ...input }: GoalPanelProps) {
+export function GoalPanel({ onRedeem, onRemove, notice, now = Date.now(), ...input }: GoalPanelProps) {
   const { model, view } = goalModel({ ...input, now });
   return (
     <GoalPanelView
       m={model}
       onRedeem={'reward' in view ? () => onRedeem(view.reward) : undefined}
       onRemove={onRemove}
+      notice={notice}
     />
   );
 }
@@ -29,10 +32,13 @@ export function GoalPanelView({
   m,
   onRedeem,
   onRemove,
+  notice,
 }: {
   m: GoalModel;
   onRedeem?: (() => void) | undefined;
   onRemove?: () => void;
+  /** Why the last Remove did not take; the first frame has none. */
+  notice?: string | null;
 }) {
   const goal = m.goal;
   return (
@@ -85,6 +91,11 @@ export function GoalPanelView({
           {goal.pace !== null && (
             <p class="goal-pace small muted">
               <Qty text={goal.pace} />
+            </p>
+          )}
+          {notice && (
+            <p class="error small" role="alert">
+              {notice}
             </p>
           )}
         </section>

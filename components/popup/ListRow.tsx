@@ -2,11 +2,11 @@ import { useContext, useState } from 'preact/hooks';
 import { defaultChoice, type RewardGroup } from '../../utils/reward-groups';
 import type { Reward } from '../../utils/types';
 import { rewardIdOf, type RewardId } from '../../utils/ids';
-import { send as sendMessage } from './send';
 import { GoalContext } from './goal-context';
 import { LazyDetails } from './lazy/LazyDetails';
 import { rowModel } from './model/row-model';
 import { RowView } from './RewardRow';
+import { useSetGoal } from './set-goal';
 
 interface Props {
   group: RewardGroup;
@@ -28,6 +28,7 @@ export function ListRow({ group, balance, blocked, held, onRedeem, onWantAll }: 
   const [open, setOpen] = useState(false);
   const goal = useContext(GoalContext);
   const [chosen, setChosen] = useState<RewardId | null>(null);
+  const goalSetter = useSetGoal();
   const choice = group.rewards.find((r) => r.id === chosen) ?? defaultChoice(group, goal);
   return (
     <RowView
@@ -36,10 +37,9 @@ export function ListRow({ group, balance, blocked, held, onRedeem, onWantAll }: 
       onToggle={() => setOpen(!open)}
       onChoose={(id) => setChosen(rewardIdOf(id))}
       onChoiceFocus={onWantAll}
-      // The background stores the choice, which the popup then shows.
-      onGoal={() =>
-        void sendMessage('setGoal', { rewardId: goal === choice.id ? null : choice.id }).catch(() => undefined)
-      }
+      // The background stores the choice, which the popup then shows; a refusal is said in the row.
+      onGoal={() => goalSetter.set(goal === choice.id ? null : choice.id)}
+      notice={goalSetter.notice}
       onRedeem={() => onRedeem(choice)}
     />
   );

@@ -12,6 +12,8 @@ interface ViewProps {
   onChoiceFocus?: (() => void) | undefined;
   onGoal?: () => void;
   onRedeem?: () => void;
+  /** Why the goal toggle's last press did not take (ListRow.tsx); the first frame has none. */
+  notice?: string | null;
 }
 
 /**
@@ -22,7 +24,7 @@ interface ViewProps {
  * the details open between it and the row's one Redeem, which so stays at the end, where the panelist looks for it:
  * beside its goal toggle at the row's end edge, whatever the width and the language.
  */
-export function RowView({ m, details, onToggle, onChoose, onChoiceFocus, onGoal, onRedeem }: ViewProps) {
+export function RowView({ m, details, onToggle, onChoose, onChoiceFocus, onGoal, onRedeem, notice }: ViewProps) {
   return (
     <li class="reward">
       <div class="reward-main">
@@ -81,6 +83,11 @@ export function RowView({ m, details, onToggle, onChoose, onChoiceFocus, onGoal,
           <RedeemButton {...m.redeem} onClick={onRedeem} />
         </span>
       </div>
+      {notice && (
+        <p class="error small" role="alert">
+          {notice}
+        </p>
+      )}
     </li>
   );
 }

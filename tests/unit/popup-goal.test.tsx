@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DAY_MS, type BalanceSample } from '../../utils/balance-trend';
+import { appError } from '../../utils/errors';
 import { accountOf, balanceHistoryItem, goalItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
@@ -52,6 +53,23 @@ describe('setting a goal', () => {
     expect(queryAllByRole(root, 'region', /^Your goal\b/)).toHaveLength(0);
     await click(set);
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: '2' } });
+  });
+
+  it('a goal the background cannot set or remove says why beside its control, in the background’s words', async () => {
+    const refused =
+      'This reward is no longer offered, so it cannot be your goal. Reload the rewards and choose another.';
+    background.answers.setGoal = () => ({ ok: false, error: appError('invalid_input', refused) });
+    await seed({ rewards, balance: 1000 });
+    await goalOf(1, 'Amazon $5');
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Set as goal: Target $50')));
+    const row = getByRole(root, 'button', 'Set as goal: Target $50').closest('li')!;
+    await waitFor(() => expect(getByRole(row, 'alert').textContent).toBe(refused));
+    // Removing the goal from its card, refused (no account connected any more): said in the card.
+    background.answers.setGoal = () => ({ ok: false, error: appError('not_connected', 'Not connected.') });
+    const goal = await goalSection(root);
+    await click(getByRole(goal, 'button', 'Remove goal: Amazon $5'));
+    await waitFor(() => expect(getByRole(goal, 'alert').textContent).toBe('Not connected.'));
   });
 });
 
