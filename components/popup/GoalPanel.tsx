@@ -71,14 +71,16 @@ export function GoalPanelView({
               )}
               {goal.status !== null && (
                 <div class="goal-line">
-                  <span class="small ok">{goal.status}</span>
+                  <span id="goal-status" class={goal.held ? 'small muted' : 'small ok'}>
+                    {goal.status}
+                  </span>
                   {goal.redeem && (
                     <button
                       type="button"
                       class="btn btn-primary btn-small btn-redeem"
                       aria-label={goal.redeem.label}
+                      aria-describedby={goal.held ? 'goal-status' : undefined}
                       disabled={goal.redeem.disabled}
-                      title={goal.redeem.title ?? undefined}
                       onClick={onRedeem}
                     >
                       {goal.redeem.text}

@@ -139,7 +139,11 @@ describe('redemptions still being checked off the card', () => {
     await waitFor(() => getByRole(root, 'region', /^Your goal\b/));
     const [goal, row] = queryAllByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement[];
     expect(goal!.disabled).toBe(true);
-    expect(goal!.title).toBe(HELD);
+    // Said in the card in words, where "You can redeem it now" would stand, not only in a tooltip.
+    expect(why(goal!)).toBe(HELD);
+    const card = getByRole(root, 'region', /^Your goal\b/);
+    expect(card.textContent).toContain(HELD);
+    expect(card.textContent).not.toContain('You can redeem it now');
     expect(row!.disabled).toBe(true);
     expect(why(row!)).toBe(HELD);
     expect((getByRole(root, 'button', 'Redeem Tea Card') as HTMLButtonElement).disabled).toBe(false);

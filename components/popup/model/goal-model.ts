@@ -81,14 +81,16 @@ export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView 
                     max: Math.max(view.cost, 1),
                     label: tp('progressPoints', view.cost, formatPoints(covered)),
                   },
-            status: view.kind === 'affordable' ? t('goalAffordable') : null,
+            // Held back, the card says why where "You can redeem it now" would stand: in words a
+            // touch screen and a screen reader reach, as a row does, never only in a tooltip.
+            status: view.kind === 'affordable' ? (input.blocked ?? t('goalAffordable')) : null,
+            held: input.blocked !== null,
             redeem:
               view.kind === 'affordable'
                 ? {
                     label: t('redeemReward', view.reward.name),
                     text: t('redeemButton'),
                     disabled: input.blocked !== null,
-                    title: input.blocked,
                   }
                 : null,
             pace: duration
@@ -109,8 +111,10 @@ export interface GoalModel {
     name: string | null;
     figures: string | null;
     bar: { value: number; max: number; label: string } | null;
+    /** "You can redeem it now", or why its Redeem is held back (`held`). */
     status: string | null;
-    redeem: { label: string; text: string; disabled: boolean; title: string | null } | null;
+    held?: boolean;
+    redeem: { label: string; text: string; disabled: boolean } | null;
     /** The earning figure, and when the goal is reached at that pace. */
     pace: string | null;
     remove: { label: string; text: string };
