@@ -172,7 +172,7 @@ export function validateValue(def: Shape, value: unknown): string | null {
       const retired = value.filter((id) => !offered(def, id));
       // Named by the panel's words where it held it by them; one held by a number is said to be one.
       if (retired.some((id) => typeof id === 'number')) return t('valRetiredUnnamed');
-      if (retired.length > 0) return t('valRetired', retired.map(String).join(', '));
+      if (retired.length > 0) return t('valRetired', formatList(retired.map(String)));
       if (new Set(value).size !== value.length) return t('valOnce');
       const exclusive = value.map((id) => offered(def, id)).find((o) => o?.exclusive);
       return exclusive && value.length > 1 ? t('valExclusive', exclusive.text) : null;

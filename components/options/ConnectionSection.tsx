@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../../utils/i18n';
+import { sentences } from '../../utils/sentences';
 import { sendMessage } from '../../utils/messages';
 import { signInConfigured } from '../../utils/build-settings';
 import { settings } from '../../utils/settings';
@@ -51,7 +52,7 @@ export function ConnectionSection() {
       // The next sign-in asks the server for the password again (a shared computer): said as
       // known only where its metadata says it does (utils/sign-in-server.ts).
       const next = asksPasswordAfterDisconnect(settings.oauthServer) ? 'signOutPasswordNext' : 'signOutSharedComputer';
-      status.value = signedIn ? `${ended} ${t(next)}` : ended;
+      status.value = signedIn ? sentences(ended, t(next)) : ended;
       refocus.current = !focusWayIn();
     } else alert.value = alertOf(result.error, t('stepDisconnectAgain'));
   }

@@ -84,6 +84,19 @@ describe('disconnecting', () => {
     expect(document.activeElement).toBe(page.button(container, 'Sign in to Test Panel'));
   });
 
+  it('in Japanese the two sentences are joined as Japanese writes them: no space after "。"', async () => {
+    installI18n('ja');
+    await sessionItem.setValue(SIGNED_IN);
+    await page.mountInto(container, <ConnectionSection />);
+    await page.sectionRead(container, '#connection');
+    await page.click(page.button(container, '接続を解除'));
+    await page.click(page.button(container, 'はい、解除します'));
+    expect(status()).toBe(
+      '接続を解除しました。ログアウトし、パネルのデータはこのブラウザから削除されました。' +
+        '共有のコンピューターでは、パネルのサイトでもログアウトしてください。サイト側のログインがまだ残っている場合があります。',
+    );
+  });
+
   it('signed in at an OpenID provider: the next sign-in asks for the password again, and says so', async () => {
     settings.oauthServer = { metadata: true, openid: true, offlineAccess: true, promptLogin: true, issParameter: true };
     try {

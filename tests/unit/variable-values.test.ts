@@ -89,6 +89,12 @@ describe('validateValue', () => {
     expect(validateValue(checkbox, [1, 99])).toBe('A choice no longer offered is still ticked: untick it, then save.');
     // One the panel holds by its own word is named by it.
     expect(validateValue(checkbox, [1, 'KNITTING'])).toBe('“KNITTING” is no longer offered: untick it, then save.');
+    // Several, listed as the page's language lists them.
+    installI18n('ja');
+    expect(validateValue(checkbox, [1, 'KNITTING', 'SEWING'])).toBe(
+      '「KNITTING、SEWING」は現在は選択肢にありません。チェックを外してから保存してください。',
+    );
+    installI18n('en');
     expect(validateValue(checkbox, [1, 9])).toMatch(/None of these/);
     expect(validateValue(checkbox, [1, 1])).toMatch(/once/);
   });
