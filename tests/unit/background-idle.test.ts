@@ -106,7 +106,31 @@ describe('the history on the refresh alarm', () => {
     expect(await historyNeedsRefresh()).toBe(true);
   });
 
-  it('counts pending, approved, unclaimed and unknown partner states as unfinished; complete, failed, refunded as final', async () => {
+  it('watches a failed redemption for its refund for a month after the panel last changed it', async () => {
+    const failed = { ...env.sandbox.state.redemptions.find((r) => r.failed && !r.refunded)! };
+    const changedAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 19);
+    expect(mayStillChange({ ...failed, id: '1', updated_at: changedAgo(2) } as unknown as Redemption)).toBe(true);
+    expect(mayStillChange({ ...failed, id: '1', updated_at: changedAgo(31) } as unknown as Redemption)).toBe(false);
+    expect(
+      mayStillChange({ ...failed, id: '1', updated_at: changedAgo(2), refunded: true } as unknown as Redemption),
+    ).toBe(false);
+    // The alarm reads the history while such a one is in it, and stops once it is refunded.
+    finishAll();
+    Object.assign(
+      env.sandbox.state.redemptions.find((r) => r.failed && !r.refunded)!,
+      { updated_at: changedAgo(2) },
+    );
+    await refreshHistory(true);
+    expect(await historyNeedsRefresh()).toBe(true);
+    Object.assign(
+      env.sandbox.state.redemptions.find((r) => r.failed && !r.refunded)!,
+      { refunded: true },
+    );
+    await refreshHistory(true);
+    expect(await historyNeedsRefresh()).toBe(false);
+  });
+
+  it('counts pending, approved, unclaimed and unknown partner states as unfinished; complete, refunded and long-failed as final', async () => {
     await refreshHistory(true);
     const states = Object.fromEntries(
       (await historyItem.getValue())!.data.map((r: Redemption) => [r.id, mayStillChange(r)]),
@@ -114,7 +138,8 @@ describe('the history on the refresh alarm', () => {
     const expected = Object.fromEntries(
       env.sandbox.state.redemptions.map((r) => {
         const status = (r.partner_status ?? '').toUpperCase();
-        const final = r.refunded || r.failed || r.processed || status === 'COMPLETE';
+        const longFailed = r.failed && Date.now() - Date.parse(`${r.updated_at}Z`) >= 30 * 86_400_000;
+        const final = r.refunded || longFailed || (!r.failed && (r.processed || status === 'COMPLETE'));
         return [r.id, !final];
       }),
     );

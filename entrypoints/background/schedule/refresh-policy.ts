@@ -1,3 +1,4 @@
+import { parseApiTimestamp } from '../../../utils/format';
 import { notifies } from '../../../utils/preference-choices';
 import { redemptionState } from '../../../utils/redemption-state';
 import { historyItem, popupViewItem, preferencesItem } from '../../../utils/storage-items';
@@ -10,8 +11,18 @@ import { openEntries } from '../redemption/service';
  */
 const UNFINISHED = new Set(['pending', 'approved', 'unclaimed', 'other']);
 
-export function mayStillChange(redemption: Redemption): boolean {
-  return UNFINISHED.has(redemptionState(redemption).kind);
+/** How long after the panel last changed a failed redemption the alarm watches for its refund. */
+export const REFUND_WATCH_MS = 30 * 24 * 60 * 60_000;
+
+export function mayStillChange(redemption: Redemption, now = Date.now()): boolean {
+  const { kind } = redemptionState(redemption);
+  if (UNFINISHED.has(kind)) return true;
+  // A failed one's points come back if the panel refunds it (the history says so to the
+  // panelist), usually within days: watched for a month after its last change, so "refunded" is
+  // told when it happens, not at the next opening of a page. An age not read is not watched.
+  if (kind !== 'failed') return false;
+  const changed = parseApiTimestamp(redemption.updated_at ?? '') ?? parseApiTimestamp(redemption.created_at);
+  return changed !== null && now - changed < REFUND_WATCH_MS;
 }
 
 /**
@@ -27,7 +38,7 @@ export const historyWanted: Array<() => boolean | Promise<boolean>> = [];
  */
 export async function historyNeedsRefresh(): Promise<boolean> {
   const cached = await historyItem.getValue();
-  if (!cached || cached.data.some(mayStillChange)) return true;
+  if (!cached || cached.data.some((r) => mayStillChange(r))) return true;
   if ((await openEntries()).length > 0) return true;
   for (const wanted of historyWanted) if (await wanted()) return true;
   return false;
