@@ -102,7 +102,7 @@ describe('the popup', () => {
 });
 
 describe('the confirmation dialog', () => {
-  it('states a negative balance after redeeming as negative, not unknown', () => {
+  it('takes a balance below zero as known, not unknown: the points still needed, and Confirm off', () => {
     const host = document.createElement('div');
     document.body.append(host);
     render(
@@ -118,8 +118,9 @@ describe('the confirmation dialog', () => {
       host,
     );
     expect(host.querySelector('#confirm-text')?.textContent).toBe(
-      'Redeem Amazon $5 for 500 points? Your balance will be -600 points.',
+      'Redeem Amazon $5 for 500 points? You need 600 more points.',
     );
+    expect(host.querySelector<HTMLButtonElement>('[aria-label="Confirm redeeming Amazon $5"]')?.disabled).toBe(true);
     render(null, host);
     host.remove();
   });
