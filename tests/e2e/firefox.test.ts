@@ -148,6 +148,8 @@ test('turning notifications on grants the optional permission, and a redemption 
 
   // PayWave $10 Transfer (5009) is pending in the seed; the background's refresh alarm reads it.
   const pending = sandbox.state.redemptions.find((r) => r.id === 5009)!;
+  // Its notification is named by its whole key: id, reward and created_at (as the history stores it).
+  const PAYWAVE_COMPLETE = 'redemption:5009 109 2025-02-11T19:03:37Z:complete';
   Object.assign(pending, { approved: true, processed: true });
   const refresh = () =>
     options.evaluate(() => (globalThis as unknown as InPage).browser.alarms.create('refresh', { when: Date.now() }));
@@ -159,11 +161,11 @@ test('turning notifications on grants the optional permission, and a redemption 
       return (stored['notify:state'] as { told: string[] } | undefined)?.told ?? [];
     });
   await refresh();
-  await expect.poll(told).toEqual(['redemption:5009:complete']);
+  await expect.poll(told).toEqual([PAYWAVE_COMPLETE]);
   const reads = () => sandbox.requests.filter((r) => r.path === '/v1/panel/redemptions' && r.method === 'GET').length;
   const before = reads();
   await refresh();
   await expect.poll(reads).toBeGreaterThan(before);
-  expect(await told()).toEqual(['redemption:5009:complete']);
+  expect(await told()).toEqual([PAYWAVE_COMPLETE]);
   await options.close();
 });

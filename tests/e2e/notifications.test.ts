@@ -98,19 +98,21 @@ describe('notifications', () => {
     await options.close();
 
     // PayWave $10 Transfer (5009) is pending in the seed.
+    // Its notification is named by its whole key: id, reward and created_at (as the history stores it).
+    const PAYWAVE_COMPLETE = 'redemption:5009 109 2025-02-11T19:03:37Z:complete';
     await patchRedemption(5009, { approved: true, processed: true });
     await refreshAlarm();
-    await expect.poll(shown).toEqual(['redemption:5009:complete']);
+    await expect.poll(shown).toEqual([PAYWAVE_COMPLETE]);
 
     await refreshAlarm();
-    await expect.poll(told).toEqual(['redemption:5009:complete']);
+    await expect.poll(told).toEqual([PAYWAVE_COMPLETE]);
     await ext.stopWorker();
     // The refresh after the restart has run when the history's fetch time moved on.
     const before = await historyFetchedAt();
     await refreshAlarm();
     await expect.poll(historyFetchedAt).toBeGreaterThan(before);
-    expect(await shown()).toEqual(['redemption:5009:complete']);
-    expect(await told()).toEqual(['redemption:5009:complete']);
+    expect(await shown()).toEqual([PAYWAVE_COMPLETE]);
+    expect(await told()).toEqual([PAYWAVE_COMPLETE]);
   });
 });
 

@@ -26,6 +26,7 @@ import { installI18n } from './i18n-setup';
 import {
   balanceHistoryItem,
   goalItem,
+  historyItem,
   notifyStateItem,
   preferencesItem,
   rewardsItem,
@@ -47,6 +48,7 @@ import {
   withClientTimeout,
 } from './background-helpers';
 import { rid } from './test-ids';
+import { redemptionKey } from '../../utils/ids';
 
 let sandbox: Sandbox;
 let stop: Array<() => void> = [];
@@ -69,6 +71,10 @@ function startWorker(): void {
 async function fault(rule: object): Promise<void> {
   await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
 }
+
+/** A redemption's whole key (id, reward, created_at) as the stored history holds it, as notification ids name it. */
+const keyOf = async (id: number) =>
+  redemptionKey((await historyItem.getValue())!.data.find((r) => r.id === String(id))!);
 
 function redemption(id: number) {
   const found = sandbox.state.redemptions.find((r) => r.id === id);
@@ -115,7 +121,11 @@ describe('redemption state changes', () => {
     await refreshHistory(true);
     await idle();
     expect(created).toEqual([
-      { id: 'redemption:5009:complete', title: 'Your redemption changed', message: 'PayWave $10 Transfer: Complete' },
+      {
+        id: `redemption:${await keyOf(5009)}:complete`,
+        title: 'Your redemption changed',
+        message: 'PayWave $10 Transfer: Complete',
+      },
     ]);
 
     await refreshHistory(true);
@@ -157,11 +167,14 @@ describe('redemption state changes', () => {
     startWorker();
     await refreshHistory(true);
     await idle();
-    expect(created.map((c) => c.id)).toEqual(['redemption:5008:complete']);
+    expect(created.map((c) => c.id)).toEqual([`redemption:${await keyOf(5008)}:complete`]);
     Object.assign(redemption(5008), { refunded: true });
     await refreshHistory(true);
     await idle();
-    expect(created.map((c) => c.id)).toEqual(['redemption:5008:complete', 'redemption:5008:refunded']);
+    expect(created.map((c) => c.id)).toEqual([
+      `redemption:${await keyOf(5008)}:complete`,
+      `redemption:${await keyOf(5008)}:refunded`,
+    ]);
   });
 
   it('a redemption new to the history is not a change: the panelist just made it', async () => {
@@ -246,7 +259,7 @@ describe('nothing of an account outlives its session', () => {
     Object.assign(redemption(5009), { approved: true, processed: true });
     await refreshHistory(true);
     await idle();
-    expect(Object.keys(await fakeBrowser.notifications.getAll())).toEqual(['redemption:5009:complete']);
+    expect(Object.keys(await fakeBrowser.notifications.getAll())).toEqual([`redemption:${await keyOf(5009)}:complete`]);
     await disconnect();
     expect(await fakeBrowser.notifications.getAll()).toEqual({});
   });

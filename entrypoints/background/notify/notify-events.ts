@@ -1,3 +1,4 @@
+import { redemptionKey } from '../../../utils/ids';
 import { redemptionState } from '../../../utils/redemption-state';
 import type { NotificationKind } from '../../../utils/preferences';
 import type { LedgerEntry } from '../../../utils/storage-items';
@@ -42,7 +43,11 @@ const stateKey = (state: RedemptionState) => (state.detail ? `${state.kind}:${id
 /**
  * Redemptions whose state changed since the last history read. With no earlier read (`before`
  * null: the first sync of a session) there is nothing to compare: states are only recorded.
- * A redemption new to the history is not a change: its panelist just made it.
+ * A redemption new to the history is not a change: its panelist just made it. A redemption is
+ * known by its id, reward and `created_at` together (utils/ids.ts): a panel that gives a deleted
+ * one's id to the next makes a new redemption, not a change of the old one. A state the panel sent
+ * in flags that cannot be read is no state: nothing is told of it, and the last one read is kept
+ * to compare the next read with.
  */
 export function redemptionChanges(
   before: Record<string, string> | null,
@@ -51,12 +56,22 @@ export function redemptionChanges(
   const states: Record<string, string> = {};
   const events: NotifyEvent[] = [];
   for (const r of history) {
+    const known = redemptionKey(r);
+    const was = before?.[known];
+    if (r.stateUnreadable) {
+      if (was !== undefined) states[known] = was;
+      continue;
+    }
     const state = redemptionState(r);
     const key = stateKey(state);
-    states[r.id] = key;
-    const was = before?.[r.id];
+    states[known] = key;
     if (was !== undefined && was !== key)
-      events.push({ id: `redemption:${r.id}:${key}`, kind: 'redemption', rewardName: r.reward.name, state });
+      events.push({
+        id: `redemption:${idPart(known)}:${key}`,
+        kind: 'redemption',
+        rewardName: r.reward.name,
+        state,
+      });
   }
   return { states, events };
 }
