@@ -3,7 +3,7 @@ import { redemptionKey } from '../../utils/ids';
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatPoints, formatRelative } from '../../utils/format';
-import { t } from '../../utils/i18n';
+import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
 import { duplicatesItem, syncItem } from '../../utils/storage-items';
 import { recordedAgainText } from '../../utils/recorded-again';
@@ -86,7 +86,7 @@ export function HistorySection() {
               shown.value += PAGE_SIZE;
             }}
           >
-            {t('showMore')}
+            {tp('showMoreRedemptions', Math.min(PAGE_SIZE, history.total - visible.length))}
           </button>
         )}
       </>

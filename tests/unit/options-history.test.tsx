@@ -176,28 +176,28 @@ describe('redemption history', () => {
     expect(nameOf(rows()[0]!)).toBe('Reward 2000');
     // The head and the first of 20 pages.
     expect(read.filter((k) => k.startsWith('cache:history'))).toEqual(['cache:history', 'cache:history:0']);
-    await act(() => button('Show more').click());
+    await act(() => button(`Show ${PAGE_SIZE} more redemptions`).click());
     await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2), { timeout: 10_000 });
     // Counts in the panelist's number format.
     expect(container.textContent).toContain(`Showing ${PAGE_SIZE * 2} of 2,000`);
     expect(read.filter((k) => k.startsWith('cache:history:') && k !== 'cache:history:0')).toEqual([]);
   });
 
-  it('“Show more” takes focus on to the first row it added; after the last page too, never to the page’s body', async () => {
+  it('“Show 50 more redemptions” takes focus on to the first row it added; after the last page too, never to the page’s body', async () => {
     const many = Array.from({ length: 120 }, (_, i) =>
       redemption({ created_at: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 19) }),
     );
     await historyItem.setValue({ data: many, fetchedAt: Date.now() });
     await mount();
     await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE), { timeout: 10_000 });
-    button('Show more').focus();
-    await act(() => button('Show more').click());
+    button(`Show ${PAGE_SIZE} more redemptions`).focus();
+    await act(() => button(`Show ${PAGE_SIZE} more redemptions`).click());
     await vi.waitFor(() => expect(rows()).toHaveLength(PAGE_SIZE * 2), { timeout: 10_000 });
     await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE]), { timeout: 10_000 });
     expect(nameOf(rows()[PAGE_SIZE]!)).toBe('Reward 70');
-    // The last page: its button goes, focus does not go with it.
-    button('Show more').focus();
-    await act(() => button('Show more').click());
+    // The last page: its button says how many are left, and goes; focus does not go with it.
+    button(`Show ${120 - PAGE_SIZE * 2} more redemptions`).focus();
+    await act(() => button(`Show ${120 - PAGE_SIZE * 2} more redemptions`).click());
     await vi.waitFor(() => expect(rows()).toHaveLength(120), { timeout: 10_000 });
     await vi.waitFor(() => expect(document.activeElement).toBe(rows()[PAGE_SIZE * 2]), { timeout: 10_000 });
     expect(container.querySelector('button.history-more')).toBeNull();
