@@ -267,6 +267,31 @@ describe('redeeming', () => {
 });
 
 describe('redemption outcome (from the ledger, so it survives the popup closing)', () => {
+  it('says what the history shows spent, not the cost confirmed', async () => {
+    const charged = redemption(77, amazon, '2025-03-01T10:00:00', { reward_point_cost: 550 });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('done', { balanceAfter: 1950, redemption: charged }),
+    });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
+    expect(outcome.textContent).toContain('You spent 550 points. Your balance is now 1,950 points.');
+  });
+
+  it('says nothing spent when the history gives the redemption no points', async () => {
+    const unpriced = redemption(78, amazon, '2025-03-01T10:00:00', { reward_point_cost: null });
+    await seed({
+      rewards: [amazon],
+      balance: 2500,
+      ledger: ledger('done', { balanceAfter: 2000, redemption: unpriced }),
+    });
+    const again = mount();
+    const told = await waitFor(() => getByRole(again, 'region', 'Redeemed Amazon $5'));
+    expect(told.textContent).toContain('Your balance is now 2,000 points.');
+    expect(told.textContent).not.toContain('You spent');
+  });
+
   it('success tells one story: what, the points and the new balance, how it arrives; no second status; Done', async () => {
     const entry = redemption(77, amazon, '2025-03-01T10:00:00');
     await seed({

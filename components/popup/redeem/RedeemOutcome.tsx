@@ -191,8 +191,10 @@ function Redeemed({ entry, reward }: { entry: LedgerEntry; reward: Reward | unde
   // balance may be the read made just before sending, and a failed read after it leaves that unsaid.
   const after = entry.balanceAfter;
   const copies = 1 + (entry.duplicates?.length ?? 0);
-  // What the history shows spent: each copy it recorded cost the points, not the first alone.
-  const each = entry.points ?? entry.redemption?.reward_point_cost ?? null;
+  // What the history shows spent, the ledger (the cost confirmed is what was asked, not what the
+  // panel took): each copy it recorded cost the points, not the first alone. A history record that
+  // gives no points leaves the figure unsaid.
+  const each = entry.redemption?.reward_point_cost ?? null;
   const spent = each === null ? null : each * copies;
   const numbers = sentences(
     spent === null ? '' : tp('pointsSpent', spent),
