@@ -247,8 +247,8 @@ async function onlyTheSessionsData(m: Model, w: World): Promise<void> {
   ];
   const redemptionIds = [
     ...(history?.data ?? []).map((r) => r.id),
-    ...Object.keys(notify.states ?? {}),
-    // Whole redemptions (`id reward instant`): the id is their first part.
+    // Whole redemptions (`id reward instant`, as notify states and duplicates keep them): the id is their first part.
+    ...Object.keys(notify.states ?? {}).map((key) => key.split(' ')[0]!),
     ...duplicates.flatMap((d): string[] => d.redemptions ?? d.redemptionIds ?? []).map((key) => key.split(' ')[0]!),
     ...entries.flatMap((e) => [
       ...(e.redemption ? [e.redemption.id] : []),
