@@ -12,7 +12,7 @@ import { openEntries } from '../redemption/service';
 const UNFINISHED = new Set(['pending', 'approved', 'unclaimed', 'other']);
 
 /** How long after the panel last changed a failed redemption the alarm watches for its refund. */
-export const REFUND_WATCH_MS = 30 * 24 * 60 * 60_000;
+const REFUND_WATCH_MS = 30 * 24 * 60 * 60_000;
 
 export function mayStillChange(redemption: Redemption, now = Date.now()): boolean {
   const { kind } = redemptionState(redemption);
