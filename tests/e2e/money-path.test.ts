@@ -83,6 +83,27 @@ test('a panel that commits and then answers 500: redeemed with the new balance, 
   expect((await serverState(ext)).balance).toBe(2000);
 });
 
+test('a price raised past the balance while confirming: asked again with the points still needed, Confirm off, nothing sent', async () => {
+  const ext = await start();
+  const popup = await ext.openPage('popup.html');
+  await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
+  // The panel raises the reward from 500 to 3,000 points after the popup listed it; the balance is 2,500.
+  const { rewards } = await serverState(ext);
+  await control(ext, '/state', 'PATCH', {
+    rewards: rewards.map((r) => (r.name === COFFEE ? { ...r, reward_point_cost: 3000 } : r)),
+  });
+  const confirm = popup.getByRole('button', { name: `Confirm redeeming ${COFFEE}` });
+  await confirm.click();
+  await popup
+    .getByRole('alertdialog')
+    .getByText(`Redeem ${COFFEE} for 3,000 points? You need 500 more points.`)
+    .waitFor();
+  expect(await confirm.isDisabled()).toBe(true);
+  expect(await popup.getByRole('alertdialog').textContent()).not.toMatch(/-500|−500/);
+  expect(await requestCount(ext, REDEEM)).toBe(0);
+  expect((await serverState(ext)).balance).toBe(2500);
+});
+
 test('disconnect during a slow refresh, connect another account: only its own balance and history, and no reconnect prompt', async () => {
   const ext = await start();
   const other: Sandbox = await startSandbox({ seed: SEED_B, token: 'e2e-token-account-b' });
