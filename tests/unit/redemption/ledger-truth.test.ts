@@ -158,9 +158,10 @@ describe('the history settles every Confirm, never one answer', () => {
 
   it('case 4: a redemption made on the website after the Confirm was found is one more in the history, never its repeat', async () => {
     // The answer is lost (the client's time-out) and the panel commits after the read that followed
-    // it: the redeem is held by the panel until that read is over.
+    // it: the redeem is held by the panel until that read is over. The time-out bounds the reads
+    // before sending too, so it is long enough for them on a busy machine; the hold makes the order.
     await armFault(a, { path: REDEEM, held: true });
-    const entry = await withClientTimeout(300, () => redeemNow(COFFEE));
+    const entry = await withClientTimeout(1000, () => redeemNow(COFFEE));
     expect(entry.state).toBe('unknown');
     await releaseHeld(a);
     await a.idle();
