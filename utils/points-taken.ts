@@ -31,6 +31,15 @@ export function pointsTaken(entry: Pick<LedgerEntry, 'balanceMoved' | 'points'>)
  */
 export type NotFoundWords = 'points-taken' | 'said-yes' | 'balance-unread' | 'not-made';
 
+/**
+ * Whether exactly one of two balance reads gave a balance (the other none, failed, or not taken): a
+ * balance cannot be compared with none, so the pair is no evidence either way. The one rule for
+ * it, asked by the refusal's rules (redemption/balance.ts) and by the words below.
+ */
+export function oneSidedBalance(before: number | null | undefined, after: number | null | undefined): boolean {
+  return (typeof before === 'number') !== (typeof after === 'number');
+}
+
 export function notFoundWords(
   entry: Pick<LedgerEntry, 'balanceMoved' | 'points' | 'answer' | 'balanceBefore' | 'balanceAfter'>,
 ): NotFoundWords {
@@ -38,6 +47,7 @@ export function notFoundWords(
   const fell = typeof before === 'number' && typeof after === 'number' && points !== null && before - after >= points;
   if (pointsTaken(entry) || fell) return 'points-taken';
   if (entry.answer === 'success') return 'said-yes';
-  const balances = [before, after].filter((points) => typeof points === 'number').length;
-  return balances === 1 || (before === undefined && after === undefined) ? 'balance-unread' : 'not-made';
+  return oneSidedBalance(before, after) || (before === undefined && after === undefined)
+    ? 'balance-unread'
+    : 'not-made';
 }

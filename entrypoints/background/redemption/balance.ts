@@ -1,3 +1,4 @@
+import { oneSidedBalance } from '../../../utils/points-taken';
 import type { LedgerEntry } from '../../../utils/storage-items';
 
 /**
@@ -58,6 +59,5 @@ export function movedBalance(
 ): Partial<LedgerEntry> {
   if (typeof before === 'number' && typeof after === 'number')
     return after === before ? {} : { balanceMoved: after - before };
-  const none = (points: number | null | undefined) => points === null || points === undefined;
-  return none(before) && none(after) ? {} : { balanceUnread: true };
+  return oneSidedBalance(before, after) ? { balanceUnread: true } : {};
 }
