@@ -39,10 +39,12 @@ export function priceProblem(cost: unknown, currency: unknown): string {
 
 /** `no cost`, `cost null`, `no cost_currency`: what a reward quarantined as `unpriced` left out. */
 export function priceMissing(cost: unknown, currency: unknown): string {
-  const said = (name: string, value: unknown) => (value === undefined ? `no ${name}` : `${name} null`);
-  return [cost, currency].every((v) => v === undefined || v === null)
-    ? `${said('cost', cost)}, ${said('cost_currency', currency)}`
-    : cost === undefined || cost === null
-      ? said('cost', cost)
-      : said('cost_currency', currency);
+  const fields: Array<[string, unknown]> = [
+    ['cost', cost],
+    ['cost_currency', currency],
+  ];
+  return fields
+    .filter(([, value]) => value === undefined || value === null)
+    .map(([name, value]) => (value === undefined ? `no ${name}` : `${name} null`))
+    .join(', ');
 }
