@@ -23,14 +23,15 @@ const FIREFOX_LINT: Stage = { name: 'firefox lint', command: ['tsx', 'tests/tool
 
 let vitest: ReturnType<typeof spawn> | null = null;
 let besideFailed = false;
-/** Signals the tests' process group: vitest, its workers, their browsers and servers (detached below). */
-function stopTests(signal: NodeJS.Signals): void {
-  try {
-    if (vitest?.pid !== undefined) process.kill(-vitest.pid, signal);
-  } catch {
-    // The group has already ended.
-  }
+/**
+ * Stops the tests. vitest ends its workers, and they their browsers and servers, as on a Ctrl-C.
+ * Not a process group of their own: Linux schedules each session as one group (autogroup), which
+ * would weigh all the tests together as much as Prettier alone, whatever its priority.
+ */
+function stopTests(): void {
+  vitest?.kill('SIGTERM');
 }
+
 const beside = Promise.all(
   [
     ...STATIC_CHECKS.filter((stage) => stage.besideTests).map((stage) => runStage(stage, { lowPriority: true })),
@@ -40,7 +41,7 @@ const beside = Promise.all(
       report(done);
       if (!done.ok && !besideFailed) {
         besideFailed = true;
-        stopTests('SIGTERM');
+        stopTests();
       }
       return done.ok;
     }),
@@ -58,11 +59,8 @@ const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json
 const exit = besideFailed
   ? undefined
   : await new Promise<number | null>((resolve) => {
-      // A group of its own, so a failed check can stop it whole; a Ctrl-C or a CI's stop reaches
-      // only this process's group, so it is passed on.
-      const child = spawn('node_modules/.bin/vitest', args, { stdio: 'inherit', detached: true });
+      const child = spawn('node_modules/.bin/vitest', args, { stdio: 'inherit' });
       vitest = child;
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopTests(signal));
       child.on('close', (code) => resolve(code));
     });
 if (!(await beside).every(Boolean)) {
