@@ -155,12 +155,21 @@ export function isMoneyAmount(amount: unknown, currency: string): amount is numb
 export function formatMoney(amount: number | null, currency: string, locale = uiLocale()): string | null {
   if (!isCurrencyCode(currency) || !isMoneyAmount(amount, currency)) return null;
   const format = numberFormat(locale, { style: 'currency', currency });
-  if (!rtl(locale)) return format.format(amount);
-  return format
-    .formatToParts(amount)
-    .map(({ type, value }) => (type === 'currency' && LATIN.test(value) ? LRI + value + PDI : value))
-    .join('');
+  return rtl(locale) ? isolateLatinCurrency(format.formatToParts(amount)) : format.format(amount);
 }
+
+/**
+ * A range of money as the panelist's language writes one ("$5.00 – $100.00", "5,00–100,00 $",
+ * "$5.00 ～ $100.00"), or null unless both ends are money ({@link formatMoney}'s rule).
+ */
+export function formatMoneyRange(min: number, max: number, currency: string, locale = uiLocale()): string | null {
+  if (!isCurrencyCode(currency) || !isMoneyAmount(min, currency) || !isMoneyAmount(max, currency)) return null;
+  const format = numberFormat(locale, { style: 'currency', currency });
+  return rtl(locale) ? isolateLatinCurrency(format.formatRangeToParts(min, max)) : format.formatRange(min, max);
+}
+
+const isolateLatinCurrency = (parts: ReadonlyArray<{ type: string; value: string }>): string =>
+  parts.map(({ type, value }) => (type === 'currency' && LATIN.test(value) ? LRI + value + PDI : value)).join('');
 
 const LATIN = /\p{Script=Latin}/u;
 /** Left-to-right isolate and its end: the currency token between them keeps its letters in order in a right-to-left line. */

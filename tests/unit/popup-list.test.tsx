@@ -412,7 +412,7 @@ describe('reward list', () => {
       expect(getByRole(panel, 'heading', heading)).toBeTruthy();
     }
     expect(inHtmlBoxes(panel, '[data-sanitized]')[0]?.textContent).toBe('Spend it anywhere.');
-    expect(panel.textContent).toContain('Value: $5.00–$100.00');
+    expect(panel.textContent).toContain('Value: $5.00 – $100.00');
     expect(panel.textContent).toMatch(/Usable in: United States, Canada/);
 
     await click(toggle);

@@ -1,6 +1,6 @@
 /** A number and its unit are one unbreakable pair in every language. */
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../utils/format';
+import { formatMoney, formatMoneyRange } from '../../utils/format';
 import { tp } from '../../utils/i18n';
 import { asName, isolateFigures, qtyParts } from '../../utils/qty';
 import { installI18n } from './i18n-setup';
@@ -109,6 +109,22 @@ describe('money laid out right to left', () => {
     expect(formatMoney(5, 'USD', 'fr')).toBe(
       new Intl.NumberFormat('fr', { style: 'currency', currency: 'USD' }).format(5),
     );
+  });
+});
+
+describe('a range of money, as each language writes one', () => {
+  it('one range, not two amounts joined by a dash: the currency once where the language says it once', () => {
+    expect(formatMoneyRange(5, 100, 'USD', 'en')).toBe('$5.00 – $100.00');
+    expect(formatMoneyRange(5, 100, 'EUR', 'de')).toBe('5,00–100,00\u00a0€');
+    expect(formatMoneyRange(5, 100, 'USD', 'ja')).toBe('$5.00 ～ $100.00');
+    // Right to left, the currency in Latin letters stays one left-to-right token, as for one amount.
+    expect(formatMoneyRange(5, 100, 'USD', 'ar')).toBe('\u200f5.00–100.00\u00a0\u2066US$\u2069');
+  });
+
+  it('no range unless both ends are money', () => {
+    expect(formatMoneyRange(5, -1, 'USD', 'en')).toBeNull();
+    expect(formatMoneyRange(Number.NaN, 100, 'USD', 'en')).toBeNull();
+    expect(formatMoneyRange(5, 100, 'dollars', 'en')).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { formatMoney } from '../../../utils/format';
+import { formatMoneyRange } from '../../../utils/format';
 import { t, type MessageKey } from '../../../utils/i18n';
 import { countryList } from '../../../utils/region';
 import { rewardImageOrigins, withHtml } from '../../../utils/reward-html';
@@ -84,14 +84,13 @@ export function RewardDetails({ reward, redeem, only }: Props) {
   const range = only ? null : valueRange(reward);
   const currency = reward.meta_data?.currency_code || reward.cost_currency;
   // A range is said only as money: not with a currency that is not an ISO 4217 code (utils/format.ts).
-  const rangeText = range && [formatMoney(range.min, currency), formatMoney(range.max, currency)];
+  const rangeText = range && formatMoneyRange(range.min, range.max, currency);
   const countries = only ? [] : (reward.meta_data?.countries?.filter(Boolean) ?? []);
   return (
     <div class="details">
-      {rangeText?.[0] && rangeText[1] && (
+      {rangeText && (
         <p>
-          <strong>{t('detailsValue')}</strong> <span class="qty">{rangeText[0]}</span>–
-          <span class="qty">{rangeText[1]}</span>
+          <strong>{t('detailsValue')}</strong> <span class="qty">{rangeText}</span>
         </p>
       )}
       {countries.length > 0 && (
