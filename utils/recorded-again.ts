@@ -10,8 +10,13 @@ import { settings } from './settings';
  * history and the notification.
  */
 export function recordedAgainText(copies: number, points: number | null): string {
+  // What one cost is unknown for an entry that did not keep it: the sentence then leaves the sum out.
+  if (points === null)
+    return copies === 2
+      ? t('recordedTwiceUnpriced', settings.panelName)
+      : tp('recordedTimesUnpriced', copies, settings.panelName);
   // The points with their unit, each count in its own plural form ("1 point", "500 points").
-  const each = points === null ? '?' : tp('points', points);
+  const each = tp('points', points);
   return copies === 2
     ? t('recordedTwice', each, settings.panelName)
     : tp('recordedTimes', copies, each, settings.panelName);

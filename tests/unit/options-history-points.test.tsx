@@ -134,6 +134,28 @@ describe('a Confirm the history shows more than once', () => {
     expect(first!.querySelector('.recorded-again')).not.toBeNull();
   });
 
+  it('with what one cost unknown (an entry an older version kept), the sum is left out, never a "?"', async () => {
+    await historyItem.setValue({
+      data: [redemption(7, books, '2026-01-03T10:00:00'), redemption(8, books, '2026-01-03T10:00:01')],
+      fetchedAt: Date.now(),
+    });
+    await duplicatesItem.setValue([{ ...recordedTwice, points: null }]);
+    await mountRead();
+    await waitFor(() =>
+      expect(noticeLines()).toEqual([
+        'Northwind Books $10 was recorded more than once',
+        `The panel's history shows this redemption twice. If you did not redeem it again yourself, contact ${PANEL} to reverse one.`,
+      ]),
+    );
+    expect(recordedAgainText(3, null)).toBe(
+      `The panel's history shows this redemption 3 times. If you did not redeem it again yourself, contact ${PANEL} to reverse the extra ones.`,
+    );
+    installI18n('pl');
+    expect(recordedAgainText(5, null)).toBe(
+      `Historia panelu pokazuje tę wymianę 5 razy. Jeśli kolejne wymiany nie były Twoje, skontaktuj się z ${PANEL}, aby anulować nadmiarowe.`,
+    );
+  });
+
   it('three or more', () => {
     expect(recordedAgainText(3, 200)).toBe(
       `The panel's history shows this redemption 3 times, 3 × 200 points. If you did not redeem it again yourself, contact ${PANEL} to reverse the extra ones.`,
