@@ -189,13 +189,17 @@ export function formatPoints(points: number, locale = uiLocale()): string {
 }
 
 /**
- * Short form for the toolbar badge, which fits about four characters: 950, 1.2k, 12k, 1.2M. A
- * balance below zero keeps its sign (-40, -1.2k): it is owed points, not none.
+ * Short form for the toolbar badge, which fits about four characters: 950, 1.2k, 12k, 1.2M, with the
+ * language's own digits and decimal sign (1,2k in German). The suffix is the short SI one in every
+ * language: the language's own compact forms ("1,2 Tsd.", "1,2 tys.") do not fit a badge. A balance
+ * below zero keeps its sign (-40, -1.2k): it is owed points, not none.
  */
-export function compactPoints(points: number): string {
-  const n = Math.trunc(points);
-  if (n < 0) return `-${compactPoints(-n)}`;
-  if (n < 1000) return String(n + 0);
+export function compactPoints(points: number, locale = uiLocale()): string {
+  // + 0: a cut -0.5 is -0, which Intl writes "-0".
+  const n = Math.trunc(points) + 0;
+  if (n < 0) return `-${compactPoints(-n, locale)}`;
+  const whole = numberFormat(locale, { maximumFractionDigits: 0, useGrouping: false });
+  if (n < 1000) return whole.format(n);
   const units: Array<[number, string]> = [
     [1e9, 'B'],
     [1e6, 'M'],
@@ -204,11 +208,15 @@ export function compactPoints(points: number): string {
   for (const [size, suffix] of units) {
     if (n >= size) {
       const scaled = n / size;
-      const text = scaled < 10 ? (Math.floor(scaled * 10) / 10).toString() : Math.floor(scaled).toString();
+      // Cut, never rounded up: 999,999 points are not "1M".
+      const text =
+        scaled < 10
+          ? numberFormat(locale, { maximumFractionDigits: 1, useGrouping: false }).format(Math.floor(scaled * 10) / 10)
+          : whole.format(Math.floor(scaled));
       return `${text}${suffix}`;
     }
   }
-  return String(n);
+  return whole.format(n);
 }
 
 /**

@@ -38,6 +38,16 @@ describe('compactPoints (the badge text)', () => {
     expect(compactPoints(-0.5)).toBe('0');
   });
 
+  it("in the language's own digits and decimal sign, with the short suffix that fits a badge", () => {
+    expect(compactPoints(1250, 'de')).toBe('1,2k');
+    expect(compactPoints(-1250, 'fr')).toBe('-1,2k');
+    expect(compactPoints(999_999, 'pl')).toBe('999k');
+    expect(compactPoints(2_300_000, 'pt-BR')).toBe('2,3M');
+    expect(compactPoints(12_500, 'ja')).toBe('12k');
+    expect(compactPoints(950, 'de')).toBe('950');
+    expect(compactPoints(1250, 'en')).toBe('1.2k');
+  });
+
   it('is unchanged for zero and above', () => {
     expect(compactPoints(0)).toBe('0');
     expect(compactPoints(950)).toBe('950');
