@@ -9,7 +9,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { withBuildLock } from './build-lock';
 import { packageBin } from './package-bin';
 
 interface Message {
@@ -51,10 +50,7 @@ function releaseBuild(): { dir: string; cleanup(): void } {
   delete env.PANEL_API_BASE_URL;
   delete env.PANEL_DEV_TOKEN;
   const [node, wxt] = packageBin('wxt');
-  // npm test runs this beside the browser tests' builds, and a build rewrites .wxt (build-lock.ts).
-  withBuildLock(() =>
-    execFileSync(node, [wxt, 'build', '--browser', 'firefox'], { stdio: ['ignore', 'ignore', 'inherit'], env }),
-  );
+  execFileSync(node, [wxt, 'build', '--browser', 'firefox'], { stdio: ['ignore', 'ignore', 'inherit'], env });
   return { dir: join(outDir, 'firefox-mv2'), cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 

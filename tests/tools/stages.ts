@@ -10,7 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 
 export const CACHE_DIR = '.output/cache';
@@ -22,11 +21,6 @@ export interface Stage {
   command: readonly string[];
   /** What to run to fix what it found, said when it fails. */
   fix?: string;
-  /**
-   * `npm test` may run it beside the tests, at the lowest priority: it reads nothing a test or a
-   * build writes (Prettier reads the sources; the builds write `.output` and `.wxt`, which it skips).
-   */
-  besideTests?: true;
 }
 
 export const STATIC_CHECKS: readonly Stage[] = [
@@ -47,12 +41,7 @@ export const STATIC_CHECKS: readonly Stage[] = [
 /** `prettier --check` over `targets`, with a cache of its own (two processes never write one file). */
 function formatStage(name: string, cache: string, targets: readonly string[]): Stage {
   const cacheFlags = ['--cache', '--cache-location', `${CACHE_DIR}/prettier-${cache}`, '--cache-strategy', 'content'];
-  return {
-    name,
-    command: ['prettier', '--check', ...cacheFlags, ...targets],
-    fix: 'npm run format',
-    besideTests: true,
-  };
+  return { name, command: ['prettier', '--check', ...cacheFlags, ...targets], fix: 'npm run format' };
 }
 
 export interface Outcome {
@@ -62,16 +51,12 @@ export interface Outcome {
   output: string;
 }
 
-/**
- * Runs one stage to its end, its stdout and stderr kept together in the order they came; with
- * `lowPriority`, at the lowest CPU priority (nice 19), so it takes only what others leave idle.
- */
-export function runStage(stage: Stage, { lowPriority = false } = {}): Promise<Outcome> {
+/** Runs one stage to its end, its stdout and stderr kept together in the order they came. */
+export function runStage(stage: Stage, env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
   const started = performance.now();
   const [bin, ...args] = stage.command;
   return new Promise((resolve) => {
-    const child = spawn(join('node_modules', '.bin', bin ?? ''), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    if (lowPriority && child.pid !== undefined) setPriority(child.pid, 19);
+    const child = spawn(join('node_modules', '.bin', bin ?? ''), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
