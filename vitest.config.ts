@@ -4,7 +4,7 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import LongestFirst from './tests/tools/sequencer';
 import { buildSettings, runtimeSettings } from './utils/build/operator/panel-config';
 
-// One pool for both projects, a worker a core (vitest leaves a core free by default: one worker on
+// One pool for all three projects, a worker a core (vitest leaves a core free by default: one worker on
 // CI's two). A browser file waits on its browser, its sandbox and its timers much of the time, so a
 // unit file or a second browser file runs beside it; each browser worker is a lane with its own
 // sandbox ports and builds (tests/e2e/config.ts). Projects in one pool must have the same maxWorkers.
