@@ -170,6 +170,15 @@ describe('what a token answer means (tokens.ts)', () => {
       message: expect.stringMatching(/Sign in again/),
     });
     expect(renewing(body(401, 'invalid_client'))).toMatchObject({ kind: 'unauthorized', status: 401 });
+    for (const code of ['invalid_request', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'])
+      expect(renewing(body(400, code)), code).toMatchObject({ kind: 'unauthorized', status: 401 });
+    // A passing fault or a code RFC 6749 does not define for this endpoint is no reason to sign out.
+    for (const code of ['server_error', 'use_dpop_nonce', 'slow_down'])
+      expect(renewing(body(400, code)), code).toMatchObject({
+        kind: 'rejected',
+        status: 400,
+        message: expect.stringMatching(/could not be renewed just now \(HTTP 400\).*stay signed in/),
+      });
     expect(renewing(body(400, 'temporarily_unavailable'))).toMatchObject({
       kind: 'rejected',
       status: 400,

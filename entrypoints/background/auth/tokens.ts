@@ -154,12 +154,27 @@ function responseOf(error: unknown): Response | undefined {
 }
 
 /**
- * One AppError for a failed token request. At sign-in a 4xx is a refusal. At renewal only the
- * server's own OAuth error (`invalid_grant`: the password changed, the refresh token expired or
- * was revoked) means signing in again (`unauthorized`); a 429 means wait (`Retry-After`), and a
- * 5xx, a time-out, no answer or another 4xx without an OAuth error leave the session as it was,
- * to be tried again later (a passing fault is no reason to sign out). The server's words are not shown, only an OAuth error
- * code, and every secret is redacted anyway.
+ * The token endpoint's own error codes (RFC 6749 §5.2). At renewal each says the same request will
+ * never pass (`invalid_grant`: the password changed, the refresh token expired or was revoked;
+ * `invalid_client`: the panel no longer knows this extension), so only a new sign-in can help.
+ * Any other code (`temporarily_unavailable`, `server_error`, an extension's own) says nothing of
+ * the kind, and is no reason to sign out.
+ */
+const RENEWAL_REFUSALS: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+]);
+
+/**
+ * One AppError for a failed token request. At sign-in a 4xx is a refusal. At renewal only one of
+ * the endpoint's own refusals (RENEWAL_REFUSALS) means signing in again (`unauthorized`); a 429
+ * means wait (`Retry-After`), and a 5xx, a time-out, no answer or another 4xx leave the session as
+ * it was, to be tried again later (a passing fault is no reason to sign out). The server's words
+ * are not shown, only an OAuth error code, and every secret is redacted anyway.
  */
 export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', secrets: readonly string[]): AppError {
   const origin = tokenOrigin();
@@ -175,7 +190,7 @@ export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', s
       error instanceof oauth.ResponseBodyError && /^[a-z_]{1,40}$/.test(error.error) ? error.error : `HTTP ${status}`;
     if (stage === 'sign-in')
       return appError('rejected', redact(t('errSignInRefused', code), ...secrets), { status, endpoint });
-    if (error instanceof oauth.ResponseBodyError && code !== 'temporarily_unavailable') {
+    if (error instanceof oauth.ResponseBodyError && RENEWAL_REFUSALS.has(code)) {
       return appError('unauthorized', t('errSignInAgain'), { status: 401, endpoint });
     }
     return appError('rejected', t('errRenewFailed', status), { status, endpoint });
