@@ -126,7 +126,12 @@ export function AnswerFlow({ queue, writable, stored, edits, saver, fresh, onEdi
         onSeen={() => fresh.seen(def.name)}
       />
       <AlertView alert={alert.value} alertRef={alertRef} />
-      <FlowActions saving={saver.saving.value} onSkip={() => next('skipped')} onClose={onClose} />
+      <FlowActions
+        saving={saver.saving.value}
+        question={questionText(def)}
+        onSkip={() => next('skipped')}
+        onClose={onClose}
+      />
     </form>
   );
 }
@@ -175,13 +180,26 @@ function enterSubmitsChoice(event: KeyboardEvent, form: HTMLFormElement | null) 
   }
 }
 
-function FlowActions({ saving, onSkip, onClose }: { saving: boolean; onSkip(): void; onClose(): void }) {
+interface FlowActionsProps {
+  saving: boolean;
+  /** The question on screen, which Skip names. */
+  question: string;
+  onSkip(): void;
+  onClose(): void;
+}
+
+function FlowActions({ saving, question, onSkip, onClose }: FlowActionsProps) {
   return (
     <div class="flow-actions">
       <button type="submit" class="primary" disabled={saving}>
         {t(saving ? 'saving' : 'saveAndNext')}
       </button>
-      <button type="button" disabled={saving} onClick={onSkip}>
+      <button
+        type="button"
+        disabled={saving}
+        onClick={onSkip}
+        aria-label={t('namedAction', t('skipQuestion'), question)}
+      >
         {t('skipQuestion')}
       </button>
       <button type="button" class="link-button" onClick={onClose}>

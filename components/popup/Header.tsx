@@ -110,11 +110,13 @@ function EarnLink({ earn }: { earn: NonNullable<HeaderModel['earn']> }) {
 function Freshness({
   text,
   action,
+  name,
   busy,
   onRefresh,
 }: {
   text: string;
   action: string;
+  name: string;
   busy: boolean;
   onRefresh?: (() => void) | undefined;
 }) {
@@ -124,7 +126,7 @@ function Freshness({
         first={text}
         then={
           <span class="hdr-then">
-            <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy}>
+            <button type="button" class="btn-link" onClick={onRefresh} aria-busy={busy} aria-label={name}>
               {action}
             </button>
             {/* Its place kept while idle: the line sits at the end of the balance's, and would move as it came and went. */}

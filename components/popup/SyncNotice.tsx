@@ -24,7 +24,12 @@ export function SyncNotice({ error, loading, onRetry }: Props) {
     return (
       <div id={SYNC_ERROR_ID} class="notice notice-error" role="alert" tabIndex={-1}>
         <p>{sentences(asSentence(reason), next ?? '', t('rewardsWhenBack'))}</p>
-        <button type="button" class="btn" onClick={onRetry}>
+        <button
+          type="button"
+          class="btn"
+          onClick={onRetry}
+          aria-label={t('namedAction', t('tryAgain'), t('pointsAndRewards'))}
+        >
           {t('tryAgain')}
         </button>
         {/* The code and the path, for support, only when asked for: plain words come first. */}

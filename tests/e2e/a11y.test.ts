@@ -190,7 +190,7 @@ describe('axe-core, light and dark, every state', () => {
     const popup = await open('popup.html');
     await popup.locator('.hdr-balance').waitFor();
     await injectFault(ext, { path: '/v1/panel/rewards', status: 500, times: 5 });
-    await popup.getByRole('button', { name: 'Refresh' }).click();
+    await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
     const error = popup.getByRole('alert').filter({ hasText: 'has a problem right now — last updated' });
     await error.waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await focused(popup)).id).toBe('sync-error');

@@ -71,7 +71,7 @@ test('an access token the server ends mid-use is renewed on Refresh without the 
   await waitForTexts(popup, ['2,500 points']);
   await fetch(`${sandbox.url}/__sandbox/oauth/expire`, { method: 'POST' });
   sandbox.state.balance = 3000;
-  await popup.locator(byLabel('Refresh', 'button')).click();
+  await popup.locator(byLabel('Refresh: your points and rewards', 'button')).click();
   await waitForTexts(popup, ['3,000 points']);
   expect(sandbox.requests.filter((r) => r.path === '/oauth/token')).toHaveLength(2);
   expect(await popup.$$('[role=alert]')).toHaveLength(0);

@@ -108,7 +108,7 @@ test('the popup says how many profile questions are open; "Answer now" answers t
   await options.keyboard.type('10115');
   await options.keyboard.press('Enter');
   await waitForTexts(options, ['Question 2 of 2', 'Saved your answer to “Postal code”.']);
-  await options.locator(byLabel('Skip', 'button')).click();
+  await options.locator(byLabel('Skip: What is the highest level of education you have completed?', 'button')).click();
   await waitForTexts(options, ['Thank you!', 'You answered 1 question. 1 skipped question is still open.']);
   expect(sandbox.state.values.POSTAL_CODE).toBe('10115');
   await options.locator(byLabel('Back to your profile', 'button')).click();

@@ -230,7 +230,9 @@ describe.each(RUNS)('%s: every state fits 320 and 380 px', (locale) => {
     const failed = await ext.openPage('popup.html');
     await failed.locator('.hdr-balance').waitFor();
     await injectFault(ext, { path: '/v1/panel/rewards', status: 500, times: 5 });
-    await failed.getByRole('button', { name: say('popupRefresh'), exact: true }).click();
+    await failed
+      .getByRole('button', { name: say('namedAction', say('popupRefresh'), say('pointsAndRewards')), exact: true })
+      .click();
     await failed.locator('#sync-error').waitFor({ timeout: 30_000 });
     await fits(failed, 'popup-refresh-failed');
   });

@@ -108,7 +108,12 @@ describe.each(['ar', 'ja'])('a browser in %s', (locale) => {
     expect
       .poll(
         async () => {
-          await popup.getByRole('button', { name: say('popupRefresh'), exact: true }).click();
+          await popup
+            .getByRole('button', {
+              name: say('namedAction', say('popupRefresh'), say('pointsAndRewards')),
+              exact: true,
+            })
+            .click();
           const samples = (await stored<Array<{ points: number; tentative?: true }>>(ext, 'balance:history')) ?? [];
           return samples.filter((s) => !s.tentative).map((s) => String(s.points));
         },

@@ -115,7 +115,7 @@ test('disconnect during a slow refresh, connect another account: only its own ba
   await injectFault(ext, { path: rewards, held: true, status: 401 });
   await injectFault(ext, { path: history, held: true });
   const popup = await ext.openPage('popup.html');
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   await expect.poll(() => requestCount(ext, rewards)).toBeGreaterThan(before[0]!);
   await expect.poll(() => requestCount(ext, history)).toBeGreaterThan(before[1]!);
 

@@ -41,6 +41,8 @@ interface Credentials {
 }
 
 const NO_ORIGIN = { origin: null };
+/** The header's Refresh, by its accessible name. */
+const REFRESH = 'Refresh: your points and rewards';
 
 /**
  * The authorization requests from the `from`-th on asked `asked`. Firefox's sign-in window loads
@@ -96,7 +98,7 @@ export async function signInStory<P>(
   expect(await op.endAccessTokens()).toBe(1);
   const popup = await driver.popup();
   await driver.waitForText(popup, '2,500 points');
-  await driver.press(popup, 'Refresh');
+  await driver.press(popup, REFRESH);
   await expect.poll(() => op.exchanges.length).toBe(2);
   expect(op.exchanges[1]).toEqual({
     grantType: 'refresh_token',
@@ -146,7 +148,7 @@ export async function signInStory<P>(
   await driver.waitForText(again, COFFEE);
   const exchanges = op.exchanges.length;
   expect(await op.revokeGrants()).toBeGreaterThan(0);
-  await driver.press(again, 'Refresh');
+  await driver.press(again, REFRESH);
   await driver.waitForText(again, 'Your sign-in has expired');
   // What was read stays for when the panelist is back.
   expect(await driver.stored('cache:rewards')).toBeTruthy();

@@ -92,7 +92,7 @@ test('Redeem → Confirm by taps: the outcome is the one the panel recorded, and
   const options = await ext.openPage('options.html#history');
   await options.locator('.history-row').first().filter({ hasText: COFFEE }).waitFor();
   await options.close();
-  await outcome.getByRole('button', { name: 'Done' }).tap();
+  await outcome.getByRole('button', { name: `Done: ${COFFEE}`, exact: true }).tap();
 });
 
 test('Answer now → fill → Save & next by taps saves the answer; the options page’s picture is written', async () => {
@@ -101,7 +101,7 @@ test('Answer now → fill → Save & next by taps saves the answer; the options 
   const options = await opened;
   const heading = options.locator('#answer-flow-heading');
   await heading.filter({ hasText: /^Question 1 of / }).waitFor();
-  const field = options.getByLabel('Postal code');
+  const field = options.getByLabel('Postal code', { exact: true });
   await field.tap();
   await field.fill('10115');
   await settled(options);

@@ -106,7 +106,7 @@ test('a redemption goes through: balance, history and badge change', async () =>
   await expect.poll(() => badgeText(ext)).toBe('2k');
 
   // Done shows the history's latest entry instead.
-  await outcome.getByRole('button', { name: 'Done' }).click();
+  await outcome.getByRole('button', { name: `Done: ${COFFEE}`, exact: true }).click();
   await expect.poll(() => popup.getByRole('region', { name: 'Latest redemption' }).textContent()).toContain(COFFEE);
   // Focus is back on the reward's row, on its name, not on the page, nor on the Redeem just used:
   // one more Enter there would start the same redemption again.
@@ -222,7 +222,10 @@ test('insufficient points on the server: the panelist’s numbers, the refreshed
   expect(state.redemptions).toHaveLength(9);
 
   // Close returns focus to the reward's row; its Redeem cannot be pressed with 100 points, so its name.
-  await popup.locator('#redeem-outcome').getByRole('button', { name: 'Close' }).click();
+  await popup
+    .locator('#redeem-outcome')
+    .getByRole('button', { name: `Close: ${COFFEE}`, exact: true })
+    .click();
   await popup.locator('#redeem-outcome').waitFor({ state: 'detached' });
   await expect
     .poll(() =>
@@ -302,7 +305,7 @@ test('shows cached data at once with the sandbox stopped, and the error on refre
   const popup = await openPopup(ext);
   await popup.getByText(COFFEE, { exact: true }).waitFor();
   expect(await popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   // One amber line in the header, not a card above the rewards.
   // In plain words, with the points it still shows; the cause for support on its own line.
   const alert = popup
@@ -312,7 +315,9 @@ test('shows cached data at once with the sandbox stopped, and the error on refre
       hasText: /^Can’t reach Panel Rewards right now — last updated .+/,
     });
   await alert.waitFor({ timeout: 30_000 });
-  expect(await popup.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
+  expect(await popup.getByRole('button', { name: 'Retry: your points and rewards', exact: true }).isVisible()).toBe(
+    true,
+  );
   expect(await popup.getByText(COFFEE, { exact: true }).isVisible()).toBe(true);
   expect(await popup.locator('.notice').count()).toBe(0);
 });
@@ -568,7 +573,7 @@ test('an ambiguous redeem answer is "being checked", never "nothing was charged"
   await check.waitFor();
   const text = await outcome.textContent();
   expect(text).not.toMatch(/Nothing was charged|did not go through/);
-  expect(await outcome.getByRole('button', { name: 'Close' }).count()).toBe(0);
+  expect(await outcome.getByRole('button', { name: /^(Close|Done):/ }).count()).toBe(0);
   expect(await redeemRequests(ext)).toBe(1);
 
   // Its Redeem is held back while it is checked, and says why; the other rewards stay open.

@@ -101,7 +101,7 @@ describe('open profile questions, answered one at a time', () => {
     await options.getByRole('status').filter({ hasText: 'Saved your answer to “Postal code”.' }).waitFor();
     expect(await options.getByRole('group', { name: HOUSEHOLD.text }).isVisible()).toBe(true);
     await expect.poll(() => focusedLabel(options)).toBe('Just me');
-    await options.getByRole('button', { name: 'Skip' }).click();
+    await options.getByRole('button', { name: `Skip: ${HOUSEHOLD.text}`, exact: true }).click();
 
     await heading.filter({ hasText: 'Question 3 of 3' }).waitFor();
     await expect.poll(() => focusedLabel(options)).toBe('Secondary school');

@@ -70,7 +70,7 @@ test('a refresh pointed to another site is refused before anything is sent there
   await popup.getByText('2,500').first().waitFor();
   await redirect('GET', REWARDS, 302);
   const before = await requestCount(ext, REWARDS);
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   // The popup's one line in plain words; the redirect, what to check and what was
   // asked for are behind "Details for support" (the browser hides where the redirect pointed, an
   // opaque answer, which is why no redirect is followed at all).

@@ -80,14 +80,14 @@ test('a burst of server errors shows the cached data as stale with a retry, afte
   const before = await requestCount(ext, REWARDS);
   await injectFault(ext, { path: REWARDS, status: 503, times: 50 });
 
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   const alert = popup.getByRole('alert');
   await alert.waitFor();
   expect(await alert.textContent()).toMatch(/problem|unavailable/i);
   await expect.poll(() => popup.getByText(COFFEE, { exact: true }).first().isVisible()).toBe(true);
   // One refresh: the first try and two retries with backoff, never a storm.
   expect((await requestCount(ext, REWARDS)) - before).toBe(3);
-  await popup.getByRole('button', { name: 'Retry' }).waitFor();
+  await popup.getByRole('button', { name: 'Retry: your points and rewards', exact: true }).waitFor();
 });
 
 test('429 with a long Retry-After is not retried and tells the panelist to wait', async () => {
@@ -96,7 +96,7 @@ test('429 with a long Retry-After is not retried and tells the panelist to wait'
   await popup.getByText('2,500').first().waitFor();
   const before = await requestCount(ext, REWARDS);
   await injectFault(ext, { path: REWARDS, status: 429, headers: { 'Retry-After': '120' }, times: 5 });
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   const alert = popup.getByRole('alert');
   await alert.waitFor();
   expect(await alert.textContent()).toMatch(/2 min|120 s|minutes|wait/i);
@@ -108,10 +108,10 @@ test('a dead server: the popup shows the cache, marked stale, and offers a retry
   const popup = await ext.openPage('popup.html');
   await popup.getByText('2,500').first().waitFor();
   await ext.sandbox.close();
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   await popup.getByRole('alert').waitFor();
   expect(await popup.getByText('2,500').first().isVisible()).toBe(true);
-  await popup.getByRole('button', { name: 'Retry' }).waitFor();
+  await popup.getByRole('button', { name: 'Retry: your points and rewards', exact: true }).waitFor();
   expect(await popup.getByRole('alert').textContent()).toMatch(/reach|connection|offline/i);
 });
 

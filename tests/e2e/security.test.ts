@@ -90,7 +90,7 @@ test('after connecting, redeeming and failing, no console line carries the token
       times: 10,
     }),
   });
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
   // A rejected token: the popup asks to reconnect.
   await popup.getByRole('button', { name: 'Reconnect', exact: true }).waitFor();
   // The capture itself works: a line logged in the worker arrives here.

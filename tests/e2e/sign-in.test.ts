@@ -135,7 +135,7 @@ test('an access token that expires during use is renewed without the panelist no
   await control(ext, '/oauth/expire', 'POST');
   await control(ext, '/state', 'PATCH', { balance: 3000 });
   const tokenRequests = await requestCount(ext, '/oauth/token');
-  await popup.getByRole('button', { name: 'Refresh' }).click();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
 
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('3,000 points');
   expect(await requestCount(ext, '/oauth/token')).toBe(tokenRequests + 1);

@@ -97,15 +97,15 @@ describe.each(others)('%s has every English message', (locale) => {
  * "Status", "1 week" in Dutch). Any other English copy is a message left untranslated.
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  ar: ['notifyRedemptionText'],
-  de: ['stateOther', 'notifyRedemptionText'],
-  es: ['notifyRedemptionText'],
+  ar: ['notifyRedemptionText', 'namedAction'],
+  de: ['stateOther', 'notifyRedemptionText', 'namedAction'],
+  es: ['notifyRedemptionText', 'namedAction'],
   fr: ['points_one', 'points_other', 'balancePoints_one', 'balancePoints_other', 'detailsDescription'],
-  it: ['notifyRedemptionText'],
-  ja: ['notifyRedemptionText'],
-  nl: ['stateOther', 'detailsDisclaimer', 'notifyRedemptionText', 'durationWeek_one'],
-  pl: ['stateOther', 'notifyRedemptionText'],
-  pt_BR: ['stateOther', 'notifyRedemptionText'],
+  it: ['notifyRedemptionText', 'namedAction'],
+  ja: ['notifyRedemptionText', 'namedAction'],
+  nl: ['stateOther', 'detailsDisclaimer', 'notifyRedemptionText', 'durationWeek_one', 'namedAction'],
+  pl: ['stateOther', 'notifyRedemptionText', 'namedAction'],
+  pt_BR: ['stateOther', 'notifyRedemptionText', 'namedAction'],
 };
 
 it.each(others)('%s: no message is left in English, apart from the words the language shares with it', (locale) => {

@@ -155,7 +155,7 @@ describe('German', () => {
     expect(root.textContent).not.toContain('Genug Punkte');
     expect(root.textContent).toContain('Gutschein');
     expect(getByRole(root, 'button', 'Amazon $5 einlösen')).toBeTruthy();
-    expect(getByRole(root, 'button', 'Aktualisieren')).toBeTruthy();
+    expect(getByRole(root, 'button', 'Aktualisieren: Ihre Punkte und Prämien')).toBeTruthy();
     await click(getByRole(root, 'button', 'Amazon $5 einlösen'));
     const dialog = await waitFor(() => getByRole(document.body, 'alertdialog', 'Einlösung bestätigen'));
     expect(dialog.textContent).toContain(

@@ -157,6 +157,8 @@ describe('answering one question at a time', () => {
     expect(focused()).toBe(byLabel('Postal code'));
     expect(q('#profile-progress-text')?.textContent).toBe('3 of 5 answered');
 
+    // Skip names the question it skips.
+    expect(button('Skip').getAttribute('aria-label')).toBe('Skip: Postal code');
     await click(button('Skip'));
     await page.nextFrame();
     expect(flowHeading()).toBe('Question 3 of 3');

@@ -71,7 +71,7 @@ describe('header', () => {
   it('a refresh over the points shown is said once: by its busy Refresh beside how old they are, not by “Updating…” too', async () => {
     await seed({ rewards: [greenleaf, target], balance: 2500, rewardsSync: { loading: true } });
     const root = mount();
-    const refresh = await waitFor(() => getByRole(root, 'button', 'Refresh'));
+    const refresh = await waitFor(() => getByRole(root, 'button', 'Refresh: your points and rewards'));
     // Busy once the sync state's own read is in.
     await waitFor(() => expect(refresh.getAttribute('aria-busy')).toBe('true'));
     expect(root.querySelector('.hdr-updated')?.textContent).toMatch(/^Updated /);

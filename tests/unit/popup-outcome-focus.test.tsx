@@ -65,7 +65,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Amazon $5'));
-    await closeCard(root, 'Done');
+    await closeCard(root, 'Done: Amazon $5');
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false);
     const name = document.activeElement as HTMLElement;
     expect(name.classList.contains('reward-open')).toBe(true);
@@ -83,7 +83,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     });
     const root = mount();
     await waitFor(() => getByRole(root, 'alert'));
-    await closeCard(root, 'Close');
+    await closeCard(root, 'Close: Amazon $5');
     expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(true);
     const name = document.activeElement as HTMLElement;
     expect(name.classList.contains('reward-open')).toBe(true);
@@ -98,7 +98,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Cedar Bakery $10'));
-    await closeCard(root, 'Done');
+    await closeCard(root, 'Done: Cedar Bakery $10');
     const row = (document.activeElement as HTMLElement).closest('li.reward');
     expect(row?.querySelector('select.reward-choice option[value="12"]')).not.toBeNull();
     expect(document.activeElement).toBe(row?.querySelector('.reward-open'));
@@ -113,7 +113,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     });
     let root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Gone $5'));
-    await closeCard(root, 'Done');
+    await closeCard(root, 'Done: Gone $5');
     // Two rewards have no search field.
     expect(root.querySelector('#reward-search')).toBeNull();
     expect(document.activeElement).toBe(root.querySelector('.reward-open'));
@@ -127,7 +127,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     });
     root = mount();
     await waitFor(() => getByRole(root, 'region', 'Redeemed Gone $5'));
-    await closeCard(root, 'Done');
+    await closeCard(root, 'Done: Gone $5');
     expect(document.activeElement).toBe(root.querySelector('#reward-search'));
   });
 
@@ -136,7 +136,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     await seed({ rewards: [amazon, target], balance: 2000, ledger: ledger('done', { balanceAfter: 2000 }) });
     let root = mount();
     await waitFor(() => getByRole(root, 'region', 'Amazon $5 eingelöst'));
-    await closeCard(root, 'Fertig');
+    await closeCard(root, 'Fertig: Amazon $5');
     expect(document.activeElement).toBe(root.querySelector('.reward-open'));
     expect(document.activeElement?.textContent).toBe('Amazon $5');
     unmount();
@@ -151,7 +151,7 @@ describe('closing the outcome card returns focus to the reward’s row', () => {
     });
     root = mount();
     await waitFor(() => getByRole(root, 'alert'));
-    await closeCard(root, 'Schließen');
+    await closeCard(root, 'Schließen: Amazon $5');
     expect(document.activeElement).toBe(root.querySelector('.reward-open'));
   });
 });

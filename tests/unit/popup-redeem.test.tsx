@@ -247,7 +247,7 @@ describe('redeeming', () => {
     expect(reason.closest('#redeem-outcome')).not.toBeNull();
     expect(root.querySelectorAll('.reward')[0]!.textContent).not.toContain('once this one has finished');
     // The close button is absent while pending: the outcome is not known yet.
-    expect(queryAllByRole(root, 'button', 'Close')).toHaveLength(0);
+    expect(queryAllByRole(root, 'button', /^(Close|Done):/)).toHaveLength(0);
   });
 
   it('a redemption refused as busy keeps the confirmation open with the reason', async () => {
@@ -310,7 +310,7 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
     expect(queryAllByRole(outcome, 'region')).toHaveLength(0);
     expect(outcome.querySelector('summary')?.textContent).toBe('How to use it');
     expect(getByRole(outcome, 'link', 'Follow it in your history').getAttribute('href')).toBe('options.html#history');
-    await click(getByRole(outcome, 'button', 'Done'));
+    await click(getByRole(outcome, 'button', 'Done: Amazon $5'));
     expect(background.calls.filter((c) => c.type === 'dismissRedemption')).toHaveLength(1);
   });
 
@@ -348,7 +348,7 @@ describe('redemption outcome (from the ledger, so it survives the popup closing)
       'Sie haben 500 Punkte eingesetzt. Ihr Punktestand beträgt jetzt 2.000 Punkte.',
     );
     expect(outcome.textContent).toContain('Ihr Gutschein über 5,00\u00a0$ kommt per E-Mail.');
-    getByRole(outcome, 'button', 'Fertig');
+    getByRole(outcome, 'button', 'Fertig: Amazon $5');
   });
 
   it('refused by the panel: plain words and the next step, that nothing was charged; its own words only for support', async () => {

@@ -100,7 +100,7 @@ describe('popup states', () => {
   it('the Refresh button forces a refresh of rewards and history', async () => {
     await seed({ rewards, balance: 2500 });
     const root = mount();
-    const refresh = await waitFor(() => getByRole(root, 'button', 'Refresh'));
+    const refresh = await waitFor(() => getByRole(root, 'button', 'Refresh: your points and rewards'));
     await waitFor(() => expect(background.calls).toHaveLength(2));
     await click(refresh);
     expect(background.calls.slice(2)).toEqual([
@@ -146,7 +146,7 @@ describe('popup states', () => {
     expect(getByText(root, 'Amazon $5')).toBeTruthy();
     expect(root.querySelectorAll('.notice')).toHaveLength(0);
     await waitFor(() => expect(background.calls).toHaveLength(2));
-    await click(getByRole(root, 'button', 'Retry'));
+    await click(getByRole(root, 'button', 'Retry: your points and rewards'));
     expect(background.calls.slice(2).map((c) => c.data)).toEqual([{ force: true }, { force: true }]);
   });
 
@@ -207,7 +207,7 @@ describe('popup states', () => {
     expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('false');
     await syncItem.setValue({ rewards: { ...IDLE, loading: true }, history: IDLE, profile: IDLE });
     await waitFor(() => expect(root.querySelector('main')?.getAttribute('aria-busy')).toBe('true'));
-    expect(getByRole(root, 'button', 'Refresh').getAttribute('aria-busy')).toBe('true');
+    expect(getByRole(root, 'button', 'Refresh: your points and rewards').getAttribute('aria-busy')).toBe('true');
     // "Updated 2 min. ago" beside "Updating…" said two things at once.
     expect(root.textContent).not.toContain('Updating…');
     // Spinning while busy; its place kept when idle, so the freshness line does not move.

@@ -100,6 +100,8 @@ export function headerModel({
               ? t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
               : t('updatedAt', formatRelative(fetchedAt, now)),
             action: t(error ? 'retry' : 'popupRefresh'),
+            // Named for what it reads again, its own words first (a name holds what is seen).
+            name: t('namedAction', t(error ? 'retry' : 'popupRefresh'), t('pointsAndRewards')),
             busy: loading === true,
             alert: !!error,
             // What to do next in plain words; the code and the path only behind "Details for support".

@@ -83,6 +83,7 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
           <button
             type="button"
             class={state === 'done' ? 'btn btn-primary' : 'btn btn-quiet'}
+            aria-label={t('namedAction', t(state === 'done' ? 'done' : 'close'), entry.rewardName)}
             onClick={() => {
               onDismiss();
               // Not to the page, as the card goes: back to the reward's row, where the panelist was.
