@@ -86,18 +86,28 @@ export type CostQuarantine = 'impossible' | 'missing' | 'unpriced' | 'conflictin
 /**
  * Why the extension offers no Redeem for a reward now, in the order a panelist is told: a cost it
  * quarantined; a balance short of the cost (the reason that lasts); its own earlier redemption
- * still being checked (`held`); another redemption pending (only a wait).
+ * still being checked, or one the panel is to be asked about first (`held`); another redemption
+ * pending (only a wait).
  */
 export type RedeemBlock =
   | { kind: 'cost-refused'; reason: CostQuarantine }
   | { kind: 'short'; missing: number }
-  | { kind: 'held' }
+  | { kind: 'held'; why: HeldWhy }
   | { kind: 'pending' };
+
+/** `checking`: its redemption is still being checked; `contact`: the panel is to be asked first. */
+export type HeldWhy = 'checking' | 'contact';
 
 /** What besides the reward and the balance holds a Redeem back: the popup's Confirms. */
 export interface RedeemContext {
   /** Rewards with a redemption still being checked (their Redeem waits for the history). */
   held?: readonly RewardId[];
+  /**
+   * Rewards whose last redemption the panel said yes to (or whose points left the balance) and
+   * the history never showed, while the card that says "contact the panel first" is in view
+   * (components/popup/model/open-entries.ts decides which).
+   */
+  contact?: readonly RewardId[];
   /** Another redemption is pending: one at a time. */
   pending?: boolean;
 }
@@ -107,7 +117,7 @@ export interface RedeemContext {
  * a reward whose points cost the schema quarantined (utils/api/records.ts, `costRefused`), nor one
  * whose cost is unknown (a cost nobody gave is never confirmed; an earlier version stored such a
  * reward unmarked), nor one whose cost a known balance does not cover, nor one held back by its own
- * redemption still being checked or by another pending. With the balance unknown the panel
+ * redemption still being checked or to be taken up with the panel, or by another pending. With the balance unknown the panel
  * decides. The popup's rows, its goal, the outcome card's Redeem again, the first frame, the
  * background before sending and the doctor's redeem check all ask this.
  */
@@ -120,7 +130,8 @@ export function redeemBlock(
     return { kind: 'cost-refused', reason: reward.costReason ?? (reward.costRefused ? 'impossible' : 'missing') };
   const { affordable, missing } = rewardProgress(balance, reward.reward_point_cost);
   if (affordable === false) return { kind: 'short', missing };
-  if (context.held?.includes(reward.id)) return { kind: 'held' };
+  if (context.held?.includes(reward.id)) return { kind: 'held', why: 'checking' };
+  if (context.contact?.includes(reward.id)) return { kind: 'held', why: 'contact' };
   return context.pending ? { kind: 'pending' } : null;
 }
 

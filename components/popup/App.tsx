@@ -4,7 +4,6 @@ import { appError, type AppError } from '../../utils/errors';
 import { t } from '../../utils/i18n';
 import { send as sendMessage } from './send';
 import { returnsOf } from '../../utils/balance-trend';
-import { notFoundWords } from '../../utils/points-taken';
 import { latestRedemption, redeemBlock } from '../../utils/reward-view';
 import {
   DISCONNECTED,
@@ -219,11 +218,11 @@ function Outcome({
   const entry = state.outcome;
   if (!entry) return null;
   const catalogue = state.rewards?.data.rewards;
-  // Not when the panel said yes or the balance showed the points gone: then the panel is asked first.
-  const again = entry.state === 'not_found' && !['said-yes', 'points-taken'].includes(notFoundWords(entry));
-  const retry = again ? catalogue?.find((r) => r.id === entry.rewardId) : undefined;
-  // The one rule for "redeemable now": never offered here while its row holds it back.
-  const redeemable = retry && redeemBlock(retry, state.balance, { held: state.held, pending: state.pending }) === null;
+  const retry = entry.state === 'not_found' ? catalogue?.find((r) => r.id === entry.rewardId) : undefined;
+  // The one rule for "redeemable now": never offered here while its row holds it back, nor when the
+  // panel said yes or the balance showed the points gone (then the panel is asked first: state.contact).
+  const { held, contact, pending } = state;
+  const redeemable = retry && redeemBlock(retry, state.balance, { held, contact, pending }) === null;
   const redeemAgain = redeemable ? () => flow.open(retry) : undefined;
   const reward =
     catalogue?.find((r) => r.id === entry.rewardId) ?? state.goalRows?.find((r) => r.id === entry.rewardId);

@@ -15,6 +15,8 @@ interface Props {
   blocked: boolean;
   /** Rewards with a redemption still being checked. */
   held: readonly RewardId[];
+  /** Rewards the panel is to be asked about first. */
+  contact?: readonly RewardId[] | undefined;
   onRedeem: (reward: Reward) => void;
   /** The brand's values are only partly at hand (the popup view): asks for the whole catalogue. */
   onWantAll?: (() => void) | undefined;
@@ -24,7 +26,7 @@ interface Props {
  * A row of the list with what only the app holds: whether its details are open, the value chosen
  * in its picker, and what its buttons do. Its markup is RowView's (RewardRow.tsx), the first frame's too.
  */
-export function ListRow({ group, balance, blocked, held, onRedeem, onWantAll }: Props) {
+export function ListRow({ group, balance, blocked, held, contact, onRedeem, onWantAll }: Props) {
   const [open, setOpen] = useState(false);
   const goal = useContext(GoalContext);
   const [chosen, setChosen] = useState<RewardId | null>(null);
@@ -32,7 +34,7 @@ export function ListRow({ group, balance, blocked, held, onRedeem, onWantAll }: 
   const choice = group.rewards.find((r) => r.id === chosen) ?? defaultChoice(group, goal);
   return (
     <RowView
-      m={rowModel({ group, choice, balance, blocked, goal, held, open })}
+      m={rowModel({ group, choice, balance, blocked, goal, held, contact, open })}
       details={open && <LazyDetails reward={choice} />}
       onToggle={() => setOpen(!open)}
       onChoose={(id) => setChosen(rewardIdOf(id))}

@@ -21,6 +21,8 @@ interface Props {
   blocked: boolean;
   /** Rewards with a redemption still being checked: their Redeem is held back. */
   held: readonly RewardId[];
+  /** Rewards the panel is to be asked about first (model/open-entries.ts): their Redeem is held back. */
+  contact?: readonly RewardId[];
   onRedeem: (reward: Reward) => void;
   /**
    * While `rewards` holds only the view's first rows: asks for the whole catalogue, which a search,
@@ -67,6 +69,7 @@ export function RewardList({
   balance,
   blocked,
   held,
+  contact,
   onRedeem,
   onWantAll,
 }: Props) {
@@ -131,6 +134,7 @@ export function RewardList({
           balance={balance}
           blocked={blocked}
           held={held}
+          contact={contact}
           onRedeem={onRedeem}
           // A brand the view holds only in part: its other values come with the catalogue.
           onWantAll={onWantAll}

@@ -214,6 +214,22 @@ describe('axe-core, light and dark, every state', () => {
     await later.getByRole('region', { name: `${COFFEE} was not found in your history` }).waitFor();
     await audit(later, 'popup', 'outcome not found');
     await later.close();
+
+    // The panel said yes and the history never showed it: the card asks to contact the panel, and
+    // the reward's own Redeem below it is held, saying why, while the card says so.
+    await setLedger(ext, COFFEE, 'not_found', 'success');
+    const saidYes = await open('popup.html');
+    const card = saidYes.getByRole('region', { name: `${COFFEE} was not found in your history` });
+    await card.getByText('Contact Panel Rewards before redeeming it again.').waitFor();
+    const redeem = saidYes.getByRole('button', { name: `Redeem ${COFFEE}`, exact: true });
+    await expect.poll(() => redeem.isDisabled()).toBe(true);
+    const why = await redeem.getAttribute('aria-describedby');
+    expect(await saidYes.locator(`[id="${why}"]`).textContent()).toBe(
+      'Held back: your last redemption of it is not in your history. Contact Panel Rewards before redeeming it again',
+    );
+    expect(await card.getByRole('button', { name: /^Redeem again/ }).count()).toBe(0);
+    await audit(saidYes, 'popup', 'not found though the panel said yes: its reward held back');
+    await saidYes.close();
     await setLedger(ext, COFFEE, null);
   });
 

@@ -37,18 +37,21 @@ export async function stored<T>(ext: ExtensionSession, key: string): Promise<T |
  * Puts a redemption outcome of `rewardName` in the ledger as the background stores it, for the
  * states that take the background minutes to reach (checks 30 s to 30 min apart); null clears it.
  * Every redemption the sandbox has is marked known, so no history read settles it meanwhile.
+ * `answer`: what the panel answered to the request (none: no clear answer was kept).
  */
 export async function setLedger(
   ext: ExtensionSession,
   rewardName: string,
   state: 'unknown' | 'not_found' | null,
+  answer?: 'success',
 ): Promise<void> {
   const reward = ext.sandbox.state.rewards.find((r) => r.name === rewardName)!;
   const entry =
     state === null
       ? null
       : {
-          requestId: `test-${state}`,
+          // Its own id for each kind: a card an earlier opening saw is not shown again.
+          requestId: `test-${state}${answer ? `-${answer}` : ''}`,
           // Ids as the extension keeps them: the exact digits (utils/ids.ts).
           rewardId: String(reward.id),
           rewardName,
@@ -56,6 +59,7 @@ export async function setLedger(
           startedAt: Date.now() - 60_000,
           knownRedemptionIds: ext.sandbox.state.redemptions.map((r) => String(r.id)),
           state,
+          ...(answer ? { answer } : {}),
           checks:
             state === 'unknown' ? { done: 1, nextAt: Date.now() + 90_000, lastAt: Date.now() - 30_000 } : undefined,
           // The balance read before sending and as it settled, unmoved: not found means most likely not made.

@@ -19,7 +19,9 @@
  *  2. the first frame ignoring the redemptions still being checked (another such input);
  *  3. a failure kind the model does not know, told as any other failure (a time-out said as
  *     "something went wrong");
- *  4. the goal's Redeem ignoring the held list (usable while its reward's redemption is checked).
+ *  4. the goal's Redeem ignoring the held list (usable while its reward's redemption is checked);
+ *  5. the rows ignoring a not-found card that says to contact the panel first (its reward's Redeem
+ *     usable beside it; added 2026-11-30).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

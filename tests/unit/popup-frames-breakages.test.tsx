@@ -11,7 +11,11 @@ import { t } from '../../utils/i18n';
 import { framesAgree, NOW, RUNS, SEED, snapshotArb } from './popup-frames';
 
 type Breakage =
-  'frame ignores samples' | 'frame ignores unsettled' | 'timeout told as any failure' | 'goal ignores held';
+  | 'frame ignores samples'
+  | 'frame ignores unsettled'
+  | 'timeout told as any failure'
+  | 'goal ignores held'
+  | 'rows ignore contact first';
 
 const broken = vi.hoisted(() => ({ now: null as Breakage | null }));
 
@@ -49,12 +53,16 @@ vi.mock('../../components/popup/model/failure', async (original) => {
 });
 
 // 4: the goal's Redeem waits for a pending redemption, not for its own reward's held one (both frames).
+// 5: the rows' Redeem ignores the card that says to contact the panel first.
 vi.mock('../../components/popup/model/popup-state', async (original) => {
   const real = await original<typeof import('../../components/popup/model/popup-state')>();
   return {
     ...real,
     popupState: (...args: Parameters<typeof real.popupState>) => {
       const state = real.popupState(...args);
+      // 5: a not-found card that says "contact the panel first" beside its reward's usable Redeem.
+      if (broken.now === 'rows ignore contact first')
+        return { ...state, contact: [], list: state.list && { ...state.list, contact: [] } };
       if (broken.now !== 'goal ignores held' || !state.goal) return state;
       return { ...state, goal: { ...state.goal, blocked: state.pending ? t('waitForRedemption') : null } };
     },
@@ -80,6 +88,7 @@ const BREAKAGES: Breakage[] = [
   'frame ignores unsettled',
   'timeout told as any failure',
   'goal ignores held',
+  'rows ignore contact first',
 ];
 
 describe('the frames guard', () => {

@@ -136,6 +136,8 @@ const entryArb = fc.record({
   reward: targetArb,
   state: fc.constantFrom(...STATES),
   age: fc.integer({ min: 1, max: 600 }),
+  // The panel answered that it went through (what a not-found card asks the panelist to take up).
+  saidYes: fc.boolean(),
 });
 
 export const snapshotArb = fc.record({
@@ -168,6 +170,14 @@ export const snapshotArb = fc.record({
   outcome: fc.oneof(
     { weight: 3, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: fc.record({ entry: entryArb, seen: fc.boolean() }) },
+    // A card that asks to contact the panel first, in view: rare by chance, and a rule of its own.
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        entry: entryArb.map<ValueOf<typeof entryArb>>((e) => ({ ...e, state: 'not_found', saidYes: true })),
+        seen: fc.constant(false),
+      }),
+    },
   ),
   unsettled: fc.oneof(
     { weight: 3, arbitrary: fc.constant<Array<ValueOf<typeof entryArb>>>([]) },
@@ -221,6 +231,7 @@ function facts(s: Snapshot) {
       points: reward?.reward_point_cost ?? 500,
       startedAt: NOW - e.age * 1_000,
       state: e.state,
+      ...(e.saidYes ? { answer: 'success' as const } : {}),
     };
   };
   const ledger = s.outcome && entry(s.outcome.entry, 0);
@@ -233,6 +244,9 @@ function facts(s: Snapshot) {
     ...(outcome?.state === 'unknown' ? [outcome.rewardId] : []),
     ...checking.map((e) => e.rewardId),
   ]);
+  // The panel said yes and the history never showed it: its card says to contact the panel before
+  // redeeming it again, so while the card is in view its reward's Redeem is held too.
+  const contact = new Set(outcome?.state === 'not_found' && outcome.answer === 'success' ? [outcome.rewardId] : []);
   const cached = s.cache === 'view';
   const samples = [...s.samples]
     .sort((a, b) => b.days - a.days)
@@ -241,7 +255,7 @@ function facts(s: Snapshot) {
       points: x.points,
       ...(x.tentative ? { tentative: true } : {}),
     }));
-  return { rewards, live, goal, goalReward, ledger, unsettled, outcome, checking, held, cached, samples };
+  return { rewards, live, goal, goalReward, ledger, unsettled, outcome, checking, held, contact, cached, samples };
 }
 
 export async function store(s: Snapshot): Promise<void> {
@@ -457,9 +471,11 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
     // A cost the panel did not give, or one refused, is not offered at all (design §5: unknown stays unknown).
     const uncosted = reward.costRefused === true || reward.reward_point_cost === null;
     const short = s.balance !== null && reward.reward_point_cost !== null && s.balance < reward.reward_point_cost;
-    const blocked = uncosted || short || pending || f.held.has(reward.id);
+    const blocked = uncosted || short || pending || f.held.has(reward.id) || f.contact.has(reward.id);
     expect(redeem!.disabled === blocked, `Redeem ${reward.name} ${blocked ? 'held back' : 'usable'}`);
     if (f.held.has(reward.id) && !uncosted && !short) has(t('heldBack'), `${reward.name} held back, saying why`);
+    else if (f.contact.has(reward.id) && !uncosted && !short)
+      has(t('heldContactPanel', settings.panelName), `${reward.name} held back until the panel is asked, saying why`);
   }
   // The goal.
   const goalCard = root.querySelector('.goal');
@@ -477,7 +493,7 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
       expect(!!button === affordable, `the goal's Redeem ${affordable ? 'offered' : 'not offered'}`);
       if (button)
         expect(
-          button.disabled === (pending || f.held.has(f.goalReward.id)),
+          button.disabled === (pending || f.held.has(f.goalReward.id) || f.contact.has(f.goalReward.id)),
           `the goal's Redeem held back with its reward's redemption`,
         );
     }

@@ -98,7 +98,30 @@ describe('not found after the last check: the balance read then is evidence too'
       'Your balance went down by its points, but it has not appeared in your history in 30 minutes. Contact Panel Rewards before redeeming it again.',
     );
     expect(outcome.textContent).not.toContain('You can redeem it again');
-    expect(queryAllByRole(outcome, 'button', 'Redeem Amazon $5 again')).toHaveLength(0);
+    expect(queryAllByRole(outcome, 'button', /^Redeem again/)).toHaveLength(0);
+  });
+
+  it('the panel said yes and the history never showed it: the reward’s Redeem is held while the card says so', async () => {
+    // Both balance reads gave a balance, and it stayed: only the panel's yes speaks for it.
+    const outcome = await card(notFound({ answer: 'success', balanceAfter: 2500 }));
+    const root = outcome.closest('main') ?? document.body;
+    expect(outcome.textContent).toContain('Contact Panel Rewards before redeeming it again.');
+    expect(queryAllByRole(outcome, 'button', /^Redeem again/)).toHaveLength(0);
+    // The row below the card does not offer what the card asks to hold, and says why.
+    const redeem = await waitFor(() => getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement);
+    await waitFor(() => expect(redeem.disabled).toBe(true));
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Held back: your last redemption of it is not in your history. Contact Panel Rewards before redeeming it again',
+    );
+    // Another reward is not held by it.
+    expect((getByRole(root, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(false);
+    // Closing the card ends the hold: the panelist has read it, and decides.
+    await click(getByRole(outcome, 'button', 'Close: Amazon $5'));
+    expect(calls('dismissRedemption')).toHaveLength(1);
+    await ledgerItem.setValue(null);
+    await waitFor(() =>
+      expect((getByRole(root, 'button', 'Redeem Amazon $5') as HTMLButtonElement).disabled).toBe(false),
+    );
   });
 
   it('a balance the last check could not read: check it first, never "you can redeem it again"', async () => {

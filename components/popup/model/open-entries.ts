@@ -1,5 +1,9 @@
-import type { LedgerEntry } from '../../../utils/storage-items';
+import { t } from '../../../utils/i18n';
 import type { RewardId } from '../../../utils/ids';
+import { notFoundWords } from '../../../utils/points-taken';
+import type { HeldWhy } from '../../../utils/reward-view';
+import { settings } from '../../../utils/settings';
+import type { LedgerEntry } from '../../../utils/storage-items';
 
 /**
  * Redemptions the history has not settled that the outcome card no longer shows (a newer redeem
@@ -21,4 +25,22 @@ export function openElsewhere(
  */
 export function heldRewards(latest: LedgerEntry | null | undefined, elsewhere: readonly LedgerEntry[]): RewardId[] {
   return [...(latest?.state === 'unknown' ? [latest.rewardId] : []), ...elsewhere.map((entry) => entry.rewardId)];
+}
+
+/**
+ * Rewards whose Redeem waits for the panel to be asked: the card's redemption the history never
+ * showed though the panel said yes or the balance showed its points gone. The card says "contact
+ * the panel before redeeming it again", so its reward's Redeem (row, goal, Redeem again) is held
+ * while the card is in view, never beside it. The card goes once an opening has seen it
+ * (redeem/outcome-seen-item.ts); what the panelist does after that is theirs to decide.
+ */
+export function contactFirst(latest: LedgerEntry | null | undefined): RewardId[] {
+  if (latest?.state !== 'not_found') return [];
+  const words = notFoundWords(latest);
+  return words === 'said-yes' || words === 'points-taken' ? [latest.rewardId] : [];
+}
+
+/** Why a held Redeem waits, said beside it: the one set of words for the rows and the goal. */
+export function heldText(why: HeldWhy): string {
+  return why === 'contact' ? t('heldContactPanel', settings.panelName) : t('heldBack');
 }

@@ -70,7 +70,7 @@ function pageRest(
   snapshot: PopupSnapshot,
   now: number,
 ): Omit<RewardsPageModel, keyof PageTop> {
-  const { balance, goalId, pending, held } = state;
+  const { balance, goalId, pending, held, contact } = state;
   const page = {
     goal: state.goal && goalModel({ ...state.goal, now }).model,
     notice: { error: state.rewards ? null : state.error, loading: state.loading && !state.rewards },
@@ -101,10 +101,16 @@ function pageRest(
       available: view.brands ?? groups.length,
     }),
     skeleton: false,
-    rows: groups
-      .slice(0, Math.min(visible, FIRST_FRAME_ROWS))
-      .map((group) =>
-        rowModel({ group, choice: defaultChoice(group, goalId), balance, blocked: pending, goal: goalId, held }),
-      ),
+    rows: groups.slice(0, Math.min(visible, FIRST_FRAME_ROWS)).map((group) =>
+      rowModel({
+        group,
+        choice: defaultChoice(group, goalId),
+        balance,
+        blocked: pending,
+        goal: goalId,
+        held,
+        contact,
+      }),
+    ),
   };
 }

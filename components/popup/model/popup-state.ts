@@ -17,7 +17,7 @@ import type { Cached } from '../../../utils/cached';
 import type { BalanceSample, PointsReturn } from '../../../utils/balance-trend';
 import type { Balance } from '../../../utils/types';
 import { goalRewards } from './goal-rewards';
-import { heldRewards, openElsewhere } from './open-entries';
+import { contactFirst, heldRewards, heldText, openElsewhere } from './open-entries';
 
 /** What the popup reads from storage to decide what it shows (the first frame's one read, main.tsx's preload). */
 export interface PopupSnapshot {
@@ -65,6 +65,8 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const checking = openElsewhere(outcome, snapshot.unsettled);
   // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
   const held = heldRewards(outcome, checking);
+  // The card's reward when it says to contact the panel before redeeming it again: held as long as it says so.
+  const contact = contactFirst(outcome);
   const account = accountOf(session);
   const goalRows = catalogue ? catalogue.data.rewards : goalRewards(view, goal);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
@@ -79,6 +81,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
     outcome,
     checking,
     held,
+    contact,
     account,
     goalRows,
     goalId: goal?.account === account ? goal.rewardId : null,
@@ -113,7 +116,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       readAt: rewards.data.balance.points === null ? undefined : rewards.fetchedAt,
       // Refunds are not earned: the view's once it has them, else the history cache's; neither read, unknown.
       returns: view?.returns ?? extras.returns,
-      blocked: 'reward' in target ? blockedWhy(redeemBlock(target.reward, balance, { held, pending })) : null,
+      blocked: 'reward' in target ? blockedWhy(redeemBlock(target.reward, balance, { held, contact, pending })) : null,
     },
     list: rewards && {
       rewards: rewards.data.rewards,
@@ -123,6 +126,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       balance,
       blocked: pending,
       held: held as readonly RewardId[],
+      contact: contact as readonly RewardId[],
     },
   };
 }
@@ -131,10 +135,10 @@ export type PopupState = ReturnType<typeof popupState>;
 
 /**
  * Why the goal's Redeem waits, from the one rule for "redeemable now" (utils/reward-view.ts): its
- * own redemption still being checked, or another pending. A cost or a balance that keeps it from
+ * own redemption still being checked or to be taken up with the panel, or another pending. A cost or a balance that keeps it from
  * being offered at all shows no Redeem there (goal-model.ts).
  */
 function blockedWhy(block: RedeemBlock | null): string | null {
-  if (block?.kind === 'held') return t('heldBack');
+  if (block?.kind === 'held') return heldText(block.why);
   return block?.kind === 'pending' ? t('waitForRedemption') : null;
 }

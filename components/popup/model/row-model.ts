@@ -6,6 +6,7 @@ import { countryList } from '../../../utils/region';
 import { kindLabel, quarantineText, redeemBlock, rewardImage } from '../../../utils/reward-view';
 import type { Reward } from '../../../utils/types';
 import { brandTile } from './brand-tile';
+import { heldText } from './open-entries';
 import { REDEEM_WAIT_ID } from './outcome-ids';
 import type { RewardId } from '../../../utils/ids';
 
@@ -24,6 +25,8 @@ export interface RowInput {
    * Redeem is held back, and says why, until the history settles each, so no second Confirm is sent by mistake.
    */
   held: readonly RewardId[];
+  /** Rewards the panel is to be asked about first (open-entries.ts, contactFirst): held back too. */
+  contact?: readonly RewardId[] | undefined;
   /** Its details are shown. */
   open?: boolean;
 }
@@ -58,23 +61,24 @@ export const valueText = ({ reward, where }: ValueChoice) =>
  * frame. One Redeem, for the chosen value; the row itself opens the details; the goal is a toggle
  * named by the reward it sets, so a screen reader says which.
  */
-export function rowModel({ group, choice, balance, blocked, goal, held, open = false }: RowInput) {
+export function rowModel({ group, choice, balance, blocked, goal, held, contact = [], open = false }: RowInput) {
   const lead = group.rewards[0]!;
   const cost = choice.reward_point_cost;
   const base = `reward-${lead.id}`;
   // The one rule for "redeemable now" (utils/reward-view.ts), its reason said beside the Redeem: a
-  // cost nobody gave or that cannot be right, points short, its own redemption still being checked;
-  // a pending one is only a wait, said once above the list.
-  const block = redeemBlock(choice, balance, { held, pending: blocked });
+  // cost nobody gave or that cannot be right, points short, its own redemption still being checked
+  // or to be taken up with the panel; a pending one is only a wait, said once above the list.
+  const block = redeemBlock(choice, balance, { held, contact, pending: blocked });
   const refused = block?.kind === 'cost-refused' ? quarantineText(block.reason) : null;
   const short = block?.kind === 'short' ? tp('needMorePoints', block.missing) : null;
-  const isHeld = block?.kind === 'held';
+  const heldWhy = block?.kind === 'held' ? heldText(block.why) : null;
+  const isHeld = heldWhy !== null;
   const disabled = block !== null;
   // What the bar shows as covered: nothing while the balance is below zero.
   const covered = balance !== null && cost !== null ? Math.max(0, Math.min(balance, cost)) : 0;
   const reason = refused || short || isHeld ? `${base}-why` : block?.kind === 'pending' ? REDEEM_WAIT_ID : null;
   // The brand's values as its picker offers them: alike variants once, the goal and the chosen one standing for theirs.
-  const choices = valueChoices(group.rewards, [goal, choice.id, ...held]);
+  const choices = valueChoices(group.rewards, [goal, choice.id, ...held, ...contact]);
   const many = choices.length > 1;
   const name = many ? group.title : choice.name;
   return {
@@ -105,7 +109,7 @@ export function rowModel({ group, choice, balance, blocked, goal, held, open = f
       id: reason === `${base}-why` ? reason : null,
       // Only what is missing or in the way: an affordable row says nothing (its Redeem says it), and takes no room.
       class: `reward-why small ${refused || isHeld ? 'warn' : short ? 'muted' : 'none'}`,
-      text: refused ?? (isHeld ? t('heldBack') : (short ?? '')),
+      text: refused ?? heldWhy ?? short ?? '',
     },
     details: { open },
     // Named in words beside the star: a tooltip alone is never seen on a touch screen. Once set, it says so
