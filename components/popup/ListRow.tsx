@@ -16,7 +16,7 @@ interface Props {
   /** Rewards with a redemption still being checked. */
   held: readonly RewardId[];
   /** Rewards the panel is to be asked about first. */
-  contact?: readonly RewardId[] | undefined;
+  contact: readonly RewardId[];
   onRedeem: (reward: Reward) => void;
   /** The brand's values are only partly at hand (the popup view): asks for the whole catalogue. */
   onWantAll?: (() => void) | undefined;

@@ -22,7 +22,7 @@ interface Props {
   /** Rewards with a redemption still being checked: their Redeem is held back. */
   held: readonly RewardId[];
   /** Rewards the panel is to be asked about first (model/open-entries.ts): their Redeem is held back. */
-  contact?: readonly RewardId[];
+  contact: readonly RewardId[];
   onRedeem: (reward: Reward) => void;
   /**
    * While `rewards` holds only the view's first rows: asks for the whole catalogue, which a search,

@@ -82,6 +82,7 @@ describe('a points cost the panel cannot mean', () => {
       blocked: false,
       goal: null,
       held: [],
+      contact: [],
     });
     expect(m.redeem.disabled).toBe(true);
     expect(m.points).toBeNull();

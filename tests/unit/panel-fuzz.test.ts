@@ -554,8 +554,15 @@ function checkRows(rewards: readonly Reward[], points: number | null, at: string
     // A quarantined reward is never redeemable; its points stay shown only when the panel can mean them.
     if (r.costRefused)
       expect(
-        rowModel({ group: groupRewards([r])[0]!, choice: r, balance: points, blocked: false, goal: null, held: [] })
-          .redeem.disabled,
+        rowModel({
+          group: groupRewards([r])[0]!,
+          choice: r,
+          balance: points,
+          blocked: false,
+          goal: null,
+          held: [],
+          contact: [],
+        }).redeem.disabled,
         `${at} ${r.id}: quarantined yet offered`,
       ).toBe(true);
     const m = rowModel({
@@ -565,6 +572,7 @@ function checkRows(rewards: readonly Reward[], points: number | null, at: string
       blocked: false,
       goal: null,
       held: [],
+      contact: [],
     });
     if (!m.redeem.disabled)
       expect(

@@ -72,6 +72,7 @@ export function headerModel({
   const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
   const [before, number, after] = points === null ? ['', '', ''] : tpParts('balancePoints', points);
   const failure = error ? failureModel(error) : null;
+  const refreshWords = t(error ? 'retry' : 'popupRefresh');
   // Connected, and the first read of the catalogue not back yet (nothing cached): the lines it fills are kept.
   const waiting = !!live && fetchedAt === undefined && !error;
   return {
@@ -99,9 +100,9 @@ export function headerModel({
             text: failure
               ? t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
               : t('updatedAt', formatRelative(fetchedAt, now)),
-            action: t(error ? 'retry' : 'popupRefresh'),
+            action: refreshWords,
             // Named for what it reads again, its own words first (a name holds what is seen).
-            name: t('namedAction', t(error ? 'retry' : 'popupRefresh'), t('pointsAndRewards')),
+            name: t('namedAction', refreshWords, t('pointsAndRewards')),
             busy: loading === true,
             alert: !!error,
             // What to do next in plain words; the code and the path only behind "Details for support".

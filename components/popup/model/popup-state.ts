@@ -135,8 +135,8 @@ export type PopupState = ReturnType<typeof popupState>;
 
 /**
  * Why the goal's Redeem waits, from the one rule for "redeemable now" (utils/reward-view.ts): its
- * own redemption still being checked or to be taken up with the panel, or another pending. A cost or a balance that keeps it from
- * being offered at all shows no Redeem there (goal-model.ts).
+ * own redemption still being checked or to be taken up with the panel, or another pending. A cost
+ * or a balance that keeps it from being offered at all shows no Redeem there (goal-model.ts).
  */
 function blockedWhy(block: RedeemBlock | null): string | null {
   if (block?.kind === 'held') return heldText(block.why);

@@ -26,7 +26,7 @@ export interface RowInput {
    */
   held: readonly RewardId[];
   /** Rewards the panel is to be asked about first (open-entries.ts, contactFirst): held back too. */
-  contact?: readonly RewardId[] | undefined;
+  contact: readonly RewardId[];
   /** Its details are shown. */
   open?: boolean;
 }
@@ -61,7 +61,7 @@ export const valueText = ({ reward, where }: ValueChoice) =>
  * frame. One Redeem, for the chosen value; the row itself opens the details; the goal is a toggle
  * named by the reward it sets, so a screen reader says which.
  */
-export function rowModel({ group, choice, balance, blocked, goal, held, contact = [], open = false }: RowInput) {
+export function rowModel({ group, choice, balance, blocked, goal, held, contact, open = false }: RowInput) {
   const lead = group.rewards[0]!;
   const cost = choice.reward_point_cost;
   const base = `reward-${lead.id}`;
