@@ -170,7 +170,16 @@ describe('what a token answer means (tokens.ts)', () => {
       message: expect.stringMatching(/Sign in again/),
     });
     expect(renewing(body(401, 'invalid_client'))).toMatchObject({ kind: 'unauthorized', status: 401 });
-    for (const code of ['invalid_request', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'])
+    for (const code of [
+      'invalid_request',
+      'unauthorized_client',
+      'unsupported_grant_type',
+      'invalid_scope',
+      // OpenID Connect's: a new sign-in step is due (Entra ID answers a refresh so when MFA is).
+      'interaction_required',
+      'login_required',
+      'consent_required',
+    ])
       expect(renewing(body(400, code)), code).toMatchObject({ kind: 'unauthorized', status: 401 });
     // A passing fault or a code RFC 6749 does not define for this endpoint is no reason to sign out.
     for (const code of ['server_error', 'use_dpop_nonce', 'slow_down'])

@@ -154,11 +154,13 @@ function responseOf(error: unknown): Response | undefined {
 }
 
 /**
- * The token endpoint's own error codes (RFC 6749 §5.2). At renewal each says the same request will
- * never pass (`invalid_grant`: the password changed, the refresh token expired or was revoked;
- * `invalid_client`: the panel no longer knows this extension), so only a new sign-in can help.
- * Any other code (`temporarily_unavailable`, `server_error`, an extension's own) says nothing of
- * the kind, and is no reason to sign out.
+ * The codes that say, at renewal, that the same request will never pass, so only a new sign-in can
+ * help: the token endpoint's own (RFC 6749 §5.2; `invalid_grant`: the password changed, the refresh
+ * token expired or was revoked; `invalid_client`: the panel no longer knows this extension), and
+ * OpenID Connect's asking for the person (Core §3.1.2.6), which providers such as Microsoft Entra
+ * ID also answer a refresh with when a new sign-in step (a second factor, consent) is due. Any
+ * other code (`temporarily_unavailable`, `server_error`, an extension's own) says nothing of the
+ * kind, and is no reason to sign out.
  */
 const RENEWAL_REFUSALS: ReadonlySet<string> = new Set([
   'invalid_request',
@@ -167,6 +169,10 @@ const RENEWAL_REFUSALS: ReadonlySet<string> = new Set([
   'unauthorized_client',
   'unsupported_grant_type',
   'invalid_scope',
+  'interaction_required',
+  'login_required',
+  'account_selection_required',
+  'consent_required',
 ]);
 
 /**
