@@ -14,6 +14,7 @@ import {
   popupViewItem,
   rewardsItem,
   sessionItem,
+  settledItem,
   syncItem,
   unsettledItem,
   type LedgerEntry,
@@ -123,13 +124,21 @@ export function App() {
   const samples = useItem(balanceHistoryItem) ?? [];
   const live = session?.connected === true && !session.rejected;
   const { noAnswer, refresh } = useRefresh(live, sync);
+  // Once listed, the list stays for this opening: an entry settling there says what it became
+  // (StillChecking), and one that says to contact the panel first holds its reward as the card would.
+  const listed = useRef(new Set<string>());
+  // Watched from the first redemption open: one that settles is in it in the same turn as it leaves the open ones.
+  const settled = useItem(settledItem, unsettled.length > 0 || listed.current.size > 0);
   const state = popupState(
     { session: session ?? DISCONNECTED, view: view ?? null, sync, outcome, unsettled, goal, samples },
-    { catalogue, returns: history ? returnsOf(history.data) : undefined, noAnswer },
+    {
+      catalogue,
+      returns: history ? returnsOf(history.data) : undefined,
+      noAnswer,
+      settledListed: settled?.filter((entry) => listed.current.has(entry.requestId)),
+    },
   );
-  // Once listed, the list stays for this opening: an entry settling there says what it became.
-  const everChecking = useRef(false);
-  if (state.checking.length > 0) everChecking.current = true;
+  for (const entry of state.checking) listed.current.add(entry.requestId);
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
   const goalRemover = useSetGoal();
@@ -168,7 +177,7 @@ export function App() {
           onRetry={() => refresh(true)}
         />
         <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
-        {everChecking.current && <StillChecking entries={state.checking} now={now} />}
+        {listed.current.size > 0 && <StillChecking entries={state.checking} now={now} />}
         {state.list ? (
           <RewardList {...state.list} onRedeem={flow.open} onWantAll={catalogue ? undefined : () => setWantAll(true)} />
         ) : (

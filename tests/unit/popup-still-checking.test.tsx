@@ -213,7 +213,7 @@ describe('redemptions still being checked off the card', () => {
     );
   });
 
-  it('one that settles while the popup is open says what it became, and its reward is no longer held', async () => {
+  it('one that settles while the popup is open says what it became; its reward is held only while it says to contact the panel', async () => {
     await seed({ rewards: REWARDS, balance: 5000, ledger: null });
     await unsettledItem.setValue([OLDER, NEWER]);
     const root = mount();
@@ -241,6 +241,13 @@ describe('redemptions still being checked off the card', () => {
       ),
     );
     expect(list.isConnected).toBe(true);
+    // What the list says is what its row does: held, until the panel is asked, saying why.
+    const books = await row(root, 'Redeem Northwind Books $10');
+    expect(books.disabled).toBe(true);
+    expect(why(books)).toBe(
+      'Held back: your last redemption of it is not in your history. Contact Panel Rewards before redeeming it again',
+    );
+    expect((await row(root, 'Redeem Amazon $5')).disabled).toBe(false);
   });
 
   it('a not-found card offers no Redeem again while the same reward has one still being checked: its row holds it back too', async () => {

@@ -28,16 +28,20 @@ export function heldRewards(latest: LedgerEntry | null | undefined, elsewhere: r
 }
 
 /**
- * Rewards whose Redeem waits for the panel to be asked: the card's redemption the history never
- * showed though the panel said yes or the balance showed its points gone. The card says "contact
- * the panel before redeeming it again", so its reward's Redeem (row, goal, Redeem again) is held
- * while the card is in view, never beside it. The card goes once an opening has seen it
- * (redeem/outcome-seen-item.ts); what the panelist does after that is theirs to decide.
+ * Rewards whose Redeem waits for the panel to be asked: a redemption in view (the outcome card's,
+ * or one "Still being checked" listed that settled while the popup was open) that the history never
+ * showed though the panel said yes or the balance showed its points gone. Where it is in view it
+ * says "contact the panel before redeeming it again", so its reward's Redeem (row, goal, Redeem
+ * again) is held as long as it says so, never beside it. The card goes once an opening has seen it
+ * (redeem/outcome-seen-item.ts), the list when the popup closes; what the panelist does after that
+ * is theirs to decide.
  */
-export function contactFirst(latest: LedgerEntry | null | undefined): RewardId[] {
-  if (latest?.state !== 'not_found') return [];
-  const words = notFoundWords(latest);
-  return words === 'said-yes' || words === 'points-taken' ? [latest.rewardId] : [];
+export function contactFirst(inView: ReadonlyArray<LedgerEntry | null | undefined>): RewardId[] {
+  return inView.flatMap((entry) => {
+    if (entry?.state !== 'not_found') return [];
+    const words = notFoundWords(entry);
+    return words === 'said-yes' || words === 'points-taken' ? [entry.rewardId] : [];
+  });
 }
 
 /** Why a held Redeem waits, said beside it: the one set of words for the rows and the goal. */

@@ -39,6 +39,11 @@ export interface PopupExtras {
   returns?: readonly PointsReturn[] | undefined;
   /** The background did not answer a refresh. */
   noAnswer?: AppError | null | undefined;
+  /**
+   * Redemptions "Still being checked" listed earlier in this opening that have settled since: the
+   * list keeps them in view, saying what each became (redeem/StillChecking.tsx).
+   */
+  settledListed?: readonly LedgerEntry[] | undefined;
 }
 
 /**
@@ -65,8 +70,8 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const checking = openElsewhere(outcome, snapshot.unsettled);
   // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
   const held = heldRewards(outcome, checking);
-  // The card's reward when it says to contact the panel before redeeming it again: held as long as it says so.
-  const contact = contactFirst(outcome);
+  // A reward the card or the list says to contact the panel about before redeeming it again: held while either says so.
+  const contact = contactFirst([outcome, ...(extras.settledListed ?? [])]);
   const account = accountOf(session);
   const goalRows = catalogue ? catalogue.data.rewards : goalRewards(view, goal);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
