@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { nextCheckIn } from '../../components/popup/redeem/CheckNow';
+import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
 import { clockTime } from '../../components/popup/when';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
@@ -545,7 +546,9 @@ describe('an outcome card expires once seen', () => {
     });
     const first = mount();
     await waitFor(() => getByRole(first, 'region', 'Could not redeem Amazon $5'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Marked seen in a storage write of its own, which the next opening reads: waited for, not timed.
+    const { requestId } = (await ledgerItem.getValue())!;
+    await vi.waitFor(async () => expect(await outcomeSeenItem.getValue()).toBe(requestId), { timeout: 10_000 });
     unmount();
     expect(calls('dismissRedemption')).toHaveLength(0);
 
@@ -564,7 +567,10 @@ describe('an outcome card expires once seen', () => {
     await waitFor(() => getByRole(second, 'region', 'Checking whether Amazon $5 went through'));
     await ledgerItem.setValue({ ...unknown(), state: 'done', balanceAfter: 2000 });
     await waitFor(() => getByRole(second, 'region', 'Redeemed Amazon $5'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Seen settled: the opening marks it so in a storage write of its own, which the next opening
+    // reads. Waited for, not timed: on a busy machine 20 ms was not always enough.
+    const { requestId } = unknown();
+    await vi.waitFor(async () => expect(await outcomeSeenItem.getValue()).toBe(requestId), { timeout: 10_000 });
     unmount();
     expect(calls('dismissRedemption')).toHaveLength(0);
 
