@@ -117,6 +117,20 @@ const countriesOf = (reward: Reward) => [
   ...new Set((reward.meta_data?.countries ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean)),
 ];
 
+/** What makes two rewards one listing to the panelist, which a brand's picker shows once: brand, value, currency, cost and countries. */
+const listingKey = (reward: Reward) =>
+  `${brandOf(reward).key}#${valueKey(reward)}#${countriesOf(reward).sort().join(',')}`;
+
+/**
+ * `ids` and every reward of `rewards` listed alike to one of them. A picker shows alike listings as
+ * one choice, whichever stands for them: a Redeem held for one of them is held for the one shown.
+ */
+export function withAlike(ids: readonly RewardId[], rewards: readonly Reward[]): RewardId[] {
+  if (ids.length === 0) return [];
+  const keys = new Set(rewards.filter((r) => ids.includes(r.id)).map(listingKey));
+  return [...new Set([...ids, ...rewards.filter((r) => keys.has(listingKey(r))).map((r) => r.id)])];
+}
+
 /** One value in a brand's picker: the reward Redeem acts on, and where it is usable when another value differs only by that. */
 export interface ValueChoice {
   reward: Reward;
@@ -133,7 +147,7 @@ export interface ValueChoice {
 export function valueChoices(rewards: readonly Reward[], prefer: ReadonlyArray<RewardId | null> = []): ValueChoice[] {
   const standing = new Map<string, Reward>();
   for (const reward of rewards) {
-    const key = `${valueKey(reward)}#${countriesOf(reward).sort().join(',')}`;
+    const key = listingKey(reward);
     const had = standing.get(key);
     if (!had || (prefer.includes(reward.id) && !prefer.includes(had.id))) standing.set(key, reward);
   }

@@ -132,6 +132,24 @@ describe('not found after the last check: the balance read then is evidence too'
     );
   });
 
+  it('a hold on a listing the brand’s picker shows through its twin holds the Redeem shown', async () => {
+    // Two listings alike in brand, value, cost and countries: the picker shows one choice, and the
+    // cheaper id (Amazon's own) stands for both. The card is about the other one.
+    const twin = giftCard(3, 'Amazon $5', 500);
+    const entry = notFound({ answer: 'success', balanceAfter: 2500, rewardId: twin.id, requestId: 'nf-twin' });
+    await seed({ rewards: [amazon, twin, books], balance: 2500, ledger: entry });
+    const root = mount();
+    const outcome = await waitFor(() => getByRole(root, 'region', 'Amazon $5 was not found in your history'));
+    expect(outcome.textContent).toContain('Contact Panel Rewards before redeeming it again.');
+    const main = outcome.closest('main') ?? document.body;
+    const redeem = await waitFor(() => getByRole(main, 'button', 'Redeem Amazon $5') as HTMLButtonElement);
+    await waitFor(() => expect(redeem.disabled).toBe(true));
+    expect(document.getElementById(redeem.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Held back: your last redemption of it is not in your history. Contact Panel Rewards before redeeming it again',
+    );
+    expect((getByRole(main, 'button', 'Redeem Northwind Books $10') as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('a balance the last check could not read: check it first, never "you can redeem it again"', async () => {
     const outcome = await card(notFound());
     expect(outcome.textContent).toContain('your balance could not be read to confirm it');

@@ -104,6 +104,19 @@ describe('redemptions still being checked off the card', () => {
     expect((await row(root, 'Redeem Tea Card')).disabled).toBe(false);
   });
 
+  it('a listing being checked holds its twin, which the brand’s picker shows for both', async () => {
+    // Alike in brand, value, cost and countries: one choice, Amazon's own id (the cheaper) standing for both.
+    const twin = giftCard(4, 'Amazon $5', 500);
+    await seed({ rewards: [...REWARDS, twin], balance: 5000, ledger: null });
+    await unsettledItem.setValue([open(twin, Date.now() - 60_000)]);
+    const root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    const redeem = await row(root, 'Redeem Amazon $5');
+    await waitFor(() => expect(redeem.disabled).toBe(true));
+    expect(why(redeem)).toBe(HELD);
+    expect((await row(root, 'Redeem Tea Card')).disabled).toBe(false);
+  });
+
   it('a refusal still being checked says so, never "nothing was charged"', async () => {
     await seed({ rewards: REWARDS, balance: 5000, ledger: null });
     await unsettledItem.setValue([

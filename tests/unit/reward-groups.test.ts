@@ -9,6 +9,7 @@ import {
   kindName,
   sortGroups,
   valueChoices,
+  withAlike,
 } from '../../utils/reward-groups';
 import type { Reward } from '../../utils/types';
 import { installI18n } from './i18n-setup';
@@ -144,6 +145,24 @@ describe('a brand’s values as its picker offers them', () => {
     const rewards = [variant(11, ['US']), variant(12, ['CA']), variant(13, ['US'])];
     expect(valueChoices(rewards, [rid(13)]).map((c) => c.reward.id)).toEqual(['13', '12']);
     expect(valueChoices(rewards, [null]).map((c) => c.reward.id)).toEqual(['11', '12']);
+  });
+
+  it('a hold on one listing holds every listing alike to it, whichever the picker shows, and no other', () => {
+    const rewards = [
+      variant(11, ['US']),
+      variant(12, ['us']),
+      variant(13, ['CA']),
+      variant(14, ['US'], 1000),
+      { ...variant(15, ['US']), meta_data: { ...variant(15, ['US']).meta_data, brand_name: 'Birch Bakery' } },
+    ];
+    // 11 and 12 are one choice in the picker; 13 (other countries), 14 (another cost) and 15
+    // (another brand) are not.
+    expect(withAlike([rid(12)], rewards)).toEqual(['12', '11']);
+    expect(withAlike([rid(11)], rewards)).toEqual(['11', '12']);
+    expect(withAlike([rid(13), rid(14)], rewards)).toEqual(['13', '14']);
+    // A held reward the catalogue does not list stays held; nothing held holds nothing.
+    expect(withAlike([rid(99)], rewards)).toEqual(['99']);
+    expect(withAlike([], rewards)).toEqual([]);
   });
 
   it('values alike in money but not in points, or in points but not in money, stay apart and unlabelled', () => {

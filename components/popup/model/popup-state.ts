@@ -16,6 +16,7 @@ import {
 import type { Cached } from '../../../utils/cached';
 import type { BalanceSample, PointsReturn } from '../../../utils/balance-trend';
 import type { Balance } from '../../../utils/types';
+import { withAlike } from '../../../utils/reward-groups';
 import { goalRewards } from './goal-rewards';
 import { contactFirst, heldRewards, heldText, openElsewhere } from './open-entries';
 
@@ -68,12 +69,14 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const pending = outcome?.state === 'pending';
   // Redemptions the history has not settled that the outcome card no longer shows.
   const checking = openElsewhere(outcome, snapshot.unsettled);
-  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
-  const held = heldRewards(outcome, checking);
-  // A reward the card or the list says to contact the panel about before redeeming it again: held while either says so.
-  const contact = contactFirst([outcome, ...(extras.settledListed ?? [])]);
   const account = accountOf(session);
   const goalRows = catalogue ? catalogue.data.rewards : goalRewards(view, goal);
+  // A listing alike to a held one (a brand's picker shows the two as one choice) is held with it.
+  const listings = [...(rewards?.data.rewards ?? []), ...(goalRows ?? [])];
+  // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
+  const held = withAlike(heldRewards(outcome, checking), listings);
+  // A reward the card or the list says to contact the panel about before redeeming it again: held while either says so.
+  const contact = withAlike(contactFirst([outcome, ...(extras.settledListed ?? [])]), listings);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
   const balanceShown: Balance | undefined =
     rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
