@@ -8,7 +8,8 @@
  * The snapshots: every failure the client reports (network, time-out, 429 with and without
  * Retry-After, 403, 4xx with the panel's words, 5xx, the panel's odd answer, ours, 401), all ten
  * languages, sessions by key and by sign-in, refused ones of each, the catalogue cached, not yet or
- * without a popup view (the last known balance), goals listed, gone or of a refused cost, outcome
+ * without a popup view (the last known balance), rewards listed alike (one choice in their brand's
+ * picker), goals listed, gone or of a refused cost, outcome
  * cards in every state, redemptions still being checked (often of the goal's reward), balances
  * over time with tentative points, open profile questions.
  *
@@ -21,7 +22,9 @@
  *     "something went wrong");
  *  4. the goal's Redeem ignoring the held list (usable while its reward's redemption is checked);
  *  5. the rows ignoring a not-found card that says to contact the panel first (its reward's Redeem
- *     usable beside it; added 2026-11-30).
+ *     usable beside it; added 2026-11-30);
+ *  6. a hold ignoring the listing alike to its reward, which a brand's picker shows in its place
+ *     (the Redeem shown usable while its twin's redemption is checked).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

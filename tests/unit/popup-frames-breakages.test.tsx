@@ -15,7 +15,8 @@ type Breakage =
   | 'frame ignores unsettled'
   | 'timeout told as any failure'
   | 'goal ignores held'
-  | 'rows ignore contact first';
+  | 'rows ignore contact first'
+  | 'holds ignore alike listings';
 
 const broken = vi.hoisted(() => ({ now: null as Breakage | null }));
 
@@ -69,6 +70,16 @@ vi.mock('../../components/popup/model/popup-state', async (original) => {
   };
 });
 
+// 6: a hold covers only the reward it names, not the listing alike to it that the picker shows.
+vi.mock('../../utils/reward-groups', async (original) => {
+  const real = await original<typeof import('../../utils/reward-groups')>();
+  return {
+    ...real,
+    withAlike: (...args: Parameters<typeof real.withAlike>) =>
+      broken.now === 'holds ignore alike listings' ? [...args[0]] : real.withAlike(...args),
+  };
+});
+
 beforeAll(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
@@ -89,6 +100,7 @@ const BREAKAGES: Breakage[] = [
   'timeout told as any failure',
   'goal ignores held',
   'rows ignore contact first',
+  'holds ignore alike listings',
 ];
 
 describe('the frames guard', () => {

@@ -34,6 +34,7 @@ import {
   balanceHistoryItem,
 } from '../../utils/storage-items';
 import type { Reward } from '../../utils/types';
+import type { RewardId } from '../../utils/ids';
 import { installI18n, LANGUAGES } from './i18n-setup';
 import { CONNECTED, giftCard, wallet } from './popup-fixtures';
 import { rid } from './test-ids';
@@ -69,6 +70,8 @@ const rewardArb = fc.record({
   ),
   refused: weighted([9, false], [1, true]),
   image: fc.constantFrom('set', 'one', 'none'),
+  // Listed alike to the reward before it (brand, kind, points): a brand's picker shows the two as one.
+  twin: weighted([2, false], [1, true]),
 });
 
 function rewardOf(id: number, r: ValueOf<typeof rewardArb>): Reward {
@@ -207,7 +210,12 @@ export type Snapshot = ValueOf<typeof snapshotArb>;
 
 /** What the snapshot means, worked out once for storing it and for the oracle. */
 function facts(s: Snapshot) {
-  const rewards = s.rewards.map((r, i) => rewardOf(i + 1, r));
+  const specs: Array<ValueOf<typeof rewardArb>> = [];
+  for (const r of s.rewards) {
+    const before = specs.at(-1);
+    specs.push(r.twin && before ? { ...before, image: r.image } : r);
+  }
+  const rewards = specs.map((r, i) => rewardOf(i + 1, r));
   const live = s.session === 'key' || s.session === 'sign-in';
   const goalIndex = s.goal === null ? null : s.goal === 'gone' ? -1 : s.goal % Math.max(1, rewards.length);
   const goalReward = goalIndex === null || goalIndex < 0 ? undefined : rewards[goalIndex];
@@ -240,13 +248,26 @@ function facts(s: Snapshot) {
   const settled = (e: LedgerEntry) => ['done', 'failed', 'not_found'].includes(e.state);
   const outcome = ledger && !(s.outcome!.seen && settled(ledger)) ? ledger : null;
   const checking = unsettled.filter((e) => e.requestId !== outcome?.requestId);
-  const held = new Set([
+  // Two gift cards of one brand at one value and one points cost are one choice in the brand's
+  // picker (the generator gives no countries): a hold on either holds the one shown.
+  const alike = (a: Reward, b: Reward) =>
+    a.meta_data?.brand_name !== undefined &&
+    a.meta_data.brand_name === b.meta_data?.brand_name &&
+    a.cost === b.cost &&
+    a.cost_currency === b.cost_currency &&
+    a.reward_point_cost === b.reward_point_cost;
+  const holding = (ids: RewardId[]) =>
+    new Set([
+      ...ids,
+      ...rewards.filter((r) => rewards.some((h) => ids.includes(h.id) && alike(h, r))).map((r) => r.id),
+    ]);
+  const held = holding([
     ...(outcome?.state === 'unknown' ? [outcome.rewardId] : []),
     ...checking.map((e) => e.rewardId),
   ]);
   // The panel said yes and the history never showed it: its card says to contact the panel before
   // redeeming it again, so while the card is in view its reward's Redeem is held too.
-  const contact = new Set(outcome?.state === 'not_found' && outcome.answer === 'success' ? [outcome.rewardId] : []);
+  const contact = holding(outcome?.state === 'not_found' && outcome.answer === 'success' ? [outcome.rewardId] : []);
   const cached = s.cache === 'view';
   const samples = [...s.samples]
     .sort((a, b) => b.days - a.days)
