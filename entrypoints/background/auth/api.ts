@@ -2,6 +2,7 @@ import type { PanelApi } from '../../../utils/api/client';
 import { AppErrorException } from '../../../utils/errors';
 import type { Credentials } from '../store/credentials';
 import { markRejected } from './rejected';
+import { waitingOnPanel } from './panel-wait';
 import { activeCredentials, type SessionId } from '../store/store';
 import { renewingApi, usableCredentials } from './tokens';
 
@@ -17,7 +18,8 @@ export interface SessionApi {
 /**
  * The API for the stored credentials, bound to the session they belong to (read with them, in one
  * item); refuses with `not_connected` when there are none. Signed-in credentials are renewed first
- * when expired, and again once on a 401 (tokens.ts). Each request is checked as it leaves, not
+ * when expired, and again once on a 401 (tokens.ts); while the panel asks to wait (a 429 with
+ * `Retry-After`), reads and writes are refused unsent (panel-wait.ts). Each request is checked as it leaves, not
  * here: an API made before a switch sends nothing after it.
  */
 export async function currentApi(): Promise<SessionApi> {
@@ -27,7 +29,8 @@ export async function currentApi(): Promise<SessionApi> {
 /** As {@link currentApi}, for credentials already read (null: not connected). */
 export async function sessionApi(stored: Credentials | null): Promise<SessionApi> {
   const credentials = await usableCredentials(stored);
-  return { api: rejectingOn401(renewingApi(credentials), credentials.session), sid: credentials.session };
+  const sid = credentials.session;
+  return { api: waitingOnPanel(rejectingOn401(renewingApi(credentials), sid), sid), sid };
 }
 
 /**

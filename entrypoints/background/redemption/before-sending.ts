@@ -79,7 +79,13 @@ export async function offerAt(sid: SessionId, pressed: number, rewardId: RewardI
 
 /** "The redemption was not sent, so nothing was charged: …", the failed read's reason, and when to try again. */
 function notSent(lead: 'errRedeemNoBaseline' | 'errRedeemNoPrice', err: unknown) {
-  return appError('rejected', sentences(t(lead), asSentence(failureReason(toAppError(err))), t('stepTimeout')));
+  const cause = toAppError(err);
+  // A busy panel named how long to wait (its Retry-After): that, not "in a moment".
+  const next =
+    cause.kind === 'rate_limited' && cause.retryAfterSeconds
+      ? tp('stepRetryInSeconds', cause.retryAfterSeconds)
+      : t('stepTimeout');
+  return appError('rejected', sentences(t(lead), asSentence(failureReason(cause)), next));
 }
 
 /** A reward as the stored catalogue names it, or by its number. */
