@@ -125,17 +125,24 @@ export function normaliseBaseUrl(baseUrl: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** `Retry-After` in whole seconds (delta-seconds or an HTTP date), or undefined when unreadable. */
+/**
+ * The longest wait a `Retry-After` is taken for. Past it the request is tried again, and a server
+ * still busy says so again: an absurd or hostile figure cannot silence the extension for days, and
+ * a panelist is never told to wait longer than an hour.
+ */
+export const LONGEST_RETRY_AFTER_SECONDS = 3_600;
+
+/** `Retry-After` in seconds (delta-seconds or an HTTP date), an hour at most, or undefined when unreadable. */
 export function parseRetryAfter(header: string | null, now: number = Date.now()): number | undefined {
   if (header === null) return undefined;
   const value = header.trim();
   if (value === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Number(value), LONGEST_RETRY_AFTER_SECONDS);
   // An HTTP date names its day or month ("Wed, 21 Oct 2015 07:28:00 GMT"); "-5" is not a date.
   if (!/[A-Za-z]{3}/.test(value)) return undefined;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
+  return Math.min(Math.max(0, Math.ceil((date - now) / 1000)), LONGEST_RETRY_AFTER_SECONDS);
 }
 
 /** Backoff before retry number `attempt` (0-based): base·2^attempt, jittered into its upper half. */

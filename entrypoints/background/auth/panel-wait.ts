@@ -5,13 +5,6 @@ import { sentences } from '../../../utils/sentences';
 import type { SessionId } from '../store/store';
 
 /**
- * The longest wait a panel's `Retry-After` sets here. Past it one request is sent again and the
- * panel, if still busy, says so again: an absurd or hostile figure cannot silence the extension
- * for days, and a panelist is never told to wait longer than an hour.
- */
-export const LONGEST_WAIT_SECONDS = 3_600;
-
-/**
  * When each session's panel said it may be asked again (epoch ms), from its last 429 with
  * `Retry-After`. Per session: a late 429 of an old session says nothing to the next. In the
  * worker's memory: a worker started again asks once, and is told again.
@@ -44,7 +37,8 @@ function secondsLeft(sid: SessionId, now: number): number {
 
 /**
  * Design §5, "429: wait (`Retry-After` where given)", across requests: after a panel answered 429
- * with `Retry-After`, no read or write of that session leaves before the time it named; each is
+ * with `Retry-After`, no read or write of that session leaves before the time it named (an hour
+ * at most: `parseRetryAfter`, utils/api/http.ts); each is
  * refused at once, unsent, with the seconds still to wait (what the pages tell the panelist). The
  * HTTP client's own retry of one read after a short `Retry-After` (utils/api/http.ts) comes first:
  * only a 429 it gives up on sets the wait. A 429 without `Retry-After` sets none (the client has
@@ -74,7 +68,7 @@ export function waitingOnPanel(api: PanelApi, sid: SessionId): PanelApi {
           err.error.endpoint !== 'token' &&
           err.error.retryAfterSeconds;
         if (seconds && seconds > 0) {
-          const until = Date.now() + Math.min(seconds, LONGEST_WAIT_SECONDS) * 1000;
+          const until = Date.now() + seconds * 1000;
           waits.set(sid, Math.max(until, waits.get(sid) ?? 0));
         }
         throw err;
