@@ -338,6 +338,13 @@ export interface QuestionsRecord {
 export const questionsItem = defineItem<QuestionsRecord | null>('questions:new', null);
 
 /**
+ * Until when (epoch ms) the session's panel asked not to be asked again: its last 429 with
+ * `Retry-After` (entrypoints/background/auth/panel-wait.ts). Stored, so a worker the browser stopped
+ * and started again still waits; null when the panel asked for no wait.
+ */
+export const panelWaitItem = defineItem<number | null>('panel:wait', null);
+
+/**
  * Every item scoped to a session (with the background's credentials, which live apart): emptied in
  * the same `storage.local.set` that switches the session, so none ever shows another session's data.
  */
@@ -358,6 +365,7 @@ export const SESSION_ITEMS: ReadonlyArray<StorageItem<unknown>> = [
   popupViewItem,
   rewardHtmlItem,
   questionsItem,
+  panelWaitItem,
   ...Object.values(validatorItems),
 ];
 /**

@@ -3,22 +3,32 @@
  * A panel that answers 429 with `Retry-After` is not asked again before that time (design §5,
  * "429: wait"), over real HTTP against the sandbox: the refreshes a popup opening or an alarm
  * starts meanwhile are refused unsent, saying how long is left; after the wait they leave. A
- * Confirm in the wait sends nothing and says so. The wait is the session's own, and no longer than
- * an hour whatever the panel says. A redeem's own 429 speaks for one copy and sets no wait, so the
+ * Confirm in the wait sends nothing and says so. The wait is stored, so a worker started again keeps
+ * it; it is the session's own, and no longer than an hour whatever the panel says. A redeem's own 429 speaks for one copy and sets no wait, so the
  * checks that settle it read at once (redemption/one-copy-answers.test.ts).
  *
  * Deliberate breakages it failed on: the wait never set (the second refresh reaches the panel);
- * the wait kept past its time (the refresh after it is refused); the wait shared by every session
- * (the new session's first read is refused); no cap in parseRetryAfter (the refresh an hour later is
+ * the wait kept past its time (the refresh after it is refused); the wait kept in the worker's
+ * memory only (a fresh worker's refresh reaches the panel); the wait not emptied by a switch (the
+ * new session's first read is refused); an old session's late 429 stored for the next; no cap in parseRetryAfter (the refresh an hour later is
  * refused).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { LONGEST_RETRY_AFTER_SECONDS } from '../../utils/api/http';
-import { AppErrorException, type AppError } from '../../utils/errors';
-import { syncItem } from '../../utils/storage-items';
+import { AppErrorException, isAppError, type AppError } from '../../utils/errors';
+import { panelWaitItem, syncItem } from '../../utils/storage-items';
 import { SEED_A } from './accounts';
-import { apiRequests, armFault, connectTo, connectedSandbox, redeemNow } from './background-helpers';
+import { connect } from '../../entrypoints/background/session/session';
+import {
+  apiRequests,
+  armFault,
+  connectedSandbox,
+  firstReadsDone,
+  redeemNow,
+  releaseHeld,
+  until,
+} from './background-helpers';
 import { rid } from './test-ids';
 
 const env = connectedSandbox();
@@ -36,8 +46,10 @@ async function refusal(call: Promise<unknown>): Promise<AppError> {
     () => null,
     (e: unknown) => e,
   );
-  if (!(err instanceof AppErrorException)) throw new Error(`expected a refusal, got ${String(err)}`);
-  return err.error;
+  // By shape: a worker's modules loaded again have their own AppErrorException class.
+  const error = (err as { error?: unknown } | null)?.error;
+  if (!isAppError(error)) throw new Error(`expected a refusal, got ${String(err)}`);
+  return error;
 }
 
 /** Every request to the panel's API so far, its answers to OPTIONS aside. */
@@ -97,11 +109,42 @@ describe('a panel that asks to wait', () => {
     expect(apiRequests(env.sandbox, HISTORY)).toBe(before + 1);
   });
 
-  it('is the session’s own: the next session’s reads leave at once', async () => {
+  it('is kept in storage: a worker the browser stopped and started again still waits', async () => {
+    await busyFor('120');
+    // Stored at the answer, a moment before the clock was frozen.
+    const until = (await panelWaitItem.getValue())!;
+    expect(until).toBeGreaterThan(Date.now() + 119_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 120_000);
+    // A fresh worker: every module loaded again, nothing kept in memory.
+    vi.resetModules();
+    const fresh = await import('../../entrypoints/background/sync/sync');
+    const before = sent();
+    expect(await refusal(fresh.refreshRewards(true))).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 120 });
+    expect(sent()).toBe(before);
+  });
+
+  it('is the session’s own: connecting again starts without it, and an old session’s late 429 sets none', async () => {
     await busyFor('600');
     await refusal(refreshRewards(true));
-    const before = apiRequests(env.sandbox, REWARDS);
-    await connectTo(env.sandbox);
+    vi.useRealTimers();
+    // The panelist connects again: the new session's reads leave at once.
+    await connect(env.sandbox.url, env.sandbox.token);
+    await firstReadsDone();
+    let before = apiRequests(env.sandbox, REWARDS);
+    await refreshRewards(true);
+    expect(apiRequests(env.sandbox, REWARDS)).toBe(before + 1);
+
+    // A read of this session the panel holds, then answers 429 once the next session is active.
+    await armFault(env.sandbox, { path: REWARDS, status: 429, headers: { 'Retry-After': '600' }, held: true });
+    before = apiRequests(env.sandbox, REWARDS);
+    const late = refusal(refreshRewards(true));
+    await until(() => apiRequests(env.sandbox, REWARDS) > before);
+    await connect(env.sandbox.url, env.sandbox.token);
+    await firstReadsDone();
+    await releaseHeld(env.sandbox);
+    await late;
+    expect(await panelWaitItem.getValue()).toBeNull();
+    before = apiRequests(env.sandbox, REWARDS);
     await refreshRewards(true);
     expect(apiRequests(env.sandbox, REWARDS)).toBe(before + 1);
   });

@@ -71,6 +71,8 @@ describe('who writes storage', () => {
       'rewardHtmlItem',
       'rewardsItem',
     ],
+    // The panel's wait, read only to refuse a call; its write keeps the later of the two in its own turn.
+    'entrypoints/background/auth/panel-wait.ts': ['panelWaitItem'],
     // What the page is shown after a save whose re-read failed, and the definitions to check a value against: read only.
     'entrypoints/background/profile/profile.ts': ['profileItem'],
     // Guards before a redeem leaves (an earlier Confirm open, the reward's name and cost) and the

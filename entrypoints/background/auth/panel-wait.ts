@@ -1,15 +1,10 @@
+import { LONGEST_RETRY_AFTER_SECONDS } from '../../../utils/api/http';
 import type { PanelApi } from '../../../utils/api/client';
 import { AppErrorException, appError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { sentences } from '../../../utils/sentences';
-import type { SessionId } from '../store/store';
-
-/**
- * When each session's panel said it may be asked again (epoch ms), from its last 429 with
- * `Retry-After`. Per session: a late 429 of an old session says nothing to the next. In the
- * worker's memory: a worker started again asks once, and is told again.
- */
-const waits = new Map<SessionId, number>();
+import { panelWaitItem } from '../../../utils/storage-items';
+import { put, StaleSession, update, type SessionId } from '../store/store';
 
 /**
  * The calls whose 429 sets the wait and that it holds back. A redeem is neither: its 429 speaks
@@ -27,22 +22,35 @@ const WAITING: ReadonlySet<keyof PanelApi> = new Set<keyof PanelApi>([
   'revalidate',
 ]);
 
-/** Whole seconds left of the session's wait, or 0 when it may ask now. */
-function secondsLeft(sid: SessionId, now: number): number {
-  const until = waits.get(sid);
-  if (until === undefined) return 0;
-  if (until <= now) waits.delete(sid);
-  return Math.max(0, Math.ceil((until - now) / 1000));
+/**
+ * Whole seconds left of the active session's wait, or 0 when it may ask now. A wait further off
+ * than any a panel can set says the clock was put back since it was stored: it is not kept (the
+ * panel, if still busy, says so again), so a clock put back cannot stretch it.
+ */
+async function secondsLeft(now: number): Promise<number> {
+  const until = await panelWaitItem.getValue();
+  if (until === null) return 0;
+  const left = Math.ceil((until - now) / 1000);
+  return left > LONGEST_RETRY_AFTER_SECONDS ? 0 : Math.max(0, left);
+}
+
+/** Stores the session's wait until `until`, keeping a later one; nothing for a session that has ended. */
+async function waitUntil(sid: SessionId, until: number): Promise<void> {
+  try {
+    await update(sid, [panelWaitItem], (get) => [put(panelWaitItem, Math.max(until, get(panelWaitItem) ?? 0))]);
+  } catch (err) {
+    if (!(err instanceof StaleSession)) throw err;
+  }
 }
 
 /**
- * Design §5, "429: wait (`Retry-After` where given)", across requests: after a panel answered 429
- * with `Retry-After`, no read or write of that session leaves before the time it named (an hour
- * at most: `parseRetryAfter`, utils/api/http.ts); each is
- * refused at once, unsent, with the seconds still to wait (what the pages tell the panelist). The
- * HTTP client's own retry of one read after a short `Retry-After` (utils/api/http.ts) comes first:
- * only a 429 it gives up on sets the wait. A 429 without `Retry-After` sets none (the client has
- * already waited once, and the next refresh is the panelist's or the alarm's).
+ * Design §5, "429: wait (`Retry-After` where given)", across requests and worker restarts: after
+ * the panel answered 429 with `Retry-After`, no read or write of that session leaves before the
+ * time it named (an hour at most: `parseRetryAfter`, utils/api/http.ts); each is refused at once,
+ * unsent, with the seconds still to wait, which the pages tell the panelist. A read's 429 with a
+ * short `Retry-After` (up to 5 s) is retried once by the HTTP client itself and sets a wait only when
+ * the retry is refused too; a write, never retried, sets it at any. A 429 without `Retry-After` sets
+ * none (a read has already waited once, and the next refresh is the panelist's or the alarm's).
  */
 export function waitingOnPanel(api: PanelApi, sid: SessionId): PanelApi {
   const wrapped = {} as Record<string, unknown>;
@@ -51,7 +59,9 @@ export function waitingOnPanel(api: PanelApi, sid: SessionId): PanelApi {
   >) {
     wrapped[name] = async (...args: unknown[]) => {
       if (!WAITING.has(name)) return method(...args);
-      const left = secondsLeft(sid, Date.now());
+      // The item is the active session's (a switch empties it); a call of an ended session is
+      // refused as it leaves anyway (store.ts, depart).
+      const left = await secondsLeft(Date.now());
       if (left > 0)
         throw new AppErrorException(
           appError('rate_limited', sentences(t('httpTooManyRequests'), t('httpRetryInSeconds', left)), {
@@ -67,10 +77,7 @@ export function waitingOnPanel(api: PanelApi, sid: SessionId): PanelApi {
           err.error.kind === 'rate_limited' &&
           err.error.endpoint !== 'token' &&
           err.error.retryAfterSeconds;
-        if (seconds && seconds > 0) {
-          const until = Date.now() + seconds * 1000;
-          waits.set(sid, Math.max(until, waits.get(sid) ?? 0));
-        }
+        if (seconds && seconds > 0) await waitUntil(sid, Date.now() + seconds * 1000);
         throw err;
       }
     };
