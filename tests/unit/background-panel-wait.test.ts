@@ -17,9 +17,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { LONGEST_RETRY_AFTER_SECONDS } from '../../utils/api/http';
 import { AppErrorException, isAppError, type AppError } from '../../utils/errors';
-import { panelWaitItem, syncItem } from '../../utils/storage-items';
+import { ledgerItem, panelWaitItem, syncItem } from '../../utils/storage-items';
 import { SEED_A } from './accounts';
 import { connect } from '../../entrypoints/background/session/session';
+import { CHECK_ALARM, checkRedemption, onCheckAlarm } from '../../entrypoints/background/redemption/service';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   apiRequests,
   armFault,
@@ -99,6 +101,24 @@ describe('a panel that asks to wait', () => {
     const error = (entryOrError as AppErrorException).error;
     expect(error.message).toMatch(/^The redemption was not sent, so nothing was charged/);
     expect(error.message).toContain('Try again in 300 seconds.');
+  });
+
+  it('an outcome being checked is checked again once the wait is over, and Check now names that time', async () => {
+    // A Confirm whose answer was a 500: unknown, its history checked on alarms.
+    await armFault(env.sandbox, { path: REDEEM, status: 500 });
+    const entry = await redeemNow(rid(SEED_A.rewards[0]!.id));
+    expect(entry.state).toBe('unknown');
+    await busyFor('600');
+    const reads = apiRequests(env.sandbox, HISTORY);
+    await onCheckAlarm({ name: CHECK_ALARM, scheduledTime: entry.checks!.nextAt! });
+    expect(apiRequests(env.sandbox, HISTORY)).toBe(reads);
+    const checks = (await ledgerItem.getValue())!.checks!;
+    expect(checks.nextAt).toBe(Math.max(entry.checks!.nextAt!, Date.now()) + 600_000);
+    expect((await fakeBrowser.alarms.get(CHECK_ALARM))?.scheduledTime).toBe(checks.nextAt);
+    // Check now in the wait: refused unsent too, naming the check after the wait.
+    const when = new Date(checks.nextAt!).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' });
+    expect((await refusal(checkRedemption())).message).toContain(when);
+    expect(apiRequests(env.sandbox, HISTORY)).toBe(reads);
   });
 
   it('a 429 without Retry-After sets no wait: the next refresh is sent', async () => {

@@ -290,14 +290,18 @@ function deferred(entry: LedgerEntry, at: number): LedgerEntry {
 /**
  * The history could not be read at a scheduled check: it counts as not made, and comes again. The
  * check is marked (`unreadAt`), so the card says the history could not be read, never "not there".
+ * It comes again after `READ_RETRY_MS`, or once the wait the panel asked for is over (`waitMs`,
+ * its `Retry-After`) when that is later: a check before then would be refused unsent, while the
+ * card named its time.
  */
-export function postponeChecks(confirms: Confirms, at: number, now: number): Confirms {
+export function postponeChecks(confirms: Confirms, at: number, now: number, waitMs = 0): Confirms {
+  const again = Math.max(at, now) + Math.max(READ_RETRY_MS, waitMs);
   const later = (entry: LedgerEntry): LedgerEntry =>
     entry.state === 'unknown' &&
     entry.checks &&
     entry.checks.nextAt !== null &&
     entry.checks.nextAt <= at + DUE_SLACK_MS
-      ? { ...entry, checks: { ...entry.checks, nextAt: Math.max(at, now) + READ_RETRY_MS, unreadAt: at } }
+      ? { ...entry, checks: { ...entry.checks, nextAt: again, unreadAt: at } }
       : entry;
   return {
     ...confirms,

@@ -360,7 +360,7 @@ export async function checkOutcomes(
       settled
         ? withBalance(now, applyRead(now, settled, at, Date.now()), balance)
         : at !== null
-          ? postponeChecks(now, at, Date.now())
+          ? postponeChecks(now, at, Date.now(), waitAsked(checked as AppError))
           : null,
     );
   } catch (err) {
@@ -369,6 +369,11 @@ export async function checkOutcomes(
     if (!(err instanceof StaleSession)) throw err;
   }
   return settled ? null : (checked as AppError);
+}
+
+/** The wait a busy panel asked for (its `Retry-After`), in ms; 0 for any other failure. */
+function waitAsked(error: AppError): number {
+  return error.kind === 'rate_limited' && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 0;
 }
 
 /**

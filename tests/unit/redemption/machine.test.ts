@@ -458,6 +458,9 @@ describe('scheduling and the rest', () => {
     expect(put.current!.checks).toEqual({ ...due.checks, nextAt: at + 7 + READ_RETRY_MS, unreadAt: at });
     expect(put.awaitingCheck).toEqual([later, noChecks]);
     expect(postponeChecks(ledger(due), at, at - 100).current!.checks!.nextAt).toBe(at + READ_RETRY_MS);
+    // A panel that asked to wait longer (its Retry-After) is checked once that wait is over, not before.
+    expect(postponeChecks(ledger(due), at, at, 600_000).current!.checks!.nextAt).toBe(at + 600_000);
+    expect(postponeChecks(ledger(due), at, at, 1_000).current!.checks!.nextAt).toBe(at + READ_RETRY_MS);
     expect(postponeChecks(ledger(due), due.checks.nextAt! - 5_001, at).current).toBe(due);
     expect(postponeChecks(ledger(due), due.checks.nextAt! - 5_000, at).current).not.toBe(due);
     const done = entry('d', { state: 'done', checks: due.checks });
