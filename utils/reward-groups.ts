@@ -118,7 +118,7 @@ const countriesOf = (reward: Reward) => [
 ];
 
 /** What makes two rewards one listing to the panelist, which a brand's picker shows once: brand, value, currency, cost and countries. */
-const listingKey = (reward: Reward) =>
+export const listingKey = (reward: Reward) =>
   `${brandOf(reward).key}#${valueKey(reward)}#${countriesOf(reward).sort().join(',')}`;
 
 /**

@@ -2,7 +2,7 @@ import { returnsOf } from '../../utils/balance-trend';
 import type { Cached } from '../../utils/cached';
 import { nextReward } from '../../utils/next-reward';
 import { completeness } from '../../utils/profile-completeness';
-import { groupRewards, kindCounts, sortGroups, valueKey } from '../../utils/reward-groups';
+import { groupRewards, kindCounts, listingKey, sortGroups } from '../../utils/reward-groups';
 import { latestRedemption } from '../../utils/reward-view';
 import {
   goalItem,
@@ -48,7 +48,7 @@ function keptValues(rewards: readonly Reward[], next: Reward | undefined): Rewar
   const upTo = next ? rewards.indexOf(next) : -1;
   const seen = new Set<string>();
   return rewards.filter((reward, i) => {
-    seen.add(`${valueKey(reward)}#${[...(reward.meta_data?.countries ?? [])].sort().join(',')}`);
+    seen.add(listingKey(reward));
     return i <= upTo || seen.size <= VIEW_VALUES + 1;
   });
 }

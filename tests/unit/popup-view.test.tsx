@@ -116,6 +116,22 @@ describe('popup view (background)', () => {
     expect(new Set(part.first.map((r) => r.meta_data.brand_name)).size).toBe(VIEW_ROWS);
   });
 
+  it('counts a brand’s values as its picker shows them: listings alike but for the spelling of their countries count once', () => {
+    const at = (r: Reward, countries: string[]): Reward => ({ ...r, meta_data: { ...r.meta_data, countries } });
+    const big = Array.from({ length: 10 }, (_, i) =>
+      at(withTerms(100 + i, `Big ${i + 1} USD`, 1000 * (i + 1), 'Big'), ['US']),
+    );
+    // The same first value again, its country spelled " us": one choice in the picker (the lower id first).
+    const twin = at(withTerms(99, 'Big 1 USD', 1000, 'Big'), [' us']);
+    const poor = rewardsPart({
+      ...cache,
+      data: { balance: { points: 0, source: 'rewards' }, rewards: [big[0]!, twin, ...big.slice(1)] },
+    })!;
+    expect(poor.first.filter((r) => r.meta_data.brand_name === 'Big').map((r) => r.id)).toEqual(
+      [twin, big[0]!, ...big.slice(1, VIEW_VALUES + 1)].map((r) => r.id),
+    );
+  });
+
   it('the latest redemption is the newest one in the history', () => {
     const history = [
       redemption(1, catalogue[0]!, '2026-01-01T10:00:00'),
