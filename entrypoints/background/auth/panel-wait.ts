@@ -7,20 +7,12 @@ import { panelWaitItem } from '../../../utils/storage-items';
 import { put, StaleSession, update, type SessionId } from '../store/store';
 
 /**
- * The calls whose 429 sets the wait and that it holds back. A redeem is neither: its 429 speaks
- * for one copy (a panel may throttle a re-sent copy while the first commits), and the checks that
- * settle it must not wait on that; its own reads before it leaves (the baseline, the price) are
- * held, and stop it with nothing sent.
+ * Whether a call's 429 sets the wait and the wait holds it back: every read and write, but not the
+ * redeem. Its 429 speaks for one copy (a panel may throttle a re-sent copy while the first commits),
+ * and the checks that settle it must not wait on that; its own reads before it leaves (the
+ * baseline, the price) are held, and stop it with nothing sent.
  */
-const WAITING: ReadonlySet<keyof PanelApi> = new Set<keyof PanelApi>([
-  'listVariables',
-  'readValues',
-  'updateValues',
-  'deleteValue',
-  'listRedemptions',
-  'listRewards',
-  'revalidate',
-]);
+const heldByWait = (name: keyof PanelApi): boolean => name !== 'redeem';
 
 /**
  * Whole seconds left of the active session's wait, or 0 when it may ask now. A wait further off
@@ -58,7 +50,7 @@ export function waitingOnPanel(api: PanelApi, sid: SessionId): PanelApi {
     [keyof PanelApi, (...args: unknown[]) => Promise<unknown>]
   >) {
     wrapped[name] = async (...args: unknown[]) => {
-      if (!WAITING.has(name)) return method(...args);
+      if (!heldByWait(name)) return method(...args);
       // The item is the active session's (a switch empties it); a call of an ended session is
       // refused as it leaves anyway (store.ts, depart).
       const left = await secondsLeft(Date.now());
