@@ -121,14 +121,36 @@ const countriesOf = (reward: Reward) => [
 export const listingKey = (reward: Reward) =>
   `${brandOf(reward).key}#${valueKey(reward)}#${countriesOf(reward).sort().join(',')}`;
 
+/** Each catalogue's listings by key, and each reward's key: made once per catalogue, not at every render. */
+const listingIndexes = new WeakMap<
+  readonly Reward[],
+  { keyOf: Map<RewardId, string>; byKey: Map<string, RewardId[]> }
+>();
+
+function listingIndex(rewards: readonly Reward[]) {
+  let index = listingIndexes.get(rewards);
+  if (!index) {
+    index = { keyOf: new Map(), byKey: new Map() };
+    for (const reward of rewards) {
+      const key = listingKey(reward);
+      index.keyOf.set(reward.id, key);
+      index.byKey.set(key, [...(index.byKey.get(key) ?? []), reward.id]);
+    }
+    listingIndexes.set(rewards, index);
+  }
+  return index;
+}
+
 /**
- * `ids` and every reward of `rewards` listed alike to one of them. A picker shows alike listings as
+ * `ids` and every reward of `lists` listed alike to one of them. A picker shows alike listings as
  * one choice, whichever stands for them: a Redeem held for one of them is held for the one shown.
  */
-export function withAlike(ids: readonly RewardId[], rewards: readonly Reward[]): RewardId[] {
+export function withAlike(ids: readonly RewardId[], ...lists: ReadonlyArray<readonly Reward[]>): RewardId[] {
   if (ids.length === 0) return [];
-  const keys = new Set(rewards.filter((r) => ids.includes(r.id)).map(listingKey));
-  return [...new Set([...ids, ...rewards.filter((r) => keys.has(listingKey(r))).map((r) => r.id)])];
+  const indexes = lists.map(listingIndex);
+  const keys = new Set(ids.flatMap((id) => indexes.flatMap(({ keyOf }) => keyOf.get(id) ?? [])));
+  const alike = indexes.flatMap(({ byKey }) => [...keys].flatMap((key) => byKey.get(key) ?? []));
+  return [...new Set([...ids, ...alike])];
 }
 
 /** One value in a brand's picker: the reward Redeem acts on, and where it is usable when another value differs only by that. */

@@ -72,11 +72,11 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const account = accountOf(session);
   const goalRows = catalogue ? catalogue.data.rewards : goalRewards(view, goal);
   // A listing alike to a held one (a brand's picker shows the two as one choice) is held with it.
-  const listings = [...(rewards?.data.rewards ?? []), ...(goalRows ?? [])];
+  const listings = [rewards?.data.rewards ?? [], goalRows ?? []];
   // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
-  const held = withAlike(heldRewards(outcome, checking), listings);
+  const held = withAlike(heldRewards(outcome, checking), ...listings);
   // A reward the card or the list says to contact the panel about before redeeming it again: held while either says so.
-  const contact = withAlike(contactFirst([outcome, ...(extras.settledListed ?? [])]), listings);
+  const contact = withAlike(contactFirst([outcome, ...(extras.settledListed ?? [])]), ...listings);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
   const balanceShown: Balance | undefined =
     rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });

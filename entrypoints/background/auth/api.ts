@@ -19,8 +19,8 @@ export interface SessionApi {
  * The API for the stored credentials, bound to the session they belong to (read with them, in one
  * item); refuses with `not_connected` when there are none. Signed-in credentials are renewed first
  * when expired, and again once on a 401 (tokens.ts); while the panel asks to wait (a 429 with
- * `Retry-After`), reads and writes are refused unsent (panel-wait.ts). Each request is checked as it leaves, not
- * here: an API made before a switch sends nothing after it.
+ * `Retry-After`), reads and writes are refused unsent (panel-wait.ts). Each request is checked as
+ * it leaves, not here: an API made before a switch sends nothing after it.
  */
 export async function currentApi(): Promise<SessionApi> {
   return sessionApi(await activeCredentials());
