@@ -55,6 +55,8 @@ describe('toPoints', () => {
         const points = toPoints(value);
         return points === null || (Number.isSafeInteger(points) && points >= 0);
       }),
+      // The same cases every run, so a failure in CI is the one a developer replays.
+      { seed: 20_261_130 },
     );
   });
 });
