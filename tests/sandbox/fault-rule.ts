@@ -23,6 +23,7 @@ const FIELD_CHECKS: Record<keyof FaultRule, { check: (value: JsonValue) => boole
   drop: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   commit: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   holdMs: { check: isWhole(0, 120_000), expected: 'a whole number of milliseconds up to 120000' },
+  answerHeld: { check: (value) => typeof value === 'boolean', expected: 'a boolean' },
   repeat: {
     check: (value) => typeof value === 'boolean' || value === 'overlapping',
     expected: "a boolean or 'overlapping'",

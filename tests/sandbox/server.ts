@@ -200,6 +200,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const answer = idempotency.processed(arrival.key, run(request, at, fault?.repeat === true));
     const result = state.validators ? validators.apply(request, answer, at) : answer;
     if (fault?.holdMs) await sleep(fault.holdMs, undefined, { signal });
+    if (fault?.answerHeld) await faults.hold(signal);
     writeResult(res, result, extraHeaders);
   }
 

@@ -122,6 +122,11 @@ export interface FaultRule {
    */
   holdMs?: number;
   /**
+   * As `holdMs`, but the answer, computed on arrival, waits until the test lets it through
+   * (`POST /__sandbox/release`): the test changes the panel between the two however busy the machine.
+   */
+  answerHeld?: boolean;
+  /**
    * The request arrives twice, as when a browser re-sends it after its connection closed without
    * an answer: the first copy is committed and lost, the second is handled as usual (recorded with
    * `repeated`), `delayMs` after the first committed (the time the browser takes to notice the

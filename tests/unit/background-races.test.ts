@@ -244,10 +244,13 @@ describe('accounts and privacy, with storage or the panel answering late', () =>
 
   it('a history check of A that lands after B connected writes nothing into B’s session', async () => {
     await lostThenCommitted(COFFEE);
-    await fault(a, { path: HISTORY, delayMs: 250 });
+    // The check's read reaches A's panel and is held there until B has connected: it lands after, by construction.
+    await fault(a, { path: HISTORY, held: true });
+    const before = apiRequests(a, HISTORY);
     const checking = checkRedemption().catch(() => undefined);
-    await sleep(50);
+    await until(() => apiRequests(a, HISTORY) > before);
     await connect(b.url, b.token);
+    await releaseHeld(a);
     await checking;
     await settle();
     await onlyAccountB();

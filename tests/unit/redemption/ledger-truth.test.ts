@@ -187,10 +187,12 @@ describe('the history settles every Confirm, never one answer', () => {
     // The panel reverses the copy; numbering max + 1 within the same second, the next redemption is
     // whole-identical to it. No read shows the copy gone before the next Confirm's baseline.
     a.state.redemptions = a.state.redemptions.filter((r) => r !== copy);
-    await armFault(a, { path: REDEEM, holdMs: 100 });
+    // Its answer waits until the panel has given it the copy's second too.
+    await armFault(a, { path: REDEEM, answerHeld: true });
     const confirming = redeemNow(COFFEE);
     await until(() => a.state.redemptions.at(-1)?.id === copy.id);
     a.state.redemptions.at(-1)!.created_at = copy.created_at;
+    await releaseHeld(a);
     const second = await confirming;
     // Its baseline, read after the copy was gone, did not show it: this Confirm's claim is the later
     // evidence about that whole redemption, and the history no longer marks it as the first's copy.
