@@ -36,7 +36,7 @@ async function waitUntil(sid: SessionId, until: number): Promise<void> {
 }
 
 /**
- * Design §5, "429: wait (`Retry-After` where given)", across requests and worker restarts: after
+ * The design's "429: wait (`Retry-After` where given)", across requests and worker restarts: after
  * the panel answered 429 with `Retry-After`, no read or write of that session leaves before the
  * time it named (an hour at most: `parseRetryAfter`, utils/api/http.ts); each is refused at once,
  * unsent, with the seconds still to wait, which the pages tell the panelist. A read's 429 with a
