@@ -34,6 +34,8 @@ import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './redeem/seen-outcome';
+import { isSettled } from './redeem/outcome-seen-item';
+import { markSeen, settledSeenItem, untold } from './redeem/settled-seen-item';
 import { useItem } from './use-item';
 import { useNow } from './use-now';
 import { useRedeemFlow, type RedeemFlow } from './redeem/use-redeem-flow';
@@ -103,6 +105,41 @@ function useRefresh(live: boolean, sync: SyncState | undefined) {
 }
 
 /**
+ * The redemptions that settled while no popup showed them, as this opening found them: read once,
+ * so this opening's own record of what it showed does not take them off the screen it shows them on.
+ */
+function useTold(): readonly LedgerEntry[] | undefined {
+  const [told, setTold] = useState<readonly LedgerEntry[] | undefined>(() => {
+    const [settled, seen] = [settledItem.peek(), settledSeenItem.peek()];
+    return settled === undefined || seen === undefined ? undefined : untold(settled, seen);
+  });
+  useEffect(() => {
+    if (told === undefined)
+      void Promise.all([settledItem.getValue(), settledSeenItem.getValue()]).then(([settled, seen]) =>
+        setTold(untold(settled, seen)),
+      );
+  }, []);
+  return told;
+}
+
+/** Records every redemption this opening shows settled, on the card or in the list, so the next one does not tell it again. */
+function useSeenSettled(
+  told: readonly LedgerEntry[] | undefined,
+  outcome: LedgerEntry | null,
+  settled: readonly LedgerEntry[] | undefined,
+  listed: ReadonlySet<string>,
+): void {
+  const shown = [
+    ...(outcome && isSettled(outcome) ? [outcome.requestId] : []),
+    ...(settled ?? []).filter((entry) => listed.has(entry.requestId)).map((entry) => entry.requestId),
+  ];
+  const key = shown.join(' ');
+  useEffect(() => {
+    if (told !== undefined && settled !== undefined) void markSeen(shown, settled).catch(() => {});
+  }, [key, told !== undefined, settled !== undefined]);
+}
+
+/**
  * Renders straight from storage; messages only ask the background to refresh or redeem. What it
  * shows is decided from the same snapshot the first frame paints (popup-state.ts).
  */
@@ -127,10 +164,21 @@ export function App() {
   // Once listed, the list stays for this opening: an entry settling there says what it became
   // (StillChecking), and one that says to contact the panel first holds its reward as the card would.
   const listed = useRef(new Set<string>());
-  // Watched from the first redemption open: one that settles is in it in the same turn as it leaves the open ones.
-  const settled = useItem(settledItem, unsettled.length > 0 || listed.current.size > 0);
+  // One that settles is in it in the same turn as it leaves the open ones.
+  const settled = useItem(settledItem);
+  const told = useTold();
+  for (const entry of told ?? []) listed.current.add(entry.requestId);
   const state = popupState(
-    { session: session ?? DISCONNECTED, view: view ?? null, sync, outcome, unsettled, goal, samples },
+    {
+      session: session ?? DISCONNECTED,
+      view: view ?? null,
+      sync,
+      outcome,
+      unsettled,
+      told: told ?? [],
+      goal,
+      samples,
+    },
     {
       catalogue,
       returns: history ? returnsOf(history.data) : undefined,
@@ -139,6 +187,7 @@ export function App() {
     },
   );
   for (const entry of state.checking) listed.current.add(entry.requestId);
+  useSeenSettled(told, outcome, settled, listed.current);
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
   const goalRemover = useSetGoal();
@@ -177,7 +226,7 @@ export function App() {
           onRetry={() => refresh(true)}
         />
         <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
-        {listed.current.size > 0 && <StillChecking entries={state.checking} now={now} />}
+        {listed.current.size > 0 && <StillChecking entries={state.checking} told={state.told} now={now} />}
         {state.list ? (
           <RewardList {...state.list} onRedeem={flow.open} onWantAll={catalogue ? undefined : () => setWantAll(true)} />
         ) : (

@@ -5,7 +5,8 @@ import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame/first-fram
 import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
-import { ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';
+import { ledgerItem, sessionItem, settledItem, unsettledItem } from '../../utils/storage-items';
+import { settledSeenItem, untold } from '../../components/popup/redeem/settled-seen-item';
 import './style.css';
 
 applyBrand();
@@ -15,7 +16,7 @@ applyBrand();
  * painted DOM without a visible change. It holds the small popup view, not the catalogue or
  * the history, whatever their size, so a big catalogue opens as fast as a small one. Whatever that
  * first render shows is loaded first: the
- * outcome card when there is one, the redemptions still being checked, the prompt to connect.
+ * outcome card when there is one, the redemptions still being checked (or settled unseen), the prompt to connect.
  */
 void preload(FIRST_FRAME_ITEMS)
   .then(() => {
@@ -23,7 +24,9 @@ void preload(FIRST_FRAME_ITEMS)
     const live = session?.connected && !session.rejected;
     return Promise.all([
       ledgerItem.peek() && preloadOutcome(),
-      live && (unsettledItem.peek()?.length ?? 0) > 0 && preloadStillChecking(),
+      live &&
+        ((unsettledItem.peek()?.length ?? 0) > 0 || untold(settledItem.peek(), settledSeenItem.peek()).length > 0) &&
+        preloadStillChecking(),
       !live && preloadPrompt(),
     ]);
   })

@@ -10,7 +10,8 @@
  * languages, sessions by key and by sign-in, refused ones of each, the catalogue cached, not yet or
  * without a popup view (the last known balance), rewards listed alike (one choice in their brand's
  * picker), goals listed, gone or of a refused cost, outcome
- * cards in every state, redemptions still being checked (often of the goal's reward), balances
+ * cards in every state, redemptions still being checked (often of the goal's reward) or settled
+ * unseen since the last opening (with and without a record of what was seen), balances
  * over time with tentative points, open profile questions.
  *
  * Deliberate breakages this test fails on within its run count from its fixed seed (checked by hand
@@ -24,7 +25,9 @@
  *  5. the rows ignoring a not-found card that says to contact the panel first (its reward's Redeem
  *     usable beside it; added 2026-11-30);
  *  6. a hold ignoring the listing alike to its reward, which a brand's picker shows in its place
- *     (the Redeem shown usable while its twin's redemption is checked).
+ *     (the Redeem shown usable while its twin's redemption is checked);
+ *  7. the first frame ignoring the redemptions that settled unseen since the last opening (another
+ *     input App reads: the frame paints rows where App puts the list).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

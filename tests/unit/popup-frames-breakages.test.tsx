@@ -16,13 +16,14 @@ type Breakage =
   | 'timeout told as any failure'
   | 'goal ignores held'
   | 'rows ignore contact first'
-  | 'holds ignore alike listings';
+  | 'holds ignore alike listings'
+  | 'frame ignores the settled unseen';
 
 const broken = vi.hoisted(() => ({ now: null as Breakage | null }));
 
 vi.mock('../../utils/messages', () => import('./fake-background').then((m) => m.fakeMessages));
 
-// 1, 2: the first frame's model reads a snapshot without one of App's inputs (App does not use popupTop).
+// 1, 2, 7: the first frame's model reads a snapshot without one of App's inputs (App does not use popupTop).
 vi.mock('../../components/popup/model/popup-model', async (original) => {
   const real = await original<typeof import('../../components/popup/model/popup-model')>();
   return {
@@ -33,7 +34,9 @@ vi.mock('../../components/popup/model/popup-model', async (original) => {
           ? { ...snapshot, samples: [] }
           : broken.now === 'frame ignores unsettled'
             ? { ...snapshot, unsettled: [] }
-            : snapshot,
+            : broken.now === 'frame ignores the settled unseen'
+              ? { ...snapshot, told: [] }
+              : snapshot,
         now,
       ),
   };
@@ -101,6 +104,7 @@ const BREAKAGES: Breakage[] = [
   'goal ignores held',
   'rows ignore contact first',
   'holds ignore alike listings',
+  'frame ignores the settled unseen',
 ];
 
 describe('the frames guard', () => {

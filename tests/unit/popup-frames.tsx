@@ -16,6 +16,8 @@ import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first
 import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { FIRST_FRAME_ROWS } from '../../components/popup/model/popup-model';
 import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
+import { settledSeenItem } from '../../components/popup/redeem/settled-seen-item';
+import { clockTime } from '../../components/popup/when';
 import { OUTCOME_ID } from '../../components/popup/model/outcome-ids';
 import type { BalanceSample } from '../../utils/balance-trend';
 import type { AppError } from '../../utils/errors';
@@ -29,6 +31,7 @@ import {
   popupViewItem,
   syncItem,
   ledgerItem,
+  settledItem,
   unsettledItem,
   goalItem,
   balanceHistoryItem,
@@ -195,6 +198,21 @@ export const snapshotArb = fc.record({
       ),
     },
   ),
+  // Redemptions that settled while no popup showed them (told at this opening), and whether an
+  // earlier opening has recorded what it saw at all (an install from before that record tells none).
+  settled: fc.oneof(
+    { weight: 4, arbitrary: fc.constant<Array<ValueOf<typeof entryArb>>>([]) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        entryArb.chain((e) =>
+          fc.constantFrom<LedgerState>('done', 'failed', 'not_found').map((state) => ({ ...e, state })),
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+    },
+  ),
+  seenRecord: weighted([4, true], [1, false]),
   samples: fc.array(
     fc.record({
       days: fc.integer({ min: 0, max: 60 }),
@@ -245,9 +263,12 @@ function facts(s: Snapshot) {
   const ledger = s.outcome && entry(s.outcome.entry, 0);
   const unsettled = s.unsettled.map((e, i) => entry(e, i + 1));
   // The card shows the entry unless an earlier opening saw it settled (redeem/outcome-seen-item.ts).
-  const settled = (e: LedgerEntry) => ['done', 'failed', 'not_found'].includes(e.state);
-  const outcome = ledger && !(s.outcome!.seen && settled(ledger)) ? ledger : null;
+  const isSettled = (e: LedgerEntry) => ['done', 'failed', 'not_found'].includes(e.state);
+  const outcome = ledger && !(s.outcome!.seen && isSettled(ledger)) ? ledger : null;
   const checking = unsettled.filter((e) => e.requestId !== outcome?.requestId);
+  const settled = s.settled.map((e, i) => entry(e, 10 + i));
+  // Told once: only where an earlier opening recorded what it saw, and none of these was among it.
+  const told = s.seenRecord ? settled : [];
   // Two gift cards of one brand at one value and one points cost are one choice in the brand's
   // picker (the generator gives no countries): a hold on either holds the one shown.
   const alike = (a: Reward, b: Reward) =>
@@ -267,7 +288,10 @@ function facts(s: Snapshot) {
   ]);
   // The panel said yes and the history never showed it: its card says to contact the panel before
   // redeeming it again, so while the card is in view its reward's Redeem is held too.
-  const contact = holding(outcome?.state === 'not_found' && outcome.answer === 'success' ? [outcome.rewardId] : []);
+  // So is one told at this opening that says so.
+  const contact = holding(
+    [outcome, ...told].flatMap((e) => (e?.state === 'not_found' && e.answer === 'success' ? [e.rewardId] : [])),
+  );
   const cached = s.cache === 'view';
   const samples = [...s.samples]
     .sort((a, b) => b.days - a.days)
@@ -276,7 +300,22 @@ function facts(s: Snapshot) {
       points: x.points,
       ...(x.tentative ? { tentative: true } : {}),
     }));
-  return { rewards, live, goal, goalReward, ledger, unsettled, outcome, checking, held, contact, cached, samples };
+  return {
+    rewards,
+    live,
+    goal,
+    goalReward,
+    ledger,
+    unsettled,
+    outcome,
+    checking,
+    settled,
+    told,
+    held,
+    contact,
+    cached,
+    samples,
+  };
 }
 
 export async function store(s: Snapshot): Promise<void> {
@@ -317,6 +356,8 @@ export async function store(s: Snapshot): Promise<void> {
   if (f.ledger) await ledgerItem.setValue(f.ledger);
   if (s.outcome?.seen && f.ledger) await outcomeSeenItem.setValue(f.ledger.requestId);
   await unsettledItem.setValue(f.unsettled);
+  await settledItem.setValue(f.settled);
+  if (s.seenRecord) await settledSeenItem.setValue([]);
   if (f.goal) await goalItem.setValue(f.goal);
   await balanceHistoryItem.setValue(f.samples);
 }
@@ -478,7 +519,8 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
   // Rows: each Redeem enabled exactly when it may be used.
   const pending = f.outcome?.state === 'pending';
   const rows = Array.from(root.querySelectorAll('li.reward'));
-  const showsRows = f.cached && f.rewards.length > 0 && !(frame && (f.outcome || f.checking.length > 0));
+  const showsRows =
+    f.cached && f.rewards.length > 0 && !(frame && (f.outcome || f.checking.length > 0 || f.told.length > 0));
   expect(showsRows ? rows.length > 0 : rows.length === 0, `rows shown: ${rows.length}`);
   if (frame && showsRows)
     expect(rows.length <= FIRST_FRAME_ROWS, `the first frame paints its first screen of rows, not ${rows.length}`);
@@ -526,7 +568,12 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
   }
   if (!frame) {
     expect(!!root.querySelector(`#${OUTCOME_ID}`) === !!f.outcome, 'the outcome card');
-    expect(!!root.querySelector('.still-checking') === f.checking.length > 0, 'the redemptions still being checked');
+    expect(
+      !!root.querySelector('.still-checking') === f.checking.length + f.told.length > 0,
+      'the redemptions still being checked, or settled unseen',
+    );
+    for (const e of f.told)
+      has(t('stillCheckingEntry', e.rewardName, clockTime(e.startedAt, NOW)), `${e.rewardName} told as settled`);
   }
   return wrong;
 }

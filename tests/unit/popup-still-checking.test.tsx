@@ -9,6 +9,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { rewardsPart } from '../../entrypoints/background/popup-view';
 import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
 import { clockTime } from '../../components/popup/when';
+import { settledSeenItem } from '../../components/popup/redeem/settled-seen-item';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
 import {
@@ -263,6 +264,46 @@ describe('redemptions still being checked off the card', () => {
     expect((await row(root, 'Redeem Amazon $5')).disabled).toBe(false);
   });
 
+  it('one that settles while no popup shows it is listed at the next opening, saying what it became, once', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await unsettledItem.setValue([NEWER]);
+    let root = mount();
+    await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    unmount();
+    // The popup is closed when the last check finds nothing, although the panel had said yes.
+    await settledItem.setValue([{ ...NEWER, state: 'not_found', finishedAt: Date.now() }]);
+    await unsettledItem.setValue([]);
+
+    // The next opening owes word of it: listed with what it became, its reward held as the line says.
+    root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    expect(list.textContent).toContain(
+      'Northwind Books $10 was not found in your history. The panel answered that it went through',
+    );
+    expect(queryAllByRole(list, 'button', 'Check now whether Northwind Books $10 went through')).toHaveLength(0);
+    const books = await row(root, 'Redeem Northwind Books $10');
+    expect(books.disabled).toBe(true);
+    expect(why(books)).toBe(
+      'Held back: your last redemption of it is not in your history. Contact Panel Rewards before redeeming it again',
+    );
+    await waitFor(async () => expect(await settledSeenItem.getValue()).toContain(NEWER.requestId));
+    unmount();
+
+    // Told once: the opening after that lists nothing, and the panelist decides.
+    root = mount();
+    await waitFor(async () => expect((await row(root, 'Redeem Northwind Books $10')).disabled).toBe(false));
+    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+  });
+
+  it('an install from before the record tells none of the settled ones it kept, and records them', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    await settledItem.setValue([{ ...OLDER, state: 'not_found', answer: 'success', finishedAt: Date.now() }]);
+    const root = mount();
+    await row(root, 'Redeem Amazon $5');
+    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+    await waitFor(async () => expect(await settledSeenItem.getValue()).toEqual([OLDER.requestId]));
+  });
+
   it('a not-found card offers no Redeem again while the same reward has one still being checked: its row holds it back too', async () => {
     await seed({
       rewards: REWARDS,
@@ -307,6 +348,14 @@ describe('the first frame', () => {
     await unsettledItem.setValue([OLDER]);
     paintFirstFrame(root, await read(), Date.now());
     expect(root.querySelector('.hdr-balance')).not.toBeNull();
+    expect(root.querySelectorAll('.reward')).toHaveLength(0);
+    // So it does above one that settled while no popup showed it, which App lists there too.
+    await unsettledItem.setValue([]);
+    paintFirstFrame(root, await read(), Date.now());
+    expect(root.querySelectorAll('.reward')).not.toHaveLength(0);
+    await settledSeenItem.setValue([]);
+    await settledItem.setValue([{ ...OLDER, state: 'done', finishedAt: Date.now() }]);
+    paintFirstFrame(root, await read(), Date.now());
     expect(root.querySelectorAll('.reward')).toHaveLength(0);
     root.remove();
   });

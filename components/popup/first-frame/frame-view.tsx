@@ -34,11 +34,11 @@ export function FrameTop({ model }: { model: PopupTop }) {
 /**
  * The rewards page's main, in App's order: the goal, the sync notice, then the list and its first
  * rows (or, with nothing cached yet, placeholder rows). It ends above the outcome card and the
- * redemptions still being checked, whose code loads with Preact: Preact adds them, and the list,
+ * redemptions still being checked (or settled unseen), whose code loads with Preact: Preact adds them, and the list,
  * below what is painted, so nothing painted moves.
  */
 export function FrameMain({ model }: { model: RewardsPageModel }) {
-  const ends = model.outcome !== null || model.checking.length > 0;
+  const ends = model.outcome !== null || model.checking.length > 0 || model.told.length > 0;
   return (
     <>
       {model.goal && <GoalPanelView m={model.goal} />}

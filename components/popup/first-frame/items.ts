@@ -4,12 +4,14 @@ import {
   ledgerItem,
   popupViewItem,
   sessionItem,
+  settledItem,
   syncItem,
   unsettledItem,
 } from '../../../utils/storage-items';
 import type { StorageItem } from '../../../utils/storage-item';
 import type { PopupSnapshot } from '../model/popup-state';
 import { outcomeSeenItem, outcomeShown } from '../redeem/outcome-seen-item';
+import { settledSeenItem, untold } from '../redeem/settled-seen-item';
 
 /**
  * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
@@ -22,6 +24,8 @@ export const FIRST_FRAME_ITEMS = [
   ledgerItem,
   outcomeSeenItem,
   unsettledItem,
+  settledItem,
+  settledSeenItem,
   goalItem,
   balanceHistoryItem,
 ] as const;
@@ -39,6 +43,7 @@ export function snapshotOf(stored: Record<string, unknown>): PopupSnapshot {
     sync: get(syncItem).rewards,
     outcome: ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null,
     unsettled: get(unsettledItem),
+    told: untold(get(settledItem), get(settledSeenItem)),
     goal: get(goalItem),
     samples: get(balanceHistoryItem),
   };

@@ -28,6 +28,8 @@ export interface RewardsPageModel {
   outcome: LedgerEntry | null;
   /** Redemptions still being checked that the card no longer shows. */
   checking: readonly LedgerEntry[];
+  /** Redemptions that settled unseen since the last opening, listed with them (popup-state.ts). */
+  told: readonly LedgerEntry[];
   /** The list around its first rows; null while no rewards are cached. */
   list: ListModel | null;
   /** No rewards cached and no failure to tell: placeholder rows where the list will be. */
@@ -76,6 +78,7 @@ function pageRest(
     notice: { error: state.rewards ? null : state.error, loading: state.loading && !state.rewards },
     outcome: state.outcome,
     checking: state.checking,
+    told: state.told,
   };
   // Nothing cached yet, or no popup view (App then reads the catalogue, which the first frame never
   // does): the page as App first renders it, the header and the notice without a list.

@@ -29,6 +29,11 @@ export interface PopupSnapshot {
   /** The ledger's entry the outcome card shows: null when none, or once an earlier opening saw it settled. */
   outcome: LedgerEntry | null;
   unsettled: readonly LedgerEntry[];
+  /**
+   * Redemptions that settled while no popup showed them (redeem/settled-seen-item.ts): listed with
+   * what each became at this opening, once, as "Still being checked" lists one that settles in view.
+   */
+  told: readonly LedgerEntry[];
   goal: Goal | null;
   samples: readonly BalanceSample[];
 }
@@ -75,8 +80,9 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const listings = [rewards?.data.rewards ?? [], goalRows ?? []];
   // Rewards with a redemption still being checked, on the card or not: their Redeem is held back, saying why.
   const held = withAlike(heldRewards(outcome, checking), ...listings);
-  // A reward the card or the list says to contact the panel about before redeeming it again: held while either says so.
-  const contact = withAlike(contactFirst([outcome, ...(extras.settledListed ?? [])]), ...listings);
+  // A reward the card or the list says to contact the panel about before redeeming it again (one that
+  // settled in view, or unseen since the last opening): held while either says so.
+  const contact = withAlike(contactFirst([outcome, ...snapshot.told, ...(extras.settledListed ?? [])]), ...listings);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
   const balanceShown: Balance | undefined =
     rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
@@ -88,6 +94,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
     pending,
     outcome,
     checking,
+    told: snapshot.told,
     held,
     contact,
     account,

@@ -18,17 +18,20 @@ import { lastCheckAt } from '../../../utils/check-schedule';
 interface Props {
   /** Open redemptions the outcome card does not show, newest first (open-entries.ts). */
   entries: readonly LedgerEntry[];
+  /** Redemptions that settled unseen since the last opening (redeem/settled-seen-item.ts): listed settled. */
+  told?: readonly LedgerEntry[] | undefined;
   now: number;
 }
 
 /**
  * Every redemption still being checked that the outcome card no longer shows: one line each, what
  * the panel answered, and "Check now". One that settles while the popup is open stays, saying what
- * it became, so it never just vanishes (the card that told it is gone).
+ * it became, so it never just vanishes (the card that told it is gone); one that settled while no
+ * popup showed it is listed so at the next opening.
  */
-export function StillChecking({ entries, now }: Props) {
+export function StillChecking({ entries, told = [], now }: Props) {
   const settled = useItem(settledItem);
-  const [listed, setListed] = useState<readonly LedgerEntry[]>(entries);
+  const [listed, setListed] = useState<readonly LedgerEntry[]>(() => [...entries, ...told]);
   useEffect(() => {
     setListed((before) => {
       const known = new Set(before.map((entry) => entry.requestId));
