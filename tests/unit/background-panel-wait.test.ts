@@ -10,7 +10,8 @@
  * Deliberate breakages it failed on: the wait never set (the second refresh reaches the panel);
  * the wait kept past its time (the refresh after it is refused); the wait kept in the worker's
  * memory only (a fresh worker's refresh reaches the panel); the wait not emptied by a switch (the
- * new session's first read is refused); an old session's late 429 stored for the next; no cap in parseRetryAfter (the refresh an hour later is
+ * new session's first read is refused); an old session's late 429 stored for the next; a wait
+ * stored before the clock was put back kept (the next real wait swallowed by it); no cap in parseRetryAfter (the refresh an hour later is
  * refused).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -167,6 +168,19 @@ describe('a panel that asks to wait', () => {
     before = apiRequests(env.sandbox, REWARDS);
     await refreshRewards(true);
     expect(apiRequests(env.sandbox, REWARDS)).toBe(before + 1);
+  });
+
+  it('a wait stored before the clock was put back is neither honoured nor kept', async () => {
+    // Stored two hours ahead of the clock as it now reads: no panel can have asked for that.
+    await panelWaitItem.setValue(Date.now() + 2 * 3_600_000);
+    const before = apiRequests(env.sandbox, REWARDS);
+    await refreshRewards(true);
+    expect(apiRequests(env.sandbox, REWARDS)).toBe(before + 1);
+    // The panel's next wait is the one kept, and it holds.
+    const first = await busyFor('120');
+    expect(first.retryAfterSeconds).toBe(120);
+    expect(await panelWaitItem.getValue()).toBeLessThanOrEqual(Date.now() + 120_000);
+    expect(await refusal(refreshRewards(true))).toMatchObject({ retryAfterSeconds: 120 });
   });
 
   it('lasts an hour at most, whatever the panel says', async () => {

@@ -15,21 +15,26 @@ import { put, StaleSession, update, type SessionId } from '../store/store';
 const heldByWait = (name: keyof PanelApi): boolean => name !== 'redeem';
 
 /**
- * Whole seconds left of the active session's wait, or 0 when it may ask now. A wait further off
- * than any a panel can set says the clock was put back since it was stored: it is not kept (the
- * panel, if still busy, says so again), so a clock put back cannot stretch it.
+ * A stored wait as it stands at `now`: null when there is none, or when it is further off than any
+ * a panel can set, which says the clock was put back since it was stored. Such a wait is not
+ * honoured nor kept (the panel, if still busy, says so again), so a clock put back cannot stretch it.
  */
-async function secondsLeft(now: number): Promise<number> {
-  const until = await panelWaitItem.getValue();
-  if (until === null) return 0;
-  const left = Math.ceil((until - now) / 1000);
-  return left > LONGEST_RETRY_AFTER_SECONDS ? 0 : Math.max(0, left);
+function standing(until: number | null, now: number): number | null {
+  return until !== null && until - now <= LONGEST_RETRY_AFTER_SECONDS * 1000 ? until : null;
 }
 
-/** Stores the session's wait until `until`, keeping a later one; nothing for a session that has ended. */
+/** Whole seconds left of the active session's wait, or 0 when it may ask now. */
+async function secondsLeft(now: number): Promise<number> {
+  const until = standing(await panelWaitItem.getValue(), now);
+  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+/** Stores the session's wait until `until`, keeping a later one that stands; nothing for a session that has ended. */
 async function waitUntil(sid: SessionId, until: number): Promise<void> {
   try {
-    await update(sid, [panelWaitItem], (get) => [put(panelWaitItem, Math.max(until, get(panelWaitItem) ?? 0))]);
+    await update(sid, [panelWaitItem], (get) => [
+      put(panelWaitItem, Math.max(until, standing(get(panelWaitItem), Date.now()) ?? 0)),
+    ]);
   } catch (err) {
     if (!(err instanceof StaleSession)) throw err;
   }
