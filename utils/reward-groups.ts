@@ -124,16 +124,17 @@ export const listingKey = (reward: Reward) =>
 /** Each catalogue's listings by key, and each reward's key: made once per catalogue, not at every render. */
 const listingIndexes = new WeakMap<
   readonly Reward[],
-  { keyOf: Map<RewardId, string>; byKey: Map<string, RewardId[]> }
+  { keysOf: Map<RewardId, string[]>; byKey: Map<string, RewardId[]> }
 >();
 
 function listingIndex(rewards: readonly Reward[]) {
   let index = listingIndexes.get(rewards);
   if (!index) {
-    index = { keyOf: new Map(), byKey: new Map() };
+    index = { keysOf: new Map(), byKey: new Map() };
     for (const reward of rewards) {
       const key = listingKey(reward);
-      index.keyOf.set(reward.id, key);
+      // An id a catalogue lists twice (at two costs) has two listings, each with its own alike ones.
+      index.keysOf.set(reward.id, [...(index.keysOf.get(reward.id) ?? []), key]);
       index.byKey.set(key, [...(index.byKey.get(key) ?? []), reward.id]);
     }
     listingIndexes.set(rewards, index);
@@ -148,7 +149,7 @@ function listingIndex(rewards: readonly Reward[]) {
 export function withAlike(ids: readonly RewardId[], ...lists: ReadonlyArray<readonly Reward[]>): RewardId[] {
   if (ids.length === 0) return [];
   const indexes = lists.map(listingIndex);
-  const keys = new Set(ids.flatMap((id) => indexes.flatMap(({ keyOf }) => keyOf.get(id) ?? [])));
+  const keys = new Set(ids.flatMap((id) => indexes.flatMap(({ keysOf }) => keysOf.get(id) ?? [])));
   const alike = indexes.flatMap(({ byKey }) => [...keys].flatMap((key) => byKey.get(key) ?? []));
   return [...new Set([...ids, ...alike])];
 }

@@ -160,6 +160,9 @@ describe('a brand’s values as its picker offers them', () => {
     expect(withAlike([rid(12)], rewards)).toEqual(['12', '11']);
     expect(withAlike([rid(11)], rewards)).toEqual(['11', '12']);
     expect(withAlike([rid(13), rid(14)], rewards)).toEqual(['13', '14']);
+    // An id listed twice at two costs: the listings alike to either are held with it.
+    const twice = [...rewards, variant(11, ['CA'], 2000)];
+    expect(withAlike([rid(11)], twice)).toEqual(['11', '12']);
     // A held reward the catalogue does not list stays held; nothing held holds nothing.
     expect(withAlike([rid(99)], rewards)).toEqual(['99']);
     expect(withAlike([], rewards)).toEqual([]);
