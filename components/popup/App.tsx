@@ -122,8 +122,13 @@ function useTold(): readonly LedgerEntry[] | undefined {
   return told;
 }
 
-/** Records every redemption this opening shows settled, on the card or in the list, so the next one does not tell it again. */
+/**
+ * Records every redemption this opening shows settled, on the card or in the list, so the next one
+ * does not tell it again. Only while the page shows them (`live`): behind the prompt to reconnect
+ * nothing is shown, so nothing is told.
+ */
 function useSeenSettled(
+  live: boolean,
   told: readonly LedgerEntry[] | undefined,
   outcome: LedgerEntry | null,
   settled: readonly LedgerEntry[] | undefined,
@@ -135,8 +140,8 @@ function useSeenSettled(
   ];
   const key = shown.join(' ');
   useEffect(() => {
-    if (told !== undefined && settled !== undefined) void markSeen(shown, settled).catch(() => {});
-  }, [key, told !== undefined, settled !== undefined]);
+    if (live && told !== undefined && settled !== undefined) void markSeen(shown, settled).catch(() => {});
+  }, [live, key, told !== undefined, settled !== undefined]);
 }
 
 /**
@@ -166,7 +171,8 @@ export function App() {
   const listed = useRef(new Set<string>());
   // One that settles is in it in the same turn as it leaves the open ones.
   const settled = useItem(settledItem);
-  const told = useTold();
+  // Those that settled unseen, as long as the background keeps them (another account's are gone).
+  const told = useTold()?.filter((entry) => settled?.some((kept) => kept.requestId === entry.requestId));
   for (const entry of told ?? []) listed.current.add(entry.requestId);
   const state = popupState(
     {
@@ -187,7 +193,7 @@ export function App() {
     },
   );
   for (const entry of state.checking) listed.current.add(entry.requestId);
-  useSeenSettled(told, outcome, settled, listed.current);
+  useSeenSettled(live, told, outcome, settled, listed.current);
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
   const goalRemover = useSetGoal();

@@ -26,11 +26,22 @@ export function untold(
   return settled.filter((entry) => !seen.includes(entry.requestId));
 }
 
+/** This page's records, one after another: two at once would each write back what the other had not seen. */
+let recording: Promise<void> = Promise.resolve();
+
 /**
  * Records `shown` as seen: this opening showed them settled. The first record takes every settled
  * one there is, so an update does not greet the panelist with old news.
  */
-export async function markSeen(shown: readonly string[], settled: readonly LedgerEntry[]): Promise<void> {
+export function markSeen(shown: readonly string[], settled: readonly LedgerEntry[]): Promise<void> {
+  recording = recording.then(
+    () => record(shown, settled),
+    () => record(shown, settled),
+  );
+  return recording;
+}
+
+async function record(shown: readonly string[], settled: readonly LedgerEntry[]): Promise<void> {
   const seen = await settledSeenItem.getValue();
   const add = seen ? shown : [...settled.map((entry) => entry.requestId), ...shown];
   const next = [...new Set([...(seen ?? []), ...add])].slice(-SEEN_KEPT);
