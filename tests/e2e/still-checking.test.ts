@@ -20,6 +20,8 @@ const COFFEE = 'Bluefin Coffee $5 Gift Card'; // 500 points; the seed balance is
 const PAYWAVE = 'PayWave $10 Transfer'; // 1,000 points
 const LINDNER = 'Kaufhaus Lindner 15 € Geschenkkarte'; // 1,650 points
 const HELD_CHECKING = 'Held back: your last redemption of it is still being checked';
+/** The list by either of its headings: still being checked, or every line of it settled. */
+const THE_LIST = /^(Still being checked|Redemptions checked)$/;
 const HELD_CONTACT =
   'Held back: your last redemption of it is not in your history. Contact Panel Rewards before redeeming it again';
 
@@ -118,7 +120,8 @@ test('a redemption being checked stays listed, with its Check now and its Redeem
   expect(await card.count()).toBe(0);
 
   // Northwind stays in view, with its own Check now, and its Redeem is held back, saying why.
-  const list = popup.getByRole('region', { name: 'Still being checked' });
+  const list = popup.getByRole('region', { name: THE_LIST });
+  await popup.getByRole('region', { name: 'Still being checked' }).waitFor();
   await list.getByText(new RegExp(`^${NORTHWIND.replace(/\$/g, '\\$')}, redeemed at `)).waitFor();
   const held = popup.getByRole('button', { name: `Redeem ${NORTHWIND}` });
   expect(await held.isDisabled()).toBe(true);
@@ -134,6 +137,8 @@ test('a redemption being checked stays listed, with its Check now and its Redeem
   });
   await list.getByRole('button', { name: `Check now whether ${NORTHWIND} went through` }).click();
   await list.getByText(`${NORTHWIND} is in your redemption history: it went through.`).waitFor({ timeout: 30_000 });
+  // Nothing in the list is being checked any more, and its heading no longer says so.
+  await popup.getByRole('region', { name: 'Redemptions checked' }).waitFor();
   // The header follows: the balance is read again whenever a check settles a redemption.
   await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('1,000 points');
   await expect.poll(() => held.isDisabled()).toBe(false);
@@ -174,7 +179,7 @@ test('a listed redemption the panel said yes to that settles as not found keeps 
   // Another redeem takes the card: PayWave is listed, saying what the panel answered, its Redeem held.
   await confirmRedeeming(popup, COFFEE);
   await popup.getByRole('region', { name: `Redeemed ${COFFEE}` }).waitFor({ timeout: 30_000 });
-  const list = popup.getByRole('region', { name: 'Still being checked' });
+  const list = popup.getByRole('region', { name: THE_LIST });
   const line = lineOf(list, PAYWAVE);
   await line.getByText('The panel said it went through; your history does not show it yet.').waitFor();
   const redeem = popup.getByRole('button', { name: `Redeem ${PAYWAVE}`, exact: true });
@@ -218,7 +223,7 @@ test('a redemption that settles while the popup is closed is told at the next op
     .waitFor({ timeout: 30_000 });
   await confirmRedeeming(popup, COFFEE);
   await popup.getByRole('region', { name: `Redeemed ${COFFEE}` }).waitFor({ timeout: 30_000 });
-  await lineOf(popup.getByRole('region', { name: 'Still being checked' }), LINDNER).waitFor();
+  await lineOf(popup.getByRole('region', { name: THE_LIST }), LINDNER).waitFor();
   await popup.close();
 
   // The checks settle it while no popup is open.
@@ -237,7 +242,7 @@ test('a redemption that settles while the popup is closed is told at the next op
 
   // The next opening tells it, and holds its reward's Redeem as the line says.
   popup = await openPopup();
-  const line = lineOf(popup.getByRole('region', { name: 'Still being checked' }), LINDNER);
+  const line = lineOf(popup.getByRole('region', { name: 'Redemptions checked' }), LINDNER);
   await line.getByText(`${LINDNER} was not found in your history.`, { exact: false }).waitFor();
   expect(await line.textContent()).toContain('Contact Panel Rewards before redeeming it again.');
   const redeem = popup.getByRole('button', { name: `Redeem ${LINDNER}`, exact: true });
@@ -250,6 +255,6 @@ test('a redemption that settles while the popup is closed is told at the next op
   popup = await openPopup();
   const again = popup.getByRole('button', { name: `Redeem ${LINDNER}`, exact: true });
   await expect.poll(() => again.isDisabled()).toBe(false);
-  expect(await lineOf(popup.getByRole('region', { name: 'Still being checked' }), LINDNER).count()).toBe(0);
+  expect(await popup.getByRole('region', { name: THE_LIST }).count()).toBe(0);
   await popup.close();
 }, 90_000);

@@ -78,6 +78,8 @@ function why(button: HTMLElement): string | null | undefined {
 }
 
 const HELD = 'Held back: your last redemption of it is still being checked';
+/** The list by either of its headings: still being checked, or all of it settled. */
+const THE_LIST = /^(Still being checked|Redemptions checked)$/;
 
 describe('redemptions still being checked off the card', () => {
   it('are listed newest first, with when each was sent and what the panel said; their rewards are held back', async () => {
@@ -169,7 +171,7 @@ describe('redemptions still being checked off the card', () => {
     await seed({ rewards: REWARDS, balance: 5000, ledger: first });
     const root = mount();
     await waitFor(() => getByRole(root, 'region', 'Checking whether Amazon $5 went through'));
-    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+    expect(queryAllByRole(root, 'region', THE_LIST)).toHaveLength(0);
     // The background moves it off the card when Tea Card is redeemed.
     await unsettledItem.setValue([first]);
     await ledgerItem.setValue(ledger('pending', { rewardId: rid(3), rewardName: 'Tea Card', points: 200 }));
@@ -277,7 +279,7 @@ describe('redemptions still being checked off the card', () => {
 
     // The next opening owes word of it: listed with what it became, its reward held as the line says.
     root = mount();
-    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    const list = await waitFor(() => getByRole(root, 'region', 'Redemptions checked'));
     expect(list.textContent).toContain(
       'Northwind Books $10 was not found in your history. The panel answered that it went through',
     );
@@ -293,7 +295,7 @@ describe('redemptions still being checked off the card', () => {
     // Told once: the opening after that lists nothing, and the panelist decides.
     root = mount();
     await waitFor(async () => expect((await row(root, 'Redeem Northwind Books $10')).disabled).toBe(false));
-    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+    expect(queryAllByRole(root, 'region', THE_LIST)).toHaveLength(0);
   });
 
   it('behind the prompt to reconnect nothing is told, so the reconnected popup tells it', async () => {
@@ -310,7 +312,7 @@ describe('redemptions still being checked off the card', () => {
     expect(await settledSeenItem.getValue()).toEqual([]);
     // The same account connected again, in the same opening: the list says it, and only now is it recorded.
     await sessionItem.setValue(CONNECTED);
-    const list = await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    const list = await waitFor(() => getByRole(root, 'region', 'Redemptions checked'));
     expect(list.textContent).toContain('Northwind Books $10 was not found in your history.');
     await waitFor(async () => expect(await settledSeenItem.getValue()).toEqual([NEWER.requestId]));
   });
@@ -320,11 +322,11 @@ describe('redemptions still being checked off the card', () => {
     await settledSeenItem.setValue([]);
     await settledItem.setValue([{ ...NEWER, state: 'not_found', finishedAt: Date.now() }]);
     const root = mount();
-    await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    await waitFor(() => getByRole(root, 'region', 'Redemptions checked'));
     expect((await row(root, 'Redeem Northwind Books $10')).disabled).toBe(true);
     await settledItem.setValue([]);
     await waitFor(async () => expect((await row(root, 'Redeem Northwind Books $10')).disabled).toBe(false));
-    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+    expect(queryAllByRole(root, 'region', THE_LIST)).toHaveLength(0);
   });
 
   it('an install from before the record tells none of the settled ones it kept, and records them', async () => {
@@ -332,7 +334,7 @@ describe('redemptions still being checked off the card', () => {
     await settledItem.setValue([{ ...OLDER, state: 'not_found', answer: 'success', finishedAt: Date.now() }]);
     const root = mount();
     await row(root, 'Redeem Amazon $5');
-    expect(queryAllByRole(root, 'region', 'Still being checked')).toHaveLength(0);
+    expect(queryAllByRole(root, 'region', THE_LIST)).toHaveLength(0);
     await waitFor(async () => expect(await settledSeenItem.getValue()).toEqual([OLDER.requestId]));
   });
 

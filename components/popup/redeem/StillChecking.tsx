@@ -56,7 +56,8 @@ export function StillChecking({ entries, told = [], now }: Props) {
   return (
     <section class="notice notice-warn still-checking" aria-labelledby="still-checking-title">
       <h2 id="still-checking-title" class="small muted">
-        {t('stillCheckingHeading')}
+        {/* Once none of them is still being checked, the heading no longer says they are. */}
+        {t(rows.some((entry) => open.has(entry.requestId)) ? 'stillCheckingHeading' : 'stillCheckingSettledHeading')}
       </h2>
       {/* The lines keep time on screen; what changes state (a check, one settling) is said once, here. */}
       <LiveState
