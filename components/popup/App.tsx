@@ -105,6 +105,23 @@ function useRefresh(live: boolean, sync: SyncState | undefined) {
 }
 
 /**
+ * What "Still being checked" lists this opening. Once listed, an entry stays: one settling there
+ * says what it became (StillChecking), and one that says to contact the panel first holds its reward
+ * as the card would. With them, those that settled unseen since the last opening; and the record
+ * of what this opening showed settled.
+ */
+function useListed(live: boolean, outcome: LedgerEntry | null) {
+  const listed = useRef(new Set<string>()).current;
+  // One that settles is in it in the same turn as it leaves the open ones.
+  const settled = useItem(settledItem);
+  // Those that settled unseen, as long as the background keeps them (another account's are gone).
+  const told = useTold()?.filter((entry) => settled?.some((kept) => kept.requestId === entry.requestId));
+  for (const entry of told ?? []) listed.add(entry.requestId);
+  useSeenSettled(live, told, outcome, settled, listed);
+  return { listed, told: told ?? [], settledListed: settled?.filter((entry) => listed.has(entry.requestId)) };
+}
+
+/**
  * The redemptions that settled while no popup showed them, as this opening found them: read once,
  * so this opening's own record of what it showed does not take them off the screen it shows them on.
  */
@@ -166,34 +183,12 @@ export function App() {
   const samples = useItem(balanceHistoryItem) ?? [];
   const live = session?.connected === true && !session.rejected;
   const { noAnswer, refresh } = useRefresh(live, sync);
-  // Once listed, the list stays for this opening: an entry settling there says what it became
-  // (StillChecking), and one that says to contact the panel first holds its reward as the card would.
-  const listed = useRef(new Set<string>());
-  // One that settles is in it in the same turn as it leaves the open ones.
-  const settled = useItem(settledItem);
-  // Those that settled unseen, as long as the background keeps them (another account's are gone).
-  const told = useTold()?.filter((entry) => settled?.some((kept) => kept.requestId === entry.requestId));
-  for (const entry of told ?? []) listed.current.add(entry.requestId);
+  const still = useListed(live, outcome);
   const state = popupState(
-    {
-      session: session ?? DISCONNECTED,
-      view: view ?? null,
-      sync,
-      outcome,
-      unsettled,
-      told: told ?? [],
-      goal,
-      samples,
-    },
-    {
-      catalogue,
-      returns: history ? returnsOf(history.data) : undefined,
-      noAnswer,
-      settledListed: settled?.filter((entry) => listed.current.has(entry.requestId)),
-    },
+    { session: session ?? DISCONNECTED, view: view ?? null, sync, outcome, unsettled, told: still.told, goal, samples },
+    { catalogue, returns: history ? returnsOf(history.data) : undefined, noAnswer, settledListed: still.settledListed },
   );
-  for (const entry of state.checking) listed.current.add(entry.requestId);
-  useSeenSettled(live, told, outcome, settled, listed.current);
+  for (const entry of state.checking) still.listed.add(entry.requestId);
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
   const goalRemover = useSetGoal();
@@ -232,7 +227,7 @@ export function App() {
           onRetry={() => refresh(true)}
         />
         <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
-        {listed.current.size > 0 && <StillChecking entries={state.checking} told={state.told} now={now} />}
+        {still.listed.size > 0 && <StillChecking entries={state.checking} told={state.told} now={now} />}
         {state.list ? (
           <RewardList {...state.list} onRedeem={flow.open} onWantAll={catalogue ? undefined : () => setWantAll(true)} />
         ) : (
