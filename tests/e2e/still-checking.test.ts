@@ -104,6 +104,25 @@ async function settleAsIfLate(name: string): Promise<void> {
   );
 }
 
+/**
+ * A redeem of `name` the panel answers "success" and never records (the history never shows it),
+ * then Coffee redeemed, whose card takes its place, from a balance of 2,500 whatever came before:
+ * `name` goes to the list. The popup it happened in.
+ */
+async function saidYesThenListed(name: string): Promise<Page> {
+  await control(ext, '/state', 'PATCH', { balance: 2_500 });
+  const popup = await openPopup();
+  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
+  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+  await injectFault(ext, { path: REDEEM_PATH, status: 200, body: JSON.stringify({ message: 'success' }) });
+  await confirmRedeeming(popup, name);
+  const card = popup.getByRole('region', { name: `Checking whether ${name} went through` });
+  await card.getByRole('button', { name: `Check now whether ${name} went through` }).waitFor({ timeout: 30_000 });
+  await confirmRedeeming(popup, COFFEE);
+  await popup.getByRole('region', { name: `Redeemed ${COFFEE}` }).waitFor({ timeout: 30_000 });
+  return popup;
+}
+
 test('a redemption being checked stays listed, with its Check now and its Redeem held, when another reward is redeemed, until the history settles it', async () => {
   const popup = await openPopup();
 
@@ -165,20 +184,8 @@ test('a redemption being checked stays listed, with its Check now and its Redeem
  */
 test('a listed redemption the panel said yes to that settles as not found keeps its Redeem held, saying to contact the panel', async () => {
   // Whatever the first test spent, the panelist has points for both redeems below.
-  await control(ext, '/state', 'PATCH', { balance: 2_500 });
-  const popup = await openPopup();
-  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
-  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
-
-  // The panel answers PayWave's redeem "success" but records nothing: the history never shows it.
-  await injectFault(ext, { path: REDEEM_PATH, status: 200, body: JSON.stringify({ message: 'success' }) });
-  await confirmRedeeming(popup, PAYWAVE);
-  const card = popup.getByRole('region', { name: `Checking whether ${PAYWAVE} went through` });
-  await card.getByRole('button', { name: `Check now whether ${PAYWAVE} went through` }).waitFor({ timeout: 30_000 });
-
-  // Another redeem takes the card: PayWave is listed, saying what the panel answered, its Redeem held.
-  await confirmRedeeming(popup, COFFEE);
-  await popup.getByRole('region', { name: `Redeemed ${COFFEE}` }).waitFor({ timeout: 30_000 });
+  const popup = await saidYesThenListed(PAYWAVE);
+  // PayWave is listed, saying what the panel answered, its Redeem held.
   const list = popup.getByRole('region', { name: THE_LIST });
   const line = lineOf(list, PAYWAVE);
   await line.getByText('The panel said it went through; your history does not show it yet.').waitFor();
@@ -211,18 +218,7 @@ test('a listed redemption the panel said yes to that settles as not found keeps 
  * the reopened popup had no line, and its Redeem was offered.
  */
 test('a redemption that settles while the popup is closed is told at the next opening, once, its Redeem held there', async () => {
-  await control(ext, '/state', 'PATCH', { balance: 2_500 });
-  let popup = await openPopup();
-  await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
-  await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
-  await injectFault(ext, { path: REDEEM_PATH, status: 200, body: JSON.stringify({ message: 'success' }) });
-  await confirmRedeeming(popup, LINDNER);
-  await popup
-    .getByRole('region', { name: `Checking whether ${LINDNER} went through` })
-    .getByRole('button', { name: `Check now whether ${LINDNER} went through` })
-    .waitFor({ timeout: 30_000 });
-  await confirmRedeeming(popup, COFFEE);
-  await popup.getByRole('region', { name: `Redeemed ${COFFEE}` }).waitFor({ timeout: 30_000 });
+  let popup = await saidYesThenListed(LINDNER);
   await lineOf(popup.getByRole('region', { name: THE_LIST }), LINDNER).waitFor();
   await popup.close();
 
