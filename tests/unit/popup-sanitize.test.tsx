@@ -39,13 +39,19 @@ vi.mock('dompurify', () => ({
   },
 }));
 
-const { sanitizeHtml } = await import('../../utils/sanitize');
+let sanitizeHtml: typeof import('../../utils/sanitize').sanitizeHtml;
 
 describe('sanitizeHtml', () => {
-  beforeEach(() => {
+  // utils/sanitize.ts keeps its DOMPurify instance for the page's life: each test loads the module
+  // anew, so it starts as a page that has sanitized nothing yet, whichever tests ran before it.
+  beforeEach(async () => {
+    purify.factoryCalls = 0;
+    purify.hooks.clear();
     purify.configs.length = 0;
     purify.inputs.length = 0;
     purify.answer = null;
+    vi.resetModules();
+    ({ sanitizeHtml } = await import('../../utils/sanitize'));
   });
 
   it('loads one private DOMPurify instance on first use and reuses it', async () => {
