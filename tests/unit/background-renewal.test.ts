@@ -5,14 +5,29 @@
  * while it was out, the wait after a 429, and what each failure of the token endpoint is called.
  */
 import * as oauth from 'oauth4webapi';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
-import { renew, renewingApi, tokenEndpointError, usableCredentials } from '../../entrypoints/background/auth/tokens';
 import { ENDPOINTS } from '../../utils/api/client';
-import { signInSandbox, storeSignedIn } from './sign-in-helpers';
+import { oauthSettingsFor, signInSandbox, storeSignedIn } from './sign-in-helpers';
 import { rid } from './test-ids';
 
+type Tokens = typeof import('../../entrypoints/background/auth/tokens');
+let renew: Tokens['renew'];
+let renewingApi: Tokens['renewingApi'];
+let tokenEndpointError: Tokens['tokenEndpointError'];
+let usableCredentials: Tokens['usableCredentials'];
+
 const env = signInSandbox();
+// Each test renews in a worker that has just started: the background's modules are loaded anew,
+// pointed at this file's sandbox. tokens.ts keeps the wait a 429 asked for as long as the worker
+// lives, so in a shared copy one test's 429 would refuse every later test's renewal.
+beforeEach(async () => {
+  vi.resetModules();
+  ({ renew, renewingApi, tokenEndpointError, usableCredentials } =
+    await import('../../entrypoints/background/auth/tokens'));
+  const { settings } = await import('../../utils/settings');
+  Object.assign(settings, { apiBaseUrl: env.sandbox.url, oauth: oauthSettingsFor(env.sandbox) });
+});
 afterEach(() => vi.restoreAllMocks());
 
 const TOKEN = '/oauth/token';
@@ -126,7 +141,6 @@ describe('a renewal that belongs to a session', () => {
     });
   });
 
-  // Last in this file: the wait it sets holds for the rest of the module's life.
   it('after a 429 the token endpoint is left alone for the time it asked, said in seconds', async () => {
     await storeSignedIn(env.sandbox);
     await fault({ path: TOKEN, status: 429, headers: { 'Retry-After': '60' } });
