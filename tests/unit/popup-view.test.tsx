@@ -13,7 +13,6 @@ import {
   VIEW_VALUES,
 } from '../../entrypoints/background/popup-view';
 import { splitHtml, withHtml } from '../../utils/reward-html';
-import { preload } from '../../utils/storage-item';
 import {
   historyItem,
   popupViewItem,
@@ -30,11 +29,9 @@ import {
   getByRole,
   getByText,
   giftCard,
-  mount,
   queryAllByRole,
   redemption,
   seed,
-  unmount,
   waitFor,
 } from './popup-fixtures';
 import { background } from './fake-background';
@@ -48,7 +45,6 @@ beforeEach(() => {
   fakeBrowser.reset();
   background.calls.length = 0;
 });
-afterEach(unmount);
 
 const withTerms = (id: number, name: string, points: number, brand = name): Reward => {
   const reward = giftCard(id, name, points);
@@ -277,6 +273,17 @@ describe('popup view (background)', () => {
 });
 
 describe('popup view (popup)', () => {
+  // Each test opens a popup of its own, its modules loaded anew, as each opening of the popup is a
+  // page of its own: what a page keeps in its modules (what preload read, utils/storage-item.ts)
+  // lasts as long as the page, and would otherwise stand in for storage in the tests after it.
+  let mount: () => HTMLElement;
+  let unmount: () => void;
+  beforeEach(async () => {
+    vi.resetModules();
+    ({ mount, unmount } = await import('./popup-fixtures'));
+  });
+  afterEach(() => unmount());
+
   it('the first frame comes from the view alone; the catalogue is read only for more rows', async () => {
     await seed({ rewards: catalogue, balance: 2_500 });
     await popupViewItem.setValue({
@@ -336,10 +343,11 @@ describe('popup view (popup)', () => {
     expect(queryAllByRole(root, 'listitem')).toHaveLength(0);
   });
 
-  // Last in the file: what preload read stays in the module for the tests after it.
   it('with the view preloaded (main.tsx), the first render has the balance, rows, catalogue size and next reward', async () => {
     await seed({});
     await rewardsWriter.store(SID, cache);
+    // The page's own copy, which its popup reads.
+    const { preload } = await import('../../utils/storage-item');
     await preload([sessionItem, popupViewItem]);
     const root = mount();
     // No await: this is the first frame, before the catalogue's own read.
