@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
 import { ledgerItem, sessionItem } from '../../utils/storage-items';
@@ -28,10 +29,14 @@ const amazon = giftCard(1, 'Amazon $5', 500);
 const target = giftCard(2, 'Target $50', 5000);
 const redeemCalls = () => background.calls.filter((c) => c.type === 'redeem');
 
-beforeEach(() => {
+beforeEach(async () => {
   fakeBrowser.reset();
   background.calls.length = 0;
   background.answers = {};
+  // The outcome card's code, which a connected popup loads at once (App), and main.tsx before the
+  // first render when the ledger has an entry. Once loaded it stays in its module
+  // (components/popup/lazy/lazy-view.tsx): loaded before each test, none depends on an earlier one's.
+  await preloadOutcome();
 });
 afterEach(unmount);
 
