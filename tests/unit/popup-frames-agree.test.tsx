@@ -16,7 +16,7 @@
  *
  * Deliberate breakages this test fails on within its run count from its fixed seed (checked by hand
  * in the production code on 2026-11-29, each failing the property within its 120 runs; and
- * popup-frames-breakages.test.tsx applies each, from this seed and two others):
+ * popup-frames-breakages.test.tsx applies each, from this seed and another):
  *  1. the first frame ignoring the balance over time (a new input App reads and it does not);
  *  2. the first frame ignoring the redemptions still being checked (another such input);
  *  3. a failure kind the model does not know, told as any other failure (a time-out said as

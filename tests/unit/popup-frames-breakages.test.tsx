@@ -1,8 +1,11 @@
 /**
  * The guard of popup-frames-agree.test.tsx, tried on the breakages its header names: each is put
  * into the popup here (a module wrapped by vi.mock, off until a test turns it on), and the same
- * property, from the same generator and with the same run count, must fail, from each of three
- * seeds: the guard's own (SEED) and two others. A guard is trusted once it has failed on them.
+ * property, from the same generator and with the same run count, must fail, from each of two
+ * seeds: the guard's own (SEED), whose run the guard makes, and another, so a breakage is not
+ * caught by one lucky draw alone. A guard is trusted once it has failed on them. (Two, not three:
+ * with seven breakages a third seed cost the suite some 10 s of a core for no breakage the first
+ * two had let through.)
  */
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -95,7 +98,7 @@ afterEach(() => {
 });
 
 /** The guard's own seed first: the run popup-frames-agree.test.tsx makes is the one that must fail. */
-const SEEDS = [SEED, ...[1, 2, 3].filter((seed) => seed !== SEED)].slice(0, 3);
+const SEEDS = [SEED, ...[1, 2].filter((seed) => seed !== SEED)].slice(0, 2);
 
 const BREAKAGES: Breakage[] = [
   'frame ignores samples',
