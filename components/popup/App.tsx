@@ -34,7 +34,7 @@ import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './redeem/seen-outcome';
-import { isSettled } from './redeem/outcome-seen-item';
+import { isSettled, outcomeSeenItem } from './redeem/outcome-seen-item';
 import { markSeen, settledSeenItem, untold } from './redeem/settled-seen-item';
 import { useItem } from './use-item';
 import { useNow } from './use-now';
@@ -127,13 +127,13 @@ function useListed(live: boolean, outcome: LedgerEntry | null) {
  */
 function useTold(): readonly LedgerEntry[] | undefined {
   const [told, setTold] = useState<readonly LedgerEntry[] | undefined>(() => {
-    const [settled, seen] = [settledItem.peek(), settledSeenItem.peek()];
-    return settled === undefined || seen === undefined ? undefined : untold(settled, seen);
+    const [settled, seen, card] = [settledItem.peek(), settledSeenItem.peek(), outcomeSeenItem.peek()];
+    return settled === undefined || seen === undefined ? undefined : untold(settled, seen, card);
   });
   useEffect(() => {
     if (told === undefined)
-      void Promise.all([settledItem.getValue(), settledSeenItem.getValue()]).then(([settled, seen]) =>
-        setTold(untold(settled, seen)),
+      void Promise.all([settledItem.getValue(), settledSeenItem.getValue(), outcomeSeenItem.getValue()]).then(
+        ([settled, seen, card]) => setTold(untold(settled, seen, card)),
       );
   }, []);
   return told;

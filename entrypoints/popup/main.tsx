@@ -7,6 +7,7 @@ import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
 import { ledgerItem, sessionItem, settledItem, unsettledItem } from '../../utils/storage-items';
 import { settledSeenItem, untold } from '../../components/popup/redeem/settled-seen-item';
+import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
 import './style.css';
 
 applyBrand();
@@ -25,7 +26,8 @@ void preload(FIRST_FRAME_ITEMS)
     return Promise.all([
       ledgerItem.peek() && preloadOutcome(),
       live &&
-        ((unsettledItem.peek()?.length ?? 0) > 0 || untold(settledItem.peek(), settledSeenItem.peek()).length > 0) &&
+        ((unsettledItem.peek()?.length ?? 0) > 0 ||
+          untold(settledItem.peek(), settledSeenItem.peek(), outcomeSeenItem.peek()).length > 0) &&
         preloadStillChecking(),
       !live && preloadPrompt(),
     ]);

@@ -10,6 +10,7 @@ import { rewardsPart } from '../../entrypoints/background/popup-view';
 import { FIRST_FRAME_ITEMS, paintFirstFrame } from '../../components/popup/first-frame/first-frame';
 import { clockTime } from '../../components/popup/when';
 import { settledSeenItem } from '../../components/popup/redeem/settled-seen-item';
+import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
 import { appError } from '../../utils/errors';
 import type { Result } from '../../utils/messages';
 import {
@@ -327,6 +328,22 @@ describe('redemptions still being checked off the card', () => {
     await settledItem.setValue([]);
     await waitFor(async () => expect((await row(root, 'Redeem Northwind Books $10')).disabled).toBe(false));
     expect(queryAllByRole(root, 'region', THE_LIST)).toHaveLength(0);
+  });
+
+  it('a card seen settled is not told again, though the page closed before it recorded it', async () => {
+    await seed({ rewards: REWARDS, balance: 5000, ledger: null });
+    // Its card's mark landed, this record not yet, when the popup closed; the card was then closed.
+    await settledSeenItem.setValue([]);
+    await outcomeSeenItem.setValue(OLDER.requestId);
+    // Beside it, one that did settle unseen: the list it is told in is the list the card's is not in.
+    await settledItem.setValue([
+      { ...OLDER, state: 'done', finishedAt: Date.now() },
+      { ...NEWER, state: 'not_found', finishedAt: Date.now() },
+    ]);
+    const root = mount();
+    const list = await waitFor(() => getByRole(root, 'region', 'Redemptions checked'));
+    expect(list.textContent).toContain('Northwind Books $10 was not found in your history.');
+    expect(list.textContent).not.toContain('Amazon $5');
   });
 
   it('an install from before the record tells none of the settled ones it kept, and records them', async () => {

@@ -43,7 +43,7 @@ export function snapshotOf(stored: Record<string, unknown>): PopupSnapshot {
     sync: get(syncItem).rewards,
     outcome: ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null,
     unsettled: get(unsettledItem),
-    told: untold(get(settledItem), get(settledSeenItem)),
+    told: untold(get(settledItem), get(settledSeenItem), get(outcomeSeenItem)),
     goal: get(goalItem),
     samples: get(balanceHistoryItem),
   };

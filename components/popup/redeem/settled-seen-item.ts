@@ -17,13 +17,18 @@ export const settledSeenItem = defineItem<string[] | null>('popup:settled-seen',
  */
 const SEEN_KEPT = 60;
 
-/** The settled redemptions owed word: those no opening has shown settled. None before the first record. */
+/**
+ * The settled redemptions owed word: those no opening has shown settled. None before the first
+ * record. The card's own mark (`cardSeen`, outcome-seen-item.ts) counts too: a page closed at once
+ * may have written it and not yet this record, and the card it marks was seen settled.
+ */
 export function untold(
   settled: readonly LedgerEntry[] | undefined,
   seen: readonly string[] | null | undefined,
+  cardSeen: string | undefined,
 ): LedgerEntry[] {
   if (!settled || !seen) return [];
-  return settled.filter((entry) => !seen.includes(entry.requestId));
+  return settled.filter((entry) => !seen.includes(entry.requestId) && entry.requestId !== cardSeen);
 }
 
 /** This page's records, one after another: two at once would each write back what the other had not seen. */
