@@ -141,14 +141,16 @@ export function unmount(): void {
 }
 
 /**
- * Retries until the callback stops throwing, like Testing Library's waitFor. It gives up after 10 s,
- * well inside the test's 20 s, so a busy machine's slow storage reads are waited for, not failed.
+ * Retries until the callback stops throwing, or its promise stops rejecting, like Testing Library's
+ * waitFor. It gives up after 10 s, well inside the test's 20 s, so a busy machine's slow storage
+ * reads are waited for, not failed.
  */
-export async function waitFor<T>(check: () => T, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return check();
+      // Awaited here: an async check's rejection is a throw to retry, not the caller's failure.
+      return await check();
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10));

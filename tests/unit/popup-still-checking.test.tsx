@@ -273,6 +273,9 @@ describe('redemptions still being checked off the card', () => {
     await unsettledItem.setValue([NEWER]);
     let root = mount();
     await waitFor(() => getByRole(root, 'region', 'Still being checked'));
+    // This opening's first record (none settled yet): without one, the next opening would be an
+    // install's first and take every settled one as told.
+    await waitFor(async () => expect(await settledSeenItem.getValue()).toEqual([]));
     unmount();
     // The popup is closed when the last check finds nothing, although the panel had said yes.
     await settledItem.setValue([{ ...NEWER, state: 'not_found', finishedAt: Date.now() }]);
