@@ -34,8 +34,9 @@ import { RewardList } from './RewardList';
 import { Skeleton } from './Skeleton';
 import { SYNC_ERROR_ID, SyncNotice } from './SyncNotice';
 import { useFreshOutcome } from './redeem/seen-outcome';
-import { isSettled, outcomeSeenItem } from './redeem/outcome-seen-item';
-import { markSeen, settledSeenItem, untold } from './redeem/settled-seen-item';
+import { isSettled } from './redeem/outcome-seen-item';
+import { markSeen, toldFrom, TOLD_ITEMS } from './redeem/settled-seen-item';
+import { storage } from '../../utils/storage-item';
 import { useItem } from './use-item';
 import { useNow } from './use-now';
 import { useRedeemFlow, type RedeemFlow } from './redeem/use-redeem-flow';
@@ -117,8 +118,9 @@ function useListed(live: boolean, outcome: LedgerEntry | null) {
   // Those that settled unseen, as long as the background keeps them (another account's are gone).
   const told = useTold()?.filter((entry) => settled?.some((kept) => kept.requestId === entry.requestId));
   for (const entry of told ?? []) listed.add(entry.requestId);
-  useSeenSettled(live, told, outcome, settled, listed);
-  return { listed, told: told ?? [], settledListed: settled?.filter((entry) => listed.has(entry.requestId)) };
+  const settledListed = settled?.filter((entry) => listed.has(entry.requestId));
+  useSeenSettled(live, told, outcome, settled, settledListed);
+  return { listed, told: told ?? [], settledListed };
 }
 
 /**
@@ -126,15 +128,12 @@ function useListed(live: boolean, outcome: LedgerEntry | null) {
  * so this opening's own record of what it showed does not take them off the screen it shows them on.
  */
 function useTold(): readonly LedgerEntry[] | undefined {
-  const [told, setTold] = useState<readonly LedgerEntry[] | undefined>(() => {
-    const [settled, seen, card] = [settledItem.peek(), settledSeenItem.peek(), outcomeSeenItem.peek()];
-    return settled === undefined || seen === undefined ? undefined : untold(settled, seen, card);
-  });
+  const [told, setTold] = useState(() => toldFrom((item) => item.peek()));
   useEffect(() => {
     if (told === undefined)
-      void Promise.all([settledItem.getValue(), settledSeenItem.getValue(), outcomeSeenItem.getValue()]).then(
-        ([settled, seen, card]) => setTold(untold(settled, seen, card)),
-      );
+      void storage()
+        .local.get(TOLD_ITEMS.map((item) => item.key))
+        .then((stored: Record<string, unknown>) => setTold(toldFrom((item) => item.fromStored(stored[item.key]))));
   }, []);
   return told;
 }
@@ -149,11 +148,11 @@ function useSeenSettled(
   told: readonly LedgerEntry[] | undefined,
   outcome: LedgerEntry | null,
   settled: readonly LedgerEntry[] | undefined,
-  listed: ReadonlySet<string>,
+  settledListed: readonly LedgerEntry[] | undefined,
 ): void {
   const shown = [
     ...(outcome && isSettled(outcome) ? [outcome.requestId] : []),
-    ...(settled ?? []).filter((entry) => listed.has(entry.requestId)).map((entry) => entry.requestId),
+    ...(settledListed ?? []).map((entry) => entry.requestId),
   ];
   const key = shown.join(' ');
   useEffect(() => {

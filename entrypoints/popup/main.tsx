@@ -5,9 +5,8 @@ import { FIRST_FRAME_ITEMS } from '../../components/popup/first-frame/first-fram
 import { preloadOutcome } from '../../components/popup/redeem/LazyOutcome';
 import { applyBrand } from '../../utils/brand';
 import { preload } from '../../utils/storage-item';
-import { ledgerItem, sessionItem, settledItem, unsettledItem } from '../../utils/storage-items';
-import { settledSeenItem, untold } from '../../components/popup/redeem/settled-seen-item';
-import { outcomeSeenItem } from '../../components/popup/redeem/outcome-seen-item';
+import { ledgerItem, sessionItem, unsettledItem } from '../../utils/storage-items';
+import { toldFrom } from '../../components/popup/redeem/settled-seen-item';
 import './style.css';
 
 applyBrand();
@@ -26,8 +25,7 @@ void preload(FIRST_FRAME_ITEMS)
     return Promise.all([
       ledgerItem.peek() && preloadOutcome(),
       live &&
-        ((unsettledItem.peek()?.length ?? 0) > 0 ||
-          untold(settledItem.peek(), settledSeenItem.peek(), outcomeSeenItem.peek()).length > 0) &&
+        ((unsettledItem.peek()?.length ?? 0) > 0 || (toldFrom((item) => item.peek())?.length ?? 0) > 0) &&
         preloadStillChecking(),
       !live && preloadPrompt(),
     ]);

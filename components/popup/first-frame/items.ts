@@ -11,7 +11,7 @@ import {
 import type { StorageItem } from '../../../utils/storage-item';
 import type { PopupSnapshot } from '../model/popup-state';
 import { outcomeSeenItem, outcomeShown } from '../redeem/outcome-seen-item';
-import { settledSeenItem, untold } from '../redeem/settled-seen-item';
+import { settledSeenItem, toldFrom } from '../redeem/settled-seen-item';
 
 /**
  * What the popup's first frame reads, in ONE storage.local.get (entrypoints/first-frame.ts), and what
@@ -43,7 +43,7 @@ export function snapshotOf(stored: Record<string, unknown>): PopupSnapshot {
     sync: get(syncItem).rewards,
     outcome: ledger && outcomeShown(ledger, get(outcomeSeenItem)) ? ledger : null,
     unsettled: get(unsettledItem),
-    told: untold(get(settledItem), get(settledSeenItem), get(outcomeSeenItem)),
+    told: toldFrom(get) ?? [],
     goal: get(goalItem),
     samples: get(balanceHistoryItem),
   };

@@ -1,5 +1,6 @@
-import { defineItem } from '../../../utils/storage-item';
-import type { LedgerEntry } from '../../../utils/storage-items';
+import { defineItem, type StorageItem } from '../../../utils/storage-item';
+import { settledItem, type LedgerEntry } from '../../../utils/storage-items';
+import { outcomeSeenItem } from './outcome-seen-item';
 
 /**
  * The request ids of the settled redemptions a popup has shown settled (on the card, or as a line
@@ -29,6 +30,18 @@ export function untold(
 ): LedgerEntry[] {
   if (!settled || !seen) return [];
   return settled.filter((entry) => !seen.includes(entry.requestId) && entry.requestId !== cardSeen);
+}
+
+/** What {@link toldFrom} reads. */
+export const TOLD_ITEMS = [settledItem, settledSeenItem, outcomeSeenItem] as const;
+
+/**
+ * {@link untold} of the three items as `read` gives them (a peek, or what storage holds): undefined
+ * while the settled ones or the record are unread, so a page that has not read them tells none.
+ */
+export function toldFrom(read: <T>(item: StorageItem<T>) => T | undefined): LedgerEntry[] | undefined {
+  const [settled, seen] = [read(settledItem), read(settledSeenItem)];
+  return settled === undefined || seen === undefined ? undefined : untold(settled, seen, read(outcomeSeenItem));
 }
 
 /** This page's records, one after another: two at once would each write back what the other had not seen. */
