@@ -1,7 +1,7 @@
 import { parseApiTimestamp } from './format';
 import { t } from './i18n';
 import { asSentence, sentences } from './sentences';
-import type { RewardId } from './ids';
+import { compareIds, type RewardId } from './ids';
 import type { Redemption, Reward } from './types';
 
 /** Pure view logic of the popup's reward list, kept apart from components so it is tested alone. */
@@ -167,13 +167,16 @@ export function compareRewards(a: Reward, b: Reward, balance: number | null): nu
 /** Lists longer than this get a search box, a sort and a type filter. */
 export const FILTER_THRESHOLD = 8;
 
-/** The newest redemption by `created_at`; unreadable timestamps sort last. */
+/**
+ * The newest redemption by `created_at`; unreadable timestamps sort last. Within one second (a
+ * re-sent copy, made at once) the larger id, compared as a number: "10" is after "9".
+ */
 export function latestRedemption(history: readonly Redemption[] | null | undefined): Redemption | null {
   let best: Redemption | null = null;
   let bestAt = -Infinity;
   for (const r of history ?? []) {
     const at = parseApiTimestamp(r.created_at) ?? -Infinity;
-    if (best === null || at > bestAt || (at === bestAt && r.id > best.id)) {
+    if (best === null || at > bestAt || (at === bestAt && compareIds(r.id, best.id) > 0)) {
       best = r;
       bestAt = at;
     }

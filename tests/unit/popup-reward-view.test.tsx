@@ -51,6 +51,12 @@ describe('latestRedemption and valueRange', () => {
     expect(latestRedemption(history)?.id).toBe('2');
     expect(latestRedemption([])).toBeNull();
   });
+  it('breaks a tie within one second by the larger id, compared as a number (10 after 9)', () => {
+    const r = giftCard(1, 'A', 500);
+    const history = [redemption(10, r, '2025-02-11T19:03:37'), redemption(9, r, '2025-02-11T19:03:37')];
+    expect(latestRedemption(history)?.id).toBe('10');
+    expect(latestRedemption([...history].reverse())?.id).toBe('10');
+  });
   it('reads a VARIABLE_VALUE range and ignores fixed ones', () => {
     const variable = giftCard(1, 'A', 500, {
       meta_data: { value_type: 'VARIABLE_VALUE', min_value: '5.00', max_value: '100.00' },
