@@ -111,6 +111,18 @@ describe('sign-in', () => {
     await nothingStored();
   });
 
+  it('a sign-in page that loads with an error from a reachable server is told as that, not as a connection to check', async () => {
+    // Chrome's words for any page the window could not show, an error status included (a redirect
+    // address the server does not know answers 400 on common servers); the server itself answers.
+    installIdentity(() => Promise.reject(new Error('Authorization page could not be loaded.')));
+    const origin = new URL(settings.oauth.authorizationEndpoint).origin;
+    expect(await signInError()).toEqual({
+      kind: 'rejected',
+      message: `The panel’s sign-in page at ${origin} answered with an error instead of asking you to sign in. Press “Sign in” to try again; if it keeps happening, contact the panel. Nothing was stored.`,
+    });
+    await nothingStored();
+  });
+
   it('another refusal by the server is told with its OAuth error code, and a code that is not one as “error”', async () => {
     const refusal = (code: string) =>
       installIdentity(async (url) => {

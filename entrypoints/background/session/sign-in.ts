@@ -124,10 +124,12 @@ async function signInFlow(): Promise<SessionInfo> {
 }
 
 /**
- * The sign-in window or tab ended without an answer. Chrome says when the window's page could not
- * load; otherwise (the panelist closed it, or Firefox, which says the same in both cases; a tab
- * shows the browser's own error page, which the extension cannot read) the server is asked whether
- * it is there at all, so "unreachable" is not reported as "closed".
+ * The sign-in window or tab ended without an answer. The server is asked whether it is there at
+ * all, so "unreachable" is not reported as "closed" (Firefox says the same for both; a tab shows
+ * the browser's own error page, which the extension cannot read). Chrome says when the window's
+ * page could not load, which it also says of a page that answered an error status (a redirect
+ * address the server does not know, 400 on common servers): with the server there, that is the
+ * page's error, for the panel to mend, not a connection for the panelist to check.
  */
 async function windowError(error: unknown, origin: string): Promise<AppError> {
   if (error instanceof SignInTabEnded && error.ending === 'not_opened')
@@ -135,8 +137,8 @@ async function windowError(error: unknown, origin: string): Promise<AppError> {
   if (error instanceof SignInTabEnded && error.ending === 'timeout')
     return appError('rejected', t('errSignInTabTimeout'));
   const text = error instanceof Error ? error.message : String(error);
-  if (/could not be loaded/i.test(text) || !(await reachable(origin)))
-    return appError('network', t('errSignInUnreachable', origin));
+  if (!(await reachable(origin))) return appError('network', t('errSignInUnreachable', origin));
+  if (/could not be loaded/i.test(text)) return appError('rejected', t('errSignInPageError', origin));
   return appError('rejected', t(error instanceof SignInTabEnded ? 'errSignInTabClosed' : 'errSignInClosed'));
 }
 
