@@ -68,7 +68,7 @@ describe('tokens that renew themselves', () => {
     expect(await send('refreshRewards', { force: true })).toMatchObject({ ok: true });
   });
 
-  it('a redeem that met a 401 is not repeated: nothing was spent and the panelist confirms again', async () => {
+  it('a redeem that met a 401 is not repeated: the history shows nothing spent, and the panelist confirms again', async () => {
     await storeSignedIn(env.sandbox);
     const balance = env.sandbox.state.balance;
     await control('/oauth/expire');
@@ -80,7 +80,7 @@ describe('tokens that renew themselves', () => {
     expect(env.sandbox.state.balance).toBe(balance);
     const entry = await ledgerItem.getValue();
     expect(entry).toMatchObject({ state: 'failed', error: { nothingCharged: true } });
-    expect(entry?.error?.message).toMatch(/renewed.*redeem the reward again/);
+    expect(entry?.error?.message).toMatch(/sign-in had expired, so the panel refused this request.*renewed/);
     expect(JSON.stringify(reply)).toContain('failed');
     expect((await sessionItem.getValue()).rejected).toBe(false);
 
