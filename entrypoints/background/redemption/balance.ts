@@ -1,4 +1,3 @@
-import { oneSidedBalance } from '../../../utils/points-taken';
 import type { LedgerEntry } from '../../../utils/storage-items';
 
 /**
@@ -17,11 +16,11 @@ export type BalanceSeen = { read: true; points: number | null } | { read: false 
  * What the balance says of a refusal the history does not show: `unmoved` when it backs "nothing
  * charged", the entry with the move it recorded, or null when it cannot rule. A balance read before
  * sending and after the answer rules at once: unmoved, or moved (movedBalance). One left unread
- * after the answer (the read failed, the worker stopped before it, or one read gave a balance and
- * the other none) is no evidence: a panel's
- * history may lag its balance by moments, so only a balance read taken for this Confirm at its own
- * due check (`due`), well after any lag, may rule, never another Confirm's check nor a refresh. A
- * panel that shows no balance (null before and then) leaves the history alone to decide.
+ * after the answer (the read failed, the worker stopped before it, one read gave a balance and
+ * the other none, or the panel shows none) is no evidence: a panel's history may lag its balance
+ * by moments, so only a balance read taken for this Confirm at its own due check (`due`), well
+ * after any lag, may rule, never another Confirm's check nor a refresh. A panel that shows no
+ * balance (null before and at that check) leaves the history alone to decide there.
  */
 export function refusalBalance(
   entry: LedgerEntry,
@@ -41,17 +40,16 @@ export function refusalBalance(
 
 /**
  * What the balance says of a Confirm: how it moved from the read just before the request left to
- * the read with the one after the answer, when both gave a balance and it moved; unread when only
- * one of them gave a balance (a Confirm an earlier version started may have none from before), since
- * nothing then shows that it stayed. Any move keeps a
+ * the read with the one after the answer, when both gave a balance and it moved; unread when either
+ * gave none (a Confirm an earlier version started may have none from before; a panel may show no
+ * balance at all), since nothing then shows that it stayed. Any move keeps a
  * refusal from being "nothing charged" (applyRead): a fall may be this Confirm's points (the
  * first copy spent them, the history not written yet), or another redemption made elsewhere
  * meanwhile — either way the Confirm stays unknown and the checks decide, which can end in "done"
  * or "not found", never in a false "nothing charged". A rise (points earned meanwhile) could hide
  * a charge of at most that much, so it counts as a move too. What the rule cannot see: points
- * credited in those few seconds exactly equal to the cost, and a panel that shows no balance (the
- * history alone decides). A balance that could not be read before or after (`balanceUnread`) keeps a
- * refusal open until a scheduled check.
+ * credited in those few seconds exactly equal to the cost. A balance not read or not shown before
+ * or after (`balanceUnread`) keeps a refusal open until its due check.
  */
 export function movedBalance(
   before: number | null | undefined,
@@ -59,5 +57,5 @@ export function movedBalance(
 ): Partial<LedgerEntry> {
   if (typeof before === 'number' && typeof after === 'number')
     return after === before ? {} : { balanceMoved: after - before };
-  return oneSidedBalance(before, after) ? { balanceUnread: true } : {};
+  return { balanceUnread: true };
 }

@@ -24,19 +24,28 @@ describe('movedBalance', () => {
     expect(movedBalance(2500, 2600)).toEqual({ balanceMoved: 100 });
   });
 
-  it('records nothing when the balance did not move, or on a panel that showed none either time', () => {
+  it('records nothing when the balance did not move', () => {
     expect(movedBalance(2500, 2500)).toEqual({});
-    expect(movedBalance(null, null)).toEqual({});
-    expect(movedBalance(undefined, null)).toEqual({});
   });
 
-  it('is unread, never unmoved, when only one read gave a balance: nothing shows it stayed', () => {
+  it('is unread, never unmoved, when a read gave no balance: nothing shows it stayed', () => {
     for (const [before, after] of [
       [null, 2000],
       [2500, null],
       [undefined, 2000],
+      // A panel that shows no balance: no evidence either, so a refusal waits for its due check.
+      [null, null],
+      [undefined, null],
     ] as const)
       expect(movedBalance(before, after), `${before} → ${after}`).toEqual({ balanceUnread: true });
+  });
+
+  it('a refusal on a panel that shows no balance is not "nothing charged" at once: the history may lag', () => {
+    const entry = { ...refused, balanceBefore: null, ...movedBalance(null, null) };
+    expect(refusalBalance(entry, undefined, false)).toBeNull();
+    expect(refusalBalance(entry, { read: true, points: null }, false)).toBeNull();
+    // At its own due check, well after any lag, the history alone decides.
+    expect(refusalBalance(entry, { read: true, points: null }, true)).toBe('unmoved');
   });
 
   it('a refusal whose two reads were one balance and none is not "nothing charged" at once', () => {

@@ -196,7 +196,7 @@ describe('settling outcomes', () => {
   it('a success the history does not show yet stays open with its checks; the next read that shows it names it', () => {
     const answered = entry('s', { state: 'pending', answer: 'success' });
     const open = applyReadAfterAnswer(ledger(answered), 's', read(BASELINE), T0 + 5, NONE)!;
-    expect(open.current).toEqual({ ...answered, state: 'unknown', checks: firstCheck(answered) });
+    expect(open.current).toEqual({ ...answered, state: 'unknown', balanceUnread: true, checks: firstCheck(answered) });
     const named = applyRead(open, read([...BASELINE, redemption(5)]), null, T0 + 9);
     expect(named.current).toMatchObject({
       state: 'done',
@@ -209,13 +209,14 @@ describe('settling outcomes', () => {
 
   it('a refusal is "nothing charged" only once a read after it shows no new redemption of the reward', () => {
     const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
-    const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal });
+    // The balance before sending and after the answer the same: the history decides.
+    const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal, balanceBefore: 2500 });
     const failed = applyReadAfterAnswer(
       ledger(answered),
       'r',
       read([...BASELINE, redemption(4, BOOKS)]),
       T0 + 5,
-      NONE,
+      unmoved,
     )!.current;
     expect(failed).toEqual({
       ...answered,
@@ -230,16 +231,32 @@ describe('settling outcomes', () => {
       'r',
       read([...BASELINE, redemption(5)]),
       T0 + 5,
-      NONE,
+      unmoved,
     )!.current;
     expect(charged).toMatchObject({ state: 'done', answer: 'refused', redemption: redemption(5) });
     expect(charged).not.toHaveProperty('error');
     // No read after it: nothing is said about the points; the checks decide.
-    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5, NONE)!.current;
+    const unread = applyReadAfterAnswer(ledger(answered), 'r', null, T0 + 5, unmoved)!.current;
     expect(unread).toMatchObject({ state: 'unknown', answer: 'refused', error: refusal, checks: firstCheck(answered) });
     expect(unread?.error).not.toHaveProperty('nothingCharged');
     // A later read that shows nothing new settles it then.
     expect(applyRead(ledger(unread), read(BASELINE), null, T0 + 50).current).toMatchObject({
+      state: 'failed',
+      error: { nothingCharged: true },
+    });
+  });
+
+  it('a refusal on a panel that shows no balance is "nothing charged" only at its due check: its history may lag', () => {
+    const refusal = { kind: 'rejected' as const, message: 'Insufficient points', status: 402 };
+    const answered = entry('r', { state: 'pending', answer: 'refused', error: refusal, balanceBefore: null });
+    const open = applyReadAfterAnswer(ledger(answered), 'r', read(BASELINE), T0 + 5, NONE)!;
+    expect(open.current).toMatchObject({ state: 'unknown', balanceUnread: true, checks: { done: 0 } });
+    expect(open.current?.error).not.toHaveProperty('nothingCharged');
+    // A refresh's read meanwhile rules nothing either.
+    expect(applyRead(open, read(BASELINE), null, T0 + 9).current).toMatchObject({ state: 'unknown' });
+    // Its due check, with the balance read for it (none shown): the history alone decides.
+    const at = answered.startedAt + 30_000;
+    expect(applyRead(open, { ...read(BASELINE), requestedAt: at, balance: NONE }, at, at).current).toMatchObject({
       state: 'failed',
       error: { nothingCharged: true },
     });
