@@ -25,6 +25,12 @@ export interface ServerFacts {
    * provider whose `prompt_values_supported`, if published, has `login`, or any server that lists it there.
    */
   promptLogin: boolean;
+  /**
+   * The prompt values its metadata lists (`prompt_values_supported`, in an OpenID Connect Discovery
+   * or RFC 8414 document); absent where it lists none. Two values are sent together only where both
+   * are listed: Microsoft Entra ID lists none and refuses any two (AADSTS90023).
+   */
+  prompts?: string[];
   /** It says it puts `iss` on every authorization response (RFC 9207): one without is then refused. */
   issParameter: boolean;
   /**
@@ -52,6 +58,10 @@ export const NO_METADATA: ServerFacts = {
  * `prompt=login` all the same, which RFC 6749 §3.1 has it ignore if it does not know it; the
  * extension only says the password will be asked where the metadata says so
  * ({@link asksPasswordAfterDisconnect}).
+ * Where `consent` is asked too, `login consent` goes only to a server whose metadata lists both
+ * ({@link ServerFacts.prompts}); any other gets `consent` alone, for which nothing can stand in (no
+ * refresh token without it: Core §11; oidc-provider, which lists no prompts, drops `offline_access`),
+ * while `max_age=0`, sent with it, has the provider ask for the password in `login`'s place.
  */
 export function authorizationParams(scopes: string, server: ServerFacts, fresh: boolean): Record<string, string> {
   const asked = scopes.split(' ').filter(Boolean);
@@ -60,10 +70,10 @@ export function authorizationParams(scopes: string, server: ServerFacts, fresh: 
     ...asked,
     ...(server.offlineAccess && !asked.includes('offline_access') ? ['offline_access'] : []),
   ];
-  const prompt = [
-    ...(fresh && (server.promptLogin || !server.metadata) ? ['login'] : []),
-    ...(server.openid && scope.includes('offline_access') ? ['consent'] : []),
-  ];
+  const consent = server.openid && scope.includes('offline_access');
+  const together = ['login', 'consent'].every((value) => server.prompts?.includes(value));
+  const login = fresh && (server.promptLogin || !server.metadata) && (!consent || together);
+  const prompt = [...(login ? ['login'] : []), ...(consent ? ['consent'] : [])];
   return {
     ...(scope.length ? { scope: scope.join(' ') } : {}),
     ...(prompt.length ? { prompt: prompt.join(' ') } : {}),

@@ -126,10 +126,11 @@ export async function signInStory<P>(
   await expect.poll(() => op.refreshToken(second.refreshToken!)).toBe('gone');
   const asked = op.authorizations.length;
 
-  // The next sign-in asks for the password again, though the provider still remembers the login.
+  // The next sign-in asks for the password again, though the provider still remembers the login:
+  // it lists no prompt values, so it is sent one, consent, and max_age=0 asks for the password.
   await signInThrough(driver, await driver.openSignIn(options), 'Allow');
   await driver.waitFor(options, 'Disconnect');
-  expectAsked(op, asked, { scope: 'openid offline_access', prompt: 'login consent', maxAge: '0' });
+  expectAsked(op, asked, { scope: 'openid offline_access', prompt: 'consent', maxAge: '0' });
   expect(op.answered.slice(2)).toEqual(['login', 'consent']);
 
   // A denial, after Disconnect again: nothing stored, and told without saying the panelist chose it.

@@ -241,22 +241,37 @@ describe('sign-in', () => {
     expect(await fakeBrowser.storage.local.get('sign-in:fresh')).toEqual({ 'sign-in:fresh': false });
   });
 
-  it('after Disconnect, an OpenID provider is asked to log the panelist in again, with max_age=0', async () => {
-    const saved = settings.oauthServer;
-    settings.oauthServer = { metadata: true, openid: true, offlineAccess: true, promptLogin: true, issParameter: true };
-    const unregister = registerHandlers();
-    try {
-      const window = installIdentity((url) => actAsPanelist(url));
-      await signIn();
-      await deliver('disconnect', undefined);
-      await signIn();
-      const sent = new URL(window.urls[1]!).searchParams;
-      expect([sent.get('prompt'), sent.get('max_age')]).toEqual(['login consent', '0']);
-    } finally {
-      unregister();
-      settings.oauthServer = saved;
-    }
-  });
+  it.each([
+    // Keycloak lists these.
+    ['lists login and consent', ['none', 'login', 'consent'], 'login consent'],
+    // Entra ID lists none and refuses two values; max_age=0 asks for the password there.
+    ['lists no prompts', undefined, 'consent'],
+  ])(
+    'after Disconnect, an OpenID provider that %s is asked to log the panelist in again, with max_age=0',
+    async (_, prompts, prompt) => {
+      const saved = settings.oauthServer;
+      settings.oauthServer = {
+        metadata: true,
+        openid: true,
+        offlineAccess: true,
+        promptLogin: true,
+        ...(prompts ? { prompts } : {}),
+        issParameter: true,
+      };
+      const unregister = registerHandlers();
+      try {
+        const window = installIdentity((url) => actAsPanelist(url));
+        await signIn();
+        await deliver('disconnect', undefined);
+        await signIn();
+        const sent = new URL(window.urls[1]!).searchParams;
+        expect([sent.get('prompt'), sent.get('max_age')]).toEqual([prompt, '0']);
+      } finally {
+        unregister();
+        settings.oauthServer = saved;
+      }
+    },
+  );
 
   it('without the identity permission (refused in Chrome, or no such API) sign-in goes through a tab instead', async () => {
     const seen = installTabs((tab) => tab.close());

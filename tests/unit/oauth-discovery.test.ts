@@ -166,7 +166,8 @@ describe('npm run ids', () => {
         tokenEndpoint: `${op.issuer}/token`,
         revocationEndpoint: `${op.issuer}/token/revocation`,
         asks: { scope: 'openid offline_access', prompt: 'consent' },
-        asksAfterDisconnect: { scope: 'openid offline_access', prompt: 'login consent', max_age: '0' },
+        // It lists no prompts: consent alone, which keeps offline_access there, and max_age=0 for the password.
+        asksAfterDisconnect: { scope: 'openid offline_access', prompt: 'consent', max_age: '0' },
       },
     });
   }, 60_000);
@@ -246,7 +247,17 @@ describe('other servers', () => {
       openid: true,
       offlineAccess: false,
       promptLogin: false,
+      prompts: ['none', 'consent'],
       issParameter: false,
     });
+  });
+
+  it('keeps the prompt values a provider lists, and none where the list is not one of names', () => {
+    // Keycloak's.
+    const keycloak = { issuer: base, prompt_values_supported: ['none', 'login', 'consent'] };
+    expect(factsOf(keycloak, 'oidc')).toMatchObject({ promptLogin: true, prompts: ['none', 'login', 'consent'] });
+    // Entra ID's lists none.
+    expect(factsOf({ issuer: base }, 'oidc')).not.toHaveProperty('prompts');
+    expect(factsOf({ issuer: base, prompt_values_supported: ['login', 1] }, 'oidc')).not.toHaveProperty('prompts');
   });
 });

@@ -4,8 +4,10 @@
  * (utils/sign-in-server.ts), compared with what the standards say it must be: an OpenID provider
  * gets `openid`, and `offline_access` with `prompt=consent` (OpenID Connect Core §11) unless its
  * own list of scopes leaves `offline_access` out; a server whose metadata was not read gets the
- * operator's scopes and nothing else. Deliberate breakages it failed on: `consent` sent to a plain
- * OAuth 2.0 server; `offline_access` added without `prompt=consent`; `openid` added twice.
+ * operator's scopes and nothing else; after Disconnect, `login consent` only to a server whose
+ * metadata lists both. Deliberate breakages it failed on: `consent` sent to a plain OAuth 2.0
+ * server; `offline_access` added without `prompt=consent`; `openid` added twice; `login consent`
+ * sent whatever the server lists.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -61,14 +63,36 @@ describe('the authorization request', () => {
 describe('the sign-in after Disconnect (a shared computer)', () => {
   it('asks every server to log the panelist in again, an OpenID provider with max_age=0 too', () => {
     expect(authorizationParams('', NO_METADATA, true)).toEqual({ prompt: 'login' });
-    expect(authorizationParams('', OPENID, true)).toEqual({
+    expect(authorizationParams('', { ...OPENID, prompts: ['none', 'login', 'consent'] }, true)).toEqual({
       scope: 'openid offline_access',
       prompt: 'login consent',
+      max_age: '0',
+    });
+    // Without offline_access no consent is asked, so login goes alone wherever the prompts are listed or not.
+    expect(authorizationParams('', { ...OPENID, offlineAccess: false }, true)).toEqual({
+      scope: 'openid',
+      prompt: 'login',
       max_age: '0',
     });
     // A provider whose prompt_values_supported has no login: max_age alone, which it must honour.
     expect(authorizationParams('', { ...OPENID, promptLogin: false }, true)).toEqual({
       scope: 'openid offline_access',
+      prompt: 'consent',
+      max_age: '0',
+    });
+  });
+
+  it('sends one prompt value to a provider whose metadata does not list both login and consent (Entra ID refuses two)', () => {
+    // No prompt_values_supported (Entra ID, oidc-provider): consent, which the refresh token needs,
+    // and max_age=0 for the password.
+    expect(authorizationParams('', OPENID, true)).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'consent',
+      max_age: '0',
+    });
+    // A list with login but not consent.
+    expect(authorizationParams('api://panel/read', { ...OPENID, prompts: ['none', 'login'] }, true)).toEqual({
+      scope: 'openid api://panel/read offline_access',
       prompt: 'consent',
       max_age: '0',
     });

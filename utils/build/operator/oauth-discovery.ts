@@ -78,6 +78,8 @@ export function factsOf(server: oauth.AuthorizationServer, via: 'oidc' | 'oauth2
   const scopes = server.scopes_supported;
   const openid = via === 'oidc' || !!scopes?.includes('openid');
   const prompts = server['prompt_values_supported'];
+  const listed =
+    Array.isArray(prompts) && prompts.every((value) => typeof value === 'string') ? prompts.map(String) : undefined;
   const algs = server.id_token_signing_alg_values_supported;
   const named = Array.isArray(algs) && algs.length > 0 && algs.every((alg) => typeof alg === 'string');
   return {
@@ -85,6 +87,7 @@ export function factsOf(server: oauth.AuthorizationServer, via: 'oidc' | 'oauth2
     openid,
     offlineAccess: openid && (!scopes || scopes.includes('offline_access')),
     promptLogin: Array.isArray(prompts) ? prompts.includes('login') : openid,
+    ...(listed ? { prompts: listed } : {}),
     issParameter: server.authorization_response_iss_parameter_supported === true,
     ...(named ? { idTokenAlgs: [...algs] } : {}),
   };
