@@ -1,13 +1,16 @@
 // @vitest-environment node
 /** Sign-in in the background, against the sandbox's authorization server over HTTP. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
+import { httpTuning } from '../../entrypoints/background/auth/api';
 import { signIn } from '../../entrypoints/background/session/sign-in';
+import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { deliver, firstReadsDone } from './background-helpers';
 import { registerHandlers } from '../../entrypoints/background/handlers';
+import { OAUTH_PATHS } from '../sandbox/oauth';
 import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox } from './sign-in-helpers';
 import { installTabs } from './sign-in-tab-helpers';
 
@@ -19,10 +22,10 @@ async function nothingStored(): Promise<void> {
   expect(await rewardsItem.getValue()).toBeNull();
 }
 
-async function signInError(): Promise<{ kind: string; message: string }> {
+async function signInError(): Promise<AppError> {
   const unregister = registerHandlers();
   try {
-    const reply = (await deliver('signIn', undefined)) as { ok: boolean; error: { kind: string; message: string } };
+    const reply = (await deliver('signIn', undefined)) as { ok: boolean; error: AppError };
     expect(reply.ok).toBe(false);
     return reply.error;
   } finally {
@@ -284,5 +287,32 @@ describe('sign-in', () => {
     } finally {
       seen.restore();
     }
+  });
+});
+
+describe('a sign-in whose check fails', () => {
+  const CHECK = '/v1/panel/variables/data';
+  const saved = { tuning: { ...httpTuning } };
+  const fault = (rule: object) =>
+    fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
+  const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === OAUTH_PATHS.token);
+  beforeEach(() => {
+    settings.oauth = { ...settings.oauth, revocationEndpoint: `${env.sandbox.url}${OAUTH_PATHS.revocation}` };
+    installIdentity((url) => actAsPanelist(url));
+  });
+  afterEach(() => {
+    settings.oauth = { ...settings.oauth, revocationEndpoint: '' };
+    Object.assign(httpTuning, saved.tuning);
+  });
+
+  it('a check that fails otherwise (a 503) keeps its own words, and the new refresh token is revoked all the same', async () => {
+    Object.assign(httpTuning, { retryBaseDelayMs: 1 });
+    await fault({ method: 'GET', path: CHECK, status: 503, times: 10 });
+    const error = await signInError();
+    expect(tokenRequests()).toHaveLength(1);
+    expect(error).toMatchObject({ kind: 'server', status: 503, endpoint: CHECK });
+    await nothingStored();
+    await expect.poll(() => env.sandbox.oauth.revocations).toEqual(['refresh_token']);
+    expect(env.sandbox.oauth.liveRefreshTokens()).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ export type Revocation = 'revoked' | 'none' | 'not_configured' | 'failed';
  * as they were, so the panelist never waits on the panel to be disconnected. A pasted personal key
  * is never sent: it is not the authorization server's token. Never throws.
  */
-export async function revokeRefreshToken(credentials: Credentials | null): Promise<Revocation> {
+export async function revokeRefreshToken(credentials: Pick<Credentials, 'refreshToken'> | null): Promise<Revocation> {
   const refreshToken = credentials?.refreshToken;
   if (!refreshToken) return 'none';
   const endpoint = settings.oauth?.revocationEndpoint;

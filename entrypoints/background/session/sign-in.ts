@@ -13,6 +13,7 @@ import { launchTabFlow, SignInTabEnded } from './sign-in-tab';
 import { fail } from '../result';
 import { storeCheckedSession } from './session';
 import { credentialsFrom, tokenEndpointError } from '../auth/tokens';
+import { revokeRefreshToken } from '../auth/revoke';
 import { put } from '../store/store';
 import { freshSignInItem } from './fresh-sign-in';
 
@@ -53,7 +54,7 @@ export function signInDoor(): Door {
  * "Sign in to <panel>": the OAuth 2.0 authorization code flow with PKCE (RFC 7636, S256) and a
  * random `state`, in the browser's own sign-in window or in a tab (RFC 8252). Nothing is stored
  * unless the code was exchanged and the access token passed a real API call, as connecting with a
- * token does.
+ * token does; a refresh token issued for a sign-in that stored nothing is revoked.
  */
 export function signIn(): Promise<SessionInfo> {
   // Folded at build time: a build without sign-in keeps only the refusal (utils/settings.ts).
@@ -118,9 +119,17 @@ async function signInFlow(): Promise<SessionInfo> {
   }
   // Disconnect's mark is taken by the sign-in it asked the password of, in the same write.
   const taken = fresh ? [put(freshSignInItem, false)] : [];
-  return usingHostAccess(api.origin, () =>
-    storeCheckedSession(credentialsFrom(answer, api.baseUrl), api.origin, { signedIn: true }, taken),
-  );
+  const credentials = credentialsFrom(answer, api.baseUrl);
+  try {
+    return await usingHostAccess(api.origin, () =>
+      storeCheckedSession(credentials, api.origin, { signedIn: true }, taken),
+    );
+  } catch (error) {
+    // Nothing was stored, so the refresh token just issued is ended at the panel too rather than
+    // left to renew unseen (revoke.ts; it never throws, and the panelist does not wait for it).
+    void revokeRefreshToken(credentials);
+    throw error;
+  }
 }
 
 /**
