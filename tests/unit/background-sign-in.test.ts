@@ -5,13 +5,14 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { signIn } from '../../entrypoints/background/session/sign-in';
+import { alertOf, connectedBy, errorText } from '../../components/options/error-text';
 import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
 import { rewardsItem, sessionItem } from '../../utils/storage-items';
 import { deliver, firstReadsDone } from './background-helpers';
 import { registerHandlers } from '../../entrypoints/background/handlers';
 import { OAUTH_PATHS } from '../sandbox/oauth';
-import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox } from './sign-in-helpers';
+import { actAsPanelist, installIdentity, REDIRECT_URL, signInSandbox, storeSignedIn } from './sign-in-helpers';
 import { installTabs } from './sign-in-tab-helpers';
 
 const env = signInSandbox();
@@ -292,17 +293,54 @@ describe('sign-in', () => {
 
 describe('a sign-in whose check fails', () => {
   const CHECK = '/v1/panel/variables/data';
-  const saved = { tuning: { ...httpTuning } };
+  const NOT_ACCEPTED =
+    'You signed in, but Test Panel did not accept that sign-in, so nothing was stored. Try again later; if it keeps happening, contact Test Panel.';
+  const saved = { panelName: settings.panelName, tuning: { ...httpTuning } };
   const fault = (rule: object) =>
     fetch(`${env.sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) });
   const tokenRequests = () => env.sandbox.requests.filter((r) => r.path === OAUTH_PATHS.token);
   beforeEach(() => {
+    settings.panelName = 'Test Panel';
     settings.oauth = { ...settings.oauth, revocationEndpoint: `${env.sandbox.url}${OAUTH_PATHS.revocation}` };
     installIdentity((url) => actAsPanelist(url));
   });
   afterEach(() => {
+    settings.panelName = saved.panelName;
     settings.oauth = { ...settings.oauth, revocationEndpoint: '' };
     Object.assign(httpTuning, saved.tuning);
+    connectedBy.signedIn = false;
+  });
+
+  it('a 401 to the check says the panel did not accept the sign-in, stores nothing and revokes the new refresh token', async () => {
+    // An access token made for another audience (Keycloak's `account`): the code exchange works, the panel refuses it.
+    await fault({ method: 'GET', path: CHECK, status: 401 });
+    const error = await signInError();
+    expect(tokenRequests()).toHaveLength(1);
+    expect(error).toEqual({ kind: 'rejected', message: NOT_ACCEPTED, status: 401, endpoint: CHECK });
+    // As the options page and the popup show it (SignIn.tsx), with or without an earlier sign-in
+    // on the page: neither a personal key nor an expired sign-in.
+    for (const signedIn of [false, true]) {
+      connectedBy.signedIn = signedIn;
+      const alert = alertOf(error, '', errorText(error, ''));
+      expect(alert.text).toBe(NOT_ACCEPTED);
+      expect(alert.text).not.toMatch(/personal key|no longer|expired/);
+      expect(alert.support).toBe(`HTTP 401 ${CHECK}`);
+    }
+    await nothingStored();
+    // No refresh token issued to the extension still renews (SECURITY.md).
+    await expect.poll(() => env.sandbox.oauth.revocations).toEqual(['refresh_token']);
+    expect(env.sandbox.oauth.liveRefreshTokens()).toEqual([]);
+  });
+
+  it('an earlier sign-in stays as it was, and only the refused sign-in’s refresh token is revoked', async () => {
+    const earlier = await storeSignedIn(env.sandbox);
+    const before = await credentialsItem.getValue();
+    await fault({ method: 'GET', path: CHECK, status: 401 });
+    expect(await signInError()).toMatchObject({ kind: 'rejected', message: NOT_ACCEPTED });
+    expect(await credentialsItem.getValue()).toEqual(before);
+    expect(await sessionItem.getValue()).toMatchObject({ connected: true, signedIn: true, rejected: false });
+    await expect.poll(() => env.sandbox.oauth.revocations).toEqual(['refresh_token']);
+    expect(env.sandbox.oauth.liveRefreshTokens()).toEqual([earlier.refreshToken]);
   });
 
   it('a check that fails otherwise (a 503) keeps its own words, and the new refresh token is revoked all the same', async () => {
@@ -311,6 +349,7 @@ describe('a sign-in whose check fails', () => {
     const error = await signInError();
     expect(tokenRequests()).toHaveLength(1);
     expect(error).toMatchObject({ kind: 'server', status: 503, endpoint: CHECK });
+    expect(error.message).not.toBe(NOT_ACCEPTED);
     await nothingStored();
     await expect.poll(() => env.sandbox.oauth.revocations).toEqual(['refresh_token']);
     expect(env.sandbox.oauth.liveRefreshTokens()).toEqual([]);

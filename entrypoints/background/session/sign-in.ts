@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { browser } from 'wxt/browser';
 import { checkBaseUrl } from '../../../utils/base-url';
 import { signInConfigured, tabRedirectUrl } from '../../../utils/build-settings';
-import { appError, type AppError } from '../../../utils/errors';
+import { appError, AppErrorException, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { settings, SIGN_IN_BUILT } from '../../../utils/settings';
 import { authorizationParams } from '../../../utils/sign-in-server';
@@ -128,8 +128,19 @@ async function signInFlow(): Promise<SessionInfo> {
     // Nothing was stored, so the refresh token just issued is ended at the panel too rather than
     // left to renew unseen (revoke.ts; it never throws, and the panelist does not wait for it).
     void revokeRefreshToken(credentials);
+    if (error instanceof AppErrorException && error.error.kind === 'unauthorized') fail(notAccepted(error.error));
     throw error;
   }
+}
+
+/**
+ * The panel answered 401 to the check of a token its sign-in server had just issued: the panelist
+ * signed in, had no key to lose, and signing in again at once meets the same refusal. Typically
+ * the token was made for another audience (Keycloak's `account`, Auth0 without a Default
+ * Audience), which only the panel can change. The status and endpoint stay, for support.
+ */
+function notAccepted({ status, endpoint }: AppError): AppError {
+  return appError('rejected', t('errSignInNotAccepted', settings.panelName), { status, endpoint });
 }
 
 /**
