@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { VALUE_KEYS, VALUE_NAME_KEYS, describeIssues, storedValuesDataSchema, unexpectedResponse } from './api/schemas';
 import { byName, entriesOf, named } from './by-name';
+import { t } from './i18n';
 import type { StoredValues, VariableDefinition, VariableValue } from './types';
 import { heldChoices } from './variable-values';
 
@@ -12,10 +13,12 @@ import { heldChoices } from './variable-values';
  *   that order) and carrying its value (`value`, else `values`);
  * - an object from variable name to value.
  *
- * Anything else is an `unexpected` failure naming the endpoint. Individual records and values never
- * fail the read: a record without a name or a value is passed over by itself, and
- * {@link normaliseValue} keeps what fits {@link VariableValue} and skips the rest. Every name is
- * kept as data, `__proto__` included (utils/by-name.ts).
+ * Anything else is an `unexpected` failure naming the endpoint, and so is a list with an element
+ * that names no variable (a null aside: it holds nothing): its answer may be any question's, so no
+ * question could be told "no answer stored", and what is unknown stays unknown. A named record
+ * without a value is passed over by itself. Values never fail the read: {@link normaliseValue} keeps
+ * what fits {@link VariableValue}; what it cannot mean is an answer held, named unreadable too. Every
+ * name is kept as data, `__proto__` included (utils/by-name.ts).
  */
 
 export const READ_VALUES_ENDPOINT = '/v1/panel/variables/data';
@@ -79,17 +82,25 @@ export function normaliseValue(raw: unknown): VariableValue | undefined {
   }
 }
 
-/** The variable a record names, or '' when it names none (the record is then passed over). */
-function recordName(record: unknown): string {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return '';
-  for (const key of VALUE_NAME_KEYS) {
-    const name: unknown = Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+/**
+ * The variable a list element names (the first of {@link VALUE_NAME_KEYS} holding a non-empty string),
+ * null for a null element, which holds nothing. Any other element may hold the answer to a question
+ * no one can tell: the whole read is an `unexpected` failure naming the endpoint.
+ */
+function recordName(record: unknown, at: string, endpoint: string): string | null {
+  if (record === null) return null;
+  if (typeof record !== 'object' || Array.isArray(record))
+    throw unexpectedResponse(endpoint, `${at}: ${t('issueExpected', 'Object')}`);
+  const keys = VALUE_NAME_KEYS.filter((key) => Object.hasOwn(record, key));
+  for (const key of keys) {
+    const name = (record as Record<string, unknown>)[key];
     if (typeof name === 'string' && name !== '') return name;
   }
-  return '';
+  const [key = VALUE_NAME_KEYS[0]] = keys;
+  throw unexpectedResponse(endpoint, `${at}.${key}: ${t(keys.length > 0 ? 'issueNotDocumented' : 'issueMissing')}`);
 }
 
-function recordValue(record: unknown): unknown {
+function recordValue(record: object): unknown {
   for (const key of VALUE_KEYS) {
     const value = named(record as Record<string, unknown>, key);
     if (value !== undefined && value !== null) return value;
@@ -102,7 +113,8 @@ function recordValue(record: unknown): unknown {
  * the names of the answers the panel holds in a shape no {@link VariableValue} can mean (an object,
  * a list of objects): the panel holds an answer there, so it is never "no answer" nor an open
  * question. Throws an `unexpected` AppErrorException naming `/v1/panel/variables/data` when `data`
- * is neither accepted shape. A later record for the same name wins.
+ * is neither accepted shape, or a list holds an element that names no variable. A later record for
+ * the same name wins.
  */
 export function readStoredValues(
   data: unknown,
@@ -122,7 +134,10 @@ export function readStoredValues(
     else if (raw !== null && raw !== undefined) unreadable.add(name);
   };
   if (Array.isArray(parsed.output)) {
-    for (const record of parsed.output) add(recordName(record), recordValue(record));
+    for (const [i, record] of parsed.output.entries()) {
+      const name = recordName(record, `data.${i}`, endpoint);
+      if (name !== null) add(name, recordValue(record as object));
+    }
   } else {
     for (const [name, raw] of entriesOf(parsed.output)) add(name, raw);
   }

@@ -582,14 +582,15 @@ describe('unexpected responses', () => {
     expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/variables\/data: data/);
   });
 
-  it('a stored-value record without a name or a value is passed over alone; the others read', async () => {
+  it('a stored-value record that names no variable makes the whole read unexpected, never "no answers"', async () => {
     await fault({
       path: '/v1/panel/variables/data',
       status: 200,
-      body: '{"message":"success","data":[{"value":"x"},{"name":"CITY"},"x",null,{"name":"FIRST_NAME","value":"Ann"}]}',
+      body: '{"message":"success","data":[{"name":"FIRST_NAME","value":"Ann"},{"variable_id":12,"value":"34"}]}',
     });
-    const { values } = await api.readValues();
-    expect({ ...values }).toEqual({ FIRST_NAME: 'Ann' });
+    const error = await failureOf(api.readValues());
+    expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data' });
+    expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/variables\/data: data\.1\.name: missing\./);
   });
 });
 

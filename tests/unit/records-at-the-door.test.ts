@@ -16,7 +16,14 @@ import { formatMoney } from '../../utils/format';
 import { completeness } from '../../utils/profile-completeness';
 import { historyItem, profileItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import { saveValues } from '../../entrypoints/background/profile/profile';
-import { activeSessionId, apiRequests, closeSandboxes, connectedSandbox, redeemNow } from './background-helpers';
+import {
+  activeSessionId,
+  apiRequests,
+  armFault,
+  closeSandboxes,
+  connectedSandbox,
+  redeemNow,
+} from './background-helpers';
 import type { Reward as SandboxReward } from '../sandbox/types';
 import { rid } from './test-ids';
 
@@ -154,5 +161,21 @@ describe('a stored answer the extension cannot read is an answer held, never "no
     const after = (await profileItem.getValue())!.data;
     expect(after.unreadable).toBeUndefined();
     expect(after.values[question.name]).toBe('Written here');
+  });
+});
+
+describe('stored answers with a record that names no variable are unknown, never "no answers"', () => {
+  it('the read is refused whole: the answers last read stay, and the profile says the read failed', async () => {
+    const before = (await refreshProfile(true)).values;
+    await armFault(env.sandbox, {
+      path: '/v1/panel/variables/data',
+      status: 200,
+      body: JSON.stringify({ message: 'success', data: [{ variable_id: 12, value: '34' }] }),
+    });
+    await expect(refreshProfile(true)).rejects.toMatchObject({
+      error: { kind: 'unexpected', endpoint: '/v1/panel/variables/data' },
+    });
+    expect((await syncItem.getValue()).profile.error).toMatchObject({ kind: 'unexpected' });
+    expect((await profileItem.getValue())?.data.values).toEqual(before);
   });
 });

@@ -59,9 +59,10 @@ export const VALUE_NAME_KEYS = ['name', 'variable_name', 'var_name'] as const;
 export const VALUE_KEYS = ['value', 'values'] as const;
 
 /**
- * `data` of `GET /v1/panel/variables/data`: a list of records, each checked on its own by
- * utils/stored-values.ts (one without a name or a value is passed over alone), or an object from
- * variable name to value, every name kept (utils/by-name.ts: `__proto__` is a name like any other).
+ * `data` of `GET /v1/panel/variables/data`: a list of records, each checked by
+ * utils/stored-values.ts (one that names no variable refuses the whole; one without a value is
+ * passed over alone), or an object from variable name to value, every name kept (utils/by-name.ts:
+ * `__proto__` is a name like any other).
  */
 export const storedValuesDataSchema = v.union([v.array(v.unknown()), namedRecord(v.string(), v.unknown())], () =>
   t('issueValuesShape'),
