@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { VALUE_KEYS, VALUE_NAME_KEYS, describeIssues, storedValuesDataSchema, unexpectedResponse } from './api/schemas';
-import { byName, entriesOf, named } from './by-name';
+import { byName, entriesOf } from './by-name';
 import { t } from './i18n';
 import type { StoredValues, VariableDefinition, VariableValue } from './types';
 import { heldChoices } from './variable-values';
@@ -16,9 +16,10 @@ import { heldChoices } from './variable-values';
  * Anything else is an `unexpected` failure naming the endpoint, and so is a list with an element
  * that names no variable (a null aside: it holds nothing): its answer may be any question's, so no
  * question could be told "no answer stored", and what is unknown stays unknown. A named record
- * without a value is passed over by itself. Values never fail the read: {@link normaliseValue} keeps
- * what fits {@link VariableValue}; what it cannot mean is an answer held, named unreadable too. Every
- * name is kept as data, `__proto__` included (utils/by-name.ts).
+ * carrying neither `value` nor `values` holds an answer it does not show: that name is unreadable,
+ * never "no answer". Values never fail the read: {@link normaliseValue} keeps what fits
+ * {@link VariableValue}; what it cannot mean is an answer held, named unreadable too. Every name is
+ * kept as data, `__proto__` included (utils/by-name.ts).
  */
 
 export const READ_VALUES_ENDPOINT = '/v1/panel/variables/data';
@@ -100,10 +101,19 @@ function recordName(record: unknown, at: string, endpoint: string): string | nul
   throw unexpectedResponse(endpoint, `${at}.${key}: ${t(keys.length > 0 ? 'issueNotDocumented' : 'issueMissing')}`);
 }
 
+/** Marks a named record that carries neither `value` nor `values`: an answer held that it does not show. */
+const NOT_SHOWN = Symbol('not shown');
+
+/**
+ * A named record's value: the first of {@link VALUE_KEYS} it carries that is not null; null (nothing
+ * stored) when all it carries are null; {@link NOT_SHOWN} when it carries neither.
+ */
 function recordValue(record: object): unknown {
-  for (const key of VALUE_KEYS) {
-    const value = named(record as Record<string, unknown>, key);
-    if (value !== undefined && value !== null) return value;
+  const keys = VALUE_KEYS.filter((key) => Object.hasOwn(record, key));
+  if (keys.length === 0) return NOT_SHOWN;
+  for (const key of keys) {
+    const value = (record as Record<string, unknown>)[key];
+    if (value !== null) return value;
   }
   return null;
 }
@@ -126,11 +136,11 @@ export function readStoredValues(
   const unreadable = new Set<string>();
   const add = (name: string, raw: unknown) => {
     if (name === '') return;
-    const value = normaliseValue(raw);
+    const value = raw === NOT_SHOWN ? undefined : normaliseValue(raw);
     entries.delete(name);
     unreadable.delete(name);
     if (value !== undefined) entries.set(name, value);
-    // Null (or no value at all) is nothing stored; anything else left unread is an answer held.
+    // Null is nothing stored; anything else left unread (a record showing no value included) is an answer held.
     else if (raw !== null && raw !== undefined) unreadable.add(name);
   };
   if (Array.isArray(parsed.output)) {

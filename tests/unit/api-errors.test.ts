@@ -592,6 +592,18 @@ describe('unexpected responses', () => {
     expect(error).toMatchObject({ kind: 'unexpected', endpoint: '/v1/panel/variables/data' });
     expect(error.message).toMatch(/^Unexpected response from \/v1\/panel\/variables\/data: data\.1\.name: missing\./);
   });
+
+  it('a named stored-value record without a value is an answer held, named unreadable; a null is passed over', async () => {
+    await fault({
+      path: '/v1/panel/variables/data',
+      status: 200,
+      body: '{"message":"success","data":[{"name":"AGE","answer":"34"},null,{"name":"FIRST_NAME","value":"Ann"}]}',
+    });
+    // The read the background makes (entrypoints/background/sync/revalidate.ts), which gives the names held.
+    const answer = await api.revalidate('variablesData', null);
+    expect(answer).toMatchObject({ notModified: false, data: { unreadable: ['AGE'] } });
+    expect({ ...(answer.notModified ? {} : answer.data.values) }).toEqual({ FIRST_NAME: 'Ann' });
+  });
 });
 
 describe('a write whose message is not success', () => {

@@ -19,8 +19,11 @@ export function isStoredValue(value: unknown): boolean {
   );
 }
 
-/** What the panel's answer says of one variable: `nothing` stored (its value null, or none given), or an `answer`. */
-export type Said = 'nothing' | 'answer';
+/**
+ * What the panel's answer says of one variable: `nothing` stored (its value null), an answer it
+ * holds but does not show (`hidden`: a record naming it carries no value at all), or an `answer`.
+ */
+export type Said = 'nothing' | 'hidden' | 'answer';
 
 const NAME_KEYS = ['name', 'variable_name', 'var_name'];
 const VALUE_KEYS = ['value', 'values'];
@@ -36,8 +39,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  *   question's): no object, or an object with no non-empty string under `name`, `variable_name` or
  *   `var_name`, tried in that order. A null element holds nothing and says nothing.
  * - Otherwise what the last word on each name says: `nothing` when its value is null (in a record:
- *   every one of `value`, `values` it carries, or it carries neither), `answer` otherwise. No
- *   question is named '', so an entry named '' says nothing of any.
+ *   every one of `value`, `values` it carries), `hidden` when its record carries neither, `answer`
+ *   otherwise. No question is named '', so an entry named '' says nothing of any.
  */
 export function expectedRead(data: unknown): 'refused' | Map<string, Said> {
   const said = new Map<string, Said>();
@@ -59,7 +62,7 @@ export function expectedRead(data: unknown): 'refused' | Map<string, Said> {
     );
     if (typeof name !== 'string') return 'refused';
     const carried = VALUE_KEYS.filter((key) => Object.hasOwn(element, key)).map((key) => element[key]);
-    say(name, of(carried.find((value) => value !== null)));
+    say(name, carried.length === 0 ? 'hidden' : of(carried.find((value) => value !== null)));
   }
   return said;
 }
@@ -68,8 +71,8 @@ export function expectedRead(data: unknown): 'refused' | Map<string, Said> {
  * What is wrong with a read the client resolved (`values`, and `unreadable`: names of answers held
  * that it cannot show) against what the panel said ({@link expectedRead}), or null when nothing is:
  * every value one {@link isStoredValue}; no name the panel did not give; a name with nothing stored
- * in neither list; one with an answer in exactly one of the two — never in neither, which would
- * tell "no answer" where the panel holds one.
+ * in neither list; one whose answer is hidden among the unreadable; one with an answer in exactly
+ * one of the two — never in neither, which would tell "no answer" where the panel holds one.
  */
 export function readMismatch(
   read: { values: Record<string, unknown>; unreadable: readonly string[] },
@@ -82,7 +85,7 @@ export function readMismatch(
     const valued = Object.hasOwn(read.values, name);
     if (valued && !isStoredValue(read.values[name])) return `${JSON.stringify(name)} has no stored value's form`;
     const where = valued && held.has(name) ? 'both' : valued ? 'values' : held.has(name) ? 'unreadable' : 'neither';
-    const allowed = what === 'nothing' ? ['neither'] : ['values', 'unreadable'];
+    const allowed = what === 'nothing' ? ['neither'] : what === 'hidden' ? ['unreadable'] : ['values', 'unreadable'];
     if (!allowed.includes(where)) return `${JSON.stringify(name)} (${what} in the answer) is in ${where}`;
   }
   return null;

@@ -98,6 +98,17 @@ describe('toStoredValues: records shape', () => {
   it('passes over a null in the list: it holds nothing', () => {
     expect({ ...toStoredValues([null, { name: 'B', value: 'kept' }]) }).toEqual({ B: 'kept' });
   });
+
+  it('names a record that carries neither value nor values unreadable: an answer held, not "none"', () => {
+    const read = readStoredValues([
+      { name: 'AGE', answer: '34' },
+      { variable_name: 'CITY' },
+      { name: 'FIRST_NAME', value: 'Jordan' },
+      { name: 'NICKNAME', value: null },
+    ]);
+    expect(read.values).toEqual({ FIRST_NAME: 'Jordan' });
+    expect(read.unreadable).toEqual(['AGE', 'CITY']);
+  });
 });
 
 describe('toStoredValues: map shape', () => {
@@ -137,14 +148,13 @@ describe('toStoredValues: map shape', () => {
 });
 
 describe('readStoredValues: answers held in a shape no value can mean', () => {
-  it('names them apart from the values; nothing stored (null, no value) is not among them', () => {
+  it('names them apart from the values; nothing stored (null) is not among them', () => {
     const read = readStoredValues([
       { name: 'HOUSEHOLD', value: { option_id: 3 } },
       { name: 'PETS', value: [{ kind: 'dog' }] },
       { name: 'FIRST_NAME', value: 'Jordan' },
       { name: 'NICKNAME', value: null },
       { name: 'TOWN', value: null, values: null },
-      { name: 'CITY' },
     ]);
     expect(read.values).toEqual({ FIRST_NAME: 'Jordan' });
     expect(read.unreadable).toEqual(['HOUSEHOLD', 'PETS']);

@@ -60,9 +60,9 @@ export const VALUE_KEYS = ['value', 'values'] as const;
 
 /**
  * `data` of `GET /v1/panel/variables/data`: a list of records, each checked by
- * utils/stored-values.ts (one that names no variable refuses the whole; one without a value is
- * passed over alone), or an object from variable name to value, every name kept (utils/by-name.ts:
- * `__proto__` is a name like any other).
+ * utils/stored-values.ts (one that names no variable refuses the whole; one named without a value is
+ * an answer it cannot show), or an object from variable name to value, every name kept
+ * (utils/by-name.ts: `__proto__` is a name like any other).
  */
 export const storedValuesDataSchema = v.union([v.array(v.unknown()), namedRecord(v.string(), v.unknown())], () =>
   t('issueValuesShape'),
