@@ -40,7 +40,7 @@ import {
   type HostileResponse,
 } from './hostile-bodies';
 import { rid } from './test-ids';
-import { isStoredValue } from './stored-value-rule';
+import { expectedRead, isStoredValue, readMismatch } from './stored-value-rule';
 import { canonicalId } from '../../utils/ids';
 
 /** High-entropy, so that no 8-character piece of it can appear in a message by chance. */
@@ -200,6 +200,19 @@ function checkStoredValues(values: unknown, at: string): void {
   }
 }
 
+/**
+ * A read of stored values that resolved from the generated answer keeps what that answer said of
+ * each variable (./stored-value-rule.ts): never a read of an answer the rule refuses, never "no
+ * answer" where a record holds one.
+ */
+function checkValuesSaid(body: string, read: unknown): void {
+  const said = expectedRead((JSON.parse(body) as Obj).data);
+  if (said === 'refused') throw new Violation('stored values with a record that names no variable were read');
+  need(isObject(read) && Array.isArray(read.unreadable), 'result.unreadable', 'a list');
+  const problem = readMismatch(read as { values: Obj; unreadable: string[] }, said);
+  if (problem !== null) throw new Violation(`values: ${problem}`);
+}
+
 function checkData(endpoint: EndpointName, data: unknown): void {
   switch (endpoint) {
     case 'listVariables':
@@ -307,6 +320,7 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
     need((ok2xx && r.status !== 204) || retriedRead, `a resolved call after ${describeResponse(r)}`, 'possible');
     if (isWrite) need(confirmsSuccess(r.body), 'a resolved write', 'answered with { message: "success" }');
     checkData(endpoint, outcome.value);
+    if (endpoint === 'readValues' && !retriedRead) checkValuesSaid(r.body, outcome.value);
     return;
   }
 
