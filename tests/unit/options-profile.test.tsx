@@ -5,7 +5,14 @@ import { ProfileSection } from '../../components/options/ProfileSection';
 import { t } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { sendMessage, type Result } from '../../utils/messages';
-import { draftDiscardedItem, profileDraftItem, profileItem, type ProfileData } from '../../utils/storage-items';
+import { appError } from '../../utils/errors';
+import {
+  draftDiscardedItem,
+  profileDraftItem,
+  profileItem,
+  syncItem,
+  type ProfileData,
+} from '../../utils/storage-items';
 import type { StoredValues, VariableDefinition } from '../../utils/types';
 import { installI18n } from './i18n-setup';
 import * as page from './options-fixtures';
@@ -645,6 +652,22 @@ describe('failures and notices', () => {
   it('has no notice without discarded edits', async () => {
     await mount();
     expect(q('.notice')).toBeNull();
+  });
+});
+
+describe('answers the panel sent that could not be read', () => {
+  it('say the panel’s answer could not be read, never "No answer stored" nor a count of answers', async () => {
+    await profileItem.setValue(null);
+    const endpoint = '/v1/panel/variables/data';
+    const refused = appError('unexpected', `Unexpected response from ${endpoint}: data.1.name: missing.`, { endpoint });
+    const idle = { loading: false, error: null, attemptedAt: 0 };
+    await syncItem.setValue({ rewards: idle, history: idle, profile: { ...idle, error: refused } });
+    await mount();
+    const section = q('#profile')!;
+    expect(section.querySelector('[role=alert]')?.textContent).toContain(t('errPanelUnreadable', settings.panelName));
+    expect(section.textContent).toContain('Your profile has not been loaded yet.');
+    expect(section.textContent).not.toContain('No answer stored');
+    expect(section.textContent).not.toMatch(/\d+ of \d+ answered/);
   });
 });
 
