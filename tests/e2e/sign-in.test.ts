@@ -5,9 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, expect, test } from 'vitest';
-import { SANDBOX_CLIENT_ID, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
+import { OAUTH_PATHS, SANDBOX_CLIENT_ID, SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/oauth';
 import { axeViolations } from './axe';
-import { control, requestCount, stored } from './control';
+import { control, injectFault, requestCount, stored } from './control';
 import { launchExtension, type ExtensionSession } from './harness';
 import { signInBuild } from './sign-in-build';
 
@@ -93,7 +93,7 @@ test('a panelist signs in with e-mail and password, allows access, and the popup
   expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
 });
 
-test('closing the sign-in window, denying access or an unreachable panel is explained, and nothing is stored', async () => {
+test('closing the sign-in window, denying access, an error page, a token the panel refuses or an unreachable panel is explained, and nothing is stored', async () => {
   const ext = await start();
   const options = await ext.openPage('options.html');
 
@@ -106,6 +106,22 @@ test('closing the sign-in window, denying access or an unreachable panel is expl
   await signInThrough(window);
   await window.getByRole('button', { name: 'Deny' }).click();
   await options.getByText('Access was not allowed, so nothing was connected.').waitFor();
+
+  // The sign-in page answers an error status (a redirect address the server does not know): Chrome
+  // closes the window, and the server that answered is not a connection to check.
+  await injectFault(ext, { method: 'GET', path: OAUTH_PATHS.authorize, status: 400, times: 1 });
+  await options.getByRole('button', { name: 'Sign in to Panel Rewards' }).click();
+  await options.getByText('The panel’s sign-in page at', { exact: false }).waitFor();
+  expect(await options.getByText('Check your internet connection', { exact: false }).count()).toBe(0);
+
+  // Signed in at the server, but the panel does not accept the token (another audience, say).
+  await injectFault(ext, { path: '/v1/panel/variables/data', status: 401, times: 5 });
+  const refused = await openSignInWindow(ext, options);
+  await signInThrough(refused);
+  await refused.getByRole('button', { name: 'Allow' }).click();
+  await options.getByText('You signed in, but Panel Rewards did not accept that sign-in', { exact: false }).waitFor();
+  expect(await options.getByText('no longer accepts your personal key', { exact: false }).count()).toBe(0);
+  await control(ext, '/faults', 'DELETE');
 
   // The panel is down.
   await ext.sandbox.close();
