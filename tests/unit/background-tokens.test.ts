@@ -243,6 +243,38 @@ describe('what a token answer means (tokens.ts)', () => {
     });
   });
 
+  it('a 401 with a WWW-Authenticate challenge is read as the refusal it is, not as no answer', async () => {
+    // What oauth4webapi itself throws for RFC 6749 §5.2's invalid_client over a Basic header: it
+    // reads the challenge before the body, so the code comes from the challenge.
+    const challenged = async (header: string) => {
+      const as = { issuer: 'https://id.example', token_endpoint: 'https://id.example/token' };
+      const response = new Response('{"error":"invalid_client"}', {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'www-authenticate': header },
+      });
+      return oauth.processRefreshTokenResponse(as, { client_id: 'ext' }, response).then(
+        () => expect.unreachable('a 401 passed'),
+        (error: unknown) => error,
+      );
+    };
+    const refusal = await challenged('Basic realm="panel", error="invalid_client"');
+    expect(refusal).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
+    expect(renewing(refusal)).toMatchObject({ kind: 'unauthorized', status: 401, endpoint: 'token' });
+    expect(tokenEndpointError(refusal, 'sign-in', [])).toMatchObject({
+      kind: 'rejected',
+      status: 401,
+      message: expect.stringMatching(/\(invalid_client\)/),
+    });
+    // A challenge naming no code: the status is all that is known; the session waits, as for a bare 401.
+    const unnamed = await challenged('Basic realm="panel"');
+    expect(renewing(unnamed)).toMatchObject({
+      kind: 'rejected',
+      status: 401,
+      message: expect.stringMatching(/HTTP 401/),
+    });
+    expect(tokenEndpointError(unnamed, 'sign-in', [])).toMatchObject({ kind: 'rejected', status: 401 });
+  });
+
   it('credentials from a token answer keep the old refresh token when the server does not rotate, and the expiry when given', () => {
     const at = Date.now();
     const answer = { access_token: 'a', token_type: 'bearer' as Lowercase<string> };

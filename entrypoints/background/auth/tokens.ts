@@ -149,8 +149,24 @@ function rateLimited(seconds: number): AppError {
 }
 
 function responseOf(error: unknown): Response | undefined {
-  if (error instanceof oauth.ResponseBodyError) return error.response;
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError)
+    return error.response;
   return error instanceof oauth.OperationProcessingError && error.cause instanceof Response ? error.cause : undefined;
+}
+
+/**
+ * The OAuth error code a refusal carries, when it is a code, whole: in the body (RFC 6749 §5.2), or
+ * in a `WWW-Authenticate` challenge's `error` (a 401 for a client that authenticated with a header
+ * must carry one; oauth4webapi reads the challenge first and leaves the body unread).
+ */
+function oauthCode(error: unknown): string | undefined {
+  const code =
+    error instanceof oauth.ResponseBodyError
+      ? error.error
+      : error instanceof oauth.WWWAuthenticateChallengeError
+        ? error.cause.map((challenge) => challenge.parameters.error).find((said) => said !== undefined)
+        : undefined;
+  return code !== undefined && /^[a-z_]{1,40}$/.test(code) ? code : undefined;
 }
 
 /**
@@ -192,11 +208,11 @@ export function tokenEndpointError(error: unknown, stage: 'sign-in' | 'renew', s
   if (status === 429 && stage === 'renew')
     return rateLimited(parseRetryAfter(response!.headers.get('retry-after')) ?? DEFAULT_WAIT_SECONDS);
   if (status !== undefined && status >= 400 && status < 500) {
-    const code =
-      error instanceof oauth.ResponseBodyError && /^[a-z_]{1,40}$/.test(error.error) ? error.error : `HTTP ${status}`;
+    const said = oauthCode(error);
+    const code = said ?? `HTTP ${status}`;
     if (stage === 'sign-in')
       return appError('rejected', redact(t('errSignInRefused', code), ...secrets), { status, endpoint });
-    if (error instanceof oauth.ResponseBodyError && RENEWAL_REFUSALS.has(code)) {
+    if (said !== undefined && RENEWAL_REFUSALS.has(said)) {
       return appError('unauthorized', t('errSignInAgain'), { status: 401, endpoint });
     }
     return appError('rejected', t('errRenewFailed', status), { status, endpoint });
