@@ -94,6 +94,38 @@ describe('message protocol', () => {
     expect(JSON.stringify(stored)).not.toContain(sandbox.token);
   });
 
+  it('takes a key the panel accepts whatever shape its values answer has; refuses a 403 and a page that is not JSON', async () => {
+    const valuesAnswer = (status: number, body: string) =>
+      fetch(`${sandbox.url}/__sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ method: 'GET', path: '/v1/panel/variables/data', status, body, times: 1 }),
+      });
+    // A wrong address that answers every path with a web page is not a panel.
+    await valuesAnswer(200, '<!doctype html><title>Sign in</title>');
+    expect(await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token })).toMatchObject({
+      ok: false,
+      error: { kind: 'unexpected' },
+    });
+    await valuesAnswer(403, '{"message":"Your account is on hold."}');
+    expect(await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: expect.stringContaining('Your account is on hold.') },
+    });
+    expect(await credentialsItem.getValue()).toBeNull();
+
+    // The interface does not show this answer's shape: one the extension cannot read is the
+    // profile's to tell, and the key is taken.
+    await valuesAnswer(200, '{"message":"success"}');
+    expect(await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token })).toMatchObject({
+      ok: true,
+      data: { connected: true },
+    });
+    await vi.waitFor(
+      async () => expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' }),
+      { timeout: 10_000 },
+    );
+  });
+
   it('flags the session when the server stops accepting the token', async () => {
     await deliver('connect', { baseUrl: sandbox.url, token: sandbox.token });
     await fetch(`${sandbox.url}/__sandbox/faults`, {

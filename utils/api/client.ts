@@ -41,6 +41,11 @@ export interface PanelApi {
    * `points`, `balance`, `points_balance` or `reward_points` field (no documented endpoint returns the balance), else null.
    */
   readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: number | null }>;
+  /**
+   * `GET /v1/panel/variables/data` for whether the panel takes the token: any 2xx JSON answer
+   * passes, whatever its shape (the interface does not show it), and a 401 is `unauthorized`.
+   */
+  checkAccess(): Promise<void>;
   /** `POST /v1/panel/variables/data` with the given values as the JSON body. */
   updateValues(values: StoredValues): Promise<void>;
   /** `DELETE /v1/panel/variables/data/{name}` */
@@ -293,6 +298,13 @@ function readValues(client: Client, writableOnly: boolean | undefined): Promise<
   );
 }
 
+/** A read sent for its status only: the body is JSON (else unexpected), and nothing more is asked of it. */
+function checkAccess(client: Client): Promise<void> {
+  return guard(client, async () => {
+    await client.http.request({ method: 'GET', path: ENDPOINTS.variablesData, kind: 'read' });
+  });
+}
+
 /** Sends the given answers in one update, each name and value checked before anything leaves. */
 function updateValues(client: Client, values: StoredValues): Promise<void> {
   return guard(client, async () => {
@@ -359,6 +371,7 @@ export function createPanelApi(config: PanelApiConfig): PanelApi {
   return {
     listVariables: () => plainRead(client, 'variablesMeta'),
     readValues: (opts = {}) => readValues(client, opts.writableOnly),
+    checkAccess: () => checkAccess(client),
     updateValues: (values) => updateValues(client, values),
     deleteValue: (name) => deleteValue(client, name),
     listRedemptions: () => plainRead(client, 'redemptions'),

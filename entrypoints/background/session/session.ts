@@ -55,7 +55,9 @@ export async function connect(baseUrlInput: string, tokenInput: string): Promise
  *
  * The check is the panelist's own stored values (`GET /v1/panel/variables/data`), a read whose size
  * does not grow with the catalogue: the session is in place, and "Connected" said, as soon as the
- * panel accepts the key. The catalogue, the profile and the history are read after it, under the
+ * panel accepts the key. Only the status and JSON-ness of its answer count: the interface does not
+ * show the answer's shape, and a shape this extension cannot read is the profile's error to tell
+ * (where it is used), not a reason to refuse a key the panel took. The catalogue, the profile and the history are read after it, under the
  * new session, and fill the pages as each lands (its sync state says it is loading meanwhile):
  * checked with the catalogue itself, a key took as long as 5,000 rewards took to arrive, be
  * checked and stored (35 s seen).
@@ -71,7 +73,7 @@ export async function storeCheckedSession(
   const { baseUrl, token } = credentials;
   // Not bound to any session: a refusal here says nothing about the session in place.
   const api = createPanelApi({ baseUrl, token, ...httpTuning });
-  await api.readValues();
+  await api.checkAccess();
   const info: Omit<SessionInfo, 'id'> = {
     connected: true,
     baseUrl,
