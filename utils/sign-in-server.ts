@@ -21,8 +21,9 @@ export interface ServerFacts {
    */
   offlineAccess: boolean;
   /**
-   * It asks for the password again when told to: `prompt=login` (Core §3.1.2.1) on an OpenID
-   * provider whose `prompt_values_supported`, if published, has `login`, or any server that lists it there.
+   * It takes `prompt=login` (Core §3.1.2.1): its metadata lists `login` in `prompt_values_supported`.
+   * Not assumed of an OpenID provider that lists none: Google's lists none and refuses `login`
+   * ("Invalid parameter value for prompt"), and `max_age=0` already asks such a provider for the password.
    */
   promptLogin: boolean;
   /**
@@ -53,8 +54,8 @@ export const NO_METADATA: ServerFacts = {
 /**
  * The authorization request's `scope`, `prompt` and `max_age`, beside PKCE and `state`.
  * `fresh`: the first sign-in after Disconnect, which must not sign in whoever the server still
- * remembers (a shared computer): `prompt=login`, and on an OpenID provider `max_age=0` too (Core
- * says the provider MUST then actively re-authenticate). A server without metadata gets
+ * remembers (a shared computer): on an OpenID provider `max_age=0` (Core says the provider MUST
+ * then actively re-authenticate), with `prompt=login` where its metadata lists `login`. A server without metadata gets
  * `prompt=login` all the same, which RFC 6749 §3.1 has it ignore if it does not know it; the
  * extension only says the password will be asked where the metadata says so
  * ({@link asksPasswordAfterDisconnect}).

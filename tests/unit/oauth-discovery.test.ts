@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { discover, factsOf, withServerMetadata } from '../../utils/build/operator/oauth-discovery';
 import { buildSettings } from '../../utils/build/operator/panel-config';
-import { NO_METADATA } from '../../utils/sign-in-server';
+import { authorizationParams, NO_METADATA } from '../../utils/sign-in-server';
 import { SANDBOX_CLIENT_ID } from '../sandbox/oauth';
 import { startOpenIdProvider, type OpenIdProvider } from '../sandbox/openid-provider';
 import { freePort } from './free-port';
@@ -43,7 +43,8 @@ describe('an OpenID provider', () => {
       metadata: true,
       openid: true,
       offlineAccess: true,
-      promptLogin: true,
+      // It lists no prompt_values_supported: max_age=0 asks it for the password.
+      promptLogin: false,
       issParameter: true,
       // Its operator's key is an RSA one (openid-provider.ts): ID tokens signed RS256.
       idTokenAlgs: ['RS256'],
@@ -249,6 +250,22 @@ describe('other servers', () => {
       promptLogin: false,
       prompts: ['none', 'consent'],
       issParameter: false,
+    });
+  });
+
+  it('sends prompt=login after Disconnect only to a provider that lists it (Google lists none and refuses it)', () => {
+    // Google's discovery document, as far as sign-in reads it: no prompt_values_supported.
+    const google = { issuer: base, scopes_supported: ['openid', 'email', 'profile'] };
+    const facts = factsOf(google, 'oidc');
+    expect(facts.promptLogin).toBe(false);
+    // max_age=0 has an OpenID provider ask for the password (Core §3.1.2.1).
+    expect(authorizationParams('email', facts, true)).toEqual({ scope: 'openid email', max_age: '0' });
+    // A provider that lists login gets it.
+    const listing = factsOf({ ...google, prompt_values_supported: ['none', 'login'] }, 'oidc');
+    expect(authorizationParams('email', listing, true)).toEqual({
+      scope: 'openid email',
+      prompt: 'login',
+      max_age: '0',
     });
   });
 

@@ -68,8 +68,8 @@ describe('the sign-in after Disconnect (a shared computer)', () => {
       prompt: 'login consent',
       max_age: '0',
     });
-    // Without offline_access no consent is asked, so login goes alone wherever the prompts are listed or not.
-    expect(authorizationParams('', { ...OPENID, offlineAccess: false }, true)).toEqual({
+    // Without offline_access no consent is asked, so login goes alone where it is listed.
+    expect(authorizationParams('', { ...OPENID, offlineAccess: false, prompts: ['login'] }, true)).toEqual({
       scope: 'openid',
       prompt: 'login',
       max_age: '0',

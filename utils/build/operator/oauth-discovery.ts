@@ -86,7 +86,9 @@ export function factsOf(server: oauth.AuthorizationServer, via: 'oidc' | 'oauth2
     metadata: true,
     openid,
     offlineAccess: openid && (!scopes || scopes.includes('offline_access')),
-    promptLogin: Array.isArray(prompts) ? prompts.includes('login') : openid,
+    // Only where listed: Google's discovery lists no prompts and refuses `login`; an OpenID
+    // provider is asked for the password by `max_age=0` instead (sign-in-server.ts).
+    promptLogin: !!listed?.includes('login'),
     ...(listed ? { prompts: listed } : {}),
     issParameter: server.authorization_response_iss_parameter_supported === true,
     ...(named ? { idTokenAlgs: [...algs] } : {}),
