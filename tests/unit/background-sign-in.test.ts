@@ -5,6 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { credentialsItem } from '../../entrypoints/background/store/credentials';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { signIn } from '../../entrypoints/background/session/sign-in';
+import { markRejected } from '../../entrypoints/background/auth/rejected';
 import { alertOf, connectedBy, errorText } from '../../components/options/error-text';
 import type { AppError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
@@ -353,5 +354,51 @@ describe('a sign-in whose check fails', () => {
     await nothingStored();
     await expect.poll(() => env.sandbox.oauth.revocations).toEqual(['refresh_token']);
     expect(env.sandbox.oauth.liveRefreshTokens()).toEqual([]);
+  });
+});
+
+describe('a sign-in replacing a session the panel refused', () => {
+  beforeEach(() => {
+    settings.oauth = { ...settings.oauth, revocationEndpoint: `${env.sandbox.url}${OAUTH_PATHS.revocation}` };
+  });
+  afterEach(() => {
+    settings.oauth = { ...settings.oauth, revocationEndpoint: '' };
+  });
+
+  it('revokes the refused session’s refresh token before the sign-in window opens, not after the new one is stored', async () => {
+    // A server that revokes the whole grant (oidc-provider's default revokeGrantPolicy) reuses it
+    // for a sign-in in the same browser session: a revocation after would end the new sign-in too.
+    const earlier = await storeSignedIn(env.sandbox);
+    const stored = (await credentialsItem.getValue())!;
+    // An API 401 the renewal did not mend: the session is refused, its refresh token kept.
+    await markRejected(stored.session);
+    // Whether the earlier sign-in's refresh token is still live at the server as the window opens.
+    const liveAtOpen: boolean[] = [];
+    installIdentity((url) => {
+      liveAtOpen.push(env.sandbox.oauth.liveRefreshTokens().includes(earlier.refreshToken));
+      return actAsPanelist(url);
+    });
+    await signIn();
+    expect(liveAtOpen).toEqual([false]);
+    const now = (await credentialsItem.getValue())!;
+    expect(now.refreshToken).toBeDefined();
+    expect(env.sandbox.oauth.liveRefreshTokens()).toEqual([now.refreshToken]);
+    expect(env.sandbox.oauth.liveRefreshTokens()).not.toContain(earlier.refreshToken);
+    // Revoked once, not again after the switch.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(env.sandbox.oauth.revocations).toEqual(['refresh_token']);
+  });
+
+  it('a session not refused keeps its refresh token until the new sign-in is stored', async () => {
+    const earlier = await storeSignedIn(env.sandbox);
+    // Whether the earlier sign-in's refresh token is still live at the server as the window opens.
+    const liveAtOpen: boolean[] = [];
+    installIdentity((url) => {
+      liveAtOpen.push(env.sandbox.oauth.liveRefreshTokens().includes(earlier.refreshToken));
+      return actAsPanelist(url);
+    });
+    await signIn();
+    expect(liveAtOpen).toEqual([true]);
+    await expect.poll(() => env.sandbox.oauth.liveRefreshTokens()).not.toContain(earlier.refreshToken);
   });
 });

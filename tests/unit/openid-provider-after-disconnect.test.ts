@@ -125,3 +125,47 @@ describe('oidc-provider at its defaults, after Disconnect', () => {
     expect(fresh).toEqual({ scope: 'openid offline_access', prompt: 'consent', max_age: '0' });
   });
 });
+
+/** The token endpoint's or revocation endpoint's answer to `fields` (the extension's public client). */
+async function post(op: OpenIdProvider, path: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(`${op.issuer}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: SANDBOX_CLIENT_ID, ...fields }).toString(),
+  });
+}
+
+describe('oidc-provider at its defaults, a sign-in replacing another in the same browser', () => {
+  let op: OpenIdProvider | undefined;
+  afterEach(() => op?.close());
+
+  it('shares the grant, so the old refresh token is revoked before the new sign-in, not after', async () => {
+    op = await startOpenIdProvider({
+      port: await freePort(),
+      redirectUris: [REDIRECT_URI],
+      sandbox: { url: 'http://127.0.0.1:9', otherKeys: new Set() },
+    });
+    const found = await discover(op.issuer);
+    if (found.kind !== 'metadata') throw new Error(`no metadata: ${found.kind}`);
+    const params = authorizationParams('', factsOf(found.server, found.via), false);
+    const jar = new Jar();
+    const revoke = (token: unknown) =>
+      post(op!, OIDC_PATHS.revocation, { token: String(token), token_type_hint: 'refresh_token' });
+    const renew = (token: unknown) =>
+      post(op!, OIDC_PATHS.token, { grant_type: 'refresh_token', refresh_token: String(token) });
+
+    // Revoked after the new sign-in: its revokeGrantPolicy ends the grant both belong to.
+    const first = await signIn(op, jar, params);
+    const second = await signIn(op, jar, params);
+    expect((await revoke(first.refresh_token)).status).toBe(200);
+    const refused = await renew(second.refresh_token);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
+
+    // Revoked before (sign-in.ts): the new sign-in gets a grant of its own, and renews.
+    const third = await signIn(op, jar, params);
+    expect((await revoke(third.refresh_token)).status).toBe(200);
+    const fourth = await signIn(op, jar, params);
+    expect((await renew(fourth.refresh_token)).status).toBe(200);
+  });
+});

@@ -27,7 +27,7 @@ import { CONFIRM_ITEMS } from '../redemption/carry-over';
 import { readEvidence } from './same-account';
 import { clearShown } from '../notify/notify-tell';
 import { freshSignInItem } from './fresh-sign-in';
-import { put, switchSession, type Put } from '../store/store';
+import { activeCredentials, put, StaleSession, switchSession, update, type Put } from '../store/store';
 import { refreshHistory, refreshProfile, refreshRewards } from '../sync/sync';
 
 export async function getSession(): Promise<SessionInfo> {
@@ -124,6 +124,32 @@ export async function storeCheckedSession(
   void refreshProfile(true).catch(() => undefined);
   void refreshHistory(true).catch(() => undefined);
   return session;
+}
+
+/**
+ * Before a sign-in opens its window: the refresh token of a session the panel refused (an API 401
+ * the renewal did not mend keeps it) is ended at the panel now, and then forgotten, not once the
+ * new sign-in is stored. A server that revokes the whole grant with it (oidc-provider's default
+ * `revokeGrantPolicy`) reuses that grant for a sign-in in the same browser session, so a
+ * revocation after would end the new sign-in too. One the panel could not be told of stays stored,
+ * for storeCheckedSession to try again once replaced; a session not refused keeps its token, as
+ * the sign-in may yet be abandoned. Never throws on the panel's account.
+ */
+export async function endRefusedRefreshToken(): Promise<void> {
+  const stored = await activeCredentials();
+  if (!stored?.refreshToken || !(await sessionItem.getValue()).rejected) return;
+  if ((await revokeRefreshToken(stored)) !== 'revoked') return;
+  try {
+    await update(stored.session, [credentialsItem], (get) => {
+      const now = get(credentialsItem);
+      if (!now || now.refreshToken !== stored.refreshToken) return [];
+      const { refreshToken: _ended, expiresAt: _expiry, ...rest } = now;
+      return [put(credentialsItem, rest)];
+    });
+  } catch (error) {
+    // The session ended meanwhile, and its token with it.
+    if (!(error instanceof StaleSession)) throw error;
+  }
 }
 
 /** The same account's new questions, under its new session's account tag (written over the kept copy). */

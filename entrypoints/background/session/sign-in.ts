@@ -11,7 +11,7 @@ import { authorizationServer, oauthClient, tokenRequestOptions } from '../auth/o
 import { usingHostAccess } from './host-access';
 import { launchTabFlow, SignInTabEnded } from './sign-in-tab';
 import { fail } from '../result';
-import { storeCheckedSession } from './session';
+import { endRefusedRefreshToken, storeCheckedSession } from './session';
 import { credentialsFrom, tokenEndpointError } from '../auth/tokens';
 import { revokeRefreshToken } from '../auth/revoke';
 import { put } from '../store/store';
@@ -88,6 +88,8 @@ async function signInFlow(): Promise<SessionInfo> {
   for (const [name, value] of Object.entries(authorizationParams(settings.oauth.scopes, settings.oauthServer, fresh)))
     url.searchParams.set(name, value);
 
+  // Ended before the server can issue the new sign-in under the grant it belongs to (session.ts).
+  await endRefusedRefreshToken();
   let returned: string;
   try {
     returned = await door.launch(url.href);
