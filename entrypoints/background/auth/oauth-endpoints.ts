@@ -26,8 +26,18 @@ export function authorizationServer(): oauth.AuthorizationServer {
   };
 }
 
+/**
+ * How far this computer's clock may be from the server's before an ID token's `exp` or `nbf` is
+ * refused: a day, not oauth4webapi's 30 s. The extension reads nothing from the ID token (no claim,
+ * no `sub`); it comes straight from the token endpoint over TLS, and oauth4webapi checks its
+ * timing all the same. Keycloak's lives as long as its access token (5 minutes by default) and
+ * comes back on every renewal, so a clock a few minutes fast refused every sign-in and renewal. A
+ * day also covers a clock set to the wrong time zone (up to 14 hours) or AM for PM (12 hours).
+ */
+const ID_TOKEN_CLOCK_TOLERANCE_S = 24 * 60 * 60;
+
 export function oauthClient(): oauth.Client {
-  return { client_id: settings.oauth.clientId };
+  return { client_id: settings.oauth.clientId, [oauth.clockTolerance]: ID_TOKEN_CLOCK_TOLERANCE_S };
 }
 
 /** Same time-out as an API call: a token answer that does not come is a network failure. */
