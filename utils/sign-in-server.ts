@@ -64,14 +64,24 @@ export const NO_METADATA: ServerFacts = {
  * refresh token without it: Core §11; oidc-provider, which lists no prompts, drops `offline_access`),
  * while `max_age=0`, sent with it, has the provider ask for the password in `login`'s place.
  */
-export function authorizationParams(scopes: string, server: ServerFacts, fresh: boolean): Record<string, string> {
+export function authorizationParams(
+  scopes: string,
+  server: ServerFacts,
+  fresh: boolean,
+  /**
+   * `consentPrompt: false` (the operator's `oauth.consentPrompt` `omit`): `offline_access` without
+   * `prompt=consent`, for a provider that issues refresh tokens without it and where the prompt
+   * stops non-admin users (Microsoft Entra ID in a tenant that lets no user consent, AADSTS90094).
+   */
+  { consentPrompt = true }: { consentPrompt?: boolean } = {},
+): Record<string, string> {
   const asked = scopes.split(' ').filter(Boolean);
   const scope = [
     ...(server.openid && !asked.includes('openid') ? ['openid'] : []),
     ...asked,
     ...(server.offlineAccess && !asked.includes('offline_access') ? ['offline_access'] : []),
   ];
-  const consent = server.openid && scope.includes('offline_access');
+  const consent = consentPrompt && server.openid && scope.includes('offline_access');
   const together = ['login', 'consent'].every((value) => server.prompts?.includes(value));
   const login = fresh && (server.promptLogin || !server.metadata) && (!consent || together);
   const prompt = [...(login ? ['login'] : []), ...(consent ? ['consent'] : [])];
@@ -90,4 +100,9 @@ export function authorizationParams(scopes: string, server: ServerFacts, fresh: 
 export function asksPasswordAfterDisconnect(server: ServerFacts | undefined): boolean {
   // Settings made by hand (tests, a build without sign-in) may lack the facts: nothing is known then.
   return !!server && (server.openid || server.promptLogin);
+}
+
+/** The operator's `oauth.consentPrompt` as {@link authorizationParams} takes it (none: `send`). */
+export function consentPromptOf(oauth: { consentPrompt?: string } | undefined): { consentPrompt: boolean } {
+  return { consentPrompt: oauth?.consentPrompt !== 'omit' };
 }

@@ -5,7 +5,7 @@
  */
 import { signInConfigured } from '../../utils/build-settings';
 import type { ResolvedSettings } from '../../utils/build/operator/panel-config';
-import { authorizationParams } from '../../utils/sign-in-server';
+import { authorizationParams, consentPromptOf } from '../../utils/sign-in-server';
 
 export interface SignInServer {
   issuer: string;
@@ -30,8 +30,8 @@ export function signInServer(settings: ResolvedSettings): SignInServer | null {
     authorizationEndpoint: oauth.authorizationEndpoint,
     tokenEndpoint: oauth.tokenEndpoint,
     revocationEndpoint: oauth.revocationEndpoint || null,
-    asks: authorizationParams(oauth.scopes, oauthServer, false),
-    asksAfterDisconnect: authorizationParams(oauth.scopes, oauthServer, true),
+    asks: authorizationParams(oauth.scopes, oauthServer, false, consentPromptOf(oauth)),
+    asksAfterDisconnect: authorizationParams(oauth.scopes, oauthServer, true, consentPromptOf(oauth)),
   };
 }
 

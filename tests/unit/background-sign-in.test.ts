@@ -203,6 +203,26 @@ describe('sign-in', () => {
     }
   });
 
+  it('sends no prompt=consent to an OpenID provider where the build says to omit it (Entra ID)', async () => {
+    const saved = { server: settings.oauthServer, oauth: settings.oauth };
+    settings.oauthServer = {
+      metadata: true,
+      openid: true,
+      offlineAccess: true,
+      promptLogin: false,
+      issParameter: false,
+    };
+    settings.oauth = { ...settings.oauth, consentPrompt: 'omit' };
+    try {
+      const window = installIdentity((url) => actAsPanelist(url));
+      await signIn();
+      const sent = new URL(window.urls[0]!).searchParams;
+      expect([sent.get('scope'), sent.get('prompt')]).toEqual(['openid offline_access', null]);
+    } finally {
+      Object.assign(settings, { oauthServer: saved.server, oauth: saved.oauth });
+    }
+  });
+
   it('refuses an answer without `iss` from a server whose metadata says it sends one (RFC 9207)', async () => {
     const saved = settings.oauthServer;
     settings.oauthServer = { ...saved, metadata: true, issParameter: true };

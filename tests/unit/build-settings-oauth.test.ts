@@ -23,6 +23,7 @@ describe('sign-in build settings', () => {
       issuer: 'https://login.panel.example',
       revocationEndpoint: '',
       // Sign-in in a tab comes back to the panel API's own origin.
+      consentPrompt: '',
       tabRedirectUrl: 'https://api.panel.example/extension-sign-in-done',
     });
     expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_ISSUER: 'https://id.example/' }, 'production').oauth.issuer).toBe(
@@ -33,6 +34,16 @@ describe('sign-in build settings', () => {
       buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_REVOCATION_ENDPOINT: revocation }, 'production').oauth
         .revocationEndpoint,
     ).toBe(revocation);
+  });
+
+  it('take oauth.consentPrompt as send or omit, and refuse anything else, naming it', () => {
+    expect(buildSettings({ ...OAUTH_ENV, PANEL_OAUTH_CONSENT_PROMPT: 'omit' }, 'production').oauth.consentPrompt).toBe(
+      'omit',
+    );
+    expect(buildSettings(OAUTH_ENV, 'production').oauth.consentPrompt).toBe('');
+    expect(resolveSettings({ ...OAUTH_ENV, PANEL_OAUTH_CONSENT_PROMPT: 'no' }, 'production').problems).toEqual([
+      'PANEL_OAUTH_CONSENT_PROMPT (environment): "no" must be send or omit',
+    ]);
   });
 
   it("take the tab sign-in address on the panel's origin only, without a query, and derive none without sign-in", () => {

@@ -103,6 +103,7 @@ describe('an OpenID provider', () => {
       authorizationEndpoint: `${op.issuer}/auth`,
       tokenEndpoint: `${op.issuer}/token`,
       revocationEndpoint: `${op.issuer}/token/revocation`,
+      consentPrompt: '',
       tabRedirectUrl: 'https://api.panel.example/extension-sign-in-done',
     });
 

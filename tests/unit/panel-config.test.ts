@@ -52,6 +52,7 @@ describe('the config file and the environment', () => {
       scopes: '',
       issuer: '',
       revocationEndpoint: '',
+      consentPrompt: '',
       tabRedirectUrl: '',
     });
     expect(settings.configFile).toBeNull();
@@ -131,7 +132,7 @@ describe('the config file and the environment', () => {
           /^panel\.config\.json › colour: unknown key \(known: apiBaseUrl, panelName, brandColor, .*oauth\)$/,
         ),
         expect.stringMatching(
-          /^panel\.config\.json › oauth\.secret: unknown key \(known in oauth: authorizationEndpoint, tokenEndpoint, clientId, scopes, issuer, revocationEndpoint, tabRedirectUrl\)$/,
+          /^panel\.config\.json › oauth\.secret: unknown key \(known in oauth: authorizationEndpoint, tokenEndpoint, clientId, scopes, issuer, revocationEndpoint, consentPrompt, tabRedirectUrl\)$/,
         ),
         'panel.config.json › panelName: must be a string',
         'panel.config.json › brandColor: "#12g" is not a colour: write it as #rgb or #rrggbb, e.g. #2458d6',

@@ -178,6 +178,7 @@ describe('permissions follow the build', () => {
     scopes: '',
     issuer: '',
     revocationEndpoint: 'https://id.example/revoke',
+    consentPrompt: '',
     tabRedirectUrl: '',
   };
   const NO_SIGN_IN = {
@@ -187,6 +188,7 @@ describe('permissions follow the build', () => {
     scopes: '',
     issuer: '',
     revocationEndpoint: '',
+    consentPrompt: '',
     tabRedirectUrl: '',
   };
 

@@ -22,6 +22,7 @@ export function oauthSettingsFor(sandbox: Sandbox): OAuthSettings {
     // Set by the tests of revocation (background-revoke.test.ts); the others disconnect without it.
     revocationEndpoint: '',
     // Sign-in in a tab comes back to the sandbox's own page, as a built extension's default would.
+    consentPrompt: '',
     tabRedirectUrl: `${sandbox.url}${OAUTH_PATHS.done}`,
   };
 }

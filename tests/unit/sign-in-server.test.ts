@@ -107,3 +107,38 @@ describe('the sign-in after Disconnect (a shared computer)', () => {
     expect(asksPasswordAfterDisconnect({ ...NO_METADATA, metadata: true })).toBe(false);
   });
 });
+
+describe('a build that sends no prompt=consent (oauth.consentPrompt omit: Microsoft Entra ID)', () => {
+  const ENTRA: ServerFacts = {
+    metadata: true,
+    openid: true,
+    offlineAccess: true,
+    promptLogin: false,
+    issParameter: false,
+  };
+
+  it('still asks offline_access, without prompt=consent, and after Disconnect max_age=0 alone', () => {
+    expect(authorizationParams('api://panel/read', ENTRA, false, { consentPrompt: false })).toEqual({
+      scope: 'openid api://panel/read offline_access',
+    });
+    expect(authorizationParams('api://panel/read', ENTRA, true, { consentPrompt: false })).toEqual({
+      scope: 'openid api://panel/read offline_access',
+      max_age: '0',
+    });
+    // A provider that lists login gets it alone after Disconnect, no longer held back by consent.
+    const listing = { ...ENTRA, promptLogin: true, prompts: ['login'] };
+    expect(authorizationParams('', listing, true, { consentPrompt: false })).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'login',
+      max_age: '0',
+    });
+  });
+
+  it('by default sends prompt=consent as before', () => {
+    expect(authorizationParams('', ENTRA, false)).toEqual({ scope: 'openid offline_access', prompt: 'consent' });
+    expect(authorizationParams('', ENTRA, false, { consentPrompt: true })).toEqual({
+      scope: 'openid offline_access',
+      prompt: 'consent',
+    });
+  });
+});

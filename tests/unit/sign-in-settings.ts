@@ -18,6 +18,7 @@ export const SIGN_IN_SETTINGS: typeof settings = {
     scopes: '',
     issuer: 'https://login.example.com',
     revocationEndpoint: '',
+    consentPrompt: '',
     tabRedirectUrl: '',
   },
   oauthServer: NO_METADATA,

@@ -5,7 +5,7 @@ import { signInConfigured, tabRedirectUrl } from '../../../utils/build-settings'
 import { appError, AppErrorException, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { settings, SIGN_IN_BUILT } from '../../../utils/settings';
-import { authorizationParams } from '../../../utils/sign-in-server';
+import { authorizationParams, consentPromptOf } from '../../../utils/sign-in-server';
 import type { SessionInfo } from '../../../utils/storage-items';
 import { authorizationServer, oauthClient, tokenRequestOptions } from '../auth/oauth-endpoints';
 import { usingHostAccess } from './host-access';
@@ -85,8 +85,13 @@ async function signInFlow(): Promise<SessionInfo> {
   // What a refresh token needs, and after Disconnect the password asked again, as this server
   // takes them (its metadata, read at build time: utils/sign-in-server.ts).
   const fresh = await freshSignInItem.getValue();
-  for (const [name, value] of Object.entries(authorizationParams(settings.oauth.scopes, settings.oauthServer, fresh)))
-    url.searchParams.set(name, value);
+  const asked = authorizationParams(
+    settings.oauth.scopes,
+    settings.oauthServer,
+    fresh,
+    consentPromptOf(settings.oauth),
+  );
+  for (const [name, value] of Object.entries(asked)) url.searchParams.set(name, value);
 
   // Ended before the server can issue the new sign-in under the grant it belongs to (session.ts).
   await endRefusedRefreshToken();

@@ -19,7 +19,7 @@ import * as oauth from 'oauth4webapi';
 import { extensionIds } from '../../../utils/build/operator/extension-ids';
 import { discover, factsOf, type Discovery } from '../../../utils/build/operator/oauth-discovery';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
-import { authorizationParams } from '../../../utils/sign-in-server';
+import { authorizationParams, consentPromptOf } from '../../../utils/sign-in-server';
 import type { Check } from './checks';
 
 const TOPIC = 'Sign-in';
@@ -95,7 +95,12 @@ function wrongIssuer(named: string, published: string, url: string): Check {
 export function refreshChecks(settings: ResolvedSettings, found: Found | null): Check[] {
   if (!found) return [];
   const live = factsOf(found.server, found.via);
-  const asked = authorizationParams(settings.oauth.scopes, settings.oauthServer, false);
+  const asked = authorizationParams(
+    settings.oauth.scopes,
+    settings.oauthServer,
+    false,
+    consentPromptOf(settings.oauth),
+  );
   const scope = asked.scope ?? '(none)';
   const grants = found.server.grant_types_supported;
   const fail = (text: string, change: string): Check[] => [{ level: 'fail', topic: TOPIC, text, change }];
@@ -126,7 +131,7 @@ export function refreshChecks(settings: ResolvedSettings, found: Found | null): 
     {
       level: 'ok',
       topic: TOPIC,
-      text: `The scope asked (${scope}, with prompt=${asked.prompt}) yields a refresh token by the server's metadata: an OpenID provider listing offline_access${grants ? ' and the refresh_token grant' : ''}.`,
+      text: `The scope asked (${scope}, ${asked.prompt ? `with prompt=${asked.prompt}` : 'without prompt=consent: oauth.consentPrompt omit'}) yields a refresh token by the server's metadata: an OpenID provider listing offline_access${grants ? ' and the refresh_token grant' : ''}.`,
     },
   ];
 }

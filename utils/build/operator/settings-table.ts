@@ -292,6 +292,13 @@ export const SETTINGS = {
       example: 'https://login.acme-panel.example/oauth/revoke',
       doc: "sign-in: token revocation (RFC 7009); *Disconnect* revokes the refresh token there; its origin becomes a host permission (none: the server's metadata names it, or tokens are only forgotten in the browser)",
     },
+    consentPrompt: {
+      env: 'PANEL_OAUTH_CONSENT_PROMPT',
+      schema: v.picklist(['send', 'omit'], 'must be send or omit'),
+      fallback: '',
+      example: '',
+      doc: 'sign-in: `omit` sends no `prompt=consent` with `offline_access` to an OpenID provider, for Microsoft Entra ID where users may not consent (AADSTS90094: Entra issues refresh tokens without it); none: `send`, which the OpenID standard asks for and oidc-provider needs',
+    },
     tabRedirectUrl: {
       env: 'PANEL_OAUTH_TAB_REDIRECT_URL',
       schema: webAddress((url) =>
