@@ -123,7 +123,18 @@ export function RewardList({
       noMatch={
         groups.length === 0 &&
         rewards.length > 0 && (
-          <NoMatch query={query} kind={kind} onClearSearch={clearSearch} onAllTypes={() => restart(setKind)('')} />
+          <NoMatch
+            query={query}
+            kind={kind}
+            onClearSearch={clearSearch}
+            onAllTypes={() => {
+              restart(setKind)('');
+              // The button goes with the empty result: focus goes to the filter it undid, or to the
+              // search box while the filters are folded, not with the button to the page's body.
+              const filter = filtersOpen ? document.getElementById('reward-kind') : null;
+              (filter ?? search.current)?.focus();
+            }}
+          />
         )
       }
     >

@@ -231,6 +231,33 @@ describe('reward list', () => {
     await waitFor(() => expect(rewardOrder(root)).toHaveLength(7));
   });
 
+  it('“Show all types” gives focus to the type filter, or to the search box while the filters are folded', async () => {
+    await seed({ rewards: many, balance: 1000 });
+    const root = mount();
+    await openFilters(root, 'Sort and filter');
+    const kind = getByRole(root, 'combobox', 'Type') as HTMLSelectElement;
+    const search = getByRole(root, 'searchbox', 'Search rewards') as HTMLInputElement;
+    await choose(kind, 'wallet');
+    await type(search, 'amazon');
+    // The button goes with the empty result: focus must not go with it, to the page's body.
+    const allTypes = await waitFor(() => getByRole(root, 'button', 'Show all types'));
+    allTypes.focus();
+    await click(allTypes);
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon']));
+    expect(kind.value).toBe('');
+    expect(document.activeElement).toBe(kind);
+
+    // Folded, the type filter cannot take focus: the search box, where the panelist was working, does.
+    await choose(kind, 'wallet');
+    await click(getByRole(root, 'button', 'Sort and filter'));
+    expect(root.querySelector<HTMLElement>('#reward-filters')?.hidden).toBe(true);
+    const again = await waitFor(() => getByRole(root, 'button', 'Show all types'));
+    again.focus();
+    await click(again);
+    await waitFor(() => expect(rewardOrder(root)).toEqual(['Amazon']));
+    expect(document.activeElement).toBe(search);
+  });
+
   it('in German: the sort, the type filter, the count and a brand’s values', async () => {
     installI18n('de');
     await seed({ rewards: many, balance: 1000 });
