@@ -25,7 +25,7 @@ import { GoalContext } from './goal-context';
 import { Header } from './Header';
 import { PageLayout, PromptLayout } from './PopupLayout';
 import { GoalPanel } from './GoalPanel';
-import { useSetGoal } from './set-goal';
+import { useRemoveGoal } from './set-goal';
 import { LazyConfirm, preloadConfirm } from './redeem/LazyConfirm';
 import { lazyView } from './lazy/lazy-view';
 import { LazyOutcome, preloadOutcome } from './redeem/LazyOutcome';
@@ -190,7 +190,12 @@ export function App() {
   for (const entry of state.checking) still.listed.add(entry.requestId);
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
-  const goalRemover = useSetGoal();
+  // What the app last did that took a control away, said in the page's polite status (SyncNotice).
+  const [said, say] = useState('');
+  useEffect(() => {
+    if (state.loading) say('');
+  }, [state.loading]);
+  const goalRemover = useRemoveGoal(state.goalId, say);
   useEffect(() => {
     // Redeeming again needs the reward, which may be anywhere in the catalogue.
     if (outcome?.state === 'not_found') setWantAll(true);
@@ -212,18 +217,14 @@ export function App() {
         header={<Header now={now} {...state.header} onRefresh={() => refresh(true)} />}
       >
         {state.goal && (
-          <GoalPanel
-            {...state.goal}
-            onRedeem={flow.open}
-            onRemove={() => goalRemover.set(null)}
-            notice={goalRemover.notice}
-          />
+          <GoalPanel {...state.goal} onRedeem={flow.open} onRemove={goalRemover.remove} notice={goalRemover.notice} />
         )}
         {/* With data on screen a refresh is the header's busy Refresh, beside how old that data is: said once. */}
         <SyncNotice
           error={state.rewards ? null : state.error}
           loading={state.loading && !state.rewards}
           onRetry={() => refresh(true)}
+          said={said}
         />
         <Outcome state={state} flow={flow} now={now} dismiss={dismiss} />
         {still.listed.size > 0 && <StillChecking entries={state.checking} told={state.told} now={now} />}

@@ -15,10 +15,12 @@ interface Props {
   loading: boolean;
   /** App's; the first frame paints the card without it (a click meanwhile is held: early-clicks.ts). */
   onRetry?: () => void;
+  /** What the app last did, said politely (App's; the first frame has none). */
+  said?: string;
 }
 
 /** The last refresh's outcome: a quiet "updating" note, or why nothing could be loaded. */
-export function SyncNotice({ error, loading, onRetry }: Props) {
+export function SyncNotice({ error, loading, onRetry, said }: Props) {
   if (error) {
     const { reason, next, support } = failureModel(error);
     return (
@@ -37,7 +39,7 @@ export function SyncNotice({ error, loading, onRetry }: Props) {
       </div>
     );
   }
-  return <SyncStatus m={syncStatusModel(loading)} />;
+  return <SyncStatus m={syncStatusModel(loading, said)} />;
 }
 
 function SyncStatus({ m }: { m: ReturnType<typeof syncStatusModel> }) {

@@ -73,6 +73,43 @@ describe('setting a goal', () => {
   });
 });
 
+describe('removing the goal from its card', () => {
+  /** The background removes it: the card goes with the button that had focus. */
+  const removing = () => {
+    background.answers.setGoal = async () => {
+      await goalItem.removeValue();
+      return { ok: true, data: null };
+    };
+  };
+  const said = (root: HTMLElement) => [...root.querySelectorAll('[role=status]')].map((el) => el.textContent);
+
+  it('gives focus to the reward’s own “Set as goal” and says “Goal removed” politely', async () => {
+    removing();
+    await seed({ rewards, balance: 1000 });
+    await goalOf(2, 'Target $50');
+    const root = mount();
+    const remove = getByRole(await goalSection(root), 'button', 'Remove goal: Target $50');
+    remove.focus();
+    await click(remove);
+    await waitFor(() => expect(queryAllByRole(root, 'region', /^Your goal\b/)).toHaveLength(0));
+    await waitFor(() => expect(document.activeElement).toBe(getByRole(root, 'button', 'Set as goal: Target $50')));
+    expect(said(root)).toContain('Goal removed');
+  });
+
+  it('a goal no longer listed: focus goes to the rewards’ heading', async () => {
+    removing();
+    await seed({ rewards, balance: 1000 });
+    await goalOf(9, 'Gone Books');
+    const root = mount();
+    const remove = getByRole(await goalSection(root), 'button', 'Remove goal: Gone Books');
+    remove.focus();
+    await click(remove);
+    await waitFor(() => expect(queryAllByRole(root, 'region', /^Your goal\b/)).toHaveLength(0));
+    await waitFor(() => expect(document.activeElement).toBe(root.querySelector('#rewards-title')));
+    expect(said(root)).toContain('Goal removed');
+  });
+});
+
 describe('the goal header', () => {
   it('while saving: the header says the points to the goal, the card names it with its figures; the row’s toggle says it is the goal', async () => {
     await seed({ rewards: [...rewards, giftCard(3, 'Close Cafe', 1200)], balance: 1000 });
