@@ -9,6 +9,7 @@ import { SaveBar } from './SaveBar';
 import type { NewQuestions } from './use-new-questions';
 import type { ProfileSave } from './use-profile-save';
 import { WritableField } from './WritableField';
+import { useShowMoreFocus } from '../popup/use-show-more';
 
 /**
  * Questions rendered at first and per "Show more": a panel with a thousand variables took over two
@@ -66,6 +67,11 @@ export function ProfileQuestions({
 }: Props) {
   const hidden = filtered.length + readOnly.length - shown.value;
   const held = new Set(unreadable);
+  // Each question, writable or not, is a `.field` of the profile's section, in the order shown.
+  const showingMore = useShowMoreFocus(
+    () => document.getElementById('profile')?.querySelectorAll('.field'),
+    Math.min(shown.value, filtered.length + readOnly.length),
+  );
 
   const field = (def: VariableDefinition) => (
     <WritableField
@@ -111,7 +117,14 @@ export function ProfileQuestions({
         </>
       )}
       {hidden > 0 && (
-        <button type="button" class="more" onClick={() => (shown.value += PROFILE_PAGE)}>
+        <button
+          type="button"
+          class="more"
+          onClick={() => {
+            showingMore();
+            shown.value += PROFILE_PAGE;
+          }}
+        >
           {tp('showMoreQuestions', Math.min(hidden, PROFILE_PAGE))}
         </button>
       )}

@@ -511,12 +511,16 @@ describe('profile editor', () => {
     expect(byLabel('Question 151?').getAttribute('aria-invalid')).toBe('true');
     expect(inputs()).toBe(151);
 
-    await page.click(page.button(container, 'Show 79 more questions'));
+    const more = page.button(container, 'Show 79 more questions');
+    more.focus();
+    await page.click(more);
     expect(fields()).toBe(230);
     expect(inputs()).toBe(200);
     expect([...container.querySelectorAll('button')].some((b) => /more questions/.test(b.textContent ?? ''))).toBe(
       false,
     );
+    // The last page: the button is gone, and focus goes on to the first question it added, not to the page's body.
+    await vi.waitFor(() => expect(document.activeElement).toBe(byLabel('Question 152?')));
   });
 });
 
