@@ -14,8 +14,15 @@ import { splitHtml } from '../../utils/reward-html';
 import { rewardHtmlItem, sessionItem } from '../../utils/storage-items';
 import { click, CONNECTED, getByRole, giftCard, waitFor } from './popup-fixtures';
 import { inert, inHtmlBoxes } from './sanitize-stub';
+import { installI18n } from './i18n-setup';
 
 vi.mock('../../utils/sanitize', () => import('./sanitize-stub'));
+// The box's own stylesheet, which the test build leaves empty: what it sets is tested here too.
+vi.mock('../../components/popup/details/reward-box.css?inline', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  return { default: readFileSync(join(__dirname, '../../components/popup/details/reward-box.css'), 'utf8') };
+});
 
 const ALLOWED = new Set(['https://img.example', 'https://panel.example']);
 
@@ -142,5 +149,28 @@ describe('the details view', () => {
     const pressed = getByRole(container, 'button', 'Images from img.example shown');
     expect(pressed).toBe(show);
     expect(pressed.getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('in a right-to-left page, the catalogue’s English reads left to right, each block by its own words', async () => {
+    installI18n('ar');
+    const reward = giftCard(3, 'Bluefin Coffee', 500, {});
+    reward.meta_data = {
+      ...reward.meta_data,
+      description: '<p>Valid in all stores.</p><ul><li>No cash value.</li></ul><p>صالحة في جميع المتاجر.</p>',
+    };
+    const { rewards, html } = splitHtml([reward]);
+    await sessionItem.setValue(CONNECTED);
+    await rewardHtmlItem.setValue(html);
+    render(<RewardDetails reward={rewards[0]!} redeem={null} />, container);
+    const [description] = await waitFor(() => {
+      const found = inHtmlBoxes(container, 'div[data-sanitized]');
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    // The box takes the direction of its first words, not the page's: English, its bullets at the left.
+    expect(description!.parentElement?.getAttribute('dir')).toBe('auto');
+    // And each block its own, so an Arabic paragraph among English ones stays right to left.
+    const blocks = [...description!.querySelectorAll('p, li')];
+    expect(blocks.map((el) => getComputedStyle(el).unicodeBidi)).toEqual(['plaintext', 'plaintext', 'plaintext']);
   });
 });

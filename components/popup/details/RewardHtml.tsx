@@ -26,6 +26,8 @@ export function RewardHtml({ content, shown, label }: Props) {
     const style = document.createElement('style');
     style.textContent = boxStyles;
     const flow = document.createElement('div');
+    // The catalogue's words keep their own direction, not the page's (reward-box.css: each block its own).
+    flow.dir = 'auto';
     flow.append(document.importNode(content, true));
     flow.querySelectorAll('img').forEach(hideWhenBroken);
     root.replaceChildren(style, flow);
