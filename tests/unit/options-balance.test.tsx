@@ -1,4 +1,6 @@
 /** The balance over time, with its axes, its redemptions, a keyboard readout, and the popup's earning figure. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { BalanceSection } from '../../components/options/BalanceSection';
@@ -146,6 +148,23 @@ describe('balance over time', () => {
     expect(s.getAttribute('aria-valuetext')).toMatch(/^Oct 24, 2026, .*: balance 1,000 points$/);
     await key('End');
     expect(s.getAttribute('aria-valuenow')).toBe(s.getAttribute('aria-valuemax'));
+  });
+
+  it('on a touch screen, a vertical swipe that starts on the chart scrolls the page; a sideways one reads along it', async () => {
+    await show([at(60, 1000), at(20, 1500), at(10, 1000), at(3, 2250)]);
+    const style = document.head.appendChild(document.createElement('style'));
+    style.textContent = readFileSync(join(__dirname, '../../entrypoints/options/style.css'), 'utf8');
+    try {
+      const s = slider();
+      // The browser keeps vertical panning; only the sideways move is the chart's.
+      expect(getComputedStyle(s).touchAction).toBe('pan-y');
+      // The chart reads along its width only: a point is picked by how far across, whatever the height.
+      s.getBoundingClientRect = () => new DOMRect(0, 0, 300, 160);
+      s.dispatchEvent(new PointerEvent('pointerdown', { clientX: 1, clientY: 150, bubbles: true }));
+      await waitFor(() => expect(s.getAttribute('aria-valuenow')).toBe('0'));
+    } finally {
+      style.remove();
+    }
   });
 
   it('the summary adds up: it starts where the chart starts, dated, not at the lowest point', async () => {
