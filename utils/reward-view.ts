@@ -1,6 +1,7 @@
 import { parseApiTimestamp } from './format';
 import { t } from './i18n';
 import { asSentence, sentences } from './sentences';
+import { asName } from './qty';
 import { compareIds, type RewardId } from './ids';
 import type { Redemption, Reward } from './types';
 
@@ -149,7 +150,7 @@ export function quarantineText(reason: CostQuarantine): string {
 
 /** The reward named, then why it is not offered: "Mystery Box. Cannot be redeemed here: …" (the goal's words). */
 export function quarantinedReward(name: string, reason: CostQuarantine): string {
-  return sentences(asSentence(name), quarantineText(reason));
+  return sentences(asName(asSentence(name)), quarantineText(reason));
 }
 
 /** Affordable first, then the ones the panelist is closest to, then the cheapest. */

@@ -9,9 +9,12 @@ const ENDED = /[.!?…。！？؟]$/;
 const FULL_WIDTH_END = /[。！？]$/;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]$/u;
 
-/** What goes between a sentence ending `before` and the next one: nothing after "。", else a space. */
+/**
+ * What goes between a sentence ending `before` and the next one: nothing after "。", else a space;
+ * a name's closing isolate (utils/qty.ts, `asName`) after it is not its end.
+ */
 export function gap(before: string): string {
-  return FULL_WIDTH_END.test(before.trimEnd()) ? '' : ' ';
+  return FULL_WIDTH_END.test(before.trimEnd().replace(/[\u2066-\u2069]+$/u, '')) ? '' : ' ';
 }
 
 /** `text` as a sentence: with a full stop ("." or "。") when it ends without one. */

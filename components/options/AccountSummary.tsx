@@ -73,9 +73,9 @@ export function AccountSummary({ account, status, headingRef }: Props) {
             ) : target.kind === 'affordable' ? (
               <Qty text={t('goalReadyNext', asName(target.reward.name))} />
             ) : target.kind === 'gone' ? (
-              t('goalGone', target.name)
+              <Qty text={t('goalGone', asName(target.name))} />
             ) : target.kind === 'quarantined' ? (
-              quarantinedReward(target.reward.name, target.reason)
+              <Qty text={quarantinedReward(target.reward.name, target.reason)} />
             ) : target.kind === 'unknown' ? (
               target.reward.name
             ) : target.kind === 'unread' ? (

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatPoints, formatRelative } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { sendMessage } from '../../utils/messages';
-import { duplicatesItem, syncItem } from '../../utils/storage-items';
+import { duplicatesItem, syncItem, type DuplicateRecord } from '../../utils/storage-items';
 import { recordedAgainText } from '../../utils/recorded-again';
 import { useStorageItem } from '../../utils/use-storage-item';
 import { ask } from './ask';
@@ -13,6 +13,7 @@ import { alertOf, type Alert } from './error-text';
 import { focusLater } from './focus-later';
 import { HistoryRow } from './HistoryRow';
 import { Qty } from '../popup/Qty';
+import { asName } from '../../utils/qty';
 import { SectionFeedback } from './SectionFeedback';
 import { useHistoryPages } from './use-history-pages';
 import { useShowMoreFocus } from '../popup/use-show-more';
@@ -106,17 +107,7 @@ export function HistorySection() {
       {history.fetchedAt && <p class="muted">{t('updatedAt', formatRelative(history.fetchedAt))}</p>}
       <SectionFeedback status={status.value} alert={shownAlert} alertRef={alertRef} />
       {(duplicates.value ?? []).map((d) => (
-        // The notification's own title and sentence: no punctuation of ours between a name and words.
-        <div key={d.requestId} class="notice">
-          <div class="notice-text">
-            <p>
-              <strong>{t('notifyDuplicateTitle', d.rewardName)}</strong>
-            </p>
-            <p>
-              <Qty text={recordedAgainText((d.redemptions ?? d.redemptionIds ?? []).length, d.points)} />
-            </p>
-          </div>
-        </div>
+        <RecordedAgain key={d.requestId} told={d} />
       ))}
       {body}
     </section>
@@ -155,4 +146,22 @@ function useGoToHistory(headingRef: RefObject<HTMLHeadingElement | null>, arrive
     goingToHistory.current = false;
     if (document.activeElement === headingRef.current) scrollToHistory();
   }, [arrived]);
+}
+
+/** A Confirm the panel recorded more than once, in the notification's own title and sentence: no punctuation of ours between a name and words. */
+function RecordedAgain({ told }: { told: DuplicateRecord }) {
+  return (
+    <div class="notice">
+      <div class="notice-text">
+        <p>
+          <strong>
+            <Qty text={t('notifyDuplicateTitle', asName(told.rewardName))} />
+          </strong>
+        </p>
+        <p>
+          <Qty text={recordedAgainText((told.redemptions ?? told.redemptionIds ?? []).length, told.points)} />
+        </p>
+      </div>
+    </div>
+  );
 }

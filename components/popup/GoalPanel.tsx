@@ -60,7 +60,9 @@ export function GoalPanelView({
             </button>
           </div>
           {goal.gone !== null ? (
-            <p>{goal.gone}</p>
+            <p>
+              <Qty text={goal.gone} />
+            </p>
           ) : (
             <>
               {/* The name, and under it its figures: two lines, so no "·" is left at the end of one. */}

@@ -99,6 +99,8 @@ describe('a Confirm the history shows more than once', () => {
     await duplicatesItem.setValue([recordedTwice]);
     await mountRead();
     await waitFor(() => expect(noticeLines()).toEqual(['Northwind Books $10 was recorded more than once', CAVEAT]));
+    // The name one unit in its own direction, as in the popup's Confirm.
+    expect(container.querySelector('.notice strong bdi')?.textContent).toBe('Northwind Books $10');
     const told = words({
       id: 'duplicate:r',
       kind: 'duplicate',

@@ -42,6 +42,21 @@ describe('the summary’s goal', () => {
     expect(await line('Goal', 'Cedar $5')).toBe('Cedar $5');
   });
 
+  it('a goal no longer offered is said so, its name one unit in its own direction', async () => {
+    await goalItem.setValue({ account: ACCOUNT, rewardId: rid(7), rewardName: 'Cedar $5', setAt: 1 });
+    const rewards = {
+      balance: { points: 100, source: 'rewards' as const },
+      fetchedAt: Date.now(),
+      total: 0,
+      first: [],
+      next: null,
+    };
+    await popupViewItem.setValue({ rewards, latest: null, profile: null, goal: { rewardId: rid(7), reward: null } });
+    expect(await line('Goal', 'Cedar $5 is no longer offered.')).toBe('Cedar $5 is no longer offered.');
+    const dt = [...container.querySelectorAll('dt')].find((d) => d.textContent === 'Goal');
+    expect(dt?.nextElementSibling?.querySelector('bdi')?.textContent).toBe('Cedar $5');
+  });
+
   it('"None yet" when no goal is set, or only another account’s', async () => {
     await popupViewItem.setValue({ rewards: null, latest: null, profile: null, goal: null });
     expect(await line('Goal', /^None yet/)).toMatch(/^None yet/);

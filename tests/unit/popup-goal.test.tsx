@@ -260,6 +260,8 @@ describe('the goal header', () => {
     const root = mount();
     const goal = await goalSection(root);
     expect(goal.textContent).toContain('Old Voucher is no longer offered.');
+    // The name one unit in its own direction, in the first frame as in the app.
+    expect(goal.querySelector('bdi')?.textContent).toBe('Old Voucher');
     await click(getByRole(goal, 'button', 'Remove goal: Old Voucher'));
     expect(background.calls).toContainEqual({ type: 'setGoal', data: { rewardId: null } });
   });

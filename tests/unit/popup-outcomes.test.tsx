@@ -310,6 +310,8 @@ describe('unknown outcome: the panel is being checked', () => {
   it('turns into "Redeemed" with the balance as soon as the background finds it in the history', async () => {
     const done = await foundLater({ balanceAfter: 2000 });
     expect(done.textContent).toContain('Your balance is now 2,000 points.');
+    // The name in the title is one unit in its own direction, as in Confirm: "10 € Gutschein" stays whole in Arabic.
+    expect(done.querySelector('strong bdi')?.textContent).toBe('Amazon $5');
   });
 
   it('found with no balance read after the answer: what it cost, never the balance from before sending as "now"', async () => {
@@ -509,7 +511,10 @@ describe("a refusal in the panelist's numbers", () => {
       ),
     );
     // The quote is the panel's words in their own direction; support gets the code, not the words again.
-    expect(again.querySelector('#redeem-outcome bdi')?.textContent).toBe('This reward is temporarily unavailable.');
+    expect([...again.querySelectorAll('#redeem-outcome bdi')].map((b) => b.textContent)).toEqual([
+      'Amazon $5',
+      'This reward is temporarily unavailable.',
+    ]);
     expect(again.querySelector('#redeem-outcome .support-text')?.textContent).toBe('HTTP 422 /v1/panel/redemption');
   });
 

@@ -93,6 +93,11 @@ describe('redemptions still being checked off the card', () => {
       `Northwind Books $10, redeemed at ${clockTime(NEWER.startedAt)}`,
       `Amazon $5, redeemed at ${clockTime(OLDER.startedAt)}`,
     ]);
+    // Each name one unit in its own direction, as in Confirm.
+    expect(items.map((li) => li.querySelector('strong bdi')?.textContent)).toEqual([
+      'Northwind Books $10',
+      'Amazon $5',
+    ]);
     expect(items[0]!.textContent).toContain('The panel said it went through; your history does not show it yet.');
     expect(items[1]!.textContent).not.toContain('The panel said');
     expect(getByRole(items[0]!, 'button', 'Check now whether Northwind Books $10 went through').textContent).toBe(

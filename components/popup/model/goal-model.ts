@@ -12,6 +12,7 @@ import { formatPoints } from '../../../utils/format';
 import { goalView, type GoalView } from '../../../utils/goal-view';
 import { t, tp } from '../../../utils/i18n';
 import { quarantinedReward } from '../../../utils/reward-view';
+import { asName } from '../../../utils/qty';
 import { asSentence, sentences } from '../../../utils/sentences';
 
 export type GoalInput = Parameters<typeof goalView>[0] & {
@@ -56,7 +57,10 @@ export function goalModel(input: GoalInput): { model: GoalModel; view: GoalView 
         ? {
             heading: t('goalHeading'),
             // No longer offered only when the catalogue lacks it; listed with a cost nobody gave, it says why.
-            gone: view.kind === 'gone' ? t('goalGone', view.name) : quarantinedReward(view.reward.name, view.reason),
+            gone:
+              view.kind === 'gone'
+                ? t('goalGone', asName(view.name))
+                : quarantinedReward(view.reward.name, view.reason),
             name: null,
             figures: null,
             bar: null,

@@ -12,6 +12,7 @@ import { failedText } from './failed-text';
 import { failureModel, panelQuote, supportText } from '../model/failure';
 import { HistoryLink } from '../HistoryLink';
 import { Qty } from '../Qty';
+import { asName } from '../../../utils/qty';
 import { LazyDetails } from '../lazy/LazyDetails';
 import { lazyView } from '../lazy/lazy-view';
 
@@ -59,7 +60,9 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
     >
       <div role={state === 'failed' ? 'alert' : 'status'}>
         <p id={`${OUTCOME_ID}-title`}>
-          <strong>{title(entry)}</strong>
+          <strong>
+            <Qty text={title(entry)} />
+          </strong>
         </p>
         {state === 'done' ? (
           <Redeemed entry={entry} reward={reward ?? entry.redemption?.reward} />
@@ -100,8 +103,9 @@ export function RedeemOutcome({ entry, balance, now, reward, onDismiss, onRedeem
   );
 }
 
+/** The card's title, the reward's name one unit in its own direction ({@link asName}), as Confirm sets it. */
 function title(entry: LedgerEntry): string {
-  const name = entry.rewardName;
+  const name = asName(entry.rewardName);
   switch (entry.state) {
     case 'pending':
       if (entry.answer === 'success') return t('outcomeConfirming', name);

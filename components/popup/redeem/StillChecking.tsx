@@ -70,7 +70,9 @@ export function StillChecking({ entries, told = [], now }: Props) {
         {rows.map((entry) => (
           <li key={entry.requestId}>
             <p>
-              <strong>{t('stillCheckingEntry', entry.rewardName, clockTime(entry.startedAt, now))}</strong>
+              <strong>
+                <Qty text={t('stillCheckingEntry', asName(entry.rewardName), clockTime(entry.startedAt, now))} />
+              </strong>
             </p>
             {open.has(entry.requestId) ? (
               <>
