@@ -130,7 +130,11 @@ describe('the confirmation dialog', () => {
     expect(host.querySelector('#confirm-text')?.textContent).toBe(
       'Redeem Amazon $5 for 500 points? You need 600 more points.',
     );
-    expect(host.querySelector<HTMLButtonElement>('[aria-label="Confirm redeeming Amazon $5"]')?.disabled).toBe(true);
+    expect(
+      host
+        .querySelector<HTMLButtonElement>('[aria-label="Confirm redeeming Amazon $5"]')
+        ?.getAttribute('aria-disabled'),
+    ).toBe('true');
     render(null, host);
     host.remove();
   });

@@ -188,12 +188,16 @@ describe('the price confirmed is the price sent', () => {
     await seed({ rewards: [amazon], balance: 650 });
     const root = mount();
     const dialog = await openConfirmation(root);
-    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement;
+    confirm.focus();
+    await click(confirm);
     await waitFor(() => expect(dialog.textContent).toContain('now costs 800 points'));
     expect(getByText(dialog, /^Redeem/).textContent).toBe('Redeem Amazon $5 for 800 points? You need 150 more points.');
     expect(dialog.textContent).not.toMatch(/-150|−150/);
-    const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement;
-    expect(confirm.disabled).toBe(true);
+    // Off, and said so, but still where the panelist pressed it: a disabled button would drop focus
+    // to the body behind the inert page.
+    expect(confirm.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(confirm);
     await click(confirm);
     expect(redeemCalls()).toHaveLength(1);
   });
@@ -207,11 +211,14 @@ describe('redeeming', () => {
     const root = mount();
     const dialog = await openConfirmation(root);
     const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement;
+    confirm.focus();
     // Three clicks before any re-render: the guard must not depend on the disabled attribute.
     confirm.click();
     confirm.click();
     confirm.click();
-    await waitFor(() => expect(confirm.disabled).toBe(true));
+    await waitFor(() => expect(confirm.getAttribute('aria-disabled')).toBe('true'));
+    // Focus stays on it while the request is out: a refusal that keeps the dialog open finds it there.
+    expect(document.activeElement).toBe(confirm);
     expect(redeemCalls()).toEqual([
       { type: 'redeem', data: { session: 'popup-test-session', rewardId: '1', points: 500 } },
     ]);
@@ -263,11 +270,15 @@ describe('redeeming', () => {
     await seed({ rewards: [amazon], balance: 2500 });
     const root = mount();
     const dialog = await openConfirmation(root);
-    await click(getByRole(dialog, 'button', 'Confirm redeeming Amazon $5'));
+    const confirm = getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement;
+    confirm.focus();
+    await click(confirm);
     await waitFor(() =>
       expect(getByRole(dialog, 'alert').textContent).toBe('Another redemption is still being processed.'),
     );
-    expect((getByRole(dialog, 'button', 'Confirm redeeming Amazon $5') as HTMLButtonElement).disabled).toBe(false);
+    expect(confirm.getAttribute('aria-disabled')).toBe('false');
+    // Focus is where it was, in the dialog, not on the body behind the inert page.
+    expect(document.activeElement).toBe(confirm);
   });
 });
 

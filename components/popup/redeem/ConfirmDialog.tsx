@@ -56,6 +56,10 @@ export function ConfirmDialog({ reward, cost, unsettled, balance, busy, error, o
         ? asSentence(tp('needMorePoints', short))
         : tp('confirmBalanceAfter', balance - cost);
 
+  // Not `disabled`: a disabled button drops the focus the panelist pressed it with, to the body
+  // behind the inert page, and a refusal that keeps the dialog open (a new cost, busy) finds none.
+  const off = busy || short !== null;
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Tab') trapTab(e, dialog.current);
   };
@@ -105,8 +109,8 @@ export function ConfirmDialog({ reward, cost, unsettled, balance, busy, error, o
             type="button"
             class="btn btn-primary"
             aria-label={t(unsettled ? 'confirmRedeemingAgain' : 'confirmRedeeming', reward.name)}
-            disabled={busy || short !== null}
-            onClick={onConfirm}
+            aria-disabled={off}
+            onClick={off ? undefined : onConfirm}
           >
             {t('confirmButton')}
           </button>
