@@ -1,7 +1,8 @@
 import type { ComponentProps } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appError, type AppError } from '../../utils/errors';
-import { t } from '../../utils/i18n';
+import { t, tp } from '../../utils/i18n';
+import { asSentence, sentences } from '../../utils/sentences';
 import { send as sendMessage } from './send';
 import { returnsOf } from '../../utils/balance-trend';
 import { latestRedemption, redeemBlock } from '../../utils/reward-view';
@@ -80,8 +81,10 @@ export { preloadStillChecking };
 function useRefresh(live: boolean, sync: SyncState | undefined) {
   // Only for a background that does not answer at all; its own failures arrive through syncItem.
   const [noAnswer, setNoAnswer] = useState<AppError | null>(null);
-  // When the panelist asked for a refresh: the sync attempt it started from. Its failure takes focus.
+  // When the panelist asked for a refresh: the sync attempt it started from. Its failure takes focus;
+  // its success is counted, for App to say.
   const askedAt = useRef<number | undefined>(undefined);
+  const [updated, setUpdated] = useState(0);
   const refresh = (force: boolean) => {
     if (force) askedAt.current = sync?.attemptedAt ?? 0;
     setNoAnswer(null);
@@ -100,9 +103,28 @@ function useRefresh(live: boolean, sync: SyncState | undefined) {
     if (noAnswer || (sync?.attemptedAt ?? 0) !== askedAt.current) {
       askedAt.current = undefined;
       if (sync?.error ?? noAnswer) document.getElementById(SYNC_ERROR_ID)?.focus();
+      else setUpdated((n) => n + 1);
     }
   }, [sync?.attemptedAt, sync?.loading, noAnswer]);
-  return { noAnswer, refresh };
+  return { noAnswer, refresh, updated };
+}
+
+/**
+ * What the page's polite status (SyncNotice's, outside the header) says besides "Updating…": what the
+ * app last did that took a control away ("Goal removed"), or that a refresh the panelist asked for
+ * (`updated` counts them) ended well, with the balance: the header's Refresh and "Updated just now"
+ * say nothing a screen reader hears when it ends. Cleared when a refresh starts.
+ */
+function useSaid(loading: boolean, updated: number, balance: number | null) {
+  const [said, say] = useState('');
+  useEffect(() => {
+    if (loading) say('');
+  }, [loading]);
+  useEffect(() => {
+    if (updated === 0) return;
+    say(sentences(asSentence(t('updatedAt', t('justNow'))), balance === null ? '' : tp('balanceNow', balance)));
+  }, [updated]);
+  return [said, say] as const;
 }
 
 /**
@@ -181,7 +203,7 @@ export function App() {
   const goal = useItem(goalItem) ?? null;
   const samples = useItem(balanceHistoryItem) ?? [];
   const live = session?.connected === true && !session.rejected;
-  const { noAnswer, refresh } = useRefresh(live, sync);
+  const { noAnswer, refresh, updated } = useRefresh(live, sync);
   const still = useListed(live, outcome);
   const state = popupState(
     { session: session ?? DISCONNECTED, view: view ?? null, sync, outcome, unsettled, told: still.told, goal, samples },
@@ -190,11 +212,7 @@ export function App() {
   for (const entry of state.checking) still.listed.add(entry.requestId);
   const flow = useRedeemFlow(outcome, state.checking, session?.id);
   const now = useNow(30_000);
-  // What the app last did that took a control away, said in the page's polite status (SyncNotice).
-  const [said, say] = useState('');
-  useEffect(() => {
-    if (state.loading) say('');
-  }, [state.loading]);
+  const [said, say] = useSaid(state.loading, updated, state.balance);
   const goalRemover = useRemoveGoal(state.goalId, say);
   useEffect(() => {
     // Redeeming again needs the reward, which may be anywhere in the catalogue.

@@ -13,7 +13,7 @@ import { headerModel } from '../../components/popup/model/header-model';
 import { nextReward } from '../../utils/next-reward';
 import { appError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
-import { sessionItem } from '../../utils/storage-items';
+import { sessionItem, syncItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
 import {
@@ -21,6 +21,7 @@ import {
   found,
   getByRole,
   giftCard,
+  IDLE,
   mount,
   queryAllByRole,
   seed,
@@ -76,6 +77,26 @@ describe('header', () => {
     await waitFor(() => expect(refresh.getAttribute('aria-busy')).toBe('true'));
     expect(root.querySelector('.hdr-updated')?.textContent).toMatch(/^Updated /);
     expect(root.textContent).not.toContain('Updating…');
+  });
+
+  it('a refresh the panelist asked for that ends well is said politely, with the balance, outside the header', async () => {
+    await seed({ rewards: [greenleaf, target], balance: 2500, rewardsSync: { attemptedAt: 1 } });
+    const root = mount();
+    await click(await waitFor(() => getByRole(root, 'button', 'Refresh: your points and rewards')));
+    await syncItem.setValue({
+      rewards: { loading: true, error: null, attemptedAt: 1 },
+      history: IDLE,
+      profile: IDLE,
+    });
+    await syncItem.setValue({
+      rewards: { loading: false, error: null, attemptedAt: 2 },
+      history: IDLE,
+      profile: IDLE,
+    });
+    const said = () => [...root.querySelectorAll('[role=status]')].map((el) => el.textContent);
+    await waitFor(() => expect(said()).toContain('Updated just now. Your balance is now 2,500 points.'));
+    const region = [...root.querySelectorAll('[role=status]')].find((el) => el.textContent?.startsWith('Updated'));
+    expect(region?.closest('header')).toBeNull();
   });
 
   it('has History, a link to the options page at its history, next to Settings', async () => {
