@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorText } from '../../components/options/error-text';
 import { appError } from '../../utils/errors';
+import { asName } from '../../utils/qty';
 import { asSentence, gap, sentences } from '../../utils/sentences';
 import { catalogue } from './catalogues';
 import { installI18n } from './i18n-setup';
@@ -30,6 +31,9 @@ describe('sentences', () => {
   it('puts a space before what follows a sentence, except after "。"', () => {
     expect(gap('Done.')).toBe(' ');
     expect(gap('完了しました。')).toBe('');
+    // A reward's name set as one unit (asName) ends with its closing isolate, not its "。".
+    expect(gap(asName('在庫切れ。'))).toBe('');
+    expect(gap(asName('Out of stock.'))).toBe(' ');
   });
 });
 
