@@ -599,7 +599,7 @@ describe('the panel doctor against panels that hang or never stop talking', () =
 
   it("gives up on a panel that never answers at the extension's time-out, quoting it, with progress meanwhile", async () => {
     handler = () => undefined; // never answers
-    const started = performance.now();
+    // Waiting the extension's own 10 s per attempt would outlast the test's time-out.
     const report = await diagnose({
       baseUrl: base,
       token: 'k',
@@ -607,7 +607,6 @@ describe('the panel doctor against panels that hang or never stop talking', () =
       timeoutMs: 300,
       progress: (text) => void (progress = `${progress}${text}`),
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
     const text = checkReport(report);
     expect(failures(report)).toEqual([
       expect.objectContaining({
@@ -631,10 +630,8 @@ describe('the panel doctor against panels that hang or never stop talking', () =
       '/v1/panel/variables/data': stream(Infinity),
     };
     handler = (req, res) => bodies[new URL(req.url!, base).pathname]!(req, res);
-    const started = performance.now();
+    // An endless body read whole would never end, and outlast the test's time-out.
     const report = await diagnose({ baseUrl: base, token: 'k', balanceVariable: 'POINTS_BALANCE' });
-    // About 6 s on an idle machine for 100 MB read in all; an endless body read whole would never end.
-    expect(performance.now() - started).toBeLessThan(30_000);
     checkReport(report);
     expect(failures(report)).toEqual([
       expect.objectContaining({

@@ -706,9 +706,8 @@ describe('sandbox: lifecycle', () => {
     await fetch(`${other.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ delayMs: 60_000 }) });
     const hanging = fetch(`${other.url}/v1/panel/rewards`).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
+    // A close that waited for the 60 s delay would outlast the test's own time-out.
     await other.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     // Node's fetch fails from Node's own context, not the test's, so not an `instanceof` here.
     expect(await hanging).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
   });
