@@ -1,6 +1,17 @@
 import { hasName, named } from './by-name';
 import type { Balance, StoredValues } from './types';
 
+/**
+ * The balance not read: the read that carries it failed, or held a number that cannot be points.
+ * Points null as on a panel that shows none, but never taken for that: no evidence either way.
+ */
+export const UNREAD_BALANCE: Balance = { points: null, source: 'unread' };
+
+/** Whether `balance` was not read ({@link UNREAD_BALANCE}): unknown stays unknown, never "none" nor 0. */
+export function unread(balance: Balance): boolean {
+  return balance.source === 'unread';
+}
+
 /** Top-level response fields that may carry the balance, in the order they are tried (no endpoint documents it). */
 export const BALANCE_FIELDS = ['points', 'balance', 'points_balance', 'reward_points'] as const;
 

@@ -120,7 +120,8 @@ export interface LedgerEntry {
   /**
    * The balance read just before the request was sent, by a read that left after Confirm was
    * pressed; null when the panel shows none. A Confirm is not sent when that read fails
-   * (redemption/before-sending.ts); one an earlier version started may lack it, or hold null with
+   * (redemption/before-sending.ts); absent when the catalogue was read but not the balance beside
+   * it (no evidence either way); one an earlier version started may lack it, or hold null with
    * `balanceUnread` for a read that failed then.
    */
   balanceBefore?: number | null;

@@ -1,4 +1,5 @@
 import type { Ref } from 'preact';
+import { unread } from '../../utils/balance';
 import { formatPoints, formatRelative } from '../../utils/format';
 import { goalView } from '../../utils/goal-view';
 import { t, tp } from '../../utils/i18n';
@@ -41,6 +42,9 @@ export function AccountSummary({ account, status, headingRef }: Props) {
   // the balance is unknown, which the popup explains with a way to try again.
   const reading = !sync.value || sync.value.rewards.loading || sync.value.rewards.attemptedAt === 0;
   const points = rewards?.balance.points ?? null;
+  // A balance not read beside the rewards is said so: "unknown" says the panel shows none (utils/balance.ts).
+  const noPoints =
+    !rewards && reading ? 'loading' : rewards && unread(rewards.balance) ? 'balanceUnread' : 'balanceUnknown';
   const target = goalView({ goal: goal.value ?? null, account, rewards: goalRewards(view.value, goal.value), points });
   const profile = view.value?.profile;
   return (
@@ -56,7 +60,7 @@ export function AccountSummary({ account, status, headingRef }: Props) {
           <dt>{t('summaryBalance')}</dt>
           <dd>
             {points === null ? (
-              <span class="muted">{t(!rewards && reading ? 'loading' : 'balanceUnknown')}</span>
+              <span class="muted">{t(noPoints)}</span>
             ) : (
               <>
                 <strong class="summary-points qty">{tp('points', points)}</strong>{' '}

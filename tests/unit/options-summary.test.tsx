@@ -1,7 +1,8 @@
 /**
  * The options page's summary says only what it read: a goal the panelist set is named even before
  * the catalogue is read (or when its read failed), "None yet" only when none is set for this
- * account; the balance is "Loading…" only while its read is under way, unknown after a failed one.
+ * account; the balance is "Loading…" only while its read is under way, unknown after a failed one,
+ * and said not read when the rewards came without it.
  */
 import { createRef } from 'preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,5 +98,20 @@ describe('the summary’s balance', () => {
     const failed = area({ loading: false, attemptedAt: 5, error: { kind: 'network', message: 'offline' } });
     await syncItem.setValue({ rewards: failed, history: idle, profile: idle });
     expect(await line('Balance', 'Balance unknown')).toBe('Balance unknown');
+  });
+
+  it('the rewards read but not the balance beside them: said not read, never "unknown" (a panel showing none)', async () => {
+    const rewards = {
+      balance: { points: null, source: 'unread' as const },
+      fetchedAt: 5,
+      total: 0,
+      first: [],
+      next: null,
+    };
+    await popupViewItem.setValue({ ...EMPTY_VIEW, rewards });
+    const idle = area({ loading: false, attemptedAt: 0 });
+    const failed = area({ loading: false, attemptedAt: 5, error: { kind: 'network', message: 'offline' } });
+    await syncItem.setValue({ rewards: failed, history: idle, profile: idle });
+    expect(await line('Balance', /could not/)).toBe('Your balance could not be read');
   });
 });

@@ -86,7 +86,8 @@ export const IDLE: SyncState = { loading: false, error: null, attemptedAt: 0 };
 
 export async function seed(options: {
   rewards?: Reward[];
-  balance?: number | null;
+  /** Points; null: the panel shows none; 'unread': not read beside the rewards. */
+  balance?: number | null | 'unread';
   fetchedAt?: number;
   history?: Redemption[];
   rewardsSync?: Partial<SyncState>;
@@ -98,9 +99,11 @@ export async function seed(options: {
       data: {
         rewards: options.rewards,
         balance:
-          options.balance === null
-            ? { points: null, source: 'unknown' }
-            : { points: options.balance ?? 0, source: 'rewards' },
+          options.balance === 'unread'
+            ? { points: null, source: 'unread' }
+            : options.balance === null
+              ? { points: null, source: 'unknown' }
+              : { points: options.balance ?? 0, source: 'rewards' },
       },
       fetchedAt: options.fetchedAt ?? Date.now() - 120_000,
     });

@@ -8,7 +8,8 @@
  * The snapshots: every failure the client reports (network, time-out, 429 with and without
  * Retry-After, 403, 4xx with the panel's words, 5xx, the panel's odd answer, ours, 401), all ten
  * languages, sessions by key and by sign-in, refused ones of each, the catalogue cached, not yet or
- * without a popup view (the last known balance), rewards listed alike (one choice in their brand's
+ * without a popup view (the last known balance), the balance shown, none or not read beside the
+ * rewards, rewards listed alike (one choice in their brand's
  * picker), goals listed, gone or of a refused cost, outcome
  * cards in every state, redemptions still being checked (often of the goal's reward) or settled
  * unseen since the last opening (with and without a record of what was seen), balances
@@ -58,5 +59,7 @@ describe('the first frame and the app', () => {
     expect(counts.connectedWithRows / counts.runs).toBeGreaterThanOrEqual(0.5);
     expect(counts.languages.size).toBe(LANGUAGES.length);
     expect(counts.errors.size).toBeGreaterThanOrEqual(6);
+    // A balance not read beside the rewards, painted by both (with and without its failure stored).
+    expect(counts.unreadBalances).toBeGreaterThanOrEqual(3);
   }, 300_000);
 });

@@ -162,9 +162,11 @@ export const snapshotArb = fc.record({
     { weight: 12, arbitrary: fc.array(rewardArb, { minLength: 1, maxLength: 12 }) },
     { weight: 1, arbitrary: fc.constant<Array<ValueOf<typeof rewardArb>>>([]) },
   ),
+  // Points, none shown by the panel (null), or not read beside the rewards (a values read that failed).
   balance: fc.oneof(
     { weight: 8, arbitrary: fc.integer({ min: -200, max: 8_000 }) },
     { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constant('unread' as const) },
   ),
   loading: fc.boolean(),
   error: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: errorArb }),
@@ -330,9 +332,11 @@ export async function store(s: Snapshot): Promise<void> {
     data: {
       rewards: f.rewards,
       balance:
-        s.balance === null
-          ? { points: null, source: 'unknown' as const }
-          : { points: s.balance, source: 'rewards' as const },
+        s.balance === 'unread'
+          ? { points: null, source: 'unread' as const }
+          : s.balance === null
+            ? { points: null, source: 'unknown' as const }
+            : { points: s.balance, source: 'rewards' as const },
     },
     fetchedAt: NOW - 180_000,
   };
@@ -493,7 +497,8 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
   // The balance, or the last one a second read backed, or none.
   const balance = root.querySelector('.hdr-balance');
   const lastKnown = f.samples.filter((x) => !x.tentative).at(-1);
-  if (f.cached)
+  const unread = f.cached && s.balance === 'unread';
+  if (f.cached && s.balance !== 'unread')
     expect(
       norm(balance?.textContent) === norm(s.balance === null ? t('balanceUnknown') : tp('balancePoints', s.balance)),
       'the balance',
@@ -502,6 +507,13 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
     expect(norm(balance?.textContent) === norm(tp('balancePoints', lastKnown.points)), 'the last known balance');
     has(t('lastKnownBalance'), 'the last known balance is said to be so');
   } else expect(!balance, 'no balance when none was read');
+  // A balance not read beside the rewards is said so, with why when a failure is stored: never
+  // "Balance unknown", which says the panel shows none (design §5: unknown stays unknown).
+  if (unread) {
+    expect(!text.includes(norm(t('balanceUnknown'))), 'a balance not read is not “Balance unknown”');
+    has(s.error ? t('balanceUnreadWhy', failureWords(s.error).reason) : t('balanceUnread'), 'the balance not read');
+    has(t('retry'), 'a way to read it again');
+  }
   // A failed read: in the header over cached data, else in a card; in plain words, with what to do next.
   const alerts = Array.from(root.querySelectorAll('header [role="alert"], .notice-error[role="alert"]'), shownText);
   if (s.error) {
@@ -533,7 +545,8 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
     }
     // A cost the panel did not give, or one refused, is not offered at all (design §5: unknown stays unknown).
     const uncosted = reward.costRefused === true || reward.reward_point_cost === null;
-    const short = s.balance !== null && reward.reward_point_cost !== null && s.balance < reward.reward_point_cost;
+    const short =
+      typeof s.balance === 'number' && reward.reward_point_cost !== null && s.balance < reward.reward_point_cost;
     const blocked = uncosted || short || pending || f.held.has(reward.id) || f.contact.has(reward.id);
     expect(redeem!.disabled === blocked, `Redeem ${reward.name} ${blocked ? 'held back' : 'usable'}`);
     if (f.held.has(reward.id) && !uncosted && !short) has(t('heldBack'), `${reward.name} held back, saying why`);
@@ -551,7 +564,8 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
         `a listed goal is not “no longer offered” (${f.goalReward.name})`,
       );
       const cost = f.goalReward.reward_point_cost;
-      const affordable = !f.goalReward.costRefused && cost !== null && s.balance !== null && s.balance >= cost;
+      const affordable =
+        !f.goalReward.costRefused && cost !== null && typeof s.balance === 'number' && s.balance >= cost;
       const button = goalCard?.querySelector<HTMLButtonElement>('button.btn-redeem');
       expect(!!button === affordable, `the goal's Redeem ${affordable ? 'offered' : 'not offered'}`);
       if (button)
@@ -590,9 +604,17 @@ export interface Counts {
   connectedWithRows: number;
   languages: Set<string>;
   errors: Set<string>;
+  /** Connected, the rewards cached, the balance beside them not read. */
+  unreadBalances: number;
 }
 
-export const newCounts = (): Counts => ({ runs: 0, connectedWithRows: 0, languages: new Set(), errors: new Set() });
+export const newCounts = (): Counts => ({
+  runs: 0,
+  connectedWithRows: 0,
+  languages: new Set(),
+  errors: new Set(),
+  unreadBalances: 0,
+});
 
 /**
  * The property: the first frame paints the snapshot; what Preact's takeover leaves of it is what
@@ -623,6 +645,7 @@ export async function framesAgree(s: Snapshot, counts?: Counts): Promise<void> {
       if (fresh.querySelector('li.reward') && facts(s).live) counts.connectedWithRows += 1;
       counts.languages.add(s.locale);
       if (s.error) counts.errors.add(s.error.kind + (s.error.endpoint ? '' : ' (ours)'));
+      if (facts(s).live && facts(s).cached && s.balance === 'unread') counts.unreadBalances += 1;
     }
     // What Preact added below where the frame ended goes: what is left is what was painted.
     for (const el of Array.from(painted.querySelectorAll('*'))) {

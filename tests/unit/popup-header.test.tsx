@@ -13,7 +13,7 @@ import { headerModel } from '../../components/popup/model/header-model';
 import { nextReward } from '../../utils/next-reward';
 import { appError } from '../../utils/errors';
 import { settings } from '../../utils/settings';
-import { sessionItem, syncItem } from '../../utils/storage-items';
+import { balanceHistoryItem, sessionItem, syncItem } from '../../utils/storage-items';
 import { background } from './fake-background';
 import { installI18n } from './i18n-setup';
 import {
@@ -253,6 +253,50 @@ describe('header', () => {
     const root = mount();
     await waitFor(() => getByRole(root, 'button', 'Reconnect'));
     expect(root.querySelector('header.hdr')).not.toBeNull();
+  });
+});
+
+describe('a balance not read beside the rewards', () => {
+  const valuesFailed = appError('server', 'The panel had a problem (HTTP 503).', {
+    status: 503,
+    endpoint: '/v1/panel/variables/data',
+  });
+
+  it('says it could not be read and why, with Retry: never “Balance unknown” nor a number; the rewards stay redeemable', async () => {
+    await seed({ rewards: [amazon], balance: 'unread', rewardsSync: { error: valuesFailed } });
+    const root = mount();
+    const alert = await waitFor(() => {
+      expect(root.querySelector('.reward')).not.toBeNull();
+      return getByRole(root, 'alert');
+    });
+    expect(alert.closest('header')).not.toBeNull();
+    expect(alert.querySelector('p')?.textContent).toBe(
+      'Panel Rewards has a problem right now — your balance could not be read · Retry',
+    );
+    expect(root.querySelector('.hdr-balance')).toBeNull();
+    expect(root.textContent).not.toMatch(/Balance unknown|\bpoints? to /);
+    expect(supportOf(root).querySelector('.support-text')?.textContent).toBe('HTTP 503 /v1/panel/variables/data');
+    // Unknown, not 0: the panel decides, so the reward is offered.
+    expect(getByRole(root, 'button', 'Redeem Amazon $5').hasAttribute('disabled')).toBe(false);
+  });
+
+  it('the last balance seen stays in view, said to be the last known, with no next step counted from it', async () => {
+    await seed({ rewards: [amazon, greenleaf], balance: 'unread', rewardsSync: { error: valuesFailed } });
+    await balanceHistoryItem.setValue([{ at: Date.now() - 3_600_000, points: 900 }]);
+    const root = mount();
+    await waitFor(() => expect(root.querySelector('.reward')).not.toBeNull());
+    expect(root.querySelector('.hdr-balance')?.textContent).toBe('900 points');
+    expect(root.querySelector('header')?.textContent).toContain('Your last known balance');
+    expect(getByRole(root, 'alert').textContent).toContain('your balance could not be read');
+    expect(root.querySelector('.hdr-next')).toBeNull();
+  });
+
+  it('without a failure stored (one read failed, the next not yet back): still said, with Retry', () => {
+    const now = Date.now();
+    const m = headerModel({ now, live: true, refreshable: true, rewards: [amazon], fetchedAt: now, unread: true });
+    expect(m.fresh).toMatchObject({ text: 'Your balance could not be read', action: 'Retry', alert: false });
+    expect(m.unknown).toBeNull();
+    expect(m.points).toBeNull();
   });
 });
 

@@ -30,6 +30,8 @@ export interface HeaderInput {
   goal?: GoalView | undefined;
   /** The balance is the last one seen, kept while nothing else is, never a blank. */
   lastKnown?: boolean | undefined;
+  /** The rewards shown were read, the balance beside them was not (utils/balance.ts): said so, with a retry. */
+  unread?: boolean | undefined;
   /** What the list below has (the catalogue, or the popup view's first rows): a reward is named as its row shows it. */
   listed?: readonly Reward[] | undefined;
 }
@@ -66,13 +68,14 @@ export function headerModel({
   questions,
   goal,
   lastKnown,
+  unread,
   listed = rewards ?? [],
 }: HeaderInput) {
   const points = balance?.points ?? null;
-  const earn = balance && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
+  const earn = (balance || unread) && settings.earnUrl ? { href: settings.earnUrl, text: t('earnMorePoints') } : null;
   const [before, number, after] = points === null ? ['', '', ''] : tpParts('balancePoints', points);
   const failure = error ? failureModel(error) : null;
-  const refreshWords = t(error ? 'retry' : 'popupRefresh');
+  const refreshWords = t(error || unread ? 'retry' : 'popupRefresh');
   // Connected, and the first read of the catalogue not back yet (nothing cached): the lines it fills are kept.
   const waiting = !!live && fetchedAt === undefined && !error;
   return {
@@ -81,7 +84,8 @@ export function headerModel({
     options: t('popupOptions'),
     unknown: balance && points === null ? t('balanceUnknown') : null,
     points: points === null ? null : { before, number, after },
-    next: balance && points !== null ? nextStep(points, rewards, goal, listed) : null,
+    // Never from a last known balance: the rows and the goal count with none, and would disagree.
+    next: balance && points !== null && !lastKnown ? nextStep(points, rewards, goal, listed) : null,
     earn,
     questions: questions?.open
       ? {
@@ -97,9 +101,13 @@ export function headerModel({
         ? {
             // "Can't reach Panel right now — last updated 2 min ago": what holds, and how old it is, in
             // the same words however old.
-            text: failure
-              ? t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
-              : t('updatedAt', formatRelative(fetchedAt, now)),
+            text: unread
+              ? failure
+                ? t('balanceUnreadWhy', failure.reason)
+                : t('balanceUnread')
+              : failure
+                ? t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
+                : t('updatedAt', formatRelative(fetchedAt, now)),
             action: refreshWords,
             // Named for what it reads again, its own words first (a name holds what is seen).
             name: t('namedAction', refreshWords, t('pointsAndRewards')),

@@ -1,4 +1,5 @@
 import type { AppError } from '../../../utils/errors';
+import { unread } from '../../../utils/balance';
 import { goalView } from '../../../utils/goal-view';
 import { redeemBlock, type RedeemBlock } from '../../../utils/reward-view';
 import { t } from '../../../utils/i18n';
@@ -68,9 +69,13 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       ? catalogue
       : firstRows && { data: { balance: firstRows.balance, rewards: firstRows.first }, fetchedAt: firstRows.fetchedAt };
   const balance = rewards?.data.balance.points ?? null;
-  // Nothing cached (a reconnect, a first read that failed): the last balance seen stays in view, never a blank.
+  // The rewards were read but not the balance beside them: unknown for every rule (redeem stays
+  // possible, the panel decides), and said so, never "Balance unknown" (that panel shows none).
+  const balanceUnread = !!rewards && unread(rewards.data.balance);
+  // Nothing cached (a reconnect, a first read that failed) or the balance not read: the last balance
+  // seen stays in view, said to be the last known, never a blank.
   // The last one a second read backed (utils/balance-trend.ts): a lone odd read is not "last known".
-  const lastSeen = rewards ? undefined : snapshot.samples.filter((s) => !s.tentative).at(-1);
+  const lastSeen = rewards && !balanceUnread ? undefined : snapshot.samples.filter((s) => !s.tentative).at(-1);
   const pending = outcome?.state === 'pending';
   // Redemptions the history has not settled that the outcome card no longer shows.
   const checking = openElsewhere(outcome, snapshot.unsettled);
@@ -85,7 +90,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
   const contact = withAlike(contactFirst([outcome, ...snapshot.told, ...(extras.settledListed ?? [])]), ...listings);
   const error = snapshot.sync?.error ?? extras.noAnswer ?? null;
   const balanceShown: Balance | undefined =
-    rewards?.data.balance ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
+    (balanceUnread ? undefined : rewards?.data.balance) ?? (lastSeen && { points: lastSeen.points, source: 'rewards' });
   const target = goalView({ goal, account, rewards: goalRows, points: balance });
   return {
     live: session.connected && !session.rejected,
@@ -109,6 +114,7 @@ export function popupState(snapshot: PopupSnapshot, extras: PopupExtras = {}) {
       live: true,
       balance: balanceShown,
       lastKnown: lastSeen !== undefined,
+      unread: balanceUnread,
       rewards: catalogue ? catalogue.data.rewards : firstRows ? (firstRows.next ? [firstRows.next] : []) : undefined,
       listed: rewards?.data.rewards,
       fetchedAt: rewards?.fetchedAt,

@@ -8,7 +8,7 @@ import { rewardsItem } from '../../../utils/storage-items';
 import type { Reward } from '../../../utils/types';
 import { fail, toAppError } from '../result';
 import { StaleSession, type SessionId } from '../store/store';
-import { catalogueAfter, historyAfter } from './fresh-reads';
+import { catalogueAfter, historyAfter, pointsSeen } from './fresh-reads';
 
 /**
  * What a Confirm needs read before it may leave, each by a read that left after Confirm was pressed
@@ -44,8 +44,11 @@ const NOT_OFFERED = {
 /** The reward as the catalogue read just before sending lists it, and the balance beside it. */
 export interface Offer {
   reward: Reward & { reward_point_cost: number };
-  /** The balance just before sending (null: the panel shows none): with the one after the answer, evidence of points taken. */
-  balanceBefore: number | null;
+  /**
+   * The balance just before sending (null: the panel shows none; undefined: not read): with the one
+   * after the answer, evidence of points taken.
+   */
+  balanceBefore: number | null | undefined;
 }
 
 /**
@@ -54,7 +57,8 @@ export interface Offer {
  * Nothing is sent for a reward that read no longer lists, nor one whose points cost is unknown or
  * quarantined (utils/api/records.ts), nor one whose cost is not the one confirmed: then the popup
  * asks again with the cost now (`price_changed`). When that read fails, the cost cannot be compared
- * and nothing is sent either.
+ * and nothing is sent either. A balance it could not read beside the catalogue does not stop the
+ * Confirm (design §2: the panel decides); it goes as not read, no evidence either way.
  */
 export async function offerAt(sid: SessionId, pressed: number, rewardId: RewardId, confirmed: number): Promise<Offer> {
   // As the popup listed it: the read below stores the catalogue as it is now.
@@ -74,7 +78,7 @@ export async function offerAt(sid: SessionId, pressed: number, rewardId: RewardI
   // redeemBlock refuses every unknown cost: this only tells the type so.
   if (cost === null) fail(appError('invalid_input', t('errCostMissing', reward.name)));
   if (cost !== confirmed) fail(appError('price_changed', tp('errPriceChanged', cost, reward.name), { points: cost }));
-  return { reward: { ...reward, reward_point_cost: cost }, balanceBefore: read.balance.points };
+  return { reward: { ...reward, reward_point_cost: cost }, balanceBefore: pointsSeen(read.balance) };
 }
 
 /** "The redemption was not sent, so nothing was charged: …", the failed read's reason, and when to try again. */

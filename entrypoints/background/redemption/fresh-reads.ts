@@ -1,5 +1,6 @@
+import { unread } from '../../../utils/balance';
 import type { RewardsData } from '../../../utils/storage-items';
-import type { Redemption } from '../../../utils/types';
+import type { Balance, Redemption } from '../../../utils/types';
 import type { SessionId } from '../store/store';
 import { StaleSession } from '../store/store';
 import { readHistory, readRewards, readsStarted } from '../sync/sync';
@@ -40,11 +41,20 @@ export async function historyAfter(sid: SessionId, moment: number): Promise<Hist
  */
 export async function balanceAfter(sid: SessionId, moment: number): Promise<number | null | undefined> {
   try {
-    return (await catalogueAfter(sid, moment)).balance.points;
+    return pointsSeen((await catalogueAfter(sid, moment)).balance);
   } catch (err) {
     if (err instanceof StaleSession) throw err;
     return undefined;
   }
+}
+
+/**
+ * A read's balance as the ledger takes it: its points, null when the panel shows none, undefined
+ * when it was not read. A catalogue read may succeed while its balance was not read (sync.ts):
+ * that null is no "none", and two of them are never an unmoved balance.
+ */
+export function pointsSeen(balance: Balance): number | null | undefined {
+  return unread(balance) ? undefined : balance.points;
 }
 
 /**

@@ -210,7 +210,8 @@ export async function redeem({
       points: reward.reward_point_cost,
       startedAt,
       baseline: known,
-      balanceBefore,
+      // Absent when not read: a null here would say the panel shows none (redemption/balance.ts).
+      ...(balanceBefore === undefined ? {} : { balanceBefore }),
       idempotencyKey: requestId,
       state: 'pending',
     };

@@ -31,6 +31,8 @@ export function balanceFindings(
     variables: `the read-variables response's top-level \`${variablesField}\` (the second place)`,
     'stored-variable': `the stored variable ${variable} (the third place, balanceVariable)`,
     unknown: '',
+    // resolveBalance never answers unread: that is a read that failed, which the doctor reports apart.
+    unread: '',
   }[balance.source];
   const findings: Finding[] = [
     balance.points === null

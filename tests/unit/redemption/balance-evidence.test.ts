@@ -1,10 +1,13 @@
 /**
  * What the balance says of a Confirm (redemption/balance.ts), rule by rule: a move needs two reads
  * that each gave a balance; a refusal whose move was recorded is not ruled again; a balance unread
- * before sending is never "unmoved" beside one read after.
+ * before sending is never "unmoved" beside one read after, and one not read beside the catalogue is
+ * no balance at all.
  */
 import { describe, expect, it } from 'vitest';
 import { movedBalance, refusalBalance } from '../../../entrypoints/background/redemption/balance';
+import { pointsSeen } from '../../../entrypoints/background/redemption/fresh-reads';
+import { UNREAD_BALANCE } from '../../../utils/balance';
 import type { LedgerEntry } from '../../../utils/storage-items';
 import { rid } from '../test-ids';
 
@@ -53,6 +56,23 @@ describe('movedBalance', () => {
     expect(refusalBalance(entry, undefined, false)).toBeNull();
     // Its own due check cannot compare a balance with none either: the history decides.
     expect(refusalBalance(entry, { read: true, points: null }, true)).toBeNull();
+  });
+});
+
+describe('a balance not read beside the catalogue', () => {
+  it('is no evidence: its null is never "none", so two of them never back "nothing charged"', () => {
+    expect(pointsSeen(UNREAD_BALANCE)).toBeUndefined();
+    expect(pointsSeen({ points: null, source: 'unknown' })).toBeNull();
+    // Before sending and after the answer both not read: open, and its due check cannot rule either.
+    const before = pointsSeen(UNREAD_BALANCE);
+    const entry = {
+      ...refused,
+      ...(before === undefined ? {} : { balanceBefore: before }),
+      ...movedBalance(before, undefined),
+    };
+    expect(entry).toMatchObject({ balanceUnread: true });
+    expect(entry).not.toHaveProperty('balanceBefore');
+    expect(refusalBalance(entry, { read: false }, true)).toBeNull();
   });
 });
 
