@@ -1,4 +1,4 @@
-import { resolveBalance } from '../../../utils/balance';
+import { resolveBalance, UNREAD_BALANCE } from '../../../utils/balance';
 import { appError, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { settings } from '../../../utils/settings';
@@ -13,7 +13,7 @@ import {
   type AreaValidators,
   type SyncArea,
 } from '../../../utils/storage-items';
-import type { Redemption } from '../../../utils/types';
+import type { Balance, Redemption } from '../../../utils/types';
 import { sessionApi } from '../auth/api';
 import type { Credentials } from '../store/credentials';
 import { epochOf } from './epochs';
@@ -87,8 +87,12 @@ export async function clearLoadingFlags(since: number): Promise<void> {
   );
 }
 
-/** Loads an area's data; `cached` is the copy a 304 confirms (present whenever one can come). */
-type Load<T> = (read: Reader, cached: T | undefined) => Promise<T>;
+/**
+ * Loads an area's data; `cached` is the copy a 304 confirms (present whenever one can come). A part
+ * it could not read while the rest came (the balance beside the catalogue) is given to `unread`:
+ * the data is stored, and the area's sync state carries that failure so the pages can say it.
+ */
+type Load<T> = (read: Reader, cached: T | undefined, unread: (error: AppError) => void) => Promise<T>;
 
 /**
  * One refresh of an area at a time. A caller joins a running fetch only when it belongs to the same
@@ -153,11 +157,12 @@ async function fetchArea<T>(
   const sid = credentials.session;
   await setSync(sid, area, { loading: true });
   let data: T;
+  let partly: AppError | null = null;
   try {
     const { api } = await sessionApi(credentials);
     const seen = {};
     const { cached, known } = await revalidation(area, item, epoch);
-    data = await load(reader(api, known, seen), cached);
+    data = await load(reader(api, known, seen), cached, (error) => (partly = error));
     // A write landed while this read was out: its data may predate it, and the write's own
     // follow-up read is the one to keep.
     if (epochOf(area) === epoch) {
@@ -169,7 +174,7 @@ async function fetchArea<T>(
     if (!(err instanceof StaleSession)) await endSync(sid, area, toAppError(err));
     throw err;
   }
-  await endSync(sid, area, null);
+  await endSync(sid, area, partly);
   return data;
 }
 
@@ -209,10 +214,13 @@ async function revalidation<T>(
 /**
  * Rewards plus the balance, looked up in utils/balance.ts's order. With a cached copy, an answer
  * that did not change (304) keeps its part of it: the rewards, and the balance when it came from
- * the rewards answer or from a values answer that did not change either.
+ * the rewards answer or from a values answer that did not change either. A cached balance not read
+ * is read whole again (no validator): a 304 would confirm nothing, and the sync state says why it
+ * is still not read.
  */
-async function rewardsFrom(read: Reader, cached?: RewardsData): Promise<RewardsData> {
-  const rewardsRead = await read('rewards');
+const rewardsFrom: Load<RewardsData> = async (read, cached, unread) => {
+  const whole = cached?.balance.source === 'unread';
+  const rewardsRead = await read('rewards', whole);
   const rewards = rewardsRead?.rewards ?? cached!.rewards;
   if (rewardsRead ? rewardsRead.balance !== null : cached!.balance.source === 'rewards') {
     return rewardsRead
@@ -227,17 +235,38 @@ async function rewardsFrom(read: Reader, cached?: RewardsData): Promise<RewardsD
         }
       : cached!;
   }
-  const values = await read('variablesData');
-  if (!values) return { rewards, balance: cached!.balance };
-  return {
-    rewards,
-    balance: resolveBalance({
-      rewards: null,
-      variables: values.balance,
-      stored: values.values,
-      variableName: settings.balanceVariable,
-    }),
-  };
+  return { rewards, balance: await valuesBalance(read, cached, unread, whole) };
+};
+
+/**
+ * The balance from the values answer, when the rewards answer carries none. Its read failing does
+ * not fail the catalogue read beside it (design §2: costs still show, redeem stays possible, the
+ * panel decides): the balance is not read, never "none" or 0 (design §5), and `unread` is told
+ * why. A session that ended or a key refused (401) still fails the whole read: both have their
+ * own handling (the read is dropped; the pages ask to reconnect).
+ */
+async function valuesBalance(
+  read: Reader,
+  cached: RewardsData | undefined,
+  unread: (error: AppError) => void,
+  whole: boolean,
+): Promise<Balance> {
+  let values;
+  try {
+    values = await read('variablesData', whole);
+  } catch (err) {
+    const error = err instanceof StaleSession ? null : toAppError(err);
+    if (!error || error.kind === 'unauthorized') throw err;
+    unread(error);
+    return UNREAD_BALANCE;
+  }
+  if (!values) return cached!.balance;
+  return resolveBalance({
+    rewards: null,
+    variables: values.balance,
+    stored: values.values,
+    variableName: settings.balanceVariable,
+  });
 }
 
 export function refreshRewards(force: boolean): Promise<RewardsData> {
