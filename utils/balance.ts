@@ -1,5 +1,19 @@
 import { hasName, named } from './by-name';
+import type { AppError } from './errors';
 import type { Balance, StoredValues } from './types';
+
+/**
+ * What an answer's balance fields say, as the API client reads them: points, none (null), or a
+ * number that cannot be points, with the `unexpected` failure naming the endpoint and field. Such
+ * a number is neither shown nor passed over for a later field or source: the balance is not read,
+ * and the rest of the answer stands (a record the extension cannot mean never refuses its read).
+ */
+export type BodyBalance = number | null | { impossible: AppError };
+
+/** Whether `found` is a number that cannot be points ({@link BodyBalance}). */
+export function isImpossible(found: BodyBalance): found is { impossible: AppError } {
+  return typeof found === 'object' && found !== null;
+}
 
 /**
  * The balance not read: the read that carries it failed, or held a number that cannot be points.
@@ -43,8 +57,8 @@ function numeric(value: unknown): boolean {
  * The balance carried by a response body's top level: the first of
  * {@link BALANCE_FIELDS} sent as a number decides. Points: its `points`. A number the interface
  * cannot mean as a balance — below zero, a fraction, beyond 2^53 — is
- * `impossible`, naming the field: the client refuses the whole answer as unexpected rather than show
- * it, store it or let it into the balance history. A field of another kind (null, "lots", an object)
+ * `impossible`, naming the field: the balance is then not read (never shown, stored as points or
+ * let into the balance history), and no later field stands in for it. A field of another kind (null, "lots", an object)
  * is not a balance and the next is tried; none: `points` null.
  */
 export function balanceFromBody(body: unknown): { points: number | null } | { impossible: string } {

@@ -119,7 +119,13 @@ function checkArray(value: unknown, at: string, each: (item: unknown, at: string
 }
 
 function checkBalance(value: unknown, at: string): void {
-  // Whole points of 0 or more: any other number refuses the answer.
+  // Whole points of 0 or more, none, or any other number told as impossible (an unexpected answer
+  // that names its field): the balance is then not read, and the answer stands.
+  if (isObject(value)) {
+    const why = value.impossible as { kind?: unknown; message?: unknown } | undefined;
+    need(why?.kind === 'unexpected' && isString(why.message) && why.message !== '', `${at}.impossible`, 'why');
+    return;
+  }
   need(value === null || (Number.isSafeInteger(value) && (value as number) >= 0), at, 'null or a points value');
 }
 

@@ -169,6 +169,15 @@ describe('the panel doctor reads', () => {
     expect(breaksPanelists(report)).toBe(false);
   });
 
+  it('tells a balance no points can be as the extension shows it: the rewards read, the balance not', async () => {
+    const report = await run({ state: { balance: -40 } });
+    expect(report.reads.find((r) => r.endpoint === '/v1/panel/rewards')?.summary).toMatch(/^\d+ rewards$/);
+    expect(finding(report, 'Balance')).toMatchObject({
+      level: 'warn',
+      text: expect.stringMatching(/^the rewards response's top-level `points` holds -40, which is no points balance/),
+    });
+  });
+
   it('tells a balance in the read-variables response, and one nowhere as one warning (with the variable that looks like it)', async () => {
     expect(finding(await run({ state: { balanceIn: 'variables', balance: 1234 } }), 'Balance')?.text).toBe(
       "1,234 points, from the read-variables response's top-level `points` (the second place).",

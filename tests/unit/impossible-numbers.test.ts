@@ -6,8 +6,9 @@
  * - a reward whose `reward_point_cost` the panel cannot mean (below zero, a fraction, beyond 2^53,
  *   not a number) is quarantined: kept in the list with its cost null and `costRefused`, the rest of
  *   the list unchanged, and the background refuses to redeem it without sending anything;
- * - a balance the interface cannot mean (below zero, a fraction, beyond 2^53) refuses its answer as
- *   unexpected: the catalogue and balance stored before stay, and nothing enters the balance history;
+ * - a balance the interface cannot mean (below zero, a fraction, beyond 2^53) is not read: the
+ *   catalogue of its answer is stored all the same, the balance is neither shown nor stood in for by
+ *   a later place, the sync state says why, and nothing enters the balance history;
  * - a plausible but absurd balance (123,456,789,012) read once does not stay in the history: a read
  *   enters it only when the next read agrees (utils/balance-trend.ts), and totals count only those.
  *
@@ -17,7 +18,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpTuning } from '../../entrypoints/background/auth/api';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
-import { refreshRewards } from '../../entrypoints/background/sync/sync';
+import { refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { balanceHistoryItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import { EARN_DAYS, flowOver } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
@@ -88,25 +89,41 @@ describe('a point cost the interface cannot mean', () => {
 describe('a balance the interface cannot mean', () => {
   it.each([
     ['below zero', -50],
-    ['a fraction', 1.5],
+    ['a fraction', 1200.5],
     ['beyond 2^53', 2 ** 60],
   ])(
-    '%s refuses the answer as unexpected; the balance and catalogue stored before stay, the history gains nothing',
+    '%s keeps the catalogue: stored with the balance not read, the sync state says why, the history gains nothing',
     async (_, balance) => {
       const before = await refreshRewards(true);
       await balanceIdle();
       expect(before.balance).toEqual({ points: 2500, source: 'rewards' });
       const history = await balanceHistoryItem.getValue();
       env.sandbox.state.balance = balance;
-      await expect(refreshRewards(true)).rejects.toMatchObject({
-        error: { kind: 'unexpected', endpoint: '/v1/panel/rewards' },
+      env.sandbox.state.rewards[0]!.name = 'Renamed Coffee';
+      const read = await refreshRewards(true);
+      expect(read.rewards[0]?.name).toBe('Renamed Coffee');
+      expect(read.balance).toEqual({ points: null, source: 'unread' });
+      const stored = await rewardsItem.getValue();
+      expect(stored?.data.rewards.map((r) => r.name)).toEqual(read.rewards.map((r) => r.name));
+      expect(stored?.data.balance).toEqual({ points: null, source: 'unread' });
+      expect((await syncItem.getValue()).rewards.error).toMatchObject({
+        kind: 'unexpected',
+        endpoint: '/v1/panel/rewards',
+        message: expect.stringContaining('points: not a points balance'),
       });
       await balanceIdle();
-      expect((await syncItem.getValue()).rewards.error?.message).toContain('points: not a points balance');
-      expect((await rewardsItem.getValue())?.data.balance).toEqual({ points: 2500, source: 'rewards' });
       expect(await balanceHistoryItem.getValue()).toEqual(history);
     },
   );
+
+  it('in the values answer, the stored variable does not stand in for it, and the profile reads as ever', async () => {
+    env.sandbox.state.balanceIn = 'variables';
+    env.sandbox.state.balance = -40;
+    env.sandbox.state.values = { ...env.sandbox.state.values, POINTS_BALANCE: '900' };
+    expect((await refreshRewards(true)).balance).toEqual({ points: null, source: 'unread' });
+    expect((await syncItem.getValue()).rewards.error).toMatchObject({ endpoint: '/v1/panel/variables/data' });
+    expect((await refreshProfile(true)).values).toMatchObject({ POINTS_BALANCE: '900' });
+  });
 });
 
 describe('one absurd balance read never poisons the history', () => {

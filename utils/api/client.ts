@@ -1,5 +1,5 @@
 import { AppErrorException, appError, type AppError } from '../errors';
-import { balanceFromBody } from '../balance';
+import { balanceFromBody, type BodyBalance } from '../balance';
 import { byName, entriesOf } from '../by-name';
 import { t } from '../i18n';
 import { sentences } from '../sentences';
@@ -38,9 +38,10 @@ export interface PanelApi {
   listVariables(): Promise<VariableDefinition[]>;
   /**
    * `GET /v1/panel/variables/data[?filter=writable]`. `balance` is a points value from a top-level
-   * `points`, `balance`, `points_balance` or `reward_points` field (no documented endpoint returns the balance), else null.
+   * `points`, `balance`, `points_balance` or `reward_points` field (no documented endpoint returns the balance), else null,
+   * or why the first such field holds a number that cannot be points (utils/balance.ts, `BodyBalance`).
    */
-  readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: number | null }>;
+  readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: BodyBalance }>;
   /**
    * `GET /v1/panel/variables/data` for whether the panel takes the token: any 2xx JSON answer
    * passes, whatever its shape (the interface does not show it), and a 401 is `unauthorized`.
@@ -53,7 +54,7 @@ export interface PanelApi {
   /** `GET /v1/panel/redemptions` */
   listRedemptions(): Promise<Redemption[]>;
   /** `GET /v1/panel/rewards`; `balance` as for readValues. */
-  listRewards(): Promise<{ rewards: Reward[]; balance: number | null }>;
+  listRewards(): Promise<{ rewards: Reward[]; balance: BodyBalance }>;
   /**
    * `GET /v1/panel/redemption?id=N`, without a body (fetch cannot send one with GET); sent once, never retried. With an
    * `Idempotency-Key` (IETF httpapi draft) made per Confirm: a panel that honours it records a
@@ -69,11 +70,11 @@ export interface PanelApi {
 
 /** What each read resolves with (readValues without a filter). */
 export interface Reads {
-  rewards: { rewards: Reward[]; balance: number | null };
+  rewards: { rewards: Reward[]; balance: BodyBalance };
   redemptions: Redemption[];
   variablesMeta: VariableDefinition[];
   /** `unreadable`: names whose stored answer no value can mean (utils/stored-values.ts). */
-  variablesData: { values: StoredValues; unreadable: string[]; balance: number | null };
+  variablesData: { values: StoredValues; unreadable: string[]; balance: BodyBalance };
 }
 
 export type ReadName = keyof Reads;
@@ -178,15 +179,16 @@ function withField(error: unknown, names: readonly string[]): unknown {
 }
 
 /**
- * The balance a read's body carries (utils/balance.ts), or the `unexpected` failure naming `endpoint` when
- * it carries one the interface cannot mean (below zero, a fraction, beyond
- * 2^53). Refused, not passed over: a later field or source must not stand in for it, and nothing of
- * that answer is stored, shown or recorded in the balance history.
+ * The balance a read's body carries (utils/balance.ts), or, when it carries one the interface cannot
+ * mean (below zero, a fraction, beyond 2^53), the `unexpected` failure naming `endpoint` and the
+ * field. Not passed over (a later field or source must not stand in for it) and not thrown: the
+ * caller leaves the balance not read, and the rest of the answer (the catalogue, the stored
+ * values) stands, as one record the extension cannot mean never refuses its read (records.ts).
  */
-function balanceOf(body: unknown, endpoint: string): number | null {
+function balanceOf(body: unknown, endpoint: string): BodyBalance {
   const found = balanceFromBody(body);
-  if ('impossible' in found) throw unexpectedResponse(endpoint, `${found.impossible}: ${t('issueBalance')}`);
-  return found.points;
+  if (!('impossible' in found)) return found.points;
+  return { impossible: unexpectedResponse(endpoint, `${found.impossible}: ${t('issueBalance')}`).error };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { resolveBalance, UNREAD_BALANCE } from '../../../utils/balance';
+import { isImpossible, resolveBalance, UNREAD_BALANCE, type BodyBalance } from '../../../utils/balance';
 import { appError, type AppError } from '../../../utils/errors';
 import { t } from '../../../utils/i18n';
 import { settings } from '../../../utils/settings';
@@ -226,17 +226,29 @@ const rewardsFrom: Load<RewardsData> = async (read, cached, unread) => {
     return rewardsRead
       ? {
           rewards,
-          balance: resolveBalance({
-            rewards: rewardsRead.balance,
-            variables: null,
-            stored: null,
-            variableName: settings.balanceVariable,
-          }),
+          balance: readable(rewardsRead.balance, unread, (points) =>
+            resolveBalance({ rewards: points, variables: null, stored: null, variableName: settings.balanceVariable }),
+          ),
         }
       : cached!;
   }
   return { rewards, balance: await valuesBalance(read, cached, unread, whole) };
 };
+
+/**
+ * The balance `resolve` makes of an answer's balance field, or not read when the field holds a
+ * number that cannot be points (utils/balance.ts): `unread` is told why, and no later field or
+ * source stands in for it.
+ */
+function readable(
+  found: BodyBalance,
+  unread: (error: AppError) => void,
+  resolve: (points: number | null) => Balance,
+): Balance {
+  if (!isImpossible(found)) return resolve(found);
+  unread(found.impossible);
+  return UNREAD_BALANCE;
+}
 
 /**
  * The balance from the values answer, when the rewards answer carries none. Its read failing does
@@ -261,12 +273,9 @@ async function valuesBalance(
     return UNREAD_BALANCE;
   }
   if (!values) return cached!.balance;
-  return resolveBalance({
-    rewards: null,
-    variables: values.balance,
-    stored: values.values,
-    variableName: settings.balanceVariable,
-  });
+  return readable(values.balance, unread, (points) =>
+    resolveBalance({ rewards: null, variables: points, stored: values.values, variableName: settings.balanceVariable }),
+  );
 }
 
 export function refreshRewards(force: boolean): Promise<RewardsData> {

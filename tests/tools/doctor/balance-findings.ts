@@ -3,7 +3,7 @@
  * (utils/balance.ts), and whether the build's balanceVariable exists on this panel.
  */
 import type { ReadName, Reads } from '../../../utils/api/client';
-import { BALANCE_FIELDS, resolveBalance, toPoints } from '../../../utils/balance';
+import { BALANCE_FIELDS, balanceFromBody, resolveBalance, toPoints } from '../../../utils/balance';
 import type { Finding } from './report-types';
 
 /** Design §2: where the balance comes from, in the extension's order, and whether balanceVariable exists. */
@@ -13,6 +13,8 @@ export function balanceFindings(
   values: Reads['variablesData']['values'],
   defined: string[],
 ): { findings: Finding[]; points: number | null } {
+  const impossible = impossibleBalance(bodies);
+  if (impossible) return { findings: [impossible], points: null };
   const fieldIn = (body: unknown) =>
     BALANCE_FIELDS.find((f) => toPoints((body as Record<string, unknown> | null)?.[f]) !== null);
   const rewardsField = fieldIn(bodies.rewards);
@@ -93,4 +95,26 @@ export function balanceFindings(
     });
   }
   return { findings, points: balance.points };
+}
+
+/**
+ * A balance field holding a number that cannot be points, where the extension meets it (the rewards
+ * answer, else the values answer): the popup then shows the rewards and says the balance could not
+ * be read, and no later place stands in for it.
+ */
+function impossibleBalance(bodies: Partial<Record<ReadName, unknown>>): Finding | null {
+  const inRewards = balanceFromBody(bodies.rewards);
+  const [found, endpoint, body] =
+    'impossible' in inRewards || inRewards.points !== null
+      ? [inRewards, 'the rewards response', bodies.rewards]
+      : [balanceFromBody(bodies.variablesData), 'the read-variables response', bodies.variablesData];
+  if (!('impossible' in found)) return null;
+  const raw = JSON.stringify((body as Record<string, unknown>)[found.impossible]);
+  return {
+    level: 'warn',
+    topic: 'Balance (design §2)',
+    text: `${endpoint}'s top-level \`${found.impossible}\` holds ${raw}, which is no points balance (a whole number, 0 or more). The extension shows the rewards and says the balance could not be read; no other place stands in for it.`,
+    panelists: 'their rewards, with "Your balance could not be read" instead of their points',
+    change: `Send \`${found.impossible}\` as whole points, 0 or more.`,
+  };
 }

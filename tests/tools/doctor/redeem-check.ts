@@ -257,7 +257,7 @@ function answerFindings({ topic, sent, ledger, exchange, answer, after }: Judged
   ];
 }
 
-/** A balance field below zero in the last answer of this read, as the panel wrote it (the extension refuses such an answer). */
+/** A balance field below zero in the last answer of this read, as the panel wrote it (the extension leaves such a balance unread). */
 function negativeBalance(wire: Wire, endpoint: string): number | null {
   try {
     const body = JSON.parse(lastOf(wire, 'GET', endpoint)?.body ?? '') as Record<string, unknown>;

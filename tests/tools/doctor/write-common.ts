@@ -3,7 +3,7 @@
  * answer reads in a finding, and the balance as the extension reads it (design §2), read fresh.
  */
 import type { PanelApi } from '../../../utils/api/client';
-import { resolveBalance } from '../../../utils/balance';
+import { isImpossible, resolveBalance, type BodyBalance } from '../../../utils/balance';
 import type { AppError } from '../../../utils/errors';
 import type { StoredValues } from '../../../utils/types';
 import { attempt } from './attempt';
@@ -59,14 +59,27 @@ export interface AccountRead {
 /** Reads the rewards and the stored values, and resolves the balance from them in the extension's order. */
 export async function readAccount(api: PanelApi, balanceVariable: string): Promise<AccountRead> {
   const [rewards, values] = [await attempt(() => api.listRewards()), await attempt(() => api.readValues())];
-  const failed = !rewards.ok ? rewards.error.message : !values.ok ? values.error.message : null;
+  const fromRewards = rewards.ok ? rewards.value.balance : null;
+  const fromValues = values.ok ? values.value.balance : null;
+  // A number that cannot be points leaves the balance not read, as in the extension: no later place stands in.
+  const impossible = isImpossible(fromRewards)
+    ? fromRewards
+    : fromRewards === null && isImpossible(fromValues)
+      ? fromValues
+      : null;
+  const failed = !rewards.ok
+    ? rewards.error.message
+    : !values.ok
+      ? values.error.message
+      : (impossible?.impossible.message ?? null);
+  const points = (found: BodyBalance) => (isImpossible(found) ? null : found);
   const balance = resolveBalance({
-    rewards: rewards.ok ? rewards.value.balance : null,
-    variables: values.ok ? values.value.balance : null,
+    rewards: points(fromRewards),
+    variables: points(fromValues),
     stored: values.ok ? values.value.values : null,
     variableName: balanceVariable,
   });
-  return { values: values.ok ? values.value.values : null, balance: balance.points, failed };
+  return { values: values.ok ? values.value.values : null, balance: impossible ? null : balance.points, failed };
 }
 
 /** "2,500 points", or "unknown". */
