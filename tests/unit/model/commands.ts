@@ -609,6 +609,22 @@ class Delete extends Step {
   toString = () => 'Delete(FIRST_NAME)';
 }
 
+/**
+ * The values answer fails for the next `times` requests (a read and its two retries are one failed
+ * read) while every other answer comes: on a panel giving the balance there, the refresh, a
+ * Confirm's balance reads or the profile read that meets it reads no balance.
+ */
+class ValuesFail extends Step {
+  constructor(readonly times: number) {
+    super();
+  }
+  check = (m: Readonly<Model>) => m.account !== null;
+  async act(m: Model, w: World) {
+    await w.fault(m.account!, { method: 'GET', path: AREA_PATHS.profile, status: 503, times: this.times });
+  }
+  toString = () => `ValuesFail(${this.times})`;
+}
+
 class Wait extends Step {
   constructor(readonly ms: number) {
     super();
@@ -675,6 +691,7 @@ export const COMMANDS = [
   fc.constant(new StorageFreed()),
   fc.tuple(fc.integer({ min: 1, max: 9 }), key(SAVE_FAULTS), fc.boolean()).map(([n, f, r]) => new Save(n, f, r)),
   fc.constant(new Delete()),
+  fc.constantFrom(3, 6, 12).map((times) => new ValuesFail(times)),
   fc.integer({ min: 0, max: 100 }).map((ms) => new Wait(ms)),
 ];
 
@@ -687,4 +704,5 @@ export const RUN_SETTINGS = fc.record({
   ids: fc.constantFrom<IdsOnWire>('numbers', 'beyond2^53', 'digitStrings'),
   sharedNumbering: fc.boolean(),
   historyLagMs: fc.oneof(fc.constant(0), fc.integer({ min: 5, max: 60 })),
+  balanceIn: fc.constantFrom<'rewards' | 'variables'>('rewards', 'variables'),
 });

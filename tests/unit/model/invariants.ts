@@ -64,6 +64,8 @@ export async function checkInvariants(m: Model, w: World): Promise<void> {
     expect(alarm !== undefined, 'an unsettled redemption has no history check scheduled');
   }
 
+  await noBalanceTakenForNone(w);
+
   for (const c of w.confirmations.values()) {
     expect(!c.resurrected, `a redemption of a session that ended came back into storage (${c.requestId})`);
     expect(!c.reopened, `a settled redemption went back to pending or unknown (${c.requestId})`);
@@ -370,6 +372,31 @@ export async function checkFinal(m: Model, w: World): Promise<void> {
     expect(
       c.endedUntold && byCheck ? told <= 1 : told === (byCheck ? 1 : 0),
       `the outcome of ${c.requestId} (${c.state}${c.wasUnknown ? ', settled by a check' : ''}) was told ${told} times`,
+    );
+  }
+}
+
+/**
+ * Both panels always give a balance, so none stored is "the panel shows none": a stored one is points
+ * or not read (its read failed), and no Confirm holds a null balance before sending or as it
+ * settled. A read that failed taken for "none" would let two failed reads pass for a balance that
+ * did not move, evidence that nothing was charged (design §5).
+ */
+async function noBalanceTakenForNone(w: World): Promise<void> {
+  const { rewardsItem, ledgerItem, unsettledItem, settledItem } = w.items;
+  const [rewards, current, awaiting, settled] = await Promise.all([
+    rewardsItem.getValue(),
+    ledgerItem.getValue(),
+    unsettledItem.getValue(),
+    settledItem.getValue(),
+  ]);
+  const balance = rewards?.data.balance;
+  expect(balance?.source !== 'unknown', `a balance stored as none shown: ${JSON.stringify(balance)}`);
+  for (const e of [current, ...awaiting, ...settled]) {
+    if (!e) continue;
+    expect(
+      e.balanceBefore !== null && e.balanceAfter !== null,
+      `${e.requestId} holds a balance of none shown (${String(e.balanceBefore)} → ${String(e.balanceAfter)})`,
     );
   }
 }

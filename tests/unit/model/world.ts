@@ -46,6 +46,11 @@ export interface RunSettings {
   sharedNumbering: boolean;
   /** How long a redemption takes to show in the history after the balance moved (0: at once). */
   historyLagMs: number;
+  /**
+   * Where the panels give the balance: in the rewards answer, or in the values answer read beside
+   * it, whose read may fail while the rewards read does not (the balance is then not read).
+   */
+  balanceIn: 'rewards' | 'variables';
 }
 
 /** How another API server may spell the same created_at (utils/instants.ts accepts each). */
@@ -276,6 +281,7 @@ export class World {
       sandbox.oauth.settings.accessTokenTtlSeconds = settings.tokenSeconds;
       sandbox.state.idsOnWire = settings.ids;
       sandbox.state.historyLagMs = settings.historyLagMs;
+      sandbox.state.balanceIn = settings.balanceIn;
     }
     // A panel numbering each panelist's redemptions apart: B's carry A's ids (other rewards and dates).
     if (settings.sharedNumbering) for (const r of this.sandboxes.B.state.redemptions) r.id -= B_REDEMPTION_OFFSET;
