@@ -39,12 +39,18 @@ export function AccountSummary({ account, status, headingRef }: Props) {
   const sync = useStorageItem(syncItem);
   const rewards = view.value?.rewards;
   // "Loading…" only while the catalogue's read is under way or not yet tried: after a failed one
-  // the balance is unknown, which the popup explains with a way to try again.
+  // the balance was not read, which the popup explains with a way to try again.
   const reading = !sync.value || sync.value.rewards.loading || sync.value.rewards.attemptedAt === 0;
   const points = rewards?.balance.points ?? null;
-  // A balance not read beside the rewards is said so: "unknown" says the panel shows none (utils/balance.ts).
-  const noPoints =
-    !rewards && reading ? 'loading' : rewards && unread(rewards.balance) ? 'balanceUnread' : 'balanceUnknown';
+  // "Unknown" says a read found the panel shows none (utils/balance.ts); a balance no read brought
+  // (its read failed, or the rewards came without it) is said not read.
+  const noPoints = !rewards
+    ? reading
+      ? 'loading'
+      : 'balanceUnread'
+    : unread(rewards.balance)
+      ? 'balanceUnread'
+      : 'balanceUnknown';
   const target = goalView({ goal: goal.value ?? null, account, rewards: goalRewards(view.value, goal.value), points });
   const profile = view.value?.profile;
   return (

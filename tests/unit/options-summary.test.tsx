@@ -1,8 +1,8 @@
 /**
  * The options page's summary says only what it read: a goal the panelist set is named even before
  * the catalogue is read (or when its read failed), "None yet" only when none is set for this
- * account; the balance is "Loading…" only while its read is under way, unknown after a failed one,
- * and said not read when the rewards came without it.
+ * account; the balance is "Loading…" only while its read is under way, "unknown" only when a read
+ * found the panel shows none, and said not read after a failed read or when the rewards came without it.
  */
 import { createRef } from 'preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,11 +92,25 @@ describe('the summary’s balance', () => {
     expect(await line('Balance', 'Loading…')).toBe('Loading…');
   });
 
-  it('unknown, never "Loading…", once its read failed', async () => {
+  it('not read, never "Loading…" nor "unknown", once its read failed', async () => {
     await popupViewItem.setValue(EMPTY_VIEW);
     const idle = area({ loading: false, attemptedAt: 0 });
     const failed = area({ loading: false, attemptedAt: 5, error: { kind: 'network', message: 'offline' } });
     await syncItem.setValue({ rewards: failed, history: idle, profile: idle });
+    expect(await line('Balance', /could not/)).toBe('Your balance could not be read');
+  });
+
+  it('"Balance unknown" only when a read found the panel shows none', async () => {
+    const rewards = {
+      balance: { points: null, source: 'unknown' as const },
+      fetchedAt: 5,
+      total: 0,
+      first: [],
+      next: null,
+    };
+    await popupViewItem.setValue({ ...EMPTY_VIEW, rewards });
+    const idle = area({ loading: false, attemptedAt: 5 });
+    await syncItem.setValue({ rewards: idle, history: idle, profile: idle });
     expect(await line('Balance', 'Balance unknown')).toBe('Balance unknown');
   });
 
