@@ -94,6 +94,13 @@ async function signIn(op: OpenIdProvider, jar: Jar, params: Record<string, strin
   return (await token.json()) as Record<string, unknown>;
 }
 
+/** What the build would make of the provider's metadata, read as the build reads it. */
+async function factsFrom(op: OpenIdProvider): Promise<ReturnType<typeof factsOf>> {
+  const found = await discover(op.issuer);
+  if (found.kind !== 'metadata') throw new Error(`no metadata: ${found.kind}`);
+  return factsOf(found.server, found.via);
+}
+
 describe('oidc-provider at its defaults, after Disconnect', () => {
   let op: OpenIdProvider | undefined;
   afterEach(() => op?.close());
@@ -104,9 +111,7 @@ describe('oidc-provider at its defaults, after Disconnect', () => {
       redirectUris: [REDIRECT_URI],
       sandbox: { url: 'http://127.0.0.1:9', otherKeys: new Set() },
     });
-    const found = await discover(op.issuer);
-    if (found.kind !== 'metadata') throw new Error(`no metadata: ${found.kind}`);
-    const facts = factsOf(found.server, found.via);
+    const facts = await factsFrom(op);
     const jar = new Jar();
 
     // The first sign-in: the password, then consent.
@@ -145,9 +150,7 @@ describe('oidc-provider at its defaults, a sign-in replacing another in the same
       redirectUris: [REDIRECT_URI],
       sandbox: { url: 'http://127.0.0.1:9', otherKeys: new Set() },
     });
-    const found = await discover(op.issuer);
-    if (found.kind !== 'metadata') throw new Error(`no metadata: ${found.kind}`);
-    const params = authorizationParams('', factsOf(found.server, found.via), false);
+    const params = authorizationParams('', await factsFrom(op), false);
     const jar = new Jar();
     const revoke = (token: unknown) =>
       post(op!, OIDC_PATHS.revocation, { token: String(token), token_type_hint: 'refresh_token' });
