@@ -126,7 +126,7 @@ export interface RedemptionState {
  * Where the balance was found (no documented endpoint returns it). Both with points null, and never
  * alike: `unknown`, read and found nowhere (this panel shows no balance); `unread`, not read (the
  * read that carries it failed, or it held a number that cannot be points): no evidence of any
- * balance, so never shown as "unknown", recorded, or compared as one (design §5).
+ * balance, so never shown as "unknown", recorded, or compared as one.
  */
 export type BalanceSource = 'rewards' | 'variables' | 'stored-variable' | 'unknown' | 'unread';
 

@@ -78,6 +78,10 @@ describe('who writes storage', () => {
     // Guards before a redeem leaves (an earlier Confirm open, the reward's name and cost) and the
     // "Check now" answer; every Confirm is written by record()'s turn, which reads them again.
     'entrypoints/background/redemption/service.ts': ['ledgerItem', 'settledItem', 'unsettledItem'],
+    // The credentials read before a switch, for the account evidence (judged again inside it); the
+    // one write drops a refused session's revoked refresh token from what its own turn reads, and
+    // only while that is still the token revoked (endRefusedRefreshToken).
+    'entrypoints/background/session/session.ts': ['credentialsItem'],
     // Disconnect's mark, read to ask for the password; the value written back is never the one
     // read but `false`, only by a sign-in that did ask, which answers every Disconnect before it
     // (fresh-sign-in.ts).

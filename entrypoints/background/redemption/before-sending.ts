@@ -58,7 +58,7 @@ export interface Offer {
  * quarantined (utils/api/records.ts), nor one whose cost is not the one confirmed: then the popup
  * asks again with the cost now (`price_changed`). When that read fails, the cost cannot be compared
  * and nothing is sent either. A balance it could not read beside the catalogue does not stop the
- * Confirm (design §2: the panel decides); it goes as not read, no evidence either way.
+ * Confirm (the panel decides whether the points suffice); it goes as not read, no evidence either way.
  */
 export async function offerAt(sid: SessionId, pressed: number, rewardId: RewardId, confirmed: number): Promise<Offer> {
   // As the popup listed it: the read below stores the catalogue as it is now.

@@ -252,8 +252,8 @@ function readable(
 
 /**
  * The balance from the values answer, when the rewards answer carries none. Its read failing does
- * not fail the catalogue read beside it (design §2: costs still show, redeem stays possible, the
- * panel decides): the balance is not read, never "none" or 0 (design §5), and `unread` is told
+ * not fail the catalogue read beside it (costs still show, redeem stays possible, the panel
+ * decides): the balance is not read, never "none" or 0 (unknown stays unknown), and `unread` is told
  * why. A session that ended or a key refused (401) still fails the whole read: both have their
  * own handling (the read is dropped; the pages ask to reconnect).
  */
