@@ -83,7 +83,7 @@ test('a panel that commits and then answers 500: redeemed with the new balance, 
   expect((await serverState(ext)).balance).toBe(2000);
 });
 
-test('a price raised past the balance while confirming: asked again with the points still needed, Confirm off, nothing sent', async () => {
+test('a price raised past the balance while confirming: asked again with the points still needed, Confirm off, focus kept in the dialog, nothing sent', async () => {
   const ext = await start();
   const popup = await ext.openPage('popup.html');
   await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
@@ -99,6 +99,10 @@ test('a price raised past the balance while confirming: asked again with the poi
     .getByText(`Redeem ${COFFEE} for 3,000 points? You need 500 more points.`)
     .waitFor();
   expect(await confirm.isDisabled()).toBe(true);
+  // Confirm off keeps the focus it was pressed with: in the dialog, not on the page behind it.
+  await expect
+    .poll(() => popup.getByRole('alertdialog').evaluate((dialog) => dialog.contains(document.activeElement)))
+    .toBe(true);
   expect(await popup.getByRole('alertdialog').textContent()).not.toMatch(/-500|−500/);
   expect(await requestCount(ext, REDEEM)).toBe(0);
   expect((await serverState(ext)).balance).toBe(2500);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StoredValues } from '../../utils/types';
 import { axeViolations } from './axe';
-import { control, serverState } from './control';
+import { control, injectFault, serverState } from './control';
 import { seedBalanceHistory } from './balance-samples';
 import { afterFailure, launchExtension, type ExtensionSession } from './harness';
 
@@ -439,5 +439,87 @@ describe('options page against the sandbox', () => {
 
     const popup = await ext.openPage('popup.html');
     await popup.getByRole('button', { name: 'Connect', exact: true }).waitFor();
+  });
+});
+
+/**
+ * Connecting checks the key with GET /v1/panel/variables/data, whose shape the interface does not
+ * show: any JSON 2xx accepts the key, a web page does not. And a panel whose balance comes from
+ * that read, failing: the rewards stay listed, the balance told as not read, never unknown.
+ */
+describe('the values read: the key check, and a balance not read', () => {
+  const VALUES = '/v1/panel/variables/data';
+  const COFFEE = 'Bluefin Coffee $5 Gift Card';
+
+  test('connecting while the values answer a web page refuses the key; answering {"message":"success"} connects', async () => {
+    await control(ext, '/faults', 'DELETE');
+    // Starts disconnected, as the test before leaves it.
+    if (await page.getByRole('button', { name: 'Disconnect', exact: true }).isVisible()) {
+      await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+      await page.getByRole('button', { name: 'Yes, disconnect' }).click();
+    }
+    const token = page.getByLabel('Personal key');
+    await token.waitFor();
+    await injectFault(ext, {
+      method: 'GET',
+      path: VALUES,
+      status: 200,
+      headers: { 'Content-Type': 'text/html' },
+      body: '<!doctype html><html><body>Sign in</body></html>',
+      times: 3,
+    });
+    await token.fill(ext.sandbox.token);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    // The connect form's words for an answer that is not the panel's (errPanelUnreadable).
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Panel Rewards sent an answer this extension could not read.' })
+      .waitFor();
+    expect(await token.inputValue()).toBe(ext.sandbox.token);
+    expect((await storedKeys()).session).not.toMatchObject({ connected: true });
+
+    await control(ext, '/faults', 'DELETE');
+    await injectFault(ext, { method: 'GET', path: VALUES, status: 200, body: '{"message":"success"}', times: 3 });
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    expect(await page.getByText('Connected with your personal key.').isVisible()).toBe(true);
+    const popup = await ext.openPage('popup.html');
+    await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).waitFor();
+    await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+    await popup.close();
+    await control(ext, '/faults', 'DELETE');
+  });
+
+  test('a balance that could not be read: the rewards stay, Redeem still asks, Retry reads it once the panel answers', async () => {
+    await control(ext, '/faults', 'DELETE');
+    if (!(await page.getByRole('button', { name: 'Disconnect', exact: true }).isVisible())) await ext.connect();
+    await control(ext, '/state', 'PATCH', { balanceIn: 'variables' });
+    await injectFault(ext, { method: 'GET', path: VALUES, status: 503, times: 1000 });
+    const popup = await ext.openPage('popup.html');
+    try {
+      await popup.getByRole('button', { name: 'Refresh: your points and rewards', exact: true }).click();
+      await popup.getByText(/— your balance could not be read$/).waitFor();
+      const retry = popup.getByRole('button', { name: 'Retry: your points and rewards', exact: true });
+      await retry.waitFor();
+      expect(await popup.getByText('Balance unknown').count()).toBe(0);
+      await popup.getByRole('button', { name: `Redeem ${COFFEE}` }).click();
+      const dialog = popup.getByRole('alertdialog');
+      await dialog.getByRole('button', { name: `Confirm redeeming ${COFFEE}` }).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await page.reload();
+      await page.getByText('Your balance could not be read').waitFor();
+      expect(await page.getByText('Balance unknown').count()).toBe(0);
+
+      await control(ext, '/faults', 'DELETE');
+      await retry.click();
+      await expect.poll(() => popup.locator('.hdr-balance').textContent()).toBe('2,500 points');
+      expect(await popup.getByText(/your balance could not be read/i).count()).toBe(0);
+    } finally {
+      await popup.close();
+      await control(ext, '/faults', 'DELETE');
+      await control(ext, '/state', 'PATCH', { balanceIn: 'rewards' });
+    }
   });
 });

@@ -119,7 +119,7 @@ test('a redemption goes through: balance, history and badge change', async () =>
   expect(await popup.getByRole('alertdialog').count()).toBe(0);
 });
 
-test('the goal toggle says what it does in words; once set, it and the goal’s card say it is the goal, with its name and figures', async () => {
+test('the goal toggle says what it does in words; once set, it and the goal’s card say it is the goal, with its name and figures; Remove goal keeps focus on the toggle', async () => {
   const ext = await start();
   const popup = await openPopup(ext);
   const GOAL = 'Greenleaf Markt 30 € Einkaufsgutschein';
@@ -143,6 +143,15 @@ test('the goal toggle says what it does in words; once set, it and the goal’s 
   await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
   expect(await toggle.textContent()).toBe('☆ Set as goal');
   await card.waitFor({ state: 'detached' });
+  // Removed from its card instead: focus goes on to the reward's toggle, not to the page, and it is said.
+  await toggle.click();
+  await card.waitFor();
+  await card.getByRole('button', { name: `Remove goal: ${GOAL}`, exact: true }).click();
+  await card.waitFor({ state: 'detached' });
+  await expect
+    .poll(() => popup.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+    .toBe(`Set as goal: ${GOAL}`);
+  await popup.getByRole('status').filter({ hasText: 'Goal removed' }).waitFor();
 });
 
 test('clicking Confirm several times fast creates exactly one redemption', async () => {
