@@ -4,7 +4,7 @@
  * requests it really sends, both stored-value shapes and every balance source.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPanelApi, type PanelApi } from '../../utils/api/client';
+import { createPanelApi, type PanelClient } from '../../utils/api/client';
 import { isImpossible, resolveBalance, type BodyBalance } from '../../utils/balance';
 import { AppErrorException } from '../../utils/errors';
 import type { Reward } from '../../utils/types';
@@ -13,7 +13,7 @@ import { client, patchState, recorded, resetSandbox, startApiSandbox, type Recor
 import { parsed, parsedReward, rid } from './test-ids';
 
 let sandbox: Sandbox;
-let api: PanelApi;
+let api: PanelClient;
 
 async function only(): Promise<Recorded> {
   const requests = await recorded();

@@ -5,13 +5,13 @@
  * changed, and in full once something did; plain reads never send them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPanelApi, type PanelApi, type ReadName } from '../../utils/api/client';
+import { createPanelApi, type PanelClient, type ReadName } from '../../utils/api/client';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { client, fault, patchState, recorded, resetSandbox, startApiSandbox } from './api-fixtures';
 import { rid } from './test-ids';
 
 let sandbox: Sandbox;
-let api: PanelApi;
+let api: PanelClient;
 
 beforeAll(async () => {
   sandbox = await startApiSandbox();

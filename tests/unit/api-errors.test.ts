@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPanelApi, type PanelApi } from '../../utils/api/client';
+import { createPanelApi, type PanelClient } from '../../utils/api/client';
 import { UNAUTHORIZED_MESSAGE } from '../../utils/api/http';
 import { AppErrorException, type AppError } from '../../utils/errors';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -26,7 +26,7 @@ import { rid } from './test-ids';
 import type { RewardId } from '../../utils/ids';
 
 let sandbox: Sandbox;
-let api: PanelApi;
+let api: PanelClient;
 /** Every failure seen in this file, to check none carries the token. */
 const seen: AppError[] = [];
 

@@ -3,7 +3,7 @@
  * control channel (state, faults, recorded requests, reset) and a client pointed at it.
  * One sandbox per test file: vitest gives each file its own copy of this module.
  */
-import { createPanelApi, type PanelApi } from '../../utils/api/client';
+import { createPanelApi, type PanelClient } from '../../utils/api/client';
 import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
 
 export type Recorded = RecordedRequest;
@@ -39,7 +39,7 @@ export const clearFaults = () => control('DELETE', '/faults');
 export const recorded = async () => ((await control('GET', '/requests')) as { requests: Recorded[] }).requests;
 
 /** A client of the sandbox with the sandbox's token, short timeouts and quick retries. */
-export function client(overrides: Partial<ClientConfig> = {}): PanelApi {
+export function client(overrides: Partial<ClientConfig> = {}): PanelClient {
   return createPanelApi({
     baseUrl: sandbox().url,
     token: sandbox().token,

@@ -25,7 +25,7 @@ import { instantOf } from '../../utils/instants';
 import { Agent, request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, createPanelApi, type PanelApi } from '../../utils/api/client';
+import { ENDPOINTS, createPanelApi, type PanelClient } from '../../utils/api/client';
 import { APP_ERROR_KINDS, AppErrorException, type AppErrorKind } from '../../utils/errors';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import {
@@ -65,7 +65,7 @@ const KINDS = new Set<string>(APP_ERROR_KINDS);
 interface Call {
   method: string;
   path: string;
-  run(api: PanelApi, flag: boolean): Promise<unknown>;
+  run(api: PanelClient, flag: boolean): Promise<unknown>;
 }
 
 const CALLS: Record<EndpointName, Call> = {
@@ -384,7 +384,7 @@ function judge(endpoint: EndpointName, r: HostileResponse, outcome: Outcome, req
 // ---------------------------------------------------------------------------------------------
 
 let sandbox: Sandbox;
-let api: PanelApi;
+let api: PanelClient;
 const tallies = new Map<EndpointName, Tally>();
 
 /** One keep-alive connection for the control channel: two local requests per sample add up. */

@@ -43,12 +43,12 @@ describe('which calls a 401 renews', () => {
   it('every read and profile write that met a 401 is renewed once and repeated, not refused as a redeem', async () => {
     await storeSignedIn(env.sandbox);
     const calls: Array<[string, (api: ReturnType<typeof renewingApi>) => Promise<unknown>]> = [
-      [ENDPOINTS.variablesMeta, (api) => api.listVariables()],
-      [ENDPOINTS.variablesData, (api) => api.readValues({ writableOnly: true })],
+      [ENDPOINTS.variablesMeta, (api) => api.revalidate('variablesMeta', null)],
+      [ENDPOINTS.variablesData, (api) => api.revalidate('variablesData', null)],
       [ENDPOINTS.variablesData, (api) => api.updateValues({ FIRST_NAME: 'Robin' })],
       [`${ENDPOINTS.variablesData}/FIRST_NAME`, (api) => api.deleteValue('FIRST_NAME')],
       [ENDPOINTS.redemptions, (api) => api.listRedemptions()],
-      [ENDPOINTS.rewards, (api) => api.listRewards()],
+      [ENDPOINTS.rewards, (api) => api.revalidate('rewards', null)],
     ];
     for (const [path, call] of calls) {
       await control('/oauth/expire');
@@ -82,7 +82,9 @@ describe('which calls a 401 renews', () => {
     await storeSignedIn(env.sandbox);
     await fault({ path: ENDPOINTS.rewards, status: 500, times: 10 });
     clearRequests();
-    await expect(renewingApi(await stored()).listRewards()).rejects.toMatchObject({ error: { kind: 'server' } });
+    await expect(renewingApi(await stored()).revalidate('rewards', null)).rejects.toMatchObject({
+      error: { kind: 'server' },
+    });
     expect(tokenRequests()).toBe(0);
   });
 });

@@ -29,19 +29,12 @@ import {
 import { rewardIdOf, type RewardId } from '../ids';
 
 /**
- * The panel API (seed/panel-interface.md), one method per endpoint. Runs in the background only:
+ * The panel API (seed/panel-interface.md) as the background calls it. Runs in the background only:
  * it holds the token. Every method resolves with parsed, typed data or rejects with exactly one
- * AppError inside an {@link AppErrorException}; no message ever contains the token.
+ * AppError inside an {@link AppErrorException}; no message ever contains the token. The background
+ * reads only through `revalidate`, so each read carries the validator of the copy it holds.
  */
 export interface PanelApi {
-  /** `GET /v1/panel/variables/meta` */
-  listVariables(): Promise<VariableDefinition[]>;
-  /**
-   * `GET /v1/panel/variables/data[?filter=writable]`. `balance` is a points value from a top-level
-   * `points`, `balance`, `points_balance` or `reward_points` field (no documented endpoint returns the balance), else null,
-   * or why the first such field holds a number that cannot be points (utils/balance.ts, `BodyBalance`).
-   */
-  readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: BodyBalance }>;
   /**
    * `GET /v1/panel/variables/data` for whether the panel takes the token: any 2xx JSON answer
    * passes, whatever its shape (the interface does not show it), and a 401 is `unauthorized`.
@@ -53,8 +46,6 @@ export interface PanelApi {
   deleteValue(name: string): Promise<void>;
   /** `GET /v1/panel/redemptions` */
   listRedemptions(): Promise<Redemption[]>;
-  /** `GET /v1/panel/rewards`; `balance` as for readValues. */
-  listRewards(): Promise<{ rewards: Reward[]; balance: BodyBalance }>;
   /**
    * `GET /v1/panel/redemption?id=N`, without a body (fetch cannot send one with GET); sent once, never retried. With an
    * `Idempotency-Key` (IETF httpapi draft) made per Confirm: a panel that honours it records a
@@ -66,6 +57,20 @@ export interface PanelApi {
    * read). `notModified` (a 304, no body) means that copy is still the panel's answer.
    */
   revalidate<K extends ReadName>(name: K, validator: Validator | null): Promise<Revalidated<Reads[K]>>;
+}
+
+/** The client whole: the background's calls and the plain reads the doctor and tests make. */
+export interface PanelClient extends PanelApi {
+  /** `GET /v1/panel/variables/meta` */
+  listVariables(): Promise<VariableDefinition[]>;
+  /**
+   * `GET /v1/panel/variables/data[?filter=writable]`. `balance` is a points value from a top-level
+   * `points`, `balance`, `points_balance` or `reward_points` field (no documented endpoint returns the balance), else null,
+   * or why the first such field holds a number that cannot be points (utils/balance.ts, `BodyBalance`).
+   */
+  readValues(opts?: { writableOnly?: boolean }): Promise<{ values: StoredValues; balance: BodyBalance }>;
+  /** `GET /v1/panel/rewards`; `balance` as for readValues. */
+  listRewards(): Promise<{ rewards: Reward[]; balance: BodyBalance }>;
 }
 
 /** What each read resolves with (readValues without a filter). */
@@ -364,7 +369,7 @@ function redeem(client: Client, rewardId: RewardId, idempotencyKey: string | und
   });
 }
 
-export function createPanelApi(config: PanelApiConfig): PanelApi {
+export function createPanelApi(config: PanelApiConfig): PanelClient {
   const client: Client = {
     http: createHttp(config),
     parse: parsers(new URL(normaliseBaseUrl(config.baseUrl)).origin),

@@ -263,13 +263,10 @@ export function renewingApi(credentials: Credentials): PanelApi {
     }
   }
   return {
-    listVariables: () => call(false, (api) => api.listVariables()),
-    readValues: (opts) => call(false, (api) => api.readValues(opts)),
     checkAccess: () => call(false, (api) => api.checkAccess()),
     updateValues: (values) => call(false, (api) => api.updateValues(values)),
     deleteValue: (name) => call(false, (api) => api.deleteValue(name)),
     listRedemptions: () => call(false, (api) => api.listRedemptions()),
-    listRewards: () => call(false, (api) => api.listRewards()),
     redeem: (rewardId, idempotencyKey) => call(true, (api) => api.redeem(rewardId, idempotencyKey)),
     revalidate: (name, validator) => call(false, (api) => api.revalidate(name, validator)),
   };

@@ -7,7 +7,7 @@
  * anywhere, a reward without a cost, a fall that is no whole number of costs): then it counts
  * nothing, and says why.
  */
-import type { PanelApi } from '../../../utils/api/client';
+import type { PanelClient } from '../../../utils/api/client';
 import type { Redemption, Reward } from '../../../utils/types';
 import { attempt } from './attempt';
 import { pointsText, readAccount, type AccountRead } from './write-common';
@@ -56,7 +56,7 @@ export function balanceMove(
 
 /** Reads the history and the balance after a redeem, and tells what they show against the reading before. */
 export async function tally(
-  api: PanelApi,
+  api: PanelClient,
   balanceVariable: string,
   known: ReadonlySet<string>,
   rewardId: Reward['id'],

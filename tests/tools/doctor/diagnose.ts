@@ -8,7 +8,7 @@
  * redemption. wire.ts sends nothing else.
  */
 import { randomUUID } from 'node:crypto';
-import { ENDPOINTS, createPanelApi, type PanelApi } from '../../../utils/api/client';
+import { ENDPOINTS, createPanelApi, type PanelClient } from '../../../utils/api/client';
 import { HTTP_DEFAULTS, createHttp } from '../../../utils/api/http';
 import { checkBaseUrl } from '../../../utils/base-url';
 import { t } from '../../../utils/i18n';
@@ -254,7 +254,7 @@ async function refusals(
 async function writeChecks(
   options: DiagnoseOptions,
   read: ReadResults,
-  context: SpendContext & { api: PanelApi },
+  context: SpendContext & { api: PanelClient },
   progress: (text: string) => void,
 ): Promise<{ findings: Finding[]; notChecked: string[] }> {
   progress('WRITE CHECKS (a test panelist only):\n');

@@ -5,7 +5,7 @@
  * attempt, so the report can say so; a redirected read is followed by the doctor itself, hop by
  * hop (redirects.ts).
  */
-import { ENDPOINTS, type PanelApi, type ReadName, type Reads, type Validator } from '../../../utils/api/client';
+import { ENDPOINTS, type PanelClient, type ReadName, type Reads, type Validator } from '../../../utils/api/client';
 import { attempt } from './attempt';
 import type { FailedRead } from './failures';
 import { followRedirects, type Redirected } from './redirects';
@@ -28,7 +28,7 @@ export interface ReadResults {
   notChecked: string[];
 }
 
-export async function readAll(api: PanelApi, wire: Wire, progress: (text: string) => void): Promise<ReadResults> {
+export async function readAll(api: PanelClient, wire: Wire, progress: (text: string) => void): Promise<ReadResults> {
   const out: ReadResults = {
     reads: [],
     data: {},
@@ -87,7 +87,7 @@ export async function readAll(api: PanelApi, wire: Wire, progress: (text: string
 }
 
 /** The status of the read sent again at once with its validators: 304 when the panel saw nothing changed. */
-async function conditional(api: PanelApi, wire: Wire, name: ReadName, validator: Validator): Promise<number | null> {
+async function conditional(api: PanelClient, wire: Wire, name: ReadName, validator: Validator): Promise<number | null> {
   const again = await attempt(() => api.revalidate(name, validator));
   if (again.ok && again.value.notModified) return 304;
   return wire.exchanges.at(-1)?.status ?? (again.ok ? 200 : null);

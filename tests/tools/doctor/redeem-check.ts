@@ -13,7 +13,7 @@
  * What a check charged is told by the history and by the balance (charges.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { ENDPOINTS, type PanelApi } from '../../../utils/api/client';
+import { ENDPOINTS, type PanelClient } from '../../../utils/api/client';
 import { BALANCE_FIELDS } from '../../../utils/balance';
 import { tp } from '../../../utils/i18n';
 import { rewardIdOf } from '../../../utils/ids';
@@ -51,7 +51,7 @@ export interface SpendRequest {
 }
 
 export interface SpendContext {
-  api: PanelApi;
+  api: PanelClient;
   wire: Wire;
   /** The rewards as the extension parsed them (quarantined costs read as null, marked `costRefused`). */
   rewards: Reward[] | undefined;

@@ -6,7 +6,7 @@
  * other the panel added, dropped or changed) and the balance. Each difference is told; the saved
  * value, if the panel changed it, is saved back.
  */
-import { ENDPOINTS, type PanelApi } from '../../../utils/api/client';
+import { ENDPOINTS, type PanelClient } from '../../../utils/api/client';
 import type { StoredValues, VariableDefinition, VariableValue } from '../../../utils/types';
 import { attempt } from './attempt';
 import { bodyQuoted } from './body';
@@ -44,7 +44,7 @@ export function valueChanges(before: StoredValues, after: StoredValues): string[
 }
 
 export async function profileSaveCheck(
-  api: PanelApi,
+  api: PanelClient,
   wire: Wire,
   meta: VariableDefinition[],
   values: StoredValues,
@@ -115,7 +115,7 @@ interface Saved {
  * After the save: every stored value and the balance read back and compared, each difference a
  * finding (none: nothing changed); the saved value put back if it changed.
  */
-async function readBack(api: PanelApi, wire: Wire, saved: Saved): Promise<Finding[]> {
+async function readBack(api: PanelClient, wire: Wire, saved: Saved): Promise<Finding[]> {
   const { name, value, before, balanceVariable } = saved;
   const after = await readAccount(api, balanceVariable);
   if (after.values === null || before.values === null) {

@@ -2,7 +2,7 @@
  * What the write checks share: their result, the exchange a write left as, how a failed write's
  * answer reads in a finding, and the balance as the extension reads it (design §2), read fresh.
  */
-import type { PanelApi } from '../../../utils/api/client';
+import type { PanelClient } from '../../../utils/api/client';
 import { isImpossible, resolveBalance, type BodyBalance } from '../../../utils/balance';
 import type { AppError } from '../../../utils/errors';
 import type { StoredValues } from '../../../utils/types';
@@ -57,7 +57,7 @@ export interface AccountRead {
 }
 
 /** Reads the rewards and the stored values, and resolves the balance from them in the extension's order. */
-export async function readAccount(api: PanelApi, balanceVariable: string): Promise<AccountRead> {
+export async function readAccount(api: PanelClient, balanceVariable: string): Promise<AccountRead> {
   const [rewards, values] = [await attempt(() => api.listRewards()), await attempt(() => api.readValues())];
   const fromRewards = rewards.ok ? rewards.value.balance : null;
   const fromValues = values.ok ? values.value.balance : null;
