@@ -86,14 +86,16 @@ export function apiRequests(sandbox: Sandbox, path: string): number {
 
 /**
  * Registers the hooks the background tests share: one sandbox per file, and before each test
- * fresh fake storage, a reset sandbox and stored credentials for it.
+ * fresh fake storage, a reset sandbox and stored credentials for it. `tuning` sets the client's
+ * time-outs and retries for the file (as httpTuning takes it), given back after it.
  */
-export function connectedSandbox(): { sandbox: Sandbox } {
+export function connectedSandbox(tuning?: Partial<typeof httpTuning>): { sandbox: Sandbox } {
   const env = {} as { sandbox: Sandbox };
   beforeAll(async () => {
+    if (tuning) Object.assign(httpTuning, tuning);
     env.sandbox = await startSandbox();
   });
-  afterAll(() => env.sandbox.close());
+  afterAll(() => (tuning ? closeSandboxes(env.sandbox) : env.sandbox.close()));
   beforeEach(async () => {
     fakeBrowser.reset();
     env.sandbox.reset();

@@ -10,8 +10,7 @@
  * - a Confirm still leaves (the panel decides), and a refusal whose balance was not read before
  *   sending nor after is never ruled "nothing charged" by two such reads, at any of its checks.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { httpTuning } from '../../entrypoints/background/auth/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { refreshRewards } from '../../entrypoints/background/sync/sync';
 import { notFoundWords } from '../../utils/points-taken';
@@ -24,14 +23,7 @@ import {
   syncItem,
 } from '../../utils/storage-items';
 import type { FaultRule } from '../sandbox/types';
-import {
-  apiRequests,
-  armFault,
-  closeSandboxes,
-  connectedSandbox,
-  redeemNow,
-  runEveryCheck,
-} from './background-helpers';
+import { apiRequests, armFault, connectedSandbox, redeemNow, runEveryCheck } from './background-helpers';
 import { rid } from './test-ids';
 
 const VALUES = '/v1/panel/variables/data';
@@ -40,11 +32,7 @@ const UNREAD = { points: null, source: 'unread' };
 const COFFEE = rid(101); // 500 points; the seeded balance is 2,500
 const TRAVEL = rid(108); // 11,000 points: the panel refuses it
 
-const env = connectedSandbox();
-beforeAll(() => {
-  Object.assign(httpTuning, { timeoutMs: 1000, retryBaseDelayMs: 1 });
-});
-afterAll(() => closeSandboxes());
+const env = connectedSandbox({ timeoutMs: 1000, retryBaseDelayMs: 1 });
 let unwatch: () => void;
 beforeEach(() => {
   env.sandbox.state.balanceIn = 'variables';

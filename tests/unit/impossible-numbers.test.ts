@@ -15,24 +15,19 @@
  * The pages' side (no "-500 points · Enough points", no "ZZZ 5.00") is in
  * impossible-numbers-pages.test.tsx.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { httpTuning } from '../../entrypoints/background/auth/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { balanceIdle, watchBalance } from '../../entrypoints/background/balance-history';
 import { refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { balanceHistoryItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import { EARN_DAYS, flowOver } from '../../utils/balance-trend';
 import { earnedText } from '../../utils/earned';
 import type { Reward } from '../../utils/types';
-import { apiRequests, closeSandboxes, connectedSandbox, redeemNow } from './background-helpers';
+import { apiRequests, connectedSandbox, redeemNow } from './background-helpers';
 import { rid } from './test-ids';
 import type { Reward as SandboxReward } from '../sandbox/types';
 
 const REDEEM = '/v1/panel/redemption';
-const env = connectedSandbox();
-beforeAll(() => {
-  Object.assign(httpTuning, { timeoutMs: 1000, retryBaseDelayMs: 1 });
-});
-afterAll(() => closeSandboxes());
+const env = connectedSandbox({ timeoutMs: 1000, retryBaseDelayMs: 1 });
 let unwatch: () => void;
 beforeEach(() => {
   unwatch = watchBalance();

@@ -8,31 +8,19 @@
  * reward, redemption or question the extension cannot mean is quarantined by itself: kept, shown
  * without the figure, never offered nor acted on, and the rest of the read stands.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpTuning } from '../../entrypoints/background/auth/api';
+import { describe, expect, it } from 'vitest';
 import { refreshHistory, refreshProfile, refreshRewards } from '../../entrypoints/background/sync/sync';
 import { returnsOf } from '../../utils/balance-trend';
 import { formatMoney } from '../../utils/format';
 import { completeness } from '../../utils/profile-completeness';
 import { historyItem, profileItem, rewardsItem, syncItem } from '../../utils/storage-items';
 import { saveValues } from '../../entrypoints/background/profile/profile';
-import {
-  activeSessionId,
-  apiRequests,
-  armFault,
-  closeSandboxes,
-  connectedSandbox,
-  redeemNow,
-} from './background-helpers';
+import { activeSessionId, apiRequests, armFault, connectedSandbox, redeemNow } from './background-helpers';
 import type { Reward as SandboxReward } from '../sandbox/types';
 import { rid } from './test-ids';
 
 const REDEEM = '/v1/panel/redemption';
-const env = connectedSandbox();
-beforeAll(() => {
-  Object.assign(httpTuning, { timeoutMs: 1000, retryBaseDelayMs: 1 });
-});
-afterAll(() => closeSandboxes());
+const env = connectedSandbox({ timeoutMs: 1000, retryBaseDelayMs: 1 });
 
 /** The seed's rewards with these fields planted on the first few, as a hostile panel might send them. */
 function plant(fields: Array<Record<string, unknown>>): SandboxReward[] {
