@@ -134,7 +134,11 @@ describe('the price confirmed is the price sent', () => {
     const reply = await deliver('redeem', { session, rewardId: '101', points: 500 });
     expect(reply).toMatchObject({ ok: false, error: { kind: 'rejected' } });
     const message = (reply as { error: { message: string } }).error.message;
-    expect(message).toMatch(/not sent, so nothing was charged/);
+    // Only the cost stops it: a balance it could not read beside the catalogue does not.
+    expect(message).toMatch(
+      /^The redemption was not sent, so nothing was charged: the reward's cost has to be read just before sending, and that failed\. /,
+    );
+    expect(message).not.toMatch(/balance/);
     // The reason in plain words, once: no status code or advice nested in brackets.
     expect(message).not.toMatch(/\(.*\(|HTTP/);
     expect(redeems(a)).toBe(0);
