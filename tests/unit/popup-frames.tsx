@@ -21,6 +21,7 @@ import { clockTime } from '../../components/popup/when';
 import { OUTCOME_ID } from '../../components/popup/model/outcome-ids';
 import type { BalanceSample } from '../../utils/balance-trend';
 import type { AppError } from '../../utils/errors';
+import { formatRelative } from '../../utils/format';
 import { t, tp } from '../../utils/i18n';
 import { settings } from '../../utils/settings';
 import { preload } from '../../utils/storage-item';
@@ -43,6 +44,8 @@ import { CONNECTED, giftCard, wallet } from './popup-fixtures';
 import { rid } from './test-ids';
 
 export const NOW = Date.UTC(2026, 4, 12, 9, 30);
+/** When the stored catalogue was read: three minutes before NOW. */
+const REWARDS_READ_AT = NOW - 180_000;
 /** Snapshots per run of the guard, and of each breakage tried on it (popup-frames-breakages.test.tsx). */
 export const RUNS = Number(process.env.FRAMES_RUNS ?? 120);
 /**
@@ -338,7 +341,7 @@ export async function store(s: Snapshot): Promise<void> {
             ? { points: null, source: 'unknown' as const }
             : { points: s.balance, source: 'rewards' as const },
     },
-    fetchedAt: NOW - 180_000,
+    fetchedAt: REWARDS_READ_AT,
   };
   await sessionItem.setValue(session);
   if (s.cache !== 'no view')
@@ -511,7 +514,13 @@ export function mustShow(s: Snapshot, root: Element, frame: boolean): string[] {
   // "Balance unknown", which says the panel shows none (design §5: unknown stays unknown).
   if (unread) {
     expect(!text.includes(norm(t('balanceUnknown'))), 'a balance not read is not “Balance unknown”');
-    has(s.error ? t('balanceUnreadWhy', failureWords(s.error).reason) : t('balanceUnread'), 'the balance not read');
+    // With a failure, how old the rewards shown are, as over any stale data (the clock is NOW).
+    has(
+      s.error
+        ? t('balanceUnreadWhyAt', failureWords(s.error).reason, formatRelative(REWARDS_READ_AT, NOW))
+        : t('balanceUnread'),
+      'the balance not read',
+    );
     has(t('retry'), 'a way to read it again');
   }
   // A failed read: in the header over cached data, else in a card; in plain words, with what to do next.

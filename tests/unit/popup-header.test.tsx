@@ -270,8 +270,9 @@ describe('a balance not read beside the rewards', () => {
       return getByRole(root, 'alert');
     });
     expect(alert.closest('header')).not.toBeNull();
+    // How old the rewards shown are (seeded two minutes ago), as over any stale data.
     expect(alert.querySelector('p')?.textContent).toBe(
-      'Panel Rewards has a problem right now — your balance could not be read · Retry',
+      'Panel Rewards has a problem right now — your balance could not be read; rewards last updated 2 minutes ago · Retry',
     );
     expect(root.querySelector('.hdr-balance')).toBeNull();
     expect(root.textContent).not.toMatch(/Balance unknown|\bpoints? to /);

@@ -103,7 +103,8 @@ export function headerModel({
             // the same words however old.
             text: unread
               ? failure
-                ? t('balanceUnreadWhy', failure.reason)
+                ? // The rewards below are from the last read that came back: how old they are, as when stale.
+                  t('balanceUnreadWhyAt', failure.reason, formatRelative(fetchedAt, now))
                 : t('balanceUnread')
               : failure
                 ? t('staleShowing', failure.reason, formatRelative(fetchedAt, now))
