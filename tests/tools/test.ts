@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { MODULE_TIMES, type ModuleTime } from './module-times';
 import { runAll, STATIC_CHECKS } from './stages';
 
 const report = '.output/test-results.json';
@@ -23,7 +24,15 @@ if (!checked) {
   process.exit(1);
 }
 
-const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
+const args = [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  // Where each file's time went, hooks and builds included (module-times.ts).
+  '--reporter=./tests/tools/module-times.ts',
+  ...process.argv.slice(2),
+];
 const run = spawnSync('node_modules/.bin/vitest', args, { stdio: 'inherit' });
 
 let passed = 0;
@@ -42,6 +51,26 @@ try {
 } catch {
   failed = Math.max(failed, 1);
 }
+printTimeByPart();
 console.log(`npm test took ${elapsed()}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
+
+/** The workers' time by project and part, summed over files (two workers share the wall clock). */
+function printTimeByPart(): void {
+  let times: ModuleTime[];
+  try {
+    times = JSON.parse(readFileSync(MODULE_TIMES, 'utf8')) as ModuleTime[];
+  } catch {
+    return;
+  }
+  const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+  for (const project of [...new Set(times.map((m) => m.project))].toSorted()) {
+    const of = times.filter((m) => m.project === project);
+    const sum = (part: (m: ModuleTime) => number) => of.reduce((total, m) => total + part(m), 0);
+    console.log(
+      `${project} (${of.length} files): tests ${s(sum((m) => m.tests))}, hooks ${s(sum((m) => m.testsAndHooks - m.tests))}, ` +
+        `setup files ${s(sum((m) => m.setup))}, imports ${s(sum((m) => m.import))}`,
+    );
+  }
+}
