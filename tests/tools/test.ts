@@ -5,7 +5,8 @@
  * summary is not a format it knows). Arguments go to vitest (`npm test -- -t 'redeem'`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closingLine, type Closing, type VitestReport } from './closing-line';
 import { MODULE_TIMES, type ModuleTime } from './module-times';
 import { runAll, STATIC_CHECKS } from './stages';
 
@@ -33,28 +34,21 @@ const args = [
   '--reporter=./tests/tools/module-times.ts',
   ...process.argv.slice(2),
 ];
+// A report left by an earlier run must not speak for this one.
+rmSync(report, { force: true });
 const run = spawnSync('node_modules/.bin/vitest', args, { stdio: 'inherit' });
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
+let closing: Closing | null = null;
 try {
-  const results = JSON.parse(readFileSync(report, 'utf8')) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-  };
-  passed = results.numPassedTests;
-  failed = results.numFailedTests;
-  skipped = results.numPendingTests + results.numTodoTests;
+  closing = closingLine(JSON.parse(readFileSync(report, 'utf8')) as VitestReport, process.cwd());
 } catch {
-  failed = Math.max(failed, 1);
+  // No report: nothing is known of the tests, and the run does not pass.
 }
 printTimeByPart();
 console.log(`npm test took ${elapsed()}`);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
+for (const note of closing?.notes ?? []) console.log(note);
+console.log(closing?.line ?? `no test report in ${report}: the tests' results are unknown`);
+process.exit(run.status === 0 && closing?.failed === 0 && closing.passed > 0 ? 0 : 1);
 
 /** The workers' time by project and part, summed over files (two workers share the wall clock). */
 function printTimeByPart(): void {
