@@ -44,9 +44,17 @@ let out: string;
 const zip = (kind: string) => join(out, `acme-rewards-${version}-${kind}.zip`);
 const temporary: string[] = [];
 
+/**
+ * A guard against a hang, not a time limit: the kit builds three times and launches a browser per
+ * language, which took over 300 s on a slow host with a second suite beside it. The run is killed
+ * there, since the hook's own time-out cannot stop a synchronous child.
+ */
+const KIT_GUARD = 900_000;
+
 function store(cwd: string, env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'tests/tools/store.ts'], {
     cwd,
+    timeout: KIT_GUARD,
     env: { ...cleanEnv(), ...env },
     encoding: 'utf8',
   });
@@ -62,9 +70,10 @@ beforeAll(() => {
   );
   execFileSync('npx', ['wxt', 'prepare'], { cwd: project, stdio: 'ignore', env: cleanEnv() });
   const run = store(project);
-  if (run.status !== 0) throw new Error(`npm run store failed:\n${run.stdout}\n${run.stderr}`);
+  if (run.status !== 0)
+    throw new Error(`npm run store failed (${run.signal ?? run.status}):\n${run.stdout}\n${run.stderr}`);
   out = join(project, '.output/store');
-}, 300_000);
+}, KIT_GUARD + 60_000);
 
 afterAll(() => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
