@@ -16,6 +16,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { seedBalanceHistory } from './balance-samples';
 import { E2E_SANDBOX_PORT } from './config';
 import { byLabel, fillField, launchFirefox, waitForTexts, type FirefoxSession } from './firefox-harness';
+import { goalPaceIn, historyReadIn } from './goal-pace';
 import { noIdentityBuild } from './no-identity-build';
 import { measureTargets, rewardRowEdges, rowsInView, targetFailures } from './phone-targets';
 import { popupSettledIn } from './popup-ready';
@@ -125,6 +126,8 @@ test('at 360×740 three rewards are in view under a goal, the earn link and open
   await phone.setViewport({ width: 360, height: 740 });
   // Its own refresh done first: a rewards read landing as the samples go in is the worker's turn beside theirs.
   await popupSettledIn(phone);
+  // No pace before the history is read (a rise could be a refund): waited for, and named if it fails.
+  await historyReadIn(phone);
   const now = Date.now();
   // Weeks of balance changes, so the goal has its pace line, as a panelist's would.
   await phone.evaluate(
@@ -132,7 +135,7 @@ test('at 360×740 three rewards are in view under a goal, the earn link and open
     [35, 16, 0.05].map((days, i) => ({ at: Math.round(now - days * 86_400_000), points: [1250, 1810, 2000][i]! })),
   );
   await tap(phone, byLabel(`Set as goal: ${GOAL}`, 'button'));
-  await phone.waitForSelector('.goal .goal-pace');
+  await goalPaceIn(phone);
   await phone.waitForSelector(byLabel('Earn more points', 'link'));
   await phone.waitForSelector(byLabel('Answer now', 'link'));
   await phone.evaluate(() => document.documentElement.scrollTo(0, 0));
