@@ -45,8 +45,7 @@ beforeAll(async () => {
       },
     };
   });
-  ext = await launchExtension({ sandbox });
-  await ext.connect();
+  ext = await launchExtension({ sandbox, connect: true });
 });
 afterAll(async () => {
   await ext?.close();

@@ -70,8 +70,7 @@ async function patchRedemption(id: number, patch: Record<string, unknown>): Prom
 
 beforeAll(async () => {
   buildDir = await granting();
-  ext = await launchExtension({ extensionDir: buildDir });
-  await ext.connect();
+  ext = await launchExtension({ extensionDir: buildDir, connect: true });
   probe = await ext.openPage('options.html');
 });
 

@@ -26,9 +26,8 @@ afterEach(async () => {
 });
 
 async function start(options: LaunchOptions = {}): Promise<ExtensionSession> {
-  const ext = await launchExtension(options);
+  const ext = await launchExtension({ ...options, connect: true });
   sessions.push(ext);
-  await ext.connect();
   return ext;
 }
 

@@ -21,8 +21,7 @@ const redirect = (method: string, path: string, status: number) =>
 
 beforeAll(async () => {
   elsewhere = await startSandbox({ port: 0 });
-  ext = await launchExtension();
-  await ext.connect();
+  ext = await launchExtension({ connect: true });
 });
 afterAll(async () => {
   await ext?.close();

@@ -55,8 +55,7 @@ beforeAll(async () => {
       return { ...reward, meta_data: { ...meta, description: '', short_description: html('short_description') } };
     return reward;
   });
-  ext = await launchExtension({ sandbox });
-  await ext.connect();
+  ext = await launchExtension({ sandbox, connect: true });
 });
 afterAll(async () => {
   await ext?.close();

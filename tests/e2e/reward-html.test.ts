@@ -59,8 +59,7 @@ beforeAll(async () => {
     disclaimer: html,
   };
   sandbox.state.rewards = [{ ...coffee!, meta_data: meta }, ...others];
-  ext = await launchExtension({ sandbox });
-  await ext.connect();
+  ext = await launchExtension({ sandbox, connect: true });
 });
 afterAll(async () => {
   await ext?.close();

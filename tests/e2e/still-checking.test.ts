@@ -27,8 +27,7 @@ const HELD_CONTACT =
 
 let ext: ExtensionSession;
 beforeAll(async () => {
-  ext = await launchExtension();
-  await ext.connect();
+  ext = await launchExtension({ connect: true });
 });
 afterAll(async () => {
   await ext?.close();
