@@ -14,6 +14,7 @@ import { direction } from '../../../utils/i18n';
 import type { ResolvedSettings } from '../../../utils/build/operator/panel-config';
 import type { Listing } from '../../../utils/build/operator/store-listing';
 import { launchExtension } from '../../e2e/harness';
+import { welcomeTab } from '../../e2e/welcome-tab';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { messageLookup, localeMessages } from '../node-i18n';
 import { packageBin } from '../package-bin';
@@ -123,10 +124,11 @@ export async function storeScreenshots(
     for (const listing of listings) {
       sandbox.reset();
       const say = messageLookup(localeMessages(listing.locale));
-      const ext = await launchExtension({ extensionDir, sandbox, locale: listing.locale.replace('_', '-') });
+      const locale = listing.locale.replace('_', '-');
+      const ext = await launchExtension({ extensionDir, sandbox, locale, keepWelcome: true });
       try {
-        // Connected as a panelist would, by the labels of this language.
-        const options = await ext.openPage('options.html');
+        // Connected as a new panelist would, on the install's welcome, by the labels of this language.
+        const options = await welcomeTab(ext.context, `chrome-extension://${ext.extensionId}`);
         await options.getByLabel(say('accessToken'), { exact: true }).fill(sandbox.token);
         await options.getByRole('button', { name: say('connect'), exact: true }).click();
         await options.getByRole('button', { name: say('disconnect'), exact: true }).waitFor();
