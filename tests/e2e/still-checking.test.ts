@@ -35,6 +35,7 @@ afterAll(async () => {
 // A failed test may leave a fault unused or its popup open: the next one starts without them.
 afterFailure(async () => {
   await control(ext, '/faults', 'DELETE');
+  await (await ext.worker()).evaluate(() => chrome.storage.local.remove('goal'));
   for (const page of ext.context.pages()) if (page.url().endsWith('/popup.html')) await page.close();
 });
 
@@ -168,8 +169,10 @@ test('a redemption being checked stays listed, with its Check now and its Redeem
 /**
  * The list's own case of the "contact the panel first" hold (components/popup/model/open-entries.ts,
  * `contactFirst`, fed the list's settled lines by App.tsx as `settledListed`); the card's case is in
- * a11y.test.ts. Deliberate breakage it failed on: App.tsx passing no `settledListed` to popupState
- * (the Redeem was let go as the line settled: no aria-describedby, so null, not the contact text).
+ * a11y.test.ts. Deliberate breakages it failed on: App.tsx passing no `settledListed` to popupState
+ * (the Redeem was let go as the line settled: no aria-describedby, so null, not the contact text);
+ * the goal card ignoring the hold (goal-model.ts's status and Redeem without `input.blocked`: its
+ * Redeem was offered).
  *
  * The panel says yes and records nothing, and another redeem takes the card, as a panelist would
  * meet it. Settling it as not found takes the background's last check, 30 minutes after the request
@@ -207,6 +210,20 @@ test('a listed redemption the panel said yes to that settles as not found keeps 
   await expect.poll(() => describedBy(popup, redeem)).toBe(HELD_CONTACT);
   expect(await redeem.isDisabled()).toBe(true);
   expect(await axeViolations(popup)).toEqual([]);
+
+  // Set as the goal, which the balance covers, its card holds Redeem back in the same words where
+  // "You can redeem it now" would stand, never offering what the row holds back.
+  await popup.getByRole('button', { name: `Set as goal: ${PAYWAVE}`, exact: true }).click();
+  const card = popup.getByRole('region', { name: 'Your goal', exact: true });
+  const cardRedeem = card.getByRole('button', { name: `Redeem ${PAYWAVE}`, exact: true });
+  await cardRedeem.waitFor();
+  expect(await cardRedeem.isDisabled()).toBe(true);
+  expect(await describedBy(popup, cardRedeem)).toBe(HELD_CONTACT);
+  expect(await card.getByText('You can redeem it now').count()).toBe(0);
+  expect(await axeViolations(popup)).toEqual([]);
+  // The next test starts without a goal.
+  await card.getByRole('button', { name: `Remove goal: ${PAYWAVE}`, exact: true }).click();
+  await card.waitFor({ state: 'detached' });
   await popup.close();
 }, 90_000);
 
