@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ext?.close();
 });
-// A failed test may leave a fault unused or its popup open: the next one starts without them.
+// A failed test may leave a fault unused, a goal set or its popup open: the next one starts without them.
 afterFailure(async () => {
   await control(ext, '/faults', 'DELETE');
   await (await ext.worker()).evaluate(() => chrome.storage.local.remove('goal'));

@@ -1,9 +1,9 @@
 /**
  * A new install opens the extension's welcome once (entrypoints/background/welcome.ts). A browser
  * launched on a fresh profile is such an install: the tests, the screenshots and the benchmarks
- * close that tab once it is there, as a panelist would, so it neither shares the browser with what
- * they measure nor sends the panel requests of its own once connected. tests/e2e/welcome.test.ts
- * keeps it and checks it.
+ * connect on that tab or close it once it is there, as a panelist would, so it neither shares the
+ * browser with what they measure nor sends the panel requests of its own once connected.
+ * tests/e2e/welcome.test.ts keeps it and checks it.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Browser as FirefoxBrowser, Page as FirefoxPage } from 'puppeteer-core';
