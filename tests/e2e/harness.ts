@@ -52,6 +52,8 @@ export interface LaunchOptions {
 }
 
 export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
+  if (options.connect && (options.userDataDir || options.keepWelcome))
+    throw new Error('connect: true needs a fresh profile whose welcome tab is left to it');
   const extensionDir = resolve(options.extensionDir ?? E2E_EXTENSION_DIR);
   const sandbox = options.sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'panel-e2e-')));
@@ -164,8 +166,7 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   if (options.connect) {
     // A launch that fails here leaves no browser or sandbox behind for the next test to meet.
     try {
-      if (!welcome) throw new Error('connect: true needs a fresh profile whose welcome tab is left to it');
-      await connectOn(welcome, sandbox);
+      await connectOn(welcome!, sandbox);
     } catch (error) {
       await close();
       throw error;
