@@ -41,7 +41,7 @@ export interface LaunchOptions {
    * emulation leaves `(pointer: coarse)` and `(hover: none)` false).
    */
   phone?: { width: number; height: number };
-  /** Leave the install's welcome tab open (welcome.test.ts); otherwise a fresh profile's is closed (welcome-tab.ts). */
+  /** Leave the install's welcome tab open (welcome.test.ts); otherwise a fresh profile's is connected on (`connect`) or closed (welcome-tab.ts). */
   keepWelcome?: boolean;
   /**
    * Connect on the install's welcome tab, as a new panelist does, then close it (a fresh profile
