@@ -51,12 +51,12 @@ export interface LaunchOptions {
   connect?: boolean;
 }
 
-export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
-  if (options.connect && (options.userDataDir || options.keepWelcome))
-    throw new Error('connect: true needs a fresh profile whose welcome tab is left to it');
-  const extensionDir = resolve(options.extensionDir ?? E2E_EXTENSION_DIR);
-  const sandbox = options.sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
-  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'panel-e2e-')));
+/** Chromium with the extension loaded on `userDataDir`, as `options` ask (language, phone, throttling). */
+async function startChromium(
+  options: LaunchOptions,
+  extensionDir: string,
+  userDataDir: string,
+): Promise<BrowserContext> {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -83,7 +83,13 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
         .then((cdp) => cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle }))
         .catch(() => undefined);
     });
-  // Follow the worker across restarts: a stopped one stays listed but can no longer evaluate.
+  return context;
+}
+
+/** The extension's service worker as it is now, followed across restarts (a stopped one stays listed but can no longer evaluate). */
+async function followWorker(
+  context: BrowserContext,
+): Promise<{ first: Worker; worker(): Promise<Worker>; stopped(): void }> {
   let current: Worker | null = null;
   const track = (w: Worker) => {
     current = w;
@@ -94,86 +100,112 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Exte
   context.on('serviceworker', track);
   const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   if (!current) track(first);
-  const extensionId = new URL(first.url()).host;
-  // A fresh profile is a new install, which opens the welcome: connected on or closed as a panelist
-  // would, once there.
-  const welcome =
-    options.userDataDir || options.keepWelcome ? null : await welcomeTab(context, `chrome-extension://${extensionId}`);
-  if (welcome && !options.connect) await welcome.close();
-
-  const worker = async (): Promise<Worker> => current ?? context.waitForEvent('serviceworker');
-
-  const stopWorker = async (): Promise<void> => {
-    // A blank page: an extension page would message the worker and could wake it straight away.
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    const stopped = new Promise<void>((resolve) =>
-      cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
-        if (e.versions.every((v) => v.runningStatus === 'stopped')) resolve();
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    await stopped;
-    current = null;
-    await page.close();
+  return {
+    first,
+    worker: async () => current ?? context.waitForEvent('serviceworker'),
+    stopped: () => {
+      current = null;
+    },
   };
+}
 
-  const openPage = async (path: PagePath): Promise<Page> => {
-    const page = await context.newPage();
-    await page.goto(`chrome-extension://${extensionId}/${path}`);
-    return page;
-  };
-
-  const connect = async (account: { url: string; token: string } = sandbox): Promise<void> => {
-    await connectOn(await openPage('options.html'), account);
-  };
-
-  /** Connects on an options page, as a panelist would, and closes it. */
-  const connectOn = async (page: Page, account: { url: string; token: string }): Promise<void> => {
-    await page.getByLabel('Personal key').waitFor();
-    // The build's own panel address sits behind "Advanced"; a test sandbox may run elsewhere.
-    const address = page.getByLabel('Panel address');
-    if (!(await address.isVisible())) await page.getByText('Advanced', { exact: true }).click();
-    await address.fill(account.url);
-    await page.getByLabel('Personal key').fill(account.token);
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
-    // Connected once the key is accepted; the catalogue, the history and the profile are read
-    // after (session/session.ts): a test starts from a connection whose first reads have landed.
-    await page.waitForFunction(
-      async () => {
-        const { sync } = await chrome.storage.local.get<{
-          sync?: Record<string, { loading: boolean; attemptedAt: number } | undefined>;
-        }>('sync');
-        return ['rewards', 'history', 'profile'].every((a) => {
-          const area = sync?.[a];
-          return area !== undefined && !area.loading && area.attemptedAt > 0;
-        });
-      },
-      undefined,
-      { polling: 50 },
-    );
-    await page.close();
-  };
+export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionSession> {
+  if (options.connect && (options.userDataDir || options.keepWelcome))
+    throw new Error('connect: true needs a fresh profile whose welcome tab is left to it');
+  const extensionDir = resolve(options.extensionDir ?? E2E_EXTENSION_DIR);
+  const sandbox = options.sandbox ?? (await startSandbox({ port: E2E_SANDBOX_PORT }));
+  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'panel-e2e-')));
+  let context: BrowserContext | null = null;
 
   const close = async ({ keepProfile = false } = {}): Promise<void> => {
-    await context.close();
+    await context?.close();
     if (!options.sandbox && !keepProfile) await sandbox.close();
     if (!keepProfile) await rm(userDataDir, { recursive: true, force: true });
   };
 
-  if (options.connect) {
-    // A launch that fails here leaves no browser or sandbox behind for the next test to meet.
-    try {
-      await connectOn(welcome!, sandbox);
-    } catch (error) {
-      await close();
-      throw error;
-    }
-  }
+  // A launch that fails anywhere (the browser, its worker, the welcome, connecting on it) leaves no
+  // browser, sandbox or profile of its own behind for the next test to meet.
+  try {
+    context = await startChromium(options, extensionDir, userDataDir);
+    const live = context;
+    const workers = await followWorker(live);
+    const extensionId = new URL(workers.first.url()).host;
+    // A fresh profile is a new install, which opens the welcome: connected on or closed as a panelist
+    // would, once there.
+    const welcome =
+      options.userDataDir || options.keepWelcome ? null : await welcomeTab(live, `chrome-extension://${extensionId}`);
+    if (welcome && !options.connect) await welcome.close();
 
-  return { context, extensionId, sandbox, userDataDir, worker, stopWorker, openPage, connect, close };
+    const stopWorker = async (): Promise<void> => {
+      // A blank page: an extension page would message the worker and could wake it straight away.
+      const page = await live.newPage();
+      const cdp = await live.newCDPSession(page);
+      const stopped = new Promise<void>((resolve) =>
+        cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+          if (e.versions.every((v) => v.runningStatus === 'stopped')) resolve();
+        }),
+      );
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await stopped;
+      workers.stopped();
+      await page.close();
+    };
+
+    const openPage = async (path: PagePath): Promise<Page> => {
+      const page = await live.newPage();
+      await page.goto(`chrome-extension://${extensionId}/${path}`);
+      return page;
+    };
+
+    const connect = async (account: { url: string; token: string } = sandbox): Promise<void> => {
+      await connectOn(await openPage('options.html'), account);
+    };
+
+    if (options.connect) await connectOn(welcome!, sandbox);
+    return {
+      context: live,
+      extensionId,
+      sandbox,
+      userDataDir,
+      worker: workers.worker,
+      stopWorker,
+      openPage,
+      connect,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Connects on an options page, as a panelist would, and closes it. */
+async function connectOn(page: Page, account: { url: string; token: string }): Promise<void> {
+  await page.getByLabel('Personal key').waitFor();
+  // The build's own panel address sits behind "Advanced"; a test sandbox may run elsewhere.
+  const address = page.getByLabel('Panel address');
+  if (!(await address.isVisible())) await page.getByText('Advanced', { exact: true }).click();
+  await address.fill(account.url);
+  await page.getByLabel('Personal key').fill(account.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+  // Connected once the key is accepted; the catalogue, the history and the profile are read
+  // after (session/session.ts): a test starts from a connection whose first reads have landed.
+  await page.waitForFunction(
+    async () => {
+      const { sync } = await chrome.storage.local.get<{
+        sync?: Record<string, { loading: boolean; attemptedAt: number } | undefined>;
+      }>('sync');
+      return ['rewards', 'history', 'profile'].every((a) => {
+        const area = sync?.[a];
+        return area !== undefined && !area.loading && area.attemptedAt > 0;
+      });
+    },
+    undefined,
+    { polling: 50 },
+  );
+  await page.close();
 }
 
 /**
