@@ -63,6 +63,9 @@ test('first run at phone size: a touch screen as Firefox for Android reports it,
 });
 
 test('Sign in by taps goes through a tab; the extension reads the panel’s page, closes the tab, and the popup shows the balance', async () => {
+  // The app's own Sign in, not its first frame's: a tap while Preact takes the page over may meet a
+  // button it replaces, and the held click is then dropped (early-clicks.ts), so no tab opens.
+  await popupSettledIn(popup);
   const opened = ff.browser.waitForTarget((t) => t.url().includes(OAUTH_PATHS.authorize));
   await tap(popup, byLabel('Sign in', 'button'));
   const tab = (await (await opened).page())!;
@@ -92,6 +95,9 @@ test('Redeem → Confirm by taps: the outcome is the redemption the panel made',
   expect(width.client).toBeGreaterThan(PHONE.width - 20);
   expect(width).toEqual({ client: width.client, body: width.client, scroll: width.client });
   expect(targetFailures(await popup.evaluate(measureTargets))).toEqual([]);
+  // Taps on the app once its refresh is done: a tap works out its point before it touches, and
+  // a render in between (the first frame taken over, rows moved) leaves it on another button.
+  await popupSettledIn(popup);
   await tap(popup, byLabel(`Redeem ${COFFEE}`, 'button'));
   await tap(popup, byLabel(`Confirm redeeming ${COFFEE}`, 'button'));
   await waitForTexts(popup, ['Your balance is now 2,000 points.']);
